@@ -1,0 +1,160 @@
+# segbench - plain Make.
+#
+#   make            build everything this machine can build
+#   make test       build and run the CPU test suite (what CI runs)
+#   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU)
+#   make bench      build, generate the dataset, check and time every variant,
+#                   write results/<machine>/ and report/<machine>/REPORT.md
+#   make report     regenerate report/<machine>/ from results/<machine>/
+#   make compare A=integral/cuda-shared B=integral/cuda-texture
+#
+# Options: SET=smoke|default|full (dataset), BUDGET=ms per row, BENCH_FLAGS=...,
+# CUDA_ARCH="80 90" (GPU targets), NVCC=path (or NVCC= to build without CUDA),
+# V=1 (show full compiler command lines).
+
+SET         ?= default
+BUDGET      ?= 300
+BENCH_FLAGS ?=
+CUDA_ARCH   ?= 90
+
+CC          ?= cc
+NVCC        ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+
+BUILD       := build
+V           ?= 0
+Q           := $(if $(filter 1,$(V)),,@)
+CFLAGS      := -O3 -std=c11 -Wall -Wextra -D_XOPEN_SOURCE=700 -ffp-contract=off -Iinclude -MMD -MP
+PNG_CFLAGS  := $(shell pkg-config --cflags libpng 2>/dev/null)
+PNG_LIBS    := $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lz
+LDLIBS      := $(PNG_LIBS) -lpthread -lm
+OPENMP      := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo -fopenmp)
+
+# ---- sources -----------------------------------------------------------------
+COMMON_SRC  := $(wildcard common/*.c)
+CPU_SRC     := $(wildcard impl_cpu/*.c) impl_pthread/pool.c impl_pthread/integral_pthread.c
+OMP_SRC     := $(if $(OPENMP),impl_pthread/integral_openmp.c)
+BENCH_SRC   := $(filter-out bench/main.c,$(wildcard bench/*.c))
+TEST_SRC    := $(filter-out tests/test_gpu.c,$(wildcard tests/*.c))
+
+DEFS        := -DSB_HAVE_OPENMP=$(if $(OPENMP),1,0)
+
+ifneq ($(NVCC),)
+  NPP       := $(wildcard $(CUDA_HOME)/include/nppi.h)
+  CUDA_SRC  := $(filter-out impl_cuda/integral/npp.cu,$(wildcard impl_cuda/*.cu impl_cuda/*/*.cu)) \
+               $(if $(NPP),impl_cuda/integral/npp.cu)
+  GENCODE   := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=[sm_$(a),compute_$(a)])
+  NVCCFLAGS := -O3 -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall,-Wextra -MMD -MP
+  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,--as-needed \
+               $(if $(NPP),-lnppist -lnppif -lnppc) -lcudart -lstdc++ -Wl,--no-as-needed
+  DEFS      += -DSB_HAVE_CUDA=1 -DSB_HAVE_NPP=$(if $(NPP),1,0)
+  DEVICE_OBJ = $(CUDA_SRC:%.cu=$(BUILD)/%.o)
+else
+  DEVICE_OBJ = $(BUILD)/impl_cuda/runtime_stub.o
+endif
+
+LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_SRC:%.c=$(BUILD)/%.o) \
+               $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
+PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
+
+.PHONY: all test test-gpu bench report datasets compare bench-cli clean
+all: $(PROGRAMS)
+
+# ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
+$(BUILD)/deps.ok:
+	@mkdir -p $(BUILD)
+	@if ! echo '#include <png.h>' | $(CC) $(PNG_CFLAGS) -E -x c - >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "make: libpng headers not found; installing libpng-dev with apt-get (and gnuplot-nox, hyperfine)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpng-dev zlib1g-dev || exit 1; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox hyperfine || \
+	      echo "make: gnuplot-nox or hyperfine could not be installed (optional: plots / bench-cli will be skipped)"; \
+	  else \
+	    echo "make: segbench needs the libpng headers, which are not installed. Install them with:"; \
+	    echo "    sudo apt-get install libpng-dev"; \
+	    echo "  (optional: sudo apt-get install gnuplot-nox hyperfine, for plots and 'make bench-cli')"; \
+	    exit 1; \
+	  fi; \
+	fi
+	@command -v gnuplot >/dev/null 2>&1 || echo "make: note: gnuplot not found; reports will have tables but no plots"
+	@$(if $(NVCC),true,echo "make: note: nvcc not found; building the CPU suite only (CUDA variants: not built)")
+	@touch $@
+
+# ---- compiler and flag record for env.json (rewritten only when it changes) ----
+$(BUILD)/gen/buildinfo.h: FORCE
+	@mkdir -p $(dir $@)
+	@{ echo '#define SB_BUILD_CC_VERSION "$(shell $(CC) --version 2>/dev/null | head -1 | tr -d '"\\')"'; \
+	   echo '#define SB_BUILD_CFLAGS "$(CFLAGS) $(OPENMP)"'; \
+	   echo '#define SB_BUILD_NVCC_VERSION "$(if $(NVCC),$(shell $(NVCC) --version 2>/dev/null | tail -1 | tr -d '"\\'),none)"'; \
+	   echo '#define SB_BUILD_NVCCFLAGS "$(NVCCFLAGS)"'; } > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
+
+# ---- compile ----------------------------------------------------------------
+$(BUILD)/%.o: %.c $(BUILD)/deps.ok
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CFLAGS) $(PNG_CFLAGS) $(DEFS) -c $< -o $@
+
+$(BUILD)/impl_pthread/integral_openmp.o: impl_pthread/integral_openmp.c $(BUILD)/deps.ok
+	@mkdir -p $(dir $@)
+	@echo "  CC    $< (OpenMP)"
+	$(Q)$(CC) $(CFLAGS) $(OPENMP) -c $< -o $@
+
+$(BUILD)/bench/env.o: bench/env.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/gen $(DEFS) -c $< -o $@
+
+$(BUILD)/%.o: %.cu $(BUILD)/deps.ok
+	@mkdir -p $(dir $@)
+	@echo "  NVCC  $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+# ---- link -------------------------------------------------------------------
+LINK = @echo "  LINK  $@"; $(CC) $(OPENMP) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
+
+$(BUILD)/segbench: $(BUILD)/bench/main.o $(LIB_OBJ)
+	$(LINK)
+
+$(BUILD)/sbgen: $(BUILD)/datasets/synth.o $(COMMON_SRC:%.c=$(BUILD)/%.o)
+	@echo "  LINK  $@"; $(CC) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/test_cpu: $(TEST_SRC:%.c=$(BUILD)/%.o) $(LIB_OBJ)
+	$(LINK)
+
+$(BUILD)/test_gpu: $(BUILD)/tests/test_gpu.o $(filter-out $(BUILD)/tests/test_main.o,$(TEST_SRC:%.c=$(BUILD)/%.o)) $(LIB_OBJ)
+	$(LINK)
+
+# ---- what the README promises -------------------------------------------------
+test: $(BUILD)/test_cpu $(BUILD)/segbench $(BUILD)/sbgen
+	./$(BUILD)/test_cpu
+
+test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench
+	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu
+
+datasets: datasets/build/$(SET)/manifest.tsv
+datasets/build/%/manifest.tsv: datasets/sets/%.set $(BUILD)/sbgen $(wildcard datasets/photos/*.png)
+	./$(BUILD)/sbgen $< $(dir $@)
+
+bench: all datasets
+	./$(BUILD)/segbench bench --set $(SET) --budget $(BUDGET) $(BENCH_FLAGS); status=$$?; \
+	  ./$(BUILD)/segbench report || status=$$?; exit $$status
+
+report: $(BUILD)/segbench
+	./$(BUILD)/segbench report
+
+compare: all datasets
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=algo/variant B=algo/variant [SET=...]"; exit 2; }
+	./$(BUILD)/segbench compare $(A) $(B) --set $(SET)
+
+# Whole-process timings of `segbench run` with hyperfine (optional tool).
+bench-cli: all datasets
+	@command -v hyperfine >/dev/null 2>&1 || { echo "make: hyperfine not found (apt-get install hyperfine)"; exit 1; }
+	hyperfine --warmup 2 --export-markdown $(BUILD)/bench-cli.md \
+	  $(foreach v,cpu pthread openmp cuda-shared,'./$(BUILD)/segbench run integral --variant $(v) datasets/build/$(SET)/synth-1920x1080.png $(BUILD)/cli-out.png')
+
+clean:
+	rm -rf $(BUILD) datasets/build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,59 @@
+/* algo.h - what the harness needs to know about one algorithm.
+ *
+ * The harness is generic: it loads images, times variants and writes rows.
+ * Everything specific to an algorithm -- its stages, parameters, output
+ * buffers, agreement contract, byte count and pictures -- is reached
+ * through one sb_algo record (bench/algo_<name>.c), listed in registry.c.
+ */
+#ifndef SEGBENCH_ALGO_H
+#define SEGBENCH_ALGO_H
+
+#include <stdio.h>
+
+#include "segbench/image_io.h"
+#include "segbench/variant.h"
+
+typedef struct sb_agreement {
+    int ok;                 /* the contract held */
+    char verdict[16];       /* "exact", "within" (a stated bound), or "FAIL" */
+    char metric[240];       /* what was compared and what was found */
+} sb_agreement;
+
+typedef struct sb_algo {
+    const char *name;            /* "integral" */
+    const char *summary;
+    const char *contract;        /* the agreement contract, one line */
+    int stage_count;
+    const char *const *stages;   /* stage names; params_default takes the index */
+    sb_load_mode load_mode;      /* how images are loaded for it (grey, RGB) */
+    size_t params_size;
+    const char *options_help;    /* its `segbench run` options, or "" */
+
+    void (*params_default)(void *params, int stage);
+    /* One command-line option (--key value); SB_ERR_USAGE names what is wrong. */
+    sb_status (*params_option)(void *params, const char *key, const char *value, sb_error *err);
+
+    sb_status (*output_alloc)(void **out, const sb_image *in, const void *params, sb_error *err);
+    void (*output_free)(void *out);
+    void (*output_poison)(void *out);
+
+    /* Compare a variant's output with the reference's (or, for SB_FLOOR
+     * variants, with the floor's own rule) and say what was found. */
+    void (*check)(const sb_image *in, const void *params, const void *ref, const void *out,
+                  unsigned variant_flags, sb_agreement *ag);
+
+    /* The fewest bytes the stage must move: inputs read once, outputs
+     * written once. */
+    double (*bytes)(const sb_image *in, const void *params);
+
+    /* `segbench run`: the output as a picture. */
+    sb_status (*write_output)(const char *path, const sb_image *in, const void *params,
+                              const void *out, sb_error *err);
+
+    /* The report's gallery: write pictures named <prefix>-*.png into dir and
+     * one "file<TAB>caption" line per picture to index. */
+    sb_status (*gallery)(const char *dir, const char *prefix, const sb_image *in, const void *params,
+                         const void *out, FILE *index, sb_error *err);
+} sb_algo;
+
+#endif

@@ -1,0 +1,246 @@
+/* algo_integral.c - the harness's view of the integral image: stages,
+ * outputs, the bit-exact check, bytes moved and pictures. */
+#include "algo.h"
+
+#include "segbench/device.h"
+#include "segbench/image_io.h"
+#include "segbench/integral.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const integral_stages[] = { "sum", "sqsum" };
+
+static void integral_params_default(void *params, int stage)
+{
+    sb_integral_params *p = params;
+    p->squares = stage == SB_INTEGRAL_STAGE_SQSUM;
+}
+
+static sb_status integral_params_option(void *params, const char *key, const char *value, sb_error *err)
+{
+    (void)params;
+    (void)value;
+    return sb_fail(err, SB_ERR_USAGE, "integral: unknown option --%s (it takes only --stage sum|sqsum)", key);
+}
+
+static void integral_output_free(void *out)
+{
+    sb_integral_out *o = out;
+    if (!o)
+        return;
+    sb_host_free(o->sum);
+    sb_host_free(o->sqsum);
+    free(o);
+}
+
+static sb_status integral_output_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+{
+    const sb_integral_params *p = params;
+    size_t n = (size_t)in->width * (size_t)in->height;
+    sb_integral_out *o = calloc(1, sizeof *o);
+    if (!o)
+        return sb_fail(err, SB_ERR_NOMEM, "integral: out of memory");
+    o->width = in->width;
+    o->height = in->height;
+    o->sum = sb_host_alloc(n * sizeof *o->sum);
+    if (p->squares)
+        o->sqsum = sb_host_alloc(n * sizeof *o->sqsum);
+    if (!o->sum || (p->squares && !o->sqsum)) {
+        integral_output_free(o);
+        return sb_fail(err, SB_ERR_NOMEM, "integral: out of memory for a %dx%d table", in->width, in->height);
+    }
+    *out = o;
+    return SB_OK;
+}
+
+static void integral_output_poison(void *out)
+{
+    sb_integral_out *o = out;
+    size_t n = (size_t)o->width * (size_t)o->height;
+    memset(o->sum, 0xA5, n * sizeof *o->sum);
+    if (o->sqsum)
+        memset(o->sqsum, 0xA5, n * sizeof *o->sqsum);
+}
+
+/* Count entries of `got` that differ from `want` (or that `want` cannot be
+ * represented in int32, for SB_INT32 outputs); remember the first. */
+typedef struct integral_diff {
+    size_t count, overflow;
+    long first;             /* index of the first difference, or -1 */
+    uint64_t want, got;
+} integral_diff;
+
+static void integral_diff_note(integral_diff *d, size_t i, uint64_t want, uint64_t got)
+{
+    if (d->count++ == 0) {
+        d->first = (long)i;
+        d->want = want;
+        d->got = got;
+    }
+}
+
+static void integral_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
+                           unsigned flags, sb_agreement *ag)
+{
+    const sb_integral_params *p = params;
+    const sb_integral_out *ref = ref_out, *got = got_out;
+    int w = in->width, h = in->height;
+    size_t n = (size_t)w * (size_t)h;
+    integral_diff sums = { 0, 0, -1, 0, 0 }, squares = { 0, 0, -1, 0, 0 };
+
+    for (int y = 0; y < h; y++) {
+        const uint8_t *row = sb_image_row(in, y);
+        for (int x = 0; x < w; x++) {
+            size_t i = (size_t)y * (size_t)w + (size_t)x;
+            uint64_t want = (flags & SB_FLOOR) ? row[x] : ref->sum[i];
+            if (got->sum[i] != want)
+                integral_diff_note(&sums, i, want, got->sum[i]);
+            else if ((flags & SB_INT32) && want > INT32_MAX) {
+                sums.overflow++;
+                integral_diff_note(&sums, i, want, got->sum[i]);
+            }
+            if (p->squares) {
+                uint64_t want_sq = (flags & SB_FLOOR) ? (uint64_t)row[x] * row[x] : ref->sqsum[i];
+                if (got->sqsum[i] != want_sq)
+                    integral_diff_note(&squares, i, want_sq, got->sqsum[i]);
+            }
+        }
+    }
+
+    const char *what = (flags & SB_FLOOR) ? "copies" : "sums";
+    ag->ok = sums.count == 0 && squares.count == 0;
+    snprintf(ag->verdict, sizeof ag->verdict, "%s", ag->ok ? "exact" : "FAIL");
+    if (ag->ok) {
+        snprintf(ag->metric, sizeof ag->metric, "all %zu %s%s equal", n, what,
+                 p->squares ? " and squared sums" : "");
+        return;
+    }
+    const integral_diff *d = sums.count ? &sums : &squares;
+    int fx = (int)(d->first % w), fy = (int)(d->first / w);
+    if (sums.overflow)
+        snprintf(ag->metric, sizeof ag->metric,
+                 "%zu of %zu %s differ, %zu of them above INT32_MAX (int32 output overflows); "
+                 "first at (%d,%d): %" PRIu64 " != %" PRIu64,
+                 sums.count, n, what, sums.overflow, fx, fy, d->got, d->want);
+    else
+        snprintf(ag->metric, sizeof ag->metric, "%zu of %zu %s and %zu squared sums differ; first at (%d,%d): %"
+                 PRIu64 " != %" PRIu64, sums.count, n, what, squares.count, fx, fy, d->got, d->want);
+}
+
+static double integral_bytes(const sb_image *in, const void *params)
+{
+    const sb_integral_params *p = params;
+    double px = (double)in->width * (double)in->height;
+    return px * (1.0 + 4.0 + (p->squares ? 8.0 : 0.0));
+}
+
+/* The table scaled to 0..255 (black top-left, white at the largest sum). */
+static sb_status integral_picture_sat(const sb_integral_out *o, sb_image *pic, sb_error *err)
+{
+    sb_status st = sb_image_alloc(pic, o->width, o->height, 1, err);
+    if (st)
+        return st;
+    size_t n = (size_t)o->width * (size_t)o->height;
+    uint64_t max = 1;
+    for (size_t i = 0; i < n; i++)
+        if (o->sum[i] > max)
+            max = o->sum[i];
+    for (size_t i = 0; i < n; i++)
+        pic->data[i] = (uint8_t)((o->sum[i] * 255u + max / 2) / max);
+    return SB_OK;
+}
+
+/* What the table is for: the mean of every (2r+1)^2 box from four lookups,
+ * clipped at the borders.  Unsigned wrap-around cancels in the difference. */
+static sb_status integral_picture_box(const sb_integral_out *o, int r, sb_image *pic, sb_error *err)
+{
+    sb_status st = sb_image_alloc(pic, o->width, o->height, 1, err);
+    if (st)
+        return st;
+    int w = o->width, h = o->height;
+    for (int y = 0; y < h; y++) {
+        int y0 = y - r - 1, y1 = y + r < h ? y + r : h - 1;
+        for (int x = 0; x < w; x++) {
+            int x0 = x - r - 1, x1 = x + r < w ? x + r : w - 1;
+            uint32_t s = o->sum[(size_t)y1 * w + x1];
+            if (x0 >= 0)
+                s -= o->sum[(size_t)y1 * w + x0];
+            if (y0 >= 0)
+                s -= o->sum[(size_t)y0 * w + x1];
+            if (x0 >= 0 && y0 >= 0)
+                s += o->sum[(size_t)y0 * w + x0];
+            uint32_t area = (uint32_t)(x1 - (x0 < -1 ? -1 : x0)) * (uint32_t)(y1 - (y0 < -1 ? -1 : y0));
+            pic->data[(size_t)y * w + x] = (uint8_t)((s + area / 2) / area);
+        }
+    }
+    return SB_OK;
+}
+
+static sb_status integral_write_output(const char *path, const sb_image *in, const void *params,
+                                       const void *out, sb_error *err)
+{
+    (void)in;
+    (void)params;
+    sb_image pic;
+    sb_status st = integral_picture_sat(out, &pic, err);
+    if (!st)
+        st = sb_image_save(path, &pic, err);
+    sb_image_free(&pic);
+    return st;
+}
+
+static sb_status integral_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
+                                  const void *out, FILE *index, sb_error *err)
+{
+    (void)params;
+    char path[4096];
+    sb_image pic;
+    snprintf(path, sizeof path, "%s/%s-input.png", dir, prefix);
+    sb_status st = sb_image_save(path, in, err);
+    if (st)
+        return st;
+    fprintf(index, "%s-input.png\tinput, grey (BT.601 integer luma)\n", prefix);
+
+    if ((st = integral_picture_sat(out, &pic, err)))
+        return st;
+    snprintf(path, sizeof path, "%s/%s-sat.png", dir, prefix);
+    st = sb_image_save(path, &pic, err);
+    sb_image_free(&pic);
+    if (st)
+        return st;
+    fprintf(index, "%s-sat.png\tthe summed-area table, scaled to 0..255\n", prefix);
+
+    if ((st = integral_picture_box(out, 8, &pic, err)))
+        return st;
+    snprintf(path, sizeof path, "%s/%s-box.png", dir, prefix);
+    st = sb_image_save(path, &pic, err);
+    sb_image_free(&pic);
+    if (st)
+        return st;
+    fprintf(index, "%s-box.png\t17x17 box mean, four table lookups a pixel\n", prefix);
+    return SB_OK;
+}
+
+const sb_algo sb_algo_integral = {
+    .name = "integral",
+    .summary = "integral image (summed-area table): u32 sums, u64 squared sums",
+    .contract = "bit-exact: every u32 sum (mod 2^32) and u64 squared sum equals the serial reference's",
+    .stage_count = 2,
+    .stages = integral_stages,
+    .load_mode = SB_LOAD_GREY,
+    .params_size = sizeof(sb_integral_params),
+    .options_help = "",
+    .params_default = integral_params_default,
+    .params_option = integral_params_option,
+    .output_alloc = integral_output_alloc,
+    .output_free = integral_output_free,
+    .output_poison = integral_output_poison,
+    .check = integral_check,
+    .bytes = integral_bytes,
+    .write_output = integral_write_output,
+    .gallery = integral_gallery,
+};

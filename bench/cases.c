@@ -1,0 +1,68 @@
+/* cases.c - image -> sb_case (see cases.h). */
+#include "cases.h"
+
+#include "registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out,
+                      sb_error *err)
+{
+    sb_exec exec = { threads, stream, 1 };
+    void *state = NULL;
+    sb_status st = v->ops->prepare(&state, c->input, c->params, out, &exec, err);
+    if (!st)
+        st = v->ops->run(state, err);
+    if (!st)
+        st = v->ops->fetch(state, err);
+    if (state)
+        v->ops->release(state);
+    return st;
+}
+
+sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
+                       const sb_image *loaded, sb_error *err)
+{
+    memset(cd, 0, sizeof *cd);
+    cd->params = calloc(1, algo->params_size);
+    size_t bytes = loaded->stride * (size_t)loaded->height;
+    cd->input = *loaded;
+    cd->input.data = sb_host_alloc(bytes);
+    if (!cd->params || !cd->input.data) {
+        sb_case_close(cd);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory preparing a %dx%d image", loaded->width, loaded->height);
+    }
+    memcpy(cd->input.data, loaded->data, bytes);
+    if (params)
+        memcpy(cd->params, params, algo->params_size);
+    else
+        algo->params_default(cd->params, stage);
+
+    cd->c.algo = algo;
+    cd->c.stage = stage;
+    cd->c.params = cd->params;
+    cd->c.input = &cd->input;
+
+    const sb_variant *ref = sb_reference_variant(algo);
+    sb_status st = algo->output_alloc(&cd->reference, &cd->input, cd->params, err);
+    if (!st) {
+        algo->output_poison(cd->reference);
+        st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, err);
+    }
+    if (st) {
+        sb_case_close(cd);
+        return st;
+    }
+    cd->c.reference = cd->reference;
+    return SB_OK;
+}
+
+void sb_case_close(sb_case_data *cd)
+{
+    if (cd->reference)
+        cd->c.algo->output_free(cd->reference);
+    sb_host_free(cd->input.data);
+    free(cd->params);
+    memset(cd, 0, sizeof *cd);
+}

@@ -1,0 +1,119 @@
+/* cmd_run.c - `segbench run ALGO IN OUT`: one variant on one image, the
+ * output written as a picture (atomically), the time on stderr. */
+#include "commands.h"
+
+#include "args.h"
+#include "cases.h"
+
+#include "segbench/clock.h"
+#include "segbench/image_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+sb_status cmd_run(int argc, char **argv, sb_error *err)
+{
+    const char *pos[3] = { NULL, NULL, NULL };
+    int npos = 0, threads = 1, threads_given = 0;
+    const char *variant_name = NULL, *stage_name = NULL;
+    const char *keys[16], *values[16];
+    int nkeys = 0;
+
+    sb_args a = sb_args_begin(argc, argv, err);
+    while (sb_args_next(&a)) {
+        const char *key;
+        if (sb_args_opt(&a, "--variant"))
+            variant_name = a.value;
+        else if (sb_args_opt(&a, "--stage"))
+            stage_name = a.value;
+        else if (sb_args_opt(&a, "--threads")) {
+            if (!a.status && !sb_parse_int(a.value, 1, 1024, "--threads", &threads, err))
+                threads_given = 1;
+            else
+                return SB_ERR_USAGE;
+        } else if (sb_args_positional(&a)) {
+            if (npos == 3)
+                return sb_fail(err, SB_ERR_USAGE, "too many arguments (usage: segbench run ALGO IN OUT)");
+            pos[npos++] = a.value;
+        } else if (sb_args_keyvalue(&a, &key)) {
+            if (nkeys == 16)
+                return sb_fail(err, SB_ERR_USAGE, "too many options");
+            keys[nkeys] = strdup(key);
+            values[nkeys++] = a.value;
+        } else {
+            return sb_args_unknown(&a);
+        }
+    }
+    if (a.status)
+        return a.status;
+    if (npos != 3)
+        return sb_fail(err, SB_ERR_USAGE, "usage: segbench run ALGO IN OUT [--variant NAME] [--threads N]");
+
+    const sb_algo *algo = sb_algo_find(pos[0]);
+    if (!algo)
+        return sb_fail(err, SB_ERR_USAGE, "unknown algorithm '%s' (see 'segbench list')", pos[0]);
+    int stage = 0;
+    if (stage_name && (stage = sb_stage_find(algo, stage_name)) < 0)
+        return sb_fail(err, SB_ERR_USAGE, "%s has no stage '%s'", algo->name, stage_name);
+    const sb_variant *v = variant_name ? sb_variant_find(algo->name, variant_name) : sb_reference_variant(algo);
+    if (!v)
+        return sb_fail(err, SB_ERR_USAGE, "unknown variant '%s' of %s (see 'segbench list')", variant_name,
+                       algo->name);
+    if (threads_given && !(v->flags & SB_THREADED) && threads != 1)
+        return sb_fail(err, SB_ERR_USAGE, "%s/%s does not take --threads", algo->name, v->name);
+    if (!(v->stages & (1u << stage)))
+        return sb_fail(err, SB_ERR_USAGE, "%s/%s does not implement stage %s", algo->name, v->name,
+                       algo->stages[stage]);
+    char why[300];
+    if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
+        return sb_fail(err, SB_ERR_UNAVAILABLE, "%s/%s cannot run here: %s", algo->name, v->name, why);
+
+    void *params = calloc(1, algo->params_size);
+    if (!params)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    algo->params_default(params, stage);
+    sb_status st = SB_OK;
+    for (int i = 0; i < nkeys && !st; i++)
+        st = algo->params_option(params, keys[i], values[i], err);
+    for (int i = 0; i < nkeys; i++)
+        free((void *)keys[i]);
+
+    sb_image loaded = { 0 };
+    sb_case_data cd = { 0 };
+    void *stream = NULL, *out = NULL;
+    if (!st)
+        st = sb_image_load(pos[1], algo->load_mode, &loaded, err);
+    /* the reference is computed too: a variant's output is only written if it agrees */
+    if (!st)
+        st = sb_case_open(&cd, algo, stage, params, &loaded, err);
+    if (!st && (v->flags & SB_DEVICE))
+        st = sb_device_stream_create(&stream, err);
+    if (!st)
+        st = algo->output_alloc(&out, &cd.input, cd.params, err);
+    double ms = 0.0;
+    if (!st) {
+        double t0 = sb_clock_ms();
+        st = sb_run_once(&cd.c, v, threads, stream, out, err);
+        ms = sb_clock_ms() - t0;
+    }
+    if (!st) {
+        sb_agreement ag;
+        algo->check(&cd.input, cd.params, cd.reference, out, v->flags, &ag);
+        if (!ag.ok && !(v->flags & SB_FLOOR))
+            st = sb_fail(err, SB_ERR_AGREEMENT, "%s/%s disagrees with the reference: %s (nothing written)",
+                         algo->name, v->name, ag.metric);
+    }
+    if (!st)
+        st = algo->write_output(pos[2], &cd.input, cd.params, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+    if (!st)
+        fprintf(stderr, "%s/%s %s: %dx%d in %.3f ms (prepare + run + fetch) -> %s\n", algo->name, v->name,
+                algo->stages[stage], loaded.width, loaded.height, ms, pos[2]);
+    if (out)
+        algo->output_free(out);
+    sb_device_stream_destroy(stream);
+    sb_case_close(&cd);
+    sb_image_free(&loaded);
+    free(params);
+    return st;
+}

@@ -1,0 +1,29 @@
+/* commands.h - the segbench subcommands and what they share. */
+#ifndef SEGBENCH_COMMANDS_H
+#define SEGBENCH_COMMANDS_H
+
+#include "dataset.h"
+#include "registry.h"
+#include "results.h"
+
+sb_status cmd_list(int argc, char **argv, sb_error *err);
+sb_status cmd_run(int argc, char **argv, sb_error *err);
+sb_status cmd_bench(int argc, char **argv, sb_error *err);
+sb_status cmd_check(int argc, char **argv, sb_error *err);
+sb_status cmd_compare(int argc, char **argv, sb_error *err);
+sb_status cmd_env(int argc, char **argv, sb_error *err);
+sb_status cmd_report(int argc, char **argv, sb_error *err);
+
+/* --set NAME or the given files; files win when both are given. */
+sb_status sb_select_images(const char *set, char *const *files, int nfiles, sb_dataset *ds, sb_error *err);
+
+/* 1, 2, 4, ... up to the online core count, and the core count itself. */
+int sb_default_threads(int *threads, int max);
+
+/* Parse "algo/variant" or "algo/variant@threads". */
+sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *threads, sb_error *err);
+
+/* Write the speedup tables of `rows` for one algorithm (markdown). */
+void sb_report_speedup_tables(const sb_rows *rows, const sb_algo *algo, FILE *fp);
+
+#endif

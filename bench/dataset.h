@@ -1,0 +1,38 @@
+/* dataset.h - the images a run uses: a named set's manifest, or files
+ * named on the command line.
+ *
+ * A manifest (datasets/build/<set>/manifest.tsv, written by sbgen) has one
+ * tab-separated line per image:
+ *   name  path  kind  width  height  rect_x rect_y rect_w rect_h  labels  mask  gallery
+ * with paths relative to the manifest and "-" for absent fields.
+ */
+#ifndef SEGBENCH_DATASET_H
+#define SEGBENCH_DATASET_H
+
+#include "segbench/error.h"
+
+typedef struct sb_dataset_image {
+    char name[128];
+    char path[1024];
+    char kind[16];            /* "synthetic" or "photo" */
+    int width, height;
+    int rect[4];              /* foreground rectangle x, y, w, h; w = 0 when none */
+    char labels[1024];        /* ground-truth region labels, or "" */
+    char mask[1024];          /* ground-truth foreground mask, or "" */
+    int gallery;              /* shown in the report's gallery */
+} sb_dataset_image;
+
+typedef struct sb_dataset {
+    char name[64];
+    int count;
+    sb_dataset_image *images;
+} sb_dataset;
+
+/* Load datasets/build/<set>/manifest.tsv under `root` (the repository). */
+sb_status sb_dataset_load_set(const char *root, const char *set, sb_dataset *ds, sb_error *err);
+sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *err);
+/* A dataset of the given files (sizes read from the files at load time). */
+sb_status sb_dataset_from_files(char *const *paths, int count, sb_dataset *ds, sb_error *err);
+void sb_dataset_free(sb_dataset *ds);
+
+#endif

@@ -1,0 +1,46 @@
+/* env.h - the machine fingerprint written beside every result set. */
+#ifndef SEGBENCH_ENV_H
+#define SEGBENCH_ENV_H
+
+#include <stdio.h>
+
+#include "segbench/device.h"
+#include "segbench/error.h"
+
+enum { SB_ENV_MAX_THREAD_COUNTS = 16 };
+
+typedef struct sb_env {
+    char machine_id[96];          /* e.g. "h100-80gb-hbm3", "cpu-intel-xeon-gold-6430" */
+    sb_device_info device;
+    double device_copy_gbps;      /* measured D2D copy, read + write bytes; 0 if none */
+    char cpu_model[160];
+    int cpu_cores;                /* online logical CPUs */
+    int host_threads[SB_ENV_MAX_THREAD_COUNTS];
+    double host_copy_gbps[SB_ENV_MAX_THREAD_COUNTS];   /* memcpy with that many threads */
+    int host_counts;
+    char os[200];
+    char kernel[120];
+    char cc_version[160], cflags[400];
+    char nvcc_version[160], nvccflags[400];
+    char commit[48];
+    int dirty;                    /* -1 unknown */
+    char date[40];                /* UTC, ISO 8601 */
+    char set[64];
+    int l2_flush;
+} sb_env;
+
+/* Collect everything; measure bandwidth (a second or two) when asked, for
+ * the given host thread counts. */
+void sb_env_collect(sb_env *env, int measure, const int *threads, int thread_counts);
+
+/* The host copy bandwidth measured for `threads` (nearest count below). */
+double sb_env_host_peak(const sb_env *env, int threads);
+
+sb_status sb_env_write_json(const sb_env *env, const char *path, sb_error *err);
+/* The same JSON to a stream. */
+void sb_env_print_json(const sb_env *env, FILE *fp);
+
+/* "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
+void sb_env_slug(const char *name, char *out, size_t size);
+
+#endif

@@ -1,0 +1,209 @@
+/* harness.c - the measurement protocol described in harness.h. */
+#include "harness.h"
+
+#include "segbench/clock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_timing_defaults(sb_timing_opts *o)
+{
+    o->warmup_min = 3;
+    o->warmup_ms = 50.0;
+    o->min_reps = 10;
+    o->max_reps = 2000;
+    o->budget_ms = 1000.0;
+    o->target_rse = 0.005;
+    o->flush_l2 = 1;
+}
+
+static int is_device(const sb_variant *v) { return (v->flags & SB_DEVICE) != 0; }
+
+sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, int threads, void *stream,
+                          int poison, sb_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    s->v = v;
+    s->exec.threads = threads;
+    s->exec.stream = stream;
+    s->exec.poison = poison;
+    sb_status st = c->algo->output_alloc(&s->out, c->input, c->params, err);
+    if (st)
+        return st;
+    if (poison)
+        c->algo->output_poison(s->out);
+    if (is_device(v) && (st = sb_device_timer_create(&s->timer, err))) {
+        sb_session_close(s);
+        return st;
+    }
+    st = v->ops->prepare(&s->state, c->input, c->params, s->out, &s->exec, err);
+    if (st) {
+        s->state = NULL;
+        sb_session_close(s);
+        return st;
+    }
+    return SB_OK;
+}
+
+sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *err)
+{
+    sb_status st;
+    if (!is_device(s->v)) {
+        double t0 = sb_clock_ms();
+        st = s->v->ops->run(s->state, err);
+        *ms = sb_clock_ms() - t0;
+        return st;
+    }
+    if (flush_l2 && (st = sb_device_flush_l2(s->exec.stream, err)))
+        return st;
+    if ((st = sb_device_timer_begin(s->timer, s->exec.stream, err)))
+        return st;
+    st = s->v->ops->run(s->state, err);
+    if (st) {
+        sb_error ignored;
+        sb_device_sync(s->exec.stream, &ignored);
+        return st;
+    }
+    return sb_device_timer_end(s->timer, s->exec.stream, ms, err);
+}
+
+sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err)
+{
+    sb_status st = s->v->ops->fetch(s->state, err);
+    if (st)
+        return st;
+    s->c->algo->check(s->c->input, s->c->params, s->c->reference, s->out, s->v->flags, ag);
+    return SB_OK;
+}
+
+void sb_session_close(sb_session *s)
+{
+    if (s->state)
+        s->v->ops->release(s->state);
+    if (s->timer)
+        sb_device_timer_destroy(s->timer);
+    if (s->out)
+        s->c->algo->output_free(s->out);
+    memset(s, 0, sizeof *s);
+}
+
+sb_status sb_e2e_sample(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out,
+                        double *ms, sb_error *err)
+{
+    sb_exec exec = { threads, stream, 0 };
+    void *state = NULL;
+    double t0 = sb_clock_ms();
+    sb_status st = v->ops->prepare(&state, c->input, c->params, out, &exec, err);
+    if (!st)
+        st = v->ops->run(state, err);
+    if (!st)
+        st = v->ops->fetch(state, err);
+    *ms = sb_clock_ms() - t0;
+    if (state)
+        v->ops->release(state);
+    return st;
+}
+
+sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void *stream, sb_agreement *ag,
+                        sb_error *err)
+{
+    sb_session s;
+    sb_status st = sb_session_open(&s, c, v, threads, stream, 1, err);
+    if (st)
+        return st;
+    double ms;
+    st = sb_session_sample(&s, 0, &ms, err);
+    if (!st)
+        st = sb_session_check(&s, ag, err);
+    sb_session_close(&s);
+    return st;
+}
+
+/* Has the repetition loop gathered enough? */
+static int enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget)
+{
+    if (n >= o->max_reps)
+        return 1;
+    if (n < o->min_reps)
+        return sb_clock_ms() - started > 20.0 * budget;   /* a hard stop for very slow rows */
+    if (sb_clock_ms() - started >= budget)
+        return 1;
+    if (n % 5)
+        return 0;                      /* re-summarise every few samples */
+    sb_summary s;
+    sb_summarize(ms, n, &s);
+    return sb_median_rel_se(&s) < o->target_rse;
+}
+
+sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
+                     const sb_timing_opts *o, sb_measurement *m, sb_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->kernel_ms = calloc((size_t)o->max_reps, sizeof *m->kernel_ms);
+    m->e2e_ms = calloc((size_t)o->max_reps, sizeof *m->e2e_ms);
+    if (!m->kernel_ms || !m->e2e_ms) {
+        sb_measurement_free(m);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory for timing samples");
+    }
+
+    /* 1. check before anything is timed */
+    sb_session s;
+    sb_status st = sb_session_open(&s, c, v, threads, stream, 1, err);
+    if (st)
+        return st;
+    double ms;
+    if ((st = sb_session_sample(&s, 0, &ms, err)) || (st = sb_session_check(&s, &m->agreement, err)))
+        goto done;
+
+    /* 2. warm-up */
+    double t0 = sb_clock_ms();
+    for (int i = 0; i < o->warmup_min || sb_clock_ms() - t0 < o->warmup_ms; i++) {
+        if ((st = sb_session_sample(&s, o->flush_l2, &ms, err)))
+            goto done;
+        if (i > 1000)
+            break;
+    }
+
+    /* 3. kernel time */
+    int n = 0;
+    t0 = sb_clock_ms();
+    do {
+        if ((st = sb_session_sample(&s, o->flush_l2, &m->kernel_ms[n], err)))
+            goto done;
+        n++;
+    } while (!enough_samples(m->kernel_ms, n, t0, o, o->budget_ms));
+    sb_summarize(m->kernel_ms, n, &m->kernel);
+
+    /* 4. the last timed run's output must still agree */
+    sb_agreement again;
+    if ((st = sb_session_check(&s, &again, err)))
+        goto done;
+    if (m->agreement.ok && !again.ok) {
+        m->agreement = again;
+        strncat(m->agreement.metric, " (after repeated runs)",
+                sizeof m->agreement.metric - strlen(m->agreement.metric) - 1);
+    }
+
+    /* 5. end to end, into the same output buffer */
+    n = 0;
+    t0 = sb_clock_ms();
+    do {
+        if ((st = sb_e2e_sample(c, v, threads, stream, s.out, &m->e2e_ms[n], err)))
+            goto done;
+        n++;
+    } while (!enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 2));
+    sb_summarize(m->e2e_ms, n, &m->e2e);
+
+done:
+    sb_session_close(&s);
+    return st;
+}
+
+void sb_measurement_free(sb_measurement *m)
+{
+    free(m->kernel_ms);
+    free(m->e2e_ms);
+    m->kernel_ms = m->e2e_ms = NULL;
+}

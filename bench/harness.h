@@ -1,0 +1,83 @@
+/* harness.h - check, then time, one variant on one prepared image.
+ *
+ * The protocol (DESIGN.md "Timing protocol"):
+ *   1. check: prepare with poisoned outputs, run, fetch, compare with the
+ *      reference.  Nothing is timed before this passes or fails.
+ *   2. warm-up: at least `warmup_min` runs and `warmup_ms` of them.
+ *   3. kernel time: run() alone, bracketed by CUDA events on the variant's
+ *      stream (after an L2 flush, outside the events) or by the monotonic
+ *      clock for CPU variants.  Repeat until at least `min_reps` samples
+ *      and the median's relative standard error is under `target_rse`, or
+ *      until `budget_ms` of sampling or `max_reps` samples.
+ *   4. check again on the last timed run's output (races that only show
+ *      under repetition fail here).
+ *   5. end-to-end: prepare + run + fetch on the host clock (pinned
+ *      buffers), release outside, with the same stopping rule.
+ */
+#ifndef SEGBENCH_HARNESS_H
+#define SEGBENCH_HARNESS_H
+
+#include "algo.h"
+
+#include "segbench/device.h"
+#include "segbench/stats.h"
+
+typedef struct sb_timing_opts {
+    int warmup_min;
+    double warmup_ms;
+    int min_reps, max_reps;
+    double budget_ms;          /* sampling time per row (kernel), and half of it for e2e */
+    double target_rse;         /* stop when the median's relative standard error is below */
+    int flush_l2;              /* device variants: evict L2 before each timed run */
+} sb_timing_opts;
+
+void sb_timing_defaults(sb_timing_opts *o);
+
+/* One image made ready for one algorithm and stage. */
+typedef struct sb_case {
+    const sb_algo *algo;
+    int stage;
+    const void *params;
+    const sb_image *input;     /* pinned copy, in the algorithm's format */
+    const void *reference;     /* the reference variant's output */
+} sb_case;
+
+/* A prepared variant: state, output and timer, ready to sample. */
+typedef struct sb_session {
+    const sb_case *c;
+    const sb_variant *v;
+    sb_exec exec;
+    void *state;
+    void *out;
+    sb_device_timer *timer;
+} sb_session;
+
+sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, int threads, void *stream,
+                          int poison, sb_error *err);
+/* One timed run() in milliseconds. */
+sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *err);
+/* fetch() and compare with the reference. */
+sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err);
+void sb_session_close(sb_session *s);
+
+/* One end-to-end sample: prepare + run + fetch into `out`, then release. */
+sb_status sb_e2e_sample(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out,
+                        double *ms, sb_error *err);
+
+typedef struct sb_measurement {
+    sb_agreement agreement;
+    sb_summary kernel, e2e;
+    double *kernel_ms, *e2e_ms;     /* the samples (owned; free with sb_measurement_free) */
+} sb_measurement;
+
+/* The whole protocol for one row.  A broken contract is reported in
+ * m->agreement, not as an error; errors are failures to run at all. */
+sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
+                     const sb_timing_opts *o, sb_measurement *m, sb_error *err);
+void sb_measurement_free(sb_measurement *m);
+
+/* Check only (no timing). */
+sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void *stream, sb_agreement *ag,
+                        sb_error *err);
+
+#endif

@@ -1,0 +1,31 @@
+/* registry.h - the algorithms and variants this build knows, and whether
+ * each variant can run here. */
+#ifndef SEGBENCH_REGISTRY_H
+#define SEGBENCH_REGISTRY_H
+
+#include <stddef.h>
+
+#include "algo.h"
+
+int sb_algo_count(void);
+const sb_algo *sb_algo_at(int i);
+const sb_algo *sb_algo_find(const char *name);
+
+int sb_variant_count(void);
+const sb_variant *sb_variant_at(int i);
+const sb_variant *sb_variant_find(const char *algo, const char *name);
+const sb_variant *sb_reference_variant(const sb_algo *algo);
+
+/* The index of a stage by name, or -1. */
+int sb_stage_find(const sb_algo *algo, const char *stage);
+
+typedef enum sb_availability {
+    SB_AVAILABLE,
+    SB_NOT_BUILT,     /* the build lacked what it requires */
+    SB_SKIPPED        /* built, but no GPU at run time */
+} sb_availability;
+
+/* Whether v can run here; why (one phrase) when it cannot. */
+sb_availability sb_variant_availability(const sb_variant *v, char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,730 @@
+/* report.c - `segbench report`: results/<machine>/ -> report/<machine>/.
+ *
+ * REPORT.md gets, per algorithm and stage: the table at the largest image
+ * (kernel and end-to-end medians with spread, GB/s, fraction of the
+ * measured peak, agreement), speedup tables over image sizes against the
+ * serial reference and against the best CPU variant (geometric means over
+ * the images of each size), thread scaling, and the gallery.  Plots are
+ * generated gnuplot scripts over generated data files, so a reader can
+ * rerun them; without gnuplot the report says which plots are missing.
+ */
+#include "commands.h"
+
+#include "args.h"
+
+#include "segbench/atomic_file.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { MAX_GROUPS = 16, MAX_VARIANTS = 32, MAX_IMAGES = 64 };
+
+/* ---- what one stage's rows contain ---- */
+
+typedef struct stage_view {
+    const sb_rows *rows;
+    const char *stage;
+    int nvar;
+    const sb_variant *var[MAX_VARIANTS];  /* registry order */
+    int nimg;
+    char img[MAX_IMAGES][128];
+    double img_px[MAX_IMAGES];
+    int img_group[MAX_IMAGES];
+    int ngroup;
+    char group[MAX_GROUPS][32];
+    double group_px[MAX_GROUPS];
+    int largest;                          /* image index */
+} stage_view;
+
+static int is_synthetic(const char *image) { return strncmp(image, "synth-", 6) == 0; }
+
+static int view_image(stage_view *sv, const sb_row *r)
+{
+    for (int i = 0; i < sv->nimg; i++)
+        if (strcmp(sv->img[i], r->image) == 0)
+            return i;
+    if (sv->nimg == MAX_IMAGES)
+        return -1;
+    int i = sv->nimg++;
+    snprintf(sv->img[i], sizeof sv->img[i], "%s", r->image);
+    sv->img_px[i] = (double)r->width * r->height;
+    char g[32];
+    if (is_synthetic(r->image))
+        snprintf(g, sizeof g, "%dx%d", r->width, r->height);
+    else
+        snprintf(g, sizeof g, "photos");
+    int k;
+    for (k = 0; k < sv->ngroup && strcmp(sv->group[k], g) != 0; k++)
+        ;
+    if (k == sv->ngroup && k < MAX_GROUPS) {
+        snprintf(sv->group[k], sizeof sv->group[k], "%s", g);
+        sv->group_px[k] = is_synthetic(r->image) ? sv->img_px[i] : 1e18;   /* photos last */
+        sv->ngroup++;
+    }
+    sv->img_group[i] = k < MAX_GROUPS ? k : 0;
+    return i;
+}
+
+static void view_build(stage_view *sv, const sb_rows *rows, const char *algo, const char *stage)
+{
+    memset(sv, 0, sizeof *sv);
+    sv->rows = rows;
+    sv->stage = stage;
+    for (int v = 0; v < sb_variant_count(); v++) {
+        const sb_variant *var = sb_variant_at(v);
+        if (strcmp(var->algo, algo) != 0)
+            continue;
+        for (int i = 0; i < rows->count; i++)
+            if (strcmp(rows->row[i].stage, stage) == 0 && strcmp(rows->row[i].variant, var->name) == 0) {
+                if (sv->nvar < MAX_VARIANTS)
+                    sv->var[sv->nvar++] = var;
+                break;
+            }
+    }
+    for (int i = 0; i < rows->count; i++)
+        if (strcmp(rows->row[i].stage, stage) == 0)
+            view_image(sv, &rows->row[i]);
+    /* groups in size order (insertion sort keeps it short) */
+    for (int a = 1; a < sv->ngroup; a++)
+        for (int b = a; b > 0 && sv->group_px[b] < sv->group_px[b - 1]; b--) {
+            char tmp[32];
+            double px = sv->group_px[b];
+            memcpy(tmp, sv->group[b], sizeof tmp);
+            memcpy(sv->group[b], sv->group[b - 1], sizeof tmp);
+            memcpy(sv->group[b - 1], tmp, sizeof tmp);
+            sv->group_px[b] = sv->group_px[b - 1];
+            sv->group_px[b - 1] = px;
+            for (int i = 0; i < sv->nimg; i++)
+                sv->img_group[i] = sv->img_group[i] == b ? b - 1 : sv->img_group[i] == b - 1 ? b : sv->img_group[i];
+        }
+    sv->largest = 0;
+    for (int i = 1; i < sv->nimg; i++) {
+        int better_kind = is_synthetic(sv->img[i]) > is_synthetic(sv->img[sv->largest]);
+        int same_kind = is_synthetic(sv->img[i]) == is_synthetic(sv->img[sv->largest]);
+        if (better_kind || (same_kind && sv->img_px[i] > sv->img_px[sv->largest]))
+            sv->largest = i;
+    }
+}
+
+/* The row of (variant, image) with the smallest kernel median among its
+ * thread counts; *failed when every such row broke its contract. */
+static const sb_row *best_row(const stage_view *sv, const char *variant, const char *image, int *failed)
+{
+    const sb_row *best = NULL;
+    int any = 0;
+    *failed = 0;
+    for (int i = 0; i < sv->rows->count; i++) {
+        const sb_row *r = &sv->rows->row[i];
+        if (strcmp(r->stage, sv->stage) || strcmp(r->variant, variant) || strcmp(r->image, image))
+            continue;
+        any = 1;
+        if (strcmp(r->agreement, "FAIL") == 0)
+            continue;
+        if (!best || r->kernel.median < best->kernel.median)
+            best = r;
+    }
+    *failed = any && !best;
+    return best;
+}
+
+static int is_cpu_backend(const char *backend)
+{
+    return strcmp(backend, "cpu") == 0 || strcmp(backend, "pthread") == 0 || strcmp(backend, "openmp") == 0;
+}
+
+/* Kernel time of the serial reference, or of the best CPU variant. */
+static double baseline_ms(const stage_view *sv, const char *image, int best_cpu)
+{
+    double t = 0.0;
+    for (int v = 0; v < sv->nvar; v++) {
+        const sb_variant *var = sv->var[v];
+        if (best_cpu ? !is_cpu_backend(var->backend) : strcmp(var->backend, "cpu") != 0)
+            continue;
+        int failed;
+        const sb_row *r = best_row(sv, var->name, image, &failed);
+        if (r && (t == 0.0 || r->kernel.median < t))
+            t = r->kernel.median;
+        if (!best_cpu)
+            break;
+    }
+    return t;
+}
+
+/* Geometric mean speedup of a variant over the images of one group. */
+static double group_speedup(const stage_view *sv, const char *variant, int group, int best_cpu, int *failed)
+{
+    double log_sum = 0.0;
+    int n = 0;
+    *failed = 0;
+    for (int i = 0; i < sv->nimg; i++) {
+        if (sv->img_group[i] != group)
+            continue;
+        int f;
+        const sb_row *r = best_row(sv, variant, sv->img[i], &f);
+        double base = baseline_ms(sv, sv->img[i], best_cpu);
+        if (f)
+            *failed = 1;
+        if (r && base > 0 && r->kernel.median > 0) {
+            log_sum += log(base / r->kernel.median);
+            n++;
+        }
+    }
+    return n ? exp(log_sum / n) : 0.0;
+}
+
+static void speedup_table(FILE *fp, const stage_view *sv, int best_cpu)
+{
+    fprintf(fp, "| variant | backend |");
+    for (int g = 0; g < sv->ngroup; g++)
+        fprintf(fp, " %s |", sv->group[g]);
+    fprintf(fp, "\n|---|---|");
+    for (int g = 0; g < sv->ngroup; g++)
+        fprintf(fp, "---:|");
+    fprintf(fp, "\n");
+    for (int v = 0; v < sv->nvar; v++) {
+        fprintf(fp, "| %s | %s |", sv->var[v]->name, sv->var[v]->backend);
+        for (int g = 0; g < sv->ngroup; g++) {
+            int failed;
+            double s = group_speedup(sv, sv->var[v]->name, g, best_cpu, &failed);
+            if (failed)
+                fprintf(fp, " FAIL |");
+            else if (s > 0)
+                fprintf(fp, " %.*fx |", s < 10 ? 2 : s < 100 ? 1 : 0, s);
+            else
+                fprintf(fp, " - |");
+        }
+        fprintf(fp, "\n");
+    }
+}
+
+static void largest_table(FILE *fp, const stage_view *sv)
+{
+    const char *image = sv->img[sv->largest];
+    double ref = baseline_ms(sv, image, 0);
+    fprintf(fp, "| variant | backend | threads | kernel ms (median) | p25-p75 | n | e2e ms (median) | GB/s | %% of peak | "
+                "vs cpu | agreement |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (int v = 0; v < sv->nvar; v++) {
+        int failed;
+        const sb_row *r = best_row(sv, sv->var[v]->name, image, &failed);
+        if (!r) {
+            /* show the failed row itself */
+            for (int i = 0; i < sv->rows->count && failed; i++) {
+                const sb_row *x = &sv->rows->row[i];
+                if (!strcmp(x->stage, sv->stage) && !strcmp(x->variant, sv->var[v]->name) && !strcmp(x->image, image)) {
+                    r = x;
+                    break;
+                }
+            }
+            if (!r)
+                continue;
+        }
+        fprintf(fp, "| %s | %s | %d | %.4f | %.4f-%.4f | %d | %.3f | %.1f | %.1f%% | %.2fx | %s |\n", r->variant,
+                r->backend, r->threads, r->kernel.median, r->kernel.p25, r->kernel.p75, r->kernel.n, r->e2e.median,
+                r->gbps, 100.0 * r->peak_fraction, ref > 0 && r->kernel.median > 0 ? ref / r->kernel.median : 0.0,
+                r->agreement);
+    }
+}
+
+void sb_report_speedup_tables(const sb_rows *rows, const sb_algo *algo, FILE *fp)
+{
+    for (int s = 0; s < algo->stage_count; s++) {
+        stage_view sv;
+        view_build(&sv, rows, algo->name, algo->stages[s]);
+        if (sv.nimg == 0)
+            continue;
+        fprintf(fp, "%s, stage %s, at %s (%.2f Mpx), best thread count per variant:\n\n", algo->name,
+                algo->stages[s], sv.img[sv.largest], sv.img_px[sv.largest] / 1e6);
+        largest_table(fp, &sv);
+        fprintf(fp, "\nSpeedup of kernel time over the serial cpu reference (geometric mean over images of each size):\n\n");
+        speedup_table(fp, &sv, 0);
+        fprintf(fp, "\n");
+    }
+}
+
+/* ---- plots ---- */
+
+typedef struct plot_ctx {
+    const char *dir;          /* report/<machine>/plots */
+    int gnuplot;              /* gnuplot found */
+    int made, missing;
+    char missing_list[2048];
+} plot_ctx;
+
+static sb_status plot_run(plot_ctx *pc, const char *name, const char *script, sb_error *err)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s.gp", pc->dir, name);
+    sb_status st = sb_atomic_write_text(path, script, err);
+    if (st)
+        return st;
+    if (pc->gnuplot) {
+        char cmd[3000];
+        snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot '%s.gp' 2>'%s.log'", pc->dir, name, name);
+        if (system(cmd) == 0) {
+            pc->made++;
+            char log[1400];
+            snprintf(log, sizeof log, "%s/%s.log", pc->dir, name);
+            remove(log);
+            return SB_OK;
+        }
+    }
+    pc->missing++;
+    size_t len = strlen(pc->missing_list);
+    snprintf(pc->missing_list + len, sizeof pc->missing_list - len, "%s%s.png", len ? ", " : "", name);
+    return SB_OK;
+}
+
+static const char *PLOT_HEAD = "set terminal pngcairo size 960,540 noenhanced font ',10'\n"
+                               "set key outside right top\nset grid ytics\n";
+
+static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
+{
+    char name[200], path[1400], script[8192];
+    FILE *fp;
+    sb_status st;
+
+    /* 1. speedup bars over the serial reference, by image size */
+    snprintf(name, sizeof name, "%s-%s-speedup", algo, sv->stage);
+    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
+    if (!(fp = fopen(path, "w")))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    fprintf(fp, "size");
+    for (int v = 0; v < sv->nvar; v++)
+        fprintf(fp, " %s", sv->var[v]->name);
+    fprintf(fp, "\n");
+    for (int g = 0; g < sv->ngroup; g++) {
+        fprintf(fp, "%s", sv->group[g]);
+        for (int v = 0; v < sv->nvar; v++) {
+            int failed;
+            double s = group_speedup(sv, sv->var[v]->name, g, 0, &failed);
+            fprintf(fp, " %g", s > 0 && !failed ? s : NAN);
+        }
+        fprintf(fp, "\n");
+    }
+    fclose(fp);
+    snprintf(script, sizeof script,
+             "%sset output '%s.png'\nset title '%s %s: speedup of kernel time over serial cpu (log scale)'\n"
+             "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+             "set logscale y\nset ylabel 'speedup (x)'\nset xlabel 'image size (photos: geometric mean)'\n"
+             "plot for [i=2:%d] '%s.dat' using i:xtic(1) title columnheader(i)\n",
+             PLOT_HEAD, name, algo, sv->stage, sv->nvar + 1, name);
+    if ((st = plot_run(pc, name, script, err)))
+        return st;
+    fprintf(md, "![speedup](plots/%s.png)\n\n", name);
+
+    /* 2. time against megapixels, synthetic images, log-log */
+    snprintf(name, sizeof name, "%s-%s-time", algo, sv->stage);
+    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
+    if (!(fp = fopen(path, "w")))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    char titles[2048] = "";
+    for (int v = 0; v < sv->nvar; v++) {
+        fprintf(fp, "# %s\n", sv->var[v]->name);
+        for (int g = 0; g < sv->ngroup; g++)
+            for (int i = 0; i < sv->nimg; i++) {
+                int failed;
+                const sb_row *r;
+                if (sv->img_group[i] != g || !is_synthetic(sv->img[i]) ||
+                    !(r = best_row(sv, sv->var[v]->name, sv->img[i], &failed)))
+                    continue;
+                fprintf(fp, "%g %g\n", sv->img_px[i] / 1e6, r->kernel.median);
+            }
+        fprintf(fp, "\n\n");
+        size_t len = strlen(titles);
+        snprintf(titles + len, sizeof titles - len, "%s%s", v ? " " : "", sv->var[v]->name);
+    }
+    fclose(fp);
+    snprintf(script, sizeof script,
+             "%sset output '%s.png'\nset title '%s %s: kernel time against image size (synthetic set)'\n"
+             "set logscale xy\nset xlabel 'megapixels'\nset ylabel 'kernel time, median (ms)'\n"
+             "names = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints title word(names, i+1)\n",
+             PLOT_HEAD, name, algo, sv->stage, titles, sv->nvar - 1, name);
+    if ((st = plot_run(pc, name, script, err)))
+        return st;
+    fprintf(md, "![time against size](plots/%s.png)\n\n", name);
+
+    /* 3. thread scaling at the largest image */
+    snprintf(name, sizeof name, "%s-%s-threads", algo, sv->stage);
+    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
+    if (!(fp = fopen(path, "w")))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    titles[0] = '\0';
+    int nthreaded = 0, max_threads = 1;
+    for (int v = 0; v < sv->nvar; v++) {
+        if (!(sv->var[v]->flags & SB_THREADED))
+            continue;
+        double t1 = 0.0;
+        fprintf(fp, "# %s\n", sv->var[v]->name);
+        for (int i = 0; i < sv->rows->count; i++) {
+            const sb_row *r = &sv->rows->row[i];
+            if (strcmp(r->stage, sv->stage) || strcmp(r->variant, sv->var[v]->name) ||
+                strcmp(r->image, sv->img[sv->largest]))
+                continue;
+            if (r->threads == 1)
+                t1 = r->kernel.median;
+            if (t1 > 0 && r->kernel.median > 0)
+                fprintf(fp, "%d %g\n", r->threads, t1 / r->kernel.median);
+            if (r->threads > max_threads)
+                max_threads = r->threads;
+        }
+        fprintf(fp, "\n\n");
+        size_t len = strlen(titles);
+        snprintf(titles + len, sizeof titles - len, "%s%s", nthreaded ? " " : "", sv->var[v]->name);
+        nthreaded++;
+    }
+    fclose(fp);
+    if (nthreaded) {
+        snprintf(script, sizeof script,
+                 "%sset output '%s.png'\nset title '%s %s: thread scaling at %s'\nset logscale x 2\n"
+                 "set xrange [1:%d]\nset yrange [0:*]\nset xlabel 'threads'\nset ylabel 'speedup over 1 thread'\n"
+                 "names = '%s'\nplot x title 'ideal' with lines dashtype 2, "
+                 "for [i=0:%d] '%s.dat' index i using 1:2 with linespoints title word(names, i+1)\n",
+                 PLOT_HEAD, name, algo, sv->stage, sv->img[sv->largest], max_threads, titles, nthreaded - 1,
+                 name);
+        if ((st = plot_run(pc, name, script, err)))
+            return st;
+        fprintf(md, "![thread scaling](plots/%s.png)\n\n", name);
+    }
+
+    /* 4. fraction of the measured peak bandwidth at the largest image */
+    snprintf(name, sizeof name, "%s-%s-bandwidth", algo, sv->stage);
+    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
+    if (!(fp = fopen(path, "w")))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    fprintf(fp, "variant percent\n");
+    for (int v = 0; v < sv->nvar; v++) {
+        int failed;
+        const sb_row *r = best_row(sv, sv->var[v]->name, sv->img[sv->largest], &failed);
+        if (r)
+            fprintf(fp, "%s %g\n", r->variant, 100.0 * r->peak_fraction);
+    }
+    fclose(fp);
+    snprintf(script, sizeof script,
+             "%sset output '%s.png'\nset title '%s %s: share of measured peak bandwidth at %s "
+             "(device copy for GPU rows, memcpy at the same thread count for CPU rows)'\n"
+             "set style data histograms\nset style fill solid 0.8 border -1\nset yrange [0:*]\nset key off\n"
+             "set ylabel '%% of peak'\nset xtics rotate by -30\nplot '%s.dat' using 2:xtic(1)\n",
+             PLOT_HEAD, name, algo, sv->stage, sv->img[sv->largest], name);
+    if ((st = plot_run(pc, name, script, err)))
+        return st;
+    fprintf(md, "![bandwidth](plots/%s.png)\n\n", name);
+    return SB_OK;
+}
+
+/* ---- env.json, read back (flat keys, written by env.c) ---- */
+
+static void json_get(const char *text, const char *key, char *out, size_t size)
+{
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    snprintf(out, size, "?");
+    const char *p = text ? strstr(text, pattern) : NULL;
+    if (!p)
+        return;
+    p += strlen(pattern);
+    size_t n = 0;
+    if (*p == '"') {
+        for (p++; *p && *p != '"' && n + 1 < size; p++) {
+            if (*p == '\\' && p[1])
+                p++;
+            out[n++] = *p;
+        }
+    } else {
+        while (*p && *p != ',' && *p != '\n' && n + 1 < size)
+            out[n++] = *p++;
+    }
+    out[n] = '\0';
+}
+
+static char *read_text(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    rewind(fp);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (text) {
+        size_t got = fread(text, 1, (size_t)n, fp);
+        text[got] = '\0';
+    }
+    fclose(fp);
+    return text;
+}
+
+static sb_status copy_file(const char *from, const char *to, sb_error *err)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", from, strerror(errno));
+    sb_atomic_file af;
+    sb_status st = sb_atomic_open(&af, to, err);
+    if (!st) {
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, n, af.fp);
+        st = sb_atomic_commit(&af, err);
+    }
+    fclose(in);
+    return st;
+}
+
+static sb_status report_gallery(const char *results_dir, const char *out_dir, FILE *md, sb_error *err)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/gallery/index.tsv", results_dir);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return SB_OK;
+    char gdir[1400];
+    snprintf(gdir, sizeof gdir, "%s/gallery", out_dir);
+    sb_status st = sb_mkdirs(gdir, err);
+    char line[1024], last[300] = "";
+    int header = 1;
+    fprintf(md, "## Gallery\n\nThe serial reference's output (every variant's is identical where it agrees).\n\n");
+    while (!st && fgets(line, sizeof line, fp)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (header) {
+            header = 0;
+            continue;
+        }
+        char *f[4];
+        int n = 0;
+        for (char *save = NULL, *t = strtok_r(line, "\t", &save); t && n < 4; t = strtok_r(NULL, "\t", &save))
+            f[n++] = t;
+        if (n != 4)
+            continue;
+        char key[300];
+        snprintf(key, sizeof key, "%s %s", f[0], f[1]);
+        if (strcmp(key, last) != 0) {
+            fprintf(md, "\n**%s, %s**\n\n", f[0], f[1]);
+            snprintf(last, sizeof last, "%s", key);
+        }
+        char from[1400], to[2900];
+        snprintf(from, sizeof from, "%s/gallery/%s", results_dir, f[2]);
+        snprintf(to, sizeof to, "%s/%s", gdir, f[2]);
+        st = copy_file(from, to, err);
+        fprintf(md, "- %s<br>![%s](gallery/%s)\n", f[3], f[3], f[2]);
+    }
+    fclose(fp);
+    fprintf(md, "\n");
+    return st;
+}
+
+static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, sb_error *err)
+{
+    char path[1400], plots[1400];
+    snprintf(plots, sizeof plots, "%s/plots", out_dir);
+    sb_status st = sb_mkdirs(plots, err);
+    if (st)
+        return st;
+    snprintf(path, sizeof path, "%s/env.json", results_dir);
+    char *env = read_text(path);
+
+    char *md_text = NULL;
+    size_t md_len = 0;
+    FILE *md = open_memstream(&md_text, &md_len);
+    if (!md) {
+        free(env);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    }
+    char id[128], gpu[256], cpu[256], date[64], commit[64], dirty[16], copy[32], set[64], cores[16], host[256];
+    json_get(env, "machine_id", id, sizeof id);
+    json_get(env, "gpu_name", gpu, sizeof gpu);
+    if (strcmp(gpu, "?") == 0) {
+        char why[200];
+        json_get(env, "gpu_absent_reason", why, sizeof why);
+        snprintf(gpu, sizeof gpu, "none (%s)", why);
+    }
+    json_get(env, "cpu_model", cpu, sizeof cpu);
+    json_get(env, "date", date, sizeof date);
+    json_get(env, "commit", commit, sizeof commit);
+    json_get(env, "dirty", dirty, sizeof dirty);
+    json_get(env, "device_copy_gbps", copy, sizeof copy);
+    if (strcmp(copy, "?") == 0)
+        snprintf(copy, sizeof copy, "n/a");
+    json_get(env, "dataset", set, sizeof set);
+    json_get(env, "cpu_logical_cores", cores, sizeof cores);
+    const char *h = env ? strstr(env, "\"host_copy_gbps\": ") : NULL;
+    snprintf(host, sizeof host, "%.*s", h ? (int)strcspn(h + 18, "\n") - 1 : 1, h ? h + 18 : "?");
+
+    fprintf(md, "# segbench report: %s\n\n", id);
+    fprintf(md, "Generated by `segbench report` from `%s/`; do not edit by hand (`make report` rewrites it).\n\n",
+            results_dir);
+    fprintf(md, "| | |\n|---|---|\n| GPU | %s |\n| device copy bandwidth (measured, read + write) | %s GB/s |\n"
+                "| CPU | %s (%s logical cores) |\n| host memcpy bandwidth by threads (best of 5, GB/s) | %s |\n"
+                "| dataset | %s |\n| commit | %s%s |\n| date | %s |\n\n",
+            gpu, copy, cpu, cores, host, set, commit, strcmp(dirty, "true") == 0 ? " (tree had local changes)" : "",
+            date);
+    fprintf(md, "How to read this: kernel time is `run()` alone (CUDA events around the kernels, the L2 cache "
+                "flushed before each run; the monotonic clock for CPU variants); end-to-end (e2e) adds `prepare` "
+                "(device allocation and upload from pinned memory) and `fetch` (download). Times are medians of "
+                "repeated runs after warm-up, with the 25th-75th percentile range and the sample count n. GB/s "
+                "is the stage's byte floor (each input read once, each output written once) over the kernel "
+                "median; %% of peak divides it by the measured copy bandwidth of the same processor. Every row "
+                "was checked against the serial reference on that image before it was timed and again after.\n\n");
+
+    plot_ctx pc = { plots, gnuplot, 0, 0, "" };
+    for (int a = 0; a < sb_algo_count() && !st; a++) {
+        const sb_algo *algo = sb_algo_at(a);
+        snprintf(path, sizeof path, "%s/%s.csv", results_dir, algo->name);
+        struct stat sbuf;
+        if (stat(path, &sbuf) != 0)
+            continue;
+        sb_rows rows;
+        if ((st = sb_rows_read_csv(path, &rows, err)))
+            break;
+        int fails = 0;
+        for (int i = 0; i < rows.count; i++)
+            fails += strcmp(rows.row[i].agreement, "FAIL") == 0;
+        fprintf(md, "## %s\n\n%s.\n\nAgreement contract: %s. **%d of %d rows agree%s.**\n\n", algo->name,
+                algo->summary, algo->contract, rows.count - fails, rows.count, fails ? "; the others are marked FAIL" : "");
+        if (fails) {
+            fprintf(md, "| stage | variant | threads | image | what failed |\n|---|---|---:|---|---|\n");
+            for (int i = 0; i < rows.count; i++)
+                if (strcmp(rows.row[i].agreement, "FAIL") == 0)
+                    fprintf(md, "| %s | %s | %d | %s | %s |\n", rows.row[i].stage, rows.row[i].variant,
+                            rows.row[i].threads, rows.row[i].image, rows.row[i].metric);
+            fprintf(md, "\n");
+        }
+        for (int s = 0; s < algo->stage_count && !st; s++) {
+            stage_view sv;
+            view_build(&sv, &rows, algo->name, algo->stages[s]);
+            if (sv.nimg == 0)
+                continue;
+            fprintf(md, "### %s, stage %s\n\nAt the largest image, %s (%.2f Mpx); threaded variants at their "
+                        "fastest thread count:\n\n",
+                    algo->name, algo->stages[s], sv.img[sv.largest], sv.img_px[sv.largest] / 1e6);
+            largest_table(md, &sv);
+            fprintf(md, "\nSpeedup of kernel time over the serial `cpu` reference (geometric mean over the "
+                        "images of each size):\n\n");
+            speedup_table(md, &sv, 0);
+            fprintf(md, "\nSpeedup over the best CPU variant on each image (any of cpu, pthread, openmp at any "
+                        "thread count):\n\n");
+            speedup_table(md, &sv, 1);
+            fprintf(md, "\nThread scaling at %s (kernel ms, GB/s):\n\n| variant |", sv.img[sv.largest]);
+            int counts[64], ncounts = 0;
+            for (int i = 0; i < rows.count; i++) {
+                const sb_row *r = &rows.row[i];
+                if (strcmp(r->stage, sv.stage) || strcmp(r->image, sv.img[sv.largest]) || r->threads <= 0)
+                    continue;
+                int seen = 0;
+                for (int k = 0; k < ncounts; k++)
+                    seen |= counts[k] == r->threads;
+                if (!seen && ncounts < 64)
+                    counts[ncounts++] = r->threads;
+            }
+            for (int a2 = 1; a2 < ncounts; a2++)
+                for (int b = a2; b > 0 && counts[b] < counts[b - 1]; b--) {
+                    int t = counts[b];
+                    counts[b] = counts[b - 1];
+                    counts[b - 1] = t;
+                }
+            for (int k = 0; k < ncounts; k++)
+                fprintf(md, " %d |", counts[k]);
+            fprintf(md, "\n|---|");
+            for (int k = 0; k < ncounts; k++)
+                fprintf(md, "---:|");
+            fprintf(md, "\n");
+            for (int v = 0; v < sv.nvar; v++) {
+                if (!(sv.var[v]->flags & SB_THREADED))
+                    continue;
+                fprintf(md, "| %s |", sv.var[v]->name);
+                for (int k = 0; k < ncounts; k++) {
+                    const sb_row *cell = NULL;
+                    for (int i = 0; i < rows.count && !cell; i++) {
+                        const sb_row *r = &rows.row[i];
+                        if (!strcmp(r->stage, sv.stage) && !strcmp(r->variant, sv.var[v]->name) &&
+                            !strcmp(r->image, sv.img[sv.largest]) && r->threads == counts[k])
+                            cell = r;
+                    }
+                    if (cell)
+                        fprintf(md, " %.3f ms, %.1f GB/s |", cell->kernel.median, cell->gbps);
+                    else
+                        fprintf(md, " - |");
+                }
+                fprintf(md, "\n");
+            }
+            fprintf(md, "\n");
+            st = plots_for_stage(&pc, &sv, algo->name, md, err);
+        }
+        sb_rows_free(&rows);
+    }
+    if (!st)
+        st = report_gallery(results_dir, out_dir, md, err);
+    if (pc.missing)
+        fprintf(md, "## Missing plots\n\n%s: %s. The data files and gnuplot scripts are in `plots/`; install "
+                    "gnuplot (`apt-get install gnuplot-nox`) and run `make report`.\n",
+                gnuplot ? "gnuplot failed on" : "gnuplot was not found, so these plots were not drawn",
+                pc.missing_list);
+    fclose(md);
+    if (!st) {
+        snprintf(path, sizeof path, "%s/REPORT.md", out_dir);
+        st = sb_atomic_write_text(path, md_text, err);
+        if (!st)
+            printf("wrote %s (%d plots%s%s)\n", path, pc.made, pc.missing ? ", missing: " : "",
+                   pc.missing ? pc.missing_list : "");
+    }
+    free(md_text);
+    free(env);
+    return st;
+}
+
+sb_status cmd_report(int argc, char **argv, sb_error *err)
+{
+    const char *results = NULL, *out = NULL;
+    sb_args a = sb_args_begin(argc, argv, err);
+    while (sb_args_next(&a)) {
+        if (sb_args_opt(&a, "--results"))
+            results = a.value;
+        else if (sb_args_opt(&a, "--out"))
+            out = a.value;
+        else
+            return sb_args_unknown(&a);
+    }
+    if (a.status)
+        return a.status;
+    int gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+    if (!gnuplot)
+        fprintf(stderr, "segbench report: gnuplot not found: tables only, plots listed as missing "
+                        "(install with: apt-get install gnuplot-nox)\n");
+    if (results) {
+        char out_dir[1200];
+        const char *base = strrchr(results, '/');
+        base = base && base[1] ? base + 1 : results;
+        snprintf(out_dir, sizeof out_dir, "%s", out ? out : "");
+        if (!out)
+            snprintf(out_dir, sizeof out_dir, "report/%s", base);
+        return report_one(results, out_dir, gnuplot, err);
+    }
+    DIR *d = opendir("results");
+    if (!d)
+        return sb_fail(err, SB_ERR_IO, "results/: cannot open (%s); run 'make bench' first", strerror(errno));
+    int made = 0;
+    sb_status st = SB_OK;
+    struct dirent *e;
+    while (!st && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char dir[1200], env[1300], out_dir[1300];
+        snprintf(dir, sizeof dir, "results/%s", e->d_name);
+        snprintf(env, sizeof env, "%s/env.json", dir);
+        struct stat sbuf;
+        if (stat(env, &sbuf) != 0)
+            continue;
+        snprintf(out_dir, sizeof out_dir, "report/%s", e->d_name);
+        st = report_one(dir, out_dir, gnuplot, err);
+        made++;
+    }
+    closedir(d);
+    if (!st && !made)
+        return sb_fail(err, SB_ERR_IO, "results/ holds no result sets; run 'make bench' first");
+    return st;
+}

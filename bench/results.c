@@ -1,0 +1,297 @@
+/* results.c - CSV in and out for benchmark rows (see results.h). */
+#include "results.h"
+
+#include "segbench/atomic_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *CSV_HEADER =
+    "algo,stage,variant,backend,threads,image,width,height,"
+    "n,median_ms,min_ms,p25_ms,p75_ms,max_ms,"
+    "e2e_n,e2e_median_ms,e2e_min_ms,e2e_p25_ms,e2e_p75_ms,e2e_max_ms,"
+    "bytes,gbps,peak_fraction,agreement,agreement_metric";
+enum { CSV_FIELDS = 25 };
+
+sb_row *sb_rows_add(sb_rows *rows)
+{
+    if (rows->count == rows->cap) {
+        int cap = rows->cap ? 2 * rows->cap : 64;
+        sb_row *grown = realloc(rows->row, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        rows->row = grown;
+        rows->cap = cap;
+    }
+    sb_row *r = &rows->row[rows->count++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+void sb_rows_free(sb_rows *rows)
+{
+    for (int i = 0; i < rows->count; i++) {
+        free(rows->row[i].kernel_ms);
+        free(rows->row[i].e2e_ms);
+    }
+    free(rows->row);
+    memset(rows, 0, sizeof *rows);
+}
+
+int sb_row_same_key(const sb_row *a, const sb_row *b)
+{
+    return a->threads == b->threads && strcmp(a->algo, b->algo) == 0 && strcmp(a->stage, b->stage) == 0 &&
+           strcmp(a->variant, b->variant) == 0 && strcmp(a->image, b->image) == 0;
+}
+
+/* A field, quoted when it holds a comma or a quote. */
+static void csv_put(FILE *fp, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s == '\n' ? ' ' : *s, fp);
+    }
+    fputc('"', fp);
+}
+
+static void csv_summary(FILE *fp, const sb_summary *s)
+{
+    fprintf(fp, "%d,%.6f,%.6f,%.6f,%.6f,%.6f", s->n, s->median, s->min, s->p25, s->p75, s->max);
+}
+
+sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err)
+{
+    sb_atomic_file af;
+    sb_status st = sb_atomic_open(&af, path, err);
+    if (st)
+        return st;
+    fprintf(af.fp, "%s\n", CSV_HEADER);
+    for (int i = 0; i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        csv_put(af.fp, r->algo);
+        fputc(',', af.fp);
+        csv_put(af.fp, r->stage);
+        fputc(',', af.fp);
+        csv_put(af.fp, r->variant);
+        fputc(',', af.fp);
+        csv_put(af.fp, r->backend);
+        fprintf(af.fp, ",%d,", r->threads);
+        csv_put(af.fp, r->image);
+        fprintf(af.fp, ",%d,%d,", r->width, r->height);
+        csv_summary(af.fp, &r->kernel);
+        fputc(',', af.fp);
+        csv_summary(af.fp, &r->e2e);
+        fprintf(af.fp, ",%.0f,%.3f,%.4f,", r->bytes, r->gbps, r->peak_fraction);
+        csv_put(af.fp, r->agreement);
+        fputc(',', af.fp);
+        csv_put(af.fp, r->metric);
+        fputc('\n', af.fp);
+    }
+    return sb_atomic_commit(&af, err);
+}
+
+static void samples_put(FILE *fp, const sb_row *r, const char *kind, const double *ms, int n)
+{
+    fprintf(fp, "%s,%s,%s,%d,", r->algo, r->stage, r->variant, r->threads);
+    csv_put(fp, r->image);
+    fprintf(fp, ",%s,", kind);
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%s%.6f", i ? " " : "", ms[i]);
+    fputc('\n', fp);
+}
+
+sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err)
+{
+    sb_atomic_file af;
+    sb_status st = sb_atomic_open(&af, path, err);
+    if (st)
+        return st;
+    fprintf(af.fp, "algo,stage,variant,threads,image,kind,samples_ms\n");
+    for (int i = 0; i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        if (r->kernel_ms)
+            samples_put(af.fp, r, "kernel", r->kernel_ms, r->kernel.n);
+        if (r->e2e_ms)
+            samples_put(af.fp, r, "e2e", r->e2e_ms, r->e2e.n);
+    }
+    return sb_atomic_commit(&af, err);
+}
+
+/* Split one CSV line in place into at most max fields (quotes handled). */
+static int csv_split(char *line, char **field, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        char *out = p;
+        field[n++] = p;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (*p == '"' && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                } else if (*p == '"' || !*p) {
+                    if (*p)
+                        p++;
+                    break;
+                } else {
+                    *out++ = *p++;
+                }
+            }
+        } else {
+            while (*p && *p != ',' && *p != '\n' && *p != '\r')
+                *out++ = *p++;
+        }
+        int more = *p == ',';
+        if (*p)
+            p++;
+        *out = '\0';
+        if (!more)
+            break;
+    }
+    return n;
+}
+
+static void copy_field(char *dst, size_t size, const char *src) { snprintf(dst, size, "%s", src); }
+
+static void parse_summary(char **f, sb_summary *s)
+{
+    s->n = atoi(f[0]);
+    s->median = atof(f[1]);
+    s->min = atof(f[2]);
+    s->p25 = atof(f[3]);
+    s->p75 = atof(f[4]);
+    s->max = atof(f[5]);
+}
+
+sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
+{
+    memset(rows, 0, sizeof *rows);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    sb_status st = SB_OK;
+    while (getline(&line, &cap, fp) > 0) {
+        lineno++;
+        if (lineno == 1) {
+            if (strncmp(line, "algo,stage,variant,", 19) != 0)
+                st = sb_fail(err, SB_ERR_FORMAT, "%s: not a segbench results CSV (bad header)", path);
+            if (st)
+                break;
+            continue;
+        }
+        char *f[CSV_FIELDS + 1];
+        if (csv_split(line, f, CSV_FIELDS + 1) != CSV_FIELDS) {
+            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected %d fields", path, lineno, CSV_FIELDS);
+            break;
+        }
+        sb_row *r = sb_rows_add(rows);
+        if (!r) {
+            st = sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", path);
+            break;
+        }
+        copy_field(r->algo, sizeof r->algo, f[0]);
+        copy_field(r->stage, sizeof r->stage, f[1]);
+        copy_field(r->variant, sizeof r->variant, f[2]);
+        copy_field(r->backend, sizeof r->backend, f[3]);
+        r->threads = atoi(f[4]);
+        copy_field(r->image, sizeof r->image, f[5]);
+        r->width = atoi(f[6]);
+        r->height = atoi(f[7]);
+        parse_summary(f + 8, &r->kernel);
+        parse_summary(f + 14, &r->e2e);
+        r->bytes = atof(f[20]);
+        r->gbps = atof(f[21]);
+        r->peak_fraction = atof(f[22]);
+        copy_field(r->agreement, sizeof r->agreement, f[23]);
+        copy_field(r->metric, sizeof r->metric, f[24]);
+    }
+    free(line);
+    fclose(fp);
+    if (st)
+        sb_rows_free(rows);
+    return st;
+}
+
+static double *parse_samples(const char *s, int *n)
+{
+    int cap = 16;
+    double *v = malloc((size_t)cap * sizeof *v);
+    *n = 0;
+    while (v && *s) {
+        char *end;
+        double x = strtod(s, &end);
+        if (end == s)
+            break;
+        if (*n == cap) {
+            double *grown = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+            if (!grown) {
+                free(v);
+                return NULL;
+            }
+            v = grown;
+        }
+        v[(*n)++] = x;
+        s = end;
+    }
+    return v;
+}
+
+sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    sb_status st = SB_OK;
+    while (getline(&line, &cap, fp) > 0) {
+        if (++lineno == 1)
+            continue;
+        char *f[8];
+        if (csv_split(line, f, 8) != 7) {
+            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected 7 fields", path, lineno);
+            break;
+        }
+        sb_row key;
+        memset(&key, 0, sizeof key);
+        copy_field(key.algo, sizeof key.algo, f[0]);
+        copy_field(key.stage, sizeof key.stage, f[1]);
+        copy_field(key.variant, sizeof key.variant, f[2]);
+        key.threads = atoi(f[3]);
+        copy_field(key.image, sizeof key.image, f[4]);
+        for (int i = 0; i < rows->count; i++) {
+            sb_row *r = &rows->row[i];
+            if (!sb_row_same_key(r, &key))
+                continue;
+            int n = 0;
+            double *v = parse_samples(f[6], &n);
+            if (strcmp(f[5], "kernel") == 0) {
+                free(r->kernel_ms);
+                r->kernel_ms = v;
+                r->kernel.n = n;
+            } else {
+                free(r->e2e_ms);
+                r->e2e_ms = v;
+                r->e2e.n = n;
+            }
+            break;
+        }
+    }
+    free(line);
+    fclose(fp);
+    return st;
+}

@@ -1,0 +1,171 @@
+/* blocked6.cu - the source's blocked six-kernel scan, kept faithfully
+ * (variant "cuda-blocked6", backend cuda-global).
+ *
+ * The seed design scans in blocks of four pixels, then fixes up the blocks
+ * with the running totals of the blocks before them, first along rows and
+ * then down columns -- six kernels, all in global memory:
+ *   1. row_blocks:   each thread scans 4 pixels of a row, stores them and
+ *                    the block's total;
+ *   2. row_ends:     one thread per row scans that row's block totals;
+ *   3. row_carry:    each thread adds the total of the blocks to its left;
+ *   4-6. the same three steps down the columns, on the row-scanned table.
+ * The image is padded to a multiple of 4 in both directions.  Every kernel
+ * after the first reads and rewrites the whole table, so it moves about
+ * 1 + 4x7 = 29 bytes a pixel for the u32 sums where 5 suffice, and step 2
+ * has one thread per row walking W/4 totals whose addresses are a row
+ * apart (uncoalesced).  Kept so the report shows what each later design
+ * bought.
+ */
+#include "integral_device.cuh"
+
+enum { BLOCK_LEN = 4, THREADS = 128 };
+
+/* 1. scan 4 consecutive pixels of row y; ends[y][b] = their total */
+template <class Op>
+__global__ void row_blocks(const uint8_t *in, typename Op::T *out, typename Op::T *ends, int pitch,
+                           int blocks_per_row, int rows)
+{
+    int b = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y;
+    if (b >= blocks_per_row || y >= rows)
+        return;
+    size_t at = (size_t)y * pitch + (size_t)b * BLOCK_LEN;
+    typename Op::T run = 0;
+    for (int k = 0; k < BLOCK_LEN; k++) {
+        run += Op::of(in[at + k]);
+        out[at + k] = run;
+    }
+    ends[(size_t)y * blocks_per_row + b] = run;
+}
+
+/* 2. and 5. inclusive scan of each line's block totals, one thread a line */
+template <class T>
+__global__ void scan_ends(T *ends, int lines, int per_line, size_t line_stride, size_t elem_stride)
+{
+    int line = blockIdx.x * blockDim.x + threadIdx.x;
+    if (line >= lines)
+        return;
+    T run = 0;
+    for (int b = 0; b < per_line; b++) {
+        T *e = ends + (size_t)line * line_stride + (size_t)b * elem_stride;
+        run += *e;
+        *e = run;
+    }
+}
+
+/* 3. add the total of the blocks to the left of block b */
+template <class T>
+__global__ void row_carry(T *out, const T *ends, int pitch, int blocks_per_row, int rows)
+{
+    int b = blockIdx.x * blockDim.x + threadIdx.x;
+    int y = blockIdx.y;
+    if (b == 0 || b >= blocks_per_row || y >= rows)
+        return;
+    T carry = ends[(size_t)y * blocks_per_row + b - 1];
+    size_t at = (size_t)y * pitch + (size_t)b * BLOCK_LEN;
+    for (int k = 0; k < BLOCK_LEN; k++)
+        out[at + k] += carry;
+}
+
+/* 4. scan 4 consecutive rows of column x; ends[b][x] = their total */
+template <class T>
+__global__ void column_blocks(T *out, T *ends, int pitch, int columns, int blocks_per_column)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int b = blockIdx.y;
+    if (x >= columns || b >= blocks_per_column)
+        return;
+    T run = 0;
+    for (int k = 0; k < BLOCK_LEN; k++) {
+        size_t at = (size_t)(b * BLOCK_LEN + k) * pitch + x;
+        run += out[at];
+        out[at] = run;
+    }
+    ends[(size_t)b * columns + x] = run;
+}
+
+/* 6. add the total of the blocks above block b */
+template <class T>
+__global__ void column_carry(T *out, const T *ends, int pitch, int columns, int blocks_per_column)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    int b = blockIdx.y;
+    if (b == 0 || x >= columns || b >= blocks_per_column)
+        return;
+    T carry = ends[(size_t)(b - 1) * columns + x];
+    for (int k = 0; k < BLOCK_LEN; k++)
+        out[(size_t)(b * BLOCK_LEN + k) * pitch + x] += carry;
+}
+
+struct blocked6_scratch {
+    void *ends;        /* block totals, sized for the larger (u64) type */
+};
+
+template <class Op>
+static sb_status blocked6_table(integral_device *d, typename Op::T *out, sb_error *err)
+{
+    typedef typename Op::T T;
+    T *ends = (T *)((blocked6_scratch *)d->scratch)->ends;
+    int w4 = (d->width + BLOCK_LEN - 1) / BLOCK_LEN * BLOCK_LEN;    /* pad to a multiple of 4 */
+    int h4 = (d->height + BLOCK_LEN - 1) / BLOCK_LEN * BLOCK_LEN;
+    int per_row = w4 / BLOCK_LEN, per_column = h4 / BLOCK_LEN;
+    cudaStream_t s = d->stream;
+
+    row_blocks<Op><<<dim3(sb_div_up(per_row, THREADS), h4), THREADS, 0, s>>>(d->in, out, ends, d->pw,
+                                                                             per_row, h4);
+    SB_CUDA_LAUNCHED(err, d->who);
+    scan_ends<T><<<sb_div_up(h4, THREADS), THREADS, 0, s>>>(ends, h4, per_row, per_row, 1);
+    SB_CUDA_LAUNCHED(err, d->who);
+    row_carry<T><<<dim3(sb_div_up(per_row, THREADS), h4), THREADS, 0, s>>>(out, ends, d->pw, per_row, h4);
+    SB_CUDA_LAUNCHED(err, d->who);
+
+    column_blocks<T><<<dim3(sb_div_up(w4, THREADS), per_column), THREADS, 0, s>>>(out, ends, d->pw, w4,
+                                                                                  per_column);
+    SB_CUDA_LAUNCHED(err, d->who);
+    scan_ends<T><<<sb_div_up(w4, THREADS), THREADS, 0, s>>>(ends, w4, per_column, 1, w4);
+    SB_CUDA_LAUNCHED(err, d->who);
+    column_carry<T><<<dim3(sb_div_up(w4, THREADS), per_column), THREADS, 0, s>>>(out, ends, d->pw, w4,
+                                                                                 per_column);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static sb_status blocked6_setup(integral_device *d, sb_error *err)
+{
+    blocked6_scratch *s = (blocked6_scratch *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->scratch = s;
+    /* one total per 4 pixels, in rows or in columns: pw*ph/4 covers both */
+    SB_CUDA_TRY(cudaMalloc(&s->ends, (size_t)d->pw * d->ph / BLOCK_LEN * sizeof(uint64_t)), err, d->who);
+    return SB_OK;
+}
+
+static void blocked6_teardown(integral_device *d)
+{
+    blocked6_scratch *s = (blocked6_scratch *)d->scratch;
+    if (s)
+        cudaFree(s->ends);
+    free(s);
+}
+
+static sb_status blocked6_run(integral_device *d, sb_error *err)
+{
+    sb_status st = blocked6_table<SumOp>(d, d->sum, err);
+    if (!st && d->squares)
+        st = blocked6_table<SquareOp>(d, d->sq, err);
+    return st;
+}
+
+static const integral_cuda_hooks blocked6_hooks = { "integral/cuda-blocked6", blocked6_setup,
+                                                    blocked6_run, blocked6_teardown, NULL, 0 };
+
+static sb_status blocked6_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                  const sb_exec *exec, sb_error *err)
+{
+    return integral_cuda_prepare(&blocked6_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_integral_cuda_blocked6_ops = {
+    blocked6_prepare, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
+};

@@ -1,0 +1,101 @@
+/* integral_device.cu - buffers and plumbing shared by the CUDA integral
+ * variants (see integral_device.cuh). */
+#include "integral_device.cuh"
+
+#include <cstdlib>
+#include <cstring>
+
+static int round_up(int v, int m) { return (v + m - 1) / m * m; }
+
+static sb_status device_open(integral_device *d, const sb_image *in, const void *params,
+                             void *output, const sb_exec *exec, sb_error *err)
+{
+    const char *who = d->who;
+    d->width = in->width;
+    d->height = in->height;
+    d->pw = round_up(in->width, INTEGRAL_PAD_X);
+    d->ph = round_up(in->height, INTEGRAL_PAD_Y);
+    d->squares = ((const sb_integral_params *)params)->squares;
+    d->poison = exec->poison;
+    d->stream = (cudaStream_t)exec->stream;
+    d->host_in = in;
+    d->host_out = (sb_integral_out *)output;
+    if (in->channels != 1)
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs a grey input, got %d channels", who, in->channels);
+
+    size_t n = (size_t)d->pw * (size_t)d->ph;
+    SB_CUDA_TRY(cudaMalloc(&d->in, n), err, who);
+    SB_CUDA_TRY(cudaMemsetAsync(d->in, 0, n, d->stream), err, who);
+    SB_CUDA_TRY(cudaMemcpy2DAsync(d->in, (size_t)d->pw, in->data, in->stride, (size_t)in->width,
+                                  (size_t)in->height, cudaMemcpyHostToDevice, d->stream),
+                err, who);
+    if (d->hooks->own_outputs)
+        return SB_OK;
+
+    SB_CUDA_TRY(cudaMalloc(&d->sum, n * sizeof *d->sum), err, who);
+    if (d->poison)
+        SB_CUDA_TRY(cudaMemsetAsync(d->sum, 0xA5, n * sizeof *d->sum, d->stream), err, who);
+    if (d->squares) {
+        SB_CUDA_TRY(cudaMalloc(&d->sq, n * sizeof *d->sq), err, who);
+        if (d->poison)
+            SB_CUDA_TRY(cudaMemsetAsync(d->sq, 0xA5, n * sizeof *d->sq, d->stream), err, who);
+    }
+    return SB_OK;
+}
+
+sb_status integral_cuda_prepare(const integral_cuda_hooks *hooks, void **state, const sb_image *in,
+                                const void *params, void *output, const sb_exec *exec, sb_error *err)
+{
+    *state = NULL;
+    integral_device *d = (integral_device *)calloc(1, sizeof *d);
+    if (!d)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", hooks->who);
+    d->hooks = hooks;
+    d->who = hooks->who;
+    sb_status st = device_open(d, in, params, output, exec, err);
+    if (!st && hooks->setup)
+        st = hooks->setup(d, err);
+    if (st) {
+        integral_cuda_release(d);
+        return st;
+    }
+    *state = d;
+    return SB_OK;
+}
+
+sb_status integral_cuda_run(void *state, sb_error *err)
+{
+    integral_device *d = (integral_device *)state;
+    return d->hooks->run(d, err);
+}
+
+sb_status integral_cuda_fetch(void *state, sb_error *err)
+{
+    integral_device *d = (integral_device *)state;
+    if (d->hooks->fetch)
+        return d->hooks->fetch(d, err);
+    sb_integral_out *out = d->host_out;
+    size_t w = (size_t)d->width, h = (size_t)d->height, pw = (size_t)d->pw;
+    SB_CUDA_TRY(cudaMemcpy2DAsync(out->sum, w * sizeof *out->sum, d->sum, pw * sizeof *d->sum,
+                                  w * sizeof *out->sum, h, cudaMemcpyDeviceToHost, d->stream),
+                err, d->who);
+    if (d->squares)
+        SB_CUDA_TRY(cudaMemcpy2DAsync(out->sqsum, w * sizeof *out->sqsum, d->sq, pw * sizeof *d->sq,
+                                      w * sizeof *out->sqsum, h, cudaMemcpyDeviceToHost, d->stream),
+                    err, d->who);
+    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+    return SB_OK;
+}
+
+void integral_cuda_release(void *state)
+{
+    integral_device *d = (integral_device *)state;
+    if (!d)
+        return;
+    if (d->hooks->teardown)
+        d->hooks->teardown(d);
+    cudaFree(d->in);
+    cudaFree(d->sum);
+    cudaFree(d->sq);
+    free(d);
+}

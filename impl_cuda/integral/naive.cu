@@ -1,0 +1,74 @@
+/* naive.cu - integral image, one thread per row, then one per column
+ * (variant "cuda-naive", backend cuda-global).
+ *
+ * The first thing anyone writes, kept as the baseline every other CUDA
+ * variant improves on.  Two kernels, each a serial loop per thread:
+ *   rows:    thread y walks row y left to right.  Neighbouring threads
+ *            touch addresses a whole row apart, so every load and store of
+ *            a warp is 32 separate memory transactions (uncoalesced);
+ *   columns: thread x walks column x top to bottom.  Now a warp's accesses
+ *            are adjacent (coalesced), but there are only W threads.
+ * Either way there are only W or H threads in flight -- a few thousand on a
+ * GPU that wants hundreds of thousands -- so latency, not bandwidth, sets
+ * the time.
+ */
+#include "integral_device.cuh"
+
+template <class Op>
+__global__ void naive_rows(const uint8_t *in, typename Op::T *out, int pitch, int width, int height)
+{
+    int y = blockIdx.x * blockDim.x + threadIdx.x;
+    if (y >= height)
+        return;
+    typename Op::T run = 0;
+    for (int x = 0; x < width; x++) {
+        run += Op::of(in[(size_t)y * pitch + x]);
+        out[(size_t)y * pitch + x] = run;
+    }
+}
+
+template <class T>
+__global__ void naive_columns(T *out, int pitch, int width, int height)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= width)
+        return;
+    T run = 0;
+    for (int y = 0; y < height; y++) {
+        run += out[(size_t)y * pitch + x];
+        out[(size_t)y * pitch + x] = run;
+    }
+}
+
+template <class Op>
+static sb_status naive_table(integral_device *d, typename Op::T *out, sb_error *err)
+{
+    const int threads = 128;
+    naive_rows<Op><<<sb_div_up(d->height, threads), threads, 0, d->stream>>>(d->in, out, d->pw,
+                                                                              d->width, d->height);
+    SB_CUDA_LAUNCHED(err, d->who);
+    naive_columns<<<sb_div_up(d->width, threads), threads, 0, d->stream>>>(out, d->pw, d->width,
+                                                                           d->height);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static sb_status naive_run(integral_device *d, sb_error *err)
+{
+    sb_status st = naive_table<SumOp>(d, d->sum, err);
+    if (!st && d->squares)
+        st = naive_table<SquareOp>(d, d->sq, err);
+    return st;
+}
+
+static const integral_cuda_hooks naive_hooks = { "integral/cuda-naive", NULL, naive_run, NULL, NULL, 0 };
+
+static sb_status naive_prepare(void **state, const sb_image *in, const void *params, void *output,
+                               const sb_exec *exec, sb_error *err)
+{
+    return integral_cuda_prepare(&naive_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_integral_cuda_naive_ops = {
+    naive_prepare, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
+};

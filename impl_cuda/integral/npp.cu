@@ -1,0 +1,144 @@
+/* npp.cu - NVIDIA's library integral image as the baseline (variant "npp",
+ * backend lib).
+ *
+ * nppiIntegral_8u32s_C1R_Ctx (and nppiSqrIntegral_8u32s64f_C1R_Ctx for the
+ * "sqsum" stage) write an exclusive (W+1) x (H+1) table: entry (x+1, y+1)
+ * is our inclusive (x, y).  fetch() copies that W x H window back.  NPP's
+ * sums are Npp32s, so any sum above INT32_MAX (about 8.4 Mpx of white) is
+ * wrong by construction; the agreement check counts those sums as failures
+ * rather than comparing bits that happen to wrap the same way.  Its squared
+ * sums are Npp64f, exact below 2^53 (always, within segbench's limits),
+ * and are converted to u64 on the host in fetch().
+ */
+#include "integral_device.cuh"
+
+#include <nppi.h>
+
+#include <cmath>
+
+struct npp_scratch {
+    NppStreamContext ctx;
+    Npp32s *sum;        /* (W+1) x (H+1), row pitch sum_pitch bytes */
+    Npp64f *sq;
+    size_t sum_pitch, sq_pitch;
+    Npp64f *host_sq;    /* pinned staging for the f64 -> u64 conversion */
+};
+
+static sb_status npp_fail(integral_device *d, NppStatus st, const char *call, sb_error *err)
+{
+    return sb_fail(err, SB_ERR_DEVICE, "%s: %s returned NPP status %d", d->who, call, (int)st);
+}
+
+static sb_status npp_setup(integral_device *d, sb_error *err)
+{
+    npp_scratch *s = (npp_scratch *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->scratch = s;
+
+    NppStreamContext *c = &s->ctx;
+    int dev = 0;
+    SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
+    c->hStream = d->stream;
+    c->nCudaDeviceId = dev;
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&c->nMultiProcessorCount, cudaDevAttrMultiProcessorCount, dev), err,
+                d->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&c->nMaxThreadsPerMultiProcessor,
+                                       cudaDevAttrMaxThreadsPerMultiProcessor, dev),
+                err, d->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&c->nMaxThreadsPerBlock, cudaDevAttrMaxThreadsPerBlock, dev), err,
+                d->who);
+    int smem = 0;
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlock, dev), err, d->who);
+    c->nSharedMemPerBlock = (size_t)smem;
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&c->nCudaDevAttrComputeCapabilityMajor,
+                                       cudaDevAttrComputeCapabilityMajor, dev),
+                err, d->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&c->nCudaDevAttrComputeCapabilityMinor,
+                                       cudaDevAttrComputeCapabilityMinor, dev),
+                err, d->who);
+    SB_CUDA_TRY(cudaStreamGetFlags(d->stream, &c->nStreamFlags), err, d->who);
+
+    size_t w1 = (size_t)d->width + 1, h1 = (size_t)d->height + 1;
+    SB_CUDA_TRY(cudaMallocPitch((void **)&s->sum, &s->sum_pitch, w1 * sizeof(Npp32s), h1), err, d->who);
+    if (d->squares) {
+        SB_CUDA_TRY(cudaMallocPitch((void **)&s->sq, &s->sq_pitch, w1 * sizeof(Npp64f), h1), err, d->who);
+        SB_CUDA_TRY(cudaMallocHost((void **)&s->host_sq, (size_t)d->width * d->height * sizeof(Npp64f)),
+                    err, d->who);
+    }
+    if (d->poison) {
+        SB_CUDA_TRY(cudaMemset2DAsync(s->sum, s->sum_pitch, 0xA5, w1 * sizeof(Npp32s), h1, d->stream), err,
+                    d->who);
+        if (s->sq)
+            SB_CUDA_TRY(cudaMemset2DAsync(s->sq, s->sq_pitch, 0xA5, w1 * sizeof(Npp64f), h1, d->stream),
+                        err, d->who);
+    }
+    return SB_OK;
+}
+
+static sb_status npp_run(integral_device *d, sb_error *err)
+{
+    npp_scratch *s = (npp_scratch *)d->scratch;
+    NppiSize roi = { d->width, d->height };
+    NppStatus st;
+    if (d->squares) {
+        st = nppiSqrIntegral_8u32s64f_C1R_Ctx(d->in, d->pw, s->sum, (int)s->sum_pitch, s->sq,
+                                              (int)s->sq_pitch, roi, 0, 0.0, s->ctx);
+        if (st != NPP_SUCCESS)
+            return npp_fail(d, st, "nppiSqrIntegral_8u32s64f_C1R_Ctx", err);
+    } else {
+        st = nppiIntegral_8u32s_C1R_Ctx(d->in, d->pw, s->sum, (int)s->sum_pitch, roi, 0, s->ctx);
+        if (st != NPP_SUCCESS)
+            return npp_fail(d, st, "nppiIntegral_8u32s_C1R_Ctx", err);
+    }
+    return SB_OK;
+}
+
+static sb_status npp_fetch(integral_device *d, sb_error *err)
+{
+    npp_scratch *s = (npp_scratch *)d->scratch;
+    sb_integral_out *out = d->host_out;
+    size_t w = (size_t)d->width, h = (size_t)d->height;
+    /* skip NPP's leading zero row and column */
+    const char *sum_at = (const char *)s->sum + s->sum_pitch + sizeof(Npp32s);
+    SB_CUDA_TRY(cudaMemcpy2DAsync(out->sum, w * sizeof *out->sum, sum_at, s->sum_pitch, w * sizeof(Npp32s),
+                                  h, cudaMemcpyDeviceToHost, d->stream),
+                err, d->who);
+    if (d->squares) {
+        const char *sq_at = (const char *)s->sq + s->sq_pitch + sizeof(Npp64f);
+        SB_CUDA_TRY(cudaMemcpy2DAsync(s->host_sq, w * sizeof(Npp64f), sq_at, s->sq_pitch,
+                                      w * sizeof(Npp64f), h, cudaMemcpyDeviceToHost, d->stream),
+                    err, d->who);
+    }
+    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+    if (d->squares)
+        for (size_t i = 0; i < w * h; i++) {
+            double v = s->host_sq[i];   /* out-of-range values become a mismatch, not UB */
+            out->sqsum[i] = (v >= 0.0 && v < 1.8e19 && v == std::floor(v)) ? (uint64_t)v : UINT64_MAX;
+        }
+    return SB_OK;
+}
+
+static void npp_teardown(integral_device *d)
+{
+    npp_scratch *s = (npp_scratch *)d->scratch;
+    if (!s)
+        return;
+    cudaFree(s->sum);
+    cudaFree(s->sq);
+    cudaFreeHost(s->host_sq);
+    free(s);
+}
+
+static const integral_cuda_hooks npp_hooks = { "integral/npp", npp_setup, npp_run, npp_teardown,
+                                               npp_fetch, 1 };
+
+static sb_status npp_prepare(void **state, const sb_image *in, const void *params, void *output,
+                             const sb_exec *exec, sb_error *err)
+{
+    return integral_cuda_prepare(&npp_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_integral_npp_ops = {
+    npp_prepare, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
+};

@@ -1,0 +1,264 @@
+/* tiled.cuh - the tiled summed-area table used by cuda-shared and
+ * cuda-texture.  The two variants differ only in how a kernel reads four
+ * pixels (the Loader): this file is the algorithm, their .cu files are the
+ * lesson about memory paths.
+ *
+ * Why tiles.  The integral image needs each output once (4 bytes) and
+ * each pixel once (1 byte): 5 bytes a pixel.  Scanning rows and then
+ * columns through global memory rewrites the whole table (13+ bytes).
+ * Instead (after Nehab et al. 2011, "GPU-efficient recursive filtering and
+ * summed-area tables", Algorithm SAT), cut the image into tiles, and
+ *   1. tile_totals: read the image once and keep only each tile's column
+ *      totals, row totals and grand total -- about 1/32 of the output;
+ *   2. carry_scan:  prefix-sum those totals across tiles (small);
+ *   3. tile_sat:    read the image again (mostly from L2: it is 1/4 of the
+ *      output's size) and write each tile's final sums once, starting from
+ *      the carries.
+ * Traffic: 2 bytes read + 4 written a pixel, plus ~3 % for the totals.
+ *
+ * One warp owns one tile of 128 x 32 pixels: lane i holds columns
+ * 4i..4i+3, the warp walks the 32 rows, and every horizontal sum is a
+ * warp shuffle scan -- no shared memory and no __syncthreads in the two
+ * big kernels.  For a pixel (x, y) in the tile whose top-left is (x0, y0):
+ *
+ *   S(x, y) = S(x, y0-1) + sum over rows y0..y of [ L(y') + rowprefix(x, y') ]
+ *   S(x, y0-1) = corner + sum over x0..x of U(x')
+ *
+ * where L(y') is row y' summed left of the tile, U(x') column x' summed
+ * above the tile, and corner = S(x0-1, y0-1) = the sum of the tile totals
+ * above-left.  carry_scan turns the totals into exactly these: per row,
+ * the exclusive prefix over tiles to the left (L); per column, over tiles
+ * above (U); per tile, the tile totals above (V, summed along the row of
+ * tiles for the corner).
+ */
+#ifndef SEGBENCH_INTEGRAL_TILED_CUH
+#define SEGBENCH_INTEGRAL_TILED_CUH
+
+#include "integral_device.cuh"
+
+enum {
+    TILE_W = 128,             /* 32 lanes x 4 pixels */
+    TILE_H = 32,
+    TILES_PER_BLOCK = 4       /* one warp each */
+};
+static_assert((int)TILE_W == (int)INTEGRAL_PAD_X && (int)TILE_H == (int)INTEGRAL_PAD_Y, "buffers are padded to whole tiles");
+
+#define LANES_ALL 0xffffffffu
+
+template <class T>
+__device__ __forceinline__ T warp_sum(T v)
+{
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1)
+        v += __shfl_xor_sync(LANES_ALL, v, d);
+    return v;
+}
+
+template <class T>
+__device__ __forceinline__ T warp_inclusive_scan(T v, int lane)
+{
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        T n = __shfl_up_sync(LANES_ALL, v, d);
+        if (lane >= d)
+            v += n;
+    }
+    return v;
+}
+
+/* Four sums to consecutive addresses in one 16-byte store (two for u64). */
+__device__ __forceinline__ void store4(uint32_t *p, const uint32_t v[4])
+{
+    *reinterpret_cast<uint4 *>(p) = make_uint4(v[0], v[1], v[2], v[3]);
+}
+__device__ __forceinline__ void store4(uint64_t *p, const uint64_t v[4])
+{
+    reinterpret_cast<ulonglong2 *>(p)[0] = make_ulonglong2(v[0], v[1]);
+    reinterpret_cast<ulonglong2 *>(p)[1] = make_ulonglong2(v[2], v[3]);
+}
+
+/* Where the tile totals live: after carry_scan, the same arrays hold the
+ * exclusive prefixes U, L and V. */
+template <class T>
+struct tile_carries {
+    T *column;     /* [tiles_y][pw]       column totals per tile  -> U */
+    T *row;        /* [tiles_x][ph]       row totals per tile     -> L */
+    T *tile;       /* [tiles_y][tiles_x]  tile totals             -> V */
+    int tiles_x, tiles_y, pw, ph;
+};
+
+/* 1. Each warp reads its tile once and writes its 128 column totals, its
+ * 32 row totals and its grand total. */
+template <class Op, class Loader>
+__global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
+{
+    typedef typename Op::T T;
+    int lane = threadIdx.x % 32;
+    int tx = blockIdx.x * TILES_PER_BLOCK + threadIdx.x / 32, ty = blockIdx.y;
+    if (tx >= c.tiles_x)
+        return;                                   /* whole warps only */
+    int x = tx * TILE_W + lane * 4, y0 = ty * TILE_H;
+
+    T col[4] = { 0, 0, 0, 0 }, my_row_total = 0;
+#pragma unroll
+    for (int r = 0; r < TILE_H; r++) {
+        uchar4 p = load(x, y0 + r);
+        T a = Op::of(p.x), b = Op::of(p.y), d = Op::of(p.z), e = Op::of(p.w);
+        col[0] += a;
+        col[1] += b;
+        col[2] += d;
+        col[3] += e;
+        T row_total = warp_sum(a + b + d + e);
+        if (lane == r)
+            my_row_total = row_total;             /* lane r keeps row r's total */
+    }
+    store4(c.column + (size_t)ty * c.pw + x, col);
+    c.row[(size_t)tx * c.ph + y0 + lane] = my_row_total;
+    T tile_total = warp_sum(my_row_total);
+    if (lane == 0)
+        c.tile[(size_t)ty * c.tiles_x + tx] = tile_total;
+}
+
+/* 2. In place, for every column j of an [n][len] array m: m[i][j] becomes
+ * the sum of m[0..i-1][j].  A block of 32 warps takes 32 columns and walks
+ * down them 32 rows at a time through a shared-memory tile: warps load
+ * rows (coalesced), then each warp scans one column (transposed read). */
+template <class T>
+__device__ void exclusive_scan_down(T *m, int n, int len, int col0)
+{
+    __shared__ T tile[32][33];                    /* +1: no bank conflicts on the transpose */
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    int col = col0 + lane;
+    T carry = 0;                                  /* running total of column col0 + warp */
+    for (int base = 0; base < n; base += 32) {
+        int i = base + warp;
+        tile[warp][lane] = (i < n && col < len) ? m[(size_t)i * len + col] : 0;
+        __syncthreads();
+        T v = tile[lane][warp];
+        T inclusive = warp_inclusive_scan(v, lane);
+        tile[lane][warp] = carry + inclusive - v;
+        carry += __shfl_sync(LANES_ALL, inclusive, 31);
+        __syncthreads();
+        if (i < n && col < len)
+            m[(size_t)i * len + col] = tile[warp][lane];
+    }
+}
+
+/* One launch for all three scans: blocks [0, a) do the column totals,
+ * [a, b) the tile totals, [b, end) the row totals. */
+template <class T>
+__global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
+{
+    int a = (c.pw + 31) / 32, b = a + (c.tiles_x + 31) / 32;
+    int blk = blockIdx.x;
+    if (blk < a)
+        exclusive_scan_down(c.column, c.tiles_y, c.pw, blk * 32);
+    else if (blk < b)
+        exclusive_scan_down(c.tile, c.tiles_y, c.tiles_x, (blk - a) * 32);
+    else
+        exclusive_scan_down(c.row, c.tiles_x, c.ph, (blk - b) * 32);
+}
+
+/* 3. Each warp rereads its tile and writes its final sums once. */
+template <class Op, class Loader>
+__global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename Op::T *out)
+{
+    typedef typename Op::T T;
+    int lane = threadIdx.x % 32;
+    int tx = blockIdx.x * TILES_PER_BLOCK + threadIdx.x / 32, ty = blockIdx.y;
+    if (tx >= c.tiles_x)
+        return;
+    int x = tx * TILE_W + lane * 4, y0 = ty * TILE_H;
+
+    /* The integral row just above the tile, at this lane's 4 columns. */
+    T corner = 0;
+    for (int t = lane; t < tx; t += 32)
+        corner += c.tile[(size_t)ty * c.tiles_x + t];
+    corner = warp_sum(corner);
+    const T *u = c.column + (size_t)ty * c.pw + x;
+    T u0 = u[0], u1 = u0 + u[1], u2 = u1 + u[2], u3 = u2 + u[3];
+    T before = corner + warp_inclusive_scan(u3, lane) - u3;
+    T acc[4] = { before + u0, before + u1, before + u2, before + u3 };
+
+    T left_of_tile = c.row[(size_t)tx * c.ph + y0 + lane];   /* L for row y0 + lane */
+#pragma unroll
+    for (int r = 0; r < TILE_H; r++) {
+        uchar4 p = load(x, y0 + r);
+        T s0 = Op::of(p.x), s1 = s0 + Op::of(p.y), s2 = s1 + Op::of(p.z), s3 = s2 + Op::of(p.w);
+        T left = __shfl_sync(LANES_ALL, left_of_tile, r) + warp_inclusive_scan(s3, lane) - s3;
+        acc[0] += left + s0;
+        acc[1] += left + s1;
+        acc[2] += left + s2;
+        acc[3] += left + s3;
+        store4(out + (size_t)(y0 + r) * c.pw + x, acc);
+    }
+}
+
+/* Scratch for one table: the three carry arrays. */
+template <class T>
+static sb_status tile_carries_alloc(tile_carries<T> *c, const integral_device *d, sb_error *err)
+{
+    c->pw = d->pw;
+    c->ph = d->ph;
+    c->tiles_x = d->pw / TILE_W;
+    c->tiles_y = d->ph / TILE_H;
+    SB_CUDA_TRY(cudaMalloc(&c->column, (size_t)c->tiles_y * c->pw * sizeof(T)), err, d->who);
+    SB_CUDA_TRY(cudaMalloc(&c->row, (size_t)c->tiles_x * c->ph * sizeof(T)), err, d->who);
+    SB_CUDA_TRY(cudaMalloc(&c->tile, (size_t)c->tiles_y * c->tiles_x * sizeof(T)), err, d->who);
+    return SB_OK;
+}
+
+template <class T>
+static void tile_carries_free(tile_carries<T> *c)
+{
+    cudaFree(c->column);
+    cudaFree(c->row);
+    cudaFree(c->tile);
+}
+
+struct tiled_scratch {
+    tile_carries<uint32_t> sum;
+    tile_carries<uint64_t> sq;
+};
+
+/* The three launches for one table. */
+template <class Op, class Loader>
+static sb_status tiled_table(integral_device *d, const Loader &load, tile_carries<typename Op::T> c,
+                             typename Op::T *out, sb_error *err)
+{
+    dim3 tiles(sb_div_up(c.tiles_x, TILES_PER_BLOCK), c.tiles_y);
+    int scan_blocks = sb_div_up(c.pw, 32) + sb_div_up(c.tiles_x, 32) + sb_div_up(c.ph, 32);
+    tile_totals<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
+    SB_CUDA_LAUNCHED(err, d->who);
+    carry_scan<<<scan_blocks, 1024, 0, d->stream>>>(c);
+    SB_CUDA_LAUNCHED(err, d->who);
+    tile_sat<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c, out);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static sb_status tiled_scratch_init(tiled_scratch *s, const integral_device *d, sb_error *err)
+{
+    sb_status st = tile_carries_alloc(&s->sum, d, err);
+    if (!st && d->squares)
+        st = tile_carries_alloc(&s->sq, d, err);
+    return st;
+}
+
+static void tiled_scratch_release(tiled_scratch *s)
+{
+    tile_carries_free(&s->sum);
+    tile_carries_free(&s->sq);
+}
+
+/* Both tables with one loader. */
+template <class Loader>
+static sb_status tiled_run(integral_device *d, const tiled_scratch *s, const Loader &load, sb_error *err)
+{
+    sb_status st = tiled_table<SumOp>(d, load, s->sum, d->sum, err);
+    if (!st && d->squares)
+        st = tiled_table<SquareOp>(d, load, s->sq, d->sq, err);
+    return st;
+}
+
+#endif

@@ -1,0 +1,231 @@
+/* runtime.cu - device.h on the CUDA runtime (see include/segbench/device.h). */
+#include "segbench/device.h"
+
+#include "cuda_check.cuh"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+static const char *WHO = "device";
+
+extern "C" int sb_device_built(void) { return 1; }
+
+static int runtime_device_present = -1;   /* -1 not asked yet */
+static sb_device_info runtime_info;       /* the answer, asked once */
+
+static void query_device(sb_device_info *info);
+
+extern "C" void sb_device_query(sb_device_info *info)
+{
+    if (runtime_device_present < 0)
+        query_device(&runtime_info);
+    *info = runtime_info;
+}
+
+static void query_device(sb_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        snprintf(info->reason, sizeof info->reason, "no usable GPU (cudaGetDeviceCount: %s)",
+                 e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        runtime_device_present = 0;
+        return;
+    }
+    cudaDeviceProp prop;
+    if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess) {
+        snprintf(info->reason, sizeof info->reason, "cannot query device 0 (%s)", cudaGetErrorString(e));
+        runtime_device_present = 0;
+        return;
+    }
+    info->present = 1;
+    snprintf(info->name, sizeof info->name, "%s", prop.name);
+    info->cc_major = prop.major;
+    info->cc_minor = prop.minor;
+    info->sm_count = prop.multiProcessorCount;
+    info->mem_bytes = prop.totalGlobalMem;
+    info->l2_bytes = (size_t)prop.l2CacheSize;
+    int khz = 0;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) == cudaSuccess)
+        info->sm_clock_mhz = khz / 1000;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess)
+        info->mem_clock_mhz = khz / 1000;
+    cudaDeviceGetAttribute(&info->mem_bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
+    cudaDriverGetVersion(&info->driver_version);
+    cudaRuntimeGetVersion(&info->runtime_version);
+    runtime_device_present = 1;
+}
+
+static int device_present(void)
+{
+    if (runtime_device_present < 0) {
+        sb_device_info info;
+        sb_device_query(&info);
+    }
+    return runtime_device_present;
+}
+
+extern "C" sb_status sb_device_stream_create(void **stream, sb_error *err)
+{
+    cudaStream_t s;
+    SB_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), err, WHO);
+    *stream = s;
+    return SB_OK;
+}
+
+extern "C" void sb_device_stream_destroy(void *stream)
+{
+    if (stream)
+        cudaStreamDestroy((cudaStream_t)stream);
+}
+
+extern "C" sb_status sb_device_sync(void *stream, sb_error *err)
+{
+    SB_CUDA_TRY(cudaStreamSynchronize((cudaStream_t)stream), err, "device work");
+    SB_CUDA_TRY(cudaGetLastError(), err, "device work");
+    return SB_OK;
+}
+
+struct sb_device_timer {
+    cudaEvent_t begin, end;
+};
+
+extern "C" sb_status sb_device_timer_create(sb_device_timer **timer, sb_error *err)
+{
+    sb_device_timer *t = (sb_device_timer *)calloc(1, sizeof *t);
+    if (!t)
+        return sb_fail(err, SB_ERR_NOMEM, "device timer: out of memory");
+    cudaError_t e = cudaEventCreate(&t->begin);
+    if (e == cudaSuccess)
+        e = cudaEventCreate(&t->end);
+    if (e != cudaSuccess) {
+        sb_device_timer_destroy(t);
+        return sb_cuda_fail(err, e, WHO, "cudaEventCreate");
+    }
+    *timer = t;
+    return SB_OK;
+}
+
+extern "C" void sb_device_timer_destroy(sb_device_timer *t)
+{
+    if (!t)
+        return;
+    if (t->begin)
+        cudaEventDestroy(t->begin);
+    if (t->end)
+        cudaEventDestroy(t->end);
+    free(t);
+}
+
+extern "C" sb_status sb_device_timer_begin(sb_device_timer *t, void *stream, sb_error *err)
+{
+    SB_CUDA_TRY(cudaEventRecord(t->begin, (cudaStream_t)stream), err, WHO);
+    return SB_OK;
+}
+
+extern "C" sb_status sb_device_timer_end(sb_device_timer *t, void *stream, double *ms, sb_error *err)
+{
+    SB_CUDA_TRY(cudaEventRecord(t->end, (cudaStream_t)stream), err, WHO);
+    SB_CUDA_TRY(cudaEventSynchronize(t->end), err, "device work");
+    SB_CUDA_TRY(cudaGetLastError(), err, "device work");
+    float elapsed = 0.0f;
+    SB_CUDA_TRY(cudaEventElapsedTime(&elapsed, t->begin, t->end), err, WHO);
+    *ms = elapsed;
+    return SB_OK;
+}
+
+static void *runtime_flush_buf = NULL;
+static size_t runtime_flush_bytes = 0;
+
+extern "C" sb_status sb_device_flush_l2(void *stream, sb_error *err)
+{
+    if (!runtime_flush_buf) {
+        int l2 = 0;
+        SB_CUDA_TRY(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0), err, WHO);
+        runtime_flush_bytes = std::max<size_t>(2 * (size_t)l2, (size_t)8 << 20);
+        SB_CUDA_TRY(cudaMalloc(&runtime_flush_buf, runtime_flush_bytes), err, "L2 flush buffer");
+    }
+    SB_CUDA_TRY(cudaMemsetAsync(runtime_flush_buf, 0, runtime_flush_bytes, (cudaStream_t)stream), err,
+                "L2 flush");
+    return SB_OK;
+}
+
+extern "C" void sb_device_release_scratch(void)
+{
+    if (runtime_flush_buf)
+        cudaFree(runtime_flush_buf);
+    runtime_flush_buf = NULL;
+    runtime_flush_bytes = 0;
+}
+
+extern "C" sb_status sb_device_copy_bandwidth(double *gbps, sb_error *err)
+{
+    const size_t bytes = (size_t)512 << 20;   /* far larger than any L2 */
+    const int reps = 20;
+    void *src = NULL, *dst = NULL;
+    cudaEvent_t a, b;
+    SB_CUDA_TRY(cudaMalloc(&src, bytes), err, "bandwidth probe");
+    if (cudaMalloc(&dst, bytes) != cudaSuccess) {
+        cudaFree(src);
+        return sb_fail(err, SB_ERR_DEVICE, "bandwidth probe: cannot allocate 2 x 512 MiB");
+    }
+    cudaMemset(src, 1, bytes);
+    cudaMemset(dst, 0, bytes);
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    std::vector<float> ms;
+    for (int i = 0; i < reps + 3; i++) {
+        cudaEventRecord(a);
+        cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(b);
+        cudaEventSynchronize(b);
+        float t = 0;
+        cudaEventElapsedTime(&t, a, b);
+        if (i >= 3)                      /* the first copies are warm-up */
+            ms.push_back(t);
+    }
+    cudaError_t e = cudaGetLastError();
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    cudaFree(src);
+    cudaFree(dst);
+    if (e != cudaSuccess)
+        return sb_cuda_fail(err, e, "bandwidth probe", "cudaMemcpyAsync");
+    std::sort(ms.begin(), ms.end());
+    double median = ms[ms.size() / 2];
+    *gbps = 2.0 * (double)bytes / (median * 1e-3) / 1e9;
+    return SB_OK;
+}
+
+/* Pinned or plain host memory; a header records which, so one free works
+ * for both.  64 bytes keeps the payload aligned for any vector load. */
+enum { HOST_HEADER = 64, HOST_PLAIN = 0x504c4149, HOST_PINNED = 0x50494e4e };
+
+extern "C" void *sb_host_alloc(size_t bytes)
+{
+    unsigned char *p = NULL;
+    unsigned kind = HOST_PLAIN;
+    if (device_present() == 1 && cudaMallocHost((void **)&p, bytes + HOST_HEADER) == cudaSuccess)
+        kind = HOST_PINNED;
+    else if (posix_memalign((void **)&p, HOST_HEADER, bytes + HOST_HEADER) != 0)
+        return NULL;
+    memcpy(p, &kind, sizeof kind);
+    return p + HOST_HEADER;
+}
+
+extern "C" void sb_host_free(void *ptr)
+{
+    if (!ptr)
+        return;
+    unsigned char *p = (unsigned char *)ptr - HOST_HEADER;
+    unsigned kind;
+    memcpy(&kind, p, sizeof kind);
+    if (kind == HOST_PINNED)
+        cudaFreeHost(p);
+    else
+        free(p);
+}

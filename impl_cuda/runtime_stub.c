@@ -1,0 +1,76 @@
+/* runtime_stub.c - device.h for builds without nvcc: no device, plain
+ * host memory, and "not built" from every device call. */
+#include "segbench/device.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *NOT_BUILT = "CUDA support not built (nvcc was not found at build time)";
+
+int sb_device_built(void) { return 0; }
+
+void sb_device_query(sb_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    snprintf(info->reason, sizeof info->reason, "%s", NOT_BUILT);
+}
+
+sb_status sb_device_stream_create(void **stream, sb_error *err)
+{
+    *stream = NULL;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
+void sb_device_stream_destroy(void *stream) { (void)stream; }
+
+sb_status sb_device_sync(void *stream, sb_error *err)
+{
+    (void)stream;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
+sb_status sb_device_timer_create(sb_device_timer **timer, sb_error *err)
+{
+    *timer = NULL;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
+void sb_device_timer_destroy(sb_device_timer *timer) { (void)timer; }
+
+sb_status sb_device_timer_begin(sb_device_timer *timer, void *stream, sb_error *err)
+{
+    (void)timer;
+    (void)stream;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
+sb_status sb_device_timer_end(sb_device_timer *timer, void *stream, double *ms, sb_error *err)
+{
+    (void)timer;
+    (void)stream;
+    *ms = 0.0;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
+sb_status sb_device_flush_l2(void *stream, sb_error *err)
+{
+    (void)stream;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
+sb_status sb_device_copy_bandwidth(double *gbps, sb_error *err)
+{
+    *gbps = 0.0;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
+void *sb_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    return posix_memalign(&p, 64, bytes ? bytes : 1) == 0 ? p : NULL;
+}
+
+void sb_host_free(void *ptr) { free(ptr); }
+
+void sb_device_release_scratch(void) {}

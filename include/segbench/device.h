@@ -1,0 +1,74 @@
+/* device.h - the harness's window on CUDA, callable from plain C.
+ *
+ * Implemented in impl_cuda/runtime.cu when nvcc is found at build time, and
+ * by impl_cuda/runtime_stub.c otherwise (which reports "not built").  The
+ * harness never includes a CUDA header; everything it needs from the
+ * device (events, streams, pinned memory, the bandwidth ceiling) is here.
+ */
+#ifndef SEGBENCH_DEVICE_H
+#define SEGBENCH_DEVICE_H
+
+#include <stddef.h>
+
+#include "segbench/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sb_device_info {
+    int present;              /* a usable CUDA device was found */
+    char reason[256];         /* why not, when present == 0 */
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    size_t mem_bytes;
+    size_t l2_bytes;
+    int sm_clock_mhz;         /* peak clocks as reported by the driver */
+    int mem_clock_mhz;
+    int mem_bus_bits;
+    int driver_version;       /* e.g. 13000 */
+    int runtime_version;
+} sb_device_info;
+
+/* 1 when this binary was built with CUDA. */
+int sb_device_built(void);
+
+/* Fill *info; never fails (present = 0 and a reason when there is no GPU).
+ * The first call initialises the CUDA context. */
+void sb_device_query(sb_device_info *info);
+
+sb_status sb_device_stream_create(void **stream, sb_error *err);
+void sb_device_stream_destroy(void *stream);
+sb_status sb_device_sync(void *stream, sb_error *err);
+
+/* A pair of CUDA events: begin() records the first on the stream, end()
+ * records the second, waits for it and returns the elapsed milliseconds.
+ * end() also reports any error raised by the work in between. */
+typedef struct sb_device_timer sb_device_timer;
+sb_status sb_device_timer_create(sb_device_timer **timer, sb_error *err);
+void sb_device_timer_destroy(sb_device_timer *timer);
+sb_status sb_device_timer_begin(sb_device_timer *timer, void *stream, sb_error *err);
+sb_status sb_device_timer_end(sb_device_timer *timer, void *stream, double *ms, sb_error *err);
+
+/* Evict the L2 cache (write a buffer twice its size) on the stream, so a
+ * timed run starts cold instead of finding its input in cache. */
+sb_status sb_device_flush_l2(void *stream, sb_error *err);
+
+/* The measured ceiling: a large device-to-device copy, counting bytes read
+ * plus bytes written, median of repeated copies, in GB/s (1e9 B/s). */
+sb_status sb_device_copy_bandwidth(double *gbps, sb_error *err);
+
+/* Host memory for buffers that cross the bus: page-locked when a device is
+ * present (so copies run at full speed and asynchronously), plain
+ * otherwise.  Free with sb_host_free only. */
+void *sb_host_alloc(size_t bytes);
+void sb_host_free(void *ptr);
+
+/* Free the harness's own device scratch (the L2 flush buffer). */
+void sb_device_release_scratch(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

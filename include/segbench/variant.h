@@ -1,0 +1,71 @@
+/* variant.h - what one implementation of one algorithm provides.
+ *
+ * A variant is four functions.  The harness calls them in this order and
+ * times them as shown:
+ *
+ *     prepare(&state, input, params, output, exec)  allocate, upload      \
+ *     run(state)      compute; data resident, no host copies  <- kernel    > end-to-end
+ *     fetch(state)    make `output` hold the result (copy back, wait)     /
+ *     release(state)
+ *
+ * `output` is the algorithm's output struct, allocated by the harness
+ * (pinned host memory when a GPU is present).  CPU variants may compute
+ * straight into it, so their fetch() does nothing.  CUDA variants' run()
+ * only enqueues work on exec->stream; the harness brackets it with CUDA
+ * events.  A variant knows nothing of files, timing or the harness.
+ *
+ * Registering a variant is one line in bench/variants.def, which also holds
+ * its name, backend and one-line summary.
+ */
+#ifndef SEGBENCH_VARIANT_H
+#define SEGBENCH_VARIANT_H
+
+#include "segbench/error.h"
+#include "segbench/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How the harness asks a variant to execute. */
+typedef struct sb_exec {
+    int threads;       /* CPU variants: worker threads, >= 1 */
+    void *stream;      /* CUDA variants: the cudaStream_t to enqueue on */
+    int poison;        /* fill outputs with a pattern in prepare, so unwritten
+                          elements cannot pass the agreement check */
+} sb_exec;
+
+typedef struct sb_variant_ops {
+    sb_status (*prepare)(void **state, const sb_image *input, const void *params,
+                         void *output, const sb_exec *exec, sb_error *err);
+    sb_status (*run)(void *state, sb_error *err);
+    sb_status (*fetch)(void *state, sb_error *err);
+    void (*release)(void *state);
+} sb_variant_ops;
+
+/* Variant flags. */
+enum {
+    SB_THREADED = 1 << 0,  /* CPU variant whose thread count is swept */
+    SB_DEVICE   = 1 << 1,  /* needs a CUDA device at run time */
+    SB_FLOOR    = 1 << 2,  /* speed-of-light row (a copy over the same bytes);
+                              checked against its own rule, not the reference */
+    SB_INT32    = 1 << 3   /* output is signed 32-bit (a library that cannot
+                              represent sums above INT32_MAX) */
+};
+
+typedef struct sb_variant {
+    const char *algo;       /* "integral" */
+    const char *name;       /* unique within the algorithm: "cuda-shared" */
+    const char *backend;    /* cpu, pthread, openmp, cuda-global, cuda-shared,
+                               cuda-texture, lib */
+    const char *requires;   /* what the build needs: "", "openmp", "cuda", "npp" */
+    unsigned flags;
+    unsigned stages;        /* bit i set: supports the algorithm's stage i */
+    const sb_variant_ops *ops; /* NULL when not built */
+    const char *summary;
+} sb_variant;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# run_gpu_tests.sh - `make test-gpu`: CUDA agreement, then compute-sanitizer
+# (memcheck, racecheck, synccheck, initcheck) on the quick subset.  Each step
+# counts as one test; the last line is "N passed, N failed".
+set -u
+bin=${1:-./build/test_gpu}
+log=$(mktemp)
+pass=0
+fail=0
+
+step() {
+  local name=$1
+  shift
+  if "$@" >"$log" 2>&1; then
+    pass=$((pass + 1))
+    echo "ok   $name ($(tail -n 1 "$log"))"
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name"
+    tail -n 40 "$log" | sed 's/^/    /'
+  fi
+}
+
+step "agreement: every CUDA variant bit-exact" "$bin"
+if command -v compute-sanitizer >/dev/null 2>&1; then
+  for tool in memcheck racecheck synccheck initcheck; do
+    extra=()
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    step "compute-sanitizer $tool" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 1 "$bin" --quick
+  done
+else
+  fail=$((fail + 1))
+  echo "FAIL compute-sanitizer not found (it ships with the CUDA toolkit)"
+fi
+rm -f "$log"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,42 @@
+/* test.h - a minimal test runner.
+ *
+ * A test is a void function; CHECK records a failed condition (with file,
+ * line and an optional message) and the test goes on.  The runner prints
+ * one line per test and, last, "N passed, N failed".
+ */
+#ifndef SEGBENCH_TEST_H
+#define SEGBENCH_TEST_H
+
+#include <stdio.h>
+
+typedef struct sb_test {
+    const char *name;
+    void (*fn)(void);
+} sb_test;
+
+void sb_test_fail(const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#define CHECK(cond)                                                    \
+    do {                                                               \
+        if (!(cond))                                                   \
+            sb_test_fail(__FILE__, __LINE__, "%s", #cond);             \
+    } while (0)
+
+#define CHECKF(cond, ...)                                              \
+    do {                                                               \
+        if (!(cond))                                                   \
+            sb_test_fail(__FILE__, __LINE__, __VA_ARGS__);             \
+    } while (0)
+
+/* Run the tests whose name contains `filter` (NULL: all); returns the
+ * number that failed. */
+int sb_test_run(const sb_test *const *groups, const int *counts, int ngroups, const char *filter);
+
+/* A fresh directory under /tmp for this process, removed by sb_test_run. */
+const char *sb_test_dir(void);
+
+#endif

@@ -1,0 +1,225 @@
+/* test_cli.c - the segbench command line as a user meets it: each bad
+ * input gives one clear line on stderr, exit code 2, and no output file. */
+#include "test_groups.h"
+
+#include "segbench/image_io.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+typedef struct cli_result {
+    int code;
+    char out[65536];
+    char err[8192];
+} cli_result;
+
+static void slurp(const char *path, char *buf, size_t size)
+{
+    FILE *fp = fopen(path, "r");
+    size_t n = fp ? fread(buf, 1, size - 1, fp) : 0;
+    buf[n] = '\0';
+    if (fp)
+        fclose(fp);
+}
+
+/* Run ./build/segbench with the formatted arguments. */
+static cli_result *cli(const char *fmt, ...)
+{
+    static cli_result r;
+    char args[2048], cmd[3072];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    const char *out = test_path("cli.out"), *err = test_path("cli.err");
+    snprintf(cmd, sizeof cmd, "./build/segbench %s >%s 2>%s", args, out, err);
+    int status = system(cmd);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    slurp(out, r.out, sizeof r.out);
+    slurp(err, r.err, sizeof r.err);
+    return &r;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static int temp_files_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strstr(e->d_name, ".tmp.") != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static const char *small_png(void)
+{
+    const char *path = test_path("small.png");
+    if (!exists(path)) {
+        sb_image img;
+        test_random_grey(&img, 45, 31, 77);
+        sb_error err;
+        if (sb_image_save(path, &img, &err) != SB_OK)
+            exit(2);
+        sb_image_free(&img);
+    }
+    return path;
+}
+
+static void test_list(void)
+{
+    cli_result *r = cli("list");
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-shared",
+                            "cuda-texture", "npp", "cuda-copy" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        CHECKF(strstr(r->out, names[i]) != NULL, "list does not show %s", names[i]);
+    CHECK(strstr(r->out, "available") != NULL);
+    CHECK(strstr(r->out, "contract: bit-exact") != NULL);
+}
+
+static void test_run_writes_output(void)
+{
+    const char *out = test_path("run-out.png");
+    cli_result *r = cli("run integral %s %s", small_png(), out);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    sb_image img;
+    sb_error err;
+    CHECKF(sb_image_load(out, SB_LOAD_NATIVE, &img, &err) == SB_OK, "%s", err.msg);
+    CHECK(img.width == 45 && img.height == 31 && img.channels == 1);
+    CHECK(img.data[0] < img.data[45 * 31 - 1] && img.data[45 * 31 - 1] == 255);
+    sb_image_free(&img);
+    r = cli("run integral --variant pthread --threads 3 --stage sqsum %s %s", small_png(), out);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+}
+
+/* One bad invocation: exit 2, one stderr line containing `needle`, no output. */
+static void expect_refused(const char *needle, const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    const char *out = test_path("refused.png");
+    remove(out);
+    cli_result *r = cli("%s %s", args, out);
+    CHECKF(r->code == 2, "'%s': exit %d (%s)", args, r->code, r->err);
+    CHECKF(lines(r->err) == 1, "'%s': %d lines on stderr: %s", args, lines(r->err), r->err);
+    CHECKF(strstr(r->err, needle) != NULL, "'%s': message lacks '%s': %s", args, needle, r->err);
+    CHECKF(!exists(out), "'%s' wrote an output", args);
+    CHECK(temp_files_in(sb_test_dir()) == 0);
+}
+
+static void test_bad_inputs(void)
+{
+    char trunc[512], notpng[512], zero[512], huge[512];
+    snprintf(trunc, sizeof trunc, "%s", test_path("cli-truncated.png"));
+    snprintf(notpng, sizeof notpng, "%s", test_path("cli-not.png"));
+    snprintf(zero, sizeof zero, "%s", test_path("cli-zero.png"));
+    snprintf(huge, sizeof huge, "%s", test_path("cli-huge.png"));
+    test_write_truncated_png(trunc);
+    FILE *fp = fopen(notpng, "w");
+    fputs("plain text", fp);
+    fclose(fp);
+    test_write_png_header(zero, 0, 10);
+    test_write_png_header(huge, 100000, 100000);
+
+    expect_refused("truncated", "run integral %s", trunc);
+    expect_refused("not a PNG", "run integral %s", notpng);
+    expect_refused("width is zero", "run integral %s", zero);
+    expect_refused("over the limit", "run integral %s", huge);
+    expect_refused("No such file", "run integral %s/absent.png", sb_test_dir());
+    expect_refused("is a directory", "run integral %s", sb_test_dir());
+    expect_refused("unknown variant 'cuda-magic'", "run integral --variant cuda-magic %s", small_png());
+    expect_refused("unknown algorithm 'sift'", "run sift %s", small_png());
+    expect_refused("--threads: 0 is outside", "run integral --variant pthread --threads 0 %s", small_png());
+    expect_refused("not a whole number", "run integral --variant pthread --threads many %s", small_png());
+    expect_refused("does not take --threads", "run integral --threads 4 %s", small_png());
+    expect_refused("no stage 'cubes'", "run integral --stage cubes %s", small_png());
+    expect_refused("unknown option --k", "run integral --k 5 %s", small_png());
+
+    /* an output directory that does not exist */
+    char missing[600];
+    snprintf(missing, sizeof missing, "%s/no/such/dir/out.png", sb_test_dir());
+    cli_result *r = cli("run integral %s %s", small_png(), missing);
+    CHECKF(r->code == 2 && strstr(r->err, "directory does not exist") && lines(r->err) == 1, "exit %d: %s",
+           r->code, r->err);
+    CHECK(!exists(missing));
+
+    r = cli("run integral %s %s --variant", small_png(), test_path("x.png"));
+    CHECKF(r->code == 2 && strstr(r->err, "--variant needs a value") && lines(r->err) == 1, "%s", r->err);
+    r = cli("frobnicate");
+    CHECK(r->code == 2 && strstr(r->err, "unknown command"));
+    r = cli("bench --budget -5 --image %s", small_png());
+    CHECK(r->code == 2 && strstr(r->err, "--budget"));
+    r = cli("bench --set nosuchset");
+    CHECK(r->code == 2 && strstr(r->err, "unknown dataset"));
+    r = cli("compare integral/cpu integral/nope --image %s", small_png());
+    CHECK(r->code == 2 && strstr(r->err, "unknown variant"));
+    r = cli("compare integral/cpu integral/cpu --samples 5 --image %s", small_png());
+    CHECK(r->code == 2 && strstr(r->err, "at least 9"));
+}
+
+static void test_compare_self_is_same(void)
+{
+    cli_result *r = cli("compare integral/cpu integral/cpu --samples 15 --image %s", small_png());
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECKF(strstr(r->out, "same on 1") != NULL, "%s", r->out);
+    r = cli("compare integral/pthread@2 integral/pthread@2 --samples 9 --image %s", small_png());
+    CHECKF(r->code == 0 && strstr(r->out, "same on 1"), "%s%s", r->out, r->err);
+}
+
+static void test_check_bench_report(void)
+{
+    cli_result *r = cli("check --image %s --threads 1,3", small_png());
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECK(strstr(r->out, "exact") != NULL && strstr(r->out, "FAIL") == NULL);
+
+    char results[600], report[600], path[700];
+    snprintf(results, sizeof results, "%s/results", sb_test_dir());
+    snprintf(report, sizeof report, "%s/report", sb_test_dir());
+    r = cli("bench --image %s --threads 1,2 --budget 10 --min-reps 3 --results %s --quiet", small_png(), results);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    snprintf(path, sizeof path, "%s/integral.csv", results);
+    CHECK(exists(path));
+    snprintf(path, sizeof path, "%s/env.json", results);
+    CHECK(exists(path));
+    r = cli("report --results %s --out %s", results, report);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    snprintf(path, sizeof path, "%s/REPORT.md", report);
+    char md[65536];
+    slurp(path, md, sizeof md);
+    CHECKF(strstr(md, "## integral") && strstr(md, "Speedup") && strstr(md, "rows agree"), "REPORT.md: %.300s", md);
+
+    /* a result set against itself as baseline: nothing is slower */
+    r = cli("compare --baseline %s --current %s --strict", results, results);
+    CHECKF(r->code == 0 && strstr(r->out, "slower on 0"), "exit %d: %s%s", r->code, r->out, r->err);
+}
+
+const sb_test tests_cli[] = {
+    { "cli: list shows every integral variant and its status", test_list },
+    { "cli: run writes the output picture", test_run_writes_output },
+    { "cli: bad inputs and parameters give one clear error, exit 2, nothing written", test_bad_inputs },
+    { "cli: compare of a variant with itself says same", test_compare_self_is_same },
+    { "cli: check, bench, report and baseline compare on a small image", test_check_bench_report },
+};
+const int tests_cli_count = sizeof tests_cli / sizeof tests_cli[0];

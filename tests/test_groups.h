@@ -1,0 +1,29 @@
+/* test_groups.h - the test lists each tests/test_*.c file exports. */
+#ifndef SEGBENCH_TEST_GROUPS_H
+#define SEGBENCH_TEST_GROUPS_H
+
+#include "test.h"
+
+#include "segbench/image.h"
+
+extern const sb_test tests_image_io[];
+extern const int tests_image_io_count;
+extern const sb_test tests_integral[];
+extern const int tests_integral_count;
+extern const sb_test tests_stats[];
+extern const int tests_stats_count;
+extern const sb_test tests_harness[];
+extern const int tests_harness_count;
+extern const sb_test tests_cli[];
+extern const int tests_cli_count;
+
+/* Shared helpers (test_util.c). */
+void test_random_grey(sb_image *img, int width, int height, unsigned long long seed);
+void test_fill(sb_image *img, int width, int height, int channels, unsigned char value);
+/* "<test dir>/<name>" */
+const char *test_path(const char *name);
+/* Crafted files (test_image_io.c). */
+void test_write_png_header(const char *path, unsigned width, unsigned height);
+void test_write_truncated_png(const char *path);
+
+#endif

@@ -1,0 +1,38 @@
+/* test_util.c - helpers shared by the test files. */
+#include "test_groups.h"
+
+#include "segbench/rng.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_random_grey(sb_image *img, int width, int height, unsigned long long seed)
+{
+    if (sb_image_alloc(img, width, height, 1, NULL) != SB_OK) {
+        fprintf(stderr, "test image %dx%d: out of memory\n", width, height);
+        exit(2);
+    }
+    sb_rng r;
+    sb_rng_seed(&r, seed);
+    for (size_t i = 0; i < (size_t)width * height; i++)
+        img->data[i] = (unsigned char)sb_rng_next(&r);
+}
+
+void test_fill(sb_image *img, int width, int height, int channels, unsigned char value)
+{
+    if (sb_image_alloc(img, width, height, channels, NULL) != SB_OK) {
+        fprintf(stderr, "test image %dx%d: out of memory\n", width, height);
+        exit(2);
+    }
+    memset(img->data, value, img->stride * (size_t)height);
+}
+
+const char *test_path(const char *name)
+{
+    static char paths[32][512];   /* a ring: a few live at once */
+    static int next;
+    char *p = paths[next++ % 32];
+    snprintf(p, 512, "%s/%s", sb_test_dir(), name);
+    return p;
+}
