@@ -96,9 +96,9 @@ int sb_stage_find(const sb_algo *algo, const char *stage)
 sb_availability sb_variant_availability(const sb_variant *v, char *why, size_t why_size)
 {
     if (!v->ops) {
-        const char *need = strcmp(v->requires, "CUDA") == 0     ? "nvcc was not found at build time"
-                           : strcmp(v->requires, "NPP") == 0    ? "NPP was not found at build time"
-                           : strcmp(v->requires, "OPENMP") == 0 ? "the compiler has no OpenMP"
+        const char *need = strcmp(v->needs, "CUDA") == 0     ? "nvcc was not found at build time"
+                           : strcmp(v->needs, "NPP") == 0    ? "NPP was not found at build time"
+                           : strcmp(v->needs, "OPENMP") == 0 ? "the compiler has no OpenMP"
                                                                 : "not compiled in";
         snprintf(why, why_size, "not built: %s", need);
         return SB_NOT_BUILT;

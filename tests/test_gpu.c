@@ -1,6 +1,7 @@
 /* test_gpu.c - `make test-gpu`: every CUDA integral variant, bit-exact
  * against the serial reference on awkward sizes, both stages, repeated
- * runs.  --quick runs the small sizes only (for compute-sanitizer). */
+ * runs.  --quick runs the small sizes only (for compute-sanitizer);
+ * --exclude leaves variants out (racecheck skips NPP's own kernels). */
 #include "test.h"
 #include "test_groups.h"
 
@@ -13,6 +14,7 @@
 #include <string.h>
 
 static int gpu_quick;
+static const char *gpu_exclude = "";   /* comma list of variants to leave out */
 
 static const int gpu_sizes[][2] = { { 1, 1 },     { 1, 200 },   { 200, 1 },   { 33, 17 },   { 127, 131 },
                                     { 128, 32 },  { 129, 33 },  { 300, 97 },  { 517, 259 }, { 1920, 1080 },
@@ -41,6 +43,18 @@ static int gpu_run(const sb_variant *v, const sb_image *in, int squares, void *s
     return st;
 }
 
+static int excluded(const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = gpu_exclude; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
 static void check_all_variants(const sb_image *img, const char *what)
 {
     const sb_algo *algo = sb_algo_find("integral");
@@ -53,7 +67,7 @@ static void check_all_variants(const sb_image *img, const char *what)
     CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
-        if (strcmp(v->algo, "integral") || !(v->flags & SB_DEVICE) || !v->ops)
+        if (strcmp(v->algo, "integral") || !(v->flags & SB_DEVICE) || !v->ops || excluded(v->name))
             continue;
         for (int squares = 0; squares <= 1; squares++) {
             sb_integral_params p = { squares };
@@ -113,15 +127,24 @@ static void test_gpu_wraparound(void)
 
 int main(int argc, char **argv)
 {
-    gpu_quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0)
+            gpu_quick = 1;
+        else if (strcmp(argv[i], "--exclude") == 0 && i + 1 < argc)
+            gpu_exclude = argv[++i];
+        else {
+            fprintf(stderr, "usage: test_gpu [--quick] [--exclude variant,...]\n");
+            return 2;
+        }
+    }
     sb_device_info info;
     sb_device_query(&info);
     if (!info.present) {
         printf("no CUDA device: %s\n0 passed, 1 failed\n", info.reason);
         return 1;
     }
-    printf("device: %s (sm_%d%d, %d SMs)%s\n", info.name, info.cc_major, info.cc_minor, info.sm_count,
-           gpu_quick ? ", quick" : "");
+    printf("device: %s (sm_%d%d, %d SMs)%s%s%s\n", info.name, info.cc_major, info.cc_minor, info.sm_count,
+           gpu_quick ? ", quick" : "", *gpu_exclude ? ", excluding " : "", gpu_exclude);
     static const sb_test gpu_tests[] = {
         { "gpu: every CUDA variant bit-exact on awkward sizes, both stages", test_gpu_awkward_sizes },
         { "gpu: all-0 and all-255 images", test_gpu_extremes },

@@ -10,36 +10,42 @@
  */
 #include "integral_device.cuh"
 
-enum { COPY_PX = 16, COPY_THREADS = 128 };
+enum { COPY_THREADS = 256, COPY_ITEMS = 4 };
 
-/* Each thread: 16 pixels in one 16-byte load; the u32 copies out in four
- * 16-byte stores and, for "sqsum", the u64 squares in eight more. */
-__global__ void widen_copy(const uint8_t *in, uint32_t *sum, uint64_t *sq, int pitch, int height)
+/* Each thread widens 4 pixels at a time: one 4-byte load (128 contiguous
+ * bytes a warp) and one 16-byte store of sums (512 contiguous bytes a warp),
+ * plus two 16-byte stores of squares for "sqsum".  COPY_ITEMS independent
+ * groups per thread keep several loads in flight. */
+__global__ void widen_copy(const uint8_t *in, uint32_t *sum, uint64_t *sq, size_t groups)
 {
-    int x = (blockIdx.x * blockDim.x + threadIdx.x) * COPY_PX;
-    int y = blockIdx.y;
-    if (x >= pitch || y >= height)
-        return;
-    size_t at = (size_t)y * pitch + x;
-    uint4 v = __ldg(reinterpret_cast<const uint4 *>(in + at));
-    const uint32_t words[4] = { v.x, v.y, v.z, v.w };
+    size_t first = (size_t)blockIdx.x * blockDim.x * COPY_ITEMS + threadIdx.x;
+    uchar4 p[COPY_ITEMS];
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
-        uint32_t w = words[k];
-        uint32_t p0 = w & 0xff, p1 = (w >> 8) & 0xff, p2 = (w >> 16) & 0xff, p3 = w >> 24;
-        *reinterpret_cast<uint4 *>(sum + at + 4 * k) = make_uint4(p0, p1, p2, p3);
+    for (int k = 0; k < COPY_ITEMS; k++) {
+        size_t g = first + (size_t)k * blockDim.x;
+        if (g < groups)
+            p[k] = __ldg(reinterpret_cast<const uchar4 *>(in) + g);
+    }
+#pragma unroll
+    for (int k = 0; k < COPY_ITEMS; k++) {
+        size_t g = first + (size_t)k * blockDim.x;
+        if (g >= groups)
+            break;
+        reinterpret_cast<uint4 *>(sum)[g] = make_uint4(p[k].x, p[k].y, p[k].z, p[k].w);
         if (sq) {
-            ulonglong2 *q = reinterpret_cast<ulonglong2 *>(sq + at + 4 * k);
-            q[0] = make_ulonglong2(SquareOp::of(p0), SquareOp::of(p1));
-            q[1] = make_ulonglong2(SquareOp::of(p2), SquareOp::of(p3));
+            reinterpret_cast<ulonglong2 *>(sq)[2 * g] = make_ulonglong2(SquareOp::of(p[k].x), SquareOp::of(p[k].y));
+            reinterpret_cast<ulonglong2 *>(sq)[2 * g + 1] = make_ulonglong2(SquareOp::of(p[k].z), SquareOp::of(p[k].w));
         }
     }
 }
 
+/* The padded rows are contiguous (pitch = pw), so the H image rows are one
+ * run of pw * H pixels. */
 static sb_status copy_run(integral_device *d, sb_error *err)
 {
-    dim3 grid(sb_div_up(d->pw / COPY_PX, COPY_THREADS), d->height);
-    widen_copy<<<grid, COPY_THREADS, 0, d->stream>>>(d->in, d->sum, d->sq, d->pw, d->height);
+    size_t groups = (size_t)d->pw * d->height / 4;
+    unsigned blocks = sb_div_up(groups, (unsigned long long)COPY_THREADS * COPY_ITEMS);
+    widen_copy<<<blocks, COPY_THREADS, 0, d->stream>>>(d->in, d->sum, d->sq, groups);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }

@@ -51,8 +51,9 @@ void sb_device_timer_destroy(sb_device_timer *timer);
 sb_status sb_device_timer_begin(sb_device_timer *timer, void *stream, sb_error *err);
 sb_status sb_device_timer_end(sb_device_timer *timer, void *stream, double *ms, sb_error *err);
 
-/* Evict the L2 cache (write a buffer twice its size) on the stream, so a
- * timed run starts cold instead of finding its input in cache. */
+/* Evict the L2 cache (read a buffer twice its size) on the stream, so a
+ * timed run starts cold instead of finding its input in cache, and with no
+ * dirty lines of someone else's to write back. */
 sb_status sb_device_flush_l2(void *stream, sb_error *err);
 
 /* The measured ceiling: a large device-to-device copy, counting bytes read
@@ -61,7 +62,8 @@ sb_status sb_device_copy_bandwidth(double *gbps, sb_error *err);
 
 /* Host memory for buffers that cross the bus: page-locked when a device is
  * present (so copies run at full speed and asynchronously), plain
- * otherwise.  Free with sb_host_free only. */
+ * otherwise or when the environment sets SB_PAGEABLE=1.  Free with
+ * sb_host_free only. */
 void *sb_host_alloc(size_t bytes);
 void sb_host_free(void *ptr);
 

@@ -58,7 +58,7 @@ typedef struct sb_variant {
     const char *name;       /* unique within the algorithm: "cuda-shared" */
     const char *backend;    /* cpu, pthread, openmp, cuda-global, cuda-shared,
                                cuda-texture, lib */
-    const char *requires;   /* what the build needs: "", "openmp", "cuda", "npp" */
+    const char *needs;      /* what the build must have: "NONE", "OPENMP", "CUDA", "NPP" */
     unsigned flags;
     unsigned stages;        /* bit i set: supports the algorithm's stage i */
     const sb_variant_ops *ops; /* NULL when not built */
