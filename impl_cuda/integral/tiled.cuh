@@ -38,10 +38,9 @@
 
 enum {
     TILE_W = 128,             /* 32 lanes x 4 pixels */
-    TILE_H = 32,
     TILES_PER_BLOCK = 4       /* one warp each */
 };
-static_assert((int)TILE_W == (int)INTEGRAL_PAD_X && (int)TILE_H == (int)INTEGRAL_PAD_Y, "buffers are padded to whole tiles");
+static_assert((int)TILE_W == (int)INTEGRAL_PAD_X && INTEGRAL_PAD_Y % 32 == 0, "buffers are padded to whole tiles");
 
 #define LANES_ALL 0xffffffffu
 
@@ -66,6 +65,37 @@ __device__ __forceinline__ T warp_inclusive_scan(T v, int lane)
     return v;
 }
 
+/* N separate warp sums at once: on entry each lane holds its part of N
+ * totals in v[0..N-1]; on return lane r holds total r mod N.  Each halving
+ * step keeps, in every lane, the half of the array its lane bit selects
+ * and adds the partner's copy of that half: 31 shuffles for N = 32, where
+ * N warp_sum calls would take 5 N. */
+template <int D, int N, class T>
+__device__ __forceinline__ void warp_sums_step(T (&v)[N], int lane)
+{
+    if constexpr (D >= N) {                   /* fewer totals than lanes: fold */
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            v[i] += __shfl_xor_sync(LANES_ALL, v[i], D);
+    } else {                                  /* halve */
+        bool upper = (lane & D) != 0;
+#pragma unroll
+        for (int i = 0; i < D; i++) {
+            T keep = upper ? v[i + D] : v[i], give = upper ? v[i] : v[i + D];
+            v[i] = keep + __shfl_xor_sync(LANES_ALL, give, D);
+        }
+    }
+    if constexpr (D > 1)
+        warp_sums_step<D / 2>(v, lane);
+}
+
+template <int N, class T>
+__device__ __forceinline__ T warp_sums_transposed(T (&v)[N], int lane)
+{
+    warp_sums_step<16>(v, lane);
+    return v[0];
+}
+
 /* Four sums to consecutive addresses in one 16-byte store (two for u64). */
 __device__ __forceinline__ void store4(uint32_t *p, const uint32_t v[4])
 {
@@ -88,8 +118,8 @@ struct tile_carries {
 };
 
 /* 1. Each warp reads its tile once and writes its 128 column totals, its
- * 32 row totals and its grand total. */
-template <class Op, class Loader>
+ * TILE_H row totals and its grand total. */
+template <class Op, int TILE_H, class Loader>
 __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
 {
     typedef typename Op::T T;
@@ -99,7 +129,7 @@ __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
         return;                                   /* whole warps only */
     int x = tx * TILE_W + lane * 4, y0 = ty * TILE_H;
 
-    T col[4] = { 0, 0, 0, 0 }, my_row_total = 0;
+    T col[4] = { 0, 0, 0, 0 }, row[TILE_H];
 #pragma unroll
     for (int r = 0; r < TILE_H; r++) {
         uchar4 p = load(x, y0 + r);
@@ -108,39 +138,52 @@ __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
         col[1] += b;
         col[2] += d;
         col[3] += e;
-        T row_total = warp_sum(a + b + d + e);
-        if (lane == r)
-            my_row_total = row_total;             /* lane r keeps row r's total */
+        row[r] = a + b + d + e;                   /* this lane's part of row r */
     }
+    T my_row_total = warp_sums_transposed(row, lane);   /* lane r: row r mod TILE_H */
     store4(c.column + (size_t)ty * c.pw + x, col);
-    c.row[(size_t)tx * c.ph + y0 + lane] = my_row_total;
-    T tile_total = warp_sum(my_row_total);
+    if (lane < TILE_H)
+        c.row[(size_t)tx * c.ph + y0 + lane] = my_row_total;
+    T tile_total = warp_sum(lane < TILE_H ? my_row_total : T(0));
     if (lane == 0)
         c.tile[(size_t)ty * c.tiles_x + tx] = tile_total;
 }
 
 /* 2. In place, for every column j of an [n][len] array m: m[i][j] becomes
  * the sum of m[0..i-1][j].  A block of 32 warps takes 32 columns and walks
- * down them 32 rows at a time through a shared-memory tile: warps load
- * rows (coalesced), then each warp scans one column (transposed read). */
+ * down them 128 rows a round through shared memory: all 128 rows are
+ * loaded at once (coalesced, four loads in flight per thread), then each
+ * warp scans one column (a transposed read), then all are stored. */
+enum { SCAN_ROUND = 128 };
+
 template <class T>
 __device__ void exclusive_scan_down(T *m, int n, int len, int col0)
 {
-    __shared__ T tile[32][33];                    /* +1: no bank conflicts on the transpose */
+    __shared__ T tile[SCAN_ROUND][33];            /* +1: no bank conflicts on the transpose */
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     int col = col0 + lane;
     T carry = 0;                                  /* running total of column col0 + warp */
-    for (int base = 0; base < n; base += 32) {
-        int i = base + warp;
-        tile[warp][lane] = (i < n && col < len) ? m[(size_t)i * len + col] : 0;
+    for (int base = 0; base < n; base += SCAN_ROUND) {
+#pragma unroll
+        for (int k = 0; k < SCAN_ROUND; k += 32) {
+            int i = base + k + warp;
+            tile[k + warp][lane] = (i < n && col < len) ? m[(size_t)i * len + col] : 0;
+        }
         __syncthreads();
-        T v = tile[lane][warp];
-        T inclusive = warp_inclusive_scan(v, lane);
-        tile[lane][warp] = carry + inclusive - v;
-        carry += __shfl_sync(LANES_ALL, inclusive, 31);
+#pragma unroll
+        for (int k = 0; k < SCAN_ROUND; k += 32) {
+            T v = tile[k + lane][warp];
+            T inclusive = warp_inclusive_scan(v, lane);
+            tile[k + lane][warp] = carry + inclusive - v;
+            carry += __shfl_sync(LANES_ALL, inclusive, 31);
+        }
         __syncthreads();
-        if (i < n && col < len)
-            m[(size_t)i * len + col] = tile[warp][lane];
+#pragma unroll
+        for (int k = 0; k < SCAN_ROUND; k += 32) {
+            int i = base + k + warp;
+            if (i < n && col < len)
+                m[(size_t)i * len + col] = tile[k + warp][lane];
+        }
     }
 }
 
@@ -160,7 +203,7 @@ __global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
 }
 
 /* 3. Each warp rereads its tile and writes its final sums once. */
-template <class Op, class Loader>
+template <class Op, int TILE_H, class Loader>
 __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename Op::T *out)
 {
     typedef typename Op::T T;
@@ -180,10 +223,14 @@ __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename O
     T before = corner + warp_inclusive_scan(u3, lane) - u3;
     T acc[4] = { before + u0, before + u1, before + u2, before + u3 };
 
-    T left_of_tile = c.row[(size_t)tx * c.ph + y0 + lane];   /* L for row y0 + lane */
+    T left_of_tile = lane < TILE_H ? c.row[(size_t)tx * c.ph + y0 + lane] : 0;   /* L of row y0 + lane */
+    uchar4 pixels[TILE_H];                        /* all loads in flight before the first use */
+#pragma unroll
+    for (int r = 0; r < TILE_H; r++)
+        pixels[r] = load(x, y0 + r);
 #pragma unroll
     for (int r = 0; r < TILE_H; r++) {
-        uchar4 p = load(x, y0 + r);
+        uchar4 p = pixels[r];
         T s0 = Op::of(p.x), s1 = s0 + Op::of(p.y), s2 = s1 + Op::of(p.z), s3 = s2 + Op::of(p.w);
         T left = __shfl_sync(LANES_ALL, left_of_tile, r) + warp_inclusive_scan(s3, lane) - s3;
         acc[0] += left + s0;
@@ -196,12 +243,12 @@ __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename O
 
 /* Scratch for one table: the three carry arrays. */
 template <class T>
-static sb_status tile_carries_alloc(tile_carries<T> *c, const integral_device *d, sb_error *err)
+static sb_status tile_carries_alloc(tile_carries<T> *c, const integral_device *d, int tile_h, sb_error *err)
 {
     c->pw = d->pw;
     c->ph = d->ph;
     c->tiles_x = d->pw / TILE_W;
-    c->tiles_y = d->ph / TILE_H;
+    c->tiles_y = d->ph / tile_h;
     SB_CUDA_TRY(cudaMalloc(&c->column, (size_t)c->tiles_y * c->pw * sizeof(T)), err, d->who);
     SB_CUDA_TRY(cudaMalloc(&c->row, (size_t)c->tiles_x * c->ph * sizeof(T)), err, d->who);
     SB_CUDA_TRY(cudaMalloc(&c->tile, (size_t)c->tiles_y * c->tiles_x * sizeof(T)), err, d->who);
@@ -217,31 +264,34 @@ static void tile_carries_free(tile_carries<T> *c)
 }
 
 struct tiled_scratch {
+    int tile_h;                   /* rows per tile: 16 or 32 */
     tile_carries<uint32_t> sum;
     tile_carries<uint64_t> sq;
 };
 
 /* The three launches for one table. */
-template <class Op, class Loader>
+template <class Op, int TILE_H, class Loader>
 static sb_status tiled_table(integral_device *d, const Loader &load, tile_carries<typename Op::T> c,
                              typename Op::T *out, sb_error *err)
 {
     dim3 tiles(sb_div_up(c.tiles_x, TILES_PER_BLOCK), c.tiles_y);
     int scan_blocks = sb_div_up(c.pw, 32) + sb_div_up(c.tiles_x, 32) + sb_div_up(c.ph, 32);
-    tile_totals<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
+    tile_totals<Op, TILE_H><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
     SB_CUDA_LAUNCHED(err, d->who);
     carry_scan<<<scan_blocks, 1024, 0, d->stream>>>(c);
     SB_CUDA_LAUNCHED(err, d->who);
-    tile_sat<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c, out);
+    tile_sat<Op, TILE_H><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c, out);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
 
 static sb_status tiled_scratch_init(tiled_scratch *s, const integral_device *d, sb_error *err)
 {
-    sb_status st = tile_carries_alloc(&s->sum, d, err);
+    const char *e = getenv("SB_TILE_H");          /* EXPERIMENT: tile height */
+    s->tile_h = e && atoi(e) == 16 ? 16 : 32;
+    sb_status st = tile_carries_alloc(&s->sum, d, s->tile_h, err);
     if (!st && d->squares)
-        st = tile_carries_alloc(&s->sq, d, err);
+        st = tile_carries_alloc(&s->sq, d, s->tile_h, err);
     return st;
 }
 
@@ -251,14 +301,20 @@ static void tiled_scratch_release(tiled_scratch *s)
     tile_carries_free(&s->sq);
 }
 
+template <int TILE_H, class Loader>
+static sb_status tiled_run_h(integral_device *d, const tiled_scratch *s, const Loader &load, sb_error *err)
+{
+    sb_status st = tiled_table<SumOp, TILE_H>(d, load, s->sum, d->sum, err);
+    if (!st && d->squares)
+        st = tiled_table<SquareOp, TILE_H>(d, load, s->sq, d->sq, err);
+    return st;
+}
+
 /* Both tables with one loader. */
 template <class Loader>
 static sb_status tiled_run(integral_device *d, const tiled_scratch *s, const Loader &load, sb_error *err)
 {
-    sb_status st = tiled_table<SumOp>(d, load, s->sum, d->sum, err);
-    if (!st && d->squares)
-        st = tiled_table<SquareOp>(d, load, s->sq, d->sq, err);
-    return st;
+    return s->tile_h == 16 ? tiled_run_h<16>(d, s, load, err) : tiled_run_h<32>(d, s, load, err);
 }
 
 #endif
