@@ -107,6 +107,26 @@ __device__ __forceinline__ void store4(uint64_t *p, const uint64_t v[4])
     reinterpret_cast<ulonglong2 *>(p)[1] = make_ulonglong2(v[2], v[3]);
 }
 
+/* Programmatic dependent launch (Hopper, sm_90+): a kernel launched with
+ * programmatic stream serialization may start while the one before it is
+ * still running; it must wait (griddepcontrol.wait) before touching what
+ * that kernel writes, and the kernel before lets it start early
+ * (griddepcontrol.launch_dependents).  Here it hides two launch gaps and
+ * lets tile_sat fetch its pixels while carry_scan is still running. */
+__device__ __forceinline__ void wait_for_previous_kernel()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void let_next_kernel_start()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+
 /* Where the tile totals live: after carry_scan, the same arrays hold the
  * exclusive prefixes U, L and V. */
 template <class T>
@@ -125,6 +145,7 @@ __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
     typedef typename Op::T T;
     int lane = threadIdx.x % 32;
     int tx = blockIdx.x * TILES_PER_BLOCK + threadIdx.x / 32, ty = blockIdx.y;
+    let_next_kernel_start();                      /* carry_scan may be scheduled now */
     if (tx >= c.tiles_x)
         return;                                   /* whole warps only */
     int x = tx * TILE_W + lane * 4, y0 = ty * TILE_H;
@@ -194,6 +215,8 @@ __global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
 {
     int a = (c.pw + 31) / 32, b = a + (c.tiles_x + 31) / 32;
     int blk = blockIdx.x;
+    let_next_kernel_start();                      /* tile_sat may start fetching pixels */
+    wait_for_previous_kernel();                   /* tile_totals' totals are all written */
     if (blk < a)
         exclusive_scan_down(c.column, c.tiles_y, c.pw, blk * 32);
     else if (blk < b)
@@ -213,6 +236,12 @@ __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename O
         return;
     int x = tx * TILE_W + lane * 4, y0 = ty * TILE_H;
 
+    uchar4 pixels[TILE_H];                        /* all loads in flight before the first use */
+#pragma unroll
+    for (int r = 0; r < TILE_H; r++)
+        pixels[r] = load(x, y0 + r);
+    wait_for_previous_kernel();                   /* the carries are ready */
+
     /* The integral row just above the tile, at this lane's 4 columns. */
     T corner = 0;
     for (int t = lane; t < tx; t += 32)
@@ -224,10 +253,6 @@ __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename O
     T acc[4] = { before + u0, before + u1, before + u2, before + u3 };
 
     T left_of_tile = lane < TILE_H ? c.row[(size_t)tx * c.ph + y0 + lane] : 0;   /* L of row y0 + lane */
-    uchar4 pixels[TILE_H];                        /* all loads in flight before the first use */
-#pragma unroll
-    for (int r = 0; r < TILE_H; r++)
-        pixels[r] = load(x, y0 + r);
 #pragma unroll
     for (int r = 0; r < TILE_H; r++) {
         uchar4 p = pixels[r];
@@ -265,23 +290,36 @@ static void tile_carries_free(tile_carries<T> *c)
 
 struct tiled_scratch {
     int tile_h;                   /* rows per tile: 16 or 32 */
+    int overlap;                  /* programmatic dependent launch (compute capability 9.0+) */
     tile_carries<uint32_t> sum;
     tile_carries<uint64_t> sq;
 };
 
-/* The three launches for one table. */
+/* The three launches for one table; the second and third may overlap the
+ * one before (programmatic dependent launch) where the GPU supports it. */
 template <class Op, int TILE_H, class Loader>
 static sb_status tiled_table(integral_device *d, const Loader &load, tile_carries<typename Op::T> c,
-                             typename Op::T *out, sb_error *err)
+                             typename Op::T *out, int overlap, sb_error *err)
 {
+    typedef typename Op::T T;
     dim3 tiles(sb_div_up(c.tiles_x, TILES_PER_BLOCK), c.tiles_y);
     int scan_blocks = sb_div_up(c.pw, 32) + sb_div_up(c.tiles_x, 32) + sb_div_up(c.ph, 32);
     tile_totals<Op, TILE_H><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
     SB_CUDA_LAUNCHED(err, d->who);
-    carry_scan<<<scan_blocks, 1024, 0, d->stream>>>(c);
-    SB_CUDA_LAUNCHED(err, d->who);
-    tile_sat<Op, TILE_H><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c, out);
-    SB_CUDA_LAUNCHED(err, d->who);
+
+    cudaLaunchAttribute early = {};
+    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.stream = d->stream;
+    cfg.attrs = &early;
+    cfg.numAttrs = overlap ? 1 : 0;
+    cfg.gridDim = dim3(scan_blocks);
+    cfg.blockDim = dim3(1024);
+    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, carry_scan<T>, c), err, d->who);
+    cfg.gridDim = tiles;
+    cfg.blockDim = dim3(TILES_PER_BLOCK * 32);
+    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, tile_sat<Op, TILE_H, Loader>, load, c, out), err, d->who);
     return SB_OK;
 }
 
@@ -289,6 +327,11 @@ static sb_status tiled_scratch_init(tiled_scratch *s, const integral_device *d, 
 {
     const char *e = getenv("SB_TILE_H");          /* EXPERIMENT: tile height */
     s->tile_h = e && atoi(e) == 16 ? 16 : 32;
+    int major = 0, dev = 0;
+    SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), err, d->who);
+    const char *pdl = getenv("SB_NO_PDL");        /* EXPERIMENT */
+    s->overlap = major >= 9 && !(pdl && *pdl);
     sb_status st = tile_carries_alloc(&s->sum, d, s->tile_h, err);
     if (!st && d->squares)
         st = tile_carries_alloc(&s->sq, d, s->tile_h, err);
@@ -304,9 +347,9 @@ static void tiled_scratch_release(tiled_scratch *s)
 template <int TILE_H, class Loader>
 static sb_status tiled_run_h(integral_device *d, const tiled_scratch *s, const Loader &load, sb_error *err)
 {
-    sb_status st = tiled_table<SumOp, TILE_H>(d, load, s->sum, d->sum, err);
+    sb_status st = tiled_table<SumOp, TILE_H>(d, load, s->sum, d->sum, s->overlap, err);
     if (!st && d->squares)
-        st = tiled_table<SquareOp, TILE_H>(d, load, s->sq, d->sq, err);
+        st = tiled_table<SquareOp, TILE_H>(d, load, s->sq, d->sq, s->overlap, err);
     return st;
 }
 
