@@ -38,9 +38,10 @@
 
 enum {
     TILE_W = 128,             /* 32 lanes x 4 pixels */
+    TILE_H = 32,              /* rows a warp walks (16 measured the same at 4K) */
     TILES_PER_BLOCK = 4       /* one warp each */
 };
-static_assert((int)TILE_W == (int)INTEGRAL_PAD_X && INTEGRAL_PAD_Y % 32 == 0, "buffers are padded to whole tiles");
+static_assert((int)TILE_W == (int)INTEGRAL_PAD_X && INTEGRAL_PAD_Y % TILE_H == 0, "buffers are padded to whole tiles");
 
 #define LANES_ALL 0xffffffffu
 
@@ -139,7 +140,7 @@ struct tile_carries {
 
 /* 1. Each warp reads its tile once and writes its 128 column totals, its
  * TILE_H row totals and its grand total. */
-template <class Op, int TILE_H, class Loader>
+template <class Op, class Loader>
 __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
 {
     typedef typename Op::T T;
@@ -226,7 +227,7 @@ __global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
 }
 
 /* 3. Each warp rereads its tile and writes its final sums once. */
-template <class Op, int TILE_H, class Loader>
+template <class Op, class Loader>
 __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename Op::T *out)
 {
     typedef typename Op::T T;
@@ -268,12 +269,12 @@ __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename O
 
 /* Scratch for one table: the three carry arrays. */
 template <class T>
-static sb_status tile_carries_alloc(tile_carries<T> *c, const integral_device *d, int tile_h, sb_error *err)
+static sb_status tile_carries_alloc(tile_carries<T> *c, const integral_device *d, sb_error *err)
 {
     c->pw = d->pw;
     c->ph = d->ph;
     c->tiles_x = d->pw / TILE_W;
-    c->tiles_y = d->ph / tile_h;
+    c->tiles_y = d->ph / TILE_H;
     SB_CUDA_TRY(cudaMalloc(&c->column, (size_t)c->tiles_y * c->pw * sizeof(T)), err, d->who);
     SB_CUDA_TRY(cudaMalloc(&c->row, (size_t)c->tiles_x * c->ph * sizeof(T)), err, d->who);
     SB_CUDA_TRY(cudaMalloc(&c->tile, (size_t)c->tiles_y * c->tiles_x * sizeof(T)), err, d->who);
@@ -289,7 +290,6 @@ static void tile_carries_free(tile_carries<T> *c)
 }
 
 struct tiled_scratch {
-    int tile_h;                   /* rows per tile: 16 or 32 */
     int overlap;                  /* programmatic dependent launch (compute capability 9.0+) */
     tile_carries<uint32_t> sum;
     tile_carries<uint64_t> sq;
@@ -297,14 +297,14 @@ struct tiled_scratch {
 
 /* The three launches for one table; the second and third may overlap the
  * one before (programmatic dependent launch) where the GPU supports it. */
-template <class Op, int TILE_H, class Loader>
+template <class Op, class Loader>
 static sb_status tiled_table(integral_device *d, const Loader &load, tile_carries<typename Op::T> c,
                              typename Op::T *out, int overlap, sb_error *err)
 {
     typedef typename Op::T T;
     dim3 tiles(sb_div_up(c.tiles_x, TILES_PER_BLOCK), c.tiles_y);
     int scan_blocks = sb_div_up(c.pw, 32) + sb_div_up(c.tiles_x, 32) + sb_div_up(c.ph, 32);
-    tile_totals<Op, TILE_H><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
+    tile_totals<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
     SB_CUDA_LAUNCHED(err, d->who);
 
     cudaLaunchAttribute early = {};
@@ -319,22 +319,19 @@ static sb_status tiled_table(integral_device *d, const Loader &load, tile_carrie
     SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, carry_scan<T>, c), err, d->who);
     cfg.gridDim = tiles;
     cfg.blockDim = dim3(TILES_PER_BLOCK * 32);
-    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, tile_sat<Op, TILE_H, Loader>, load, c, out), err, d->who);
+    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, tile_sat<Op, Loader>, load, c, out), err, d->who);
     return SB_OK;
 }
 
 static sb_status tiled_scratch_init(tiled_scratch *s, const integral_device *d, sb_error *err)
 {
-    const char *e = getenv("SB_TILE_H");          /* EXPERIMENT: tile height */
-    s->tile_h = e && atoi(e) == 16 ? 16 : 32;
     int major = 0, dev = 0;
     SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
     SB_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), err, d->who);
-    const char *pdl = getenv("SB_NO_PDL");        /* EXPERIMENT */
-    s->overlap = major >= 9 && !(pdl && *pdl);
-    sb_status st = tile_carries_alloc(&s->sum, d, s->tile_h, err);
+    s->overlap = major >= 9;
+    sb_status st = tile_carries_alloc(&s->sum, d, err);
     if (!st && d->squares)
-        st = tile_carries_alloc(&s->sq, d, s->tile_h, err);
+        st = tile_carries_alloc(&s->sq, d, err);
     return st;
 }
 
@@ -344,20 +341,14 @@ static void tiled_scratch_release(tiled_scratch *s)
     tile_carries_free(&s->sq);
 }
 
-template <int TILE_H, class Loader>
-static sb_status tiled_run_h(integral_device *d, const tiled_scratch *s, const Loader &load, sb_error *err)
-{
-    sb_status st = tiled_table<SumOp, TILE_H>(d, load, s->sum, d->sum, s->overlap, err);
-    if (!st && d->squares)
-        st = tiled_table<SquareOp, TILE_H>(d, load, s->sq, d->sq, s->overlap, err);
-    return st;
-}
-
 /* Both tables with one loader. */
 template <class Loader>
 static sb_status tiled_run(integral_device *d, const tiled_scratch *s, const Loader &load, sb_error *err)
 {
-    return s->tile_h == 16 ? tiled_run_h<16>(d, s, load, err) : tiled_run_h<32>(d, s, load, err);
+    sb_status st = tiled_table<SumOp>(d, load, s->sum, d->sum, s->overlap, err);
+    if (!st && d->squares)
+        st = tiled_table<SquareOp>(d, load, s->sq, d->sq, s->overlap, err);
+    return st;
 }
 
 #endif
