@@ -75,6 +75,20 @@ int sb_args_keyvalue(sb_args *a, const char **key)
     return 1;
 }
 
+int sb_in_list(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
 sb_status sb_args_unknown(sb_args *a)
 {
     return a->status = sb_fail(a->err, SB_ERR_USAGE, "unknown option '%s' (see 'segbench help')", a->argv[a->i]);

@@ -35,6 +35,9 @@ int sb_args_positional(sb_args *a);
 int sb_args_keyvalue(sb_args *a, const char **key);
 sb_status sb_args_unknown(sb_args *a);
 
+/* Is `name` one of the items of the comma list `list`?  NULL means all. */
+int sb_in_list(const char *list, const char *name);
+
 /* Checked number parsing; `what` names the option in the message. */
 sb_status sb_parse_int(const char *s, long min, long max, const char *what, int *out, sb_error *err);
 sb_status sb_parse_double(const char *s, double min, double max, const char *what, double *out, sb_error *err);

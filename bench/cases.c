@@ -6,21 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out,
-                      sb_error *err)
-{
-    sb_exec exec = { threads, stream, 1 };
-    void *state = NULL;
-    sb_status st = v->ops->prepare(&state, c->input, c->params, out, &exec, err);
-    if (!st)
-        st = v->ops->run(state, err);
-    if (!st)
-        st = v->ops->fetch(state, err);
-    if (state)
-        v->ops->release(state);
-    return st;
-}
-
 sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
                        const sb_image *loaded, sb_error *err)
 {
@@ -48,7 +33,7 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
     sb_status st = algo->output_alloc(&cd->reference, &cd->input, cd->params, err);
     if (!st) {
         algo->output_poison(cd->reference);
-        st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, err);
+        st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, 1, NULL, err);
     }
     if (st) {
         sb_case_close(cd);

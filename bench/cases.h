@@ -18,8 +18,4 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
                        const sb_image *loaded, sb_error *err);
 void sb_case_close(sb_case_data *cd);
 
-/* Run a variant's prepare, run and fetch once into `out` (no timing). */
-sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out,
-                      sb_error *err);
-
 #endif

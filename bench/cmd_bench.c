@@ -43,20 +43,6 @@ typedef struct bench_run {
     char failed[32][200];         /* the first failures, repeated at the end */
 } bench_run;
 
-static int in_list(const char *list, const char *name)
-{
-    if (!list)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && strncmp(p, name, n) == 0)
-            return 1;
-        p += len + (p[len] == ',');
-    }
-    return 0;
-}
-
 static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err)
 {
     sb_timing_defaults(&o->timing);
@@ -124,7 +110,7 @@ static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err
 
 static int variant_selected(const bench_opts *o, const sb_variant *v, const sb_algo *algo, int stage)
 {
-    return strcmp(v->algo, algo->name) == 0 && in_list(o->variants, v->name) && (v->stages & (1u << stage));
+    return strcmp(v->algo, algo->name) == 0 && sb_in_list(o->variants, v->name) && (v->stages & (1u << stage));
 }
 
 static void progress(bench_run *r, const char *what)
@@ -308,7 +294,7 @@ static void report_unavailable(const bench_opts *o)
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
         char why[300];
-        if (in_list(o->algos, v->algo) && in_list(o->variants, v->name) &&
+        if (sb_in_list(o->algos, v->algo) && sb_in_list(o->variants, v->name) &&
             sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
             fprintf(stderr, "  %s/%s %s\n", v->algo, v->name, why);
     }
@@ -339,7 +325,7 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
         goto out;
 
     for (int i = 0; i < sb_algo_count(); i++)
-        if (in_list(o.algos, sb_algo_at(i)->name))
+        if (sb_in_list(o.algos, sb_algo_at(i)->name))
             for (int s = 0; s < sb_algo_at(i)->stage_count; s++)
                 r.total += r.ds.count * stage_rows(&o, sb_algo_at(i), s);
 
@@ -371,7 +357,7 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
     report_unavailable(&o);
 
     for (int i = 0; i < sb_algo_count() && !st; i++)
-        if (in_list(o.algos, sb_algo_at(i)->name))
+        if (sb_in_list(o.algos, sb_algo_at(i)->name))
             st = bench_algo(&r, sb_algo_at(i), check_only ? NULL : results_dir, gallery_index, err);
 
     if (!check_only) {

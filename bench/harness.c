@@ -89,10 +89,10 @@ void sb_session_close(sb_session *s)
     memset(s, 0, sizeof *s);
 }
 
-sb_status sb_e2e_sample(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out,
-                        double *ms, sb_error *err)
+sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
+                      double *ms, sb_error *err)
 {
-    sb_exec exec = { threads, stream, 0 };
+    sb_exec exec = { threads, stream, poison };
     void *state = NULL;
     double t0 = sb_clock_ms();
     sb_status st = v->ops->prepare(&state, c->input, c->params, out, &exec, err);
@@ -100,7 +100,8 @@ sb_status sb_e2e_sample(const sb_case *c, const sb_variant *v, int threads, void
         st = v->ops->run(state, err);
     if (!st)
         st = v->ops->fetch(state, err);
-    *ms = sb_clock_ms() - t0;
+    if (ms)
+        *ms = sb_clock_ms() - t0;
     if (state)
         v->ops->release(state);
     return st;
@@ -190,7 +191,7 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
     n = 0;
     t0 = sb_clock_ms();
     do {
-        if ((st = sb_e2e_sample(c, v, threads, stream, s.out, &m->e2e_ms[n], err)))
+        if ((st = sb_run_once(c, v, threads, stream, s.out, 0, &m->e2e_ms[n], err)))
             goto done;
         n++;
     } while (!enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 2));

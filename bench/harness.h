@@ -60,9 +60,10 @@ sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *e
 sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err);
 void sb_session_close(sb_session *s);
 
-/* One end-to-end sample: prepare + run + fetch into `out`, then release. */
-sb_status sb_e2e_sample(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out,
-                        double *ms, sb_error *err);
+/* prepare, run and fetch once into `out`, then release; *ms (when not
+ * NULL) gets the time of prepare + run + fetch: one end-to-end sample. */
+sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
+                      double *ms, sb_error *err);
 
 typedef struct sb_measurement {
     sb_agreement agreement;

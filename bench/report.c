@@ -279,20 +279,29 @@ static sb_status plot_run(plot_ctx *pc, const char *name, const char *script, sb
     return SB_OK;
 }
 
+/* plots/<name>.dat, for writing */
+static sb_status plot_data_open(const plot_ctx *pc, const char *name, FILE **fp, sb_error *err)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
+    if (!(*fp = fopen(path, "w")))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    return SB_OK;
+}
+
 static const char *PLOT_HEAD = "set terminal pngcairo size 960,540 noenhanced font ',10'\n"
                                "set key outside right top\nset grid ytics\n";
 
 static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
 {
-    char name[200], path[1400], script[8192];
+    char name[200], script[8192];
     FILE *fp;
     sb_status st;
 
     /* 1. speedup bars over the serial reference, by image size */
     snprintf(name, sizeof name, "%s-%s-speedup", algo, sv->stage);
-    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
-    if (!(fp = fopen(path, "w")))
-        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    if ((st = plot_data_open(pc, name, &fp, err)))
+        return st;
     fprintf(fp, "size");
     for (int v = 0; v < sv->nvar; v++)
         fprintf(fp, " %s", sv->var[v]->name);
@@ -319,9 +328,8 @@ static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
 
     /* 2. time against megapixels, synthetic images, log-log */
     snprintf(name, sizeof name, "%s-%s-time", algo, sv->stage);
-    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
-    if (!(fp = fopen(path, "w")))
-        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    if ((st = plot_data_open(pc, name, &fp, err)))
+        return st;
     char titles[2048] = "";
     for (int v = 0; v < sv->nvar; v++) {
         fprintf(fp, "# %s\n", sv->var[v]->name);
@@ -350,9 +358,8 @@ static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
 
     /* 3. thread scaling at the largest image */
     snprintf(name, sizeof name, "%s-%s-threads", algo, sv->stage);
-    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
-    if (!(fp = fopen(path, "w")))
-        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    if ((st = plot_data_open(pc, name, &fp, err)))
+        return st;
     titles[0] = '\0';
     int nthreaded = 0, max_threads = 1;
     for (int v = 0; v < sv->nvar; v++) {
@@ -393,9 +400,8 @@ static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
 
     /* 4. fraction of the measured peak bandwidth at the largest image */
     snprintf(name, sizeof name, "%s-%s-bandwidth", algo, sv->stage);
-    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
-    if (!(fp = fopen(path, "w")))
-        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    if ((st = plot_data_open(pc, name, &fp, err)))
+        return st;
     fprintf(fp, "variant percent\n");
     for (int v = 0; v < sv->nvar; v++) {
         int failed;

@@ -4,7 +4,6 @@
 
 #include "segbench/image_io.h"
 
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,18 +47,6 @@ static int exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
-}
-
-static int temp_files_in(const char *dir)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        n += strstr(e->d_name, ".tmp.") != NULL;
-    if (d)
-        closedir(d);
-    return n;
 }
 
 static int lines(const char *s)
@@ -126,7 +113,7 @@ static void expect_refused(const char *needle, const char *fmt, ...)
     CHECKF(lines(r->err) == 1, "'%s': %d lines on stderr: %s", args, lines(r->err), r->err);
     CHECKF(strstr(r->err, needle) != NULL, "'%s': message lacks '%s': %s", args, needle, r->err);
     CHECKF(!exists(out), "'%s' wrote an output", args);
-    CHECK(temp_files_in(sb_test_dir()) == 0);
+    CHECK(test_count_temp_files(sb_test_dir()) == 0);
 }
 
 static void test_bad_inputs(void)

@@ -5,6 +5,7 @@
 #include "test.h"
 #include "test_groups.h"
 
+#include "../bench/args.h"
 #include "../bench/registry.h"
 
 #include "segbench/device.h"
@@ -43,18 +44,6 @@ static int gpu_run(const sb_variant *v, const sb_image *in, int squares, void *s
     return st;
 }
 
-static int excluded(const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = gpu_exclude; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && strncmp(p, name, n) == 0)
-            return 1;
-        p += len + (p[len] == ',');
-    }
-    return 0;
-}
-
 static void check_all_variants(const sb_image *img, const char *what)
 {
     const sb_algo *algo = sb_algo_find("integral");
@@ -67,7 +56,7 @@ static void check_all_variants(const sb_image *img, const char *what)
     CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
-        if (strcmp(v->algo, "integral") || !(v->flags & SB_DEVICE) || !v->ops || excluded(v->name))
+        if (strcmp(v->algo, "integral") || !(v->flags & SB_DEVICE) || !v->ops || sb_in_list(gpu_exclude, v->name))
             continue;
         for (int squares = 0; squares <= 1; squares++) {
             sb_integral_params p = { squares };

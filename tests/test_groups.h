@@ -25,5 +25,7 @@ const char *test_path(const char *name);
 /* Crafted files (test_image_io.c). */
 void test_write_png_header(const char *path, unsigned width, unsigned height);
 void test_write_truncated_png(const char *path);
+/* Files in dir whose names hold ".tmp." (left-overs of an atomic write). */
+int test_count_temp_files(const char *dir);
 
 #endif

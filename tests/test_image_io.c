@@ -3,7 +3,6 @@
 
 #include "segbench/image_io.h"
 
-#include <dirent.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,18 +319,6 @@ static void test_bad_files(void)
     expect_load_error(pnm_short, SB_ERR_FORMAT, "truncated");
 }
 
-static int count_temp_files(const char *dir)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        n += strstr(e->d_name, ".tmp.") != NULL;
-    if (d)
-        closedir(d);
-    return n;
-}
-
 static void test_save_errors_leave_nothing(void)
 {
     sb_image img;
@@ -341,7 +328,7 @@ static void test_save_errors_leave_nothing(void)
     snprintf(path, sizeof path, "%s/missing-dir/out.png", sb_test_dir());
     CHECK(sb_image_save(path, &img, &err) == SB_ERR_IO);
     CHECKF(strstr(err.msg, "directory does not exist") != NULL, "%s", err.msg);
-    CHECK(count_temp_files(sb_test_dir()) == 0);
+    CHECK(test_count_temp_files(sb_test_dir()) == 0);
     sb_image_free(&img);
 
     sb_image bad = { 4, 4, 2, 8, NULL };   /* two channels cannot be written */
@@ -350,7 +337,7 @@ static void test_save_errors_leave_nothing(void)
     CHECK(sb_image_save(test_path("two-channels.png"), &bad, &err) != SB_OK);
     struct stat st;
     CHECK(stat(test_path("two-channels.png"), &st) != 0);
-    CHECK(count_temp_files(sb_test_dir()) == 0);
+    CHECK(test_count_temp_files(sb_test_dir()) == 0);
 }
 
 static void test_size_limits(void)

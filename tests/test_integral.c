@@ -3,6 +3,7 @@
  * and the agreement check itself. */
 #include "test_groups.h"
 
+#include "../bench/harness.h"
 #include "../bench/registry.h"
 
 #include "segbench/device.h"
@@ -15,24 +16,18 @@ static const int awkward[][2] = { { 1, 1 },   { 1, 57 },  { 57, 1 },  { 2, 3 }, 
                                   { 127, 131 }, { 129, 33 }, { 257, 263 }, { 4, 4 }, { 300, 7 } };
 enum { AWKWARD = sizeof awkward / sizeof awkward[0] };
 
-/* Run a variant once through its ops, as the harness does. */
+/* Run a variant once through its ops, as the harness does, into a
+ * poisoned output. */
 static sb_status run_variant(const sb_variant *v, const sb_image *in, int squares, int threads, sb_integral_out *out)
 {
     sb_integral_params p = { squares };
-    sb_exec exec = { threads, NULL, 1 };
+    sb_case c = { sb_algo_find("integral"), squares, &p, in, NULL };
     sb_error err;
-    void *state = NULL;
     size_t n = (size_t)in->width * in->height;
     memset(out->sum, 0xA5, n * sizeof *out->sum);
     if (out->sqsum)
         memset(out->sqsum, 0xA5, n * sizeof *out->sqsum);
-    sb_status st = v->ops->prepare(&state, in, &p, out, &exec, &err);
-    if (!st)
-        st = v->ops->run(state, &err);
-    if (!st)
-        st = v->ops->fetch(state, &err);
-    if (state)
-        v->ops->release(state);
+    sb_status st = sb_run_once(&c, v, threads, NULL, out, 1, NULL, &err);
     if (st)
         printf("    %s: %s\n", v->name, err.msg);
     return st;

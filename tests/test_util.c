@@ -3,6 +3,7 @@
 
 #include "segbench/rng.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,18 @@ void test_fill(sb_image *img, int width, int height, int channels, unsigned char
         exit(2);
     }
     memset(img->data, value, img->stride * (size_t)height);
+}
+
+int test_count_temp_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strstr(e->d_name, ".tmp.") != NULL;
+    if (d)
+        closedir(d);
+    return n;
 }
 
 const char *test_path(const char *name)
