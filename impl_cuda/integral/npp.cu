@@ -8,20 +8,21 @@
  * wrong by construction; the agreement check counts those sums as failures
  * rather than comparing bits that happen to wrap the same way.  Its squared
  * sums are Npp64f, exact below 2^53 (always, within segbench's limits),
- * and are converted to u64 on the host in fetch().
+ * and are converted to u64 on the host in fetch(), in place in the output
+ * (a double and a u64 are both 8 bytes, so no staging buffer is needed).
  */
 #include "integral_device.cuh"
 
 #include <nppi.h>
 
 #include <cmath>
+#include <cstring>
 
 struct npp_scratch {
     NppStreamContext ctx;
     Npp32s *sum;        /* (W+1) x (H+1), row pitch sum_pitch bytes */
     Npp64f *sq;
     size_t sum_pitch, sq_pitch;
-    Npp64f *host_sq;    /* pinned staging for the f64 -> u64 conversion */
 };
 
 static sb_status npp_fail(integral_device *d, NppStatus st, const char *call, sb_error *err)
@@ -63,8 +64,6 @@ static sb_status npp_setup(integral_device *d, sb_error *err)
     SB_CUDA_TRY(cudaMallocPitch((void **)&s->sum, &s->sum_pitch, w1 * sizeof(Npp32s), h1), err, d->who);
     if (d->squares) {
         SB_CUDA_TRY(cudaMallocPitch((void **)&s->sq, &s->sq_pitch, w1 * sizeof(Npp64f), h1), err, d->who);
-        SB_CUDA_TRY(cudaMallocHost((void **)&s->host_sq, (size_t)d->width * d->height * sizeof(Npp64f)),
-                    err, d->who);
     }
     if (d->poison) {
         SB_CUDA_TRY(cudaMemset2DAsync(s->sum, s->sum_pitch, 0xA5, w1 * sizeof(Npp32s), h1, d->stream), err,
@@ -106,14 +105,16 @@ static sb_status npp_fetch(integral_device *d, sb_error *err)
                 err, d->who);
     if (d->squares) {
         const char *sq_at = (const char *)s->sq + s->sq_pitch + sizeof(Npp64f);
-        SB_CUDA_TRY(cudaMemcpy2DAsync(s->host_sq, w * sizeof(Npp64f), sq_at, s->sq_pitch,
+        static_assert(sizeof(Npp64f) == sizeof(uint64_t), "converted in place");
+        SB_CUDA_TRY(cudaMemcpy2DAsync(out->sqsum, w * sizeof(Npp64f), sq_at, s->sq_pitch,
                                       w * sizeof(Npp64f), h, cudaMemcpyDeviceToHost, d->stream),
                     err, d->who);
     }
     SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
     if (d->squares)
         for (size_t i = 0; i < w * h; i++) {
-            double v = s->host_sq[i];   /* out-of-range values become a mismatch, not UB */
+            double v;                   /* out-of-range values become a mismatch, not UB */
+            memcpy(&v, &out->sqsum[i], sizeof v);
             out->sqsum[i] = (v >= 0.0 && v < 1.8e19 && v == std::floor(v)) ? (uint64_t)v : UINT64_MAX;
         }
     return SB_OK;
@@ -126,7 +127,6 @@ static void npp_teardown(integral_device *d)
         return;
     cudaFree(s->sum);
     cudaFree(s->sq);
-    cudaFreeHost(s->host_sq);
     free(s);
 }
 
