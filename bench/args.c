@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,26 +53,32 @@ int sb_args_positional(sb_args *a)
     return 1;
 }
 
-int sb_args_keyvalue(sb_args *a, const char **key)
+int sb_args_keyvalue(sb_args *a, char *key, size_t key_size)
 {
     const char *arg = a->argv[a->i];
     if (strncmp(arg, "--", 2) != 0 || !arg[2])
         return 0;
-    static char name[64];
     size_t n = strcspn(arg + 2, "=");
-    if (n >= sizeof name)
-        n = sizeof name - 1;
-    memcpy(name, arg + 2, n);
-    name[n] = '\0';
-    *key = name;
+    snprintf(key, key_size, "%.*s", (int)n, arg + 2);
     if (arg[2 + n] == '=') {
         a->value = arg + 3 + n;
     } else if (a->i + 1 < a->argc) {
         a->value = a->argv[++a->i];
     } else {
-        a->status = sb_fail(a->err, SB_ERR_USAGE, "option --%s needs a value", name);
+        a->status = sb_fail(a->err, SB_ERR_USAGE, "option --%s needs a value", key);
         a->value = "";
     }
+    return 1;
+}
+
+int sb_list_next(const char **cursor, char *item, size_t size)
+{
+    const char *p = *cursor;
+    if (!p || !*p)
+        return 0;
+    size_t len = strcspn(p, ",");
+    snprintf(item, size, "%.*s", (int)len, p);
+    *cursor = p + len + (p[len] == ',');
     return 1;
 }
 
@@ -79,13 +86,10 @@ int sb_in_list(const char *list, const char *name)
 {
     if (!list)
         return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
-        if (len == n && strncmp(p, name, n) == 0)
+    char item[128];
+    for (const char *p = list; sb_list_next(&p, item, sizeof item);)
+        if (strcmp(item, name) == 0)
             return 1;
-        p += len + (p[len] == ',');
-    }
     return 0;
 }
 

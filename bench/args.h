@@ -14,6 +14,8 @@
 #ifndef SEGBENCH_ARGS_H
 #define SEGBENCH_ARGS_H
 
+#include <stddef.h>
+
 #include "segbench/error.h"
 
 typedef struct sb_args {
@@ -30,11 +32,15 @@ int sb_args_next(sb_args *a);
 int sb_args_opt(sb_args *a, const char *name);
 int sb_args_flag(sb_args *a, const char *name);
 int sb_args_positional(sb_args *a);
-/* An option the command does not know: "--name value" handed to a callback
- * (key without dashes); returns 1 and sets *key when it looks like one. */
-int sb_args_keyvalue(sb_args *a, const char **key);
+/* An option the command does not know, "--name value" or "--name=value",
+ * for the algorithm to judge: returns 1 and copies the name (without
+ * dashes) into key when the argument looks like one. */
+int sb_args_keyvalue(sb_args *a, char *key, size_t key_size);
 sb_status sb_args_unknown(sb_args *a);
 
+/* Comma lists ("cpu,openmp"): copy the next item into `item` and move
+ * *cursor past it; 0 when the list is done. */
+int sb_list_next(const char **cursor, char *item, size_t size);
 /* Is `name` one of the items of the comma list `list`?  NULL means all. */
 int sb_in_list(const char *list, const char *name);
 

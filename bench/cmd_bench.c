@@ -43,6 +43,15 @@ typedef struct bench_run {
     char failed[32][200];         /* the first failures, repeated at the end */
 } bench_run;
 
+/* Does some algorithm have a variant of this name? */
+static int variant_named(const char *name)
+{
+    for (int i = 0; i < sb_variant_count(); i++)
+        if (strcmp(sb_variant_at(i)->name, name) == 0)
+            return 1;
+    return 0;
+}
+
 static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err)
 {
     sb_timing_defaults(&o->timing);
@@ -84,27 +93,13 @@ static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err
                        o->timing.min_reps);
     if (o->nthreads == 0)
         o->nthreads = sb_default_threads(o->threads, MAX_THREAD_COUNTS);
-    if (o->algos)
-        for (const char *p = o->algos; *p;) {
-            char name[64];
-            size_t len = strcspn(p, ",");
-            snprintf(name, sizeof name, "%.*s", (int)len, p);
-            if (!sb_algo_find(name))
-                return sb_fail(err, SB_ERR_USAGE, "--algo: unknown algorithm '%s' (see 'segbench list')", name);
-            p += len + (p[len] == ',');
-        }
-    if (o->variants)
-        for (const char *p = o->variants; *p;) {
-            char name[64];
-            size_t len = strcspn(p, ",");
-            snprintf(name, sizeof name, "%.*s", (int)len, p);
-            int known = 0;
-            for (int i = 0; i < sb_variant_count(); i++)
-                known |= strcmp(sb_variant_at(i)->name, name) == 0;
-            if (!known)
-                return sb_fail(err, SB_ERR_USAGE, "--variant: unknown variant '%s' (see 'segbench list')", name);
-            p += len + (p[len] == ',');
-        }
+    char item[64];
+    for (const char *p = o->algos; sb_list_next(&p, item, sizeof item);)
+        if (!sb_algo_find(item))
+            return sb_fail(err, SB_ERR_USAGE, "--algo: unknown algorithm '%s' (see 'segbench list')", item);
+    for (const char *p = o->variants; sb_list_next(&p, item, sizeof item);)
+        if (!variant_named(item))
+            return sb_fail(err, SB_ERR_USAGE, "--variant: unknown variant '%s' (see 'segbench list')", item);
     return SB_OK;
 }
 
@@ -168,8 +163,11 @@ static void bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *im, c
         return;
     }
 
-    sb_row *row = rows ? sb_rows_add(rows) : NULL;
-    if (row) {
+    sb_row *row = sb_rows_add(rows);
+    if (!row) {
+        note_failure(r, label, "out of memory for the results row");
+        r->errors++;
+    } else {
         snprintf(row->algo, sizeof row->algo, "%s", algo->name);
         snprintf(row->stage, sizeof row->stage, "%s", algo->stages[c->stage]);
         snprintf(row->variant, sizeof row->variant, "%s", v->name);
@@ -262,10 +260,10 @@ static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *resul
                     sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
                     continue;
                 if (!(v->flags & SB_THREADED))
-                    bench_one(r, o->check_only ? NULL : &rows, im, &cd.c, v, 1);
+                    bench_one(r, &rows, im, &cd.c, v, 1);
                 else
                     for (int t = 0; t < o->nthreads; t++)
-                        bench_one(r, o->check_only ? NULL : &rows, im, &cd.c, v, o->threads[t]);
+                        bench_one(r, &rows, im, &cd.c, v, o->threads[t]);
             }
             sb_case_close(&cd);
         }

@@ -17,36 +17,33 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     const char *pos[3] = { NULL, NULL, NULL };
     int npos = 0, threads = 1, threads_given = 0;
     const char *variant_name = NULL, *stage_name = NULL;
-    const char *keys[16], *values[16];
+    char keys[16][64];
+    const char *values[16];
     int nkeys = 0;
 
     sb_args a = sb_args_begin(argc, argv, err);
-    while (sb_args_next(&a)) {
-        const char *key;
+    sb_status st = SB_OK;
+    while (!st && sb_args_next(&a)) {
         if (sb_args_opt(&a, "--variant"))
             variant_name = a.value;
         else if (sb_args_opt(&a, "--stage"))
             stage_name = a.value;
         else if (sb_args_opt(&a, "--threads")) {
-            if (!a.status && !sb_parse_int(a.value, 1, 1024, "--threads", &threads, err))
-                threads_given = 1;
-            else
-                return SB_ERR_USAGE;
+            threads_given = 1;
+            if (!a.status)
+                st = sb_parse_int(a.value, 1, 1024, "--threads", &threads, err);
         } else if (sb_args_positional(&a)) {
             if (npos == 3)
                 return sb_fail(err, SB_ERR_USAGE, "too many arguments (usage: segbench run ALGO IN OUT)");
             pos[npos++] = a.value;
-        } else if (sb_args_keyvalue(&a, &key)) {
-            if (nkeys == 16)
-                return sb_fail(err, SB_ERR_USAGE, "too many options");
-            keys[nkeys] = strdup(key);
+        } else if (nkeys < 16 && sb_args_keyvalue(&a, keys[nkeys], sizeof keys[nkeys])) {
             values[nkeys++] = a.value;
         } else {
             return sb_args_unknown(&a);
         }
     }
-    if (a.status)
-        return a.status;
+    if (a.status || st)
+        return a.status ? a.status : st;
     if (npos != 3)
         return sb_fail(err, SB_ERR_USAGE, "usage: segbench run ALGO IN OUT [--variant NAME] [--threads N]");
 
@@ -73,11 +70,8 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     if (!params)
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     algo->params_default(params, stage);
-    sb_status st = SB_OK;
     for (int i = 0; i < nkeys && !st; i++)
         st = algo->params_option(params, keys[i], values[i], err);
-    for (int i = 0; i < nkeys; i++)
-        free((void *)keys[i]);
 
     sb_image loaded = { 0 };
     sb_case_data cd = { 0 };

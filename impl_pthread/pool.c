@@ -105,8 +105,6 @@ void sb_pool_run(sb_pool *p, sb_pool_fn fn, void *ctx)
     pthread_mutex_unlock(&p->lock);
 }
 
-int sb_pool_size(const sb_pool *p) { return p->size; }
-
 void sb_pool_destroy(sb_pool *p)
 {
     if (!p)

@@ -25,7 +25,6 @@ sb_status sb_pool_create(sb_pool **pool, int threads, sb_error *err);
  * exit).  Not for concurrent use by two callers. */
 sb_status sb_pool_shared(sb_pool **pool, int threads, sb_error *err);
 void sb_pool_run(sb_pool *pool, sb_pool_fn fn, void *ctx);
-int sb_pool_size(const sb_pool *pool);
 void sb_pool_destroy(sb_pool *pool);
 
 /* [begin, end) of part i of n over `total` items, edges rounded down to a
