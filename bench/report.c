@@ -34,6 +34,7 @@ typedef struct stage_view {
     int nimg;
     char img[MAX_IMAGES][128];
     double img_px[MAX_IMAGES];
+    char img_gname[MAX_IMAGES][32];       /* "WxH" for synthetic images, "photos" */
     int img_group[MAX_IMAGES];
     int ngroup;
     char group[MAX_GROUPS][32];
@@ -42,6 +43,14 @@ typedef struct stage_view {
 } stage_view;
 
 static int is_synthetic(const char *image) { return strncmp(image, "synth-", 6) == 0; }
+
+static int view_group(const stage_view *sv, const char *name)
+{
+    for (int k = 0; k < sv->ngroup; k++)
+        if (strcmp(sv->group[k], name) == 0)
+            return k;
+    return -1;
+}
 
 static int view_image(stage_view *sv, const sb_row *r)
 {
@@ -53,20 +62,15 @@ static int view_image(stage_view *sv, const sb_row *r)
     int i = sv->nimg++;
     snprintf(sv->img[i], sizeof sv->img[i], "%s", r->image);
     sv->img_px[i] = (double)r->width * r->height;
-    char g[32];
+    char *g = sv->img_gname[i];
     if (is_synthetic(r->image))
-        snprintf(g, sizeof g, "%dx%d", r->width, r->height);
+        snprintf(g, sizeof sv->img_gname[i], "%dx%d", r->width, r->height);
     else
-        snprintf(g, sizeof g, "photos");
-    int k;
-    for (k = 0; k < sv->ngroup && strcmp(sv->group[k], g) != 0; k++)
-        ;
-    if (k == sv->ngroup && k < MAX_GROUPS) {
-        snprintf(sv->group[k], sizeof sv->group[k], "%s", g);
-        sv->group_px[k] = is_synthetic(r->image) ? sv->img_px[i] : 1e18;   /* photos last */
-        sv->ngroup++;
+        snprintf(g, sizeof sv->img_gname[i], "photos");
+    if (view_group(sv, g) < 0 && sv->ngroup < MAX_GROUPS) {
+        memcpy(sv->group[sv->ngroup], g, sizeof sv->group[0]);   /* both 32 bytes */
+        sv->group_px[sv->ngroup++] = is_synthetic(r->image) ? sv->img_px[i] : 1e18;   /* photos last */
     }
-    sv->img_group[i] = k < MAX_GROUPS ? k : 0;
     return i;
 }
 
@@ -99,9 +103,11 @@ static void view_build(stage_view *sv, const sb_rows *rows, const char *algo, co
             memcpy(sv->group[b - 1], tmp, sizeof tmp);
             sv->group_px[b] = sv->group_px[b - 1];
             sv->group_px[b - 1] = px;
-            for (int i = 0; i < sv->nimg; i++)
-                sv->img_group[i] = sv->img_group[i] == b ? b - 1 : sv->img_group[i] == b - 1 ? b : sv->img_group[i];
         }
+    for (int i = 0; i < sv->nimg; i++) {
+        int k = view_group(sv, sv->img_gname[i]);
+        sv->img_group[i] = k < 0 ? 0 : k;
+    }
     sv->largest = 0;
     for (int i = 1; i < sv->nimg; i++) {
         int better_kind = is_synthetic(sv->img[i]) > is_synthetic(sv->img[sv->largest]);
@@ -109,6 +115,24 @@ static void view_build(stage_view *sv, const sb_rows *rows, const char *algo, co
         if (better_kind || (same_kind && sv->img_px[i] > sv->img_px[sv->largest]))
             sv->largest = i;
     }
+}
+
+/* Does row r belong to this stage, variant and image (NULL: any)? */
+static int row_is(const sb_row *r, const char *stage, const char *variant, const char *image)
+{
+    return !strcmp(r->stage, stage) && (!variant || !strcmp(r->variant, variant)) &&
+           (!image || !strcmp(r->image, image));
+}
+
+/* The first row of (variant, image) at `threads` (0: any count), or NULL. */
+static const sb_row *find_row(const stage_view *sv, const char *variant, const char *image, int threads)
+{
+    for (int i = 0; i < sv->rows->count; i++) {
+        const sb_row *r = &sv->rows->row[i];
+        if (row_is(r, sv->stage, variant, image) && (!threads || r->threads == threads))
+            return r;
+    }
+    return NULL;
 }
 
 /* The row of (variant, image) with the smallest kernel median among its
@@ -120,7 +144,7 @@ static const sb_row *best_row(const stage_view *sv, const char *variant, const c
     *failed = 0;
     for (int i = 0; i < sv->rows->count; i++) {
         const sb_row *r = &sv->rows->row[i];
-        if (strcmp(r->stage, sv->stage) || strcmp(r->variant, variant) || strcmp(r->image, image))
+        if (!row_is(r, sv->stage, variant, image))
             continue;
         any = 1;
         if (strcmp(r->agreement, "FAIL") == 0)
@@ -211,23 +235,58 @@ static void largest_table(FILE *fp, const stage_view *sv)
     for (int v = 0; v < sv->nvar; v++) {
         int failed;
         const sb_row *r = best_row(sv, sv->var[v]->name, image, &failed);
-        if (!r) {
-            /* show the failed row itself */
-            for (int i = 0; i < sv->rows->count && failed; i++) {
-                const sb_row *x = &sv->rows->row[i];
-                if (!strcmp(x->stage, sv->stage) && !strcmp(x->variant, sv->var[v]->name) && !strcmp(x->image, image)) {
-                    r = x;
-                    break;
-                }
-            }
-            if (!r)
-                continue;
-        }
+        if (!r && failed)
+            r = find_row(sv, sv->var[v]->name, image, 0);   /* show the failed row itself */
+        if (!r)
+            continue;
         fprintf(fp, "| %s | %s | %d | %.4f | %.4f-%.4f | %d | %.3f | %.1f | %.1f%% | %.2fx | %s |\n", r->variant,
                 r->backend, r->threads, r->kernel.median, r->kernel.p25, r->kernel.p75, r->kernel.n, r->e2e.median,
                 r->gbps, 100.0 * r->peak_fraction, ref > 0 && r->kernel.median > 0 ? ref / r->kernel.median : 0.0,
                 r->agreement);
     }
+}
+
+/* Kernel time and GB/s of each threaded variant at each thread count, at
+ * the largest image. */
+static void thread_table(FILE *fp, const stage_view *sv)
+{
+    const char *image = sv->img[sv->largest];
+    int counts[64], ncounts = 0;
+    for (int i = 0; i < sv->rows->count; i++) {
+        const sb_row *r = &sv->rows->row[i];
+        int seen = 0;
+        for (int k = 0; k < ncounts; k++)
+            seen |= counts[k] == r->threads;
+        if (row_is(r, sv->stage, NULL, image) && r->threads > 0 && !seen && ncounts < 64)
+            counts[ncounts++] = r->threads;
+    }
+    for (int a = 1; a < ncounts; a++)          /* ascending */
+        for (int b = a; b > 0 && counts[b] < counts[b - 1]; b--) {
+            int t = counts[b];
+            counts[b] = counts[b - 1];
+            counts[b - 1] = t;
+        }
+    fprintf(fp, "\nThread scaling at %s (kernel ms, GB/s):\n\n| variant |", image);
+    for (int k = 0; k < ncounts; k++)
+        fprintf(fp, " %d |", counts[k]);
+    fprintf(fp, "\n|---|");
+    for (int k = 0; k < ncounts; k++)
+        fprintf(fp, "---:|");
+    fprintf(fp, "\n");
+    for (int v = 0; v < sv->nvar; v++) {
+        if (!(sv->var[v]->flags & SB_THREADED))
+            continue;
+        fprintf(fp, "| %s |", sv->var[v]->name);
+        for (int k = 0; k < ncounts; k++) {
+            const sb_row *cell = find_row(sv, sv->var[v]->name, image, counts[k]);
+            if (cell)
+                fprintf(fp, " %.3f ms, %.1f GB/s |", cell->kernel.median, cell->gbps);
+            else
+                fprintf(fp, " - |");
+        }
+        fprintf(fp, "\n");
+    }
+    fprintf(fp, "\n");
 }
 
 void sb_report_speedup_tables(const sb_rows *rows, const sb_algo *algo, FILE *fp)
@@ -369,8 +428,7 @@ static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         fprintf(fp, "# %s\n", sv->var[v]->name);
         for (int i = 0; i < sv->rows->count; i++) {
             const sb_row *r = &sv->rows->row[i];
-            if (strcmp(r->stage, sv->stage) || strcmp(r->variant, sv->var[v]->name) ||
-                strcmp(r->image, sv->img[sv->largest]))
+            if (!row_is(r, sv->stage, sv->var[v]->name, sv->img[sv->largest]))
                 continue;
             if (r->threads == 1)
                 t1 = r->kernel.median;
@@ -620,50 +678,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             fprintf(md, "\nSpeedup over the best CPU variant on each image (any of cpu, pthread, openmp at any "
                         "thread count):\n\n");
             speedup_table(md, &sv, 1);
-            fprintf(md, "\nThread scaling at %s (kernel ms, GB/s):\n\n| variant |", sv.img[sv.largest]);
-            int counts[64], ncounts = 0;
-            for (int i = 0; i < rows.count; i++) {
-                const sb_row *r = &rows.row[i];
-                if (strcmp(r->stage, sv.stage) || strcmp(r->image, sv.img[sv.largest]) || r->threads <= 0)
-                    continue;
-                int seen = 0;
-                for (int k = 0; k < ncounts; k++)
-                    seen |= counts[k] == r->threads;
-                if (!seen && ncounts < 64)
-                    counts[ncounts++] = r->threads;
-            }
-            for (int a2 = 1; a2 < ncounts; a2++)
-                for (int b = a2; b > 0 && counts[b] < counts[b - 1]; b--) {
-                    int t = counts[b];
-                    counts[b] = counts[b - 1];
-                    counts[b - 1] = t;
-                }
-            for (int k = 0; k < ncounts; k++)
-                fprintf(md, " %d |", counts[k]);
-            fprintf(md, "\n|---|");
-            for (int k = 0; k < ncounts; k++)
-                fprintf(md, "---:|");
-            fprintf(md, "\n");
-            for (int v = 0; v < sv.nvar; v++) {
-                if (!(sv.var[v]->flags & SB_THREADED))
-                    continue;
-                fprintf(md, "| %s |", sv.var[v]->name);
-                for (int k = 0; k < ncounts; k++) {
-                    const sb_row *cell = NULL;
-                    for (int i = 0; i < rows.count && !cell; i++) {
-                        const sb_row *r = &rows.row[i];
-                        if (!strcmp(r->stage, sv.stage) && !strcmp(r->variant, sv.var[v]->name) &&
-                            !strcmp(r->image, sv.img[sv.largest]) && r->threads == counts[k])
-                            cell = r;
-                    }
-                    if (cell)
-                        fprintf(md, " %.3f ms, %.1f GB/s |", cell->kernel.median, cell->gbps);
-                    else
-                        fprintf(md, " - |");
-                }
-                fprintf(md, "\n");
-            }
-            fprintf(md, "\n");
+            thread_table(md, &sv);
             st = plots_for_stage(&pc, &sv, algo->name, md, err);
         }
         sb_rows_free(&rows);
