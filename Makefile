@@ -32,8 +32,8 @@ OPENMP      := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - 
 
 # ---- sources -----------------------------------------------------------------
 COMMON_SRC  := $(wildcard common/*.c)
-CPU_SRC     := $(wildcard impl_cpu/*.c) impl_pthread/pool.c impl_pthread/integral_pthread.c
-OMP_SRC     := $(if $(OPENMP),impl_pthread/integral_openmp.c)
+CPU_SRC     := $(wildcard impl_cpu/*.c) $(filter-out %_openmp.c,$(wildcard impl_pthread/*.c))
+OMP_SRC     := $(if $(OPENMP),$(wildcard impl_pthread/*_openmp.c))
 BENCH_SRC   := $(filter-out bench/main.c,$(wildcard bench/*.c))
 TEST_SRC    := $(filter-out tests/test_gpu.c,$(wildcard tests/*.c))
 
@@ -96,7 +96,7 @@ $(BUILD)/%.o: %.c $(BUILD)/deps.ok
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) $(PNG_CFLAGS) $(DEFS) -c $< -o $@
 
-$(BUILD)/impl_pthread/integral_openmp.o: impl_pthread/integral_openmp.c $(BUILD)/deps.ok
+$(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< (OpenMP)"
 	$(Q)$(CC) $(CFLAGS) $(OPENMP) -c $< -o $@

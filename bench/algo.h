@@ -43,12 +43,17 @@ typedef struct sb_algo {
                   unsigned variant_flags, sb_agreement *ag);
 
     /* The fewest bytes the stage must move: inputs read once, outputs
-     * written once. */
-    double (*bytes)(const sb_image *in, const void *params);
+     * written once.  `ref` is the reference's output on this image (for
+     * iterative algorithms, whose work depends on the passes it took). */
+    double (*bytes)(const sb_image *in, const void *params, const void *ref);
 
     /* `segbench run`: the output as a picture. */
     sb_status (*write_output)(const char *path, const sb_image *in, const void *params,
                               const void *out, sb_error *err);
+    /* `segbench run --labels FILE`: the label image (NULL: no labels). */
+    sb_status (*write_labels)(const char *path, const void *out, sb_error *err);
+    /* `segbench run`: a short account of the result on stdout (optional). */
+    void (*describe)(FILE *fp, const void *params, const void *out);
 
     /* The report's gallery: write pictures named <prefix>-*.png into dir and
      * one "file<TAB>caption" line per picture to index. */

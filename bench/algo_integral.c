@@ -131,8 +131,9 @@ static void integral_check(const sb_image *in, const void *params, const void *r
                  PRIu64 " != %" PRIu64, sums.count, n, what, squares.count, fx, fy, d->got, d->want);
 }
 
-static double integral_bytes(const sb_image *in, const void *params)
+static double integral_bytes(const sb_image *in, const void *params, const void *ref)
 {
+    (void)ref;
     const sb_integral_params *p = params;
     double px = (double)in->width * (double)in->height;
     return px * (1.0 + 4.0 + (p->squares ? 8.0 : 0.0));

@@ -178,7 +178,7 @@ static void bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *im, c
         row->height = c->input->height;
         row->kernel = m.kernel;
         row->e2e = m.e2e;
-        row->bytes = algo->bytes(c->input, c->params);
+        row->bytes = algo->bytes(c->input, c->params, c->reference);
         row->gbps = m.kernel.median > 0 ? row->bytes / (m.kernel.median * 1e-3) / 1e9 : 0.0;
         double peak = (v->flags & SB_DEVICE) ? r->env.device_copy_gbps : sb_env_host_peak(&r->env, threads);
         row->peak_fraction = peak > 0 ? row->gbps / peak : 0.0;

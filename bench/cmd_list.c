@@ -19,6 +19,8 @@ sb_status cmd_list(int argc, char **argv, sb_error *err)
         for (int s = 0; s < algo->stage_count; s++)
             printf(" %s", algo->stages[s]);
         printf("\n  contract: %s\n", algo->contract);
+        if (algo->options_help[0])
+            printf("  options (segbench run): %s\n", algo->options_help);
         printf("  %-16s %-14s %-10s %s\n", "variant", "backend", "status", "what it is");
         for (int v = 0; v < sb_variant_count(); v++) {
             const sb_variant *var = sb_variant_at(v);

@@ -16,7 +16,7 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
 {
     const char *pos[3] = { NULL, NULL, NULL };
     int npos = 0, threads = 1, threads_given = 0;
-    const char *variant_name = NULL, *stage_name = NULL;
+    const char *variant_name = NULL, *stage_name = NULL, *labels_path = NULL;
     char keys[16][64];
     const char *values[16];
     int nkeys = 0;
@@ -28,6 +28,8 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
             variant_name = a.value;
         else if (sb_args_opt(&a, "--stage"))
             stage_name = a.value;
+        else if (sb_args_opt(&a, "--labels"))
+            labels_path = a.value;
         else if (sb_args_opt(&a, "--threads")) {
             threads_given = 1;
             if (!a.status)
@@ -45,7 +47,8 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     if (a.status || st)
         return a.status ? a.status : st;
     if (npos != 3)
-        return sb_fail(err, SB_ERR_USAGE, "usage: segbench run ALGO IN OUT [--variant NAME] [--threads N]");
+        return sb_fail(err, SB_ERR_USAGE, "usage: segbench run ALGO IN OUT [--variant NAME] [--threads N] [--stage NAME] "
+                                             "[--labels FILE] [algorithm options]");
 
     const sb_algo *algo = sb_algo_find(pos[0]);
     if (!algo)
@@ -59,6 +62,8 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
                        algo->name);
     if (threads_given && !(v->flags & SB_THREADED) && threads != 1)
         return sb_fail(err, SB_ERR_USAGE, "%s/%s does not take --threads", algo->name, v->name);
+    if (labels_path && !algo->write_labels)
+        return sb_fail(err, SB_ERR_USAGE, "%s has no label image (--labels)", algo->name);
     if (!(v->stages & (1u << stage)))
         return sb_fail(err, SB_ERR_USAGE, "%s/%s does not implement stage %s", algo->name, v->name,
                        algo->stages[stage]);
@@ -100,6 +105,10 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     }
     if (!st)
         st = algo->write_output(pos[2], &cd.input, cd.params, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+    if (!st && labels_path)
+        st = algo->write_labels(labels_path, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+    if (!st && algo->describe)
+        algo->describe(stdout, cd.params, out);
     if (!st)
         fprintf(stderr, "%s/%s %s: %dx%d in %.3f ms (prepare + run + fetch) -> %s\n", algo->name, v->name,
                 algo->stages[stage], loaded.width, loaded.height, ms, pos[2]);

@@ -14,6 +14,8 @@ static const char *USAGE =
     "  list                      algorithms, variants and whether each can run here\n"
     "  run ALGO IN OUT           run one variant on one image and write its output picture\n"
     "        --variant NAME (default: the serial reference)  --threads N  --stage NAME\n"
+    "        --labels FILE (the label image, where the algorithm has one)\n"
+    "        algorithm options, e.g. kmeans --k 16 --init kmeans++ (see 'segbench list')\n"
     "  bench                     check then time every variant; write results/<machine>/\n"
     "        --set NAME (default: default) | --image FILE ...   --algo A,B  --variant V,W\n"
     "        --threads 1,2,4  --budget MS (per row, default 300)  --min-reps N  --max-reps N\n"

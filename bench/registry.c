@@ -49,9 +49,11 @@ static const sb_variant registry_variants[] = {
 #undef SB_VARIANT
 
 extern const sb_algo sb_algo_integral;
+extern const sb_algo sb_algo_kmeans;
 
 static const sb_algo *const registry_algos[] = {
     &sb_algo_integral,
+    &sb_algo_kmeans,
 };
 
 int sb_algo_count(void) { return (int)(sizeof registry_algos / sizeof registry_algos[0]); }

@@ -166,6 +166,56 @@ static void test_bad_inputs(void)
     CHECK(r->code == 2 && strstr(r->err, "at least 9"));
 }
 
+static const char *small_rgb_png(void)
+{
+    const char *path = test_path("small-rgb.png");
+    if (!exists(path)) {
+        sb_image img;
+        test_patchy_rgb(&img, 45, 31, 78);
+        sb_error err;
+        if (sb_image_save(path, &img, &err) != SB_OK)
+            exit(2);
+        sb_image_free(&img);
+    }
+    return path;
+}
+
+/* `segbench run kmeans --k 16 in.png out.png` as a tool: the quantized
+ * picture has at most k colours, --labels writes the labels, stdout
+ * gives the pass count and centres; bad parameters are refused. */
+static void test_kmeans_tool(void)
+{
+    const char *out = test_path("quantized.png"), *labels = test_path("labels.png");
+    cli_result *r = cli("run kmeans --k 4 %s %s --labels %s", small_rgb_png(), out, labels);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECKF(strstr(r->out, "converged") && strstr(r->out, "centre"), "stdout: %s", r->out);
+    sb_image pic, lab;
+    sb_error err;
+    CHECKF(sb_image_load(out, SB_LOAD_NATIVE, &pic, &err) == SB_OK, "%s", err.msg);
+    CHECKF(sb_image_load(labels, SB_LOAD_NATIVE, &lab, &err) == SB_OK, "%s", err.msg);
+    CHECK(pic.width == 45 && pic.height == 31 && pic.channels == 3 && lab.channels == 1);
+    int seen[256] = { 0 }, colours = 0;
+    for (int i = 0; i < 45 * 31; i++) {
+        CHECK(lab.data[i] < 4);
+        colours += !seen[lab.data[i]];
+        seen[lab.data[i]] = 1;
+    }
+    CHECK(colours >= 2);
+    sb_image_free(&pic);
+    sb_image_free(&lab);
+    r = cli("run kmeans --variant openmp --threads 3 --init kmeans++ --seed 9 --fixed 3 %s %s", small_rgb_png(), out);
+    CHECKF(r->code == 0 && strstr(r->out, "3 passes (fixed)"), "exit %d: %s %s", r->code, r->err, r->out);
+
+    expect_refused("--k: 0 is outside", "run kmeans --k 0 %s", small_rgb_png());
+    expect_refused("--k: 257 is outside", "run kmeans --k 257 %s", small_rgb_png());
+    expect_refused("--max-iter: -3 is outside", "run kmeans --max-iter -3 %s", small_rgb_png());
+    expect_refused("--fixed: 0 is outside", "run kmeans --fixed 0 %s", small_rgb_png());
+    expect_refused("unknown initialisation 'random'", "run kmeans --init random %s", small_rgb_png());
+    expect_refused("--seed: '-1'", "run kmeans --init kmeans++ --seed -1 %s", small_rgb_png());
+    expect_refused("unknown option --radius", "run kmeans --radius 3 %s", small_rgb_png());
+    expect_refused("integral has no label image", "run integral --labels x.png %s", small_png());
+}
+
 static void test_compare_self_is_same(void)
 {
     cli_result *r = cli("compare integral/cpu integral/cpu --samples 15 --image %s", small_png());
@@ -206,6 +256,7 @@ const sb_test tests_cli[] = {
     { "cli: list shows every integral variant and its status", test_list },
     { "cli: run writes the output picture", test_run_writes_output },
     { "cli: bad inputs and parameters give one clear error, exit 2, nothing written", test_bad_inputs },
+    { "cli: kmeans as a tool (--k, --labels, centres on stdout) and its bad parameters", test_kmeans_tool },
     { "cli: compare of a variant with itself says same", test_compare_self_is_same },
     { "cli: check, bench, report and baseline compare on a small image", test_check_bench_report },
 };

@@ -1,7 +1,8 @@
-/* test_gpu.c - `make test-gpu`: every CUDA integral variant, bit-exact
- * against the serial reference on awkward sizes, both stages, repeated
- * runs.  --quick runs the small sizes only (for compute-sanitizer);
- * --exclude leaves variants out (racecheck skips NPP's own kernels). */
+/* test_gpu.c - `make test-gpu`: every CUDA variant of every algorithm,
+ * bit-exact against the serial reference on awkward sizes, every stage,
+ * repeated runs.  --quick runs the small cases only (for
+ * compute-sanitizer); --exclude leaves variants out (racecheck skips
+ * NPP's own kernels). */
 #include "test.h"
 #include "test_groups.h"
 
@@ -10,6 +11,7 @@
 #include "../bench/registry.h"
 
 #include "segbench/device.h"
+#include "segbench/kmeans.h"
 
 #include <string.h>
 
@@ -21,24 +23,25 @@ static const int gpu_sizes[][2] = { { 1, 1 },     { 1, 200 },   { 200, 1 },   { 
                                     { 4001, 63 } };
 enum { GPU_SIZES = sizeof gpu_sizes / sizeof gpu_sizes[0], QUICK_SIZES = 7 };
 
-/* Every CUDA variant, both stages, through the harness's own session:
+/* Every CUDA variant of `algo_name` through the harness's own session:
  * poisoned outputs, three runs (repeated runs must not drift), fetch, and
- * the algorithm's check against the serial reference. */
-static void check_all_variants(const sb_image *img, const char *what)
+ * the algorithm's check against the serial reference.  `params` NULL:
+ * every stage with its defaults; otherwise those parameters, once. */
+static void check_variants(const char *algo_name, const sb_image *img, const void *params, const char *what)
 {
-    const sb_algo *algo = sb_algo_find("integral");
+    const sb_algo *algo = sb_algo_find(algo_name);
     void *stream = NULL;
     sb_error err = { SB_OK, "" };
     CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
-    for (int stage = 0; stage < algo->stage_count; stage++) {
+    for (int stage = 0; stage < (params ? 1 : algo->stage_count); stage++) {
         sb_case_data cd;
-        if (sb_case_open(&cd, algo, stage, NULL, img, &err) != SB_OK) {
-            CHECKF(0, "%s: %s", what, err.msg);
+        if (sb_case_open(&cd, algo, stage, params, img, &err) != SB_OK) {
+            CHECKF(0, "%s %s: %s", algo_name, what, err.msg);
             continue;
         }
         for (int i = 0; i < sb_variant_count(); i++) {
             const sb_variant *v = sb_variant_at(i);
-            if (strcmp(v->algo, "integral") || !(v->flags & SB_DEVICE) || !v->ops || sb_in_list(gpu_exclude, v->name))
+            if (strcmp(v->algo, algo_name) || !(v->flags & SB_DEVICE) || !v->ops || sb_in_list(gpu_exclude, v->name))
                 continue;
             sb_session s;
             sb_agreement ag = { 0, "FAIL", "did not run" };
@@ -51,13 +54,19 @@ static void check_all_variants(const sb_image *img, const char *what)
                     st = sb_session_check(&s, &ag, &err);
                 sb_session_close(&s);
             }
-            CHECKF(st == SB_OK, "%s %s failed to run: %s", v->name, what, err.msg);
+            CHECKF(st == SB_OK, "%s/%s %s failed to run: %s", algo_name, v->name, what, err.msg);
             int int32_expected = (v->flags & SB_INT32) && !ag.ok && strstr(ag.metric, "INT32_MAX");
-            CHECKF(ag.ok || int32_expected, "%s %s %s: %s", v->name, algo->stages[stage], what, ag.metric);
+            CHECKF(ag.ok || int32_expected, "%s/%s %s %s: %s", algo_name, v->name,
+                   params ? "" : algo->stages[stage], what, ag.metric);
         }
         sb_case_close(&cd);
     }
     sb_device_stream_destroy(stream);
+}
+
+static void check_all_variants(const sb_image *img, const char *what)
+{
+    check_variants("integral", img, NULL, what);
 }
 
 static void test_gpu_awkward_sizes(void)
@@ -97,6 +106,44 @@ static void test_gpu_wraparound(void)
     sb_image_free(&img);
 }
 
+/* k-means: random colours (the worst case for warp aggregation: most
+ * warps hold many labels) and colour patches, every k of the CPU tests,
+ * both initialisations, converge and fixed modes, awkward sizes (the
+ * padding of the last quad of 4 pixels). */
+static void test_gpu_kmeans(void)
+{
+    static const int ks[] = { 1, 2, 7, 16, 64, 256 };
+    int count = gpu_quick ? QUICK_SIZES : GPU_SIZES;
+    for (int s = 0; s < count; s++) {
+        sb_image img;
+        char what[96];
+        int w = gpu_sizes[s][0], h = gpu_sizes[s][1];
+        if (s % 2)
+            test_random_rgb(&img, w, h, 700 + s);
+        else
+            test_patchy_rgb(&img, w, h, 700 + s);
+        snprintf(what, sizeof what, "%dx%d %s", w, h, s % 2 ? "noise" : "patches");
+        check_variants("kmeans", &img, NULL, what);
+        for (int i = 0; i < 6; i++) {
+            if (gpu_quick && i % 2)
+                continue;
+            sb_kmeans_params p = { ks[i], (s + i) % 2, 5, 40, (s + i) % 3 == 0 };
+            snprintf(what, sizeof what, "%dx%d %s k=%d %s %s", w, h, s % 2 ? "noise" : "patches", p.k,
+                     p.init ? "kmeans++" : "spread", p.fixed ? "fixed 40" : "converge");
+            check_variants("kmeans", &img, &p, what);
+        }
+        sb_image_free(&img);
+    }
+    /* uniform; and k = 16 on two colours (14 clusters stay empty) */
+    sb_image img;
+    test_fill(&img, 131, 7, 3, 201);
+    check_variants("kmeans", &img, NULL, "uniform 131x7");
+    for (size_t i = 0; i < img.stride * 7; i += 6)
+        img.data[i] = 3;
+    check_variants("kmeans", &img, NULL, "two colours 131x7");
+    sb_image_free(&img);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -118,9 +165,10 @@ int main(int argc, char **argv)
     printf("device: %s (sm_%d%d, %d SMs)%s%s%s\n", info.name, info.cc_major, info.cc_minor, info.sm_count,
            gpu_quick ? ", quick" : "", *gpu_exclude ? ", excluding " : "", gpu_exclude);
     static const sb_test gpu_tests[] = {
-        { "gpu: every CUDA variant bit-exact on awkward sizes, both stages", test_gpu_awkward_sizes },
+        { "gpu: every CUDA integral variant bit-exact on awkward sizes, both stages", test_gpu_awkward_sizes },
         { "gpu: all-0 and all-255 images", test_gpu_extremes },
         { "gpu: u32 wrap-around agrees with the reference", test_gpu_wraparound },
+        { "gpu: every CUDA k-means variant bit-exact (k 1..256, both inits, both modes)", test_gpu_kmeans },
     };
     const sb_test *groups[] = { gpu_tests };
     const int counts[] = { sizeof gpu_tests / sizeof gpu_tests[0] };

@@ -10,6 +10,8 @@ extern const sb_test tests_image_io[];
 extern const int tests_image_io_count;
 extern const sb_test tests_integral[];
 extern const int tests_integral_count;
+extern const sb_test tests_kmeans[];
+extern const int tests_kmeans_count;
 extern const sb_test tests_stats[];
 extern const int tests_stats_count;
 extern const sb_test tests_harness[];
@@ -19,6 +21,9 @@ extern const int tests_cli_count;
 
 /* Shared helpers (test_util.c). */
 void test_random_grey(sb_image *img, int width, int height, unsigned long long seed);
+/* RGB test images (test_kmeans.c): uniform noise, and patches of colour. */
+void test_random_rgb(sb_image *img, int width, int height, unsigned long long seed);
+void test_patchy_rgb(sb_image *img, int width, int height, unsigned long long seed);
 void test_fill(sb_image *img, int width, int height, int channels, unsigned char value);
 /* "<test dir>/<name>" */
 const char *test_path(const char *name);

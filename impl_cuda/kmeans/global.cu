@@ -1,0 +1,119 @@
+/* global.cu - k-means with the whole loop on the device, global memory
+ * only (variant "cuda-global").
+ *
+ * Against cuda-seed: nothing crosses the bus between passes.  The update
+ * runs on the device, so the image is uploaded once (in prepare) and the
+ * host reads back one km_control every KM_BATCH passes (none in fixed
+ * mode).  That removes two full-image copies, a stream synchronisation
+ * and a serial host pass over every pixel from each pass.
+ *
+ * Kept simple on purpose, as the baseline for cuda-shared:
+ *   - one thread per pixel (grid-stride), three byte loads each;
+ *   - the centres are read from global memory (through L1) every time;
+ *   - every pixel adds its colour and count into its block's slice of a
+ *     global array of partial sums with 4 global atomics -- neighbouring
+ *     pixels share a label, so these contend for the same few addresses;
+ *   - a second kernel (one block) adds the slices, applies the update
+ *     rule and zeroes them: two launches a pass.
+ */
+#include "kmeans_device.cuh"
+
+#include <cstdlib>
+
+enum { GLOBAL_THREADS = 256, GLOBAL_BLOCKS_PER_SM = 4 };
+
+struct global_scratch {
+    unsigned blocks;
+    unsigned *partial;      /* blocks x k x 4 */
+};
+
+__global__ void km_global_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
+                                 int first_pass, const float4 *prepped, unsigned *partial, km_control *control)
+{
+    if (__ldcg(&control->done))
+        return;
+    unsigned *mine = partial + (size_t)blockIdx.x * k * 4;   /* < 2^24 pixels a block: no overflow */
+    for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        unsigned r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
+        unsigned label = km_nearest(prepped, k, r, g, b);
+        if (first_pass || labels[i] != label)
+            atomicAdd(&control->changed, 1u);
+        labels[i] = (uint8_t)label;
+        atomicAdd(&mine[4 * label], r);
+        atomicAdd(&mine[4 * label + 1], g);
+        atomicAdd(&mine[4 * label + 2], b);
+        atomicAdd(&mine[4 * label + 3], 1u);
+    }
+}
+
+/* One block: column sums of the partials into `sums`, zeroing them, then
+ * the end of the pass. */
+__global__ void km_global_reduce(unsigned blocks, int k, int converge, unsigned *partial, unsigned long long *sums,
+                                 int32_t *centres, float4 *prepped, km_control *control)
+{
+    if (__ldcg(&control->done))
+        return;
+    for (int j = threadIdx.x; j < 4 * k; j += blockDim.x) {
+        unsigned long long total = 0;
+        for (unsigned b = 0; b < blocks; b++) {
+            total += partial[(size_t)b * 4 * k + j];
+            partial[(size_t)b * 4 * k + j] = 0;
+        }
+        sums[j] = total;
+    }
+    __threadfence();     /* km_finish_pass reads the sums from L2 */
+    __syncthreads();
+    km_finish_pass(k, converge, sums, centres, prepped, control);
+}
+
+static sb_status global_setup(km_device *d, sb_error *err)
+{
+    global_scratch *s = (global_scratch *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->scratch = s;
+    unsigned fill = (unsigned)d->sm_count * GLOBAL_BLOCKS_PER_SM;
+    unsigned needed = sb_div_up((unsigned long long)d->n, GLOBAL_THREADS);
+    unsigned safe = sb_div_up((unsigned long long)d->n, 1u << 24);
+    s->blocks = needed < fill ? needed : fill;
+    if (s->blocks < safe)
+        s->blocks = safe;
+    size_t bytes = (size_t)s->blocks * d->params.k * 4 * sizeof(unsigned);
+    SB_CUDA_TRY(cudaMalloc(&s->partial, bytes), err, d->who);
+    SB_CUDA_TRY(cudaMemsetAsync(s->partial, 0, bytes, d->stream), err, d->who);
+    return SB_OK;
+}
+
+static sb_status global_pass(km_device *d, int first_pass, sb_error *err)
+{
+    global_scratch *s = (global_scratch *)d->scratch;
+    km_global_assign<<<s->blocks, GLOBAL_THREADS, 0, d->stream>>>(
+        (const uint8_t *)d->rgb, (unsigned long long)d->n, (uint8_t *)d->labels, d->params.k, first_pass,
+        d->prepped, s->partial, d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    km_global_reduce<<<1, 1024, 0, d->stream>>>(s->blocks, d->params.k, !d->params.fixed, s->partial, d->sums,
+                                                d->centres, d->prepped, d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static void global_teardown(km_device *d)
+{
+    global_scratch *s = (global_scratch *)d->scratch;
+    if (!s)
+        return;
+    cudaFree(s->partial);
+    free(s);
+}
+
+static const km_hooks global_hooks = { "kmeans/cuda-global", global_setup, global_pass, global_teardown };
+
+static sb_status global_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                const sb_exec *exec, sb_error *err)
+{
+    return km_cuda_prepare(&global_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_kmeans_cuda_global_ops = { global_prepare, km_cuda_run, km_cuda_fetch,
+                                                              km_cuda_release };

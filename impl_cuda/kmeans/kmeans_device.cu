@@ -1,0 +1,154 @@
+/* kmeans_device.cu - buffers and the pass loop shared by the device-resident
+ * CUDA k-means variants (see kmeans_device.cuh). */
+#include "kmeans_device.cuh"
+
+#include <cstdlib>
+#include <cstring>
+
+static_assert(sizeof(sb_kmeans_prepped) == sizeof(float4), "a prepped centre is a float4");
+
+static sb_status device_open(km_device *d, const sb_image *in, const void *params, void *output,
+                             const sb_exec *exec, sb_error *err)
+{
+    const char *who = d->who;
+    d->params = *(const sb_kmeans_params *)params;
+    d->n = (long)in->width * in->height;
+    d->quads = sb_div_up((unsigned long long)d->n, 4);
+    d->stream = (cudaStream_t)exec->stream;
+    d->host_out = (sb_kmeans_out *)output;
+    int k = d->params.k;
+
+    int32_t initial[SB_KMEANS_MAX_K][3];
+    sb_kmeans_prepped prepped[SB_KMEANS_MAX_K];
+    sb_status st = sb_kmeans_initial(in, &d->params, initial, err);
+    if (st)
+        return st;
+    for (int c = 0; c < k; c++)
+        prepped[c] = sb_kmeans_prep(initial[c]);
+
+    int dev;
+    SB_CUDA_TRY(cudaGetDevice(&dev), err, who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, dev), err, who);
+    size_t rgb_bytes = (size_t)d->quads * 12;
+    SB_CUDA_TRY(cudaMalloc(&d->rgb, rgb_bytes), err, who);
+    SB_CUDA_TRY(cudaMalloc(&d->labels, (size_t)d->quads * 4), err, who);
+    SB_CUDA_TRY(cudaMalloc(&d->centres, (size_t)k * 3 * sizeof(int32_t)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&d->prepped, (size_t)k * sizeof(float4)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&d->initial, (size_t)k * 3 * sizeof(int32_t)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&d->initial_prepped, (size_t)k * sizeof(float4)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&d->sums, (size_t)k * 4 * sizeof(unsigned long long)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&d->control, sizeof(km_control)), err, who);
+    SB_CUDA_TRY(cudaMallocHost(&d->host_control, sizeof(km_control)), err, who);
+
+    SB_CUDA_TRY(cudaMemsetAsync(d->rgb, 0, rgb_bytes, d->stream), err, who);
+    SB_CUDA_TRY(cudaMemcpy2DAsync(d->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
+                                  (size_t)in->height, cudaMemcpyHostToDevice, d->stream),
+                err, who);
+    if (exec->poison)
+        SB_CUDA_TRY(cudaMemsetAsync(d->labels, 0xA5, (size_t)d->quads * 4, d->stream), err, who);
+    SB_CUDA_TRY(cudaMemcpyAsync(d->initial, initial, (size_t)k * 3 * sizeof(int32_t), cudaMemcpyHostToDevice,
+                                d->stream),
+                err, who);
+    SB_CUDA_TRY(cudaMemcpyAsync(d->initial_prepped, prepped, (size_t)k * sizeof(float4), cudaMemcpyHostToDevice,
+                                d->stream),
+                err, who);
+    SB_CUDA_TRY(cudaMemsetAsync(d->sums, 0, (size_t)k * 4 * sizeof(unsigned long long), d->stream), err, who);
+    /* the stack arrays above must outlive the copies */
+    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, who);
+    return SB_OK;
+}
+
+sb_status km_cuda_prepare(const km_hooks *hooks, void **state, const sb_image *in, const void *params,
+                          void *output, const sb_exec *exec, sb_error *err)
+{
+    *state = NULL;
+    km_device *d = (km_device *)calloc(1, sizeof *d);
+    if (!d)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", hooks->who);
+    d->hooks = hooks;
+    d->who = hooks->who;
+    sb_status st = in->channels == 3
+                       ? device_open(d, in, params, output, exec, err)
+                       : sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", d->who,
+                                 in->channels);
+    if (!st && hooks->setup)
+        st = hooks->setup(d, err);
+    if (st) {
+        km_cuda_release(d);
+        return st;
+    }
+    *state = d;
+    return SB_OK;
+}
+
+/* The loop of kmeans.h: start from the initial centres, then passes until
+ * the device says done (checked every KM_BATCH passes) or max_iter. */
+sb_status km_cuda_run(void *state, sb_error *err)
+{
+    km_device *d = (km_device *)state;
+    const sb_kmeans_params *p = &d->params;
+    SB_CUDA_TRY(cudaMemcpyAsync(d->centres, d->initial, (size_t)p->k * 3 * sizeof(int32_t),
+                                cudaMemcpyDeviceToDevice, d->stream),
+                err, d->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(d->prepped, d->initial_prepped, (size_t)p->k * sizeof(float4),
+                                cudaMemcpyDeviceToDevice, d->stream),
+                err, d->who);
+    SB_CUDA_TRY(cudaMemsetAsync(d->control, 0, sizeof(km_control), d->stream), err, d->who);
+
+    int launched = 0;
+    while (launched < p->max_iter) {
+        int left = p->max_iter - launched, batch = p->fixed || left < (int)KM_BATCH ? left : (int)KM_BATCH;
+        for (int i = 0; i < batch; i++) {
+            sb_status st = d->hooks->pass(d, launched + i == 0, err);
+            if (st)
+                return st;
+        }
+        launched += batch;
+        if (p->fixed)
+            break;
+        SB_CUDA_TRY(cudaMemcpyAsync(d->host_control, d->control, sizeof(km_control), cudaMemcpyDeviceToHost,
+                                    d->stream),
+                    err, d->who);
+        SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+        if (d->host_control->done)
+            break;
+    }
+    return SB_OK;
+}
+
+sb_status km_cuda_fetch(void *state, sb_error *err)
+{
+    km_device *d = (km_device *)state;
+    sb_kmeans_out *out = d->host_out;
+    SB_CUDA_TRY(cudaMemcpyAsync(out->labels, d->labels, (size_t)d->n, cudaMemcpyDeviceToHost, d->stream), err,
+                d->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(d->host_control, d->control, sizeof(km_control), cudaMemcpyDeviceToHost,
+                                d->stream),
+                err, d->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(out->centres, d->centres, (size_t)d->params.k * 3 * sizeof(int32_t),
+                                cudaMemcpyDeviceToHost, d->stream),
+                err, d->who);
+    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+    out->k = d->params.k;
+    out->iterations = d->host_control->passes;
+    return SB_OK;
+}
+
+void km_cuda_release(void *state)
+{
+    km_device *d = (km_device *)state;
+    if (!d)
+        return;
+    if (d->hooks->teardown)
+        d->hooks->teardown(d);
+    cudaFree(d->rgb);
+    cudaFree(d->labels);
+    cudaFree(d->centres);
+    cudaFree(d->prepped);
+    cudaFree(d->initial);
+    cudaFree(d->initial_prepped);
+    cudaFree(d->sums);
+    cudaFree(d->control);
+    cudaFreeHost(d->host_control);
+    free(d);
+}

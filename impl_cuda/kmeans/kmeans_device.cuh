@@ -1,0 +1,157 @@
+/* kmeans_device.cuh - what the device-resident CUDA k-means variants
+ * (cuda-global, cuda-shared, cuda-texture) share: the buffers, the loop
+ * that drives the passes from the host, and the device-side pieces every
+ * pass ends with (the update rule and the convergence test).
+ *
+ * The whole loop stays on the device.  A pass is one or two kernels; the
+ * last step of a pass turns the integer sums into centres (kmeans.h's
+ * rule), zeroes the sums, counts the pass and -- when nothing changed and
+ * the mode is "converge" -- raises km_control::done, after which further
+ * passes return at once.  So the host can enqueue KM_BATCH passes, then
+ * read back one 16-byte km_control, and still get the exact pass count:
+ * a pass without change is a fixed point (kmeans.h), the extra launches
+ * are no-ops.  In fixed mode nothing is read back at all.
+ *
+ * Layout.  The image is uploaded packed (3 bytes a pixel, rows joined)
+ * and padded with zeros to a multiple of 4 pixels, so 4 pixels are
+ * exactly 3 aligned 32-bit words (a "quad"); labels are bytes, 4 to a
+ * word.  Pixels of the padding are labelled but never counted.
+ */
+#ifndef SEGBENCH_KMEANS_DEVICE_CUH
+#define SEGBENCH_KMEANS_DEVICE_CUH
+
+#include <cstdint>
+
+#include "segbench/kmeans.h"
+#include "segbench/variant.h"
+
+#include "../cuda_check.cuh"
+
+enum { KM_BATCH = 8, KM_FULL_MASK = 0xffffffffu };
+
+/* Pass bookkeeping, on the device (and one pinned copy on the host). */
+struct km_control {
+    unsigned blocks_done;   /* blocks of the current kernel that have finished */
+    unsigned changed;       /* pixels whose label changed in this pass */
+    int passes;             /* passes made */
+    int done;               /* converged: later passes return at once */
+};
+
+struct km_hooks;
+
+struct km_device {
+    const km_hooks *hooks;
+    const char *who;              /* "kmeans/cuda-shared", for messages */
+    sb_kmeans_params params;
+    long n;                       /* pixels */
+    unsigned quads;               /* ceil(n / 4) */
+    cudaStream_t stream;
+    sb_kmeans_out *host_out;
+    int sm_count;
+    uint32_t *rgb;                /* 3 words a quad */
+    uint32_t *labels;             /* 1 word a quad */
+    int32_t *centres;             /* k x 3, the current centres */
+    float4 *prepped;              /* k, the same as sb_kmeans_prepped */
+    int32_t *initial;             /* k x 3, copied to `centres` at each run */
+    float4 *initial_prepped;
+    unsigned long long *sums;     /* k x 4, zero between passes */
+    km_control *control;
+    km_control *host_control;     /* pinned */
+    void *scratch;                /* the variant's own */
+};
+
+struct km_hooks {
+    const char *who;
+    sb_status (*setup)(km_device *d, sb_error *err);                  /* optional */
+    sb_status (*pass)(km_device *d, int first_pass, sb_error *err);   /* enqueue one pass */
+    void (*teardown)(km_device *d);                                   /* optional */
+};
+
+sb_status km_cuda_prepare(const km_hooks *hooks, void **state, const sb_image *in, const void *params,
+                          void *output, const sb_exec *exec, sb_error *err);
+sb_status km_cuda_run(void *state, sb_error *err);
+sb_status km_cuda_fetch(void *state, sb_error *err);
+void km_cuda_release(void *state);
+
+/* ---- device pieces ----------------------------------------------------- */
+
+__device__ __forceinline__ float4 km_prep(const int32_t c[3])
+{
+    sb_kmeans_prepped p = sb_kmeans_prep(c);
+    return make_float4(p.r, p.g, p.b, p.cc);
+}
+
+/* The nearest centre to pixel (r, g, b): kmeans.h's exact score, strict <
+ * so ties keep the lower index.  `centres` may be in any memory space. */
+__device__ __forceinline__ unsigned km_nearest(const float4 *centres, int k, unsigned r, unsigned g, unsigned b)
+{
+    float mr = sb_kmeans_pixel_weight(r), mg = sb_kmeans_pixel_weight(g), mb = sb_kmeans_pixel_weight(b);
+    unsigned best_c = 0;
+    float4 c = centres[0];
+    float best = sb_kmeans_score({ c.x, c.y, c.z, c.w }, mr, mg, mb);
+    for (int j = 1; j < k; j++) {
+        c = centres[j];
+        float s = sb_kmeans_score({ c.x, c.y, c.z, c.w }, mr, mg, mb);
+        if (s < best) {
+            best = s;
+            best_c = (unsigned)j;
+        }
+    }
+    return best_c;
+}
+
+/* The end of a pass, run by one block: the update rule, zeroed sums, the
+ * pass counted and the convergence test.  The sums were written by other
+ * blocks' atomics, so they are read past L1 (__ldcg). */
+__device__ __forceinline__ void km_finish_pass(int k, int converge, unsigned long long *sums, int32_t *centres,
+                                               float4 *prepped, km_control *control)
+{
+    for (int c = threadIdx.x; c < k; c += blockDim.x) {
+        unsigned long long count = __ldcg(&sums[4 * c + 3]);
+        int32_t centre[3] = { centres[3 * c], centres[3 * c + 1], centres[3 * c + 2] };
+        if (count)                       /* an empty cluster keeps its centre */
+            for (int ch = 0; ch < 3; ch++)
+                centre[ch] = sb_kmeans_mean(__ldcg(&sums[4 * c + ch]), count);
+        for (int ch = 0; ch < 3; ch++) {
+            centres[3 * c + ch] = centre[ch];
+            sums[4 * c + ch] = 0;
+        }
+        sums[4 * c + 3] = 0;
+        prepped[c] = km_prep(centre);
+    }
+    if (threadIdx.x == 0) {
+        control->passes++;
+        if (converge && __ldcg(&control->changed) == 0)
+            control->done = 1;
+        control->changed = 0;
+        control->blocks_done = 0;
+    }
+}
+
+/* Has every other block of this grid finished its atomics?  (The classic
+ * "last block" pattern: fence, then take a ticket.) */
+__device__ __forceinline__ bool km_last_block(km_control *control)
+{
+    __shared__ bool last;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0)
+        last = atomicAdd(&control->blocks_done, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (last)
+        __threadfence();
+    return last;
+}
+
+__device__ __forceinline__ unsigned km_warp_sum(unsigned v)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_add_sync(KM_FULL_MASK, v);
+#else
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_xor_sync(KM_FULL_MASK, v, o);
+    return v;
+#endif
+}
+
+#endif

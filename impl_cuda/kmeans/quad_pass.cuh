@@ -1,0 +1,147 @@
+/* quad_pass.cuh - one k-means pass as one kernel: the design of
+ * cuda-shared, shared with cuda-texture (which differs only in how the
+ * pixels are loaded: the Loader template argument).
+ *
+ * Against cuda-global, and what each change should buy:
+ *   - 4 pixels a thread: 3 aligned words in, one word of 4 labels out,
+ *     where cuda-global moves single bytes.  Fewer, wider memory
+ *     instructions; each centre read serves 4 pixels.
+ *   - The centres are copied once per block into shared memory, where
+ *     every lane reads the same one at the same time (a broadcast).
+ *   - Sums: within each warp, the lanes holding one label add their
+ *     colours with __reduce_add_sync and one lane adds the total into the
+ *     block's shared-memory sums (warp aggregation: on a photo most warps
+ *     hold one or two labels, so 32 shared atomics become 1 or 2); each
+ *     block then adds its sums to the global ones with 4k atomics.
+ *   - The update runs in the block that finishes last (km_last_block), so
+ *     a pass is one launch, not two.
+ */
+#ifndef SEGBENCH_KMEANS_QUAD_PASS_CUH
+#define SEGBENCH_KMEANS_QUAD_PASS_CUH
+
+#include "kmeans_device.cuh"
+
+enum { KM_QUAD_THREADS = 256 };
+
+/* Loaders: quad q is words 3q, 3q+1, 3q+2 (pixel i's byte c at 3i + c). */
+struct GlobalLoader {
+    const uint32_t *words;
+    __device__ __forceinline__ uint3 operator()(unsigned q) const
+    {
+        const uint32_t *w = words + 3 * (size_t)q;
+        return make_uint3(__ldg(w), __ldg(w + 1), __ldg(w + 2));
+    }
+};
+
+/* Add one pixel per lane into the block's sums, one shared atomic per
+ * distinct label in the warp.  Every lane of the warp must call it; lanes
+ * with !valid add nothing.  `pending` is the same in every lane, so the
+ * loop is too. */
+__device__ __forceinline__ void km_warp_add(unsigned *acc, bool valid, unsigned label, unsigned r, unsigned g,
+                                            unsigned b)
+{
+    unsigned pending = __ballot_sync(KM_FULL_MASK, valid);
+    while (pending) {
+        int leader = __ffs(pending) - 1;
+        unsigned lab = __shfl_sync(KM_FULL_MASK, label, leader);
+        bool mine = valid && label == lab;
+        unsigned group = __ballot_sync(KM_FULL_MASK, mine);
+        unsigned sr = km_warp_sum(mine ? r : 0u), sg = km_warp_sum(mine ? g : 0u), sb = km_warp_sum(mine ? b : 0u);
+        if ((threadIdx.x & 31) == (unsigned)leader) {
+            atomicAdd(&acc[4 * lab], sr);
+            atomicAdd(&acc[4 * lab + 1], sg);
+            atomicAdd(&acc[4 * lab + 2], sb);
+            atomicAdd(&acc[4 * lab + 3], (unsigned)__popc(group));
+        }
+        pending &= ~group;
+    }
+}
+
+template <class Loader>
+__global__ void __launch_bounds__(KM_QUAD_THREADS)
+    km_quad_pass(Loader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
+                 int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, km_control *control)
+{
+    if (__ldcg(&control->done))
+        return;
+    __shared__ float4 centre[SB_KMEANS_MAX_K];
+    __shared__ unsigned acc[4 * SB_KMEANS_MAX_K];   /* per block: < 2^24 pixels, so no overflow */
+    __shared__ unsigned block_changed;
+    for (int c = threadIdx.x; c < k; c += blockDim.x) {
+        centre[c] = prepped[c];
+        acc[4 * c] = acc[4 * c + 1] = acc[4 * c + 2] = acc[4 * c + 3] = 0;
+    }
+    if (threadIdx.x == 0)
+        block_changed = 0;
+    __syncthreads();
+
+    unsigned lane = threadIdx.x & 31, changed = 0, stride = gridDim.x * blockDim.x;
+    /* whole warps walk the quads together, so every lane reaches km_warp_add */
+    for (unsigned base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < quads; base += stride) {
+        unsigned q = base + lane;
+        bool live = q < quads;
+        uint3 w = live ? load(q) : make_uint3(0, 0, 0);
+        const uint32_t word[3] = { w.x, w.y, w.z };
+        uint32_t old = live && !first_pass ? labels[q] : 0, now = 0;
+        unsigned rgb[4][3], lab[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+#pragma unroll
+            for (int ch = 0; ch < 3; ch++) {
+                int byte = 3 * j + ch;
+                rgb[j][ch] = (word[byte / 4] >> (8 * (byte % 4))) & 0xffu;
+            }
+            lab[j] = km_nearest(centre, k, rgb[j][0], rgb[j][1], rgb[j][2]);
+            now |= lab[j] << (8 * j);
+        }
+        if (live)
+            labels[q] = now;
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            bool valid = live && 4ull * q + j < n;      /* not the padding */
+            changed += valid && (first_pass || ((old >> (8 * j)) & 0xffu) != lab[j]);
+            km_warp_add(acc, valid, lab[j], rgb[j][0], rgb[j][1], rgb[j][2]);
+        }
+    }
+
+    changed = km_warp_sum(changed);
+    if (lane == 0 && changed)
+        atomicAdd(&block_changed, changed);
+    __syncthreads();
+    for (int i = threadIdx.x; i < 4 * k; i += blockDim.x)
+        if (acc[i])
+            atomicAdd(&sums[i], (unsigned long long)acc[i]);
+    if (threadIdx.x == 0 && block_changed)
+        atomicAdd(&control->changed, block_changed);
+    if (km_last_block(control))
+        km_finish_pass(k, converge, sums, centres, prepped, control);
+}
+
+/* Blocks: enough to fill the GPU, and enough that no block sees 2^24
+ * pixels (its shared u32 sums stay below 2^32). */
+template <class Loader>
+static sb_status km_quad_grid(const km_device *d, unsigned *blocks, sb_error *err)
+{
+    int per_sm = 0;
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass<Loader>, KM_QUAD_THREADS, 0),
+                err, d->who);
+    unsigned fill = (unsigned)(d->sm_count * (per_sm > 0 ? per_sm : 1));
+    unsigned needed = sb_div_up(d->quads, KM_QUAD_THREADS);
+    unsigned safe = sb_div_up((unsigned long long)d->n, 1u << 24);
+    *blocks = needed < fill ? needed : fill;
+    if (*blocks < safe)
+        *blocks = safe;
+    return SB_OK;
+}
+
+template <class Loader>
+static sb_status km_quad_launch(km_device *d, Loader load, unsigned blocks, int first_pass, sb_error *err)
+{
+    km_quad_pass<Loader><<<blocks, KM_QUAD_THREADS, 0, d->stream>>>(
+        load, d->quads, (unsigned long long)d->n, d->labels, d->params.k, first_pass, !d->params.fixed, d->sums,
+        d->centres, d->prepped, d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+#endif

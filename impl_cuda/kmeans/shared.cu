@@ -1,0 +1,42 @@
+/* shared.cu - k-means, one kernel a pass (variant "cuda-shared").
+ *
+ * The design is in quad_pass.cuh: 4 pixels a thread, centres in shared
+ * memory, warp-aggregated sums in shared memory, the update in the last
+ * block.  This file only chooses plain global loads (__ldg, the read-only
+ * path) for the pixels.
+ */
+#include "quad_pass.cuh"
+
+#include <cstdlib>
+
+struct shared_scratch {
+    unsigned blocks;
+};
+
+static sb_status shared_setup(km_device *d, sb_error *err)
+{
+    shared_scratch *s = (shared_scratch *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->scratch = s;
+    return km_quad_grid<GlobalLoader>(d, &s->blocks, err);
+}
+
+static sb_status shared_pass(km_device *d, int first_pass, sb_error *err)
+{
+    GlobalLoader load = { d->rgb };
+    return km_quad_launch(d, load, ((shared_scratch *)d->scratch)->blocks, first_pass, err);
+}
+
+static void shared_teardown(km_device *d) { free(d->scratch); }
+
+static const km_hooks shared_hooks = { "kmeans/cuda-shared", shared_setup, shared_pass, shared_teardown };
+
+static sb_status shared_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                const sb_exec *exec, sb_error *err)
+{
+    return km_cuda_prepare(&shared_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_kmeans_cuda_shared_ops = { shared_prepare, km_cuda_run, km_cuda_fetch,
+                                                              km_cuda_release };

@@ -1,0 +1,83 @@
+/* texture.cu - k-means with the pixels read through a texture object
+ * (variant "cuda-texture").
+ *
+ * Against cuda-shared: the same kernel (quad_pass.cuh); the three words
+ * of each quad come from tex1Dfetch on a 1-D texture over the packed
+ * image instead of __ldg.  Both go through the same unified L1/texture
+ * cache on Hopper, and the access is a plain stream read once per pass,
+ * so expect the same speed: the row shows that a texture buys nothing
+ * without 2-D locality or filtering to exploit.  A 1-D linear texture
+ * holds at most cudaDevAttrMaxTexture1DLinearWidth elements; larger
+ * images are refused with that message.
+ */
+#include "quad_pass.cuh"
+
+#include <cstdlib>
+
+struct TextureLoader {
+    cudaTextureObject_t tex;      /* 32-bit words of the packed image */
+    __device__ __forceinline__ uint3 operator()(unsigned q) const
+    {
+        int w = 3 * (int)q;
+        return make_uint3(tex1Dfetch<unsigned>(tex, w), tex1Dfetch<unsigned>(tex, w + 1),
+                          tex1Dfetch<unsigned>(tex, w + 2));
+    }
+};
+
+struct texture_scratch {
+    unsigned blocks;
+    cudaTextureObject_t tex;
+};
+
+static sb_status texture_setup(km_device *d, sb_error *err)
+{
+    texture_scratch *s = (texture_scratch *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->scratch = s;
+    int dev, max_width;
+    SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, dev), err, d->who);
+    size_t words = 3 * (size_t)d->quads;
+    if (words > (size_t)max_width)
+        return sb_fail(err, SB_ERR_USAGE, "%s: %ld pixels need a 1-D texture of %zu words; this GPU allows %d",
+                       d->who, d->n, words, max_width);
+
+    cudaResourceDesc res = {};
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = d->rgb;
+    res.res.linear.desc = cudaCreateChannelDesc<unsigned>();
+    res.res.linear.sizeInBytes = words * 4;
+    cudaTextureDesc desc = {};
+    desc.readMode = cudaReadModeElementType;
+    SB_CUDA_TRY(cudaCreateTextureObject(&s->tex, &res, &desc, NULL), err, d->who);
+    return km_quad_grid<TextureLoader>(d, &s->blocks, err);
+}
+
+static sb_status texture_pass(km_device *d, int first_pass, sb_error *err)
+{
+    texture_scratch *s = (texture_scratch *)d->scratch;
+    TextureLoader load = { s->tex };
+    return km_quad_launch(d, load, s->blocks, first_pass, err);
+}
+
+static void texture_teardown(km_device *d)
+{
+    texture_scratch *s = (texture_scratch *)d->scratch;
+    if (!s)
+        return;
+    if (s->tex)
+        cudaDestroyTextureObject(s->tex);
+    free(s);
+}
+
+static const km_hooks texture_hooks = { "kmeans/cuda-texture", texture_setup, texture_pass, texture_teardown };
+
+static sb_status texture_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                 const sb_exec *exec, sb_error *err)
+{
+    return km_cuda_prepare(&texture_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_kmeans_cuda_texture_ops = { texture_prepare, km_cuda_run, km_cuda_fetch,
+                                                               km_cuda_release };

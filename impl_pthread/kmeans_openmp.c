@@ -1,0 +1,78 @@
+/* kmeans_openmp.c - k-means with OpenMP (variant "openmp").
+ *
+ * One parallel region per pass.  Rows are shared out statically; each
+ * thread keeps its own sums (on its stack, so no two threads write one
+ * cache line) and adds them into the pass's sums under a critical
+ * section once, at the end.  Integer sums make that order irrelevant.
+ */
+#include "segbench/kmeans.h"
+#include "segbench/variant.h"
+
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct openmp_state {
+    int threads;
+    const sb_image *in;
+    sb_kmeans_params params;
+    sb_kmeans_out *out;
+    int32_t initial[SB_KMEANS_MAX_K][3];
+} openmp_state;
+
+static sb_status openmp_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
+                             long *changed, sb_error *err)
+{
+    (void)err;
+    openmp_state *s = ctx;
+    int k = s->params.k, height = s->in->height;
+    long total_changed = 0;
+#pragma omp parallel num_threads(s->threads) reduction(+ : total_changed)
+    {
+        sb_kmeans_sums mine[SB_KMEANS_MAX_K];
+        memset(mine, 0, (size_t)k * sizeof mine[0]);
+        int t = omp_get_thread_num(), n = omp_get_num_threads();
+        int y0 = (int)((long)height * t / n), y1 = (int)((long)height * (t + 1) / n);
+        total_changed += sb_kmeans_assign_rows(s->in, y0, y1, centres, k, first_pass, s->out->labels, mine);
+#pragma omp critical(kmeans_merge)
+        for (int c = 0; c < k; c++)
+            for (int j = 0; j < 4; j++)
+                sums[c][j] += mine[c][j];
+    }
+    *changed = total_changed;
+    return SB_OK;
+}
+
+static sb_status openmp_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                const sb_exec *exec, sb_error *err)
+{
+    openmp_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "kmeans/openmp: out of memory");
+    s->threads = exec->threads;
+    s->in = in;
+    s->params = *(const sb_kmeans_params *)params;
+    s->out = output;
+    sb_status st = sb_kmeans_initial(in, &s->params, s->initial, err);
+    if (st) {
+        free(s);
+        return st;
+    }
+    *state = s;
+    return SB_OK;
+}
+
+static sb_status openmp_run(void *state, sb_error *err)
+{
+    openmp_state *s = state;
+    return sb_kmeans_host_loop(&s->params, (const int32_t(*)[3])s->initial, openmp_pass, s, s->out, err);
+}
+
+static sb_status openmp_fetch(void *state, sb_error *err)
+{
+    (void)state;
+    (void)err;
+    return SB_OK;
+}
+
+const sb_variant_ops sb_kmeans_openmp_ops = { openmp_prepare, openmp_run, openmp_fetch, free };
