@@ -3,7 +3,8 @@
  * The protocol (DESIGN.md "Timing protocol"):
  *   1. check: prepare with poisoned outputs, run, fetch, compare with the
  *      reference.  Nothing is timed before this passes or fails.
- *   2. warm-up: at least `warmup_min` runs and `warmup_ms` of them.
+ *   2. warm-up: at least `warmup_min` runs and `warmup_ms` of them (fast
+ *      rows run thousands of times, slow rows once more).
  *   3. kernel time: run() alone, bracketed by CUDA events on the variant's
  *      stream (after an L2 flush, outside the events) or by the monotonic
  *      clock for CPU variants.  Repeat until at least `min_reps` samples

@@ -5,13 +5,16 @@
  * Against cuda-global, and what each change should buy:
  *   - 4 pixels a thread: 3 aligned words in, one word of 4 labels out,
  *     where cuda-global moves single bytes.  Fewer, wider memory
- *     instructions; each centre read serves 4 pixels.
+ *     instructions; each centre read serves 4 pixels; changed labels are
+ *     counted 4 at a time (__vcmpne4).
  *   - The centres are copied once per block into shared memory, where
  *     every lane reads the same one at the same time (a broadcast).
  *   - Sums: within each warp, the lanes holding one label add their
  *     colours with __reduce_add_sync and one lane adds the total into the
  *     block's shared-memory sums (warp aggregation: on a photo most warps
- *     hold one or two labels, so 32 shared atomics become 1 or 2); each
+ *     hold one or two labels, so 32 shared atomics become 1 or 2).  When
+ *     every lane's 4 pixels share one label -- most of an image -- the 4
+ *     are added first and the warp aggregates once, not 4 times.  Each
  *     block then adds its sums to the global ones with 4k atomics.
  *   - The update runs in the block that finishes last (km_last_block), so
  *     a pass is one launch, not two.
@@ -33,12 +36,12 @@ struct GlobalLoader {
     }
 };
 
-/* Add one pixel per lane into the block's sums, one shared atomic per
+/* Add one value per lane into the block's sums, one shared atomic per
  * distinct label in the warp.  Every lane of the warp must call it; lanes
  * with !valid add nothing.  `pending` is the same in every lane, so the
  * loop is too. */
 __device__ __forceinline__ void km_warp_add(unsigned *acc, bool valid, unsigned label, unsigned r, unsigned g,
-                                            unsigned b)
+                                            unsigned b, unsigned count)
 {
     unsigned pending = __ballot_sync(KM_FULL_MASK, valid);
     while (pending) {
@@ -47,13 +50,43 @@ __device__ __forceinline__ void km_warp_add(unsigned *acc, bool valid, unsigned 
         bool mine = valid && label == lab;
         unsigned group = __ballot_sync(KM_FULL_MASK, mine);
         unsigned sr = km_warp_sum(mine ? r : 0u), sg = km_warp_sum(mine ? g : 0u), sb = km_warp_sum(mine ? b : 0u);
+        unsigned sc = km_warp_sum(mine ? count : 0u);
         if ((threadIdx.x & 31) == (unsigned)leader) {
             atomicAdd(&acc[4 * lab], sr);
             atomicAdd(&acc[4 * lab + 1], sg);
             atomicAdd(&acc[4 * lab + 2], sb);
-            atomicAdd(&acc[4 * lab + 3], (unsigned)__popc(group));
+            atomicAdd(&acc[4 * lab + 3], sc);
         }
         pending &= ~group;
+    }
+}
+
+/* The nearest centre to each of 4 pixels: kmeans.h's exact score, strict
+ * < so ties keep the lower index.  One shared-memory read of a centre
+ * serves all 4 pixels. */
+__device__ __forceinline__ void km_nearest4(const float4 *centre, int k, const unsigned (&rgb)[4][3],
+                                            unsigned (&lab)[4])
+{
+    float m[4][3], best[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+#pragma unroll
+        for (int ch = 0; ch < 3; ch++)
+            m[j][ch] = sb_kmeans_pixel_weight(rgb[j][ch]);
+        best[j] = INFINITY;
+        lab[j] = 0;
+    }
+#pragma unroll 4
+    for (int c = 0; c < k; c++) {
+        float4 cen = centre[c];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            float s = sb_kmeans_score({ cen.x, cen.y, cen.z, cen.w }, m[j][0], m[j][1], m[j][2]);
+            if (s < best[j]) {
+                best[j] = s;
+                lab[j] = (unsigned)c;
+            }
+        }
     }
 }
 
@@ -82,25 +115,38 @@ __global__ void __launch_bounds__(KM_QUAD_THREADS)
         bool live = q < quads;
         uint3 w = live ? load(q) : make_uint3(0, 0, 0);
         const uint32_t word[3] = { w.x, w.y, w.z };
-        uint32_t old = live && !first_pass ? labels[q] : 0, now = 0;
         unsigned rgb[4][3], lab[4];
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
+        for (int j = 0; j < 4; j++)
 #pragma unroll
             for (int ch = 0; ch < 3; ch++) {
                 int byte = 3 * j + ch;
                 rgb[j][ch] = (word[byte / 4] >> (8 * (byte % 4))) & 0xffu;
             }
-            lab[j] = km_nearest(centre, k, rgb[j][0], rgb[j][1], rgb[j][2]);
-            now |= lab[j] << (8 * j);
-        }
-        if (live)
+        km_nearest4(centre, k, rgb, lab);
+        uint32_t now = lab[0] | lab[1] << 8 | lab[2] << 16 | lab[3] << 24;
+
+        /* pixels of this quad inside the image (the last quad may be short) */
+        unsigned long long first_px = 4ull * q;
+        unsigned inside = !live ? 0u : n - first_px >= 4 ? 4u : (unsigned)(n - first_px);
+        uint32_t inside_bytes = inside == 4 ? 0xffffffffu : (1u << (8 * inside)) - 1u;
+        if (live) {
+            uint32_t differ = first_pass ? 0xffffffffu : __vcmpne4(labels[q], now);   /* 0xff per changed byte */
+            changed += __popc(differ & inside_bytes) / 8;
             labels[q] = now;
+        }
+
+        /* Sums: a quad of one label (the usual case) goes in as one value,
+         * otherwise pixel by pixel. */
+        bool whole = inside == 4 && lab[0] == lab[1] && lab[0] == lab[2] && lab[0] == lab[3];
+        if (__all_sync(KM_FULL_MASK, whole || !live)) {
+            km_warp_add(acc, whole, lab[0], rgb[0][0] + rgb[1][0] + rgb[2][0] + rgb[3][0],
+                        rgb[0][1] + rgb[1][1] + rgb[2][1] + rgb[3][1], rgb[0][2] + rgb[1][2] + rgb[2][2] + rgb[3][2],
+                        4u);
+        } else {
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
-            bool valid = live && 4ull * q + j < n;      /* not the padding */
-            changed += valid && (first_pass || ((old >> (8 * j)) & 0xffu) != lab[j]);
-            km_warp_add(acc, valid, lab[j], rgb[j][0], rgb[j][1], rgb[j][2]);
+            for (int j = 0; j < 4; j++)
+                km_warp_add(acc, (unsigned)j < inside, lab[j], rgb[j][0], rgb[j][1], rgb[j][2], 1u);
         }
     }
 
