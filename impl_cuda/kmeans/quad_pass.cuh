@@ -98,22 +98,26 @@ __device__ __forceinline__ void km_nearest4(const float4 *centre, int k, const u
 /* Dynamic shared memory: the centres, then each warp's sums. */
 __host__ __device__ inline size_t km_quad_smem(int k)
 {
-    return (size_t)k * sizeof(float4) + (size_t)(KM_QUAD_THREADS / 32) * 4 * k * sizeof(unsigned);
+    return (size_t)k * (sizeof(float4) + sizeof(int4)) + (size_t)(KM_QUAD_THREADS / 32) * 4 * k * sizeof(unsigned);
 }
 
 template <class Loader>
 __global__ void __launch_bounds__(KM_QUAD_THREADS)
     km_quad_pass(Loader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
-                 int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, km_control *control)
+                 int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, int32_t *gap2,
+                 km_control *control)
 {
     if (__ldcg(&control->done))
         return;
     extern __shared__ float4 km_smem[];
     float4 *centre = km_smem;                               /* k */
-    unsigned *warp_sums = (unsigned *)(km_smem + k);        /* warps x 4k; < 2^24 pixels a block: no overflow */
+    int4 *bound = (int4 *)(km_smem + k);                    /* k: the centre as integers, and gap2 */
+    unsigned *warp_sums = (unsigned *)(bound + k);          /* warps x 4k; < 2^24 pixels a block: no overflow */
     __shared__ unsigned block_changed;
-    for (int c = threadIdx.x; c < k; c += blockDim.x)
+    for (int c = threadIdx.x; c < k; c += blockDim.x) {
         centre[c] = prepped[c];
+        bound[c] = make_int4(centres[3 * c], centres[3 * c + 1], centres[3 * c + 2], first_pass ? 0 : gap2[c]);
+    }
     for (int i = threadIdx.x; i < (KM_QUAD_THREADS / 32) * 4 * k; i += blockDim.x)
         warp_sums[i] = 0;
     if (threadIdx.x == 0)
@@ -144,12 +148,30 @@ __global__ void __launch_bounds__(KM_QUAD_THREADS)
                 int byte = 3 * j + ch;
                 rgb[j][ch] = (word[byte / 4] >> (8 * (byte % 4))) & 0xffu;
             }
-        km_nearest4(centre, k, rgb, lab);
-        uint32_t now = lab[0] | lab[1] << 8 | lab[2] << 16 | lab[3] << 24;
-
         /* pixels of this quad inside the image (the last quad may be short) */
         unsigned long long first_px = 4ull * q;
         unsigned inside = !live ? 0u : n - first_px >= 4 ? 4u : (unsigned)(n - first_px);
+
+        /* Pruning (Elkan 2003): if |P - C_a| < gap(a) / 2 for the pixel's
+         * old centre a, no other centre can be as near (triangle
+         * inequality), so a is the exact answer with no scan.  In
+         * integers: 4 |P - C_a|^2 < gap2(a).  A warp scans only if one of
+         * its pixels fails the test. */
+        bool keep = true;
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            lab[j] = (old >> (8 * j)) & 0xffu;
+            if ((unsigned)j < inside) {
+                int4 b = bound[lab[j]];
+                int dr = SB_KMEANS_UNIT * (int)rgb[j][0] - b.x, dg = SB_KMEANS_UNIT * (int)rgb[j][1] - b.y,
+                    db = SB_KMEANS_UNIT * (int)rgb[j][2] - b.z;
+                keep = keep && 4 * (dr * dr + dg * dg + db * db) < b.w;
+            }
+        }
+        if (!__all_sync(KM_FULL_MASK, keep && !first_pass))
+            km_nearest4(centre, k, rgb, lab);
+        uint32_t now = lab[0] | lab[1] << 8 | lab[2] << 16 | lab[3] << 24;
+
         uint32_t inside_bytes = inside == 4 ? 0xffffffffu : (1u << (8 * inside)) - 1u;
         if (live) {
             uint32_t differ = first_pass ? 0xffffffffu : __vcmpne4(old, now);   /* 0xff per changed byte */
@@ -190,7 +212,7 @@ __global__ void __launch_bounds__(KM_QUAD_THREADS)
     if (threadIdx.x == 0 && block_changed)
         atomicAdd(&control->changed, block_changed);
     if (km_last_block(control))
-        km_finish_pass(k, converge, sums, centres, prepped, control);
+        km_finish_pass(k, converge, sums, centres, prepped, gap2, control);
 }
 
 /* Blocks: enough to fill the GPU, and enough that no block sees 2^24
@@ -216,7 +238,7 @@ static sb_status km_quad_launch(km_device *d, Loader load, unsigned blocks, int 
 {
     km_quad_pass<Loader><<<blocks, KM_QUAD_THREADS, km_quad_smem(d->params.k), d->stream>>>(
         load, d->quads, (unsigned long long)d->n, d->labels, d->params.k, first_pass, !d->params.fixed, d->sums,
-        d->centres, d->prepped, d->control);
+        d->centres, d->prepped, d->gap2, d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
