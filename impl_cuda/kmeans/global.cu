@@ -50,7 +50,7 @@ __global__ void km_global_assign(const uint8_t *rgb, unsigned long long n, uint8
 /* One block: column sums of the partials into `sums`, zeroing them, then
  * the end of the pass. */
 __global__ void km_global_reduce(unsigned blocks, int k, int converge, unsigned *partial, unsigned long long *sums,
-                                 int32_t *centres, float4 *prepped, int32_t *gap2, km_control *control)
+                                 int32_t *centres, float4 *prepped, km_control *control)
 {
     if (__ldcg(&control->done))
         return;
@@ -64,7 +64,7 @@ __global__ void km_global_reduce(unsigned blocks, int k, int converge, unsigned 
     }
     __threadfence();     /* km_finish_pass reads the sums from L2 */
     __syncthreads();
-    km_finish_pass(k, converge, sums, centres, prepped, gap2, control);
+    km_finish_pass(k, converge, sums, centres, prepped, control);
 }
 
 static sb_status global_setup(km_device *d, sb_error *err)
@@ -93,7 +93,7 @@ static sb_status global_pass(km_device *d, int first_pass, sb_error *err)
         d->prepped, s->partial, d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     km_global_reduce<<<1, 1024, 0, d->stream>>>(s->blocks, d->params.k, !d->params.fixed, s->partial, d->sums,
-                                                d->centres, d->prepped, d->gap2, d->control);
+                                                d->centres, d->prepped, d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }

@@ -34,7 +34,6 @@ static sb_status device_open(km_device *d, const sb_image *in, const void *param
     SB_CUDA_TRY(cudaMalloc(&d->labels, (size_t)d->quads * 4), err, who);
     SB_CUDA_TRY(cudaMalloc(&d->centres, (size_t)k * 3 * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&d->prepped, (size_t)k * sizeof(float4)), err, who);
-    SB_CUDA_TRY(cudaMalloc(&d->gap2, (size_t)k * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&d->initial, (size_t)k * 3 * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&d->initial_prepped, (size_t)k * sizeof(float4)), err, who);
     SB_CUDA_TRY(cudaMalloc(&d->sums, (size_t)k * 4 * sizeof(unsigned long long)), err, who);
@@ -146,7 +145,6 @@ void km_cuda_release(void *state)
     cudaFree(d->labels);
     cudaFree(d->centres);
     cudaFree(d->prepped);
-    cudaFree(d->gap2);
     cudaFree(d->initial);
     cudaFree(d->initial_prepped);
     cudaFree(d->sums);

@@ -52,7 +52,6 @@ struct km_device {
     uint32_t *labels;             /* 1 word a quad */
     int32_t *centres;             /* k x 3, the current centres */
     float4 *prepped;              /* k, the same as sb_kmeans_prepped */
-    int32_t *gap2;                /* k: squared distance to the nearest other centre */
     int32_t *initial;             /* k x 3, copied to `centres` at each run */
     float4 *initial_prepped;
     unsigned long long *sums;     /* k x 4, zero between passes */
@@ -101,13 +100,11 @@ __device__ __forceinline__ unsigned km_nearest(const float4 *centres, int k, uns
     return best_c;
 }
 
-/* The end of a pass, run by every thread of one block: the update rule,
- * zeroed sums, each centre's squared distance to its nearest neighbour
- * (for the pruning test of quad_pass.cuh), the pass counted and the
- * convergence test.  The sums were written by other blocks' atomics, so
- * they are read past L1 (__ldcg). */
+/* The end of a pass, run by one block: the update rule, zeroed sums, the
+ * pass counted and the convergence test.  The sums were written by other
+ * blocks' atomics, so they are read past L1 (__ldcg). */
 __device__ __forceinline__ void km_finish_pass(int k, int converge, unsigned long long *sums, int32_t *centres,
-                                               float4 *prepped, int32_t *gap2, km_control *control)
+                                               float4 *prepped, km_control *control)
 {
     for (int c = threadIdx.x; c < k; c += blockDim.x) {
         unsigned long long count = __ldcg(&sums[4 * c + 3]);
@@ -121,20 +118,6 @@ __device__ __forceinline__ void km_finish_pass(int k, int converge, unsigned lon
         }
         sums[4 * c + 3] = 0;
         prepped[c] = km_prep(centre);
-    }
-    __syncthreads();
-    for (int c = threadIdx.x; c < k; c += blockDim.x) {
-        int32_t nearest = INT32_MAX;
-        for (int b = 0; b < k; b++) {
-            int32_t d = 0;
-            for (int ch = 0; ch < 3; ch++) {
-                int32_t e = centres[3 * c + ch] - centres[3 * b + ch];
-                d += e * e;
-            }
-            if (b != c && d < nearest)
-                nearest = d;
-        }
-        gap2[c] = nearest;
     }
     if (threadIdx.x == 0) {
         control->passes++;

@@ -11,14 +11,11 @@
  *     every lane reads the same one at the same time (a broadcast).
  *   - Sums: within each warp, the lanes holding one label add their
  *     colours with __reduce_add_sync and one lane adds the total into the
- *     warp's own sums in shared memory (warp aggregation: on a photo most
- *     warps hold one or two labels, so 32 atomics become 1 or 2 plain
- *     adds -- the sums are the warp's own, so nothing contends).  When
+ *     block's shared-memory sums (warp aggregation: on a photo most warps
+ *     hold one or two labels, so 32 shared atomics become 1 or 2).  When
  *     every lane's 4 pixels share one label -- most of an image -- the 4
  *     are added first and the warp aggregates once, not 4 times.  Each
- *     block then adds its warps' sums to the global ones with 4k atomics.
- *   - The next quad is loaded before the current one is worked on
- *     (software pipelining), so memory latency hides behind arithmetic.
+ *     block then adds its sums to the global ones with 4k atomics.
  *   - The update runs in the block that finishes last (km_last_block), so
  *     a pass is one launch, not two.
  */
@@ -39,13 +36,12 @@ struct GlobalLoader {
     }
 };
 
-/* Add one value per lane into this warp's own sums: the lanes holding
- * one label add their values with a warp reduction and one lane adds the
- * total.  The sums belong to this warp alone, so that is a plain add, not
- * an atomic.  Every lane must call it; lanes with !valid add nothing.
- * `pending` is the same in every lane, so the loop is too. */
-__device__ __forceinline__ void km_warp_add(unsigned *warp_sums, bool valid, unsigned label, unsigned r,
-                                            unsigned g, unsigned b, unsigned count)
+/* Add one value per lane into the block's sums, one shared atomic per
+ * distinct label in the warp.  Every lane of the warp must call it; lanes
+ * with !valid add nothing.  `pending` is the same in every lane, so the
+ * loop is too. */
+__device__ __forceinline__ void km_warp_add(unsigned *acc, bool valid, unsigned label, unsigned r, unsigned g,
+                                            unsigned b, unsigned count)
 {
     unsigned pending = __ballot_sync(KM_FULL_MASK, valid);
     while (pending) {
@@ -56,12 +52,11 @@ __device__ __forceinline__ void km_warp_add(unsigned *warp_sums, bool valid, uns
         unsigned sr = km_warp_sum(mine ? r : 0u), sg = km_warp_sum(mine ? g : 0u), sb = km_warp_sum(mine ? b : 0u);
         unsigned sc = km_warp_sum(mine ? count : 0u);
         if ((threadIdx.x & 31) == (unsigned)leader) {
-            warp_sums[4 * lab] += sr;
-            warp_sums[4 * lab + 1] += sg;
-            warp_sums[4 * lab + 2] += sb;
-            warp_sums[4 * lab + 3] += sc;
+            atomicAdd(&acc[4 * lab], sr);
+            atomicAdd(&acc[4 * lab + 1], sg);
+            atomicAdd(&acc[4 * lab + 2], sb);
+            atomicAdd(&acc[4 * lab + 3], sc);
         }
-        __syncwarp();
         pending &= ~group;
     }
 }
@@ -95,50 +90,30 @@ __device__ __forceinline__ void km_nearest4(const float4 *centre, int k, const u
     }
 }
 
-/* Dynamic shared memory: the centres, then each warp's sums. */
-__host__ __device__ inline size_t km_quad_smem(int k)
-{
-    return (size_t)k * (sizeof(float4) + sizeof(int4)) + (size_t)(KM_QUAD_THREADS / 32) * 4 * k * sizeof(unsigned);
-}
-
 template <class Loader>
 __global__ void __launch_bounds__(KM_QUAD_THREADS)
     km_quad_pass(Loader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
-                 int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, int32_t *gap2,
-                 km_control *control)
+                 int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, km_control *control)
 {
     if (__ldcg(&control->done))
         return;
-    extern __shared__ float4 km_smem[];
-    float4 *centre = km_smem;                               /* k */
-    int4 *bound = (int4 *)(km_smem + k);                    /* k: the centre as integers, and gap2 */
-    unsigned *warp_sums = (unsigned *)(bound + k);          /* warps x 4k; < 2^24 pixels a block: no overflow */
+    __shared__ float4 centre[SB_KMEANS_MAX_K];
+    __shared__ unsigned acc[4 * SB_KMEANS_MAX_K];   /* per block: < 2^24 pixels, so no overflow */
     __shared__ unsigned block_changed;
     for (int c = threadIdx.x; c < k; c += blockDim.x) {
         centre[c] = prepped[c];
-        bound[c] = make_int4(centres[3 * c], centres[3 * c + 1], centres[3 * c + 2], first_pass ? 0 : gap2[c]);
+        acc[4 * c] = acc[4 * c + 1] = acc[4 * c + 2] = acc[4 * c + 3] = 0;
     }
-    for (int i = threadIdx.x; i < (KM_QUAD_THREADS / 32) * 4 * k; i += blockDim.x)
-        warp_sums[i] = 0;
     if (threadIdx.x == 0)
         block_changed = 0;
     __syncthreads();
-    unsigned *mine = warp_sums + (threadIdx.x / 32) * 4 * k;
 
-    /* Whole warps walk the quads together, so every lane reaches
-     * km_warp_add.  The next quad's pixels and old labels are loaded
-     * before this one is worked on, so their latency hides behind it. */
     unsigned lane = threadIdx.x & 31, changed = 0, stride = gridDim.x * blockDim.x;
-    unsigned base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u), q = base + lane;
-    bool live = q < quads;
-    uint3 w = live ? load(q) : make_uint3(0, 0, 0);
-    uint32_t old = live && !first_pass ? labels[q] : 0;
-    for (; base < quads; base += stride) {
-        unsigned next_q = q + stride;
-        bool next_live = base + stride < quads && next_q < quads;
-        uint3 next_w = next_live ? load(next_q) : make_uint3(0, 0, 0);
-        uint32_t next_old = next_live && !first_pass ? labels[next_q] : 0;
-
+    /* whole warps walk the quads together, so every lane reaches km_warp_add */
+    for (unsigned base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < quads; base += stride) {
+        unsigned q = base + lane;
+        bool live = q < quads;
+        uint3 w = live ? load(q) : make_uint3(0, 0, 0);
         const uint32_t word[3] = { w.x, w.y, w.z };
         unsigned rgb[4][3], lab[4];
 #pragma unroll
@@ -148,33 +123,15 @@ __global__ void __launch_bounds__(KM_QUAD_THREADS)
                 int byte = 3 * j + ch;
                 rgb[j][ch] = (word[byte / 4] >> (8 * (byte % 4))) & 0xffu;
             }
+        km_nearest4(centre, k, rgb, lab);
+        uint32_t now = lab[0] | lab[1] << 8 | lab[2] << 16 | lab[3] << 24;
+
         /* pixels of this quad inside the image (the last quad may be short) */
         unsigned long long first_px = 4ull * q;
         unsigned inside = !live ? 0u : n - first_px >= 4 ? 4u : (unsigned)(n - first_px);
-
-        /* Pruning (Elkan 2003): if |P - C_a| < gap(a) / 2 for the pixel's
-         * old centre a, no other centre can be as near (triangle
-         * inequality), so a is the exact answer with no scan.  In
-         * integers: 4 |P - C_a|^2 < gap2(a).  A warp scans only if one of
-         * its pixels fails the test. */
-        bool keep = true;
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            lab[j] = (old >> (8 * j)) & 0xffu;
-            if ((unsigned)j < inside) {
-                int4 b = bound[lab[j]];
-                int dr = SB_KMEANS_UNIT * (int)rgb[j][0] - b.x, dg = SB_KMEANS_UNIT * (int)rgb[j][1] - b.y,
-                    db = SB_KMEANS_UNIT * (int)rgb[j][2] - b.z;
-                keep = keep && 4 * (dr * dr + dg * dg + db * db) < b.w;
-            }
-        }
-        if (!__all_sync(KM_FULL_MASK, keep && !first_pass))
-            km_nearest4(centre, k, rgb, lab);
-        uint32_t now = lab[0] | lab[1] << 8 | lab[2] << 16 | lab[3] << 24;
-
         uint32_t inside_bytes = inside == 4 ? 0xffffffffu : (1u << (8 * inside)) - 1u;
         if (live) {
-            uint32_t differ = first_pass ? 0xffffffffu : __vcmpne4(old, now);   /* 0xff per changed byte */
+            uint32_t differ = first_pass ? 0xffffffffu : __vcmpne4(labels[q], now);   /* 0xff per changed byte */
             changed += __popc(differ & inside_bytes) / 8;
             labels[q] = now;
         }
@@ -183,36 +140,27 @@ __global__ void __launch_bounds__(KM_QUAD_THREADS)
          * otherwise pixel by pixel. */
         bool whole = inside == 4 && lab[0] == lab[1] && lab[0] == lab[2] && lab[0] == lab[3];
         if (__all_sync(KM_FULL_MASK, whole || !live)) {
-            km_warp_add(mine, whole, lab[0], rgb[0][0] + rgb[1][0] + rgb[2][0] + rgb[3][0],
+            km_warp_add(acc, whole, lab[0], rgb[0][0] + rgb[1][0] + rgb[2][0] + rgb[3][0],
                         rgb[0][1] + rgb[1][1] + rgb[2][1] + rgb[3][1], rgb[0][2] + rgb[1][2] + rgb[2][2] + rgb[3][2],
                         4u);
         } else {
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                km_warp_add(mine, (unsigned)j < inside, lab[j], rgb[j][0], rgb[j][1], rgb[j][2], 1u);
+                km_warp_add(acc, (unsigned)j < inside, lab[j], rgb[j][0], rgb[j][1], rgb[j][2], 1u);
         }
-        q = next_q;
-        live = next_live;
-        w = next_w;
-        old = next_old;
     }
 
     changed = km_warp_sum(changed);
     if (lane == 0 && changed)
         atomicAdd(&block_changed, changed);
     __syncthreads();
-    for (int i = threadIdx.x; i < 4 * k; i += blockDim.x) {
-        unsigned total = 0;
-#pragma unroll
-        for (int wi = 0; wi < KM_QUAD_THREADS / 32; wi++)
-            total += warp_sums[wi * 4 * k + i];
-        if (total)
-            atomicAdd(&sums[i], (unsigned long long)total);
-    }
+    for (int i = threadIdx.x; i < 4 * k; i += blockDim.x)
+        if (acc[i])
+            atomicAdd(&sums[i], (unsigned long long)acc[i]);
     if (threadIdx.x == 0 && block_changed)
         atomicAdd(&control->changed, block_changed);
     if (km_last_block(control))
-        km_finish_pass(k, converge, sums, centres, prepped, gap2, control);
+        km_finish_pass(k, converge, sums, centres, prepped, control);
 }
 
 /* Blocks: enough to fill the GPU, and enough that no block sees 2^24
@@ -221,8 +169,7 @@ template <class Loader>
 static sb_status km_quad_grid(const km_device *d, unsigned *blocks, sb_error *err)
 {
     int per_sm = 0;
-    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass<Loader>, KM_QUAD_THREADS,
-                                                              km_quad_smem(d->params.k)),
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass<Loader>, KM_QUAD_THREADS, 0),
                 err, d->who);
     unsigned fill = (unsigned)(d->sm_count * (per_sm > 0 ? per_sm : 1));
     unsigned needed = sb_div_up(d->quads, KM_QUAD_THREADS);
@@ -236,9 +183,9 @@ static sb_status km_quad_grid(const km_device *d, unsigned *blocks, sb_error *er
 template <class Loader>
 static sb_status km_quad_launch(km_device *d, Loader load, unsigned blocks, int first_pass, sb_error *err)
 {
-    km_quad_pass<Loader><<<blocks, KM_QUAD_THREADS, km_quad_smem(d->params.k), d->stream>>>(
+    km_quad_pass<Loader><<<blocks, KM_QUAD_THREADS, 0, d->stream>>>(
         load, d->quads, (unsigned long long)d->n, d->labels, d->params.k, first_pass, !d->params.fixed, d->sums,
-        d->centres, d->prepped, d->gap2, d->control);
+        d->centres, d->prepped, d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
