@@ -298,6 +298,27 @@ static void report_unavailable(const bench_opts *o)
     }
 }
 
+/* A run of some algorithms (--algo) keeps the other algorithms' gallery
+ * entries: copy the old index's lines for algorithms not run now. */
+static void keep_other_gallery_lines(const char *path, const char *algos, FILE *to)
+{
+    FILE *from = algos ? fopen(path, "r") : NULL;
+    char line[2048], algo[64];
+    if (!from)
+        return;
+    if (fgets(line, sizeof line, from))          /* the header */
+        while (fgets(line, sizeof line, from)) {
+            size_t len = strcspn(line, "\t");
+            if (len == 0 || len >= sizeof algo)
+                continue;
+            memcpy(algo, line, len);
+            algo[len] = '\0';
+            if (sb_algo_find(algo) && !sb_in_list(algos, algo))
+                fputs(line, to);
+        }
+    fclose(from);
+}
+
 static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err)
 {
     static bench_opts o;
@@ -345,6 +366,7 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
             goto out;
         gallery_index = gallery_file.fp;
         fprintf(gallery_index, "algo\timage\tfile\tcaption\n");
+        keep_other_gallery_lines(gallery_path, o.algos, gallery_index);
         fprintf(stderr, "machine %s; dataset %s (%d images); %d rows; results to %s/\n", r.env.machine_id,
                 r.ds.name, r.ds.count, r.total, results_dir);
         if (r.env.device.present)

@@ -245,7 +245,20 @@ static void test_check_bench_report(void)
     snprintf(path, sizeof path, "%s/REPORT.md", report);
     char md[65536];
     slurp(path, md, sizeof md);
-    CHECKF(strstr(md, "## integral") && strstr(md, "Speedup") && strstr(md, "rows agree"), "REPORT.md: %.300s", md);
+    CHECKF(strstr(md, "## integral") && strstr(md, "## kmeans") && strstr(md, "Speedup") && strstr(md, "rows agree"),
+           "REPORT.md: %.300s", md);
+
+    /* a run of one algorithm keeps the other algorithms' gallery entries
+     * (it used to rewrite the index with its own alone) */
+    snprintf(path, sizeof path, "%s/gallery/index.tsv", results);
+    FILE *fp = fopen(path, "w");
+    fputs("algo\timage\tfile\tcaption\nintegral\tx\tintegral-x.png\told\nkmeans\tx\tkmeans-x.png\told\n", fp);
+    fclose(fp);
+    r = cli("bench --algo kmeans --variant cpu --image %s --budget 10 --min-reps 3 --results %s --quiet", small_png(),
+            results);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    slurp(path, md, sizeof md);
+    CHECKF(strstr(md, "integral-x.png") && !strstr(md, "kmeans-x.png"), "index.tsv: %s", md);
 
     /* a result set against itself as baseline: nothing is slower */
     r = cli("compare --baseline %s --current %s --strict", results, results);
