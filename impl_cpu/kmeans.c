@@ -200,64 +200,66 @@ sb_status sb_kmeans_host_loop(const sb_kmeans_params *p, const int32_t initial[]
     return SB_OK;
 }
 
-/* ---- the serial variant -------------------------------------------------- */
+/* ---- host-driven variants ------------------------------------------------ */
 
-typedef struct kmeans_serial {
-    const sb_image *in;
-    sb_kmeans_params params;
-    sb_kmeans_out *out;
-    int32_t initial[SB_KMEANS_MAX_K][3];
-} kmeans_serial;
-
-static sb_status serial_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
-                             long *changed, sb_error *err)
+sb_status sb_kmeans_host_open(size_t size, void **state, const sb_image *in, const void *params, void *output,
+                              int threads, const char *who, sb_error *err)
 {
-    (void)err;
-    kmeans_serial *s = ctx;
-    *changed = sb_kmeans_assign_rows(s->in, 0, s->in->height, centres, s->params.k, first_pass, s->out->labels,
-                                     sums);
-    return SB_OK;
-}
-
-sb_status sb_kmeans_serial(const sb_image *rgb, const sb_kmeans_params *p, sb_kmeans_out *out, sb_error *err)
-{
-    kmeans_serial s = { rgb, *p, out, { { 0 } } };
-    sb_status st = sb_kmeans_initial(rgb, p, s.initial, err);
-    if (!st)
-        st = sb_kmeans_host_loop(p, (const int32_t(*)[3])s.initial, serial_pass, &s, out, err);
-    return st;
-}
-
-static sb_status serial_prepare(void **state, const sb_image *in, const void *params, void *output,
-                                const sb_exec *exec, sb_error *err)
-{
-    (void)exec;
-    kmeans_serial *s = calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "kmeans/cpu: out of memory");
-    s->in = in;
-    s->params = *(const sb_kmeans_params *)params;
-    s->out = output;
-    sb_status st = sb_kmeans_initial(in, &s->params, s->initial, err);
+    *state = NULL;
+    sb_kmeans_host *h = calloc(1, size);
+    if (!h)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
+    h->in = in;
+    h->params = *(const sb_kmeans_params *)params;
+    h->out = output;
+    h->threads = threads;
+    sb_status st = sb_kmeans_initial(in, &h->params, h->initial, err);
     if (st) {
-        free(s);
+        free(h);
         return st;
     }
-    *state = s;
+    *state = h;
     return SB_OK;
 }
 
-static sb_status serial_run(void *state, sb_error *err)
+sb_status sb_kmeans_host_run(sb_kmeans_host *h, sb_kmeans_pass_fn pass, sb_error *err)
 {
-    kmeans_serial *s = state;
-    return sb_kmeans_host_loop(&s->params, (const int32_t(*)[3])s->initial, serial_pass, s, s->out, err);
+    return sb_kmeans_host_loop(&h->params, (const int32_t(*)[3])h->initial, pass, h, h->out, err);
 }
 
-static sb_status serial_fetch(void *state, sb_error *err)
+sb_status sb_kmeans_host_fetch(void *state, sb_error *err)
 {
     (void)state;
     (void)err;
     return SB_OK;
 }
 
-const sb_variant_ops sb_kmeans_cpu_ops = { serial_prepare, serial_run, serial_fetch, free };
+/* ---- the serial variant -------------------------------------------------- */
+
+static sb_status serial_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
+                             long *changed, sb_error *err)
+{
+    (void)err;
+    sb_kmeans_host *h = ctx;
+    *changed = sb_kmeans_assign_rows(h->in, 0, h->in->height, centres, h->params.k, first_pass, h->out->labels,
+                                     sums);
+    return SB_OK;
+}
+
+sb_status sb_kmeans_serial(const sb_image *rgb, const sb_kmeans_params *p, sb_kmeans_out *out, sb_error *err)
+{
+    sb_kmeans_host h = { rgb, *p, out, 1, { { 0 } } };
+    sb_status st = sb_kmeans_initial(rgb, p, h.initial, err);
+    return st ? st : sb_kmeans_host_run(&h, serial_pass, err);
+}
+
+static sb_status serial_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                const sb_exec *exec, sb_error *err)
+{
+    (void)exec;
+    return sb_kmeans_host_open(sizeof(sb_kmeans_host), state, in, params, output, 1, "kmeans/cpu", err);
+}
+
+static sb_status serial_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, serial_pass, err); }
+
+const sb_variant_ops sb_kmeans_cpu_ops = { serial_prepare, serial_run, sb_kmeans_host_fetch, free };

@@ -12,19 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct openmp_state {
-    int threads;
-    const sb_image *in;
-    sb_kmeans_params params;
-    sb_kmeans_out *out;
-    int32_t initial[SB_KMEANS_MAX_K][3];
-} openmp_state;
-
 static sb_status openmp_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
                              long *changed, sb_error *err)
 {
     (void)err;
-    openmp_state *s = ctx;
+    sb_kmeans_host *s = ctx;
     int k = s->params.k, height = s->in->height;
     long total_changed = 0;
 #pragma omp parallel num_threads(s->threads) reduction(+ : total_changed)
@@ -46,33 +38,10 @@ static sb_status openmp_pass(void *ctx, const sb_kmeans_prepped *centres, int fi
 static sb_status openmp_prepare(void **state, const sb_image *in, const void *params, void *output,
                                 const sb_exec *exec, sb_error *err)
 {
-    openmp_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "kmeans/openmp: out of memory");
-    s->threads = exec->threads;
-    s->in = in;
-    s->params = *(const sb_kmeans_params *)params;
-    s->out = output;
-    sb_status st = sb_kmeans_initial(in, &s->params, s->initial, err);
-    if (st) {
-        free(s);
-        return st;
-    }
-    *state = s;
-    return SB_OK;
+    return sb_kmeans_host_open(sizeof(sb_kmeans_host), state, in, params, output, exec->threads, "kmeans/openmp",
+                               err);
 }
 
-static sb_status openmp_run(void *state, sb_error *err)
-{
-    openmp_state *s = state;
-    return sb_kmeans_host_loop(&s->params, (const int32_t(*)[3])s->initial, openmp_pass, s, s->out, err);
-}
+static sb_status openmp_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, openmp_pass, err); }
 
-static sb_status openmp_fetch(void *state, sb_error *err)
-{
-    (void)state;
-    (void)err;
-    return SB_OK;
-}
-
-const sb_variant_ops sb_kmeans_openmp_ops = { openmp_prepare, openmp_run, openmp_fetch, free };
+const sb_variant_ops sb_kmeans_openmp_ops = { openmp_prepare, openmp_run, sb_kmeans_host_fetch, free };

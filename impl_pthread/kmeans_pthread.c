@@ -15,12 +15,8 @@
 #include <string.h>
 
 typedef struct pthread_state {
+    sb_kmeans_host host;          /* first: the state is also the host part */
     sb_pool *pool;
-    int threads;
-    const sb_image *in;
-    sb_kmeans_params params;
-    sb_kmeans_out *out;
-    int32_t initial[SB_KMEANS_MAX_K][3];
     /* one pass's inputs, and each thread's results */
     const sb_kmeans_prepped *centres;
     int first_pass;
@@ -31,12 +27,13 @@ typedef struct pthread_state {
 static void band_pass(void *ctx, int i, int n)
 {
     pthread_state *s = ctx;
+    const sb_kmeans_host *h = &s->host;
     long y0, y1;
-    sb_pool_split(s->in->height, i, n, 1, &y0, &y1);
+    sb_pool_split(h->in->height, i, n, 1, &y0, &y1);
     sb_kmeans_sums *sums = s->partial + (size_t)i * SB_KMEANS_MAX_K;
-    memset(sums, 0, (size_t)s->params.k * sizeof *sums);
-    s->changed[i] = sb_kmeans_assign_rows(s->in, (int)y0, (int)y1, s->centres, s->params.k, s->first_pass,
-                                          s->out->labels, sums);
+    memset(sums, 0, (size_t)h->params.k * sizeof *sums);
+    s->changed[i] = sb_kmeans_assign_rows(h->in, (int)y0, (int)y1, s->centres, h->params.k, s->first_pass,
+                                          h->out->labels, sums);
 }
 
 static sb_status pthread_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
@@ -48,9 +45,9 @@ static sb_status pthread_pass(void *ctx, const sb_kmeans_prepped *centres, int f
     s->first_pass = first_pass;
     sb_pool_run(s->pool, band_pass, s);
     *changed = 0;
-    for (int t = 0; t < s->threads; t++) {
+    for (int t = 0; t < s->host.threads; t++) {
         const sb_kmeans_sums *part = s->partial + (size_t)t * SB_KMEANS_MAX_K;
-        for (int c = 0; c < s->params.k; c++)
+        for (int c = 0; c < s->host.params.k; c++)
             for (int j = 0; j < 4; j++)
                 sums[c][j] += part[c][j];
         *changed += s->changed[t];
@@ -71,38 +68,23 @@ static void pthread_release(void *state)
 static sb_status pthread_prepare(void **state, const sb_image *in, const void *params, void *output,
                                  const sb_exec *exec, sb_error *err)
 {
-    pthread_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "kmeans/pthread: out of memory");
-    s->threads = exec->threads;
-    s->in = in;
-    s->params = *(const sb_kmeans_params *)params;
-    s->out = output;
-    s->partial = malloc((size_t)s->threads * SB_KMEANS_MAX_K * sizeof *s->partial);
-    s->changed = calloc((size_t)s->threads, sizeof *s->changed);
-    sb_status st = !s->partial || !s->changed ? sb_fail(err, SB_ERR_NOMEM, "kmeans/pthread: out of memory")
-                                              : sb_pool_shared(&s->pool, s->threads, err);
-    if (!st)
-        st = sb_kmeans_initial(in, &s->params, s->initial, err);
+    sb_status st = sb_kmeans_host_open(sizeof(pthread_state), state, in, params, output, exec->threads,
+                                       "kmeans/pthread", err);
+    if (st)
+        return st;
+    pthread_state *s = *state;
+    s->partial = malloc((size_t)exec->threads * SB_KMEANS_MAX_K * sizeof *s->partial);
+    s->changed = calloc((size_t)exec->threads, sizeof *s->changed);
+    st = !s->partial || !s->changed ? sb_fail(err, SB_ERR_NOMEM, "kmeans/pthread: out of memory")
+                                    : sb_pool_shared(&s->pool, exec->threads, err);
     if (st) {
         pthread_release(s);
-        return st;
+        *state = NULL;
     }
-    *state = s;
-    return SB_OK;
+    return st;
 }
 
-static sb_status pthread_run(void *state, sb_error *err)
-{
-    pthread_state *s = state;
-    return sb_kmeans_host_loop(&s->params, (const int32_t(*)[3])s->initial, pthread_pass, s, s->out, err);
-}
+static sb_status pthread_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, pthread_pass, err); }
 
-static sb_status pthread_fetch(void *state, sb_error *err)
-{
-    (void)state;
-    (void)err;
-    return SB_OK;
-}
-
-const sb_variant_ops sb_kmeans_pthread_ops = { pthread_prepare, pthread_run, pthread_fetch, pthread_release };
+const sb_variant_ops sb_kmeans_pthread_ops = { pthread_prepare, pthread_run, sb_kmeans_host_fetch,
+                                               pthread_release };

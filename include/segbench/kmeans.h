@@ -150,6 +150,28 @@ typedef sb_status (*sb_kmeans_pass_fn)(void *ctx, const sb_kmeans_prepped *centr
 sb_status sb_kmeans_host_loop(const sb_kmeans_params *p, const int32_t initial[][3], sb_kmeans_pass_fn pass,
                               void *ctx, sb_kmeans_out *out, sb_error *err);
 
+/* What every host-driven variant (cpu, pthread, openmp, cuda-seed) keeps.
+ * A variant's state embeds it as its first member, so the state pointer
+ * is also an sb_kmeans_host pointer (and the pass function's ctx). */
+typedef struct sb_kmeans_host {
+    const sb_image *in;
+    sb_kmeans_params params;
+    sb_kmeans_out *out;
+    int threads;
+    int32_t initial[SB_KMEANS_MAX_K][3];
+} sb_kmeans_host;
+
+/* prepare(): allocate `size` zeroed bytes of state (at least an
+ * sb_kmeans_host), fill the sb_kmeans_host part and compute the initial
+ * centres; `who` names the variant in messages.  On failure *state is
+ * NULL and nothing is left allocated. */
+sb_status sb_kmeans_host_open(size_t size, void **state, const sb_image *in, const void *params, void *output,
+                              int threads, const char *who, sb_error *err);
+/* run(): the loop from the initial centres, one `pass` per pass. */
+sb_status sb_kmeans_host_run(sb_kmeans_host *h, sb_kmeans_pass_fn pass, sb_error *err);
+/* fetch() for variants that compute straight into the output. */
+sb_status sb_kmeans_host_fetch(void *state, sb_error *err);
+
 /* The serial reference on a whole image (also used for gallery pictures). */
 sb_status sb_kmeans_serial(const sb_image *rgb, const sb_kmeans_params *p, sb_kmeans_out *out, sb_error *err);
 
