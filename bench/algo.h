@@ -19,6 +19,14 @@ typedef struct sb_agreement {
     char metric[240];       /* what was compared and what was found */
 } sb_agreement;
 
+/* Quality of an output against ground truth: named numbers. */
+enum { SB_QUALITY_MAX = 8 };
+typedef struct sb_quality {
+    int count;
+    const char *name[SB_QUALITY_MAX];   /* static strings: "boundary_recall" */
+    double value[SB_QUALITY_MAX];
+} sb_quality;
+
 typedef struct sb_algo {
     const char *name;            /* "integral" */
     const char *summary;
@@ -54,6 +62,12 @@ typedef struct sb_algo {
     sb_status (*write_labels)(const char *path, const void *out, sb_error *err);
     /* `segbench run`: a short account of the result on stdout (optional). */
     void (*describe)(FILE *fp, const void *params, const void *out);
+
+    /* Quality of the reference's output on an image (optional; written to
+     * <algo>.quality.csv).  `truth` is the image's ground-truth region
+     * labels, or NULL when it has none (then only truth-free measures). */
+    sb_status (*quality)(const sb_image *in, const void *params, const void *out, const sb_labels *truth,
+                         sb_quality *q, sb_error *err);
 
     /* The report's gallery: write pictures named <prefix>-*.png into dir and
      * one "file<TAB>caption" line per picture to index. */

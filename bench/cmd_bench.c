@@ -8,6 +8,7 @@
 #include "cases.h"
 #include "env.h"
 #include "harness.h"
+#include "quality.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/device.h"
@@ -231,11 +232,72 @@ static sb_status bench_gallery(const char *dir, FILE *index, const sb_algo *algo
     return st;
 }
 
+/* The image's ground-truth labels, when the manifest names them. */
+static sb_status load_truth(const sb_dataset_image *im, sb_labels *truth, int *have, sb_error *err)
+{
+    *have = 0;
+    if (!im->labels[0])
+        return SB_OK;
+    sb_image grey = { 0 };
+    sb_status st = sb_image_load(im->labels, SB_LOAD_GREY, &grey, err);
+    if (!st)
+        st = sb_labels_alloc(truth, grey.width, grey.height, err);
+    if (!st) {
+        for (int y = 0; y < grey.height; y++)
+            for (int x = 0; x < grey.width; x++)
+                truth->data[(size_t)y * grey.width + x] = sb_image_row(&grey, y)[x];
+        *have = 1;
+    }
+    if (grey.data)
+        sb_image_free(&grey);
+    return st;
+}
+
+/* The quality of the reference's output on this image and stage. */
+static sb_status bench_quality(sb_quality_rows *q, const sb_algo *algo, const sb_dataset_image *im,
+                               const sb_case *c, sb_error *err)
+{
+    sb_labels truth = { 0 };
+    int have;
+    sb_status st = load_truth(im, &truth, &have, err);
+    sb_quality measures;
+    if (!st)
+        st = algo->quality(c->input, c->params, c->reference, have ? &truth : NULL, &measures, err);
+    if (!st)
+        st = sb_quality_add(q, algo->stages[c->stage], im->name, c->input->width, c->input->height, &measures, err);
+    if (have)
+        sb_labels_free(&truth);
+    return st;
+}
+
+/* Rows, samples and quality so far -- rewritten after every image, so a
+ * run that is stopped keeps every image it finished. */
+static sb_status bench_write(const sb_rows *rows, const sb_quality_rows *q, const sb_algo *algo,
+                             const char *results_dir, sb_error *err)
+{
+    char path[1200];
+    sb_status st = SB_OK;
+    if (rows->count > 0) {
+        snprintf(path, sizeof path, "%s/%s.csv", results_dir, algo->name);
+        st = sb_rows_write_csv(rows, path, err);
+        if (!st) {
+            snprintf(path, sizeof path, "%s/%s.samples.csv", results_dir, algo->name);
+            st = sb_rows_write_samples(rows, path, err);
+        }
+    }
+    if (!st && q->count > 0) {
+        snprintf(path, sizeof path, "%s/%s.quality.csv", results_dir, algo->name);
+        st = sb_quality_write_csv(q, algo->name, path, err);
+    }
+    return st;
+}
+
 static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *results_dir, FILE *gallery_index,
                             sb_error *err)
 {
     const bench_opts *o = r->o;
     sb_rows rows = { 0 };
+    sb_quality_rows quality = { 0 };
     char gallery_dir[1200];
     snprintf(gallery_dir, sizeof gallery_dir, "%s/gallery", results_dir ? results_dir : ".");
     sb_status st = SB_OK;
@@ -253,6 +315,8 @@ static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *resul
                 break;
             if (stage == 0 && im->gallery && gallery_index)
                 st = bench_gallery(gallery_dir, gallery_index, algo, im, &cd.c, err);
+            if (!st && algo->quality && !o->check_only)
+                st = bench_quality(&quality, algo, im, &cd.c, err);
             for (int k = 0; k < sb_variant_count() && !st; k++) {
                 const sb_variant *v = sb_variant_at(k);
                 char why[300];
@@ -268,22 +332,16 @@ static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *resul
             sb_case_close(&cd);
         }
         sb_image_free(&loaded);
+        if (!st && !o->check_only)
+            st = bench_write(&rows, &quality, algo, results_dir, err);
     }
 
-    if (!st && !o->check_only && rows.count > 0) {
-        char path[1200];
-        snprintf(path, sizeof path, "%s/%s.csv", results_dir, algo->name);
-        st = sb_rows_write_csv(&rows, path, err);
-        if (!st) {
-            snprintf(path, sizeof path, "%s/%s.samples.csv", results_dir, algo->name);
-            st = sb_rows_write_samples(&rows, path, err);
-        }
-        if (!st && !o->quiet) {
-            printf("\n");
-            sb_report_speedup_tables(&rows, algo, stdout);
-        }
+    if (!st && !o->check_only && rows.count > 0 && !o->quiet) {
+        printf("\n");
+        sb_report_speedup_tables(&rows, algo, stdout);
     }
     sb_rows_free(&rows);
+    sb_quality_free(&quality);
     return st;
 }
 

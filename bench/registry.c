@@ -50,10 +50,12 @@ static const sb_variant registry_variants[] = {
 
 extern const sb_algo sb_algo_integral;
 extern const sb_algo sb_algo_kmeans;
+extern const sb_algo sb_algo_slic;
 
 static const sb_algo *const registry_algos[] = {
     &sb_algo_integral,
     &sb_algo_kmeans,
+    &sb_algo_slic,
 };
 
 int sb_algo_count(void) { return (int)(sizeof registry_algos / sizeof registry_algos[0]); }

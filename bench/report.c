@@ -9,6 +9,7 @@
  * rerun them; without gnuplot the report says which plots are missing.
  */
 #include "commands.h"
+#include "quality.h"
 
 #include "args.h"
 
@@ -681,6 +682,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             thread_table(md, &sv);
             st = plots_for_stage(&pc, &sv, algo->name, md, err);
         }
+        sb_report_quality(md, results_dir, algo);
         sb_rows_free(&rows);
     }
     if (!st)

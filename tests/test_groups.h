@@ -12,6 +12,8 @@ extern const sb_test tests_integral[];
 extern const int tests_integral_count;
 extern const sb_test tests_kmeans[];
 extern const int tests_kmeans_count;
+extern const sb_test tests_slic[];
+extern const int tests_slic_count;
 extern const sb_test tests_stats[];
 extern const int tests_stats_count;
 extern const sb_test tests_harness[];

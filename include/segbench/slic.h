@@ -1,0 +1,333 @@
+/* slic.h - SLIC superpixels (gSLICr style), bit-exact on every backend.
+ *
+ * Input: an 8-bit RGB image (R, G, B in that order: the PNG loader's
+ * order, never BGR).  Output: a label per pixel, the centres after the
+ * last update, and the number of superpixels.
+ *
+ * The algorithm (every variant, CPU or GPU, implements exactly this):
+ *
+ *     S       = params.size, or the least S with S^2 * segments >= W*H
+ *     grid    = ceil(W/S) x ceil(H/S) cells, one centre each
+ *     colour  = convert(pixel)                      (fixed point, below)
+ *     centre  = the cell's middle, clamped inside the image, with the
+ *               colour of the pixel there
+ *     repeat `iterations` times:
+ *         label every pixel with the nearest of the 9 centres of the 3x3
+ *             cells around its own cell (x / S, y / S)     (assignment)
+ *         every centre with pixels = the mean of its pixels  (update)
+ *     connectivity: full (regions.h: every label one connected piece),
+ *         majority (the source's 5x5 filter, twice), or none
+ *
+ * Why every variant agrees bit for bit -- the rules:
+ *   - Colour: sRGB is linearised through a 256-entry table (built once on
+ *     the host, uploaded to the device), then XYZ and CIELAB are computed
+ *     with the source's constants using only correctly rounded float
+ *     operations (sb_slic_add/mul/div below, __fadd_rn etc. on the device,
+ *     so nothing can be contracted into an FMA); the cube root is four
+ *     Newton steps from a bit-pattern guess, built from the same
+ *     operations.  The result is quantized to fixed point: 64 units per
+ *     Lab (or RGB) unit, a and b offset by 128; 16384 units per XYZ unit.
+ *     Each channel is a uint16.
+ *   - Positions: a centre's x, y are in 1/16 pixel (SB_SLIC_XY_UNIT).
+ *   - Update: integer sums of x, y, the three channels and the count;
+ *     the mean is (unit * sum + count / 2) / count (rounded, halves up).
+ *     A centre with no pixels keeps its place and colour (the source reset
+ *     it to (0,0), where it died).
+ *   - Assignment: D = dc * cn + dxy * wxy, with dc the integer squared
+ *     colour difference (below 2^32) converted to float, dxy = dx^2 + dy^2
+ *     in float from exact integer differences, and cn, wxy float constants
+ *     computed once on the host.  Every operation is correctly rounded and
+ *     happens in the order written (sb_slic_distance), so the value is the
+ *     same on CPU and GPU.  The source takes a square root of D; it is
+ *     monotonic, so it is left out.  Candidates are scanned row by row
+ *     (dy = -1..1, then dx = -1..1) with strict <: ties keep the first.
+ *   - Constants: xy normaliser (1 / (1.4242 S))^2 times `weight`; colour
+ *     normaliser Lab (15 / (1.7321 * 128))^2, XYZ (5 / 1.7321)^2, RGB
+ *     (5 / (1.7321 * 255))^2 -- the source's -- each divided by the
+ *     square of its fixed-point unit.
+ */
+#ifndef SEGBENCH_SLIC_H
+#define SEGBENCH_SLIC_H
+
+#include <stddef.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "segbench/bands.h"
+#include "segbench/error.h"
+#include "segbench/image.h"
+#include "segbench/regions.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { SB_SLIC_STAGE_S16 = 0, SB_SLIC_STAGE_N1000 = 1, SB_SLIC_STAGE_N1000_MAJORITY = 2 };
+
+typedef enum sb_slic_space { SB_SLIC_LAB = 0, SB_SLIC_XYZ = 1, SB_SLIC_RGB = 2 } sb_slic_space;
+typedef enum sb_slic_connect {
+    SB_SLIC_CONNECT_FULL = 0,      /* regions.h: components, small ones merged */
+    SB_SLIC_CONNECT_MAJORITY = 1,  /* the source's 5x5 majority filter, twice */
+    SB_SLIC_CONNECT_NONE = 2
+} sb_slic_connect;
+
+#define SB_SLIC_XY_UNIT        16      /* centre positions in 1/16 pixel */
+#define SB_SLIC_MAX_ITER       1000
+#define SB_SLIC_MERGE_DIVISOR  4       /* full connectivity: pieces under S^2/4 pixels merge (Achanta's) */
+
+typedef struct sb_slic_params {
+    int segments;          /* wanted superpixels (no_segs); 0: use `size` */
+    int size;              /* superpixel side S in pixels, when segments == 0 */
+    int iterations;        /* assignment + update rounds (10) */
+    float weight;          /* compactness weight (0.6) */
+    int space;             /* sb_slic_space */
+    int connectivity;      /* sb_slic_connect */
+} sb_slic_params;
+
+/* A centre: 16 bytes, read as one int4 on the GPU. */
+typedef struct sb_slic_centre {
+    int32_t x, y;          /* 1/16 pixel */
+    uint16_t colour[3];    /* fixed point, as the pixels */
+    uint16_t pad;          /* zero */
+} sb_slic_centre;
+
+typedef struct sb_slic_out {
+    int width, height;
+    int32_t *labels;           /* width * height, rows packed */
+    int centre_count;          /* grid_w * grid_h */
+    sb_slic_centre *centres;   /* after the last update */
+    int superpixels;           /* distinct labels (full: labels are 0..superpixels-1) */
+} sb_slic_out;
+
+/* Everything derived from the parameters and the image size. */
+typedef struct sb_slic_geometry {
+    int width, height;
+    int S;                     /* superpixel side */
+    int grid_w, grid_h;        /* cells */
+    int centres;
+    float cn, wxy;             /* the distance's constants (fixed-point units) */
+    int min_piece;             /* full connectivity: pieces below this many pixels merge */
+} sb_slic_geometry;
+
+/* Per-centre integer sums of one update: x, y, the 3 channels, count. */
+typedef uint64_t sb_slic_sums[6];
+
+/* ---- the exact arithmetic, shared by host and device ---------------------- */
+
+#if defined(__CUDACC__)
+#define SB_SLIC_FN __host__ __device__ __forceinline__
+#else
+#define SB_SLIC_FN static inline
+#endif
+
+/* Correctly rounded single operations that the compiler may not fuse. */
+SB_SLIC_FN float sb_slic_add(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+    return __fadd_rn(a, b);
+#else
+    return a + b;          /* the build uses -ffp-contract=off and SSE floats */
+#endif
+}
+SB_SLIC_FN float sb_slic_mul(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+    return __fmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+SB_SLIC_FN float sb_slic_div(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+    return __fdiv_rn(a, b);
+#else
+    return a / b;
+#endif
+}
+SB_SLIC_FN float sb_slic_u2f(uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return __uint2float_rn(v);
+#else
+    return (float)v;
+#endif
+}
+
+/* Cube root of t in [0.0088, 1.1]: a guess from the exponent bits (a few
+ * per cent off), then four Newton steps y <- (2y + t / y^2) / 3, which
+ * reach float precision from there.  Only exact integer operations and
+ * correctly rounded float operations, so host and device agree. */
+SB_SLIC_FN float sb_slic_cbrt(float t)
+{
+    uint32_t bits;
+#if defined(__CUDA_ARCH__)
+    bits = __float_as_uint(t);
+#else
+    memcpy(&bits, &t, sizeof bits);
+#endif
+    bits = bits / 3u + 709921077u;
+    float y;
+#if defined(__CUDA_ARCH__)
+    y = __uint_as_float(bits);
+#else
+    memcpy(&y, &bits, sizeof y);
+#endif
+    for (int i = 0; i < 4; i++)
+        y = sb_slic_div(sb_slic_add(sb_slic_add(y, y), sb_slic_div(t, sb_slic_mul(y, y))), 3.0f);
+    return y;
+}
+
+/* CIELAB's f(t) with the source's epsilon and kappa. */
+SB_SLIC_FN float sb_slic_lab_f(float t)
+{
+    return t > 0.008856f ? sb_slic_cbrt(t) : sb_slic_div(sb_slic_add(sb_slic_mul(903.3f, t), 16.0f), 116.0f);
+}
+
+/* floor(v * scale + offset + 0.5), clamped to a uint16. */
+SB_SLIC_FN uint16_t sb_slic_quantize(float v, float scale, float offset)
+{
+    float q = floorf(sb_slic_add(sb_slic_add(sb_slic_mul(v, scale), offset), 0.5f));
+    return (uint16_t)(q < 0.0f ? 0.0f : q > 65535.0f ? 65535.0f : q);
+}
+
+/* One pixel to fixed-point colour.  `linear` is sb_slic_linear_table(). */
+SB_SLIC_FN void sb_slic_convert(const float *linear, int space, unsigned r, unsigned g, unsigned b,
+                                uint16_t out[3])
+{
+    if (space == SB_SLIC_RGB) {
+        out[0] = (uint16_t)(64u * r);
+        out[1] = (uint16_t)(64u * g);
+        out[2] = (uint16_t)(64u * b);
+        return;
+    }
+    float lr = linear[r], lg = linear[g], lb = linear[b];
+    /* sRGB (D65) to XYZ, the source's matrix, summed left to right */
+    float X = sb_slic_add(sb_slic_add(sb_slic_mul(0.412453f, lr), sb_slic_mul(0.357580f, lg)),
+                          sb_slic_mul(0.180423f, lb));
+    float Y = sb_slic_add(sb_slic_add(sb_slic_mul(0.212671f, lr), sb_slic_mul(0.715160f, lg)),
+                          sb_slic_mul(0.072169f, lb));
+    float Z = sb_slic_add(sb_slic_add(sb_slic_mul(0.019334f, lr), sb_slic_mul(0.119193f, lg)),
+                          sb_slic_mul(0.950227f, lb));
+    if (space == SB_SLIC_XYZ) {
+        out[0] = sb_slic_quantize(X, 16384.0f, 0.0f);
+        out[1] = sb_slic_quantize(Y, 16384.0f, 0.0f);
+        out[2] = sb_slic_quantize(Z, 16384.0f, 0.0f);
+        return;
+    }
+    float fx = sb_slic_lab_f(sb_slic_div(X, 0.950456f));
+    float fy = sb_slic_lab_f(Y);                          /* white Y = 1.0 */
+    float fz = sb_slic_lab_f(sb_slic_div(Z, 1.088754f));
+    float L = Y > 0.008856f ? sb_slic_add(sb_slic_mul(116.0f, fy), -16.0f) : sb_slic_mul(903.3f, Y);
+    float A = sb_slic_mul(500.0f, sb_slic_add(fx, -fy));
+    float B = sb_slic_mul(200.0f, sb_slic_add(fy, -fz));
+    out[0] = sb_slic_quantize(L, 64.0f, 0.0f);
+    out[1] = sb_slic_quantize(A, 64.0f, 8192.0f);         /* (a + 128) * 64 */
+    out[2] = sb_slic_quantize(B, 64.0f, 8192.0f);
+}
+
+/* The assignment distance (see the rules above).  px, py: the pixel in
+ * whole pixels; c: the pixel's colour; the centre unpacked. */
+SB_SLIC_FN float sb_slic_distance(float cn, float wxy, int px, int py, const uint16_t c[3], int32_t cx, int32_t cy,
+                                  const uint16_t cc[3])
+{
+    int32_t d0 = (int32_t)c[0] - cc[0], d1 = (int32_t)c[1] - cc[1], d2 = (int32_t)c[2] - cc[2];
+    uint32_t dc = (uint32_t)(d0 * d0) + (uint32_t)(d1 * d1) + (uint32_t)(d2 * d2);   /* < 3 * 2^32 / 4 */
+    float dx = (float)(SB_SLIC_XY_UNIT * px - cx), dy = (float)(SB_SLIC_XY_UNIT * py - cy);   /* exact */
+    float dxy = sb_slic_add(sb_slic_mul(dx, dx), sb_slic_mul(dy, dy));
+    return sb_slic_add(sb_slic_mul(sb_slic_u2f(dc), cn), sb_slic_mul(dxy, wxy));
+}
+
+/* The update rule for one coordinate or channel of a non-empty centre. */
+SB_SLIC_FN uint32_t sb_slic_mean(uint64_t sum, uint64_t count, uint32_t unit)
+{
+    return (uint32_t)((unit * sum + count / 2) / count);
+}
+
+/* The update of one centre from its sums (kept when empty). */
+SB_SLIC_FN void sb_slic_update_centre(sb_slic_centre *c, const uint64_t sums[6])
+{
+    uint64_t n = sums[5];
+    if (n == 0)
+        return;
+    c->x = (int32_t)sb_slic_mean(sums[0], n, SB_SLIC_XY_UNIT);
+    c->y = (int32_t)sb_slic_mean(sums[1], n, SB_SLIC_XY_UNIT);
+    for (int ch = 0; ch < 3; ch++)
+        c->colour[ch] = (uint16_t)sb_slic_mean(sums[2 + ch], n, 1);
+}
+
+/* The initial centre of cell (gx, gy): the cell's middle clamped inside the
+ * image, in 1/16 pixel; its colour is the pixel's there (the caller's). */
+SB_SLIC_FN void sb_slic_initial_position(int gx, int gy, int S, int width, int height, int *px, int *py)
+{
+    int x = gx * S + S / 2, y = gy * S + S / 2;
+    *px = x < width ? x : width - 1;
+    *py = y < height ? y : height - 1;
+}
+
+/* The source's majority filter at (x, y): a pixel at least 2 from every
+ * border takes the last label (in row order) of its 5x5 window that
+ * differs from its own when 16 or more of the 25 differ. */
+SB_SLIC_FN int32_t sb_slic_majority(const int32_t *labels, int width, int height, int x, int y)
+{
+    int32_t own = labels[(size_t)y * width + x];
+    if (x < 2 || y < 2 || x >= width - 2 || y >= height - 2)
+        return own;
+    int differ = 0;
+    int32_t other = own;
+    for (int j = -2; j <= 2; j++)
+        for (int i = -2; i <= 2; i++) {
+            int32_t l = labels[(size_t)(y + j) * width + x + i];
+            if (l != own) {
+                differ++;
+                other = l;
+            }
+        }
+    return differ >= 16 ? other : own;
+}
+
+/* ---- host building blocks (impl_cpu/slic.c) -------------------------------- */
+
+sb_status sb_slic_check_params(const sb_slic_params *p, sb_error *err);
+/* The grid and constants for a width x height image; names what is wrong
+ * (more segments than pixels, a side of 0, ...). */
+sb_status sb_slic_geometry_init(sb_slic_geometry *g, int width, int height, const sb_slic_params *p,
+                                sb_error *err);
+/* The sRGB linearisation table (256 floats), the same on every call. */
+const float *sb_slic_linear_table(void);
+
+/* What every host variant (cpu, pthread, openmp) keeps.  The algorithm is
+ * written once, as band-parallel phases (bands.h); a variant's state
+ * embeds this as its first member and supplies the runner. */
+typedef struct sb_slic_host {
+    const char *who;               /* "slic/pthread", for messages */
+    const sb_image *in;
+    sb_slic_params params;
+    sb_slic_geometry geo;
+    sb_slic_out *out;
+    sb_band_runner runner;
+    uint16_t *colour;              /* 3 channels a pixel */
+    sb_slic_sums *band_sums;       /* bands x centres; a band touches only its cell rows */
+    int *band_lo, *band_hi;        /* the cell rows each band's sums cover */
+    int32_t *spare;                /* the majority filter's second buffer */
+    const int32_t *filter_from;    /* the filter pass under way */
+    int32_t *filter_to;
+    uint8_t *used;                 /* by centre: some pixel carries it */
+    sb_regions regions;
+} sb_slic_host;
+
+/* prepare(): fill `h` (allocated by the caller, zeroed) for this image. */
+sb_status sb_slic_host_open(sb_slic_host *h, const char *who, const sb_image *in, const void *params,
+                            void *output, sb_band_runner runner, sb_error *err);
+/* run(): the whole algorithm into h->out. */
+sb_status sb_slic_host_run(sb_slic_host *h, sb_error *err);
+void sb_slic_host_close(sb_slic_host *h);
+
+/* The serial reference on a whole image (also the gallery's pictures). */
+sb_status sb_slic_serial(const sb_image *rgb, const sb_slic_params *p, sb_slic_out *out, sb_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
