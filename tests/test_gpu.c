@@ -12,6 +12,7 @@
 
 #include "segbench/device.h"
 #include "segbench/kmeans.h"
+#include "segbench/slic.h"
 
 #include <string.h>
 
@@ -144,6 +145,77 @@ static void test_gpu_kmeans(void)
     sb_image_free(&img);
 }
 
+/* SLIC: every stage on every awkward size (smaller than a superpixel,
+ * 1xN, S not dividing the sides), then S = 7 (3S not a multiple of 16),
+ * 5, 3 and 1, segment counts, the three colour spaces and the three
+ * connectivity modes. */
+static void test_gpu_slic(void)
+{
+    /* under compute-sanitizer (--quick): two small sizes, two parameter sets */
+    int count = gpu_quick ? 5 : GPU_SIZES;
+    for (int s = gpu_quick ? 3 : 0; s < count; s++) {
+        sb_image img;
+        char what[128];
+        int w = gpu_sizes[s][0], h = gpu_sizes[s][1];
+        if (s % 2)
+            test_random_rgb(&img, w, h, 800 + s);
+        else
+            test_patchy_rgb(&img, w, h, 800 + s);
+        snprintf(what, sizeof what, "%dx%d %s", w, h, s % 2 ? "noise" : "patches");
+        check_variants("slic", &img, NULL, what);
+        static const int sizes[] = { 7, 5, 3, 1 };
+        for (int k = 0; k < 4; k++) {
+            if (gpu_quick && k % 2)
+                continue;
+            if (sizes[k] == 1 && (long)w * h > 70000)
+                continue;                 /* one centre a pixel: slow on the CPU reference */
+            sb_slic_params p = { 0, sizes[k], 1 + k % 3 * 4, 0.6f, k % 3, (s + k) % 3 };
+            if (k == 2 && (long)w * h >= 50)
+                p.segments = 50;
+            snprintf(what, sizeof what, "%dx%d %s S=%d segments=%d space %d connectivity %d, %d iterations", w, h,
+                     s % 2 ? "noise" : "patches", p.size, p.segments, p.space, p.connectivity, p.iterations);
+            check_variants("slic", &img, &p, what);
+        }
+        sb_image_free(&img);
+    }
+    sb_image img;
+    test_fill(&img, 131, 70, 3, 201);
+    check_variants("slic", &img, NULL, "uniform 131x70");
+    sb_image_free(&img);
+}
+
+/* The source's reduction (its last warp adds shared memory without
+ * volatile or __syncwarp) must be caught by the harness's agreement
+ * check: a regression test that the check can fail for this bug. */
+static void test_gpu_slic_source_race_caught(void)
+{
+    if (sb_in_list(gpu_exclude, "cuda-seed-race"))
+        return;
+    extern const sb_variant_ops sb_slic_cuda_seed_race_ops;
+    const sb_variant race = { "slic", "cuda-seed-race", "cuda-global", "CUDA", SB_DEVICE, 1u,
+                              &sb_slic_cuda_seed_race_ops, "the source's racy reduction" };
+    const sb_algo *algo = sb_algo_find("slic");
+    sb_image img;
+    test_patchy_rgb(&img, 517, 259, 4242);
+    sb_case_data cd;
+    sb_error err = { SB_OK, "" };
+    void *stream = NULL;
+    CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
+    if (sb_case_open(&cd, algo, SB_SLIC_STAGE_S16, NULL, &img, &err) == SB_OK) {
+        sb_agreement ag = { 1, "exact", "" };
+        sb_status st = sb_check_only(&cd.c, &race, 1, stream, &ag, &err);
+        CHECKF(st == SB_OK, "the racy seed failed to run: %s", err.msg);
+        CHECKF(!ag.ok, "the source's racy reduction passed the agreement check: %s", ag.metric);
+        if (!ag.ok)
+            printf("     caught as it should be: %s\n", ag.metric);
+        sb_case_close(&cd);
+    } else {
+        CHECKF(0, "%s", err.msg);
+    }
+    sb_device_stream_destroy(stream);
+    sb_image_free(&img);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -169,6 +241,8 @@ int main(int argc, char **argv)
         { "gpu: all-0 and all-255 images", test_gpu_extremes },
         { "gpu: u32 wrap-around agrees with the reference", test_gpu_wraparound },
         { "gpu: every CUDA k-means variant bit-exact (k 1..256, both inits, both modes)", test_gpu_kmeans },
+        { "gpu: every CUDA SLIC variant bit-exact (sizes, S, spaces, connectivity modes)", test_gpu_slic },
+        { "gpu: the source's racy SLIC reduction fails the agreement check", test_gpu_slic_source_race_caught },
     };
     const sb_test *groups[] = { gpu_tests };
     const int counts[] = { sizeof gpu_tests / sizeof gpu_tests[0] };

@@ -45,7 +45,7 @@ static void test_cbrt_accuracy(void)
         double rel = fabs(got - want) / want;
         worst = rel > worst ? rel : worst;
     }
-    CHECKF(worst < 3e-7, "cube root off by %.3g (relative)", worst);
+    CHECKF(worst < 5e-7, "cube root off by %.3g (relative)", worst);
 }
 
 static void test_colour_conversion(void)

@@ -37,12 +37,18 @@
 extern "C" {
 #endif
 
+#if defined(__CUDACC__)
+#define SB_REGIONS_FN __host__ __device__ __forceinline__
+#else
+#define SB_REGIONS_FN static inline
+#endif
+
 /* The order of step 2: larger size first, then smaller root. */
-static inline uint64_t sb_regions_key(uint32_t size, uint32_t root)
+SB_REGIONS_FN uint64_t sb_regions_key(uint32_t size, uint32_t root)
 {
     return ((uint64_t)size << 32) | (uint32_t)~root;
 }
-static inline uint32_t sb_regions_key_root(uint64_t key) { return ~(uint32_t)key; }
+SB_REGIONS_FN uint32_t sb_regions_key_root(uint64_t key) { return ~(uint32_t)key; }
 
 /* Scratch for one image size: 24 bytes a pixel. */
 typedef struct sb_regions {

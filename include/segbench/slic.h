@@ -22,10 +22,10 @@
  *   - Colour: sRGB is linearised through a 256-entry table (built once on
  *     the host, uploaded to the device), then XYZ and CIELAB are computed
  *     with the source's constants using only correctly rounded float
- *     operations (sb_slic_add/mul/div below, __fadd_rn etc. on the device,
- *     so nothing can be contracted into an FMA); the cube root is four
- *     Newton steps from a bit-pattern guess, built from the same
- *     operations.  The result is quantized to fixed point: 64 units per
+ *     operations (sb_slic_add and sb_slic_mul below, __fadd_rn and
+ *     __fmul_rn on the device, so nothing can be contracted into an FMA;
+ *     no division, which is costly on the GPU); the cube root is Newton's
+ *     method from a bit-pattern guess, built from the same operations.  The result is quantized to fixed point: 64 units per
  *     Lab (or RGB) unit, a and b offset by 128; 16384 units per XYZ unit.
  *     Each channel is a uint16.
  *   - Positions: a centre's x, y are in 1/16 pixel (SB_SLIC_XY_UNIT).
@@ -138,14 +138,6 @@ SB_SLIC_FN float sb_slic_mul(float a, float b)
     return a * b;
 #endif
 }
-SB_SLIC_FN float sb_slic_div(float a, float b)
-{
-#if defined(__CUDA_ARCH__)
-    return __fdiv_rn(a, b);
-#else
-    return a / b;
-#endif
-}
 SB_SLIC_FN float sb_slic_u2f(uint32_t v)
 {
 #if defined(__CUDA_ARCH__)
@@ -155,10 +147,11 @@ SB_SLIC_FN float sb_slic_u2f(uint32_t v)
 #endif
 }
 
-/* Cube root of t in [0.0088, 1.1]: a guess from the exponent bits (a few
- * per cent off), then four Newton steps y <- (2y + t / y^2) / 3, which
- * reach float precision from there.  Only exact integer operations and
- * correctly rounded float operations, so host and device agree. */
+/* Cube root of t in [0.0088, 1.1], without a division: r = t^(-1/3)
+ * from a guess in the exponent bits (a few per cent off), three Newton
+ * steps r <- r (4 - t r^3) / 3, then t r^2 (within 5e-7 relative).  Only
+ * exact integer operations and correctly rounded float multiplications
+ * and additions, so host and device agree to the bit. */
 SB_SLIC_FN float sb_slic_cbrt(float t)
 {
     uint32_t bits;
@@ -167,22 +160,24 @@ SB_SLIC_FN float sb_slic_cbrt(float t)
 #else
     memcpy(&bits, &t, sizeof bits);
 #endif
-    bits = bits / 3u + 709921077u;
-    float y;
+    bits = 0x54a2fa8cu - bits / 3u;
+    float r;
 #if defined(__CUDA_ARCH__)
-    y = __uint_as_float(bits);
+    r = __uint_as_float(bits);
 #else
-    memcpy(&y, &bits, sizeof y);
+    memcpy(&r, &bits, sizeof r);
 #endif
-    for (int i = 0; i < 4; i++)
-        y = sb_slic_div(sb_slic_add(sb_slic_add(y, y), sb_slic_div(t, sb_slic_mul(y, y))), 3.0f);
-    return y;
+    for (int i = 0; i < 3; i++) {
+        float error = sb_slic_add(4.0f, -sb_slic_mul(t, sb_slic_mul(sb_slic_mul(r, r), r)));
+        r = sb_slic_mul(r, sb_slic_mul(error, 0.333333343f));
+    }
+    return sb_slic_mul(t, sb_slic_mul(r, r));
 }
 
 /* CIELAB's f(t) with the source's epsilon and kappa. */
 SB_SLIC_FN float sb_slic_lab_f(float t)
 {
-    return t > 0.008856f ? sb_slic_cbrt(t) : sb_slic_div(sb_slic_add(sb_slic_mul(903.3f, t), 16.0f), 116.0f);
+    return t > 0.008856f ? sb_slic_cbrt(t) : sb_slic_mul(sb_slic_add(sb_slic_mul(903.3f, t), 16.0f), 1.0f / 116.0f);
 }
 
 /* floor(v * scale + offset + 0.5), clamped to a uint16. */
@@ -216,9 +211,9 @@ SB_SLIC_FN void sb_slic_convert(const float *linear, int space, unsigned r, unsi
         out[2] = sb_slic_quantize(Z, 16384.0f, 0.0f);
         return;
     }
-    float fx = sb_slic_lab_f(sb_slic_div(X, 0.950456f));
-    float fy = sb_slic_lab_f(Y);                          /* white Y = 1.0 */
-    float fz = sb_slic_lab_f(sb_slic_div(Z, 1.088754f));
+    float fx = sb_slic_lab_f(sb_slic_mul(X, 1.0f / 0.950456f));   /* D65 white */
+    float fy = sb_slic_lab_f(Y);                                     /* white Y = 1.0 */
+    float fz = sb_slic_lab_f(sb_slic_mul(Z, 1.0f / 1.088754f));
     float L = Y > 0.008856f ? sb_slic_add(sb_slic_mul(116.0f, fy), -16.0f) : sb_slic_mul(903.3f, Y);
     float A = sb_slic_mul(500.0f, sb_slic_add(fx, -fy));
     float B = sb_slic_mul(200.0f, sb_slic_add(fy, -fz));

@@ -1,0 +1,46 @@
+/* regions_device.cuh - regions.h on the device: connected components of a
+ * label map and the order-free connectivity enforcement, the same rules
+ * as impl_cpu/regions.c, so the labels agree bit for bit.
+ *
+ * Components: union-find over all pixels at once (each thread joins its
+ * pixel with its left and upper neighbours).  A union links the larger of
+ * two roots under the smaller with atomicMin and retries until it sticks,
+ * so the root of a component is its smallest index whatever the order in
+ * which threads ran (the scheme of Oliveira and Lotufo 2010 and Playne and
+ * Hawick 2018).  Then the enforcement's steps, one kernel each: sizes,
+ * the largest neighbour of each small component (a 64-bit atomicMax of
+ * regions.h's key), the pointers, their ends, and a numbering of the kept
+ * roots in index order (an exclusive scan from CUB, which ships with the
+ * toolkit).
+ */
+#ifndef SEGBENCH_REGIONS_DEVICE_CUH
+#define SEGBENCH_REGIONS_DEVICE_CUH
+
+#include <cstdint>
+
+#include "segbench/error.h"
+
+#include "../cuda_check.cuh"
+
+struct rg_device {
+    int width, height;
+    unsigned n;
+    int32_t *parent;              /* links, then the pointers of step 2 */
+    int32_t *comp;                /* each pixel's root */
+    int32_t *size;                /* sizes by root, then the kept flags */
+    int32_t *final_root;          /* step 3, by root */
+    int32_t *number;              /* step 4: exclusive scan of the kept flags */
+    unsigned long long *best;     /* step 2's largest neighbour key, by root */
+    void *scan_temp;
+    size_t scan_bytes;
+};
+
+sb_status rg_device_alloc(rg_device *r, int width, int height, const char *who, sb_error *err);
+void rg_device_free(rg_device *r);
+
+/* Enqueue enforcement of `labels` (device, in place) on the stream; the
+ * number of labels goes to *count (device). */
+sb_status rg_device_enforce(rg_device *r, int32_t *labels, int min_piece, int *count, cudaStream_t stream,
+                            const char *who, sb_error *err);
+
+#endif

@@ -1,0 +1,57 @@
+/* global.cu - SLIC with the update fused into the assignment, global
+ * memory only (variant "cuda-global").
+ *
+ * Against cuda-seed: the window reduction is gone.  Each thread, having
+ * chosen its pixel's centre, adds the pixel's x, y, colour and 1 straight
+ * into that centre's sums with 64-bit global atomics; a small kernel then
+ * applies the update rule (slic_enqueue_update).  Every pixel is read
+ * once per iteration instead of 10 times (once to assign, 9 times by the
+ * windows), and two of the three kernels go.  The price: 6 atomics a
+ * pixel, and neighbouring pixels share a centre, so the atomics of a warp
+ * pile onto the same few addresses -- which cuda-shared removes.
+ */
+#include "slic_device.cuh"
+
+enum { BLOCK_DIM = 16 };
+
+__global__ void global_assign_accumulate(sb_slic_geometry g, const ushort4 *colour, const sb_slic_centre *centres,
+                                         int32_t *labels, unsigned long long *sums)
+{
+    int x = blockIdx.x * BLOCK_DIM + threadIdx.x, y = blockIdx.y * BLOCK_DIM + threadIdx.y;
+    if (x >= g.width || y >= g.height)
+        return;
+    size_t i = (size_t)y * g.width + x;
+    uint16_t c[3];
+    slic_colour_of(colour[i], c);
+    GlobalCentres at = { reinterpret_cast<const int4 *>(centres), g.grid_w };
+    int32_t label = slic_nearest(at, g, x, y, c);
+    labels[i] = label;
+    unsigned long long *s = sums + 6 * (size_t)label;
+    atomicAdd(&s[0], (unsigned long long)x);
+    atomicAdd(&s[1], (unsigned long long)y);
+    atomicAdd(&s[2], (unsigned long long)c[0]);
+    atomicAdd(&s[3], (unsigned long long)c[1]);
+    atomicAdd(&s[4], (unsigned long long)c[2]);
+    atomicAdd(&s[5], 1ull);
+}
+
+static sb_status global_iterate(slic_device *d, sb_error *err)
+{
+    const sb_slic_geometry &g = d->geo;
+    dim3 tile(BLOCK_DIM, BLOCK_DIM);
+    dim3 image(sb_div_up(g.width, BLOCK_DIM), sb_div_up(g.height, BLOCK_DIM));
+    global_assign_accumulate<<<image, tile, 0, d->stream>>>(g, d->colour, d->centres, d->labels, d->sums);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return slic_enqueue_update(d, err);
+}
+
+static const slic_hooks global_hooks = { "slic/cuda-global", NULL, global_iterate, NULL };
+
+static sb_status global_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                const sb_exec *exec, sb_error *err)
+{
+    return slic_cuda_prepare(&global_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_slic_cuda_global_ops = { global_prepare, slic_cuda_run, slic_cuda_fetch,
+                                                            slic_cuda_release };

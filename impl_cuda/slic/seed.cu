@@ -1,0 +1,186 @@
+/* seed.cu - SLIC with the source's kernel structure (variant "cuda-seed"),
+ * its three defects fixed.
+ *
+ * As gSLICr does it:
+ *   - assignment: 16x16 blocks (BLOCK_DIM), a thread per pixel, the 9
+ *     candidate centres read from global memory;
+ *   - update: a grid of (centre, window block); the 3S x 3S window around
+ *     each centre's cell is covered by 16x16 blocks, each thread looks at
+ *     one pixel and keeps it if it carries that centre's label; a tree
+ *     reduction in shared memory sums the block's pixels; a second kernel
+ *     adds each centre's block partials and divides.
+ * So every pixel is read 9 times per update (once by each centre whose
+ * window holds it) -- the cost the later variants remove.
+ *
+ * The defects, and what is done here instead:
+ *   1. The source's last warp (tid < 32) adds shared-memory values with
+ *      neither `volatile` nor __syncwarp, so the compiler keeps them in
+ *      registers and the lanes never see each other's partial sums: a
+ *      race.  Here the tree goes on with __syncthreads down to one value.
+ *      (window_sums<true> keeps the source's loop, for the regression
+ *      test that the agreement check catches it: sb_slic_cuda_seed_race_ops.)
+ *   2. The source used 3S / 16 blocks per window side, rounded down, so a
+ *      window was covered only when 3S was a multiple of 16; here it is
+ *      rounded up.
+ *   3. A centre with no pixels was reset to (0,0); here it keeps its place
+ *      (slic.h's update rule).
+ * Sums are integers (slic.h), not the source's floats.
+ */
+#include "slic_device.cuh"
+
+#include <cstdlib>
+
+enum { BLOCK_DIM = 16, WINDOW_THREADS = BLOCK_DIM * BLOCK_DIM };
+
+struct seed_scratch {
+    int blocks_per_side;        /* ceil(3S / 16) */
+    unsigned *partial;          /* centres x blocks_per_side^2 x 6 */
+};
+
+__global__ void seed_assign(sb_slic_geometry g, const ushort4 *colour, const sb_slic_centre *centres,
+                            int32_t *labels)
+{
+    int x = blockIdx.x * BLOCK_DIM + threadIdx.x, y = blockIdx.y * BLOCK_DIM + threadIdx.y;
+    if (x >= g.width || y >= g.height)
+        return;
+    size_t i = (size_t)y * g.width + x;
+    uint16_t c[3];
+    slic_colour_of(colour[i], c);
+    GlobalCentres at = { reinterpret_cast<const int4 *>(centres), g.grid_w };
+    labels[i] = slic_nearest(at, g, x, y, c);
+}
+
+/* Block (c, bx, by): the pixels of tile (bx, by) of centre c's window that
+ * carry label c, summed in shared memory. */
+template <bool SourceRace>
+__global__ void seed_window_sums(sb_slic_geometry g, const ushort4 *colour, const int32_t *labels, int per_side,
+                                 unsigned *partial)
+{
+    __shared__ unsigned s[6][WINDOW_THREADS];
+    int c = blockIdx.x, tid = threadIdx.y * BLOCK_DIM + threadIdx.x;
+    int wx0 = (c % g.grid_w - 1) * g.S, wy0 = (c / g.grid_w - 1) * g.S;
+    int dx = blockIdx.y * BLOCK_DIM + threadIdx.x, dy = blockIdx.z * BLOCK_DIM + threadIdx.y;
+    int x = wx0 + dx, y = wy0 + dy;
+    unsigned v[6] = { 0, 0, 0, 0, 0, 0 };
+    if (dx < 3 * g.S && dy < 3 * g.S && x >= 0 && y >= 0 && x < g.width && y < g.height) {
+        size_t i = (size_t)y * g.width + x;
+        if (labels[i] == c) {
+            ushort4 col = colour[i];
+            v[0] = (unsigned)x;
+            v[1] = (unsigned)y;
+            v[2] = col.x;
+            v[3] = col.y;
+            v[4] = col.z;
+            v[5] = 1;
+        }
+    }
+    for (int k = 0; k < 6; k++)
+        s[k][tid] = v[k];
+    __syncthreads();
+
+    if (!SourceRace) {
+        for (int half = WINDOW_THREADS / 2; half > 0; half /= 2) {
+            if (tid < half)
+                for (int k = 0; k < 6; k++)
+                    s[k][tid] += s[k][tid + half];
+            __syncthreads();
+        }
+    } else {
+        for (int half = WINDOW_THREADS / 2; half > 32; half /= 2) {
+            if (tid < half)
+                for (int k = 0; k < 6; k++)
+                    s[k][tid] += s[k][tid + half];
+            __syncthreads();
+        }
+        if (tid < 32)             /* the source's unsynchronised last warp: a race */
+            for (int k = 0; k < 6; k++) {
+                s[k][tid] += s[k][tid + 32];
+                s[k][tid] += s[k][tid + 16];
+                s[k][tid] += s[k][tid + 8];
+                s[k][tid] += s[k][tid + 4];
+                s[k][tid] += s[k][tid + 2];
+                s[k][tid] += s[k][tid + 1];
+            }
+        __syncthreads();
+    }
+    if (tid < 6) {
+        size_t block = (size_t)c * per_side * per_side + (size_t)blockIdx.z * per_side + blockIdx.y;
+        partial[6 * block + tid] = s[tid][0];
+    }
+}
+
+/* Each centre: its blocks' partials added, then slic.h's update. */
+__global__ void seed_finish(int count, int blocks, const unsigned *partial, sb_slic_centre *centres)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= count)
+        return;
+    uint64_t total[6] = { 0, 0, 0, 0, 0, 0 };
+    for (int b = 0; b < blocks; b++)
+        for (int k = 0; k < 6; k++)
+            total[k] += partial[6 * ((size_t)c * blocks + b) + k];
+    sb_slic_centre centre = centres[c];
+    sb_slic_update_centre(&centre, total);
+    centres[c] = centre;
+}
+
+static sb_status seed_setup(slic_device *d, sb_error *err)
+{
+    seed_scratch *s = (seed_scratch *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->scratch = s;
+    s->blocks_per_side = (3 * d->geo.S + BLOCK_DIM - 1) / BLOCK_DIM;
+    if (s->blocks_per_side > 65535)
+        return sb_fail(err, SB_ERR_USAGE, "%s: superpixels of side %d need more window blocks than a grid has",
+                       d->who, d->geo.S);
+    size_t blocks = (size_t)d->geo.centres * s->blocks_per_side * s->blocks_per_side;
+    SB_CUDA_TRY(cudaMalloc(&s->partial, blocks * 6 * sizeof(unsigned)), err, d->who);
+    return SB_OK;
+}
+
+template <bool SourceRace>
+static sb_status seed_iterate(slic_device *d, sb_error *err)
+{
+    const sb_slic_geometry &g = d->geo;
+    seed_scratch *s = (seed_scratch *)d->scratch;
+    dim3 tile(BLOCK_DIM, BLOCK_DIM);
+    dim3 image(sb_div_up(g.width, BLOCK_DIM), sb_div_up(g.height, BLOCK_DIM));
+    seed_assign<<<image, tile, 0, d->stream>>>(g, d->colour, d->centres, d->labels);
+    dim3 windows(g.centres, s->blocks_per_side, s->blocks_per_side);
+    seed_window_sums<SourceRace><<<windows, tile, 0, d->stream>>>(g, d->colour, d->labels, s->blocks_per_side,
+                                                                  s->partial);
+    int per_centre = s->blocks_per_side * s->blocks_per_side;
+    seed_finish<<<sb_div_up(g.centres, 256), 256, 0, d->stream>>>(g.centres, per_centre, s->partial, d->centres);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static void seed_teardown(slic_device *d)
+{
+    seed_scratch *s = (seed_scratch *)d->scratch;
+    if (s)
+        cudaFree(s->partial);
+    free(s);
+}
+
+static const slic_hooks seed_hooks = { "slic/cuda-seed", seed_setup, seed_iterate<false>, seed_teardown };
+static const slic_hooks race_hooks = { "slic/cuda-seed-race", seed_setup, seed_iterate<true>, seed_teardown };
+
+static sb_status seed_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    return slic_cuda_prepare(&seed_hooks, state, in, params, output, exec, err);
+}
+
+static sb_status race_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    return slic_cuda_prepare(&race_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_slic_cuda_seed_ops = { seed_prepare, slic_cuda_run, slic_cuda_fetch,
+                                                          slic_cuda_release };
+/* Not registered: the source's racy reduction, for tests/test_gpu.c only. */
+extern "C" const sb_variant_ops sb_slic_cuda_seed_race_ops = { race_prepare, slic_cuda_run, slic_cuda_fetch,
+                                                               slic_cuda_release };

@@ -1,0 +1,119 @@
+/* slic_device.cuh - what the CUDA SLIC variants share: the buffers, the
+ * run (convert, place the centres, iterate, connectivity), and the
+ * device-side pieces of slic.h's rules.  A variant supplies one hook,
+ * `iterate`: one assignment and one update.  That is where the lessons
+ * differ; everything around it is the same code for all of them.
+ *
+ * Layout: the converted colour is a ushort4 a pixel (L, a, b, 0: one
+ * aligned 8-byte load); labels are int32; a centre is slic.h's 16-byte
+ * sb_slic_centre, read as one int4; the update's sums are 6 uint64 a
+ * centre, zero between iterations.
+ */
+#ifndef SEGBENCH_SLIC_DEVICE_CUH
+#define SEGBENCH_SLIC_DEVICE_CUH
+
+#include <cstdint>
+
+#include "segbench/slic.h"
+#include "segbench/variant.h"
+
+#include "../cuda_check.cuh"
+#include "../regions/regions_device.cuh"
+
+enum { SLIC_FULL_MASK = 0xffffffffu };
+
+struct slic_hooks;
+
+struct slic_device {
+    const slic_hooks *hooks;
+    const char *who;                 /* "slic/cuda-shared", for messages */
+    sb_slic_params params;
+    sb_slic_geometry geo;
+    unsigned n;                      /* pixels */
+    cudaStream_t stream;
+    sb_slic_out *host_out;
+    int sm_count;
+    uint8_t *rgb;                    /* the input, packed: 3 bytes a pixel */
+    float *linear;                   /* slic.h's sRGB table, 256 */
+    ushort4 *colour;                 /* converted */
+    int32_t *labels;
+    int32_t *spare;                  /* the majority filter's second buffer */
+    sb_slic_centre *centres;
+    unsigned long long *sums;        /* centres x 6 */
+    uint8_t *used;                   /* by centre, for the count without full connectivity */
+    int *superpixels;
+    rg_device regions;
+    void *scratch;                   /* the variant's own */
+};
+
+struct slic_hooks {
+    const char *who;
+    sb_status (*setup)(slic_device *d, sb_error *err);       /* optional */
+    sb_status (*iterate)(slic_device *d, sb_error *err);     /* enqueue one assignment + update */
+    void (*teardown)(slic_device *d);                         /* optional */
+};
+
+sb_status slic_cuda_prepare(const slic_hooks *hooks, void **state, const sb_image *in, const void *params,
+                            void *output, const sb_exec *exec, sb_error *err);
+sb_status slic_cuda_run(void *state, sb_error *err);
+sb_status slic_cuda_fetch(void *state, sb_error *err);
+void slic_cuda_release(void *state);
+
+/* The update of slic.h for variants that add into d->sums: centres from
+ * the sums (kept when empty), sums zeroed. */
+sb_status slic_enqueue_update(slic_device *d, sb_error *err);
+
+/* ---- device pieces ----------------------------------------------------- */
+
+__device__ __forceinline__ void slic_unpack_colour(int4 c, uint16_t out[3])
+{
+    out[0] = (uint16_t)(c.z & 0xffff);
+    out[1] = (uint16_t)((unsigned)c.z >> 16);
+    out[2] = (uint16_t)(c.w & 0xffff);
+}
+
+/* The nearest of the 9 centres around pixel (x, y), in slic.h's order
+ * (rows of cells, then columns; strict <, so ties keep the first).
+ * `centre(cx, cy)` fetches the centre of cell (cx, cy) as an int4 from
+ * wherever the variant keeps it. */
+template <class CentreAt>
+__device__ __forceinline__ int32_t slic_nearest(const CentreAt &centre, const sb_slic_geometry &g, int x, int y,
+                                                const uint16_t colour[3])
+{
+    int gx = x / g.S, gy = y / g.S;
+    int32_t best_c = -1;
+    float best = INFINITY;
+    for (int cy = gy - 1; cy <= gy + 1; cy++) {
+        if (cy < 0 || cy >= g.grid_h)
+            continue;
+        for (int cx = gx - 1; cx <= gx + 1; cx++) {
+            if (cx < 0 || cx >= g.grid_w)
+                continue;
+            int4 c = centre(cx, cy);
+            uint16_t cc[3];
+            slic_unpack_colour(c, cc);
+            float d = sb_slic_distance(g.cn, g.wxy, x, y, colour, c.x, c.y, cc);
+            if (d < best) {
+                best = d;
+                best_c = cy * g.grid_w + cx;
+            }
+        }
+    }
+    return best_c;
+}
+
+/* Centres read from global memory (through the read-only cache). */
+struct GlobalCentres {
+    const int4 *centres;
+    int grid_w;
+    __device__ __forceinline__ int4 operator()(int cx, int cy) const { return __ldg(&centres[cy * grid_w + cx]); }
+};
+
+__device__ __forceinline__ void slic_colour_of(ushort4 v, uint16_t out[3])
+{
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+}
+
+#endif

@@ -1,0 +1,59 @@
+/* texture.cu - SLIC with the tile pass of tile_pass.cuh (variant
+ * "cuda-texture"), the colour read through a texture object.
+ *
+ * Against cuda-shared: only the loads of the converted colour change, to
+ * tex1Dfetch on a 1-D linear texture of ushort4.  Each pixel is read once
+ * per iteration, in rows, so the texture path's caching and addressing
+ * have little to offer over __ldg; expect the two to tie.  (The source
+ * read the image through a texture; this row shows what that buys here.)
+ */
+#include "tile_pass.cuh"
+
+#include <cstdlib>
+
+struct TextureColour {
+    cudaTextureObject_t tex;
+    __device__ __forceinline__ ushort4 operator()(size_t i) const { return tex1Dfetch<ushort4>(tex, (int)i); }
+};
+
+static sb_status texture_setup(slic_device *d, sb_error *err)
+{
+    cudaTextureObject_t *tex = (cudaTextureObject_t *)calloc(1, sizeof *tex);
+    if (!tex)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->scratch = tex;
+    cudaResourceDesc res = {};
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = d->colour;
+    res.res.linear.desc = cudaCreateChannelDesc<ushort4>();
+    res.res.linear.sizeInBytes = (size_t)d->n * sizeof(ushort4);
+    cudaTextureDesc desc = {};
+    desc.readMode = cudaReadModeElementType;
+    SB_CUDA_TRY(cudaCreateTextureObject(tex, &res, &desc, NULL), err, d->who);
+    return slic_tile_allow_shared<TextureColour>(d, err);
+}
+
+static sb_status texture_iterate(slic_device *d, sb_error *err)
+{
+    TextureColour load = { *(cudaTextureObject_t *)d->scratch };
+    return slic_tile_iterate(d, load, err);
+}
+
+static void texture_teardown(slic_device *d)
+{
+    cudaTextureObject_t *tex = (cudaTextureObject_t *)d->scratch;
+    if (tex && *tex)
+        cudaDestroyTextureObject(*tex);
+    free(tex);
+}
+
+static const slic_hooks texture_hooks = { "slic/cuda-texture", texture_setup, texture_iterate, texture_teardown };
+
+static sb_status texture_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                 const sb_exec *exec, sb_error *err)
+{
+    return slic_cuda_prepare(&texture_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_slic_cuda_texture_ops = { texture_prepare, slic_cuda_run, slic_cuda_fetch,
+                                                             slic_cuda_release };
