@@ -26,7 +26,7 @@ typedef struct bench_opts {
     const char *set;
     char *files[MAX_FILES];
     int nfiles;
-    const char *algos, *variants;   /* comma lists, NULL = all */
+    const char *algos, *variants, *stages;   /* comma lists, NULL = all */
     int threads[MAX_THREAD_COUNTS], nthreads;
     sb_timing_opts timing;
     const char *results_dir;
@@ -53,6 +53,16 @@ static int variant_named(const char *name)
     return 0;
 }
 
+/* Does some algorithm have a stage of this name? */
+static int stage_named(const char *name)
+{
+    for (int i = 0; i < sb_algo_count(); i++)
+        for (int s = 0; s < sb_algo_at(i)->stage_count; s++)
+            if (strcmp(sb_algo_at(i)->stages[s], name) == 0)
+                return 1;
+    return 0;
+}
+
 static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err)
 {
     sb_timing_defaults(&o->timing);
@@ -70,6 +80,8 @@ static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err
             o->algos = a.value;
         else if (sb_args_opt(&a, "--variant"))
             o->variants = a.value;
+        else if (sb_args_opt(&a, "--stage"))
+            o->stages = a.value;
         else if (sb_args_opt(&a, "--threads"))
             st = sb_parse_int_list(a.value, 1, 1024, "--threads", o->threads, MAX_THREAD_COUNTS, &o->nthreads, err);
         else if (sb_args_opt(&a, "--budget"))
@@ -101,12 +113,16 @@ static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err
     for (const char *p = o->variants; sb_list_next(&p, item, sizeof item);)
         if (!variant_named(item))
             return sb_fail(err, SB_ERR_USAGE, "--variant: unknown variant '%s' (see 'segbench list')", item);
+    for (const char *p = o->stages; sb_list_next(&p, item, sizeof item);)
+        if (!stage_named(item))
+            return sb_fail(err, SB_ERR_USAGE, "--stage: unknown stage '%s' (see 'segbench list')", item);
     return SB_OK;
 }
 
 static int variant_selected(const bench_opts *o, const sb_variant *v, const sb_algo *algo, int stage)
 {
-    return strcmp(v->algo, algo->name) == 0 && sb_in_list(o->variants, v->name) && (v->stages & (1u << stage));
+    return strcmp(v->algo, algo->name) == 0 && sb_in_list(o->variants, v->name) && (v->stages & (1u << stage)) &&
+           sb_in_list(o->stages, algo->stages[stage]);
 }
 
 static void progress(bench_run *r, const char *what)

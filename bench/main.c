@@ -17,7 +17,7 @@ static const char *USAGE =
     "        --labels FILE (the label image, where the algorithm has one)\n"
     "        algorithm options, e.g. kmeans --k 16 --init kmeans++ (see 'segbench list')\n"
     "  bench                     check then time every variant; write results/<machine>/\n"
-    "        --set NAME (default: default) | --image FILE ...   --algo A,B  --variant V,W\n"
+    "        --set NAME (default: default) | --image FILE ...   --algo A,B  --variant V,W  --stage S,T\n"
     "        --threads 1,2,4  --budget MS (per row, default 300)  --min-reps N  --max-reps N\n"
     "        --no-flush (keep L2 warm between device runs)  --results DIR  --quiet\n"
     "  check                     agreement only, every variant on every image (same selection options)\n"

@@ -140,6 +140,8 @@ static int32_t nearest_centre(const sb_slic_geometry *g, const sb_slic_centre *c
                               const uint16_t colour[3])
 {
     int gx = x / g->S, gy = y / g->S;
+    float px = (float)(SB_SLIC_XY_UNIT * x), py = (float)(SB_SLIC_XY_UNIT * y);
+    const float pc[3] = { colour[0], colour[1], colour[2] };
     int32_t best_c = -1;
     float best = INFINITY;
     for (int cy = gy - 1; cy <= gy + 1; cy++) {
@@ -150,7 +152,8 @@ static int32_t nearest_centre(const sb_slic_geometry *g, const sb_slic_centre *c
                 continue;
             int32_t id = cy * g->grid_w + cx;
             const sb_slic_centre *c = &centres[id];
-            float d = sb_slic_distance(g->cn, g->wxy, x, y, colour, c->x, c->y, c->colour);
+            const float cc[3] = { c->colour[0], c->colour[1], c->colour[2] };
+            float d = sb_slic_distance(g->cn, g->wxy, px, py, pc, (float)c->x, (float)c->y, cc);
             if (d < best) {
                 best = d;
                 best_c = id;

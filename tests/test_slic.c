@@ -149,7 +149,9 @@ static void naive_slic(const sb_image *img, const sb_slic_params *p, int32_t *la
                         if (cx < 0 || cy < 0 || cx >= g.grid_w || cy >= g.grid_h)
                             continue;
                         const sb_slic_centre *k = &centres[cy * g.grid_w + cx];
-                        float d = sb_slic_distance(g.cn, g.wxy, x, y, colour[y * w + x], k->x, k->y, k->colour);
+                        const uint16_t *pcol = colour[y * w + x];
+                        float pc[3] = { pcol[0], pcol[1], pcol[2] }, cc[3] = { k->colour[0], k->colour[1], k->colour[2] };
+                        float d = sb_slic_distance(g.cn, g.wxy, 16.0f * x, 16.0f * y, pc, (float)k->x, (float)k->y, cc);
                         if (d < best) {
                             best = d;
                             best_c = cy * g.grid_w + cx;

@@ -6,12 +6,15 @@
 
 #include <cub/device/device_scan.cuh>
 
-enum { RG_THREADS = 256 };
+enum { RG_THREADS = 256, RG_TILE = 32 };
 
+/* Reads go past L1 (volatile): other threads relink roots with atomics.
+ * The same code serves the links in shared and in global memory. */
 __device__ __forceinline__ int32_t rg_find(const int32_t *parent, int32_t i)
 {
+    const volatile int32_t *link = parent;
     int32_t p;
-    while ((p = __ldcg(&parent[i])) != i)   /* past L1: other blocks relink roots with atomics */
+    while ((p = link[i]) != i)
         i = p;
     return i;
 }
@@ -37,25 +40,46 @@ __device__ __forceinline__ void rg_union(int32_t *parent, int32_t a, int32_t b)
     } while (!done);
 }
 
-__global__ void rg_init(unsigned n, int32_t *parent, int32_t *size, unsigned long long *best)
+/* Step 1a, in 32x32 tiles: union-find in shared memory over the tile's
+ * pixels (local indices, which run in the same order as global ones), so
+ * each pixel's link points straight at its tile-local root, the smallest
+ * index of its piece of the tile.  Also clears the per-root arrays. */
+__global__ void __launch_bounds__(RG_TILE * RG_TILE)
+    rg_tile(int width, int height, const int32_t *labels, int32_t *parent, int32_t *size, unsigned long long *best)
 {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        parent[i] = (int32_t)i;
+    __shared__ int32_t lab[RG_TILE * RG_TILE], link[RG_TILE * RG_TILE];
+    int tx = threadIdx.x, ty = threadIdx.y, t = ty * RG_TILE + tx;
+    int x0 = blockIdx.x * RG_TILE, y0 = blockIdx.y * RG_TILE, x = x0 + tx, y = y0 + ty;
+    bool in = x < width && y < height;
+    size_t i = (size_t)y * width + x;
+    lab[t] = in ? labels[i] : 0;      /* outside pixels are never compared */
+    link[t] = t;
+    __syncthreads();
+    if (in) {
+        if (tx > 0 && lab[t - 1] == lab[t])
+            rg_union(link, t, t - 1);
+        if (ty > 0 && lab[t - RG_TILE] == lab[t])
+            rg_union(link, t, t - RG_TILE);
+    }
+    __syncthreads();
+    if (in) {
+        int r = rg_find(link, t);
+        parent[i] = (int32_t)((size_t)(y0 + r / RG_TILE) * width + x0 + r % RG_TILE);
         size[i] = 0;
         best[i] = 0;
     }
 }
 
-__global__ void rg_join(int width, unsigned n, const int32_t *labels, int32_t *parent)
+/* Step 1b: join across the tiles' left and top edges, in global memory. */
+__global__ void rg_seams(int width, unsigned n, const int32_t *labels, int32_t *parent)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    int32_t own = labels[i];
-    if (i % width != 0 && labels[i - 1] == own)
+    unsigned x = i % width, y = i / width;
+    if (x % RG_TILE == 0 && x > 0 && labels[i - 1] == labels[i])
         rg_union(parent, (int32_t)i, (int32_t)i - 1);
-    if (i >= (unsigned)width && labels[i - width] == own)
+    if (y % RG_TILE == 0 && y > 0 && labels[i - width] == labels[i])
         rg_union(parent, (int32_t)i, (int32_t)(i - width));
 }
 
@@ -168,8 +192,9 @@ sb_status rg_device_enforce(rg_device *r, int32_t *labels, int min_piece, int *c
                             const char *who, sb_error *err)
 {
     unsigned n = r->n, blocks = sb_div_up(n, RG_THREADS);
-    rg_init<<<blocks, RG_THREADS, 0, stream>>>(n, r->parent, r->size, r->best);
-    rg_join<<<blocks, RG_THREADS, 0, stream>>>(r->width, n, labels, r->parent);
+    dim3 tile(RG_TILE, RG_TILE), tiles(sb_div_up(r->width, RG_TILE), sb_div_up(r->height, RG_TILE));
+    rg_tile<<<tiles, tile, 0, stream>>>(r->width, r->height, labels, r->parent, r->size, r->best);
+    rg_seams<<<blocks, RG_THREADS, 0, stream>>>(r->width, n, labels, r->parent);
     rg_flatten_count<<<blocks, RG_THREADS, 0, stream>>>(n, r->parent, r->comp, r->size);
     rg_best<<<blocks, RG_THREADS, 0, stream>>>(r->width, n, r->comp, r->size, r->best, min_piece);
     rg_link<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->size, r->best, r->parent, min_piece);

@@ -2,10 +2,11 @@
  * label map and the order-free connectivity enforcement, the same rules
  * as impl_cpu/regions.c, so the labels agree bit for bit.
  *
- * Components: union-find over all pixels at once (each thread joins its
- * pixel with its left and upper neighbours).  A union links the larger of
- * two roots under the smaller with atomicMin and retries until it sticks,
- * so the root of a component is its smallest index whatever the order in
+ * Components: union-find, first inside 32x32 tiles in shared memory,
+ * then across the tiles' edges in global memory (so the global trees are
+ * a tile-local root or two deep, not a piece's diameter).  A union
+ * links the larger of two roots under the smaller with atomicMin and
+ * retries until it sticks, so the root of a component is its smallest index whatever the order in
  * which threads ran (the scheme of Oliveira and Lotufo 2010 and Playne and
  * Hawick 2018).  Then the enforcement's steps, one kernel each: sizes,
  * the largest neighbour of each small component (a 64-bit atomicMax of

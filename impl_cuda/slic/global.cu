@@ -21,17 +21,16 @@ __global__ void global_assign_accumulate(sb_slic_geometry g, const ushort4 *colo
     if (x >= g.width || y >= g.height)
         return;
     size_t i = (size_t)y * g.width + x;
-    uint16_t c[3];
-    slic_colour_of(colour[i], c);
+    ushort4 c = colour[i];
     GlobalCentres at = { reinterpret_cast<const int4 *>(centres), g.grid_w };
-    int32_t label = slic_nearest(at, g, x, y, c);
+    int32_t label = slic_label(at, g, x, y, c);
     labels[i] = label;
     unsigned long long *s = sums + 6 * (size_t)label;
     atomicAdd(&s[0], (unsigned long long)x);
     atomicAdd(&s[1], (unsigned long long)y);
-    atomicAdd(&s[2], (unsigned long long)c[0]);
-    atomicAdd(&s[3], (unsigned long long)c[1]);
-    atomicAdd(&s[4], (unsigned long long)c[2]);
+    atomicAdd(&s[2], (unsigned long long)c.x);
+    atomicAdd(&s[3], (unsigned long long)c.y);
+    atomicAdd(&s[4], (unsigned long long)c.z);
     atomicAdd(&s[5], 1ull);
 }
 

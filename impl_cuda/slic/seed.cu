@@ -44,10 +44,8 @@ __global__ void seed_assign(sb_slic_geometry g, const ushort4 *colour, const sb_
     if (x >= g.width || y >= g.height)
         return;
     size_t i = (size_t)y * g.width + x;
-    uint16_t c[3];
-    slic_colour_of(colour[i], c);
     GlobalCentres at = { reinterpret_cast<const int4 *>(centres), g.grid_w };
-    labels[i] = slic_nearest(at, g, x, y, c);
+    labels[i] = slic_label(at, g, x, y, colour[i]);
 }
 
 /* Block (c, bx, by): the pixels of tile (bx, by) of centre c's window that

@@ -65,55 +65,71 @@ sb_status slic_enqueue_update(slic_device *d, sb_error *err);
 
 /* ---- device pieces ----------------------------------------------------- */
 
-__device__ __forceinline__ void slic_unpack_colour(int4 c, uint16_t out[3])
+/* A centre as the distance reads it: integers held in floats (slic.h). */
+struct slic_fcentre {
+    float x, y, c[3];
+};
+
+__device__ __forceinline__ slic_fcentre slic_fcentre_of(int4 v)
 {
-    out[0] = (uint16_t)(c.z & 0xffff);
-    out[1] = (uint16_t)((unsigned)c.z >> 16);
-    out[2] = (uint16_t)(c.w & 0xffff);
+    slic_fcentre f;
+    f.x = (float)v.x;
+    f.y = (float)v.y;
+    f.c[0] = (float)(v.z & 0xffff);
+    f.c[1] = (float)((unsigned)v.z >> 16);
+    f.c[2] = (float)(v.w & 0xffff);
+    return f;
 }
 
-/* The nearest of the 9 centres around pixel (x, y), in slic.h's order
- * (rows of cells, then columns; strict <, so ties keep the first).
- * `centre(cx, cy)` fetches the centre of cell (cx, cy) as an int4 from
- * wherever the variant keeps it. */
+/* The nearest of the 9 centres around pixel (x, y) of cell (gx, gy), in
+ * slic.h's order (rows of cells, then columns; strict <, so ties keep the
+ * first); px, py, pc: the pixel as the distance reads it.  `centre(cx,
+ * cy)` fetches cell (cx, cy)'s centre from wherever the variant keeps
+ * it.  Returns the label; *best_cx, *best_cy get its cell. */
 template <class CentreAt>
-__device__ __forceinline__ int32_t slic_nearest(const CentreAt &centre, const sb_slic_geometry &g, int x, int y,
-                                                const uint16_t colour[3])
+__device__ __forceinline__ int32_t slic_nearest(const CentreAt &centre, const sb_slic_geometry &g, int gx, int gy,
+                                                float px, float py, const float pc[3], int *best_cx, int *best_cy)
 {
-    int gx = x / g.S, gy = y / g.S;
-    int32_t best_c = -1;
     float best = INFINITY;
+    *best_cx = *best_cy = -1;
     for (int cy = gy - 1; cy <= gy + 1; cy++) {
         if (cy < 0 || cy >= g.grid_h)
             continue;
         for (int cx = gx - 1; cx <= gx + 1; cx++) {
             if (cx < 0 || cx >= g.grid_w)
                 continue;
-            int4 c = centre(cx, cy);
-            uint16_t cc[3];
-            slic_unpack_colour(c, cc);
-            float d = sb_slic_distance(g.cn, g.wxy, x, y, colour, c.x, c.y, cc);
+            slic_fcentre c = centre(cx, cy);
+            float d = sb_slic_distance(g.cn, g.wxy, px, py, pc, c.x, c.y, c.c);
             if (d < best) {
                 best = d;
-                best_c = cy * g.grid_w + cx;
+                *best_cx = cx;
+                *best_cy = cy;
             }
         }
     }
-    return best_c;
+    return *best_cy * g.grid_w + *best_cx;
 }
 
-/* Centres read from global memory (through the read-only cache). */
+/* The label of pixel (x, y) with colour v, the centres read by `centre`. */
+template <class CentreAt>
+__device__ __forceinline__ int32_t slic_label(const CentreAt &centre, const sb_slic_geometry &g, int x, int y,
+                                              ushort4 v)
+{
+    const float pc[3] = { (float)v.x, (float)v.y, (float)v.z };
+    int cx, cy;
+    return slic_nearest(centre, g, x / g.S, y / g.S, (float)(SB_SLIC_XY_UNIT * x), (float)(SB_SLIC_XY_UNIT * y), pc,
+                        &cx, &cy);
+}
+
+/* Centres read from global memory (through the read-only cache), converted
+ * at every read. */
 struct GlobalCentres {
     const int4 *centres;
     int grid_w;
-    __device__ __forceinline__ int4 operator()(int cx, int cy) const { return __ldg(&centres[cy * grid_w + cx]); }
+    __device__ __forceinline__ slic_fcentre operator()(int cx, int cy) const
+    {
+        return slic_fcentre_of(__ldg(&centres[cy * grid_w + cx]));
+    }
 };
-
-__device__ __forceinline__ void slic_colour_of(ushort4 v, uint16_t out[3])
-{
-    out[0] = v.x;
-    out[1] = v.y;
-    out[2] = v.z;
-}
 
 #endif

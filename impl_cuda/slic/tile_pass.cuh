@@ -6,8 +6,11 @@
  * Against cuda-global, and what each change should buy:
  *   - The centres a tile can need -- the cells it covers plus one on each
  *     side, (31/S + 4)^2 at most, 25 for S = 16 -- are copied once into
- *     shared memory; the 9 candidate reads of every pixel then come from
- *     there instead of global memory.
+ *     shared memory, already converted to the floats the distance reads;
+ *     the 9 candidate reads of every pixel then come from there, with no
+ *     int-to-float conversion (a quarter-rate instruction on the SM).
+ *   - The pixel's own cell (x / S, y / S) is divided out once per column
+ *     and once per row, not per pixel.
  *   - Sums go to shared memory first, one slot per candidate, with warp
  *     aggregation: a warp is 32 pixels of one row, which carry only a few
  *     labels; the lanes of each label add their values with
@@ -29,7 +32,7 @@ __host__ __device__ __forceinline__ int slic_tile_span(int S) { return (TILE - 1
 static inline size_t slic_tile_shared_bytes(int S)
 {
     size_t slots = (size_t)slic_tile_span(S) * slic_tile_span(S);
-    return slots * (sizeof(int4) + 6 * sizeof(unsigned));
+    return slots * (sizeof(float4) + sizeof(float) + 6 * sizeof(unsigned));
 }
 
 struct GlobalColour {
@@ -37,13 +40,18 @@ struct GlobalColour {
     __device__ __forceinline__ ushort4 operator()(size_t i) const { return __ldg(&colour[i]); }
 };
 
-/* Centres from the tile's shared copy. */
+/* Centres from the tile's shared copy: x, y, c0, c1 in one float4, c2
+ * beside it. */
 struct TileCentres {
-    const int4 *slot;
+    const float4 *xyc;
+    const float *c2;
     int cx0, cy0, span;
-    __device__ __forceinline__ int4 operator()(int cx, int cy) const
+    __device__ __forceinline__ slic_fcentre operator()(int cx, int cy) const
     {
-        return slot[(cy - cy0) * span + (cx - cx0)];
+        int k = (cy - cy0) * span + (cx - cx0);
+        float4 v = xyc[k];
+        slic_fcentre f = { v.x, v.y, { v.z, v.w, c2[k] } };
+        return f;
     }
 };
 
@@ -80,10 +88,11 @@ __global__ void __launch_bounds__(TILE_THREADS)
     slic_tile_pass(Loader load, sb_slic_geometry g, const sb_slic_centre *centres, int32_t *labels,
                    unsigned long long *sums)
 {
-    extern __shared__ int4 tile_shared[];
+    extern __shared__ float4 tile_shared[];
     int span = slic_tile_span(g.S), slots = span * span;
-    int4 *slot = tile_shared;
-    unsigned *acc = reinterpret_cast<unsigned *>(slot + slots);   /* per tile: < 2^26 each, no overflow */
+    float4 *xyc = tile_shared;
+    float *c2 = reinterpret_cast<float *>(xyc + slots);
+    unsigned *acc = reinterpret_cast<unsigned *>(c2 + slots);   /* per tile: < 2^26 each, no overflow */
     int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
     int cx0 = x0 / g.S - 1, cy0 = y0 / g.S - 1;
     int tid = threadIdx.y * TILE + threadIdx.x;
@@ -91,30 +100,33 @@ __global__ void __launch_bounds__(TILE_THREADS)
     for (int k = tid; k < slots; k += TILE_THREADS) {
         int cx = cx0 + k % span, cy = cy0 + k / span;
         bool exists = cx >= 0 && cy >= 0 && cx < g.grid_w && cy < g.grid_h;
-        slot[k] = exists ? all[cy * g.grid_w + cx] : make_int4(0, 0, 0, 0);
+        slic_fcentre f = slic_fcentre_of(exists ? all[cy * g.grid_w + cx] : make_int4(0, 0, 0, 0));
+        xyc[k] = make_float4(f.x, f.y, f.c[0], f.c[1]);
+        c2[k] = f.c[2];
         for (int j = 0; j < 6; j++)
             acc[6 * k + j] = 0;
     }
     __syncthreads();
 
-    TileCentres at = { slot, cx0, cy0, span };
-    int x = x0 + threadIdx.x;
+    TileCentres at = { xyc, c2, cx0, cy0, span };
+    int x = x0 + threadIdx.x, gx = x / g.S;
     for (int r = 0; r < TILE / TILE_ROWS; r++) {
         int y = y0 + threadIdx.y + r * TILE_ROWS;
         int local = -1;
         unsigned v[6] = { 0, 0, 0, 0, 0, 0 };
         if (x < g.width && y < g.height) {         /* whole warps reach slic_warp_add below */
             size_t i = (size_t)y * g.width + x;
-            uint16_t c[3];
-            slic_colour_of(load(i), c);
-            int32_t label = slic_nearest(at, g, x, y, c);
-            labels[i] = label;
-            local = (label / g.grid_w - cy0) * span + (label % g.grid_w - cx0);
+            ushort4 c = load(i);
+            const float pc[3] = { (float)c.x, (float)c.y, (float)c.z };
+            int cx, cy;
+            labels[i] = slic_nearest(at, g, gx, y / g.S, (float)(SB_SLIC_XY_UNIT * x), (float)(SB_SLIC_XY_UNIT * y),
+                                     pc, &cx, &cy);
+            local = (cy - cy0) * span + (cx - cx0);
             v[0] = (unsigned)x;
             v[1] = (unsigned)y;
-            v[2] = c[0];
-            v[3] = c[1];
-            v[4] = c[2];
+            v[2] = c.x;
+            v[3] = c.y;
+            v[4] = c.z;
             v[5] = 1;
         }
         slic_warp_add(acc, local, v);

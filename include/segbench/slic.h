@@ -33,10 +33,10 @@
  *     the mean is (unit * sum + count / 2) / count (rounded, halves up).
  *     A centre with no pixels keeps its place and colour (the source reset
  *     it to (0,0), where it died).
- *   - Assignment: D = dc * cn + dxy * wxy, with dc the integer squared
- *     colour difference (below 2^32) converted to float, dxy = dx^2 + dy^2
- *     in float from exact integer differences, and cn, wxy float constants
- *     computed once on the host.  Every operation is correctly rounded and
+ *   - Assignment: D = dc * cn + dxy * wxy, with dc = d0^2 + d1^2 + d2^2
+ *     and dxy = dx^2 + dy^2 in float from exact differences (positions
+ *     and colours are integers below 2^24, held exactly in floats), and
+ *     cn, wxy float constants computed once on the host.  Every operation is correctly rounded and
  *     happens in the order written (sb_slic_distance), so the value is the
  *     same on CPU and GPU.  The source takes a square root of D; it is
  *     monotonic, so it is left out.  Candidates are scanned row by row
@@ -138,15 +138,6 @@ SB_SLIC_FN float sb_slic_mul(float a, float b)
     return a * b;
 #endif
 }
-SB_SLIC_FN float sb_slic_u2f(uint32_t v)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint2float_rn(v);
-#else
-    return (float)v;
-#endif
-}
-
 /* Cube root of t in [0.0088, 1.1], without a division: r = t^(-1/3)
  * from a guess in the exponent bits (a few per cent off), three Newton
  * steps r <- r (4 - t r^3) / 3, then t r^2 (within 5e-7 relative).  Only
@@ -222,16 +213,18 @@ SB_SLIC_FN void sb_slic_convert(const float *linear, int space, unsigned r, unsi
     out[2] = sb_slic_quantize(B, 64.0f, 8192.0f);
 }
 
-/* The assignment distance (see the rules above).  px, py: the pixel in
- * whole pixels; c: the pixel's colour; the centre unpacked. */
-SB_SLIC_FN float sb_slic_distance(float cn, float wxy, int px, int py, const uint16_t c[3], int32_t cx, int32_t cy,
-                                  const uint16_t cc[3])
+/* The assignment distance (see the rules above).  Every argument is an
+ * integer held exactly in a float: positions in 1/16 pixel (below 2^20),
+ * colours in fixed point (below 2^16); so each difference is exact, and
+ * only the squares and sums round -- the same way on CPU and GPU. */
+SB_SLIC_FN float sb_slic_distance(float cn, float wxy, float px, float py, const float pc[3], float cx, float cy,
+                                  const float cc[3])
 {
-    int32_t d0 = (int32_t)c[0] - cc[0], d1 = (int32_t)c[1] - cc[1], d2 = (int32_t)c[2] - cc[2];
-    uint32_t dc = (uint32_t)(d0 * d0) + (uint32_t)(d1 * d1) + (uint32_t)(d2 * d2);   /* < 3 * 2^32 / 4 */
-    float dx = (float)(SB_SLIC_XY_UNIT * px - cx), dy = (float)(SB_SLIC_XY_UNIT * py - cy);   /* exact */
+    float dx = sb_slic_add(px, -cx), dy = sb_slic_add(py, -cy);
+    float d0 = sb_slic_add(pc[0], -cc[0]), d1 = sb_slic_add(pc[1], -cc[1]), d2 = sb_slic_add(pc[2], -cc[2]);
+    float dc = sb_slic_add(sb_slic_add(sb_slic_mul(d0, d0), sb_slic_mul(d1, d1)), sb_slic_mul(d2, d2));
     float dxy = sb_slic_add(sb_slic_mul(dx, dx), sb_slic_mul(dy, dy));
-    return sb_slic_add(sb_slic_mul(sb_slic_u2f(dc), cn), sb_slic_mul(dxy, wxy));
+    return sb_slic_add(sb_slic_mul(dc, cn), sb_slic_mul(dxy, wxy));
 }
 
 /* The update rule for one coordinate or channel of a non-empty centre. */
