@@ -40,10 +40,15 @@ __device__ __forceinline__ void rg_union(int32_t *parent, int32_t a, int32_t b)
     } while (!done);
 }
 
-/* Step 1a, in 32x32 tiles: union-find in shared memory over the tile's
- * pixels (local indices, which run in the same order as global ones), so
- * each pixel's link points straight at its tile-local root, the smallest
- * index of its piece of the tile.  Also clears the per-root arrays. */
+/* Step 1a, in 32x32 tiles, in shared memory (a warp is one row of a
+ * tile; local indices run in the same order as global ones):
+ *   - runs: each pixel links to the first pixel of its run of equal
+ *     labels in its row, found from a ballot -- no atomics;
+ *   - a union with the row above only where a run meets a run above for
+ *     the first time (not again for every pixel of an overlap);
+ *   - then each pixel's link points at its tile-local root, the smallest
+ *     index of its piece of the tile.
+ * Also clears the per-root arrays. */
 __global__ void __launch_bounds__(RG_TILE * RG_TILE)
     rg_tile(int width, int height, const int32_t *labels, int32_t *parent, int32_t *size, unsigned long long *best)
 {
@@ -52,15 +57,19 @@ __global__ void __launch_bounds__(RG_TILE * RG_TILE)
     int x0 = blockIdx.x * RG_TILE, y0 = blockIdx.y * RG_TILE, x = x0 + tx, y = y0 + ty;
     bool in = x < width && y < height;
     size_t i = (size_t)y * width + x;
-    lab[t] = in ? labels[i] : 0;      /* outside pixels are never compared */
-    link[t] = t;
+    lab[t] = in ? labels[i] : 0;
     __syncthreads();
-    if (in) {
-        if (tx > 0 && lab[t - 1] == lab[t])
-            rg_union(link, t, t - 1);
-        if (ty > 0 && lab[t - RG_TILE] == lab[t])
-            rg_union(link, t, t - RG_TILE);
-    }
+    /* neighbours inside the image with the same label (outside pixels
+     * join nothing, so they cannot connect two pieces) */
+    bool same_left = in && tx > 0 && lab[t - 1] == lab[t];
+    bool same_up = in && ty > 0 && lab[t - RG_TILE] == lab[t];
+    bool left_same_up = same_up && same_left && lab[t - RG_TILE - 1] == lab[t - 1];
+    unsigned starts = __ballot_sync(0xffffffffu, !same_left);
+    int run_start = 31 - __clz(starts & (0xffffffffu >> (31 - tx)));
+    link[t] = ty * RG_TILE + run_start;
+    __syncthreads();
+    if (same_up && !left_same_up)
+        rg_union(link, t, t - RG_TILE);
     __syncthreads();
     if (in) {
         int r = rg_find(link, t);
@@ -70,17 +79,24 @@ __global__ void __launch_bounds__(RG_TILE * RG_TILE)
     }
 }
 
-/* Step 1b: join across the tiles' left and top edges, in global memory. */
-__global__ void rg_seams(int width, unsigned n, const int32_t *labels, int32_t *parent)
+/* Step 1b: join across the tiles' edges, in global memory: one thread per
+ * pixel on a vertical seam (x a multiple of 32), then per pixel on a
+ * horizontal seam. */
+__global__ void rg_seams(int width, int height, const int32_t *labels, int32_t *parent)
 {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    unsigned x = i % width, y = i / width;
-    if (x % RG_TILE == 0 && x > 0 && labels[i - 1] == labels[i])
-        rg_union(parent, (int32_t)i, (int32_t)i - 1);
-    if (y % RG_TILE == 0 && y > 0 && labels[i - width] == labels[i])
-        rg_union(parent, (int32_t)i, (int32_t)(i - width));
+    unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned vertical = (unsigned)((width - 1) / RG_TILE) * (unsigned)height;
+    unsigned horizontal = (unsigned)((height - 1) / RG_TILE) * (unsigned)width;
+    if (j < vertical) {
+        size_t i = (size_t)(j % height) * width + (j / height + 1) * RG_TILE;
+        if (labels[i - 1] == labels[i])
+            rg_union(parent, (int32_t)i, (int32_t)i - 1);
+    } else if (j < vertical + horizontal) {
+        j -= vertical;
+        size_t i = (size_t)((j / width + 1) * RG_TILE) * width + j % width;
+        if (labels[i - width] == labels[i])
+            rg_union(parent, (int32_t)i, (int32_t)(i - width));
+    }
 }
 
 /* Each pixel's root, and the sizes: lanes with the same root add once. */
@@ -119,30 +135,27 @@ __global__ void rg_best(int width, unsigned n, const int32_t *comp, const int32_
         }
 }
 
-__global__ void rg_link(unsigned n, const int32_t *comp, const int32_t *size, const unsigned long long *best,
-                        int32_t *parent, int min_piece)
-{
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n || comp[i] != (int32_t)i)
-        return;
-    unsigned long long own = sb_regions_key((uint32_t)size[i], i);
-    parent[i] = size[i] < min_piece && best[i] > own ? (int32_t)sb_regions_key_root(best[i]) : (int32_t)i;
-}
-
-/* Follow the pointers (they climb in key order, so they end); flag the
- * kept roots for the numbering. */
-__global__ void rg_final(unsigned n, const int32_t *comp, const int32_t *parent, int32_t *final_root, int32_t *kept)
+/* Steps 2 and 3 for each root: follow the pointers -- a small component
+ * points to its largest neighbour if that one is larger than itself --
+ * to their end (they climb in key order, so they end); flag the kept
+ * roots for the numbering. */
+__global__ void rg_final(unsigned n, const int32_t *comp, const int32_t *size, const unsigned long long *best,
+                         int32_t *final_root, int32_t *kept, int min_piece)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     int flag = 0;
     if (comp[i] == (int32_t)i) {
-        int32_t f = (int32_t)i;
-        while (parent[f] != f)
-            f = parent[f];
-        final_root[i] = f;
-        flag = f == (int32_t)i;
+        uint32_t f = i;
+        for (;;) {
+            uint64_t own = sb_regions_key((uint32_t)size[f], f);
+            if (size[f] >= min_piece || best[f] <= own)
+                break;
+            f = sb_regions_key_root(best[f]);
+        }
+        final_root[i] = (int32_t)f;
+        flag = f == i;
     }
     kept[i] = flag;
 }
@@ -194,12 +207,15 @@ sb_status rg_device_enforce(rg_device *r, int32_t *labels, int min_piece, int *c
     unsigned n = r->n, blocks = sb_div_up(n, RG_THREADS);
     dim3 tile(RG_TILE, RG_TILE), tiles(sb_div_up(r->width, RG_TILE), sb_div_up(r->height, RG_TILE));
     rg_tile<<<tiles, tile, 0, stream>>>(r->width, r->height, labels, r->parent, r->size, r->best);
-    rg_seams<<<blocks, RG_THREADS, 0, stream>>>(r->width, n, labels, r->parent);
+    unsigned seam_pixels = (unsigned)((r->width - 1) / RG_TILE) * r->height +
+                           (unsigned)((r->height - 1) / RG_TILE) * r->width;
+    if (seam_pixels)
+        rg_seams<<<sb_div_up(seam_pixels, RG_THREADS), RG_THREADS, 0, stream>>>(r->width, r->height, labels,
+                                                                                r->parent);
     rg_flatten_count<<<blocks, RG_THREADS, 0, stream>>>(n, r->parent, r->comp, r->size);
     rg_best<<<blocks, RG_THREADS, 0, stream>>>(r->width, n, r->comp, r->size, r->best, min_piece);
-    rg_link<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->size, r->best, r->parent, min_piece);
-    int32_t *kept = r->size;      /* sizes are not needed after rg_link */
-    rg_final<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->parent, r->final_root, kept);
+    int32_t *kept = r->parent;    /* the links are not needed after rg_flatten_count */
+    rg_final<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->size, r->best, r->final_root, kept, min_piece);
     SB_CUDA_LAUNCHED(err, who);
     SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(r->scan_temp, r->scan_bytes, kept, r->number, (int)n, stream), err,
                 who);

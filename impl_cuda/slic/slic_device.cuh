@@ -92,11 +92,13 @@ __device__ __forceinline__ int32_t slic_nearest(const CentreAt &centre, const sb
 {
     float best = INFINITY;
     *best_cx = *best_cy = -1;
-    for (int cy = gy - 1; cy <= gy + 1; cy++) {
-        if (cy < 0 || cy >= g.grid_h)
-            continue;
-        for (int cx = gx - 1; cx <= gx + 1; cx++) {
-            if (cx < 0 || cx >= g.grid_w)
+#pragma unroll
+    for (int dy = -1; dy <= 1; dy++) {
+        int cy = gy + dy;
+#pragma unroll
+        for (int dx = -1; dx <= 1; dx++) {
+            int cx = gx + dx;
+            if (cy < 0 || cy >= g.grid_h || cx < 0 || cx >= g.grid_w)
                 continue;
             slic_fcentre c = centre(cx, cy);
             float d = sb_slic_distance(g.cn, g.wxy, px, py, pc, c.x, c.y, c.c);
