@@ -46,8 +46,8 @@ __device__ __forceinline__ void rg_union(int32_t *parent, int32_t a, int32_t b)
  *     labels in its row, found from a ballot -- no atomics;
  *   - a union with the row above only where a run meets a run above for
  *     the first time (not again for every pixel of an overlap);
- *   - then each pixel's link points at its tile-local root, the smallest
- *     index of its piece of the tile.
+ *   - then pointer jumping until each pixel's link points at its
+ *     tile-local root, the smallest index of its piece of the tile.
  * Also clears the per-root arrays. */
 __global__ void __launch_bounds__(RG_TILE * RG_TILE)
     rg_tile(int width, int height, const int32_t *labels, int32_t *parent, int32_t *size, unsigned long long *best)
@@ -71,8 +71,17 @@ __global__ void __launch_bounds__(RG_TILE * RG_TILE)
     if (same_up && !left_same_up)
         rg_union(link, t, t - RG_TILE);
     __syncthreads();
+    /* pointer jumping: every link halves its distance to the root each
+     * round, so chains as long as the tile is high go in a few rounds */
+    int up = link[t];
+    while (__syncthreads_or(up != link[up])) {
+        up = link[up];
+        __syncthreads();
+        link[t] = up;
+        __syncthreads();
+    }
     if (in) {
-        int r = rg_find(link, t);
+        int r = up;
         parent[i] = (int32_t)((size_t)(y0 + r / RG_TILE) * width + x0 + r % RG_TILE);
         size[i] = 0;
         best[i] = 0;
