@@ -18,9 +18,7 @@
  *     label per warp instead of 6 global atomics per pixel).
  *   - Each tile then adds its non-empty slots to the global sums: about
  *     25 x 6 global atomics per 1024 pixels, against 6144 in cuda-global.
- *   - Each thread takes 4 consecutive rows of its column and adds a
- *     running sum, handed to the warp only when its label changes.
- * Block: 32 x 8 threads; a warp is 32 pixels of one row at each step.
+ * Block: 32 x 8 threads, each thread 4 rows of its column.
  */
 #ifndef SEGBENCH_SLIC_TILE_PASS_CUH
 #define SEGBENCH_SLIC_TILE_PASS_CUH
@@ -112,16 +110,11 @@ __global__ void __launch_bounds__(TILE_THREADS)
 
     TileCentres at = { xyc, c2, cx0, cy0, span };
     int x = x0 + threadIdx.x, gx = x / g.S;
-    /* Each thread walks 4 consecutive rows of its column; those pixels
-     * mostly share a label, so it keeps a running sum and hands it to the
-     * warp only when its label changes (and once at the end). */
-    int run_slot = -1;
-    unsigned run[6] = { 0, 0, 0, 0, 0, 0 };
     for (int r = 0; r < TILE / TILE_ROWS; r++) {
-        int y = y0 + threadIdx.y * (TILE / TILE_ROWS) + r;
+        int y = y0 + threadIdx.y + r * TILE_ROWS;
         int local = -1;
         unsigned v[6] = { 0, 0, 0, 0, 0, 0 };
-        if (x < g.width && y < g.height) {
+        if (x < g.width && y < g.height) {         /* whole warps reach slic_warp_add below */
             size_t i = (size_t)y * g.width + x;
             ushort4 c = load(i);
             const float pc[3] = { (float)c.x, (float)c.y, (float)c.z };
@@ -136,18 +129,8 @@ __global__ void __launch_bounds__(TILE_THREADS)
             v[4] = c.z;
             v[5] = 1;
         }
-        bool flush = run_slot >= 0 && local != run_slot;
-        slic_warp_add(acc, flush ? run_slot : -1, run);   /* every lane, every row */
-        if (local != run_slot) {
-            run_slot = local;
-            for (int k = 0; k < 6; k++)
-                run[k] = v[k];
-        } else {
-            for (int k = 0; k < 6; k++)
-                run[k] += v[k];
-        }
+        slic_warp_add(acc, local, v);
     }
-    slic_warp_add(acc, run_slot, run);
     __syncthreads();
 
     for (int k = tid; k < slots; k += TILE_THREADS) {
