@@ -42,7 +42,21 @@ typedef struct bench_run {
     int failures, errors;
     int tty;
     char failed[32][200];         /* the first failures, repeated at the end */
+    /* gallery/index.tsv, kept in memory and rewritten after every image */
+    FILE *gallery_index;
+    char *gallery_text;
+    size_t gallery_len;
+    char gallery_path[1200];
 } bench_run;
+
+/* Rewrite gallery/index.tsv from what is known so far. */
+static sb_status gallery_index_write(bench_run *r, sb_error *err)
+{
+    if (!r->gallery_index)
+        return SB_OK;
+    fflush(r->gallery_index);
+    return sb_atomic_write_text(r->gallery_path, r->gallery_text, err);
+}
 
 /* Does some algorithm have a variant of this name? */
 static int variant_named(const char *name)
@@ -308,9 +322,9 @@ static sb_status bench_write(const sb_rows *rows, const sb_quality_rows *q, cons
     return st;
 }
 
-static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *results_dir, FILE *gallery_index,
-                            sb_error *err)
+static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *results_dir, sb_error *err)
 {
+    FILE *gallery_index = r->gallery_index;
     const bench_opts *o = r->o;
     sb_rows rows = { 0 };
     sb_quality_rows quality = { 0 };
@@ -350,6 +364,8 @@ static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *resul
         sb_image_free(&loaded);
         if (!st && !o->check_only)
             st = bench_write(&rows, &quality, algo, results_dir, err);
+        if (!st)
+            st = gallery_index_write(r, err);
     }
 
     if (!st && !o->check_only && rows.count > 0 && !o->quiet) {
@@ -423,24 +439,27 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
                 r.total += r.ds.count * stage_rows(&o, sb_algo_at(i), s);
 
     char results_dir[1024] = "";
-    FILE *gallery_index = NULL;
-    char gallery_path[1200] = "";
-    sb_atomic_file gallery_file = { 0 };
     if (!check_only) {
         if (o.results_dir)
             snprintf(results_dir, sizeof results_dir, "%s", o.results_dir);
         else
             snprintf(results_dir, sizeof results_dir, "results/%s", r.env.machine_id);
-        char gallery_dir[1100];
+        char gallery_dir[1100], path[1200];
         snprintf(gallery_dir, sizeof gallery_dir, "%s/gallery", results_dir);
         if ((st = sb_mkdirs(gallery_dir, err)))
             goto out;
-        snprintf(gallery_path, sizeof gallery_path, "%s/index.tsv", gallery_dir);
-        if ((st = sb_atomic_open(&gallery_file, gallery_path, err)))
+        snprintf(r.gallery_path, sizeof r.gallery_path, "%s/index.tsv", gallery_dir);
+        r.gallery_index = open_memstream(&r.gallery_text, &r.gallery_len);
+        if (!r.gallery_index) {
+            st = sb_fail(err, SB_ERR_NOMEM, "out of memory for the gallery index");
             goto out;
-        gallery_index = gallery_file.fp;
-        fprintf(gallery_index, "algo\timage\tfile\tcaption\n");
-        keep_other_gallery_lines(gallery_path, o.algos, gallery_index);
+        }
+        fprintf(r.gallery_index, "algo\timage\tfile\tcaption\n");
+        keep_other_gallery_lines(r.gallery_path, o.algos, r.gallery_index);
+        /* the fingerprint first: rows written as the run goes describe this machine and build */
+        snprintf(path, sizeof path, "%s/env.json", results_dir);
+        if ((st = sb_env_write_json(&r.env, path, err)))
+            goto out;
         fprintf(stderr, "machine %s; dataset %s (%d images); %d rows; results to %s/\n", r.env.machine_id,
                 r.ds.name, r.ds.count, r.total, results_dir);
         if (r.env.device.present)
@@ -452,17 +471,11 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
 
     for (int i = 0; i < sb_algo_count() && !st; i++)
         if (sb_in_list(o.algos, sb_algo_at(i)->name))
-            st = bench_algo(&r, sb_algo_at(i), check_only ? NULL : results_dir, gallery_index, err);
+            st = bench_algo(&r, sb_algo_at(i), check_only ? NULL : results_dir, err);
 
     if (!check_only) {
         if (!st)
-            st = sb_atomic_commit(&gallery_file, err);
-        else
-            sb_atomic_abort(&gallery_file);
-        char path[1200];
-        snprintf(path, sizeof path, "%s/env.json", results_dir);
-        if (!st)
-            st = sb_env_write_json(&r.env, path, err);
+            st = gallery_index_write(&r, err);
         if (!st)
             fprintf(stderr, "wrote %s/ (env.json, <algo>.csv, <algo>.samples.csv, gallery/)\n", results_dir);
     }
@@ -474,6 +487,9 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
         st = sb_fail(err, SB_ERR_AGREEMENT, "%d row(s) marked FAIL", r.failures);
     }
 out:
+    if (r.gallery_index)
+        fclose(r.gallery_index);
+    free(r.gallery_text);
     sb_device_stream_destroy(r.stream);
     sb_dataset_free(&r.ds);
     return st;
