@@ -15,26 +15,12 @@
 #include <string.h>
 
 
-static void serial_run(void *self, sb_band_fn fn, void *ctx, int bands)
-{
-    (void)self;
-    for (int i = 0; i < bands; i++)
-        fn(ctx, i, bands);
-}
-
-sb_band_runner sb_band_serial(void)
-{
-    sb_band_runner r = { serial_run, NULL, 1 };
-    return r;
-}
-
 sb_status sb_regions_alloc(sb_regions *r, int width, int height, int bands, sb_error *err)
 {
     memset(r, 0, sizeof *r);
     size_t n = (size_t)width * (size_t)height;
     r->width = width;
     r->height = height;
-    r->bands = bands;
     r->parent = malloc(n * sizeof *r->parent);
     r->comp = malloc(n * sizeof *r->comp);
     r->size = malloc(n * sizeof *r->size);

@@ -304,7 +304,39 @@ void sb_slic_host_close(sb_slic_host *h)
     sb_regions_free(&h->regions);
 }
 
-/* ---- the serial variant -------------------------------------------------------- */
+/* ---- what the host variants share, and the serial variant ------------------ */
+
+sb_status sb_slic_host_prepare(void **state, const char *who, const sb_image *in, const void *params,
+                               void *output, sb_band_runner runner, sb_error *err)
+{
+    *state = NULL;
+    sb_slic_host *h = calloc(1, sizeof *h);
+    if (!h)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
+    sb_status st = sb_slic_host_open(h, who, in, params, output, runner, err);
+    if (st) {
+        sb_slic_host_release(h);
+        return st;
+    }
+    *state = h;
+    return SB_OK;
+}
+
+sb_status sb_slic_host_run_state(void *state, sb_error *err) { return sb_slic_host_run(state, err); }
+
+sb_status sb_slic_host_fetch(void *state, sb_error *err)
+{
+    (void)state;
+    (void)err;
+    return SB_OK;
+}
+
+void sb_slic_host_release(void *state)
+{
+    if (state)
+        sb_slic_host_close(state);
+    free(state);
+}
 
 sb_status sb_slic_serial(const sb_image *rgb, const sb_slic_params *p, sb_slic_out *out, sb_error *err)
 {
@@ -321,31 +353,8 @@ static sb_status serial_prepare(void **state, const sb_image *in, const void *pa
                                 const sb_exec *exec, sb_error *err)
 {
     (void)exec;
-    sb_slic_host *h = calloc(1, sizeof *h);
-    if (!h)
-        return sb_fail(err, SB_ERR_NOMEM, "slic/cpu: out of memory");
-    sb_status st = sb_slic_host_open(h, "slic/cpu", in, params, output, sb_band_serial(), err);
-    if (st) {
-        sb_slic_host_close(h);
-        free(h);
-        h = NULL;
-    }
-    *state = h;
-    return st;
+    return sb_slic_host_prepare(state, "slic/cpu", in, params, output, sb_band_serial(), err);
 }
 
-static sb_status serial_run(void *state, sb_error *err) { return sb_slic_host_run(state, err); }
-static sb_status nothing_to_fetch(void *state, sb_error *err)
-{
-    (void)state;
-    (void)err;
-    return SB_OK;
-}
-static void serial_release(void *state)
-{
-    if (state)
-        sb_slic_host_close(state);
-    free(state);
-}
-
-const sb_variant_ops sb_slic_cpu_ops = { serial_prepare, serial_run, nothing_to_fetch, serial_release };
+const sb_variant_ops sb_slic_cpu_ops = { serial_prepare, sb_slic_host_run_state, sb_slic_host_fetch,
+                                         sb_slic_host_release };

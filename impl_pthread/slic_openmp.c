@@ -10,7 +10,6 @@
 #include "segbench/variant.h"
 
 #include <omp.h>
-#include <stdlib.h>
 
 static void openmp_runner(void *self, sb_band_fn fn, void *ctx, int bands)
 {
@@ -20,36 +19,12 @@ static void openmp_runner(void *self, sb_band_fn fn, void *ctx, int bands)
         fn(ctx, b, bands);
 }
 
-static void openmp_release(void *state)
-{
-    if (state)
-        sb_slic_host_close(state);
-    free(state);
-}
-
 static sb_status openmp_prepare(void **state, const sb_image *in, const void *params, void *output,
                                 const sb_exec *exec, sb_error *err)
 {
-    *state = NULL;
-    sb_slic_host *h = calloc(1, sizeof *h);
-    if (!h)
-        return sb_fail(err, SB_ERR_NOMEM, "slic/openmp: out of memory");
     sb_band_runner runner = { openmp_runner, NULL, exec->threads };
-    sb_status st = sb_slic_host_open(h, "slic/openmp", in, params, output, runner, err);
-    if (st) {
-        openmp_release(h);
-        return st;
-    }
-    *state = h;
-    return SB_OK;
+    return sb_slic_host_prepare(state, "slic/openmp", in, params, output, runner, err);
 }
 
-static sb_status openmp_run(void *state, sb_error *err) { return sb_slic_host_run(state, err); }
-static sb_status nothing_to_fetch(void *state, sb_error *err)
-{
-    (void)state;
-    (void)err;
-    return SB_OK;
-}
-
-const sb_variant_ops sb_slic_openmp_ops = { openmp_prepare, openmp_run, nothing_to_fetch, openmp_release };
+const sb_variant_ops sb_slic_openmp_ops = { openmp_prepare, sb_slic_host_run_state, sb_slic_host_fetch,
+                                          sb_slic_host_release };

@@ -11,48 +11,23 @@
 
 #include "pool.h"
 
-#include <stdlib.h>
-
 static void pool_runner(void *self, sb_band_fn fn, void *ctx, int bands)
 {
     (void)bands;               /* the pool has exactly `bands` threads */
     sb_pool_run(self, fn, ctx);
 }
 
-static void pthread_release(void *state)
-{
-    if (state)
-        sb_slic_host_close(state);
-    free(state);               /* the pool is shared and outlives the variant */
-}
-
 static sb_status pthread_prepare(void **state, const sb_image *in, const void *params, void *output,
                                  const sb_exec *exec, sb_error *err)
 {
     *state = NULL;
-    sb_slic_host *h = calloc(1, sizeof *h);
-    if (!h)
-        return sb_fail(err, SB_ERR_NOMEM, "slic/pthread: out of memory");
     sb_pool *pool;
     sb_status st = sb_pool_shared(&pool, exec->threads, err);
-    if (!st) {
-        sb_band_runner runner = { pool_runner, pool, exec->threads };
-        st = sb_slic_host_open(h, "slic/pthread", in, params, output, runner, err);
-    }
-    if (st) {
-        pthread_release(h);
+    if (st)
         return st;
-    }
-    *state = h;
-    return SB_OK;
+    sb_band_runner runner = { pool_runner, pool, exec->threads };   /* the pool is shared and outlives the variant */
+    return sb_slic_host_prepare(state, "slic/pthread", in, params, output, runner, err);
 }
 
-static sb_status pthread_run(void *state, sb_error *err) { return sb_slic_host_run(state, err); }
-static sb_status nothing_to_fetch(void *state, sb_error *err)
-{
-    (void)state;
-    (void)err;
-    return SB_OK;
-}
-
-const sb_variant_ops sb_slic_pthread_ops = { pthread_prepare, pthread_run, nothing_to_fetch, pthread_release };
+const sb_variant_ops sb_slic_pthread_ops = { pthread_prepare, sb_slic_host_run_state, sb_slic_host_fetch,
+                                          sb_slic_host_release };

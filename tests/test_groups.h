@@ -27,6 +27,10 @@ void test_random_grey(sb_image *img, int width, int height, unsigned long long s
 void test_random_rgb(sb_image *img, int width, int height, unsigned long long seed);
 void test_patchy_rgb(sb_image *img, int width, int height, unsigned long long seed);
 void test_fill(sb_image *img, int width, int height, int channels, unsigned char value);
+/* Every CPU variant of c's algorithm, at 1, 2, 3 and 7 threads where
+ * threaded, through the harness's check against c's reference. */
+struct sb_case;
+void test_check_cpu_variants(const struct sb_case *c, const char *what);
 /* "<test dir>/<name>" */
 const char *test_path(const char *name);
 /* Crafted files (test_image_io.c). */

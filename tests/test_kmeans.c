@@ -143,25 +143,15 @@ static void test_reference_matches_brute_force(void)
 /* Every CPU variant through the harness's own check, several thread counts. */
 static void check_cpu_variants(const sb_image *img, const sb_kmeans_params *p, const char *what)
 {
-    const sb_algo *algo = sb_algo_find("kmeans");
     sb_case_data cd;
     sb_error err = { SB_OK, "" };
-    if (sb_case_open(&cd, algo, 0, p, img, &err) != SB_OK) {
+    if (sb_case_open(&cd, sb_algo_find("kmeans"), 0, p, img, &err) != SB_OK) {
         CHECKF(0, "%s: %s", what, err.msg);
         return;
     }
-    static const int threads[] = { 1, 2, 3, 7 };
-    for (int i = 0; i < sb_variant_count(); i++) {
-        const sb_variant *v = sb_variant_at(i);
-        if (strcmp(v->algo, "kmeans") || (v->flags & SB_DEVICE) || !v->ops)
-            continue;
-        for (int t = 0; t < ((v->flags & SB_THREADED) ? 4 : 1); t++) {
-            sb_agreement ag = { 0, "FAIL", "did not run" };
-            sb_status st = sb_check_only(&cd.c, v, threads[t], NULL, &ag, &err);
-            CHECKF(st == SB_OK, "%s@%d %s: %s", v->name, threads[t], what, err.msg);
-            CHECKF(ag.ok, "%s@%d %s k=%d: %s", v->name, threads[t], what, p->k, ag.metric);
-        }
-    }
+    char label[160];
+    snprintf(label, sizeof label, "%s k=%d", what, p->k);
+    test_check_cpu_variants(&cd.c, label);
     sb_case_close(&cd);
 }
 

@@ -1,6 +1,9 @@
 /* test_util.c - helpers shared by the test files. */
 #include "test_groups.h"
 
+#include "../bench/harness.h"
+#include "../bench/registry.h"
+
 #include "segbench/rng.h"
 
 #include <dirent.h>
@@ -48,4 +51,21 @@ const char *test_path(const char *name)
     char *p = paths[next++ % 32];
     snprintf(p, 512, "%s/%s", sb_test_dir(), name);
     return p;
+}
+
+void test_check_cpu_variants(const sb_case *c, const char *what)
+{
+    static const int threads[] = { 1, 2, 3, 7 };
+    sb_error err = { SB_OK, "" };
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strcmp(v->algo, c->algo->name) || (v->flags & SB_DEVICE) || !v->ops)
+            continue;
+        for (int t = 0; t < ((v->flags & SB_THREADED) ? 4 : 1); t++) {
+            sb_agreement ag = { 0, "FAIL", "did not run" };
+            sb_status st = sb_check_only(c, v, threads[t], NULL, &ag, &err);
+            CHECKF(st == SB_OK, "%s/%s@%d %s: %s", c->algo->name, v->name, threads[t], what, err.msg);
+            CHECKF(ag.ok, "%s/%s@%d %s: %s", c->algo->name, v->name, threads[t], what, ag.metric);
+        }
+    }
 }

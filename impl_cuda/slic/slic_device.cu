@@ -111,9 +111,6 @@ static sb_status device_open(slic_device *d, const sb_image *in, const void *par
     d->host_out = (sb_slic_out *)output;
     size_t n = d->n, centres = (size_t)d->geo.centres;
 
-    int dev;
-    SB_CUDA_TRY(cudaGetDevice(&dev), err, who);
-    SB_CUDA_TRY(cudaDeviceGetAttribute(&d->sm_count, cudaDevAttrMultiProcessorCount, dev), err, who);
     SB_CUDA_TRY(cudaMalloc(&d->rgb, 3 * n), err, who);
     SB_CUDA_TRY(cudaMalloc(&d->linear, 256 * sizeof(float)), err, who);
     SB_CUDA_TRY(cudaMalloc(&d->colour, n * sizeof(ushort4)), err, who);

@@ -32,7 +32,6 @@ struct slic_device {
     unsigned n;                      /* pixels */
     cudaStream_t stream;
     sb_slic_out *host_out;
-    int sm_count;
     uint8_t *rgb;                    /* the input, packed: 3 bytes a pixel */
     float *linear;                   /* slic.h's sRGB table, 256 */
     ushort4 *colour;                 /* converted */

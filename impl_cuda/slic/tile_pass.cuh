@@ -55,11 +55,6 @@ struct TileCentres {
     }
 };
 
-__device__ __forceinline__ unsigned slic_warp_sum(unsigned v)
-{
-    return __reduce_add_sync(SLIC_FULL_MASK, v);
-}
-
 /* Add 6 values per lane into the tile's slots, once per distinct slot in
  * the warp.  Every lane calls it; lanes with slot < 0 add nothing.
  * `pending` is the same in every lane, so the loop is too. */
@@ -74,7 +69,7 @@ __device__ __forceinline__ void slic_warp_add(unsigned *acc, int slot, const uns
         unsigned total[6];
 #pragma unroll
         for (int k = 0; k < 6; k++)
-            total[k] = slic_warp_sum(mine ? v[k] : 0u);
+            total[k] = __reduce_add_sync(SLIC_FULL_MASK, mine ? v[k] : 0u);
         if ((threadIdx.x & 31) == (unsigned)leader)
 #pragma unroll
             for (int k = 0; k < 6; k++)

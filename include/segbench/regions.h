@@ -58,8 +58,7 @@ typedef struct sb_regions {
     int32_t *size;      /* sizes by root, then the numbers of step 4 */
     int32_t *final;     /* step 3, by root */
     uint64_t *best;     /* step 2's largest neighbour key, by root */
-    int *band_count;    /* kept roots per band */
-    int bands;
+    int *band_count;    /* kept roots per band: enforce's runner may have at most `bands` bands */
 } sb_regions;
 
 sb_status sb_regions_alloc(sb_regions *r, int width, int height, int bands, sb_error *err);

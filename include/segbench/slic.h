@@ -143,21 +143,30 @@ SB_SLIC_FN float sb_slic_mul(float a, float b)
  * steps r <- r (4 - t r^3) / 3, then t r^2 (within 5e-7 relative).  Only
  * exact integer operations and correctly rounded float multiplications
  * and additions, so host and device agree to the bit. */
+SB_SLIC_FN uint32_t sb_slic_bits(float f)
+{
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(f);
+#else
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+#endif
+}
+SB_SLIC_FN float sb_slic_from_bits(uint32_t u)
+{
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(u);
+#else
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+#endif
+}
+
 SB_SLIC_FN float sb_slic_cbrt(float t)
 {
-    uint32_t bits;
-#if defined(__CUDA_ARCH__)
-    bits = __float_as_uint(t);
-#else
-    memcpy(&bits, &t, sizeof bits);
-#endif
-    bits = 0x54a2fa8cu - bits / 3u;
-    float r;
-#if defined(__CUDA_ARCH__)
-    r = __uint_as_float(bits);
-#else
-    memcpy(&r, &bits, sizeof r);
-#endif
+    float r = sb_slic_from_bits(0x54a2fa8cu - sb_slic_bits(t) / 3u);
     for (int i = 0; i < 3; i++) {
         float error = sb_slic_add(4.0f, -sb_slic_mul(t, sb_slic_mul(sb_slic_mul(r, r), r)));
         r = sb_slic_mul(r, sb_slic_mul(error, 0.333333343f));
@@ -311,6 +320,15 @@ sb_status sb_slic_host_open(sb_slic_host *h, const char *who, const sb_image *in
 /* run(): the whole algorithm into h->out. */
 sb_status sb_slic_host_run(sb_slic_host *h, sb_error *err);
 void sb_slic_host_close(sb_slic_host *h);
+
+/* The variant functions every host variant shares: prepare allocates an
+ * sb_slic_host and opens it with the variant's runner; fetch has nothing
+ * to do (the host computes straight into the output). */
+sb_status sb_slic_host_prepare(void **state, const char *who, const sb_image *in, const void *params,
+                               void *output, sb_band_runner runner, sb_error *err);
+sb_status sb_slic_host_run_state(void *state, sb_error *err);
+sb_status sb_slic_host_fetch(void *state, sb_error *err);
+void sb_slic_host_release(void *state);
 
 /* The serial reference on a whole image (also the gallery's pictures). */
 sb_status sb_slic_serial(const sb_image *rgb, const sb_slic_params *p, sb_slic_out *out, sb_error *err);
