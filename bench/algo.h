@@ -73,6 +73,17 @@ typedef struct sb_algo {
      * one "file<TAB>caption" line per picture to index. */
     sb_status (*gallery)(const char *dir, const char *prefix, const sb_image *in, const void *params,
                          const void *out, FILE *index, sb_error *err);
+
+    /* Pipeline stages (optional): make this stage's input from the loaded
+     * image with the reference of the stages before it, outside any timing.
+     * Fills `input` (an image the case then owns) and may point params at
+     * more upstream data, kept in *keep and freed with upstream_free. */
+    sb_status (*upstream)(const sb_image *loaded, void *params, sb_image *input, void **keep, sb_error *err);
+    void (*upstream_free)(void *keep);
+
+    /* `bench` skips larger images (0: none), saying so: for algorithms whose
+     * serial reference would take minutes there. */
+    long max_bench_pixels;
 } sb_algo;
 
 #endif

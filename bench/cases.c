@@ -10,21 +10,36 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
                        const sb_image *loaded, sb_error *err)
 {
     memset(cd, 0, sizeof *cd);
+    cd->c.algo = algo;
     cd->params = calloc(1, algo->params_size);
-    size_t bytes = loaded->stride * (size_t)loaded->height;
-    cd->input = *loaded;
-    cd->input.data = sb_host_alloc(bytes);
-    if (!cd->params || !cd->input.data) {
-        sb_case_close(cd);
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory preparing a %dx%d image", loaded->width, loaded->height);
-    }
-    memcpy(cd->input.data, loaded->data, bytes);
+    if (!cd->params)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     if (params)
         memcpy(cd->params, params, algo->params_size);
     else
         algo->params_default(cd->params, stage);
 
-    cd->c.algo = algo;
+    /* a pipeline stage's input comes from the reference of the stages before */
+    sb_image derived = { 0 };
+    if (algo->upstream) {
+        sb_status st = algo->upstream(loaded, cd->params, &derived, &cd->upstream, err);
+        if (st) {
+            sb_case_close(cd);
+            return st;
+        }
+        loaded = &derived;
+    }
+    size_t bytes = loaded->stride * (size_t)loaded->height;
+    cd->input = *loaded;
+    cd->input.data = sb_host_alloc(bytes);
+    if (cd->input.data)
+        memcpy(cd->input.data, loaded->data, bytes);
+    sb_image_free(&derived);
+    if (!cd->input.data) {
+        sb_case_close(cd);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory preparing a %dx%d image", cd->input.width, cd->input.height);
+    }
+
     cd->c.stage = stage;
     cd->c.params = cd->params;
     cd->c.input = &cd->input;
@@ -47,6 +62,8 @@ void sb_case_close(sb_case_data *cd)
 {
     if (cd->reference)
         cd->c.algo->output_free(cd->reference);
+    if (cd->upstream)
+        cd->c.algo->upstream_free(cd->upstream);
     sb_host_free(cd->input.data);
     free(cd->params);
     memset(cd, 0, sizeof *cd);

@@ -10,6 +10,7 @@ typedef struct sb_case_data {
     sb_image input;               /* pinned copy (data from sb_host_alloc) */
     void *params;
     void *reference;
+    void *upstream;               /* algo->upstream's data (pipeline stages) */
 } sb_case_data;
 
 /* `loaded` is the image as sb_image_load gave it in algo->load_mode.

@@ -322,6 +322,12 @@ static sb_status bench_write(const sb_rows *rows, const sb_quality_rows *q, cons
     return st;
 }
 
+/* Is the image above what the algorithm is benchmarked on? */
+static int too_large(const sb_algo *algo, int width, int height)
+{
+    return algo->max_bench_pixels > 0 && (long)width * height > algo->max_bench_pixels;
+}
+
 static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *results_dir, sb_error *err)
 {
     FILE *gallery_index = r->gallery_index;
@@ -337,6 +343,13 @@ static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *resul
         sb_image loaded;
         if ((st = sb_image_load(im->path, algo->load_mode, &loaded, err)))
             break;
+        if (too_large(algo, loaded.width, loaded.height)) {
+            if (!o->quiet)
+                printf("%-9s skipped on %s (%dx%d): above its bench size of %ld pixels\n", algo->name, im->name,
+                       loaded.width, loaded.height, algo->max_bench_pixels);
+            sb_image_free(&loaded);
+            continue;
+        }
         for (int stage = 0; stage < algo->stage_count && !st; stage++) {
             if (stage_rows(o, algo, stage) == 0)
                 continue;
@@ -435,8 +448,10 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
 
     for (int i = 0; i < sb_algo_count(); i++)
         if (sb_in_list(o.algos, sb_algo_at(i)->name))
-            for (int s = 0; s < sb_algo_at(i)->stage_count; s++)
-                r.total += r.ds.count * stage_rows(&o, sb_algo_at(i), s);
+            for (int img = 0; img < r.ds.count; img++)
+                if (!too_large(sb_algo_at(i), r.ds.images[img].width, r.ds.images[img].height))
+                    for (int s = 0; s < sb_algo_at(i)->stage_count; s++)
+                        r.total += stage_rows(&o, sb_algo_at(i), s);
 
     char results_dir[1024] = "";
     if (!check_only) {

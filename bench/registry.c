@@ -51,11 +51,19 @@ static const sb_variant registry_variants[] = {
 extern const sb_algo sb_algo_integral;
 extern const sb_algo sb_algo_kmeans;
 extern const sb_algo sb_algo_slic;
+extern const sb_algo sb_algo_meanshift_filter;
+extern const sb_algo sb_algo_meanshift_flood;
+extern const sb_algo sb_algo_meanshift_merge;
+extern const sb_algo sb_algo_meanshift;
 
 static const sb_algo *const registry_algos[] = {
     &sb_algo_integral,
     &sb_algo_kmeans,
     &sb_algo_slic,
+    &sb_algo_meanshift_filter,
+    &sb_algo_meanshift_flood,
+    &sb_algo_meanshift_merge,
+    &sb_algo_meanshift,
 };
 
 int sb_algo_count(void) { return (int)(sizeof registry_algos / sizeof registry_algos[0]); }

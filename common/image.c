@@ -23,8 +23,8 @@ sb_status sb_image_alloc(sb_image *img, int width, int height, int channels, sb_
     sb_status st = sb_check_size(width, height, "image", err);
     if (st)
         return st;
-    if (channels != 1 && channels != 3)
-        return sb_fail(err, SB_ERR_USAGE, "image: %d channels (only 1 or 3 are supported)", channels);
+    if (channels != 1 && channels != 3 && channels != 4)
+        return sb_fail(err, SB_ERR_USAGE, "image: %d channels (only 1, 3 or 4 are supported)", channels);
     size_t stride = (size_t)width * (size_t)channels;
     uint8_t *data = calloc((size_t)height, stride);
     if (!data)

@@ -12,12 +12,14 @@
 
 #include "segbench/device.h"
 #include "segbench/kmeans.h"
+#include "segbench/meanshift.h"
 #include "segbench/slic.h"
 
 #include <string.h>
 
 static int gpu_quick;
 static const char *gpu_exclude = "";   /* comma list of variants to leave out */
+static const char *gpu_only;           /* run the tests whose names hold this */
 
 static const int gpu_sizes[][2] = { { 1, 1 },     { 1, 200 },   { 200, 1 },   { 33, 17 },   { 127, 131 },
                                     { 128, 32 },  { 129, 33 },  { 300, 97 },  { 517, 259 }, { 1920, 1080 },
@@ -187,6 +189,61 @@ static void test_gpu_slic(void)
     sb_image_free(&img);
 }
 
+/* Every CUDA variant of every mean-shift stage, each stage fed the
+ * reference of the stages before: awkward sizes; the defaults (the
+ * filter's four radii); radius 64 (shared memory above 48 KiB, windows
+ * beyond small images); radius 1 with range 0 and no pruning; a
+ * uniform image and a checkerboard. */
+static void check_meanshift(const sb_image *img, const sb_ms_params *p, const char *what)
+{
+    static const char *const algos[] = { "meanshift-filter", "meanshift-flood", "meanshift-merge", "meanshift" };
+    for (int a = 0; a < 4; a++)
+        check_variants(algos[a], img, p, what);
+}
+
+static void test_gpu_meanshift(void)
+{
+    static const int quick[] = { 3, 6 };
+    int count = gpu_quick ? 2 : GPU_SIZES - 2;        /* 1920x1080 and 4001x63 below, at radius 4 */
+    for (int k = 0; k < count; k++) {
+        int s = gpu_quick ? quick[k] : k, w = gpu_sizes[s][0], h = gpu_sizes[s][1];
+        sb_image img;
+        char what[128];
+        test_patchy_rgb(&img, w, h, 900 + s);
+        snprintf(what, sizeof what, "%dx%d patches, defaults", w, h);
+        check_meanshift(&img, NULL, what);
+        sb_ms_params wide = { 64, 20, 3, 50, NULL }, tight = { 1, 0, 5, 0, NULL };
+        if (!gpu_quick) {
+            snprintf(what, sizeof what, "%dx%d patches, radius 64 range 20", w, h);
+            check_meanshift(&img, &wide, what);
+        }
+        snprintf(what, sizeof what, "%dx%d patches, radius 1 range 0 no pruning", w, h);
+        check_meanshift(&img, &tight, what);
+        sb_image_free(&img);
+    }
+    if (!gpu_quick)
+        for (int s = GPU_SIZES - 2; s < GPU_SIZES; s++) {
+            sb_image img;
+            char what[128];
+            sb_ms_params r4 = { 4, 10, 5, 20, NULL };
+            test_patchy_rgb(&img, gpu_sizes[s][0], gpu_sizes[s][1], 900 + s);
+            snprintf(what, sizeof what, "%dx%d patches, radius 4", gpu_sizes[s][0], gpu_sizes[s][1]);
+            check_meanshift(&img, &r4, what);
+            sb_image_free(&img);
+        }
+    sb_image img;
+    test_fill(&img, 131, 70, 3, 201);
+    check_meanshift(&img, NULL, "uniform 131x70");
+    sb_image_free(&img);
+    test_fill(&img, 70, 45, 3, 0);
+    for (int i = 0; i < 70 * 45; i++)
+        if ((i % 70 + i / 70) % 2)
+            memset(img.data + 3 * i, 230, 3);
+    sb_ms_params board = { 2, 10, 5, 6, NULL };
+    check_meanshift(&img, &board, "checkerboard 70x45");
+    sb_image_free(&img);
+}
+
 /* The source's reduction (its last warp adds shared memory without
  * volatile or __syncwarp) must be caught by the harness's agreement
  * check: a regression test that the check can fail for this bug. */
@@ -226,8 +283,10 @@ int main(int argc, char **argv)
             gpu_quick = 1;
         else if (strcmp(argv[i], "--exclude") == 0 && i + 1 < argc)
             gpu_exclude = argv[++i];
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            gpu_only = argv[++i];
         else {
-            fprintf(stderr, "usage: test_gpu [--quick] [--exclude variant,...]\n");
+            fprintf(stderr, "usage: test_gpu [--quick] [--exclude variant,...] [--only name-part]\n");
             return 2;
         }
     }
@@ -246,10 +305,12 @@ int main(int argc, char **argv)
         { "gpu: every CUDA k-means variant bit-exact (k 1..256, both inits, both modes)", test_gpu_kmeans },
         { "gpu: every CUDA SLIC variant bit-exact (sizes, S, spaces, connectivity modes)", test_gpu_slic },
         { "gpu: the source's racy SLIC reduction fails the agreement check", test_gpu_slic_source_race_caught },
+        { "gpu: every CUDA mean-shift variant exact, every stage (sizes, radii 1..64, uniform, checkerboard)",
+          test_gpu_meanshift },
     };
     const sb_test *groups[] = { gpu_tests };
     const int counts[] = { sizeof gpu_tests / sizeof gpu_tests[0] };
-    int failed = sb_test_run(groups, counts, 1, NULL);
+    int failed = sb_test_run(groups, counts, 1, gpu_only);
     sb_device_release_scratch();
     return failed ? 1 : 0;
 }

@@ -14,6 +14,8 @@ extern const sb_test tests_kmeans[];
 extern const int tests_kmeans_count;
 extern const sb_test tests_slic[];
 extern const int tests_slic_count;
+extern const sb_test tests_meanshift[];
+extern const int tests_meanshift_count;
 extern const sb_test tests_stats[];
 extern const int tests_stats_count;
 extern const sb_test tests_harness[];

@@ -4,41 +4,11 @@
 
 #include "segbench/regions.h"
 
+#include "union_find.cuh"
+
 #include <cub/device/device_scan.cuh>
 
 enum { RG_THREADS = 256, RG_TILE = 32 };
-
-/* Reads go past L1 (volatile): other threads relink roots with atomics.
- * The same code serves the links in shared and in global memory. */
-__device__ __forceinline__ int32_t rg_find(const int32_t *parent, int32_t i)
-{
-    const volatile int32_t *link = parent;
-    int32_t p;
-    while ((p = link[i]) != i)
-        i = p;
-    return i;
-}
-
-/* Join the sets of a and b; the smaller root wins (see the header). */
-__device__ __forceinline__ void rg_union(int32_t *parent, int32_t a, int32_t b)
-{
-    bool done;
-    do {
-        a = rg_find(parent, a);
-        b = rg_find(parent, b);
-        if (a < b) {
-            int32_t old = atomicMin(&parent[b], a);
-            done = old == b;
-            b = old;
-        } else if (b < a) {
-            int32_t old = atomicMin(&parent[a], b);
-            done = old == a;
-            a = old;
-        } else {
-            done = true;
-        }
-    } while (!done);
-}
 
 /* Step 1a, in 32x32 tiles, in shared memory (a warp is one row of a
  * tile; local indices run in the same order as global ones):

@@ -25,7 +25,8 @@ extern "C" {
 typedef struct sb_image {
     int width;
     int height;
-    int channels;      /* 1 (grey) or 3 (RGB) */
+    int channels;      /* 1 (grey), 3 (RGB), or 4 (packed LUV between mean-shift
+                          stages: in memory only, never read or written as a file) */
     size_t stride;     /* bytes from one row to the next, >= width * channels */
     uint8_t *data;
 } sb_image;

@@ -1,0 +1,472 @@
+/* algo_meanshift.c - the harness's view of mean-shift segmentation: four
+ * algorithms (the three stages and the pipeline) sharing parameters,
+ * outputs, checks and pictures.  The flood and merge stages take the
+ * reference output of the stages before them (the `upstream` hook), so
+ * each stage is checked and timed on its own. */
+#include "algo.h"
+
+#include "args.h"
+#include "segmetrics.h"
+
+#include "segbench/device.h"
+#include "segbench/meanshift.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The filter's stages are the radius sweep (the source's table); the
+ * others run at the goal's radius. */
+static const char *const filter_stages[] = { "r16", "r8", "r4", "r2" };
+static const char *const r16_stage[] = { "r16" };
+
+static void ms_defaults(sb_ms_params *p, int radius)
+{
+    memset(p, 0, sizeof *p);
+    p->radius = radius;
+    p->range = 10;
+    p->max_iter = 5;
+    p->min_area = 20;
+}
+
+static void filter_params_default(void *params, int stage) { ms_defaults(params, 16 >> stage); }
+static void region_params_default(void *params, int stage)
+{
+    (void)stage;
+    ms_defaults(params, 16);
+}
+
+static sb_status ms_params_option(void *params, const char *key, const char *value, sb_error *err)
+{
+    sb_ms_params *p = params;
+    if (strcmp(key, "radius") == 0)
+        return sb_parse_int(value, 1, SB_MS_MAX_RADIUS, "--radius", &p->radius, err);
+    if (strcmp(key, "range") == 0)
+        return sb_parse_int(value, 0, SB_MS_MAX_RANGE, "--range", &p->range, err);
+    if (strcmp(key, "max-iter") == 0)
+        return sb_parse_int(value, 1, SB_MS_MAX_ITER, "--max-iter", &p->max_iter, err);
+    if (strcmp(key, "min-area") == 0)
+        return sb_parse_int(value, 0, (long)SB_MAX_PIXELS, "--min-area", &p->min_area, err);
+    return sb_fail(err, SB_ERR_USAGE, "meanshift: unknown option --%s (see 'segbench run --help')", key);
+}
+
+/* ---- outputs ------------------------------------------------------------------------ */
+
+static void luv_free(void *out)
+{
+    sb_ms_luv *o = out;
+    if (o)
+        sb_host_free(o->luv);
+    free(o);
+}
+
+static sb_status luv_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+{
+    (void)params;
+    sb_ms_luv *o = calloc(1, sizeof *o);
+    if (!o)
+        return sb_fail(err, SB_ERR_NOMEM, "meanshift: out of memory");
+    o->width = in->width;
+    o->height = in->height;
+    o->luv = sb_host_alloc((size_t)in->width * (size_t)in->height * sizeof *o->luv);
+    if (!o->luv) {
+        luv_free(o);
+        return sb_fail(err, SB_ERR_NOMEM, "meanshift: out of memory for %dx%d colours", in->width, in->height);
+    }
+    *out = o;
+    return SB_OK;
+}
+
+static void luv_poison(void *out)
+{
+    sb_ms_luv *o = out;
+    memset(o->luv, 0xA5, (size_t)o->width * (size_t)o->height * sizeof *o->luv);
+}
+
+static void regions_free(void *out)
+{
+    sb_ms_regions *o = out;
+    if (o)
+        sb_host_free(o->labels);
+    free(o);
+}
+
+static sb_status regions_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+{
+    (void)params;
+    sb_ms_regions *o = calloc(1, sizeof *o);
+    if (!o)
+        return sb_fail(err, SB_ERR_NOMEM, "meanshift: out of memory");
+    o->width = in->width;
+    o->height = in->height;
+    o->labels = sb_host_alloc((size_t)in->width * (size_t)in->height * sizeof *o->labels);
+    if (!o->labels) {
+        regions_free(o);
+        return sb_fail(err, SB_ERR_NOMEM, "meanshift: out of memory for %dx%d labels", in->width, in->height);
+    }
+    *out = o;
+    return SB_OK;
+}
+
+static void regions_poison(void *out)
+{
+    sb_ms_regions *o = out;
+    memset(o->labels, 0xA5, (size_t)o->width * (size_t)o->height * sizeof *o->labels);
+    o->count = -1;
+}
+
+/* ---- checks ------------------------------------------------------------------------- */
+
+static void luv_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
+                      unsigned flags, sb_agreement *ag)
+{
+    (void)params;
+    (void)flags;
+    const sb_ms_luv *ref = ref_out, *got = got_out;
+    size_t n = (size_t)in->width * (size_t)in->height, bad = 0, first = 0;
+    int worst = 0;
+    for (size_t i = 0; i < n; i++)
+        if (got->luv[i] != ref->luv[i]) {
+            if (bad++ == 0)
+                first = i;
+            for (int c = 0; c < 24; c += 8) {
+                int d = abs((int)(got->luv[i] >> c & 255u) - (int)(ref->luv[i] >> c & 255u));
+                worst = d > worst ? d : worst;
+            }
+        }
+    ag->ok = bad == 0;
+    snprintf(ag->verdict, sizeof ag->verdict, "%s", ag->ok ? "exact" : "FAIL");
+    if (ag->ok)
+        snprintf(ag->metric, sizeof ag->metric, "all %zu filtered LUV pixels equal", n);
+    else
+        snprintf(ag->metric, sizeof ag->metric,
+                 "%zu of %zu pixels differ (largest channel difference %d), first at (%zu,%zu): %06x != %06x", bad, n,
+                 worst, first % (size_t)in->width, first / (size_t)in->width, (unsigned)got->luv[first],
+                 (unsigned)ref->luv[first]);
+}
+
+static void regions_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
+                          unsigned flags, sb_agreement *ag)
+{
+    (void)params;
+    (void)flags;
+    const sb_ms_regions *ref = ref_out, *got = got_out;
+    long n = (long)in->width * in->height, first = -1;
+    sb_error err;
+    long bad = sb_ms_partition_diff(ref->labels, got->labels, n, &first, &err);
+    ag->ok = bad == 0 && got->count == ref->count;
+    snprintf(ag->verdict, sizeof ag->verdict, "%s", ag->ok ? "exact" : "FAIL");
+    if (bad < 0)
+        snprintf(ag->metric, sizeof ag->metric, "could not compare: %.200s", err.msg);
+    else if (ag->ok)
+        snprintf(ag->metric, sizeof ag->metric, "same partition of %ld pixels into %d regions", n, ref->count);
+    else if (bad)
+        snprintf(ag->metric, sizeof ag->metric,
+                 "partitions differ at %ld of %ld pixels, first (%ld,%ld): label %d, reference %d; %d regions, reference %d",
+                 bad, n, first % in->width, first / in->width, got->labels[first], ref->labels[first], got->count,
+                 ref->count);
+    else
+        snprintf(ag->metric, sizeof ag->metric, "same partition but a count of %d regions, reference %d", got->count,
+                 ref->count);
+}
+
+/* ---- bytes: inputs read once, outputs written once ------------------------------------ */
+
+static double px(const sb_image *in) { return (double)in->width * (double)in->height; }
+static double filter_bytes(const sb_image *in, const void *p, const void *r) { (void)p, (void)r; return px(in) * 7.0; }
+static double flood_bytes(const sb_image *in, const void *p, const void *r) { (void)p, (void)r; return px(in) * 8.0; }
+static double merge_bytes(const sb_image *in, const void *p, const void *r) { (void)p, (void)r; return px(in) * 12.0; }
+
+/* ---- the stages' inputs ----------------------------------------------------------------- */
+
+/* The reference filter's output as a 4-channel image (packed LUV). */
+static sb_status filtered_input(const sb_image *loaded, const sb_ms_params *p, sb_image *input, sb_error *err)
+{
+    sb_ms_luv f = { loaded->width, loaded->height, NULL };
+    sb_status st = sb_image_alloc(input, loaded->width, loaded->height, 4, err);
+    if (st)
+        return st;
+    f.luv = (uint32_t *)input->data;
+    if ((st = sb_ms_serial(SB_MS_FILTER, loaded, p, &f, err)))
+        sb_image_free(input);
+    return st;
+}
+
+static sb_status flood_upstream(const sb_image *loaded, void *params, sb_image *input, void **keep, sb_error *err)
+{
+    *keep = NULL;
+    return filtered_input(loaded, params, input, err);
+}
+
+static sb_status merge_upstream(const sb_image *loaded, void *params, sb_image *input, void **keep, sb_error *err)
+{
+    sb_ms_params *p = params;
+    *keep = NULL;
+    sb_status st = filtered_input(loaded, p, input, err);
+    if (st)
+        return st;
+    sb_ms_regions flood = { loaded->width, loaded->height, malloc(px(loaded) * sizeof(int32_t)), 0 };
+    if (!flood.labels)
+        st = sb_fail(err, SB_ERR_NOMEM, "meanshift-merge: out of memory");
+    if (!st)
+        st = sb_ms_serial(SB_MS_FLOOD, input, p, &flood, err);
+    if (st) {
+        free(flood.labels);
+        sb_image_free(input);
+        return st;
+    }
+    p->flood = flood.labels;
+    *keep = flood.labels;
+    return SB_OK;
+}
+
+/* ---- pictures ------------------------------------------------------------------------- */
+
+static void label_colour(int32_t label, uint8_t rgb[3])
+{
+    uint32_t h = (uint32_t)label * 2654435761u;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    rgb[0] = (uint8_t)(h | 32u);
+    rgb[1] = (uint8_t)((h >> 8) | 32u);
+    rgb[2] = (uint8_t)((h >> 16) | 32u);
+}
+
+static sb_status regions_picture(const sb_ms_regions *o, sb_image *pic, sb_error *err)
+{
+    sb_status st = sb_image_alloc(pic, o->width, o->height, 3, err);
+    for (size_t i = 0, n = (size_t)o->width * (size_t)o->height; !st && i < n; i++)
+        label_colour(o->labels[i], pic->data + 3 * i);
+    return st;
+}
+
+static sb_status luv_picture(const uint32_t *luv, int width, int height, sb_image *pic, sb_error *err)
+{
+    sb_status st = sb_image_alloc(pic, width, height, 3, err);
+    for (size_t i = 0, n = (size_t)width * (size_t)height; !st && i < n; i++)
+        sb_ms_luv_to_rgb(luv[i], pic->data + 3 * i);
+    return st;
+}
+
+static sb_status save_and_free(const char *path, sb_image *pic, sb_status st, sb_error *err)
+{
+    if (!st)
+        st = sb_image_save(path, pic, err);
+    sb_image_free(pic);
+    return st;
+}
+
+static sb_status luv_write_output(const char *path, const sb_image *in, const void *params, const void *out,
+                                  sb_error *err)
+{
+    (void)in;
+    (void)params;
+    const sb_ms_luv *o = out;
+    sb_image pic = { 0 };
+    return save_and_free(path, &pic, luv_picture(o->luv, o->width, o->height, &pic, err), err);
+}
+
+static sb_status regions_write_output(const char *path, const sb_image *in, const void *params, const void *out,
+                                      sb_error *err)
+{
+    (void)in;
+    (void)params;
+    sb_image pic = { 0 };
+    return save_and_free(path, &pic, regions_picture(out, &pic, err), err);
+}
+
+/* Labels as 24-bit RGB, R the high byte (as slic's). */
+static sb_status regions_write_labels(const char *path, const void *out, sb_error *err)
+{
+    const sb_ms_regions *o = out;
+    sb_image pic;
+    sb_status st = sb_image_alloc(&pic, o->width, o->height, 3, err);
+    for (size_t i = 0, n = (size_t)o->width * (size_t)o->height; !st && i < n; i++) {
+        uint32_t l = (uint32_t)o->labels[i];
+        pic.data[3 * i] = (uint8_t)(l >> 16);
+        pic.data[3 * i + 1] = (uint8_t)(l >> 8);
+        pic.data[3 * i + 2] = (uint8_t)l;
+    }
+    return save_and_free(path, &pic, st, err);
+}
+
+static void describe_params(FILE *fp, const sb_ms_params *p)
+{
+    fprintf(fp, "radius %d, colour range %d, at most %d iterations, min area %d", p->radius, p->range, p->max_iter,
+            p->min_area);
+}
+
+static void luv_describe(FILE *fp, const void *params, const void *out)
+{
+    (void)out;
+    describe_params(fp, params);
+    fprintf(fp, "\n");
+}
+
+static void regions_describe(FILE *fp, const void *params, const void *out)
+{
+    describe_params(fp, params);
+    fprintf(fp, ": %d regions\n", ((const sb_ms_regions *)out)->count);
+}
+
+static sb_status ms_quality(const sb_image *in, const void *params, const void *out, const sb_labels *truth,
+                            sb_quality *q, sb_error *err)
+{
+    (void)params;
+    const sb_ms_regions *o = out;
+    memset(q, 0, sizeof *q);
+    q->name[q->count] = "regions";
+    q->value[q->count++] = o->count;
+    if (!truth)
+        return SB_OK;
+    if (truth->width != in->width || truth->height != in->height)
+        return sb_fail(err, SB_ERR_USAGE, "meanshift quality: truth is %dx%d, the image %dx%d", truth->width,
+                       truth->height, in->width, in->height);
+    double v, ue, asa;
+    int radius = sb_boundary_radius(o->width, o->height);
+    sb_status st = sb_boundary_recall(o->labels, truth->data, o->width, o->height, radius, &v, err);
+    if (!st)
+        st = sb_overlap_scores(o->labels, truth->data, o->width, o->height, &ue, &asa, err);
+    if (st)
+        return st;
+    q->name[q->count] = "boundary_recall";
+    q->value[q->count++] = v;
+    q->name[q->count] = "undersegmentation_error";
+    q->value[q->count++] = ue;
+    q->name[q->count] = "achievable_accuracy";
+    q->value[q->count++] = asa;
+    return SB_OK;
+}
+
+static sb_status save_picture(const char *dir, const char *prefix, const char *name, sb_image *pic, sb_status st,
+                              FILE *index, const char *caption, sb_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-%s.png", dir, prefix, name);
+    if (!st && !(st = sb_image_save(path, pic, err)))
+        fprintf(index, "%s-%s.png\t%s\n", prefix, name, caption);
+    sb_image_free(pic);
+    return st;
+}
+
+/* The gallery: input, filtered colours, regions in random colours. */
+static sb_status ms_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
+                            const void *out, FILE *index, sb_error *err)
+{
+    const sb_ms_regions *o = out;
+    char path[4096], caption[120];
+    snprintf(path, sizeof path, "%s/%s-input.png", dir, prefix);
+    sb_status st = sb_image_save(path, in, err);
+    if (!st)
+        fprintf(index, "%s-input.png\tinput\n", prefix);
+    sb_ms_luv f = { in->width, in->height, malloc((size_t)in->width * (size_t)in->height * sizeof(uint32_t)) };
+    if (!st && !f.luv)
+        st = sb_fail(err, SB_ERR_NOMEM, "meanshift gallery: out of memory");
+    if (!st)
+        st = sb_ms_serial(SB_MS_FILTER, in, params, &f, err);
+    sb_image pic = { 0 };
+    if (!st)
+        st = save_picture(dir, prefix, "filtered", &pic, luv_picture(f.luv, in->width, in->height, &pic, err), index,
+                          "mean-shift filtered (each pixel's LUV mode)", err);
+    free(f.luv);
+    snprintf(caption, sizeof caption, "%d regions, in random colours", o->count);
+    if (!st)
+        st = save_picture(dir, prefix, "regions", &pic, regions_picture(o, &pic, err), index, caption, err);
+    return st;
+}
+
+#define MS_OPTIONS "--radius R (16)  --range C (10: squared LUV distance <= C^2)  --max-iter N (5)  --min-area A (20)"
+
+const sb_algo sb_algo_meanshift_filter = {
+    .name = "meanshift-filter",
+    .summary = "mean-shift filter: each pixel's LUV mode over a moving (2r+1)^2 window, integer arithmetic",
+    .contract = "bit-exact: every filtered LUV pixel equals the serial reference's",
+    .stage_count = 4,
+    .stages = filter_stages,
+    .load_mode = SB_LOAD_RGB,
+    .params_size = sizeof(sb_ms_params),
+    .options_help = MS_OPTIONS,
+    .params_default = filter_params_default,
+    .params_option = ms_params_option,
+    .output_alloc = luv_alloc,
+    .output_free = luv_free,
+    .output_poison = luv_poison,
+    .check = luv_check,
+    .bytes = filter_bytes,
+    .write_output = luv_write_output,
+    .describe = luv_describe,
+    .max_bench_pixels = 1920 * 1080,
+};
+
+const sb_algo sb_algo_meanshift_flood = {
+    .name = "meanshift-flood",
+    .summary = "flooding: 4-neighbours with filtered colours within range, union-find, smallest-index labels",
+    .contract = "exact: the same partition (and labels) as the serial reference, fed the reference filter's output",
+    .stage_count = 1,
+    .stages = r16_stage,
+    .load_mode = SB_LOAD_RGB,
+    .params_size = sizeof(sb_ms_params),
+    .options_help = MS_OPTIONS,
+    .params_default = region_params_default,
+    .params_option = ms_params_option,
+    .output_alloc = regions_alloc,
+    .output_free = regions_free,
+    .output_poison = regions_poison,
+    .check = regions_check,
+    .bytes = flood_bytes,
+    .write_output = regions_write_output,
+    .write_labels = regions_write_labels,
+    .describe = regions_describe,
+    .upstream = flood_upstream,
+    .upstream_free = free,
+    .max_bench_pixels = 1920 * 1080,
+};
+
+const sb_algo sb_algo_meanshift_merge = {
+    .name = "meanshift-merge",
+    .summary = "region merging: fuse regions with close means, prune small ones (union-find), number them",
+    .contract = "exact: the same partition and count as the serial reference, fed the reference flood's output",
+    .stage_count = 1,
+    .stages = r16_stage,
+    .load_mode = SB_LOAD_RGB,
+    .params_size = sizeof(sb_ms_params),
+    .options_help = MS_OPTIONS,
+    .params_default = region_params_default,
+    .params_option = ms_params_option,
+    .output_alloc = regions_alloc,
+    .output_free = regions_free,
+    .output_poison = regions_poison,
+    .check = regions_check,
+    .bytes = merge_bytes,
+    .write_output = regions_write_output,
+    .write_labels = regions_write_labels,
+    .describe = regions_describe,
+    .upstream = merge_upstream,
+    .upstream_free = free,
+    .max_bench_pixels = 1920 * 1080,
+};
+
+const sb_algo sb_algo_meanshift = {
+    .name = "meanshift",
+    .summary = "mean-shift segmentation, the whole pipeline: LUV, filter, flood, merge",
+    .contract = "exact: the same partition and count as the serial reference (adjusted Rand index 1)",
+    .stage_count = 1,
+    .stages = r16_stage,
+    .load_mode = SB_LOAD_RGB,
+    .params_size = sizeof(sb_ms_params),
+    .options_help = MS_OPTIONS,
+    .params_default = region_params_default,
+    .params_option = ms_params_option,
+    .output_alloc = regions_alloc,
+    .output_free = regions_free,
+    .output_poison = regions_poison,
+    .check = regions_check,
+    .bytes = filter_bytes,
+    .write_output = regions_write_output,
+    .write_labels = regions_write_labels,
+    .describe = regions_describe,
+    .quality = ms_quality,
+    .gallery = ms_gallery,
+    .max_bench_pixels = 1920 * 1080,
+};

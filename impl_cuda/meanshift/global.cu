@@ -1,0 +1,48 @@
+/* global.cu - mean-shift with global memory only (variant "cuda-global"
+ * of every mean-shift stage).
+ *
+ * The filter: one thread a pixel; every window pixel is read from global
+ * memory through the L1 cache (__ldg).  Neighbouring threads' windows
+ * overlap almost completely, so most reads hit in L1, but every one is a
+ * load instruction through the memory pipeline.  Flood and merge: the
+ * unions in global memory, a thread a pixel (ccl_device.cuh, CCL_GLOBAL).
+ */
+#include "ms_device.cuh"
+
+struct GlobalSums {
+    const uint32_t *luv;
+    size_t pitch;
+    unsigned range2;
+
+    __device__ void operator()(ms_window w, int cx, int cy, uint32_t m, sb_ms_sums *s) const
+    {
+        auto fetch = [this](int x, int y) { return __ldg(luv + (size_t)y * pitch + x); };
+        ms_window_sums(fetch, w.x0, w.x1, w.y0, w.y1, cx, cy, m, range2, s);
+    }
+};
+
+__global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
+    global_filter(int width, int height, const uint32_t *luv, size_t pitch, sb_ms_params p, uint32_t *out)
+{
+    int x = blockIdx.x * MS_BLOCK_W + threadIdx.x, y = blockIdx.y * MS_BLOCK_H + threadIdx.y;
+    if (x >= width || y >= height)
+        return;
+    GlobalSums sums = { luv, pitch, (unsigned)(p.range * p.range) };
+    out[(size_t)y * width + x] = ms_mode(sums, x, y, width, height, p, luv[(size_t)y * pitch + x]);
+}
+
+static sb_status global_run_filter(ms_device *d, sb_error *err)
+{
+    dim3 block(MS_BLOCK_W, MS_BLOCK_H), grid(sb_div_up(d->width, MS_BLOCK_W), sb_div_up(d->height, MS_BLOCK_H));
+    global_filter<<<grid, block, 0, d->stream>>>(d->width, d->height, d->luv, d->pitch, d->p, d->filtered);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static const ms_hooks global_hooks = {
+    { "meanshift-filter/cuda-global", "meanshift-flood/cuda-global", "meanshift-merge/cuda-global",
+      "meanshift/cuda-global" },
+    CCL_GLOBAL, NULL, global_run_filter, NULL
+};
+
+MS_CUDA_OPS(cuda_global, global_hooks)

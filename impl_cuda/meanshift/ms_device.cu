@@ -1,0 +1,458 @@
+/* ms_device.cu - the CUDA mean-shift variants' common part
+ * (ms_device.cuh): buffers, colour conversion, flood and merge. */
+#include "ms_device.cuh"
+
+#include "segbench/ccl.h"
+
+#include <cub/device/device_scan.cuh>
+
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+enum { MS_THREADS = 256 };
+
+/* ---- conversion ----------------------------------------------------------------------- */
+
+__global__ void ms_convert(int width, unsigned n, const uint8_t *rgb, const float *linear, uint32_t *luv, size_t pitch)
+{
+    __shared__ float table[256];
+    for (int i = threadIdx.x; i < 256; i += blockDim.x)
+        table[i] = linear[i];
+    __syncthreads();
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const uint8_t *px = rgb + 3 * (size_t)i;
+    luv[(i / width) * pitch + i % width] = sb_ms_luv_of(table, px[0], px[1], px[2]);
+}
+
+/* ---- join bits ------------------------------------------------------------------------ */
+
+__global__ void ms_join_colour(int width, unsigned n, const uint32_t *colour, int join2, uint8_t *join)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint32_t c = colour[i];
+    uint8_t bits = 0;
+    if (i % width && sb_ms_d2(c, colour[i - 1]) <= join2)
+        bits |= SB_CCL_LEFT;
+    if (i >= (unsigned)width && sb_ms_d2(c, colour[i - width]) <= join2)
+        bits |= SB_CCL_UP;
+    join[i] = bits;
+}
+
+__device__ __forceinline__ bool ms_fuse(const uint32_t *mean, int32_t a, int32_t b, int join2)
+{
+    return a == b || sb_ms_d2(mean[a], mean[b]) <= join2;
+}
+
+__global__ void ms_join_fusion(int width, unsigned n, const int32_t *label, const uint32_t *mean, int join2,
+                               uint8_t *join)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int32_t a = label[i];
+    uint8_t bits = 0;
+    if (i % width && ms_fuse(mean, a, label[i - 1], join2))
+        bits |= SB_CCL_LEFT;
+    if (i >= (unsigned)width && ms_fuse(mean, a, label[i - width], join2))
+        bits |= SB_CCL_UP;
+    join[i] = bits;
+}
+
+/* ---- sizes and means --------------------------------------------------------------------- */
+
+__global__ void ms_clear(unsigned n, int32_t *count, unsigned long long *sum)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    count[i] = 0;
+    sum[3 * (size_t)i] = sum[3 * (size_t)i + 1] = sum[3 * (size_t)i + 2] = 0;
+}
+
+/* Neighbouring pixels mostly share a region: the lanes of a warp with the
+ * same label add once (a leader per label, sums reduced over its peers). */
+__global__ void ms_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count,
+                        unsigned long long *sum)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int32_t r = label[i];
+    uint32_t c = colour[i];
+    unsigned peers = __match_any_sync(__activemask(), r);
+    unsigned L = __reduce_add_sync(peers, c & 255u), u = __reduce_add_sync(peers, c >> 8 & 255u),
+             v = __reduce_add_sync(peers, c >> 16 & 255u);
+    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
+        atomicAdd(&count[r], __popc(peers));
+        atomicAdd(&sum[3 * (size_t)r], (unsigned long long)L);
+        atomicAdd(&sum[3 * (size_t)r + 1], (unsigned long long)u);
+        atomicAdd(&sum[3 * (size_t)r + 2], (unsigned long long)v);
+    }
+}
+
+__device__ __forceinline__ unsigned ms_mean_byte(unsigned long long s, int n)
+{
+    return (unsigned)((2 * s + n) / (2 * (unsigned long long)n));
+}
+
+__global__ void ms_means(unsigned n, const int32_t *count, const unsigned long long *sum, uint32_t *mean,
+                         unsigned long long *best)
+{
+    unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= n)
+        return;
+    best[r] = ~0ull;
+    int k = count[r];
+    if (k)
+        mean[r] = sb_ms_pack(ms_mean_byte(sum[3 * (size_t)r], k), ms_mean_byte(sum[3 * (size_t)r + 1], k),
+                             ms_mean_byte(sum[3 * (size_t)r + 2], k));
+}
+
+/* ---- pruning ------------------------------------------------------------------------------- */
+
+__device__ __forceinline__ void ms_note(unsigned long long *best, const int32_t *count, const uint32_t *mean,
+                                        int32_t small, int32_t other, int min_area)
+{
+    if (count[small] < min_area)
+        atomicMin(&best[small], (unsigned long long)sb_ms_prune_key(sb_ms_d2(mean[small], mean[other]), other));
+}
+
+__global__ void ms_best(int width, unsigned n, const int32_t *label, const int32_t *count, const uint32_t *mean,
+                        unsigned long long *best, int min_area)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int32_t a = label[i];
+    int32_t nb[2] = { (i + 1) % width ? label[i + 1] : a, i + width < n ? label[i + width] : a };
+    for (int d = 0; d < 2; d++)
+        if (nb[d] != a) {
+            ms_note(best, count, mean, a, nb[d], min_area);
+            ms_note(best, count, mean, nb[d], a, min_area);
+        }
+}
+
+__global__ void ms_target(unsigned n, const int32_t *label, const unsigned long long *best, int32_t *target)
+{
+    unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < n && label[r] == (int32_t)r)
+        target[r] = best[r] == ~0ull ? (int32_t)r : (int32_t)(uint32_t)best[r];
+}
+
+/* Two regions pointing at each other: the smaller keeps itself. */
+__device__ __forceinline__ int32_t ms_pointer(const int32_t *target, int32_t r)
+{
+    int32_t t = target[r];
+    return target[t] == r && r < t ? r : t;
+}
+
+__global__ void ms_end(unsigned n, const int32_t *label, const int32_t *target, int32_t *end, int32_t *first,
+                       int *merged)
+{
+    unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= n || label[r] != (int32_t)r)
+        return;
+    int32_t e = (int32_t)r, next;
+    while ((next = ms_pointer(target, e)) != e)
+        e = next;
+    end[r] = e;
+    first[r] = INT_MAX;
+    if (e != (int32_t)r)
+        *merged = 1;
+}
+
+__global__ void ms_first(unsigned n, const int32_t *label, const int32_t *end, int32_t *first)
+{
+    unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < n && label[r] == (int32_t)r)
+        atomicMin(&first[end[r]], (int32_t)r);
+}
+
+__global__ void ms_relabel(unsigned n, const int32_t *label, const int32_t *end, const int32_t *first, int32_t *out)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = first[end[label[i]]];
+}
+
+/* ---- numbering --------------------------------------------------------------------------- */
+
+__global__ void ms_root_flags(unsigned n, const int32_t *label, int32_t *flag)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        flag[i] = label[i] == (int32_t)i;
+}
+
+__global__ void ms_number(unsigned n, const int32_t *label, const int32_t *number, const int32_t *flag, int32_t *out,
+                          int *count)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    out[i] = number[label[i]];
+    if (i == n - 1)
+        *count = number[i] + flag[i];
+}
+
+/* Flood's count: the roots, a ballot a warp. */
+__global__ void ms_count_roots(unsigned n, const int32_t *label, int *count)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned roots = __ballot_sync(__activemask(), i < n && label[i] == (int32_t)i);
+    if ((threadIdx.x & 31) == 0 && roots)
+        atomicAdd(count, __popc(roots));
+}
+
+/* ---- the stages ---------------------------------------------------------------------------- */
+
+#define MS_LAUNCH(kernel, ...) kernel<<<sb_div_up(d->n, MS_THREADS), MS_THREADS, 0, d->stream>>>(__VA_ARGS__)
+
+static sb_status ms_flood(ms_device *d, const uint32_t *colour, int32_t *labels, sb_error *err)
+{
+    MS_LAUNCH(ms_join_colour, d->width, d->n, colour, sb_ms_join2(d->p.range), d->join);
+    SB_CUDA_LAUNCHED(err, d->who);
+    sb_status st = ccl_device_components(d->hooks->scheme, d->width, d->height, d->join, d->parent, labels, d->stream,
+                                         d->who, err);
+    if (st)
+        return st;
+    SB_CUDA_TRY(cudaMemsetAsync(d->flags, 0, sizeof(int), d->stream), err, d->who);
+    MS_LAUNCH(ms_count_roots, d->n, labels, d->flags);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static sb_status ms_stats(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
+{
+    MS_LAUNCH(ms_clear, d->n, d->count, d->sum);
+    MS_LAUNCH(ms_sums, d->n, label, colour, d->count, d->sum);
+    MS_LAUNCH(ms_means, d->n, d->count, d->sum, d->mean, d->best);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+/* One pruning round from regions `cur` into `next`; *merged says whether
+ * any region merged (then next holds the new regions).  The trip count
+ * is data-dependent, so each round reads a flag back: one 4-byte copy. */
+static sb_status ms_prune_round(ms_device *d, const uint32_t *colour, const int32_t *cur, int32_t *next, int *merged,
+                                sb_error *err)
+{
+    *merged = 0;
+    sb_status st = ms_stats(d, cur, colour, err);
+    if (st)
+        return st;
+    MS_LAUNCH(ms_best, d->width, d->n, cur, d->count, d->mean, d->best, d->p.min_area);
+    MS_LAUNCH(ms_target, d->n, cur, d->best, d->target);
+    SB_CUDA_TRY(cudaMemsetAsync(d->flags + 1, 0, sizeof(int), d->stream), err, d->who);
+    MS_LAUNCH(ms_end, d->n, cur, d->target, d->end, d->first, d->flags + 1);
+    SB_CUDA_LAUNCHED(err, d->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(d->host_flags + 1, d->flags + 1, sizeof(int), cudaMemcpyDeviceToHost, d->stream), err,
+                d->who);
+    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+    *merged = d->host_flags[1];
+    if (!*merged)
+        return SB_OK;
+    MS_LAUNCH(ms_first, d->n, cur, d->end, d->first);
+    MS_LAUNCH(ms_relabel, d->n, cur, d->end, d->first, next);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static sb_status ms_merge(ms_device *d, const uint32_t *colour, const int32_t *flood, int32_t *labels, sb_error *err)
+{
+    sb_status st = ms_stats(d, flood, colour, err);
+    if (st)
+        return st;
+    MS_LAUNCH(ms_join_fusion, d->width, d->n, flood, d->mean, sb_ms_join2(d->p.range), d->join);
+    SB_CUDA_LAUNCHED(err, d->who);
+    if ((st = ccl_device_components(d->hooks->scheme, d->width, d->height, d->join, d->parent, d->comp, d->stream,
+                                    d->who, err)))
+        return st;
+    int32_t *cur = d->comp, *next = d->spare;
+    for (int round = 0; round < SB_MS_MAX_PRUNE && d->p.min_area > 1; round++) {
+        int merged = 0;
+        if ((st = ms_prune_round(d, colour, cur, next, &merged, err)))
+            return st;
+        if (!merged)
+            break;
+        int32_t *t = cur;
+        cur = next;
+        next = t;
+    }
+    int32_t *flag = d->target;     /* free after the pruning */
+    MS_LAUNCH(ms_root_flags, d->n, cur, flag);
+    SB_CUDA_LAUNCHED(err, d->who);
+    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(d->scan_temp, d->scan_bytes, flag, d->number, (int)d->n, d->stream), err,
+                d->who);
+    MS_LAUNCH(ms_number, d->n, cur, d->number, flag, labels, d->flags);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+/* ---- the variant functions --------------------------------------------------------------------- */
+
+void ms_cuda_release(void *state)
+{
+    ms_device *d = (ms_device *)state;
+    if (!d)
+        return;
+    if (d->hooks->teardown)
+        d->hooks->teardown(d);
+    void *buffers[] = { d->rgb, d->linear, d->luv, d->filtered, d->colour, d->flood, d->labels, d->join,
+                        d->parent, d->comp, d->spare, d->count, d->sum, d->mean, d->best, d->target,
+                        d->end, d->first, d->number, d->scan_temp, d->flags };
+    for (void *b : buffers)
+        cudaFree(b);
+    cudaFreeHost(d->host_flags);
+    free(d);
+}
+
+template <class T>
+static cudaError_t ms_alloc(T **p, size_t count)
+{
+    return cudaMalloc(p, count * sizeof(T));
+}
+
+static sb_status ms_allocate(ms_device *d, sb_error *err)
+{
+    size_t n = d->n;
+    bool rgb = d->stage == SB_MS_FILTER || d->stage == SB_MS_PIPELINE;
+    SB_CUDA_TRY(cudaMallocHost(&d->host_flags, 2 * sizeof(int)), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->flags, 2), err, d->who);
+    if (rgb) {
+        SB_CUDA_TRY(ms_alloc(&d->rgb, 3 * n), err, d->who);
+        SB_CUDA_TRY(ms_alloc(&d->linear, 256), err, d->who);
+        size_t bytes;
+        SB_CUDA_TRY(cudaMallocPitch(&d->luv, &bytes, (size_t)d->width * sizeof(uint32_t), d->height), err, d->who);
+        d->pitch = bytes / sizeof(uint32_t);
+        SB_CUDA_TRY(ms_alloc(&d->filtered, n), err, d->who);
+    } else {
+        SB_CUDA_TRY(ms_alloc(&d->colour, n), err, d->who);
+    }
+    if (d->stage == SB_MS_FILTER)
+        return SB_OK;
+    if (d->stage != SB_MS_FLOOD)
+        SB_CUDA_TRY(ms_alloc(&d->flood, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->labels, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->join, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->parent, n), err, d->who);
+    if (d->stage == SB_MS_FLOOD)
+        return SB_OK;
+    SB_CUDA_TRY(ms_alloc(&d->comp, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->spare, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->count, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->sum, 3 * n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->mean, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->best, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->target, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->end, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->first, n), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->number, n), err, d->who);
+    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, d->scan_bytes, d->target, d->number, (int)n), err, d->who);
+    SB_CUDA_TRY(cudaMalloc(&d->scan_temp, d->scan_bytes), err, d->who);
+    return SB_OK;
+}
+
+sb_status ms_cuda_prepare(const ms_hooks *hooks, int stage, void **state, const sb_image *in, const void *params,
+                          void *output, const sb_exec *exec, sb_error *err)
+{
+    *state = NULL;
+    const char *who = hooks->names[stage];
+    const sb_ms_params *p = (const sb_ms_params *)params;
+    sb_status st = sb_ms_check_params(p, stage, err);
+    if (st)
+        return st;
+    bool rgb = stage == SB_MS_FILTER || stage == SB_MS_PIPELINE;
+    if (in->width < 1 || in->height < 1)
+        return sb_fail(err, SB_ERR_USAGE, "%s: empty image (%dx%d)", who, in->width, in->height);
+    if (in->channels != (rgb ? 3 : 4) || in->stride != (size_t)in->width * in->channels)
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs %s input with packed rows, got %d channels", who,
+                       rgb ? "RGB" : "packed LUV", in->channels);
+    ms_device *d = (ms_device *)calloc(1, sizeof *d);
+    if (!d)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
+    d->hooks = hooks;
+    d->who = who;
+    d->stage = stage;
+    d->p = *p;
+    d->width = in->width;
+    d->height = in->height;
+    d->n = (unsigned)in->width * (unsigned)in->height;
+    d->stream = (cudaStream_t)exec->stream;
+    d->host_out = output;
+    st = ms_allocate(d, err);
+    if (!st && hooks->setup)
+        st = hooks->setup(d, err);
+    if (st) {
+        ms_cuda_release(d);
+        return st;
+    }
+    /* uploads */
+    cudaError_t e;
+    if (rgb) {
+        e = cudaMemcpyAsync(d->rgb, in->data, 3 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(d->linear, sb_slic_linear_table(), 256 * sizeof(float), cudaMemcpyHostToDevice,
+                                d->stream);
+    } else {
+        e = cudaMemcpyAsync(d->colour, in->data, 4 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream);
+        if (e == cudaSuccess && stage == SB_MS_MERGE)
+            e = cudaMemcpyAsync(d->flood, p->flood, 4 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream);
+    }
+    if (e != cudaSuccess) {
+        ms_cuda_release(d);
+        return sb_cuda_fail(err, e, who, "cudaMemcpyAsync (upload)");
+    }
+    if (exec->poison) {
+        if ((e = cudaMemsetAsync(rgb ? (void *)d->filtered : (void *)d->labels, 0xA5, 4 * (size_t)d->n, d->stream)) != cudaSuccess) {
+            ms_cuda_release(d);
+            return sb_cuda_fail(err, e, who, "cudaMemsetAsync (poison)");
+        }
+    }
+    *state = d;
+    return SB_OK;
+}
+
+sb_status ms_cuda_run(void *state, sb_error *err)
+{
+    ms_device *d = (ms_device *)state;
+    sb_status st = SB_OK;
+    if (d->stage == SB_MS_FILTER || d->stage == SB_MS_PIPELINE) {
+        MS_LAUNCH(ms_convert, d->width, d->n, d->rgb, d->linear, d->luv, d->pitch);
+        SB_CUDA_LAUNCHED(err, d->who);
+        if ((st = d->hooks->filter(d, err)))
+            return st;
+    }
+    if (d->stage == SB_MS_FLOOD)
+        st = ms_flood(d, d->colour, d->labels, err);
+    else if (d->stage == SB_MS_MERGE)
+        st = ms_merge(d, d->colour, d->flood, d->labels, err);
+    else if (d->stage == SB_MS_PIPELINE && !(st = ms_flood(d, d->filtered, d->flood, err)))
+        st = ms_merge(d, d->filtered, d->flood, d->labels, err);
+    return st;
+}
+
+sb_status ms_cuda_fetch(void *state, sb_error *err)
+{
+    ms_device *d = (ms_device *)state;
+    if (d->stage == SB_MS_FILTER) {
+        sb_ms_luv *o = (sb_ms_luv *)d->host_out;
+        SB_CUDA_TRY(cudaMemcpyAsync(o->luv, d->filtered, 4 * (size_t)d->n, cudaMemcpyDeviceToHost, d->stream), err,
+                    d->who);
+    } else {
+        sb_ms_regions *o = (sb_ms_regions *)d->host_out;
+        SB_CUDA_TRY(cudaMemcpyAsync(o->labels, d->labels, 4 * (size_t)d->n, cudaMemcpyDeviceToHost, d->stream), err,
+                    d->who);
+        SB_CUDA_TRY(cudaMemcpyAsync(d->host_flags, d->flags, sizeof(int), cudaMemcpyDeviceToHost, d->stream), err,
+                    d->who);
+    }
+    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+    if (d->stage != SB_MS_FILTER)
+        ((sb_ms_regions *)d->host_out)->count = d->host_flags[0];
+    return SB_OK;
+}

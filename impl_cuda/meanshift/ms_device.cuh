@@ -1,0 +1,171 @@
+/* ms_device.cuh - what the CUDA mean-shift variants share: the buffers,
+ * the stages around the filter (colour conversion, flood, merge), and the
+ * filter's per-pixel loop, templated on how a window's pixels are read.
+ *
+ * The variants differ in one place each, so that a diff between their
+ * files is the lesson:
+ *   cuda-global   the filter reads the window straight from global memory
+ *                 (through L1); flood and merge union-find in global memory;
+ *   cuda-shared   the filter stages each block's tile and a halo of the
+ *                 radius in shared memory; flood and merge union-find in
+ *                 32x32 shared-memory tiles first (ccl_device.cuh);
+ *   cuda-texture  the filter reads through a 2D texture object (a cache
+ *                 laid out for 2D locality); flood and merge as cuda-shared
+ *                 -- they read each pixel once or twice, in order, where a
+ *                 texture has nothing to add.
+ * Every integer rule is meanshift.h's, so the outputs are the reference's.
+ */
+#ifndef SEGBENCH_MS_DEVICE_CUH
+#define SEGBENCH_MS_DEVICE_CUH
+
+#include <cstdint>
+
+#include "segbench/meanshift.h"
+#include "segbench/variant.h"
+
+#include "../cuda_check.cuh"
+#include "../regions/ccl_device.cuh"
+
+enum { MS_BLOCK_W = 32, MS_BLOCK_H = 8 };
+
+struct ms_device;
+
+struct ms_hooks {
+    const char *names[4];          /* messages, by stage: "meanshift-filter/cuda-shared", ... */
+    ccl_scheme scheme;             /* flood and merge */
+    sb_status (*setup)(ms_device *d, sb_error *err);    /* optional: after the buffers exist */
+    sb_status (*filter)(ms_device *d, sb_error *err);   /* enqueue: d->luv -> d->filtered */
+    void (*teardown)(ms_device *d);                      /* optional */
+};
+
+struct ms_device {
+    const ms_hooks *hooks;
+    const char *who;
+    int stage;
+    sb_ms_params p;
+    int width, height;
+    unsigned n;
+    cudaStream_t stream;
+    void *host_out;
+    /* filter and pipeline */
+    uint8_t *rgb;                  /* the input, 3 bytes a pixel */
+    float *linear;                 /* slic.h's sRGB table */
+    uint32_t *luv;                 /* converted, rows `pitch` elements apart */
+    size_t pitch;
+    uint32_t *filtered;            /* the modes, rows packed */
+    /* flood and merge */
+    uint32_t *colour;              /* flood, merge: the uploaded filtered colours */
+    int32_t *flood;                /* merge: the uploaded flood labels; pipeline: its own */
+    int32_t *labels;               /* the output */
+    uint8_t *join;
+    int32_t *parent, *comp, *spare;
+    int32_t *count;                /* by region */
+    unsigned long long *sum;       /* by region, L u v */
+    uint32_t *mean;
+    unsigned long long *best;
+    int32_t *target, *end, *first, *number;
+    void *scan_temp;
+    size_t scan_bytes;
+    int *flags;                    /* device: [0] region count, [1] merged this round */
+    int *host_flags;               /* pinned copy */
+    cudaTextureObject_t texture;   /* cuda-texture */
+};
+
+sb_status ms_cuda_prepare(const ms_hooks *hooks, int stage, void **state, const sb_image *in, const void *params,
+                          void *output, const sb_exec *exec, sb_error *err);
+sb_status ms_cuda_run(void *state, sb_error *err);
+sb_status ms_cuda_fetch(void *state, sb_error *err);
+void ms_cuda_release(void *state);
+
+/* The four sb_variant_ops of one variant, from its hooks. */
+#define MS_CUDA_OPS(prefix, hooks)                                                                              \
+    static sb_status prefix##_filter_prepare(void **s, const sb_image *in, const void *p, void *o,            \
+                                             const sb_exec *e, sb_error *err)                                 \
+    {                                                                                                           \
+        return ms_cuda_prepare(&hooks, SB_MS_FILTER, s, in, p, o, e, err);                                     \
+    }                                                                                                           \
+    static sb_status prefix##_flood_prepare(void **s, const sb_image *in, const void *p, void *o,             \
+                                            const sb_exec *e, sb_error *err)                                  \
+    {                                                                                                           \
+        return ms_cuda_prepare(&hooks, SB_MS_FLOOD, s, in, p, o, e, err);                                      \
+    }                                                                                                           \
+    static sb_status prefix##_merge_prepare(void **s, const sb_image *in, const void *p, void *o,             \
+                                            const sb_exec *e, sb_error *err)                                  \
+    {                                                                                                           \
+        return ms_cuda_prepare(&hooks, SB_MS_MERGE, s, in, p, o, e, err);                                      \
+    }                                                                                                           \
+    static sb_status prefix##_pipeline_prepare(void **s, const sb_image *in, const void *p, void *o,          \
+                                               const sb_exec *e, sb_error *err)                               \
+    {                                                                                                           \
+        return ms_cuda_prepare(&hooks, SB_MS_PIPELINE, s, in, p, o, e, err);                                   \
+    }                                                                                                           \
+    extern "C" const sb_variant_ops sb_ms_filter_##prefix##_ops = { prefix##_filter_prepare, ms_cuda_run,      \
+                                                                    ms_cuda_fetch, ms_cuda_release };          \
+    extern "C" const sb_variant_ops sb_ms_flood_##prefix##_ops = { prefix##_flood_prepare, ms_cuda_run,        \
+                                                                   ms_cuda_fetch, ms_cuda_release };           \
+    extern "C" const sb_variant_ops sb_ms_merge_##prefix##_ops = { prefix##_merge_prepare, ms_cuda_run,        \
+                                                                   ms_cuda_fetch, ms_cuda_release };           \
+    extern "C" const sb_variant_ops sb_ms_pipeline_##prefix##_ops = { prefix##_pipeline_prepare, ms_cuda_run,  \
+                                                                      ms_cuda_fetch, ms_cuda_release };
+
+/* ---- the filter's per-pixel loop ----------------------------------------------------- */
+
+/* The window's sums (meanshift.h) from pixels read by fetch(x, y).  Per
+ * pixel: |difference| per byte and the sum of squares in two SIMD
+ * instructions (__vabsdiffu4, __dp4a: the fourth byte is 0 on both
+ * sides); L and v are summed in one register as two 16-bit lanes (a row
+ * of at most 129 pixels cannot carry past 65535), u beside it. */
+template <class Fetch>
+__device__ __forceinline__ void ms_window_sums(const Fetch &fetch, int x0, int x1, int y0, int y1, int cx, int cy,
+                                               uint32_t m, unsigned range2, sb_ms_sums *s)
+{
+    for (int qy = y0; qy <= y1; qy++) {
+        int n = 0, sx = 0;
+        unsigned lv = 0, u = 0;
+        for (int qx = x0; qx <= x1; qx++) {
+            uint32_t c = fetch(qx, qy);
+            unsigned d = __vabsdiffu4(c, m);
+            if (__dp4a(d, d, 0u) <= range2) {
+                n++;
+                sx += qx;
+                lv += c & 0x00ff00ffu;
+                u += (c >> 8) & 255u;
+            }
+        }
+        s->n += n;
+        s->dx += sx - n * cx;
+        s->dy += n * (qy - cy);
+        s->L += (int)(lv & 0xffffu);
+        s->v += (int)(lv >> 16);
+        s->u += (int)u;
+    }
+}
+
+/* The window of centre (cx, cy), clipped. */
+struct ms_window {
+    int x0, x1, y0, y1;
+};
+
+__device__ __forceinline__ ms_window ms_window_at(int cx, int cy, int r, int w, int h)
+{
+    ms_window win = { max(cx - r, 0), min(cx + r, w - 1), max(cy - r, 0), min(cy + r, h - 1) };
+    return win;
+}
+
+/* One pixel's mode.  sums(win, cx, cy, m, &s) adds the window's sums --
+ * where the variants differ. */
+template <class Sums>
+__device__ __forceinline__ uint32_t ms_mode(const Sums &sums, int x, int y, int w, int h, const sb_ms_params &p,
+                                            uint32_t m)
+{
+    int cx = x, cy = y;
+    for (int it = 0; it < p.max_iter; it++) {
+        sb_ms_sums s = { 0, 0, 0, 0, 0, 0 };
+        sums(ms_window_at(cx, cy, p.radius, w, h), cx, cy, m, &s);
+        if (!sb_ms_step(&s, &cx, &cy, &m))
+            break;
+    }
+    return m;
+}
+
+#endif

@@ -1,0 +1,81 @@
+/* shared.cu - mean-shift with shared memory (variant "cuda-shared" of
+ * every mean-shift stage).
+ *
+ * The filter: each 32x8 block first stages its tile and a halo of the
+ * radius on every side in shared memory, all threads loading several
+ * pixels each; the windows are then read from there.  The window moves
+ * with the mean, so it can leave the staged area (the source's kernel
+ * never moved it, which is what made a fixed halo enough there); such a
+ * window is read from global memory instead -- the same sums, so the same
+ * result.  Flood and merge: union-find in 32x32 shared-memory tiles first
+ * (ccl_device.cuh, CCL_TILED), the source's block / boundary / global
+ * scheme.
+ */
+#include "ms_device.cuh"
+
+struct SharedSums {
+    const uint32_t *tile;          /* the staged area, tw x th, from (tx0, ty0) */
+    int tx0, ty0, tw, th;
+    const uint32_t *luv;
+    size_t pitch;
+    unsigned range2;
+
+    __device__ void operator()(ms_window w, int cx, int cy, uint32_t m, sb_ms_sums *s) const
+    {
+        if (w.x0 >= tx0 && w.x1 < tx0 + tw && w.y0 >= ty0 && w.y1 < ty0 + th) {
+            auto fetch = [this](int x, int y) { return tile[(y - ty0) * tw + (x - tx0)]; };
+            ms_window_sums(fetch, w.x0, w.x1, w.y0, w.y1, cx, cy, m, range2, s);
+        } else {
+            auto fetch = [this](int x, int y) { return __ldg(luv + (size_t)y * pitch + x); };
+            ms_window_sums(fetch, w.x0, w.x1, w.y0, w.y1, cx, cy, m, range2, s);
+        }
+    }
+};
+
+__global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
+    shared_filter(int width, int height, const uint32_t *luv, size_t pitch, sb_ms_params p, uint32_t *out)
+{
+    extern __shared__ uint32_t tile[];
+    int r = p.radius, tw = MS_BLOCK_W + 2 * r, th = MS_BLOCK_H + 2 * r;
+    int tx0 = blockIdx.x * MS_BLOCK_W - r, ty0 = blockIdx.y * MS_BLOCK_H - r;
+    /* stage: pixels outside the image are never read (windows are clipped) */
+    for (int k = threadIdx.y * MS_BLOCK_W + threadIdx.x; k < tw * th; k += MS_BLOCK_W * MS_BLOCK_H) {
+        int gx = tx0 + k % tw, gy = ty0 + k / tw;
+        if (gx >= 0 && gx < width && gy >= 0 && gy < height)
+            tile[k] = luv[(size_t)gy * pitch + gx];
+    }
+    __syncthreads();
+    int x = blockIdx.x * MS_BLOCK_W + threadIdx.x, y = blockIdx.y * MS_BLOCK_H + threadIdx.y;
+    if (x >= width || y >= height)
+        return;
+    SharedSums sums = { tile, tx0, ty0, tw, th, luv, pitch, (unsigned)(p.range * p.range) };
+    out[(size_t)y * width + x] = ms_mode(sums, x, y, width, height, p, tile[(y - ty0) * tw + (x - tx0)]);
+}
+
+static size_t shared_bytes(int r) { return (size_t)(MS_BLOCK_W + 2 * r) * (MS_BLOCK_H + 2 * r) * sizeof(uint32_t); }
+
+static sb_status shared_setup(ms_device *d, sb_error *err)
+{
+    if (d->stage == SB_MS_FILTER || d->stage == SB_MS_PIPELINE)   /* above 48 KiB from radius 41 */
+        SB_CUDA_TRY(cudaFuncSetAttribute(shared_filter, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)shared_bytes(d->p.radius)),
+                    err, d->who);
+    return SB_OK;
+}
+
+static sb_status shared_run_filter(ms_device *d, sb_error *err)
+{
+    dim3 block(MS_BLOCK_W, MS_BLOCK_H), grid(sb_div_up(d->width, MS_BLOCK_W), sb_div_up(d->height, MS_BLOCK_H));
+    shared_filter<<<grid, block, shared_bytes(d->p.radius), d->stream>>>(d->width, d->height, d->luv, d->pitch, d->p,
+                                                                          d->filtered);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static const ms_hooks shared_hooks = {
+    { "meanshift-filter/cuda-shared", "meanshift-flood/cuda-shared", "meanshift-merge/cuda-shared",
+      "meanshift/cuda-shared" },
+    CCL_TILED, shared_setup, shared_run_filter, NULL
+};
+
+MS_CUDA_OPS(cuda_shared, shared_hooks)
