@@ -356,7 +356,7 @@ static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *resul
             sb_case_data cd;
             if ((st = sb_case_open(&cd, algo, stage, NULL, &loaded, err)))
                 break;
-            if (stage == 0 && im->gallery && gallery_index)
+            if (stage == 0 && im->gallery && gallery_index && algo->gallery)
                 st = bench_gallery(gallery_dir, gallery_index, algo, im, &cd.c, err);
             if (!st && algo->quality && !o->check_only)
                 st = bench_quality(&quality, algo, im, &cd.c, err);

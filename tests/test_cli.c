@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 typedef struct cli_result {
     int code;
@@ -283,6 +284,35 @@ static void test_check_bench_report(void)
     CHECKF(r->code == 0 && strstr(r->out, "slower on 0"), "exit %d: %s%s", r->code, r->out, r->err);
 }
 
+/* A gallery image in a set, benched with an algorithm that has no gallery
+ * of its own (meanshift-filter): bench used to call the missing hook and
+ * die of a segmentation fault. */
+static void test_bench_gallery_without_hook(void)
+{
+    char set[64], dir[600], manifest[700], results[600], abs_png[1024];
+    snprintf(set, sizeof set, "test-gallery-%d", (int)getpid());
+    snprintf(dir, sizeof dir, "datasets/build/%s", set);
+    snprintf(manifest, sizeof manifest, "%s/manifest.tsv", dir);
+    snprintf(results, sizeof results, "%s/gallery-results", sb_test_dir());
+    CHECK(realpath(small_png(), abs_png) != NULL);
+    CHECK(mkdir(dir, 0755) == 0);
+    FILE *fp = fopen(manifest, "w");
+    CHECK(fp != NULL);
+    if (fp) {
+        fprintf(fp, "small\t%s\tsynthetic\t0\t0\t-\t-\t-\t-\t-\t-\tyes\n", abs_png);
+        fclose(fp);
+    }
+    cli_result *r = cli("bench --set %s --algo meanshift-filter,meanshift --variant cpu --stage r2,r16 --budget 5 "
+                        "--min-reps 2 --results %s --quiet", set, results);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    char path[700], index[4096] = "";
+    snprintf(path, sizeof path, "%s/gallery/index.tsv", results);
+    slurp(path, index, sizeof index);
+    CHECKF(strstr(index, "meanshift-small-regions.png") && !strstr(index, "meanshift-filter"), "index.tsv: %s", index);
+    remove(manifest);
+    rmdir(dir);
+}
+
 const sb_test tests_cli[] = {
     { "cli: list shows every integral variant and its status", test_list },
     { "cli: run writes the output picture", test_run_writes_output },
@@ -290,5 +320,6 @@ const sb_test tests_cli[] = {
     { "cli: kmeans as a tool (--k, --labels, centres on stdout) and its bad parameters", test_kmeans_tool },
     { "cli: compare of a variant with itself says same", test_compare_self_is_same },
     { "cli: check, bench, report and baseline compare on a small image", test_check_bench_report },
+    { "cli: bench of a gallery image with an algorithm that has no gallery", test_bench_gallery_without_hook },
 };
 const int tests_cli_count = sizeof tests_cli / sizeof tests_cli[0];
