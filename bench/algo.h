@@ -84,6 +84,11 @@ typedef struct sb_algo {
     /* `bench` skips larger images (0: none), saying so: for algorithms whose
      * serial reference would take minutes there. */
     long max_bench_pixels;
+
+    /* Stages that sweep one parameter, named by a letter and its value
+     * ("r16", "r8", ...): the parameter's name ("radius"), so the report
+     * adds a table and a plot of time against it (NULL: none). */
+    const char *sweep;
 } sb_algo;
 
 #endif

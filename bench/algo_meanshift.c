@@ -397,6 +397,7 @@ const sb_algo sb_algo_meanshift_filter = {
     .write_output = luv_write_output,
     .describe = luv_describe,
     .max_bench_pixels = 1920 * 1080,
+    .sweep = "radius",
 };
 
 const sb_algo sb_algo_meanshift_flood = {

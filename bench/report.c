@@ -483,6 +483,84 @@ static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
 
 /* ---- env.json, read back (flat keys, written by env.c) ---- */
 
+/* ---- a parameter sweep across stages (algo->sweep) ---- */
+
+/* The best kernel median of a variant on an image at one stage (any thread count). */
+static double sweep_ms(const sb_rows *rows, const char *stage, const char *variant, const char *image)
+{
+    double best = 0.0;
+    for (int i = 0; i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        if (!strcmp(r->stage, stage) && !strcmp(r->variant, variant) && !strcmp(r->image, image) &&
+            strcmp(r->agreement, "FAIL") && (best == 0.0 || r->kernel.median < best))
+            best = r->kernel.median;
+    }
+    return best;
+}
+
+static sb_status sweep_report(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, FILE *md, sb_error *err)
+{
+    static const char *const images[] = { "synth-640x480", "synth-1920x1080" };
+    int order[16], n = algo->stage_count < 16 ? algo->stage_count : 16;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)            /* by the swept value, ascending */
+        for (int j = i; j > 0 && atoi(algo->stages[order[j]] + 1) < atoi(algo->stages[order[j - 1]] + 1); j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    sb_status st = SB_OK;
+    for (int im = 0; im < 2 && !st; im++) {
+        const sb_variant *var[MAX_VARIANTS];
+        int nvar = 0;
+        for (int k = 0; k < sb_variant_count() && nvar < MAX_VARIANTS; k++) {
+            const sb_variant *v = sb_variant_at(k);
+            if (!strcmp(v->algo, algo->name) && sweep_ms(rows, algo->stages[order[n - 1]], v->name, images[im]) > 0)
+                var[nvar++] = v;
+        }
+        if (!nvar)
+            continue;
+        fprintf(md, "### %s: kernel time (ms) against the %s, %s\n\n| variant |", algo->name, algo->sweep,
+                images[im]);
+        for (int i = 0; i < n; i++)
+            fprintf(md, " %s %s |", algo->sweep, algo->stages[order[i]] + 1);
+        fprintf(md, "\n|---|");
+        for (int i = 0; i < n; i++)
+            fprintf(md, "---:|");
+        fprintf(md, "\n");
+        char name[256], titles[2048] = "", script[4096];
+        snprintf(name, sizeof name, "%s-sweep-%s", algo->name, images[im]);
+        FILE *fp;
+        if ((st = plot_data_open(pc, name, &fp, err)))
+            return st;
+        for (int v = 0; v < nvar; v++) {
+            fprintf(md, "| %s |", var[v]->name);
+            fprintf(fp, "# %s\n", var[v]->name);
+            for (int i = 0; i < n; i++) {
+                double ms = sweep_ms(rows, algo->stages[order[i]], var[v]->name, images[im]);
+                fprintf(md, ms > 0 ? " %.4g |" : " - |", ms);
+                if (ms > 0)
+                    fprintf(fp, "%d %g\n", atoi(algo->stages[order[i]] + 1), ms);
+            }
+            fprintf(md, "\n");
+            fprintf(fp, "\n\n");
+            size_t len = strlen(titles);
+            snprintf(titles + len, sizeof titles - len, "%s%s", v ? " " : "", var[v]->name);
+        }
+        fclose(fp);
+        snprintf(script, sizeof script,
+                 "%sset output '%s.png'\nset title '%s on %s: kernel time against the %s'\n"
+                 "set logscale xy 2\nset xlabel '%s'\nset ylabel 'kernel time, median (ms)'\n"
+                 "names = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints title word(names, i+1)\n",
+                 PLOT_HEAD, name, algo->name, images[im], algo->sweep, algo->sweep, titles, nvar - 1, name);
+        if ((st = plot_run(pc, name, script, err)))
+            return st;
+        fprintf(md, "\n![%s sweep](plots/%s.png)\n\n", algo->sweep, name);
+    }
+    return st;
+}
+
 static void json_get(const char *text, const char *key, char *out, size_t size)
 {
     char pattern[128];
@@ -682,6 +760,8 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             thread_table(md, &sv);
             st = plots_for_stage(&pc, &sv, algo->name, md, err);
         }
+        if (!st && algo->sweep)
+            st = sweep_report(&pc, &rows, algo, md, err);
         sb_report_quality(md, results_dir, algo);
         sb_rows_free(&rows);
     }
