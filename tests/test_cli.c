@@ -2,6 +2,7 @@
  * input gives one clear line on stderr, exit code 2, and no output file. */
 #include "test_groups.h"
 
+#include "segbench/atomic_file.h"
 #include "segbench/image_io.h"
 
 #include <stdarg.h>
@@ -295,7 +296,8 @@ static void test_bench_gallery_without_hook(void)
     snprintf(manifest, sizeof manifest, "%s/manifest.tsv", dir);
     snprintf(results, sizeof results, "%s/gallery-results", sb_test_dir());
     CHECK(realpath(small_png(), abs_png) != NULL);
-    CHECK(mkdir(dir, 0755) == 0);
+    sb_error err;
+    CHECKF(sb_mkdirs(dir, &err) == SB_OK, "%s", err.msg);   /* datasets/build may not exist yet (fresh clone) */
     FILE *fp = fopen(manifest, "w");
     CHECK(fp != NULL);
     if (fp) {
