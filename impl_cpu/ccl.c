@@ -1,24 +1,6 @@
 /* ccl.c - connected components from join bits (ccl.h). */
 #include "segbench/ccl.h"
-
-static int32_t find_root(int32_t *parent, int32_t i)
-{
-    while (parent[i] != i) {
-        parent[i] = parent[parent[i]];   /* path halving */
-        i = parent[i];
-    }
-    return i;
-}
-
-static void unite(int32_t *parent, int32_t a, int32_t b)
-{
-    a = find_root(parent, a);
-    b = find_root(parent, b);
-    if (a < b)
-        parent[b] = a;
-    else if (b < a)
-        parent[a] = b;
-}
+#include "segbench/union_find.h"
 
 typedef struct ccl_job {
     int width, height;
@@ -37,9 +19,9 @@ static void phase_union(void *ctx, int band, int bands)
             int32_t i = y * w + x;
             j->parent[i] = i;
             if (x > 0 && (j->join[i] & SB_CCL_LEFT))
-                unite(j->parent, i, i - 1);
+                sb_uf_unite(j->parent, i, i - 1);
             if (y > y0 && (j->join[i] & SB_CCL_UP))
-                unite(j->parent, i, i - w);
+                sb_uf_unite(j->parent, i, i - w);
         }
 }
 
@@ -49,10 +31,7 @@ static void phase_flatten(void *ctx, int band, int bands)
     int y0, y1;
     sb_band_rows(j->height, band, bands, &y0, &y1);
     for (int32_t i = y0 * j->width; i < y1 * j->width; i++) {
-        int32_t r = i;
-        while (j->parent[r] != r)      /* read only: other bands read these links too */
-            r = j->parent[r];
-        j->comp[i] = r;
+        j->comp[i] = sb_uf_find_const(j->parent, i);   /* read only: other bands read these links too */
     }
 }
 
@@ -68,7 +47,7 @@ void sb_ccl(const sb_band_runner *run, int width, int height, const uint8_t *joi
         for (int x = 0; x < width; x++) {
             int32_t i = y0 * width + x;
             if (join[i] & SB_CCL_UP)
-                unite(parent, i, i - width);
+                sb_uf_unite(parent, i, i - width);
         }
     }
     sb_band_run(run, phase_flatten, &j);

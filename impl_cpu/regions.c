@@ -10,6 +10,7 @@
  * band those updates are atomic (GCC/Clang __atomic builtins).
  */
 #include "segbench/regions.h"
+#include "segbench/union_find.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,35 +46,6 @@ void sb_regions_free(sb_regions *r)
     memset(r, 0, sizeof *r);
 }
 
-/* ---- union-find ---------------------------------------------------------- */
-
-static int32_t find_root(int32_t *parent, int32_t i)
-{
-    while (parent[i] != i) {
-        parent[i] = parent[parent[i]];   /* path halving */
-        i = parent[i];
-    }
-    return i;
-}
-
-static void unite(int32_t *parent, int32_t a, int32_t b)
-{
-    a = find_root(parent, a);
-    b = find_root(parent, b);
-    if (a < b)
-        parent[b] = a;
-    else if (b < a)
-        parent[a] = b;
-}
-
-/* Read-only find, for phases where other bands read the same links. */
-static int32_t find_root_const(const int32_t *parent, int32_t i)
-{
-    while (parent[i] != i)
-        i = parent[i];
-    return i;
-}
-
 /* ---- the phases ------------------------------------------------------------ */
 
 typedef struct regions_job {
@@ -97,9 +69,9 @@ static void phase_union(void *ctx, int band, int bands)
             int32_t i = row + x;
             r->parent[i] = i;
             if (x > 0 && L[i] == L[i - 1])
-                unite(r->parent, i, i - 1);
+                sb_uf_unite(r->parent, i, i - 1);
             if (y > y0 && L[i] == L[i - w])
-                unite(r->parent, i, i - w);
+                sb_uf_unite(r->parent, i, i - w);
         }
     }
 }
@@ -117,7 +89,7 @@ static void join_seams(regions_job *j, int bands)
         for (int x = 0; x < w; x++) {
             int32_t i = y0 * w + x;
             if (j->labels[i] == j->labels[i - w])
-                unite(r->parent, i, i - w);
+                sb_uf_unite(r->parent, i, i - w);
         }
     }
 }
@@ -130,7 +102,7 @@ static void phase_flatten(void *ctx, int band, int bands)
     int y0, y1;
     sb_band_rows(r->height, band, bands, &y0, &y1);
     for (int32_t i = y0 * r->width; i < y1 * r->width; i++) {
-        r->comp[i] = find_root_const(r->parent, i);
+        r->comp[i] = sb_uf_find_const(r->parent, i);
         r->size[i] = 0;
         r->best[i] = 0;
     }
