@@ -81,6 +81,15 @@ typedef struct sb_algo {
     sb_status (*upstream)(const sb_image *loaded, void *params, sb_image *input, void **keep, sb_error *err);
     void (*upstream_free)(void *keep);
 
+    /* Per-image parameters from the dataset manifest (optional): the
+     * object's rectangle (w = 0 when the manifest lists none).  Returns 0,
+     * with the reason in why, when the image cannot be used: bench and
+     * compare then skip it, saying so. */
+    int (*image_params)(void *params, const int rect[4], char *why, size_t why_size);
+    /* quality() wants the image's ground-truth foreground mask (255 on the
+     * object) as `truth`, not its region labels. */
+    int truth_is_mask;
+
     /* `bench` skips larger images (0: none), saying so: for algorithms whose
      * serial reference would take minutes there. */
     long max_bench_pixels;

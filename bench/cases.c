@@ -68,3 +68,16 @@ void sb_case_close(sb_case_data *cd)
     free(cd->params);
     memset(cd, 0, sizeof *cd);
 }
+
+sb_status sb_case_params(const sb_algo *algo, int stage, const int rect[4], void **params, int *usable, char *why,
+                         size_t why_size, sb_error *err)
+{
+    *usable = 1;
+    *params = calloc(1, algo->params_size);
+    if (!*params)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    algo->params_default(*params, stage);
+    if (algo->image_params)
+        *usable = algo->image_params(*params, rect, why, why_size);
+    return SB_OK;
+}

@@ -19,4 +19,11 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
                        const sb_image *loaded, sb_error *err);
 void sb_case_close(sb_case_data *cd);
 
+/* The stage's parameters for a dataset image: its defaults, then what the
+ * manifest says about the image (algo->image_params; rect is the object's
+ * rectangle, w = 0 when none).  *params is malloc'd; *usable is 0, with
+ * the reason in why, when the algorithm cannot use the image. */
+sb_status sb_case_params(const sb_algo *algo, int stage, const int rect[4], void **params, int *usable, char *why,
+                         size_t why_size, sb_error *err);
+
 #endif

@@ -262,14 +262,16 @@ static sb_status bench_gallery(const char *dir, FILE *index, const sb_algo *algo
     return st;
 }
 
-/* The image's ground-truth labels, when the manifest names them. */
-static sb_status load_truth(const sb_dataset_image *im, sb_labels *truth, int *have, sb_error *err)
+/* The image's ground-truth labels (or foreground mask), when the manifest
+ * names them. */
+static sb_status load_truth(const sb_dataset_image *im, int mask, sb_labels *truth, int *have, sb_error *err)
 {
     *have = 0;
-    if (!im->labels[0])
+    const char *path = mask ? im->mask : im->labels;
+    if (!path[0])
         return SB_OK;
     sb_image grey = { 0 };
-    sb_status st = sb_image_load(im->labels, SB_LOAD_GREY, &grey, err);
+    sb_status st = sb_image_load(path, SB_LOAD_GREY, &grey, err);
     if (!st)
         st = sb_labels_alloc(truth, grey.width, grey.height, err);
     if (!st) {
@@ -289,7 +291,7 @@ static sb_status bench_quality(sb_quality_rows *q, const sb_algo *algo, const sb
 {
     sb_labels truth = { 0 };
     int have;
-    sb_status st = load_truth(im, &truth, &have, err);
+    sb_status st = load_truth(im, algo->truth_is_mask, &truth, &have, err);
     sb_quality measures;
     if (!st)
         st = algo->quality(c->input, c->params, c->reference, have ? &truth : NULL, &measures, err);
@@ -328,6 +330,19 @@ static int too_large(const sb_algo *algo, int width, int height)
     return algo->max_bench_pixels > 0 && (long)width * height > algo->max_bench_pixels;
 }
 
+/* Can the algorithm use the image at all (image_params)? */
+static int usable_image(const sb_algo *algo, const sb_dataset_image *im)
+{
+    void *params = NULL;
+    int usable = 0;
+    char why[200];
+    sb_error err;
+    if (sb_case_params(algo, 0, im->rect, &params, &usable, why, sizeof why, &err) != SB_OK)
+        usable = 1;              /* out of memory: let the run itself say so */
+    free(params);
+    return usable;
+}
+
 static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *results_dir, sb_error *err)
 {
     FILE *gallery_index = r->gallery_index;
@@ -354,7 +369,20 @@ static sb_status bench_algo(bench_run *r, const sb_algo *algo, const char *resul
             if (stage_rows(o, algo, stage) == 0)
                 continue;
             sb_case_data cd;
-            if ((st = sb_case_open(&cd, algo, stage, NULL, &loaded, err)))
+            void *params = NULL;
+            int usable;
+            char why[200];
+            if ((st = sb_case_params(algo, stage, im->rect, &params, &usable, why, sizeof why, err)))
+                break;
+            if (!usable) {
+                if (!o->quiet)
+                    printf("%-9s skipped on %s: %s\n", algo->name, im->name, why);
+                free(params);
+                continue;
+            }
+            st = sb_case_open(&cd, algo, stage, params, &loaded, err);
+            free(params);
+            if (st)
                 break;
             if (stage == 0 && im->gallery && gallery_index && algo->gallery)
                 st = bench_gallery(gallery_dir, gallery_index, algo, im, &cd.c, err);
@@ -449,7 +477,8 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
     for (int i = 0; i < sb_algo_count(); i++)
         if (sb_in_list(o.algos, sb_algo_at(i)->name))
             for (int img = 0; img < r.ds.count; img++)
-                if (!too_large(sb_algo_at(i), r.ds.images[img].width, r.ds.images[img].height))
+                if (!too_large(sb_algo_at(i), r.ds.images[img].width, r.ds.images[img].height) &&
+                    usable_image(sb_algo_at(i), &r.ds.images[img]))
                     for (int s = 0; s < sb_algo_at(i)->stage_count; s++)
                         r.total += stage_rows(&o, sb_algo_at(i), s);
 

@@ -181,10 +181,17 @@ static sb_status compare_variants(const compare_opts *o, sb_error *err)
         if ((st = sb_image_load(ds.images[i].path, algo->load_mode, &loaded, err)))
             break;
         sb_case_data cd;
-        if (!(st = sb_case_open(&cd, algo, stage, NULL, &loaded, err))) {
+        void *params = NULL;
+        int usable;
+        char why[200];
+        st = sb_case_params(algo, stage, ds.images[i].rect, &params, &usable, why, sizeof why, err);
+        if (!st && !usable)
+            printf("%s: skipped (%s)\n", ds.images[i].name, why);
+        else if (!st && !(st = sb_case_open(&cd, algo, stage, params, &loaded, err))) {
             st = compare_case(o, &cd.c, v, threads, stream, ds.images[i].name, &t, err);
             sb_case_close(&cd);
         }
+        free(params);
         sb_image_free(&loaded);
     }
     if (!st)

@@ -55,6 +55,11 @@ extern const sb_algo sb_algo_meanshift_filter;
 extern const sb_algo sb_algo_meanshift_flood;
 extern const sb_algo sb_algo_meanshift_merge;
 extern const sb_algo sb_algo_meanshift;
+extern const sb_algo sb_algo_grabcut_kmeans;
+extern const sb_algo sb_algo_grabcut_gmm;
+extern const sb_algo sb_algo_grabcut_graph;
+extern const sb_algo sb_algo_grabcut_maxflow;
+extern const sb_algo sb_algo_grabcut;
 
 static const sb_algo *const registry_algos[] = {
     &sb_algo_integral,
@@ -64,6 +69,11 @@ static const sb_algo *const registry_algos[] = {
     &sb_algo_meanshift_flood,
     &sb_algo_meanshift_merge,
     &sb_algo_meanshift,
+    &sb_algo_grabcut_kmeans,
+    &sb_algo_grabcut_gmm,
+    &sb_algo_grabcut_graph,
+    &sb_algo_grabcut_maxflow,
+    &sb_algo_grabcut,
 };
 
 int sb_algo_count(void) { return (int)(sizeof registry_algos / sizeof registry_algos[0]); }

@@ -19,7 +19,8 @@
  *
  * Set files have one image a line:
  *     synth WIDTHxHEIGHT [seed=N] [gallery]
- *     photo NAME [gallery]            (datasets/photos/NAME.png)
+ *     photo NAME [gallery] [rect=X,Y,W,H]   (datasets/photos/NAME.png; the
+ *                                     object's rectangle, for GrabCut)
  */
 #include "segbench/atomic_file.h"
 #include "segbench/image_io.h"
@@ -227,11 +228,14 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
     while (!st && fgets(line, sizeof line, set)) {
         lineno++;
         line[strcspn(line, "#\r\n")] = '\0';
-        char kind[32] = "", what[128] = "", opt1[64] = "", opt2[64] = "";
-        int n = sscanf(line, "%31s %127s %63s %63s", kind, what, opt1, opt2);
+        char kind[32] = "", what[128] = "", opt1[64] = "", opt2[64] = "", opt3[64] = "";
+        int n = sscanf(line, "%31s %127s %63s %63s %63s", kind, what, opt1, opt2, opt3);
         if (n <= 0)
             continue;
-        int gallery = !strcmp(opt1, "gallery") || !strcmp(opt2, "gallery");
+        int gallery = !strcmp(opt1, "gallery") || !strcmp(opt2, "gallery") || !strcmp(opt3, "gallery");
+        /* a photo's object rectangle for GrabCut: rect=X,Y,W,H */
+        const char *rect_opt = !strncmp(opt1, "rect=", 5) ? opt1 : !strncmp(opt2, "rect=", 5) ? opt2
+                             : !strncmp(opt3, "rect=", 5) ? opt3 : NULL;
         unsigned long long seed = 1;
         if (!strncmp(opt1, "seed=", 5))
             seed = strtoull(opt1 + 5, NULL, 10);
@@ -268,7 +272,20 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
             sb_image img;
             if ((st = sb_image_load(path, SB_LOAD_RGB, &img, err)))
                 break;
-            fprintf(mf, "%s\t%s\tphoto\t%d\t%d\t-\t-\t-\t-\t-\t-\t%s\n", what, path, img.width, img.height,
+            char rect_cols[80] = "-\t-\t-\t-";
+            if (rect_opt) {
+                int r[4], used = 0;
+                if (sscanf(rect_opt + 5, "%d,%d,%d,%d%n", &r[0], &r[1], &r[2], &r[3], &used) != 4 ||
+                    rect_opt[5 + used] != '\0' || r[0] < 0 || r[1] < 0 || r[2] <= 0 || r[3] <= 0 ||
+                    r[0] + r[2] > img.width || r[1] + r[3] > img.height) {
+                    st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: '%s' is not a rectangle X,Y,W,H inside the %dx%d photo",
+                                 set_path, lineno, rect_opt, img.width, img.height);
+                    sb_image_free(&img);
+                    break;
+                }
+                snprintf(rect_cols, sizeof rect_cols, "%d\t%d\t%d\t%d", r[0], r[1], r[2], r[3]);
+            }
+            fprintf(mf, "%s\t%s\tphoto\t%d\t%d\t%s\t-\t-\t%s\n", what, path, img.width, img.height, rect_cols,
                     gallery ? "yes" : "no");
             sb_image_free(&img);
         } else {

@@ -11,10 +11,13 @@
 #include "../bench/registry.h"
 
 #include "segbench/device.h"
+#include "segbench/grabcut.h"
 #include "segbench/kmeans.h"
+#include "segbench/maxflow.h"
 #include "segbench/meanshift.h"
 #include "segbench/slic.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int gpu_quick;
@@ -276,6 +279,112 @@ static void test_gpu_slic_source_race_caught(void)
     sb_image_free(&img);
 }
 
+/* GrabCut: every stage and the pipeline through the harness, on patches
+ * of colour at awkward sizes and on degenerate rectangles. */
+static void check_grabcut(const sb_image *img, const int rect[4], int iterations, const char *what)
+{
+    static const char *const algos[] = { "grabcut-kmeans", "grabcut-gmm", "grabcut-graph", "grabcut-maxflow",
+                                         "grabcut" };
+    for (int a = 0; a < 5; a++) {
+        sb_grabcut_params p;
+        sb_algo_find(algos[a])->params_default(&p, 0);
+        memcpy(p.rect, rect, sizeof p.rect);
+        p.iterations = iterations;
+        check_variants(algos[a], img, &p, what);
+    }
+}
+
+static void test_gpu_grabcut(void)
+{
+    static const int quick[] = { 3, 4 };
+    int count = gpu_quick ? 2 : GPU_SIZES - 1;
+    for (int k = 0; k < count; k++) {
+        int s = gpu_quick ? quick[k] : k + 1, w = gpu_sizes[s][0], h = gpu_sizes[s][1];
+        sb_image img;
+        char what[128];
+        test_patchy_rgb(&img, w, h, 1300 + s);
+        int rect[4] = { w / 5, h / 6, w / 2 + 1, h / 2 + 1 };
+        snprintf(what, sizeof what, "%dx%d patches", w, h);
+        check_grabcut(&img, rect, gpu_quick ? 2 : 5, what);
+        sb_image_free(&img);
+    }
+    sb_image img;
+    test_patchy_rgb(&img, 70, 45, 17);
+    int whole[4] = { 0, 0, 70, 45 }, one[4] = { 35, 20, 1, 1 }, over[4] = { 50, -9, 90, 30 };
+    check_grabcut(&img, whole, 2, "rectangle = whole image");
+    check_grabcut(&img, one, 2, "rectangle of 1 pixel");
+    check_grabcut(&img, over, 2, "rectangle over the border");
+    sb_image_free(&img);
+    test_fill(&img, 61, 37, 3, 128);
+    int mid[4] = { 10, 5, 30, 20 };
+    check_grabcut(&img, mid, 2, "uniform image");
+    sb_image_free(&img);
+}
+
+/* Max-flow on random grid graphs (test_grabcut.c's), every device solver
+ * against Boykov-Kolmogorov; cuda-global must also take exactly the host
+ * rounds' round and relabel counts (the same synchronous algorithm). */
+static void test_gpu_maxflow_graphs(void)
+{
+    static const int sizes[][2] = { { 1, 1 }, { 17, 13 }, { 33, 7 }, { 1, 45 }, { 100, 37 }, { 129, 65 },
+                                    { 640, 480 } };
+    int count = gpu_quick ? 4 : 7;
+    const sb_algo *algo = sb_algo_find("grabcut-maxflow");
+    void *stream = NULL;
+    sb_error err = { SB_OK, "" };
+    CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
+    for (int s = 0; s < count; s++)
+        for (int kind = 0; kind < 3; kind++) {
+            int w = sizes[s][0], h = sizes[s][1];
+            sb_gc_graph g;
+            test_random_graph(&g, w, h, 4000 + (unsigned long long)(s * 3 + kind), kind);
+            sb_image img;
+            test_fill(&img, w, h, 3, 0);
+            sb_grabcut_params p;
+            algo->params_default(&p, 0);
+            p.rect[2] = w;
+            p.rect[3] = h;
+            p.upstream = &g;
+            sb_gc_cut_out ref = { w, h, malloc((size_t)w * h), 0, 0, 0 }, rounds = ref;
+            rounds.fg = malloc((size_t)w * h);
+            CHECK(sb_mf_bk(&g, &ref, &err) == SB_OK);
+            sb_mf_rounds *mr = NULL;
+            sb_band_runner serial = sb_band_serial();
+            CHECK(sb_mf_rounds_open(&mr, w, h, &err) == SB_OK && sb_mf_rounds_solve(mr, &g, &serial, &rounds, &err) == SB_OK);
+            sb_mf_rounds_close(mr);
+            sb_case c = { algo, 0, &p, &img, &ref };
+            for (int i = 0; i < sb_variant_count(); i++) {
+                const sb_variant *v = sb_variant_at(i);
+                if (strcmp(v->algo, "grabcut-maxflow") || !(v->flags & SB_DEVICE) || !v->ops ||
+                    sb_in_list(gpu_exclude, v->name))
+                    continue;
+                sb_session ss;
+                sb_agreement ag = { 0, "FAIL", "did not run" };
+                double ms;
+                sb_status st = sb_session_open(&ss, &c, v, 1, stream, 1, &err);
+                if (!st) {
+                    for (int rep = 0; rep < 2 && !st; rep++)
+                        st = sb_session_sample(&ss, 0, &ms, &err);
+                    if (!st)
+                        st = sb_session_check(&ss, &ag, &err);
+                    const sb_gc_cut_out *got = ss.out;
+                    if (!st && !strcmp(v->name, "cuda-global"))
+                        CHECKF(got->rounds == rounds.rounds && got->relabels == rounds.relabels,
+                               "%dx%d kind %d: cuda-global %d rounds %d relabels, host rounds %d and %d", w, h, kind,
+                               got->rounds, got->relabels, rounds.rounds, rounds.relabels);
+                    sb_session_close(&ss);
+                }
+                CHECKF(st == SB_OK, "maxflow/%s %dx%d kind %d: %s", v->name, w, h, kind, err.msg);
+                CHECKF(ag.ok, "maxflow/%s %dx%d kind %d: %s", v->name, w, h, kind, ag.metric);
+            }
+            free(ref.fg);
+            free(rounds.fg);
+            sb_image_free(&img);
+            test_graph_free(&g);
+        }
+    sb_device_stream_destroy(stream);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -307,6 +416,10 @@ int main(int argc, char **argv)
         { "gpu: the source's racy SLIC reduction fails the agreement check", test_gpu_slic_source_race_caught },
         { "gpu: every CUDA mean-shift variant exact, every stage (sizes, radii 1..64, uniform, checkerboard)",
           test_gpu_meanshift },
+        { "gpu: every CUDA GrabCut variant exact, every stage (sizes, degenerate rectangles, uniform)",
+          test_gpu_grabcut },
+        { "gpu: every CUDA max-flow exact on random grid graphs; cuda-global takes the host rounds' rounds",
+          test_gpu_maxflow_graphs },
     };
     const sb_test *groups[] = { gpu_tests };
     const int counts[] = { sizeof gpu_tests / sizeof gpu_tests[0] };

@@ -16,6 +16,8 @@ extern const sb_test tests_slic[];
 extern const int tests_slic_count;
 extern const sb_test tests_meanshift[];
 extern const int tests_meanshift_count;
+extern const sb_test tests_grabcut[];
+extern const int tests_grabcut_count;
 extern const sb_test tests_stats[];
 extern const int tests_stats_count;
 extern const sb_test tests_harness[];
@@ -33,6 +35,12 @@ void test_fill(sb_image *img, int width, int height, int channels, unsigned char
  * threaded, through the harness's check against c's reference. */
 struct sb_case;
 void test_check_cpu_variants(const struct sb_case *c, const char *what);
+/* Random 8-connected grid graphs for max-flow (test_grabcut.c): kind 0
+ * small capacities with many zeros, 1 GrabCut-like, 2 one source and one
+ * sink corner. */
+struct sb_gc_graph;
+void test_random_graph(struct sb_gc_graph *g, int w, int h, unsigned long long seed, int kind);
+void test_graph_free(struct sb_gc_graph *g);
 /* "<test dir>/<name>" */
 const char *test_path(const char *name);
 /* Crafted files (test_image_io.c). */

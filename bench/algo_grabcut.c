@@ -1,0 +1,865 @@
+/* algo_grabcut.c - the harness's view of GrabCut: four stages and the
+ * pipeline (grabcut.h), each an algorithm with its own variants.
+ *
+ * Stages after the first are fed the serial reference's output of the
+ * stages before them (the `upstream` hook): grabcut-gmm gets the k-means
+ * clusters, grabcut-graph the mixtures, grabcut-maxflow the graph.  The
+ * rectangle comes from the dataset manifest (or --rect); images without
+ * one are skipped.  Every check is exact, and says what it compared.
+ */
+#include "algo.h"
+
+#include "args.h"
+
+#include "../impl_cpu/grabcut_host.h"
+#include "segbench/device.h"
+#include "segbench/image_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const rect_stage[] = { "rect" };
+
+static void gc_params_default(void *params, int stage)
+{
+    (void)stage;
+    sb_grabcut_params *p = params;
+    memset(p, 0, sizeof *p);
+    p->iterations = 5;
+    p->gamma = 50.0;
+    p->lambda = 9.0 * 50.0;
+}
+
+static sb_status gc_params_option(void *params, const char *key, const char *value, sb_error *err)
+{
+    sb_grabcut_params *p = params;
+    if (strcmp(key, "rect") == 0) {
+        int r[4], used = 0;
+        if (sscanf(value, "%d,%d,%d,%d%n", &r[0], &r[1], &r[2], &r[3], &used) != 4 || value[used] != '\0')
+            return sb_fail(err, SB_ERR_USAGE, "--rect: '%s' is not X,Y,W,H", value);
+        if (r[2] <= 0 || r[3] <= 0)
+            return sb_fail(err, SB_ERR_USAGE, "--rect: width and height must be positive (got %dx%d)", r[2], r[3]);
+        memcpy(p->rect, r, sizeof r);
+        return SB_OK;
+    }
+    if (strcmp(key, "iterations") == 0)
+        return sb_parse_int(value, 1, SB_GC_MAX_ITER, "--iterations", &p->iterations, err);
+    if (strcmp(key, "gamma") == 0)
+        return sb_parse_double(value, 1e-6, 1e6, "--gamma", &p->gamma, err);
+    if (strcmp(key, "lambda") == 0)
+        return sb_parse_double(value, 0.0, SB_GC_ENERGY_MAX, "--lambda", &p->lambda, err);
+    return sb_fail(err, SB_ERR_USAGE, "grabcut: unknown option --%s (see 'segbench run --help')", key);
+}
+
+static int gc_image_params(void *params, const int rect[4], char *why, size_t why_size)
+{
+    sb_grabcut_params *p = params;
+    if (rect[2] <= 0 || rect[3] <= 0) {
+        snprintf(why, why_size, "no rectangle in the manifest");
+        return 0;
+    }
+    memcpy(p->rect, rect, sizeof p->rect);
+    return 1;
+}
+
+static size_t px(const sb_image *in) { return (size_t)in->width * (size_t)in->height; }
+
+/* ---- outputs ---- */
+
+static void *alloc_pixels(size_t n, size_t size, int *ok)
+{
+    void *p = sb_host_alloc(n * size);
+    *ok &= p != NULL;
+    return p;
+}
+
+static sb_status no_memory(const sb_image *in, sb_error *err)
+{
+    return sb_fail(err, SB_ERR_NOMEM, "grabcut: out of memory for a %dx%d image", in->width, in->height);
+}
+
+static void kmeans_free(void *out)
+{
+    sb_gc_kmeans_out *o = out;
+    if (o)
+        sb_host_free(o->comp);
+    free(o);
+}
+static sb_status kmeans_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+{
+    sb_status st = sb_gc_check_params(params, in->width, in->height, err);
+    if (st)
+        return st;
+    sb_gc_kmeans_out *o = calloc(1, sizeof *o);
+    int ok = o != NULL;
+    if (o) {
+        o->width = in->width;
+        o->height = in->height;
+        o->comp = alloc_pixels(px(in), 1, &ok);
+    }
+    if (!ok) {
+        kmeans_free(o);
+        return no_memory(in, err);
+    }
+    *out = o;
+    return SB_OK;
+}
+static void kmeans_poison(void *out)
+{
+    sb_gc_kmeans_out *o = out;
+    memset(o->comp, 0xA5, (size_t)o->width * o->height);
+    memset(o->centres, 0xA5, sizeof o->centres);
+    o->passes = -1;
+}
+
+static void gmm_free(void *out)
+{
+    sb_gc_gmm_out *o = out;
+    if (o)
+        sb_host_free(o->comp);
+    free(o);
+}
+static sb_status gmm_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+{
+    sb_status st = sb_gc_check_params(params, in->width, in->height, err);
+    if (st)
+        return st;
+    sb_gc_gmm_out *o = calloc(1, sizeof *o);
+    int ok = o != NULL;
+    if (o) {
+        o->width = in->width;
+        o->height = in->height;
+        o->comp = alloc_pixels(px(in), 1, &ok);
+    }
+    if (!ok) {
+        gmm_free(o);
+        return no_memory(in, err);
+    }
+    *out = o;
+    return SB_OK;
+}
+static void gmm_poison(void *out)
+{
+    sb_gc_gmm_out *o = out;
+    memset(o->comp, 0xA5, (size_t)o->width * o->height);
+    memset(o->gmm, 0xA5, sizeof o->gmm);
+}
+
+static void graph_free(void *out)
+{
+    sb_gc_graph *g = out;
+    if (!g)
+        return;
+    sb_host_free(g->term);
+    for (int d = 0; d < SB_GC_NLINKS; d++)
+        sb_host_free(g->nlink[d]);
+    free(g);
+}
+static sb_status graph_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+{
+    sb_status st = sb_gc_check_params(params, in->width, in->height, err);
+    if (st)
+        return st;
+    sb_gc_graph *g = calloc(1, sizeof *g);
+    int ok = g != NULL;
+    if (g) {
+        g->width = in->width;
+        g->height = in->height;
+        g->term = alloc_pixels(px(in), sizeof(int32_t), &ok);
+        for (int d = 0; d < SB_GC_NLINKS; d++)
+            g->nlink[d] = alloc_pixels(px(in), sizeof(int32_t), &ok);
+    }
+    if (!ok) {
+        graph_free(g);
+        return no_memory(in, err);
+    }
+    *out = g;
+    return SB_OK;
+}
+static void graph_poison(void *out)
+{
+    sb_gc_graph *g = out;
+    size_t n = (size_t)g->width * g->height;
+    memset(g->term, 0xA5, n * sizeof(int32_t));
+    for (int d = 0; d < SB_GC_NLINKS; d++)
+        memset(g->nlink[d], 0xA5, n * sizeof(int32_t));
+    g->beta = -1.0;
+}
+
+static void cut_free(void *out)
+{
+    sb_gc_cut_out *o = out;
+    if (o)
+        sb_host_free(o->fg);
+    free(o);
+}
+static sb_status cut_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+{
+    (void)params;
+    sb_gc_cut_out *o = calloc(1, sizeof *o);
+    int ok = o != NULL;
+    if (o) {
+        o->width = in->width;
+        o->height = in->height;
+        o->fg = alloc_pixels(px(in), 1, &ok);
+    }
+    if (!ok) {
+        cut_free(o);
+        return no_memory(in, err);
+    }
+    *out = o;
+    return SB_OK;
+}
+static void cut_poison(void *out)
+{
+    sb_gc_cut_out *o = out;
+    memset(o->fg, 0xA5, (size_t)o->width * o->height);
+    o->flow = -1;
+    o->rounds = o->relabels = -1;
+}
+
+static void pipeline_free(void *out)
+{
+    sb_gc_out *o = out;
+    if (o)
+        sb_host_free(o->mask);
+    free(o);
+}
+static sb_status pipeline_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+{
+    sb_status st = sb_gc_check_params(params, in->width, in->height, err);
+    if (st)
+        return st;
+    sb_gc_out *o = calloc(1, sizeof *o);
+    int ok = o != NULL;
+    if (o) {
+        o->width = in->width;
+        o->height = in->height;
+        o->mask = alloc_pixels(px(in), 1, &ok);
+    }
+    if (!ok) {
+        pipeline_free(o);
+        return no_memory(in, err);
+    }
+    *out = o;
+    return SB_OK;
+}
+static void pipeline_poison(void *out)
+{
+    sb_gc_out *o = out;
+    memset(o->mask, 0xA5, (size_t)o->width * o->height);
+    memset(o->flow, 0xA5, sizeof o->flow);
+    o->iterations = -1;
+}
+
+/* ---- the checks: all exact ---- */
+
+/* Count differing bytes; the first difference's index in *first. */
+static size_t diff_bytes(const uint8_t *a, const uint8_t *b, size_t n, size_t *first)
+{
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i] && d++ == 0)
+            *first = i;
+    return d;
+}
+static size_t diff_i32(const int32_t *a, const int32_t *b, size_t n, size_t *first)
+{
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i] && d++ == 0)
+            *first = i;
+    return d;
+}
+
+static void verdict(sb_agreement *ag, int ok) { snprintf(ag->verdict, sizeof ag->verdict, "%s", ok ? "exact" : "FAIL"); }
+
+static void kmeans_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
+                         unsigned flags, sb_agreement *ag)
+{
+    (void)params;
+    (void)flags;
+    const sb_gc_kmeans_out *ref = ref_out, *got = got_out;
+    size_t n = px(in), first = 0, d = diff_bytes(ref->comp, got->comp, n, &first);
+    int centres = memcmp(ref->centres, got->centres, sizeof ref->centres) != 0;
+    ag->ok = d == 0 && !centres && ref->passes == got->passes;
+    verdict(ag, ag->ok);
+    if (ag->ok)
+        snprintf(ag->metric, sizeof ag->metric, "all %zu clusters, the 2x%d centres and the pass count (%d) equal", n,
+                 SB_GC_K, ref->passes);
+    else
+        snprintf(ag->metric, sizeof ag->metric, "%zu of %zu clusters differ (first at %zu); centres %s; passes %d vs %d",
+                 d, n, first, centres ? "differ" : "equal", got->passes, ref->passes);
+}
+
+/* The largest absolute difference over weights, means and covariances. */
+static double gmm_max_diff(const sb_gc_gmm *a, const sb_gc_gmm *b)
+{
+    double m = 0.0;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < SB_GC_K; k++) {
+            const sb_gc_component *x = &a[s].c[k], *y = &b[s].c[k];
+            double d = fabs(x->weight - y->weight);
+            for (int i = 0; i < 3; i++)
+                d = fmax(d, fabs(x->mean[i] - y->mean[i]));
+            for (int i = 0; i < 9; i++)
+                d = fmax(d, fabs(x->cov[i] - y->cov[i]));
+            m = fmax(m, d);
+        }
+    return m;
+}
+
+static void gmm_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
+                      unsigned flags, sb_agreement *ag)
+{
+    (void)params;
+    (void)flags;
+    const sb_gc_gmm_out *ref = ref_out, *got = got_out;
+    size_t n = px(in), first = 0, d = diff_bytes(ref->comp, got->comp, n, &first);
+    int same = memcmp(ref->gmm, got->gmm, sizeof ref->gmm) == 0;
+    ag->ok = d == 0 && same;
+    verdict(ag, ag->ok);
+    if (ag->ok)
+        snprintf(ag->metric, sizeof ag->metric,
+                 "all %zu components and both mixtures (weights, means, covariances, inverses, determinants) "
+                 "equal to the bit", n);
+    else
+        snprintf(ag->metric, sizeof ag->metric, "%zu of %zu components differ; mixtures %s (max |diff| %.3g)", d, n,
+                 same ? "equal" : "differ", gmm_max_diff(ref->gmm, got->gmm));
+}
+
+static void graph_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
+                        unsigned flags, sb_agreement *ag)
+{
+    (void)params;
+    (void)flags;
+    const sb_gc_graph *ref = ref_out, *got = got_out;
+    size_t n = px(in), first = 0, t = diff_i32(ref->term, got->term, n, &first), nl = 0;
+    for (int d = 0; d < SB_GC_NLINKS; d++)
+        nl += diff_i32(ref->nlink[d], got->nlink[d], n, &first);
+    int beta = memcmp(&ref->beta, &got->beta, sizeof ref->beta) == 0;
+    ag->ok = t == 0 && nl == 0 && beta;
+    verdict(ag, ag->ok);
+    if (ag->ok)
+        snprintf(ag->metric, sizeof ag->metric, "beta, all %zu t-links and %zu n-link capacities equal", n,
+                 (size_t)SB_GC_NLINKS * n);
+    else
+        snprintf(ag->metric, sizeof ag->metric, "%zu t-links and %zu n-links differ; beta %.17g vs %.17g", t, nl,
+                 got->beta, ref->beta);
+}
+
+static void cut_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
+                      unsigned flags, sb_agreement *ag)
+{
+    (void)params;
+    (void)flags;
+    const sb_gc_cut_out *ref = ref_out, *got = got_out;
+    size_t n = px(in), first = 0, d = diff_bytes(ref->fg, got->fg, n, &first);
+    ag->ok = d == 0 && ref->flow == got->flow;
+    verdict(ag, ag->ok);
+    if (ag->ok)
+        snprintf(ag->metric, sizeof ag->metric, "flow %lld and the canonical cut of all %zu pixels equal; %d rounds, "
+                 "%d global relabels", (long long)ref->flow, n, got->rounds, got->relabels);
+    else
+        snprintf(ag->metric, sizeof ag->metric, "flow %lld vs %lld; %zu of %zu pixels on the other side (first (%zu,%zu))",
+                 (long long)got->flow, (long long)ref->flow, d, n, first % (size_t)in->width,
+                 first / (size_t)in->width);
+}
+
+static void pipeline_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
+                           unsigned flags, sb_agreement *ag)
+{
+    (void)params;
+    (void)flags;
+    const sb_gc_out *ref = ref_out, *got = got_out;
+    size_t n = px(in), first = 0, d = diff_bytes(ref->mask, got->mask, n, &first);
+    int flows = got->iterations == ref->iterations &&
+                memcmp(ref->flow, got->flow, sizeof ref->flow[0] * (size_t)ref->iterations) == 0;
+    ag->ok = d == 0 && flows;
+    verdict(ag, ag->ok);
+    if (ag->ok)
+        snprintf(ag->metric, sizeof ag->metric, "mask equal on all %zu pixels (agreement 100%%), the %d flows equal; "
+                 "last cut %d rounds", n, ref->iterations, got->rounds[got->iterations - 1]);
+    else
+        snprintf(ag->metric, sizeof ag->metric, "mask agreement %.4f%% (%zu pixels differ); flows %s",
+                 100.0 * (double)(n - d) / (double)n, d, flows ? "equal" : "differ");
+}
+
+/* ---- bytes: inputs read once, outputs written once ---- */
+
+static double kmeans_bytes(const sb_image *in, const void *params, const void *ref)
+{
+    (void)params;
+    /* each pass reads RGB and the mask, writes the cluster */
+    return (double)px(in) * 5.0 * ((const sb_gc_kmeans_out *)ref)->passes;
+}
+static double gmm_bytes(const sb_image *in, const void *params, const void *ref)
+{
+    (void)params;
+    (void)ref;
+    return (double)px(in) * 15.0;       /* learn (5), assign (4 + 1), learn (5) */
+}
+static double graph_bytes(const sb_image *in, const void *params, const void *ref)
+{
+    (void)params;
+    (void)ref;
+    return (double)px(in) * (3.0 + 1.0 + 20.0);   /* RGB, mask; term and 4 n-links */
+}
+static double cut_bytes(const sb_image *in, const void *params, const void *ref)
+{
+    (void)params;
+    (void)ref;
+    return (double)px(in) * 21.0;       /* the graph, the cut */
+}
+static double pipeline_bytes(const sb_image *in, const void *params, const void *ref)
+{
+    (void)ref;
+    const sb_grabcut_params *p = params;
+    /* RGB once, the mask out; per iteration at least the graph written and read */
+    return (double)px(in) * (4.0 + 40.0 * p->iterations);
+}
+
+/* ---- the stages' inputs: the serial reference of the stages before ---- */
+
+static sb_status serial_stage(sb_gc_stage stage, const sb_image *in, const sb_grabcut_params *p, void *out,
+                              sb_error *err)
+{
+    void *state;
+    sb_status st = sb_gc_host_prepare(&state, stage, SB_MF_BK, "grabcut upstream", in, p, out, sb_band_serial(), err);
+    if (st)
+        return st;
+    st = sb_gc_host_run(state, err);
+    sb_gc_host_release(state);
+    return st;
+}
+
+typedef struct gc_upstream {
+    void *kmeans, *gmm, *graph;
+} gc_upstream;
+
+static void upstream_free(void *keep)
+{
+    gc_upstream *u = keep;
+    if (!u)
+        return;
+    kmeans_free(u->kmeans);
+    gmm_free(u->gmm);
+    graph_free(u->graph);
+    free(u);
+}
+
+/* The stages before `stage`, in order; params->upstream points at the last. */
+static sb_status upstream_to(sb_gc_stage stage, const sb_image *loaded, void *params, sb_image *input, void **keep,
+                             sb_error *err)
+{
+    sb_grabcut_params *p = params;
+    *keep = NULL;
+    gc_upstream *u = calloc(1, sizeof *u);
+    if (!u)
+        return no_memory(loaded, err);
+    sb_grabcut_params q = *p;
+    q.upstream = NULL;
+    sb_status st = kmeans_alloc(&u->kmeans, loaded, &q, err);
+    if (!st)
+        st = serial_stage(SB_GC_STAGE_KMEANS, loaded, &q, u->kmeans, err);
+    if (!st && stage > SB_GC_STAGE_GMM) {
+        q.upstream = u->kmeans;
+        if (!(st = gmm_alloc(&u->gmm, loaded, &q, err)))
+            st = serial_stage(SB_GC_STAGE_GMM, loaded, &q, u->gmm, err);
+    }
+    if (!st && stage > SB_GC_STAGE_GRAPH) {
+        q.upstream = u->gmm;
+        if (!(st = graph_alloc(&u->graph, loaded, &q, err)))
+            st = serial_stage(SB_GC_STAGE_GRAPH, loaded, &q, u->graph, err);
+    }
+    if (!st)
+        st = sb_image_alloc(input, loaded->width, loaded->height, 3, err);
+    if (st) {
+        upstream_free(u);
+        return st;
+    }
+    for (int y = 0; y < loaded->height; y++)
+        memcpy(sb_image_row(input, y), sb_image_row(loaded, y), (size_t)loaded->width * 3);
+    p->upstream = stage == SB_GC_STAGE_GMM ? u->kmeans : stage == SB_GC_STAGE_GRAPH ? u->gmm : u->graph;
+    *keep = u;
+    return SB_OK;
+}
+
+static sb_status gmm_upstream(const sb_image *l, void *p, sb_image *in, void **keep, sb_error *err)
+{
+    return upstream_to(SB_GC_STAGE_GMM, l, p, in, keep, err);
+}
+static sb_status graph_upstream(const sb_image *l, void *p, sb_image *in, void **keep, sb_error *err)
+{
+    return upstream_to(SB_GC_STAGE_GRAPH, l, p, in, keep, err);
+}
+static sb_status cut_upstream(const sb_image *l, void *p, sb_image *in, void **keep, sb_error *err)
+{
+    return upstream_to(SB_GC_STAGE_MAXFLOW, l, p, in, keep, err);
+}
+
+/* ---- pictures ---- */
+
+static sb_status save_and_free(const char *path, sb_image *pic, sb_status st, sb_error *err)
+{
+    if (!st)
+        st = sb_image_save(path, pic, err);
+    sb_image_free(pic);
+    return st;
+}
+
+/* Clusters and components: each pixel painted with its side's centre
+ * (k-means) or mixture mean (GMM). */
+static sb_status kmeans_write_output(const char *path, const sb_image *in, const void *params, const void *out,
+                                     sb_error *err)
+{
+    const sb_gc_kmeans_out *o = out;
+    uint8_t *mask = malloc(px(in));
+    sb_image pic = { 0 };
+    sb_status st = mask ? sb_image_alloc(&pic, o->width, o->height, 3, err) : no_memory(in, err);
+    if (!st) {
+        sb_gc_mask_init(params, o->width, o->height, mask);
+        for (size_t i = 0; i < px(in); i++)
+            for (int ch = 0; ch < 3; ch++)
+                pic.data[3 * i + ch] = sb_kmeans_level(o->centres[SB_GC_SIDE(mask[i])][o->comp[i]][ch]);
+    }
+    free(mask);
+    return save_and_free(path, &pic, st, err);
+}
+
+static sb_status gmm_write_output(const char *path, const sb_image *in, const void *params, const void *out,
+                                  sb_error *err)
+{
+    const sb_gc_gmm_out *o = out;
+    uint8_t *mask = malloc(px(in));
+    sb_image pic = { 0 };
+    sb_status st = mask ? sb_image_alloc(&pic, o->width, o->height, 3, err) : no_memory(in, err);
+    if (!st) {
+        sb_gc_mask_init(params, o->width, o->height, mask);
+        for (size_t i = 0; i < px(in); i++)
+            for (int ch = 0; ch < 3; ch++)
+                pic.data[3 * i + ch] = (uint8_t)(o->gmm[SB_GC_SIDE(mask[i])].c[o->comp[i]].mean[ch] + 0.5);
+    }
+    free(mask);
+    return save_and_free(path, &pic, st, err);
+}
+
+/* t-links: red for the source (foreground), blue for the sink; n-links
+ * as brightness (weak links dark: the edges the cut follows). */
+static sb_status graph_write_output(const char *path, const sb_image *in, const void *params, const void *out,
+                                    sb_error *err)
+{
+    (void)params;
+    const sb_gc_graph *g = out;
+    sb_image pic = { 0 };
+    sb_status st = sb_image_alloc(&pic, g->width, g->height, 3, err);
+    double full = SB_GC_SCALE * 50.0;
+    for (size_t i = 0; !st && i < px(in); i++) {
+        double t = g->term[i] / (SB_GC_SCALE * 20.0);
+        double nl = (g->nlink[0][i] + g->nlink[2][i]) / (2.0 * full);
+        uint8_t *q = pic.data + 3 * i;
+        q[0] = (uint8_t)(255.0 * fmin(1.0, fmax(0.0, t)));
+        q[2] = (uint8_t)(255.0 * fmin(1.0, fmax(0.0, -t)));
+        q[1] = (uint8_t)(255.0 * fmin(1.0, fmax(0.0, nl)));
+    }
+    return save_and_free(path, &pic, st, err);
+}
+
+static sb_status fg_picture(const uint8_t *fg, int width, int height, int mask_values, sb_image *pic, sb_error *err)
+{
+    sb_status st = sb_image_alloc(pic, width, height, 1, err);
+    for (size_t i = 0, n = (size_t)width * height; !st && i < n; i++)
+        pic->data[i] = (mask_values ? SB_GC_SIDE(fg[i]) : fg[i]) ? 255 : 0;
+    return st;
+}
+
+static sb_status cut_write_output(const char *path, const sb_image *in, const void *params, const void *out,
+                                  sb_error *err)
+{
+    (void)in;
+    (void)params;
+    const sb_gc_cut_out *o = out;
+    sb_image pic = { 0 };
+    return save_and_free(path, &pic, fg_picture(o->fg, o->width, o->height, 0, &pic, err), err);
+}
+
+/* The cut-out: foreground pixels as they are, background dimmed to a
+ * quarter over a grey checkerboard. */
+static sb_status cutout_picture(const sb_image *in, const sb_gc_out *o, sb_image *pic, sb_error *err)
+{
+    sb_status st = sb_image_alloc(pic, in->width, in->height, 3, err);
+    for (int y = 0; !st && y < in->height; y++)
+        for (int x = 0; x < in->width; x++) {
+            const uint8_t *s = sb_image_row(in, y) + 3 * x;
+            uint8_t *d = sb_image_row(pic, y) + 3 * x;
+            int fg = SB_GC_SIDE(o->mask[(size_t)y * in->width + x]);
+            int check = ((x >> 4) + (y >> 4)) & 1 ? 96 : 64;
+            for (int ch = 0; ch < 3; ch++)
+                d[ch] = fg ? s[ch] : (uint8_t)(check + s[ch] / 4);
+        }
+    return st;
+}
+
+static sb_status pipeline_write_output(const char *path, const sb_image *in, const void *params, const void *out,
+                                       sb_error *err)
+{
+    (void)params;
+    sb_image pic = { 0 };
+    return save_and_free(path, &pic, cutout_picture(in, out, &pic, err), err);
+}
+
+static sb_status comp_write_labels(const char *path, const uint8_t *comp, int w, int h, sb_error *err)
+{
+    sb_image pic = { w, h, 1, (size_t)w, (uint8_t *)comp };
+    return sb_image_save(path, &pic, err);
+}
+static sb_status kmeans_write_labels(const char *path, const void *out, sb_error *err)
+{
+    const sb_gc_kmeans_out *o = out;
+    return comp_write_labels(path, o->comp, o->width, o->height, err);
+}
+static sb_status gmm_write_labels(const char *path, const void *out, sb_error *err)
+{
+    const sb_gc_gmm_out *o = out;
+    return comp_write_labels(path, o->comp, o->width, o->height, err);
+}
+/* The mask as OpenCV writes it: 0 BGD, 1 FGD, 2 PR_BGD, 3 PR_FGD. */
+static sb_status pipeline_write_labels(const char *path, const void *out, sb_error *err)
+{
+    const sb_gc_out *o = out;
+    return comp_write_labels(path, o->mask, o->width, o->height, err);
+}
+
+static void describe_params(FILE *fp, const sb_grabcut_params *p)
+{
+    fprintf(fp, "rect %d,%d,%d,%d, gamma %g, lambda %g", p->rect[0], p->rect[1], p->rect[2], p->rect[3], p->gamma,
+            p->lambda);
+}
+static void cut_describe(FILE *fp, const void *params, const void *out)
+{
+    const sb_gc_cut_out *o = out;
+    describe_params(fp, params);
+    size_t fg = 0, n = (size_t)o->width * o->height;
+    for (size_t i = 0; i < n; i++)
+        fg += o->fg[i];
+    fprintf(fp, ": flow %lld, %zu of %zu pixels foreground, %d rounds, %d global relabels\n", (long long)o->flow, fg,
+            n, o->rounds, o->relabels);
+}
+static void pipeline_describe(FILE *fp, const void *params, const void *out)
+{
+    const sb_gc_out *o = out;
+    describe_params(fp, params);
+    size_t fg = 0, n = (size_t)o->width * o->height;
+    for (size_t i = 0; i < n; i++)
+        fg += SB_GC_SIDE(o->mask[i]);
+    fprintf(fp, ", %d iterations: %zu of %zu pixels foreground\n", o->iterations, fg, n);
+    fprintf(fp, "iteration  flow          rounds  relabels\n");
+    for (int i = 0; i < o->iterations; i++)
+        fprintf(fp, "%9d  %12lld  %6d  %8d\n", i + 1, (long long)o->flow[i], o->rounds[i], o->relabels[i]);
+}
+
+/* ---- quality ---- */
+
+/* Against the ground-truth mask (255 on the object): the error rate
+ * (pixels on the wrong side, %) and the foreground's IoU. */
+static sb_status pipeline_quality(const sb_image *in, const void *params, const void *out, const sb_labels *truth,
+                                  sb_quality *q, sb_error *err)
+{
+    (void)params;
+    const sb_gc_out *o = out;
+    size_t n = px(in), fg = 0, wrong = 0, inter = 0, uni = 0;
+    for (size_t i = 0; i < n; i++)
+        fg += SB_GC_SIDE(o->mask[i]);
+    memset(q, 0, sizeof *q);
+    q->name[q->count] = "foreground_fraction";
+    q->value[q->count++] = (double)fg / (double)n;
+    if (!truth)
+        return SB_OK;
+    if (truth->width != in->width || truth->height != in->height)
+        return sb_fail(err, SB_ERR_USAGE, "grabcut quality: the truth mask is %dx%d, the image %dx%d", truth->width,
+                       truth->height, in->width, in->height);
+    for (size_t i = 0; i < n; i++) {
+        int a = SB_GC_SIDE(o->mask[i]), b = truth->data[i] != 0;
+        wrong += a != b;
+        inter += a && b;
+        uni += a || b;
+    }
+    q->name[q->count] = "error_rate_pct";
+    q->value[q->count++] = 100.0 * (double)wrong / (double)n;
+    q->name[q->count] = "iou";
+    q->value[q->count++] = uni ? (double)inter / (double)uni : 1.0;
+    return SB_OK;
+}
+
+/* The rounds the synchronous push-relabel takes on this graph (the same
+ * for pthread, OpenMP and cuda-global, which test_gpu checks), and the
+ * global relabels of the FIFO push-relabel. */
+static sb_status cut_quality(const sb_image *in, const void *params, const void *out, const sb_labels *truth,
+                             sb_quality *q, sb_error *err)
+{
+    (void)out;
+    (void)truth;
+    const sb_grabcut_params *p = params;
+    sb_gc_cut_out c = { in->width, in->height, malloc(px(in)), 0, 0, 0 };
+    sb_mf_rounds *mr = NULL;
+    sb_band_runner serial = sb_band_serial();
+    sb_status st = c.fg ? sb_mf_rounds_open(&mr, in->width, in->height, err) : no_memory(in, err);
+    if (!st)
+        st = sb_mf_rounds_solve(mr, p->upstream, &serial, &c, err);
+    memset(q, 0, sizeof *q);
+    if (!st) {
+        q->name[q->count] = "rounds";
+        q->value[q->count++] = c.rounds;
+        q->name[q->count] = "global_relabels";
+        q->value[q->count++] = c.relabels;
+        q->name[q->count] = "flow";
+        q->value[q->count++] = (double)c.flow;
+    }
+    sb_mf_rounds_close(mr);
+    free(c.fg);
+    return st;
+}
+
+/* ---- the gallery: input with its rectangle, the mask, the cut-out ---- */
+
+static sb_status save_picture(const char *dir, const char *prefix, const char *name, sb_image *pic, sb_status st,
+                              FILE *index, const char *caption, sb_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-%s.png", dir, prefix, name);
+    if (!st && !(st = sb_image_save(path, pic, err)))
+        fprintf(index, "%s-%s.png\t%s\n", prefix, name, caption);
+    sb_image_free(pic);
+    return st;
+}
+
+static sb_status rect_picture(const sb_image *in, const sb_grabcut_params *p, sb_image *pic, sb_error *err)
+{
+    sb_status st = sb_image_alloc(pic, in->width, in->height, 3, err);
+    if (st)
+        return st;
+    for (int y = 0; y < in->height; y++)
+        memcpy(sb_image_row(pic, y), sb_image_row(in, y), (size_t)in->width * 3);
+    int r[4];
+    sb_gc_rect_clip(p, in->width, in->height, r);
+    for (int y = r[1]; y < r[3]; y++)
+        for (int x = r[0]; x < r[2]; x++)
+            if (x < r[0] + 2 || x >= r[2] - 2 || y < r[1] + 2 || y >= r[3] - 2) {
+                uint8_t *d = sb_image_row(pic, y) + 3 * x;
+                d[0] = 255;
+                d[1] = 40;
+                d[2] = 40;
+            }
+    return SB_OK;
+}
+
+static sb_status pipeline_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
+                                  const void *out, FILE *index, sb_error *err)
+{
+    const sb_gc_out *o = out;
+    char caption[160];
+    sb_image pic = { 0 };
+    const sb_grabcut_params *p = params;
+    snprintf(caption, sizeof caption, "input and its rectangle %d,%d,%d,%d", p->rect[0], p->rect[1], p->rect[2],
+             p->rect[3]);
+    sb_status st = save_picture(dir, prefix, "input", &pic, rect_picture(in, p, &pic, err), index, caption, err);
+    size_t fg = 0;
+    for (size_t i = 0; i < px(in); i++)
+        fg += SB_GC_SIDE(o->mask[i]);
+    snprintf(caption, sizeof caption, "mask after %d iterations (white: foreground, %.1f%% of the image)",
+             o->iterations, 100.0 * (double)fg / (double)px(in));
+    if (!st)
+        st = save_picture(dir, prefix, "mask", &pic, fg_picture(o->mask, o->width, o->height, 1, &pic, err), index,
+                          caption, err);
+    if (!st)
+        st = save_picture(dir, prefix, "cutout", &pic, cutout_picture(in, o, &pic, err), index,
+                          "cut-out (background dimmed over a checkerboard)", err);
+    return st;
+}
+
+#define GC_OPTIONS "--rect X,Y,W,H (required outside a dataset)  --iterations N (5)  --gamma G (50)  --lambda L (450)"
+#define GC_COMMON                                                                                 \
+    .stage_count = 1, .stages = rect_stage, .load_mode = SB_LOAD_RGB,                             \
+    .params_size = sizeof(sb_grabcut_params), .options_help = GC_OPTIONS,                          \
+    .params_default = gc_params_default, .params_option = gc_params_option,                        \
+    .image_params = gc_image_params, .truth_is_mask = 1, .max_bench_pixels = 1920 * 1080
+
+const sb_algo sb_algo_grabcut_kmeans = {
+    .name = "grabcut-kmeans",
+    .summary = "GrabCut's start: k-means with 5 clusters on each side of the rectangle (exact integer rules)",
+    .contract = "bit-exact: every pixel's cluster, the 2x5 centres and the pass count equal the serial reference's",
+    GC_COMMON,
+    .output_alloc = kmeans_alloc,
+    .output_free = kmeans_free,
+    .output_poison = kmeans_poison,
+    .check = kmeans_check,
+    .bytes = kmeans_bytes,
+    .write_output = kmeans_write_output,
+    .write_labels = kmeans_write_labels,
+};
+
+const sb_algo sb_algo_grabcut_gmm = {
+    .name = "grabcut-gmm",
+    .summary = "GrabCut's mixtures: learn from the clusters, assign each pixel its likeliest component, learn again",
+    .contract = "bit-exact: every component and both GMMs (weights, means, covariances, inverses, determinants)",
+    GC_COMMON,
+    .output_alloc = gmm_alloc,
+    .output_free = gmm_free,
+    .output_poison = gmm_poison,
+    .check = gmm_check,
+    .bytes = gmm_bytes,
+    .write_output = gmm_write_output,
+    .write_labels = gmm_write_labels,
+    .upstream = gmm_upstream,
+    .upstream_free = upstream_free,
+};
+
+const sb_algo sb_algo_grabcut_graph = {
+    .name = "grabcut-graph",
+    .summary = "GrabCut's graph: beta, 8-neighbour n-links, t-links from the GMMs, as integer capacities",
+    .contract = "bit-exact: beta and every integer t-link and n-link capacity",
+    GC_COMMON,
+    .output_alloc = graph_alloc,
+    .output_free = graph_free,
+    .output_poison = graph_poison,
+    .check = graph_check,
+    .bytes = graph_bytes,
+    .write_output = graph_write_output,
+    .upstream = graph_upstream,
+    .upstream_free = upstream_free,
+};
+
+const sb_algo sb_algo_grabcut_maxflow = {
+    .name = "grabcut-maxflow",
+    .summary = "GrabCut's cut: max-flow on the integer grid graph, canonical minimum cut",
+    .contract = "exact: the flow value and the canonical cut (pixels that reach the sink are background)",
+    GC_COMMON,
+    .output_alloc = cut_alloc,
+    .output_free = cut_free,
+    .output_poison = cut_poison,
+    .check = cut_check,
+    .bytes = cut_bytes,
+    .write_output = cut_write_output,
+    .describe = cut_describe,
+    .quality = cut_quality,
+    .upstream = cut_upstream,
+    .upstream_free = upstream_free,
+};
+
+const sb_algo sb_algo_grabcut = {
+    .name = "grabcut",
+    .summary = "GrabCut, the whole loop: k-means, then 5 x (assign, learn, graph, max-flow)",
+    .contract = "exact: the final mask and every iteration's flow equal the serial reference's (mask agreement 100%)",
+    GC_COMMON,
+    .output_alloc = pipeline_alloc,
+    .output_free = pipeline_free,
+    .output_poison = pipeline_poison,
+    .check = pipeline_check,
+    .bytes = pipeline_bytes,
+    .write_output = pipeline_write_output,
+    .write_labels = pipeline_write_labels,
+    .describe = pipeline_describe,
+    .quality = pipeline_quality,
+    .gallery = pipeline_gallery,
+};

@@ -1,0 +1,216 @@
+/* grabcut.c - GrabCut's stages and pipeline on the host (grabcut.h), and
+ * the serial variants: "cpu" (the reference; Boykov-Kolmogorov cuts) of
+ * every stage and "cpu-pr" (serial FIFO push-relabel) of the max-flow.
+ * The pthread and OpenMP variants reuse all of this with their runner
+ * and the synchronous push-relabel rounds. */
+#include "grabcut_host.h"
+
+#include "segbench/device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const stage_needs[] = {
+    [SB_GC_STAGE_GMM] = "the k-means stage's clusters",
+    [SB_GC_STAGE_GRAPH] = "the GMM stage's mixtures",
+    [SB_GC_STAGE_MAXFLOW] = "the graph stage's graph",
+};
+
+void sb_gc_host_release(void *state)
+{
+    sb_gc_host *h = state;
+    if (!h)
+        return;
+    free(h->mask);
+    if (h->stage != SB_GC_STAGE_KMEANS && h->stage != SB_GC_STAGE_GMM)
+        free(h->comp);
+    if (h->stage == SB_GC_STAGE_PIPELINE) {
+        free(h->graph.term);
+        for (int d = 0; d < SB_GC_NLINKS; d++)
+            free(h->graph.nlink[d]);
+        free(h->cut.fg);
+    }
+    sb_mf_rounds_close(h->rounds);
+    free(h->ksums);
+    free(h->gsums);
+    free(h->dsums);
+    free(h->changed);
+    free(h);
+}
+
+sb_status sb_gc_host_prepare(void **state, sb_gc_stage stage, sb_mf_solver solver, const char *who,
+                             const sb_image *in, const void *params, void *output, sb_band_runner runner,
+                             sb_error *err)
+{
+    *state = NULL;
+    const sb_grabcut_params *p = params;
+    if (in->channels != 3)
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB image (got %d channels)", who, in->channels);
+    sb_status st = sb_gc_check_params(p, in->width, in->height, err);
+    if (st)
+        return st;
+    if (stage != SB_GC_STAGE_KMEANS && stage != SB_GC_STAGE_PIPELINE && !p->upstream)
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs %s (run it through segbench, which computes them)", who,
+                       stage_needs[stage]);
+    sb_gc_host *h = calloc(1, sizeof *h);
+    if (!h)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
+    h->stage = stage;
+    h->solver = solver;
+    h->runner = runner;
+    h->in = in;
+    h->p = *p;
+    h->out = output;
+    h->width = in->width;
+    h->height = in->height;
+    h->n = (long)in->width * in->height;
+    sb_gc_rect_clip(p, in->width, in->height, h->rect);
+    size_t n = (size_t)h->n, bands = (size_t)runner.bands;
+    int ok = 1;
+    h->mask = malloc(n);
+    ok &= h->mask != NULL;
+    if (stage == SB_GC_STAGE_KMEANS)
+        h->comp = ((sb_gc_kmeans_out *)output)->comp;
+    else if (stage == SB_GC_STAGE_GMM)
+        h->comp = ((sb_gc_gmm_out *)output)->comp;
+    else
+        ok &= (h->comp = malloc(n)) != NULL;
+    if (stage == SB_GC_STAGE_PIPELINE) {
+        h->graph.width = in->width;
+        h->graph.height = in->height;
+        ok &= (h->graph.term = malloc(sizeof(int32_t) * n)) != NULL;
+        for (int d = 0; d < SB_GC_NLINKS; d++)
+            ok &= (h->graph.nlink[d] = malloc(sizeof(int32_t) * n)) != NULL;
+        h->cut.width = in->width;
+        h->cut.height = in->height;
+        ok &= (h->cut.fg = malloc(n)) != NULL;
+    }
+    h->ksums = calloc(bands * 2 * SB_GC_K, sizeof(sb_kmeans_sums));
+    h->gsums = calloc(bands * 2 * SB_GC_K * 10, sizeof(uint64_t));
+    h->dsums = calloc(bands, sizeof(uint64_t));
+    h->changed = calloc(bands, sizeof(long));
+    ok &= h->ksums && h->gsums && h->dsums && h->changed;
+    if (!ok) {
+        sb_gc_host_release(h);
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory for a %dx%d image", who, in->width, in->height);
+    }
+    if (solver == SB_MF_ROUNDS && (stage == SB_GC_STAGE_MAXFLOW || stage == SB_GC_STAGE_PIPELINE) &&
+        (st = sb_mf_rounds_open(&h->rounds, in->width, in->height, err))) {
+        sb_gc_host_release(h);
+        return st;
+    }
+    *state = h;
+    return SB_OK;
+}
+
+static sb_status host_cut(sb_gc_host *h, const sb_gc_graph *g, sb_gc_cut_out *cut, sb_error *err)
+{
+    switch (h->solver) {
+    case SB_MF_BK:
+        return sb_mf_bk(g, cut, err);
+    case SB_MF_FIFO:
+        return sb_mf_push_relabel(g, cut, err);
+    default:
+        return sb_mf_rounds_solve(h->rounds, g, &h->runner, cut, err);
+    }
+}
+
+static sb_status run_pipeline(sb_gc_host *h, sb_error *err)
+{
+    sb_gc_out *out = h->out;
+    sb_gc_mask_init(&h->p, h->width, h->height, h->mask);
+    sb_gc_host_kmeans(h);
+    sb_gc_host_learn(h);
+    sb_gc_host_nlinks(h, &h->graph);
+    for (int it = 0; it < h->p.iterations; it++) {
+        sb_gc_host_assign(h);
+        sb_gc_host_learn(h);
+        sb_gc_host_tlinks(h, &h->graph);
+        sb_status st = host_cut(h, &h->graph, &h->cut, err);
+        if (st)
+            return st;
+        sb_gc_host_update_mask(h, h->cut.fg);
+        out->flow[it] = h->cut.flow;
+        out->rounds[it] = h->cut.rounds;
+        out->relabels[it] = h->cut.relabels;
+    }
+    out->iterations = h->p.iterations;
+    memcpy(out->mask, h->mask, (size_t)h->n);
+    return SB_OK;
+}
+
+sb_status sb_gc_host_run(void *state, sb_error *err)
+{
+    sb_gc_host *h = state;
+    switch (h->stage) {
+    case SB_GC_STAGE_KMEANS: {
+        sb_gc_kmeans_out *out = h->out;
+        sb_gc_mask_init(&h->p, h->width, h->height, h->mask);
+        out->passes = sb_gc_host_kmeans(h);
+        memcpy(out->centres, h->centres, sizeof out->centres);
+        return SB_OK;
+    }
+    case SB_GC_STAGE_GMM: {
+        sb_gc_gmm_out *out = h->out;
+        const sb_gc_kmeans_out *clusters = h->p.upstream;
+        sb_gc_mask_init(&h->p, h->width, h->height, h->mask);
+        memcpy(h->comp, clusters->comp, (size_t)h->n);
+        sb_gc_host_learn(h);
+        sb_gc_host_assign(h);
+        sb_gc_host_learn(h);
+        memcpy(out->gmm, h->gmm, sizeof out->gmm);
+        return SB_OK;
+    }
+    case SB_GC_STAGE_GRAPH: {
+        const sb_gc_gmm_out *mixtures = h->p.upstream;
+        sb_gc_mask_init(&h->p, h->width, h->height, h->mask);
+        memcpy(h->gmm, mixtures->gmm, sizeof h->gmm);
+        sb_gc_host_nlinks(h, h->out);
+        sb_gc_host_tlinks(h, h->out);
+        return SB_OK;
+    }
+    case SB_GC_STAGE_MAXFLOW:
+        return host_cut(h, h->p.upstream, h->out, err);
+    default:
+        return run_pipeline(h, err);
+    }
+}
+
+sb_status sb_gc_host_fetch(void *state, sb_error *err)
+{
+    (void)state;
+    (void)err;
+    return SB_OK;
+}
+
+/* The serial variants. */
+#define SB_GC_CPU_OPS(name, stage, solver, who)                                                          \
+    static sb_status name##_prepare(void **state, const sb_image *in, const void *params, void *output, \
+                                    const sb_exec *exec, sb_error *err)                                \
+    {                                                                                                    \
+        (void)exec;                                                                                      \
+        return sb_gc_host_prepare(state, stage, solver, who, in, params, output, sb_band_serial(), err); \
+    }                                                                                                    \
+    const sb_variant_ops name = { name##_prepare, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
+
+SB_GC_CPU_OPS(sb_gc_kmeans_cpu_ops, SB_GC_STAGE_KMEANS, SB_MF_BK, "grabcut-kmeans/cpu")
+SB_GC_CPU_OPS(sb_gc_gmm_cpu_ops, SB_GC_STAGE_GMM, SB_MF_BK, "grabcut-gmm/cpu")
+SB_GC_CPU_OPS(sb_gc_graph_cpu_ops, SB_GC_STAGE_GRAPH, SB_MF_BK, "grabcut-graph/cpu")
+SB_GC_CPU_OPS(sb_gc_maxflow_cpu_ops, SB_GC_STAGE_MAXFLOW, SB_MF_BK, "grabcut-maxflow/cpu")
+SB_GC_CPU_OPS(sb_gc_maxflow_cpu_pr_ops, SB_GC_STAGE_MAXFLOW, SB_MF_FIFO, "grabcut-maxflow/cpu-pr")
+SB_GC_CPU_OPS(sb_gc_maxflow_cpu_rounds_ops, SB_GC_STAGE_MAXFLOW, SB_MF_ROUNDS, "grabcut-maxflow/cpu-rounds")
+SB_GC_CPU_OPS(sb_gc_pipeline_cpu_ops, SB_GC_STAGE_PIPELINE, SB_MF_BK, "grabcut/cpu")
+
+/* The serial reference of the whole pipeline, outside the harness (the
+ * gallery and `segbench run`). */
+sb_status sb_gc_serial(const sb_image *rgb, const sb_grabcut_params *p, sb_gc_out *out, sb_error *err)
+{
+    void *state;
+    sb_status st = sb_gc_host_prepare(&state, SB_GC_STAGE_PIPELINE, SB_MF_BK, "grabcut", rgb, p, out,
+                                      sb_band_serial(), err);
+    if (st)
+        return st;
+    st = sb_gc_host_run(state, err);
+    sb_gc_host_release(state);
+    return st;
+}

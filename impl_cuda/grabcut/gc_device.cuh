@@ -1,0 +1,84 @@
+/* gc_device.cuh - GrabCut on the device: the state every CUDA variant
+ * keeps, the per-pixel steps (gc_device.cu) and the max-flow solvers
+ * (maxflow_device.cu).  The arithmetic is grabcut.h's and maxflow.h's,
+ * the same functions the host runs, so results are equal to the bit. */
+#ifndef SEGBENCH_GC_DEVICE_CUH
+#define SEGBENCH_GC_DEVICE_CUH
+
+#include "../cuda_check.cuh"
+
+#include "segbench/grabcut.h"
+#include "segbench/maxflow.h"
+#include "segbench/variant.h"
+
+enum gc_dev_stage { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW, GC_PIPELINE };
+
+/* How a variant cuts: the max-flow solver it enqueues. */
+enum gc_cut_kind {
+    GC_CUT_ROUNDS,     /* cuda-global: one cooperative kernel, rounds over all nodes */
+    GC_CUT_TILES       /* cuda-shared: tiles run several rounds in shared memory a launch */
+};
+
+/* What the device writes for the host to fetch. */
+struct gc_dev_stats {
+    long long flow[SB_GC_MAX_ITER];
+    int rounds[SB_GC_MAX_ITER], relabels[SB_GC_MAX_ITER];
+    int passes;
+};
+
+/* Counters the steps use between kernels (device memory, zeroed as needed). */
+struct gc_dev_scratch {
+    unsigned long long ksums[2 * SB_GC_K][4];     /* k-means: R, G, B, count */
+    unsigned long long gsums[2][SB_GC_K][10];     /* GMM moments */
+    unsigned long long dsum;                      /* beta: squared differences */
+    unsigned long long changed;                   /* k-means: labels changed this pass */
+    int kdone;                                    /* k-means converged */
+    int32_t centres[2][SB_GC_K][3];
+    sb_gc_gmm gmm[2];
+    int counter[3];                               /* max-flow: rotating grid-wide counters */
+    long long flow;
+};
+
+struct gc_dev {
+    const char *who;
+    int stage, cut;
+    int width, height;
+    long n;
+    cudaStream_t stream;
+    sb_grabcut_params p;
+    int rect[4];
+    void *out;                         /* the harness's output */
+    /* device buffers */
+    uint8_t *rgb, *mask, *comp, *comp0, *fg;   /* comp0: grabcut-gmm's input clusters */
+    int32_t *term, *nlink[SB_GC_NLINKS];
+    int32_t *r, *sink, *excess, *h[2], *inflow;
+    gc_dev_scratch *s;
+    gc_dev_stats *stats;               /* device */
+    gc_dev_stats *stats_host;          /* pinned */
+    int coop_blocks;                   /* resident blocks of the cooperative solver */
+    void *tile_flags, *tile_host;      /* the tiled solver's read-back flags: device, pinned */
+};
+
+/* gc_device.cu */
+sb_status gc_dev_open(gc_dev **out, int stage, int cut, const char *who, const sb_image *in, const void *params,
+                      void *output, const sb_exec *exec, sb_error *err);
+void gc_dev_close(gc_dev *d);
+sb_status gc_dev_run(gc_dev *d, sb_error *err);
+sb_status gc_dev_fetch(gc_dev *d, sb_error *err);
+
+/* maxflow_device.cu: the cut of d's graph into d->fg; flow, rounds and
+ * relabels into d->stats at iteration `it`. */
+sb_status gc_dev_maxflow_prepare(gc_dev *d, sb_error *err);
+sb_status gc_dev_maxflow(gc_dev *d, int it, sb_error *err);
+
+#define GC_CUDA_OPS(prefix, stage, cut, who)                                                              \
+    static sb_status prefix##_prepare(void **state, const sb_image *in, const void *params, void *output, \
+                                      const sb_exec *exec, sb_error *err)                                \
+    {                                                                                                      \
+        return gc_dev_open((gc_dev **)state, stage, cut, who, in, params, output, exec, err);             \
+    }                                                                                                      \
+    static sb_status prefix##_run(void *s, sb_error *err) { return gc_dev_run((gc_dev *)s, err); }         \
+    static sb_status prefix##_fetch(void *s, sb_error *err) { return gc_dev_fetch((gc_dev *)s, err); }     \
+    static void prefix##_release(void *s) { gc_dev_close((gc_dev *)s); }
+
+#endif
