@@ -427,6 +427,11 @@ sb_status gc_dev_open(gc_dev **out, int stage, int cut, const char *who, const s
         gc_dev_close(d);
         return st;
     }
+    /* every stats field is fetched, whether or not this stage writes it */
+    if (cudaMemsetAsync(d->stats, 0, sizeof *d->stats, d->stream) != cudaSuccess) {
+        gc_dev_close(d);
+        return sb_fail(err, SB_ERR_DEVICE, "%s: cudaMemsetAsync (stats) failed", who);
+    }
     if (exec->poison && d->fg && cudaMemsetAsync(d->fg, 0xA5, (size_t)d->n, d->stream) != cudaSuccess) {
         gc_dev_close(d);
         return sb_fail(err, SB_ERR_DEVICE, "%s: cudaMemsetAsync (poison) failed", who);
