@@ -69,6 +69,10 @@ typedef struct sb_algo {
     sb_status (*quality)(const sb_image *in, const void *params, const void *out, const sb_labels *truth,
                          sb_quality *q, sb_error *err);
 
+    /* The report's one-paragraph account of the quality measures (NULL:
+     * the region measures' account: boundary recall, undersegmentation). */
+    const char *quality_note;
+
     /* The report's gallery: write pictures named <prefix>-*.png into dir and
      * one "file<TAB>caption" line per picture to index. */
     sb_status (*gallery)(const char *dir, const char *prefix, const sb_image *in, const void *params,

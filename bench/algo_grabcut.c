@@ -843,6 +843,10 @@ const sb_algo sb_algo_grabcut_maxflow = {
     .write_output = cut_write_output,
     .describe = cut_describe,
     .quality = cut_quality,
+    .quality_note = "Rounds to converge: the synchronous push-relabel rounds and global relabels (a BFS from the "
+                    "sink every 32 rounds) the rounds solver takes on the first iteration's graph -- the same "
+                    "counts for cpu-rounds, pthread, OpenMP and cuda-global (test_gpu checks it); cuda-shared "
+                    "counts tile sweeps instead (its rows' agreement column). Flow is the max-flow value.",
     .upstream = cut_upstream,
     .upstream_free = upstream_free,
 };
@@ -861,5 +865,8 @@ const sb_algo sb_algo_grabcut = {
     .write_labels = pipeline_write_labels,
     .describe = pipeline_describe,
     .quality = pipeline_quality,
+    .quality_note = "Error rate: pixels on the other side of the synthetic object's true mask, in per cent; IoU: "
+                    "the foreground's intersection over union with it. Every variant's mask equals the reference's, "
+                    "so every variant's error is the reference's. Photos have no mask: only the foreground fraction.",
     .gallery = pipeline_gallery,
 };

@@ -118,10 +118,12 @@ void sb_report_quality(FILE *md, const char *results_dir, const sb_algo *algo)
     fclose(fp);
 
     fprintf(md, "### %s: quality against ground truth\n\nComputed on the reference's output (every timed row's output "
-                "was checked equal to it). Boundary recall counts the truth's border pixels with a superpixel border "
-                "within round(0.0025 x diagonal) pixels (at least 1); undersegmentation error is Neubert and "
-                "Protzel's; photos have no ground truth, so only the truth-free measures.\n\n",
-            algo->name);
+                "was checked equal to it). %s\n\n",
+            algo->name,
+            algo->quality_note ? algo->quality_note
+                               : "Boundary recall counts the truth's border pixels with a superpixel border within "
+                                 "round(0.0025 x diagonal) pixels (at least 1); undersegmentation error is Neubert and "
+                                 "Protzel's; photos have no ground truth, so only the truth-free measures.");
     for (int s = 0; s < algo->stage_count; s++) {
         quality_table *q = &t[s];
         if (!q->nimage)
