@@ -13,12 +13,6 @@
 
 #include "pool.h"
 
-static void pool_runner(void *self, sb_band_fn fn, void *ctx, int bands)
-{
-    (void)bands;               /* the pool has exactly `bands` threads */
-    sb_pool_run(self, fn, ctx);
-}
-
 static sb_status prepare(void **state, int stage, const char *who, const sb_image *in, const void *params,
                          void *output, const sb_exec *exec, sb_error *err)
 {
@@ -27,7 +21,7 @@ static sb_status prepare(void **state, int stage, const char *who, const sb_imag
     sb_status st = sb_pool_shared(&pool, exec->threads, err);
     if (st)
         return st;
-    sb_band_runner runner = { pool_runner, pool, exec->threads };
+    sb_band_runner runner = sb_pool_band_runner(pool, exec->threads);
     return sb_ms_host_prepare(state, stage, who, in, params, output, runner, err);
 }
 

@@ -166,3 +166,15 @@ void sb_pool_split(long total, int i, int n, long align, long *begin, long *end)
     *begin = b;
     *end = e;
 }
+
+static void pool_band_run(void *self, sb_band_fn fn, void *ctx, int bands)
+{
+    (void)bands;               /* the pool has exactly `bands` threads */
+    sb_pool_run(self, fn, ctx);
+}
+
+sb_band_runner sb_pool_band_runner(sb_pool *pool, int threads)
+{
+    sb_band_runner r = { pool_band_run, pool, threads };
+    return r;
+}

@@ -15,6 +15,7 @@
 #ifndef SEGBENCH_POOL_H
 #define SEGBENCH_POOL_H
 
+#include "segbench/bands.h"
 #include "segbench/error.h"
 
 typedef struct sb_pool sb_pool;
@@ -26,6 +27,10 @@ sb_status sb_pool_create(sb_pool **pool, int threads, sb_error *err);
 sb_status sb_pool_shared(sb_pool **pool, int threads, sb_error *err);
 void sb_pool_run(sb_pool *pool, sb_pool_fn fn, void *ctx);
 void sb_pool_destroy(sb_pool *pool);
+
+/* A band runner (bands.h) on the pool: one band per thread of its
+ * `threads`, the pool's join the barrier between phases. */
+sb_band_runner sb_pool_band_runner(sb_pool *pool, int threads);
 
 /* [begin, end) of part i of n over `total` items, edges rounded down to a
  * multiple of `align` (except the last), so parts never share a cache line

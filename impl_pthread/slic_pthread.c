@@ -11,12 +11,6 @@
 
 #include "pool.h"
 
-static void pool_runner(void *self, sb_band_fn fn, void *ctx, int bands)
-{
-    (void)bands;               /* the pool has exactly `bands` threads */
-    sb_pool_run(self, fn, ctx);
-}
-
 static sb_status pthread_prepare(void **state, const sb_image *in, const void *params, void *output,
                                  const sb_exec *exec, sb_error *err)
 {
@@ -25,7 +19,7 @@ static sb_status pthread_prepare(void **state, const sb_image *in, const void *p
     sb_status st = sb_pool_shared(&pool, exec->threads, err);
     if (st)
         return st;
-    sb_band_runner runner = { pool_runner, pool, exec->threads };   /* the pool is shared and outlives the variant */
+    sb_band_runner runner = sb_pool_band_runner(pool, exec->threads);   /* the pool is shared and outlives the variant */
     return sb_slic_host_prepare(state, "slic/pthread", in, params, output, runner, err);
 }
 
