@@ -64,7 +64,6 @@ sb_status sb_gc_host_prepare(void **state, sb_gc_stage stage, sb_mf_solver solve
     h->width = in->width;
     h->height = in->height;
     h->n = (long)in->width * in->height;
-    sb_gc_rect_clip(p, in->width, in->height, h->rect);
     size_t n = (size_t)h->n, bands = (size_t)runner.bands;
     int ok = 1;
     h->mask = malloc(n);

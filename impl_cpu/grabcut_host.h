@@ -31,7 +31,6 @@ typedef struct sb_gc_host {
     void *out;
     int width, height;
     long n;
-    int rect[4];                     /* clipped: x0, y0, x1, y1 */
     uint8_t *mask, *comp;
     int32_t centres[2][SB_GC_K][3];
     sb_gc_gmm gmm[2];
