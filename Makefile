@@ -9,19 +9,20 @@
 #   make compare A=integral/cuda-shared B=integral/cuda-texture
 #
 # Options: SET=smoke|default|full (dataset), BUDGET=ms per row, BENCH_FLAGS=...,
-# CUDA_ARCH="80 90" (GPU targets), NVCC=path (or NVCC= to build without CUDA),
-# V=1 (show full compiler command lines).
+# CUDA_ARCH="80 90" (GPU targets; default: the GPU this machine has, else
+# every architecture from Turing to Hopper), NVCC=path (or NVCC= to build
+# without CUDA), V=1 (show full compiler command lines).
 
 SET         ?= default
 BUDGET      ?= 300
 BENCH_FLAGS ?=
-CUDA_ARCH   ?= 90
 
 CC          ?= cc
 NVCC        ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 
 BUILD       := build
+comma       := ,
 V           ?= 0
 Q           := $(if $(filter 1,$(V)),,@)
 CFLAGS      := -O3 -std=c11 -Wall -Wextra -D_XOPEN_SOURCE=700 -ffp-contract=off -Iinclude -MMD -MP
@@ -40,10 +41,25 @@ TEST_SRC    := $(filter-out tests/test_gpu.c,$(wildcard tests/*.c))
 DEFS        := -DSB_HAVE_OPENMP=$(if $(OPENMP),1,0)
 
 ifneq ($(NVCC),)
+  # GPU targets.  CUDA_ARCH="80 90" on the command line wins.  Otherwise the
+  # compute capability of the GPU this machine has (what -arch=native
+  # picks), else machine code for every architecture from Turing to Hopper
+  # that this nvcc knows.  The newest target also gets PTX, which the driver
+  # compiles for GPUs newer than the build.
+  ifeq ($(origin CUDA_ARCH),undefined)
+    CUDA_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
+                   head -n 1 | tr -d '. ' | grep -E '^[0-9]+$$')
+    ifeq ($(CUDA_ARCH),)
+      CUDA_ARCH := $(filter $(patsubst compute_%,%,$(shell $(NVCC) --list-gpu-arch 2>/dev/null)),75 80 86 89 90)
+      CUDA_ARCH := $(if $(CUDA_ARCH),$(CUDA_ARCH),90)
+    endif
+  endif
+  CUDA_PTX  := $(shell echo $(CUDA_ARCH) | tr " " "\n" | sort -n | tail -n 1)
   NPP       := $(wildcard $(CUDA_HOME)/include/nppi.h)
   CUDA_SRC  := $(filter-out impl_cuda/integral/npp.cu,$(wildcard impl_cuda/*.cu impl_cuda/*/*.cu)) \
                $(if $(NPP),impl_cuda/integral/npp.cu)
-  GENCODE   := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=[sm_$(a),compute_$(a)])
+  GENCODE   := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
+               -gencode arch=compute_$(CUDA_PTX),code=compute_$(CUDA_PTX)
   NVCCFLAGS := -O3 -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall,-Wextra -MMD -MP
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,--as-needed \
                $(if $(NPP),-lnppist -lnppif -lnppc) -lcudart -lstdc++ -Wl,--no-as-needed
@@ -86,9 +102,17 @@ $(BUILD)/gen/buildinfo.h: FORCE
 	@{ echo '#define SB_BUILD_CC_VERSION "$(shell $(CC) --version 2>/dev/null | head -1 | tr -d '"\\')"'; \
 	   echo '#define SB_BUILD_CFLAGS "$(CFLAGS) $(OPENMP)"'; \
 	   echo '#define SB_BUILD_NVCC_VERSION "$(if $(NVCC),$(shell $(NVCC) --version 2>/dev/null | tail -1 | tr -d '"\\'),none)"'; \
-	   echo '#define SB_BUILD_NVCCFLAGS "$(NVCCFLAGS)"'; } > $@.tmp
+	   echo '#define SB_BUILD_NVCCFLAGS "$(NVCCFLAGS)"'; \
+	   echo '#define SB_BUILD_CUDA_ARCHS "$(if $(NVCC),$(CUDA_ARCH),none)"'; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE:
+
+# The CUDA objects depend on the flags they were compiled with, so a new
+# CUDA_ARCH rebuilds them.
+$(BUILD)/gen/nvccflags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(NVCC) $(NVCCFLAGS)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # ---- compile ----------------------------------------------------------------
 $(BUILD)/%.o: %.c $(BUILD)/deps.ok
@@ -106,9 +130,9 @@ $(BUILD)/bench/env.o: bench/env.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
 	@echo "  CC    $<"
 	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/gen $(DEFS) -c $< -o $@
 
-$(BUILD)/%.o: %.cu $(BUILD)/deps.ok
+$(BUILD)/%.o: %.cu $(BUILD)/deps.ok $(BUILD)/gen/nvccflags
 	@mkdir -p $(dir $@)
-	@echo "  NVCC  $<"
+	@echo "  NVCC  $< (sm_$(subst $(eval) ,$(comma)sm_,$(strip $(CUDA_ARCH))))"
 	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 # ---- link -------------------------------------------------------------------

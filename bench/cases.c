@@ -45,10 +45,11 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
     cd->c.input = &cd->input;
 
     const sb_variant *ref = sb_reference_variant(algo);
+    cd->c.reference_variant = ref;
     sb_status st = algo->output_alloc(&cd->reference, &cd->input, cd->params, err);
     if (!st) {
         algo->output_poison(cd->reference);
-        st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, 1, NULL, err);
+        st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, 1, &cd->c.ref_e2e_ms, &cd->c.ref_run_ms, err);
     }
     if (st) {
         sb_case_close(cd);

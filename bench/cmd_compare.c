@@ -13,6 +13,8 @@
  */
 #include "commands.h"
 
+#include "device_status.h"
+
 #include "args.h"
 #include "cases.h"
 #include "harness.h"
@@ -166,9 +168,8 @@ static sb_status compare_variants(const compare_opts *o, sb_error *err)
     if (st)
         return st;
     void *stream = NULL;
-    sb_device_info info;
-    sb_device_query(&info);
-    if (info.present && (st = sb_device_stream_create(&stream, err))) {
+    char gpu_why[300];
+    if (sb_device_usable(gpu_why, sizeof gpu_why) && (st = sb_device_stream_create(&stream, err))) {
         sb_dataset_free(&ds);
         return st;
     }

@@ -2,6 +2,8 @@
  * measured bandwidth ceilings (device copy, host memcpy per thread count). */
 #include "env.h"
 
+#include "device_status.h"
+
 #include "segbench/atomic_file.h"
 #include "segbench/clock.h"
 
@@ -145,7 +147,7 @@ static double host_copy_gbps(int threads)
 void sb_env_collect(sb_env *env, int measure, const int *threads, int thread_counts)
 {
     memset(env, 0, sizeof *env);
-    sb_device_query(&env->device);
+    sb_device_status(&env->device);
     env_cpu_model(env->cpu_model, sizeof env->cpu_model);
     env->cpu_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     env_os(env->os, sizeof env->os);
@@ -189,7 +191,7 @@ void sb_env_collect(sb_env *env, int measure, const int *threads, int thread_cou
 
     if (!measure)
         return;
-    if (env->device.present) {
+    if (env->device.present && env->device.has_image) {
         sb_error err;
         if (sb_device_copy_bandwidth(&env->device_copy_gbps, &err))
             env->device_copy_gbps = 0.0;
@@ -231,10 +233,17 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
     json_string(fp, "commit", e->commit, 1);
     fprintf(fp, "  \"dirty\": %s,\n", e->dirty < 0 ? "null" : e->dirty ? "true" : "false");
     json_string(fp, "dataset", e->set, 1);
+    json_string(fp, "run_id", e->run_id, 1);
+    json_string(fp, "run_options", e->run_options, 1);
+    json_string(fp, "run_algos", e->run_algos, 1);
+    fprintf(fp, "  \"run_finished\": %s,\n", e->run_finished ? "true" : "false");
+    fprintf(fp, "  \"rows_planned\": %d,\n", e->rows_planned);
+    fprintf(fp, "  \"rows_measured\": %d,\n", e->rows_done);
     fprintf(fp, "  \"gpu_present\": %s,\n", d->present ? "true" : "false");
     if (d->present) {
         json_string(fp, "gpu_name", d->name, 1);
         fprintf(fp, "  \"gpu_compute_capability\": \"%d.%d\",\n", d->cc_major, d->cc_minor);
+        fprintf(fp, "  \"gpu_code_in_binary\": %s,\n", d->has_image ? "true" : "false");
         fprintf(fp, "  \"gpu_sm_count\": %d,\n", d->sm_count);
         fprintf(fp, "  \"gpu_memory_bytes\": %zu,\n", d->mem_bytes);
         fprintf(fp, "  \"gpu_l2_bytes\": %zu,\n", d->l2_bytes);
@@ -259,7 +268,8 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
     json_string(fp, "cc", e->cc_version, 1);
     json_string(fp, "cflags", e->cflags, 1);
     json_string(fp, "nvcc", e->nvcc_version, 1);
-    json_string(fp, "nvccflags", e->nvccflags, 0);
+    json_string(fp, "nvccflags", e->nvccflags, 1);
+    json_string(fp, "cuda_archs", SB_BUILD_CUDA_ARCHS, 0);
     fprintf(fp, "}\n");
 }
 
@@ -271,4 +281,44 @@ sb_status sb_env_write_json(const sb_env *env, const char *path, sb_error *err)
         return st;
     sb_env_print_json(env, af.fp);
     return sb_atomic_commit(&af, err);
+}
+
+void sb_json_get(const char *text, const char *key, char *out, size_t size)
+{
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    snprintf(out, size, "?");
+    const char *p = text ? strstr(text, pattern) : NULL;
+    if (!p)
+        return;
+    p += strlen(pattern);
+    size_t n = 0;
+    if (*p == '"') {
+        for (p++; *p && *p != '"' && n + 1 < size; p++) {
+            if (*p == '\\' && p[1])
+                p++;
+            out[n++] = *p;
+        }
+    } else {
+        while (*p && *p != ',' && *p != '\n' && n + 1 < size)
+            out[n++] = *p++;
+    }
+    out[n] = '\0';
+}
+
+char *sb_read_text(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    rewind(fp);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (text) {
+        size_t got = fread(text, 1, (size_t)n, fp);
+        text[got] = '\0';
+    }
+    fclose(fp);
+    return text;
 }

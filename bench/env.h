@@ -27,6 +27,12 @@ typedef struct sb_env {
     char date[40];                /* UTC, ISO 8601 */
     char set[64];
     int l2_flush;
+    /* the bench run these results come from */
+    char run_id[48];
+    char run_options[400];        /* the timing options; a resumed run must share them */
+    char run_algos[400];          /* algorithms this run has measured, comma list */
+    int run_finished;             /* 1 once the run (or its last resume) got to its end */
+    int rows_planned, rows_done;  /* of the latest invocation */
 } sb_env;
 
 /* Collect everything; measure bandwidth (a second or two) when asked, for
@@ -39,6 +45,12 @@ double sb_env_host_peak(const sb_env *env, int threads);
 sb_status sb_env_write_json(const sb_env *env, const char *path, sb_error *err);
 /* The same JSON to a stream. */
 void sb_env_print_json(const sb_env *env, FILE *fp);
+
+/* A flat key of an env.json as text ("?" when absent); reads what
+ * sb_env_print_json writes, not JSON in general. */
+void sb_json_get(const char *text, const char *key, char *out, size_t size);
+/* A whole file as a string (malloc'd), or NULL. */
+char *sb_read_text(const char *path);
 
 /* "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
 void sb_env_slug(const char *name, char *out, size_t size);

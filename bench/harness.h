@@ -3,13 +3,23 @@
  * The protocol (DESIGN.md "Timing protocol"):
  *   1. check: prepare with poisoned outputs, run, fetch, compare with the
  *      reference.  Nothing is timed before this passes or fails.
+ *      A slow row -- its check run took at least `budget_ms` -- stops here:
+ *      that run is its one kernel sample, and its prepare + run + fetch its
+ *      one end-to-end sample (device variants time one more prepare + run
+ *      + fetch, since their check prepare also poisons device memory).  A
+ *      run of seconds needs no warm-up, and repeating it would cost
+ *      minutes; the report marks rows with fewer than 3 samples.  The
+ *      reference variant at one thread is such a row's cheapest case: the
+ *      run that computed the reference (sb_case.ref_run_ms) is its sample,
+ *      and its verdict is "reference".
  *   2. warm-up: at least `warmup_min` runs and `warmup_ms` of them (fast
  *      rows run thousands of times, slow rows once more).
  *   3. kernel time: run() alone, bracketed by CUDA events on the variant's
  *      stream (after an L2 flush, outside the events) or by the monotonic
  *      clock for CPU variants.  Repeat until at least `min_reps` samples
  *      and the median's relative standard error is under `target_rse`, or
- *      until `budget_ms` of sampling or `max_reps` samples.
+ *      `budget_ms` of sampling with at least min(3, min_reps) samples, or
+ *      `max_reps` samples.
  *   4. check again on the last timed run's output (races that only show
  *      under repetition fail here).
  *   5. end-to-end: prepare + run + fetch on the host clock (pinned
@@ -41,6 +51,9 @@ typedef struct sb_case {
     const void *params;
     const sb_image *input;     /* pinned copy, in the algorithm's format */
     const void *reference;     /* the reference variant's output */
+    const sb_variant *reference_variant;
+    double ref_run_ms;         /* the reference's run() (host clock), 0 if unknown */
+    double ref_e2e_ms;         /* its prepare + run + fetch */
 } sb_case;
 
 /* A prepared variant: state, output and timer, ready to sample. */
@@ -51,6 +64,7 @@ typedef struct sb_session {
     void *state;
     void *out;
     sb_device_timer *timer;
+    double prepare_ms, fetch_ms;   /* host clock: the last prepare and fetch */
 } sb_session;
 
 sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, int threads, void *stream,
@@ -62,9 +76,11 @@ sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err);
 void sb_session_close(sb_session *s);
 
 /* prepare, run and fetch once into `out`, then release; *ms (when not
- * NULL) gets the time of prepare + run + fetch: one end-to-end sample. */
+ * NULL) gets the time of prepare + run + fetch: one end-to-end sample;
+ * *run_ms (when not NULL) the time of run() alone on the host clock
+ * (meaningful for host variants only: a device run() just enqueues). */
 sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
-                      double *ms, sb_error *err);
+                      double *ms, double *run_ms, sb_error *err);
 
 typedef struct sb_measurement {
     sb_agreement agreement;

@@ -6,47 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-sb_status sb_quality_add(sb_quality_rows *rows, const char *stage, const char *image, int width, int height,
-                         const sb_quality *q, sb_error *err)
-{
-    for (int i = 0; i < q->count; i++) {
-        if (rows->count == rows->cap) {
-            int cap = rows->cap ? 2 * rows->cap : 64;
-            sb_quality_row *r = realloc(rows->row, (size_t)cap * sizeof *r);
-            if (!r)
-                return sb_fail(err, SB_ERR_NOMEM, "out of memory for quality rows");
-            rows->row = r;
-            rows->cap = cap;
-        }
-        sb_quality_row *r = &rows->row[rows->count++];
-        snprintf(r->stage, sizeof r->stage, "%s", stage);
-        snprintf(r->image, sizeof r->image, "%s", image);
-        r->width = width;
-        r->height = height;
-        snprintf(r->metric, sizeof r->metric, "%s", q->name[i]);
-        r->value = q->value[i];
-    }
-    return SB_OK;
-}
+const char *const SB_QUALITY_CSV_HEADER = "algo,stage,image,width,height,metric,value";
 
-void sb_quality_free(sb_quality_rows *rows)
+void sb_quality_put(FILE *fp, const char *algo, const char *stage, const char *image, int width, int height,
+                    const sb_quality *q)
 {
-    free(rows->row);
-    memset(rows, 0, sizeof *rows);
-}
-
-sb_status sb_quality_write_csv(const sb_quality_rows *rows, const char *algo, const char *path, sb_error *err)
-{
-    sb_atomic_file f;
-    sb_status st = sb_atomic_open(&f, path, err);
-    if (st)
-        return st;
-    fprintf(f.fp, "algo,stage,image,width,height,metric,value\n");
-    for (int i = 0; i < rows->count; i++) {
-        const sb_quality_row *r = &rows->row[i];
-        fprintf(f.fp, "%s,%s,%s,%d,%d,%s,%.6f\n", algo, r->stage, r->image, r->width, r->height, r->metric, r->value);
-    }
-    return sb_atomic_commit(&f, err);
+    for (int i = 0; i < q->count; i++)
+        fprintf(fp, "%s,%s,%s,%d,%d,%s,%.6f\n", algo, stage, image, width, height, q->name[i], q->value[i]);
 }
 
 /* ---- report ------------------------------------------------------------------ */

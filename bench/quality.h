@@ -12,23 +12,10 @@
 
 #include "algo.h"
 
-typedef struct sb_quality_row {
-    char stage[32], image[128];
-    int width, height;
-    char metric[48];
-    double value;
-} sb_quality_row;
-
-typedef struct sb_quality_rows {
-    sb_quality_row *row;
-    int count, cap;
-} sb_quality_rows;
-
-/* Add every measure of q; SB_ERR_NOMEM when out of memory. */
-sb_status sb_quality_add(sb_quality_rows *rows, const char *stage, const char *image, int width, int height,
-                         const sb_quality *q, sb_error *err);
-void sb_quality_free(sb_quality_rows *rows);
-sb_status sb_quality_write_csv(const sb_quality_rows *rows, const char *algo, const char *path, sb_error *err);
+extern const char *const SB_QUALITY_CSV_HEADER;
+/* The measures of one (stage, image) as lines of <algo>.quality.csv. */
+void sb_quality_put(FILE *fp, const char *algo, const char *stage, const char *image, int width, int height,
+                    const sb_quality *q);
 
 /* The report's quality tables for one algorithm (nothing when the results
  * have no <algo>.quality.csv). */

@@ -2,7 +2,7 @@
  * variants.def; algorithms are listed here. */
 #include "registry.h"
 
-#include "segbench/device.h"
+#include "device_status.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -122,17 +122,11 @@ sb_availability sb_variant_availability(const sb_variant *v, char *why, size_t w
                            : strcmp(v->needs, "NPP") == 0    ? "NPP was not found at build time"
                            : strcmp(v->needs, "OPENMP") == 0 ? "the compiler has no OpenMP"
                                                                 : "not compiled in";
-        snprintf(why, why_size, "not built: %s", need);
+        snprintf(why, why_size, "%s", need);
         return SB_NOT_BUILT;
     }
-    if (v->flags & SB_DEVICE) {
-        sb_device_info info;
-        sb_device_query(&info);
-        if (!info.present) {
-            snprintf(why, why_size, "skipped: %s", info.reason);
-            return SB_SKIPPED;
-        }
-    }
+    if ((v->flags & SB_DEVICE) && !sb_device_usable(why, why_size))
+        return SB_SKIPPED;
     snprintf(why, why_size, "available");
     return SB_AVAILABLE;
 }

@@ -22,10 +22,11 @@ int sb_stage_find(const sb_algo *algo, const char *stage);
 typedef enum sb_availability {
     SB_AVAILABLE,
     SB_NOT_BUILT,     /* the build lacked what it requires */
-    SB_SKIPPED        /* built, but no GPU at run time */
+    SB_SKIPPED        /* built, but no GPU here, or one this binary has no code for */
 } sb_availability;
 
-/* Whether v can run here; why (one phrase) when it cannot. */
+/* Whether v can run here; why (one phrase, the same for every variant that
+ * cannot run for the same reason) when it cannot. */
 sb_availability sb_variant_availability(const sb_variant *v, char *why, size_t why_size);
 
 #endif

@@ -12,6 +12,7 @@
 #include "quality.h"
 
 #include "args.h"
+#include "env.h"
 
 #include "segbench/atomic_file.h"
 
@@ -561,46 +562,6 @@ static sb_status sweep_report(plot_ctx *pc, const sb_rows *rows, const sb_algo *
     return st;
 }
 
-static void json_get(const char *text, const char *key, char *out, size_t size)
-{
-    char pattern[128];
-    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
-    snprintf(out, size, "?");
-    const char *p = text ? strstr(text, pattern) : NULL;
-    if (!p)
-        return;
-    p += strlen(pattern);
-    size_t n = 0;
-    if (*p == '"') {
-        for (p++; *p && *p != '"' && n + 1 < size; p++) {
-            if (*p == '\\' && p[1])
-                p++;
-            out[n++] = *p;
-        }
-    } else {
-        while (*p && *p != ',' && *p != '\n' && n + 1 < size)
-            out[n++] = *p++;
-    }
-    out[n] = '\0';
-}
-
-static char *read_text(const char *path)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    rewind(fp);
-    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (text) {
-        size_t got = fread(text, 1, (size_t)n, fp);
-        text[got] = '\0';
-    }
-    fclose(fp);
-    return text;
-}
-
 static sb_status copy_file(const char *from, const char *to, sb_error *err)
 {
     FILE *in = fopen(from, "rb");
@@ -669,7 +630,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     if (st)
         return st;
     snprintf(path, sizeof path, "%s/env.json", results_dir);
-    char *env = read_text(path);
+    char *env = sb_read_text(path);
 
     char *md_text = NULL;
     size_t md_len = 0;
@@ -679,22 +640,22 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     }
     char id[128], gpu[256], cpu[256], date[64], commit[64], dirty[16], copy[32], set[64], cores[16], host[256];
-    json_get(env, "machine_id", id, sizeof id);
-    json_get(env, "gpu_name", gpu, sizeof gpu);
+    sb_json_get(env, "machine_id", id, sizeof id);
+    sb_json_get(env, "gpu_name", gpu, sizeof gpu);
     if (strcmp(gpu, "?") == 0) {
         char why[200];
-        json_get(env, "gpu_absent_reason", why, sizeof why);
+        sb_json_get(env, "gpu_absent_reason", why, sizeof why);
         snprintf(gpu, sizeof gpu, "none (%s)", why);
     }
-    json_get(env, "cpu_model", cpu, sizeof cpu);
-    json_get(env, "date", date, sizeof date);
-    json_get(env, "commit", commit, sizeof commit);
-    json_get(env, "dirty", dirty, sizeof dirty);
-    json_get(env, "device_copy_gbps", copy, sizeof copy);
+    sb_json_get(env, "cpu_model", cpu, sizeof cpu);
+    sb_json_get(env, "date", date, sizeof date);
+    sb_json_get(env, "commit", commit, sizeof commit);
+    sb_json_get(env, "dirty", dirty, sizeof dirty);
+    sb_json_get(env, "device_copy_gbps", copy, sizeof copy);
     if (strcmp(copy, "?") == 0)
         snprintf(copy, sizeof copy, "n/a");
-    json_get(env, "dataset", set, sizeof set);
-    json_get(env, "cpu_logical_cores", cores, sizeof cores);
+    sb_json_get(env, "dataset", set, sizeof set);
+    sb_json_get(env, "cpu_logical_cores", cores, sizeof cores);
     /* {"1": 22.7, "2": 28.2} -> 1: 22.7, 2: 28.2 */
     const char *h = env ? strstr(env, "\"host_copy_gbps\": {") : NULL;
     size_t hn = 0;

@@ -7,13 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static const char *CSV_HEADER =
+const char *const SB_ROWS_CSV_HEADER =
     "algo,stage,variant,backend,threads,image,width,height,"
     "n,median_ms,min_ms,p25_ms,p75_ms,max_ms,"
     "e2e_n,e2e_median_ms,e2e_min_ms,e2e_p25_ms,e2e_p75_ms,e2e_max_ms,"
-    "bytes,gbps,peak_fraction,agreement,agreement_metric";
-enum { CSV_FIELDS = 25 };
+    "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id";
+const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms";
+enum { CSV_FIELDS = 28, CSV_FIELDS_V1 = 25 };   /* V1: before commit, date and run_id */
 
 sb_row *sb_rows_add(sb_rows *rows)
 {
@@ -67,34 +69,43 @@ static void csv_summary(FILE *fp, const sb_summary *s)
     fprintf(fp, "%d,%.6f,%.6f,%.6f,%.6f,%.6f", s->n, s->median, s->min, s->p25, s->p75, s->max);
 }
 
+void sb_row_put_csv(FILE *fp, const sb_row *r)
+{
+    csv_put(fp, r->algo);
+    fputc(',', fp);
+    csv_put(fp, r->stage);
+    fputc(',', fp);
+    csv_put(fp, r->variant);
+    fputc(',', fp);
+    csv_put(fp, r->backend);
+    fprintf(fp, ",%d,", r->threads);
+    csv_put(fp, r->image);
+    fprintf(fp, ",%d,%d,", r->width, r->height);
+    csv_summary(fp, &r->kernel);
+    fputc(',', fp);
+    csv_summary(fp, &r->e2e);
+    fprintf(fp, ",%.0f,%.3f,%.4f,", r->bytes, r->gbps, r->peak_fraction);
+    csv_put(fp, r->agreement);
+    fputc(',', fp);
+    csv_put(fp, r->metric);
+    fputc(',', fp);
+    csv_put(fp, r->commit);
+    fputc(',', fp);
+    csv_put(fp, r->date);
+    fputc(',', fp);
+    csv_put(fp, r->run_id);
+    fputc('\n', fp);
+}
+
 sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err)
 {
     sb_atomic_file af;
     sb_status st = sb_atomic_open(&af, path, err);
     if (st)
         return st;
-    fprintf(af.fp, "%s\n", CSV_HEADER);
-    for (int i = 0; i < rows->count; i++) {
-        const sb_row *r = &rows->row[i];
-        csv_put(af.fp, r->algo);
-        fputc(',', af.fp);
-        csv_put(af.fp, r->stage);
-        fputc(',', af.fp);
-        csv_put(af.fp, r->variant);
-        fputc(',', af.fp);
-        csv_put(af.fp, r->backend);
-        fprintf(af.fp, ",%d,", r->threads);
-        csv_put(af.fp, r->image);
-        fprintf(af.fp, ",%d,%d,", r->width, r->height);
-        csv_summary(af.fp, &r->kernel);
-        fputc(',', af.fp);
-        csv_summary(af.fp, &r->e2e);
-        fprintf(af.fp, ",%.0f,%.3f,%.4f,", r->bytes, r->gbps, r->peak_fraction);
-        csv_put(af.fp, r->agreement);
-        fputc(',', af.fp);
-        csv_put(af.fp, r->metric);
-        fputc('\n', af.fp);
-    }
+    fprintf(af.fp, "%s\n", SB_ROWS_CSV_HEADER);
+    for (int i = 0; i < rows->count; i++)
+        sb_row_put_csv(af.fp, &rows->row[i]);
     return sb_atomic_commit(&af, err);
 }
 
@@ -108,21 +119,84 @@ static void samples_put(FILE *fp, const sb_row *r, const char *kind, const doubl
     fputc('\n', fp);
 }
 
+void sb_row_put_samples(FILE *fp, const sb_row *r)
+{
+    if (r->kernel_ms)
+        samples_put(fp, r, "kernel", r->kernel_ms, r->kernel.n);
+    if (r->e2e_ms)
+        samples_put(fp, r, "e2e", r->e2e_ms, r->e2e.n);
+}
+
 sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err)
 {
     sb_atomic_file af;
     sb_status st = sb_atomic_open(&af, path, err);
     if (st)
         return st;
-    fprintf(af.fp, "algo,stage,variant,threads,image,kind,samples_ms\n");
-    for (int i = 0; i < rows->count; i++) {
-        const sb_row *r = &rows->row[i];
-        if (r->kernel_ms)
-            samples_put(af.fp, r, "kernel", r->kernel_ms, r->kernel.n);
-        if (r->e2e_ms)
-            samples_put(af.fp, r, "e2e", r->e2e_ms, r->e2e.n);
-    }
+    fprintf(af.fp, "%s\n", SB_SAMPLES_CSV_HEADER);
+    for (int i = 0; i < rows->count; i++)
+        sb_row_put_samples(af.fp, &rows->row[i]);
     return sb_atomic_commit(&af, err);
+}
+
+/* ---- append-only logs ---- */
+
+/* The length of the file's complete lines (a kill can leave the last one cut off). */
+static long complete_length(FILE *fp)
+{
+    long good = 0, pos = 0;
+    int c;
+    while ((c = fgetc(fp)) != EOF) {
+        pos++;
+        if (c == '\n')
+            good = pos;
+    }
+    return good;
+}
+
+sb_status sb_csv_log_open(sb_csv_log *log, const char *path, const char *header, int keep, sb_error *err)
+{
+    memset(log, 0, sizeof *log);
+    snprintf(log->path, sizeof log->path, "%s", path);
+    FILE *old = keep ? fopen(path, "r+") : NULL;
+    if (old) {
+        char first[64] = "";
+        long good = complete_length(old);
+        rewind(old);
+        if (!fgets(first, sizeof first, old) || strncmp(first, header, strlen(first) - 1) != 0 || good == 0) {
+            fclose(old);
+            return sb_fail(err, SB_ERR_FORMAT, "%s: not a results file of this segbench (header differs); "
+                           "start afresh without --resume", path);
+        }
+        if (ftruncate(fileno(old), good) != 0 || fseek(old, 0, SEEK_END) != 0) {
+            fclose(old);
+            return sb_fail(err, SB_ERR_IO, "%s: cannot drop a cut-off last line (%s)", path, strerror(errno));
+        }
+        log->fp = old;
+        return SB_OK;
+    }
+    char text[1024];
+    snprintf(text, sizeof text, "%s\n", header);
+    sb_status st = sb_atomic_write_text(path, text, err);
+    if (st)
+        return st;
+    if (!(log->fp = fopen(path, "a")))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open for appending (%s)", path, strerror(errno));
+    return SB_OK;
+}
+
+sb_status sb_csv_log_flush(sb_csv_log *log, sb_error *err)
+{
+    if (fflush(log->fp) != 0 || ferror(log->fp))
+        return sb_fail(err, SB_ERR_IO, "%s: write failed (%s)", log->path, strerror(errno));
+    return SB_OK;
+}
+
+void sb_csv_log_close(sb_csv_log *log)
+{
+    if (log->fp)
+        fclose(log->fp);
+    log->fp = NULL;
 }
 
 /* Split one CSV line in place into at most max fields (quotes handled). */
@@ -183,8 +257,11 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
     size_t cap = 0;
     int lineno = 0;
     sb_status st = SB_OK;
-    while (getline(&line, &cap, fp) > 0) {
+    ssize_t len;
+    while ((len = getline(&line, &cap, fp)) > 0) {
         lineno++;
+        if (line[len - 1] != '\n')
+            break;                   /* cut off by a kill: not a row */
         if (lineno == 1) {
             if (strncmp(line, "algo,stage,variant,", 19) != 0)
                 st = sb_fail(err, SB_ERR_FORMAT, "%s: not a segbench results CSV (bad header)", path);
@@ -193,7 +270,8 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
             continue;
         }
         char *f[CSV_FIELDS + 1];
-        if (csv_split(line, f, CSV_FIELDS + 1) != CSV_FIELDS) {
+        int nf = csv_split(line, f, CSV_FIELDS + 1);
+        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V1) {
             st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected %d fields", path, lineno, CSV_FIELDS);
             break;
         }
@@ -217,6 +295,9 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         r->peak_fraction = atof(f[22]);
         copy_field(r->agreement, sizeof r->agreement, f[23]);
         copy_field(r->metric, sizeof r->metric, f[24]);
+        copy_field(r->commit, sizeof r->commit, nf == CSV_FIELDS ? f[25] : "unknown");
+        copy_field(r->date, sizeof r->date, nf == CSV_FIELDS ? f[26] : "");
+        copy_field(r->run_id, sizeof r->run_id, nf == CSV_FIELDS ? f[27] : "unknown");
     }
     free(line);
     fclose(fp);
@@ -258,7 +339,10 @@ sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
     size_t cap = 0;
     int lineno = 0;
     sb_status st = SB_OK;
-    while (getline(&line, &cap, fp) > 0) {
+    ssize_t len;
+    while ((len = getline(&line, &cap, fp)) > 0) {
+        if (line[len - 1] != '\n')
+            break;                   /* cut off by a kill */
         if (++lineno == 1)
             continue;
         char *f[8];

@@ -1,15 +1,22 @@
 /* results.h - the rows of a benchmark run, as CSV.
  *
  * results/<machine-id>/<algo>.csv holds one row per (stage, variant,
- * threads, image) with the summaries; <algo>.samples.csv beside it holds
- * every raw sample, so a later `segbench compare` can test against this
- * run as a baseline.  Both are written atomically.
+ * threads, image) with the summaries, and the commit, date and run id that
+ * measured it; <algo>.samples.csv beside it holds every raw sample, so a
+ * later `segbench compare` can test against this run as a baseline.
+ *
+ * `bench` appends each row to both files as soon as it is measured
+ * (sb_csv_log), so a run that is stopped or killed keeps every finished
+ * row, and `bench --resume` carries on from there.  A row cut off by a
+ * kill in the middle of its line is dropped by every reader.
  */
 #ifndef SEGBENCH_RESULTS_H
 #define SEGBENCH_RESULTS_H
 
 #include "segbench/error.h"
 #include "segbench/stats.h"
+
+#include <stdio.h>
 
 typedef struct sb_row {
     char algo[32], stage[32], variant[48], backend[32];
@@ -22,6 +29,9 @@ typedef struct sb_row {
     double peak_fraction;    /* gbps / the measured copy bandwidth it runs on */
     char agreement[16];      /* exact, within, FAIL */
     char metric[240];
+    char commit[64];         /* the commit that measured it ("unknown" in old files) */
+    char date[32];           /* UTC, ISO 8601 */
+    char run_id[48];         /* the bench run that measured it */
     double *kernel_ms, *e2e_ms;   /* raw samples, or NULL */
 } sb_row;
 
@@ -33,6 +43,13 @@ typedef struct sb_rows {
 sb_row *sb_rows_add(sb_rows *rows);      /* NULL when out of memory */
 void sb_rows_free(sb_rows *rows);
 
+extern const char *const SB_ROWS_CSV_HEADER;
+extern const char *const SB_SAMPLES_CSV_HEADER;
+
+/* One row as a line of <algo>.csv / <algo>.samples.csv (no header). */
+void sb_row_put_csv(FILE *fp, const sb_row *r);
+void sb_row_put_samples(FILE *fp, const sb_row *r);
+
 sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err);
 sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err);
 sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err);
@@ -41,5 +58,20 @@ sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err);
 
 /* Rows are identified by (algo, stage, variant, threads, image). */
 int sb_row_same_key(const sb_row *a, const sb_row *b);
+
+/* An append-only CSV file that lines are added to as they are made.
+ * keep = 0 starts it afresh (atomically: the old file is replaced by one
+ * holding just the header); keep = 1 keeps its complete lines, drops a
+ * line cut off by a kill, and appends after them (a missing file is
+ * started afresh).  Each sb_csv_log_line call reaches the file before it
+ * returns. */
+typedef struct sb_csv_log {
+    FILE *fp;
+    char path[1200];
+} sb_csv_log;
+
+sb_status sb_csv_log_open(sb_csv_log *log, const char *path, const char *header, int keep, sb_error *err);
+sb_status sb_csv_log_flush(sb_csv_log *log, sb_error *err);
+void sb_csv_log_close(sb_csv_log *log);
 
 #endif

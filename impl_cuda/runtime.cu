@@ -4,6 +4,7 @@
 #include "cuda_check.cuh"
 
 #include <algorithm>
+#include <unistd.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,7 @@ static int runtime_device_present = -1;   /* -1 not asked yet */
 static sb_device_info runtime_info;       /* the answer, asked once */
 
 static void query_device(sb_device_info *info);
+__global__ void l2_flush_read(const uint4 *p, size_t n, unsigned *sink);
 
 extern "C" void sb_device_query(sb_device_info *info)
 {
@@ -25,14 +27,42 @@ extern "C" void sb_device_query(sb_device_info *info)
     *info = runtime_info;
 }
 
+/* Why cudaGetDeviceCount found nothing, in words a user can act on. */
+static void explain_no_device(cudaError_t e, char *reason, size_t size)
+{
+    int driver = access("/proc/driver/nvidia/version", F_OK) == 0;
+    if (e == cudaErrorInsufficientDriver && driver) {
+        int rt = 0;
+        cudaRuntimeGetVersion(&rt);
+        snprintf(reason, size, "the NVIDIA driver is older than this build's CUDA runtime %d.%d: update the driver",
+                 rt / 1000, rt % 1000 / 10);
+    } else if (e == cudaSuccess || e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) {
+        snprintf(reason, size, "no NVIDIA GPU or driver found");
+    } else {
+        snprintf(reason, size, "no usable GPU (cudaGetDeviceCount: %s)", cudaGetErrorString(e));
+    }
+}
+
+/* Does this binary hold code that device 0 can run?  Asking for one
+ * kernel's attributes loads its module: a binary built for other
+ * architectures (and with no PTX the driver can compile) gets
+ * cudaErrorNoKernelImageForDevice here instead of at the first launch. */
+static int has_kernel_image(void)
+{
+    cudaFuncAttributes attr;
+    cudaError_t e = cudaFuncGetAttributes(&attr, l2_flush_read);
+    cudaGetLastError();                       /* not sticky: clear it */
+    return e == cudaSuccess;
+}
+
 static void query_device(sb_device_info *info)
 {
     memset(info, 0, sizeof *info);
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-        snprintf(info->reason, sizeof info->reason, "no usable GPU (cudaGetDeviceCount: %s)",
-                 e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        explain_no_device(e, info->reason, sizeof info->reason);
+        cudaGetLastError();
         runtime_device_present = 0;
         return;
     }
@@ -57,6 +87,7 @@ static void query_device(sb_device_info *info)
     cudaDeviceGetAttribute(&info->mem_bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
     cudaDriverGetVersion(&info->driver_version);
     cudaRuntimeGetVersion(&info->runtime_version);
+    info->has_image = has_kernel_image();
     runtime_device_present = 1;
 }
 

@@ -352,7 +352,7 @@ static void test_gpu_maxflow_graphs(void)
             sb_band_runner serial = sb_band_serial();
             CHECK(sb_mf_rounds_open(&mr, w, h, &err) == SB_OK && sb_mf_rounds_solve(mr, &g, &serial, &rounds, &err) == SB_OK);
             sb_mf_rounds_close(mr);
-            sb_case c = { algo, 0, &p, &img, &ref };
+            sb_case c = { .algo = algo, .params = &p, .input = &img, .reference = &ref };
             for (int i = 0; i < sb_variant_count(); i++) {
                 const sb_variant *v = sb_variant_at(i);
                 if (strcmp(v->algo, "grabcut-maxflow") || !(v->flags & SB_DEVICE) || !v->ops ||
@@ -401,8 +401,9 @@ int main(int argc, char **argv)
     }
     sb_device_info info;
     sb_device_query(&info);
-    if (!info.present) {
-        printf("no CUDA device: %s\n0 passed, 1 failed\n", info.reason);
+    if (!info.present || !info.has_image) {
+        printf("no CUDA device this build can run on: %s\n0 passed, 1 failed\n",
+               info.present ? "no kernel image for its architecture (rebuild with its CUDA_ARCH)" : info.reason);
         return 1;
     }
     printf("device: %s (sm_%d%d, %d SMs)%s%s%s\n", info.name, info.cc_major, info.cc_minor, info.sm_count,

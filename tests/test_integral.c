@@ -21,13 +21,13 @@ enum { AWKWARD = sizeof awkward / sizeof awkward[0] };
 static sb_status run_variant(const sb_variant *v, const sb_image *in, int squares, int threads, sb_integral_out *out)
 {
     sb_integral_params p = { squares };
-    sb_case c = { sb_algo_find("integral"), squares, &p, in, NULL };
+    sb_case c = { .algo = sb_algo_find("integral"), .stage = squares, .params = &p, .input = in };
     sb_error err;
     size_t n = (size_t)in->width * in->height;
     memset(out->sum, 0xA5, n * sizeof *out->sum);
     if (out->sqsum)
         memset(out->sqsum, 0xA5, n * sizeof *out->sqsum);
-    sb_status st = sb_run_once(&c, v, threads, NULL, out, 1, NULL, &err);
+    sb_status st = sb_run_once(&c, v, threads, NULL, out, 1, NULL, NULL, &err);
     if (st)
         printf("    %s: %s\n", v->name, err.msg);
     return st;

@@ -1,6 +1,7 @@
 /* ms_device.cu - the CUDA mean-shift variants' common part
  * (ms_device.cuh): buffers, colour conversion, flood and merge. */
 #include "ms_device.cuh"
+#include "../warp_sum.cuh"
 
 #include "segbench/ccl.h"
 
@@ -85,8 +86,8 @@ __global__ void ms_sums(unsigned n, const int32_t *label, const uint32_t *colour
     int32_t r = label[i];
     uint32_t c = colour[i];
     unsigned peers = __match_any_sync(__activemask(), r);
-    unsigned L = __reduce_add_sync(peers, c & 255u), u = __reduce_add_sync(peers, c >> 8 & 255u),
-             v = __reduce_add_sync(peers, c >> 16 & 255u);
+    unsigned L = sb_warp_sum(peers, c & 255u), u = sb_warp_sum(peers, c >> 8 & 255u),
+             v = sb_warp_sum(peers, c >> 16 & 255u);
     if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
         atomicAdd(&count[r], __popc(peers));
         atomicAdd(&sum[3 * (size_t)r], (unsigned long long)L);

@@ -24,6 +24,7 @@
 #define SEGBENCH_SLIC_TILE_PASS_CUH
 
 #include "slic_device.cuh"
+#include "../warp_sum.cuh"
 
 enum { TILE = 32, TILE_ROWS = 8, TILE_THREADS = TILE * TILE_ROWS };
 
@@ -69,7 +70,7 @@ __device__ __forceinline__ void slic_warp_add(unsigned *acc, int slot, const uns
         unsigned total[6];
 #pragma unroll
         for (int k = 0; k < 6; k++)
-            total[k] = __reduce_add_sync(SLIC_FULL_MASK, mine ? v[k] : 0u);
+            total[k] = sb_warp_sum(SLIC_FULL_MASK, mine ? v[k] : 0u);
         if ((threadIdx.x & 31) == (unsigned)leader)
 #pragma unroll
             for (int k = 0; k < 6; k++)

@@ -17,7 +17,10 @@ extern "C" {
 #endif
 
 typedef struct sb_device_info {
-    int present;              /* a usable CUDA device was found */
+    int present;              /* a GPU and a driver that answers were found */
+    int has_image;            /* present, and this binary holds code it can run
+                                 (machine code for its architecture, or PTX
+                                 the driver can compile for it) */
     char reason[256];         /* why not, when present == 0 */
     char name[256];
     int cc_major, cc_minor;

@@ -21,6 +21,7 @@ typedef enum sb_status {
     SB_ERR_LIMIT,      /* a size outside the supported range */
     SB_ERR_NOMEM,      /* an allocation failed */
     SB_ERR_DEVICE,     /* a CUDA or library call failed */
+    SB_ERR_DEVICE_MEMORY, /* the GPU has too little free memory for the work */
     SB_ERR_UNAVAILABLE,/* not built, or no device to run on */
     SB_ERR_AGREEMENT   /* a variant broke its agreement contract */
 } sb_status;
