@@ -14,7 +14,7 @@
 # without CUDA), V=1 (show full compiler command lines).
 
 SET         ?= default
-BUDGET      ?= 300
+BUDGET      ?= 100
 BENCH_FLAGS ?=
 
 CC          ?= cc

@@ -14,6 +14,7 @@
 #include "commands.h"
 
 #include "device_status.h"
+#include "result_set.h"
 
 #include "args.h"
 #include "cases.h"
@@ -232,9 +233,32 @@ static sb_status load_result_set(const char *where, const char *algo, sb_rows *r
     return st;
 }
 
+/* Say, before any row, when a result set is not one finished run, or when
+ * the two sets were measured on different machines or datasets. */
+static void warn_result_sets(const compare_opts *o)
+{
+    struct stat sb;
+    sb_result_set rs[2];
+    const char *dir[2] = { o->baseline, o->current }, *side[2] = { "baseline", "current" };
+    for (int k = 0; k < 2; k++) {
+        if (stat(dir[k], &sb) != 0 || !S_ISDIR(sb.st_mode))
+            return;
+        sb_result_set_survey(dir[k], &rs[k]);
+        for (int i = 0; i < rs[k].nnotes; i++)
+            fprintf(stderr, "%s%s %s: %s\n", i ? "" : "warning: ", i ? "        " : side[k], i ? "" : dir[k],
+                    rs[k].notes[i]);
+    }
+    if (strcmp(rs[0].machine_id, rs[1].machine_id) != 0)
+        fprintf(stderr, "warning: the baseline was measured on %s, the current set on %s\n", rs[0].machine_id,
+                rs[1].machine_id);
+    if (strcmp(rs[0].set, rs[1].set) != 0)
+        fprintf(stderr, "warning: the baseline ran dataset %s, the current set %s\n", rs[0].set, rs[1].set);
+}
+
 static sb_status compare_results(const compare_opts *o, sb_error *err)
 {
     compare_tally t = { 0 };
+    warn_result_sets(o);
     int compared_algos = 0;
     sb_status st = SB_OK;
     for (int i = 0; i < sb_algo_count() && !st; i++) {

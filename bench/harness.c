@@ -10,7 +10,7 @@
 void sb_timing_defaults(sb_timing_opts *o)
 {
     o->warmup_min = 1;      /* with the check run before it: a 2-second row needs no more */
-    o->warmup_ms = 50.0;
+    o->warmup_ms = 20.0;
     o->min_reps = 10;
     o->max_reps = 2000;
     o->budget_ms = 1000.0;

@@ -13,6 +13,7 @@
 
 #include "args.h"
 #include "env.h"
+#include "result_set.h"
 
 #include "segbench/atomic_file.h"
 
@@ -680,6 +681,17 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
                 "median; %% of peak divides it by the measured copy bandwidth of the same processor. Every row "
                 "was checked against the serial reference on that image before it was timed and again after.\n\n");
 
+    sb_result_set rs;
+    sb_result_set_survey(results_dir, &rs);
+    if (rs.nnotes) {
+        fprintf(md, "> **Note on these results.**\n");
+        for (int i = 0; i < rs.nnotes; i++)
+            fprintf(md, "> %s%s\n", rs.notes[i][0] == ' ' ? "- " : "", rs.notes[i][0] == ' ' ? rs.notes[i] + 2 : rs.notes[i]);
+        fprintf(md, "\n");
+        for (int i = 0; i < rs.nnotes; i++)
+            fprintf(stderr, "segbench report: %s: %s\n", results_dir, rs.notes[i]);
+    }
+
     plot_ctx pc = { plots, gnuplot, 0, 0, "" };
     for (int a = 0; a < sb_algo_count() && !st; a++) {
         const sb_algo *algo = sb_algo_at(a);
@@ -693,8 +705,18 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
         int fails = 0;
         for (int i = 0; i < rows.count; i++)
             fails += strcmp(rows.row[i].agreement, "FAIL") == 0;
-        fprintf(md, "## %s\n\n%s.\n\nAgreement contract: %s. **%d of %d rows agree%s.**\n\n", algo->name,
-                algo->summary, algo->contract, rows.count - fails, rows.count, fails ? "; the others are marked FAIL" : "");
+        char provenance[600];
+        sb_result_set_provenance(path, provenance, sizeof provenance);
+        int few = 0;
+        for (int i = 0; i < rows.count; i++)
+            few += rows.row[i].kernel.n < 3;
+        fprintf(md, "## %s\n\n%s.\n\nMeasured at %s. Agreement contract: %s. **%d of %d rows agree%s.**",
+                algo->name, algo->summary, provenance, algo->contract, rows.count - fails, rows.count,
+                fails ? "; the others are marked FAIL" : "");
+        if (few)
+            fprintf(md, " %d rows took at least the time budget per run and were measured once or twice (n < 3: "
+                        "their p25-p75 range is not a spread).", few);
+        fprintf(md, "\n\n");
         if (fails) {
             fprintf(md, "| stage | variant | threads | image | what failed |\n|---|---|---:|---|---|\n");
             for (int i = 0; i < rows.count; i++)

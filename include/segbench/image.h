@@ -63,7 +63,8 @@ static inline uint8_t sb_luma_u8(uint8_t r, uint8_t g, uint8_t b)
 }
 
 /* Convert to a new packed image with `channels` channels (1 or 3); grey to
- * RGB repeats the value, RGB to grey uses sb_luma_u8. */
+ * RGB repeats the value, RGB to grey uses sb_luma_u8.  With the source's
+ * own channel count (1, 3 or 4) it is a copy. */
 sb_status sb_image_convert(const sb_image *src, int channels, sb_image *dst, sb_error *err);
 
 #ifdef __cplusplus
