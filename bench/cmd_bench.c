@@ -190,18 +190,23 @@ static int benched_image(const sb_algo *algo, const sb_dataset_image *im)
     return !too_large(algo, im->width, im->height) && usable_image(algo, im);
 }
 
-/* The thread sweep runs on each algorithm's first stage at its largest
- * image (what the report's scaling plot shows); other stages and images
- * are timed at the largest thread count only, unless --sweep all.  The
- * sweep's low counts are the costliest rows of a run (one thread is as
- * slow as the serial reference), and the scaling at the largest image
- * is the one a reader needs. */
+/* The thread sweep runs on each algorithm's first stage, at the images the
+ * set marks `sweep` (default: 1280x720), or at its largest synthetic image
+ * when the set marks none it benchmarks; other stages and images are timed
+ * at the largest thread count only, unless --sweep all.  The sweep's low
+ * counts are a run's costliest rows (one thread is as slow as the serial
+ * reference), and one size is enough to show how a variant scales. */
 static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im)
 {
     if (r->o->sweep_all)
         return 1;
     if (stage != 0)
         return 0;
+    int marked = 0;
+    for (int i = 0; i < r->ds.count; i++)
+        marked |= r->ds.images[i].sweep && benched_image(algo, &r->ds.images[i]);
+    if (marked)
+        return im->sweep;
     /* the largest image, synthetic ones first (as the report picks it) */
     const sb_dataset_image *best = NULL;
     for (int i = 0; i < r->ds.count; i++) {
@@ -213,8 +218,7 @@ static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, co
             (synth == best_synth && (long)c->width * c->height > (long)best->width * best->height))
             best = c;
     }
-    return best && (long)im->width * im->height == (long)best->width * best->height &&
-           strcmp(im->kind, best->kind) == 0;
+    return im == best;
 }
 
 static int variant_selected(const bench_opts *o, const sb_variant *v, const sb_algo *algo, int stage)

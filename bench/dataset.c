@@ -48,13 +48,13 @@ sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *e
         line[strcspn(line, "\r\n")] = '\0';
         if (!line[0] || line[0] == '#')
             continue;
-        char *f[12];
+        char *f[13];
         int n = 0;
-        for (char *save = NULL, *tok = strtok_r(line, "\t", &save); tok && n < 12;
+        for (char *save = NULL, *tok = strtok_r(line, "\t", &save); tok && n < 13;
              tok = strtok_r(NULL, "\t", &save))
             f[n++] = tok;
-        if (n != 12) {
-            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected 12 tab-separated fields, found %d", path, lineno, n);
+        if (n != 12 && n != 13) {     /* 12: a manifest from before the sweep column */
+            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected 13 tab-separated fields, found %d", path, lineno, n);
             break;
         }
         sb_dataset_image *im = dataset_add(ds);
@@ -74,6 +74,7 @@ sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *e
         if (strcmp(f[10], "-"))
             dataset_join(im->mask, sizeof im->mask, dir, f[10]);
         im->gallery = strcmp(f[11], "yes") == 0;
+        im->sweep = n == 13 && strcmp(f[12], "yes") == 0;
     }
     fclose(fp);
     if (!st && ds->count == 0)

@@ -20,6 +20,7 @@ typedef struct sb_dataset_image {
     char labels[1024];        /* ground-truth region labels, or "" */
     char mask[1024];          /* ground-truth foreground mask, or "" */
     int gallery;              /* shown in the report's gallery */
+    int sweep;                /* bench sweeps thread counts here (see cmd_bench.c) */
 } sb_dataset_image;
 
 typedef struct sb_dataset {

@@ -43,6 +43,7 @@ typedef struct stage_view {
     char group[MAX_GROUPS][32];
     double group_px[MAX_GROUPS];
     int largest;                          /* image index */
+    int sweep;                            /* image with the most thread counts (where bench swept) */
 } stage_view;
 
 static int is_synthetic(const char *image) { return strncmp(image, "synth-", 6) == 0; }
@@ -75,6 +76,23 @@ static int view_image(stage_view *sv, const sb_row *r)
         sv->group_px[sv->ngroup++] = is_synthetic(r->image) ? sv->img_px[i] : 1e18;   /* photos last */
     }
     return i;
+}
+
+/* How many distinct thread counts the stage's rows have at image i. */
+static int thread_counts_at(const stage_view *sv, int i)
+{
+    int counts[64], n = 0;
+    for (int k = 0; k < sv->rows->count; k++) {
+        const sb_row *r = &sv->rows->row[k];
+        if (strcmp(r->stage, sv->stage) != 0 || strcmp(r->image, sv->img[i]) != 0)
+            continue;
+        int seen = 0;
+        for (int j = 0; j < n; j++)
+            seen |= counts[j] == r->threads;
+        if (!seen && n < 64)
+            counts[n++] = r->threads;
+    }
+    return n;
 }
 
 static void view_build(stage_view *sv, const sb_rows *rows, const char *algo, const char *stage)
@@ -118,6 +136,13 @@ static void view_build(stage_view *sv, const sb_rows *rows, const char *algo, co
         if (better_kind || (same_kind && sv->img_px[i] > sv->img_px[sv->largest]))
             sv->largest = i;
     }
+    sv->sweep = sv->largest;
+    int most = thread_counts_at(sv, sv->largest);
+    for (int i = 0; i < sv->nimg; i++)
+        if (thread_counts_at(sv, i) > most) {
+            most = thread_counts_at(sv, i);
+            sv->sweep = i;
+        }
 }
 
 /* Does row r belong to this stage, variant and image (NULL: any)? */
@@ -253,7 +278,9 @@ static void largest_table(FILE *fp, const stage_view *sv)
  * the largest image. */
 static void thread_table(FILE *fp, const stage_view *sv)
 {
-    const char *image = sv->img[sv->largest];
+    const char *image = sv->img[sv->sweep];
+    if (thread_counts_at(sv, sv->sweep) < 2)
+        return;                        /* no sweep at this stage */
     int counts[64], ncounts = 0;
     for (int i = 0; i < sv->rows->count; i++) {
         const sb_row *r = &sv->rows->row[i];
@@ -418,7 +445,7 @@ static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         return st;
     fprintf(md, "![time against size](plots/%s.png)\n\n", name);
 
-    /* 3. thread scaling at the largest image */
+    /* 3. thread scaling at the image where the threads were swept */
     snprintf(name, sizeof name, "%s-%s-threads", algo, sv->stage);
     if ((st = plot_data_open(pc, name, &fp, err)))
         return st;
@@ -431,7 +458,7 @@ static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         fprintf(fp, "# %s\n", sv->var[v]->name);
         for (int i = 0; i < sv->rows->count; i++) {
             const sb_row *r = &sv->rows->row[i];
-            if (!row_is(r, sv->stage, sv->var[v]->name, sv->img[sv->largest]))
+            if (!row_is(r, sv->stage, sv->var[v]->name, sv->img[sv->sweep]))
                 continue;
             if (r->threads == 1)
                 t1 = r->kernel.median;
@@ -446,13 +473,13 @@ static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         nthreaded++;
     }
     fclose(fp);
-    if (nthreaded) {
+    if (nthreaded && thread_counts_at(sv, sv->sweep) >= 2) {
         snprintf(script, sizeof script,
                  "%sset output '%s.png'\nset title '%s %s: thread scaling at %s'\nset logscale x 2\n"
                  "set xrange [1:%d]\nset yrange [0:*]\nset xlabel 'threads'\nset ylabel 'speedup over 1 thread'\n"
                  "names = '%s'\nplot x title 'ideal' with lines dashtype 2, "
                  "for [i=0:%d] '%s.dat' index i using 1:2 with linespoints title word(names, i+1)\n",
-                 PLOT_HEAD, name, algo, sv->stage, sv->img[sv->largest], max_threads, titles, nthreaded - 1,
+                 PLOT_HEAD, name, algo, sv->stage, sv->img[sv->sweep], max_threads, titles, nthreaded - 1,
                  name);
         if ((st = plot_run(pc, name, script, err)))
             return st;

@@ -18,9 +18,11 @@
  * manifest.
  *
  * Set files have one image a line:
- *     synth WIDTHxHEIGHT [seed=N] [gallery]
- *     photo NAME [gallery] [rect=X,Y,W,H]   (datasets/photos/NAME.png; the
- *                                     object's rectangle, for GrabCut)
+ *     synth WIDTHxHEIGHT [seed=N] [gallery] [sweep]
+ *     photo NAME [gallery] [rect=X,Y,W,H] [sweep]   (datasets/photos/NAME.png;
+ *                                     the object's rectangle, for GrabCut)
+ * `gallery` puts the image in the report's gallery; `sweep` marks the
+ * image on which bench sweeps the thread counts of threaded variants.
  */
 #include "segbench/atomic_file.h"
 #include "segbench/image_io.h"
@@ -222,17 +224,18 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
     int have_photos = realpath(photos, photos_abs) != NULL;
 
     if (mf)
-        fprintf(mf, "# name\tpath\tkind\twidth\theight\trect_x\trect_y\trect_w\trect_h\tlabels\tmask\tgallery\n");
+        fprintf(mf, "# name\tpath\tkind\twidth\theight\trect_x\trect_y\trect_w\trect_h\tlabels\tmask\tgallery\tsweep\n");
     char line[512];
     int lineno = 0, count = 0;
     while (!st && fgets(line, sizeof line, set)) {
         lineno++;
         line[strcspn(line, "#\r\n")] = '\0';
-        char kind[32] = "", what[128] = "", opt1[64] = "", opt2[64] = "", opt3[64] = "";
-        int n = sscanf(line, "%31s %127s %63s %63s %63s", kind, what, opt1, opt2, opt3);
+        char kind[32] = "", what[128] = "", opt1[64] = "", opt2[64] = "", opt3[64] = "", opt4[64] = "";
+        int n = sscanf(line, "%31s %127s %63s %63s %63s %63s", kind, what, opt1, opt2, opt3, opt4);
         if (n <= 0)
             continue;
         int gallery = !strcmp(opt1, "gallery") || !strcmp(opt2, "gallery") || !strcmp(opt3, "gallery");
+        int sweep = !strcmp(opt1, "sweep") || !strcmp(opt2, "sweep") || !strcmp(opt3, "sweep") || !strcmp(opt4, "sweep");
         /* a photo's object rectangle for GrabCut: rect=X,Y,W,H */
         const char *rect_opt = !strncmp(opt1, "rect=", 5) ? opt1 : !strncmp(opt2, "rect=", 5) ? opt2
                              : !strncmp(opt3, "rect=", 5) ? opt3 : NULL;
@@ -260,8 +263,9 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
             int rect[4];
             if ((st = synth_write(out_dir, name, w, h, seed, rect, err)))
                 break;
-            fprintf(mf, "%s\t%s.png\tsynthetic\t%d\t%d\t%d\t%d\t%d\t%d\t%s.labels.png\t%s.mask.png\t%s\n", name, name,
-                    w, h, rect[0], rect[1], rect[2], rect[3], name, name, gallery ? "yes" : "no");
+            fprintf(mf, "%s\t%s.png\tsynthetic\t%d\t%d\t%d\t%d\t%d\t%d\t%s.labels.png\t%s.mask.png\t%s\t%s\n", name,
+                    name, w, h, rect[0], rect[1], rect[2], rect[3], name, name, gallery ? "yes" : "no",
+                    sweep ? "yes" : "no");
         } else if (!strcmp(kind, "photo")) {
             if (!have_photos) {
                 st = sb_fail(err, SB_ERR_IO, "%s: photo directory not found", photos);
@@ -285,8 +289,8 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
                 }
                 snprintf(rect_cols, sizeof rect_cols, "%d\t%d\t%d\t%d", r[0], r[1], r[2], r[3]);
             }
-            fprintf(mf, "%s\t%s\tphoto\t%d\t%d\t%s\t-\t-\t%s\n", what, path, img.width, img.height, rect_cols,
-                    gallery ? "yes" : "no");
+            fprintf(mf, "%s\t%s\tphoto\t%d\t%d\t%s\t-\t-\t%s\t%s\n", what, path, img.width, img.height, rect_cols,
+                    gallery ? "yes" : "no", sweep ? "yes" : "no");
             sb_image_free(&img);
         } else {
             st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: unknown kind '%s' (synth or photo)", set_path, lineno, kind);
