@@ -191,7 +191,7 @@ static int benched_image(const sb_algo *algo, const sb_dataset_image *im)
 }
 
 /* The thread sweep runs on each algorithm's first stage, at the images the
- * set marks `sweep` (default: 1280x720), or at its largest synthetic image
+ * set marks `sweep` (default set: 640x480), or at its largest synthetic image
  * when the set marks none it benchmarks; other stages and images are timed
  * at the largest thread count only, unless --sweep all.  The sweep's low
  * counts are a run's costliest rows (one thread is as slow as the serial
