@@ -13,6 +13,13 @@
 # every architecture from Turing to Hopper), NVCC=path (or NVCC= to build
 # without CUDA), V=1 (show full compiler command lines).
 
+# Every core unless the command line says -j: the CUDA build for five GPU
+# generations takes minutes on one core.
+NPROC       := $(shell nproc 2>/dev/null || echo 1)
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+  MAKEFLAGS += -j$(NPROC)
+endif
+
 SET         ?= default
 BUDGET      ?= 100
 BENCH_FLAGS ?=

@@ -34,7 +34,7 @@ typedef struct bench_opts {
     int nfiles;
     const char *algos, *variants, *stages;   /* comma lists, NULL = all */
     int threads[MAX_THREAD_COUNTS], nthreads;
-    int sweep_all;            /* sweep threads on every image, not only each algorithm's largest */
+    int sweep_all;            /* sweep threads on every image and stage, not only the marked image */
     int resume;
     sb_timing_opts timing;
     const char *results_dir;
@@ -112,8 +112,8 @@ static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err
         else if (sb_args_opt(&a, "--sweep")) {
             if (a.value && strcmp(a.value, "all") == 0)
                 o->sweep_all = 1;
-            else if (a.value && strcmp(a.value, "largest") != 0)
-                return sb_fail(err, SB_ERR_USAGE, "--sweep: '%s' is not 'largest' or 'all'", a.value);
+            else if (a.value && strcmp(a.value, "marked") != 0)
+                return sb_fail(err, SB_ERR_USAGE, "--sweep: '%s' is not 'marked' or 'all'", a.value);
         } else if (sb_args_opt(&a, "--budget"))
             st = sb_parse_double(a.value, 1.0, 600000.0, "--budget (ms)", &o->timing.budget_ms, err);
         else if (sb_args_opt(&a, "--min-reps"))
@@ -160,7 +160,7 @@ static void timing_options(const bench_opts *o, const char *set, char *out, size
     for (int i = 0, n = 0; i < o->nthreads; i++)
         n += snprintf(threads + n, sizeof threads - (size_t)n, "%s%d", i ? "," : "", o->threads[i]);
     snprintf(out, size, "set=%s budget=%g min_reps=%d max_reps=%d threads=%s sweep=%s l2_flush=%d", set,
-             o->timing.budget_ms, o->timing.min_reps, o->timing.max_reps, threads, o->sweep_all ? "all" : "largest",
+             o->timing.budget_ms, o->timing.min_reps, o->timing.max_reps, threads, o->sweep_all ? "all" : "marked",
              o->timing.flush_l2);
 }
 

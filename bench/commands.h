@@ -25,5 +25,7 @@ sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *thr
 
 /* Write the speedup tables of `rows` for one algorithm (markdown). */
 void sb_report_speedup_tables(const sb_rows *rows, const sb_algo *algo, FILE *fp);
+/* report/MACHINES.md: the result sets in dirs side by side (report_machines.c). */
+sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path, sb_error *err);
 
 #endif

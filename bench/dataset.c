@@ -1,6 +1,8 @@
 /* dataset.c - manifest parsing (see dataset.h). */
 #include "dataset.h"
 
+#include "segbench/image_io.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +122,17 @@ sb_status sb_dataset_from_files(char *const *paths, int count, sb_dataset *ds, s
         snprintf(im->name, sizeof im->name, "%.*s", (int)strcspn(base, "."), base);
         snprintf(im->path, sizeof im->path, "%s", paths[i]);
         snprintf(im->kind, sizeof im->kind, "file");
+        /* its size now (bench picks images by size), and a bad file refused
+         * before anything is measured or written */
+        sb_image img;
+        sb_status st = sb_image_load(paths[i], SB_LOAD_GREY, &img, err);
+        if (st) {
+            sb_dataset_free(ds);
+            return st;
+        }
+        im->width = img.width;
+        im->height = img.height;
+        sb_image_free(&img);
     }
     return SB_OK;
 }

@@ -78,13 +78,15 @@ static int view_image(stage_view *sv, const sb_row *r)
     return i;
 }
 
-/* How many distinct thread counts the stage's rows have at image i. */
+/* How many distinct thread counts the stage's threaded rows have at image i. */
 static int thread_counts_at(const stage_view *sv, int i)
 {
     int counts[64], n = 0;
     for (int k = 0; k < sv->rows->count; k++) {
         const sb_row *r = &sv->rows->row[k];
-        if (strcmp(r->stage, sv->stage) != 0 || strcmp(r->image, sv->img[i]) != 0)
+        const sb_variant *v = sb_variant_find(r->algo, r->variant);
+        if (strcmp(r->stage, sv->stage) != 0 || strcmp(r->image, sv->img[i]) != 0 || !v ||
+            !(v->flags & SB_THREADED))
             continue;
         int seen = 0;
         for (int j = 0; j < n; j++)
@@ -445,45 +447,47 @@ static sb_status plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         return st;
     fprintf(md, "![time against size](plots/%s.png)\n\n", name);
 
-    /* 3. thread scaling at the image where the threads were swept */
-    snprintf(name, sizeof name, "%s-%s-threads", algo, sv->stage);
-    if ((st = plot_data_open(pc, name, &fp, err)))
-        return st;
-    titles[0] = '\0';
-    int nthreaded = 0, max_threads = 1;
-    for (int v = 0; v < sv->nvar; v++) {
-        if (!(sv->var[v]->flags & SB_THREADED))
-            continue;
-        double t1 = 0.0;
-        fprintf(fp, "# %s\n", sv->var[v]->name);
-        for (int i = 0; i < sv->rows->count; i++) {
-            const sb_row *r = &sv->rows->row[i];
-            if (!row_is(r, sv->stage, sv->var[v]->name, sv->img[sv->sweep]))
-                continue;
-            if (r->threads == 1)
-                t1 = r->kernel.median;
-            if (t1 > 0 && r->kernel.median > 0)
-                fprintf(fp, "%d %g\n", r->threads, t1 / r->kernel.median);
-            if (r->threads > max_threads)
-                max_threads = r->threads;
-        }
-        fprintf(fp, "\n\n");
-        size_t len = strlen(titles);
-        snprintf(titles + len, sizeof titles - len, "%s%s", nthreaded ? " " : "", sv->var[v]->name);
-        nthreaded++;
-    }
-    fclose(fp);
-    if (nthreaded && thread_counts_at(sv, sv->sweep) >= 2) {
-        snprintf(script, sizeof script,
-                 "%sset output '%s.png'\nset title '%s %s: thread scaling at %s'\nset logscale x 2\n"
-                 "set xrange [1:%d]\nset yrange [0:*]\nset xlabel 'threads'\nset ylabel 'speedup over 1 thread'\n"
-                 "names = '%s'\nplot x title 'ideal' with lines dashtype 2, "
-                 "for [i=0:%d] '%s.dat' index i using 1:2 with linespoints title word(names, i+1)\n",
-                 PLOT_HEAD, name, algo, sv->stage, sv->img[sv->sweep], max_threads, titles, nthreaded - 1,
-                 name);
-        if ((st = plot_run(pc, name, script, err)))
+    /* 3. thread scaling at the image where the threads were swept (none: no plot) */
+    if (thread_counts_at(sv, sv->sweep) >= 2) {
+        snprintf(name, sizeof name, "%s-%s-threads", algo, sv->stage);
+        if ((st = plot_data_open(pc, name, &fp, err)))
             return st;
-        fprintf(md, "![thread scaling](plots/%s.png)\n\n", name);
+        titles[0] = '\0';
+        int nthreaded = 0, max_threads = 1;
+        for (int v = 0; v < sv->nvar; v++) {
+            if (!(sv->var[v]->flags & SB_THREADED))
+                continue;
+            double t1 = 0.0;
+            fprintf(fp, "# %s\n", sv->var[v]->name);
+            for (int i = 0; i < sv->rows->count; i++) {
+                const sb_row *r = &sv->rows->row[i];
+                if (!row_is(r, sv->stage, sv->var[v]->name, sv->img[sv->sweep]))
+                    continue;
+                if (r->threads == 1)
+                    t1 = r->kernel.median;
+                if (t1 > 0 && r->kernel.median > 0)
+                    fprintf(fp, "%d %g\n", r->threads, t1 / r->kernel.median);
+                if (r->threads > max_threads)
+                    max_threads = r->threads;
+            }
+            fprintf(fp, "\n\n");
+            size_t len = strlen(titles);
+            snprintf(titles + len, sizeof titles - len, "%s%s", nthreaded ? " " : "", sv->var[v]->name);
+            nthreaded++;
+        }
+        fclose(fp);
+        if (nthreaded) {
+            snprintf(script, sizeof script,
+                     "%sset output '%s.png'\nset title '%s %s: thread scaling at %s'\nset logscale x 2\n"
+                     "set xrange [1:%d]\nset yrange [0:*]\nset xlabel 'threads'\nset ylabel 'speedup over 1 thread'\n"
+                     "names = '%s'\nplot x title 'ideal' with lines dashtype 2, "
+                     "for [i=0:%d] '%s.dat' index i using 1:2 with linespoints title word(names, i+1)\n",
+                     PLOT_HEAD, name, algo, sv->stage, sv->img[sv->sweep], max_threads, titles, nthreaded - 1,
+                     name);
+            if ((st = plot_run(pc, name, script, err)))
+                return st;
+            fprintf(md, "![thread scaling](plots/%s.png)\n\n", name);
+        }
     }
 
     /* 4. fraction of the measured peak bandwidth at the largest image */
@@ -650,7 +654,7 @@ static sb_status report_gallery(const char *results_dir, const char *out_dir, FI
     return st;
 }
 
-static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, sb_error *err)
+static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, int machines, sb_error *err)
 {
     char path[1400], plots[1400];
     snprintf(plots, sizeof plots, "%s/plots", out_dir);
@@ -695,6 +699,8 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     fprintf(md, "# segbench report: %s\n\n", id);
     fprintf(md, "Generated by `segbench report` from `%s/`; do not edit by hand (`make report` rewrites it).\n\n",
             results_dir);
+    if (machines > 1)
+        fprintf(md, "This machine beside the other %d with results: [MACHINES.md](../MACHINES.md).\n\n", machines - 1);
     fprintf(md, "| | |\n|---|---|\n| GPU | %s |\n| device copy bandwidth (measured, read + write) | %s GB/s |\n"
                 "| CPU | %s (%s logical cores) |\n| host memcpy bandwidth by threads (best of 5, GB/s) | %s |\n"
                 "| dataset | %s |\n| commit | %s%s |\n| date | %s |\n\n",
@@ -820,29 +826,36 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
         snprintf(out_dir, sizeof out_dir, "%s", out ? out : "");
         if (!out)
             snprintf(out_dir, sizeof out_dir, "report/%s", base);
-        return report_one(results, out_dir, gnuplot, err);
+        return report_one(results, out_dir, gnuplot, 1, err);
     }
     DIR *d = opendir("results");
     if (!d)
         return sb_fail(err, SB_ERR_IO, "results/: cannot open (%s); run 'make bench' first", strerror(errno));
-    int made = 0;
-    sb_status st = SB_OK;
+    static char dirs[64][1200];
+    int ndirs = 0;
     struct dirent *e;
-    while (!st && (e = readdir(d))) {
+    while ((e = readdir(d)) && ndirs < 64) {
         if (e->d_name[0] == '.')
             continue;
-        char dir[1200], env[1300], out_dir[1300];
-        snprintf(dir, sizeof dir, "results/%s", e->d_name);
-        snprintf(env, sizeof env, "%s/env.json", dir);
+        char env[1300];
+        snprintf(dirs[ndirs], sizeof dirs[0], "results/%s", e->d_name);
+        snprintf(env, sizeof env, "%s/env.json", dirs[ndirs]);
         struct stat sbuf;
-        if (stat(env, &sbuf) != 0)
-            continue;
-        snprintf(out_dir, sizeof out_dir, "report/%s", e->d_name);
-        st = report_one(dir, out_dir, gnuplot, err);
-        made++;
+        if (stat(env, &sbuf) == 0)
+            ndirs++;
     }
     closedir(d);
-    if (!st && !made)
+    if (!ndirs)
         return sb_fail(err, SB_ERR_IO, "results/ holds no result sets; run 'make bench' first");
+    /* readdir's order is the file system's: sort, so MACHINES.md is the same every time */
+    qsort(dirs, (size_t)ndirs, sizeof dirs[0], (int (*)(const void *, const void *))strcmp);
+    sb_status st = SB_OK;
+    for (int i = 0; i < ndirs && !st; i++) {
+        char out_dir[1300];
+        snprintf(out_dir, sizeof out_dir, "report/%s", dirs[i] + strlen("results/"));
+        st = report_one(dirs[i], out_dir, gnuplot, ndirs, err);
+    }
+    if (!st && ndirs > 1)
+        st = sb_report_machines(dirs, ndirs, "report/MACHINES.md", err);
     return st;
 }

@@ -2,7 +2,10 @@
  * input gives one clear line on stderr, exit code 2, and no output file. */
 #include "test_groups.h"
 
+#include "../bench/results.h"
+
 #include "segbench/atomic_file.h"
+#include "segbench/device.h"
 #include "segbench/image_io.h"
 
 #include <stdarg.h>
@@ -315,6 +318,204 @@ static void test_bench_gallery_without_hook(void)
     rmdir(dir);
 }
 
+
+/* ---- GPU availability, as a user without the right GPU meets it ---- */
+
+/* A binary with no code for the GPU (simulated: SB_SIMULATE_DEVICE) says
+ * so for every CUDA variant, bench and check skip them and exit 0, and run
+ * refuses with the same line and exit 2.  (Before: `available` in list,
+ * every CUDA row FAIL with 0 ms, and exit 1.) */
+static void test_no_kernel_image(void)
+{
+    const char *line = "not built for sm_90 (rebuild: make CUDA_ARCH=90)";
+    setenv("SB_SIMULATE_DEVICE", "noimage:90", 1);
+    cli_result *r = cli("list");
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    if (sb_device_built()) {
+        CHECKF(strstr(r->out, line) != NULL, "list: %.400s", r->out);
+        const char *p = strstr(r->out, "cuda-shared");
+        CHECKF(p && strstr(p, line), "cuda-shared's line does not say it: %.300s", p ? p : "");
+    } else {
+        CHECKF(strstr(r->out, "nvcc was not found") != NULL, "list: %.400s", r->out);
+    }
+    char results[600], path[700], csv[65536];
+    snprintf(results, sizeof results, "%s/noimage-results", sb_test_dir());
+    r = cli("bench --image %s --algo integral --threads 1 --budget 5 --min-reps 2 --results %s --quiet", small_png(),
+            results);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    if (sb_device_built())
+        CHECKF(strstr(r->err, line) != NULL, "stderr: %s", r->err);
+    snprintf(path, sizeof path, "%s/integral.csv", results);
+    slurp(path, csv, sizeof csv);
+    CHECKF(strstr(csv, ",cpu,") && !strstr(csv, "cuda-") && !strstr(csv, "FAIL"), "integral.csv: %.300s", csv);
+    r = cli("check --image %s --algo integral --threads 1", small_png());
+    CHECKF(r->code == 0 && !strstr(r->out, "FAIL"), "check: exit %d: %s", r->code, r->err);
+    r = cli("run integral %s %s/o.png --variant cuda-shared", small_png(), sb_test_dir());
+    CHECKF(r->code == 2 && lines(r->err) == 1 && strstr(r->err, sb_device_built() ? line : "nvcc"), "run: exit %d: %s",
+           r->code, r->err);
+    unsetenv("SB_SIMULATE_DEVICE");
+}
+
+/* No GPU: one line says so, not one runtime error per CUDA variant. */
+static void test_no_gpu_one_line(void)
+{
+    setenv("SB_SIMULATE_DEVICE", "none", 1);
+    cli_result *r = cli("list");
+    unsetenv("SB_SIMULATE_DEVICE");
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    if (!sb_device_built())
+        return;
+    int n = 0;
+    for (const char *p = r->out; (p = strstr(p, "no NVIDIA GPU or driver found")); p++)
+        n++;
+    CHECKF(n == 1, "said %d times: %.500s", n, r->out);
+    CHECK(strstr(r->out, "insufficient") == NULL);
+}
+
+/* ---- runs that are stopped, resumed or mixed ---- */
+
+static int count_lines_with(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+/* Replace the first `from` in the file with `to`; 0 when absent. */
+static int replace_in_file(const char *path, const char *from, const char *to)
+{
+    char text[65536], out[65536];
+    slurp(path, text, sizeof text);
+    char *at = strstr(text, from);
+    if (!at)
+        return 0;
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return 0;
+    fputs(out, fp);
+    fclose(fp);
+    return 1;
+}
+
+/* The rows of a CSV after its header that end with a newline. */
+static int csv_rows(const char *path)
+{
+    char text[65536];
+    slurp(path, text, sizeof text);
+    return lines(text) - 1;
+}
+
+/* A run killed in the middle keeps its rows (one cut off mid-line);
+ * --resume measures only what is missing, drops the cut-off line and ends
+ * with the same rows as an uninterrupted run, from one run id. */
+static void test_resume_after_kill(void)
+{
+    char results[600], path[700], text[65536];
+    snprintf(results, sizeof results, "%s/resume-results", sb_test_dir());
+    const char *opts = "--algo integral,kmeans --variant cpu,pthread --threads 1,2 --budget 5 --min-reps 2 --quiet";
+    cli_result *r = cli("bench --image %s %s --results %s", small_png(), opts, results);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    snprintf(path, sizeof path, "%s/integral.csv", results);
+    int full = csv_rows(path);
+    CHECK(full >= 5);
+
+    /* what a kill leaves: the last rows gone, the one before cut in half, env.json unfinished */
+    slurp(path, text, sizeof text);
+    char *cut = text + strlen(text);
+    for (int k = 0; k < 3 && cut > text; k++)
+        do
+            cut--;
+        while (cut > text && cut[-1] != '\n');
+    cut += 20;                                  /* half a row, no newline */
+    *cut = '\0';
+    FILE *fp = fopen(path, "w");
+    fputs(text, fp);
+    fclose(fp);
+    snprintf(path, sizeof path, "%s/env.json", results);
+    CHECK(replace_in_file(path, "\"run_finished\": true", "\"run_finished\": false"));
+
+    r = cli("report --results %s --out %s/resume-report", results, sb_test_dir());
+    CHECKF(r->code == 0 && strstr(r->err, "did not finish"), "report: exit %d: %s", r->code, r->err);
+
+    r = cli("bench --image %s %s --results %s --resume", small_png(), opts, results);
+    CHECKF(r->code == 0 && strstr(r->err, "resuming run"), "exit %d: %s", r->code, r->err);
+    snprintf(path, sizeof path, "%s/integral.csv", results);
+    CHECKF(csv_rows(path) == full, "%d rows after resuming, %d in a whole run", csv_rows(path), full);
+    sb_rows rows;
+    sb_error err;
+    CHECKF(sb_rows_read_csv(path, &rows, &err) == SB_OK, "%s", err.msg);
+    for (int i = 0; i < rows.count; i++) {
+        CHECK(strcmp(rows.row[i].run_id, rows.row[0].run_id) == 0 && strlen(rows.row[i].commit) > 0);
+        for (int j = 0; j < i; j++)
+            CHECKF(!sb_row_same_key(&rows.row[i], &rows.row[j]), "row %d measured twice", i);
+    }
+    sb_rows_free(&rows);
+    snprintf(path, sizeof path, "%s/env.json", results);
+    slurp(path, text, sizeof text);
+    CHECK(strstr(text, "\"run_finished\": true") != NULL);
+
+    /* other timing options: refused, nothing touched */
+    r = cli("bench --image %s %s --results %s --resume --budget 7", small_png(), opts, results);
+    CHECKF(r->code == 2 && lines(r->err) <= 2 && strstr(r->err, "--resume"), "exit %d: %s", r->code, r->err);
+}
+
+/* A set with rows of two runs says so in the report and in compare. */
+static void test_mixed_runs_are_named(void)
+{
+    char results[600];
+    snprintf(results, sizeof results, "%s/mixed-results", sb_test_dir());
+    cli_result *r = cli("bench --image %s --algo integral,kmeans --variant cpu --budget 5 --min-reps 2 --results %s "
+                        "--quiet", small_png(), results);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    sleep(1);                                  /* a new run id */
+    r = cli("bench --image %s --algo kmeans --variant cpu --budget 5 --min-reps 2 --results %s --quiet", small_png(),
+            results);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    r = cli("report --results %s --out %s/mixed-report", results, sb_test_dir());
+    CHECKF(r->code == 0 && strstr(r->err, "come from 2 runs"), "report: %s", r->err);
+    char md[65536], path[700];
+    snprintf(path, sizeof path, "%s/mixed-report/REPORT.md", sb_test_dir());
+    slurp(path, md, sizeof md);
+    CHECKF(strstr(md, "come from 2 runs") && count_lines_with(md, "Measured at commit") >= 2, "REPORT.md: %.600s", md);
+    r = cli("compare --baseline %s --current %s", results, results);
+    CHECKF(r->code == 0 && strstr(r->err, "come from 2 runs"), "compare: %s", r->err);
+}
+
+/* The thread sweep: every count at the set's sweep image (without a mark,
+ * the largest), the largest count alone elsewhere. */
+static void test_sweep_image(void)
+{
+    char results[600], path[700], small2[600];
+    snprintf(results, sizeof results, "%s/sweep-results", sb_test_dir());
+    snprintf(small2, sizeof small2, "%s/larger.png", sb_test_dir());
+    sb_image img;
+    test_random_grey(&img, 64, 48, 5);
+    sb_error err;
+    CHECK(sb_image_save(small2, &img, &err) == SB_OK);
+    sb_image_free(&img);
+    cli_result *r = cli("bench --image %s --image %s --algo integral --variant pthread --threads 1,2 --budget 5 "
+                        "--min-reps 2 --results %s --quiet", small_png(), small2, results);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    snprintf(path, sizeof path, "%s/integral.csv", results);
+    sb_rows rows;
+    CHECKF(sb_rows_read_csv(path, &rows, &err) == SB_OK, "%s", err.msg);
+    int t1_small = 0, t1_large = 0, t2 = 0;
+    for (int i = 0; i < rows.count; i++) {
+        const sb_row *row = &rows.row[i];
+        if (row->threads == 2)
+            t2++;
+        else if (!strcmp(row->stage, "sum") && !strcmp(row->image, "larger"))
+            t1_large++;
+        else
+            t1_small += row->threads == 1;
+    }
+    CHECKF(t1_large == 1 && t1_small == 0 && t2 == 4, "t1 at larger %d, t1 elsewhere %d, t2 rows %d", t1_large,
+           t1_small, t2);
+    sb_rows_free(&rows);
+}
+
 const sb_test tests_cli[] = {
     { "cli: list shows every integral variant and its status", test_list },
     { "cli: run writes the output picture", test_run_writes_output },
@@ -323,5 +524,10 @@ const sb_test tests_cli[] = {
     { "cli: compare of a variant with itself says same", test_compare_self_is_same },
     { "cli: check, bench, report and baseline compare on a small image", test_check_bench_report },
     { "cli: bench of a gallery image with an algorithm that has no gallery", test_bench_gallery_without_hook },
+    { "cli: a GPU this binary has no code for: list says so, bench skips, run refuses", test_no_kernel_image },
+    { "cli: no GPU is said once, not once per CUDA variant", test_no_gpu_one_line },
+    { "cli: a killed run keeps its rows; --resume finishes it, same rows, one run id", test_resume_after_kill },
+    { "cli: report and compare name the runs a result set mixes", test_mixed_runs_are_named },
+    { "cli: threads are swept at one image, the largest count elsewhere", test_sweep_image },
 };
 const int tests_cli_count = sizeof tests_cli / sizeof tests_cli[0];

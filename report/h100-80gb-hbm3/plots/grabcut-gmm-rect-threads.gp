@@ -2,7 +2,7 @@ set terminal pngcairo size 960,540 noenhanced font ',10'
 set key outside right top
 set grid ytics
 set output 'grabcut-gmm-rect-threads.png'
-set title 'grabcut-gmm rect: thread scaling at synth-1920x1080'
+set title 'grabcut-gmm rect: thread scaling at synth-640x480'
 set logscale x 2
 set xrange [1:16]
 set yrange [0:*]

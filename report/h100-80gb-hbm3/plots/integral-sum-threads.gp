@@ -2,7 +2,7 @@ set terminal pngcairo size 960,540 noenhanced font ',10'
 set key outside right top
 set grid ytics
 set output 'integral-sum-threads.png'
-set title 'integral sum: thread scaling at synth-3840x2160'
+set title 'integral sum: thread scaling at synth-640x480'
 set logscale x 2
 set xrange [1:16]
 set yrange [0:*]

@@ -1,0 +1,12 @@
+set terminal pngcairo size 960,540 noenhanced font ',10'
+set key outside right top
+set grid ytics
+set output 'grabcut-kmeans-rect-threads.png'
+set title 'grabcut-kmeans rect: thread scaling at synth-640x480'
+set logscale x 2
+set xrange [1:16]
+set yrange [0:*]
+set xlabel 'threads'
+set ylabel 'speedup over 1 thread'
+names = 'pthread openmp'
+plot x title 'ideal' with lines dashtype 2, for [i=0:1] 'grabcut-kmeans-rect-threads.dat' index i using 1:2 with linespoints title word(names, i+1)

@@ -1,0 +1,10 @@
+set terminal pngcairo size 960,540 noenhanced font ',10'
+set key outside right top
+set grid ytics
+set output 'integral-sum-time.png'
+set title 'integral sum: kernel time against image size (synthetic set)'
+set logscale xy
+set xlabel 'megapixels'
+set ylabel 'kernel time, median (ms)'
+names = 'cpu pthread openmp cuda-naive cuda-blocked6 cuda-shared cuda-texture npp cuda-copy'
+plot for [i=0:8] 'integral-sum-time.dat' index i using 1:2 with linespoints title word(names, i+1)

@@ -1,0 +1,12 @@
+set terminal pngcairo size 960,540 noenhanced font ',10'
+set key outside right top
+set grid ytics
+set output 'kmeans-fixed10-bandwidth.png'
+set title 'kmeans fixed10: % of measured peak bandwidth at synth-3840x2160'
+set style data histograms
+set style fill solid 0.8 border -1
+set yrange [0:*]
+set key off
+set ylabel '% of peak'
+set xtics rotate by -30
+plot 'kmeans-fixed10-bandwidth.dat' using 2:xtic(1)
