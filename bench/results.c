@@ -69,15 +69,19 @@ static void csv_summary(FILE *fp, const sb_summary *s)
     fprintf(fp, "%d,%.6f,%.6f,%.6f,%.6f,%.6f", s->n, s->median, s->min, s->p25, s->p75, s->max);
 }
 
+/* Fields, comma separated, each quoted where it needs it. */
+static void csv_put_all(FILE *fp, const char *const *fields, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', fp);
+        csv_put(fp, fields[i]);
+    }
+}
+
 void sb_row_put_csv(FILE *fp, const sb_row *r)
 {
-    csv_put(fp, r->algo);
-    fputc(',', fp);
-    csv_put(fp, r->stage);
-    fputc(',', fp);
-    csv_put(fp, r->variant);
-    fputc(',', fp);
-    csv_put(fp, r->backend);
+    csv_put_all(fp, (const char *const[]){ r->algo, r->stage, r->variant, r->backend }, 4);
     fprintf(fp, ",%d,", r->threads);
     csv_put(fp, r->image);
     fprintf(fp, ",%d,%d,", r->width, r->height);
@@ -85,15 +89,7 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
     fputc(',', fp);
     csv_summary(fp, &r->e2e);
     fprintf(fp, ",%.0f,%.3f,%.4f,", r->bytes, r->gbps, r->peak_fraction);
-    csv_put(fp, r->agreement);
-    fputc(',', fp);
-    csv_put(fp, r->metric);
-    fputc(',', fp);
-    csv_put(fp, r->commit);
-    fputc(',', fp);
-    csv_put(fp, r->date);
-    fputc(',', fp);
-    csv_put(fp, r->run_id);
+    csv_put_all(fp, (const char *const[]){ r->agreement, r->metric, r->commit, r->date, r->run_id }, 5);
     fputc('\n', fp);
 }
 
