@@ -105,6 +105,12 @@ void sb_result_set_survey(const char *dir, sb_result_set *rs)
             note(rs, line);
         }
     }
+    for (int k = 0; k < nruns; k++)
+        if (strcmp(runs[k].run_id, "unknown") == 0) {
+            snprintf(line, sizeof line, "%d rows carry no commit or run id (written by a segbench before "
+                     "run ids): which runs and commits they mix cannot be told", runs[k].rows);
+            note(rs, line);
+        }
     if (nruns == 1 && strstr(runs[0].commit, "-dirty")) {
         snprintf(line, sizeof line, "measured from a tree with uncommitted changes (commit %.7s-dirty)", runs[0].commit);
         note(rs, line);
