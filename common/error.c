@@ -3,14 +3,19 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
+/* Formatted into a buffer of its own first: a caller may pass err->msg
+ * itself as an argument, to wrap the message it holds. */
 sb_status sb_fail(sb_error *err, sb_status status, const char *fmt, ...)
 {
     if (err) {
+        char msg[SB_ERROR_MSG_MAX];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
+        memcpy(err->msg, msg, sizeof msg);
         err->status = status;
     }
     return status;

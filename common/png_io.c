@@ -18,6 +18,10 @@ typedef struct png_io_ctx {
 
 static int png_io_level = 6;
 
+/* The most any one ancillary chunk may ask libpng to allocate (palettes,
+ * transparency and the like need bytes, not megabytes). */
+enum { PNG_IO_CHUNK_MAX = 1 << 20 };
+
 void sb_png_set_compression(int level)
 {
     png_io_level = level < 0 ? 0 : level > 9 ? 9 : level;
@@ -90,6 +94,17 @@ sb_status sb_png_read(FILE *fp, const char *path, sb_load_mode mode, sb_image *o
         return sb_fail(err, SB_ERR_FORMAT, "%s: corrupt or truncated PNG (%s)", path, ctx.msg);
     }
     png_init_io(png, fp);
+    /* Refuse what cannot be used before allocating for it.  segbench needs
+     * pixels only: text, suggested palettes, ICC profiles and EXIF are
+     * skipped unread, and no other chunk may make libpng allocate more than
+     * a small buffer.  (A 44-byte file whose tEXt chunk claimed 2 GB made
+     * libpng allocate and zero 2 GB before the read failed.)  Image sizes
+     * are checked against segbench's limits right after the header, before
+     * libpng allocates anything for rows (png_read_update_info), with a
+     * clearer message than png_set_user_limits would give. */
+    static const png_byte unused_chunks[] = "tEXt\0zTXt\0iTXt\0sPLT\0iCCP\0eXIf\0";
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, unused_chunks, 6);
+    png_set_chunk_malloc_max(png, (png_alloc_size_t)PNG_IO_CHUNK_MAX);
     png_read_info(png, info);
 
     unsigned long claimed_w = png_get_image_width(png, info);

@@ -57,13 +57,12 @@ sb_status sb_pnm_read(FILE *fp, const char *path, sb_load_mode mode, sb_image *o
     if (maxval < 1 || maxval > 65535)
         return sb_fail(err, SB_ERR_FORMAT, "%s: PNM maxval %ld outside 1..65535", path, maxval);
 
-    sb_image img;
-    sb_status st = sb_image_alloc(&img, (int)w, (int)h, file_channels, err);
-    if (st) {
-        if (st == SB_ERR_LIMIT)
-            return sb_fail(err, st, "%s: %s", path, err ? err->msg : "size over the limit");
+    sb_status st = sb_check_size((int)w, (int)h, path, err);   /* zero sides, too many pixels */
+    if (st)
         return st;
-    }
+    sb_image img;
+    if ((st = sb_image_alloc(&img, (int)w, (int)h, file_channels, err)))
+        return st;
     size_t samples = (size_t)w * (size_t)file_channels;
     int wide = maxval > 255;
     unsigned char *line = malloc(samples * (wide ? 2 : 1));

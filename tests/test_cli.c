@@ -1,5 +1,6 @@
 /* test_cli.c - the segbench command line as a user meets it: each bad
  * input gives one clear line on stderr, exit code 2, and no output file. */
+#define _DEFAULT_SOURCE        /* wait4 */
 #include "test_groups.h"
 
 #include "../bench/results.h"
@@ -11,8 +12,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct cli_result {
@@ -516,6 +520,76 @@ static void test_sweep_image(void)
     sb_rows_free(&rows);
 }
 
+/* ---- hostile files ---- */
+
+/* Run segbench with argv (no shell) and report its exit code, wall time
+ * and peak memory (its own, from wait4). */
+static int run_measured(char *const argv[], double *seconds, long *peak_kb)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    wait4(pid, &status, 0, &ru);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    *peak_kb = ru.ru_maxrss;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A 44-byte PNG whose text chunk claims 2^31 - 1 bytes made libpng allocate
+ * and zero 2 GB (6-10 s) before failing; each such chunk kind is now skipped
+ * unread or refused at once: exit 2 in under 0.1 s and 64 MB. */
+static void test_png_huge_chunk_claim(void)
+{
+    static const char *const kinds[] = { "tEXt", "zTXt", "iTXt", "sPLT" };
+    for (int k = 0; k < 4; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/claim-%s.png", sb_test_dir(), kinds[k]);
+        FILE *fp = fopen(path, "wb");
+        static const unsigned char head[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
+                                              0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 9, 0, 0, 0, 7, 8, 0, 0, 0, 0,
+                                              0xff, 0xf0, 0x38, 0xbc,     /* the IHDR's CRC */
+                                              0x7f, 0xff, 0xff, 0xff };   /* the next chunk's claimed length */
+        fwrite(head, 1, sizeof head, fp);
+        fwrite(kinds[k], 1, 4, fp);
+        fwrite("abc", 1, 3, fp);
+        fclose(fp);
+        char out[600];
+        snprintf(out, sizeof out, "%s/claim-out.png", sb_test_dir());
+        char *argv[] = { "./build/segbench", "run", "integral", path, out, NULL };
+        double seconds;
+        long peak_kb;
+        int code = run_measured(argv, &seconds, &peak_kb);
+        CHECKF(code == 2 && seconds < 0.1 && peak_kb < 64 * 1024 && !exists(out),
+               "%s: exit %d in %.3f s, %ld KB", kinds[k], code, seconds, peak_kb);
+    }
+}
+
+/* A PGM of size 0 said "<path>: <path>:  has a zero or negative side" (the
+ * message was formatted into the buffer it was read from). */
+static void test_pnm_zero_size_message(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/zero.pgm", sb_test_dir());
+    FILE *fp = fopen(path, "w");
+    fputs("P5\n0 7\n255\n", fp);
+    fclose(fp);
+    cli_result *r = cli("run integral %s %s/zero-out.png", path, sb_test_dir());
+    char want[700];
+    snprintf(want, sizeof want, "segbench run: %s: size 0x7 has a zero or negative side\n", path);
+    CHECKF(r->code == 2 && strcmp(r->err, want) == 0, "exit %d: %s", r->code, r->err);
+}
+
 const sb_test tests_cli[] = {
     { "cli: list shows every integral variant and its status", test_list },
     { "cli: run writes the output picture", test_run_writes_output },
@@ -529,5 +603,7 @@ const sb_test tests_cli[] = {
     { "cli: a killed run keeps its rows; --resume finishes it, same rows, one run id", test_resume_after_kill },
     { "cli: report and compare name the runs a result set mixes", test_mixed_runs_are_named },
     { "cli: threads are swept at one image, the largest count elsewhere", test_sweep_image },
+    { "cli: a PNG chunk claiming 2 GB fails at once, in little memory", test_png_huge_chunk_claim },
+    { "cli: a PNM of size 0 is named once in a clean message", test_pnm_zero_size_message },
 };
 const int tests_cli_count = sizeof tests_cli / sizeof tests_cli[0];
