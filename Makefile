@@ -2,6 +2,7 @@
 #
 #   make            build everything this machine can build
 #   make test       build and run the CPU test suite (what CI runs)
+#   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU)
 #   make bench      build, generate the dataset, check and time every variant,
 #                   write results/<machine>/ and report/<machine>/REPORT.md
@@ -32,7 +33,10 @@ BUILD       := build
 comma       := ,
 V           ?= 0
 Q           := $(if $(filter 1,$(V)),,@)
-CFLAGS      := -O3 -std=c11 -Wall -Wextra -D_XOPEN_SOURCE=700 -ffp-contract=off -Iinclude -MMD -MP
+# The project's flags; yours (make CFLAGS=... LDFLAGS=... NVCCFLAGS=..., or
+# the environment) are added after them, as Make users expect.
+SB_CFLAGS   := -O3 -std=c11 -Wall -Wextra -D_XOPEN_SOURCE=700 -ffp-contract=off -Iinclude -MMD -MP
+ALL_CFLAGS   = $(SB_CFLAGS) $(CFLAGS)
 PNG_CFLAGS  := $(shell pkg-config --cflags libpng 2>/dev/null)
 PNG_LIBS    := $(shell pkg-config --libs libpng 2>/dev/null || echo -lpng) -lz
 LDLIBS      := $(PNG_LIBS) -lpthread -lm
@@ -67,7 +71,8 @@ ifneq ($(NVCC),)
                $(if $(NPP),impl_cuda/integral/npp.cu)
   GENCODE   := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
                -gencode arch=compute_$(CUDA_PTX),code=compute_$(CUDA_PTX)
-  NVCCFLAGS := -O3 -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall,-Wextra -MMD -MP
+  SB_NVCCFLAGS := -O3 -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall,-Wextra -MMD -MP
+  ALL_NVCCFLAGS = $(SB_NVCCFLAGS) $(NVCCFLAGS)
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,--as-needed \
                $(if $(NPP),-lnppist -lnppif -lnppc) -lcudart -lstdc++ -Wl,--no-as-needed
   DEFS      += -DSB_HAVE_CUDA=1 -DSB_HAVE_NPP=$(if $(NPP),1,0)
@@ -80,7 +85,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all test test-gpu bench report datasets compare bench-cli clean
+.PHONY: all test test-asan test-gpu bench report datasets compare bench-cli clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -107,49 +112,53 @@ $(BUILD)/deps.ok:
 $(BUILD)/gen/buildinfo.h: FORCE
 	@mkdir -p $(dir $@)
 	@{ echo '#define SB_BUILD_CC_VERSION "$(shell $(CC) --version 2>/dev/null | head -1 | tr -d '"\\')"'; \
-	   echo '#define SB_BUILD_CFLAGS "$(CFLAGS) $(OPENMP)"'; \
+	   echo '#define SB_BUILD_CFLAGS "$(ALL_CFLAGS) $(OPENMP)"'; \
 	   echo '#define SB_BUILD_NVCC_VERSION "$(if $(NVCC),$(shell $(NVCC) --version 2>/dev/null | tail -1 | tr -d '"\\'),none)"'; \
-	   echo '#define SB_BUILD_NVCCFLAGS "$(NVCCFLAGS)"'; \
+	   echo '#define SB_BUILD_NVCCFLAGS "$(ALL_NVCCFLAGS)"'; \
 	   echo '#define SB_BUILD_CUDA_ARCHS "$(if $(NVCC),$(CUDA_ARCH),none)"'; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE:
 
-# The CUDA objects depend on the flags they were compiled with, so a new
-# CUDA_ARCH rebuilds them.
+# Objects depend on the flags they were compiled with, so new flags (or a
+# new CUDA_ARCH) rebuild them.
+$(BUILD)/gen/cflags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/gen/nvccflags: FORCE
 	@mkdir -p $(dir $@)
-	@echo '$(NVCC) $(NVCCFLAGS)' > $@.tmp
+	@echo '$(NVCC) $(ALL_NVCCFLAGS)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # ---- compile ----------------------------------------------------------------
-$(BUILD)/%.o: %.c $(BUILD)/deps.ok
+$(BUILD)/%.o: %.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(CFLAGS) $(PNG_CFLAGS) $(DEFS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(PNG_CFLAGS) $(DEFS) -c $< -o $@
 
-$(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok
+$(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< (OpenMP)"
-	$(Q)$(CC) $(CFLAGS) $(OPENMP) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(OPENMP) -c $< -o $@
 
 $(BUILD)/bench/env.o: bench/env.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/gen $(DEFS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen $(DEFS) -c $< -o $@
 
 $(BUILD)/%.o: %.cu $(BUILD)/deps.ok $(BUILD)/gen/nvccflags
 	@mkdir -p $(dir $@)
 	@echo "  NVCC  $< (sm_$(subst $(eval) ,$(comma)sm_,$(strip $(CUDA_ARCH))))"
-	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(Q)$(NVCC) $(ALL_NVCCFLAGS) -c $< -o $@
 
 # ---- link -------------------------------------------------------------------
-LINK = @echo "  LINK  $@"; $(CC) $(OPENMP) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
+LINK = @echo "  LINK  $@"; $(CC) $(OPENMP) $(LDFLAGS) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
 
 $(BUILD)/segbench: $(BUILD)/bench/main.o $(LIB_OBJ)
 	$(LINK)
 
 $(BUILD)/sbgen: $(BUILD)/datasets/synth.o $(COMMON_SRC:%.c=$(BUILD)/%.o)
-	@echo "  LINK  $@"; $(CC) -o $@ $^ $(LDLIBS)
+	@echo "  LINK  $@"; $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/test_cpu: $(TEST_SRC:%.c=$(BUILD)/%.o) $(LIB_OBJ)
 	$(LINK)
@@ -160,6 +169,14 @@ $(BUILD)/test_gpu: $(BUILD)/tests/test_gpu.o $(filter-out $(BUILD)/tests/test_ma
 # ---- what the README promises -------------------------------------------------
 test: $(BUILD)/test_cpu $(BUILD)/segbench $(BUILD)/sbgen
 	./$(BUILD)/test_cpu
+
+# The CPU suite under AddressSanitizer and UndefinedBehaviorSanitizer, in a
+# build of its own (build-asan/, no CUDA); any finding fails it.
+ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
+test-asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan NVCC= CFLAGS="$(ASAN_FLAGS) $(CFLAGS)" \
+	  LDFLAGS="$(ASAN_FLAGS) $(LDFLAGS)" build-asan/test_cpu build-asan/segbench build-asan/sbgen
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 ./build-asan/test_cpu
 
 test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu
@@ -186,6 +203,6 @@ bench-cli: all datasets
 	  $(foreach v,cpu pthread openmp cuda-shared,'./$(BUILD)/segbench run integral --variant $(v) datasets/build/$(SET)/synth-1920x1080.png $(BUILD)/cli-out.png')
 
 clean:
-	rm -rf $(BUILD) datasets/build
+	rm -rf $(BUILD) build-asan datasets/build
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -122,7 +122,7 @@ sb_availability sb_variant_availability(const sb_variant *v, char *why, size_t w
                            : strcmp(v->needs, "NPP") == 0    ? "NPP was not found at build time"
                            : strcmp(v->needs, "OPENMP") == 0 ? "the compiler has no OpenMP"
                                                                 : "not compiled in";
-        snprintf(why, why_size, "%s", need);
+        snprintf(why, why_size, "not built: %s", need);
         return SB_NOT_BUILT;
     }
     if ((v->flags & SB_DEVICE) && !sb_device_usable(why, why_size))
