@@ -5,12 +5,62 @@
 #include "args.h"
 #include "cases.h"
 
+#include "segbench/atomic_file.h"
 #include "segbench/clock.h"
 #include "segbench/image_io.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* An output of `run`: checked before any work, written under a hidden
+ * temporary name, renamed into place only when every output is written. */
+typedef struct run_output {
+    const char *path;
+    char canonical[PATH_MAX + 256];   /* the real directory + base name */
+    char tmp[PATH_MAX + 256];
+} run_output;
+
+static sb_status output_check(run_output *o, const char *path, const char *what, sb_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path, *dot = strrchr(base, '.');
+    if (!*base)
+        return sb_fail(err, SB_ERR_USAGE, "%s: the %s path names a directory", path, what);
+    if (!dot || (strcasecmp(dot, ".png") && strcasecmp(dot, ".ppm") && strcasecmp(dot, ".pgm") &&
+                 strcasecmp(dot, ".pnm")))
+        return sb_fail(err, SB_ERR_USAGE, "%s: unknown format for the %s (use .png, .ppm or .pgm)", path, what);
+    char dir[PATH_MAX], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(dir, real))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write the %s: its directory does not exist (%s)", path, what,
+                       dir);
+    if (access(dir, W_OK) != 0)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write the %s: its directory is not writable (%s)", path, what,
+                       dir);
+    snprintf(o->canonical, sizeof o->canonical, "%s/%s", real, base);
+    snprintf(o->tmp, sizeof o->tmp, "%s/.segbench-%d-%s", real, (int)getpid(), base);
+    return SB_OK;
+}
+
+/* Move every written output into place (all were written), or remove them. */
+static sb_status outputs_finish(run_output *outs, int n, sb_status st, sb_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        if (!st && rename(outs[i].tmp, outs[i].path) != 0)
+            st = sb_fail(err, SB_ERR_IO, "%s: cannot rename into place", outs[i].path);
+        if (st)
+            unlink(outs[i].tmp);
+        sb_temp_untrack(outs[i].tmp);
+    }
+    return st;
+}
 
 sb_status cmd_run(int argc, char **argv, sb_error *err)
 {
@@ -70,6 +120,18 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     char why[300];
     if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
         return sb_fail(err, SB_ERR_UNAVAILABLE, "%s/%s cannot run here: %s", algo->name, v->name, why);
+    /* every output path is checked before any work */
+    run_output outs[2];
+    int nouts = 1;
+    if ((st = output_check(&outs[0], pos[2], "output", err)))
+        return st;
+    if (labels_path) {
+        if ((st = output_check(&outs[1], labels_path, "labels", err)))
+            return st;
+        if (strcmp(outs[0].canonical, outs[1].canonical) == 0)
+            return sb_fail(err, SB_ERR_USAGE, "%s: --labels names the output picture itself", labels_path);
+        nouts = 2;
+    }
 
     void *params = calloc(1, algo->params_size);
     if (!params)
@@ -103,10 +165,13 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
             st = sb_fail(err, SB_ERR_AGREEMENT, "%s/%s disagrees with the reference: %s (nothing written)",
                          algo->name, v->name, ag.metric);
     }
+    for (int i = 0; i < nouts; i++)
+        sb_temp_track(outs[i].tmp);
     if (!st)
-        st = algo->write_output(pos[2], &cd.input, cd.params, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+        st = algo->write_output(outs[0].tmp, &cd.input, cd.params, (v->flags & SB_FLOOR) ? cd.reference : out, err);
     if (!st && labels_path)
-        st = algo->write_labels(labels_path, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+        st = algo->write_labels(outs[1].tmp, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+    st = outputs_finish(outs, nouts, st, err);
     if (!st && algo->describe)
         algo->describe(stdout, cd.params, out);
     if (!st)

@@ -2,6 +2,7 @@
  * place where an error becomes a message and an exit code. */
 #include "commands.h"
 
+#include "segbench/atomic_file.h"
 #include "segbench/device.h"
 
 #include <stdio.h>
@@ -37,6 +38,7 @@ static const char *USAGE =
 int main(int argc, char **argv)
 {
     sb_error err = { SB_OK, "" };
+    sb_temp_remove_on_signal();     /* Ctrl-C leaves no half-written file behind */
     if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "-h") == 0) {
         fputs(USAGE, argc < 2 ? stderr : stdout);

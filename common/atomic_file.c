@@ -2,11 +2,54 @@
 #include "segbench/atomic_file.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Temporary files being written, for the signal handler: an interrupted
+ * run must not leave hidden ".name.tmp.XXXXXX" files behind. */
+enum { TRACKED_MAX = 32 };
+static const char *volatile tracked[TRACKED_MAX];
+
+void sb_temp_track(const char *tmp_path)
+{
+    for (int i = 0; i < TRACKED_MAX; i++)
+        if (!tracked[i]) {
+            tracked[i] = tmp_path;
+            return;
+        }
+}
+
+void sb_temp_untrack(const char *tmp_path)
+{
+    for (int i = 0; i < TRACKED_MAX; i++)
+        if (tracked[i] == tmp_path)
+            tracked[i] = NULL;
+}
+
+/* Only async-signal-safe calls: unlink, signal, raise. */
+static void remove_temps_and_die(int sig)
+{
+    for (int i = 0; i < TRACKED_MAX; i++)
+        if (tracked[i])
+            unlink(tracked[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void sb_temp_remove_on_signal(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_temps_and_die;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
 
 sb_status sb_atomic_open(sb_atomic_file *af, const char *path, sb_error *err)
 {
@@ -27,7 +70,10 @@ sb_status sb_atomic_open(sb_atomic_file *af, const char *path, sb_error *err)
     int fd = mkstemp(af->tmp_path);
     if (fd < 0) {
         int e = errno;
-        if (e == ENOENT)
+        struct stat dir;
+        char dir_path[4096];
+        snprintf(dir_path, sizeof dir_path, "%.*s", dir_len ? dir_len : 1, dir_len ? path : ".");
+        if (e == ENOENT && stat(dir_path, &dir) != 0)
             return sb_fail(err, SB_ERR_IO, "%s: cannot create (its directory does not exist)", path);
         return sb_fail(err, SB_ERR_IO, "%s: cannot create (%s)", path, strerror(e));
     }
@@ -35,8 +81,10 @@ sb_status sb_atomic_open(sb_atomic_file *af, const char *path, sb_error *err)
     mode_t mask = umask(0);
     umask(mask);
     fchmod(fd, 0666 & ~mask);
+    sb_temp_track(af->tmp_path);
     af->fp = fdopen(fd, "wb");
     if (!af->fp) {
+        sb_temp_untrack(af->tmp_path);
         int e = errno;
         close(fd);
         unlink(af->tmp_path);
@@ -56,13 +104,16 @@ sb_status sb_atomic_commit(sb_atomic_file *af, sb_error *err)
     af->fp = NULL;
     if (failed) {
         unlink(af->tmp_path);
+        sb_temp_untrack(af->tmp_path);
         return sb_fail(err, SB_ERR_IO, "%s: write failed (%s)", af->path, strerror(e));
     }
     if (rename(af->tmp_path, af->path) != 0) {
         e = errno;
         unlink(af->tmp_path);
+        sb_temp_untrack(af->tmp_path);
         return sb_fail(err, SB_ERR_IO, "%s: cannot rename into place (%s)", af->path, strerror(e));
     }
+    sb_temp_untrack(af->tmp_path);
     return SB_OK;
 }
 
@@ -72,6 +123,7 @@ void sb_atomic_abort(sb_atomic_file *af)
         fclose(af->fp);
         af->fp = NULL;
         unlink(af->tmp_path);
+        sb_temp_untrack(af->tmp_path);
     }
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -614,6 +615,63 @@ static void test_pnm_zero_size_message(void)
     CHECKF(r->code == 2 && strcmp(r->err, want) == 0, "exit %d: %s", r->code, r->err);
 }
 
+/* run wrote OUT and then failed on --labels, leaving a finished OUT; an
+ * unwritable --labels was found only after all the work; --labels equal to
+ * OUT overwrote it.  Now every output is checked first, and either all are
+ * written or none. */
+static void test_run_outputs_all_or_nothing(void)
+{
+    char out[600], bad[600];
+    snprintf(out, sizeof out, "%s/pair-out.png", sb_test_dir());
+    snprintf(bad, sizeof bad, "%s/no/such/dir/labels.png", sb_test_dir());
+    cli_result *r = cli("run kmeans %s %s --labels %s", small_png(), out, bad);
+    CHECKF(r->code == 2 && lines(r->err) == 1 && strstr(r->err, "directory does not exist"), "exit %d: %s", r->code,
+           r->err);
+    CHECK(!exists(out));
+    snprintf(bad, sizeof bad, "%s/labels.jpg", sb_test_dir());
+    r = cli("run kmeans %s %s --labels %s", small_png(), out, bad);
+    CHECKF(r->code == 2 && strstr(r->err, "unknown format"), "exit %d: %s", r->code, r->err);
+    CHECK(!exists(out) && !exists(bad));
+    r = cli("run kmeans %s %s --labels %s", small_png(), out, out);
+    CHECKF(r->code == 2 && strstr(r->err, "output picture itself"), "exit %d: %s", r->code, r->err);
+    CHECK(!exists(out));
+    snprintf(bad, sizeof bad, "%s/pair-labels.png", sb_test_dir());
+    r = cli("run kmeans %s %s --labels %s", small_png(), out, bad);
+    CHECKF(r->code == 0 && exists(out) && exists(bad), "exit %d: %s", r->code, r->err);
+}
+
+/* Interrupted while writing, a process left its hidden temporary file
+ * (".name.tmp.XXXXXX") behind.  A child opens one and is interrupted. */
+static void test_interrupt_removes_temp_files(void)
+{
+    char path[600], dir_listing[4096] = "";
+    snprintf(path, sizeof path, "%s/interrupted/out.pgm", sb_test_dir());
+    sb_error err;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/interrupted", sb_test_dir());
+    CHECK(sb_mkdirs(dir, &err) == SB_OK);
+    pid_t pid = fork();
+    if (pid == 0) {
+        sb_temp_remove_on_signal();
+        sb_atomic_file af;
+        if (sb_atomic_open(&af, path, &err) != SB_OK)
+            _exit(3);
+        fputs("P5\n", af.fp);
+        fflush(af.fp);
+        raise(SIGINT);
+        _exit(4);                       /* not reached */
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECKF(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "child status %d", status);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "ls -A %s > %s/listing.txt", dir, sb_test_dir());
+    CHECK(system(cmd) == 0);
+    snprintf(cmd, sizeof cmd, "%s/listing.txt", sb_test_dir());
+    slurp(cmd, dir_listing, sizeof dir_listing);
+    CHECKF(dir_listing[0] == '\0', "left behind: %s", dir_listing);
+}
+
 const sb_test tests_cli[] = {
     { "cli: list shows every integral variant and its status", test_list },
     { "cli: run writes the output picture", test_run_writes_output },
@@ -629,5 +687,7 @@ const sb_test tests_cli[] = {
     { "cli: threads are swept at one image, the largest count elsewhere", test_sweep_image },
     { "cli: a PNG chunk claiming 2 GB fails at once, in little memory", test_png_huge_chunk_claim },
     { "cli: a PNM of size 0 is named once in a clean message", test_pnm_zero_size_message },
+    { "cli: run checks every output first and writes all of them or none", test_run_outputs_all_or_nothing },
+    { "cli: an interrupted write leaves no temporary file", test_interrupt_removes_temp_files },
 };
 const int tests_cli_count = sizeof tests_cli / sizeof tests_cli[0];

@@ -29,6 +29,15 @@ void sb_atomic_abort(sb_atomic_file *af);
 /* Write a whole text buffer atomically. */
 sb_status sb_atomic_write_text(const char *path, const char *text, sb_error *err);
 
+/* Temporary files: sb_atomic_open tracks its own; a caller that makes
+ * others tracks them too.  After sb_temp_remove_on_signal, SIGINT, SIGTERM
+ * and SIGHUP delete every tracked file before the process dies of the
+ * signal (exit status 128 + signal in the shell: 130 for Ctrl-C).  Paths
+ * must stay valid while tracked. */
+void sb_temp_track(const char *tmp_path);
+void sb_temp_untrack(const char *tmp_path);
+void sb_temp_remove_on_signal(void);
+
 /* Create a directory and its parents (like mkdir -p). */
 sb_status sb_mkdirs(const char *path, sb_error *err);
 
