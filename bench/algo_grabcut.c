@@ -35,8 +35,12 @@ static sb_status gc_params_option(void *params, const char *key, const char *val
 {
     sb_grabcut_params *p = params;
     if (strcmp(key, "rect") == 0) {
-        int r[4], used = 0;
-        if (sscanf(value, "%d,%d,%d,%d%n", &r[0], &r[1], &r[2], &r[3], &used) != 4 || value[used] != '\0')
+        /* each number checked on its own: sscanf's %d overflowed silently */
+        int r[4], n = 0;
+        sb_status st = sb_parse_int_list(value, 0, SB_MAX_SIDE, "--rect (X,Y,W,H)", r, 4, &n, err);
+        if (st)
+            return st;
+        if (n != 4)
             return sb_fail(err, SB_ERR_USAGE, "--rect: '%s' is not X,Y,W,H", value);
         if (r[2] <= 0 || r[3] <= 0)
             return sb_fail(err, SB_ERR_USAGE, "--rect: width and height must be positive (got %dx%d)", r[2], r[3]);

@@ -8,6 +8,7 @@
 #include "segbench/image_io.h"
 #include "segbench/kmeans.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static sb_status kmeans_params_option(void *params, const char *key, const char 
         char *end;
         errno = 0;
         unsigned long long v = strtoull(value, &end, 10);
-        if (!*value || *end || errno || value[0] == '-')
+        if (!isdigit((unsigned char)value[0]) || *end || errno)   /* no sign, no leading blank */
             return sb_fail(err, SB_ERR_USAGE, "--seed: '%s' is not a non-negative integer", value);
         p->seed = v;
         return SB_OK;

@@ -1,6 +1,8 @@
 /* args.c - option parsing helpers (see args.h). */
 #include "args.h"
 
+#include <ctype.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -103,7 +105,7 @@ sb_status sb_parse_int(const char *s, long min, long max, const char *what, int 
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (!*s || *end || errno)
+    if (!*s || isspace((unsigned char)*s) || *end || errno)    /* strtol would skip leading blanks */
         return sb_fail(err, SB_ERR_USAGE, "%s: '%s' is not a whole number", what, s);
     if (v < min || v > max)
         return sb_fail(err, SB_ERR_USAGE, "%s: %ld is outside %ld..%ld", what, v, min, max);
@@ -116,7 +118,7 @@ sb_status sb_parse_double(const char *s, double min, double max, const char *wha
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(v))
+    if (!*s || isspace((unsigned char)*s) || *end || errno || !isfinite(v))
         return sb_fail(err, SB_ERR_USAGE, "%s: '%s' is not a number", what, s);
     if (v < min || v > max)
         return sb_fail(err, SB_ERR_USAGE, "%s: %g is outside %g..%g", what, v, min, max);

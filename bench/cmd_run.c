@@ -88,7 +88,9 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
             if (npos == 3)
                 return sb_fail(err, SB_ERR_USAGE, "too many arguments (usage: segbench run ALGO IN OUT)");
             pos[npos++] = a.value;
-        } else if (nkeys < 16 && sb_args_keyvalue(&a, keys[nkeys], sizeof keys[nkeys])) {
+        } else if (sb_args_keyvalue(&a, keys[nkeys < 16 ? nkeys : 15], sizeof keys[0])) {
+            if (nkeys == 16)
+                return sb_fail(err, SB_ERR_USAGE, "at most 16 algorithm options (--%s is the 17th)", keys[15]);
             values[nkeys++] = a.value;
         } else {
             return sb_args_unknown(&a);

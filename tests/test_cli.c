@@ -672,6 +672,26 @@ static void test_interrupt_removes_temp_files(void)
     CHECKF(dir_listing[0] == '\0', "left behind: %s", dir_listing);
 }
 
+/* Options the audit found accepted, garbled or misreported. */
+static void test_option_edge_cases(void)
+{
+    expect_refused("not a non-negative integer", "run kmeans --seed ' -5' %s", small_png());   /* was accepted */
+    expect_refused("outside 0..32768", "run grabcut --rect 99999999999,0,10,10 %s", small_png()); /* overflowed */
+    char many[400] = "";
+    for (int i = 0; i < 17; i++)
+        strcat(many, "--k 4 ");
+    expect_refused("at most 16 algorithm options", "run kmeans %s %s", many, small_png()); /* said "unknown" */
+    /* a bad image is refused before the results directory is touched */
+    char results[600], bad[600];
+    snprintf(results, sizeof results, "%s/bad-image-results", sb_test_dir());
+    snprintf(bad, sizeof bad, "%s/not-an-image.png", sb_test_dir());
+    FILE *fp = fopen(bad, "w");
+    fputs("not a PNG", fp);
+    fclose(fp);
+    cli_result *r = cli("bench --image %s --results %s", bad, results);
+    CHECKF(r->code == 2 && !exists(results), "exit %d: %s", r->code, r->err);
+}
+
 const sb_test tests_cli[] = {
     { "cli: list shows every integral variant and its status", test_list },
     { "cli: run writes the output picture", test_run_writes_output },
@@ -689,5 +709,6 @@ const sb_test tests_cli[] = {
     { "cli: a PNM of size 0 is named once in a clean message", test_pnm_zero_size_message },
     { "cli: run checks every output first and writes all of them or none", test_run_outputs_all_or_nothing },
     { "cli: an interrupted write leaves no temporary file", test_interrupt_removes_temp_files },
+    { "cli: a blank-led seed, an overflowing rectangle, a 17th option, a bad bench image", test_option_edge_cases },
 };
 const int tests_cli_count = sizeof tests_cli / sizeof tests_cli[0];
