@@ -3,6 +3,7 @@
 #   make            build everything this machine can build
 #   make test       build and run the CPU test suite (what CI runs)
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
+#   make fuzz       libFuzzer on the image, PNM and manifest parsers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
 #                   test-gpu-agreement, -memcheck, -racecheck, -synccheck,
 #                   -initcheck run one step each
@@ -87,7 +88,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all test test-asan test-gpu $(addprefix test-gpu-,agreement memcheck racecheck synccheck initcheck) bench report datasets compare bench-cli clean
+.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,agreement memcheck racecheck synccheck initcheck) bench report datasets compare bench-cli clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -180,6 +181,29 @@ test-asan:
 	  LDFLAGS="$(ASAN_FLAGS) $(LDFLAGS)" build-asan/test_cpu build-asan/segbench build-asan/sbgen
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 ./build-asan/test_cpu
 
+# libFuzzer targets (clang): the image loader, the PNM parser and the
+# dataset manifest parser, each for FUZZ_SECONDS from the seed corpus in
+# tests/fuzz/<target>/ (new inputs go to build-fuzz/corpus-*, findings to
+# build-fuzz/).  A finding fails the target; add its file to the corpus.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_SRC := $(COMMON_SRC) bench/dataset.c
+FUZZ_TARGETS := image pnm manifest
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(BUILD)/deps.ok
+	@mkdir -p build-fuzz
+	@echo "  FUZZ  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -std=c11 -D_XOPEN_SOURCE=700 -Iinclude $(PNG_CFLAGS) -o $@ $< $(FUZZ_LIB_SRC) $(PNG_LIBS) -lm
+fuzz: $(addprefix build-fuzz/fuzz_,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz/corpus-$$t; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  ./build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	    -artifact_prefix=build-fuzz/$$t- -print_final_stats=1 build-fuzz/corpus-$$t tests/fuzz/$$t \
+	    > build-fuzz/$$t.log 2>&1 || { tail -n 40 build-fuzz/$$t.log; echo "fuzz: $$t found a problem"; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" build-fuzz/$$t.log | sed "s/^/  $$t: /"; \
+	done
+
 test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu
 
@@ -210,6 +234,6 @@ bench-cli: all datasets
 	  $(foreach v,cpu pthread openmp cuda-shared,'./$(BUILD)/segbench run integral --variant $(v) datasets/build/$(SET)/synth-1920x1080.png $(BUILD)/cli-out.png')
 
 clean:
-	rm -rf $(BUILD) build-asan datasets/build
+	rm -rf $(BUILD) build-asan build-fuzz datasets/build
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -11,16 +11,9 @@
 
 static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 
-sb_status sb_image_load(const char *path, sb_load_mode mode, sb_image *img, sb_error *err)
+sb_status sb_image_read(FILE *fp, const char *path, sb_load_mode mode, sb_image *img, sb_error *err)
 {
     memset(img, 0, sizeof *img);
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return sb_fail(err, SB_ERR_IO, "%s: is a directory, not an image", path);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
-
     unsigned char head[8];
     size_t got = fread(head, 1, sizeof head, fp);
     sb_status st;
@@ -37,6 +30,20 @@ sb_status sb_image_load(const char *path, sb_load_mode mode, sb_image *img, sb_e
     } else {
         st = sb_fail(err, SB_ERR_FORMAT, "%s: not a PNG, PGM or PPM file", path);
     }
+    return st;
+}
+
+sb_status sb_image_load(const char *path, sb_load_mode mode, sb_image *img, sb_error *err)
+{
+    memset(img, 0, sizeof *img);
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return sb_fail(err, SB_ERR_IO, "%s: is a directory, not an image", path);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+
+    sb_status st = sb_image_read(fp, path, mode, img, err);
     fclose(fp);
     return st;
 }

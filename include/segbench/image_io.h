@@ -29,6 +29,8 @@ typedef enum sb_load_mode {
 } sb_load_mode;
 
 sb_status sb_image_load(const char *path, sb_load_mode mode, sb_image *img, sb_error *err);
+/* The same from an open stream (rewindable); `path` names it in messages. */
+sb_status sb_image_read(FILE *fp, const char *path, sb_load_mode mode, sb_image *img, sb_error *err);
 
 /* Save an 8-bit grey or RGB image; the format follows the extension. */
 sb_status sb_image_save(const char *path, const sb_image *img, sb_error *err);
