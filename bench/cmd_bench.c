@@ -13,6 +13,7 @@
 #include "gallery_index.h"
 #include "harness.h"
 #include "quality.h"
+#include "result_set.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/clock.h"
@@ -648,39 +649,27 @@ static sb_status start_run(bench_run *r, sb_error *err)
         snprintf(r->env.run_id, sizeof r->env.run_id, "%s-%04x", stamp, (unsigned)(getpid() ^ (unsigned)now) & 0xffff);
         return SB_OK;
     }
-    char *text = sb_read_text(path);
-    if (!text)
+    sb_run_info old;
+    if (!sb_run_info_read(r->results_dir, &old))
         return sb_fail(err, SB_ERR_USAGE, "--resume: %s not found; nothing to resume (run without --resume)", path);
-    char id[96], run[48], commit[64], dirty[16], options[400], algos[400], planned[16], measured[16];
-    sb_json_get(text, "machine_id", id, sizeof id);
-    sb_json_get(text, "run_id", run, sizeof run);
-    sb_json_get(text, "commit", commit, sizeof commit);
-    sb_json_get(text, "dirty", dirty, sizeof dirty);
-    if (strcmp(dirty, "true") == 0)
-        strncat(commit, "-dirty", sizeof commit - strlen(commit) - 1);
-    sb_json_get(text, "run_options", options, sizeof options);
-    sb_json_get(text, "run_algos", algos, sizeof algos);
-    sb_json_get(text, "rows_planned", planned, sizeof planned);
-    sb_json_get(text, "rows_measured", measured, sizeof measured);
-    free(text);
     sb_status st = SB_OK;
-    if (strcmp(run, "?") == 0)
+    if (strcmp(old.run_id, "?") == 0)
         st = sb_fail(err, SB_ERR_USAGE, "--resume: %s has no run id (made by an older segbench); run without --resume",
                      path);
-    else if (strcmp(id, r->env.machine_id) != 0)
-        st = sb_fail(err, SB_ERR_USAGE, "--resume: %s was measured on %s, this machine is %s", path, id,
+    else if (strcmp(old.machine_id, r->env.machine_id) != 0)
+        st = sb_fail(err, SB_ERR_USAGE, "--resume: %s was measured on %s, this machine is %s", path, old.machine_id,
                      r->env.machine_id);
-    else if (strcmp(commit, r->row_commit) != 0)
+    else if (strcmp(old.commit, r->row_commit) != 0)
         st = sb_fail(err, SB_ERR_USAGE, "--resume: run %s was made at commit %s, this build is %s; "
-                     "run without --resume to start a new run", run, commit, r->row_commit);
-    else if (strcmp(options, r->env.run_options) != 0)
-        st = sb_fail(err, SB_ERR_USAGE, "--resume: run %s used '%s', this one asks for '%s'", run, options,
+                     "run without --resume to start a new run", old.run_id, old.commit, r->row_commit);
+    else if (strcmp(old.options, r->env.run_options) != 0)
+        st = sb_fail(err, SB_ERR_USAGE, "--resume: run %s used '%s', this one asks for '%s'", old.run_id, old.options,
                      r->env.run_options);
     if (st)
         return st;
-    snprintf(r->env.run_id, sizeof r->env.run_id, "%s", run);
-    snprintf(r->env.run_algos, sizeof r->env.run_algos, "%s", strcmp(algos, "?") ? algos : "");
-    fprintf(stderr, "resuming run %s (%s of %s rows measured before)\n", run, measured, planned);
+    snprintf(r->env.run_id, sizeof r->env.run_id, "%s", old.run_id);
+    snprintf(r->env.run_algos, sizeof r->env.run_algos, "%s", strcmp(old.algos, "?") ? old.algos : "");
+    fprintf(stderr, "resuming run %s (%s of %s rows measured before)\n", old.run_id, old.measured, old.planned);
     return SB_OK;
 }
 

@@ -248,11 +248,11 @@ static void warn_result_sets(const compare_opts *o)
             fprintf(stderr, "%s%s %s: %s\n", i ? "" : "warning: ", i ? "        " : side[k], i ? "" : dir[k],
                     rs[k].notes[i]);
     }
-    if (strcmp(rs[0].machine_id, rs[1].machine_id) != 0)
-        fprintf(stderr, "warning: the baseline was measured on %s, the current set on %s\n", rs[0].machine_id,
-                rs[1].machine_id);
-    if (strcmp(rs[0].set, rs[1].set) != 0)
-        fprintf(stderr, "warning: the baseline ran dataset %s, the current set %s\n", rs[0].set, rs[1].set);
+    if (strcmp(rs[0].run.machine_id, rs[1].run.machine_id) != 0)
+        fprintf(stderr, "warning: the baseline was measured on %s, the current set on %s\n", rs[0].run.machine_id,
+                rs[1].run.machine_id);
+    if (strcmp(rs[0].run.set, rs[1].run.set) != 0)
+        fprintf(stderr, "warning: the baseline ran dataset %s, the current set %s\n", rs[0].run.set, rs[1].run.set);
 }
 
 static sb_status compare_results(const compare_opts *o, sb_error *err)
