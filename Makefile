@@ -5,8 +5,8 @@
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer on the image, PNM and manifest parsers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
-#                   test-gpu-agreement, -memcheck, -racecheck, -synccheck,
-#                   -initcheck run one step each
+#                   test-gpu-agreement, -memcheck, -racecheck (= -racecheck-1
+#                   and -racecheck-2), -synccheck, -initcheck run one step each
 #   make bench      build, generate the dataset, check and time every variant,
 #                   write results/<machine>/ and report/<machine>/REPORT.md
 #   make report     regenerate report/<machine>/ from results/<machine>/
@@ -88,7 +88,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,agreement memcheck racecheck synccheck initcheck) bench report datasets compare bench-cli clean
+.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -208,7 +208,7 @@ test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu
 
 # One step of test-gpu each (a lent GPU machine may limit one command's time).
-GPU_STEPS := agreement memcheck racecheck synccheck initcheck
+GPU_STEPS := agreement memcheck racecheck racecheck-1 racecheck-2 synccheck initcheck
 $(addprefix test-gpu-,$(GPU_STEPS)): test-gpu-%: $(BUILD)/test_gpu $(BUILD)/segbench
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu $*
 

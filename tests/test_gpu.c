@@ -22,7 +22,7 @@
 
 static int gpu_quick;
 static const char *gpu_exclude = "";   /* comma list of variants to leave out */
-static const char *gpu_only;           /* run the tests whose names hold this */
+static const char *gpu_only;           /* run the tests whose names hold one of these ("a|b") */
 
 static const int gpu_sizes[][2] = { { 1, 1 },     { 1, 200 },   { 200, 1 },   { 33, 17 },   { 127, 131 },
                                     { 128, 32 },  { 129, 33 },  { 300, 97 },  { 517, 259 }, { 1920, 1080 },
@@ -395,7 +395,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             gpu_only = argv[++i];
         else {
-            fprintf(stderr, "usage: test_gpu [--quick] [--exclude variant,...] [--only name-part]\n");
+            fprintf(stderr, "usage: test_gpu [--quick] [--exclude variant,...] [--only name-part|name-part...]\n");
             return 2;
         }
     }

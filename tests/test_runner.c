@@ -34,13 +34,33 @@ const char *sb_test_dir(void)
     return runner_dir;
 }
 
+/* The filter is one or more name parts separated by '|': a test runs when its
+ * name holds any of them (test_gpu's racecheck halves use this). */
+static int runner_selected(const char *name, const char *filter)
+{
+    if (!filter)
+        return 1;
+    while (*filter) {
+        size_t n = strcspn(filter, "|");
+        char part[128];
+        if (n > 0 && n < sizeof part) {
+            memcpy(part, filter, n);
+            part[n] = '\0';
+            if (strstr(name, part))
+                return 1;
+        }
+        filter += n + (filter[n] == '|');
+    }
+    return 0;
+}
+
 int sb_test_run(const sb_test *const *groups, const int *counts, int ngroups, const char *filter)
 {
     int passed = 0, failed = 0;
     for (int g = 0; g < ngroups; g++)
         for (int i = 0; i < counts[g]; i++) {
             const sb_test *t = &groups[g][i];
-            if (filter && !strstr(t->name, filter))
+            if (!runner_selected(t->name, filter))
                 continue;
             runner_failed_checks = 0;
             t->fn();
