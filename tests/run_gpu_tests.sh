@@ -6,7 +6,7 @@
 #   run_gpu_tests.sh BIN [STEP ...]   STEP: agreement memcheck racecheck synccheck initcheck,
 #                                     or racecheck-1 / racecheck-2 (racecheck's two halves)
 #                                     (none: all).  On an H100 (2026-11-22): agreement 138 s,
-#                                     memcheck 7, racecheck 347 (halves about 170 each),
+#                                     memcheck 7, racecheck 347 (halves 158 and 188),
 #                                     synccheck 4, initcheck 6.
 set -u
 bin=${1:-./build/test_gpu}
