@@ -111,14 +111,17 @@ $(BUILD)/deps.ok:
 	@$(if $(NVCC),true,echo "make: note: nvcc not found; building the CPU suite only (CUDA variants: not built)")
 	@touch $@
 
-# ---- compiler and flag record for env.json (rewritten only when it changes) ----
+# ---- compiler and flag record for env.json and --version (rewritten only when it changes) ----
+BUILD_COMMIT := $(or $(SB_GIT_COMMIT),$(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)$(shell \
+                  git rev-parse HEAD >/dev/null 2>&1 && { git diff --quiet HEAD -- 2>/dev/null || echo -dirty; })
 $(BUILD)/gen/buildinfo.h: FORCE
 	@mkdir -p $(dir $@)
 	@{ echo '#define SB_BUILD_CC_VERSION "$(shell $(CC) --version 2>/dev/null | head -1 | tr -d '"\\')"'; \
 	   echo '#define SB_BUILD_CFLAGS "$(ALL_CFLAGS) $(OPENMP)"'; \
 	   echo '#define SB_BUILD_NVCC_VERSION "$(if $(NVCC),$(shell $(NVCC) --version 2>/dev/null | tail -1 | tr -d '"\\'),none)"'; \
 	   echo '#define SB_BUILD_NVCCFLAGS "$(ALL_NVCCFLAGS)"'; \
-	   echo '#define SB_BUILD_CUDA_ARCHS "$(if $(NVCC),$(CUDA_ARCH),none)"'; } > $@.tmp
+	   echo '#define SB_BUILD_CUDA_ARCHS "$(if $(NVCC),$(CUDA_ARCH),none)"'; \
+	   echo '#define SB_BUILD_COMMIT "$(BUILD_COMMIT)"'; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE:
 
@@ -144,7 +147,7 @@ $(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok $(BUI
 	@echo "  CC    $< (OpenMP)"
 	$(Q)$(CC) $(ALL_CFLAGS) $(OPENMP) -c $< -o $@
 
-$(BUILD)/bench/env.o: bench/env.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
+$(BUILD)/bench/env.o $(BUILD)/bench/main.o: $(BUILD)/bench/%.o: bench/%.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen $(DEFS) -c $< -o $@
@@ -227,11 +230,11 @@ compare: all datasets
 	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=algo/variant B=algo/variant [SET=...]"; exit 2; }
 	./$(BUILD)/segbench compare $(A) $(B) --set $(SET)
 
-# Whole-process timings of `segbench run` with hyperfine (optional tool).
+# The whole process of `segbench run` (PNG decode and encode included) under
+# hyperfine (an optional tool), on the set's largest image, every integral
+# variant that can run here: results/<machine>/cli.json, shown by the report.
 bench-cli: all datasets
-	@command -v hyperfine >/dev/null 2>&1 || { echo "make: hyperfine not found (apt-get install hyperfine)"; exit 1; }
-	hyperfine --warmup 2 --export-markdown $(BUILD)/bench-cli.md \
-	  $(foreach v,cpu pthread openmp cuda-shared,'./$(BUILD)/segbench run integral --variant $(v) datasets/build/$(SET)/synth-1920x1080.png $(BUILD)/cli-out.png')
+	bash bench/bench_cli.sh --set $(SET)
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz datasets/build

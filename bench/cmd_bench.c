@@ -8,10 +8,13 @@
 #include "commands.h"
 
 #include "args.h"
+#include "options.h"
+#include "patterns.h"
 #include "cases.h"
 #include "env.h"
 #include "gallery_index.h"
 #include "harness.h"
+#include "noise.h"
 #include "quality.h"
 #include "result_set.h"
 
@@ -33,10 +36,11 @@ typedef struct bench_opts {
     const char *set;
     char *files[MAX_FILES];
     int nfiles;
-    const char *algos, *variants, *stages;   /* comma lists, NULL = all */
+    const char *algos, *variants, *stages;   /* comma lists of patterns, NULL = all */
     int threads[MAX_THREAD_COUNTS], nthreads;
     int sweep_all;            /* sweep threads on every image and stage, not only the marked image */
     int resume;
+    int json;                 /* also write <algo>.json */
     sb_timing_opts timing;
     const char *results_dir;
     int quiet;
@@ -58,6 +62,7 @@ typedef struct bench_run {
     int total, done, skipped;     /* rows, for the progress line */
     double weight_total, weight_done, started_ms;
     int failures, errors;
+    int noisy;                    /* rows with a spread or over_peak flag */
     int tty;
     char failed[32][200];         /* the first failures, repeated at the end */
     sb_gallery_index gallery;
@@ -70,88 +75,106 @@ typedef struct bench_run {
 
 /* ---- options ---------------------------------------------------------------------------- */
 
-/* Does some algorithm have a variant of this name? */
-static int variant_named(const char *name)
-{
-    for (int i = 0; i < sb_variant_count(); i++)
-        if (strcmp(sb_variant_at(i)->name, name) == 0)
-            return 1;
-    return 0;
-}
+enum {
+    OPT_SET, OPT_IMAGE, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_BUDGET, OPT_MIN_REPS,
+    OPT_MAX_REPS, OPT_NO_FLUSH, OPT_RESUME, OPT_RESULTS, OPT_JSON, OPT_QUIET, OPT_COUNT
+};
 
-/* Does some algorithm have a stage of this name? */
-static int stage_named(const char *name)
-{
-    for (int i = 0; i < sb_algo_count(); i++)
-        for (int s = 0; s < sb_algo_at(i)->stage_count; s++)
-            if (strcmp(sb_algo_at(i)->stages[s], name) == 0)
-                return 1;
-    return 0;
-}
+#define BENCH_BUDGET_MS 100
+#define SELECTION_OPTIONS                                                                                       \
+    [OPT_SET] = { "set", "NAME", "default", "the image set datasets/sets/NAME.set" },                             \
+    [OPT_IMAGE] = { "image", "FILE", NULL, "an image file instead of a set (repeat for more)" },                  \
+    [OPT_ALGO] = { "algo", "PATTERNS", "all", "algorithms: comma list of shell patterns, e.g. kmeans,mean*" },        \
+    [OPT_VARIANT] = { "variant", "PATTERNS", "all", "variants: comma list of shell patterns, e.g. 'cuda-*',cpu" },    \
+    [OPT_STAGE] = { "stage", "PATTERNS", "all", "stages: comma list of shell patterns, e.g. filter,merge" },          \
+    [OPT_THREADS] = { "threads", "LIST", "1,2,4,... and the core count", "thread counts of threaded variants" },   \
+    [OPT_SWEEP] = { "sweep", "marked|all", "marked",                                                            \
+                    "where threads are swept: the set's sweep image and first stage, or everywhere" },          \
+    [OPT_QUIET] = { "quiet", NULL, NULL, "no progress line and no summary table" }
+
+static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
+    SELECTION_OPTIONS,
+    [OPT_BUDGET] = { "budget", "MS", SB_STR(BENCH_BUDGET_MS), "time to spend measuring each row" },
+    [OPT_MIN_REPS] = { "min-reps", "N", "10", "samples per row at least; a row slower than the budget takes 1" },
+    [OPT_MAX_REPS] = { "max-reps", "N", "2000", "samples per row at most" },
+    [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },
+    [OPT_RESUME] = { "resume", NULL, NULL, "finish the run in the results directory (same commit and options)" },
+    [OPT_RESULTS] = { "results", "DIR", "results/<machine-id>", "where the results go" },
+    [OPT_JSON] = { "json", NULL, NULL, "also write <algo>.json (rows with their samples) beside each CSV" },
+};
+
+static const sb_option CHECK_OPTIONS[OPT_COUNT] = { SELECTION_OPTIONS };
+
+const sb_command sb_cmd_bench = {
+    "bench", "[options]", "Check every selected variant against the serial reference, then time it; "
+                          "write results/<machine-id>/.",
+    "Rows go to <algo>.csv and their samples to <algo>.samples.csv as they are measured, so a\n"
+    "stopped run keeps them and --resume finishes it.  A row whose spread or bandwidth looks\n"
+    "wrong gets a warning line and a flag in the CSV's flags column.\n",
+    BENCH_OPTIONS, OPT_COUNT, 0, SB_EXIT_AGREEMENT, cmd_bench,
+};
+
+const sb_command sb_cmd_check = {
+    "check", "[options]", "Check every selected variant against the serial reference on every image; "
+                          "time nothing, write nothing.",
+    NULL, CHECK_OPTIONS, OPT_COUNT, 0, SB_EXIT_AGREEMENT, cmd_check,
+};
 
 static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err)
 {
     sb_timing_defaults(&o->timing);
-    o->timing.budget_ms = 100.0;
-    sb_args a = sb_args_begin(argc, argv, err);
+    o->timing.budget_ms = BENCH_BUDGET_MS;
+    sb_optparse p;
+    sb_optparse_begin(&p, o->check_only ? &sb_cmd_check : &sb_cmd_bench, argc, argv, err);
     sb_status st = SB_OK;
-    while (!st && sb_args_next(&a)) {
-        if (sb_args_opt(&a, "--set"))
-            o->set = a.value;
-        else if (sb_args_opt(&a, "--image")) {
+    for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;) {
+        const char *v = p.value;
+        switch (opt) {
+        case OPT_SET: o->set = v; break;
+        case OPT_IMAGE:
             if (o->nfiles == MAX_FILES)
                 return sb_fail(err, SB_ERR_USAGE, "at most %d --image files", MAX_FILES);
-            o->files[o->nfiles++] = (char *)a.value;
-        } else if (sb_args_opt(&a, "--algo"))
-            o->algos = a.value;
-        else if (sb_args_opt(&a, "--variant"))
-            o->variants = a.value;
-        else if (sb_args_opt(&a, "--stage"))
-            o->stages = a.value;
-        else if (sb_args_opt(&a, "--threads"))
-            st = sb_parse_int_list(a.value, 1, 1024, "--threads", o->threads, MAX_THREAD_COUNTS, &o->nthreads, err);
-        else if (sb_args_opt(&a, "--sweep")) {
-            if (a.value && strcmp(a.value, "all") == 0)
+            o->files[o->nfiles++] = (char *)v;
+            break;
+        case OPT_ALGO: o->algos = v; break;
+        case OPT_VARIANT: o->variants = v; break;
+        case OPT_STAGE: o->stages = v; break;
+        case OPT_THREADS:
+            st = sb_parse_int_list(v, 1, 1024, "--threads", o->threads, MAX_THREAD_COUNTS, &o->nthreads, err);
+            break;
+        case OPT_SWEEP:
+            if (strcmp(v, "all") == 0)
                 o->sweep_all = 1;
-            else if (a.value && strcmp(a.value, "marked") != 0)
-                return sb_fail(err, SB_ERR_USAGE, "--sweep: '%s' is not 'marked' or 'all'", a.value);
-        } else if (sb_args_opt(&a, "--budget"))
-            st = sb_parse_double(a.value, 1.0, 600000.0, "--budget (ms)", &o->timing.budget_ms, err);
-        else if (sb_args_opt(&a, "--min-reps"))
-            st = sb_parse_int(a.value, 1, 100000, "--min-reps", &o->timing.min_reps, err);
-        else if (sb_args_opt(&a, "--max-reps"))
-            st = sb_parse_int(a.value, 1, 100000, "--max-reps", &o->timing.max_reps, err);
-        else if (sb_args_flag(&a, "--no-flush"))
-            o->timing.flush_l2 = 0;
-        else if (sb_args_flag(&a, "--resume"))
-            o->resume = 1;
-        else if (sb_args_opt(&a, "--results"))
-            o->results_dir = a.value;
-        else if (sb_args_flag(&a, "--quiet"))
-            o->quiet = 1;
-        else
-            return sb_args_unknown(&a);
+            else if (strcmp(v, "marked") != 0)
+                return sb_fail(err, SB_ERR_USAGE, "--sweep: '%s' is not 'marked' or 'all'", v);
+            break;
+        case OPT_BUDGET: st = sb_parse_double(v, 1.0, 600000.0, "--budget (ms)", &o->timing.budget_ms, err); break;
+        case OPT_MIN_REPS: st = sb_parse_int(v, 1, 100000, "--min-reps", &o->timing.min_reps, err); break;
+        case OPT_MAX_REPS: st = sb_parse_int(v, 1, 100000, "--max-reps", &o->timing.max_reps, err); break;
+        case OPT_NO_FLUSH: o->timing.flush_l2 = 0; break;
+        case OPT_RESUME: o->resume = 1; break;
+        case OPT_RESULTS: o->results_dir = v; break;
+        case OPT_JSON: o->json = 1; break;
+        case OPT_QUIET: o->quiet = 1; break;
+        default: return sb_optparse_unexpected(&p);
+        }
     }
-    if (a.status || st)
-        return a.status ? a.status : st;
+    if (p.status || st)
+        return p.status ? p.status : st;
     if (o->timing.max_reps < o->timing.min_reps)
         return sb_fail(err, SB_ERR_USAGE, "--max-reps %d is below --min-reps %d", o->timing.max_reps,
                        o->timing.min_reps);
-    if (o->resume && o->check_only)
-        return sb_fail(err, SB_ERR_USAGE, "--resume is for bench (check writes no results)");
     if (o->nthreads == 0)
         o->nthreads = sb_default_threads(o->threads, MAX_THREAD_COUNTS);
-    char item[64];
-    for (const char *p = o->algos; sb_list_next(&p, item, sizeof item);)
-        if (!sb_algo_find(item))
-            return sb_fail(err, SB_ERR_USAGE, "--algo: unknown algorithm '%s' (see 'segbench list')", item);
-    for (const char *p = o->variants; sb_list_next(&p, item, sizeof item);)
-        if (!variant_named(item))
-            return sb_fail(err, SB_ERR_USAGE, "--variant: unknown variant '%s' (see 'segbench list')", item);
-    for (const char *p = o->stages; sb_list_next(&p, item, sizeof item);)
-        if (!stage_named(item))
-            return sb_fail(err, SB_ERR_USAGE, "--stage: unknown stage '%s' (see 'segbench list')", item);
-    return SB_OK;
+    const char *names[256];
+    int n = sb_algo_names(names, 256);
+    if ((st = sb_pattern_check(o->algos, names, n, "--algo", err)))
+        return st;
+    n = sb_variant_names(o->algos, names, 256);
+    if ((st = sb_pattern_check(o->variants, names, n, "--variant", err)))
+        return st;
+    n = sb_stage_names(o->algos, names, 256);
+    return sb_pattern_check(o->stages, names, n, "--stage", err);
 }
 
 /* The options that shape every timing; a resumed run must share them. */
@@ -224,8 +247,8 @@ static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, co
 
 static int variant_selected(const bench_opts *o, const sb_variant *v, const sb_algo *algo, int stage)
 {
-    return strcmp(v->algo, algo->name) == 0 && sb_in_list(o->variants, v->name) && (v->stages & (1u << stage)) &&
-           sb_in_list(o->stages, algo->stages[stage]);
+    return strcmp(v->algo, algo->name) == 0 && sb_pattern_match(o->variants, v->name) && (v->stages & (1u << stage)) &&
+           sb_pattern_match(o->stages, algo->stages[stage]);
 }
 
 /* Is this row already in the results of the run being resumed? */
@@ -388,6 +411,10 @@ static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *
     }
     fill_row(r, row, im, c, v, p->threads, &m);
     m.kernel_ms = m.e2e_ms = NULL;             /* the row owns the samples now */
+    int noise = sb_noise_row_flags(row, !(v->flags & SB_DEVICE));
+    sb_noise_flag_text(noise, row->flags, sizeof row->flags);
+    if (noise & ~SB_NOISE_FLAG_GOVERNOR)
+        r->noisy++;
     sb_row_put_csv(r->rows_log.fp, row);
     sb_row_put_samples(r->samples_log.fp, row);
     sb_status wst = sb_csv_log_flush(&r->rows_log, fatal);
@@ -399,6 +426,7 @@ static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *
                row->kernel.p75, row->kernel.n, row->e2e.median, row->gbps, 100.0 * row->peak_fraction,
                row->agreement);
     fflush(stdout);
+    sb_noise_warn(stderr, label, noise, &row->kernel, row->peak_fraction);
     sb_measurement_free(&m);
     return wst;
 }
@@ -527,6 +555,23 @@ static void close_logs(bench_run *r)
     r->quality_text = NULL;
 }
 
+/* --json: <algo>.json beside the CSV, from the files (so resumed rows are in it too). */
+static sb_status write_json(const bench_run *r, const sb_algo *algo, sb_error *err)
+{
+    char csv[1200], samples[1200], json[1200];
+    snprintf(csv, sizeof csv, "%s/%s.csv", r->results_dir, algo->name);
+    snprintf(samples, sizeof samples, "%s/%s.samples.csv", r->results_dir, algo->name);
+    snprintf(json, sizeof json, "%s/%s.json", r->results_dir, algo->name);
+    sb_rows rows;
+    sb_status st = sb_rows_read_csv(csv, &rows, err);
+    if (st)
+        return st;
+    if (!(st = sb_rows_read_samples(samples, &rows, err)))
+        st = sb_rows_write_json(&rows, json, err);
+    sb_rows_free(&rows);
+    return st;
+}
+
 /* Every stage of one image: the reference once per stage, then its rows. */
 static sb_status bench_image(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, sb_rows *rows,
                              sb_error *err)
@@ -596,6 +641,8 @@ static sb_status bench_algo(bench_run *r, const sb_algo *algo, sb_error *err)
     sb_rows_free(&rows);
     if (!o->check_only)
         close_logs(r);
+    if (!st && o->json)
+        st = write_json(r, algo, err);
     return st;
 }
 
@@ -607,7 +654,7 @@ static void report_unavailable(const bench_opts *o)
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
         char why[300];
-        if (!sb_in_list(o->algos, v->algo) || !sb_in_list(o->variants, v->name) ||
+        if (!sb_pattern_match(o->algos, v->algo) || !sb_pattern_match(o->variants, v->name) ||
             sb_variant_availability(v, why, sizeof why) == SB_AVAILABLE)
             continue;
         int k = 0;
@@ -629,7 +676,7 @@ static void note_algos(bench_run *r)
 {
     for (int i = 0; i < sb_algo_count(); i++) {
         const char *name = sb_algo_at(i)->name;
-        if (!sb_in_list(r->o->algos, name) || sb_in_list(r->env.run_algos[0] ? r->env.run_algos : "", name))
+        if (!sb_pattern_match(r->o->algos, name) || sb_in_list(r->env.run_algos[0] ? r->env.run_algos : "", name))
             continue;
         size_t n = strlen(r->env.run_algos);
         snprintf(r->env.run_algos + n, sizeof r->env.run_algos - n, "%s%s", n ? "," : "", name);
@@ -681,7 +728,7 @@ static int plan_all(bench_run *r)
     static planned_row plan[MAX_CASE_ROWS];
     for (int i = 0; i < sb_algo_count(); i++) {
         const sb_algo *algo = sb_algo_at(i);
-        if (!sb_in_list(r->o->algos, algo->name))
+        if (!sb_pattern_match(r->o->algos, algo->name))
             continue;
         if (r->o->resume) {
             char path[1200];
@@ -770,10 +817,15 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
                 sb_env_host_peak(&r.env, 1 << 30), o.threads[o.nthreads - 1]);
     }
     report_unavailable(&o);
+    char governor[64];
+    if (!check_only && sb_noise_governor(governor, sizeof governor))
+        fprintf(stderr, "warning: the CPU frequency governor is '%s', not 'performance': CPU rows may run at "
+                        "changing clocks and are flagged 'governor' (cpupower frequency-set -g performance)\n",
+                governor);
     r.started_ms = sb_clock_ms();
 
     for (int i = 0; i < sb_algo_count() && !st; i++)
-        if (sb_in_list(o.algos, sb_algo_at(i)->name))
+        if (sb_pattern_match(o.algos, sb_algo_at(i)->name))
             st = bench_algo(&r, sb_algo_at(i), err);
 
     if (!check_only && !st) {
@@ -786,6 +838,9 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
     }
     if (!st && r.skipped)
         fprintf(stderr, "%d row(s) skipped: too little free GPU memory\n", r.skipped);
+    if (!st && r.noisy)
+        fprintf(stderr, "%d row(s) flagged noisy (the warnings above; the CSV's flags column says which)\n",
+                r.noisy);
     if (!st && r.failures) {
         fprintf(stderr, "%d row(s) broke their agreement contract%s:\n", r.failures,
                 r.errors ? " or failed to run" : "");

@@ -1,21 +1,34 @@
 /* cmd_env.c - `segbench env`: this machine's fingerprint as JSON. */
 #include "commands.h"
 
-#include "args.h"
 #include "env.h"
+#include "options.h"
 
 #include <stdio.h>
+
+enum { OPT_NO_MEASURE, OPT_COUNT };
+
+static const sb_option ENV_OPTIONS[OPT_COUNT] = {
+    [OPT_NO_MEASURE] = { "no-measure", NULL, NULL, "skip the bandwidth measurements (device copy, host memcpy)" },
+};
+
+const sb_command sb_cmd_env = {
+    "env", "[options]", "Print this machine's fingerprint as JSON (what bench writes to env.json).", NULL,
+    ENV_OPTIONS, OPT_COUNT, 0, NULL, cmd_env,
+};
 
 sb_status cmd_env(int argc, char **argv, sb_error *err)
 {
     int measure = 1;
-    sb_args a = sb_args_begin(argc, argv, err);
-    while (sb_args_next(&a)) {
-        if (sb_args_flag(&a, "--no-measure"))
-            measure = 0;
-        else
-            return sb_args_unknown(&a);
-    }
+    sb_optparse p;
+    sb_optparse_begin(&p, &sb_cmd_env, argc, argv, err);
+    for (int opt; (opt = sb_optparse_next(&p)) != SB_OPT_END;)
+        switch (opt) {
+        case OPT_NO_MEASURE: measure = 0; break;
+        default: return sb_optparse_unexpected(&p);
+        }
+    if (p.status)
+        return p.status;
     int threads[16];
     int n = sb_default_threads(threads, 16);
     sb_env env;

@@ -3,6 +3,8 @@
 #include "commands.h"
 
 #include "args.h"
+#include "options.h"
+#include "patterns.h"
 #include "cases.h"
 
 #include "segbench/atomic_file.h"
@@ -62,6 +64,46 @@ static sb_status outputs_finish(run_output *outs, int n, sb_status st, sb_error 
     return st;
 }
 
+enum { OPT_VARIANT, OPT_THREADS, OPT_STAGE, OPT_LABELS, OPT_COUNT };
+
+static const sb_option RUN_OPTIONS[OPT_COUNT] = {
+    [OPT_VARIANT] = { "variant", "PATTERN", "the serial reference", "the variant (a pattern must match one)" },
+    [OPT_THREADS] = { "threads", "N", "1", "threads, for a threaded variant" },
+    [OPT_STAGE] = { "stage", "PATTERN", "the first", "the stage of a pipeline algorithm" },
+    [OPT_LABELS] = { "labels", "FILE", NULL, "also write the label image (.png, .pgm), where the algorithm has one" },
+};
+
+const sb_command sb_cmd_run = {
+    "run", "ALGO IN OUT [options] [algorithm options]",
+    "Run one variant on one image, check it against the reference, write its output picture.",
+    "IN and OUT are .png, .ppm or .pgm.  Outputs are written only when the variant agrees\n"
+    "with the reference, all of them or none.  Algorithm options (--k 16, --radius 8, ...)\n"
+    "are listed per algorithm by 'segbench list'.\n",
+    RUN_OPTIONS, OPT_COUNT, 1, SB_EXIT_AGREEMENT, cmd_run,
+};
+
+/* The one name of `names` that the patterns pick. */
+static sb_status pick_one(const char *patterns, const char *const *names, int count, const char *what,
+                          const char *algo, const char **out, sb_error *err)
+{
+    sb_status st = sb_pattern_check(patterns, names, count, what, err);
+    if (st)
+        return st;
+    char picked[300] = "";
+    int n = 0;
+    for (int i = 0; i < count; i++)
+        if (sb_pattern_match(patterns, names[i])) {
+            size_t len = strlen(picked);
+            snprintf(picked + len, sizeof picked - len, "%s%s", n ? ", " : "", names[i]);
+            *out = names[i];
+            n++;
+        }
+    if (n > 1)
+        return sb_fail(err, SB_ERR_USAGE, "%s: '%s' matches %d of %s's (%s); run takes one", what, patterns, n, algo,
+                       picked);
+    return SB_OK;
+}
+
 sb_status cmd_run(int argc, char **argv, sb_error *err)
 {
     const char *pos[3] = { NULL, NULL, NULL };
@@ -71,47 +113,60 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     const char *values[16];
     int nkeys = 0;
 
-    sb_args a = sb_args_begin(argc, argv, err);
+    sb_optparse p;
+    sb_optparse_begin(&p, &sb_cmd_run, argc, argv, err);
     sb_status st = SB_OK;
-    while (!st && sb_args_next(&a)) {
-        if (sb_args_opt(&a, "--variant"))
-            variant_name = a.value;
-        else if (sb_args_opt(&a, "--stage"))
-            stage_name = a.value;
-        else if (sb_args_opt(&a, "--labels"))
-            labels_path = a.value;
-        else if (sb_args_opt(&a, "--threads")) {
+    for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;) {
+        switch (opt) {
+        case OPT_VARIANT: variant_name = p.value; break;
+        case OPT_STAGE: stage_name = p.value; break;
+        case OPT_LABELS: labels_path = p.value; break;
+        case OPT_THREADS:
             threads_given = 1;
-            if (!a.status)
-                st = sb_parse_int(a.value, 1, 1024, "--threads", &threads, err);
-        } else if (sb_args_positional(&a)) {
+            st = sb_parse_int(p.value, 1, 1024, "--threads", &threads, err);
+            break;
+        case SB_OPT_ARG:
             if (npos == 3)
                 return sb_fail(err, SB_ERR_USAGE, "too many arguments (usage: segbench run ALGO IN OUT)");
-            pos[npos++] = a.value;
-        } else if (sb_args_keyvalue(&a, keys[nkeys < 16 ? nkeys : 15], sizeof keys[0])) {
+            pos[npos++] = p.value;
+            break;
+        case SB_OPT_OTHER:
             if (nkeys == 16)
-                return sb_fail(err, SB_ERR_USAGE, "at most 16 algorithm options (--%s is the 17th)", keys[15]);
-            values[nkeys++] = a.value;
-        } else {
-            return sb_args_unknown(&a);
+                return sb_fail(err, SB_ERR_USAGE, "at most 16 algorithm options (--%s is the 17th)", p.key);
+            snprintf(keys[nkeys], sizeof keys[0], "%s", p.key);
+            values[nkeys++] = p.value;
+            break;
+        default: return sb_optparse_unexpected(&p);
         }
     }
-    if (a.status || st)
-        return a.status ? a.status : st;
+    if (p.status || st)
+        return p.status ? p.status : st;
     if (npos != 3)
-        return sb_fail(err, SB_ERR_USAGE, "usage: segbench run ALGO IN OUT [--variant NAME] [--threads N] [--stage NAME] "
-                                             "[--labels FILE] [algorithm options]");
+        return sb_fail(err, SB_ERR_USAGE, "usage: segbench run ALGO IN OUT [options] (see 'segbench run --help')");
 
     const sb_algo *algo = sb_algo_find(pos[0]);
-    if (!algo)
-        return sb_fail(err, SB_ERR_USAGE, "unknown algorithm '%s' (see 'segbench list')", pos[0]);
+    if (!algo) {
+        const char *names[64];
+        int n = sb_algo_names(names, 64);
+        const char *near = sb_nearest_name(pos[0], names, n);
+        return sb_fail(err, SB_ERR_USAGE, "unknown algorithm '%s'%s%s%s (see 'segbench list')", pos[0],
+                       near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+    }
     int stage = 0;
-    if (stage_name && (stage = sb_stage_find(algo, stage_name)) < 0)
-        return sb_fail(err, SB_ERR_USAGE, "%s has no stage '%s'", algo->name, stage_name);
-    const sb_variant *v = variant_name ? sb_variant_find(algo->name, variant_name) : sb_reference_variant(algo);
-    if (!v)
-        return sb_fail(err, SB_ERR_USAGE, "unknown variant '%s' of %s (see 'segbench list')", variant_name,
-                       algo->name);
+    if (stage_name) {
+        const char *picked = NULL;
+        if ((st = pick_one(stage_name, algo->stages, algo->stage_count, "--stage", algo->name, &picked, err)))
+            return st;
+        stage = sb_stage_find(algo, picked);
+    }
+    const sb_variant *v = sb_reference_variant(algo);
+    if (variant_name) {
+        const char *names[64], *picked = NULL;
+        int n = sb_variant_names(algo->name, names, 64);
+        if ((st = pick_one(variant_name, names, n, "--variant", algo->name, &picked, err)))
+            return st;
+        v = sb_variant_find(algo->name, picked);
+    }
     if (threads_given && !(v->flags & SB_THREADED) && threads != 1)
         return sb_fail(err, SB_ERR_USAGE, "%s/%s does not take --threads", algo->name, v->name);
     if (labels_path && !algo->write_labels)

@@ -3,8 +3,13 @@
 #define SEGBENCH_COMMANDS_H
 
 #include "dataset.h"
+#include "options.h"
 #include "registry.h"
 #include "results.h"
+
+/* The commands, each with its option table (defined beside its code). */
+extern const sb_command sb_cmd_list, sb_cmd_run, sb_cmd_bench, sb_cmd_check, sb_cmd_compare, sb_cmd_env,
+    sb_cmd_report;
 
 sb_status cmd_list(int argc, char **argv, sb_error *err);
 sb_status cmd_run(int argc, char **argv, sb_error *err);
@@ -25,6 +30,8 @@ sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *thr
 
 /* Write the speedup tables of `rows` for one algorithm (markdown). */
 void sb_report_speedup_tables(const sb_rows *rows, const sb_algo *algo, FILE *fp);
+/* The whole-process table from results_dir/cli.json, when there is one (report_cli.c). */
+void sb_report_cli(FILE *md, const char *results_dir);
 /* report/MACHINES.md: the result sets in dirs side by side (report_machines.c). */
 sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path, sb_error *err);
 

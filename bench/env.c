@@ -2,6 +2,8 @@
  * measured bandwidth ceilings (device copy, host memcpy per thread count). */
 #include "env.h"
 
+#include "json_out.h"
+
 #include "device_status.h"
 
 #include "segbench/atomic_file.h"
@@ -214,14 +216,9 @@ double sb_env_host_peak(const sb_env *env, int threads)
 
 static void json_string(FILE *fp, const char *key, const char *value, int comma)
 {
-    fprintf(fp, "  \"%s\": \"", key);
-    for (const char *p = value; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fputc('\\', fp);
-        if ((unsigned char)*p >= 0x20)
-            fputc(*p, fp);
-    }
-    fprintf(fp, "\"%s\n", comma ? "," : "");
+    fprintf(fp, "  \"%s\": ", key);
+    sb_json_str(fp, value);
+    fprintf(fp, "%s\n", comma ? "," : "");
 }
 
 void sb_env_print_json(const sb_env *e, FILE *fp)

@@ -9,6 +9,8 @@
  * rerun them; without gnuplot the report says which plots are missing.
  */
 #include "commands.h"
+
+#include "options.h"
 #include "quality.h"
 
 #include "args.h"
@@ -781,6 +783,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
         sb_report_quality(md, results_dir, algo);
         sb_rows_free(&rows);
     }
+    sb_report_cli(md, results_dir);
     if (!st)
         st = report_gallery(results_dir, out_dir, md, err);
     if (pc.missing)
@@ -801,20 +804,32 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     return st;
 }
 
+enum { OPT_RESULTS, OPT_OUT, OPT_COUNT };
+
+static const sb_option REPORT_OPTIONS[OPT_COUNT] = {
+    [OPT_RESULTS] = { "results", "DIR", "every results/<machine>/", "one result set to report on" },
+    [OPT_OUT] = { "out", "DIR", "report/<name of the results directory>", "where the report goes" },
+};
+
+const sb_command sb_cmd_report = {
+    "report", "[options]", "Write REPORT.md, tables and plots for every result set (report/<machine>/), "
+                           "and report/MACHINES.md.",
+    NULL, REPORT_OPTIONS, OPT_COUNT, 0, NULL, cmd_report,
+};
+
 sb_status cmd_report(int argc, char **argv, sb_error *err)
 {
     const char *results = NULL, *out = NULL;
-    sb_args a = sb_args_begin(argc, argv, err);
-    while (sb_args_next(&a)) {
-        if (sb_args_opt(&a, "--results"))
-            results = a.value;
-        else if (sb_args_opt(&a, "--out"))
-            out = a.value;
-        else
-            return sb_args_unknown(&a);
-    }
-    if (a.status)
-        return a.status;
+    sb_optparse p;
+    sb_optparse_begin(&p, &sb_cmd_report, argc, argv, err);
+    for (int opt; (opt = sb_optparse_next(&p)) != SB_OPT_END;)
+        switch (opt) {
+        case OPT_RESULTS: results = p.value; break;
+        case OPT_OUT: out = p.value; break;
+        default: return sb_optparse_unexpected(&p);
+        }
+    if (p.status)
+        return p.status;
     int gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
     if (!gnuplot)
         fprintf(stderr, "segbench report: gnuplot not found: tables only, plots listed as missing "

@@ -1,6 +1,8 @@
 /* results.c - CSV in and out for benchmark rows (see results.h). */
 #include "results.h"
 
+#include "json_out.h"
+
 #include "segbench/atomic_file.h"
 
 #include <errno.h>
@@ -13,9 +15,9 @@ const char *const SB_ROWS_CSV_HEADER =
     "algo,stage,variant,backend,threads,image,width,height,"
     "n,median_ms,min_ms,p25_ms,p75_ms,max_ms,"
     "e2e_n,e2e_median_ms,e2e_min_ms,e2e_p25_ms,e2e_p75_ms,e2e_max_ms,"
-    "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id";
+    "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags";
 const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms";
-enum { CSV_FIELDS = 28, CSV_FIELDS_V1 = 25 };   /* V1: before commit, date and run_id */
+enum { CSV_FIELDS = 29, CSV_FIELDS_V2 = 28, CSV_FIELDS_V1 = 25 };   /* V1: no commit, date, run_id; V2: no flags */
 
 sb_row *sb_rows_add(sb_rows *rows)
 {
@@ -89,7 +91,7 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
     fputc(',', fp);
     csv_summary(fp, &r->e2e);
     fprintf(fp, ",%.0f,%.3f,%.4f,", r->bytes, r->gbps, r->peak_fraction);
-    csv_put_all(fp, (const char *const[]){ r->agreement, r->metric, r->commit, r->date, r->run_id }, 5);
+    csv_put_all(fp, (const char *const[]){ r->agreement, r->metric, r->commit, r->date, r->run_id, r->flags }, 6);
     fputc('\n', fp);
 }
 
@@ -267,7 +269,7 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         }
         char *f[CSV_FIELDS + 1];
         int nf = csv_split(line, f, CSV_FIELDS + 1);
-        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V1) {
+        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V2 && nf != CSV_FIELDS_V1) {
             st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected %d fields", path, lineno, CSV_FIELDS);
             break;
         }
@@ -291,9 +293,10 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         r->peak_fraction = atof(f[22]);
         copy_field(r->agreement, sizeof r->agreement, f[23]);
         copy_field(r->metric, sizeof r->metric, f[24]);
-        copy_field(r->commit, sizeof r->commit, nf == CSV_FIELDS ? f[25] : "unknown");
-        copy_field(r->date, sizeof r->date, nf == CSV_FIELDS ? f[26] : "");
-        copy_field(r->run_id, sizeof r->run_id, nf == CSV_FIELDS ? f[27] : "unknown");
+        copy_field(r->commit, sizeof r->commit, nf > CSV_FIELDS_V1 ? f[25] : "unknown");
+        copy_field(r->date, sizeof r->date, nf > CSV_FIELDS_V1 ? f[26] : "");
+        copy_field(r->run_id, sizeof r->run_id, nf > CSV_FIELDS_V1 ? f[27] : "unknown");
+        copy_field(r->flags, sizeof r->flags, nf == CSV_FIELDS ? f[28] : "");
     }
     free(line);
     fclose(fp);
@@ -374,4 +377,74 @@ sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
     free(line);
     fclose(fp);
     return st;
+}
+
+/* ---- JSON (bench --json) ---- */
+
+static void json_summary(FILE *fp, const char *name, const sb_summary *s, const double *samples)
+{
+    fprintf(fp, "\"%s\": {\"n\": %d, \"median_ms\": ", name, s->n);
+    sb_json_num(fp, s->median);
+    fprintf(fp, ", \"min_ms\": ");
+    sb_json_num(fp, s->min);
+    fprintf(fp, ", \"p25_ms\": ");
+    sb_json_num(fp, s->p25);
+    fprintf(fp, ", \"p75_ms\": ");
+    sb_json_num(fp, s->p75);
+    fprintf(fp, ", \"max_ms\": ");
+    sb_json_num(fp, s->max);
+    fprintf(fp, ", \"samples_ms\": [");
+    for (int i = 0; samples && i < s->n; i++) {
+        fprintf(fp, "%s", i ? ", " : "");
+        sb_json_num(fp, samples[i]);
+    }
+    fprintf(fp, "]}");
+}
+
+static void json_field(FILE *fp, const char *key, const char *value)
+{
+    fprintf(fp, "\"%s\": ", key);
+    sb_json_str(fp, value);
+    fprintf(fp, ", ");
+}
+
+sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *err)
+{
+    sb_atomic_file af;
+    sb_status st = sb_atomic_open(&af, path, err);
+    if (st)
+        return st;
+    FILE *fp = af.fp;
+    fprintf(fp, "{\"rows\": [");
+    for (int i = 0; i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        fprintf(fp, "%s\n  {", i ? "," : "");
+        json_field(fp, "algo", r->algo);
+        json_field(fp, "stage", r->stage);
+        json_field(fp, "variant", r->variant);
+        json_field(fp, "backend", r->backend);
+        fprintf(fp, "\"threads\": %d, ", r->threads);
+        json_field(fp, "image", r->image);
+        fprintf(fp, "\"width\": %d, \"height\": %d,\n   ", r->width, r->height);
+        json_summary(fp, "kernel", &r->kernel, r->kernel_ms);
+        fprintf(fp, ",\n   ");
+        json_summary(fp, "e2e", &r->e2e, r->e2e_ms);
+        fprintf(fp, ",\n   \"bytes\": ");
+        sb_json_num(fp, r->bytes);
+        fprintf(fp, ", \"gbps\": ");
+        sb_json_num(fp, r->gbps);
+        fprintf(fp, ", \"peak_fraction\": ");
+        sb_json_num(fp, r->peak_fraction);
+        fprintf(fp, ", ");
+        json_field(fp, "agreement", r->agreement);
+        json_field(fp, "agreement_metric", r->metric);
+        json_field(fp, "commit", r->commit);
+        json_field(fp, "date", r->date);
+        json_field(fp, "run_id", r->run_id);
+        fprintf(fp, "\"flags\": ");
+        sb_json_str(fp, r->flags);
+        fprintf(fp, "}");
+    }
+    fprintf(fp, "\n]}\n");
+    return sb_atomic_commit(&af, err);
 }

@@ -32,6 +32,7 @@ typedef struct sb_row {
     char commit[64];         /* the commit that measured it ("unknown" in old files) */
     char date[32];           /* UTC, ISO 8601 */
     char run_id[48];         /* the bench run that measured it */
+    char flags[64];          /* noise warnings, ';'-separated: spread, over_peak (see noise.h), or "" */
     double *kernel_ms, *e2e_ms;   /* raw samples, or NULL */
 } sb_row;
 
@@ -52,6 +53,8 @@ void sb_row_put_samples(FILE *fp, const sb_row *r);
 
 sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err);
 sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err);
+/* The rows with their samples as JSON: {"rows": [{..., "kernel": {..., "samples_ms": [...]}}]}. */
+sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *err);
 sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err);
 /* Attach the samples in `path` to the matching rows (missing file: error). */
 sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err);

@@ -26,6 +26,7 @@ int sb_exit_code(sb_status status)
     switch (status) {
     case SB_OK: return 0;
     case SB_ERR_AGREEMENT: return 1;
+    case SB_ERR_SLOWER: return 3;
     default: return 2;
     }
 }

@@ -1,6 +1,7 @@
 /* test_cli.c - the segbench command line as a user meets it: each bad
  * input gives one clear line on stderr, exit code 2, and no output file. */
 #define _DEFAULT_SOURCE        /* wait4 */
+#include "cli_util.h"
 #include "test_groups.h"
 
 #include "../bench/results.h"
@@ -20,73 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct cli_result {
-    int code;
-    char out[65536];
-    char err[8192];
-} cli_result;
-
-static void slurp(const char *path, char *buf, size_t size)
-{
-    FILE *fp = fopen(path, "r");
-    size_t n = fp ? fread(buf, 1, size - 1, fp) : 0;
-    buf[n] = '\0';
-    if (fp)
-        fclose(fp);
-}
-
-/* The segbench beside this test binary (build/ or build-asan/). */
-static const char *segbench_path(void)
-{
-    static char path[4096];
-    if (!path[0]) {
-        ssize_t n = readlink("/proc/self/exe", path, sizeof path - 16);
-        path[n > 0 ? n : 0] = '\0';
-        char *slash = strrchr(path, '/');
-        if (slash)
-            strcpy(slash + 1, "segbench");
-        else
-            strcpy(path, "./build/segbench");
-    }
-    return path;
-}
-
-/* Run segbench with the formatted arguments. */
-static cli_result *cli(const char *fmt, ...)
-{
-    static cli_result r;
-    char args[2048], cmd[3072];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    const char *out = test_path("cli.out"), *err = test_path("cli.err");
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", segbench_path(), args, out, err);
-    int status = system(cmd);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    slurp(out, r.out, sizeof r.out);
-    slurp(err, r.err, sizeof r.err);
-    return &r;
-}
-
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-static int lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
-
 static const char *small_png(void)
 {
     const char *path = test_path("small.png");
-    if (!exists(path)) {
+    if (!test_exists(path)) {
         sb_image img;
         test_random_grey(&img, 45, 31, 77);
         sb_error err;
@@ -136,9 +74,9 @@ static void expect_refused(const char *needle, const char *fmt, ...)
     remove(out);
     cli_result *r = cli("%s %s", args, out);
     CHECKF(r->code == 2, "'%s': exit %d (%s)", args, r->code, r->err);
-    CHECKF(lines(r->err) == 1, "'%s': %d lines on stderr: %s", args, lines(r->err), r->err);
+    CHECKF(test_lines(r->err) == 1, "'%s': %d lines on stderr: %s", args, test_lines(r->err), r->err);
     CHECKF(strstr(r->err, needle) != NULL, "'%s': message lacks '%s': %s", args, needle, r->err);
-    CHECKF(!exists(out), "'%s' wrote an output", args);
+    CHECKF(!test_exists(out), "'%s' wrote an output", args);
     CHECK(test_count_temp_files(sb_test_dir()) == 0);
 }
 
@@ -162,24 +100,24 @@ static void test_bad_inputs(void)
     expect_refused("over the limit", "run integral %s", huge);
     expect_refused("No such file", "run integral %s/absent.png", sb_test_dir());
     expect_refused("is a directory", "run integral %s", sb_test_dir());
-    expect_refused("unknown variant 'cuda-magic'", "run integral --variant cuda-magic %s", small_png());
+    expect_refused("'cuda-magic' matches nothing (there are: cpu, pthread", "run integral --variant cuda-magic %s", small_png());
     expect_refused("unknown algorithm 'sift'", "run sift %s", small_png());
     expect_refused("--threads: 0 is outside", "run integral --variant pthread --threads 0 %s", small_png());
     expect_refused("not a whole number", "run integral --variant pthread --threads many %s", small_png());
     expect_refused("does not take --threads", "run integral --threads 4 %s", small_png());
-    expect_refused("no stage 'cubes'", "run integral --stage cubes %s", small_png());
+    expect_refused("'cubes' matches nothing (there are: sum, sqsum)", "run integral --stage cubes %s", small_png());
     expect_refused("unknown option --k", "run integral --k 5 %s", small_png());
 
     /* an output directory that does not exist */
     char missing[600];
     snprintf(missing, sizeof missing, "%s/no/such/dir/out.png", sb_test_dir());
     cli_result *r = cli("run integral %s %s", small_png(), missing);
-    CHECKF(r->code == 2 && strstr(r->err, "directory does not exist") && lines(r->err) == 1, "exit %d: %s",
+    CHECKF(r->code == 2 && strstr(r->err, "directory does not exist") && test_lines(r->err) == 1, "exit %d: %s",
            r->code, r->err);
-    CHECK(!exists(missing));
+    CHECK(!test_exists(missing));
 
     r = cli("run integral %s %s --variant", small_png(), test_path("x.png"));
-    CHECKF(r->code == 2 && strstr(r->err, "--variant needs a value") && lines(r->err) == 1, "%s", r->err);
+    CHECKF(r->code == 2 && strstr(r->err, "--variant needs a value") && test_lines(r->err) == 1, "%s", r->err);
     r = cli("frobnicate");
     CHECK(r->code == 2 && strstr(r->err, "unknown command"));
     r = cli("bench --budget -5 --image %s", small_png());
@@ -195,7 +133,7 @@ static void test_bad_inputs(void)
 static const char *small_rgb_png(void)
 {
     const char *path = test_path("small-rgb.png");
-    if (!exists(path)) {
+    if (!test_exists(path)) {
         sb_image img;
         test_patchy_rgb(&img, 45, 31, 78);
         sb_error err;
@@ -249,7 +187,7 @@ static void test_kmeans_tool(void)
 static const char *medium_png(void)
 {
     const char *path = test_path("medium.png");
-    if (!exists(path)) {
+    if (!test_exists(path)) {
         sb_image img;
         test_random_grey(&img, 400, 300, 78);
         sb_error err;
@@ -281,14 +219,14 @@ static void test_check_bench_report(void)
     r = cli("bench --image %s --threads 1,2 --budget 10 --min-reps 3 --results %s --quiet", small_png(), results);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     snprintf(path, sizeof path, "%s/integral.csv", results);
-    CHECK(exists(path));
+    CHECK(test_exists(path));
     snprintf(path, sizeof path, "%s/env.json", results);
-    CHECK(exists(path));
+    CHECK(test_exists(path));
     r = cli("report --results %s --out %s", results, report);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     snprintf(path, sizeof path, "%s/REPORT.md", report);
     char md[65536];
-    slurp(path, md, sizeof md);
+    test_slurp(path, md, sizeof md);
     CHECKF(strstr(md, "## integral") && strstr(md, "## kmeans") && strstr(md, "Speedup") && strstr(md, "rows agree"),
            "REPORT.md: %.300s", md);
 
@@ -301,7 +239,7 @@ static void test_check_bench_report(void)
     r = cli("bench --algo kmeans --variant cpu --image %s --budget 10 --min-reps 3 --results %s --quiet", small_png(),
             results);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
-    slurp(path, md, sizeof md);
+    test_slurp(path, md, sizeof md);
     CHECKF(strstr(md, "integral-x.png") && !strstr(md, "kmeans-x.png"), "index.tsv: %s", md);
 
     /* a result set against itself as baseline: nothing is slower */
@@ -333,7 +271,7 @@ static void test_bench_gallery_without_hook(void)
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     char path[700], index[4096] = "";
     snprintf(path, sizeof path, "%s/gallery/index.tsv", results);
-    slurp(path, index, sizeof index);
+    test_slurp(path, index, sizeof index);
     CHECKF(strstr(index, "meanshift-small-regions.png") && !strstr(index, "meanshift-filter"), "index.tsv: %s", index);
     remove(manifest);
     rmdir(dir);
@@ -367,12 +305,12 @@ static void test_no_kernel_image(void)
     if (sb_device_built())
         CHECKF(strstr(r->err, line) != NULL, "stderr: %s", r->err);
     snprintf(path, sizeof path, "%s/integral.csv", results);
-    slurp(path, csv, sizeof csv);
+    test_slurp(path, csv, sizeof csv);
     CHECKF(strstr(csv, ",cpu,") && !strstr(csv, "cuda-") && !strstr(csv, "FAIL"), "integral.csv: %.300s", csv);
     r = cli("check --image %s --algo integral --threads 1", small_png());
     CHECKF(r->code == 0 && !strstr(r->out, "FAIL"), "check: exit %d: %s", r->code, r->err);
     r = cli("run integral %s %s/o.png --variant cuda-shared", small_png(), sb_test_dir());
-    CHECKF(r->code == 2 && lines(r->err) == 1 && strstr(r->err, sb_device_built() ? line : "nvcc"), "run: exit %d: %s",
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, sb_device_built() ? line : "nvcc"), "run: exit %d: %s",
            r->code, r->err);
     unsetenv("SB_SIMULATE_DEVICE");
 }
@@ -407,7 +345,7 @@ static int count_lines_with(const char *text, const char *needle)
 static int replace_in_file(const char *path, const char *from, const char *to)
 {
     char text[65536], out[65536];
-    slurp(path, text, sizeof text);
+    test_slurp(path, text, sizeof text);
     char *at = strstr(text, from);
     if (!at)
         return 0;
@@ -424,8 +362,8 @@ static int replace_in_file(const char *path, const char *from, const char *to)
 static int csv_rows(const char *path)
 {
     char text[65536];
-    slurp(path, text, sizeof text);
-    return lines(text) - 1;
+    test_slurp(path, text, sizeof text);
+    return test_lines(text) - 1;
 }
 
 /* A run killed in the middle keeps its rows (one cut off mid-line);
@@ -443,7 +381,7 @@ static void test_resume_after_kill(void)
     CHECK(full >= 5);
 
     /* what a kill leaves: the last rows gone, the one before cut in half, env.json unfinished */
-    slurp(path, text, sizeof text);
+    test_slurp(path, text, sizeof text);
     char *cut = text + strlen(text);
     for (int k = 0; k < 3 && cut > text; k++)
         do
@@ -474,12 +412,12 @@ static void test_resume_after_kill(void)
     }
     sb_rows_free(&rows);
     snprintf(path, sizeof path, "%s/env.json", results);
-    slurp(path, text, sizeof text);
+    test_slurp(path, text, sizeof text);
     CHECK(strstr(text, "\"run_finished\": true") != NULL);
 
     /* other timing options: refused, nothing touched */
     r = cli("bench --image %s %s --results %s --resume --budget 7", small_png(), opts, results);
-    CHECKF(r->code == 2 && lines(r->err) <= 2 && strstr(r->err, "--resume"), "exit %d: %s", r->code, r->err);
+    CHECKF(r->code == 2 && test_lines(r->err) <= 2 && strstr(r->err, "--resume"), "exit %d: %s", r->code, r->err);
 }
 
 /* A set with rows of two runs says so in the report and in compare. */
@@ -498,7 +436,7 @@ static void test_mixed_runs_are_named(void)
     CHECKF(r->code == 0 && strstr(r->err, "come from 2 runs"), "report: %s", r->err);
     char md[65536], path[700];
     snprintf(path, sizeof path, "%s/mixed-report/REPORT.md", sb_test_dir());
-    slurp(path, md, sizeof md);
+    test_slurp(path, md, sizeof md);
     CHECKF(strstr(md, "come from 2 runs") && count_lines_with(md, "Measured at commit") >= 2, "REPORT.md: %.600s", md);
     r = cli("compare --baseline %s --current %s", results, results);
     CHECKF(r->code == 0 && strstr(r->err, "come from 2 runs"), "compare: %s", r->err);
@@ -572,7 +510,7 @@ static void test_png_huge_chunk_claim(void)
 {
     char out[600];
     snprintf(out, sizeof out, "%s/claim-out.png", sb_test_dir());
-    char *valid[] = { (char *)segbench_path(), "run", "integral", (char *)small_png(), out, NULL };
+    char *valid[] = { (char *)test_segbench_path(), "run", "integral", (char *)small_png(), out, NULL };
     double base_s;
     long base_kb;
     CHECK(run_measured(valid, &base_s, &base_kb) == 0);
@@ -590,11 +528,11 @@ static void test_png_huge_chunk_claim(void)
         fwrite(kinds[k], 1, 4, fp);
         fwrite("abc", 1, 3, fp);
         fclose(fp);
-        char *argv[] = { (char *)segbench_path(), "run", "integral", path, out, NULL };
+        char *argv[] = { (char *)test_segbench_path(), "run", "integral", path, out, NULL };
         double seconds;
         long peak_kb;
         int code = run_measured(argv, &seconds, &peak_kb);
-        CHECKF(code == 2 && seconds < base_s + 0.1 && peak_kb < base_kb + 64 * 1024 && !exists(out),
+        CHECKF(code == 2 && seconds < base_s + 0.1 && peak_kb < base_kb + 64 * 1024 && !test_exists(out),
                "%s: exit %d in %.3f s, %ld KB (a valid tiny PNG: %.3f s, %ld KB)", kinds[k], code, seconds, peak_kb,
                base_s, base_kb);
     }
@@ -625,19 +563,19 @@ static void test_run_outputs_all_or_nothing(void)
     snprintf(out, sizeof out, "%s/pair-out.png", sb_test_dir());
     snprintf(bad, sizeof bad, "%s/no/such/dir/labels.png", sb_test_dir());
     cli_result *r = cli("run kmeans %s %s --labels %s", small_png(), out, bad);
-    CHECKF(r->code == 2 && lines(r->err) == 1 && strstr(r->err, "directory does not exist"), "exit %d: %s", r->code,
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "directory does not exist"), "exit %d: %s", r->code,
            r->err);
-    CHECK(!exists(out));
+    CHECK(!test_exists(out));
     snprintf(bad, sizeof bad, "%s/labels.jpg", sb_test_dir());
     r = cli("run kmeans %s %s --labels %s", small_png(), out, bad);
     CHECKF(r->code == 2 && strstr(r->err, "unknown format"), "exit %d: %s", r->code, r->err);
-    CHECK(!exists(out) && !exists(bad));
+    CHECK(!test_exists(out) && !test_exists(bad));
     r = cli("run kmeans %s %s --labels %s", small_png(), out, out);
     CHECKF(r->code == 2 && strstr(r->err, "output picture itself"), "exit %d: %s", r->code, r->err);
-    CHECK(!exists(out));
+    CHECK(!test_exists(out));
     snprintf(bad, sizeof bad, "%s/pair-labels.png", sb_test_dir());
     r = cli("run kmeans %s %s --labels %s", small_png(), out, bad);
-    CHECKF(r->code == 0 && exists(out) && exists(bad), "exit %d: %s", r->code, r->err);
+    CHECKF(r->code == 0 && test_exists(out) && test_exists(bad), "exit %d: %s", r->code, r->err);
 }
 
 /* Interrupted while writing, a process left its hidden temporary file
@@ -668,7 +606,7 @@ static void test_interrupt_removes_temp_files(void)
     snprintf(cmd, sizeof cmd, "ls -A %s > %s/listing.txt", dir, sb_test_dir());
     CHECK(system(cmd) == 0);
     snprintf(cmd, sizeof cmd, "%s/listing.txt", sb_test_dir());
-    slurp(cmd, dir_listing, sizeof dir_listing);
+    test_slurp(cmd, dir_listing, sizeof dir_listing);
     CHECKF(dir_listing[0] == '\0', "left behind: %s", dir_listing);
 }
 
@@ -689,7 +627,7 @@ static void test_option_edge_cases(void)
     fputs("not a PNG", fp);
     fclose(fp);
     cli_result *r = cli("bench --image %s --results %s", bad, results);
-    CHECKF(r->code == 2 && !exists(results), "exit %d: %s", r->code, r->err);
+    CHECKF(r->code == 2 && !test_exists(results), "exit %d: %s", r->code, r->err);
 }
 
 const sb_test tests_cli[] = {

@@ -23,7 +23,8 @@ typedef enum sb_status {
     SB_ERR_DEVICE,     /* a CUDA or library call failed */
     SB_ERR_DEVICE_MEMORY, /* the GPU has too little free memory for the work */
     SB_ERR_UNAVAILABLE,/* not built, or no device to run on */
-    SB_ERR_AGREEMENT   /* a variant broke its agreement contract */
+    SB_ERR_AGREEMENT,  /* a variant broke its agreement contract */
+    SB_ERR_SLOWER      /* compare --fail-on-slower found a slowdown */
 } sb_status;
 
 enum { SB_ERROR_MSG_MAX = 512 };
@@ -42,7 +43,9 @@ sb_status sb_fail(sb_error *err, sb_status status, const char *fmt, ...)
 #endif
     ;
 
-/* The process exit code for a status: 0 ok, 1 agreement failure, 2 otherwise. */
+/* The process exit code for a status: 0 ok, 1 agreement failure, 3 a
+ * slowdown (compare --fail-on-slower), 2 otherwise.  (A signal ends the
+ * process as the signal does: 130 for Ctrl-C, as the shell reports it.) */
 int sb_exit_code(sb_status status);
 
 #ifdef __cplusplus

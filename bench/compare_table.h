@@ -1,0 +1,80 @@
+/* compare_table.h - the lines `segbench compare` prints, kept for the
+ * verdict line and for --export-json / --export-csv (hyperfine's option
+ * names): every sample, the ratio, its interval, p and the verdict. */
+#ifndef SEGBENCH_COMPARE_TABLE_H
+#define SEGBENCH_COMPARE_TABLE_H
+
+#include "segbench/atomic_file.h"
+#include "segbench/error.h"
+#include "segbench/stats.h"
+
+#include <stdio.h>
+
+typedef enum sb_line_kind {
+    SB_LINE_JUDGED,          /* both sides timed: a verdict */
+    SB_LINE_FAILED,          /* a side broke its agreement contract */
+    SB_LINE_SKIPPED,         /* nothing to compare (no samples, unusable image) */
+    SB_LINE_ONLY_BASELINE,   /* a row the current set lacks */
+    SB_LINE_ONLY_CURRENT     /* a row the baseline lacks */
+} sb_line_kind;
+
+typedef struct sb_compare_line {
+    char algo[32], stage[32], label[300];
+    sb_line_kind kind;
+    sb_summary a, b;
+    double *a_ms, *b_ms;      /* the samples (owned), JUDGED only */
+    sb_comparison cmp;
+    int noise_a, noise_b;     /* noise.h flags of each side */
+    char note[300];
+} sb_compare_line;
+
+typedef struct sb_compare_tally {
+    int faster, slower, same, failed, skipped, only_baseline, only_current;
+    double log_ratio_sum;
+    int ratios;
+} sb_compare_tally;
+
+enum { SB_COMPARE_MAX_WARNINGS = 32 };
+
+typedef struct sb_compare_table {
+    sb_compare_line *line;
+    int count, cap;
+    sb_compare_tally tally;
+    const char *mode, *a, *b;
+    double alpha, min_diff;
+    char warning[SB_COMPARE_MAX_WARNINGS][400];
+    int nwarnings;
+    sb_atomic_file json, csv;
+    int have_json, have_csv;
+    const sb_compare_line *printed;   /* the last line printed (for its algo/stage heading) */
+} sb_compare_table;
+
+/* Open the table; the export files (either may be NULL) are created now as
+ * temporary files, so a bad path fails before any work. */
+sb_status sb_compare_table_open(sb_compare_table *t, const char *mode, const char *a, const char *b, double alpha,
+                                double min_diff, const char *json_path, const char *csv_path, sb_error *err);
+/* Write the exports and rename them into place when st is SB_OK, else
+ * remove them; free the table.  Returns st, or the export's error. */
+sb_status sb_compare_table_close(sb_compare_table *t, sb_status st, sb_error *err);
+
+/* A new line (kind JUDGED until the caller says otherwise), or NULL when out of memory. */
+sb_compare_line *sb_compare_table_add(sb_compare_table *t, const char *algo, const char *stage, const char *label);
+/* Judge a line from the two sides' samples (copied); print_line counts it. */
+sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, const double *b, int nb,
+                                double alpha, double min_diff, sb_error *err);
+
+void sb_compare_table_warn(sb_compare_table *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void sb_compare_table_print_warnings(const sb_compare_table *t, FILE *fp);
+void sb_compare_table_print_header(sb_compare_table *t, FILE *fp);
+/* One line of the table (and its algo/stage heading when that changes); counts it. */
+void sb_compare_table_print_line(sb_compare_table *t, sb_compare_line *line, FILE *fp);
+/* One warning per noisy side (noise.h), after the table. */
+void sb_compare_table_print_noise(const sb_compare_table *t, FILE *fp);
+/* "B against A: faster on N, slower on N, same on N ...". */
+void sb_compare_table_print_verdict(const sb_compare_table *t, FILE *fp);
+
+#endif

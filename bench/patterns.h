@@ -1,0 +1,23 @@
+/* patterns.h - choosing algorithms, variants and stages by name: a comma
+ * list of shell-style patterns, as fnmatch(3) reads them ("cuda-*",
+ * "meanshift-*,kmeans", "cpu,pthread"). */
+#ifndef SEGBENCH_PATTERNS_H
+#define SEGBENCH_PATTERNS_H
+
+#include "segbench/error.h"
+
+/* Does some pattern of the list match name?  NULL (no list) matches all. */
+int sb_pattern_match(const char *patterns, const char *name);
+
+/* Every pattern of the list must match one of names[]; otherwise an error,
+ * for option `what` ("--variant"), that lists the names there are. */
+sb_status sb_pattern_check(const char *patterns, const char *const *names, int count, const char *what,
+                           sb_error *err);
+
+/* The names of the registry: every algorithm, every variant name and every
+ * stage name (each once), for sb_pattern_check.  The arrays are static. */
+int sb_algo_names(const char **names, int max);
+int sb_variant_names(const char *algos, const char **names, int max);   /* variants of the algos matching `algos` */
+int sb_stage_names(const char *algos, const char **names, int max);
+
+#endif

@@ -1,0 +1,67 @@
+/* cli_util.c - running segbench from the tests (see cli_util.h). */
+#include "cli_util.h"
+
+#include "test_groups.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void test_slurp(const char *path, char *buf, size_t size)
+{
+    FILE *fp = fopen(path, "r");
+    size_t n = fp ? fread(buf, 1, size - 1, fp) : 0;
+    buf[n] = '\0';
+    if (fp)
+        fclose(fp);
+}
+
+const char *test_segbench_path(void)
+{
+    static char path[4096];
+    if (!path[0]) {
+        ssize_t n = readlink("/proc/self/exe", path, sizeof path - 16);
+        path[n > 0 ? n : 0] = '\0';
+        char *slash = strrchr(path, '/');
+        if (slash)
+            strcpy(slash + 1, "segbench");
+        else
+            strcpy(path, "./build/segbench");
+    }
+    return path;
+}
+
+cli_result *cli(const char *fmt, ...)
+{
+    static cli_result r;
+    char args[2048], cmd[3072];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    const char *out = test_path("cli.out"), *err = test_path("cli.err");
+    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", test_segbench_path(), args, out, err);
+    int status = system(cmd);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+    test_slurp(out, r.out, sizeof r.out);
+    test_slurp(err, r.err, sizeof r.err);
+    return &r;
+}
+
+int test_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+int test_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}

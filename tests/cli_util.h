@@ -1,0 +1,27 @@
+/* cli_util.h - running the segbench binary from the tests, as a user would. */
+#ifndef SEGBENCH_CLI_UTIL_H
+#define SEGBENCH_CLI_UTIL_H
+
+#include <stddef.h>
+
+typedef struct cli_result {
+    int code;              /* exit status (128 + n for a signal, as a shell says), -1 when unknown */
+    char out[65536];
+    char err[8192];
+} cli_result;
+
+/* Run the segbench beside this test binary with the formatted arguments
+ * (a shell line: quote what needs it).  The result is static. */
+cli_result *cli(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* The segbench beside this test binary (build/ or build-asan/). */
+const char *test_segbench_path(void);
+/* A file's text (truncated to size - 1), "" when it cannot be read. */
+void test_slurp(const char *path, char *buf, size_t size);
+int test_exists(const char *path);
+int test_lines(const char *s);
+
+#endif

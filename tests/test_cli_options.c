@@ -1,0 +1,455 @@
+/* test_cli_options.c - the command line as users of hyperfine, nvbench and
+ * google-benchmark expect it: --help and --version, patterns, exit codes,
+ * compare's exports and warnings, JSON output, noise flags, bench-cli. */
+#define _DEFAULT_SOURCE        /* usleep */
+#include "cli_util.h"
+#include "test_groups.h"
+
+#include "../bench/commands.h"
+#include "../bench/device_status.h"
+#include "../bench/noise.h"
+#include "../bench/results.h"
+
+#include "segbench/image_io.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const sb_command *const ALL_COMMANDS[] = { &sb_cmd_list, &sb_cmd_run, &sb_cmd_bench, &sb_cmd_check,
+                                                  &sb_cmd_compare, &sb_cmd_report, &sb_cmd_env };
+enum { NCOMMANDS = sizeof ALL_COMMANDS / sizeof ALL_COMMANDS[0] };
+
+/* ---- a JSON syntax check (enough to say "a JSON parser reads this") ---- */
+
+static const char *json_value(const char *p);
+
+static const char *json_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')
+        p++;
+    return p;
+}
+
+static const char *json_string(const char *p)
+{
+    if (*p != '"')
+        return NULL;
+    for (p++; *p && *p != '"'; p++) {
+        if ((unsigned char)*p < 0x20)
+            return NULL;
+        if (*p == '\\' && !*++p)
+            return NULL;
+    }
+    return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *json_list(const char *p, char close, int keyed)
+{
+    p = json_ws(p + 1);
+    if (*p == close)
+        return p + 1;
+    for (;;) {
+        if (keyed) {
+            if (!(p = json_string(json_ws(p))))
+                return NULL;
+            p = json_ws(p);
+            if (*p++ != ':')
+                return NULL;
+        }
+        if (!(p = json_value(p)))
+            return NULL;
+        p = json_ws(p);
+        if (*p == close)
+            return p + 1;
+        if (*p++ != ',')
+            return NULL;
+    }
+}
+
+static const char *json_value(const char *p)
+{
+    p = json_ws(p);
+    if (*p == '{')
+        return json_list(p, '}', 1);
+    if (*p == '[')
+        return json_list(p, ']', 0);
+    if (*p == '"')
+        return json_string(p);
+    for (const char *word = "true\0false\0null\0"; *word; word += strlen(word) + 1)
+        if (strncmp(p, word, strlen(word)) == 0)
+            return p + strlen(word);
+    char *end;
+    strtod(p, &end);
+    return end > p && strncmp(p, "nan", 3) && strncmp(p, "inf", 3) ? end : NULL;
+}
+
+static int json_valid(const char *text)
+{
+    const char *end = json_value(text);
+    return end && *json_ws(end) == '\0';
+}
+
+/* ---- fixtures ---- */
+
+static const char *grey_png(const char *name, int w, int h)
+{
+    const char *path = test_path(name);
+    if (!test_exists(path)) {
+        sb_image img;
+        test_random_grey(&img, w, h, 5);
+        sb_error err;
+        if (sb_image_save(path, &img, &err) != SB_OK)
+            exit(2);
+        sb_image_free(&img);
+    }
+    return path;
+}
+
+/* A small result set of integral's cpu and pthread rows, measured once. */
+static const char *baseline_set(void)
+{
+    static char dir[600];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "%s/opt-baseline", sb_test_dir());
+        cli_result *r = cli("bench --image %s --algo integral --variant cpu,pthread --threads 1 --budget 5 "
+                            "--min-reps 9 --max-reps 40 --results %s --quiet --json",
+                            grey_png("opt.png", 64, 48), dir);
+        CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
+    }
+    return dir;
+}
+
+/* A copy of the baseline, changed by a shell line run inside it. */
+static const char *changed_copy(const char *name, const char *change)
+{
+    static char dir[600];
+    char cmd[4096];
+    snprintf(dir, sizeof dir, "%s/%s", sb_test_dir(), name);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s' && cd '%s' && %s", dir, baseline_set(), dir, dir, change);
+    CHECKF(system(cmd) == 0, "%s", cmd);
+    return dir;
+}
+
+/* Every sample of integral.samples.csv times 3: the current set is slower. */
+#define SLOWER "awk -F, -v OFS=, 'NR > 1 { n = split($7, s, \" \"); $7 = \"\"; " \
+               "for (i = 1; i <= n; i++) $7 = $7 (i > 1 ? \" \" : \"\") s[i] * 3 } { print }' " \
+               "integral.samples.csv > t && mv t integral.samples.csv"
+
+/* ---- tests ---- */
+
+static void test_help_lists_every_option(void)
+{
+    for (int c = 0; c < NCOMMANDS; c++) {
+        const sb_command *cmd = ALL_COMMANDS[c];
+        cli_result *r = cli("%s --help", cmd->name);
+        CHECKF(r->code == 0, "%s --help: exit %d: %s", cmd->name, r->code, r->err);
+        char usage[80];
+        snprintf(usage, sizeof usage, "usage: segbench %s", cmd->name);
+        CHECKF(strstr(r->out, usage) && strstr(r->out, "exit status:"), "%s --help: %.200s", cmd->name, r->out);
+        for (int i = 0; i < cmd->noptions; i++) {
+            if (!cmd->options[i].name)
+                continue;
+            char opt[80];
+            snprintf(opt, sizeof opt, "  --%s", cmd->options[i].name);
+            CHECKF(strstr(r->out, opt) != NULL, "%s --help lacks %s", cmd->name, opt + 2);
+        }
+        char text[sizeof r->out];
+        memcpy(text, r->out, sizeof text);
+        r = cli("%s -h", cmd->name);
+        CHECKF(r->code == 0 && strcmp(r->out, text) == 0, "%s -h differs from --help", cmd->name);
+        r = cli("help %s", cmd->name);
+        CHECKF(r->code == 0 && strcmp(r->out, text) == 0, "help %s differs from --help", cmd->name);
+    }
+    cli_result *r = cli("run --help");         /* it once said "option --help needs a value" */
+    CHECKF(r->code == 0 && strstr(r->out, "--labels FILE"), "run --help: exit %d: %s%s", r->code, r->out, r->err);
+    r = cli("--help");
+    CHECKF(r->code == 0 && strstr(r->out, "compare") && strstr(r->out, "130 interrupted"), "%s", r->out);
+}
+
+static void test_version(void)
+{
+    cli_result *r = cli("--version");
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECKF(strncmp(r->out, "segbench ", 9) == 0 && strstr(r->out, "commit:") && strstr(r->out, "cflags:") &&
+               strstr(r->out, "cuda archs:"),
+           "%s", r->out);
+    char text[sizeof r->out];
+    memcpy(text, r->out, sizeof text);
+    r = cli("version");
+    CHECK(r->code == 0 && strcmp(r->out, text) == 0);
+}
+
+static void test_unknown_names_suggest(void)
+{
+    cli_result *r = cli("bench --budgt 5");
+    CHECKF(r->code == 2 && strstr(r->err, "unknown option '--budgt' (did you mean --budget?"), "exit %d: %s",
+           r->code, r->err);
+    r = cli("compare --fail-on-slowr");
+    CHECKF(r->code == 2 && strstr(r->err, "did you mean --fail-on-slower?"), "exit %d: %s", r->code, r->err);
+    r = cli("bnech");
+    CHECKF(r->code == 2 && strstr(r->err, "did you mean bench?"), "exit %d: %s", r->code, r->err);
+    r = cli("list --zzzzzz");
+    CHECKF(r->code == 2 && strstr(r->err, "unknown option '--zzzzzz' (see 'segbench list --help')"), "%s", r->err);
+    r = cli("list --json=yes");
+    CHECKF(r->code == 2 && strstr(r->err, "--json takes no value"), "%s", r->err);
+}
+
+static void test_patterns(void)
+{
+    cli_result *r = cli("check --image %s --algo 'integ*' --variant 'cpu,p*' --threads 1", grey_png("opt.png", 64, 48));
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECKF(strstr(r->out, " cpu ") && strstr(r->out, " pthread ") && !strstr(r->out, " openmp "), "%s", r->out);
+    CHECKF(strstr(r->out, " sum ") && strstr(r->out, " sqsum "), "%s", r->out);
+    r = cli("check --image %s --algo integral --variant cpu --stage 'sq*'", grey_png("opt.png", 64, 48));
+    CHECKF(r->code == 0 && strstr(r->out, " sqsum ") && !strstr(r->out, " sum "), "%s%s", r->out, r->err);
+
+    r = cli("bench --variant 'nomatch*' --results %s/never", sb_test_dir());
+    CHECKF(r->code == 2 && strstr(r->err, "--variant: 'nomatch*' matches nothing (there are: cpu, pthread"),
+           "exit %d: %s", r->code, r->err);
+    r = cli("list --algo 'zz*'");
+    CHECKF(r->code == 2 && strstr(r->err, "--algo: 'zz*' matches nothing (there are: integral"), "%s", r->err);
+    r = cli("run integral --variant 'p*,o*' %s %s/x.png", grey_png("opt.png", 64, 48), sb_test_dir());
+    CHECKF(r->code == 2 && strstr(r->err, "matches 2 of integral's (pthread, openmp); run takes one"), "%s", r->err);
+    r = cli("run integral --variant 'pth*' %s %s/x.png", grey_png("opt.png", 64, 48), sb_test_dir());
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+
+    r = cli("list --json --algo integral --variant '*mp,cpu'");
+    CHECKF(r->code == 0 && json_valid(r->out), "list --json: exit %d, not JSON: %.300s", r->code, r->out);
+    CHECKF(strstr(r->out, "\"name\": \"openmp\"") && strstr(r->out, "\"name\": \"cpu\"") &&
+               !strstr(r->out, "\"name\": \"pthread\"") && !strstr(r->out, "\"name\": \"kmeans\""),
+           "%s", r->out);
+}
+
+static void test_exit_codes(void)
+{
+    CHECK(cli("list")->code == 0);
+    CHECK(cli("list --bogus")->code == 2);
+    const char *base = baseline_set();
+
+    const char *slow = changed_copy("opt-slow", SLOWER);
+    cli_result *r = cli("compare --baseline %s --current %s --fail-on-slower", base, slow);
+    CHECKF(r->code == 3 && strstr(r->err, "slower on"), "slower: exit %d: %s", r->code, r->err);
+    r = cli("compare --baseline %s --current %s --strict", base, slow);
+    CHECKF(r->code == 3, "--strict: exit %d", r->code);
+    r = cli("compare --baseline %s --current %s", base, slow);
+    CHECKF(r->code == 0 && strstr(r->out, "slower on 4"), "without --fail-on-slower: exit %d: %s", r->code, r->out);
+
+    const char *failed = changed_copy("opt-fail", "sed -i '2s/,exact,/,FAIL,/' integral.csv");
+    r = cli("compare --baseline %s --current %s --fail-on-slower", base, failed);
+    CHECKF(r->code == 1 && strstr(r->out, "FAILED"), "a broken contract: exit %d: %s%s", r->code, r->out, r->err);
+
+    /* Ctrl-C: the process ends as SIGINT ends it (a shell says 130) */
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        char results[600];
+        snprintf(results, sizeof results, "%s/opt-interrupted", sb_test_dir());
+        execl(test_segbench_path(), "segbench", "bench", "--image", grey_png("opt-big.png", 1500, 1000), "--algo",
+              "integral", "--variant", "cpu", "--budget", "60000", "--results", results, (char *)NULL);
+        _exit(127);
+    }
+    usleep(700 * 1000);
+    kill(pid, SIGINT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECKF(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT, "after SIGINT: status %#x", status);
+}
+
+static void test_compare_exports_and_warnings(void)
+{
+    const char *base = baseline_set();
+    /* a different machine and dataset, slower, and one row fewer */
+    const char *cur = changed_copy("opt-other",
+                                   SLOWER " && sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"other-gpu\"/; "
+                                   "s/\"dataset\": \"[^\"]*\"/\"dataset\": \"smoke\"/' env.json && sed -i '$d' integral.csv");
+    char json[700], csv[700];
+    snprintf(json, sizeof json, "%s/cmp.json", sb_test_dir());
+    snprintf(csv, sizeof csv, "%s/cmp.csv", sb_test_dir());
+    cli_result *r = cli("compare --baseline %s --current %s --export-json %s --export-csv %s", base, cur, json, csv);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECKF(strstr(r->err, "warning: different machines: baseline ") && strstr(r->err, "current other-gpu") &&
+               strstr(r->err, "warning: different datasets"),
+           "%s", r->err);
+    CHECKF(strstr(r->out, "only in the baseline") && strstr(r->out, "only in the baseline 1"), "%s", r->out);
+    /* the table: A/B lines first, then the header, then rows; no L2 note for CPU rows */
+    const char *a = strstr(r->out, "A = baseline"), *head = strstr(r->out, "B/A [95% interval]");
+    CHECKF(a && head && a < head && !strstr(r->out, "L2"), "%s", r->out);
+
+    static char text[1 << 16];
+    test_slurp(json, text, sizeof text);
+    CHECKF(json_valid(text), "compare --export-json is not JSON: %.400s", text);
+    const char *fields[] = { "\"mode\": \"results\"", "\"verdict\": \"slower\"", "\"verdict\": \"only_in_baseline\"",
+                             "\"ratio\": ", "\"ratio_ci_low\": ", "\"ratio_ci_high\": ", "\"p\": ",
+                             "\"a_samples_ms\": [", "\"b_samples_ms\": [", "\"summary\": {\"faster\": 0, \"slower\": 3",
+                             "different machines" };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        CHECKF(strstr(text, fields[i]) != NULL, "export-json lacks %s", fields[i]);
+    /* 9 samples a side (--min-reps 9): count them in the first result */
+    const char *s = strstr(text, "\"a_samples_ms\": ["), *e = s ? strchr(s, ']') : NULL;
+    int commas = 0;
+    for (const char *p = s; p && p < e; p++)
+        commas += *p == ',';
+    CHECKF(s && e && commas >= 8, "a_samples_ms holds %d samples", commas + 1);
+
+    test_slurp(csv, text, sizeof text);
+    CHECKF(strncmp(text, "algo,stage,row,a,b,a_median_ms,b_median_ms,ratio,ratio_ci_low,ratio_ci_high,p,verdict,",
+                   86) == 0 && test_lines(text) == 5 && strstr(text, ",slower,"),
+           "export-csv: %.500s", text);
+
+    /* an export to a directory that does not exist fails before any work */
+    r = cli("compare --baseline %s --current %s --export-json %s/no/such/dir/x.json", base, cur, sb_test_dir());
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && !strstr(r->out, "B against A"), "exit %d: %s%s", r->code,
+           r->out, r->err);
+}
+
+static void test_bench_json_and_flags_column(void)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/integral.json", baseline_set());
+    static char text[1 << 16];
+    test_slurp(path, text, sizeof text);
+    CHECKF(json_valid(text), "bench --json: not JSON: %.300s", text);
+    CHECKF(strstr(text, "\"variant\": \"pthread\"") && strstr(text, "\"samples_ms\": [") &&
+               strstr(text, "\"flags\": "),
+           "%.300s", text);
+    snprintf(path, sizeof path, "%s/integral.csv", baseline_set());
+    test_slurp(path, text, sizeof text);
+    CHECKF(strstr(text, ",run_id,flags\n") != NULL, "integral.csv header: %.400s", text);
+}
+
+static void test_noise_flags(void)
+{
+    sb_row r;
+    memset(&r, 0, sizeof r);
+    r.kernel = (sb_summary){ .n = 20, .median = 10.0, .min = 5.0, .p25 = 6.0, .p75 = 34.0, .max = 40.0 };
+    r.peak_fraction = 2.306;                      /* "230.6 % of peak" on a loaded 2-core machine */
+    char governor[64];
+    int gov = sb_noise_governor(governor, sizeof governor) ? SB_NOISE_FLAG_GOVERNOR : 0;
+    CHECK(sb_noise_row_flags(&r, 1) == (SB_NOISE_FLAG_SPREAD | SB_NOISE_FLAG_OVER_PEAK | gov));
+    CHECK(sb_noise_row_flags(&r, 0) == SB_NOISE_FLAG_SPREAD);      /* a GPU row: no host peak */
+    r.kernel.p25 = 9.5;
+    r.kernel.p75 = 10.5;
+    r.peak_fraction = 0.8;
+    CHECK(sb_noise_row_flags(&r, 0) == 0);
+    r.kernel.n = 1;                                /* one sample has no spread */
+    r.kernel.p25 = 1.0;
+    CHECK(sb_noise_spread_flag(&r.kernel) == 0);
+
+    char text[64];
+    sb_noise_flag_text(SB_NOISE_FLAG_SPREAD | SB_NOISE_FLAG_OVER_PEAK, text, sizeof text);
+    CHECKF(strcmp(text, "spread;over_peak") == 0, "%s", text);
+    sb_noise_flag_text(SB_NOISE_FLAG_OVER_PEAK, text, sizeof text);
+    CHECKF(strcmp(text, "over_peak") == 0, "%s", text);
+
+    /* the flags column round-trips */
+    sb_rows rows = { 0 }, back = { 0 };
+    sb_row *w = sb_rows_add(&rows);
+    snprintf(w->algo, sizeof w->algo, "integral");
+    snprintf(w->stage, sizeof w->stage, "sum");
+    snprintf(w->variant, sizeof w->variant, "cpu");
+    snprintf(w->image, sizeof w->image, "x");
+    snprintf(w->flags, sizeof w->flags, "spread;over_peak");
+    sb_error err;
+    const char *path = test_path("flags.csv");
+    CHECKF(sb_rows_write_csv(&rows, path, &err) == SB_OK && sb_rows_read_csv(path, &back, &err) == SB_OK, "%s",
+           err.msg);
+    CHECK(back.count == 1 && strcmp(back.row[0].flags, "spread;over_peak") == 0);
+    sb_rows_free(&rows);
+    sb_rows_free(&back);
+}
+
+/* make bench-cli's script on a set that lacks the old hard-coded image, on
+ * a machine without a GPU: it must leave out what cannot run and write cli.json. */
+static void test_bench_cli_smoke(void)
+{
+    char cmd[8192], dataset[600], results[600], out[700];
+    snprintf(dataset, sizeof dataset, "%s/smoke-set", sb_test_dir());
+    snprintf(results, sizeof results, "%s/cli-results", sb_test_dir());
+    snprintf(out, sizeof out, "%s/bench-cli.out", sb_test_dir());
+    char sbgen[2048];
+    snprintf(sbgen, sizeof sbgen, "%s", test_segbench_path());
+    strcpy(strrchr(sbgen, '/') + 1, "sbgen");
+    snprintf(cmd, sizeof cmd, "%s datasets/sets/smoke.set %s/ >/dev/null 2>&1", sbgen, dataset);
+    CHECKF(system(cmd) == 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "bash bench/bench_cli.sh --dataset %s --results %s --segbench %s --runs 2 >%s 2>&1",
+             dataset, results, test_segbench_path(), out);
+    int status = system(cmd);
+    static char text[1 << 15];
+    test_slurp(out, text, sizeof text);
+    if (system("command -v hyperfine >/dev/null 2>&1") != 0) {
+        /* no hyperfine on this machine: the script must say so and stop */
+        printf("    (hyperfine is not installed: checking only that bench-cli says so)\n");
+        CHECKF(WEXITSTATUS(status) == 2 && strstr(text, "hyperfine not found"), "%s", text);
+        return;
+    }
+    CHECKF(status == 0, "bench_cli.sh failed: %s", text);
+    CHECKF(strstr(text, "integral/cpu on butterfly") != NULL, "%s", text);
+    if (!sb_device_usable(NULL, 0))
+        CHECKF(strstr(text, "leaving out integral/cuda-shared") != NULL, "%s", text);
+    char path[700];
+    snprintf(path, sizeof path, "%s/cli.json", results);
+    static char json[1 << 16];
+    test_slurp(path, json, sizeof json);
+    CHECKF(json_valid(json) && strstr(json, "\"command\": \"integral/cpu on butterfly (493x356)\""), "%.300s", json);
+
+    /* the report shows it as the whole-process table */
+    FILE *md = fopen(test_path("cli-report.md"), "w");
+    sb_report_cli(md, results);
+    fclose(md);
+    test_slurp(test_path("cli-report.md"), text, sizeof text);
+    CHECKF(strstr(text, "## The whole process") && strstr(text, "| integral/openmp on butterfly (493x356) | "),
+           "%s", text);
+}
+
+/* The README's command-line section names every option --help lists. */
+static void test_readme_matches_help(void)
+{
+    static char readme[1 << 17];
+    test_slurp("README.md", readme, sizeof readme);
+    const char *section = strstr(readme, "## Command line");
+    CHECKF(section != NULL, "README.md has no '## Command line' section");
+    if (!section)
+        return;
+    const char *end = strstr(section + 3, "\n## ");
+    size_t len = end ? (size_t)(end - section) : strlen(section);
+    for (int c = 0; c < NCOMMANDS; c++) {
+        const sb_command *cmd = ALL_COMMANDS[c];
+        char heading[64];
+        snprintf(heading, sizeof heading, "segbench %s", cmd->name);
+        CHECKF(strstr(section, heading) && (size_t)(strstr(section, heading) - section) < len,
+               "README's command-line section lacks %s", heading);
+        for (int i = 0; i < cmd->noptions; i++) {
+            if (!cmd->options[i].name)
+                continue;
+            char opt[80];
+            snprintf(opt, sizeof opt, "--%s", cmd->options[i].name);
+            const char *at = strstr(section, opt);
+            CHECKF(at && (size_t)(at - section) < len, "README's command-line section lacks %s (%s)", opt,
+                   cmd->name);
+        }
+    }
+    const char *codes[] = { "| 0 |", "| 1 |", "| 2 |", "| 3 |", "| 130 |" };
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        CHECKF(strstr(section, codes[i]) != NULL, "README's exit-code table lacks %s", codes[i]);
+}
+
+const sb_test tests_cli_options[] = {
+    { "cli: every command's --help, -h and help COMMAND list all its options", test_help_lists_every_option },
+    { "cli: --version names the version, commit, flags and CUDA architectures", test_version },
+    { "cli: an unknown option or command suggests the nearest name", test_unknown_names_suggest },
+    { "cli: --algo, --variant and --stage take shell patterns; a pattern that matches nothing is an error",
+      test_patterns },
+    { "cli: exit codes 0, 1, 2, 3 (--fail-on-slower) and SIGINT", test_exit_codes },
+    { "cli: compare --export-json/--export-csv, mismatch warnings, rows on one side listed",
+      test_compare_exports_and_warnings },
+    { "cli: bench --json and the CSV's flags column", test_bench_json_and_flags_column },
+    { "cli: noise flags: spread, over the host peak, governor", test_noise_flags },
+    { "cli: make bench-cli on the smoke set without a GPU", test_bench_cli_smoke },
+    { "cli: the README's command-line section matches --help", test_readme_matches_help },
+};
+const int tests_cli_options_count = sizeof tests_cli_options / sizeof tests_cli_options[0];
