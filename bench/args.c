@@ -1,4 +1,4 @@
-/* args.c - option parsing helpers (see args.h). */
+/* args.c - parsing option values (see args.h). */
 #include "args.h"
 
 #include <ctype.h>
@@ -8,70 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-sb_args sb_args_begin(int argc, char **argv, sb_error *err)
-{
-    sb_args a = { argc, argv, 0, NULL, SB_OK, err };
-    return a;
-}
-
-int sb_args_next(sb_args *a)
-{
-    if (a->status)
-        return 0;
-    a->i++;
-    return a->i < a->argc;
-}
-
-int sb_args_opt(sb_args *a, const char *name)
-{
-    const char *arg = a->argv[a->i];
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0)
-        return 0;
-    if (arg[n] == '=') {
-        a->value = arg + n + 1;
-        return 1;
-    }
-    if (arg[n] != '\0')
-        return 0;
-    if (a->i + 1 >= a->argc) {
-        a->status = sb_fail(a->err, SB_ERR_USAGE, "option %s needs a value", name);
-        a->value = "";
-        return 1;
-    }
-    a->value = a->argv[++a->i];
-    return 1;
-}
-
-int sb_args_flag(sb_args *a, const char *name) { return strcmp(a->argv[a->i], name) == 0; }
-
-int sb_args_positional(sb_args *a)
-{
-    const char *arg = a->argv[a->i];
-    if (arg[0] == '-' && arg[1] != '\0')
-        return 0;
-    a->value = arg;
-    return 1;
-}
-
-int sb_args_keyvalue(sb_args *a, char *key, size_t key_size)
-{
-    const char *arg = a->argv[a->i];
-    if (strncmp(arg, "--", 2) != 0 || !arg[2])
-        return 0;
-    size_t n = strcspn(arg + 2, "=");
-    snprintf(key, key_size, "%.*s", (int)n, arg + 2);
-    if (arg[2 + n] == '=') {
-        a->value = arg + 3 + n;
-    } else if (a->i + 1 < a->argc) {
-        a->value = a->argv[++a->i];
-    } else {
-        a->status = sb_fail(a->err, SB_ERR_USAGE, "option --%s needs a value", key);
-        a->value = "";
-    }
-    return 1;
-}
 
 int sb_list_next(const char **cursor, char *item, size_t size)
 {
@@ -93,11 +29,6 @@ int sb_in_list(const char *list, const char *name)
         if (strcmp(item, name) == 0)
             return 1;
     return 0;
-}
-
-sb_status sb_args_unknown(sb_args *a)
-{
-    return a->status = sb_fail(a->err, SB_ERR_USAGE, "unknown option '%s' (see 'segbench help')", a->argv[a->i]);
 }
 
 sb_status sb_parse_int(const char *s, long min, long max, const char *what, int *out, sb_error *err)
