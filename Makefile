@@ -11,6 +11,9 @@
 #                   write results/<machine>/ and report/<machine>/REPORT.md
 #   make report     regenerate report/<machine>/ from results/<machine>/
 #   make compare A=integral/cuda-shared B=integral/cuda-texture
+#   make bench-cli  whole `segbench run` processes under hyperfine (results/<machine>/cli.json)
+#   make bench-slurm PARTITIONS=a100,h100   one job per GPU type on a Slurm cluster, one report
+#   make test-slurm the same on a one-node Slurm cluster of this machine (root)
 #
 # Options: SET=smoke|default|full (dataset), BUDGET=ms per row, BENCH_FLAGS=...,
 # CUDA_ARCH="80 90" (GPU targets; default: the GPU this machine has, else
@@ -88,7 +91,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli clean
+.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli bench-slurm test-slurm clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -236,7 +239,20 @@ compare: all datasets
 bench-cli: all datasets
 	bash bench/bench_cli.sh --set $(SET)
 
+# Many machines behind Slurm: one job per partition or GRES, then one report
+# job (bench/slurm/).  PARTITIONS=a100,h100 or GRES=gpu:a100:1,gpu:h100:1;
+# TIME (minutes per task), ACCOUNT, SBATCH_FLAGS, SLURM_MAKE, DRY_RUN=1.
+bench-slurm:
+	bash bench/slurm/submit.sh $(if $(PARTITIONS),--partitions $(PARTITIONS)) $(if $(GRES),--gres $(GRES)) \
+	  $(if $(PARTITION),--partition $(PARTITION)) --time $(or $(TIME),60) $(if $(ACCOUNT),--account $(ACCOUNT)) \
+	  $(if $(SBATCH_FLAGS),--sbatch "$(SBATCH_FLAGS)") $(if $(SLURM_MAKE),--make "$(SLURM_MAKE)") \
+	  --set $(SET) --budget $(BUDGET) $(if $(DRY_RUN),--dry-run)
+
+# make bench-slurm on a real one-node cluster of this machine (root; installs slurm-wlm and munge).
+test-slurm: $(BUILD)/segbench
+	bash tests/slurm/test_slurm.sh
+
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz datasets/build
+	rm -rf $(BUILD) build-asan build-fuzz build-slurm datasets/build
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -804,27 +804,33 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     return st;
 }
 
-enum { OPT_RESULTS, OPT_OUT, OPT_COUNT };
+enum { OPT_RESULTS, OPT_RESULTS_ROOT, OPT_OUT, OPT_COUNT };
 
 static const sb_option REPORT_OPTIONS[OPT_COUNT] = {
-    [OPT_RESULTS] = { "results", "DIR", "every results/<machine>/", "one result set to report on" },
-    [OPT_OUT] = { "out", "DIR", "report/<name of the results directory>", "where the report goes" },
+    [OPT_RESULTS] = { "results", "DIR", NULL, "report on this one result set only" },
+    [OPT_RESULTS_ROOT] = { "results-root", "DIR", "results", "report on every result set DIR/<machine>/" },
+    [OPT_OUT] = { "out", "DIR", "report/<machine> with --results, else report",
+                  "where the report goes (with --results-root: the folder of the machines' reports)" },
 };
 
 const sb_command sb_cmd_report = {
     "report", "[options]", "Write REPORT.md, tables and plots for every result set (report/<machine>/), "
                            "and report/MACHINES.md.",
-    NULL, REPORT_OPTIONS, OPT_COUNT, 0, NULL, cmd_report,
+    "MACHINES.md puts the machines side by side; when the results folder holds a\n"
+    "slurm-tasks.tsv (written by 'make bench-slurm'), it also names every cluster task\n"
+    "and whether it failed.\n",
+    REPORT_OPTIONS, OPT_COUNT, 0, NULL, cmd_report,
 };
 
 sb_status cmd_report(int argc, char **argv, sb_error *err)
 {
-    const char *results = NULL, *out = NULL;
+    const char *results = NULL, *root = "results", *out = NULL;
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_report, argc, argv, err);
     for (int opt; (opt = sb_optparse_next(&p)) != SB_OPT_END;)
         switch (opt) {
         case OPT_RESULTS: results = p.value; break;
+        case OPT_RESULTS_ROOT: root = p.value; break;
         case OPT_OUT: out = p.value; break;
         default: return sb_optparse_unexpected(&p);
         }
@@ -843,9 +849,9 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
             snprintf(out_dir, sizeof out_dir, "report/%s", base);
         return report_one(results, out_dir, gnuplot, 1, err);
     }
-    DIR *d = opendir("results");
+    DIR *d = opendir(root);
     if (!d)
-        return sb_fail(err, SB_ERR_IO, "results/: cannot open (%s); run 'make bench' first", strerror(errno));
+        return sb_fail(err, SB_ERR_IO, "%s/: cannot open (%s); run 'make bench' first", root, strerror(errno));
     static char dirs[64][1200];
     int ndirs = 0;
     struct dirent *e;
@@ -853,7 +859,7 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
         if (e->d_name[0] == '.')
             continue;
         char env[1300];
-        snprintf(dirs[ndirs], sizeof dirs[0], "results/%s", e->d_name);
+        snprintf(dirs[ndirs], sizeof dirs[0], "%s/%s", root, e->d_name);
         snprintf(env, sizeof env, "%s/env.json", dirs[ndirs]);
         struct stat sbuf;
         if (stat(env, &sbuf) == 0)
@@ -861,16 +867,22 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
     }
     closedir(d);
     if (!ndirs)
-        return sb_fail(err, SB_ERR_IO, "results/ holds no result sets; run 'make bench' first");
+        return sb_fail(err, SB_ERR_IO, "%s/ holds no result sets; run 'make bench' first", root);
     /* readdir's order is the file system's: sort, so MACHINES.md is the same every time */
     qsort(dirs, (size_t)ndirs, sizeof dirs[0], (int (*)(const void *, const void *))strcmp);
+    const char *report_root = out ? out : "report";
     sb_status st = SB_OK;
     for (int i = 0; i < ndirs && !st; i++) {
         char out_dir[1300];
-        snprintf(out_dir, sizeof out_dir, "report/%s", dirs[i] + strlen("results/"));
+        snprintf(out_dir, sizeof out_dir, "%s/%s", report_root, strrchr(dirs[i], '/') + 1);
         st = report_one(dirs[i], out_dir, gnuplot, ndirs, err);
     }
-    if (!st && ndirs > 1)
-        st = sb_report_machines(dirs, ndirs, "report/MACHINES.md", err);
+    char tasks[1200], machines[1200];
+    snprintf(tasks, sizeof tasks, "%s/slurm-tasks.tsv", root);
+    snprintf(machines, sizeof machines, "%s/MACHINES.md", report_root);
+    struct stat sbuf;
+    int have_tasks = stat(tasks, &sbuf) == 0;
+    if (!st && (ndirs > 1 || have_tasks))
+        st = sb_report_machines(dirs, ndirs, machines, have_tasks ? tasks : NULL, err);
     return st;
 }

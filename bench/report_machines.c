@@ -90,7 +90,52 @@ static void free_machines(machine *m, int n)
             sb_rows_free(&m[k].rows[a]);
 }
 
-sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path, sb_error *err)
+/* The cluster tasks of slurm-tasks.tsv (bench/slurm/report.sbatch writes
+ * it): the failed ones named first, then a row per task. */
+static void cluster_tasks(FILE *md, const char *tasks_path)
+{
+    char *text = sb_read_text(tasks_path);
+    if (!text) {
+        fprintf(md, "## Cluster tasks\n\n%s could not be read.\n\n", tasks_path);
+        return;
+    }
+    char failed[2000] = "";
+    int total = 0, bad = 0;
+    char *save = NULL;
+    static char rows[64][6][200];
+    for (char *line = strtok_r(text, "\n", &save); line && total < 64; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#' || strncmp(line, "task\t", 5) == 0)
+            continue;
+        char *f = line;
+        for (int i = 0; i < 6; i++) {
+            size_t n = strcspn(f, "\t");
+            snprintf(rows[total][i], sizeof rows[0][0], "%.*s", (int)n, f);
+            f += n + (f[n] == '\t');
+        }
+        if (strcmp(rows[total][4], "ok") != 0) {
+            size_t used = strlen(failed);
+            snprintf(failed + used, sizeof failed - used, "%stask %s (%s): %s", bad ? "; " : "", rows[total][0],
+                     rows[total][1], rows[total][5][0] ? rows[total][5] : rows[total][4]);
+            bad++;
+        }
+        total++;
+    }
+    free(text);
+    fprintf(md, "## Cluster tasks\n\nFrom `%s` (`make bench-slurm`). ", tasks_path);
+    if (bad)
+        fprintf(md, "**%d of %d tasks failed: %s.**\n\n", bad, total, failed);
+    else
+        fprintf(md, "All %d tasks finished.\n\n", total);
+    fprintf(md, "| task | partition or GRES | node | machine | status | detail |\n|---|---|---|---|---|---|\n");
+    for (int i = 0; i < total; i++)
+        fprintf(md, "| %s | %s | %s | %s | %s%s%s | %s |\n", rows[i][0], rows[i][1], rows[i][2], rows[i][3],
+                strcmp(rows[i][4], "ok") ? "**" : "", rows[i][4], strcmp(rows[i][4], "ok") ? "**" : "",
+                rows[i][5]);
+    fprintf(md, "\n");
+}
+
+sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path, const char *tasks_path,
+                             sb_error *err)
 {
     static machine m[MAX_MACHINES];
     int n = ndirs < MAX_MACHINES ? ndirs : MAX_MACHINES;
@@ -131,6 +176,8 @@ sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path,
     for (int k = 0; k < n; k++)
         fprintf(md, " %s: %.0f |", m[k].id, m[k].copy_gbps);
     fprintf(md, "\n|---|%s\n\n", n > 1 ? "---|---|" : "---|");
+    if (tasks_path)
+        cluster_tasks(md, tasks_path);
 
     /* the GPU stages that gain at least half of the bandwidth ratio, and those that gain little */
     char follow[2000] = "", flat[2000] = "";
