@@ -115,8 +115,13 @@ $(BUILD)/deps.ok:
 	@touch $@
 
 # ---- compiler and flag record for env.json and --version (rewritten only when it changes) ----
-BUILD_COMMIT := $(or $(SB_GIT_COMMIT),$(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)$(shell \
+# (a tree that travelled without .git names its commit in SB_GIT_COMMIT and SB_GIT_DIRTY, as env.json reads them)
+ifneq ($(SB_GIT_COMMIT),)
+BUILD_COMMIT := $(SB_GIT_COMMIT)$(if $(filter 1,$(SB_GIT_DIRTY)),-dirty)
+else
+BUILD_COMMIT := $(or $(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)$(shell \
                   git rev-parse HEAD >/dev/null 2>&1 && { git diff --quiet HEAD -- 2>/dev/null || echo -dirty; })
+endif
 $(BUILD)/gen/buildinfo.h: FORCE
 	@mkdir -p $(dir $@)
 	@{ echo '#define SB_BUILD_CC_VERSION "$(shell $(CC) --version 2>/dev/null | head -1 | tr -d '"\\')"'; \
