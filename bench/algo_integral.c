@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,19 +140,37 @@ static double integral_bytes(const sb_image *in, const void *params, const void 
     return px * (1.0 + 4.0 + (p->squares ? 8.0 : 0.0));
 }
 
-/* The table scaled to 0..255 (black top-left, white at the largest sum). */
+/* The table scaled to 0..255 (black top-left, white at the largest sum).
+ * The u32 sums wrap past 2^32 (an image of more than 16.8 Mpx of white);
+ * the true sums are rebuilt in 64 bits first: down column 0 each step adds
+ * one pixel, along a row each step adds a column sum of at most
+ * 255 * height < 2^32, so each step is the u32 difference, exactly.  The
+ * scaling multiplies in 64 bits (a u32 sum times 255 overflowed past
+ * 16.8 M and drew a wrap-around band). */
 static sb_status integral_picture_sat(const sb_integral_out *o, sb_image *pic, sb_error *err)
 {
     sb_status st = sb_image_alloc(pic, o->width, o->height, 1, err);
     if (st)
         return st;
-    size_t n = (size_t)o->width * (size_t)o->height;
-    uint64_t max = 1;
-    for (size_t i = 0; i < n; i++)
-        if (o->sum[i] > max)
-            max = o->sum[i];
-    for (size_t i = 0; i < n; i++)
-        pic->data[i] = (uint8_t)((o->sum[i] * 255u + max / 2) / max);
+    size_t w = (size_t)o->width, h = (size_t)o->height;
+    uint64_t *sum = malloc(w * h * sizeof *sum);
+    if (!sum) {
+        sb_image_free(pic);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory for the table picture");
+    }
+    uint64_t max = 1, left = 0;
+    for (size_t y = 0; y < h; y++) {
+        const uint32_t *row = o->sum + y * w;
+        left = y ? left + (uint32_t)(row[0] - row[-(ptrdiff_t)w]) : row[0];
+        sum[y * w] = left;
+        for (size_t x = 1; x < w; x++)
+            sum[y * w + x] = sum[y * w + x - 1] + (uint32_t)(row[x] - row[x - 1]);
+    }
+    for (size_t i = 0; i < w * h; i++)
+        max = sum[i] > max ? sum[i] : max;
+    for (size_t i = 0; i < w * h; i++)
+        pic->data[i] = (uint8_t)((sum[i] * 255u + max / 2) / max);
+    free(sum);
     return SB_OK;
 }
 

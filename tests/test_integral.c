@@ -1,12 +1,14 @@
 /* test_integral.c - the integral image on the CPU: the reference against a
  * brute-force sum, every CPU variant against the reference, wrap-around,
  * and the agreement check itself. */
+#include "cli_util.h"
 #include "test_groups.h"
 
 #include "../bench/harness.h"
 #include "../bench/registry.h"
 
 #include "segbench/device.h"
+#include "segbench/image_io.h"
 #include "segbench/integral.h"
 
 #include <stdlib.h>
@@ -207,11 +209,50 @@ static void test_registry(void)
     CHECK(sb_variant_availability(sb_variant_find("integral", "cpu"), why, sizeof why) == SB_AVAILABLE);
 }
 
+/* The picture of the table (run's output, the gallery's -sat.png) on an
+ * all-white image: 255 (x+1)(y+1) / (w h), rounded.  Its sums pass 2^24
+ * (a u32 times 255 overflowed there) and, for the larger one, 2^32 (the
+ * u32 table itself wraps). */
+static void check_sat_picture(int w, int h)
+{
+    const char *in = test_path("white.png"), *out = test_path("white-sat.png");
+    sb_image img;
+    test_fill(&img, w, h, 1, 255);
+    sb_error err;
+    CHECKF(sb_image_save(in, &img, &err) == SB_OK, "%s", err.msg);
+    sb_image_free(&img);
+    cli_result *r = cli("run integral %s %s", in, out);
+    CHECKF(r->code == 0, "%dx%d: exit %d: %s", w, h, r->code, r->err);
+    if (sb_image_load(out, SB_LOAD_NATIVE, &img, &err) != SB_OK) {
+        CHECKF(0, "%s", err.msg);
+        return;
+    }
+    int bad = 0;
+    for (int y = 0; y < h && bad < 5; y += h / 7 + 1)
+        for (int x = 0; x < w && bad < 5; x += w / 9 + 1) {
+            double exact = 255.0 * (x + 1) * (y + 1) / ((double)w * h);
+            int got = img.data[(size_t)y * w + x];
+            if (got < (int)exact - 1 || got > (int)exact + 1) {
+                CHECKF(0, "%dx%d at (%d,%d): %d, not %.1f", w, h, x, y, got, exact);
+                bad++;
+            }
+        }
+    CHECKF(img.data[(size_t)w * h - 1] == 255, "%dx%d: bottom right %d, not 255", w, h, img.data[(size_t)w * h - 1]);
+    sb_image_free(&img);
+}
+
+static void test_sat_picture_scaling(void)
+{
+    check_sat_picture(300, 300);          /* sums up to 22.9 M: past 2^24 */
+    check_sat_picture(4200, 4100);        /* up to 4.39 G: past 2^32 */
+}
+
 const sb_test tests_integral[] = {
     { "integral: serial reference equals brute force on awkward sizes", test_serial_matches_brute_force },
     { "integral: every CPU variant, 1..8 threads, bit-exact", test_cpu_variants_agree },
     { "integral: u32 wrap-around above 16.8 Mpx agrees and box sums stay exact", test_wraparound },
     { "integral: the agreement check catches differences and int32 overflow", test_check_can_fail },
     { "integral: registry lists every variant with its availability", test_registry },
+    { "integral: the table's picture is right past 2^24 and 2^32 (gallery scaling)", test_sat_picture_scaling },
 };
 const int tests_integral_count = sizeof tests_integral / sizeof tests_integral[0];
