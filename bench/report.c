@@ -841,6 +841,18 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
         fprintf(stderr, "segbench report: gnuplot not found: tables only, plots listed as missing "
                         "(install with: apt-get install gnuplot-nox)\n");
     if (results) {
+        int csvs = 0;
+        struct stat sbuf;
+        for (int i = 0; i < sb_algo_count(); i++) {
+            char csv[1300];
+            snprintf(csv, sizeof csv, "%s/%s.csv", results, sb_algo_at(i)->name);
+            csvs += stat(csv, &sbuf) == 0;
+        }
+        if (stat(results, &sbuf) != 0 || !S_ISDIR(sbuf.st_mode))
+            return sb_fail(err, SB_ERR_IO, "%s: no such results directory", results);
+        if (!csvs)
+            return sb_fail(err, SB_ERR_IO, "%s holds no results (no <algo>.csv); run 'segbench bench' first",
+                           results);
         char out_dir[1200];
         const char *base = strrchr(results, '/');
         base = base && base[1] ? base + 1 : results;

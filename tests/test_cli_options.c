@@ -10,6 +10,7 @@
 #include "../bench/noise.h"
 #include "../bench/results.h"
 
+#include "segbench/atomic_file.h"
 #include "segbench/image_io.h"
 
 #include <signal.h>
@@ -406,6 +407,24 @@ static void test_bench_cli_smoke(void)
            "%s", text);
 }
 
+/* report on a folder with no results: an error (it used to write a report of "?") */
+static void test_report_without_results(void)
+{
+    char empty[600], out[600];
+    snprintf(empty, sizeof empty, "%s/empty-results", sb_test_dir());
+    snprintf(out, sizeof out, "%s/empty-report", sb_test_dir());
+    sb_error err;
+    CHECK(sb_mkdirs(empty, &err) == SB_OK);
+    cli_result *r = cli("report --results %s --out %s", empty, out);
+    CHECKF(r->code == 2 && strstr(r->err, "holds no results") && test_lines(r->err) == 1, "exit %d: %s", r->code,
+           r->err);
+    r = cli("report --results %s/nowhere --out %s", sb_test_dir(), out);
+    CHECKF(r->code == 2 && strstr(r->err, "no such results directory"), "exit %d: %s", r->code, r->err);
+    r = cli("report --results-root %s --out %s", empty, out);
+    CHECKF(r->code == 2 && strstr(r->err, "holds no result sets"), "exit %d: %s", r->code, r->err);
+    CHECK(!test_exists(out));
+}
+
 /* The README's command-line section names every option --help lists. */
 static void test_readme_matches_help(void)
 {
@@ -451,5 +470,6 @@ const sb_test tests_cli_options[] = {
     { "cli: noise flags: spread, over the host peak, governor", test_noise_flags },
     { "cli: make bench-cli on the smoke set without a GPU", test_bench_cli_smoke },
     { "cli: the README's command-line section matches --help", test_readme_matches_help },
+    { "cli: report on a folder without results is an error", test_report_without_results },
 };
 const int tests_cli_options_count = sizeof tests_cli_options / sizeof tests_cli_options[0];
