@@ -425,6 +425,63 @@ static void test_report_without_results(void)
     CHECK(!test_exists(out));
 }
 
+/* The report's first screen and honest rows, on results made by the
+ * harness plus two rows a CPU machine cannot measure: a floor (cuda-copy),
+ * fastest of all, and a GPU row measured once. */
+static void test_report_summary_and_rows(void)
+{
+    char results[600], report[600], path[700], cmd[2048];
+    snprintf(results, sizeof results, "%s/sum-results", sb_test_dir());
+    snprintf(report, sizeof report, "%s/sum-report", sb_test_dir());
+    cli_result *r = cli("bench --image %s --algo integral --variant cpu,pthread,openmp --threads 1,2 --budget 5 "
+                        "--min-reps 3 --max-reps 40 --results %s --quiet",
+                        grey_png("opt.png", 64, 48), results);
+    CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-copy\"; $4 = \"cuda-global\"; $10 = 0.0001; "
+             "print; $3 = \"cuda-shared\"; $4 = \"cuda-shared\"; $9 = 1; $10 = 0.0002; print; next } { print }' "
+             "integral.csv > t && mv t integral.csv",
+             results);
+    CHECKF(system(cmd) == 0, "%s", cmd);
+    r = cli("report --results %s --out %s", results, report);
+    CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
+
+    /* the fastest CPU row of stage sum, from the CSV */
+    sb_rows rows;
+    sb_error err;
+    snprintf(path, sizeof path, "%s/integral.csv", results);
+    CHECKF(sb_rows_read_csv(path, &rows, &err) == SB_OK, "%s", err.msg);
+    const sb_row *best = NULL;
+    for (int i = 0; i < rows.count; i++) {
+        const sb_row *x = &rows.row[i];
+        if (!strcmp(x->stage, "sum") && strncmp(x->backend, "cuda", 4) && (!best || x->kernel.median < best->kernel.median))
+            best = x;
+    }
+    char cell[128];
+    snprintf(cell, sizeof cell, best && best->threads > 1 ? "| %s@%d " : "| %s ", best ? best->variant : "?",
+             best ? best->threads : 0);
+    static char md[1 << 17];
+    snprintf(path, sizeof path, "%s/REPORT.md", report);
+    test_slurp(path, md, sizeof md);
+    const char *row = strstr(md, "| [integral](integral.md) | sum |");
+    const char *end = row ? strchr(row, '\n') : NULL;
+    char line[600] = "";
+    if (row && end)
+        snprintf(line, sizeof line, "%.*s", (int)(end - row), row);
+    CHECKF(strstr(line, cell) != NULL, "summary: best CPU should be %s: %s", cell, line);
+    CHECKF(strstr(line, "| cuda-shared 0.00020 ms |") && strstr(line, "| 2.00x |") && !strstr(line, "cuda-copy"),
+           "summary: the floor is not the best GPU, and GPU / floor is 2.00x: %s", line);
+    CHECKF(test_lines(md) <= 150, "REPORT.md has %d lines", test_lines(md));
+
+    snprintf(path, sizeof path, "%s/integral.md", report);
+    test_slurp(path, md, sizeof md);
+    CHECKF(strstr(md, "| cuda-copy (floor: speed of light) |") && strstr(md, "*floor, not ranked:* `cuda-copy`") &&
+               !strstr(md, "\n| cuda-copy | cuda-global |"),
+           "integral.md: the floor is labelled and not ranked");
+    CHECKF(strstr(md, "| n < 3 † | 1 |") && strstr(md, "† measured once or twice"), "integral.md: n = 1 unmarked");
+    sb_rows_free(&rows);
+}
+
 /* The README's command-line section names every option --help lists. */
 static void test_readme_matches_help(void)
 {
@@ -471,5 +528,7 @@ const sb_test tests_cli_options[] = {
     { "cli: make bench-cli on the smoke set without a GPU", test_bench_cli_smoke },
     { "cli: the README's command-line section matches --help", test_readme_matches_help },
     { "cli: report on a folder without results is an error", test_report_without_results },
+    { "cli: the report's summary picks the best variants; floors are not ranked; n = 1 rows are marked",
+      test_report_summary_and_rows },
 };
 const int tests_cli_options_count = sizeof tests_cli_options / sizeof tests_cli_options[0];

@@ -9,4 +9,5 @@ set yrange [0:*]
 set xlabel 'threads'
 set ylabel 'speedup over 1 thread'
 names = 'pthread openmp'
-plot x title 'ideal' with lines dashtype 2, for [i=0:1] 'meanshift-filter-r16-threads.dat' index i using 1:2 with linespoints title word(names, i+1)
+colours = '#1f77b4 #17becf'
+plot x title 'ideal' with lines dashtype 2 lc rgb '#000000', for [i=0:1] 'meanshift-filter-r16-threads.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)

@@ -7,4 +7,5 @@ set logscale xy
 set xlabel 'megapixels'
 set ylabel 'kernel time, median (ms)'
 names = 'cpu pthread openmp cuda-naive cuda-blocked6 cuda-shared cuda-texture npp cuda-copy'
-plot for [i=0:8] 'integral-sum-time.dat' index i using 1:2 with linespoints title word(names, i+1)
+colours = '#4d4d4d #1f77b4 #17becf #ff7f0e #bcbd22 #2ca02c #9467bd #8c564b #000000'
+plot for [i=0:8] 'integral-sum-time.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)

@@ -1,0 +1,12 @@
+set terminal pngcairo size 960,540 noenhanced font ',10'
+set key outside right top
+set grid ytics
+set output 'slic-s16-throughput.png'
+set title 'slic s16: megapixels per second (log scale) at synth-3840x2160'
+set style fill solid 0.8 border -1
+set boxwidth 0.7
+set logscale y
+set key off
+set ylabel 'Mpx/s'
+set xtics rotate by -30
+plot 'slic-s16-throughput.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle
