@@ -33,6 +33,10 @@ static void test_measure_protocol(void)
     CHECK(m.kernel.n >= 7 && m.kernel.n <= 40 && m.e2e.n >= 7);
     CHECK(m.kernel.min <= m.kernel.median && m.kernel.median <= m.kernel.max && m.kernel.min > 0);
     CHECK(m.e2e.min > 0 && m.e2e.min <= m.e2e.median);
+    /* a CPU row's end to end is each kernel sample plus its setup: never below the kernel time */
+    CHECKF(m.e2e.n == m.kernel.n && m.e2e.median >= m.kernel.median && m.e2e.min >= m.kernel.min,
+           "e2e %d samples, median %g, kernel %d samples, median %g", m.e2e.n, m.e2e.median, m.kernel.n,
+           m.kernel.median);
     sb_measurement_free(&m);
     sb_case_close(&cd);
     sb_image_free(&img);
