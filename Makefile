@@ -12,6 +12,7 @@
 #   make report     regenerate report/<machine>/ from results/<machine>/
 #   make compare A=integral/cuda-shared B=integral/cuda-texture
 #   make bench-cli  whole `segbench run` processes under hyperfine (results/<machine>/cli.json)
+#   make peers      OpenCV, scikit-image, CuPy, PyTorch on the same images (optional; results/<machine>/peers.csv)
 #   make bench-slurm PARTITIONS=a100,h100   one job per GPU type on a Slurm cluster, one report
 #   make test-slurm the same on a one-node Slurm cluster of this machine (root)
 #
@@ -91,7 +92,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli bench-slurm test-slurm clean
+.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli peers bench-slurm test-slurm clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -243,6 +244,13 @@ compare: all datasets
 # variant that can run here: results/<machine>/cli.json, shown by the report.
 bench-cli: all datasets
 	bash bench/bench_cli.sh --set $(SET)
+
+# Peers (optional; python3 with OpenCV, scikit-image, CuPy, PyTorch where
+# installed): the same images on the same machine -> results/<machine>/peers.csv.
+peers: all datasets
+	@command -v python3 >/dev/null 2>&1 || { echo "make peers: python3 not found: peers skipped"; exit 0; }; \
+	machine=$$(./$(BUILD)/segbench env --no-measure | sed -n 's/^ *"machine_id": "\(.*\)",$$/\1/p'); \
+	mkdir -p results/$$machine && python3 bench/peers/peers.py --dataset datasets/build/$(SET) --out results/$$machine/peers.csv
 
 # Many machines behind Slurm: one job per partition or GRES, then one report
 # job (bench/slurm/).  PARTITIONS=a100,h100 or GRES=gpu:a100:1,gpu:h100:1;

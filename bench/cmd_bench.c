@@ -11,6 +11,7 @@
 #include "options.h"
 #include "patterns.h"
 #include "cases.h"
+#include "catalogue.h"
 #include "env.h"
 #include "gallery_index.h"
 #include "harness.h"
@@ -793,7 +794,7 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
     if (!check_only) {
         char gallery_dir[1100], path[1200];
         snprintf(gallery_dir, sizeof gallery_dir, "%s/gallery", r.results_dir);
-        if ((st = sb_mkdirs(gallery_dir, err)))
+        if ((st = sb_mkdirs(gallery_dir, err)) || (st = sb_catalogue_write(r.results_dir, o.algos, err)))
             goto out;
         snprintf(path, sizeof path, "%s/index.tsv", gallery_dir);
         if ((st = sb_gallery_index_open(&r.gallery, path, err)))

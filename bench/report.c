@@ -12,6 +12,7 @@
  */
 #include "commands.h"
 
+#include "catalogue.h"
 #include "options.h"
 #include "quality.h"
 #include "report_parts.h"
@@ -182,6 +183,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
         return st;
     snprintf(path, sizeof path, "%s/env.json", results_dir);
     char *env = sb_read_text(path);
+    sb_catalogue_load(results_dir);     /* the variants as they were when measured */
 
     char *md_text = NULL;
     size_t md_len = 0;
@@ -257,6 +259,8 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
                 "steps, their speed-ups and what each changes are on the algorithm's page):\n\n");
     for (int a = 0; a < nalgo; a++)
         report_ladder_line(md, &rows[a], algos[a]);
+
+    report_peers(md, results_dir, rows, algos, nalgo);
 
     plot_ctx pc = { plots, gnuplot, 0, 0, "" };
     for (int a = 0; a < nalgo && !st; a++)

@@ -4,6 +4,8 @@
  * (report_colour). */
 #include "report_parts.h"
 
+#include "catalogue.h"
+
 #include "segbench/atomic_file.h"
 
 #include <errno.h>
@@ -276,8 +278,8 @@ sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, F
     for (int im = 0; im < 2 && !st; im++) {
         const sb_variant *var[MAX_VARIANTS];
         int nvar = 0;
-        for (int k = 0; k < sb_variant_count() && nvar < MAX_VARIANTS; k++) {
-            const sb_variant *v = sb_variant_at(k);
+        for (int k = 0; k < sb_catalogue_count() && nvar < MAX_VARIANTS; k++) {
+            const sb_variant *v = sb_catalogue_at(k);
             if (!strcmp(v->algo, algo->name) && sweep_ms(rows, algo->stages[order[n - 1]], v->name, images[im]) > 0)
                 var[nvar++] = v;
         }

@@ -4,6 +4,8 @@
  * stacked bars (see report_parts.h). */
 #include "report_parts.h"
 
+#include "catalogue.h"
+
 #include "commands.h"
 
 #include <math.h>
@@ -231,8 +233,8 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
         fprintf(md, "---:|");
     fprintf(md, "\n");
     int bars = 0;
-    for (int v = 0; v < sb_variant_count(); v++) {
-        const sb_variant *var = sb_variant_at(v);
+    for (int v = 0; v < sb_catalogue_count(); v++) {
+        const sb_variant *var = sb_catalogue_at(v);
         if (strcmp(var->algo, part[0]->name))
             continue;
         double ms[MAX_PARTS], sum = 0.0;

@@ -1,6 +1,8 @@
 /* report_view.c - one stage's rows for the report (see report_view.h). */
 #include "report_view.h"
 
+#include "catalogue.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,7 +47,7 @@ int view_thread_counts_at(const stage_view *sv, int i)
     int counts[64], n = 0;
     for (int k = 0; k < sv->rows->count; k++) {
         const sb_row *r = &sv->rows->row[k];
-        const sb_variant *v = sb_variant_find(r->algo, r->variant);
+        const sb_variant *v = sb_catalogue_find(r->algo, r->variant);
         if (strcmp(r->stage, sv->stage) != 0 || strcmp(r->image, sv->img[i]) != 0 || !v ||
             !(v->flags & SB_THREADED))
             continue;
@@ -63,8 +65,8 @@ void view_build(stage_view *sv, const sb_rows *rows, const char *algo, const cha
     memset(sv, 0, sizeof *sv);
     sv->rows = rows;
     sv->stage = stage;
-    for (int v = 0; v < sb_variant_count(); v++) {
-        const sb_variant *var = sb_variant_at(v);
+    for (int v = 0; v < sb_catalogue_count(); v++) {
+        const sb_variant *var = sb_catalogue_at(v);
         if (strcmp(var->algo, algo) != 0)
             continue;
         for (int i = 0; i < rows->count; i++)

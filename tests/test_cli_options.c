@@ -443,6 +443,11 @@ static void test_report_summary_and_rows(void)
              "integral.csv > t && mv t integral.csv",
              results);
     CHECKF(system(cmd) == 0, "%s", cmd);
+    snprintf(path, sizeof path, "%s/peers.csv", results);          /* as make peers writes it */
+    FILE *fp = fopen(path, "w");
+    fprintf(fp, "algo,stage,peer,device,image,width,height,n,median_ms,p25_ms,p75_ms,note\n"
+                "integral,sum,cv2.integral,cpu,opt,64,48,5,0.0004,0.0004,0.0004,a peer\n");
+    fclose(fp);
     r = cli("report --results %s --out %s", results, report);
     CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
 
@@ -472,6 +477,9 @@ static void test_report_summary_and_rows(void)
     CHECKF(strstr(line, "| cuda-shared 0.00020 ms |") && strstr(line, "| 2.00x |") && !strstr(line, "cuda-copy"),
            "summary: the floor is not the best GPU, and GPU / floor is 2.00x: %s", line);
     CHECKF(test_lines(md) <= 150, "REPORT.md has %d lines", test_lines(md));
+    /* the peer beside segbench's best (cuda-shared, 0.0002 ms: 2x faster than the peer) */
+    CHECKF(strstr(md, "| integral | sum | opt | cv2.integral | cpu | 0.0004 | cuda-shared 0.0002 ms | 2.00x |"),
+           "REPORT.md: no peers row: %.2000s", strstr(md, "## Peers") ? strstr(md, "## Peers") : md);
 
     snprintf(path, sizeof path, "%s/integral.md", report);
     test_slurp(path, md, sizeof md);
@@ -480,6 +488,37 @@ static void test_report_summary_and_rows(void)
            "integral.md: the floor is labelled and not ranked");
     CHECKF(strstr(md, "| n < 3 † | 1 |") && strstr(md, "† measured once or twice"), "integral.md: n = 1 unmarked");
     sb_rows_free(&rows);
+}
+
+/* The report reads the variants from the results (variants.tsv), so a
+ * result set renders the same after a variant is renamed or removed. */
+static void test_report_reads_results_not_binary(void)
+{
+    char results[600], report[600], path[700], cmd[2048];
+    snprintf(results, sizeof results, "%s/cat-results", sb_test_dir());
+    snprintf(report, sizeof report, "%s/cat-report", sb_test_dir());
+    cli_result *r = cli("bench --image %s --algo integral --variant cpu,pthread --threads 1 --budget 5 --min-reps 3 "
+                        "--max-reps 20 --results %s --quiet",
+                        grey_png("opt.png", 64, 48), results);
+    CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
+    static char text[1 << 16];
+    snprintf(path, sizeof path, "%s/variants.tsv", results);
+    test_slurp(path, text, sizeof text);
+    CHECKF(strstr(text, "integral\tpthread\tpthread\t1\t") && strstr(text, "kmeans\tcpu\tcpu\t"),
+           "variants.tsv: %.300s", text);
+    /* as if pthread had since been renamed pthread-v1, with another summary */
+    snprintf(cmd, sizeof cmd,
+             "cd %s && sed -i 's/^integral\tpthread\tpthread\t\\([0-9]*\\)\t\\([0-9]*\\)\t.*/integral\tpthread-v1\t"
+             "pthread\t\\1\t\\2\tthe old row bands/' variants.tsv && sed -i 's/,pthread,pthread,/,pthread-v1,pthread,/' "
+             "integral.csv integral.samples.csv",
+             results);
+    CHECKF(system(cmd) == 0, "%s", cmd);
+    r = cli("report --results %s --out %s", results, report);
+    CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
+    snprintf(path, sizeof path, "%s/integral.md", report);
+    test_slurp(path, text, sizeof text);
+    CHECKF(strstr(text, "| pthread-v1 | ") && strstr(text, "the old row bands"),
+           "integral.md does not show the variant as the results name it");
 }
 
 /* The README's command-line section names every option --help lists. */
@@ -530,5 +569,7 @@ const sb_test tests_cli_options[] = {
     { "cli: report on a folder without results is an error", test_report_without_results },
     { "cli: the report's summary picks the best variants; floors are not ranked; n = 1 rows are marked",
       test_report_summary_and_rows },
+    { "cli: the report reads variants from the results (variants.tsv), not from the binary",
+      test_report_reads_results_not_binary },
 };
 const int tests_cli_options_count = sizeof tests_cli_options / sizeof tests_cli_options[0];
