@@ -35,8 +35,9 @@ def load_manifest(dataset):
                 continue
             c = line.rstrip("\n").split("\t")
             path = c[1] if os.path.isabs(c[1]) else os.path.join(dataset, c[1])
+            rect = c[5:9]                      # "-" where the image has no rectangle
             images[c[0]] = {"path": path, "w": int(c[3]), "h": int(c[4]),
-                            "rect": tuple(int(v) for v in c[5:9])}
+                            "rect": tuple(int(v) for v in rect) if "-" not in rect else None}
     return images
 
 
@@ -131,7 +132,7 @@ def main():
         add("meanshift-filter", "r16", "cv2.pyrMeanShiftFiltering", "cpu", small,
             timed(lambda: cv2.pyrMeanShiftFiltering(rgb, 16, 10, maxLevel=0), budget=b),
             "RGB (segbench: LUV); square window")
-        x, y, w, h = images[small]["rect"]
+        x, y, w, h = images[small]["rect"] or (0, 0, images[small]["w"], images[small]["h"])
 
         def grabcut():
             mask = np.zeros(rgb.shape[:2], np.uint8)
