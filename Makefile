@@ -81,7 +81,7 @@ ifneq ($(NVCC),)
   SB_NVCCFLAGS := -O3 -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall,-Wextra -MMD -MP
   ALL_NVCCFLAGS = $(SB_NVCCFLAGS) $(NVCCFLAGS)
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,--as-needed \
-               $(if $(NPP),-lnppist -lnppif -lnppc) -lcudart -lstdc++ -Wl,--no-as-needed
+               $(if $(NPP),-lnppist -lnppif -lnppc) -lcudart -lcupti -lstdc++ -Wl,--no-as-needed
   DEFS      += -DSB_HAVE_CUDA=1 -DSB_HAVE_NPP=$(if $(NPP),1,0)
   DEVICE_OBJ = $(CUDA_SRC:%.cu=$(BUILD)/%.o)
 else

@@ -15,6 +15,7 @@
 #include "env.h"
 #include "gallery_index.h"
 #include "harness.h"
+#include "kernels.h"
 #include "noise.h"
 #include "quality.h"
 #include "result_set.h"
@@ -69,7 +70,9 @@ typedef struct bench_run {
     sb_gallery_index gallery;
     int have_gallery;
     /* the algorithm being measured */
-    sb_csv_log rows_log, samples_log, quality_log;
+    sb_csv_log rows_log, samples_log, quality_log, kernels_log;
+    char *kernels_seen;           /* the census lines written for this algorithm (kernels.c) */
+    int census_off;               /* launches cannot be observed here: said once */
     sb_rows done_rows;            /* rows of this run already in the results (--resume) */
     char *quality_text;           /* its quality file so far (--resume), to add no line twice */
 } bench_run;
@@ -375,6 +378,19 @@ static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *
     void *stream = (v->flags & SB_DEVICE) ? r->stream : NULL;
 
     sb_error err = { SB_OK, "" };
+    if ((v->flags & SB_DEVICE) && r->kernels_log.fp && !r->census_off) {
+        sb_status cs = sb_kernels_census(r->kernels_log.fp, &r->kernels_seen, c, v, p->threads, stream, im->name,
+                                         &err);
+        if (cs == SB_ERR_UNAVAILABLE) {
+            progress_clear(r);
+            fprintf(stderr, "note: %s; no kernel census in this run\n", err.msg);
+            r->census_off = 1;
+        } else if (cs) {
+            return sb_fail(fatal, cs, "%s", err.msg);
+        }
+        err.status = SB_OK;
+        err.msg[0] = '\0';
+    }
     sb_measurement m;
     memset(&m, 0, sizeof m);
     sb_status st = r->o->check_only ? sb_check_only(c, v, p->threads, stream, &m.agreement, &err)
@@ -421,6 +437,8 @@ static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *
     sb_status wst = sb_csv_log_flush(&r->rows_log, fatal);
     if (!wst)
         wst = sb_csv_log_flush(&r->samples_log, fatal);
+    if (!wst && r->kernels_log.fp)
+        wst = sb_csv_log_flush(&r->kernels_log, fatal);
     if (!r->o->quiet)
         printf("%-9s %-6s %-14s t%-3d %-20s %10.4f ms [%.4f-%.4f] n=%-4d e2e %9.3f ms %8.1f GB/s %5.1f%%  %s\n",
                row->algo, row->stage, row->variant, p->threads, row->image, row->kernel.median, row->kernel.p25,
@@ -537,6 +555,10 @@ static sb_status open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
         snprintf(path, sizeof path, "%s/%s.samples.csv", r->results_dir, algo->name);
         st = sb_csv_log_open(&r->samples_log, path, SB_SAMPLES_CSV_HEADER, keep, err);
     }
+    if (!st && r->env.device.present && r->env.device.has_image) {
+        snprintf(path, sizeof path, "%s/%s.kernels.csv", r->results_dir, algo->name);
+        st = sb_csv_log_open(&r->kernels_log, path, SB_KERNELS_CSV_HEADER, keep, err);
+    }
     if (!st && algo->quality) {
         snprintf(path, sizeof path, "%s/%s.quality.csv", r->results_dir, algo->name);
         if (keep)
@@ -551,6 +573,9 @@ static void close_logs(bench_run *r)
     sb_csv_log_close(&r->rows_log);
     sb_csv_log_close(&r->samples_log);
     sb_csv_log_close(&r->quality_log);
+    sb_csv_log_close(&r->kernels_log);
+    free(r->kernels_seen);
+    r->kernels_seen = NULL;
     sb_rows_free(&r->done_rows);
     free(r->quality_text);
     r->quality_text = NULL;

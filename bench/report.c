@@ -161,6 +161,7 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
                     "count):\n\n");
         report_speedup_table(md, &sv, 1);
         report_thread_table(md, &sv);
+        report_kernels(md, results_dir, algo->name, algo->stages[s]);
         st = report_plots_for_stage(pc, &sv, algo->name, md, err);
     }
     if (!st && algo->sweep)

@@ -56,6 +56,10 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo);
 sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_algo *pipeline, FILE *md,
                                sb_error *err);
 
+/* ---- the kernel census ---- */
+/* The stage's kernels from results_dir/<algo>.kernels.csv, when there is one (report_kernels.c). */
+void report_kernels(FILE *md, const char *results_dir, const char *algo, const char *stage);
+
 /* ---- peers ---- */
 /* The peers table from results_dir/peers.csv, when there is one (report_peers.c). */
 void report_peers(FILE *md, const char *results_dir, const sb_rows *rows, const sb_algo *const *algos, int nalgo);

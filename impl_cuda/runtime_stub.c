@@ -74,3 +74,12 @@ void *sb_host_alloc(size_t bytes)
 void sb_host_free(void *ptr) { free(ptr); }
 
 void sb_device_release_scratch(void) {}
+
+sb_status sb_census_begin(sb_error *err) { return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT); }
+
+int sb_census_end(sb_kernel_info *out, int max)
+{
+    (void)out;
+    (void)max;
+    return 0;
+}

@@ -448,6 +448,11 @@ static void test_report_summary_and_rows(void)
     fprintf(fp, "algo,stage,peer,device,image,width,height,n,median_ms,p25_ms,p75_ms,note\n"
                 "integral,sum,cv2.integral,cpu,opt,64,48,5,0.0004,0.0004,0.0004,a peer\n");
     fclose(fp);
+    snprintf(path, sizeof path, "%s/integral.kernels.csv", results);  /* as a GPU run's census writes it */
+    fp = fopen(path, "w");
+    fprintf(fp, "stage,variant,image,kernel,block,regs,static_smem,dynamic_smem,blocks_per_sm,occupancy\n"
+                "sum,cuda-shared,opt,scan_tiles,256,32,4096,0,8,1.000\nsqsum,cuda-shared,opt,other,128,20,0,0,16,1.000\n");
+    fclose(fp);
     r = cli("report --results %s --out %s", results, report);
     CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
 
@@ -487,6 +492,9 @@ static void test_report_summary_and_rows(void)
                !strstr(md, "\n| cuda-copy | cuda-global |"),
            "integral.md: the floor is labelled and not ranked");
     CHECKF(strstr(md, "| n < 3 † | 1 |") && strstr(md, "† measured once or twice"), "integral.md: n = 1 unmarked");
+    CHECKF(strstr(md, "#### What the hardware did, stage sum") &&
+               strstr(md, "| cuda-shared | `scan_tiles` | 256 | 32 | 4096 | 0 | 8 | 100% |"),
+           "integral.md: no kernel census table");
     sb_rows_free(&rows);
 }
 

@@ -279,6 +279,46 @@ static void test_gpu_slic_source_race_caught(void)
     sb_image_free(&img);
 }
 
+/* The kernel census (bench's <algo>.kernels.csv): integral/cuda-shared's
+ * kernels seen with their block size, registers and an occupancy the
+ * occupancy API vouches for.  Not under compute-sanitizer (--quick): the
+ * sanitizer holds CUPTI. */
+static void test_gpu_kernel_census(void)
+{
+    if (gpu_quick)
+        return;
+    const sb_algo *algo = sb_algo_find("integral");
+    const sb_variant *v = sb_variant_find("integral", "cuda-shared");
+    sb_image img;
+    test_random_grey(&img, 1920, 1080, 9);
+    sb_case_data cd;
+    sb_error err = { SB_OK, "" };
+    void *stream = NULL;
+    CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
+    if (sb_case_open(&cd, algo, 0, NULL, &img, &err) != SB_OK) {
+        CHECKF(0, "%s", err.msg);
+    } else {
+        CHECKF(sb_census_begin(&err) == SB_OK, "census: %s", err.msg);
+        sb_agreement ag;
+        CHECKF(sb_check_only(&cd.c, v, 1, stream, &ag, &err) == SB_OK && ag.ok, "%s", err.msg);
+        sb_kernel_info k[16];
+        int n = sb_census_end(k, 16);
+        CHECKF(n >= 1, "no kernel seen");
+        for (int i = 0; i < n; i++) {
+            printf("     %s: block %d, %d registers, smem %d + %d B, %d blocks/SM, occupancy %.0f%%\n", k[i].name,
+                   k[i].block, k[i].regs, k[i].static_smem, k[i].dynamic_smem, k[i].blocks_per_sm,
+                   100.0 * k[i].occupancy);
+            CHECKF(k[i].name[0] && k[i].block > 0 && k[i].regs > 0 && k[i].blocks_per_sm > 0 &&
+                       k[i].occupancy > 0 && k[i].occupancy <= 1.0,
+                   "kernel %d (%s) described wrongly", i, k[i].name);
+        }
+        CHECKF(sb_census_end(k, 16) == 0, "a second end reports launches again");
+        sb_case_close(&cd);
+    }
+    sb_device_stream_destroy(stream);
+    sb_image_free(&img);
+}
+
 /* GrabCut: every stage and the pipeline through the harness, on patches
  * of colour at awkward sizes and on degenerate rectangles. */
 static void check_grabcut(const sb_image *img, const int rect[4], int iterations, const char *what)
@@ -421,6 +461,8 @@ int main(int argc, char **argv)
           test_gpu_grabcut },
         { "gpu: every CUDA max-flow exact on random grid graphs; cuda-global takes the host rounds' rounds",
           test_gpu_maxflow_graphs },
+        { "gpu: the kernel census names each kernel with its block, registers and occupancy",
+          test_gpu_kernel_census },
     };
     const sb_test *groups[] = { gpu_tests };
     const int counts[] = { sizeof gpu_tests / sizeof gpu_tests[0] };

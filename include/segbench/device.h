@@ -73,6 +73,26 @@ void sb_host_free(void *ptr);
 /* Free the harness's own device scratch (the L2 flush buffer). */
 void sb_device_release_scratch(void);
 
+/* The kernel census: what the kernels launched between begin and end are,
+ * asked of the CUDA runtime itself (CUPTI sees each launch; the occupancy
+ * API answers for the binary that runs), so a report can show registers,
+ * shared memory, block size and theoretical occupancy per kernel. */
+typedef struct sb_kernel_info {
+    char name[128];            /* demangled, without its parameter list */
+    int block;                 /* threads per block */
+    int regs;                  /* registers per thread */
+    int static_smem, dynamic_smem;   /* bytes per block */
+    int blocks_per_sm;         /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+    double occupancy;          /* resident warps / the SM's maximum, 0..1 */
+} sb_kernel_info;
+
+/* SB_ERR_UNAVAILABLE when launches cannot be observed (no CUDA, or another
+ * tool such as ncu or compute-sanitizer holds CUPTI). */
+sb_status sb_census_begin(sb_error *err);
+/* Stop observing; fill out with the distinct (kernel, block, dynamic shared
+ * memory) launches seen, at most max; return how many. */
+int sb_census_end(sb_kernel_info *out, int max);
+
 #ifdef __cplusplus
 }
 #endif
