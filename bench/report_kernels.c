@@ -37,7 +37,8 @@ void report_kernels(FILE *md, const char *results_dir, const char *algo, const c
                         "static smem (B) | dynamic smem (B) | blocks/SM | occupancy |\n"
                         "|---|---|---:|---:|---:|---:|---:|---:|\n",
                     stage);
-        fprintf(md, "| %s | `%s` | %s | %s | %s | %s | %s | %.0f%% |\n", f[1], f[3], f[4], f[5], f[6], f[7], f[8],
+        const char *name = strncmp(f[3], "void ", 5) ? f[3] : f[3] + 5;   /* templates demangle with their return type */
+        fprintf(md, "| %s | `%s` | %s | %s | %s | %s | %s | %.0f%% |\n", f[1], name, f[4], f[5], f[6], f[7], f[8],
                 100.0 * atof(f[9]));
     }
     if (rows)
