@@ -174,7 +174,7 @@ sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path,
             m[0].id);
     fprintf(md, "| measured device copy (GB/s, read + write) |");
     for (int k = 0; k < n; k++)
-        fprintf(md, " %s: %.0f |", m[k].id, m[k].copy_gbps);
+        fprintf(md, m[k].copy_gbps > 0 ? " %s: %.0f |" : " %s: n/a (no GPU) |", m[k].id, m[k].copy_gbps);
     fprintf(md, "\n|---|%s\n\n", n > 1 ? "---|---|" : "---|");
     if (tasks_path)
         cluster_tasks(md, tasks_path);
