@@ -31,6 +31,20 @@ int sb_in_list(const char *list, const char *name)
     return 0;
 }
 
+int sb_split_fields(char *line, char sep, char **field, int max)
+{
+    int n = 0;
+    while (n < max) {
+        field[n++] = line;
+        char *end = strchr(line, sep);
+        if (!end)
+            break;
+        *end = '\0';
+        line = end + 1;
+    }
+    return n;
+}
+
 sb_status sb_parse_int(const char *s, long min, long max, const char *what, int *out, sb_error *err)
 {
     char *end;

@@ -14,6 +14,10 @@ int sb_list_next(const char **cursor, char *item, size_t size);
 /* Is `name` one of the items of the comma list `list`?  NULL means all. */
 int sb_in_list(const char *list, const char *name);
 
+/* Split a line in place at each `sep` (no quoting: for files whose fields
+ * hold no separator): up to max fields into field[]; returns how many. */
+int sb_split_fields(char *line, char sep, char **field, int max);
+
 /* Checked number parsing; `what` names the option in the message. */
 sb_status sb_parse_int(const char *s, long min, long max, const char *what, int *out, sb_error *err);
 sb_status sb_parse_double(const char *s, double min, double max, const char *what, double *out, sb_error *err);

@@ -1,8 +1,8 @@
 /* catalogue.c - the variants of a result set (see catalogue.h). */
 #include "catalogue.h"
 
+#include "args.h"
 #include "env.h"
-
 #include "patterns.h"
 #include "registry.h"
 
@@ -61,16 +61,8 @@ int sb_catalogue_load(const char *dir)
     char *save = NULL;
     for (char *line = strtok_r(text + strlen(HEADER), "\n", &save); line && count < MAX_ENTRIES;
          line = strtok_r(NULL, "\n", &save)) {
-        char *f[6], *p = line;
-        int n = 0;
-        while (n < 6) {
-            f[n++] = p;
-            size_t k = strcspn(p, "\t");
-            if (!p[k])
-                break;
-            p[k] = '\0';
-            p += k + 1;
-        }
+        char *f[6];
+        int n = sb_split_fields(line, '\t', f, 6);
         if (n < 6)
             continue;                /* a line this version cannot read */
         sb_variant *v = &entries[count++];

@@ -3,6 +3,7 @@
  * (see report_parts.h). */
 #include "report_parts.h"
 
+#include "args.h"
 #include "env.h"
 
 #include <stdlib.h>
@@ -18,16 +19,8 @@ void report_kernels(FILE *md, const char *results_dir, const char *algo, const c
     int rows = 0;
     char *save = NULL;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        char *f[10], *p = l;
-        int n = 0;
-        while (n < 10) {
-            f[n++] = p;
-            size_t k = strcspn(p, ",");
-            if (!p[k])
-                break;
-            p[k] = '\0';
-            p += k + 1;
-        }
+        char *f[10];
+        int n = sb_split_fields(l, ',', f, 10);
         if (n < 10 || strcmp(f[0], stage) != 0)
             continue;                       /* the header, another stage, or a cut-off line */
         if (!rows++)

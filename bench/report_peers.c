@@ -4,6 +4,7 @@
  * image, as a ratio (see report_parts.h). */
 #include "report_parts.h"
 
+#include "args.h"
 #include "catalogue.h"
 #include "commands.h"
 #include "env.h"
@@ -59,16 +60,8 @@ void report_peers(FILE *md, const char *results_dir, const sb_rows *rows, const 
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         if (line++ == 0)
             continue;                       /* the header */
-        char *f[12], *p = l;
-        int n = 0;
-        while (n < 12) {
-            f[n++] = p;
-            size_t k = strcspn(p, ",");
-            if (!p[k])
-                break;
-            p[k] = '\0';
-            p += k + 1;
-        }
+        char *f[12];
+        int n = sb_split_fields(l, ',', f, 12);
         if (n < 12)
             continue;
         double peer_ms = atof(f[8]);
