@@ -3,6 +3,7 @@
 
 #include "json_out.h"
 #include "noise.h"
+#include "results.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -193,20 +194,10 @@ static const char *line_verdict(const sb_compare_line *l)
     }
 }
 
-static void json_samples(FILE *fp, const char *key, const double *ms, int n)
+/* "key": value, -- or null where the line has no such value */
+static void json_key_num(FILE *fp, const char *key, double v, int have)
 {
-    fprintf(fp, "\"%s\": [", key);
-    for (int i = 0; ms && i < n; i++) {
-        fprintf(fp, "%s", i ? ", " : "");
-        sb_json_num(fp, ms[i]);
-    }
-    fprintf(fp, "]");
-}
-
-static void json_key_num(FILE *fp, const char *key, double v, int judged)
-{
-    fprintf(fp, "\"%s\": ", key);
-    sb_json_num(fp, judged ? v : NAN);
+    sb_json_key_num(fp, key, have ? v : NAN);
     fprintf(fp, ", ");
 }
 
@@ -246,9 +237,9 @@ static void write_json(const sb_compare_table *t, FILE *fp)
         json_key_num(fp, "p", l->cmp.p_value, judged);
         fprintf(fp, "\"a_noisy\": %s, \"b_noisy\": %s,\n     ", l->noise_a ? "true" : "false",
                 l->noise_b ? "true" : "false");
-        json_samples(fp, "a_samples_ms", l->a_ms, judged ? l->a.n : 0);
+        sb_json_key_nums(fp, "a_samples_ms", l->a_ms, judged ? l->a.n : 0);
         fprintf(fp, ",\n     ");
-        json_samples(fp, "b_samples_ms", l->b_ms, judged ? l->b.n : 0);
+        sb_json_key_nums(fp, "b_samples_ms", l->b_ms, judged ? l->b.n : 0);
         fprintf(fp, "}");
     }
     const sb_compare_tally *c = &t->tally;
@@ -271,20 +262,6 @@ static void csv_num(FILE *fp, double v, int have)
         fprintf(fp, "%.6g", v);
 }
 
-/* A CSV field, quoted when it holds a comma or a quote. */
-static void csv_field(FILE *fp, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, fp);
-    } else {
-        fputc('"', fp);
-        for (; *s; s++)
-            fprintf(fp, *s == '"' ? "\"\"" : "%c", *s == '\n' ? ' ' : *s);
-        fputc('"', fp);
-    }
-    fputc(',', fp);
-}
-
 static void write_csv(const sb_compare_table *t, FILE *fp)
 {
     fprintf(fp, "algo,stage,row,a,b,a_median_ms,b_median_ms,ratio,ratio_ci_low,ratio_ci_high,p,verdict,"
@@ -292,11 +269,16 @@ static void write_csv(const sb_compare_table *t, FILE *fp)
     for (int i = 0; i < t->count; i++) {
         const sb_compare_line *l = &t->line[i];
         int judged = l->kind == SB_LINE_JUDGED;
-        csv_field(fp, l->algo);
-        csv_field(fp, l->stage);
-        csv_field(fp, l->label);
-        csv_field(fp, t->a);
-        csv_field(fp, t->b);
+        sb_csv_put_field(fp, l->algo);
+        fputc(',', fp);
+        sb_csv_put_field(fp, l->stage);
+        fputc(',', fp);
+        sb_csv_put_field(fp, l->label);
+        fputc(',', fp);
+        sb_csv_put_field(fp, t->a);
+        fputc(',', fp);
+        sb_csv_put_field(fp, t->b);
+        fputc(',', fp);
         csv_num(fp, l->a.median, judged || l->kind == SB_LINE_ONLY_BASELINE);
         fputc(',', fp);
         csv_num(fp, l->b.median, judged || l->kind == SB_LINE_ONLY_CURRENT);

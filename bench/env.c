@@ -216,8 +216,8 @@ double sb_env_host_peak(const sb_env *env, int threads)
 
 static void json_string(FILE *fp, const char *key, const char *value, int comma)
 {
-    fprintf(fp, "  \"%s\": ", key);
-    sb_json_str(fp, value);
+    fprintf(fp, "  ");
+    sb_json_key_str(fp, key, value);
     fprintf(fp, "%s\n", comma ? "," : "");
 }
 

@@ -28,3 +28,25 @@ void sb_json_num(FILE *fp, double v)
     else
         fputs("null", fp);
 }
+
+void sb_json_key_str(FILE *fp, const char *key, const char *value)
+{
+    fprintf(fp, "\"%s\": ", key);
+    sb_json_str(fp, value);
+}
+
+void sb_json_key_num(FILE *fp, const char *key, double value)
+{
+    fprintf(fp, "\"%s\": ", key);
+    sb_json_num(fp, value);
+}
+
+void sb_json_key_nums(FILE *fp, const char *key, const double *values, int n)
+{
+    fprintf(fp, "\"%s\": [", key);
+    for (int i = 0; values && i < n; i++) {
+        fprintf(fp, "%s", i ? ", " : "");
+        sb_json_num(fp, values[i]);
+    }
+    fputc(']', fp);
+}

@@ -8,5 +8,10 @@
 
 void sb_json_str(FILE *fp, const char *s);
 void sb_json_num(FILE *fp, double v);
+/* "key": value, nothing after it (the caller writes the separator). */
+void sb_json_key_str(FILE *fp, const char *key, const char *value);
+void sb_json_key_num(FILE *fp, const char *key, double value);
+/* "key": [v0, v1, ...] */
+void sb_json_key_nums(FILE *fp, const char *key, const double *values, int n);
 
 #endif

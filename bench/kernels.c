@@ -2,6 +2,7 @@
 #include "kernels.h"
 
 #include "harness.h"
+#include "results.h"
 
 #include "segbench/device.h"
 
@@ -23,9 +24,6 @@ sb_status sb_kernels_census(FILE *log, char **seen, const sb_case *c, const sb_v
         return SB_OK;                       /* the timed run will say what went wrong */
     const char *stage = c->algo->stages[c->stage];
     for (int i = 0; i < n; i++) {
-        for (char *p = k[i].name; *p; p++)
-            if (*p == ',' || *p == '"')
-                *p = ';';                    /* template arguments: keep the CSV plain */
         char key[1024];                      /* "|stage,variant,kernel,block,smem|" */
         snprintf(key, sizeof key, "|%.64s,%.64s,%.128s,%d,%d|", stage, v->name, k[i].name, k[i].block, k[i].dynamic_smem);
         if (*seen && strstr(*seen, key))
@@ -36,8 +34,10 @@ sb_status sb_kernels_census(FILE *log, char **seen, const sb_case *c, const sb_v
             return sb_fail(err, SB_ERR_NOMEM, "out of memory");
         strcpy(grown + have, key);
         *seen = grown;
-        fprintf(log, "%s,%s,%s,%s,%d,%d,%d,%d,%d,%.3f\n", stage, v->name, image, k[i].name, k[i].block, k[i].regs,
-                k[i].static_smem, k[i].dynamic_smem, k[i].blocks_per_sm, k[i].occupancy);
+        fprintf(log, "%s,%s,%s,", stage, v->name, image);
+        sb_csv_put_field(log, k[i].name);    /* template arguments hold commas */
+        fprintf(log, ",%d,%d,%d,%d,%d,%.3f\n", k[i].block, k[i].regs, k[i].static_smem, k[i].dynamic_smem,
+                k[i].blocks_per_sm, k[i].occupancy);
     }
     return SB_OK;
 }

@@ -23,11 +23,16 @@ int sb_noise_row_flags(const sb_row *r, int host)
 
 void sb_noise_flag_text(int flags, char *out, size_t size)
 {
-    snprintf(out, size, "%s%s%s%s%s", (flags & SB_NOISE_FLAG_SPREAD) ? "spread" : "",
-             (flags & SB_NOISE_FLAG_SPREAD) && (flags & ~SB_NOISE_FLAG_SPREAD) ? ";" : "",
-             (flags & SB_NOISE_FLAG_OVER_PEAK) ? "over_peak" : "",
-             (flags & SB_NOISE_FLAG_OVER_PEAK) && (flags & SB_NOISE_FLAG_GOVERNOR) ? ";" : "",
-             (flags & SB_NOISE_FLAG_GOVERNOR) ? "governor" : "");
+    static const struct {
+        int flag;
+        const char *name;
+    } NAMES[] = { { SB_NOISE_FLAG_SPREAD, "spread" }, { SB_NOISE_FLAG_OVER_PEAK, "over_peak" },
+                  { SB_NOISE_FLAG_GOVERNOR, "governor" } };
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0] && used < size; i++)
+        if (flags & NAMES[i].flag)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ";" : "", NAMES[i].name);
 }
 
 void sb_noise_warn(FILE *fp, const char *label, int flags, const sb_summary *s, double peak_fraction)

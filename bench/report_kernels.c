@@ -3,7 +3,6 @@
  * (see report_parts.h). */
 #include "report_parts.h"
 
-#include "args.h"
 #include "env.h"
 
 #include <stdlib.h>
@@ -20,7 +19,7 @@ void report_kernels(FILE *md, const char *results_dir, const char *algo, const c
     char *save = NULL;
     for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         char *f[10];
-        int n = sb_split_fields(l, ',', f, 10);
+        int n = sb_csv_split(l, f, 10);
         if (n < 10 || strcmp(f[0], stage) != 0)
             continue;                       /* the header, another stage, or a cut-off line */
         if (!rows++)

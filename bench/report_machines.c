@@ -8,6 +8,7 @@
  */
 #include "commands.h"
 
+#include "args.h"
 #include "env.h"
 #include "registry.h"
 #include "results.h"
@@ -106,12 +107,10 @@ static void cluster_tasks(FILE *md, const char *tasks_path)
     for (char *line = strtok_r(text, "\n", &save); line && total < 64; line = strtok_r(NULL, "\n", &save)) {
         if (line[0] == '#' || strncmp(line, "task\t", 5) == 0)
             continue;
-        char *f = line;
-        for (int i = 0; i < 6; i++) {
-            size_t n = strcspn(f, "\t");
-            snprintf(rows[total][i], sizeof rows[0][0], "%.*s", (int)n, f);
-            f += n + (f[n] == '\t');
-        }
+        char *f[6];
+        int n = sb_split_fields(line, '\t', f, 6);
+        for (int i = 0; i < 6; i++)
+            snprintf(rows[total][i], sizeof rows[0][0], "%s", i < n ? f[i] : "");
         if (strcmp(rows[total][4], "ok") != 0) {
             size_t used = strlen(failed);
             snprintf(failed + used, sizeof failed - used, "%stask %s (%s): %s", bad ? "; " : "", rows[total][0],

@@ -4,7 +4,6 @@
  * image, as a ratio (see report_parts.h). */
 #include "report_parts.h"
 
-#include "args.h"
 #include "catalogue.h"
 #include "commands.h"
 #include "env.h"
@@ -61,7 +60,7 @@ void report_peers(FILE *md, const char *results_dir, const sb_rows *rows, const 
         if (line++ == 0)
             continue;                       /* the header */
         char *f[12];
-        int n = sb_split_fields(l, ',', f, 12);
+        int n = sb_csv_split(l, f, 12);
         if (n < 12)
             continue;
         double peer_ms = atof(f[8]);

@@ -50,8 +50,7 @@ int sb_row_same_key(const sb_row *a, const sb_row *b)
            strcmp(a->variant, b->variant) == 0 && strcmp(a->image, b->image) == 0;
 }
 
-/* A field, quoted when it holds a comma or a quote. */
-static void csv_put(FILE *fp, const char *s)
+void sb_csv_put_field(FILE *fp, const char *s)
 {
     if (!strpbrk(s, ",\"\n")) {
         fputs(s, fp);
@@ -77,7 +76,7 @@ static void csv_put_all(FILE *fp, const char *const *fields, int n)
     for (int i = 0; i < n; i++) {
         if (i)
             fputc(',', fp);
-        csv_put(fp, fields[i]);
+        sb_csv_put_field(fp, fields[i]);
     }
 }
 
@@ -85,7 +84,7 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
 {
     csv_put_all(fp, (const char *const[]){ r->algo, r->stage, r->variant, r->backend }, 4);
     fprintf(fp, ",%d,", r->threads);
-    csv_put(fp, r->image);
+    sb_csv_put_field(fp, r->image);
     fprintf(fp, ",%d,%d,", r->width, r->height);
     csv_summary(fp, &r->kernel);
     fputc(',', fp);
@@ -110,7 +109,7 @@ sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err
 static void samples_put(FILE *fp, const sb_row *r, const char *kind, const double *ms, int n)
 {
     fprintf(fp, "%s,%s,%s,%d,", r->algo, r->stage, r->variant, r->threads);
-    csv_put(fp, r->image);
+    sb_csv_put_field(fp, r->image);
     fprintf(fp, ",%s,", kind);
     for (int i = 0; i < n; i++)
         fprintf(fp, "%s%.6f", i ? " " : "", ms[i]);
@@ -197,8 +196,7 @@ void sb_csv_log_close(sb_csv_log *log)
     log->fp = NULL;
 }
 
-/* Split one CSV line in place into at most max fields (quotes handled). */
-static int csv_split(char *line, char **field, int max)
+int sb_csv_split(char *line, char **field, int max)
 {
     int n = 0;
     char *p = line;
@@ -268,7 +266,7 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
             continue;
         }
         char *f[CSV_FIELDS + 1];
-        int nf = csv_split(line, f, CSV_FIELDS + 1);
+        int nf = sb_csv_split(line, f, CSV_FIELDS + 1);
         if (nf != CSV_FIELDS && nf != CSV_FIELDS_V2 && nf != CSV_FIELDS_V1) {
             st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected %d fields", path, lineno, CSV_FIELDS);
             break;
@@ -345,7 +343,7 @@ sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
         if (++lineno == 1)
             continue;
         char *f[8];
-        if (csv_split(line, f, 8) != 7) {
+        if (sb_csv_split(line, f, 8) != 7) {
             st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected 7 fields", path, lineno);
             break;
         }
@@ -383,28 +381,20 @@ sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
 
 static void json_summary(FILE *fp, const char *name, const sb_summary *s, const double *samples)
 {
-    fprintf(fp, "\"%s\": {\"n\": %d, \"median_ms\": ", name, s->n);
-    sb_json_num(fp, s->median);
-    fprintf(fp, ", \"min_ms\": ");
-    sb_json_num(fp, s->min);
-    fprintf(fp, ", \"p25_ms\": ");
-    sb_json_num(fp, s->p25);
-    fprintf(fp, ", \"p75_ms\": ");
-    sb_json_num(fp, s->p75);
-    fprintf(fp, ", \"max_ms\": ");
-    sb_json_num(fp, s->max);
-    fprintf(fp, ", \"samples_ms\": [");
-    for (int i = 0; samples && i < s->n; i++) {
-        fprintf(fp, "%s", i ? ", " : "");
-        sb_json_num(fp, samples[i]);
+    fprintf(fp, "\"%s\": {\"n\": %d, ", name, s->n);
+    const char *keys[] = { "median_ms", "min_ms", "p25_ms", "p75_ms", "max_ms" };
+    const double values[] = { s->median, s->min, s->p25, s->p75, s->max };
+    for (int i = 0; i < 5; i++) {
+        sb_json_key_num(fp, keys[i], values[i]);
+        fprintf(fp, ", ");
     }
-    fprintf(fp, "]}");
+    sb_json_key_nums(fp, "samples_ms", samples, samples ? s->n : 0);
+    fputc('}', fp);
 }
 
 static void json_field(FILE *fp, const char *key, const char *value)
 {
-    fprintf(fp, "\"%s\": ", key);
-    sb_json_str(fp, value);
+    sb_json_key_str(fp, key, value);
     fprintf(fp, ", ");
 }
 
@@ -429,20 +419,19 @@ sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *er
         json_summary(fp, "kernel", &r->kernel, r->kernel_ms);
         fprintf(fp, ",\n   ");
         json_summary(fp, "e2e", &r->e2e, r->e2e_ms);
-        fprintf(fp, ",\n   \"bytes\": ");
-        sb_json_num(fp, r->bytes);
-        fprintf(fp, ", \"gbps\": ");
-        sb_json_num(fp, r->gbps);
-        fprintf(fp, ", \"peak_fraction\": ");
-        sb_json_num(fp, r->peak_fraction);
+        fprintf(fp, ",\n   ");
+        sb_json_key_num(fp, "bytes", r->bytes);
+        fprintf(fp, ", ");
+        sb_json_key_num(fp, "gbps", r->gbps);
+        fprintf(fp, ", ");
+        sb_json_key_num(fp, "peak_fraction", r->peak_fraction);
         fprintf(fp, ", ");
         json_field(fp, "agreement", r->agreement);
         json_field(fp, "agreement_metric", r->metric);
         json_field(fp, "commit", r->commit);
         json_field(fp, "date", r->date);
         json_field(fp, "run_id", r->run_id);
-        fprintf(fp, "\"flags\": ");
-        sb_json_str(fp, r->flags);
+        sb_json_key_str(fp, "flags", r->flags);
         fprintf(fp, "}");
     }
     fprintf(fp, "\n]}\n");

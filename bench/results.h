@@ -59,6 +59,12 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err);
 /* Attach the samples in `path` to the matching rows (missing file: error). */
 sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err);
 
+/* CSV fields: one written, quoted when it holds a comma, a quote or a
+ * newline; a line split in place into at most max fields, quotes
+ * undone; returns how many. */
+void sb_csv_put_field(FILE *fp, const char *s);
+int sb_csv_split(char *line, char **field, int max);
+
 /* Rows are identified by (algo, stage, variant, threads, image). */
 int sb_row_same_key(const sb_row *a, const sb_row *b);
 

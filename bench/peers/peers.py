@@ -8,7 +8,7 @@ core never depends on this.
 
     peers.py --dataset DIR --out FILE [--budget S]
 
-Writes FILE (CSV with no commas inside fields, written whole then renamed): algo, stage, peer, device,
+Writes FILE (CSV, written whole then renamed): algo, stage, peer, device,
 image, width, height, n, median_ms, p25_ms, p75_ms, note.  Each peer runs
 once to warm up, then again until it has 3 runs and has spent the budget
 (or 25 runs).  GPU peers are timed with device synchronisation around each
@@ -119,7 +119,7 @@ def main():
         crit = (cv2.TERM_CRITERIA_MAX_ITER, 10, 0)
         add("kmeans", "fixed10", "cv2.kmeans", "cpu", mid,
             timed(lambda: cv2.kmeans(data, 16, None, crit, 1, cv2.KMEANS_PP_CENTERS), budget=b),
-            "float centres; k-means++ start")
+            "float centres, k-means++ start")
         if skimage_seg is not None:           # SLIC, S = 16 (one superpixel per 16x16), 10 iterations
             im = images[mid]
             nseg = im["w"] * im["h"] // 256
@@ -131,7 +131,7 @@ def main():
         rgb = cv2.imread(images[small]["path"], cv2.IMREAD_COLOR)
         add("meanshift-filter", "r16", "cv2.pyrMeanShiftFiltering", "cpu", small,
             timed(lambda: cv2.pyrMeanShiftFiltering(rgb, 16, 10, maxLevel=0), budget=b),
-            "RGB (segbench: LUV); square window")
+            "RGB (segbench: LUV), square window")
         x, y, w, h = images[small]["rect"] or (0, 0, images[small]["w"], images[small]["h"])
 
         def grabcut():
