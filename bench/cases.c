@@ -49,7 +49,7 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
     sb_status st = algo->output_alloc(&cd->reference, &cd->input, cd->params, err);
     if (!st) {
         algo->output_poison(cd->reference);
-        st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, 1, &cd->c.ref_e2e_ms, &cd->c.ref_run_ms, err);
+        st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, 1, &cd->c.ref_times, err);
     }
     if (st) {
         sb_case_close(cd);

@@ -212,7 +212,7 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     double ms = 0.0;
     if (!st) {
         double t0 = sb_clock_ms();
-        st = sb_run_once(&cd.c, v, threads, stream, out, 1, NULL, NULL, err);
+        st = sb_run_once(&cd.c, v, threads, stream, out, 1, NULL, err);
         ms = sb_clock_ms() - t0;
     }
     if (!st) {

@@ -41,12 +41,32 @@ sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, 
     double t0 = sb_clock_ms();
     st = v->ops->prepare(&s->state, c->input, c->params, s->out, &s->exec, err);
     s->prepare_ms = sb_clock_ms() - t0;
-    if (st) {
+    if (st)
         s->state = NULL;
+    else if (v->ops->upload)
+        st = v->ops->upload(s->state, err);
+    if (st) {
         sb_session_close(s);
         return st;
     }
     return SB_OK;
+}
+
+sb_status sb_session_frame(sb_session *s, double *ms, sb_error *err)
+{
+    const sb_variant_ops *ops = s->v->ops;
+    double t0 = sb_clock_ms();
+    sb_status st = ops->upload ? ops->upload(s->state, err) : SB_OK;
+    if (!st)
+        st = ops->run(s->state, err);
+    if (!st)
+        st = ops->fetch(s->state, err);
+    *ms = sb_clock_ms() - t0;
+    if (st && is_device(s->v)) {
+        sb_error ignored;
+        sb_device_sync(s->exec.stream, &ignored);
+    }
+    return st;
 }
 
 sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *err)
@@ -94,21 +114,30 @@ void sb_session_close(sb_session *s)
 }
 
 sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
-                      double *ms, double *run_ms, sb_error *err)
+                      sb_run_times *t, sb_error *err)
 {
     sb_exec exec = { threads, stream, poison };
     void *state = NULL;
     double t0 = sb_clock_ms();
     sb_status st = v->ops->prepare(&state, c->input, c->params, out, &exec, err);
     double t1 = sb_clock_ms();
+    if (!st && v->ops->upload)
+        st = v->ops->upload(state, err);
+    double t2 = sb_clock_ms();
     if (!st)
         st = v->ops->run(state, err);
-    if (run_ms)
-        *run_ms = sb_clock_ms() - t1;
+    double t3 = sb_clock_ms();
     if (!st)
         st = v->ops->fetch(state, err);
-    if (ms)
-        *ms = sb_clock_ms() - t0;
+    if (t) {
+        t->setup_ms = t1 - t0;
+        t->frame_ms = sb_clock_ms() - t1;
+        t->run_ms = t3 - t2;
+    }
+    if (st && state && is_device(v)) {
+        sb_error ignored;
+        sb_device_sync(stream, &ignored);
+    }
     if (state)
         v->ops->release(state);
     return st;
@@ -146,33 +175,66 @@ static int enough_samples(const double *ms, int n, double started, const sb_timi
     return sb_median_rel_se(&s) < o->target_rse;
 }
 
+/* Samples for one row: kernel, end to end, per frame and setup. */
+static sb_status samples_alloc(sb_measurement *m, int n, sb_error *err)
+{
+    double **all[] = { &m->kernel_ms, &m->e2e_ms, &m->frame_ms, &m->setup_ms };
+    for (int i = 0; i < 4; i++)
+        if (!(*all[i] = calloc((size_t)n, sizeof **all[i]))) {
+            sb_measurement_free(m);
+            return sb_fail(err, SB_ERR_NOMEM, "out of memory for timing samples");
+        }
+    return SB_OK;
+}
+
+/* Each of the n samples of a host row: one frame is the kernel sample and
+ * the fetch, end to end adds the one setup (see harness.h, step 5). */
+static void host_row_times(sb_measurement *m, int n, double setup_ms, double fetch_ms)
+{
+    for (int i = 0; i < n; i++) {
+        m->frame_ms[i] = m->kernel_ms[i] + fetch_ms;
+        m->e2e_ms[i] = setup_ms + m->frame_ms[i];
+    }
+    m->setup_ms[0] = setup_ms;
+    sb_summarize(m->frame_ms, n, &m->frame);
+    sb_summarize(m->e2e_ms, n, &m->e2e);
+    sb_summarize(m->setup_ms, 1, &m->setup);
+}
+
+/* One whole cold run of a device row as sample i of e2e and setup. */
+static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_error *err)
+{
+    sb_run_times t;
+    sb_status st = sb_run_once(s->c, s->v, s->exec.threads, s->exec.stream, s->out, 0, &t, err);
+    m->setup_ms[i] = t.setup_ms;
+    m->e2e_ms[i] = t.setup_ms + t.frame_ms;
+    return st;
+}
+
 sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
                      const sb_timing_opts *o, sb_measurement *m, sb_error *err)
 {
     memset(m, 0, sizeof *m);
-    m->kernel_ms = calloc((size_t)o->max_reps, sizeof *m->kernel_ms);
-    m->e2e_ms = calloc((size_t)o->max_reps, sizeof *m->e2e_ms);
-    if (!m->kernel_ms || !m->e2e_ms) {
-        sb_measurement_free(m);
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory for timing samples");
-    }
+    sb_status st = samples_alloc(m, o->max_reps, err);
+    if (st)
+        return st;
 
     /* the reference at one thread, slow: the run that made the reference is its sample */
-    if (v == c->reference_variant && threads == 1 && c->ref_run_ms >= o->budget_ms) {
+    const sb_run_times *ref = &c->ref_times;
+    if (v == c->reference_variant && threads == 1 && ref->run_ms >= o->budget_ms) {
         m->agreement.ok = 1;
         snprintf(m->agreement.verdict, sizeof m->agreement.verdict, "reference");
         snprintf(m->agreement.metric, sizeof m->agreement.metric,
                  "the reference itself: its one run defines the contract (slow row, 1 sample)");
-        m->kernel_ms[0] = c->ref_run_ms;
-        m->e2e_ms[0] = c->ref_e2e_ms;
+        m->kernel_ms[0] = ref->run_ms;
         sb_summarize(m->kernel_ms, 1, &m->kernel);
-        sb_summarize(m->e2e_ms, 1, &m->e2e);
+        host_row_times(m, 1, ref->setup_ms, ref->frame_ms - ref->run_ms);
         return SB_OK;
     }
 
     /* 1. check before anything is timed */
     sb_session s;
-    sb_status st = sb_session_open(&s, c, v, threads, stream, 1, err);
+    st = sb_session_open(&s, c, v, threads, stream, 1, err);
     if (st)
         return st;
     double ms;
@@ -183,11 +245,16 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
     if (ms >= o->budget_ms) {
         m->kernel_ms[0] = ms;
         sb_summarize(m->kernel_ms, 1, &m->kernel);
-        if (!is_device(v))
-            m->e2e_ms[0] = s.prepare_ms + ms + s.fetch_ms;
-        else if ((st = sb_run_once(c, v, threads, stream, s.out, 0, &m->e2e_ms[0], NULL, err)))
+        if (!is_device(v)) {
+            host_row_times(m, 1, s.prepare_ms, s.fetch_ms);
             goto done;
+        }
+        if ((st = device_cold_sample(&s, m, 0, err)))
+            goto done;
+        m->frame_ms[0] = m->e2e_ms[0] - m->setup_ms[0];
         sb_summarize(m->e2e_ms, 1, &m->e2e);
+        sb_summarize(m->setup_ms, 1, &m->setup);
+        sb_summarize(m->frame_ms, 1, &m->frame);
         goto done;
     }
 
@@ -220,25 +287,28 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
                 sizeof m->agreement.metric - strlen(m->agreement.metric) - 1);
     }
 
-    /* 5. end to end.  A CPU variant has nothing to transfer: its end to end
-     * is each kernel sample plus the session's one prepare and fetch, so
-     * it is never below its kernel time (timing separate runs for it let
-     * 411 rows of a run of record show e2e < kernel).  A device variant
-     * runs whole (allocate, upload, run, download), into the same output. */
+    /* 5. per frame and end to end (harness.h) */
     if (!is_device(v)) {
-        for (int i = 0; i < m->kernel.n; i++)
-            m->e2e_ms[i] = s.prepare_ms + m->kernel_ms[i] + s.fetch_ms;
-        sb_summarize(m->e2e_ms, m->kernel.n, &m->e2e);
+        host_row_times(m, m->kernel.n, s.prepare_ms, s.fetch_ms);
         goto done;
     }
     n = 0;
     t0 = sb_clock_ms();
     do {
-        if ((st = sb_run_once(c, v, threads, stream, s.out, 0, &m->e2e_ms[n], NULL, err)))
+        if ((st = sb_session_frame(&s, &m->frame_ms[n], err)))
             goto done;
         n++;
-    } while (!enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 2));
+    } while (!enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4));
+    sb_summarize(m->frame_ms, n, &m->frame);
+    n = 0;
+    t0 = sb_clock_ms();
+    do {
+        if ((st = device_cold_sample(&s, m, n, err)))
+            goto done;
+        n++;
+    } while (!enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 4));
     sb_summarize(m->e2e_ms, n, &m->e2e);
+    sb_summarize(m->setup_ms, n, &m->setup);
 
 done:
     sb_session_close(&s);
@@ -249,5 +319,7 @@ void sb_measurement_free(sb_measurement *m)
 {
     free(m->kernel_ms);
     free(m->e2e_ms);
-    m->kernel_ms = m->e2e_ms = NULL;
+    free(m->frame_ms);
+    free(m->setup_ms);
+    m->kernel_ms = m->e2e_ms = m->frame_ms = m->setup_ms = NULL;
 }

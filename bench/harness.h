@@ -10,7 +10,7 @@
  *      run of seconds needs no warm-up, and repeating it would cost
  *      minutes; the report marks rows with fewer than 3 samples.  The
  *      reference variant at one thread is such a row's cheapest case: the
- *      run that computed the reference (sb_case.ref_run_ms) is its sample,
+ *      run that computed the reference (sb_case.ref_times) is its sample,
  *      and its verdict is "reference".
  *   2. warm-up: at least `warmup_min` runs and `warmup_ms` of them (fast
  *      rows run thousands of times, slow rows once more).
@@ -22,8 +22,16 @@
  *      `max_reps` samples.
  *   4. check again on the last timed run's output (races that only show
  *      under repetition fail here).
- *   5. end-to-end: prepare + run + fetch on the host clock (pinned
- *      buffers), release outside, with the same stopping rule.
+ *   5. per frame and end to end (host clock, pinned buffers, the same
+ *      stopping rule, a quarter of the budget each).  Per frame is
+ *      upload + run + fetch into the session's existing buffers: what a
+ *      program streaming frames pays for each.  End to end is a whole
+ *      cold run, prepare (the one-time setup: allocation) + upload + run
+ *      + fetch, release outside; its prepare alone is the setup sample.
+ *      A host variant has nothing to move: its per-frame samples are its
+ *      kernel samples plus the session's fetch, its setup the session's
+ *      prepare, and its end to end the sum, so neither is ever below the
+ *      kernel time.
  */
 #ifndef SEGBENCH_HARNESS_H
 #define SEGBENCH_HARNESS_H
@@ -44,6 +52,14 @@ typedef struct sb_timing_opts {
 
 void sb_timing_defaults(sb_timing_opts *o);
 
+/* The parts of one whole run on the host clock. */
+typedef struct sb_run_times {
+    double setup_ms;           /* prepare: allocation (and a host variant's own set-up) */
+    double frame_ms;           /* upload + run + fetch */
+    double run_ms;             /* run() alone: meaningful for host variants only
+                                  (a device run() just enqueues) */
+} sb_run_times;
+
 /* One image made ready for one algorithm and stage. */
 typedef struct sb_case {
     const sb_algo *algo;
@@ -52,8 +68,7 @@ typedef struct sb_case {
     const sb_image *input;     /* pinned copy, in the algorithm's format */
     const void *reference;     /* the reference variant's output */
     const sb_variant *reference_variant;
-    double ref_run_ms;         /* the reference's run() (host clock), 0 if unknown */
-    double ref_e2e_ms;         /* its prepare + run + fetch */
+    sb_run_times ref_times;    /* the reference's one run (host clock), zeros if unknown */
 } sb_case;
 
 /* A prepared variant: state, output and timer, ready to sample. */
@@ -67,25 +82,28 @@ typedef struct sb_session {
     double prepare_ms, fetch_ms;   /* host clock: the last prepare and fetch */
 } sb_session;
 
+/* prepare and upload: the session is ready to sample. */
 sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, int threads, void *stream,
                           int poison, sb_error *err);
 /* One timed run() in milliseconds. */
 sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *err);
+/* One frame: upload + run + fetch into the session's buffers, host clock. */
+sb_status sb_session_frame(sb_session *s, double *ms, sb_error *err);
 /* fetch() and compare with the reference. */
 sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err);
 void sb_session_close(sb_session *s);
 
-/* prepare, run and fetch once into `out`, then release; *ms (when not
- * NULL) gets the time of prepare + run + fetch: one end-to-end sample;
- * *run_ms (when not NULL) the time of run() alone on the host clock
- * (meaningful for host variants only: a device run() just enqueues). */
+/* prepare, upload, run and fetch once into `out`, then release; *t (when
+ * not NULL) gets the parts' times: setup_ms + frame_ms is one end-to-end
+ * sample. */
 sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
-                      double *ms, double *run_ms, sb_error *err);
+                      sb_run_times *t, sb_error *err);
 
 typedef struct sb_measurement {
     sb_agreement agreement;
-    sb_summary kernel, e2e;
-    double *kernel_ms, *e2e_ms;     /* the samples (owned; free with sb_measurement_free) */
+    sb_summary kernel, e2e, frame, setup;
+    double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* the samples (owned; free with
+                                                             sb_measurement_free) */
 } sb_measurement;
 
 /* The whole protocol for one row.  A broken contract is reported in

@@ -251,8 +251,10 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
 
     fprintf(md, "## Summary\n\nKernel medians at the largest image each stage was measured on. *Best CPU*: the "
                 "fastest of `cpu`, `pthread`, `openmp` at any thread count; *best GPU*: the fastest CUDA or "
-                "library variant; *floor*: a copy over the same bytes, where the stage has one (1.00x would be "
-                "the speed of light).\n\n");
+                "library variant; *its frame + setup*: that variant's per-frame time (upload, run, download into "
+                "existing buffers) and its one-time setup (allocation), what a program streaming images pays; "
+                "*floor*: a copy over the same bytes, where the stage has one (1.00x would be the speed of "
+                "light).\n\n");
     report_summary_header(md);
     for (int a = 0; a < nalgo; a++)
         report_summary_rows(md, &rows[a], algos[a]);
@@ -296,8 +298,11 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             gpu, copy, cpu, cores, host, set, commit, strcmp(dirty, "true") == 0 ? " (tree had local changes)" : "",
             date);
     fprintf(md, "Kernel time is `run()` alone (CUDA events around the kernels, the L2 cache flushed before each run; "
-                "the monotonic clock for CPU variants); end-to-end (e2e) adds `prepare` (device allocation and "
-                "upload from pinned memory) and `fetch` (download). Times are medians of repeated runs after "
+                "the monotonic clock for CPU variants). *Per frame* is what a program streaming images pays for each: "
+                "`upload` (from pinned memory into buffers that already exist) + `run` + `fetch` (download); "
+                "*setup* is the one-time `prepare` (device allocation); end-to-end (e2e) is one whole cold run, "
+                "setup and a frame. CPU variants move nothing: their frame is the kernel time plus `fetch`. Times "
+                "are medians of repeated runs after "
                 "warm-up, with the 25th-75th percentile range and the sample count n († marks rows measured once "
                 "or twice). Memory-bound stages show GB/s (the stage's byte floor over the kernel median) and %% "
                 "of the measured copy bandwidth of the same processor; compute-bound stages show megapixels per "

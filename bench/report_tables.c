@@ -61,8 +61,8 @@ void report_largest_table(FILE *fp, const stage_view *sv)
     const char *image = sv->img[sv->largest];
     double ref = view_baseline_ms(sv, image, 0);
     int bw = has_floor(sv), few = 0;
-    fprintf(fp, "| variant | backend | threads | kernel ms (median) | p25-p75 | n | e2e ms (median) | %s | vs cpu | "
-                "agreement |\n|---|---|---:|---:|---:|---:|---:|%s---:|---|\n",
+    fprintf(fp, "| variant | backend | threads | kernel ms (median) | p25-p75 | n | per frame ms | setup ms | "
+                "e2e ms | %s | vs cpu | agreement |\n|---|---|---:|---:|---:|---:|---:|---:|---:|%s---:|---|\n",
             bw ? "GB/s | % of peak" : "Mpx/s", bw ? "---:|---:|" : "---:|");
     for (int v = 0; v < sv->nvar; v++) {
         int failed;
@@ -85,9 +85,14 @@ void report_largest_table(FILE *fp, const stage_view *sv)
             snprintf(rate, sizeof rate, "%.1f", r->kernel.median > 0 ? r->width * (double)r->height / 1e3 /
                                                                        r->kernel.median : 0.0);
         snprintf(speed, sizeof speed, "%.2fx", ref > 0 && r->kernel.median > 0 ? ref / r->kernel.median : 0.0);
-        fprintf(fp, "| %s%s | %s | %d | %.4f | %s | %d | %.3f | %s | %s | %s |\n", r->variant,
+        char frame[32] = "-", setup[32] = "-";
+        if (r->frame.n > 0) {
+            snprintf(frame, sizeof frame, "%.3f", r->frame.median);
+            snprintf(setup, sizeof setup, "%.3f", r->setup.median);
+        }
+        fprintf(fp, "| %s%s | %s | %d | %.4f | %s | %d | %s | %s | %.3f | %s | %s | %s |\n", r->variant,
                 floor ? " (floor: speed of light)" : "", r->backend, r->threads, r->kernel.median, spread,
-                r->kernel.n, r->e2e.median, rate, floor ? "-" : speed, r->agreement);
+                r->kernel.n, frame, setup, r->e2e.median, rate, floor ? "-" : speed, r->agreement);
     }
     if (few)
         fprintf(fp, "\n† measured once or twice: each run took at least the time budget, so there is no spread "

@@ -15,9 +15,12 @@ const char *const SB_ROWS_CSV_HEADER =
     "algo,stage,variant,backend,threads,image,width,height,"
     "n,median_ms,min_ms,p25_ms,p75_ms,max_ms,"
     "e2e_n,e2e_median_ms,e2e_min_ms,e2e_p25_ms,e2e_p75_ms,e2e_max_ms,"
-    "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags";
+    "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags,"
+    "frame_n,frame_median_ms,frame_min_ms,frame_p25_ms,frame_p75_ms,frame_max_ms,"
+    "setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms";
 const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms";
-enum { CSV_FIELDS = 29, CSV_FIELDS_V2 = 28, CSV_FIELDS_V1 = 25 };   /* V1: no commit, date, run_id; V2: no flags */
+/* Older files: V1 has no commit, date, run_id; V2 no flags; V3 no frame and setup. */
+enum { CSV_FIELDS = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28, CSV_FIELDS_V1 = 25 };
 
 sb_row *sb_rows_add(sb_rows *rows)
 {
@@ -39,6 +42,8 @@ void sb_rows_free(sb_rows *rows)
     for (int i = 0; i < rows->count; i++) {
         free(rows->row[i].kernel_ms);
         free(rows->row[i].e2e_ms);
+        free(rows->row[i].frame_ms);
+        free(rows->row[i].setup_ms);
     }
     free(rows->row);
     memset(rows, 0, sizeof *rows);
@@ -91,6 +96,10 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
     csv_summary(fp, &r->e2e);
     fprintf(fp, ",%.0f,%.3f,%.4f,", r->bytes, r->gbps, r->peak_fraction);
     csv_put_all(fp, (const char *const[]){ r->agreement, r->metric, r->commit, r->date, r->run_id, r->flags }, 6);
+    fputc(',', fp);
+    csv_summary(fp, &r->frame);
+    fputc(',', fp);
+    csv_summary(fp, &r->setup);
     fputc('\n', fp);
 }
 
@@ -122,6 +131,10 @@ void sb_row_put_samples(FILE *fp, const sb_row *r)
         samples_put(fp, r, "kernel", r->kernel_ms, r->kernel.n);
     if (r->e2e_ms)
         samples_put(fp, r, "e2e", r->e2e_ms, r->e2e.n);
+    if (r->frame_ms)
+        samples_put(fp, r, "frame", r->frame_ms, r->frame.n);
+    if (r->setup_ms)
+        samples_put(fp, r, "setup", r->setup_ms, r->setup.n);
 }
 
 sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err)
@@ -267,7 +280,7 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         }
         char *f[CSV_FIELDS + 1];
         int nf = sb_csv_split(line, f, CSV_FIELDS + 1);
-        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V2 && nf != CSV_FIELDS_V1) {
+        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 && nf != CSV_FIELDS_V1) {
             st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected %d fields", path, lineno, CSV_FIELDS);
             break;
         }
@@ -294,7 +307,11 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         copy_field(r->commit, sizeof r->commit, nf > CSV_FIELDS_V1 ? f[25] : "unknown");
         copy_field(r->date, sizeof r->date, nf > CSV_FIELDS_V1 ? f[26] : "");
         copy_field(r->run_id, sizeof r->run_id, nf > CSV_FIELDS_V1 ? f[27] : "unknown");
-        copy_field(r->flags, sizeof r->flags, nf == CSV_FIELDS ? f[28] : "");
+        copy_field(r->flags, sizeof r->flags, nf > CSV_FIELDS_V2 ? f[28] : "");
+        if (nf == CSV_FIELDS) {
+            parse_summary(f + 29, &r->frame);
+            parse_summary(f + 35, &r->setup);
+        }
     }
     free(line);
     fclose(fp);
@@ -360,15 +377,17 @@ sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
                 continue;
             int n = 0;
             double *v = parse_samples(f[6], &n);
-            if (strcmp(f[5], "kernel") == 0) {
-                free(r->kernel_ms);
-                r->kernel_ms = v;
-                r->kernel.n = n;
-            } else {
-                free(r->e2e_ms);
-                r->e2e_ms = v;
-                r->e2e.n = n;
-            }
+            double **dst = &r->e2e_ms;
+            sb_summary *sum = &r->e2e;
+            if (strcmp(f[5], "kernel") == 0)
+                dst = &r->kernel_ms, sum = &r->kernel;
+            else if (strcmp(f[5], "frame") == 0)
+                dst = &r->frame_ms, sum = &r->frame;
+            else if (strcmp(f[5], "setup") == 0)
+                dst = &r->setup_ms, sum = &r->setup;
+            free(*dst);
+            *dst = v;
+            sum->n = n;
             break;
         }
     }
@@ -419,6 +438,10 @@ sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *er
         json_summary(fp, "kernel", &r->kernel, r->kernel_ms);
         fprintf(fp, ",\n   ");
         json_summary(fp, "e2e", &r->e2e, r->e2e_ms);
+        fprintf(fp, ",\n   ");
+        json_summary(fp, "frame", &r->frame, r->frame_ms);
+        fprintf(fp, ",\n   ");
+        json_summary(fp, "setup", &r->setup, r->setup_ms);
         fprintf(fp, ",\n   ");
         sb_json_key_num(fp, "bytes", r->bytes);
         fprintf(fp, ", ");

@@ -23,7 +23,9 @@ typedef struct sb_row {
     int threads;
     char image[128];
     int width, height;
-    sb_summary kernel, e2e;
+    sb_summary kernel, e2e;  /* run() alone; a whole cold run (setup + one frame) */
+    sb_summary frame, setup; /* upload + run + fetch into existing buffers; prepare
+                                (n = 0 in files older than these columns) */
     double bytes;            /* the stage's byte floor */
     double gbps;             /* bytes / kernel median */
     double peak_fraction;    /* gbps / the measured copy bandwidth it runs on */
@@ -33,7 +35,7 @@ typedef struct sb_row {
     char date[32];           /* UTC, ISO 8601 */
     char run_id[48];         /* the bench run that measured it */
     char flags[64];          /* noise warnings, ';'-separated: spread, over_peak (see noise.h), or "" */
-    double *kernel_ms, *e2e_ms;   /* raw samples, or NULL */
+    double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */
 } sb_row;
 
 typedef struct sb_rows {

@@ -190,7 +190,7 @@ sb_status sb_gc_host_fetch(void *state, sb_error *err)
         (void)exec;                                                                                      \
         return sb_gc_host_prepare(state, stage, solver, who, in, params, output, sb_band_serial(), err); \
     }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
+    const sb_variant_ops name = { name##_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
 
 SB_GC_CPU_OPS(sb_gc_kmeans_cpu_ops, SB_GC_STAGE_KMEANS, SB_MF_BK, "grabcut-kmeans/cpu")
 SB_GC_CPU_OPS(sb_gc_gmm_cpu_ops, SB_GC_STAGE_GMM, SB_MF_BK, "grabcut-gmm/cpu")

@@ -185,4 +185,4 @@ static sb_status cpu_fetch(void *state, sb_error *err)
 
 static void cpu_release(void *state) { free(state); }
 
-const sb_variant_ops sb_integral_cpu_ops = { cpu_prepare, cpu_run, cpu_fetch, cpu_release };
+const sb_variant_ops sb_integral_cpu_ops = { cpu_prepare, NULL, cpu_run, cpu_fetch, cpu_release };

@@ -262,4 +262,4 @@ static sb_status serial_prepare(void **state, const sb_image *in, const void *pa
 
 static sb_status serial_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, serial_pass, err); }
 
-const sb_variant_ops sb_kmeans_cpu_ops = { serial_prepare, serial_run, sb_kmeans_host_fetch, free };
+const sb_variant_ops sb_kmeans_cpu_ops = { serial_prepare, NULL, serial_run, sb_kmeans_host_fetch, free };

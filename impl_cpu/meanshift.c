@@ -209,7 +209,7 @@ sb_status sb_ms_serial(int stage, const sb_image *in, const sb_ms_params *p, voi
         (void)exec;                                                                                            \
         return sb_ms_host_prepare(state, stage, stage_names[stage], in, params, output, sb_band_serial(), err); \
     }                                                                                                          \
-    const sb_variant_ops name = { name##_prepare, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release };
+    const sb_variant_ops name = { name##_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release };
 
 SB_MS_CPU_OPS(sb_ms_filter_cpu_ops, SB_MS_FILTER)
 SB_MS_CPU_OPS(sb_ms_flood_cpu_ops, SB_MS_FLOOD)

@@ -356,5 +356,6 @@ static sb_status serial_prepare(void **state, const sb_image *in, const void *pa
     return sb_slic_host_prepare(state, "slic/cpu", in, params, output, sb_band_serial(), err);
 }
 
-const sb_variant_ops sb_slic_cpu_ops = { serial_prepare, sb_slic_host_run_state, sb_slic_host_fetch,
-                                         sb_slic_host_release };
+const sb_variant_ops sb_slic_cpu_ops = {
+    serial_prepare, NULL, sb_slic_host_run_state, sb_slic_host_fetch, sb_slic_host_release
+};

@@ -22,7 +22,7 @@ static void openmp_runner(void *self, sb_band_fn fn, void *ctx, int bands)
         sb_band_runner runner = { openmp_runner, NULL, exec->threads };                                  \
         return sb_gc_host_prepare(state, stage, SB_MF_ROUNDS, who, in, params, output, runner, err);     \
     }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
+    const sb_variant_ops name = { name##_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
 
 GC_OPENMP_OPS(sb_gc_kmeans_openmp_ops, SB_GC_STAGE_KMEANS, "grabcut-kmeans/openmp")
 GC_OPENMP_OPS(sb_gc_gmm_openmp_ops, SB_GC_STAGE_GMM, "grabcut-gmm/openmp")

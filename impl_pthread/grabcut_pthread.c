@@ -28,7 +28,7 @@ static sb_status prepare(void **state, sb_gc_stage stage, const char *who, const
     {                                                                                                    \
         return prepare(state, stage, who, in, params, output, exec, err);                                \
     }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
+    const sb_variant_ops name = { name##_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
 
 GC_PTHREAD_OPS(sb_gc_kmeans_pthread_ops, SB_GC_STAGE_KMEANS, "grabcut-kmeans/pthread")
 GC_PTHREAD_OPS(sb_gc_gmm_pthread_ops, SB_GC_STAGE_GMM, "grabcut-gmm/pthread")

@@ -146,5 +146,4 @@ static sb_status openmp_fetch(void *state, sb_error *err)
     return SB_OK;
 }
 
-const sb_variant_ops sb_integral_openmp_ops = { openmp_prepare, openmp_run, openmp_fetch,
-                                                openmp_release };
+const sb_variant_ops sb_integral_openmp_ops = { openmp_prepare, NULL, openmp_run, openmp_fetch, openmp_release };

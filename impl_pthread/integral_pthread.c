@@ -92,5 +92,4 @@ static void pthread_release(void *state)
     free(state);   /* the pool is shared and outlives the variant */
 }
 
-const sb_variant_ops sb_integral_pthread_ops = { pthread_prepare, pthread_run, pthread_fetch,
-                                                 pthread_release };
+const sb_variant_ops sb_integral_pthread_ops = { pthread_prepare, NULL, pthread_run, pthread_fetch, pthread_release };

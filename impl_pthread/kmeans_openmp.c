@@ -44,4 +44,4 @@ static sb_status openmp_prepare(void **state, const sb_image *in, const void *pa
 
 static sb_status openmp_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, openmp_pass, err); }
 
-const sb_variant_ops sb_kmeans_openmp_ops = { openmp_prepare, openmp_run, sb_kmeans_host_fetch, free };
+const sb_variant_ops sb_kmeans_openmp_ops = { openmp_prepare, NULL, openmp_run, sb_kmeans_host_fetch, free };

@@ -86,5 +86,6 @@ static sb_status pthread_prepare(void **state, const sb_image *in, const void *p
 
 static sb_status pthread_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, pthread_pass, err); }
 
-const sb_variant_ops sb_kmeans_pthread_ops = { pthread_prepare, pthread_run, sb_kmeans_host_fetch,
-                                               pthread_release };
+const sb_variant_ops sb_kmeans_pthread_ops = {
+    pthread_prepare, NULL, pthread_run, sb_kmeans_host_fetch, pthread_release
+};

@@ -22,7 +22,7 @@ static void openmp_runner(void *self, sb_band_fn fn, void *ctx, int bands)
         sb_band_runner runner = { openmp_runner, NULL, exec->threads };                                  \
         return sb_ms_host_prepare(state, stage, who, in, params, output, runner, err);                   \
     }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release };
+    const sb_variant_ops name = { name##_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release };
 
 MS_OPENMP_OPS(sb_ms_filter_openmp_ops, SB_MS_FILTER, "meanshift-filter/openmp")
 MS_OPENMP_OPS(sb_ms_flood_openmp_ops, SB_MS_FLOOD, "meanshift-flood/openmp")

@@ -31,7 +31,7 @@ static sb_status prepare(void **state, int stage, const char *who, const sb_imag
     {                                                                                                    \
         return prepare(state, stage, who, in, params, output, exec, err);                                \
     }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release };
+    const sb_variant_ops name = { name##_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release };
 
 MS_PTHREAD_OPS(sb_ms_filter_pthread_ops, SB_MS_FILTER, "meanshift-filter/pthread")
 MS_PTHREAD_OPS(sb_ms_flood_pthread_ops, SB_MS_FLOOD, "meanshift-flood/pthread")

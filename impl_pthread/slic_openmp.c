@@ -26,5 +26,6 @@ static sb_status openmp_prepare(void **state, const sb_image *in, const void *pa
     return sb_slic_host_prepare(state, "slic/openmp", in, params, output, runner, err);
 }
 
-const sb_variant_ops sb_slic_openmp_ops = { openmp_prepare, sb_slic_host_run_state, sb_slic_host_fetch,
-                                          sb_slic_host_release };
+const sb_variant_ops sb_slic_openmp_ops = {
+    openmp_prepare, NULL, sb_slic_host_run_state, sb_slic_host_fetch, sb_slic_host_release
+};

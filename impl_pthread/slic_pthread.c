@@ -23,5 +23,6 @@ static sb_status pthread_prepare(void **state, const sb_image *in, const void *p
     return sb_slic_host_prepare(state, "slic/pthread", in, params, output, runner, err);
 }
 
-const sb_variant_ops sb_slic_pthread_ops = { pthread_prepare, sb_slic_host_run_state, sb_slic_host_fetch,
-                                          sb_slic_host_release };
+const sb_variant_ops sb_slic_pthread_ops = {
+    pthread_prepare, NULL, sb_slic_host_run_state, sb_slic_host_fetch, sb_slic_host_release
+};

@@ -316,11 +316,12 @@ static void test_bench_json_and_flags_column(void)
     test_slurp(path, text, sizeof text);
     CHECKF(json_valid(text), "bench --json: not JSON: %.300s", text);
     CHECKF(strstr(text, "\"variant\": \"pthread\"") && strstr(text, "\"samples_ms\": [") &&
-               strstr(text, "\"flags\": "),
+               strstr(text, "\"flags\": ") && strstr(text, "\"frame\": {") && strstr(text, "\"setup\": {"),
            "%.300s", text);
     snprintf(path, sizeof path, "%s/integral.csv", baseline_set());
     test_slurp(path, text, sizeof text);
-    CHECKF(strstr(text, ",run_id,flags\n") != NULL, "integral.csv header: %.400s", text);
+    CHECKF(strstr(text, ",run_id,flags,frame_n,") != NULL && strstr(text, ",setup_max_ms\n") != NULL,
+           "integral.csv header: %.400s", text);
 }
 
 static void test_noise_flags(void)
@@ -439,7 +440,8 @@ static void test_report_summary_and_rows(void)
     CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
     snprintf(cmd, sizeof cmd,
              "cd %s && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-copy\"; $4 = \"cuda-global\"; $10 = 0.0001; "
-             "print; $3 = \"cuda-shared\"; $4 = \"cuda-shared\"; $9 = 1; $10 = 0.0002; print; next } { print }' "
+             "$31 = 0.00015; print; $3 = \"cuda-shared\"; $4 = \"cuda-shared\"; $9 = 1; $10 = 0.0002; "
+             "$31 = 0.0003; print; next } { print }' "
              "integral.csv > t && mv t integral.csv",
              results);
     CHECKF(system(cmd) == 0, "%s", cmd);
@@ -481,9 +483,11 @@ static void test_report_summary_and_rows(void)
     CHECKF(strstr(line, cell) != NULL, "summary: best CPU should be %s: %s", cell, line);
     CHECKF(strstr(line, "| cuda-shared 0.00020 ms |") && strstr(line, "| 2.00x |") && !strstr(line, "cuda-copy"),
            "summary: the floor is not the best GPU, and GPU / floor is 2.00x: %s", line);
+    CHECKF(strstr(line, "| 0.00030 + "), "summary: the best GPU's per-frame time and setup: %s", line);
     CHECKF(test_lines(md) <= 150, "REPORT.md has %d lines", test_lines(md));
-    /* the peer beside segbench's best (cuda-shared, 0.0002 ms: 2x faster than the peer) */
-    CHECKF(strstr(md, "| integral | sum | opt | cv2.integral | cpu | 0.0004 | cuda-shared 0.0002 ms | 2.00x |"),
+    /* the CPU peer beside segbench's best per-frame time (cuda-shared: kernel 0.0002 ms, per frame 0.0003
+     * ms, 1.33x faster than the peer), like with like */
+    CHECKF(strstr(md, "| integral | sum | opt | cv2.integral | cpu | 0.0004 | cuda-shared 0.0003 ms | 1.33x |"),
            "REPORT.md: no peers row: %.2000s", strstr(md, "## Peers") ? strstr(md, "## Peers") : md);
 
     snprintf(path, sizeof path, "%s/integral.md", report);
@@ -570,7 +574,8 @@ const sb_test tests_cli_options[] = {
     { "cli: exit codes 0, 1, 2, 3 (--fail-on-slower) and SIGINT", test_exit_codes },
     { "cli: compare --export-json/--export-csv, mismatch warnings, rows on one side listed",
       test_compare_exports_and_warnings },
-    { "cli: bench --json and the CSV's flags column", test_bench_json_and_flags_column },
+    { "cli: bench --json (with frame and setup) and the CSV's flags, frame and setup columns",
+      test_bench_json_and_flags_column },
     { "cli: noise flags: spread, over the host peak, governor", test_noise_flags },
     { "cli: make bench-cli on the smoke set without a GPU", test_bench_cli_smoke },
     { "cli: the README's command-line section matches --help", test_readme_matches_help },

@@ -37,6 +37,13 @@ static void test_measure_protocol(void)
     CHECKF(m.e2e.n == m.kernel.n && m.e2e.median >= m.kernel.median && m.e2e.min >= m.kernel.min,
            "e2e %d samples, median %g, kernel %d samples, median %g", m.e2e.n, m.e2e.median, m.kernel.n,
            m.kernel.median);
+    /* per frame: each kernel sample plus the fetch; setup: the one prepare; e2e: their sum */
+    CHECKF(m.frame.n == m.kernel.n && m.setup.n == 1 && m.frame_ms && m.setup_ms, "frame n %d, setup n %d",
+           m.frame.n, m.setup.n);
+    int sums_ok = 1;
+    for (int i = 0; i < m.frame.n && m.frame_ms && m.setup_ms; i++)
+        sums_ok &= m.frame_ms[i] >= m.kernel_ms[i] && fabs(m.e2e_ms[i] - (m.setup_ms[0] + m.frame_ms[i])) < 1e-9;
+    CHECKF(sums_ok, "a CPU row's e2e sample is not its setup plus its frame, or a frame is below its kernel");
     sb_measurement_free(&m);
     sb_case_close(&cd);
     sb_image_free(&img);
@@ -58,11 +65,15 @@ static void test_results_round_trip(void)
     r->height = 61;
     r->kernel = (sb_summary){ 3, 1.0, 1.5, 2.0, 2.5, 3.0 };
     r->e2e = (sb_summary){ 3, 2.0, 2.5, 3.0, 3.5, 4.0 };
+    r->frame = (sb_summary){ .n = 3, .min = 1.2, .p25 = 1.4, .median = 1.5, .p75 = 1.6, .max = 1.8 };
+    r->setup = (sb_summary){ .n = 1, .min = 0.5, .p25 = 0.5, .median = 0.5, .p75 = 0.5, .max = 0.5 };
     r->bytes = 29585;
     r->kernel_ms = malloc(3 * sizeof(double));
     r->kernel_ms[0] = 1.0;
     r->kernel_ms[1] = 2.0;
     r->kernel_ms[2] = 3.0;
+    r->setup_ms = malloc(sizeof(double));
+    r->setup_ms[0] = 0.5;
     sb_error err;
     const char *csv = test_path("r.csv"), *samples = test_path("r.samples.csv");
     CHECK(sb_rows_write_csv(&rows, csv, &err) == SB_OK);
@@ -74,8 +85,119 @@ static void test_results_round_trip(void)
     CHECK(strcmp(back.row[0].metric, r->metric) == 0 && strcmp(back.row[0].agreement, "FAIL") == 0);
     CHECK(back.row[0].kernel.n == 3 && back.row[0].kernel_ms && back.row[0].kernel_ms[2] == 3.0);
     CHECK(fabs(back.row[0].kernel.p75 - 2.5) < 1e-9 && back.row[0].threads == 4);
+    CHECK(back.row[0].frame.n == 3 && fabs(back.row[0].frame.p25 - 1.4) < 1e-9);
+    CHECK(back.row[0].setup.n == 1 && back.row[0].setup_ms && back.row[0].setup_ms[0] == 0.5);
     sb_rows_free(&rows);
     sb_rows_free(&back);
+
+    /* a file from before the frame and setup columns (29 fields) still reads, with n = 0 for them */
+    FILE *fp = fopen(csv, "w");
+    if (fp) {
+        fprintf(fp, "algo,stage,variant,backend,threads,image,width,height,n,median_ms,min_ms,p25_ms,p75_ms,"
+                    "max_ms,e2e_n,e2e_median_ms,e2e_min_ms,e2e_p25_ms,e2e_p75_ms,e2e_max_ms,bytes,gbps,"
+                    "peak_fraction,agreement,agreement_metric,commit,date,run_id,flags\n"
+                    "integral,sum,cpu,cpu,1,a,4,4,3,1,1,1,1,1,3,2,2,2,2,2,80,0.1,0.01,exact,bit-exact,abc,"
+                    "2026-11-22T00:00:00Z,r1,\n");
+        fclose(fp);
+    }
+    CHECKF(sb_rows_read_csv(csv, &back, &err) == SB_OK, "%s", err.msg);
+    CHECK(back.count == 1 && back.row[0].frame.n == 0 && back.row[0].setup.n == 0 && back.row[0].e2e.n == 3);
+    sb_rows_free(&back);
+}
+
+/* ---- upload: the ops' order, as the harness calls them ---- */
+
+typedef struct call_log {
+    char calls[32];       /* P U R F, in order */
+    int n;
+} call_log;
+
+static call_log the_log;
+
+static void log_call(char c)
+{
+    if (the_log.n < (int)sizeof the_log.calls - 1)
+        the_log.calls[the_log.n++] = c;
+}
+static sb_status log_prepare(void **state, const sb_image *in, const void *params, void *out, const sb_exec *e,
+                             sb_error *err)
+{
+    (void)in, (void)params, (void)out, (void)e, (void)err;
+    log_call('P');
+    *state = &the_log;
+    return SB_OK;
+}
+static sb_status log_upload(void *state, sb_error *err)
+{
+    (void)state, (void)err;
+    log_call('U');
+    return SB_OK;
+}
+static sb_status log_run(void *state, sb_error *err)
+{
+    (void)state, (void)err;
+    log_call('R');
+    return SB_OK;
+}
+static sb_status log_fetch(void *state, sb_error *err)
+{
+    (void)state, (void)err;
+    log_call('F');
+    return SB_OK;
+}
+static void log_release(void *state)
+{
+    (void)state;
+    log_call('X');
+}
+
+static void test_upload_order(void)
+{
+    static const sb_variant_ops ops = { log_prepare, log_upload, log_run, log_fetch, log_release };
+    const sb_variant v = { "integral", "logged", "cpu", "NONE", 0, 1u, &ops, "records its calls" };
+    const sb_algo *algo = sb_algo_find("integral");
+    sb_image img;
+    test_random_grey(&img, 16, 8, 1);
+    sb_case_data cd;
+    sb_error err;
+    CHECKF(sb_case_open(&cd, algo, 0, NULL, &img, &err) == SB_OK, "%s", err.msg);
+
+    memset(&the_log, 0, sizeof the_log);
+    sb_run_times t = { -1, -1, -1 };
+    CHECK(sb_run_once(&cd.c, &v, 1, NULL, cd.reference, 0, &t, &err) == SB_OK);
+    CHECKF(strcmp(the_log.calls, "PURFX") == 0, "one run called %s, not PURFX", the_log.calls);
+    CHECK(t.setup_ms >= 0 && t.frame_ms >= t.run_ms && t.run_ms >= 0);
+
+    /* a session uploads once when it opens, then once per frame; samples time run() alone */
+    memset(&the_log, 0, sizeof the_log);
+    sb_session s;
+    CHECK(sb_session_open(&s, &cd.c, &v, 1, NULL, 0, &err) == SB_OK);
+    double ms;
+    CHECK(sb_session_sample(&s, 0, &ms, &err) == SB_OK);
+    CHECK(sb_session_frame(&s, &ms, &err) == SB_OK && ms >= 0);
+    CHECK(sb_session_frame(&s, &ms, &err) == SB_OK);
+    sb_session_close(&s);
+    CHECKF(strcmp(the_log.calls, "PURURFURFX") == 0, "a session called %s, not PURURFURFX", the_log.calls);
+    sb_case_close(&cd);
+    sb_image_free(&img);
+}
+
+/* Every device variant moves its frame in upload(); host variants have none. */
+static void test_upload_declared(void)
+{
+    int bad = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (!v->ops)
+            continue;                  /* not built here */
+        int device = (v->flags & SB_DEVICE) != 0, has = v->ops->upload != NULL;
+        if (device != has) {
+            printf("    %s/%s: %s\n", v->algo, v->name,
+                   device ? "a device variant without upload()" : "a host variant with upload()");
+            bad++;
+        }
+    }
+    CHECKF(bad == 0, "%d variant(s) break the upload rule of variant.h", bad);
 }
 
 static void test_generator_deterministic(void)
@@ -121,8 +243,12 @@ static void test_generator_deterministic(void)
 }
 
 const sb_test tests_harness[] = {
-    { "harness: check, warm-up, repetition and end-to-end on a CPU variant", test_measure_protocol },
-    { "results: CSV and raw samples round-trip (quotes, commas)", test_results_round_trip },
+    { "harness: check, warm-up, repetition, per frame, setup and end-to-end on a CPU variant",
+      test_measure_protocol },
+    { "results: CSV and raw samples round-trip (quotes, commas, frame and setup; older files)",
+      test_results_round_trip },
+    { "harness: prepare, upload, run, fetch, release in order; a frame uploads again", test_upload_order },
+    { "variants: every device variant has upload(), no host variant has one", test_upload_declared },
     { "datasets: the generator is deterministic and its truth consistent", test_generator_deterministic },
 };
 const int tests_harness_count = sizeof tests_harness / sizeof tests_harness[0];

@@ -29,7 +29,7 @@ static sb_status run_variant(const sb_variant *v, const sb_image *in, int square
     memset(out->sum, 0xA5, n * sizeof *out->sum);
     if (out->sqsum)
         memset(out->sqsum, 0xA5, n * sizeof *out->sqsum);
-    sb_status st = sb_run_once(&c, v, threads, NULL, out, 1, NULL, NULL, &err);
+    sb_status st = sb_run_once(&c, v, threads, NULL, out, 1, NULL, &err);
     if (st)
         printf("    %s: %s\n", v->name, err.msg);
     return st;

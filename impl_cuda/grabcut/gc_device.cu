@@ -370,9 +370,10 @@ static sb_status allocate(gc_dev *d, sb_error *err)
     return SB_OK;
 }
 
-/* Inputs: the image (rows packed on the device), and the stage's upstream. */
-static sb_status upload(gc_dev *d, const sb_image *in, sb_error *err)
+/* A frame: the image (rows packed on the device), and the stage's upstream. */
+sb_status gc_dev_upload(gc_dev *d, sb_error *err)
 {
+    const sb_image *in = d->host_in;
     size_t n = (size_t)d->n;
     if (d->rgb)
         SB_CUDA_TRY(cudaMemcpy2DAsync(d->rgb, 3 * (size_t)d->width, in->data, in->stride, 3 * (size_t)d->width,
@@ -420,9 +421,10 @@ sb_status gc_dev_open(gc_dev **out, int stage, int cut, const char *who, const s
     d->n = (long)in->width * in->height;
     d->stream = (cudaStream_t)exec->stream;
     d->p = *p;
+    d->host_in = in;
     d->out = output;
     sb_gc_rect_clip(p, in->width, in->height, d->rect);
-    if ((st = allocate(d, err)) || (st = upload(d, in, err)) ||
+    if ((st = allocate(d, err)) ||
         ((stage == GC_MAXFLOW || stage == GC_PIPELINE) && (st = gc_dev_maxflow_prepare(d, err)))) {
         gc_dev_close(d);
         return st;

@@ -47,6 +47,7 @@ struct gc_dev {
     cudaStream_t stream;
     sb_grabcut_params p;
     int rect[4];
+    const sb_image *host_in;           /* the frame gc_dev_upload copies */
     void *out;                         /* the harness's output */
     /* device buffers */
     uint8_t *rgb, *mask, *comp, *comp0, *fg;   /* comp0: grabcut-gmm's input clusters */
@@ -63,6 +64,7 @@ struct gc_dev {
 sb_status gc_dev_open(gc_dev **out, int stage, int cut, const char *who, const sb_image *in, const void *params,
                       void *output, const sb_exec *exec, sb_error *err);
 void gc_dev_close(gc_dev *d);
+sb_status gc_dev_upload(gc_dev *d, sb_error *err);
 sb_status gc_dev_run(gc_dev *d, sb_error *err);
 sb_status gc_dev_fetch(gc_dev *d, sb_error *err);
 
@@ -77,6 +79,7 @@ sb_status gc_dev_maxflow(gc_dev *d, int it, sb_error *err);
     {                                                                                                      \
         return gc_dev_open((gc_dev **)state, stage, cut, who, in, params, output, exec, err);             \
     }                                                                                                      \
+    static sb_status prefix##_upload(void *s, sb_error *err) { return gc_dev_upload((gc_dev *)s, err); }   \
     static sb_status prefix##_run(void *s, sb_error *err) { return gc_dev_run((gc_dev *)s, err); }         \
     static sb_status prefix##_fetch(void *s, sb_error *err) { return gc_dev_fetch((gc_dev *)s, err); }     \
     static void prefix##_release(void *s) { gc_dev_close((gc_dev *)s); }

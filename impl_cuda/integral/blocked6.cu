@@ -167,5 +167,5 @@ static sb_status blocked6_prepare(void **state, const sb_image *in, const void *
 }
 
 extern "C" const sb_variant_ops sb_integral_cuda_blocked6_ops = {
-    blocked6_prepare, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
+    blocked6_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
 };

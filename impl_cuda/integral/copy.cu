@@ -59,5 +59,5 @@ static sb_status copy_prepare(void **state, const sb_image *in, const void *para
 }
 
 extern "C" const sb_variant_ops sb_integral_cuda_copy_ops = {
-    copy_prepare, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
+    copy_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
 };

@@ -25,10 +25,7 @@ static sb_status device_open(integral_device *d, const sb_image *in, const void 
 
     size_t n = (size_t)d->pw * (size_t)d->ph;
     SB_CUDA_TRY(cudaMalloc(&d->in, n), err, who);
-    SB_CUDA_TRY(cudaMemsetAsync(d->in, 0, n, d->stream), err, who);
-    SB_CUDA_TRY(cudaMemcpy2DAsync(d->in, (size_t)d->pw, in->data, in->stride, (size_t)in->width,
-                                  (size_t)in->height, cudaMemcpyHostToDevice, d->stream),
-                err, who);
+    SB_CUDA_TRY(cudaMemsetAsync(d->in, 0, n, d->stream), err, who);   /* the padding, once */
     if (d->hooks->own_outputs)
         return SB_OK;
 
@@ -60,6 +57,16 @@ sb_status integral_cuda_prepare(const integral_cuda_hooks *hooks, void **state, 
         return st;
     }
     *state = d;
+    return SB_OK;
+}
+
+sb_status integral_cuda_upload(void *state, sb_error *err)
+{
+    integral_device *d = (integral_device *)state;
+    const sb_image *in = d->host_in;
+    SB_CUDA_TRY(cudaMemcpy2DAsync(d->in, (size_t)d->pw, in->data, in->stride, (size_t)in->width,
+                                  (size_t)in->height, cudaMemcpyHostToDevice, d->stream),
+                err, d->who);
     return SB_OK;
 }
 

@@ -3,8 +3,8 @@
  * two value operations (sum of pixels, sum of squared pixels).
  *
  * A variant file supplies only its kernels and an integral_cuda_hooks
- * record (what to set up, how to run, what to tear down); prepare, fetch
- * and release are the same for all of them.  For the "sqsum" stage each
+ * record (what to set up, how to run, what to tear down); prepare, upload,
+ * fetch and release are the same for all of them.  For the "sqsum" stage each
  * variant runs its pipeline twice, once per table (SumOp, then SquareOp).
  *
  * Padding.  Device buffers are padded to whole tiles of INTEGRAL_PAD_X x
@@ -65,11 +65,12 @@ struct SquareOp {
     static __device__ __forceinline__ T of(uint32_t v) { return (uint64_t)(v * v); }
 };
 
-/* prepare: allocate the padded buffers, upload the input (zero padding;
- * outputs poisoned with 0xA5 bytes when exec->poison is set), then the
- * variant's own setup. */
+/* prepare: allocate the padded buffers (zero padding; outputs poisoned
+ * with 0xA5 bytes when exec->poison is set), then the variant's own
+ * setup.  upload: copy the W x H pixels into the padded input. */
 sb_status integral_cuda_prepare(const integral_cuda_hooks *hooks, void **state, const sb_image *in,
                                 const void *params, void *output, const sb_exec *exec, sb_error *err);
+sb_status integral_cuda_upload(void *state, sb_error *err);
 sb_status integral_cuda_run(void *state, sb_error *err);
 /* fetch: copy the W x H results into the harness's output and wait. */
 sb_status integral_cuda_fetch(void *state, sb_error *err);

@@ -70,5 +70,5 @@ static sb_status naive_prepare(void **state, const sb_image *in, const void *par
 }
 
 extern "C" const sb_variant_ops sb_integral_cuda_naive_ops = {
-    naive_prepare, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
+    naive_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
 };

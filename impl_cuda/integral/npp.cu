@@ -140,5 +140,5 @@ static sb_status npp_prepare(void **state, const sb_image *in, const void *param
 }
 
 extern "C" const sb_variant_ops sb_integral_npp_ops = {
-    npp_prepare, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
+    npp_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
 };

@@ -59,5 +59,5 @@ static sb_status shared_prepare(void **state, const sb_image *in, const void *pa
 }
 
 extern "C" const sb_variant_ops sb_integral_cuda_shared_ops = {
-    shared_prepare, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
+    shared_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
 };

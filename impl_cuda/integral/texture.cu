@@ -77,5 +77,5 @@ static sb_status texture_prepare(void **state, const sb_image *in, const void *p
 }
 
 extern "C" const sb_variant_ops sb_integral_cuda_texture_ops = {
-    texture_prepare, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
+    texture_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
 };

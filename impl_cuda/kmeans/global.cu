@@ -115,5 +115,6 @@ static sb_status global_prepare(void **state, const sb_image *in, const void *pa
     return km_cuda_prepare(&global_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_global_ops = { global_prepare, km_cuda_run, km_cuda_fetch,
-                                                              km_cuda_release };
+extern "C" const sb_variant_ops sb_kmeans_cuda_global_ops = {
+    global_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
+};

@@ -15,16 +15,9 @@ static sb_status device_open(km_device *d, const sb_image *in, const void *param
     d->n = (long)in->width * in->height;
     d->quads = sb_div_up((unsigned long long)d->n, 4);
     d->stream = (cudaStream_t)exec->stream;
+    d->host_in = in;
     d->host_out = (sb_kmeans_out *)output;
     int k = d->params.k;
-
-    int32_t initial[SB_KMEANS_MAX_K][3];
-    sb_kmeans_prepped prepped[SB_KMEANS_MAX_K];
-    sb_status st = sb_kmeans_initial(in, &d->params, initial, err);
-    if (st)
-        return st;
-    for (int c = 0; c < k; c++)
-        prepped[c] = sb_kmeans_prep(initial[c]);
 
     int dev;
     SB_CUDA_TRY(cudaGetDevice(&dev), err, who);
@@ -40,21 +33,10 @@ static sb_status device_open(km_device *d, const sb_image *in, const void *param
     SB_CUDA_TRY(cudaMalloc(&d->control, sizeof(km_control)), err, who);
     SB_CUDA_TRY(cudaMallocHost(&d->host_control, sizeof(km_control)), err, who);
 
-    SB_CUDA_TRY(cudaMemsetAsync(d->rgb, 0, rgb_bytes, d->stream), err, who);
-    SB_CUDA_TRY(cudaMemcpy2DAsync(d->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
-                                  (size_t)in->height, cudaMemcpyHostToDevice, d->stream),
-                err, who);
+    SB_CUDA_TRY(cudaMemsetAsync(d->rgb, 0, rgb_bytes, d->stream), err, who);   /* the padding, once */
     if (exec->poison)
         SB_CUDA_TRY(cudaMemsetAsync(d->labels, 0xA5, (size_t)d->quads * 4, d->stream), err, who);
-    SB_CUDA_TRY(cudaMemcpyAsync(d->initial, initial, (size_t)k * 3 * sizeof(int32_t), cudaMemcpyHostToDevice,
-                                d->stream),
-                err, who);
-    SB_CUDA_TRY(cudaMemcpyAsync(d->initial_prepped, prepped, (size_t)k * sizeof(float4), cudaMemcpyHostToDevice,
-                                d->stream),
-                err, who);
     SB_CUDA_TRY(cudaMemsetAsync(d->sums, 0, (size_t)k * 4 * sizeof(unsigned long long), d->stream), err, who);
-    /* the stack arrays above must outlive the copies */
-    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, who);
     return SB_OK;
 }
 
@@ -78,6 +60,31 @@ sb_status km_cuda_prepare(const km_hooks *hooks, void **state, const sb_image *i
         return st;
     }
     *state = d;
+    return SB_OK;
+}
+
+/* A frame: its initial centres (kmeans.h's seeding, on the host), and the
+ * pixels and those centres onto the device.  The host arrays live in the
+ * state, so the asynchronous copies may outlive this call. */
+sb_status km_cuda_upload(void *state, sb_error *err)
+{
+    km_device *d = (km_device *)state;
+    const sb_image *in = d->host_in;
+    int k = d->params.k;
+    sb_status st = sb_kmeans_initial(in, &d->params, d->host_initial, err);
+    if (st)
+        return st;
+    for (int c = 0; c < k; c++)
+        d->host_prepped[c] = sb_kmeans_prep(d->host_initial[c]);
+    SB_CUDA_TRY(cudaMemcpy2DAsync(d->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
+                                  (size_t)in->height, cudaMemcpyHostToDevice, d->stream),
+                err, d->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(d->initial, d->host_initial, (size_t)k * 3 * sizeof(int32_t),
+                                cudaMemcpyHostToDevice, d->stream),
+                err, d->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(d->initial_prepped, d->host_prepped, (size_t)k * sizeof(float4),
+                                cudaMemcpyHostToDevice, d->stream),
+                err, d->who);
     return SB_OK;
 }
 

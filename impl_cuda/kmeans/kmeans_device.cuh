@@ -46,7 +46,10 @@ struct km_device {
     long n;                       /* pixels */
     unsigned quads;               /* ceil(n / 4) */
     cudaStream_t stream;
+    const sb_image *host_in;      /* the frame upload() copies */
     sb_kmeans_out *host_out;
+    int32_t host_initial[SB_KMEANS_MAX_K][3];         /* upload()'s sources */
+    sb_kmeans_prepped host_prepped[SB_KMEANS_MAX_K];
     int sm_count;
     uint32_t *rgb;                /* 3 words a quad */
     uint32_t *labels;             /* 1 word a quad */
@@ -69,6 +72,7 @@ struct km_hooks {
 
 sb_status km_cuda_prepare(const km_hooks *hooks, void **state, const sb_image *in, const void *params,
                           void *output, const sb_exec *exec, sb_error *err);
+sb_status km_cuda_upload(void *state, sb_error *err);
 sb_status km_cuda_run(void *state, sb_error *err);
 sb_status km_cuda_fetch(void *state, sb_error *err);
 void km_cuda_release(void *state);

@@ -87,7 +87,7 @@ static void seed_release(void *state)
     free(s);
 }
 
-static sb_status seed_open(seed_state *s, const sb_image *in, const sb_exec *exec, sb_error *err)
+static sb_status seed_open(seed_state *s, const sb_exec *exec, sb_error *err)
 {
     SB_CUDA_TRY(cudaMalloc(&s->rgb, (size_t)s->n * 3), err, seed_who);
     SB_CUDA_TRY(cudaMalloc(&s->labels, (size_t)s->n), err, seed_who);
@@ -95,7 +95,15 @@ static sb_status seed_open(seed_state *s, const sb_image *in, const sb_exec *exe
     SB_CUDA_TRY(cudaMallocHost(&s->host_changed, sizeof(int)), err, seed_who);
     if (exec->poison)
         SB_CUDA_TRY(cudaMemsetAsync(s->labels, 0xA5, (size_t)s->n, s->stream), err, seed_who);
-    return sb_kmeans_initial(in, &s->params, s->initial, err);
+    return SB_OK;
+}
+
+/* A frame's initial centres, on the host.  The pixels cross the bus in
+ * every pass, inside run(): that round trip is this variant's lesson. */
+static sb_status seed_upload(void *state, sb_error *err)
+{
+    seed_state *s = (seed_state *)state;
+    return sb_kmeans_initial(s->in, &s->params, s->initial, err);
 }
 
 static sb_status seed_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -112,7 +120,7 @@ static sb_status seed_prepare(void **state, const sb_image *in, const void *para
     s->out = (sb_kmeans_out *)output;
     s->stream = (cudaStream_t)exec->stream;
     s->n = (long)in->width * in->height;
-    sb_status st = seed_open(s, in, exec, err);
+    sb_status st = seed_open(s, exec, err);
     if (st) {
         seed_release(s);
         return st;
@@ -134,4 +142,6 @@ static sb_status seed_fetch(void *state, sb_error *err)
     return SB_OK;    /* the labels came back in the last pass; centres were computed on the host */
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_seed_ops = { seed_prepare, seed_run, seed_fetch, seed_release };
+extern "C" const sb_variant_ops sb_kmeans_cuda_seed_ops = {
+    seed_prepare, seed_upload, seed_run, seed_fetch, seed_release
+};

@@ -38,5 +38,6 @@ static sb_status shared_prepare(void **state, const sb_image *in, const void *pa
     return km_cuda_prepare(&shared_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_shared_ops = { shared_prepare, km_cuda_run, km_cuda_fetch,
-                                                              km_cuda_release };
+extern "C" const sb_variant_ops sb_kmeans_cuda_shared_ops = {
+    shared_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
+};

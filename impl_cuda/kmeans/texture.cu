@@ -79,5 +79,6 @@ static sb_status texture_prepare(void **state, const sb_image *in, const void *p
     return km_cuda_prepare(&texture_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_texture_ops = { texture_prepare, km_cuda_run, km_cuda_fetch,
-                                                               km_cuda_release };
+extern "C" const sb_variant_ops sb_kmeans_cuda_texture_ops = {
+    texture_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
+};

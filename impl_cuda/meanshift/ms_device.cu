@@ -385,6 +385,7 @@ sb_status ms_cuda_prepare(const ms_hooks *hooks, int stage, void **state, const 
     d->height = in->height;
     d->n = (unsigned)in->width * (unsigned)in->height;
     d->stream = (cudaStream_t)exec->stream;
+    d->host_in = in;
     d->host_out = output;
     st = ms_allocate(d, err);
     if (!st && hooks->setup)
@@ -393,29 +394,34 @@ sb_status ms_cuda_prepare(const ms_hooks *hooks, int stage, void **state, const 
         ms_cuda_release(d);
         return st;
     }
-    /* uploads */
-    cudaError_t e;
-    if (rgb) {
-        e = cudaMemcpyAsync(d->rgb, in->data, 3 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream);
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(d->linear, sb_slic_linear_table(), 256 * sizeof(float), cudaMemcpyHostToDevice,
-                                d->stream);
-    } else {
-        e = cudaMemcpyAsync(d->colour, in->data, 4 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream);
-        if (e == cudaSuccess && stage == SB_MS_MERGE)
-            e = cudaMemcpyAsync(d->flood, p->flood, 4 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream);
-    }
+    cudaError_t e = cudaSuccess;
+    if (rgb)      /* a table, not a frame: once */
+        e = cudaMemcpyAsync(d->linear, sb_slic_linear_table(), 256 * sizeof(float), cudaMemcpyHostToDevice,
+                            d->stream);
+    if (e == cudaSuccess && exec->poison)
+        e = cudaMemsetAsync(rgb ? (void *)d->filtered : (void *)d->labels, 0xA5, 4 * (size_t)d->n, d->stream);
     if (e != cudaSuccess) {
         ms_cuda_release(d);
-        return sb_cuda_fail(err, e, who, "cudaMemcpyAsync (upload)");
-    }
-    if (exec->poison) {
-        if ((e = cudaMemsetAsync(rgb ? (void *)d->filtered : (void *)d->labels, 0xA5, 4 * (size_t)d->n, d->stream)) != cudaSuccess) {
-            ms_cuda_release(d);
-            return sb_cuda_fail(err, e, who, "cudaMemsetAsync (poison)");
-        }
+        return sb_cuda_fail(err, e, who, "cudaMemcpyAsync/cudaMemsetAsync (prepare)");
     }
     *state = d;
+    return SB_OK;
+}
+
+/* A frame: the RGB pixels (filter, pipeline), or the filtered colours and,
+ * for merge, the flood labels (the pipeline's upstream). */
+sb_status ms_cuda_upload(void *state, sb_error *err)
+{
+    ms_device *d = (ms_device *)state;
+    const void *data = d->host_in->data;
+    if (d->stage == SB_MS_FILTER || d->stage == SB_MS_PIPELINE) {
+        SB_CUDA_TRY(cudaMemcpyAsync(d->rgb, data, 3 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream), err, d->who);
+        return SB_OK;
+    }
+    SB_CUDA_TRY(cudaMemcpyAsync(d->colour, data, 4 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream), err, d->who);
+    if (d->stage == SB_MS_MERGE)
+        SB_CUDA_TRY(cudaMemcpyAsync(d->flood, d->p.flood, 4 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream), err,
+                    d->who);
     return SB_OK;
 }
 

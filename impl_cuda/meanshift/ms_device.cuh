@@ -46,6 +46,7 @@ struct ms_device {
     int width, height;
     unsigned n;
     cudaStream_t stream;
+    const sb_image *host_in;       /* the frame upload() copies */
     void *host_out;
     /* filter and pipeline */
     uint8_t *rgb;                  /* the input, 3 bytes a pixel */
@@ -73,11 +74,12 @@ struct ms_device {
 
 sb_status ms_cuda_prepare(const ms_hooks *hooks, int stage, void **state, const sb_image *in, const void *params,
                           void *output, const sb_exec *exec, sb_error *err);
+sb_status ms_cuda_upload(void *state, sb_error *err);
 sb_status ms_cuda_run(void *state, sb_error *err);
 sb_status ms_cuda_fetch(void *state, sb_error *err);
 void ms_cuda_release(void *state);
 
-/* The four sb_variant_ops of one variant, from its hooks. */
+/* The four stages' sb_variant_ops of one variant, from its hooks. */
 #define MS_CUDA_OPS(prefix, hooks)                                                                              \
     static sb_status prefix##_filter_prepare(void **s, const sb_image *in, const void *p, void *o,            \
                                              const sb_exec *e, sb_error *err)                                 \
@@ -99,14 +101,18 @@ void ms_cuda_release(void *state);
     {                                                                                                           \
         return ms_cuda_prepare(&hooks, SB_MS_PIPELINE, s, in, p, o, e, err);                                   \
     }                                                                                                           \
-    extern "C" const sb_variant_ops sb_ms_filter_##prefix##_ops = { prefix##_filter_prepare, ms_cuda_run,      \
-                                                                    ms_cuda_fetch, ms_cuda_release };          \
-    extern "C" const sb_variant_ops sb_ms_flood_##prefix##_ops = { prefix##_flood_prepare, ms_cuda_run,        \
-                                                                   ms_cuda_fetch, ms_cuda_release };           \
-    extern "C" const sb_variant_ops sb_ms_merge_##prefix##_ops = { prefix##_merge_prepare, ms_cuda_run,        \
-                                                                   ms_cuda_fetch, ms_cuda_release };           \
-    extern "C" const sb_variant_ops sb_ms_pipeline_##prefix##_ops = { prefix##_pipeline_prepare, ms_cuda_run,  \
-                                                                      ms_cuda_fetch, ms_cuda_release };
+    extern "C" const sb_variant_ops sb_ms_filter_##prefix##_ops = {                                             \
+        prefix##_filter_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release                    \
+    };                                                                                                          \
+    extern "C" const sb_variant_ops sb_ms_flood_##prefix##_ops = {                                              \
+        prefix##_flood_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release                     \
+    };                                                                                                          \
+    extern "C" const sb_variant_ops sb_ms_merge_##prefix##_ops = {                                              \
+        prefix##_merge_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release                     \
+    };                                                                                                          \
+    extern "C" const sb_variant_ops sb_ms_pipeline_##prefix##_ops = {                                           \
+        prefix##_pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release                  \
+    };
 
 /* ---- the filter's per-pixel loop ----------------------------------------------------- */
 

@@ -52,5 +52,6 @@ static sb_status global_prepare(void **state, const sb_image *in, const void *pa
     return slic_cuda_prepare(&global_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_slic_cuda_global_ops = { global_prepare, slic_cuda_run, slic_cuda_fetch,
-                                                            slic_cuda_release };
+extern "C" const sb_variant_ops sb_slic_cuda_global_ops = {
+    global_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release
+};

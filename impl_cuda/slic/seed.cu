@@ -177,8 +177,10 @@ static sb_status race_prepare(void **state, const sb_image *in, const void *para
     return slic_cuda_prepare(&race_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_slic_cuda_seed_ops = { seed_prepare, slic_cuda_run, slic_cuda_fetch,
-                                                          slic_cuda_release };
+extern "C" const sb_variant_ops sb_slic_cuda_seed_ops = {
+    seed_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release
+};
 /* Not registered: the source's racy reduction, for tests/test_gpu.c only. */
-extern "C" const sb_variant_ops sb_slic_cuda_seed_race_ops = { race_prepare, slic_cuda_run, slic_cuda_fetch,
-                                                               slic_cuda_release };
+extern "C" const sb_variant_ops sb_slic_cuda_seed_race_ops = {
+    race_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release
+};

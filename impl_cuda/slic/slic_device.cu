@@ -108,6 +108,7 @@ static sb_status device_open(slic_device *d, const sb_image *in, const void *par
         return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", who, in->channels);
     d->n = (unsigned)in->width * (unsigned)in->height;
     d->stream = (cudaStream_t)exec->stream;
+    d->host_in = in;
     d->host_out = (sb_slic_out *)output;
     size_t n = d->n, centres = (size_t)d->geo.centres;
 
@@ -125,9 +126,6 @@ static sb_status device_open(slic_device *d, const sb_image *in, const void *par
                                                                                  who, err)))
         return st;
 
-    SB_CUDA_TRY(cudaMemcpy2DAsync(d->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
-                                  (size_t)in->height, cudaMemcpyHostToDevice, d->stream),
-                err, who);
     SB_CUDA_TRY(cudaMemcpyAsync(d->linear, sb_slic_linear_table(), 256 * sizeof(float), cudaMemcpyHostToDevice,
                                 d->stream),
                 err, who);
@@ -157,6 +155,16 @@ sb_status slic_cuda_prepare(const slic_hooks *hooks, void **state, const sb_imag
         return st;
     }
     *state = d;
+    return SB_OK;
+}
+
+sb_status slic_cuda_upload(void *state, sb_error *err)
+{
+    slic_device *d = (slic_device *)state;
+    const sb_image *in = d->host_in;
+    SB_CUDA_TRY(cudaMemcpy2DAsync(d->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
+                                  (size_t)in->height, cudaMemcpyHostToDevice, d->stream),
+                err, d->who);
     return SB_OK;
 }
 

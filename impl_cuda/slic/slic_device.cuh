@@ -31,6 +31,7 @@ struct slic_device {
     sb_slic_geometry geo;
     unsigned n;                      /* pixels */
     cudaStream_t stream;
+    const sb_image *host_in;         /* the frame upload() copies */
     sb_slic_out *host_out;
     uint8_t *rgb;                    /* the input, packed: 3 bytes a pixel */
     float *linear;                   /* slic.h's sRGB table, 256 */
@@ -54,6 +55,7 @@ struct slic_hooks {
 
 sb_status slic_cuda_prepare(const slic_hooks *hooks, void **state, const sb_image *in, const void *params,
                             void *output, const sb_exec *exec, sb_error *err);
+sb_status slic_cuda_upload(void *state, sb_error *err);   /* the pixels */
 sb_status slic_cuda_run(void *state, sb_error *err);
 sb_status slic_cuda_fetch(void *state, sb_error *err);
 void slic_cuda_release(void *state);

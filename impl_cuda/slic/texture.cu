@@ -55,5 +55,6 @@ static sb_status texture_prepare(void **state, const sb_image *in, const void *p
     return slic_cuda_prepare(&texture_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_slic_cuda_texture_ops = { texture_prepare, slic_cuda_run, slic_cuda_fetch,
-                                                             slic_cuda_release };
+extern "C" const sb_variant_ops sb_slic_cuda_texture_ops = {
+    texture_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release
+};

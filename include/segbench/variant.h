@@ -1,18 +1,29 @@
 /* variant.h - what one implementation of one algorithm provides.
  *
- * A variant is four functions.  The harness calls them in this order and
+ * A variant is five functions.  The harness calls them in this order and
  * times them as shown:
  *
- *     prepare(&state, input, params, output, exec)  allocate, upload      \
- *     run(state)      compute; data resident, no host copies  <- kernel    > end-to-end
- *     fetch(state)    make `output` hold the result (copy back, wait)     /
+ *     prepare(&state, input, params, output, exec)  allocate          <- setup (once)
+ *     upload(state)   copy the input into the buffers prepare made   \
+ *     run(state)      compute; data resident, no host copies  <- kernel  > per frame
+ *     fetch(state)    make `output` hold the result (copy back, wait) /
  *     release(state)
+ *
+ * End to end is setup + one frame: what a program that processes one
+ * image pays.  A program that streams frames allocates once and then pays
+ * the per-frame time for each, so the two are reported apart.
  *
  * `output` is the algorithm's output struct, allocated by the harness
  * (pinned host memory when a GPU is present).  CPU variants may compute
- * straight into it, so their fetch() does nothing.  CUDA variants' run()
- * only enqueues work on exec->stream; the harness brackets it with CUDA
- * events.  A variant knows nothing of files, timing or the harness.
+ * straight into it, so their fetch() does nothing, and they read the
+ * host input where it is, so they have no upload (NULL).  A device
+ * variant's upload() copies from the `input` it was prepared with, which
+ * the caller keeps alive and may refill with the next frame between
+ * calls; every SB_DEVICE variant has one (a variant whose run() moves
+ * the pixels itself does the rest of a frame's set-up there).  CUDA variants' upload()
+ * and run() only enqueue work on exec->stream; the harness brackets run()
+ * with CUDA events.  A variant knows nothing of files, timing or the
+ * harness.
  *
  * Registering a variant is one line in bench/variants.def, which also holds
  * its name, backend and one-line summary.
@@ -38,6 +49,7 @@ typedef struct sb_exec {
 typedef struct sb_variant_ops {
     sb_status (*prepare)(void **state, const sb_image *input, const void *params,
                          void *output, const sb_exec *exec, sb_error *err);
+    sb_status (*upload)(void *state, sb_error *err);   /* NULL: a host variant */
     sb_status (*run)(void *state, sb_error *err);
     sb_status (*fetch)(void *state, sb_error *err);
     void (*release)(void *state);
