@@ -146,6 +146,11 @@ $(BUILD)/gen/nvccflags: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # ---- compile ----------------------------------------------------------------
+# The CPU variants' shared internals, impl_cpu/<algo>_host.h, are reached as
+# "<algo>_host.h" by impl_pthread/ and the tests on this path, and by no one
+# else: bench/ and impl_cuda/ see only include/segbench/.
+$(BUILD)/impl_pthread/%.o $(BUILD)/tests/%.o: ALL_CFLAGS += -Iimpl_cpu
+
 $(BUILD)/%.o: %.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"

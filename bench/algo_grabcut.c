@@ -10,10 +10,13 @@
 #include "algo.h"
 
 #include "args.h"
+#include "registry.h"
 
-#include "../impl_cpu/grabcut_host.h"
 #include "segbench/device.h"
+#include "segbench/grabcut.h"
 #include "segbench/image_io.h"
+#include "segbench/kmeans.h"
+#include "segbench/maxflow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,17 +429,24 @@ static double pipeline_bytes(const sb_image *in, const void *params, const void 
 
 /* ---- the stages' inputs: the serial reference of the stages before ---- */
 
-static sb_status serial_stage(sb_gc_stage stage, const sb_image *in, const sb_grabcut_params *p, void *out,
+static sb_status serial_stage(const char *algo, const sb_image *in, const sb_grabcut_params *p, void *out,
                               sb_error *err)
 {
-    void *state;
-    sb_status st = sb_gc_host_prepare(&state, stage, SB_MF_BK, "grabcut upstream", in, p, out, sb_band_serial(), err);
-    if (st)
-        return st;
-    st = sb_gc_host_run(state, err);
-    sb_gc_host_release(state);
+    const sb_variant *ref = sb_reference_variant(sb_algo_find(algo));
+    const sb_exec exec = { 1, NULL, 0 };
+    void *state = NULL;
+    sb_status st = ref->ops->prepare(&state, in, p, out, &exec, err);
+    if (!st)
+        st = ref->ops->run(state, err);
+    if (!st)
+        st = ref->ops->fetch(state, err);
+    if (state)
+        ref->ops->release(state);
     return st;
 }
+
+/* The stages in pipeline order: each takes the outputs of those before. */
+typedef enum gc_stage { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW } gc_stage;
 
 typedef struct gc_upstream {
     void *kmeans, *gmm, *graph;
@@ -454,7 +464,7 @@ static void upstream_free(void *keep)
 }
 
 /* The stages before `stage`, in order; params->upstream points at the last. */
-static sb_status upstream_to(sb_gc_stage stage, const sb_image *loaded, void *params, sb_image *input, void **keep,
+static sb_status upstream_to(gc_stage stage, const sb_image *loaded, void *params, sb_image *input, void **keep,
                              sb_error *err)
 {
     sb_grabcut_params *p = params;
@@ -466,16 +476,16 @@ static sb_status upstream_to(sb_gc_stage stage, const sb_image *loaded, void *pa
     q.upstream = NULL;
     sb_status st = kmeans_alloc(&u->kmeans, loaded, &q, err);
     if (!st)
-        st = serial_stage(SB_GC_STAGE_KMEANS, loaded, &q, u->kmeans, err);
-    if (!st && stage > SB_GC_STAGE_GMM) {
+        st = serial_stage("grabcut-kmeans", loaded, &q, u->kmeans, err);
+    if (!st && stage > GC_GMM) {
         q.upstream = u->kmeans;
         if (!(st = gmm_alloc(&u->gmm, loaded, &q, err)))
-            st = serial_stage(SB_GC_STAGE_GMM, loaded, &q, u->gmm, err);
+            st = serial_stage("grabcut-gmm", loaded, &q, u->gmm, err);
     }
-    if (!st && stage > SB_GC_STAGE_GRAPH) {
+    if (!st && stage > GC_GRAPH) {
         q.upstream = u->gmm;
         if (!(st = graph_alloc(&u->graph, loaded, &q, err)))
-            st = serial_stage(SB_GC_STAGE_GRAPH, loaded, &q, u->graph, err);
+            st = serial_stage("grabcut-graph", loaded, &q, u->graph, err);
     }
     if (!st)
         st = sb_image_alloc(input, loaded->width, loaded->height, 3, err);
@@ -485,22 +495,22 @@ static sb_status upstream_to(sb_gc_stage stage, const sb_image *loaded, void *pa
     }
     for (int y = 0; y < loaded->height; y++)
         memcpy(sb_image_row(input, y), sb_image_row(loaded, y), (size_t)loaded->width * 3);
-    p->upstream = stage == SB_GC_STAGE_GMM ? u->kmeans : stage == SB_GC_STAGE_GRAPH ? u->gmm : u->graph;
+    p->upstream = stage == GC_GMM ? u->kmeans : stage == GC_GRAPH ? u->gmm : u->graph;
     *keep = u;
     return SB_OK;
 }
 
 static sb_status gmm_upstream(const sb_image *l, void *p, sb_image *in, void **keep, sb_error *err)
 {
-    return upstream_to(SB_GC_STAGE_GMM, l, p, in, keep, err);
+    return upstream_to(GC_GMM, l, p, in, keep, err);
 }
 static sb_status graph_upstream(const sb_image *l, void *p, sb_image *in, void **keep, sb_error *err)
 {
-    return upstream_to(SB_GC_STAGE_GRAPH, l, p, in, keep, err);
+    return upstream_to(GC_GRAPH, l, p, in, keep, err);
 }
 static sb_status cut_upstream(const sb_image *l, void *p, sb_image *in, void **keep, sb_error *err)
 {
-    return upstream_to(SB_GC_STAGE_MAXFLOW, l, p, in, keep, err);
+    return upstream_to(GC_MAXFLOW, l, p, in, keep, err);
 }
 
 /* ---- pictures ---- */

@@ -6,6 +6,7 @@
 #include "algo.h"
 
 #include "args.h"
+#include "partition.h"
 #include "segmetrics.h"
 
 #include "segbench/device.h"
@@ -153,7 +154,7 @@ static void regions_check(const sb_image *in, const void *params, const void *re
     const sb_ms_regions *ref = ref_out, *got = got_out;
     long n = (long)in->width * in->height, first = -1;
     sb_error err;
-    long bad = sb_ms_partition_diff(ref->labels, got->labels, n, &first, &err);
+    long bad = sb_partition_diff(ref->labels, got->labels, n, &first, &err);
     ag->ok = bad == 0 && got->count == ref->count;
     snprintf(ag->verdict, sizeof ag->verdict, "%s", ag->ok ? "exact" : "FAIL");
     if (bad < 0)

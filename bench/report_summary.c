@@ -84,7 +84,7 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo)
         double serial = view_baseline_ms(&sv, image, 0);
         const sb_row *cpu = fastest(&sv, image, pick_cpu), *gpu = fastest(&sv, image, pick_gpu),
                      *floor = fastest(&sv, image, pick_floor);
-        char a[96], b[96], c[32], d[32], e[32], f[32], g[64], t[32];
+        char a[96], b[96], c[32], d[32], e[32], f[32], g[80], t[32];
         variant_cell(cpu, a, sizeof a);
         variant_cell(gpu, b, sizeof b);
         frame_cell(gpu, g, sizeof g);

@@ -1,7 +1,9 @@
 /* grabcut_host.h - the host steps of GrabCut (grabcut.h), shared by
- * impl_cpu/grabcut*.c and the pthread and OpenMP variants.  Each step is
- * band-parallel phases (bands.h): the variants differ only in the runner
- * and, for the cut, in the max-flow solver. */
+ * impl_cpu/grabcut*.c and the pthread and OpenMP variants, which reach it
+ * (as "grabcut_host.h") on the -Iimpl_cpu path the Makefile gives
+ * impl_pthread/ and the tests.  Each step is band-parallel phases
+ * (bands.h): the variants differ only in the runner and, for the cut, in
+ * the max-flow solver. */
 #ifndef SEGBENCH_GRABCUT_HOST_H
 #define SEGBENCH_GRABCUT_HOST_H
 
@@ -21,6 +23,9 @@ typedef enum sb_gc_stage {
 } sb_gc_stage;
 
 typedef enum sb_mf_solver { SB_MF_BK, SB_MF_FIFO, SB_MF_ROUNDS } sb_mf_solver;
+
+/* The initial k-means centres (the spread init), both sides. */
+void sb_gc_kmeans_initial(int32_t centres[2][SB_GC_K][3]);
 
 typedef struct sb_gc_host {
     sb_gc_stage stage;

@@ -226,7 +226,7 @@ static void nlink_band(void *ctx, int band, int bands)
     graph_ctx *c = ctx;
     sb_gc_host *h = c->h;
     sb_gc_graph *g = c->g;
-    double straight = h->p.gamma, diagonal = sb_gc_div(h->p.gamma, sb_gc_sqrt(2.0));
+    double straight = h->p.gamma, diagonal = sb_ddiv(h->p.gamma, sb_dsqrt(2.0));
     int y0, y1;
     sb_band_rows(h->height, band, bands, &y0, &y1);
     for (int y = y0; y < y1; y++) {

@@ -14,6 +14,8 @@
 
 #include "segbench/variant.h"
 
+#include "integral_host.h"
+
 #include <stdlib.h>
 
 /* One row: dst[x] = above[x] + (src[0] + ... + src[x]), plain C.  Eight

@@ -14,6 +14,8 @@
 #include "segbench/rng.h"
 #include "segbench/variant.h"
 
+#include "kmeans_host.h"
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -14,6 +14,8 @@
 
 #include "segbench/variant.h"
 
+#include "slic_host.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * maxflow.h's push-relabel rounds, each phase one parallel loop over the
  * bands, the loop's implicit barrier between phases.  Against pthread,
  * only who owns the threads differs. */
-#include "../impl_cpu/grabcut_host.h"
+#include "grabcut_host.h"
 
 #include <omp.h>
 

@@ -6,7 +6,7 @@
  * band phases here; the process's thread pool runs them, one band per
  * thread, its join the barrier.  The global relabel (a BFS) stays serial.
  */
-#include "../impl_cpu/grabcut_host.h"
+#include "grabcut_host.h"
 
 #include "pool.h"
 

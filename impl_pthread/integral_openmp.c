@@ -16,6 +16,8 @@
 #include "segbench/integral.h"
 #include "segbench/variant.h"
 
+#include "integral_host.h"
+
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>

@@ -13,6 +13,8 @@
 #include "segbench/integral.h"
 #include "segbench/variant.h"
 
+#include "integral_host.h"
+
 #include "pool.h"
 
 #include <stdlib.h>

@@ -8,6 +8,8 @@
 #include "segbench/kmeans.h"
 #include "segbench/variant.h"
 
+#include "kmeans_host.h"
+
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>

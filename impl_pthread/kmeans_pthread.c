@@ -9,6 +9,8 @@
 #include "segbench/kmeans.h"
 #include "segbench/variant.h"
 
+#include "kmeans_host.h"
+
 #include "pool.h"
 
 #include <stdlib.h>

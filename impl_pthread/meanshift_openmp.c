@@ -5,6 +5,8 @@
 #include "segbench/meanshift.h"
 #include "segbench/variant.h"
 
+#include "meanshift_host.h"
+
 #include <omp.h>
 
 static void openmp_runner(void *self, sb_band_fn fn, void *ctx, int bands)

@@ -11,6 +11,8 @@
 #include "segbench/meanshift.h"
 #include "segbench/variant.h"
 
+#include "meanshift_host.h"
+
 #include "pool.h"
 
 static sb_status prepare(void **state, int stage, const char *who, const sb_image *in, const void *params,

@@ -9,6 +9,8 @@
 #include "segbench/slic.h"
 #include "segbench/variant.h"
 
+#include "slic_host.h"
+
 #include <omp.h>
 
 static void openmp_runner(void *self, sb_band_fn fn, void *ctx, int bands)

@@ -9,6 +9,8 @@
 #include "segbench/slic.h"
 #include "segbench/variant.h"
 
+#include "slic_host.h"
+
 #include "pool.h"
 
 static sb_status pthread_prepare(void **state, const sb_image *in, const void *params, void *output,

@@ -11,6 +11,8 @@
 #include "segbench/kmeans.h"
 #include "segbench/rng.h"
 
+#include "kmeans_host.h"
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,6 +5,7 @@
 #include "test_groups.h"
 
 #include "../bench/cases.h"
+#include "../bench/partition.h"
 #include "../bench/registry.h"
 
 #include "segbench/meanshift.h"
@@ -68,11 +69,11 @@ static void test_partition_diff(void)
     const int32_t joined[] = { 0, 0, 0, 0, 2, 2 };
     long first;
     sb_error err;
-    CHECK(sb_ms_partition_diff(a, a, 6, &first, &err) == 0);
-    CHECK(sb_ms_partition_diff(a, renamed, 6, &first, &err) == 0);
-    CHECK(sb_ms_partition_diff(a, split, 6, &first, &err) == 1 && first == 3);
-    CHECK(sb_ms_partition_diff(a, joined, 6, &first, &err) == 2 && first == 2);
-    CHECK(sb_ms_partition_diff(joined, a, 6, &first, &err) == 2 && first == 2);
+    CHECK(sb_partition_diff(a, a, 6, &first, &err) == 0);
+    CHECK(sb_partition_diff(a, renamed, 6, &first, &err) == 0);
+    CHECK(sb_partition_diff(a, split, 6, &first, &err) == 1 && first == 3);
+    CHECK(sb_partition_diff(a, joined, 6, &first, &err) == 2 && first == 2);
+    CHECK(sb_partition_diff(joined, a, 6, &first, &err) == 2 && first == 2);
 }
 
 /* ---- the filter against brute force ------------------------------------------------------ */

@@ -184,7 +184,7 @@ __global__ void gc_nlinks(int width, int height, const uint8_t *rgb, double gamm
         return;
     uint64_t W = (uint64_t)width, H = (uint64_t)height;
     double beta = sb_gc_beta(s->dsum, (W - 1) * H + W * (H - 1) + 2 * (W - 1) * (H - 1));
-    double diagonal = sb_gc_div(gamma, sb_gc_sqrt(2.0));
+    double diagonal = sb_ddiv(gamma, sb_dsqrt(2.0));
     int x = (int)(i % width), y = (int)(i / width);
     const uint8_t *px = rgb + 3 * i, *below = px + 3 * (long)width;
     int right = x + 1 < width, left = x > 0, down = y + 1 < height;

@@ -29,7 +29,7 @@
 enum { TILE = 32, TILE_ROWS = 8, TILE_THREADS = TILE * TILE_ROWS };
 
 /* Cells per side of a tile's candidate window. */
-__host__ __device__ __forceinline__ int slic_tile_span(int S) { return (TILE - 1) / S + 4; }
+SB_HD int slic_tile_span(int S) { return (TILE - 1) / S + 4; }
 static inline size_t slic_tile_shared_bytes(int S)
 {
     size_t slots = (size_t)slic_tile_span(S) * slic_tile_span(S);

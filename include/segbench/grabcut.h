@@ -28,7 +28,7 @@
  *     (sb_gc_gmm_finish) in IEEE double: host and device run the same
  *     correctly rounded operations in the same order.
  *   - Every per-pixel double computation (component scores, t-links,
- *     n-links) uses only sb_gc_add/sub/mul/div, correctly rounded and
+ *     n-links) uses only sb_dadd/sub/mul/div, correctly rounded and
  *     never fused (__dadd_rn ... on the device, -ffp-contract=off on the
  *     host), and this file's own exp and log built from them: libm and
  *     CUDA's exp are each accurate but not to the same bit, ours are the
@@ -50,6 +50,7 @@
 #include <stdint.h>
 
 #include "segbench/error.h"
+#include "segbench/exact.h"
 #include "segbench/image.h"
 
 #ifdef __cplusplus
@@ -135,155 +136,48 @@ typedef struct sb_gc_out {               /* grabcut, the pipeline */
     int rounds[SB_GC_MAX_ITER], relabels[SB_GC_MAX_ITER];
 } sb_gc_out;
 
-/* ---- the exact double arithmetic, shared by host and device ---------------- */
-
-#if defined(__CUDACC__)
-#define SB_GC_FN __host__ __device__ __forceinline__
-#else
-#define SB_GC_FN static inline
-#endif
-
-SB_GC_FN double sb_gc_add(double a, double b)
-{
-#if defined(__CUDA_ARCH__)
-    return __dadd_rn(a, b);
-#else
-    return a + b;                       /* -ffp-contract=off: never fused */
-#endif
-}
-SB_GC_FN double sb_gc_sub(double a, double b) { return sb_gc_add(a, -b); }
-SB_GC_FN double sb_gc_mul(double a, double b)
-{
-#if defined(__CUDA_ARCH__)
-    return __dmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-SB_GC_FN double sb_gc_div(double a, double b)
-{
-#if defined(__CUDA_ARCH__)
-    return __ddiv_rn(a, b);
-#else
-    return a / b;
-#endif
-}
-SB_GC_FN double sb_gc_sqrt(double a)
-{
-#if defined(__CUDA_ARCH__)
-    return __dsqrt_rn(a);
-#else
-    return sqrt(a);                     /* IEEE: correctly rounded */
-#endif
-}
-SB_GC_FN int64_t sb_gc_bits(double d)
-{
-#if defined(__CUDA_ARCH__)
-    return __double_as_longlong(d);
-#else
-    union { double d; int64_t i; } u = { d };
-    return u.i;
-#endif
-}
-SB_GC_FN double sb_gc_from_bits(int64_t i)
-{
-#if defined(__CUDA_ARCH__)
-    return __longlong_as_double(i);
-#else
-    union { int64_t i; double d; } u = { i };
-    return u.d;
-#endif
-}
-
-#define SB_GC_LN2_HI 6.93147180369123816490e-01   /* ln 2, high part: k * HI is exact */
-#define SB_GC_LN2_LO 1.90821492927058770002e-10   /* ln 2 - HI */
-#define SB_GC_LOG2E  1.44269504088896338700e+00
-
-/* exp(x) for x in [-700, 700] (0 below): x = k ln2 + r with |r| <= ln2/2
- * (Cody-Waite), exp(r) by its Taylor polynomial to r^13 (truncation below
- * 1e-17 relative), times 2^k built in the exponent bits. */
-SB_GC_FN double sb_gc_exp(double x)
-{
-    if (x < -700.0)
-        return 0.0;
-    if (x > 700.0)
-        x = 700.0;
-    double kd = (double)(int64_t)sb_gc_add(sb_gc_mul(x, SB_GC_LOG2E), x < 0 ? -0.5 : 0.5);
-    double r = sb_gc_sub(sb_gc_sub(x, sb_gc_mul(kd, SB_GC_LN2_HI)), sb_gc_mul(kd, SB_GC_LN2_LO));
-    /* Horner from 1/13!: p = 1/n! + r p for n = 12 down to 0; n! as a double
-     * is exact up to 22!, and 1.0 / n! is one correctly rounded division
-     * folded by the compiler, so the constants are the same everywhere */
-    double p = 1.0 / 6227020800.0, fact = 6227020800.0;
-    for (int n = 13; n >= 1; n--) {
-        fact = fact / n;               /* (n-1)!, exact */
-        p = sb_gc_add(sb_gc_mul(p, r), sb_gc_div(1.0, fact));
-    }
-    int64_t k = (int64_t)kd;
-    return sb_gc_mul(p, sb_gc_from_bits((k + 1023) << 52));
-}
-
-/* log(x) for normal x > 0: x = m 2^e with m in [sqrt(1/2), sqrt(2)),
- * log m = 2 atanh(s), s = (m - 1) / (m + 1), |s| < 0.172, by its series to
- * s^21 (truncation below 1e-17). */
-SB_GC_FN double sb_gc_log(double x)
-{
-    int64_t bits = sb_gc_bits(x);
-    int64_t e = ((bits >> 52) & 0x7ff) - 1023;
-    double m = sb_gc_from_bits((bits & 0x000fffffffffffffLL) | 0x3ff0000000000000LL);
-    if (m > 1.4142135623730951) {
-        m = sb_gc_mul(m, 0.5);
-        e++;
-    }
-    double s = sb_gc_div(sb_gc_sub(m, 1.0), sb_gc_add(m, 1.0));
-    double s2 = sb_gc_mul(s, s);
-    double p = 1.0 / 21.0;
-    for (int n = 19; n >= 1; n -= 2)
-        p = sb_gc_add(sb_gc_mul(p, s2), 1.0 / n);
-    double log_m = sb_gc_mul(sb_gc_mul(2.0, s), p);
-    double ed = (double)e;
-    return sb_gc_add(sb_gc_mul(ed, SB_GC_LN2_HI), sb_gc_add(sb_gc_mul(ed, SB_GC_LN2_LO), log_m));
-}
+/* ---- the per-pixel rules, shared by host and device (exact.h's arithmetic) --- */
 
 /* Energy -> capacity units: clamp, scale, round half up. */
-SB_GC_FN int32_t sb_gc_quantize(double energy)
+SB_HD int32_t sb_gc_quantize(double energy)
 {
     if (energy > SB_GC_ENERGY_MAX)
         energy = SB_GC_ENERGY_MAX;
     if (energy < -SB_GC_ENERGY_MAX)
         energy = -SB_GC_ENERGY_MAX;
-    double v = sb_gc_add(sb_gc_mul(energy, SB_GC_SCALE), 0.5);
+    double v = sb_dadd(sb_dmul(energy, SB_GC_SCALE), 0.5);
     int32_t q = (int32_t)v;              /* truncation toward zero ... */
     return (double)q > v ? q - 1 : q;    /* ... made floor */
 }
 
 /* The k-means start: centre k of either side is grey level 255 k / K, in
  * quarter levels (kmeans.h's SB_KMEANS_UNIT = 4), rounded. */
-SB_GC_FN int32_t sb_gc_kmeans_start(int k) { return (4 * 255 * k + SB_GC_K / 2) / SB_GC_K; }
+SB_HD int32_t sb_gc_kmeans_start(int k) { return (4 * 255 * k + SB_GC_K / 2) / SB_GC_K; }
 
 /* (x - m)' S^-1 (x - m) for a pixel, in a fixed order. */
-SB_GC_FN double sb_gc_mahalanobis(const sb_gc_component *c, const uint8_t *px)
+SB_HD double sb_gc_mahalanobis(const sb_gc_component *c, const uint8_t *px)
 {
-    double d0 = sb_gc_sub((double)px[0], c->mean[0]);
-    double d1 = sb_gc_sub((double)px[1], c->mean[1]);
-    double d2 = sb_gc_sub((double)px[2], c->mean[2]);
+    double d0 = sb_dsub((double)px[0], c->mean[0]);
+    double d1 = sb_dsub((double)px[1], c->mean[1]);
+    double d2 = sb_dsub((double)px[2], c->mean[2]);
     const double *v = c->inv;
-    double r0 = sb_gc_add(sb_gc_add(sb_gc_mul(d0, v[0]), sb_gc_mul(d1, v[3])), sb_gc_mul(d2, v[6]));
-    double r1 = sb_gc_add(sb_gc_add(sb_gc_mul(d0, v[1]), sb_gc_mul(d1, v[4])), sb_gc_mul(d2, v[7]));
-    double r2 = sb_gc_add(sb_gc_add(sb_gc_mul(d0, v[2]), sb_gc_mul(d1, v[5])), sb_gc_mul(d2, v[8]));
-    return sb_gc_add(sb_gc_add(sb_gc_mul(d0, r0), sb_gc_mul(d1, r1)), sb_gc_mul(d2, r2));
+    double r0 = sb_dadd(sb_dadd(sb_dmul(d0, v[0]), sb_dmul(d1, v[3])), sb_dmul(d2, v[6]));
+    double r1 = sb_dadd(sb_dadd(sb_dmul(d0, v[1]), sb_dmul(d1, v[4])), sb_dmul(d2, v[7]));
+    double r2 = sb_dadd(sb_dadd(sb_dmul(d0, v[2]), sb_dmul(d1, v[5])), sb_dmul(d2, v[8]));
+    return sb_dadd(sb_dadd(sb_dmul(d0, r0), sb_dmul(d1, r1)), sb_dmul(d2, r2));
 }
 
 /* Score every component of a side for a pixel; returns the first best
  * component (or -1 if the side has no pixels) and, through energy, the
  * side's -log likelihood: -(best + log sum_k exp(s_k - best)). */
-SB_GC_FN int sb_gc_score(const sb_gc_gmm *g, const uint8_t *px, double *energy)
+SB_HD int sb_gc_score(const sb_gc_gmm *g, const uint8_t *px, double *energy)
 {
     double s[SB_GC_K];
     int best = -1;
     for (int k = 0; k < SB_GC_K; k++) {
         if (g->c[k].count == 0)
             continue;
-        s[k] = sb_gc_sub(g->c[k].log_norm, sb_gc_mul(0.5, sb_gc_mahalanobis(&g->c[k], px)));
+        s[k] = sb_dsub(g->c[k].log_norm, sb_dmul(0.5, sb_gc_mahalanobis(&g->c[k], px)));
         if (best < 0 || s[k] > s[best])
             best = k;
     }
@@ -294,8 +188,8 @@ SB_GC_FN int sb_gc_score(const sb_gc_gmm *g, const uint8_t *px, double *energy)
     double sum = 0.0;
     for (int k = 0; k < SB_GC_K; k++)
         if (g->c[k].count != 0)
-            sum = sb_gc_add(sum, sb_gc_exp(sb_gc_sub(s[k], s[best])));
-    *energy = -sb_gc_add(s[best], sb_gc_log(sum));
+            sum = sb_dadd(sum, sb_dexp(sb_dsub(s[k], s[best])));
+    *energy = -sb_dadd(s[best], sb_dlog(sum));
     return best;
 }
 
@@ -303,7 +197,7 @@ SB_GC_FN int sb_gc_score(const sb_gc_gmm *g, const uint8_t *px, double *energy)
  * n / total, mean, covariance E[xx'] - mm'; a covariance whose determinant
  * is <= DBL_EPSILON gets 0.01 added to its diagonal; then the inverse by
  * cofactors and log_norm. */
-SB_GC_FN void sb_gc_gmm_finish(const uint64_t sums[SB_GC_K][10], sb_gc_gmm *g)
+SB_HD void sb_gc_gmm_finish(const uint64_t sums[SB_GC_K][10], sb_gc_gmm *g)
 {
     uint64_t total = 0;
     for (int k = 0; k < SB_GC_K; k++)
@@ -319,49 +213,49 @@ SB_GC_FN void sb_gc_gmm_finish(const uint64_t sums[SB_GC_K][10], sb_gc_gmm *g)
         if (s[0] == 0)
             continue;
         double n = (double)s[0];
-        c->weight = sb_gc_div(n, (double)total);
+        c->weight = sb_ddiv(n, (double)total);
         for (int i = 0; i < 3; i++)
-            c->mean[i] = sb_gc_div((double)s[1 + i], n);
+            c->mean[i] = sb_ddiv((double)s[1 + i], n);
         /* products RR RG RB GG GB BB at s[4..9]; entry (i, j) with i <= j
          * sits at 4 + (the pairs before row i) + (j - i) */
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) {
                 int lo = i < j ? i : j, hi = i < j ? j : i;
                 int at = 4 + (lo == 0 ? 0 : lo == 1 ? 3 : 5) + (hi - lo);
-                c->cov[3 * i + j] = sb_gc_sub(sb_gc_div((double)s[at], n), sb_gc_mul(c->mean[i], c->mean[j]));
+                c->cov[3 * i + j] = sb_dsub(sb_ddiv((double)s[at], n), sb_dmul(c->mean[i], c->mean[j]));
             }
         const double *a = c->cov;
-        double co0 = sb_gc_sub(sb_gc_mul(a[4], a[8]), sb_gc_mul(a[5], a[7]));
-        double co1 = sb_gc_sub(sb_gc_mul(a[5], a[6]), sb_gc_mul(a[3], a[8]));
-        double co2 = sb_gc_sub(sb_gc_mul(a[3], a[7]), sb_gc_mul(a[4], a[6]));
-        double det = sb_gc_add(sb_gc_add(sb_gc_mul(a[0], co0), sb_gc_mul(a[1], co1)), sb_gc_mul(a[2], co2));
+        double co0 = sb_dsub(sb_dmul(a[4], a[8]), sb_dmul(a[5], a[7]));
+        double co1 = sb_dsub(sb_dmul(a[5], a[6]), sb_dmul(a[3], a[8]));
+        double co2 = sb_dsub(sb_dmul(a[3], a[7]), sb_dmul(a[4], a[6]));
+        double det = sb_dadd(sb_dadd(sb_dmul(a[0], co0), sb_dmul(a[1], co1)), sb_dmul(a[2], co2));
         if (det <= 2.220446049250313e-16) {
-            c->cov[0] = sb_gc_add(c->cov[0], 0.01);
-            c->cov[4] = sb_gc_add(c->cov[4], 0.01);
-            c->cov[8] = sb_gc_add(c->cov[8], 0.01);
-            co0 = sb_gc_sub(sb_gc_mul(a[4], a[8]), sb_gc_mul(a[5], a[7]));
-            co1 = sb_gc_sub(sb_gc_mul(a[5], a[6]), sb_gc_mul(a[3], a[8]));
-            co2 = sb_gc_sub(sb_gc_mul(a[3], a[7]), sb_gc_mul(a[4], a[6]));
-            det = sb_gc_add(sb_gc_add(sb_gc_mul(a[0], co0), sb_gc_mul(a[1], co1)), sb_gc_mul(a[2], co2));
+            c->cov[0] = sb_dadd(c->cov[0], 0.01);
+            c->cov[4] = sb_dadd(c->cov[4], 0.01);
+            c->cov[8] = sb_dadd(c->cov[8], 0.01);
+            co0 = sb_dsub(sb_dmul(a[4], a[8]), sb_dmul(a[5], a[7]));
+            co1 = sb_dsub(sb_dmul(a[5], a[6]), sb_dmul(a[3], a[8]));
+            co2 = sb_dsub(sb_dmul(a[3], a[7]), sb_dmul(a[4], a[6]));
+            det = sb_dadd(sb_dadd(sb_dmul(a[0], co0), sb_dmul(a[1], co1)), sb_dmul(a[2], co2));
         }
         c->det = det;
         /* the inverse: the adjugate (transposed cofactors) over det */
         double *v = c->inv;
-        v[0] = sb_gc_div(co0, det);
-        v[3] = sb_gc_div(co1, det);
-        v[6] = sb_gc_div(co2, det);
-        v[1] = sb_gc_div(sb_gc_sub(sb_gc_mul(a[2], a[7]), sb_gc_mul(a[1], a[8])), det);
-        v[4] = sb_gc_div(sb_gc_sub(sb_gc_mul(a[0], a[8]), sb_gc_mul(a[2], a[6])), det);
-        v[7] = sb_gc_div(sb_gc_sub(sb_gc_mul(a[1], a[6]), sb_gc_mul(a[0], a[7])), det);
-        v[2] = sb_gc_div(sb_gc_sub(sb_gc_mul(a[1], a[5]), sb_gc_mul(a[2], a[4])), det);
-        v[5] = sb_gc_div(sb_gc_sub(sb_gc_mul(a[2], a[3]), sb_gc_mul(a[0], a[5])), det);
-        v[8] = sb_gc_div(sb_gc_sub(sb_gc_mul(a[0], a[4]), sb_gc_mul(a[1], a[3])), det);
-        c->log_norm = sb_gc_sub(sb_gc_log(c->weight), sb_gc_mul(0.5, sb_gc_log(det)));
+        v[0] = sb_ddiv(co0, det);
+        v[3] = sb_ddiv(co1, det);
+        v[6] = sb_ddiv(co2, det);
+        v[1] = sb_ddiv(sb_dsub(sb_dmul(a[2], a[7]), sb_dmul(a[1], a[8])), det);
+        v[4] = sb_ddiv(sb_dsub(sb_dmul(a[0], a[8]), sb_dmul(a[2], a[6])), det);
+        v[7] = sb_ddiv(sb_dsub(sb_dmul(a[1], a[6]), sb_dmul(a[0], a[7])), det);
+        v[2] = sb_ddiv(sb_dsub(sb_dmul(a[1], a[5]), sb_dmul(a[2], a[4])), det);
+        v[5] = sb_ddiv(sb_dsub(sb_dmul(a[2], a[3]), sb_dmul(a[0], a[5])), det);
+        v[8] = sb_ddiv(sb_dsub(sb_dmul(a[0], a[4]), sb_dmul(a[1], a[3])), det);
+        c->log_norm = sb_dsub(sb_dlog(c->weight), sb_dmul(0.5, sb_dlog(det)));
     }
 }
 
 /* Add pixel px to component k's sums. */
-SB_GC_FN void sb_gc_sums_add(uint64_t s[10], const uint8_t *px)
+SB_HD void sb_gc_sums_add(uint64_t s[10], const uint8_t *px)
 {
     uint64_t r = px[0], g = px[1], b = px[2];
     s[0] += 1;
@@ -378,25 +272,25 @@ SB_GC_FN void sb_gc_sums_add(uint64_t s[10], const uint8_t *px)
 
 /* The n-link weight of a pixel pair: gamma exp(-beta |dc|^2) / distance,
  * in capacity units (diagonal: distance sqrt 2). */
-SB_GC_FN int32_t sb_gc_nlink(double gamma_over_dist, double beta, int d2)
+SB_HD int32_t sb_gc_nlink(double gamma_over_dist, double beta, int d2)
 {
-    return sb_gc_quantize(sb_gc_mul(gamma_over_dist, sb_gc_exp(-sb_gc_mul(beta, (double)d2))));
+    return sb_gc_quantize(sb_dmul(gamma_over_dist, sb_dexp(-sb_dmul(beta, (double)d2))));
 }
 
 /* beta from the sum of squared differences over all 8-neighbour pairs
  * (each pair once) and their count: 1 / (2 mean), or 0 for a flat image. */
-SB_GC_FN double sb_gc_beta(uint64_t sum_d2, uint64_t pairs)
+SB_HD double sb_gc_beta(uint64_t sum_d2, uint64_t pairs)
 {
     if (sum_d2 == 0 || pairs == 0)
         return 0.0;
-    return sb_gc_div(1.0, sb_gc_mul(2.0, sb_gc_div((double)sum_d2, (double)pairs)));
+    return sb_ddiv(1.0, sb_dmul(2.0, sb_ddiv((double)sum_d2, (double)pairs)));
 }
 
 /* The net t-link of a pixel from its mask value and the two sides'
  * energies (-log likelihoods): fromSource = E_bg, toSink = E_fg for
  * probable pixels, lambda for certain ones.  Returns q(fromSource) -
  * q(toSink). */
-SB_GC_FN int32_t sb_gc_term(int mask, double e_bg, double e_fg, double lambda)
+SB_HD int32_t sb_gc_term(int mask, double e_bg, double e_fg, double lambda)
 {
     if (mask == SB_GC_BGD)
         return -sb_gc_quantize(lambda);
@@ -414,8 +308,6 @@ sb_status sb_gc_check_params(const sb_grabcut_params *p, int width, int height, 
 void sb_gc_rect_clip(const sb_grabcut_params *p, int width, int height, int r[4]);
 /* The initial mask: PR_FGD inside the rectangle, BGD outside. */
 void sb_gc_mask_init(const sb_grabcut_params *p, int width, int height, uint8_t *mask);
-/* The initial k-means centres (the spread init), both sides. */
-void sb_gc_kmeans_initial(int32_t centres[2][SB_GC_K][3]);
 /* The serial reference of the whole pipeline (out's mask allocated by the
  * caller, width * height). */
 sb_status sb_gc_serial(const sb_image *rgb, const sb_grabcut_params *p, sb_gc_out *out, sb_error *err);

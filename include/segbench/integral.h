@@ -42,13 +42,6 @@ typedef struct sb_integral_out {
 void sb_integral_serial(const uint8_t *in, size_t in_stride, int width, int height,
                         uint32_t *sum, uint64_t *sqsum);
 
-/* Serial scan of rows [y0, y1) continuing from `above` (the sum row just
- * above y0, or NULL for none): the building block of the banded CPU
- * variants.  above_sq likewise for squares (both NULL or both set when
- * sqsum is requested). */
-void sb_integral_serial_rows(const uint8_t *in, size_t in_stride, int width, int y0, int y1,
-                             const uint32_t *above, const uint64_t *above_sq,
-                             uint32_t *sum, uint64_t *sqsum);
 
 #ifdef __cplusplus
 }

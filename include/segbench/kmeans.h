@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "segbench/error.h"
+#include "segbench/hd.h"
 #include "segbench/image.h"
 
 #ifdef __cplusplus
@@ -86,13 +87,7 @@ typedef struct sb_kmeans_prepped {
     float cc;               /* |C|^2 */
 } sb_kmeans_prepped;
 
-#if defined(__CUDACC__)
-#define SB_KMEANS_FN __host__ __device__ __forceinline__
-#else
-#define SB_KMEANS_FN static inline
-#endif
-
-SB_KMEANS_FN sb_kmeans_prepped sb_kmeans_prep(const int32_t c[3])
+SB_HD sb_kmeans_prepped sb_kmeans_prep(const int32_t c[3])
 {
     sb_kmeans_prepped p;
     p.r = (float)c[0];
@@ -104,21 +99,21 @@ SB_KMEANS_FN sb_kmeans_prepped sb_kmeans_prep(const int32_t c[3])
 
 /* score = |C|^2 - 2 P.C for a pixel given as m = -2 P = -8 p per channel
  * (see the rules above: exact). */
-SB_KMEANS_FN float sb_kmeans_score(sb_kmeans_prepped c, float mr, float mg, float mb)
+SB_HD float sb_kmeans_score(sb_kmeans_prepped c, float mr, float mg, float mb)
 {
     return c.cc + mr * c.r + mg * c.g + mb * c.b;
 }
 
-SB_KMEANS_FN float sb_kmeans_pixel_weight(unsigned v) { return -2.0f * SB_KMEANS_UNIT * (float)v; }
+SB_HD float sb_kmeans_pixel_weight(unsigned v) { return -2.0f * SB_KMEANS_UNIT * (float)v; }
 
 /* The update rule for one channel of a non-empty cluster. */
-SB_KMEANS_FN int32_t sb_kmeans_mean(uint64_t sum, uint64_t count)
+SB_HD int32_t sb_kmeans_mean(uint64_t sum, uint64_t count)
 {
     return (int32_t)((SB_KMEANS_UNIT * sum + count / 2) / count);
 }
 
 /* A centre channel as an 8-bit colour (nearest level, halves up). */
-SB_KMEANS_FN uint8_t sb_kmeans_level(int32_t c) { return (uint8_t)((c + SB_KMEANS_UNIT / 2) / SB_KMEANS_UNIT); }
+SB_HD uint8_t sb_kmeans_level(int32_t c) { return (uint8_t)((c + SB_KMEANS_UNIT / 2) / SB_KMEANS_UNIT); }
 
 /* ---- host building blocks (impl_cpu/kmeans.c), shared by every variant ---- */
 
@@ -128,11 +123,6 @@ sb_status sb_kmeans_check_params(const sb_kmeans_params *p, sb_error *err);
 /* The initial centres (the init rule above). */
 sb_status sb_kmeans_initial(const sb_image *rgb, const sb_kmeans_params *p, int32_t centres[][3], sb_error *err);
 
-/* Assignment of rows [y0, y1): write labels (packed, width per row), add
- * every pixel to sums[label], return the number of changed labels
- * (first_pass: all of them). */
-long sb_kmeans_assign_rows(const sb_image *rgb, int y0, int y1, const sb_kmeans_prepped *centres, int k,
-                           int first_pass, uint8_t *labels, sb_kmeans_sums *sums);
 
 /* Only the sums of rows [y0, y1) for given labels (cuda-seed's host half). */
 void sb_kmeans_accumulate_rows(const sb_image *rgb, int y0, int y1, const uint8_t *labels, sb_kmeans_sums *sums);
@@ -150,27 +140,6 @@ typedef sb_status (*sb_kmeans_pass_fn)(void *ctx, const sb_kmeans_prepped *centr
 sb_status sb_kmeans_host_loop(const sb_kmeans_params *p, const int32_t initial[][3], sb_kmeans_pass_fn pass,
                               void *ctx, sb_kmeans_out *out, sb_error *err);
 
-/* What every host-driven variant (cpu, pthread, openmp, cuda-seed) keeps.
- * A variant's state embeds it as its first member, so the state pointer
- * is also an sb_kmeans_host pointer (and the pass function's ctx). */
-typedef struct sb_kmeans_host {
-    const sb_image *in;
-    sb_kmeans_params params;
-    sb_kmeans_out *out;
-    int threads;
-    int32_t initial[SB_KMEANS_MAX_K][3];
-} sb_kmeans_host;
-
-/* prepare(): allocate `size` zeroed bytes of state (at least an
- * sb_kmeans_host), fill the sb_kmeans_host part and compute the initial
- * centres; `who` names the variant in messages.  On failure *state is
- * NULL and nothing is left allocated. */
-sb_status sb_kmeans_host_open(size_t size, void **state, const sb_image *in, const void *params, void *output,
-                              int threads, const char *who, sb_error *err);
-/* run(): the loop from the initial centres, one `pass` per pass. */
-sb_status sb_kmeans_host_run(sb_kmeans_host *h, sb_kmeans_pass_fn pass, sb_error *err);
-/* fetch() for variants that compute straight into the output. */
-sb_status sb_kmeans_host_fetch(void *state, sb_error *err);
 
 /* The serial reference on a whole image (also used for gallery pictures). */
 sb_status sb_kmeans_serial(const sb_image *rgb, const sb_kmeans_params *p, sb_kmeans_out *out, sb_error *err);

@@ -46,6 +46,7 @@
 #include "segbench/bands.h"
 #include "segbench/error.h"
 #include "segbench/grabcut.h"
+#include "segbench/hd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,14 +55,8 @@ extern "C" {
 #define SB_MF_DIRS 8
 #define SB_MF_INF  0x3fffffff           /* "cannot reach the sink" height */
 
-#if defined(__CUDACC__)
-#define SB_MF_FN __host__ __device__ __forceinline__
-#else
-#define SB_MF_FN static inline
-#endif
-
-SB_MF_FN int sb_mf_dx(int k) { return k == 0 || k == 1 || k == 7 ? 1 : k >= 3 && k <= 5 ? -1 : 0; }
-SB_MF_FN int sb_mf_dy(int k) { return k >= 1 && k <= 3 ? 1 : k >= 5 ? -1 : 0; }
+SB_HD int sb_mf_dx(int k) { return k == 0 || k == 1 || k == 7 ? 1 : k >= 3 && k <= 5 ? -1 : 0; }
+SB_HD int sb_mf_dy(int k) { return k >= 1 && k <= 3 ? 1 : k >= 5 ? -1 : 0; }
 
 /* The residual network in planes: r[k * n + p] is p's residual capacity
  * toward its neighbour in direction k (0 at the border), sink[p] its
@@ -109,7 +104,7 @@ void sb_mf_rounds_close(sb_mf_rounds *mr);
 
 /* ---- the node functions of the rounds (host and device) ---- */
 
-SB_MF_FN void sb_mf_atomic_add(int32_t *at, int32_t d)
+SB_HD void sb_mf_atomic_add(int32_t *at, int32_t d)
 {
 #if defined(__CUDA_ARCH__)
     atomicAdd((int *)at, (int)d);
@@ -121,7 +116,7 @@ SB_MF_FN void sb_mf_atomic_add(int32_t *at, int32_t d)
 /* Phase A for node p: push its excess, sink first, then down the heights.
  * The height test comes before the capacity read: r(p->q) with q higher
  * may be being raised by q's own push at this moment. */
-SB_MF_FN void sb_mf_push(sb_mf_net *net, const int32_t *h, int32_t *inflow, long n, long p)
+SB_HD void sb_mf_push(sb_mf_net *net, const int32_t *h, int32_t *inflow, long n, long p)
 {
     int32_t e = net->excess[p];
     int32_t hp = h[p];
@@ -153,7 +148,7 @@ SB_MF_FN void sb_mf_push(sb_mf_net *net, const int32_t *h, int32_t *inflow, long
 }
 
 /* Phase B for node p: returns its new height (h_old is the round's). */
-SB_MF_FN int32_t sb_mf_relabel(const sb_mf_net *net, const int32_t *h_old, long n, long p, int32_t excess)
+SB_HD int32_t sb_mf_relabel(const sb_mf_net *net, const int32_t *h_old, long n, long p, int32_t excess)
 {
     int32_t hp = h_old[p];
     if (excess <= 0 || hp >= SB_MF_INF)
@@ -176,7 +171,7 @@ SB_MF_FN int32_t sb_mf_relabel(const sb_mf_net *net, const int32_t *h_old, long 
 /* One Bellman-Ford relaxation of node p toward the sink: the global
  * relabel's distances, reached by sweeping this until nothing changes
  * (the device) or by a queue (the host). */
-SB_MF_FN int32_t sb_mf_relax(const sb_mf_net *net, const int32_t *h, long n, long p)
+SB_HD int32_t sb_mf_relax(const sb_mf_net *net, const int32_t *h, long n, long p)
 {
     int32_t best = net->sink[p] > 0 ? 1 : h[p];
     for (int k = 0; k < SB_MF_DIRS; k++)

@@ -13,9 +13,8 @@
  * this, so every variant agrees bit for bit):
  *
  * Colour.  sRGB is linearised through slic.h's table, then XYZ (D65) and
- *   CIELUV with correctly rounded float operations only (slic.h's add,
- *   multiply and cube root, plus one correctly rounded division for u' and
- *   v').  Then one byte a channel, packed in a uint32 as L | u << 8 | v << 16:
+ *   CIELUV with correctly rounded float operations only (exact.h's add,
+ *   multiply, division and cube root).  Then one byte a channel, packed in a uint32 as L | u << 8 | v << 16:
  *       L = round(L*)                        0..100
  *       u = round((u* + 134) * 255 / 354)    OpenCV's 8-bit u
  *       v = round((v* + 140) * 255 / 262)    OpenCV's 8-bit v
@@ -74,6 +73,7 @@
 
 #include "segbench/bands.h"
 #include "segbench/error.h"
+#include "segbench/exact.h"
 #include "segbench/image.h"
 #include "segbench/slic.h"
 
@@ -114,16 +114,10 @@ typedef struct sb_ms_regions {
 
 /* ---- the integer rules, shared by host and device --------------------------- */
 
-#if defined(__CUDACC__)
-#define SB_MS_FN __host__ __device__ __forceinline__
-#else
-#define SB_MS_FN static inline
-#endif
-
-SB_MS_FN uint32_t sb_ms_pack(unsigned L, unsigned u, unsigned v) { return L | u << 8 | v << 16; }
+SB_HD uint32_t sb_ms_pack(unsigned L, unsigned u, unsigned v) { return L | u << 8 | v << 16; }
 
 /* d2 of two packed colours. */
-SB_MS_FN int sb_ms_d2(uint32_t a, uint32_t b)
+SB_HD int sb_ms_d2(uint32_t a, uint32_t b)
 {
     int dl = (int)(a & 255u) - (int)(b & 255u);
     int du = (int)(a >> 8 & 255u) - (int)(b >> 8 & 255u);
@@ -132,7 +126,7 @@ SB_MS_FN int sb_ms_d2(uint32_t a, uint32_t b)
 }
 
 /* round(s / n) for n > 0, halves up (floor((2s + n) / 2n)), for any sign of s. */
-SB_MS_FN int sb_ms_round_div(int s, int n)
+SB_HD int sb_ms_round_div(int s, int n)
 {
     int a = 2 * s + n, b = 2 * n;
     return a >= 0 ? a / b : -((b - 1 - a) / b);
@@ -144,7 +138,7 @@ typedef struct sb_ms_sums {
 } sb_ms_sums;
 
 /* One filter step from the sums: moves (cx, cy, m); returns whether to go on. */
-SB_MS_FN int sb_ms_step(const sb_ms_sums *s, int *cx, int *cy, uint32_t *m)
+SB_HD int sb_ms_step(const sb_ms_sums *s, int *cx, int *cy, uint32_t *m)
 {
     if (s->n == 0)
         return 0;
@@ -158,47 +152,37 @@ SB_MS_FN int sb_ms_step(const sb_ms_sums *s, int *cx, int *cy, uint32_t *m)
     return shift2 > SB_MS_SHIFT_STOP;
 }
 
-/* Correctly rounded division (the one LUV needs beyond slic.h's operations). */
-SB_MS_FN float sb_ms_div(float a, float b)
-{
-#if defined(__CUDA_ARCH__)
-    return __fdiv_rn(a, b);
-#else
-    return a / b;
-#endif
-}
-
 /* round(v * scale + offset) clamped to a byte, from correctly rounded operations. */
-SB_MS_FN unsigned sb_ms_byte(float v, float scale, float offset)
+SB_HD unsigned sb_ms_byte(float v, float scale, float offset)
 {
-    float q = floorf(sb_slic_add(sb_slic_add(sb_slic_mul(v, scale), offset), 0.5f));
+    float q = floorf(sb_fadd(sb_fadd(sb_fmul(v, scale), offset), 0.5f));
     return q < 0.0f ? 0u : q > 255.0f ? 255u : (unsigned)q;
 }
 
 /* One RGB pixel to packed LUV.  `linear` is sb_slic_linear_table(). */
-SB_MS_FN uint32_t sb_ms_luv_of(const float *linear, unsigned r, unsigned g, unsigned b)
+SB_HD uint32_t sb_ms_luv_of(const float *linear, unsigned r, unsigned g, unsigned b)
 {
     float lr = linear[r], lg = linear[g], lb = linear[b];
-    float X = sb_slic_add(sb_slic_add(sb_slic_mul(0.412453f, lr), sb_slic_mul(0.357580f, lg)), sb_slic_mul(0.180423f, lb));
-    float Y = sb_slic_add(sb_slic_add(sb_slic_mul(0.212671f, lr), sb_slic_mul(0.715160f, lg)), sb_slic_mul(0.072169f, lb));
-    float Z = sb_slic_add(sb_slic_add(sb_slic_mul(0.019334f, lr), sb_slic_mul(0.119193f, lg)), sb_slic_mul(0.950227f, lb));
-    float L = Y > 0.008856f ? sb_slic_add(sb_slic_mul(116.0f, sb_slic_cbrt(Y)), -16.0f) : sb_slic_mul(903.3f, Y);
-    float d = sb_slic_add(sb_slic_add(X, sb_slic_mul(15.0f, Y)), sb_slic_mul(3.0f, Z));
+    float X = sb_fadd(sb_fadd(sb_fmul(0.412453f, lr), sb_fmul(0.357580f, lg)), sb_fmul(0.180423f, lb));
+    float Y = sb_fadd(sb_fadd(sb_fmul(0.212671f, lr), sb_fmul(0.715160f, lg)), sb_fmul(0.072169f, lb));
+    float Z = sb_fadd(sb_fadd(sb_fmul(0.019334f, lr), sb_fmul(0.119193f, lg)), sb_fmul(0.950227f, lb));
+    float L = Y > 0.008856f ? sb_fadd(sb_fmul(116.0f, sb_fcbrt(Y)), -16.0f) : sb_fmul(903.3f, Y);
+    float d = sb_fadd(sb_fadd(X, sb_fmul(15.0f, Y)), sb_fmul(3.0f, Z));
     float u = 0.0f, v = 0.0f;
     if (d > 0.0f) {   /* black: u* = v* = 0 */
-        float up = sb_ms_div(sb_slic_mul(4.0f, X), d), vp = sb_ms_div(sb_slic_mul(9.0f, Y), d);
-        u = sb_slic_mul(sb_slic_mul(13.0f, L), sb_slic_add(up, -0.19793943f));   /* D65 white u'n, v'n */
-        v = sb_slic_mul(sb_slic_mul(13.0f, L), sb_slic_add(vp, -0.46831096f));
+        float up = sb_fdiv(sb_fmul(4.0f, X), d), vp = sb_fdiv(sb_fmul(9.0f, Y), d);
+        u = sb_fmul(sb_fmul(13.0f, L), sb_fadd(up, -0.19793943f));   /* D65 white u'n, v'n */
+        v = sb_fmul(sb_fmul(13.0f, L), sb_fadd(vp, -0.46831096f));
     }
     return sb_ms_pack(sb_ms_byte(L, 1.0f, 0.0f), sb_ms_byte(u, 255.0f / 354.0f, 134.0f * 255.0f / 354.0f),
                       sb_ms_byte(v, 255.0f / 262.0f, 140.0f * 255.0f / 262.0f));
 }
 
 /* The squared distance under which flood and fusion join (see above). */
-SB_MS_FN int sb_ms_join2(int range) { return range * range / 4; }
+SB_HD int sb_ms_join2(int range) { return range * range / 4; }
 
 /* The key that picks a small region's most similar neighbour: least d2, then smaller label. */
-SB_MS_FN uint64_t sb_ms_prune_key(int d2, int32_t label) { return (uint64_t)(uint32_t)d2 << 32 | (uint32_t)label; }
+SB_HD uint64_t sb_ms_prune_key(int d2, int32_t label) { return (uint64_t)(uint32_t)d2 << 32 | (uint32_t)label; }
 
 /* ---- host side (impl_cpu/meanshift*.c) ------------------------------------- */
 
@@ -207,23 +191,12 @@ sb_status sb_ms_check_params(const sb_ms_params *p, int stage, sb_error *err);
 /* Packed LUV back to sRGB bytes, for pictures only (plain float). */
 void sb_ms_luv_to_rgb(uint32_t luv, uint8_t rgb[3]);
 
-/* Do a and b (W*H labels each) describe the same partition (equal up to a
- * renaming)?  Returns the number of pixels whose label pair breaks the
- * one-to-one matching (0: same); *first gets the first such pixel. */
-long sb_ms_partition_diff(const int32_t *a, const int32_t *b, long n, long *first, sb_error *err);
-
 /* The serial reference of one stage, on whole buffers (tests, the gallery,
  * the harness's upstream inputs).  `in` is RGB for FILTER and PIPELINE,
  * packed LUV (4 channels) for FLOOD and MERGE; out is sb_ms_luv for FILTER,
  * sb_ms_regions otherwise. */
 sb_status sb_ms_serial(int stage, const sb_image *in, const sb_ms_params *p, void *out, sb_error *err);
 
-/* Host variants: every stage is band-parallel phases run by `runner`. */
-sb_status sb_ms_host_prepare(void **state, int stage, const char *who, const sb_image *in, const void *params,
-                             void *output, sb_band_runner runner, sb_error *err);
-sb_status sb_ms_host_run(void *state, sb_error *err);
-sb_status sb_ms_host_fetch(void *state, sb_error *err);
-void sb_ms_host_release(void *state);
 
 #ifdef __cplusplus
 }

@@ -32,23 +32,18 @@
 
 #include "segbench/bands.h"
 #include "segbench/error.h"
+#include "segbench/hd.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#if defined(__CUDACC__)
-#define SB_REGIONS_FN __host__ __device__ __forceinline__
-#else
-#define SB_REGIONS_FN static inline
-#endif
-
 /* The order of step 2: larger size first, then smaller root. */
-SB_REGIONS_FN uint64_t sb_regions_key(uint32_t size, uint32_t root)
+SB_HD uint64_t sb_regions_key(uint32_t size, uint32_t root)
 {
     return ((uint64_t)size << 32) | (uint32_t)~root;
 }
-SB_REGIONS_FN uint32_t sb_regions_key_root(uint64_t key) { return ~(uint32_t)key; }
+SB_HD uint32_t sb_regions_key_root(uint64_t key) { return ~(uint32_t)key; }
 
 /* Scratch for one image size: 24 bytes a pixel. */
 typedef struct sb_regions {

@@ -22,7 +22,7 @@
  *   - Colour: sRGB is linearised through a 256-entry table (built once on
  *     the host, uploaded to the device), then XYZ and CIELAB are computed
  *     with the source's constants using only correctly rounded float
- *     operations (sb_slic_add and sb_slic_mul below, __fadd_rn and
+ *     operations (sb_fadd and sb_fmul below, __fadd_rn and
  *     __fmul_rn on the device, so nothing can be contracted into an FMA;
  *     no division, which is costly on the GPU); the cube root is Newton's
  *     method from a bit-pattern guess, built from the same operations.  The result is quantized to fixed point: 64 units per
@@ -56,6 +56,7 @@
 
 #include "segbench/bands.h"
 #include "segbench/error.h"
+#include "segbench/exact.h"
 #include "segbench/image.h"
 #include "segbench/regions.h"
 
@@ -113,82 +114,23 @@ typedef struct sb_slic_geometry {
 /* Per-centre integer sums of one update: x, y, the 3 channels, count. */
 typedef uint64_t sb_slic_sums[6];
 
-/* ---- the exact arithmetic, shared by host and device ---------------------- */
-
-#if defined(__CUDACC__)
-#define SB_SLIC_FN __host__ __device__ __forceinline__
-#else
-#define SB_SLIC_FN static inline
-#endif
-
-/* Correctly rounded single operations that the compiler may not fuse. */
-SB_SLIC_FN float sb_slic_add(float a, float b)
-{
-#if defined(__CUDA_ARCH__)
-    return __fadd_rn(a, b);
-#else
-    return a + b;          /* the build uses -ffp-contract=off and SSE floats */
-#endif
-}
-SB_SLIC_FN float sb_slic_mul(float a, float b)
-{
-#if defined(__CUDA_ARCH__)
-    return __fmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-/* Cube root of t in [0.0088, 1.1], without a division: r = t^(-1/3)
- * from a guess in the exponent bits (a few per cent off), three Newton
- * steps r <- r (4 - t r^3) / 3, then t r^2 (within 5e-7 relative).  Only
- * exact integer operations and correctly rounded float multiplications
- * and additions, so host and device agree to the bit. */
-SB_SLIC_FN uint32_t sb_slic_bits(float f)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(f);
-#else
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-#endif
-}
-SB_SLIC_FN float sb_slic_from_bits(uint32_t u)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(u);
-#else
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-#endif
-}
-
-SB_SLIC_FN float sb_slic_cbrt(float t)
-{
-    float r = sb_slic_from_bits(0x54a2fa8cu - sb_slic_bits(t) / 3u);
-    for (int i = 0; i < 3; i++) {
-        float error = sb_slic_add(4.0f, -sb_slic_mul(t, sb_slic_mul(sb_slic_mul(r, r), r)));
-        r = sb_slic_mul(r, sb_slic_mul(error, 0.333333343f));
-    }
-    return sb_slic_mul(t, sb_slic_mul(r, r));
-}
+/* ---- the per-pixel rules, shared by host and device (exact.h's arithmetic) --- */
 
 /* CIELAB's f(t) with the source's epsilon and kappa. */
-SB_SLIC_FN float sb_slic_lab_f(float t)
+SB_HD float sb_slic_lab_f(float t)
 {
-    return t > 0.008856f ? sb_slic_cbrt(t) : sb_slic_mul(sb_slic_add(sb_slic_mul(903.3f, t), 16.0f), 1.0f / 116.0f);
+    return t > 0.008856f ? sb_fcbrt(t) : sb_fmul(sb_fadd(sb_fmul(903.3f, t), 16.0f), 1.0f / 116.0f);
 }
 
 /* floor(v * scale + offset + 0.5), clamped to a uint16. */
-SB_SLIC_FN uint16_t sb_slic_quantize(float v, float scale, float offset)
+SB_HD uint16_t sb_slic_quantize(float v, float scale, float offset)
 {
-    float q = floorf(sb_slic_add(sb_slic_add(sb_slic_mul(v, scale), offset), 0.5f));
+    float q = floorf(sb_fadd(sb_fadd(sb_fmul(v, scale), offset), 0.5f));
     return (uint16_t)(q < 0.0f ? 0.0f : q > 65535.0f ? 65535.0f : q);
 }
 
 /* One pixel to fixed-point colour.  `linear` is sb_slic_linear_table(). */
-SB_SLIC_FN void sb_slic_convert(const float *linear, int space, unsigned r, unsigned g, unsigned b,
+SB_HD void sb_slic_convert(const float *linear, int space, unsigned r, unsigned g, unsigned b,
                                 uint16_t out[3])
 {
     if (space == SB_SLIC_RGB) {
@@ -199,24 +141,24 @@ SB_SLIC_FN void sb_slic_convert(const float *linear, int space, unsigned r, unsi
     }
     float lr = linear[r], lg = linear[g], lb = linear[b];
     /* sRGB (D65) to XYZ, the source's matrix, summed left to right */
-    float X = sb_slic_add(sb_slic_add(sb_slic_mul(0.412453f, lr), sb_slic_mul(0.357580f, lg)),
-                          sb_slic_mul(0.180423f, lb));
-    float Y = sb_slic_add(sb_slic_add(sb_slic_mul(0.212671f, lr), sb_slic_mul(0.715160f, lg)),
-                          sb_slic_mul(0.072169f, lb));
-    float Z = sb_slic_add(sb_slic_add(sb_slic_mul(0.019334f, lr), sb_slic_mul(0.119193f, lg)),
-                          sb_slic_mul(0.950227f, lb));
+    float X = sb_fadd(sb_fadd(sb_fmul(0.412453f, lr), sb_fmul(0.357580f, lg)),
+                          sb_fmul(0.180423f, lb));
+    float Y = sb_fadd(sb_fadd(sb_fmul(0.212671f, lr), sb_fmul(0.715160f, lg)),
+                          sb_fmul(0.072169f, lb));
+    float Z = sb_fadd(sb_fadd(sb_fmul(0.019334f, lr), sb_fmul(0.119193f, lg)),
+                          sb_fmul(0.950227f, lb));
     if (space == SB_SLIC_XYZ) {
         out[0] = sb_slic_quantize(X, 16384.0f, 0.0f);
         out[1] = sb_slic_quantize(Y, 16384.0f, 0.0f);
         out[2] = sb_slic_quantize(Z, 16384.0f, 0.0f);
         return;
     }
-    float fx = sb_slic_lab_f(sb_slic_mul(X, 1.0f / 0.950456f));   /* D65 white */
+    float fx = sb_slic_lab_f(sb_fmul(X, 1.0f / 0.950456f));   /* D65 white */
     float fy = sb_slic_lab_f(Y);                                     /* white Y = 1.0 */
-    float fz = sb_slic_lab_f(sb_slic_mul(Z, 1.0f / 1.088754f));
-    float L = Y > 0.008856f ? sb_slic_add(sb_slic_mul(116.0f, fy), -16.0f) : sb_slic_mul(903.3f, Y);
-    float A = sb_slic_mul(500.0f, sb_slic_add(fx, -fy));
-    float B = sb_slic_mul(200.0f, sb_slic_add(fy, -fz));
+    float fz = sb_slic_lab_f(sb_fmul(Z, 1.0f / 1.088754f));
+    float L = Y > 0.008856f ? sb_fadd(sb_fmul(116.0f, fy), -16.0f) : sb_fmul(903.3f, Y);
+    float A = sb_fmul(500.0f, sb_fadd(fx, -fy));
+    float B = sb_fmul(200.0f, sb_fadd(fy, -fz));
     out[0] = sb_slic_quantize(L, 64.0f, 0.0f);
     out[1] = sb_slic_quantize(A, 64.0f, 8192.0f);         /* (a + 128) * 64 */
     out[2] = sb_slic_quantize(B, 64.0f, 8192.0f);
@@ -226,24 +168,24 @@ SB_SLIC_FN void sb_slic_convert(const float *linear, int space, unsigned r, unsi
  * integer held exactly in a float: positions in 1/16 pixel (below 2^20),
  * colours in fixed point (below 2^16); so each difference is exact, and
  * only the squares and sums round -- the same way on CPU and GPU. */
-SB_SLIC_FN float sb_slic_distance(float cn, float wxy, float px, float py, const float pc[3], float cx, float cy,
+SB_HD float sb_slic_distance(float cn, float wxy, float px, float py, const float pc[3], float cx, float cy,
                                   const float cc[3])
 {
-    float dx = sb_slic_add(px, -cx), dy = sb_slic_add(py, -cy);
-    float d0 = sb_slic_add(pc[0], -cc[0]), d1 = sb_slic_add(pc[1], -cc[1]), d2 = sb_slic_add(pc[2], -cc[2]);
-    float dc = sb_slic_add(sb_slic_add(sb_slic_mul(d0, d0), sb_slic_mul(d1, d1)), sb_slic_mul(d2, d2));
-    float dxy = sb_slic_add(sb_slic_mul(dx, dx), sb_slic_mul(dy, dy));
-    return sb_slic_add(sb_slic_mul(dc, cn), sb_slic_mul(dxy, wxy));
+    float dx = sb_fadd(px, -cx), dy = sb_fadd(py, -cy);
+    float d0 = sb_fadd(pc[0], -cc[0]), d1 = sb_fadd(pc[1], -cc[1]), d2 = sb_fadd(pc[2], -cc[2]);
+    float dc = sb_fadd(sb_fadd(sb_fmul(d0, d0), sb_fmul(d1, d1)), sb_fmul(d2, d2));
+    float dxy = sb_fadd(sb_fmul(dx, dx), sb_fmul(dy, dy));
+    return sb_fadd(sb_fmul(dc, cn), sb_fmul(dxy, wxy));
 }
 
 /* The update rule for one coordinate or channel of a non-empty centre. */
-SB_SLIC_FN uint32_t sb_slic_mean(uint64_t sum, uint64_t count, uint32_t unit)
+SB_HD uint32_t sb_slic_mean(uint64_t sum, uint64_t count, uint32_t unit)
 {
     return (uint32_t)((unit * sum + count / 2) / count);
 }
 
 /* The update of one centre from its sums (kept when empty). */
-SB_SLIC_FN void sb_slic_update_centre(sb_slic_centre *c, const uint64_t sums[6])
+SB_HD void sb_slic_update_centre(sb_slic_centre *c, const uint64_t sums[6])
 {
     uint64_t n = sums[5];
     if (n == 0)
@@ -256,7 +198,7 @@ SB_SLIC_FN void sb_slic_update_centre(sb_slic_centre *c, const uint64_t sums[6])
 
 /* The initial centre of cell (gx, gy): the cell's middle clamped inside the
  * image, in 1/16 pixel; its colour is the pixel's there (the caller's). */
-SB_SLIC_FN void sb_slic_initial_position(int gx, int gy, int S, int width, int height, int *px, int *py)
+SB_HD void sb_slic_initial_position(int gx, int gy, int S, int width, int height, int *px, int *py)
 {
     int x = gx * S + S / 2, y = gy * S + S / 2;
     *px = x < width ? x : width - 1;
@@ -266,7 +208,7 @@ SB_SLIC_FN void sb_slic_initial_position(int gx, int gy, int S, int width, int h
 /* The source's majority filter at (x, y): a pixel at least 2 from every
  * border takes the last label (in row order) of its 5x5 window that
  * differs from its own when 16 or more of the 25 differ. */
-SB_SLIC_FN int32_t sb_slic_majority(const int32_t *labels, int width, int height, int x, int y)
+SB_HD int32_t sb_slic_majority(const int32_t *labels, int width, int height, int x, int y)
 {
     int32_t own = labels[(size_t)y * width + x];
     if (x < 2 || y < 2 || x >= width - 2 || y >= height - 2)
@@ -294,41 +236,6 @@ sb_status sb_slic_geometry_init(sb_slic_geometry *g, int width, int height, cons
 /* The sRGB linearisation table (256 floats), the same on every call. */
 const float *sb_slic_linear_table(void);
 
-/* What every host variant (cpu, pthread, openmp) keeps.  The algorithm is
- * written once, as band-parallel phases (bands.h); a variant's state
- * embeds this as its first member and supplies the runner. */
-typedef struct sb_slic_host {
-    const char *who;               /* "slic/pthread", for messages */
-    const sb_image *in;
-    sb_slic_params params;
-    sb_slic_geometry geo;
-    sb_slic_out *out;
-    sb_band_runner runner;
-    uint16_t *colour;              /* 3 channels a pixel */
-    sb_slic_sums *band_sums;       /* bands x centres; a band touches only its cell rows */
-    int *band_lo, *band_hi;        /* the cell rows each band's sums cover */
-    int32_t *spare;                /* the majority filter's second buffer */
-    const int32_t *filter_from;    /* the filter pass under way */
-    int32_t *filter_to;
-    uint8_t *used;                 /* by centre: some pixel carries it */
-    sb_regions regions;
-} sb_slic_host;
-
-/* prepare(): fill `h` (allocated by the caller, zeroed) for this image. */
-sb_status sb_slic_host_open(sb_slic_host *h, const char *who, const sb_image *in, const void *params,
-                            void *output, sb_band_runner runner, sb_error *err);
-/* run(): the whole algorithm into h->out. */
-sb_status sb_slic_host_run(sb_slic_host *h, sb_error *err);
-void sb_slic_host_close(sb_slic_host *h);
-
-/* The variant functions every host variant shares: prepare allocates an
- * sb_slic_host and opens it with the variant's runner; fetch has nothing
- * to do (the host computes straight into the output). */
-sb_status sb_slic_host_prepare(void **state, const char *who, const sb_image *in, const void *params,
-                               void *output, sb_band_runner runner, sb_error *err);
-sb_status sb_slic_host_run_state(void *state, sb_error *err);
-sb_status sb_slic_host_fetch(void *state, sb_error *err);
-void sb_slic_host_release(void *state);
 
 /* The serial reference on a whole image (also the gallery's pictures). */
 sb_status sb_slic_serial(const sb_image *rgb, const sb_slic_params *p, sb_slic_out *out, sb_error *err);
