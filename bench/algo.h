@@ -27,6 +27,18 @@ typedef struct sb_quality {
     double value[SB_QUALITY_MAX];
 } sb_quality;
 
+/* An output struct's parts (outputs.h): planes are pointer members the
+ * harness allocates; fields are results held in the struct itself. */
+enum { SB_OUT_PARTS = 8 };
+typedef struct sb_out_part {
+    size_t at;                   /* offsetof the member */
+    size_t bytes;                /* a plane's allocation, a field's size */
+} sb_out_part;
+typedef struct sb_out_layout {
+    int planes, fields;
+    sb_out_part plane[SB_OUT_PARTS], field[SB_OUT_PARTS];
+} sb_out_layout;
+
 typedef struct sb_algo {
     const char *name;            /* "integral" */
     const char *summary;
@@ -41,9 +53,14 @@ typedef struct sb_algo {
     /* One command-line option (--key value); SB_ERR_USAGE names what is wrong. */
     sb_status (*params_option)(void *params, const char *key, const char *value, sb_error *err);
 
-    sb_status (*output_alloc)(void **out, const sb_image *in, const void *params, sb_error *err);
-    void (*output_free)(void *out);
-    void (*output_poison)(void *out);
+    /* The output struct (outputs.h makes, poisons and frees it): its size,
+     * and its layout for this image and these parameters -- fill the
+     * struct's own fields (width, height, ...) and add each plane and
+     * result field with sb_out_plane / sb_out_field; SB_ERR_USAGE names a
+     * bad parameter. */
+    size_t output_size;
+    sb_status (*output_layout)(void *out, const sb_image *in, const void *params, sb_out_layout *l,
+                               sb_error *err);
 
     /* Compare a variant's output with the reference's (or, for SB_FLOOR
      * variants, with the floor's own rule) and say what was found. */
@@ -103,5 +120,19 @@ typedef struct sb_algo {
      * adds a table and a plot of time against it (NULL: none). */
     const char *sweep;
 } sb_algo;
+
+/* The algorithms (bench/algo_<name>.c), in registry order (registry.c). */
+extern const sb_algo sb_algo_integral;
+extern const sb_algo sb_algo_kmeans;
+extern const sb_algo sb_algo_slic;
+extern const sb_algo sb_algo_meanshift_filter;
+extern const sb_algo sb_algo_meanshift_flood;
+extern const sb_algo sb_algo_meanshift_merge;
+extern const sb_algo sb_algo_meanshift;
+extern const sb_algo sb_algo_grabcut_kmeans;
+extern const sb_algo sb_algo_grabcut_gmm;
+extern const sb_algo sb_algo_grabcut_graph;
+extern const sb_algo sb_algo_grabcut_maxflow;
+extern const sb_algo sb_algo_grabcut;
 
 #endif

@@ -10,6 +10,7 @@
 #include "algo.h"
 
 #include "args.h"
+#include "outputs.h"
 #include "registry.h"
 
 #include "segbench/device.h"
@@ -74,190 +75,80 @@ static size_t px(const sb_image *in) { return (size_t)in->width * (size_t)in->he
 
 /* ---- outputs ---- */
 
-static void *alloc_pixels(size_t n, size_t size, int *ok)
-{
-    void *p = sb_host_alloc(n * size);
-    *ok &= p != NULL;
-    return p;
-}
-
 static sb_status no_memory(const sb_image *in, sb_error *err)
 {
     return sb_fail(err, SB_ERR_NOMEM, "grabcut: out of memory for a %dx%d image", in->width, in->height);
 }
 
-static void kmeans_free(void *out)
+static sb_status kmeans_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l, sb_error *err)
 {
+    sb_status st = sb_gc_check_params(params, in->width, in->height, err);
+    if (st)
+        return st;
     sb_gc_kmeans_out *o = out;
-    if (o)
-        sb_host_free(o->comp);
-    free(o);
+    o->width = in->width;
+    o->height = in->height;
+    sb_out_plane(l, offsetof(sb_gc_kmeans_out, comp), px(in));
+    sb_out_field(l, offsetof(sb_gc_kmeans_out, centres), sizeof o->centres);
+    sb_out_field(l, offsetof(sb_gc_kmeans_out, passes), sizeof o->passes);
+    return SB_OK;
 }
-static sb_status kmeans_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+
+static sb_status gmm_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l, sb_error *err)
 {
     sb_status st = sb_gc_check_params(params, in->width, in->height, err);
     if (st)
         return st;
-    sb_gc_kmeans_out *o = calloc(1, sizeof *o);
-    int ok = o != NULL;
-    if (o) {
-        o->width = in->width;
-        o->height = in->height;
-        o->comp = alloc_pixels(px(in), 1, &ok);
-    }
-    if (!ok) {
-        kmeans_free(o);
-        return no_memory(in, err);
-    }
-    *out = o;
-    return SB_OK;
-}
-static void kmeans_poison(void *out)
-{
-    sb_gc_kmeans_out *o = out;
-    memset(o->comp, 0xA5, (size_t)o->width * o->height);
-    memset(o->centres, 0xA5, sizeof o->centres);
-    o->passes = -1;
-}
-
-static void gmm_free(void *out)
-{
     sb_gc_gmm_out *o = out;
-    if (o)
-        sb_host_free(o->comp);
-    free(o);
+    o->width = in->width;
+    o->height = in->height;
+    sb_out_plane(l, offsetof(sb_gc_gmm_out, comp), px(in));
+    sb_out_field(l, offsetof(sb_gc_gmm_out, gmm), sizeof o->gmm);
+    return SB_OK;
 }
-static sb_status gmm_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+
+static sb_status graph_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l, sb_error *err)
 {
     sb_status st = sb_gc_check_params(params, in->width, in->height, err);
     if (st)
         return st;
-    sb_gc_gmm_out *o = calloc(1, sizeof *o);
-    int ok = o != NULL;
-    if (o) {
-        o->width = in->width;
-        o->height = in->height;
-        o->comp = alloc_pixels(px(in), 1, &ok);
-    }
-    if (!ok) {
-        gmm_free(o);
-        return no_memory(in, err);
-    }
-    *out = o;
+    sb_gc_graph *g = out;
+    g->width = in->width;
+    g->height = in->height;
+    sb_out_plane(l, offsetof(sb_gc_graph, term), px(in) * sizeof(int32_t));
+    for (int d = 0; d < SB_GC_NLINKS; d++)
+        sb_out_plane(l, offsetof(sb_gc_graph, nlink) + d * sizeof g->nlink[0], px(in) * sizeof(int32_t));
+    sb_out_field(l, offsetof(sb_gc_graph, beta), sizeof g->beta);
     return SB_OK;
 }
-static void gmm_poison(void *out)
-{
-    sb_gc_gmm_out *o = out;
-    memset(o->comp, 0xA5, (size_t)o->width * o->height);
-    memset(o->gmm, 0xA5, sizeof o->gmm);
-}
 
-static void graph_free(void *out)
-{
-    sb_gc_graph *g = out;
-    if (!g)
-        return;
-    sb_host_free(g->term);
-    for (int d = 0; d < SB_GC_NLINKS; d++)
-        sb_host_free(g->nlink[d]);
-    free(g);
-}
-static sb_status graph_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
-{
-    sb_status st = sb_gc_check_params(params, in->width, in->height, err);
-    if (st)
-        return st;
-    sb_gc_graph *g = calloc(1, sizeof *g);
-    int ok = g != NULL;
-    if (g) {
-        g->width = in->width;
-        g->height = in->height;
-        g->term = alloc_pixels(px(in), sizeof(int32_t), &ok);
-        for (int d = 0; d < SB_GC_NLINKS; d++)
-            g->nlink[d] = alloc_pixels(px(in), sizeof(int32_t), &ok);
-    }
-    if (!ok) {
-        graph_free(g);
-        return no_memory(in, err);
-    }
-    *out = g;
-    return SB_OK;
-}
-static void graph_poison(void *out)
-{
-    sb_gc_graph *g = out;
-    size_t n = (size_t)g->width * g->height;
-    memset(g->term, 0xA5, n * sizeof(int32_t));
-    for (int d = 0; d < SB_GC_NLINKS; d++)
-        memset(g->nlink[d], 0xA5, n * sizeof(int32_t));
-    g->beta = -1.0;
-}
-
-static void cut_free(void *out)
-{
-    sb_gc_cut_out *o = out;
-    if (o)
-        sb_host_free(o->fg);
-    free(o);
-}
-static sb_status cut_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+static sb_status cut_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l, sb_error *err)
 {
     (void)params;
-    sb_gc_cut_out *o = calloc(1, sizeof *o);
-    int ok = o != NULL;
-    if (o) {
-        o->width = in->width;
-        o->height = in->height;
-        o->fg = alloc_pixels(px(in), 1, &ok);
-    }
-    if (!ok) {
-        cut_free(o);
-        return no_memory(in, err);
-    }
-    *out = o;
+    (void)err;
+    sb_gc_cut_out *o = out;
+    o->width = in->width;
+    o->height = in->height;
+    sb_out_plane(l, offsetof(sb_gc_cut_out, fg), px(in));
+    sb_out_field(l, offsetof(sb_gc_cut_out, flow), sizeof o->flow);
+    sb_out_field(l, offsetof(sb_gc_cut_out, rounds), sizeof o->rounds);
+    sb_out_field(l, offsetof(sb_gc_cut_out, relabels), sizeof o->relabels);
     return SB_OK;
 }
-static void cut_poison(void *out)
-{
-    sb_gc_cut_out *o = out;
-    memset(o->fg, 0xA5, (size_t)o->width * o->height);
-    o->flow = -1;
-    o->rounds = o->relabels = -1;
-}
 
-static void pipeline_free(void *out)
-{
-    sb_gc_out *o = out;
-    if (o)
-        sb_host_free(o->mask);
-    free(o);
-}
-static sb_status pipeline_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+static sb_status pipeline_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,
+                                 sb_error *err)
 {
     sb_status st = sb_gc_check_params(params, in->width, in->height, err);
     if (st)
         return st;
-    sb_gc_out *o = calloc(1, sizeof *o);
-    int ok = o != NULL;
-    if (o) {
-        o->width = in->width;
-        o->height = in->height;
-        o->mask = alloc_pixels(px(in), 1, &ok);
-    }
-    if (!ok) {
-        pipeline_free(o);
-        return no_memory(in, err);
-    }
-    *out = o;
-    return SB_OK;
-}
-static void pipeline_poison(void *out)
-{
     sb_gc_out *o = out;
-    memset(o->mask, 0xA5, (size_t)o->width * o->height);
-    memset(o->flow, 0xA5, sizeof o->flow);
-    o->iterations = -1;
+    o->width = in->width;
+    o->height = in->height;
+    sb_out_plane(l, offsetof(sb_gc_out, mask), px(in));
+    sb_out_field(l, offsetof(sb_gc_out, flow), sizeof o->flow);
+    sb_out_field(l, offsetof(sb_gc_out, iterations), sizeof o->iterations);
+    return SB_OK;
 }
 
 /* ---- the checks: all exact ---- */
@@ -457,9 +348,9 @@ static void upstream_free(void *keep)
     gc_upstream *u = keep;
     if (!u)
         return;
-    kmeans_free(u->kmeans);
-    gmm_free(u->gmm);
-    graph_free(u->graph);
+    sb_output_free(u->kmeans);
+    sb_output_free(u->gmm);
+    sb_output_free(u->graph);
     free(u);
 }
 
@@ -474,17 +365,17 @@ static sb_status upstream_to(gc_stage stage, const sb_image *loaded, void *param
         return no_memory(loaded, err);
     sb_grabcut_params q = *p;
     q.upstream = NULL;
-    sb_status st = kmeans_alloc(&u->kmeans, loaded, &q, err);
+    sb_status st = sb_output_alloc(&sb_algo_grabcut_kmeans, &u->kmeans, loaded, &q, err);
     if (!st)
         st = serial_stage("grabcut-kmeans", loaded, &q, u->kmeans, err);
     if (!st && stage > GC_GMM) {
         q.upstream = u->kmeans;
-        if (!(st = gmm_alloc(&u->gmm, loaded, &q, err)))
+        if (!(st = sb_output_alloc(&sb_algo_grabcut_gmm, &u->gmm, loaded, &q, err)))
             st = serial_stage("grabcut-gmm", loaded, &q, u->gmm, err);
     }
     if (!st && stage > GC_GRAPH) {
         q.upstream = u->gmm;
-        if (!(st = graph_alloc(&u->graph, loaded, &q, err)))
+        if (!(st = sb_output_alloc(&sb_algo_grabcut_graph, &u->graph, loaded, &q, err)))
             st = serial_stage("grabcut-graph", loaded, &q, u->graph, err);
     }
     if (!st)
@@ -804,9 +695,8 @@ const sb_algo sb_algo_grabcut_kmeans = {
     .summary = "GrabCut's start: k-means with 5 clusters on each side of the rectangle (exact integer rules)",
     .contract = "bit-exact: every pixel's cluster, the 2x5 centres and the pass count equal the serial reference's",
     GC_COMMON,
-    .output_alloc = kmeans_alloc,
-    .output_free = kmeans_free,
-    .output_poison = kmeans_poison,
+    .output_size = sizeof(sb_gc_kmeans_out),
+    .output_layout = kmeans_layout,
     .check = kmeans_check,
     .bytes = kmeans_bytes,
     .write_output = kmeans_write_output,
@@ -818,9 +708,8 @@ const sb_algo sb_algo_grabcut_gmm = {
     .summary = "GrabCut's mixtures: learn from the clusters, assign each pixel its likeliest component, learn again",
     .contract = "bit-exact: every component and both GMMs (weights, means, covariances, inverses, determinants)",
     GC_COMMON,
-    .output_alloc = gmm_alloc,
-    .output_free = gmm_free,
-    .output_poison = gmm_poison,
+    .output_size = sizeof(sb_gc_gmm_out),
+    .output_layout = gmm_layout,
     .check = gmm_check,
     .bytes = gmm_bytes,
     .write_output = gmm_write_output,
@@ -834,9 +723,8 @@ const sb_algo sb_algo_grabcut_graph = {
     .summary = "GrabCut's graph: beta, 8-neighbour n-links, t-links from the GMMs, as integer capacities",
     .contract = "bit-exact: beta and every integer t-link and n-link capacity",
     GC_COMMON,
-    .output_alloc = graph_alloc,
-    .output_free = graph_free,
-    .output_poison = graph_poison,
+    .output_size = sizeof(sb_gc_graph),
+    .output_layout = graph_layout,
     .check = graph_check,
     .bytes = graph_bytes,
     .write_output = graph_write_output,
@@ -849,9 +737,8 @@ const sb_algo sb_algo_grabcut_maxflow = {
     .summary = "GrabCut's cut: max-flow on the integer grid graph, canonical minimum cut",
     .contract = "exact: the flow value and the canonical cut (pixels that reach the sink are background)",
     GC_COMMON,
-    .output_alloc = cut_alloc,
-    .output_free = cut_free,
-    .output_poison = cut_poison,
+    .output_size = sizeof(sb_gc_cut_out),
+    .output_layout = cut_layout,
     .check = cut_check,
     .bytes = cut_bytes,
     .write_output = cut_write_output,
@@ -870,9 +757,8 @@ const sb_algo sb_algo_grabcut = {
     .summary = "GrabCut, the whole loop: k-means, then 5 x (assign, learn, graph, max-flow)",
     .contract = "exact: the final mask and every iteration's flow equal the serial reference's (mask agreement 100%)",
     GC_COMMON,
-    .output_alloc = pipeline_alloc,
-    .output_free = pipeline_free,
-    .output_poison = pipeline_poison,
+    .output_size = sizeof(sb_gc_out),
+    .output_layout = pipeline_layout,
     .check = pipeline_check,
     .bytes = pipeline_bytes,
     .write_output = pipeline_write_output,

@@ -2,6 +2,8 @@
  * outputs, the bit-exact check, bytes moved and pictures. */
 #include "algo.h"
 
+#include "outputs.h"
+
 #include "segbench/device.h"
 #include "segbench/image_io.h"
 #include "segbench/integral.h"
@@ -28,43 +30,18 @@ static sb_status integral_params_option(void *params, const char *key, const cha
     return sb_fail(err, SB_ERR_USAGE, "integral: unknown option --%s (it takes only --stage sum|sqsum)", key);
 }
 
-static void integral_output_free(void *out)
+static sb_status integral_output_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,
+                                        sb_error *err)
 {
+    (void)err;
     sb_integral_out *o = out;
-    if (!o)
-        return;
-    sb_host_free(o->sum);
-    sb_host_free(o->sqsum);
-    free(o);
-}
-
-static sb_status integral_output_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
-{
-    const sb_integral_params *p = params;
     size_t n = (size_t)in->width * (size_t)in->height;
-    sb_integral_out *o = calloc(1, sizeof *o);
-    if (!o)
-        return sb_fail(err, SB_ERR_NOMEM, "integral: out of memory");
     o->width = in->width;
     o->height = in->height;
-    o->sum = sb_host_alloc(n * sizeof *o->sum);
-    if (p->squares)
-        o->sqsum = sb_host_alloc(n * sizeof *o->sqsum);
-    if (!o->sum || (p->squares && !o->sqsum)) {
-        integral_output_free(o);
-        return sb_fail(err, SB_ERR_NOMEM, "integral: out of memory for a %dx%d table", in->width, in->height);
-    }
-    *out = o;
+    sb_out_plane(l, offsetof(sb_integral_out, sum), n * sizeof *o->sum);
+    if (((const sb_integral_params *)params)->squares)
+        sb_out_plane(l, offsetof(sb_integral_out, sqsum), n * sizeof *o->sqsum);
     return SB_OK;
-}
-
-static void integral_output_poison(void *out)
-{
-    sb_integral_out *o = out;
-    size_t n = (size_t)o->width * (size_t)o->height;
-    memset(o->sum, 0xA5, n * sizeof *o->sum);
-    if (o->sqsum)
-        memset(o->sqsum, 0xA5, n * sizeof *o->sqsum);
 }
 
 /* Count entries of `got` that differ from `want` (or that `want` cannot be
@@ -256,9 +233,8 @@ const sb_algo sb_algo_integral = {
     .options_help = "",
     .params_default = integral_params_default,
     .params_option = integral_params_option,
-    .output_alloc = integral_output_alloc,
-    .output_free = integral_output_free,
-    .output_poison = integral_output_poison,
+    .output_size = sizeof(sb_integral_out),
+    .output_layout = integral_output_layout,
     .check = integral_check,
     .bytes = integral_bytes,
     .write_output = integral_write_output,

@@ -3,6 +3,7 @@
 #include "algo.h"
 
 #include "args.h"
+#include "outputs.h"
 
 #include "segbench/device.h"
 #include "segbench/image_io.h"
@@ -59,42 +60,21 @@ static sb_status kmeans_params_option(void *params, const char *key, const char 
     return sb_fail(err, SB_ERR_USAGE, "kmeans: unknown option --%s (see 'segbench run --help')", key);
 }
 
-static void kmeans_output_free(void *out)
-{
-    sb_kmeans_out *o = out;
-    if (!o)
-        return;
-    sb_host_free(o->labels);
-    free(o);
-}
-
-static sb_status kmeans_output_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+static sb_status kmeans_output_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,
+                                      sb_error *err)
 {
     const sb_kmeans_params *p = params;
     sb_status st = sb_kmeans_check_params(p, err);
     if (st)
         return st;
-    sb_kmeans_out *o = calloc(1, sizeof *o);
-    if (!o)
-        return sb_fail(err, SB_ERR_NOMEM, "kmeans: out of memory");
+    sb_kmeans_out *o = out;
     o->width = in->width;
     o->height = in->height;
     o->k = p->k;
-    o->labels = sb_host_alloc((size_t)in->width * (size_t)in->height);
-    if (!o->labels) {
-        kmeans_output_free(o);
-        return sb_fail(err, SB_ERR_NOMEM, "kmeans: out of memory for %dx%d labels", in->width, in->height);
-    }
-    *out = o;
+    sb_out_plane(l, offsetof(sb_kmeans_out, labels), (size_t)in->width * (size_t)in->height);
+    sb_out_field(l, offsetof(sb_kmeans_out, centres), sizeof o->centres);
+    sb_out_field(l, offsetof(sb_kmeans_out, iterations), sizeof o->iterations);
     return SB_OK;
-}
-
-static void kmeans_output_poison(void *out)
-{
-    sb_kmeans_out *o = out;
-    memset(o->labels, 0xA5, (size_t)o->width * (size_t)o->height);
-    memset(o->centres, 0xA5, sizeof o->centres);
-    o->iterations = -1;
 }
 
 static void kmeans_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
@@ -210,7 +190,7 @@ static sb_status kmeans_gallery(const char *dir, const char *prefix, const sb_im
         p.max_iter = 100;
         void *o = NULL;
         sb_image pic = { 0 };
-        st = kmeans_output_alloc(&o, in, &p, err);
+        st = sb_output_alloc(&sb_algo_kmeans, &o, in, &p, err);
         if (!st)
             st = sb_kmeans_serial(in, &p, o, err);
         if (!st)
@@ -223,7 +203,7 @@ static sb_status kmeans_gallery(const char *dir, const char *prefix, const sb_im
             fprintf(index, "%s-k%d.png\tk = %d, %d passes to convergence\n", prefix, ks[i], ks[i],
                     ((sb_kmeans_out *)o)->iterations);
         sb_image_free(&pic);
-        kmeans_output_free(o);
+        sb_output_free(o);
     }
     return st;
 }
@@ -240,9 +220,8 @@ const sb_algo sb_algo_kmeans = {
                     "--max-iter N (100; stop early when no label changes)  --fixed N (exactly N passes)",
     .params_default = kmeans_params_default,
     .params_option = kmeans_params_option,
-    .output_alloc = kmeans_output_alloc,
-    .output_free = kmeans_output_free,
-    .output_poison = kmeans_output_poison,
+    .output_size = sizeof(sb_kmeans_out),
+    .output_layout = kmeans_output_layout,
     .check = kmeans_check,
     .bytes = kmeans_bytes,
     .write_output = kmeans_write_output,

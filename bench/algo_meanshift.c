@@ -6,6 +6,7 @@
 #include "algo.h"
 
 #include "args.h"
+#include "outputs.h"
 #include "partition.h"
 #include "segmetrics.h"
 
@@ -53,67 +54,28 @@ static sb_status ms_params_option(void *params, const char *key, const char *val
 
 /* ---- outputs ------------------------------------------------------------------------ */
 
-static void luv_free(void *out)
-{
-    sb_ms_luv *o = out;
-    if (o)
-        sb_host_free(o->luv);
-    free(o);
-}
-
-static sb_status luv_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+static sb_status luv_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l, sb_error *err)
 {
     (void)params;
-    sb_ms_luv *o = calloc(1, sizeof *o);
-    if (!o)
-        return sb_fail(err, SB_ERR_NOMEM, "meanshift: out of memory");
+    (void)err;
+    sb_ms_luv *o = out;
     o->width = in->width;
     o->height = in->height;
-    o->luv = sb_host_alloc((size_t)in->width * (size_t)in->height * sizeof *o->luv);
-    if (!o->luv) {
-        luv_free(o);
-        return sb_fail(err, SB_ERR_NOMEM, "meanshift: out of memory for %dx%d colours", in->width, in->height);
-    }
-    *out = o;
+    sb_out_plane(l, offsetof(sb_ms_luv, luv), (size_t)in->width * (size_t)in->height * sizeof *o->luv);
     return SB_OK;
 }
 
-static void luv_poison(void *out)
-{
-    sb_ms_luv *o = out;
-    memset(o->luv, 0xA5, (size_t)o->width * (size_t)o->height * sizeof *o->luv);
-}
-
-static void regions_free(void *out)
-{
-    sb_ms_regions *o = out;
-    if (o)
-        sb_host_free(o->labels);
-    free(o);
-}
-
-static sb_status regions_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+static sb_status regions_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,
+                                sb_error *err)
 {
     (void)params;
-    sb_ms_regions *o = calloc(1, sizeof *o);
-    if (!o)
-        return sb_fail(err, SB_ERR_NOMEM, "meanshift: out of memory");
+    (void)err;
+    sb_ms_regions *o = out;
     o->width = in->width;
     o->height = in->height;
-    o->labels = sb_host_alloc((size_t)in->width * (size_t)in->height * sizeof *o->labels);
-    if (!o->labels) {
-        regions_free(o);
-        return sb_fail(err, SB_ERR_NOMEM, "meanshift: out of memory for %dx%d labels", in->width, in->height);
-    }
-    *out = o;
+    sb_out_plane(l, offsetof(sb_ms_regions, labels), (size_t)in->width * (size_t)in->height * sizeof *o->labels);
+    sb_out_field(l, offsetof(sb_ms_regions, count), sizeof o->count);
     return SB_OK;
-}
-
-static void regions_poison(void *out)
-{
-    sb_ms_regions *o = out;
-    memset(o->labels, 0xA5, (size_t)o->width * (size_t)o->height * sizeof *o->labels);
-    o->count = -1;
 }
 
 /* ---- checks ------------------------------------------------------------------------- */
@@ -450,9 +412,8 @@ const sb_algo sb_algo_meanshift_filter = {
     .options_help = MS_OPTIONS,
     .params_default = filter_params_default,
     .params_option = ms_params_option,
-    .output_alloc = luv_alloc,
-    .output_free = luv_free,
-    .output_poison = luv_poison,
+    .output_size = sizeof(sb_ms_luv),
+    .output_layout = luv_layout,
     .check = luv_check,
     .bytes = filter_bytes,
     .write_output = luv_write_output,
@@ -472,9 +433,8 @@ const sb_algo sb_algo_meanshift_flood = {
     .options_help = MS_OPTIONS,
     .params_default = region_params_default,
     .params_option = ms_params_option,
-    .output_alloc = regions_alloc,
-    .output_free = regions_free,
-    .output_poison = regions_poison,
+    .output_size = sizeof(sb_ms_regions),
+    .output_layout = regions_layout,
     .check = regions_check,
     .bytes = flood_bytes,
     .write_output = regions_write_output,
@@ -496,9 +456,8 @@ const sb_algo sb_algo_meanshift_merge = {
     .options_help = MS_OPTIONS,
     .params_default = region_params_default,
     .params_option = ms_params_option,
-    .output_alloc = regions_alloc,
-    .output_free = regions_free,
-    .output_poison = regions_poison,
+    .output_size = sizeof(sb_ms_regions),
+    .output_layout = regions_layout,
     .check = regions_check,
     .bytes = merge_bytes,
     .write_output = regions_write_output,
@@ -520,9 +479,8 @@ const sb_algo sb_algo_meanshift = {
     .options_help = MS_OPTIONS,
     .params_default = region_params_default,
     .params_option = ms_params_option,
-    .output_alloc = regions_alloc,
-    .output_free = regions_free,
-    .output_poison = regions_poison,
+    .output_size = sizeof(sb_ms_regions),
+    .output_layout = regions_layout,
     .check = regions_check,
     .bytes = filter_bytes,
     .write_output = regions_write_output,

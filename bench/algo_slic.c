@@ -4,6 +4,7 @@
 #include "algo.h"
 
 #include "args.h"
+#include "outputs.h"
 #include "segmetrics.h"
 
 #include "segbench/device.h"
@@ -71,44 +72,21 @@ static sb_status slic_params_option(void *params, const char *key, const char *v
     return sb_fail(err, SB_ERR_USAGE, "slic: unknown option --%s (see 'segbench run --help')", key);
 }
 
-static void slic_output_free(void *out)
-{
-    sb_slic_out *o = out;
-    if (!o)
-        return;
-    sb_host_free(o->labels);
-    sb_host_free(o->centres);
-    free(o);
-}
-
-static sb_status slic_output_alloc(void **out, const sb_image *in, const void *params, sb_error *err)
+static sb_status slic_output_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,
+                                    sb_error *err)
 {
     sb_slic_geometry g;
     sb_status st = sb_slic_geometry_init(&g, in->width, in->height, params, err);
     if (st)
         return st;
-    sb_slic_out *o = calloc(1, sizeof *o);
-    if (!o)
-        return sb_fail(err, SB_ERR_NOMEM, "slic: out of memory");
+    sb_slic_out *o = out;
     o->width = in->width;
     o->height = in->height;
     o->centre_count = g.centres;
-    o->labels = sb_host_alloc((size_t)in->width * (size_t)in->height * sizeof *o->labels);
-    o->centres = sb_host_alloc((size_t)g.centres * sizeof *o->centres);
-    if (!o->labels || !o->centres) {
-        slic_output_free(o);
-        return sb_fail(err, SB_ERR_NOMEM, "slic: out of memory for %dx%d labels", in->width, in->height);
-    }
-    *out = o;
+    sb_out_plane(l, offsetof(sb_slic_out, labels), (size_t)in->width * (size_t)in->height * sizeof *o->labels);
+    sb_out_plane(l, offsetof(sb_slic_out, centres), (size_t)g.centres * sizeof *o->centres);
+    sb_out_field(l, offsetof(sb_slic_out, superpixels), sizeof o->superpixels);
     return SB_OK;
-}
-
-static void slic_output_poison(void *out)
-{
-    sb_slic_out *o = out;
-    memset(o->labels, 0xA5, (size_t)o->width * (size_t)o->height * sizeof *o->labels);
-    memset(o->centres, 0xA5, (size_t)o->centre_count * sizeof *o->centres);
-    o->superpixels = -1;
 }
 
 static void slic_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
@@ -315,7 +293,7 @@ static sb_status slic_gallery(const char *dir, const char *prefix, const sb_imag
         void *o = NULL;
         sb_image pic = { 0 };
         char caption[200];
-        st = slic_output_alloc(&o, in, &p, err);
+        st = sb_output_alloc(&sb_algo_slic, &o, in, &p, err);
         if (!st)
             st = sb_slic_serial(in, &p, o, err);
         if (!st)
@@ -329,7 +307,7 @@ static sb_status slic_gallery(const char *dir, const char *prefix, const sb_imag
         if (!st && mode == 0 && !(st = mean_picture(in, o, &pic, err)))
             st = save_picture(dir, prefix, "mean", &pic, index, "mean colour of each superpixel", err);
         sb_image_free(&pic);
-        slic_output_free(o);
+        sb_output_free(o);
     }
     return st;
 }
@@ -346,9 +324,8 @@ const sb_algo sb_algo_slic = {
                     "--connectivity full|majority|none (full)",
     .params_default = slic_params_default,
     .params_option = slic_params_option,
-    .output_alloc = slic_output_alloc,
-    .output_free = slic_output_free,
-    .output_poison = slic_output_poison,
+    .output_size = sizeof(sb_slic_out),
+    .output_layout = slic_output_layout,
     .check = slic_check,
     .bytes = slic_bytes,
     .write_output = slic_write_output,

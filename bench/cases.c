@@ -1,6 +1,7 @@
 /* cases.c - image -> sb_case (see cases.h). */
 #include "cases.h"
 
+#include "outputs.h"
 #include "registry.h"
 
 #include <stdlib.h>
@@ -46,9 +47,9 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
 
     const sb_variant *ref = sb_reference_variant(algo);
     cd->c.reference_variant = ref;
-    sb_status st = algo->output_alloc(&cd->reference, &cd->input, cd->params, err);
+    sb_status st = sb_output_alloc(algo, &cd->reference, &cd->input, cd->params, err);
     if (!st) {
-        algo->output_poison(cd->reference);
+        sb_output_poison(cd->reference);
         st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, 1, &cd->c.ref_times, err);
     }
     if (st) {
@@ -62,7 +63,7 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
 void sb_case_close(sb_case_data *cd)
 {
     if (cd->reference)
-        cd->c.algo->output_free(cd->reference);
+        sb_output_free(cd->reference);
     if (cd->upstream)
         cd->c.algo->upstream_free(cd->upstream);
     sb_host_free(cd->input.data);

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "args.h"
+#include "outputs.h"
 #include "options.h"
 #include "patterns.h"
 #include "cases.h"
@@ -208,7 +209,7 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     if (!st && (v->flags & SB_DEVICE))
         st = sb_device_stream_create(&stream, err);
     if (!st)
-        st = algo->output_alloc(&out, &cd.input, cd.params, err);
+        st = sb_output_alloc(algo, &out, &cd.input, cd.params, err);
     double ms = 0.0;
     if (!st) {
         double t0 = sb_clock_ms();
@@ -235,7 +236,7 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
         fprintf(stderr, "%s/%s %s: %dx%d in %.3f ms (prepare + run + fetch) -> %s\n", algo->name, v->name,
                 algo->stages[stage], loaded.width, loaded.height, ms, pos[2]);
     if (out)
-        algo->output_free(out);
+        sb_output_free(out);
     sb_device_stream_destroy(stream);
     sb_case_close(&cd);
     sb_image_free(&loaded);

@@ -1,6 +1,8 @@
 /* harness.c - the measurement protocol described in harness.h. */
 #include "harness.h"
 
+#include "outputs.h"
+
 #include "segbench/clock.h"
 
 #include <math.h>
@@ -29,11 +31,11 @@ sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, 
     s->exec.threads = threads;
     s->exec.stream = stream;
     s->exec.poison = poison;
-    sb_status st = c->algo->output_alloc(&s->out, c->input, c->params, err);
+    sb_status st = sb_output_alloc(c->algo, &s->out, c->input, c->params, err);
     if (st)
         return st;
     if (poison)
-        c->algo->output_poison(s->out);
+        sb_output_poison(s->out);
     if (is_device(v) && (st = sb_device_timer_create(&s->timer, err))) {
         sb_session_close(s);
         return st;
@@ -109,7 +111,7 @@ void sb_session_close(sb_session *s)
     if (s->timer)
         sb_device_timer_destroy(s->timer);
     if (s->out)
-        s->c->algo->output_free(s->out);
+        sb_output_free(s->out);
     memset(s, 0, sizeof *s);
 }
 

@@ -48,19 +48,6 @@ static const sb_variant registry_variants[] = {
 };
 #undef SB_VARIANT
 
-extern const sb_algo sb_algo_integral;
-extern const sb_algo sb_algo_kmeans;
-extern const sb_algo sb_algo_slic;
-extern const sb_algo sb_algo_meanshift_filter;
-extern const sb_algo sb_algo_meanshift_flood;
-extern const sb_algo sb_algo_meanshift_merge;
-extern const sb_algo sb_algo_meanshift;
-extern const sb_algo sb_algo_grabcut_kmeans;
-extern const sb_algo sb_algo_grabcut_gmm;
-extern const sb_algo sb_algo_grabcut_graph;
-extern const sb_algo sb_algo_grabcut_maxflow;
-extern const sb_algo sb_algo_grabcut;
-
 static const sb_algo *const registry_algos[] = {
     &sb_algo_integral,
     &sb_algo_kmeans,

@@ -4,10 +4,13 @@
 
 #include "../bench/cases.h"
 #include "../bench/dataset.h"
+#include "../bench/outputs.h"
 #include "../bench/registry.h"
 #include "../bench/results.h"
 
 #include "segbench/image_io.h"
+#include "segbench/integral.h"
+#include "segbench/kmeans.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -103,6 +106,58 @@ static void test_results_round_trip(void)
     CHECKF(sb_rows_read_csv(csv, &back, &err) == SB_OK, "%s", err.msg);
     CHECK(back.count == 1 && back.row[0].frame.n == 0 && back.row[0].setup.n == 0 && back.row[0].e2e.n == 3);
     sb_rows_free(&back);
+}
+
+/* ---- outputs: made, poisoned and freed from the algorithm's layout ---- */
+
+static int all_a5(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != 0xA5)
+            return 0;
+    return 1;
+}
+
+static void test_outputs_from_layout(void)
+{
+    sb_image img;
+    test_random_grey(&img, 37, 11, 3);
+    sb_error err;
+    sb_integral_params sq = { 1 };
+    void *out = NULL;
+    CHECKF(sb_output_alloc(sb_algo_find("integral"), &out, &img, &sq, &err) == SB_OK, "%s", err.msg);
+    if (out) {
+        sb_integral_out *o = out;
+        CHECK(o->width == 37 && o->height == 11 && o->sum && o->sqsum);
+        sb_output_poison(out);
+        CHECK(all_a5(o->sum, 37 * 11 * sizeof *o->sum) && all_a5(o->sqsum, 37 * 11 * sizeof *o->sqsum));
+        sb_output_free(out);
+    }
+    sb_integral_params plain = { 0 };
+    CHECK(sb_output_alloc(sb_algo_find("integral"), &out, &img, &plain, &err) == SB_OK &&
+          ((sb_integral_out *)out)->sqsum == NULL);
+    sb_output_free(out);
+    sb_image_free(&img);
+
+    /* result fields are poisoned too; the struct's own fields are kept */
+    sb_image rgb;
+    test_fill(&rgb, 9, 7, 3, 40);
+    sb_kmeans_params kp;
+    sb_algo_find("kmeans")->params_default(&kp, 0);
+    CHECKF(sb_output_alloc(sb_algo_find("kmeans"), &out, &rgb, &kp, &err) == SB_OK, "%s", err.msg);
+    if (out) {
+        sb_kmeans_out *o = out;
+        sb_output_poison(out);
+        CHECK(all_a5(o->labels, 9 * 7) && all_a5(o->centres, sizeof o->centres) &&
+              all_a5(&o->iterations, sizeof o->iterations) && o->k == kp.k && o->width == 9);
+        sb_output_free(out);
+    }
+    /* a bad parameter is refused by the layout, with nothing left allocated */
+    kp.k = 0;
+    CHECK(sb_output_alloc(sb_algo_find("kmeans"), &out, &rgb, &kp, &err) == SB_ERR_USAGE && out == NULL);
+    sb_output_free(NULL);
+    sb_image_free(&rgb);
 }
 
 /* ---- upload: the ops' order, as the harness calls them ---- */
@@ -248,6 +303,8 @@ const sb_test tests_harness[] = {
     { "results: CSV and raw samples round-trip (quotes, commas, frame and setup; older files)",
       test_results_round_trip },
     { "harness: prepare, upload, run, fetch, release in order; a frame uploads again", test_upload_order },
+    { "outputs: planes and result fields made, poisoned and freed from the algorithm's layout",
+      test_outputs_from_layout },
     { "variants: every device variant has upload(), no host variant has one", test_upload_declared },
     { "datasets: the generator is deterministic and its truth consistent", test_generator_deterministic },
 };

@@ -8,6 +8,7 @@
 
 #include "../bench/cases.h"
 #include "../bench/harness.h"
+#include "../bench/outputs.h"
 #include "../bench/registry.h"
 #include "../bench/segmetrics.h"
 
@@ -172,12 +173,12 @@ static void naive_slic(const sb_image *img, const sb_slic_params *p, int32_t *la
     free(sums);
 }
 
-/* The host algorithm with `bands` bands; free the result with output_free. */
+/* The host algorithm with `bands` bands; free the result with sb_output_free. */
 static sb_slic_out *run_host(const sb_image *img, const sb_slic_params *p, int bands)
 {
     void *out = NULL;
     sb_error err;
-    CHECKF(sb_algo_find("slic")->output_alloc(&out, img, p, &err) == SB_OK, "%s", err.msg);
+    CHECKF(sb_output_alloc(sb_algo_find("slic"), &out, img, p, &err) == SB_OK, "%s", err.msg);
     sb_slic_host h;
     memset(&h, 0, sizeof h);
     sb_band_runner runner = { bands_in_turn, NULL, bands };
@@ -207,7 +208,7 @@ static void test_host_matches_naive(void)
                            memcmp(o->centres, centres, (size_t)o->centre_count * sizeof *centres) == 0,
                        "%dx%d S=%d space %d, %d bands: differs from the plain re-implementation", img.width,
                        img.height, p.size, space, bands);
-                sb_algo_find("slic")->output_free(o);
+                sb_output_free(o);
             }
             free(labels);
             free(centres);
