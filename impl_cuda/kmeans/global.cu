@@ -7,7 +7,7 @@
  * mode).  That removes two full-image copies, a stream synchronisation
  * and a serial host pass over every pixel from each pass.
  *
- * Kept simple on purpose, as the baseline for cuda-shared:
+ * Kept simple on purpose, as the baseline for cuda-blocksums:
  *   - one thread per pixel (grid-stride), three byte loads each;
  *   - the centres are read from global memory (through L1) every time;
  *   - every pixel adds its colour and count into its block's slice of a

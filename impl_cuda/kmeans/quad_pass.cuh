@@ -1,23 +1,20 @@
-/* quad_pass.cuh - one k-means pass as one kernel: the design of
- * cuda-shared, shared with cuda-texture (which differs only in how the
- * pixels are loaded: the Loader template argument).
+/* quad_pass.cuh - one k-means pass over quads of 4 pixels: the kernel of
+ * the rungs cuda-quad, cuda-shared and cuda-texture.  Two template
+ * parameters carry what differs between them: OneLaunch (cuda-shared:
+ * the update runs in the block that finishes last) and the Loader
+ * (cuda-texture: the pixels come through a texture object).
  *
- * Against cuda-global, and what each change should buy:
- *   - 4 pixels a thread: 3 aligned words in, one word of 4 labels out,
- *     where cuda-global moves single bytes.  Fewer, wider memory
- *     instructions; each centre read serves 4 pixels; changed labels are
- *     counted 4 at a time (__vcmpne4).
- *   - The centres are copied once per block into shared memory, where
- *     every lane reads the same one at the same time (a broadcast).
- *   - Sums: within each warp, the lanes holding one label add their
- *     colours with __reduce_add_sync and one lane adds the total into the
- *     block's shared-memory sums (warp aggregation: on a photo most warps
- *     hold one or two labels, so 32 shared atomics become 1 or 2).  When
- *     every lane's 4 pixels share one label -- most of an image -- the 4
- *     are added first and the warp aggregates once, not 4 times.  Each
- *     block then adds its sums to the global ones with 4k atomics.
- *   - The update runs in the block that finishes last (km_last_block), so
- *     a pass is one launch, not two.
+ * Against cuda-warpsums (the lesson of cuda-quad), 4 pixels a thread:
+ *   - 3 aligned words in, one word of 4 labels out, where cuda-warpsums
+ *     moves single bytes: fewer, wider memory instructions;
+ *   - each read of a centre from shared memory serves 4 pixels;
+ *   - changed labels are counted 4 at a time (__vcmpne4), and each warp
+ *     adds its count to the block's, not one global atomic per pixel;
+ *   - when every lane's 4 pixels share one label -- most of an image --
+ *     the 4 are added first and the warp aggregates once, not 4 times.
+ * Against cuda-quad (the lesson of cuda-shared): the update runs in the
+ * block that finishes last (km_last_block), so a pass is one launch, not
+ * two.
  */
 #ifndef SEGBENCH_KMEANS_QUAD_PASS_CUH
 #define SEGBENCH_KMEANS_QUAD_PASS_CUH
@@ -35,31 +32,6 @@ struct GlobalLoader {
         return make_uint3(__ldg(w), __ldg(w + 1), __ldg(w + 2));
     }
 };
-
-/* Add one value per lane into the block's sums, one shared atomic per
- * distinct label in the warp.  Every lane of the warp must call it; lanes
- * with !valid add nothing.  `pending` is the same in every lane, so the
- * loop is too. */
-__device__ __forceinline__ void km_warp_add(unsigned *acc, bool valid, unsigned label, unsigned r, unsigned g,
-                                            unsigned b, unsigned count)
-{
-    unsigned pending = __ballot_sync(KM_FULL_MASK, valid);
-    while (pending) {
-        int leader = __ffs(pending) - 1;
-        unsigned lab = __shfl_sync(KM_FULL_MASK, label, leader);
-        bool mine = valid && label == lab;
-        unsigned group = __ballot_sync(KM_FULL_MASK, mine);
-        unsigned sr = km_warp_sum(mine ? r : 0u), sg = km_warp_sum(mine ? g : 0u), sb = km_warp_sum(mine ? b : 0u);
-        unsigned sc = km_warp_sum(mine ? count : 0u);
-        if ((threadIdx.x & 31) == (unsigned)leader) {
-            atomicAdd(&acc[4 * lab], sr);
-            atomicAdd(&acc[4 * lab + 1], sg);
-            atomicAdd(&acc[4 * lab + 2], sb);
-            atomicAdd(&acc[4 * lab + 3], sc);
-        }
-        pending &= ~group;
-    }
-}
 
 /* The nearest centre to each of 4 pixels: kmeans.h's exact score, strict
  * < so ties keep the lower index.  One shared-memory read of a centre
@@ -90,7 +62,7 @@ __device__ __forceinline__ void km_nearest4(const float4 *centre, int k, const u
     }
 }
 
-template <class Loader>
+template <class Loader, bool OneLaunch>
 __global__ void __launch_bounds__(KM_QUAD_THREADS)
     km_quad_pass(Loader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
                  int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, km_control *control)
@@ -159,17 +131,18 @@ __global__ void __launch_bounds__(KM_QUAD_THREADS)
             atomicAdd(&sums[i], (unsigned long long)acc[i]);
     if (threadIdx.x == 0 && block_changed)
         atomicAdd(&control->changed, block_changed);
-    if (km_last_block(control))
+    if (OneLaunch && km_last_block(control))
         km_finish_pass(k, converge, sums, centres, prepped, control);
 }
 
 /* Blocks: enough to fill the GPU, and enough that no block sees 2^24
  * pixels (its shared u32 sums stay below 2^32). */
-template <class Loader>
+template <class Loader, bool OneLaunch = true>
 static sb_status km_quad_grid(const km_device *d, unsigned *blocks, sb_error *err)
 {
     int per_sm = 0;
-    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass<Loader>, KM_QUAD_THREADS, 0),
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass<Loader, OneLaunch>,
+                                                              KM_QUAD_THREADS, 0),
                 err, d->who);
     unsigned fill = (unsigned)(d->sm_count * (per_sm > 0 ? per_sm : 1));
     unsigned needed = sb_div_up(d->quads, KM_QUAD_THREADS);
@@ -180,10 +153,10 @@ static sb_status km_quad_grid(const km_device *d, unsigned *blocks, sb_error *er
     return SB_OK;
 }
 
-template <class Loader>
+template <class Loader, bool OneLaunch = true>
 static sb_status km_quad_launch(km_device *d, Loader load, unsigned blocks, int first_pass, sb_error *err)
 {
-    km_quad_pass<Loader><<<blocks, KM_QUAD_THREADS, 0, d->stream>>>(
+    km_quad_pass<Loader, OneLaunch><<<blocks, KM_QUAD_THREADS, 0, d->stream>>>(
         load, d->quads, (unsigned long long)d->n, d->labels, d->params.k, first_pass, !d->params.fixed, d->sums,
         d->centres, d->prepped, d->control);
     SB_CUDA_LAUNCHED(err, d->who);

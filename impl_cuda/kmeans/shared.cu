@@ -1,9 +1,10 @@
 /* shared.cu - k-means, one kernel a pass (variant "cuda-shared").
  *
- * The design is in quad_pass.cuh: 4 pixels a thread, centres in shared
- * memory, warp-aggregated sums in shared memory, the update in the last
- * block.  This file only chooses plain global loads (__ldg, the read-only
- * path) for the pixels.
+ * Against cuda-quad: the update of the centres runs in the block that
+ * finishes last (km_last_block: a fence, then a ticket), so a pass is one
+ * launch instead of two.  What it should buy: one launch gap and one
+ * kernel's ramp-up and tail a pass -- a few microseconds each, against a
+ * pass of tens.  The kernel is quad_pass.cuh's with OneLaunch = true.
  */
 #include "quad_pass.cuh"
 

@@ -1,0 +1,107 @@
+/* blocksums.cu - k-means with each block's sums and the centres in shared
+ * memory (variant "cuda-blocksums").
+ *
+ * Against cuda-global: the block's working set moves on chip.  Each block
+ * copies the k centres into shared memory once, and its threads add every
+ * pixel's colour and count into the block's sums in shared memory
+ * (shared atomics) instead of a slice of global memory; at the end the
+ * block adds its 4k sums into the global ones with 4k global atomics.  So
+ * the per-pixel traffic of cuda-global -- 4 global atomics and k centre
+ * reads through L1 -- stays inside the SM, and the second kernel no longer
+ * adds up one slice per block: it only applies the update.
+ * What it should buy: the global atomics contend for a few addresses
+ * (neighbouring pixels share a label); shared atomics on the same
+ * addresses still serialise, but at on-chip latency.
+ */
+#include "kmeans_device.cuh"
+
+#include <cstdlib>
+
+enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };
+
+struct blocksums_scratch {
+    unsigned blocks;
+};
+
+__global__ void km_blocksums_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
+                                    int first_pass, const float4 *prepped, unsigned long long *sums,
+                                    km_control *control)
+{
+    if (__ldcg(&control->done))
+        return;
+    __shared__ float4 centre[SB_KMEANS_MAX_K];
+    __shared__ unsigned acc[4 * SB_KMEANS_MAX_K];   /* < 2^24 pixels a block: no overflow */
+    for (int c = threadIdx.x; c < k; c += blockDim.x) {
+        centre[c] = prepped[c];
+        acc[4 * c] = acc[4 * c + 1] = acc[4 * c + 2] = acc[4 * c + 3] = 0;
+    }
+    __syncthreads();
+    for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        unsigned r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
+        unsigned label = km_nearest(centre, k, r, g, b);
+        if (first_pass || labels[i] != label)
+            atomicAdd(&control->changed, 1u);
+        labels[i] = (uint8_t)label;
+        atomicAdd(&acc[4 * label], r);
+        atomicAdd(&acc[4 * label + 1], g);
+        atomicAdd(&acc[4 * label + 2], b);
+        atomicAdd(&acc[4 * label + 3], 1u);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 4 * k; i += blockDim.x)
+        if (acc[i])
+            atomicAdd(&sums[i], (unsigned long long)acc[i]);
+}
+
+/* One block: the end of the pass, once every block's sums are in. */
+__global__ void km_blocksums_finish(int k, int converge, unsigned long long *sums, int32_t *centres,
+                                    float4 *prepped, km_control *control)
+{
+    if (__ldcg(&control->done))
+        return;
+    km_finish_pass(k, converge, sums, centres, prepped, control);
+}
+
+static sb_status blocksums_setup(km_device *d, sb_error *err)
+{
+    blocksums_scratch *s = (blocksums_scratch *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->scratch = s;
+    unsigned fill = (unsigned)d->sm_count * BLOCKS_PER_SM;
+    unsigned needed = sb_div_up((unsigned long long)d->n, BLOCK_THREADS);
+    unsigned safe = sb_div_up((unsigned long long)d->n, 1u << 24);
+    s->blocks = needed < fill ? needed : fill;
+    if (s->blocks < safe)
+        s->blocks = safe;
+    return SB_OK;
+}
+
+static sb_status blocksums_pass(km_device *d, int first_pass, sb_error *err)
+{
+    blocksums_scratch *s = (blocksums_scratch *)d->scratch;
+    km_blocksums_assign<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(
+        (const uint8_t *)d->rgb, (unsigned long long)d->n, (uint8_t *)d->labels, d->params.k, first_pass,
+        d->prepped, d->sums, d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    km_blocksums_finish<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres,
+                                                   d->prepped, d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static void blocksums_teardown(km_device *d) { free(d->scratch); }
+
+static const km_hooks blocksums_hooks = { "kmeans/cuda-blocksums", blocksums_setup, blocksums_pass,
+                                          blocksums_teardown };
+
+static sb_status blocksums_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                   const sb_exec *exec, sb_error *err)
+{
+    return km_cuda_prepare(&blocksums_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_kmeans_cuda_blocksums_ops = {
+    blocksums_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
+};

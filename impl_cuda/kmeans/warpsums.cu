@@ -1,0 +1,108 @@
+/* warpsums.cu - k-means with warp-aggregated sums (variant
+ * "cuda-warpsums").
+ *
+ * Against cuda-blocksums: the lanes of a warp that hold the same label add
+ * their colours and counts together first (a match on the leader's label,
+ * then __reduce_add_sync), and one lane adds each total into the block's
+ * shared sums (km_warp_add).  The whole warp walks the pixels together so
+ * that every lane reaches the shuffles.
+ * What it should buy: neighbouring pixels mostly share a label, so a warp
+ * holds one or two labels and its 128 shared atomics on the same few
+ * addresses become 4 or 8.
+ */
+#include "kmeans_device.cuh"
+
+#include <cstdlib>
+
+enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };
+
+struct warpsums_scratch {
+    unsigned blocks;
+};
+
+__global__ void km_warpsums_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
+                                    int first_pass, const float4 *prepped, unsigned long long *sums,
+                                    km_control *control)
+{
+    if (__ldcg(&control->done))
+        return;
+    __shared__ float4 centre[SB_KMEANS_MAX_K];
+    __shared__ unsigned acc[4 * SB_KMEANS_MAX_K];   /* < 2^24 pixels a block: no overflow */
+    for (int c = threadIdx.x; c < k; c += blockDim.x) {
+        centre[c] = prepped[c];
+        acc[4 * c] = acc[4 * c + 1] = acc[4 * c + 2] = acc[4 * c + 3] = 0;
+    }
+    __syncthreads();
+    /* whole warps walk the pixels together, so every lane reaches km_warp_add */
+    unsigned lane = threadIdx.x & 31;
+    for (unsigned long long base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < n;
+         base += (unsigned long long)gridDim.x * blockDim.x) {
+        unsigned long long i = base + lane;
+        bool live = i < n;
+        unsigned r = 0, g = 0, b = 0, label = 0;
+        if (live) {
+            r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
+            label = km_nearest(centre, k, r, g, b);
+            if (first_pass || labels[i] != label)
+                atomicAdd(&control->changed, 1u);
+            labels[i] = (uint8_t)label;
+        }
+        km_warp_add(acc, live, label, r, g, b, 1u);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 4 * k; i += blockDim.x)
+        if (acc[i])
+            atomicAdd(&sums[i], (unsigned long long)acc[i]);
+}
+
+/* One block: the end of the pass, once every block's sums are in. */
+__global__ void km_warpsums_finish(int k, int converge, unsigned long long *sums, int32_t *centres,
+                                    float4 *prepped, km_control *control)
+{
+    if (__ldcg(&control->done))
+        return;
+    km_finish_pass(k, converge, sums, centres, prepped, control);
+}
+
+static sb_status warpsums_setup(km_device *d, sb_error *err)
+{
+    warpsums_scratch *s = (warpsums_scratch *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->scratch = s;
+    unsigned fill = (unsigned)d->sm_count * BLOCKS_PER_SM;
+    unsigned needed = sb_div_up((unsigned long long)d->n, BLOCK_THREADS);
+    unsigned safe = sb_div_up((unsigned long long)d->n, 1u << 24);
+    s->blocks = needed < fill ? needed : fill;
+    if (s->blocks < safe)
+        s->blocks = safe;
+    return SB_OK;
+}
+
+static sb_status warpsums_pass(km_device *d, int first_pass, sb_error *err)
+{
+    warpsums_scratch *s = (warpsums_scratch *)d->scratch;
+    km_warpsums_assign<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(
+        (const uint8_t *)d->rgb, (unsigned long long)d->n, (uint8_t *)d->labels, d->params.k, first_pass,
+        d->prepped, d->sums, d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    km_warpsums_finish<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres,
+                                                   d->prepped, d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static void warpsums_teardown(km_device *d) { free(d->scratch); }
+
+static const km_hooks warpsums_hooks = { "kmeans/cuda-warpsums", warpsums_setup, warpsums_pass,
+                                          warpsums_teardown };
+
+static sb_status warpsums_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                   const sb_exec *exec, sb_error *err)
+{
+    return km_cuda_prepare(&warpsums_hooks, state, in, params, output, exec, err);
+}
+
+extern "C" const sb_variant_ops sb_kmeans_cuda_warpsums_ops = {
+    warpsums_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
+};
