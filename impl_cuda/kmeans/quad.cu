@@ -8,6 +8,8 @@
  * update is still a second launch, as in cuda-warpsums.
  * What it should buy: fewer instructions per pixel -- the kernel is bound
  * by instruction issue once the atomics are aggregated.
+ * What it bought on the H100 (fixed10, 3840x2160, 10 passes, run
+ * 20261123T005616Z-820e): 1.17 -> 0.720 ms, 1.63x.
  */
 #include "quad_pass.cuh"
 
