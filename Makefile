@@ -149,17 +149,20 @@ $(BUILD)/gen/nvccflags: FORCE
 # The CPU variants' shared internals, impl_cpu/<algo>_host.h, are reached as
 # "<algo>_host.h" by impl_pthread/ and the tests on this path, and by no one
 # else: bench/ and impl_cuda/ see only include/segbench/.
-$(BUILD)/impl_pthread/%.o $(BUILD)/tests/%.o: ALL_CFLAGS += -Iimpl_cpu
+# (A variable of its own: were it added to ALL_CFLAGS here, gen/cflags,
+# which these objects depend on, would see it or not depending on which
+# object asked first, and every build would start from scratch.)
+$(BUILD)/impl_pthread/%.o $(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu
 
 $(BUILD)/%.o: %.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(PNG_CFLAGS) $(DEFS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(PNG_CFLAGS) $(DEFS) -c $< -o $@
 
 $(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< (OpenMP)"
-	$(Q)$(CC) $(ALL_CFLAGS) $(OPENMP) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
 
 $(BUILD)/bench/env.o $(BUILD)/bench/main.o: $(BUILD)/bench/%.o: bench/%.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
 	@mkdir -p $(dir $@)

@@ -11,6 +11,7 @@
 
 #include "args.h"
 #include "outputs.h"
+#include "pictures.h"
 #include "registry.h"
 
 #include "segbench/device.h"
@@ -406,14 +407,6 @@ static sb_status cut_upstream(const sb_image *l, void *p, sb_image *in, void **k
 
 /* ---- pictures ---- */
 
-static sb_status save_and_free(const char *path, sb_image *pic, sb_status st, sb_error *err)
-{
-    if (!st)
-        st = sb_image_save(path, pic, err);
-    sb_image_free(pic);
-    return st;
-}
-
 /* Clusters and components: each pixel painted with its side's centre
  * (k-means) or mixture mean (GMM). */
 static sb_status kmeans_write_output(const char *path, const sb_image *in, const void *params, const void *out,
@@ -430,7 +423,7 @@ static sb_status kmeans_write_output(const char *path, const sb_image *in, const
                 pic.data[3 * i + ch] = sb_kmeans_level(o->centres[SB_GC_SIDE(mask[i])][o->comp[i]][ch]);
     }
     free(mask);
-    return save_and_free(path, &pic, st, err);
+    return sb_picture_write(path, &pic, st, err);
 }
 
 static sb_status gmm_write_output(const char *path, const sb_image *in, const void *params, const void *out,
@@ -447,7 +440,7 @@ static sb_status gmm_write_output(const char *path, const sb_image *in, const vo
                 pic.data[3 * i + ch] = (uint8_t)(o->gmm[SB_GC_SIDE(mask[i])].c[o->comp[i]].mean[ch] + 0.5);
     }
     free(mask);
-    return save_and_free(path, &pic, st, err);
+    return sb_picture_write(path, &pic, st, err);
 }
 
 /* t-links: red for the source (foreground), blue for the sink; n-links
@@ -468,7 +461,7 @@ static sb_status graph_write_output(const char *path, const sb_image *in, const 
         q[2] = (uint8_t)(255.0 * fmin(1.0, fmax(0.0, -t)));
         q[1] = (uint8_t)(255.0 * fmin(1.0, fmax(0.0, nl)));
     }
-    return save_and_free(path, &pic, st, err);
+    return sb_picture_write(path, &pic, st, err);
 }
 
 static sb_status fg_picture(const uint8_t *fg, int width, int height, int mask_values, sb_image *pic, sb_error *err)
@@ -486,7 +479,7 @@ static sb_status cut_write_output(const char *path, const sb_image *in, const vo
     (void)params;
     const sb_gc_cut_out *o = out;
     sb_image pic = { 0 };
-    return save_and_free(path, &pic, fg_picture(o->fg, o->width, o->height, 0, &pic, err), err);
+    return sb_picture_write(path, &pic, fg_picture(o->fg, o->width, o->height, 0, &pic, err), err);
 }
 
 /* The cut-out: foreground pixels as they are, background dimmed to a
@@ -511,7 +504,7 @@ static sb_status pipeline_write_output(const char *path, const sb_image *in, con
 {
     (void)params;
     sb_image pic = { 0 };
-    return save_and_free(path, &pic, cutout_picture(in, out, &pic, err), err);
+    return sb_picture_write(path, &pic, cutout_picture(in, out, &pic, err), err);
 }
 
 static sb_status comp_write_labels(const char *path, const uint8_t *comp, int w, int h, sb_error *err)
@@ -628,17 +621,6 @@ static sb_status cut_quality(const sb_image *in, const void *params, const void 
 
 /* ---- the gallery: input with its rectangle, the mask, the cut-out ---- */
 
-static sb_status save_picture(const char *dir, const char *prefix, const char *name, sb_image *pic, sb_status st,
-                              FILE *index, const char *caption, sb_error *err)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s-%s.png", dir, prefix, name);
-    if (!st && !(st = sb_image_save(path, pic, err)))
-        fprintf(index, "%s-%s.png\t%s\n", prefix, name, caption);
-    sb_image_free(pic);
-    return st;
-}
-
 static sb_status rect_picture(const sb_image *in, const sb_grabcut_params *p, sb_image *pic, sb_error *err)
 {
     sb_status st = sb_image_alloc(pic, in->width, in->height, 3, err);
@@ -668,18 +650,23 @@ static sb_status pipeline_gallery(const char *dir, const char *prefix, const sb_
     const sb_grabcut_params *p = params;
     snprintf(caption, sizeof caption, "input and its rectangle %d,%d,%d,%d", p->rect[0], p->rect[1], p->rect[2],
              p->rect[3]);
-    sb_status st = save_picture(dir, prefix, "input", &pic, rect_picture(in, p, &pic, err), index, caption, err);
+    sb_status st = sb_gallery_write(dir, prefix, "input", &pic, rect_picture(in, p, &pic, err), index, caption, err);
+    sb_image_free(&pic);
     size_t fg = 0;
     for (size_t i = 0; i < px(in); i++)
         fg += SB_GC_SIDE(o->mask[i]);
     snprintf(caption, sizeof caption, "mask after %d iterations (white: foreground, %.1f%% of the image)",
              o->iterations, 100.0 * (double)fg / (double)px(in));
-    if (!st)
-        st = save_picture(dir, prefix, "mask", &pic, fg_picture(o->mask, o->width, o->height, 1, &pic, err), index,
-                          caption, err);
-    if (!st)
-        st = save_picture(dir, prefix, "cutout", &pic, cutout_picture(in, o, &pic, err), index,
-                          "cut-out (background dimmed over a checkerboard)", err);
+    if (!st) {
+        st = sb_gallery_write(dir, prefix, "mask", &pic, fg_picture(o->mask, o->width, o->height, 1, &pic, err),
+                              index, caption, err);
+        sb_image_free(&pic);
+    }
+    if (!st) {
+        st = sb_gallery_write(dir, prefix, "cutout", &pic, cutout_picture(in, o, &pic, err), index,
+                              "cut-out (background dimmed over a checkerboard)", err);
+        sb_image_free(&pic);
+    }
     return st;
 }
 

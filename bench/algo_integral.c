@@ -3,6 +3,7 @@
 #include "algo.h"
 
 #include "outputs.h"
+#include "pictures.h"
 
 #include "segbench/device.h"
 #include "segbench/image_io.h"
@@ -182,44 +183,27 @@ static sb_status integral_write_output(const char *path, const sb_image *in, con
 {
     (void)in;
     (void)params;
-    sb_image pic;
-    sb_status st = integral_picture_sat(out, &pic, err);
-    if (!st)
-        st = sb_image_save(path, &pic, err);
-    sb_image_free(&pic);
-    return st;
+    sb_image pic = { 0 };
+    return sb_picture_write(path, &pic, integral_picture_sat(out, &pic, err), err);
 }
 
 static sb_status integral_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
                                   const void *out, FILE *index, sb_error *err)
 {
     (void)params;
-    char path[4096];
-    sb_image pic;
-    snprintf(path, sizeof path, "%s/%s-input.png", dir, prefix);
-    sb_status st = sb_image_save(path, in, err);
-    if (st)
-        return st;
-    fprintf(index, "%s-input.png\tinput, grey (BT.601 integer luma)\n", prefix);
-
-    if ((st = integral_picture_sat(out, &pic, err)))
-        return st;
-    snprintf(path, sizeof path, "%s/%s-sat.png", dir, prefix);
-    st = sb_image_save(path, &pic, err);
-    sb_image_free(&pic);
-    if (st)
-        return st;
-    fprintf(index, "%s-sat.png\tthe summed-area table, scaled to 0..255\n", prefix);
-
-    if ((st = integral_picture_box(out, 8, &pic, err)))
-        return st;
-    snprintf(path, sizeof path, "%s/%s-box.png", dir, prefix);
-    st = sb_image_save(path, &pic, err);
-    sb_image_free(&pic);
-    if (st)
-        return st;
-    fprintf(index, "%s-box.png\t17x17 box mean, four table lookups a pixel\n", prefix);
-    return SB_OK;
+    sb_image pic = { 0 };
+    sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input, grey (BT.601 integer luma)", err);
+    if (!st) {
+        st = sb_gallery_write(dir, prefix, "sat", &pic, integral_picture_sat(out, &pic, err), index,
+                              "the summed-area table, scaled to 0..255", err);
+        sb_image_free(&pic);
+    }
+    if (!st) {
+        st = sb_gallery_write(dir, prefix, "box", &pic, integral_picture_box(out, 8, &pic, err), index,
+                              "17x17 box mean, four table lookups a pixel", err);
+        sb_image_free(&pic);
+    }
+    return st;
 }
 
 const sb_algo sb_algo_integral = {

@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "outputs.h"
+#include "pictures.h"
 
 #include "segbench/device.h"
 #include "segbench/image_io.h"
@@ -138,12 +139,8 @@ static sb_status kmeans_write_output(const char *path, const sb_image *in, const
 {
     (void)in;
     (void)params;
-    sb_image pic;
-    sb_status st = kmeans_picture(out, &pic, err);
-    if (!st)
-        st = sb_image_save(path, &pic, err);
-    sb_image_free(&pic);
-    return st;
+    sb_image pic = { 0 };
+    return sb_picture_write(path, &pic, kmeans_picture(out, &pic, err), err);
 }
 
 static sb_status kmeans_write_labels(const char *path, const void *out, sb_error *err)
@@ -176,12 +173,7 @@ static sb_status kmeans_gallery(const char *dir, const char *prefix, const sb_im
                                 const void *out, FILE *index, sb_error *err)
 {
     (void)out;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s-input.png", dir, prefix);
-    sb_status st = sb_image_save(path, in, err);
-    if (st)
-        return st;
-    fprintf(index, "%s-input.png\tinput\n", prefix);
+    sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input", err);
     static const int ks[] = { 4, 16 };
     for (int i = 0; i < 2 && !st; i++) {
         sb_kmeans_params p = *(const sb_kmeans_params *)params;
@@ -193,15 +185,13 @@ static sb_status kmeans_gallery(const char *dir, const char *prefix, const sb_im
         st = sb_output_alloc(&sb_algo_kmeans, &o, in, &p, err);
         if (!st)
             st = sb_kmeans_serial(in, &p, o, err);
-        if (!st)
-            st = kmeans_picture(o, &pic, err);
         if (!st) {
-            snprintf(path, sizeof path, "%s/%s-k%d.png", dir, prefix, ks[i]);
-            st = sb_image_save(path, &pic, err);
+            char name[16], caption[80];
+            snprintf(name, sizeof name, "k%d", ks[i]);
+            snprintf(caption, sizeof caption, "k = %d, %d passes to convergence", ks[i],
+                     ((sb_kmeans_out *)o)->iterations);
+            st = sb_gallery_write(dir, prefix, name, &pic, kmeans_picture(o, &pic, err), index, caption, err);
         }
-        if (!st)
-            fprintf(index, "%s-k%d.png\tk = %d, %d passes to convergence\n", prefix, ks[i], ks[i],
-                    ((sb_kmeans_out *)o)->iterations);
         sb_image_free(&pic);
         sb_output_free(o);
     }

@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "outputs.h"
+#include "pictures.h"
 #include "partition.h"
 #include "segmetrics.h"
 
@@ -272,14 +273,6 @@ static sb_status luv_picture(const uint32_t *luv, int width, int height, sb_imag
     return st;
 }
 
-static sb_status save_and_free(const char *path, sb_image *pic, sb_status st, sb_error *err)
-{
-    if (!st)
-        st = sb_image_save(path, pic, err);
-    sb_image_free(pic);
-    return st;
-}
-
 static sb_status luv_write_output(const char *path, const sb_image *in, const void *params, const void *out,
                                   sb_error *err)
 {
@@ -287,7 +280,7 @@ static sb_status luv_write_output(const char *path, const sb_image *in, const vo
     (void)params;
     const sb_ms_luv *o = out;
     sb_image pic = { 0 };
-    return save_and_free(path, &pic, luv_picture(o->luv, o->width, o->height, &pic, err), err);
+    return sb_picture_write(path, &pic, luv_picture(o->luv, o->width, o->height, &pic, err), err);
 }
 
 static sb_status regions_write_output(const char *path, const sb_image *in, const void *params, const void *out,
@@ -296,7 +289,7 @@ static sb_status regions_write_output(const char *path, const sb_image *in, cons
     (void)in;
     (void)params;
     sb_image pic = { 0 };
-    return save_and_free(path, &pic, regions_picture(out, &pic, err), err);
+    return sb_picture_write(path, &pic, regions_picture(out, &pic, err), err);
 }
 
 /* Labels as 24-bit RGB, R the high byte (as slic's). */
@@ -311,7 +304,7 @@ static sb_status regions_write_labels(const char *path, const void *out, sb_erro
         pic.data[3 * i + 1] = (uint8_t)(l >> 8);
         pic.data[3 * i + 2] = (uint8_t)l;
     }
-    return save_and_free(path, &pic, st, err);
+    return sb_picture_write(path, &pic, st, err);
 }
 
 static void describe_params(FILE *fp, const sb_ms_params *p)
@@ -362,40 +355,30 @@ static sb_status ms_quality(const sb_image *in, const void *params, const void *
     return SB_OK;
 }
 
-static sb_status save_picture(const char *dir, const char *prefix, const char *name, sb_image *pic, sb_status st,
-                              FILE *index, const char *caption, sb_error *err)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s-%s.png", dir, prefix, name);
-    if (!st && !(st = sb_image_save(path, pic, err)))
-        fprintf(index, "%s-%s.png\t%s\n", prefix, name, caption);
-    sb_image_free(pic);
-    return st;
-}
-
 /* The gallery: input, filtered colours, regions in random colours. */
 static sb_status ms_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
                             const void *out, FILE *index, sb_error *err)
 {
     const sb_ms_regions *o = out;
-    char path[4096], caption[120];
-    snprintf(path, sizeof path, "%s/%s-input.png", dir, prefix);
-    sb_status st = sb_image_save(path, in, err);
-    if (!st)
-        fprintf(index, "%s-input.png\tinput\n", prefix);
+    char caption[120];
+    sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input", err);
     sb_ms_luv f = { in->width, in->height, malloc((size_t)in->width * (size_t)in->height * sizeof(uint32_t)) };
     if (!st && !f.luv)
         st = sb_fail(err, SB_ERR_NOMEM, "meanshift gallery: out of memory");
     if (!st)
         st = sb_ms_serial(SB_MS_FILTER, in, params, &f, err);
     sb_image pic = { 0 };
-    if (!st)
-        st = save_picture(dir, prefix, "filtered", &pic, luv_picture(f.luv, in->width, in->height, &pic, err), index,
-                          "mean-shift filtered (each pixel's LUV mode)", err);
+    if (!st) {
+        st = sb_gallery_write(dir, prefix, "filtered", &pic, luv_picture(f.luv, in->width, in->height, &pic, err),
+                              index, "mean-shift filtered (each pixel's LUV mode)", err);
+        sb_image_free(&pic);
+    }
     free(f.luv);
     snprintf(caption, sizeof caption, "%d regions, in random colours", o->count);
-    if (!st)
-        st = save_picture(dir, prefix, "regions", &pic, regions_picture(o, &pic, err), index, caption, err);
+    if (!st) {
+        st = sb_gallery_write(dir, prefix, "regions", &pic, regions_picture(o, &pic, err), index, caption, err);
+        sb_image_free(&pic);
+    }
     return st;
 }
 

@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "outputs.h"
+#include "pictures.h"
 #include "segmetrics.h"
 
 #include "segbench/device.h"
@@ -269,24 +270,13 @@ static sb_status mean_picture(const sb_image *in, const sb_slic_out *o, sb_image
     return st;
 }
 
-static sb_status save_picture(const char *dir, const char *prefix, const char *name, const sb_image *pic,
-                              FILE *index, const char *caption, sb_error *err)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s-%s.png", dir, prefix, name);
-    sb_status st = sb_image_save(path, pic, err);
-    if (!st)
-        fprintf(index, "%s-%s.png\t%s\n", prefix, name, caption);
-    return st;
-}
-
 /* The gallery: the input, its superpixel borders with full connectivity
  * and with the source's majority filter, and the mean colours. */
 static sb_status slic_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
                               const void *out, FILE *index, sb_error *err)
 {
     (void)out;
-    sb_status st = save_picture(dir, prefix, "input", in, index, "input", err);
+    sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input", err);
     for (int mode = 0; mode < 2 && !st; mode++) {
         sb_slic_params p = *(const sb_slic_params *)params;
         p.connectivity = mode == 0 ? SB_SLIC_CONNECT_FULL : SB_SLIC_CONNECT_MAJORITY;
@@ -301,11 +291,12 @@ static sb_status slic_gallery(const char *dir, const char *prefix, const sb_imag
         if (!st) {
             snprintf(caption, sizeof caption, "borders, %s (%d superpixels)", connectivity_name(p.connectivity),
                      ((sb_slic_out *)o)->superpixels);
-            st = save_picture(dir, prefix, mode == 0 ? "borders" : "majority", &pic, index, caption, err);
+            st = sb_gallery_write(dir, prefix, mode == 0 ? "borders" : "majority", &pic, SB_OK, index, caption,
+                                  err);
         }
         sb_image_free(&pic);
         if (!st && mode == 0 && !(st = mean_picture(in, o, &pic, err)))
-            st = save_picture(dir, prefix, "mean", &pic, index, "mean colour of each superpixel", err);
+            st = sb_gallery_write(dir, prefix, "mean", &pic, SB_OK, index, "mean colour of each superpixel", err);
         sb_image_free(&pic);
         sb_output_free(o);
     }
