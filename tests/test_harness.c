@@ -255,6 +255,30 @@ static void test_upload_declared(void)
     CHECKF(bad == 0, "%d variant(s) break the upload rule of variant.h", bad);
 }
 
+/* The README's rule 3: a line's needs, flags and backend agree. */
+static void test_variant_lines_agree(void)
+{
+    int bad = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        int device = (v->flags & SB_DEVICE) != 0, threaded = (v->flags & SB_THREADED) != 0;
+        int gpu_needs = !strcmp(v->needs, "CUDA") || !strcmp(v->needs, "NPP");
+        int pool = !strcmp(v->backend, "pthread") || !strcmp(v->backend, "openmp");
+        const char *why = NULL;
+        if (device != gpu_needs)
+            why = "SB_DEVICE and needs CUDA or NPP disagree";
+        else if (threaded != pool)
+            why = "SB_THREADED and the backend disagree";
+        else if (!strcmp(v->backend, "openmp") != !strcmp(v->needs, "OPENMP"))
+            why = "an openmp variant needs OPENMP, and only it";
+        if (why) {
+            printf("    %s/%s: %s\n", v->algo, v->name, why);
+            bad++;
+        }
+    }
+    CHECKF(bad == 0, "%d line(s) of variants.def break the README's rule 3", bad);
+}
+
 static void test_generator_deterministic(void)
 {
     /* two generations of the smoke set give the same bytes */
@@ -306,6 +330,7 @@ const sb_test tests_harness[] = {
     { "outputs: planes and result fields made, poisoned and freed from the algorithm's layout",
       test_outputs_from_layout },
     { "variants: every device variant has upload(), no host variant has one", test_upload_declared },
+    { "variants: each line's needs, flags and backend agree", test_variant_lines_agree },
     { "datasets: the generator is deterministic and its truth consistent", test_generator_deterministic },
 };
 const int tests_harness_count = sizeof tests_harness / sizeof tests_harness[0];
