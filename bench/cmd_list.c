@@ -31,8 +31,8 @@ static const char *status_word(sb_availability av)
 static void list_json(const char *algos, const char *variants, const sb_device_info *dev, int gpu_ok,
                       const char *gpu_why)
 {
-    printf("{\n  \"gpu\": {\"built\": %s, \"present\": %s, \"usable\": %s, \"name\": ", sb_device_built() ? "true" : "false",
-           dev->present ? "true" : "false", gpu_ok ? "true" : "false");
+    printf("{\n  \"gpu\": {\"built\": %s, \"present\": %s, \"usable\": %s, \"name\": ",
+           sb_device_built() ? "true" : "false", dev->present ? "true" : "false", gpu_ok ? "true" : "false");
     sb_json_str(stdout, dev->present ? dev->name : "");
     printf(", \"compute_capability\": \"%d.%d\", \"reason\": ", dev->cc_major, dev->cc_minor);
     sb_json_str(stdout, gpu_ok ? "" : gpu_why);
@@ -42,15 +42,15 @@ static void list_json(const char *algos, const char *variants, const sb_device_i
         const sb_algo *algo = sb_algo_at(i);
         if (!sb_pattern_match(algos, algo->name))
             continue;
-        printf("%s\n    {\"name\": ", first_algo ? "" : ",");
+        printf("%s\n    {", first_algo ? "" : ",");
         first_algo = 0;
-        sb_json_str(stdout, algo->name);
-        printf(", \"summary\": ");
-        sb_json_str(stdout, algo->summary);
-        printf(", \"contract\": ");
-        sb_json_str(stdout, algo->contract);
-        printf(", \"options\": ");
-        sb_json_str(stdout, algo->options_help);
+        sb_json_key_str(stdout, "name", algo->name);
+        printf(", ");
+        sb_json_key_str(stdout, "summary", algo->summary);
+        printf(", ");
+        sb_json_key_str(stdout, "contract", algo->contract);
+        printf(", ");
+        sb_json_key_str(stdout, "options", algo->options_help);
         printf(",\n     \"stages\": [");
         for (int s = 0; s < algo->stage_count; s++) {
             printf("%s", s ? ", " : "");
@@ -64,19 +64,17 @@ static void list_json(const char *algos, const char *variants, const sb_device_i
                 continue;
             char why[300];
             sb_availability av = sb_variant_availability(var, why, sizeof why);
-            printf("%s\n       {\"name\": ", first ? "" : ",");
+            printf("%s\n       {", first ? "" : ",");
             first = 0;
-            sb_json_str(stdout, var->name);
-            printf(", \"backend\": ");
-            sb_json_str(stdout, var->backend);
-            printf(", \"status\": ");
-            sb_json_str(stdout, status_word(av));
-            printf(", \"reason\": ");
-            sb_json_str(stdout, av == SB_AVAILABLE ? "" : why);
-            printf(", \"threaded\": %s, \"device\": %s, \"floor\": %s, \"summary\": ",
-                   (var->flags & SB_THREADED) ? "true" : "false", (var->flags & SB_DEVICE) ? "true" : "false",
-                   (var->flags & SB_FLOOR) ? "true" : "false");
-            sb_json_str(stdout, var->summary);
+            const char *const keys[] = { "name", "backend", "status", "reason" };
+            const char *const values[] = { var->name, var->backend, status_word(av), av == SB_AVAILABLE ? "" : why };
+            for (int k = 0; k < 4; k++) {
+                sb_json_key_str(stdout, keys[k], values[k]);
+                printf(", ");
+            }
+            printf("\"threaded\": %s, \"device\": %s, \"floor\": %s, ", (var->flags & SB_THREADED) ? "true" : "false",
+                   (var->flags & SB_DEVICE) ? "true" : "false", (var->flags & SB_FLOOR) ? "true" : "false");
+            sb_json_key_str(stdout, "summary", var->summary);
             printf("}");
         }
         printf("]}");

@@ -377,17 +377,19 @@ sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
                 continue;
             int n = 0;
             double *v = parse_samples(f[6], &n);
-            double **dst = &r->e2e_ms;
-            sb_summary *sum = &r->e2e;
-            if (strcmp(f[5], "kernel") == 0)
-                dst = &r->kernel_ms, sum = &r->kernel;
-            else if (strcmp(f[5], "frame") == 0)
-                dst = &r->frame_ms, sum = &r->frame;
-            else if (strcmp(f[5], "setup") == 0)
-                dst = &r->setup_ms, sum = &r->setup;
-            free(*dst);
-            *dst = v;
-            sum->n = n;
+            static const char *const kinds[] = { "kernel", "e2e", "frame", "setup" };
+            double **dsts[] = { &r->kernel_ms, &r->e2e_ms, &r->frame_ms, &r->setup_ms };
+            sb_summary *sums[] = { &r->kernel, &r->e2e, &r->frame, &r->setup };
+            int kind = 0;
+            while (kind < 4 && strcmp(f[5], kinds[kind]) != 0)
+                kind++;
+            if (kind == 4) {                 /* a kind from a later version: not ours to read */
+                free(v);
+                break;
+            }
+            free(*dsts[kind]);
+            *dsts[kind] = v;
+            sums[kind]->n = n;
             break;
         }
     }
