@@ -56,27 +56,13 @@ __global__ void km_blocksums_assign(const uint8_t *rgb, unsigned long long n, ui
             atomicAdd(&sums[i], (unsigned long long)acc[i]);
 }
 
-/* One block: the end of the pass, once every block's sums are in. */
-__global__ void km_blocksums_finish(int k, int converge, unsigned long long *sums, int32_t *centres,
-                                    float4 *prepped, km_control *control)
-{
-    if (__ldcg(&control->done))
-        return;
-    km_finish_pass(k, converge, sums, centres, prepped, control);
-}
-
 static sb_status blocksums_setup(km_device *d, sb_error *err)
 {
     blocksums_scratch *s = (blocksums_scratch *)calloc(1, sizeof *s);
     if (!s)
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
     d->scratch = s;
-    unsigned fill = (unsigned)d->sm_count * BLOCKS_PER_SM;
-    unsigned needed = sb_div_up((unsigned long long)d->n, BLOCK_THREADS);
-    unsigned safe = sb_div_up((unsigned long long)d->n, 1u << 24);
-    s->blocks = needed < fill ? needed : fill;
-    if (s->blocks < safe)
-        s->blocks = safe;
+    s->blocks = km_grid_blocks(d, (unsigned long long)d->n, BLOCK_THREADS, BLOCKS_PER_SM);
     return SB_OK;
 }
 
@@ -87,8 +73,8 @@ static sb_status blocksums_pass(km_device *d, int first_pass, sb_error *err)
         (const uint8_t *)d->rgb, (unsigned long long)d->n, (uint8_t *)d->labels, d->params.k, first_pass,
         d->prepped, d->sums, d->control);
     SB_CUDA_LAUNCHED(err, d->who);
-    km_blocksums_finish<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres,
-                                                   d->prepped, d->control);
+    km_finish_kernel<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres, d->prepped,
+                                               d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }

@@ -73,12 +73,7 @@ static sb_status global_setup(km_device *d, sb_error *err)
     if (!s)
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
     d->scratch = s;
-    unsigned fill = (unsigned)d->sm_count * GLOBAL_BLOCKS_PER_SM;
-    unsigned needed = sb_div_up((unsigned long long)d->n, GLOBAL_THREADS);
-    unsigned safe = sb_div_up((unsigned long long)d->n, 1u << 24);
-    s->blocks = needed < fill ? needed : fill;
-    if (s->blocks < safe)
-        s->blocks = safe;
+    s->blocks = km_grid_blocks(d, (unsigned long long)d->n, GLOBAL_THREADS, GLOBAL_BLOCKS_PER_SM);
     size_t bytes = (size_t)s->blocks * d->params.k * 4 * sizeof(unsigned);
     SB_CUDA_TRY(cudaMalloc(&s->partial, bytes), err, d->who);
     SB_CUDA_TRY(cudaMemsetAsync(s->partial, 0, bytes, d->stream), err, d->who);

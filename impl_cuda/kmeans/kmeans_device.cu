@@ -88,6 +88,23 @@ sb_status km_cuda_upload(void *state, sb_error *err)
     return SB_OK;
 }
 
+unsigned km_grid_blocks(const km_device *d, unsigned long long items, unsigned threads, unsigned per_sm)
+{
+    unsigned fill = (unsigned)d->sm_count * (per_sm > 0 ? per_sm : 1);
+    unsigned needed = sb_div_up(items, threads);
+    unsigned safe = sb_div_up((unsigned long long)d->n, 1u << 24);
+    unsigned blocks = needed < fill ? needed : fill;
+    return blocks < safe ? safe : blocks;
+}
+
+__global__ void km_finish_kernel(int k, int converge, unsigned long long *sums, int32_t *centres, float4 *prepped,
+                                 km_control *control)
+{
+    if (__ldcg(&control->done))
+        return;
+    km_finish_pass(k, converge, sums, centres, prepped, control);
+}
+
 /* The loop of kmeans.h: start from the initial centres, then passes until
  * the device says done (checked every KM_BATCH passes) or max_iter. */
 sb_status km_cuda_run(void *state, sb_error *err)

@@ -73,6 +73,17 @@ struct km_hooks {
 sb_status km_cuda_prepare(const km_hooks *hooks, void **state, const sb_image *in, const void *params,
                           void *output, const sb_exec *exec, sb_error *err);
 sb_status km_cuda_upload(void *state, sb_error *err);
+
+/* Blocks for a pass over `items` work items (pixels or quads), `threads`
+ * a block: enough to fill the GPU at `per_sm` blocks an SM, no more than
+ * the items need, and enough that no block sees 2^24 pixels (its 32-bit
+ * shared sums cannot overflow). */
+unsigned km_grid_blocks(const km_device *d, unsigned long long items, unsigned threads, unsigned per_sm);
+
+/* One block: the end of a pass whose sums the pass kernel added, for the
+ * rungs that update in a second launch (kmeans_device.cu). */
+__global__ void km_finish_kernel(int k, int converge, unsigned long long *sums, int32_t *centres, float4 *prepped,
+                                 km_control *control);
 sb_status km_cuda_run(void *state, sb_error *err);
 sb_status km_cuda_fetch(void *state, sb_error *err);
 void km_cuda_release(void *state);

@@ -28,15 +28,6 @@ static sb_status quad_setup(km_device *d, sb_error *err)
     return km_quad_grid<GlobalLoader, false>(d, &s->blocks, err);
 }
 
-/* One block: the end of the pass, once every block's sums are in. */
-__global__ void km_quad_finish(int k, int converge, unsigned long long *sums, int32_t *centres, float4 *prepped,
-                               km_control *control)
-{
-    if (__ldcg(&control->done))
-        return;
-    km_finish_pass(k, converge, sums, centres, prepped, control);
-}
-
 static sb_status quad_pass(km_device *d, int first_pass, sb_error *err)
 {
     GlobalLoader load = { d->rgb };
@@ -44,8 +35,8 @@ static sb_status quad_pass(km_device *d, int first_pass, sb_error *err)
                                                        err);
     if (st)
         return st;
-    km_quad_finish<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres, d->prepped,
-                                              d->control);
+    km_finish_kernel<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres, d->prepped,
+                                               d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }

@@ -135,8 +135,7 @@ __global__ void __launch_bounds__(KM_QUAD_THREADS)
         km_finish_pass(k, converge, sums, centres, prepped, control);
 }
 
-/* Blocks: enough to fill the GPU, and enough that no block sees 2^24
- * pixels (its shared u32 sums stay below 2^32). */
+/* Blocks: as many as fit on the GPU at this kernel's occupancy. */
 template <class Loader, bool OneLaunch = true>
 static sb_status km_quad_grid(const km_device *d, unsigned *blocks, sb_error *err)
 {
@@ -144,12 +143,7 @@ static sb_status km_quad_grid(const km_device *d, unsigned *blocks, sb_error *er
     SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass<Loader, OneLaunch>,
                                                               KM_QUAD_THREADS, 0),
                 err, d->who);
-    unsigned fill = (unsigned)(d->sm_count * (per_sm > 0 ? per_sm : 1));
-    unsigned needed = sb_div_up(d->quads, KM_QUAD_THREADS);
-    unsigned safe = sb_div_up((unsigned long long)d->n, 1u << 24);
-    *blocks = needed < fill ? needed : fill;
-    if (*blocks < safe)
-        *blocks = safe;
+    *blocks = km_grid_blocks(d, d->quads, KM_QUAD_THREADS, (unsigned)per_sm);
     return SB_OK;
 }
 
