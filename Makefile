@@ -56,8 +56,6 @@ OMP_SRC     := $(if $(OPENMP),$(wildcard impl_pthread/*_openmp.c))
 BENCH_SRC   := $(filter-out bench/main.c,$(wildcard bench/*.c))
 TEST_SRC    := $(filter-out tests/test_gpu.c,$(wildcard tests/*.c))
 
-DEFS        := -DSB_HAVE_OPENMP=$(if $(OPENMP),1,0)
-
 ifneq ($(NVCC),)
   # GPU targets.  CUDA_ARCH="80 90" on the command line wins.  Otherwise the
   # compute capability of the GPU this machine has (what -arch=native
@@ -82,7 +80,6 @@ ifneq ($(NVCC),)
   ALL_NVCCFLAGS = $(SB_NVCCFLAGS) $(NVCCFLAGS)
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,--as-needed \
                $(if $(NPP),-lnppist -lnppif -lnppc) -lcudart -lcupti -lstdc++ -Wl,--no-as-needed
-  DEFS      += -DSB_HAVE_CUDA=1 -DSB_HAVE_NPP=$(if $(NPP),1,0)
   DEVICE_OBJ = $(CUDA_SRC:%.cu=$(BUILD)/%.o)
 else
   DEVICE_OBJ = $(BUILD)/impl_cuda/runtime_stub.o
@@ -157,17 +154,30 @@ $(BUILD)/impl_pthread/%.o $(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu
 $(BUILD)/%.o: %.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(PNG_CFLAGS) $(DEFS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(PNG_CFLAGS) -c $< -o $@
 
 $(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< (OpenMP)"
 	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
 
+# The variant table: every impl_* file's SB_VARIANT lines (variant.h), in
+# ladder order, for registry.c.  Rewritten only when it changes.
+VARIANT_FILES := $(wildcard impl_cpu/*.c impl_pthread/*.c impl_cuda/*/*.cu)
+$(BUILD)/gen/variants.inc: $(VARIANT_FILES) bench/variant_table.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh bench/variant_table.sh . > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/bench/registry.o: bench/registry.c $(BUILD)/gen/variants.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c $< -o $@
+
 $(BUILD)/bench/env.o $(BUILD)/bench/main.o: $(BUILD)/bench/%.o: bench/%.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen $(DEFS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c $< -o $@
 
 $(BUILD)/%.o: %.cu $(BUILD)/deps.ok $(BUILD)/gen/nvccflags
 	@mkdir -p $(dir $@)

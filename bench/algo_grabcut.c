@@ -325,7 +325,7 @@ static sb_status serial_stage(const char *algo, const sb_image *in, const sb_gra
                               sb_error *err)
 {
     const sb_variant *ref = sb_reference_variant(sb_algo_find(algo));
-    const sb_exec exec = { 1, NULL, 0 };
+    const sb_exec exec = { 1, NULL, 0, ref->who };
     void *state = NULL;
     sb_status st = ref->ops->prepare(&state, in, p, out, &exec, err);
     if (!st)

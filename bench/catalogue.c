@@ -18,7 +18,10 @@ static sb_variant entries[MAX_ENTRIES];
 static char *text;                  /* the file's text; entries point into it */
 static int count, from_file;
 
-static const char *const HEADER = "algo\tname\tbackend\tflags\tstages\tsummary\n";
+/* Files before the variants' own files were recorded lack the last column;
+ * their rows take the file from this build's registry. */
+static const char *const HEADER = "algo\tname\tbackend\tflags\tstages\tsummary\tfile\n";
+static const char *const HEADER_6 = "algo\tname\tbackend\tflags\tstages\tsummary\n";
 
 sb_status sb_catalogue_write(const char *dir, const char *algos, sb_error *err)
 {
@@ -37,8 +40,8 @@ sb_status sb_catalogue_write(const char *dir, const char *algos, sb_error *err)
         for (int i = 0; i < (fresh ? sb_variant_count() : count); i++) {
             const sb_variant *v = fresh ? sb_variant_at(i) : &entries[i];
             if (strcmp(v->algo, algo) == 0)
-                fprintf(af.fp, "%s\t%s\t%s\t%u\t%u\t%s\n", v->algo, v->name, v->backend, v->flags, v->stages,
-                        v->summary);
+                fprintf(af.fp, "%s\t%s\t%s\t%u\t%u\t%s\t%s\n", v->algo, v->name, v->backend, v->flags,
+                        v->stages, v->summary, v->file && v->file[0] ? v->file : "-");
         }
     }
     return sb_atomic_commit(&af, err);
@@ -53,16 +56,20 @@ int sb_catalogue_load(const char *dir)
     char path[1200];
     snprintf(path, sizeof path, "%s/variants.tsv", dir);
     text = sb_read_text(path);
-    if (!text || strncmp(text, HEADER, strlen(HEADER)) != 0) {
+    size_t header = !text                                             ? 0
+                    : strncmp(text, HEADER, strlen(HEADER)) == 0     ? strlen(HEADER)
+                    : strncmp(text, HEADER_6, strlen(HEADER_6)) == 0 ? strlen(HEADER_6)
+                                                                     : 0;
+    if (!header) {
         free(text);
         text = NULL;
         return 0;
     }
     char *save = NULL;
-    for (char *line = strtok_r(text + strlen(HEADER), "\n", &save); line && count < MAX_ENTRIES;
+    for (char *line = strtok_r(text + header, "\n", &save); line && count < MAX_ENTRIES;
          line = strtok_r(NULL, "\n", &save)) {
-        char *f[6];
-        int n = sb_split_fields(line, '\t', f, 6);
+        char *f[7];
+        int n = sb_split_fields(line, '\t', f, 7);
         if (n < 6)
             continue;                /* a line this version cannot read */
         sb_variant *v = &entries[count++];
@@ -74,6 +81,8 @@ int sb_catalogue_load(const char *dir)
         v->stages = (unsigned)strtoul(f[4], NULL, 10);
         v->summary = f[5];
         v->needs = "NONE";
+        const sb_variant *built = sb_variant_find(v->algo, v->name);
+        v->file = n >= 7 && strcmp(f[6], "-") != 0 ? f[6] : built ? built->file : NULL;
     }
     from_file = 1;
     return 1;

@@ -1,6 +1,7 @@
 /* catalogue.h - the variants a result set was measured with, as `bench`
  * recorded them in <results>/variants.tsv (algorithm, name, backend, flags,
- * stages, summary, in teaching order).  The report reads the variants from
+ * stages, summary, source file, in teaching order; files written before
+ * the source file was recorded take it from the binary's registry).  The report reads the variants from
  * there, not from the binary, so an old result set renders the same after
  * variants are renamed, reordered or removed.  A result set without the
  * file (written before it existed) falls back to the binary's registry.

@@ -31,6 +31,7 @@ sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, 
     s->exec.threads = threads;
     s->exec.stream = stream;
     s->exec.poison = poison;
+    s->exec.who = v->who;
     sb_status st = sb_output_alloc(c->algo, &s->out, c->input, c->params, err);
     if (st)
         return st;
@@ -118,7 +119,7 @@ void sb_session_close(sb_session *s)
 sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
                       sb_run_times *t, sb_error *err)
 {
-    sb_exec exec = { threads, stream, poison };
+    sb_exec exec = { threads, stream, poison, v->who };
     void *state = NULL;
     double t0 = sb_clock_ms();
     sb_status st = v->ops->prepare(&state, c->input, c->params, out, &exec, err);

@@ -16,6 +16,10 @@ const sb_variant *sb_variant_at(int i);
 const sb_variant *sb_variant_find(const char *algo, const char *name);
 const sb_variant *sb_reference_variant(const sb_algo *algo);
 
+/* Registrations that matched no row of the table, or a row already
+ * taken (each also warned about on stderr); 0 in a sound build. */
+int sb_registry_strays(void);
+
 /* The index of a stage by name, or -1. */
 int sb_stage_find(const sb_algo *algo, const char *stage);
 

@@ -46,7 +46,7 @@ void report_notes_path(const char *algo, char *out, size_t size);
 /* One summary row per stage of one algorithm (markdown table rows). */
 void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo);
 void report_summary_header(FILE *fp);
-/* The ladder of one stage: variants in teaching order (variants.def), each
+/* The ladder of one stage: variants in teaching order (the registry's: the files' order), each
  * rung's time, its speed-up over the rung before, what it changes, its
  * source; and a step plot. */
 sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err);

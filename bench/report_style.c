@@ -46,15 +46,8 @@ static void family(const char *algo, char *out, size_t size)
 
 void report_variant_source(const sb_variant *v, char *out, size_t size)
 {
-    char fam[64];
-    family(v->algo, fam, sizeof fam);
-    if (!strcmp(v->backend, "cpu"))
-        snprintf(out, size, "impl_cpu/%s.c", fam);
-    else if (!strcmp(v->backend, "pthread") || !strcmp(v->backend, "openmp"))
-        snprintf(out, size, "impl_pthread/%s_%s.c", fam, v->backend);
-    else
-        snprintf(out, size, "impl_cuda/%s/%s.cu", fam, strncmp(v->name, "cuda-", 5) ? v->name : v->name + 5);
-    if (!exists(out))
+    snprintf(out, size, "%s", v->file ? v->file : "");
+    if (out[0] && !exists(out))
         out[0] = '\0';
 }
 

@@ -105,7 +105,7 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
     double serial = view_baseline_ms(sv, image, 0), prev = 0.0;
     char notes[300], name[200], t[32];
     report_notes_path(algo, notes, sizeof notes);
-    fprintf(md, "#### The ladder, stage %s, at %s\n\nThe variants in teaching order (`bench/variants.def`), each "
+    fprintf(md, "#### The ladder, stage %s, at %s\n\nThe variants in teaching order (`segbench list`: the files' order), each "
                 "at its best thread count; a step's speed-up is over the step before it.%s%s%s\n\n"
                 "| step | variant | kernel ms | vs step before | vs serial | what it changes | source |\n"
                 "|---:|---|---:|---:|---:|---|---|\n",

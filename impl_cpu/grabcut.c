@@ -182,23 +182,44 @@ sb_status sb_gc_host_fetch(void *state, sb_error *err)
     return SB_OK;
 }
 
-/* The serial variants. */
-#define SB_GC_CPU_OPS(name, stage, solver, who)                                                          \
-    static sb_status name##_prepare(void **state, const sb_image *in, const void *params, void *output, \
-                                    const sb_exec *exec, sb_error *err)                                \
+/* The serial variants: a prepare for each stage and solver, then their
+ * registrations. */
+#define GC_CPU_PREPARE(fn, stage, solver)                                                                \
+    static sb_status fn(void **state, const sb_image *in, const void *params, void *output,             \
+                        const sb_exec *exec, sb_error *err)                                              \
     {                                                                                                    \
-        (void)exec;                                                                                      \
-        return sb_gc_host_prepare(state, stage, solver, who, in, params, output, sb_band_serial(), err); \
-    }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
+        return sb_gc_host_prepare(state, stage, solver, exec->who, in, params, output, sb_band_serial(), \
+                                  err);                                                                  \
+    }
+GC_CPU_PREPARE(kmeans_prepare, SB_GC_STAGE_KMEANS, SB_MF_BK)
+GC_CPU_PREPARE(gmm_prepare, SB_GC_STAGE_GMM, SB_MF_BK)
+GC_CPU_PREPARE(graph_prepare, SB_GC_STAGE_GRAPH, SB_MF_BK)
+GC_CPU_PREPARE(maxflow_prepare, SB_GC_STAGE_MAXFLOW, SB_MF_BK)
+GC_CPU_PREPARE(maxflow_fifo_prepare, SB_GC_STAGE_MAXFLOW, SB_MF_FIFO)
+GC_CPU_PREPARE(maxflow_rounds_prepare, SB_GC_STAGE_MAXFLOW, SB_MF_ROUNDS)
+GC_CPU_PREPARE(pipeline_prepare, SB_GC_STAGE_PIPELINE, SB_MF_BK)
 
-SB_GC_CPU_OPS(sb_gc_kmeans_cpu_ops, SB_GC_STAGE_KMEANS, SB_MF_BK, "grabcut-kmeans/cpu")
-SB_GC_CPU_OPS(sb_gc_gmm_cpu_ops, SB_GC_STAGE_GMM, SB_MF_BK, "grabcut-gmm/cpu")
-SB_GC_CPU_OPS(sb_gc_graph_cpu_ops, SB_GC_STAGE_GRAPH, SB_MF_BK, "grabcut-graph/cpu")
-SB_GC_CPU_OPS(sb_gc_maxflow_cpu_ops, SB_GC_STAGE_MAXFLOW, SB_MF_BK, "grabcut-maxflow/cpu")
-SB_GC_CPU_OPS(sb_gc_maxflow_cpu_pr_ops, SB_GC_STAGE_MAXFLOW, SB_MF_FIFO, "grabcut-maxflow/cpu-pr")
-SB_GC_CPU_OPS(sb_gc_maxflow_cpu_rounds_ops, SB_GC_STAGE_MAXFLOW, SB_MF_ROUNDS, "grabcut-maxflow/cpu-rounds")
-SB_GC_CPU_OPS(sb_gc_pipeline_cpu_ops, SB_GC_STAGE_PIPELINE, SB_MF_BK, "grabcut/cpu")
+SB_VARIANT("grabcut-kmeans", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: each pixel's side's 5 centres, integer sums, at most 10 passes",
+           kmeans_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-gmm", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: integer moment sums, double mixtures, log-domain scores",
+           gmm_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-graph", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: beta from integer sums, n-links and t-links quantized",
+           graph_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-maxflow", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: Boykov-Kolmogorov search trees",
+           maxflow_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-maxflow", "cpu-pr", "cpu", NONE, 0, ALL_STAGES,
+           "serial FIFO push-relabel, global relabel after every n relabels",
+           maxflow_fifo_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-maxflow", "cpu-rounds", "cpu", NONE, 0, ALL_STAGES,
+           "the synchronous push-relabel rounds of the parallel variants, on one thread",
+           maxflow_rounds_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: the stages in turn, Boykov-Kolmogorov cuts",
+           pipeline_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
 
 /* The serial reference of the whole pipeline, outside the harness (the
  * gallery and `segbench run`). */

@@ -187,4 +187,6 @@ static sb_status cpu_fetch(void *state, sb_error *err)
 
 static void cpu_release(void *state) { free(state); }
 
-const sb_variant_ops sb_integral_cpu_ops = { cpu_prepare, NULL, cpu_run, cpu_fetch, cpu_release };
+SB_VARIANT("integral", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: running row sum added to the row above",
+           cpu_prepare, NULL, cpu_run, cpu_fetch, cpu_release)

@@ -258,10 +258,11 @@ sb_status sb_kmeans_serial(const sb_image *rgb, const sb_kmeans_params *p, sb_km
 static sb_status serial_prepare(void **state, const sb_image *in, const void *params, void *output,
                                 const sb_exec *exec, sb_error *err)
 {
-    (void)exec;
-    return sb_kmeans_host_open(sizeof(sb_kmeans_host), state, in, params, output, 1, "kmeans/cpu", err);
+    return sb_kmeans_host_open(sizeof(sb_kmeans_host), state, in, params, output, 1, exec->who, err);
 }
 
 static sb_status serial_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, serial_pass, err); }
 
-const sb_variant_ops sb_kmeans_cpu_ops = { serial_prepare, NULL, serial_run, sb_kmeans_host_fetch, free };
+SB_VARIANT("kmeans", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: chunks of 64 pixels, centres outer, pixels inner (vectorised)",
+           serial_prepare, NULL, serial_run, sb_kmeans_host_fetch, free)

@@ -161,17 +161,27 @@ sb_status sb_ms_serial(int stage, const sb_image *in, const sb_ms_params *p, voi
     return st;
 }
 
-/* The serial variants, one per stage. */
-#define SB_MS_CPU_OPS(name, stage)                                                                             \
-    static sb_status name##_prepare(void **state, const sb_image *in, const void *params, void *output,       \
-                                    const sb_exec *exec, sb_error *err)                                      \
+/* The serial variants: a prepare for each stage, then their registrations. */
+#define MS_CPU_PREPARE(fn, stage)                                                                              \
+    static sb_status fn(void **state, const sb_image *in, const void *params, void *output,                   \
+                        const sb_exec *exec, sb_error *err)                                                    \
     {                                                                                                          \
-        (void)exec;                                                                                            \
-        return sb_ms_host_prepare(state, stage, stage_names[stage], in, params, output, sb_band_serial(), err); \
-    }                                                                                                          \
-    const sb_variant_ops name = { name##_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release };
+        return sb_ms_host_prepare(state, stage, exec->who, in, params, output, sb_band_serial(), err);         \
+    }
+MS_CPU_PREPARE(filter_prepare, SB_MS_FILTER)
+MS_CPU_PREPARE(flood_prepare, SB_MS_FLOOD)
+MS_CPU_PREPARE(merge_prepare, SB_MS_MERGE)
+MS_CPU_PREPARE(pipeline_prepare, SB_MS_PIPELINE)
 
-SB_MS_CPU_OPS(sb_ms_filter_cpu_ops, SB_MS_FILTER)
-SB_MS_CPU_OPS(sb_ms_flood_cpu_ops, SB_MS_FLOOD)
-SB_MS_CPU_OPS(sb_ms_merge_cpu_ops, SB_MS_MERGE)
-SB_MS_CPU_OPS(sb_ms_pipeline_cpu_ops, SB_MS_PIPELINE)
+SB_VARIANT("meanshift-filter", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: per pixel, window row sums the compiler vectorises",
+           filter_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
+SB_VARIANT("meanshift-flood", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: join bits, then union-find keeping the smaller root",
+           flood_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
+SB_VARIANT("meanshift-merge", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: means, fusion union-find, pruning rounds, numbering",
+           merge_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
+SB_VARIANT("meanshift", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: the three stages in turn",
+           pipeline_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)

@@ -354,10 +354,9 @@ sb_status sb_slic_serial(const sb_image *rgb, const sb_slic_params *p, sb_slic_o
 static sb_status serial_prepare(void **state, const sb_image *in, const void *params, void *output,
                                 const sb_exec *exec, sb_error *err)
 {
-    (void)exec;
-    return sb_slic_host_prepare(state, "slic/cpu", in, params, output, sb_band_serial(), err);
+    return sb_slic_host_prepare(state, exec->who, in, params, output, sb_band_serial(), err);
 }
 
-const sb_variant_ops sb_slic_cpu_ops = {
-    serial_prepare, NULL, sb_slic_host_run_state, sb_slic_host_fetch, sb_slic_host_release
-};
+SB_VARIANT("slic", "cpu", "cpu", NONE, 0, ALL_STAGES,
+           "serial reference: 9-centre assignment, integer sums, union-find connectivity",
+           serial_prepare, NULL, sb_slic_host_run_state, sb_slic_host_fetch, sb_slic_host_release)

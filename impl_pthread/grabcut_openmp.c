@@ -15,17 +15,31 @@ static void openmp_runner(void *self, sb_band_fn fn, void *ctx, int bands)
         fn(ctx, b, bands);
 }
 
-#define GC_OPENMP_OPS(name, stage, who)                                                                  \
-    static sb_status name##_prepare(void **state, const sb_image *in, const void *params, void *output, \
-                                    const sb_exec *exec, sb_error *err)                                \
+#define GC_OPENMP_PREPARE(fn, stage)                                                                     \
+    static sb_status fn(void **state, const sb_image *in, const void *params, void *output,             \
+                        const sb_exec *exec, sb_error *err)                                              \
     {                                                                                                    \
         sb_band_runner runner = { openmp_runner, NULL, exec->threads };                                  \
-        return sb_gc_host_prepare(state, stage, SB_MF_ROUNDS, who, in, params, output, runner, err);     \
-    }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
+        return sb_gc_host_prepare(state, stage, SB_MF_ROUNDS, exec->who, in, params, output, runner, err); \
+    }
+GC_OPENMP_PREPARE(kmeans_prepare, SB_GC_STAGE_KMEANS)
+GC_OPENMP_PREPARE(gmm_prepare, SB_GC_STAGE_GMM)
+GC_OPENMP_PREPARE(graph_prepare, SB_GC_STAGE_GRAPH)
+GC_OPENMP_PREPARE(maxflow_prepare, SB_GC_STAGE_MAXFLOW)
+GC_OPENMP_PREPARE(pipeline_prepare, SB_GC_STAGE_PIPELINE)
 
-GC_OPENMP_OPS(sb_gc_kmeans_openmp_ops, SB_GC_STAGE_KMEANS, "grabcut-kmeans/openmp")
-GC_OPENMP_OPS(sb_gc_gmm_openmp_ops, SB_GC_STAGE_GMM, "grabcut-gmm/openmp")
-GC_OPENMP_OPS(sb_gc_graph_openmp_ops, SB_GC_STAGE_GRAPH, "grabcut-graph/openmp")
-GC_OPENMP_OPS(sb_gc_maxflow_openmp_ops, SB_GC_STAGE_MAXFLOW, "grabcut-maxflow/openmp")
-GC_OPENMP_OPS(sb_gc_pipeline_openmp_ops, SB_GC_STAGE_PIPELINE, "grabcut/openmp")
+SB_VARIANT("grabcut-kmeans", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "row bands as OpenMP loops, per-band integer sums",
+           kmeans_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-gmm", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "row bands as OpenMP loops, per-band moment sums",
+           gmm_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-graph", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "row bands as OpenMP loops",
+           graph_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-maxflow", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "synchronous push-relabel rounds as OpenMP loops, serial BFS relabel",
+           maxflow_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "the stages with OpenMP, push-relabel rounds for the cuts",
+           pipeline_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)

@@ -10,7 +10,7 @@
 
 #include "pool.h"
 
-static sb_status prepare(void **state, sb_gc_stage stage, const char *who, const sb_image *in, const void *params,
+static sb_status prepare(void **state, sb_gc_stage stage, const sb_image *in, const void *params,
                          void *output, const sb_exec *exec, sb_error *err)
 {
     *state = NULL;
@@ -19,19 +19,33 @@ static sb_status prepare(void **state, sb_gc_stage stage, const char *who, const
     if (st)
         return st;
     sb_band_runner runner = sb_pool_band_runner(pool, exec->threads);
-    return sb_gc_host_prepare(state, stage, SB_MF_ROUNDS, who, in, params, output, runner, err);
+    return sb_gc_host_prepare(state, stage, SB_MF_ROUNDS, exec->who, in, params, output, runner, err);
 }
 
-#define GC_PTHREAD_OPS(name, stage, who)                                                                 \
-    static sb_status name##_prepare(void **state, const sb_image *in, const void *params, void *output, \
-                                    const sb_exec *exec, sb_error *err)                                \
+#define GC_PTHREAD_PREPARE(fn, stage)                                                                    \
+    static sb_status fn(void **state, const sb_image *in, const void *params, void *output,             \
+                        const sb_exec *exec, sb_error *err)                                              \
     {                                                                                                    \
-        return prepare(state, stage, who, in, params, output, exec, err);                                \
-    }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release };
+        return prepare(state, stage, in, params, output, exec, err);                                     \
+    }
+GC_PTHREAD_PREPARE(kmeans_prepare, SB_GC_STAGE_KMEANS)
+GC_PTHREAD_PREPARE(gmm_prepare, SB_GC_STAGE_GMM)
+GC_PTHREAD_PREPARE(graph_prepare, SB_GC_STAGE_GRAPH)
+GC_PTHREAD_PREPARE(maxflow_prepare, SB_GC_STAGE_MAXFLOW)
+GC_PTHREAD_PREPARE(pipeline_prepare, SB_GC_STAGE_PIPELINE)
 
-GC_PTHREAD_OPS(sb_gc_kmeans_pthread_ops, SB_GC_STAGE_KMEANS, "grabcut-kmeans/pthread")
-GC_PTHREAD_OPS(sb_gc_gmm_pthread_ops, SB_GC_STAGE_GMM, "grabcut-gmm/pthread")
-GC_PTHREAD_OPS(sb_gc_graph_pthread_ops, SB_GC_STAGE_GRAPH, "grabcut-graph/pthread")
-GC_PTHREAD_OPS(sb_gc_maxflow_pthread_ops, SB_GC_STAGE_MAXFLOW, "grabcut-maxflow/pthread")
-GC_PTHREAD_OPS(sb_gc_pipeline_pthread_ops, SB_GC_STAGE_PIPELINE, "grabcut/pthread")
+SB_VARIANT("grabcut-kmeans", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "row bands on a thread pool, per-band integer sums",
+           kmeans_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-gmm", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "row bands on a thread pool, per-band moment sums",
+           gmm_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-graph", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "row bands on a thread pool",
+           graph_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut-maxflow", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "synchronous push-relabel rounds in row bands on a thread pool, serial BFS relabel",
+           maxflow_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
+SB_VARIANT("grabcut", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "the stages on a thread pool, push-relabel rounds for the cuts",
+           pipeline_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)

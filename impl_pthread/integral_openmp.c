@@ -148,4 +148,6 @@ static sb_status openmp_fetch(void *state, sb_error *err)
     return SB_OK;
 }
 
-const sb_variant_ops sb_integral_openmp_ops = { openmp_prepare, NULL, openmp_run, openmp_fetch, openmp_release };
+SB_VARIANT("integral", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "strips: column totals, then one serial pass per strip from its carry row",
+           openmp_prepare, NULL, openmp_run, openmp_fetch, openmp_release)

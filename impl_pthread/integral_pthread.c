@@ -94,4 +94,6 @@ static void pthread_release(void *state)
     free(state);   /* the pool is shared and outlives the variant */
 }
 
-const sb_variant_ops sb_integral_pthread_ops = { pthread_prepare, NULL, pthread_run, pthread_fetch, pthread_release };
+SB_VARIANT("integral", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "row bands, then column bands, on a thread pool",
+           pthread_prepare, NULL, pthread_run, pthread_fetch, pthread_release)

@@ -40,10 +40,12 @@ static sb_status openmp_pass(void *ctx, const sb_kmeans_prepped *centres, int fi
 static sb_status openmp_prepare(void **state, const sb_image *in, const void *params, void *output,
                                 const sb_exec *exec, sb_error *err)
 {
-    return sb_kmeans_host_open(sizeof(sb_kmeans_host), state, in, params, output, exec->threads, "kmeans/openmp",
+    return sb_kmeans_host_open(sizeof(sb_kmeans_host), state, in, params, output, exec->threads, exec->who,
                                err);
 }
 
 static sb_status openmp_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, openmp_pass, err); }
 
-const sb_variant_ops sb_kmeans_openmp_ops = { openmp_prepare, NULL, openmp_run, sb_kmeans_host_fetch, free };
+SB_VARIANT("kmeans", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "one parallel region a pass, per-thread sums merged in a critical section",
+           openmp_prepare, NULL, openmp_run, sb_kmeans_host_fetch, free)

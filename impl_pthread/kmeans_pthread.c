@@ -71,7 +71,7 @@ static sb_status pthread_prepare(void **state, const sb_image *in, const void *p
                                  const sb_exec *exec, sb_error *err)
 {
     sb_status st = sb_kmeans_host_open(sizeof(pthread_state), state, in, params, output, exec->threads,
-                                       "kmeans/pthread", err);
+                                       exec->who, err);
     if (st)
         return st;
     pthread_state *s = *state;
@@ -88,6 +88,6 @@ static sb_status pthread_prepare(void **state, const sb_image *in, const void *p
 
 static sb_status pthread_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, pthread_pass, err); }
 
-const sb_variant_ops sb_kmeans_pthread_ops = {
-    pthread_prepare, NULL, pthread_run, sb_kmeans_host_fetch, pthread_release
-};
+SB_VARIANT("kmeans", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "row bands on a thread pool, per-thread integer sums merged each pass",
+           pthread_prepare, NULL, pthread_run, sb_kmeans_host_fetch, pthread_release)

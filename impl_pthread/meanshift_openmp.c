@@ -17,16 +17,27 @@ static void openmp_runner(void *self, sb_band_fn fn, void *ctx, int bands)
         fn(ctx, b, bands);
 }
 
-#define MS_OPENMP_OPS(name, stage, who)                                                                  \
-    static sb_status name##_prepare(void **state, const sb_image *in, const void *params, void *output, \
-                                    const sb_exec *exec, sb_error *err)                                \
+#define MS_OPENMP_PREPARE(fn, stage)                                                                     \
+    static sb_status fn(void **state, const sb_image *in, const void *params, void *output,             \
+                        const sb_exec *exec, sb_error *err)                                              \
     {                                                                                                    \
         sb_band_runner runner = { openmp_runner, NULL, exec->threads };                                  \
-        return sb_ms_host_prepare(state, stage, who, in, params, output, runner, err);                   \
-    }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release };
+        return sb_ms_host_prepare(state, stage, exec->who, in, params, output, runner, err);             \
+    }
+MS_OPENMP_PREPARE(filter_prepare, SB_MS_FILTER)
+MS_OPENMP_PREPARE(flood_prepare, SB_MS_FLOOD)
+MS_OPENMP_PREPARE(merge_prepare, SB_MS_MERGE)
+MS_OPENMP_PREPARE(pipeline_prepare, SB_MS_PIPELINE)
 
-MS_OPENMP_OPS(sb_ms_filter_openmp_ops, SB_MS_FILTER, "meanshift-filter/openmp")
-MS_OPENMP_OPS(sb_ms_flood_openmp_ops, SB_MS_FLOOD, "meanshift-flood/openmp")
-MS_OPENMP_OPS(sb_ms_merge_openmp_ops, SB_MS_MERGE, "meanshift-merge/openmp")
-MS_OPENMP_OPS(sb_ms_pipeline_openmp_ops, SB_MS_PIPELINE, "meanshift/openmp")
+SB_VARIANT("meanshift-filter", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "interleaved rows, one OpenMP loop",
+           filter_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
+SB_VARIANT("meanshift-flood", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "union-find in row bands as OpenMP loops, seams joined between",
+           flood_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
+SB_VARIANT("meanshift-merge", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "every phase in row bands as OpenMP loops, atomic per-region sums",
+           merge_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
+SB_VARIANT("meanshift", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "the three stages with OpenMP",
+           pipeline_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)

@@ -15,7 +15,7 @@
 
 #include "pool.h"
 
-static sb_status prepare(void **state, int stage, const char *who, const sb_image *in, const void *params,
+static sb_status prepare(void **state, int stage, const sb_image *in, const void *params,
                          void *output, const sb_exec *exec, sb_error *err)
 {
     *state = NULL;
@@ -24,18 +24,29 @@ static sb_status prepare(void **state, int stage, const char *who, const sb_imag
     if (st)
         return st;
     sb_band_runner runner = sb_pool_band_runner(pool, exec->threads);
-    return sb_ms_host_prepare(state, stage, who, in, params, output, runner, err);
+    return sb_ms_host_prepare(state, stage, exec->who, in, params, output, runner, err);
 }
 
-#define MS_PTHREAD_OPS(name, stage, who)                                                                 \
-    static sb_status name##_prepare(void **state, const sb_image *in, const void *params, void *output, \
-                                    const sb_exec *exec, sb_error *err)                                \
+#define MS_PTHREAD_PREPARE(fn, stage)                                                                    \
+    static sb_status fn(void **state, const sb_image *in, const void *params, void *output,             \
+                        const sb_exec *exec, sb_error *err)                                              \
     {                                                                                                    \
-        return prepare(state, stage, who, in, params, output, exec, err);                                \
-    }                                                                                                    \
-    const sb_variant_ops name = { name##_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release };
+        return prepare(state, stage, in, params, output, exec, err);                                     \
+    }
+MS_PTHREAD_PREPARE(filter_prepare, SB_MS_FILTER)
+MS_PTHREAD_PREPARE(flood_prepare, SB_MS_FLOOD)
+MS_PTHREAD_PREPARE(merge_prepare, SB_MS_MERGE)
+MS_PTHREAD_PREPARE(pipeline_prepare, SB_MS_PIPELINE)
 
-MS_PTHREAD_OPS(sb_ms_filter_pthread_ops, SB_MS_FILTER, "meanshift-filter/pthread")
-MS_PTHREAD_OPS(sb_ms_flood_pthread_ops, SB_MS_FLOOD, "meanshift-flood/pthread")
-MS_PTHREAD_OPS(sb_ms_merge_pthread_ops, SB_MS_MERGE, "meanshift-merge/pthread")
-MS_PTHREAD_OPS(sb_ms_pipeline_pthread_ops, SB_MS_PIPELINE, "meanshift/pthread")
+SB_VARIANT("meanshift-filter", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "interleaved rows on a thread pool",
+           filter_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
+SB_VARIANT("meanshift-flood", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "union-find in row bands on a thread pool, seams joined between",
+           flood_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
+SB_VARIANT("meanshift-merge", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "every phase in row bands on a thread pool, atomic per-region sums",
+           merge_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
+SB_VARIANT("meanshift", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "the three stages on a thread pool",
+           pipeline_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)

@@ -25,9 +25,9 @@ static sb_status openmp_prepare(void **state, const sb_image *in, const void *pa
                                 const sb_exec *exec, sb_error *err)
 {
     sb_band_runner runner = { openmp_runner, NULL, exec->threads };
-    return sb_slic_host_prepare(state, "slic/openmp", in, params, output, runner, err);
+    return sb_slic_host_prepare(state, exec->who, in, params, output, runner, err);
 }
 
-const sb_variant_ops sb_slic_openmp_ops = {
-    openmp_prepare, NULL, sb_slic_host_run_state, sb_slic_host_fetch, sb_slic_host_release
-};
+SB_VARIANT("slic", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
+           "the reference's phases as OpenMP loops over row bands",
+           openmp_prepare, NULL, sb_slic_host_run_state, sb_slic_host_fetch, sb_slic_host_release)

@@ -22,9 +22,9 @@ static sb_status pthread_prepare(void **state, const sb_image *in, const void *p
     if (st)
         return st;
     sb_band_runner runner = sb_pool_band_runner(pool, exec->threads);   /* the pool is shared and outlives the variant */
-    return sb_slic_host_prepare(state, "slic/pthread", in, params, output, runner, err);
+    return sb_slic_host_prepare(state, exec->who, in, params, output, runner, err);
 }
 
-const sb_variant_ops sb_slic_pthread_ops = {
-    pthread_prepare, NULL, sb_slic_host_run_state, sb_slic_host_fetch, sb_slic_host_release
-};
+SB_VARIANT("slic", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
+           "the reference's phases on row bands of a thread pool, per-band sums",
+           pthread_prepare, NULL, sb_slic_host_run_state, sb_slic_host_fetch, sb_slic_host_release)

@@ -35,21 +35,36 @@ const char *test_segbench_path(void)
     return path;
 }
 
-cli_result *cli(const char *fmt, ...)
+static cli_result *cli_run(const char *exe, const char *fmt, va_list ap)
 {
     static cli_result r;
     char args[2048], cmd[3072];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
     const char *out = test_path("cli.out"), *err = test_path("cli.err");
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", test_segbench_path(), args, out, err);
+    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", exe, args, out, err);
     int status = system(cmd);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
     test_slurp(out, r.out, sizeof r.out);
     test_slurp(err, r.err, sizeof r.err);
     return &r;
+}
+
+cli_result *cli(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_result *r = cli_run(test_segbench_path(), fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+cli_result *cli_exe(const char *exe, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_result *r = cli_run(exe, fmt, ap);
+    va_end(ap);
+    return r;
 }
 
 int test_exists(const char *path)

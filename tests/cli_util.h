@@ -17,6 +17,12 @@ cli_result *cli(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* The same with another segbench binary. */
+cli_result *cli_exe(const char *exe, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 /* The segbench beside this test binary (build/ or build-asan/). */
 const char *test_segbench_path(void);
 /* A file's text (truncated to size - 1), "" when it cannot be read. */

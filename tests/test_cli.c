@@ -641,6 +641,59 @@ static void test_option_edge_cases(void)
     CHECKF(r->code == 2 && !test_exists(results), "exit %d: %s", r->code, r->err);
 }
 
+/* The README's "Adding a variant", done by a newcomer: a copy of the tree
+ * gets one new file, impl_cuda/integral/5_throwaway.cu (1_naive.cu with
+ * another name in its SB_VARIANT line), and nothing else.  make must pick
+ * it up: `segbench list` shows it after cuda-texture, built where nvcc
+ * is, and where a GPU is `segbench check` runs it against the reference.
+ * (Under build-asan, which is built with other flags and no CUDA, the
+ * copy would rebuild everything; make test runs it.) */
+static void test_throwaway_rung(void)
+{
+    const char *exe = test_segbench_path();
+    char build[256];
+    const char *slash = strrchr(exe, '/'), *before = slash;
+    while (before > exe && before[-1] != '/')
+        before--;
+    snprintf(build, sizeof build, "%.*s", (int)(slash - before), before);
+    if (strcmp(build, "build") != 0) {
+        printf("    (skipped in %s: make test runs it)\n", build);
+        return;
+    }
+    char tree[600], cmd[8192];
+    snprintf(tree, sizeof tree, "%s/tree-copy", sb_test_dir());
+    snprintf(cmd, sizeof cmd,
+             "rm -rf %s && mkdir -p %s && cp -a Makefile include common bench impl_cpu impl_pthread impl_cuda build %s/ "
+             "&& sed 's/^SB_VARIANT(\"integral\", \"cuda-naive\"/SB_VARIANT(\"integral\", \"cuda-throwaway\"/' "
+             "impl_cuda/integral/1_naive.cu > %s/impl_cuda/integral/5_throwaway.cu "
+             "&& grep -q cuda-throwaway %s/impl_cuda/integral/5_throwaway.cu "
+             "&& make -C %s build/segbench >%s/make.log 2>&1",
+             tree, tree, tree, tree, tree, tree, tree);
+    int rc = system(cmd);
+    CHECKF(rc == 0, "copying the tree and making it with the new rung failed (see %s/make.log)", tree);
+    if (rc)
+        return;
+    char copy_exe[700];
+    snprintf(copy_exe, sizeof copy_exe, "%s/build/segbench", tree);
+    cli_result *r = cli_exe(copy_exe, "list --algo integral");
+    const char *texture = strstr(r->out, "  cuda-texture "), *mine = strstr(r->out, "  cuda-throwaway ");
+    CHECKF(r->code == 0 && texture && mine && mine > texture, "the new rung is not listed after cuda-texture:\n%s",
+           r->out);
+    if (!mine)
+        return;
+    char line[400];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(mine, "\n"), mine);
+    int built = !strstr(line, "not built"), nvcc = system("command -v nvcc >/dev/null 2>&1") == 0;
+    CHECKF(built || !nvcc, "nvcc is here but the new rung was not built: %s", line);
+    if (strstr(line, "available")) {
+        r = cli_exe(copy_exe, "check --image %s --algo integral --variant cuda-throwaway", medium_png());
+        CHECKF(r->code == 0 && strstr(r->out, "cuda-throwaway") && strstr(r->out, "exact"), "exit %d: %s%s", r->code,
+               r->out, r->err);
+    } else {
+        printf("    (no GPU here: listed as %s)\n", built ? "built" : "not built");
+    }
+}
+
 const sb_test tests_cli[] = {
     { "cli: list shows every integral variant and its status", test_list },
     { "cli: run writes the output picture", test_run_writes_output },
@@ -659,5 +712,6 @@ const sb_test tests_cli[] = {
     { "cli: run checks every output first and writes all of them or none", test_run_outputs_all_or_nothing },
     { "cli: an interrupted write leaves no temporary file", test_interrupt_removes_temp_files },
     { "cli: a blank-led seed, an overflowing rectangle, a 17th option, a bad bench image", test_option_edge_cases },
+    { "cli: a throw-away rung added as one file in a copy of the tree is built, listed and checked", test_throwaway_rung },
 };
 const int tests_cli_count = sizeof tests_cli / sizeof tests_cli[0];

@@ -3,6 +3,7 @@
 #include "test_groups.h"
 
 #include "../bench/cases.h"
+#include "../bench/catalogue.h"
 #include "../bench/dataset.h"
 #include "../bench/outputs.h"
 #include "../bench/registry.h"
@@ -15,6 +16,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_measure_protocol(void)
 {
@@ -216,7 +218,8 @@ static void log_release(void *state)
 static void test_upload_order(void)
 {
     static const sb_variant_ops ops = { log_prepare, log_upload, log_run, log_fetch, log_release };
-    const sb_variant v = { "integral", "logged", "cpu", "NONE", 0, 1u, &ops, "records its calls" };
+    const sb_variant v = { "integral", "logged", "cpu", "NONE", 0, 1u, &ops, "records its calls", "integral/logged",
+                           __FILE__ };
     const sb_algo *algo = sb_algo_find("integral");
     sb_image img;
     test_random_grey(&img, 16, 8, 1);
@@ -283,7 +286,77 @@ static void test_variant_lines_agree(void)
             bad++;
         }
     }
-    CHECKF(bad == 0, "%d line(s) of variants.def break the README's rule 3", bad);
+    CHECKF(bad == 0, "%d registration(s) break the README's rule 3", bad);
+}
+
+/* variants.tsv records each variant's source file (the report's links);
+ * a file from before that column takes it from the registry. */
+static void test_catalogue_source_file(void)
+{
+    const char *dir = test_path("catalogue");
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    CHECK(system(cmd) == 0);
+    sb_error err;
+    CHECK(sb_catalogue_write(dir, "integral", &err) == SB_OK);
+    CHECK(sb_catalogue_load(dir) == 1);
+    const sb_variant *v = sb_catalogue_find("integral", "cuda-shared");
+    CHECKF(v && v->file && !strcmp(v->file, "impl_cuda/integral/3_shared.cu"), "%s", v && v->file ? v->file : "none");
+    char path[700];
+    snprintf(path, sizeof path, "%s/variants.tsv", dir);
+    FILE *fp = fopen(path, "w");
+    fputs("algo\tname\tbackend\tflags\tstages\tsummary\nintegral\tcuda-shared\tcuda-shared\t2\t65535\told words\n"
+          "integral\tcuda-gone\tcuda-shared\t2\t65535\tremoved since\n", fp);
+    fclose(fp);
+    CHECK(sb_catalogue_load(dir) == 1 && sb_catalogue_count() == 2);
+    v = sb_catalogue_find("integral", "cuda-shared");
+    CHECKF(v && !strcmp(v->summary, "old words") && v->file && !strcmp(v->file, "impl_cuda/integral/3_shared.cu"),
+           "an old file's row: %s", v && v->file ? v->file : "no file");
+    v = sb_catalogue_find("integral", "cuda-gone");
+    CHECK(v && !v->file);
+    sb_catalogue_load("/nonexistent");
+}
+
+/* The registry is the variants' own SB_VARIANT lines: each row once, for a
+ * known algorithm, from a file that exists; every compiled registration
+ * found its row; a CUDA rung's file name opens with its place in the
+ * ladder (1_naive.cu), and the numbers rise down each algorithm's list. */
+static void test_registrations(void)
+{
+    CHECKF(sb_registry_strays() == 0, "%d registration(s) matched no row or a taken one", sb_registry_strays());
+    int bad = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        const char *why = NULL;
+        const char *base = v->file ? strrchr(v->file, '/') : NULL;
+        base = base ? base + 1 : v->file;
+        int rung = !strncmp(v->backend, "cuda-", 5) && !(v->flags & SB_FLOOR);
+        if (!sb_algo_find(v->algo))
+            why = "no such algorithm";
+        else if (sb_variant_find(v->algo, v->name) != v)
+            why = "registered twice";
+        else if (!v->file || access(v->file, R_OK) != 0)
+            why = "its file is not there";
+        else if (rung && !(base[0] >= '1' && base[0] <= '9' && strchr(base, '_')))
+            why = "a CUDA rung whose file name does not open with its number";
+        if (!why && rung) {
+            /* the previous rung of the same algorithm has a smaller number */
+            for (int j = i - 1; j >= 0; j--) {
+                const sb_variant *u = sb_variant_at(j);
+                if (strcmp(u->algo, v->algo) != 0 || strncmp(u->backend, "cuda-", 5) || (u->flags & SB_FLOOR))
+                    continue;
+                const char *ub = strrchr(u->file, '/') + 1;
+                if (atoi(ub) > atoi(base))
+                    why = "listed after a rung with a larger number";
+                break;
+            }
+        }
+        if (why) {
+            printf("    %s/%s (%s): %s\n", v->algo, v->name, v->file ? v->file : "?", why);
+            bad++;
+        }
+    }
+    CHECKF(bad == 0, "%d registration(s) are not sound", bad);
 }
 
 static void test_generator_deterministic(void)
@@ -337,7 +410,10 @@ const sb_test tests_harness[] = {
     { "outputs: planes and result fields made, poisoned and freed from the algorithm's layout",
       test_outputs_from_layout },
     { "variants: every device variant has upload(), no host variant has one", test_upload_declared },
-    { "variants: each line's needs, flags and backend agree", test_variant_lines_agree },
+    { "variants: each registration's needs, flags and backend agree", test_variant_lines_agree },
+    { "variants: one row each, from its own numbered file, every compiled one registered", test_registrations },
+    { "variants: variants.tsv keeps each variant's file; an older file takes it from the registry",
+      test_catalogue_source_file },
     { "datasets: the generator is deterministic and its truth consistent", test_generator_deterministic },
 };
 const int tests_harness_count = sizeof tests_harness / sizeof tests_harness[0];

@@ -322,8 +322,8 @@ void gc_dev_close(gc_dev *d)
     cudaFree(d->s);
     cudaFree(d->stats);
     cudaFreeHost(d->stats_host);
-    cudaFree(d->tile_flags);
-    cudaFreeHost(d->tile_host);
+    if (d->cut_state)
+        d->cut->release(d);
     free(d);
 }
 
@@ -398,10 +398,11 @@ sb_status gc_dev_upload(gc_dev *d, sb_error *err)
     return SB_OK;
 }
 
-sb_status gc_dev_open(gc_dev **out, int stage, int cut, const char *who, const sb_image *in, const void *params,
+sb_status gc_dev_open(gc_dev **out, int stage, const gc_cut *cut, const sb_image *in, const void *params,
                       void *output, const sb_exec *exec, sb_error *err)
 {
     *out = NULL;
+    const char *who = exec->who;
     const sb_grabcut_params *p = (const sb_grabcut_params *)params;
     if (in->channels != 3)
         return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB image (got %d channels)", who, in->channels);
@@ -425,7 +426,7 @@ sb_status gc_dev_open(gc_dev **out, int stage, int cut, const char *who, const s
     d->out = output;
     sb_gc_rect_clip(p, in->width, in->height, d->rect);
     if ((st = allocate(d, err)) ||
-        ((stage == GC_MAXFLOW || stage == GC_PIPELINE) && (st = gc_dev_maxflow_prepare(d, err)))) {
+        ((stage == GC_MAXFLOW || stage == GC_PIPELINE) && (st = cut->prepare(d, err)))) {
         gc_dev_close(d);
         return st;
     }
@@ -450,7 +451,7 @@ static sb_status run_pipeline(gc_dev *d, sb_error *err)
         return st;
     for (int it = 0; it < d->p.iterations; it++)
         if ((st = step_assign(d, err)) || (st = step_learn(d, err)) || (st = step_tlinks(d, err)) ||
-            (st = gc_dev_maxflow(d, it, err)) || (st = step_update_mask(d, err)))
+            (st = d->cut->solve(d, it, err)) || (st = step_update_mask(d, err)))
             return st;
     return SB_OK;
 }
@@ -475,7 +476,7 @@ sb_status gc_dev_run(gc_dev *d, sb_error *err)
             return st;
         return step_tlinks(d, err);
     case GC_MAXFLOW:
-        return gc_dev_maxflow(d, 0, err);
+        return d->cut->solve(d, 0, err);
     default:
         SB_CUDA_TRY(cudaMemsetAsync(d->s->gsums, 0, sizeof d->s->gsums, d->stream), err, d->who);
         return run_pipeline(d, err);

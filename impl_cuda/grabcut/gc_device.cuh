@@ -1,7 +1,8 @@
 /* gc_device.cuh - GrabCut on the device: the state every CUDA variant
- * keeps, the per-pixel steps (gc_device.cu) and the max-flow solvers
- * (maxflow_device.cu).  The arithmetic is grabcut.h's and maxflow.h's,
- * the same functions the host runs, so results are equal to the bit. */
+ * keeps and the per-pixel steps (gc_device.cu).  The max-flow solver is
+ * the one thing a rung supplies (a gc_cut: 1_global.cu, 2_shared.cu).
+ * The arithmetic is grabcut.h's and maxflow.h's, the same functions the
+ * host runs, so results are equal to the bit. */
 #ifndef SEGBENCH_GC_DEVICE_CUH
 #define SEGBENCH_GC_DEVICE_CUH
 
@@ -13,10 +14,16 @@
 
 enum gc_dev_stage { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW, GC_PIPELINE };
 
-/* How a variant cuts: the max-flow solver it enqueues. */
-enum gc_cut_kind {
-    GC_CUT_ROUNDS,     /* cuda-global: one cooperative kernel, rounds over all nodes */
-    GC_CUT_TILES       /* cuda-shared: tiles run several rounds in shared memory a launch */
+struct gc_dev;
+
+/* How a rung cuts: the max-flow solver it supplies.  solve() cuts d's
+ * graph (d->term, d->nlink) into d->fg with the residual buffers gc_dev
+ * owns (d->r, d->sink, d->excess, d->h, d->inflow) and writes the flow,
+ * rounds and relabels into d->stats at iteration `it`. */
+struct gc_cut {
+    sb_status (*prepare)(gc_dev *d, sb_error *err);           /* once, after the buffers exist */
+    sb_status (*solve)(gc_dev *d, int it, sb_error *err);     /* enqueue one cut */
+    void (*release)(gc_dev *d);                               /* frees d->cut_state */
 };
 
 /* What the device writes for the host to fetch. */
@@ -41,7 +48,8 @@ struct gc_dev_scratch {
 
 struct gc_dev {
     const char *who;
-    int stage, cut;
+    int stage;
+    const gc_cut *cut;                 /* the rung's max-flow solver */
     int width, height;
     long n;
     cudaStream_t stream;
@@ -56,28 +64,23 @@ struct gc_dev {
     gc_dev_scratch *s;
     gc_dev_stats *stats;               /* device */
     gc_dev_stats *stats_host;          /* pinned */
-    int coop_blocks;                   /* resident blocks of the cooperative solver */
-    void *tile_flags, *tile_host;      /* the tiled solver's read-back flags: device, pinned */
+    void *cut_state;                   /* the solver's own, from its prepare() */
 };
 
 /* gc_device.cu */
-sb_status gc_dev_open(gc_dev **out, int stage, int cut, const char *who, const sb_image *in, const void *params,
+sb_status gc_dev_open(gc_dev **out, int stage, const gc_cut *cut, const sb_image *in, const void *params,
                       void *output, const sb_exec *exec, sb_error *err);
 void gc_dev_close(gc_dev *d);
 sb_status gc_dev_upload(gc_dev *d, sb_error *err);
 sb_status gc_dev_run(gc_dev *d, sb_error *err);
 sb_status gc_dev_fetch(gc_dev *d, sb_error *err);
 
-/* maxflow_device.cu: the cut of d's graph into d->fg; flow, rounds and
- * relabels into d->stats at iteration `it`. */
-sb_status gc_dev_maxflow_prepare(gc_dev *d, sb_error *err);
-sb_status gc_dev_maxflow(gc_dev *d, int it, sb_error *err);
-
-#define GC_CUDA_OPS(prefix, stage, cut, who)                                                              \
+/* A rung's five ops for one stage, around gc_dev and its cut. */
+#define GC_CUDA_OPS(prefix, stage, cut)                                                                   \
     static sb_status prefix##_prepare(void **state, const sb_image *in, const void *params, void *output, \
                                       const sb_exec *exec, sb_error *err)                                \
     {                                                                                                      \
-        return gc_dev_open((gc_dev **)state, stage, cut, who, in, params, output, exec, err);             \
+        return gc_dev_open((gc_dev **)state, stage, &cut, in, params, output, exec, err);                 \
     }                                                                                                      \
     static sb_status prefix##_upload(void *s, sb_error *err) { return gc_dev_upload((gc_dev *)s, err); }   \
     static sb_status prefix##_run(void *s, sb_error *err) { return gc_dev_run((gc_dev *)s, err); }         \

@@ -50,7 +50,7 @@ static sb_status copy_run(integral_device *d, sb_error *err)
     return SB_OK;
 }
 
-static const integral_cuda_hooks copy_hooks = { "integral/cuda-copy", NULL, copy_run, NULL, NULL, 0 };
+static const integral_cuda_hooks copy_hooks = { NULL, copy_run, NULL, NULL, 0 };
 
 static sb_status copy_prepare(void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
@@ -58,6 +58,6 @@ static sb_status copy_prepare(void **state, const sb_image *in, const void *para
     return integral_cuda_prepare(&copy_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_integral_cuda_copy_ops = {
-    copy_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
-};
+SB_VARIANT("integral", "cuda-copy", "cuda-global", CUDA, SB_DEVICE | SB_FLOOR, ALL_STAGES,
+           "speed of light: read each pixel, write it widened",
+           copy_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release)

@@ -46,9 +46,9 @@ sb_status integral_cuda_prepare(const integral_cuda_hooks *hooks, void **state, 
     *state = NULL;
     integral_device *d = (integral_device *)calloc(1, sizeof *d);
     if (!d)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", hooks->who);
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", exec->who);
     d->hooks = hooks;
-    d->who = hooks->who;
+    d->who = exec->who;
     sb_status st = device_open(d, in, params, output, exec, err);
     if (!st && hooks->setup)
         st = hooks->setup(d, err);

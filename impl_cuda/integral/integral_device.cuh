@@ -45,7 +45,6 @@ struct integral_device {
 };
 
 struct integral_cuda_hooks {
-    const char *who;
     sb_status (*setup)(integral_device *d, sb_error *err);   /* optional */
     sb_status (*run)(integral_device *d, sb_error *err);     /* enqueue on d->stream */
     void (*teardown)(integral_device *d);                    /* optional */

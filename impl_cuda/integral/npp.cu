@@ -130,7 +130,7 @@ static void npp_teardown(integral_device *d)
     free(s);
 }
 
-static const integral_cuda_hooks npp_hooks = { "integral/npp", npp_setup, npp_run, npp_teardown,
+static const integral_cuda_hooks npp_hooks = { npp_setup, npp_run, npp_teardown,
                                                npp_fetch, 1 };
 
 static sb_status npp_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -139,6 +139,6 @@ static sb_status npp_prepare(void **state, const sb_image *in, const void *param
     return integral_cuda_prepare(&npp_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_integral_npp_ops = {
-    npp_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
-};
+SB_VARIANT("integral", "npp", "lib", NPP, SB_DEVICE | SB_INT32, ALL_STAGES,
+           "NPP nppiIntegral_8u32s / nppiSqrIntegral_8u32s64f",
+           npp_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release)

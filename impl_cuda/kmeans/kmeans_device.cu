@@ -46,9 +46,9 @@ sb_status km_cuda_prepare(const km_hooks *hooks, void **state, const sb_image *i
     *state = NULL;
     km_device *d = (km_device *)calloc(1, sizeof *d);
     if (!d)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", hooks->who);
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", exec->who);
     d->hooks = hooks;
-    d->who = hooks->who;
+    d->who = exec->who;
     sb_status st = in->channels == 3
                        ? device_open(d, in, params, output, exec, err)
                        : sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", d->who,

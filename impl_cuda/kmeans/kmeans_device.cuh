@@ -64,7 +64,6 @@ struct km_device {
 };
 
 struct km_hooks {
-    const char *who;
     sb_status (*setup)(km_device *d, sb_error *err);                  /* optional */
     sb_status (*pass)(km_device *d, int first_pass, sb_error *err);   /* enqueue one pass */
     void (*teardown)(km_device *d);                                   /* optional */

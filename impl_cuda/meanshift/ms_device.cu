@@ -363,7 +363,7 @@ sb_status ms_cuda_prepare(const ms_hooks *hooks, int stage, void **state, const 
                           void *output, const sb_exec *exec, sb_error *err)
 {
     *state = NULL;
-    const char *who = hooks->names[stage];
+    const char *who = exec->who;
     const sb_ms_params *p = (const sb_ms_params *)params;
     sb_status st = sb_ms_check_params(p, stage, err);
     if (st)

@@ -31,7 +31,6 @@ enum { MS_BLOCK_W = 32, MS_BLOCK_H = 8 };
 struct ms_device;
 
 struct ms_hooks {
-    const char *names[4];          /* messages, by stage: "meanshift-filter/cuda-shared", ... */
     ccl_scheme scheme;             /* flood and merge */
     sb_status (*setup)(ms_device *d, sb_error *err);    /* optional: after the buffers exist */
     sb_status (*filter)(ms_device *d, sb_error *err);   /* enqueue: d->luv -> d->filtered */
@@ -79,40 +78,12 @@ sb_status ms_cuda_run(void *state, sb_error *err);
 sb_status ms_cuda_fetch(void *state, sb_error *err);
 void ms_cuda_release(void *state);
 
-/* The four stages' sb_variant_ops of one variant, from its hooks. */
-#define MS_CUDA_OPS(prefix, hooks)                                                                              \
-    static sb_status prefix##_filter_prepare(void **s, const sb_image *in, const void *p, void *o,            \
-                                             const sb_exec *e, sb_error *err)                                 \
-    {                                                                                                           \
-        return ms_cuda_prepare(&hooks, SB_MS_FILTER, s, in, p, o, e, err);                                     \
-    }                                                                                                           \
-    static sb_status prefix##_flood_prepare(void **s, const sb_image *in, const void *p, void *o,             \
-                                            const sb_exec *e, sb_error *err)                                  \
-    {                                                                                                           \
-        return ms_cuda_prepare(&hooks, SB_MS_FLOOD, s, in, p, o, e, err);                                      \
-    }                                                                                                           \
-    static sb_status prefix##_merge_prepare(void **s, const sb_image *in, const void *p, void *o,             \
-                                            const sb_exec *e, sb_error *err)                                  \
-    {                                                                                                           \
-        return ms_cuda_prepare(&hooks, SB_MS_MERGE, s, in, p, o, e, err);                                      \
-    }                                                                                                           \
-    static sb_status prefix##_pipeline_prepare(void **s, const sb_image *in, const void *p, void *o,          \
-                                               const sb_exec *e, sb_error *err)                               \
-    {                                                                                                           \
-        return ms_cuda_prepare(&hooks, SB_MS_PIPELINE, s, in, p, o, e, err);                                   \
-    }                                                                                                           \
-    extern "C" const sb_variant_ops sb_ms_filter_##prefix##_ops = {                                             \
-        prefix##_filter_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release                    \
-    };                                                                                                          \
-    extern "C" const sb_variant_ops sb_ms_flood_##prefix##_ops = {                                              \
-        prefix##_flood_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release                     \
-    };                                                                                                          \
-    extern "C" const sb_variant_ops sb_ms_merge_##prefix##_ops = {                                              \
-        prefix##_merge_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release                     \
-    };                                                                                                          \
-    extern "C" const sb_variant_ops sb_ms_pipeline_##prefix##_ops = {                                           \
-        prefix##_pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release                  \
-    };
+/* A variant's prepare for one stage: its hooks and the stage. */
+#define MS_CUDA_PREPARE(fn, hooks, stage)                                                                     \
+    static sb_status fn(void **s, const sb_image *in, const void *p, void *o, const sb_exec *e, sb_error *err) \
+    {                                                                                                         \
+        return ms_cuda_prepare(&hooks, stage, s, in, p, o, e, err);                                           \
+    }
 
 /* ---- the filter's per-pixel loop ----------------------------------------------------- */
 

@@ -47,7 +47,6 @@ struct slic_device {
 };
 
 struct slic_hooks {
-    const char *who;
     sb_status (*setup)(slic_device *d, sb_error *err);       /* optional */
     sb_status (*iterate)(slic_device *d, sb_error *err);     /* enqueue one assignment + update */
     void (*teardown)(slic_device *d);                         /* optional */

@@ -25,8 +25,8 @@
  * with CUDA events.  A variant knows nothing of files, timing or the
  * harness.
  *
- * Registering a variant is one line in bench/variants.def, which also holds
- * its name, backend and one-line summary.
+ * A variant registers itself with one SB_VARIANT(...) in its own file
+ * (below); its name is written there and nowhere else.
  */
 #ifndef SEGBENCH_VARIANT_H
 #define SEGBENCH_VARIANT_H
@@ -44,6 +44,7 @@ typedef struct sb_exec {
     void *stream;      /* CUDA variants: the cudaStream_t to enqueue on */
     int poison;        /* fill outputs with a pattern in prepare, so unwritten
                           elements cannot pass the agreement check */
+    const char *who;   /* "integral/cuda-shared": the variant, for its messages */
 } sb_exec;
 
 typedef struct sb_variant_ops {
@@ -75,7 +76,53 @@ typedef struct sb_variant {
     unsigned stages;        /* bit i set: supports the algorithm's stage i */
     const sb_variant_ops *ops; /* NULL when not built */
     const char *summary;
+    const char *who;        /* "integral/cuda-shared", what sb_exec.who gets */
+    const char *file;       /* the source file that registers it */
 } sb_variant;
+
+/* ---- registration ------------------------------------------------------------
+ *
+ * One line in the variant's own file, at the start of a line, declares it:
+ *
+ *   SB_VARIANT("integral", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+ *              "128x32 tiles: totals, carry scan in shared memory, one write per sum",
+ *              shared_prepare, shared_upload, shared_run, shared_fetch, shared_release)
+ *
+ *   algo, name  the algorithm (algo.h) and the variant's name, unique in it
+ *   backend     cpu, pthread, openmp, cuda-global, cuda-shared, cuda-texture, lib
+ *   needs       NONE, OPENMP, CUDA or NPP: what the build must have had
+ *   flags       SB_THREADED, SB_DEVICE, SB_FLOOR, SB_INT32 (above), or 0
+ *   stages      ALL_STAGES, or a mask: bit i = the algorithm's stage i
+ *   the ops     the five functions, in call order (upload NULL on the host)
+ *
+ * The build reads these lines out of every impl_* source file
+ * (bench/variant_table.sh makes gen/variants.inc), so `segbench list`
+ * knows a variant even where its file could not be compiled ("not
+ * built"), in the order of the files: impl_cpu/, impl_pthread/ (pthread,
+ * then OpenMP), then each impl_cuda/<algo>/ by the number that opens its
+ * file names (1_naive.cu, 2_blocked6.cu, ...).  A compiled file hands its
+ * ops to the registry when the program starts, through a constructor, so
+ * no symbol has to be named anywhere else (nor be extern "C").
+ */
+typedef struct sb_registration {
+    const char *algo, *name;
+    sb_variant_ops ops;
+} sb_registration;
+
+/* Called by SB_VARIANT's constructor (registry.c). */
+void sb_variant_register(const sb_registration *r);
+
+#define SB_CAT_(a, b) a##b
+#define SB_CAT(a, b) SB_CAT_(a, b)
+#define SB_VARIANT(algo, name, backend, needs, flags, stages, summary, prepare, upload, run, fetch, release) \
+    SB_REGISTER_AT_(__COUNTER__, algo, name, prepare, upload, run, fetch, release)
+#define SB_REGISTER_AT_(id, algo, name, prepare, upload, run, fetch, release)                            \
+    static const sb_registration SB_CAT(sb_registration_, id) = { algo, name,                        \
+                                                                   { prepare, upload, run, fetch, release } }; \
+    __attribute__((constructor)) static void SB_CAT(sb_register_, id)(void)                              \
+    {                                                                                                     \
+        sb_variant_register(&SB_CAT(sb_registration_, id));                                               \
+    }
 
 #ifdef __cplusplus
 }

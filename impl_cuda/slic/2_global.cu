@@ -1,4 +1,4 @@
-/* global.cu - SLIC with the update fused into the assignment, global
+/* 2_global.cu - SLIC with the update fused into the assignment, global
  * memory only (variant "cuda-global").
  *
  * Against cuda-seed: the window reduction is gone.  Each thread, having
@@ -44,7 +44,7 @@ static sb_status global_iterate(slic_device *d, sb_error *err)
     return slic_enqueue_update(d, err);
 }
 
-static const slic_hooks global_hooks = { "slic/cuda-global", NULL, global_iterate, NULL };
+static const slic_hooks global_hooks = { NULL, global_iterate, NULL };
 
 static sb_status global_prepare(void **state, const sb_image *in, const void *params, void *output,
                                 const sb_exec *exec, sb_error *err)
@@ -52,6 +52,6 @@ static sb_status global_prepare(void **state, const sb_image *in, const void *pa
     return slic_cuda_prepare(&global_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_slic_cuda_global_ops = {
-    global_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release
-};
+SB_VARIANT("slic", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "assignment fused with the sums: 6 global atomics a pixel, then the update",
+           global_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release)

@@ -1,9 +1,12 @@
-/* maxflow_device.cu - push-relabel max-flow on the device (maxflow.h).
+/* 1_global.cu - GrabCut with global memory (variant "cuda-global" of every
+ * GrabCut stage and the pipeline): gc_device.cu's thread-a-pixel steps,
+ * and a cut of synchronous push-relabel rounds over all nodes in one
+ * cooperative kernel.
  *
- * cuda-global (GC_CUT_ROUNDS): the whole solve is one cooperative kernel.
- * Every thread owns the same nodes all along (a grid-stride loop) and the
- * grid synchronises between phases with cooperative groups' grid.sync(),
- * so there is no launch and no host round trip per round -- the source
+ * Against the source: the whole solve is one cooperative kernel.  Every
+ * thread owns the same nodes all along (a grid-stride loop) and the grid
+ * synchronises between phases with cooperative groups' grid.sync(), so
+ * there is no launch and no host round trip per round -- the source
  * launched kernels per round and read a flag back.  Phases:
  *   - the global relabel: heights = exact BFS distances to the sink, by
  *     Bellman-Ford sweeps (sb_mf_relax) in place until none changes;
@@ -15,8 +18,6 @@
  * rotating counters, the grid syncs, everyone reads it.  Rounds are the
  * host's rounds exactly (same heights, same pushes), so pthread, OpenMP,
  * cpu-rounds and cuda-global report the same round counts.
- *
- * cuda-shared (GC_CUT_TILES) is in tiles_device.cu.
  */
 #include "gc_device.cuh"
 
@@ -157,13 +158,18 @@ __global__ void __launch_bounds__(MF_BLOCK) mf_rounds_kernel(mf_args a)
     }
 }
 
-sb_status gc_tiles_prepare(gc_dev *d, sb_error *err);
-sb_status gc_tiles_solve(gc_dev *d, int it, sb_error *err);
+/* ---- the cut the rung supplies ---- */
 
-sb_status gc_dev_maxflow_prepare(gc_dev *d, sb_error *err)
+struct rounds_state {
+    int blocks;                        /* resident blocks of the cooperative kernel */
+};
+
+static sb_status rounds_prepare(gc_dev *d, sb_error *err)
 {
-    if (d->cut == GC_CUT_TILES)
-        return gc_tiles_prepare(d, err);
+    rounds_state *s = (rounds_state *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->cut_state = s;
     int dev, coop = 0, sms = 0, per_sm = 0;
     SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
     SB_CUDA_TRY(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev), err, d->who);
@@ -174,22 +180,49 @@ sb_status gc_dev_maxflow_prepare(gc_dev *d, sb_error *err)
     /* every block must be resident for grid.sync(); no more than the nodes need */
     long wanted = (d->n + MF_BLOCK - 1) / MF_BLOCK;
     long most = (long)per_sm * sms;
-    d->coop_blocks = (int)(wanted < most ? wanted : most);
-    if (d->coop_blocks < 1)
+    s->blocks = (int)(wanted < most ? wanted : most);
+    if (s->blocks < 1)
         return sb_fail(err, SB_ERR_DEVICE, "%s: the max-flow kernel cannot be resident", d->who);
     return SB_OK;
 }
 
-sb_status gc_dev_maxflow(gc_dev *d, int it, sb_error *err)
+static sb_status rounds_solve(gc_dev *d, int it, sb_error *err)
 {
-    if (d->cut == GC_CUT_TILES)
-        return gc_tiles_solve(d, it, err);
+    rounds_state *s = (rounds_state *)d->cut_state;
     mf_args a = { d->width, d->height, d->n, d->term, d->nlink[0], d->nlink[1], d->nlink[2], d->nlink[3],
                   d->r, d->sink, d->excess, d->h[0], d->h[1], d->inflow, d->fg, d->s->counter, &d->s->flow,
                   d->stats, it };
     void *args[] = { &a };
-    SB_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)mf_rounds_kernel, dim3(d->coop_blocks), dim3(MF_BLOCK),
-                                            args, 0, d->stream),
+    SB_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)mf_rounds_kernel, dim3(s->blocks), dim3(MF_BLOCK), args, 0,
+                                            d->stream),
                 err, d->who);
     return SB_OK;
 }
+
+static void rounds_release(gc_dev *d) { free(d->cut_state); }
+
+static const gc_cut rounds_cut = { rounds_prepare, rounds_solve, rounds_release };
+
+/* ---- the variants ---- */
+
+GC_CUDA_OPS(kmeans_global, GC_KMEANS, rounds_cut)
+GC_CUDA_OPS(gmm_global, GC_GMM, rounds_cut)
+GC_CUDA_OPS(graph_global, GC_GRAPH, rounds_cut)
+GC_CUDA_OPS(maxflow_global, GC_MAXFLOW, rounds_cut)
+GC_CUDA_OPS(pipeline_global, GC_PIPELINE, rounds_cut)
+
+SB_VARIANT("grabcut-kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "thread a pixel, per-block shared sums then global atomics, 10 passes ending on a device flag",
+           kmeans_global_prepare, kmeans_global_upload, kmeans_global_run, kmeans_global_fetch, kmeans_global_release)
+SB_VARIANT("grabcut-gmm", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "thread a pixel, per-block shared moment sums, mixtures in one block (the host's function)",
+           gmm_global_prepare, gmm_global_upload, gmm_global_run, gmm_global_fetch, gmm_global_release)
+SB_VARIANT("grabcut-graph", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "thread a pixel: warp-summed beta, then n-links and t-links",
+           graph_global_prepare, graph_global_upload, graph_global_run, graph_global_fetch, graph_global_release)
+SB_VARIANT("grabcut-maxflow", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "one cooperative kernel: BFS relabel and push-relabel rounds over all nodes, grid.sync between phases",
+           maxflow_global_prepare, maxflow_global_upload, maxflow_global_run, maxflow_global_fetch, maxflow_global_release)
+SB_VARIANT("grabcut", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "the cuda-global steps and cut, everything resident, one read-back at the end",
+           pipeline_global_prepare, pipeline_global_upload, pipeline_global_run, pipeline_global_fetch, pipeline_global_release)

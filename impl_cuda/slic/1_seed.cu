@@ -1,4 +1,4 @@
-/* seed.cu - SLIC with the source's kernel structure (variant "cuda-seed"),
+/* 1_seed.cu - SLIC with the source's kernel structure (variant "cuda-seed"),
  * its three defects fixed.
  *
  * As gSLICr does it:
@@ -162,8 +162,8 @@ static void seed_teardown(slic_device *d)
     free(s);
 }
 
-static const slic_hooks seed_hooks = { "slic/cuda-seed", seed_setup, seed_iterate<false>, seed_teardown };
-static const slic_hooks race_hooks = { "slic/cuda-seed-race", seed_setup, seed_iterate<true>, seed_teardown };
+static const slic_hooks seed_hooks = { seed_setup, seed_iterate<false>, seed_teardown };
+static const slic_hooks race_hooks = { seed_setup, seed_iterate<true>, seed_teardown };
 
 static sb_status seed_prepare(void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
@@ -177,9 +177,9 @@ static sb_status race_prepare(void **state, const sb_image *in, const void *para
     return slic_cuda_prepare(&race_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_slic_cuda_seed_ops = {
-    seed_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release
-};
+SB_VARIANT("slic", "cuda-seed", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "the source's kernels (window reduction per centre), its 3 defects fixed",
+           seed_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release)
 /* Not registered: the source's racy reduction, for tests/test_gpu.c only. */
 extern "C" const sb_variant_ops sb_slic_cuda_seed_race_ops = {
     race_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release

@@ -1,4 +1,4 @@
-/* texture.cu - mean-shift with the filter's reads through a texture
+/* 3_texture.cu - mean-shift with the filter's reads through a texture
  * (variant "cuda-texture" of every mean-shift stage).
  *
  * The filter: as cuda-global, but every window pixel comes from a 2D
@@ -69,9 +69,15 @@ static sb_status texture_run_filter(ms_device *d, sb_error *err)
 }
 
 static const ms_hooks texture_hooks = {
-    { "meanshift-filter/cuda-texture", "meanshift-flood/cuda-texture", "meanshift-merge/cuda-texture",
-      "meanshift/cuda-texture" },
     CCL_TILED, texture_setup, texture_run_filter, texture_teardown
 };
 
-MS_CUDA_OPS(cuda_texture, texture_hooks)
+MS_CUDA_PREPARE(filter_prepare, texture_hooks, SB_MS_FILTER)
+MS_CUDA_PREPARE(pipeline_prepare, texture_hooks, SB_MS_PIPELINE)
+
+SB_VARIANT("meanshift-filter", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-global with the window read through a 2D texture",
+           filter_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+SB_VARIANT("meanshift", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
+           "texture-read filter, then the cuda-shared flood and merge",
+           pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)

@@ -1,4 +1,4 @@
-/* texture.cu - SLIC with the tile pass of tile_pass.cuh (variant
+/* 4_texture.cu - SLIC with the tile pass of tile_pass.cuh (variant
  * "cuda-texture"), the colour read through a texture object.
  *
  * Against cuda-shared: only the loads of the converted colour change, to
@@ -47,7 +47,7 @@ static void texture_teardown(slic_device *d)
     free(tex);
 }
 
-static const slic_hooks texture_hooks = { "slic/cuda-texture", texture_setup, texture_iterate, texture_teardown };
+static const slic_hooks texture_hooks = { texture_setup, texture_iterate, texture_teardown };
 
 static sb_status texture_prepare(void **state, const sb_image *in, const void *params, void *output,
                                  const sb_exec *exec, sb_error *err)
@@ -55,6 +55,6 @@ static sb_status texture_prepare(void **state, const sb_image *in, const void *p
     return slic_cuda_prepare(&texture_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_slic_cuda_texture_ops = {
-    texture_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release
-};
+SB_VARIANT("slic", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-shared with the colour read through a texture object",
+           texture_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release)

@@ -1,4 +1,4 @@
-/* seed.cu - the source's k-means scheme, kept faithfully (variant
+/* 1_seed.cu - the source's k-means scheme, kept faithfully (variant
  * "cuda-seed").
  *
  * Each pass: copy the whole image to the device, copy the centres into
@@ -40,6 +40,7 @@ struct seed_state {
     sb_kmeans_params params;
     sb_kmeans_out *out;
     cudaStream_t stream;
+    const char *who;       /* for messages */
     long n;
     int32_t initial[SB_KMEANS_MAX_K][3];
     uint8_t *rgb;          /* device, packed */
@@ -48,8 +49,6 @@ struct seed_state {
     int *host_changed;     /* pinned */
 };
 
-static const char *seed_who = "kmeans/cuda-seed";
-
 static sb_status seed_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
                            long *changed, sb_error *err)
 {
@@ -57,19 +56,19 @@ static sb_status seed_pass(void *ctx, const sb_kmeans_prepped *centres, int firs
     const sb_image *in = s->in;
     SB_CUDA_TRY(cudaMemcpy2DAsync(s->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
                                   (size_t)in->height, cudaMemcpyHostToDevice, s->stream),
-                err, seed_who);
+                err, s->who);
     SB_CUDA_TRY(cudaMemcpyToSymbolAsync(seed_centres, centres, (size_t)s->params.k * sizeof(float4), 0,
                                         cudaMemcpyHostToDevice, s->stream),
-                err, seed_who);
-    SB_CUDA_TRY(cudaMemsetAsync(s->changed, 0, sizeof(int), s->stream), err, seed_who);
+                err, s->who);
+    SB_CUDA_TRY(cudaMemsetAsync(s->changed, 0, sizeof(int), s->stream), err, s->who);
     km_seed_assign<<<sb_div_up((unsigned long long)s->n, SEED_THREADS), SEED_THREADS, 0, s->stream>>>(
         s->rgb, (unsigned long long)s->n, s->labels, s->params.k, first_pass, s->changed);
-    SB_CUDA_LAUNCHED(err, seed_who);
+    SB_CUDA_LAUNCHED(err, s->who);
     SB_CUDA_TRY(cudaMemcpyAsync(s->out->labels, s->labels, (size_t)s->n, cudaMemcpyDeviceToHost, s->stream), err,
-                seed_who);
+                s->who);
     SB_CUDA_TRY(cudaMemcpyAsync(s->host_changed, s->changed, sizeof(int), cudaMemcpyDeviceToHost, s->stream),
-                err, seed_who);
-    SB_CUDA_TRY(cudaStreamSynchronize(s->stream), err, seed_who);
+                err, s->who);
+    SB_CUDA_TRY(cudaStreamSynchronize(s->stream), err, s->who);
     sb_kmeans_accumulate_rows(in, 0, in->height, s->out->labels, sums);
     *changed = *s->host_changed;
     return SB_OK;
@@ -89,12 +88,12 @@ static void seed_release(void *state)
 
 static sb_status seed_open(seed_state *s, const sb_exec *exec, sb_error *err)
 {
-    SB_CUDA_TRY(cudaMalloc(&s->rgb, (size_t)s->n * 3), err, seed_who);
-    SB_CUDA_TRY(cudaMalloc(&s->labels, (size_t)s->n), err, seed_who);
-    SB_CUDA_TRY(cudaMalloc(&s->changed, sizeof(int)), err, seed_who);
-    SB_CUDA_TRY(cudaMallocHost(&s->host_changed, sizeof(int)), err, seed_who);
+    SB_CUDA_TRY(cudaMalloc(&s->rgb, (size_t)s->n * 3), err, s->who);
+    SB_CUDA_TRY(cudaMalloc(&s->labels, (size_t)s->n), err, s->who);
+    SB_CUDA_TRY(cudaMalloc(&s->changed, sizeof(int)), err, s->who);
+    SB_CUDA_TRY(cudaMallocHost(&s->host_changed, sizeof(int)), err, s->who);
     if (exec->poison)
-        SB_CUDA_TRY(cudaMemsetAsync(s->labels, 0xA5, (size_t)s->n, s->stream), err, seed_who);
+        SB_CUDA_TRY(cudaMemsetAsync(s->labels, 0xA5, (size_t)s->n, s->stream), err, s->who);
     return SB_OK;
 }
 
@@ -111,14 +110,15 @@ static sb_status seed_prepare(void **state, const sb_image *in, const void *para
 {
     *state = NULL;
     if (in->channels != 3)
-        return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", seed_who, in->channels);
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", exec->who, in->channels);
     seed_state *s = (seed_state *)calloc(1, sizeof *s);
     if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", seed_who);
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", exec->who);
     s->in = in;
     s->params = *(const sb_kmeans_params *)params;
     s->out = (sb_kmeans_out *)output;
     s->stream = (cudaStream_t)exec->stream;
+    s->who = exec->who;
     s->n = (long)in->width * in->height;
     sb_status st = seed_open(s, exec, err);
     if (st) {
@@ -142,6 +142,6 @@ static sb_status seed_fetch(void *state, sb_error *err)
     return SB_OK;    /* the labels came back in the last pass; centres were computed on the host */
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_seed_ops = {
-    seed_prepare, seed_upload, seed_run, seed_fetch, seed_release
-};
+SB_VARIANT("kmeans", "cuda-seed", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "the source's scheme: centres in __constant__, update on the host, image copied every pass",
+           seed_prepare, seed_upload, seed_run, seed_fetch, seed_release)

@@ -1,4 +1,4 @@
-/* naive.cu - integral image, one thread per row, then one per column
+/* 1_naive.cu - integral image, one thread per row, then one per column
  * (variant "cuda-naive", backend cuda-global).
  *
  * The first thing anyone writes, kept as the baseline every other CUDA
@@ -61,7 +61,7 @@ static sb_status naive_run(integral_device *d, sb_error *err)
     return st;
 }
 
-static const integral_cuda_hooks naive_hooks = { "integral/cuda-naive", NULL, naive_run, NULL, NULL, 0 };
+static const integral_cuda_hooks naive_hooks = { NULL, naive_run, NULL, NULL, 0 };
 
 static sb_status naive_prepare(void **state, const sb_image *in, const void *params, void *output,
                                const sb_exec *exec, sb_error *err)
@@ -69,6 +69,6 @@ static sb_status naive_prepare(void **state, const sb_image *in, const void *par
     return integral_cuda_prepare(&naive_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_integral_cuda_naive_ops = {
-    naive_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
-};
+SB_VARIANT("integral", "cuda-naive", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "one thread per row, then one per column",
+           naive_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release)

@@ -1,4 +1,4 @@
-/* blocksums.cu - k-means with each block's sums and the centres in shared
+/* 3_blocksums.cu - k-means with each block's sums and the centres in shared
  * memory (variant "cuda-blocksums").
  *
  * Against cuda-global: the block's working set moves on chip.  Each block
@@ -81,7 +81,7 @@ static sb_status blocksums_pass(km_device *d, int first_pass, sb_error *err)
 
 static void blocksums_teardown(km_device *d) { free(d->scratch); }
 
-static const km_hooks blocksums_hooks = { "kmeans/cuda-blocksums", blocksums_setup, blocksums_pass,
+static const km_hooks blocksums_hooks = { blocksums_setup, blocksums_pass,
                                           blocksums_teardown };
 
 static sb_status blocksums_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -90,6 +90,6 @@ static sb_status blocksums_prepare(void **state, const sb_image *in, const void 
     return km_cuda_prepare(&blocksums_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_blocksums_ops = {
-    blocksums_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
-};
+SB_VARIANT("kmeans", "cuda-blocksums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-global with each block's sums and the centres in shared memory",
+           blocksums_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)

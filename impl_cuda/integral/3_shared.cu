@@ -1,4 +1,4 @@
-/* shared.cu - tiled integral image, pixels read from global memory
+/* 3_shared.cu - tiled integral image, pixels read from global memory
  * (variant "cuda-shared").
  *
  * Against cuda-blocked6: tiles instead of whole-table passes.  Each warp
@@ -8,7 +8,7 @@
  * algorithm).  Pixels come in as one 4-byte load per lane through the
  * read-only data path (__ldg), 128 contiguous bytes per warp.
  *
- * Sibling: texture.cu reads the same pixels through a texture object.
+ * Next rung: 4_texture.cu reads the same pixels through a texture object.
  */
 #include "tiled.cuh"
 
@@ -49,7 +49,7 @@ static void shared_teardown(integral_device *d)
     free(s);
 }
 
-static const integral_cuda_hooks shared_hooks = { "integral/cuda-shared", shared_setup, shared_run,
+static const integral_cuda_hooks shared_hooks = { shared_setup, shared_run,
                                                   shared_teardown, NULL, 0 };
 
 static sb_status shared_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -58,6 +58,6 @@ static sb_status shared_prepare(void **state, const sb_image *in, const void *pa
     return integral_cuda_prepare(&shared_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_integral_cuda_shared_ops = {
-    shared_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
-};
+SB_VARIANT("integral", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "128x32 tiles: totals, carry scan in shared memory, one write per sum",
+           shared_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release)

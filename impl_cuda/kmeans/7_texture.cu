@@ -1,4 +1,4 @@
-/* texture.cu - k-means with the pixels read through a texture object
+/* 7_texture.cu - k-means with the pixels read through a texture object
  * (variant "cuda-texture").
  *
  * Against cuda-shared: the same kernel (quad_pass.cuh); the three words
@@ -71,7 +71,7 @@ static void texture_teardown(km_device *d)
     free(s);
 }
 
-static const km_hooks texture_hooks = { "kmeans/cuda-texture", texture_setup, texture_pass, texture_teardown };
+static const km_hooks texture_hooks = { texture_setup, texture_pass, texture_teardown };
 
 static sb_status texture_prepare(void **state, const sb_image *in, const void *params, void *output,
                                  const sb_exec *exec, sb_error *err)
@@ -79,6 +79,6 @@ static sb_status texture_prepare(void **state, const sb_image *in, const void *p
     return km_cuda_prepare(&texture_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_texture_ops = {
-    texture_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
-};
+SB_VARIANT("kmeans", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-shared with the pixels read through a texture object",
+           texture_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)

@@ -1,4 +1,4 @@
-/* quad.cu - k-means with 4 pixels a thread (variant "cuda-quad").
+/* 5_quad.cu - k-means with 4 pixels a thread (variant "cuda-quad").
  *
  * Against cuda-warpsums: each thread takes a quad of 4 pixels, 3 aligned
  * words of the packed image, and writes one word of 4 labels; one read of
@@ -43,7 +43,7 @@ static sb_status quad_pass(km_device *d, int first_pass, sb_error *err)
 
 static void quad_teardown(km_device *d) { free(d->scratch); }
 
-static const km_hooks quad_hooks = { "kmeans/cuda-quad", quad_setup, quad_pass, quad_teardown };
+static const km_hooks quad_hooks = { quad_setup, quad_pass, quad_teardown };
 
 static sb_status quad_prepare(void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
@@ -51,6 +51,6 @@ static sb_status quad_prepare(void **state, const sb_image *in, const void *para
     return km_cuda_prepare(&quad_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_quad_ops = {
-    quad_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
-};
+SB_VARIANT("kmeans", "cuda-quad", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-warpsums with 4 pixels a thread: word loads, one centre read for 4 pixels",
+           quad_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)

@@ -1,4 +1,4 @@
-/* blocked6.cu - the source's blocked six-kernel scan, kept faithfully
+/* 2_blocked6.cu - the source's blocked six-kernel scan, kept faithfully
  * (variant "cuda-blocked6", backend cuda-global).
  *
  * The seed design scans in blocks of four pixels, then fixes up the blocks
@@ -157,7 +157,7 @@ static sb_status blocked6_run(integral_device *d, sb_error *err)
     return st;
 }
 
-static const integral_cuda_hooks blocked6_hooks = { "integral/cuda-blocked6", blocked6_setup,
+static const integral_cuda_hooks blocked6_hooks = { blocked6_setup,
                                                     blocked6_run, blocked6_teardown, NULL, 0 };
 
 static sb_status blocked6_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -166,6 +166,6 @@ static sb_status blocked6_prepare(void **state, const sb_image *in, const void *
     return integral_cuda_prepare(&blocked6_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_integral_cuda_blocked6_ops = {
-    blocked6_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
-};
+SB_VARIANT("integral", "cuda-blocked6", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "the source's six-kernel blocked scan (blocks of 4)",
+           blocked6_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release)

@@ -1,4 +1,4 @@
-/* global.cu - k-means with the whole loop on the device, global memory
+/* 2_global.cu - k-means with the whole loop on the device, global memory
  * only (variant "cuda-global").
  *
  * Against cuda-seed: nothing crosses the bus between passes.  The update
@@ -102,7 +102,7 @@ static void global_teardown(km_device *d)
     free(s);
 }
 
-static const km_hooks global_hooks = { "kmeans/cuda-global", global_setup, global_pass, global_teardown };
+static const km_hooks global_hooks = { global_setup, global_pass, global_teardown };
 
 static sb_status global_prepare(void **state, const sb_image *in, const void *params, void *output,
                                 const sb_exec *exec, sb_error *err)
@@ -110,6 +110,6 @@ static sb_status global_prepare(void **state, const sb_image *in, const void *pa
     return km_cuda_prepare(&global_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_global_ops = {
-    global_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
-};
+SB_VARIANT("kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "loop on the device: thread per pixel, global atomics into per-block sums, reduce kernel",
+           global_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)

@@ -1,4 +1,4 @@
-/* shared.cu - k-means, one kernel a pass (variant "cuda-shared").
+/* 6_shared.cu - k-means, one kernel a pass (variant "cuda-shared").
  *
  * Against cuda-quad: the update of the centres runs in the block that
  * finishes last (km_last_block: a fence, then a ticket), so a pass is one
@@ -33,7 +33,7 @@ static sb_status shared_pass(km_device *d, int first_pass, sb_error *err)
 
 static void shared_teardown(km_device *d) { free(d->scratch); }
 
-static const km_hooks shared_hooks = { "kmeans/cuda-shared", shared_setup, shared_pass, shared_teardown };
+static const km_hooks shared_hooks = { shared_setup, shared_pass, shared_teardown };
 
 static sb_status shared_prepare(void **state, const sb_image *in, const void *params, void *output,
                                 const sb_exec *exec, sb_error *err)
@@ -41,6 +41,6 @@ static sb_status shared_prepare(void **state, const sb_image *in, const void *pa
     return km_cuda_prepare(&shared_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_shared_ops = {
-    shared_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
-};
+SB_VARIANT("kmeans", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-quad with the update in the block that finishes last: one launch a pass",
+           shared_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)

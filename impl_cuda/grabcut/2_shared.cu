@@ -1,7 +1,8 @@
-/* tiles_device.cu - push-relabel in shared-memory tiles (cuda-shared's
- * max-flow, GC_CUT_TILES).
+/* 2_shared.cu - GrabCut's max-flow in shared-memory tiles (variant
+ * "cuda-shared" of grabcut-maxflow and the pipeline).
  *
- * What a tile buys: a block loads a 16x16 tile -- its nodes' residuals,
+ * Against cuda-global: only the cut differs; the per-pixel steps are the
+ * same (gc_device.cu).  What a tile buys: a block loads a 16x16 tile -- its nodes' residuals,
  * excess and heights, and its neighbours' heights (the halo) -- and runs
  * up to TILE_ROUNDS push/relabel rounds in shared memory, with
  * __syncthreads() between phases instead of a grid-wide barrier, before
@@ -257,11 +258,30 @@ struct tile_flags {
     int count[SWEEPS_PER_CHECK];
 };
 
-sb_status gc_tiles_prepare(gc_dev *d, sb_error *err)
+/* ---- the cut the rung supplies ---- */
+
+struct tiles_state {
+    tile_flags *flags;                 /* device */
+    tile_flags *host;                  /* pinned */
+};
+
+static sb_status tiles_prepare(gc_dev *d, sb_error *err)
 {
-    SB_CUDA_TRY(cudaMalloc(&d->tile_flags, sizeof(tile_flags)), err, d->who);
-    SB_CUDA_TRY(cudaMallocHost(&d->tile_host, sizeof(tile_flags)), err, d->who);
+    tiles_state *s = (tiles_state *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->cut_state = s;
+    SB_CUDA_TRY(cudaMalloc(&s->flags, sizeof(tile_flags)), err, d->who);
+    SB_CUDA_TRY(cudaMallocHost(&s->host, sizeof(tile_flags)), err, d->who);
     return SB_OK;
+}
+
+static void tiles_release(gc_dev *d)
+{
+    tiles_state *s = (tiles_state *)d->cut_state;
+    cudaFree(s->flags);
+    cudaFreeHost(s->host);
+    free(s);
 }
 
 static sb_status tiles_bfs(gc_dev *d, tile_net t, tile_flags *flags, tile_flags *host, sb_error *err)
@@ -285,10 +305,11 @@ static sb_status tiles_bfs(gc_dev *d, tile_net t, tile_flags *flags, tile_flags 
     }
 }
 
-sb_status gc_tiles_solve(gc_dev *d, int it, sb_error *err)
+static sb_status tiles_solve(gc_dev *d, int it, sb_error *err)
 {
     tile_net t = { d->width, d->height, d->n, d->r, d->sink, d->excess, d->h[0] };
-    tile_flags *flags = (tile_flags *)d->tile_flags, *host = (tile_flags *)d->tile_host;
+    tiles_state *state = (tiles_state *)d->cut_state;
+    tile_flags *flags = state->flags, *host = state->host;
     unsigned blocks = sb_div_up((unsigned long long)d->n, 256);
     tile_init<<<blocks, 256, 0, d->stream>>>(t, d->term, d->nlink[0], d->nlink[1], d->nlink[2], d->nlink[3]);
     SB_CUDA_TRY(cudaMemsetAsync(&d->s->flow, 0, sizeof d->s->flow, d->stream), err, d->who);
@@ -326,3 +347,17 @@ sb_status gc_tiles_solve(gc_dev *d, int it, sb_error *err)
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
+
+static const gc_cut tiles_cut = { tiles_prepare, tiles_solve, tiles_release };
+
+/* ---- the variants ---- */
+
+GC_CUDA_OPS(maxflow_shared, GC_MAXFLOW, tiles_cut)
+GC_CUDA_OPS(pipeline_shared, GC_PIPELINE, tiles_cut)
+
+SB_VARIANT("grabcut-maxflow", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "16x16 tiles in four colours, 8 push/relabel rounds a launch in shared memory; tiled BFS relabel",
+           maxflow_shared_prepare, maxflow_shared_upload, maxflow_shared_run, maxflow_shared_fetch, maxflow_shared_release)
+SB_VARIANT("grabcut", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "the cuda-global steps with the tiled cut",
+           pipeline_shared_prepare, pipeline_shared_upload, pipeline_shared_run, pipeline_shared_fetch, pipeline_shared_release)

@@ -1,4 +1,4 @@
-/* global.cu - mean-shift with global memory only (variant "cuda-global"
+/* 1_global.cu - mean-shift with global memory only (variant "cuda-global"
  * of every mean-shift stage).
  *
  * The filter: one thread a pixel; every window pixel is read from global
@@ -40,9 +40,23 @@ static sb_status global_run_filter(ms_device *d, sb_error *err)
 }
 
 static const ms_hooks global_hooks = {
-    { "meanshift-filter/cuda-global", "meanshift-flood/cuda-global", "meanshift-merge/cuda-global",
-      "meanshift/cuda-global" },
     CCL_GLOBAL, NULL, global_run_filter, NULL
 };
 
-MS_CUDA_OPS(cuda_global, global_hooks)
+MS_CUDA_PREPARE(filter_prepare, global_hooks, SB_MS_FILTER)
+MS_CUDA_PREPARE(flood_prepare, global_hooks, SB_MS_FLOOD)
+MS_CUDA_PREPARE(merge_prepare, global_hooks, SB_MS_MERGE)
+MS_CUDA_PREPARE(pipeline_prepare, global_hooks, SB_MS_PIPELINE)
+
+SB_VARIANT("meanshift-filter", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "thread per pixel, window read from global memory (L1), SIMD byte distance",
+           filter_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+SB_VARIANT("meanshift-flood", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "join bits, then union-find with atomicMin in global memory, a thread a pixel",
+           flood_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+SB_VARIANT("meanshift-merge", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "warp-aggregated region sums, fusion union-find in global memory, pruning rounds, CUB scan",
+           merge_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+SB_VARIANT("meanshift", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "the cuda-global stages in turn, data resident on the device",
+           pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)

@@ -1,4 +1,4 @@
-/* warpsums.cu - k-means with warp-aggregated sums (variant
+/* 4_warpsums.cu - k-means with warp-aggregated sums (variant
  * "cuda-warpsums").
  *
  * Against cuda-blocksums: the lanes of a warp that hold the same label add
@@ -82,7 +82,7 @@ static sb_status warpsums_pass(km_device *d, int first_pass, sb_error *err)
 
 static void warpsums_teardown(km_device *d) { free(d->scratch); }
 
-static const km_hooks warpsums_hooks = { "kmeans/cuda-warpsums", warpsums_setup, warpsums_pass,
+static const km_hooks warpsums_hooks = { warpsums_setup, warpsums_pass,
                                           warpsums_teardown };
 
 static sb_status warpsums_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -91,6 +91,6 @@ static sb_status warpsums_prepare(void **state, const sb_image *in, const void *
     return km_cuda_prepare(&warpsums_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_kmeans_cuda_warpsums_ops = {
-    warpsums_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release
-};
+SB_VARIANT("kmeans", "cuda-warpsums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-blocksums with the lanes of one label adding together first (warp aggregation)",
+           warpsums_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)

@@ -1,4 +1,4 @@
-/* texture.cu - tiled integral image, pixels read through a texture object
+/* 4_texture.cu - tiled integral image, pixels read through a texture object
  * (variant "cuda-texture").
  *
  * Against cuda-shared: the same kernels (tiled.cuh), but each lane's four
@@ -67,7 +67,7 @@ static void texture_teardown(integral_device *d)
     free(s);
 }
 
-static const integral_cuda_hooks texture_hooks = { "integral/cuda-texture", texture_setup, texture_run,
+static const integral_cuda_hooks texture_hooks = { texture_setup, texture_run,
                                                    texture_teardown, NULL, 0 };
 
 static sb_status texture_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -76,6 +76,6 @@ static sb_status texture_prepare(void **state, const sb_image *in, const void *p
     return integral_cuda_prepare(&texture_hooks, state, in, params, output, exec, err);
 }
 
-extern "C" const sb_variant_ops sb_integral_cuda_texture_ops = {
-    texture_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release
-};
+SB_VARIANT("integral", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-shared with the pixels read through a texture object",
+           texture_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release)

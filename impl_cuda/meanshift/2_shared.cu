@@ -1,4 +1,4 @@
-/* shared.cu - mean-shift with shared memory (variant "cuda-shared" of
+/* 2_shared.cu - mean-shift with shared memory (variant "cuda-shared" of
  * every mean-shift stage).
  *
  * The filter: each 32x8 block first stages its tile and a halo of the
@@ -73,9 +73,23 @@ static sb_status shared_run_filter(ms_device *d, sb_error *err)
 }
 
 static const ms_hooks shared_hooks = {
-    { "meanshift-filter/cuda-shared", "meanshift-flood/cuda-shared", "meanshift-merge/cuda-shared",
-      "meanshift/cuda-shared" },
     CCL_TILED, shared_setup, shared_run_filter, NULL
 };
 
-MS_CUDA_OPS(cuda_shared, shared_hooks)
+MS_CUDA_PREPARE(filter_prepare, shared_hooks, SB_MS_FILTER)
+MS_CUDA_PREPARE(flood_prepare, shared_hooks, SB_MS_FLOOD)
+MS_CUDA_PREPARE(merge_prepare, shared_hooks, SB_MS_MERGE)
+MS_CUDA_PREPARE(pipeline_prepare, shared_hooks, SB_MS_PIPELINE)
+
+SB_VARIANT("meanshift-filter", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "32x8 tile + radius halo staged in shared memory; moved windows fall back to global",
+           filter_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+SB_VARIANT("meanshift-flood", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "join bits, union-find in 32x32 shared tiles, then the tiles' seams, then roots",
+           flood_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+SB_VARIANT("meanshift-merge", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "as cuda-global with the fusion union-find in 32x32 shared tiles",
+           merge_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+SB_VARIANT("meanshift", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "the cuda-shared stages in turn, data resident on the device",
+           pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)

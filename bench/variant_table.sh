@@ -1,0 +1,40 @@
+#!/bin/sh
+# variant_table.sh - print every SB_VARIANT(...) registration found in the
+# variants' source files, in the registry's order, for registry.c to
+# include (the Makefile writes it to build/gen/variants.inc).
+#
+# The order is the files' order: impl_cpu/, then impl_pthread/'s pthread
+# files, then its OpenMP files, then each impl_cuda/<algo>/ in version
+# order (sort -V), so 2_blocked6.cu comes before 10_x.cu.  Within a file,
+# the order of its lines.  Every file is read whether or not this build
+# can compile it, so a variant it cannot build is still listed.
+#
+# Usage: variant_table.sh ROOT   (the directory holding impl_cpu/ ...)
+set -eu
+root=${1:-.}
+cd "$root"
+files="$(ls impl_cpu/*.c) $(ls impl_pthread/*_pthread.c) $(ls impl_pthread/*_openmp.c)"
+for dir in impl_cuda/*/; do
+    files="$files $(ls "$dir" | grep '\.cu$' | sort -V | sed "s|^|$dir|")"
+done
+for file in $files; do
+    # From a line that opens with SB_VARIANT( to the line that closes its
+    # parentheses, counting none inside string literals; #line points
+    # compiler messages at the source file.
+    awk -v file="$file" '
+        !on && /^SB_VARIANT\(/ { on = 1; depth = 0; printf "#line %d \"%s\"\n", FNR, file }
+        on {
+            print
+            instr = 0
+            for (i = 1; i <= length($0); i++) {
+                c = substr($0, i, 1)
+                if (instr) { if (c == "\\") i++; else if (c == "\"") instr = 0 }
+                else if (c == "\"") instr = 1
+                else if (c == "(") depth++
+                else if (c == ")") depth--
+            }
+            if (depth == 0) on = 0
+        }
+        END { if (on) { printf "variant_table.sh: %s: SB_VARIANT( is never closed\n", file > "/dev/stderr"; exit 1 } }
+    ' "$file"
+done
