@@ -5,8 +5,8 @@
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer on the image, PNM and manifest parsers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
-#                   test-gpu-agreement, -memcheck, -racecheck (= -racecheck-1
-#                   and -racecheck-2), -synccheck, -initcheck run one step each
+#                   test-gpu-agreement, -memcheck, -racecheck (= -racecheck-1,
+#                   -2 and -3), -synccheck, -initcheck run one step each
 #   make bench      build, generate the dataset, check and time every variant,
 #                   write results/<machine>/ and report/<machine>/REPORT.md
 #   make report     regenerate report/<machine>/ from results/<machine>/
@@ -238,7 +238,7 @@ test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu
 
 # One step of test-gpu each (a lent GPU machine may limit one command's time).
-GPU_STEPS := agreement memcheck racecheck racecheck-1 racecheck-2 synccheck initcheck
+GPU_STEPS := agreement memcheck racecheck racecheck-1 racecheck-2 racecheck-3 synccheck initcheck
 $(addprefix test-gpu-,$(GPU_STEPS)): test-gpu-%: $(BUILD)/test_gpu $(BUILD)/segbench
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu $*
 

@@ -4,7 +4,7 @@
 # counts as one test; the last line is "N passed, N failed".
 #
 #   run_gpu_tests.sh BIN [STEP ...]   STEP: agreement memcheck racecheck synccheck initcheck,
-#                                     or racecheck-1 / racecheck-2 (racecheck's two halves)
+#                                     or racecheck-1 / -2 / -3 (racecheck's three parts)
 #                                     (none: all).  On an H100 (2026-11-22): agreement 138 s,
 #                                     memcheck 7, racecheck 347 (halves 158 and 188),
 #                                     synccheck 4, initcheck 6.
@@ -13,7 +13,7 @@ bin=${1:-./build/test_gpu}
 shift || true
 steps=${*:-agreement memcheck racecheck synccheck initcheck}
 steps=" $steps "
-steps=${steps// racecheck / racecheck-1 racecheck-2 }
+steps=${steps// racecheck / racecheck-1 racecheck-2 racecheck-3 }
 wanted() { case " $steps " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 log=$(mktemp)
 pass=0
@@ -34,16 +34,17 @@ step() {
 
 wanted agreement && step "agreement: every CUDA variant bit-exact" "$bin"
 if command -v compute-sanitizer >/dev/null 2>&1; then
-  # racecheck is by far the slowest tool (about 6 minutes for everything on an
-  # H100), so it runs in two halves, split by test name, of about 3 minutes each.
-  for part in memcheck racecheck-1 racecheck-2 synccheck initcheck; do
+  # racecheck is by far the slowest tool (about 8 minutes for everything on an
+  # H100), so it runs in three parts, split by test name, of under 5 minutes each.
+  for part in memcheck racecheck-1 racecheck-2 racecheck-3 synccheck initcheck; do
     wanted "$part" || continue
-    tool=${part%-[12]}
+    tool=${part%-[123]}
     extra=()
     skip=()
     only=()
-    [ "$part" = racecheck-1 ] && only=(--only "integral|all-0|wrap|k-means|SLIC")
-    [ "$part" = racecheck-2 ] && only=(--only "mean-shift|GrabCut|max-flow")
+    [ "$part" = racecheck-1 ] && only=(--only "integral|all-0|wrap|k-means")
+    [ "$part" = racecheck-2 ] && only=(--only "SLIC|mean-shift")
+    [ "$part" = racecheck-3 ] && only=(--only "GrabCut|max-flow")
     [ "$tool" = memcheck ] && extra=(--leak-check full)
     # NPP's own scanCol<double,double> kernel (inside nppiSqrIntegral) draws
     # racecheck hazard reports that are NVIDIA's to judge, not ours: our

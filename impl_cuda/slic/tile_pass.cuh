@@ -1,9 +1,10 @@
 /* tile_pass.cuh - one SLIC iteration's assignment and accumulation as one
- * kernel over 32x32-pixel tiles: the design of cuda-shared, shared with
- * cuda-texture (which differs only in how the colour is loaded: the
- * Loader template argument).
+ * kernel over 32x32-pixel tiles: the skeleton of rungs 3 to 6, which
+ * differ in two template arguments only: how a pixel's colour is loaded
+ * (Loader: global memory or a texture) and how its values reach the
+ * centre sums (Sums: the three policies below, one per rung).
  *
- * Against cuda-global, and what each change should buy:
+ * What every tile rung has, against cuda-global (3_tilecentres.cu):
  *   - The centres a tile can need -- the cells it covers plus one on each
  *     side, (31/S + 4)^2 at most, 25 for S = 16 -- are copied once into
  *     shared memory, already converted to the floats the distance reads;
@@ -11,13 +12,17 @@
  *     int-to-float conversion (a quarter-rate instruction on the SM).
  *   - The pixel's own cell (x / S, y / S) is divided out once per column
  *     and once per row, not per pixel.
- *   - Sums go to shared memory first, one slot per candidate, with warp
- *     aggregation: a warp is 32 pixels of one row, which carry only a few
- *     labels; the lanes of each label add their values with
- *     __reduce_add_sync and one lane adds the totals (6 shared atomics per
- *     label per warp instead of 6 global atomics per pixel).
- *   - Each tile then adds its non-empty slots to the global sums: about
- *     25 x 6 global atomics per 1024 pixels, against 6144 in cuda-global.
+ * How the sums go (Sums):
+ *   - PixelAtomics (3_tilecentres.cu): 6 global 64-bit atomics a pixel,
+ *     as in cuda-global.
+ *   - TileAtomics (4_tilesums.cu): one slot per candidate in shared
+ *     memory, 6 shared 32-bit atomics a pixel; each tile then adds its
+ *     non-empty slots to the global sums: about 25 x 6 global atomics per
+ *     1024 pixels, against 6144.
+ *   - WarpAggregated (5_shared.cu, 6_texture.cu): as TileAtomics, but a
+ *     warp is 32 pixels of one row, which carry only a few labels; the
+ *     lanes of each label add their values with a warp reduction and one
+ *     lane adds the totals (6 shared atomics per label per warp).
  * Block: 32 x 8 threads, each thread 4 rows of its column.
  */
 #ifndef SEGBENCH_SLIC_TILE_PASS_CUH
@@ -79,7 +84,39 @@ __device__ __forceinline__ void slic_warp_add(unsigned *acc, int slot, const uns
     }
 }
 
-template <class Loader>
+/* ---- how a pixel's 6 values (x, y, 3 colours, 1) reach the sums ---- */
+
+struct PixelAtomics {
+    static constexpr bool in_tile = false;
+    __device__ __forceinline__ static void add(unsigned *, int, const unsigned (&v)[6], unsigned long long *s)
+    {
+        if (s)
+#pragma unroll
+            for (int k = 0; k < 6; k++)
+                atomicAdd(&s[k], (unsigned long long)v[k]);
+    }
+};
+
+struct TileAtomics {
+    static constexpr bool in_tile = true;
+    __device__ __forceinline__ static void add(unsigned *acc, int slot, const unsigned (&v)[6], unsigned long long *)
+    {
+        if (slot >= 0)
+#pragma unroll
+            for (int k = 0; k < 6; k++)
+                atomicAdd(&acc[6 * slot + k], v[k]);
+    }
+};
+
+struct WarpAggregated {
+    static constexpr bool in_tile = true;
+    __device__ __forceinline__ static void add(unsigned *acc, int slot, const unsigned (&v)[6], unsigned long long *)
+    {
+        slic_warp_add(acc, slot, v);
+    }
+};
+
+template <class Loader, class Sums>
 __global__ void __launch_bounds__(TILE_THREADS)
     slic_tile_pass(Loader load, sb_slic_geometry g, const sb_slic_centre *centres, int32_t *labels,
                    unsigned long long *sums)
@@ -99,8 +136,9 @@ __global__ void __launch_bounds__(TILE_THREADS)
         slic_fcentre f = slic_fcentre_of(exists ? all[cy * g.grid_w + cx] : make_int4(0, 0, 0, 0));
         xyc[k] = make_float4(f.x, f.y, f.c[0], f.c[1]);
         c2[k] = f.c[2];
-        for (int j = 0; j < 6; j++)
-            acc[6 * k + j] = 0;
+        if (Sums::in_tile)
+            for (int j = 0; j < 6; j++)
+                acc[6 * k + j] = 0;
     }
     __syncthreads();
 
@@ -109,15 +147,18 @@ __global__ void __launch_bounds__(TILE_THREADS)
     for (int r = 0; r < TILE / TILE_ROWS; r++) {
         int y = y0 + threadIdx.y + r * TILE_ROWS;
         int local = -1;
+        unsigned long long *global = nullptr;    /* PixelAtomics: this pixel's centre's sums */
         unsigned v[6] = { 0, 0, 0, 0, 0, 0 };
         if (x < g.width && y < g.height) {         /* whole warps reach slic_warp_add below */
             size_t i = (size_t)y * g.width + x;
             ushort4 c = load(i);
             const float pc[3] = { (float)c.x, (float)c.y, (float)c.z };
             int cx, cy;
-            labels[i] = slic_nearest(at, g, gx, y / g.S, (float)(SB_SLIC_XY_UNIT * x), (float)(SB_SLIC_XY_UNIT * y),
-                                     pc, &cx, &cy);
+            int32_t label = slic_nearest(at, g, gx, y / g.S, (float)(SB_SLIC_XY_UNIT * x),
+                                         (float)(SB_SLIC_XY_UNIT * y), pc, &cx, &cy);
+            labels[i] = label;
             local = (cy - cy0) * span + (cx - cx0);
+            global = sums + 6 * (size_t)label;
             v[0] = (unsigned)x;
             v[1] = (unsigned)y;
             v[2] = c.x;
@@ -125,8 +166,10 @@ __global__ void __launch_bounds__(TILE_THREADS)
             v[4] = c.z;
             v[5] = 1;
         }
-        slic_warp_add(acc, local, v);
+        Sums::add(acc, local, v, global);
     }
+    if (!Sums::in_tile)
+        return;
     __syncthreads();
 
     for (int k = tid; k < slots; k += TILE_THREADS) {
@@ -140,24 +183,24 @@ __global__ void __launch_bounds__(TILE_THREADS)
 }
 
 /* One iteration: the tile pass, then the update. */
-template <class Loader>
+template <class Sums, class Loader>
 static sb_status slic_tile_iterate(slic_device *d, Loader load, sb_error *err)
 {
     const sb_slic_geometry &g = d->geo;
     dim3 block(TILE, TILE_ROWS), grid(sb_div_up(g.width, TILE), sb_div_up(g.height, TILE));
-    slic_tile_pass<<<grid, block, slic_tile_shared_bytes(g.S), d->stream>>>(load, g, d->centres, d->labels,
+    slic_tile_pass<Loader, Sums><<<grid, block, slic_tile_shared_bytes(g.S), d->stream>>>(load, g, d->centres, d->labels,
                                                                             d->sums);
     SB_CUDA_LAUNCHED(err, d->who);
     return slic_enqueue_update(d, err);
 }
 
 /* Small S needs more than the default 48 KiB of dynamic shared memory. */
-template <class Loader>
+template <class Loader, class Sums>
 static sb_status slic_tile_allow_shared(slic_device *d, sb_error *err)
 {
     size_t bytes = slic_tile_shared_bytes(d->geo.S);
     if (bytes > 48 * 1024)
-        SB_CUDA_TRY(cudaFuncSetAttribute(slic_tile_pass<Loader>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        SB_CUDA_TRY(cudaFuncSetAttribute(slic_tile_pass<Loader, Sums>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)bytes),
                     err, d->who);
     return SB_OK;

@@ -1,5 +1,5 @@
-/* 4_texture.cu - SLIC with the tile pass of tile_pass.cuh (variant
- * "cuda-texture"), the colour read through a texture object.
+/* 6_texture.cu - SLIC with the colour read through a texture object
+ * (variant "cuda-texture").
  *
  * Against cuda-shared: only the loads of the converted colour change, to
  * tex1Dfetch on a 1-D linear texture of ushort4.  Each pixel is read once
@@ -16,7 +16,7 @@ struct TextureColour {
     __device__ __forceinline__ ushort4 operator()(size_t i) const { return tex1Dfetch<ushort4>(tex, (int)i); }
 };
 
-static sb_status texture_setup(slic_device *d, sb_error *err)
+static sb_status rung_setup(slic_device *d, sb_error *err)
 {
     cudaTextureObject_t *tex = (cudaTextureObject_t *)calloc(1, sizeof *tex);
     if (!tex)
@@ -30,16 +30,16 @@ static sb_status texture_setup(slic_device *d, sb_error *err)
     cudaTextureDesc desc = {};
     desc.readMode = cudaReadModeElementType;
     SB_CUDA_TRY(cudaCreateTextureObject(tex, &res, &desc, NULL), err, d->who);
-    return slic_tile_allow_shared<TextureColour>(d, err);
+    return slic_tile_allow_shared<TextureColour, WarpAggregated>(d, err);
 }
 
-static sb_status texture_iterate(slic_device *d, sb_error *err)
+static sb_status rung_iterate(slic_device *d, sb_error *err)
 {
     TextureColour load = { *(cudaTextureObject_t *)d->scratch };
-    return slic_tile_iterate(d, load, err);
+    return slic_tile_iterate<WarpAggregated>(d, load, err);
 }
 
-static void texture_teardown(slic_device *d)
+static void rung_teardown(slic_device *d)
 {
     cudaTextureObject_t *tex = (cudaTextureObject_t *)d->scratch;
     if (tex && *tex)
@@ -47,14 +47,14 @@ static void texture_teardown(slic_device *d)
     free(tex);
 }
 
-static const slic_hooks texture_hooks = { texture_setup, texture_iterate, texture_teardown };
+static const slic_hooks rung_hooks = { rung_setup, rung_iterate, rung_teardown };
 
-static sb_status texture_prepare(void **state, const sb_image *in, const void *params, void *output,
-                                 const sb_exec *exec, sb_error *err)
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    return slic_cuda_prepare(&texture_hooks, state, in, params, output, exec, err);
+    return slic_cuda_prepare(&rung_hooks, state, in, params, output, exec, err);
 }
 
 SB_VARIANT("slic", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-shared with the colour read through a texture object",
-           texture_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release)
+           rung_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release)
