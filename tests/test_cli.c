@@ -10,6 +10,7 @@
 #include "segbench/device.h"
 #include "segbench/image_io.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,7 +257,9 @@ static void test_check_bench_report(void)
  * die of a segmentation fault. */
 static void test_bench_gallery_without_hook(void)
 {
-    char set[64], dir[600], manifest[700], results[600], abs_png[1024];
+    /* realpath's buffer must hold PATH_MAX: with glibc's _FORTIFY_SOURCE
+     * (Ubuntu 24.04's default) a smaller one aborted the whole suite */
+    char set[64], dir[600], manifest[700], results[600], abs_png[PATH_MAX];
     snprintf(set, sizeof set, "test-gallery-%d", (int)getpid());
     snprintf(dir, sizeof dir, "datasets/build/%s", set);
     snprintf(manifest, sizeof manifest, "%s/manifest.tsv", dir);
