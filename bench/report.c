@@ -360,9 +360,9 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
     if (p.status)
         return p.status;
     int gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
-    if (!gnuplot)
-        fprintf(stderr, "segbench report: gnuplot not found: tables only, plots listed as missing "
-                        "(install with: apt-get install gnuplot-nox)\n");
+    /* said once there is something to report, so that a refusal is one line */
+    const char *no_gnuplot = "segbench report: gnuplot not found: tables only, plots listed as missing "
+                             "(install with: apt-get install gnuplot-nox)\n";
     if (results) {
         int csvs = 0;
         struct stat sbuf;
@@ -382,6 +382,8 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
         snprintf(out_dir, sizeof out_dir, "%s", out ? out : "");
         if (!out)
             snprintf(out_dir, sizeof out_dir, "report/%s", base);
+        if (!gnuplot)
+            fputs(no_gnuplot, stderr);
         return report_one(results, out_dir, gnuplot, 1, err);
     }
     DIR *d = opendir(root);
@@ -406,6 +408,8 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
     /* readdir's order is the file system's: sort, so MACHINES.md is the same every time */
     qsort(dirs, (size_t)ndirs, sizeof dirs[0], (int (*)(const void *, const void *))strcmp);
     const char *report_root = out ? out : "report";
+    if (!gnuplot)
+        fputs(no_gnuplot, stderr);
     sb_status st = SB_OK;
     for (int i = 0; i < ndirs && !st; i++) {
         char out_dir[1300];

@@ -408,10 +408,11 @@ static void test_bench_cli_smoke(void)
            "%s", text);
 }
 
-/* report on a folder with no results: an error (it used to write a report of "?") */
+/* report on a folder with no results: an error (it used to write a report of "?"),
+ * in one line also where gnuplot is missing (its note came first, a second line) */
 static void test_report_without_results(void)
 {
-    char empty[600], out[600];
+    char empty[600], out[600], no_gnuplot[4200];
     snprintf(empty, sizeof empty, "%s/empty-results", sb_test_dir());
     snprintf(out, sizeof out, "%s/empty-report", sb_test_dir());
     sb_error err;
@@ -419,6 +420,10 @@ static void test_report_without_results(void)
     cli_result *r = cli("report --results %s --out %s", empty, out);
     CHECKF(r->code == 2 && strstr(r->err, "holds no results") && test_lines(r->err) == 1, "exit %d: %s", r->code,
            r->err);
+    snprintf(no_gnuplot, sizeof no_gnuplot, "env PATH=/nonexistent %s", test_segbench_path());
+    r = cli_exe(no_gnuplot, "report --results %s --out %s", empty, out);
+    CHECKF(r->code == 2 && strstr(r->err, "holds no results") && test_lines(r->err) == 1,
+           "without gnuplot: exit %d: %s", r->code, r->err);
     r = cli("report --results %s/nowhere --out %s", sb_test_dir(), out);
     CHECKF(r->code == 2 && strstr(r->err, "no such results directory"), "exit %d: %s", r->code, r->err);
     r = cli("report --results-root %s --out %s", empty, out);
