@@ -2,7 +2,7 @@
  *
  * The harness is generic: it loads images, times variants and writes rows.
  * Everything specific to an algorithm -- its stages, parameters, output
- * buffers, agreement contract, byte count and pictures -- is reached
+ * parts and how each is checked, byte count and pictures -- is reached
  * through one sb_algo record (bench/algo_<name>.c), listed in registry.c.
  */
 #ifndef SEGBENCH_ALGO_H
@@ -28,15 +28,40 @@ typedef struct sb_quality {
 } sb_quality;
 
 /* An output struct's parts (outputs.h): planes are pointer members the
- * harness allocates; fields are results held in the struct itself. */
+ * harness allocates; fields are results held in the struct itself.  Each
+ * part says what its elements are and how the agreement check compares
+ * it with the reference's (agreement.h). */
 enum { SB_OUT_PARTS = 8 };
+typedef enum sb_elem {
+    SB_ELEM_INT,        /* signed integers of `size` bytes */
+    SB_ELEM_UINT,       /* unsigned integers */
+    SB_ELEM_FLOAT,      /* doubles (size 8) */
+    SB_ELEM_RECORD      /* structs of `size` bytes, compared as bytes */
+} sb_elem;
+typedef enum sb_part_check {
+    SB_CHECK_EXACT,     /* every element equal to the bit */
+    SB_CHECK_PARTITION, /* int32 labels: the same partition, whatever the numbers */
+    SB_CHECK_REPORT     /* not compared (it may differ by design): shown, when one element */
+} sb_part_check;
+enum {
+    SB_PART_INT32_RANGE = 1 << 0   /* a variant flagged SB_INT32 fails where the reference
+                                      is above INT32_MAX, even with equal bits */
+};
 typedef struct sb_out_part {
     size_t at;                   /* offsetof the member */
-    size_t bytes;                /* a plane's allocation, a field's size */
+    size_t size, count;          /* element size and count: the elements compared */
+    size_t span;                 /* the bytes made and poisoned (a field's whole member) */
+    sb_elem elem;
+    const char *name;            /* "labels", "centres", "the pass count" */
+    sb_part_check check;
+    int width;                   /* a plane over the image: its row length, so a difference is
+                                    named (x,y); 0: named by index */
+    unsigned flags;              /* SB_PART_* */
 } sb_out_part;
 typedef struct sb_out_layout {
     int planes, fields;
     sb_out_part plane[SB_OUT_PARTS], field[SB_OUT_PARTS];
+    sb_out_part *last;           /* the part added last (sb_out_check_*) */
 } sb_out_layout;
 
 typedef struct sb_algo {
@@ -62,10 +87,10 @@ typedef struct sb_algo {
     sb_status (*output_layout)(void *out, const sb_image *in, const void *params, sb_out_layout *l,
                                sb_error *err);
 
-    /* Compare a variant's output with the reference's (or, for SB_FLOOR
-     * variants, with the floor's own rule) and say what was found. */
-    void (*check)(const sb_image *in, const void *params, const void *ref, const void *out,
-                  unsigned variant_flags, sb_agreement *ag);
+    /* SB_FLOOR variants (a copy over the same bytes) are checked against
+     * their own rule, not the reference: write the output the floor must
+     * give for this input into `expected` (made from the layout). */
+    void (*floor_output)(const sb_image *in, const void *params, void *expected);
 
     /* The fewest bytes the stage must move: inputs read once, outputs
      * written once.  `ref` is the reference's output on this image (for

@@ -89,9 +89,10 @@ static sb_status kmeans_layout(void *out, const sb_image *in, const void *params
     sb_gc_kmeans_out *o = out;
     o->width = in->width;
     o->height = in->height;
-    sb_out_plane(l, offsetof(sb_gc_kmeans_out, comp), px(in));
-    sb_out_field(l, offsetof(sb_gc_kmeans_out, centres), sizeof o->centres);
-    sb_out_field(l, offsetof(sb_gc_kmeans_out, passes), sizeof o->passes);
+    SB_OUT_PLANE(l, sb_gc_kmeans_out, comp, "clusters", SB_ELEM_UINT, px(in), in->width);
+    sb_out_field(l, offsetof(sb_gc_kmeans_out, centres), sizeof o->centres, "centres", SB_ELEM_RECORD,
+                 sizeof o->centres[0][0], 2 * SB_GC_K);
+    SB_OUT_FIELD(l, sb_gc_kmeans_out, passes, "the pass count", SB_ELEM_INT);
     return SB_OK;
 }
 
@@ -103,8 +104,9 @@ static sb_status gmm_layout(void *out, const sb_image *in, const void *params, s
     sb_gc_gmm_out *o = out;
     o->width = in->width;
     o->height = in->height;
-    sb_out_plane(l, offsetof(sb_gc_gmm_out, comp), px(in));
-    sb_out_field(l, offsetof(sb_gc_gmm_out, gmm), sizeof o->gmm);
+    SB_OUT_PLANE(l, sb_gc_gmm_out, comp, "components", SB_ELEM_UINT, px(in), in->width);
+    SB_OUT_ARRAY(l, sb_gc_gmm_out, gmm, "mixtures (weights, means, covariances, inverses, determinants)",
+                 SB_ELEM_RECORD, 2);
     return SB_OK;
 }
 
@@ -116,10 +118,13 @@ static sb_status graph_layout(void *out, const sb_image *in, const void *params,
     sb_gc_graph *g = out;
     g->width = in->width;
     g->height = in->height;
-    sb_out_plane(l, offsetof(sb_gc_graph, term), px(in) * sizeof(int32_t));
+    static const char *const nlinks[SB_GC_NLINKS] = { "n-links (plane 0)", "n-links (plane 1)",
+                                                       "n-links (plane 2)", "n-links (plane 3)" };
+    SB_OUT_PLANE(l, sb_gc_graph, term, "t-links", SB_ELEM_INT, px(in), in->width);
     for (int d = 0; d < SB_GC_NLINKS; d++)
-        sb_out_plane(l, offsetof(sb_gc_graph, nlink) + d * sizeof g->nlink[0], px(in) * sizeof(int32_t));
-    sb_out_field(l, offsetof(sb_gc_graph, beta), sizeof g->beta);
+        sb_out_plane(l, offsetof(sb_gc_graph, nlink) + d * sizeof g->nlink[0], nlinks[d], SB_ELEM_INT,
+                     sizeof(int32_t), px(in), in->width);
+    SB_OUT_FIELD(l, sb_gc_graph, beta, "beta", SB_ELEM_FLOAT);
     return SB_OK;
 }
 
@@ -130,10 +135,13 @@ static sb_status cut_layout(void *out, const sb_image *in, const void *params, s
     sb_gc_cut_out *o = out;
     o->width = in->width;
     o->height = in->height;
-    sb_out_plane(l, offsetof(sb_gc_cut_out, fg), px(in));
-    sb_out_field(l, offsetof(sb_gc_cut_out, flow), sizeof o->flow);
-    sb_out_field(l, offsetof(sb_gc_cut_out, rounds), sizeof o->rounds);
-    sb_out_field(l, offsetof(sb_gc_cut_out, relabels), sizeof o->relabels);
+    SB_OUT_PLANE(l, sb_gc_cut_out, fg, "pixels of the canonical cut", SB_ELEM_UINT, px(in), in->width);
+    SB_OUT_FIELD(l, sb_gc_cut_out, flow, "the flow", SB_ELEM_INT);
+    /* the solvers count rounds differently (BK none, the tiles sweeps) */
+    SB_OUT_FIELD(l, sb_gc_cut_out, rounds, "rounds", SB_ELEM_INT);
+    sb_out_check(l, SB_CHECK_REPORT, 0);
+    SB_OUT_FIELD(l, sb_gc_cut_out, relabels, "global relabels", SB_ELEM_INT);
+    sb_out_check(l, SB_CHECK_REPORT, 0);
     return SB_OK;
 }
 
@@ -146,143 +154,10 @@ static sb_status pipeline_layout(void *out, const sb_image *in, const void *para
     sb_gc_out *o = out;
     o->width = in->width;
     o->height = in->height;
-    sb_out_plane(l, offsetof(sb_gc_out, mask), px(in));
-    sb_out_field(l, offsetof(sb_gc_out, flow), sizeof o->flow);
-    sb_out_field(l, offsetof(sb_gc_out, iterations), sizeof o->iterations);
+    SB_OUT_PLANE(l, sb_gc_out, mask, "mask pixels", SB_ELEM_UINT, px(in), in->width);
+    SB_OUT_ARRAY(l, sb_gc_out, flow, "flows", SB_ELEM_INT, (size_t)((const sb_grabcut_params *)params)->iterations);
+    SB_OUT_FIELD(l, sb_gc_out, iterations, "the iteration count", SB_ELEM_INT);
     return SB_OK;
-}
-
-/* ---- the checks: all exact ---- */
-
-/* Count differing bytes; the first difference's index in *first. */
-static size_t diff_bytes(const uint8_t *a, const uint8_t *b, size_t n, size_t *first)
-{
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i] && d++ == 0)
-            *first = i;
-    return d;
-}
-static size_t diff_i32(const int32_t *a, const int32_t *b, size_t n, size_t *first)
-{
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i] && d++ == 0)
-            *first = i;
-    return d;
-}
-
-static void verdict(sb_agreement *ag, int ok) { snprintf(ag->verdict, sizeof ag->verdict, "%s", ok ? "exact" : "FAIL"); }
-
-static void kmeans_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
-                         unsigned flags, sb_agreement *ag)
-{
-    (void)params;
-    (void)flags;
-    const sb_gc_kmeans_out *ref = ref_out, *got = got_out;
-    size_t n = px(in), first = 0, d = diff_bytes(ref->comp, got->comp, n, &first);
-    int centres = memcmp(ref->centres, got->centres, sizeof ref->centres) != 0;
-    ag->ok = d == 0 && !centres && ref->passes == got->passes;
-    verdict(ag, ag->ok);
-    if (ag->ok)
-        snprintf(ag->metric, sizeof ag->metric, "all %zu clusters, the 2x%d centres and the pass count (%d) equal", n,
-                 SB_GC_K, ref->passes);
-    else
-        snprintf(ag->metric, sizeof ag->metric, "%zu of %zu clusters differ (first at %zu); centres %s; passes %d vs %d",
-                 d, n, first, centres ? "differ" : "equal", got->passes, ref->passes);
-}
-
-/* The largest absolute difference over weights, means and covariances. */
-static double gmm_max_diff(const sb_gc_gmm *a, const sb_gc_gmm *b)
-{
-    double m = 0.0;
-    for (int s = 0; s < 2; s++)
-        for (int k = 0; k < SB_GC_K; k++) {
-            const sb_gc_component *x = &a[s].c[k], *y = &b[s].c[k];
-            double d = fabs(x->weight - y->weight);
-            for (int i = 0; i < 3; i++)
-                d = fmax(d, fabs(x->mean[i] - y->mean[i]));
-            for (int i = 0; i < 9; i++)
-                d = fmax(d, fabs(x->cov[i] - y->cov[i]));
-            m = fmax(m, d);
-        }
-    return m;
-}
-
-static void gmm_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
-                      unsigned flags, sb_agreement *ag)
-{
-    (void)params;
-    (void)flags;
-    const sb_gc_gmm_out *ref = ref_out, *got = got_out;
-    size_t n = px(in), first = 0, d = diff_bytes(ref->comp, got->comp, n, &first);
-    int same = memcmp(ref->gmm, got->gmm, sizeof ref->gmm) == 0;
-    ag->ok = d == 0 && same;
-    verdict(ag, ag->ok);
-    if (ag->ok)
-        snprintf(ag->metric, sizeof ag->metric,
-                 "all %zu components and both mixtures (weights, means, covariances, inverses, determinants) "
-                 "equal to the bit", n);
-    else
-        snprintf(ag->metric, sizeof ag->metric, "%zu of %zu components differ; mixtures %s (max |diff| %.3g)", d, n,
-                 same ? "equal" : "differ", gmm_max_diff(ref->gmm, got->gmm));
-}
-
-static void graph_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
-                        unsigned flags, sb_agreement *ag)
-{
-    (void)params;
-    (void)flags;
-    const sb_gc_graph *ref = ref_out, *got = got_out;
-    size_t n = px(in), first = 0, t = diff_i32(ref->term, got->term, n, &first), nl = 0;
-    for (int d = 0; d < SB_GC_NLINKS; d++)
-        nl += diff_i32(ref->nlink[d], got->nlink[d], n, &first);
-    int beta = memcmp(&ref->beta, &got->beta, sizeof ref->beta) == 0;
-    ag->ok = t == 0 && nl == 0 && beta;
-    verdict(ag, ag->ok);
-    if (ag->ok)
-        snprintf(ag->metric, sizeof ag->metric, "beta, all %zu t-links and %zu n-link capacities equal", n,
-                 (size_t)SB_GC_NLINKS * n);
-    else
-        snprintf(ag->metric, sizeof ag->metric, "%zu t-links and %zu n-links differ; beta %.17g vs %.17g", t, nl,
-                 got->beta, ref->beta);
-}
-
-static void cut_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
-                      unsigned flags, sb_agreement *ag)
-{
-    (void)params;
-    (void)flags;
-    const sb_gc_cut_out *ref = ref_out, *got = got_out;
-    size_t n = px(in), first = 0, d = diff_bytes(ref->fg, got->fg, n, &first);
-    ag->ok = d == 0 && ref->flow == got->flow;
-    verdict(ag, ag->ok);
-    if (ag->ok)
-        snprintf(ag->metric, sizeof ag->metric, "flow %lld and the canonical cut of all %zu pixels equal; %d rounds, "
-                 "%d global relabels", (long long)ref->flow, n, got->rounds, got->relabels);
-    else
-        snprintf(ag->metric, sizeof ag->metric, "flow %lld vs %lld; %zu of %zu pixels on the other side (first (%zu,%zu))",
-                 (long long)got->flow, (long long)ref->flow, d, n, first % (size_t)in->width,
-                 first / (size_t)in->width);
-}
-
-static void pipeline_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
-                           unsigned flags, sb_agreement *ag)
-{
-    (void)params;
-    (void)flags;
-    const sb_gc_out *ref = ref_out, *got = got_out;
-    size_t n = px(in), first = 0, d = diff_bytes(ref->mask, got->mask, n, &first);
-    int flows = got->iterations == ref->iterations &&
-                memcmp(ref->flow, got->flow, sizeof ref->flow[0] * (size_t)ref->iterations) == 0;
-    ag->ok = d == 0 && flows;
-    verdict(ag, ag->ok);
-    if (ag->ok)
-        snprintf(ag->metric, sizeof ag->metric, "mask equal on all %zu pixels (agreement 100%%), the %d flows equal; "
-                 "last cut %d rounds", n, ref->iterations, got->rounds[got->iterations - 1]);
-    else
-        snprintf(ag->metric, sizeof ag->metric, "mask agreement %.4f%% (%zu pixels differ); flows %s",
-                 100.0 * (double)(n - d) / (double)n, d, flows ? "equal" : "differ");
 }
 
 /* ---- bytes: inputs read once, outputs written once ---- */
@@ -684,7 +559,6 @@ const sb_algo sb_algo_grabcut_kmeans = {
     GC_COMMON,
     .output_size = sizeof(sb_gc_kmeans_out),
     .output_layout = kmeans_layout,
-    .check = kmeans_check,
     .bytes = kmeans_bytes,
     .write_output = kmeans_write_output,
     .write_labels = kmeans_write_labels,
@@ -697,7 +571,6 @@ const sb_algo sb_algo_grabcut_gmm = {
     GC_COMMON,
     .output_size = sizeof(sb_gc_gmm_out),
     .output_layout = gmm_layout,
-    .check = gmm_check,
     .bytes = gmm_bytes,
     .write_output = gmm_write_output,
     .write_labels = gmm_write_labels,
@@ -712,7 +585,6 @@ const sb_algo sb_algo_grabcut_graph = {
     GC_COMMON,
     .output_size = sizeof(sb_gc_graph),
     .output_layout = graph_layout,
-    .check = graph_check,
     .bytes = graph_bytes,
     .write_output = graph_write_output,
     .upstream = graph_upstream,
@@ -726,7 +598,6 @@ const sb_algo sb_algo_grabcut_maxflow = {
     GC_COMMON,
     .output_size = sizeof(sb_gc_cut_out),
     .output_layout = cut_layout,
-    .check = cut_check,
     .bytes = cut_bytes,
     .write_output = cut_write_output,
     .describe = cut_describe,
@@ -746,7 +617,6 @@ const sb_algo sb_algo_grabcut = {
     GC_COMMON,
     .output_size = sizeof(sb_gc_out),
     .output_layout = pipeline_layout,
-    .check = pipeline_check,
     .bytes = pipeline_bytes,
     .write_output = pipeline_write_output,
     .write_labels = pipeline_write_labels,

@@ -1,5 +1,5 @@
 /* algo_integral.c - the harness's view of the integral image: stages,
- * outputs, the bit-exact check, bytes moved and pictures. */
+ * outputs and how each is checked, bytes moved and pictures. */
 #include "algo.h"
 
 #include "outputs.h"
@@ -39,75 +39,27 @@ static sb_status integral_output_layout(void *out, const sb_image *in, const voi
     size_t n = (size_t)in->width * (size_t)in->height;
     o->width = in->width;
     o->height = in->height;
-    sb_out_plane(l, offsetof(sb_integral_out, sum), n * sizeof *o->sum);
+    SB_OUT_PLANE(l, sb_integral_out, sum, "sums", SB_ELEM_UINT, n, in->width);
+    sb_out_check(l, SB_CHECK_EXACT, SB_PART_INT32_RANGE);   /* NPP's sums are int32 */
     if (((const sb_integral_params *)params)->squares)
-        sb_out_plane(l, offsetof(sb_integral_out, sqsum), n * sizeof *o->sqsum);
+        SB_OUT_PLANE(l, sb_integral_out, sqsum, "squared sums", SB_ELEM_UINT, n, in->width);
     return SB_OK;
 }
 
-/* Count entries of `got` that differ from `want` (or that `want` cannot be
- * represented in int32, for SB_INT32 outputs); remember the first. */
-typedef struct integral_diff {
-    size_t count, overflow;
-    long first;             /* index of the first difference, or -1 */
-    uint64_t want, got;
-} integral_diff;
-
-static void integral_diff_note(integral_diff *d, size_t i, uint64_t want, uint64_t got)
+/* The floor (a widening copy) must give each pixel, and its square. */
+static void integral_floor_output(const sb_image *in, const void *params, void *expected)
 {
-    if (d->count++ == 0) {
-        d->first = (long)i;
-        d->want = want;
-        d->got = got;
-    }
-}
-
-static void integral_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
-                           unsigned flags, sb_agreement *ag)
-{
-    const sb_integral_params *p = params;
-    const sb_integral_out *ref = ref_out, *got = got_out;
-    int w = in->width, h = in->height;
-    size_t n = (size_t)w * (size_t)h;
-    integral_diff sums = { 0, 0, -1, 0, 0 }, squares = { 0, 0, -1, 0, 0 };
-
-    for (int y = 0; y < h; y++) {
+    sb_integral_out *e = expected;
+    int squares = ((const sb_integral_params *)params)->squares;
+    for (int y = 0; y < in->height; y++) {
         const uint8_t *row = sb_image_row(in, y);
-        for (int x = 0; x < w; x++) {
-            size_t i = (size_t)y * (size_t)w + (size_t)x;
-            uint64_t want = (flags & SB_FLOOR) ? row[x] : ref->sum[i];
-            if (got->sum[i] != want)
-                integral_diff_note(&sums, i, want, got->sum[i]);
-            else if ((flags & SB_INT32) && want > INT32_MAX) {
-                sums.overflow++;
-                integral_diff_note(&sums, i, want, got->sum[i]);
-            }
-            if (p->squares) {
-                uint64_t want_sq = (flags & SB_FLOOR) ? (uint64_t)row[x] * row[x] : ref->sqsum[i];
-                if (got->sqsum[i] != want_sq)
-                    integral_diff_note(&squares, i, want_sq, got->sqsum[i]);
-            }
+        for (int x = 0; x < in->width; x++) {
+            size_t i = (size_t)y * (size_t)in->width + (size_t)x;
+            e->sum[i] = row[x];
+            if (squares)
+                e->sqsum[i] = (uint64_t)row[x] * row[x];
         }
     }
-
-    const char *what = (flags & SB_FLOOR) ? "copies" : "sums";
-    ag->ok = sums.count == 0 && squares.count == 0;
-    snprintf(ag->verdict, sizeof ag->verdict, "%s", ag->ok ? "exact" : "FAIL");
-    if (ag->ok) {
-        snprintf(ag->metric, sizeof ag->metric, "all %zu %s%s equal", n, what,
-                 p->squares ? " and squared sums" : "");
-        return;
-    }
-    const integral_diff *d = sums.count ? &sums : &squares;
-    int fx = (int)(d->first % w), fy = (int)(d->first / w);
-    if (sums.overflow)
-        snprintf(ag->metric, sizeof ag->metric,
-                 "%zu of %zu %s differ, %zu of them above INT32_MAX (int32 output overflows); "
-                 "first at (%d,%d): %" PRIu64 " != %" PRIu64,
-                 sums.count, n, what, sums.overflow, fx, fy, d->got, d->want);
-    else
-        snprintf(ag->metric, sizeof ag->metric, "%zu of %zu %s and %zu squared sums differ; first at (%d,%d): %"
-                 PRIu64 " != %" PRIu64, sums.count, n, what, squares.count, fx, fy, d->got, d->want);
 }
 
 static double integral_bytes(const sb_image *in, const void *params, const void *ref)
@@ -219,7 +171,7 @@ const sb_algo sb_algo_integral = {
     .params_option = integral_params_option,
     .output_size = sizeof(sb_integral_out),
     .output_layout = integral_output_layout,
-    .check = integral_check,
+    .floor_output = integral_floor_output,
     .bytes = integral_bytes,
     .write_output = integral_write_output,
     .gallery = integral_gallery,

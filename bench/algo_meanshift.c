@@ -62,7 +62,8 @@ static sb_status luv_layout(void *out, const sb_image *in, const void *params, s
     sb_ms_luv *o = out;
     o->width = in->width;
     o->height = in->height;
-    sb_out_plane(l, offsetof(sb_ms_luv, luv), (size_t)in->width * (size_t)in->height * sizeof *o->luv);
+    SB_OUT_PLANE(l, sb_ms_luv, luv, "filtered LUV pixels", SB_ELEM_UINT, (size_t)in->width * (size_t)in->height,
+                 in->width);
     return SB_OK;
 }
 
@@ -74,65 +75,13 @@ static sb_status regions_layout(void *out, const sb_image *in, const void *param
     sb_ms_regions *o = out;
     o->width = in->width;
     o->height = in->height;
-    sb_out_plane(l, offsetof(sb_ms_regions, labels), (size_t)in->width * (size_t)in->height * sizeof *o->labels);
-    sb_out_field(l, offsetof(sb_ms_regions, count), sizeof o->count);
+    SB_OUT_PLANE(l, sb_ms_regions, labels, "labels", SB_ELEM_INT, (size_t)in->width * (size_t)in->height, in->width);
+    sb_out_check(l, SB_CHECK_PARTITION, 0);   /* region numbers are not canonical: the regions are compared */
+    SB_OUT_FIELD(l, sb_ms_regions, count, "the region count", SB_ELEM_INT);
     return SB_OK;
 }
 
 /* ---- checks ------------------------------------------------------------------------- */
-
-static void luv_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
-                      unsigned flags, sb_agreement *ag)
-{
-    (void)params;
-    (void)flags;
-    const sb_ms_luv *ref = ref_out, *got = got_out;
-    size_t n = (size_t)in->width * (size_t)in->height, bad = 0, first = 0;
-    int worst = 0;
-    for (size_t i = 0; i < n; i++)
-        if (got->luv[i] != ref->luv[i]) {
-            if (bad++ == 0)
-                first = i;
-            for (int c = 0; c < 24; c += 8) {
-                int d = abs((int)(got->luv[i] >> c & 255u) - (int)(ref->luv[i] >> c & 255u));
-                worst = d > worst ? d : worst;
-            }
-        }
-    ag->ok = bad == 0;
-    snprintf(ag->verdict, sizeof ag->verdict, "%s", ag->ok ? "exact" : "FAIL");
-    if (ag->ok)
-        snprintf(ag->metric, sizeof ag->metric, "all %zu filtered LUV pixels equal", n);
-    else
-        snprintf(ag->metric, sizeof ag->metric,
-                 "%zu of %zu pixels differ (largest channel difference %d), first at (%zu,%zu): %06x != %06x", bad, n,
-                 worst, first % (size_t)in->width, first / (size_t)in->width, (unsigned)got->luv[first],
-                 (unsigned)ref->luv[first]);
-}
-
-static void regions_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
-                          unsigned flags, sb_agreement *ag)
-{
-    (void)params;
-    (void)flags;
-    const sb_ms_regions *ref = ref_out, *got = got_out;
-    long n = (long)in->width * in->height, first = -1;
-    sb_error err;
-    long bad = sb_partition_diff(ref->labels, got->labels, n, &first, &err);
-    ag->ok = bad == 0 && got->count == ref->count;
-    snprintf(ag->verdict, sizeof ag->verdict, "%s", ag->ok ? "exact" : "FAIL");
-    if (bad < 0)
-        snprintf(ag->metric, sizeof ag->metric, "could not compare: %.200s", err.msg);
-    else if (ag->ok)
-        snprintf(ag->metric, sizeof ag->metric, "same partition of %ld pixels into %d regions", n, ref->count);
-    else if (bad)
-        snprintf(ag->metric, sizeof ag->metric,
-                 "partitions differ at %ld of %ld pixels, first (%ld,%ld): label %d, reference %d; %d regions, reference %d",
-                 bad, n, first % in->width, first / in->width, got->labels[first], ref->labels[first], got->count,
-                 ref->count);
-    else
-        snprintf(ag->metric, sizeof ag->metric, "same partition but a count of %d regions, reference %d", got->count,
-                 ref->count);
-}
 
 /* ---- bytes: inputs read once, outputs written once ------------------------------------ */
 
@@ -397,7 +346,6 @@ const sb_algo sb_algo_meanshift_filter = {
     .params_option = ms_params_option,
     .output_size = sizeof(sb_ms_luv),
     .output_layout = luv_layout,
-    .check = luv_check,
     .bytes = filter_bytes,
     .write_output = luv_write_output,
     .describe = luv_describe,
@@ -418,7 +366,6 @@ const sb_algo sb_algo_meanshift_flood = {
     .params_option = ms_params_option,
     .output_size = sizeof(sb_ms_regions),
     .output_layout = regions_layout,
-    .check = regions_check,
     .bytes = flood_bytes,
     .write_output = regions_write_output,
     .write_labels = regions_write_labels,
@@ -441,7 +388,6 @@ const sb_algo sb_algo_meanshift_merge = {
     .params_option = ms_params_option,
     .output_size = sizeof(sb_ms_regions),
     .output_layout = regions_layout,
-    .check = regions_check,
     .bytes = merge_bytes,
     .write_output = regions_write_output,
     .write_labels = regions_write_labels,
@@ -464,7 +410,6 @@ const sb_algo sb_algo_meanshift = {
     .params_option = ms_params_option,
     .output_size = sizeof(sb_ms_regions),
     .output_layout = regions_layout,
-    .check = regions_check,
     .bytes = filter_bytes,
     .write_output = regions_write_output,
     .write_labels = regions_write_labels,

@@ -84,45 +84,10 @@ static sb_status slic_output_layout(void *out, const sb_image *in, const void *p
     o->width = in->width;
     o->height = in->height;
     o->centre_count = g.centres;
-    sb_out_plane(l, offsetof(sb_slic_out, labels), (size_t)in->width * (size_t)in->height * sizeof *o->labels);
-    sb_out_plane(l, offsetof(sb_slic_out, centres), (size_t)g.centres * sizeof *o->centres);
-    sb_out_field(l, offsetof(sb_slic_out, superpixels), sizeof o->superpixels);
+    SB_OUT_PLANE(l, sb_slic_out, labels, "labels", SB_ELEM_INT, (size_t)in->width * (size_t)in->height, in->width);
+    SB_OUT_PLANE(l, sb_slic_out, centres, "centres", SB_ELEM_RECORD, (size_t)g.centres, 0);
+    SB_OUT_FIELD(l, sb_slic_out, superpixels, "the superpixel count", SB_ELEM_INT);
     return SB_OK;
-}
-
-static void slic_check(const sb_image *in, const void *params, const void *ref_out, const void *got_out,
-                       unsigned flags, sb_agreement *ag)
-{
-    (void)params;
-    (void)flags;
-    const sb_slic_out *ref = ref_out, *got = got_out;
-    size_t n = (size_t)in->width * (size_t)in->height, labels = 0, first = 0;
-    for (size_t i = 0; i < n; i++)
-        if (got->labels[i] != ref->labels[i] && labels++ == 0)
-            first = i;
-    int centres = 0, first_c = -1;
-    for (int c = 0; c < ref->centre_count; c++)
-        if (memcmp(&got->centres[c], &ref->centres[c], sizeof ref->centres[c]) != 0 && centres++ == 0)
-            first_c = c;
-
-    ag->ok = labels == 0 && centres == 0 && got->superpixels == ref->superpixels;
-    snprintf(ag->verdict, sizeof ag->verdict, "%s", ag->ok ? "exact" : "FAIL");
-    if (ag->ok)
-        snprintf(ag->metric, sizeof ag->metric, "all %zu labels, %d centres and the count (%d superpixels) equal", n,
-                 ref->centre_count, ref->superpixels);
-    else if (centres)
-        snprintf(ag->metric, sizeof ag->metric,
-                 "%d of %d centres differ, first %d: (%d,%d|%u,%u,%u) != (%d,%d|%u,%u,%u); %zu of %zu labels differ",
-                 centres, ref->centre_count, first_c, got->centres[first_c].x, got->centres[first_c].y,
-                 got->centres[first_c].colour[0], got->centres[first_c].colour[1], got->centres[first_c].colour[2],
-                 ref->centres[first_c].x, ref->centres[first_c].y, ref->centres[first_c].colour[0],
-                 ref->centres[first_c].colour[1], ref->centres[first_c].colour[2], labels, n);
-    else if (labels)
-        snprintf(ag->metric, sizeof ag->metric, "%zu of %zu labels differ, first at (%zu,%zu): %d != %d", labels, n,
-                 first % (size_t)in->width, first / (size_t)in->width, got->labels[first], ref->labels[first]);
-    else
-        snprintf(ag->metric, sizeof ag->metric, "labels and centres equal but %d superpixels != %d", got->superpixels,
-                 ref->superpixels);
 }
 
 /* The floor: each iteration must read every pixel's colour (3 bytes of
@@ -317,7 +282,6 @@ const sb_algo sb_algo_slic = {
     .params_option = slic_params_option,
     .output_size = sizeof(sb_slic_out),
     .output_layout = slic_output_layout,
-    .check = slic_check,
     .bytes = slic_bytes,
     .write_output = slic_write_output,
     .write_labels = slic_write_labels,

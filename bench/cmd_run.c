@@ -2,6 +2,7 @@
  * output written as a picture (atomically), the time on stderr. */
 #include "commands.h"
 
+#include "agreement.h"
 #include "args.h"
 #include "outputs.h"
 #include "options.h"
@@ -218,7 +219,7 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     }
     if (!st) {
         sb_agreement ag;
-        algo->check(&cd.input, cd.params, cd.reference, out, v->flags, &ag);
+        sb_output_check(algo, &cd.input, cd.params, cd.reference, out, v->flags, &ag);
         if (!ag.ok && !(v->flags & SB_FLOOR))
             st = sb_fail(err, SB_ERR_AGREEMENT, "%s/%s disagrees with the reference: %s (nothing written)",
                          algo->name, v->name, ag.metric);

@@ -1,6 +1,7 @@
 /* harness.c - the measurement protocol described in harness.h. */
 #include "harness.h"
 
+#include "agreement.h"
 #include "outputs.h"
 
 #include "segbench/clock.h"
@@ -101,7 +102,7 @@ sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err)
     s->fetch_ms = sb_clock_ms() - t0;
     if (st)
         return st;
-    s->c->algo->check(s->c->input, s->c->params, s->c->reference, s->out, s->v->flags, ag);
+    sb_output_check(s->c->algo, s->c->input, s->c->params, s->c->reference, s->out, s->v->flags, ag);
     return SB_OK;
 }
 

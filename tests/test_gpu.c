@@ -6,6 +6,7 @@
 #include "test.h"
 #include "test_groups.h"
 
+#include "../bench/agreement.h"
 #include "../bench/args.h"
 #include "../bench/cases.h"
 #include "../bench/registry.h"
@@ -407,7 +408,7 @@ static void check_streaming(const char *algo_name, const sb_image *a, const sb_i
             if (!st)
                 st = sb_session_frame(&s, &ms, &err);
             if (!st)
-                algo->check(&cb.input, cb.params, cb.reference, s.out, v->flags, &ag_b);
+                sb_output_check(algo, &cb.input, cb.params, cb.reference, s.out, v->flags, &ag_b);
             sb_session_close(&s);
             memcpy(ca.input.data, saved, bytes);
         }

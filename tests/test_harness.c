@@ -2,6 +2,7 @@
  * called as functions (no processes). */
 #include "test_groups.h"
 
+#include "../bench/agreement.h"
 #include "../bench/cases.h"
 #include "../bench/catalogue.h"
 #include "../bench/dataset.h"
@@ -12,6 +13,8 @@
 #include "segbench/image_io.h"
 #include "segbench/integral.h"
 #include "segbench/kmeans.h"
+#include "segbench/grabcut.h"
+#include "segbench/meanshift.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -289,6 +292,75 @@ static void test_variant_lines_agree(void)
     CHECKF(bad == 0, "%d registration(s) break the README's rule 3", bad);
 }
 
+/* The agreement check compares each declared part as declared: labels as
+ * a partition (renamed regions pass, a moved pixel fails), a count field
+ * exactly, records as bytes, and a reported field never. */
+static void test_declared_checks(void)
+{
+    sb_image img;
+    test_fill(&img, 5, 4, 4, 0);
+    sb_ms_params mp;
+    const sb_algo *merge = sb_algo_find("meanshift-merge");
+    merge->params_default(&mp, 0);
+    int32_t ref_labels[20], got_labels[20];
+    for (int i = 0; i < 20; i++) {
+        ref_labels[i] = i % 5 < 2 ? 0 : 1;
+        got_labels[i] = i % 5 < 2 ? 7 : 3;            /* the same regions, other numbers */
+    }
+    sb_ms_regions ref = { 5, 4, ref_labels, 2 }, got = { 5, 4, got_labels, 2 };
+    sb_agreement ag;
+    sb_output_check(merge, &img, &mp, &ref, &got, 0, &ag);
+    CHECKF(ag.ok && strstr(ag.metric, "as a partition") && strstr(ag.metric, "region count (2)"), "%s", ag.metric);
+    got_labels[5 * 3 + 2] = 7;                        /* (2,3) joins the other region */
+    sb_output_check(merge, &img, &mp, &ref, &got, 0, &ag);
+    CHECKF(!ag.ok && strstr(ag.metric, "partitions differ") && strstr(ag.metric, "(2,3)"), "%s", ag.metric);
+    got_labels[5 * 3 + 2] = 3;
+    got.count = 3;
+    sb_output_check(merge, &img, &mp, &ref, &got, 0, &ag);
+    CHECKF(!ag.ok && strstr(ag.metric, "the region count 3 != 2"), "%s", ag.metric);
+    sb_image_free(&img);
+
+    /* k-means: one centre (a record) differs; the others and the labels agree */
+    sb_image rgb;
+    test_fill(&rgb, 3, 2, 3, 9);
+    sb_kmeans_params kp;
+    const sb_algo *km = sb_algo_find("kmeans");
+    km->params_default(&kp, 0);
+    uint8_t labels[6] = { 0 };
+    sb_kmeans_out kr, kg;
+    memset(&kr, 0, sizeof kr);
+    kr.width = 3;
+    kr.height = 2;
+    kr.k = kp.k;
+    kr.labels = labels;
+    kr.iterations = 4;
+    kg = kr;
+    kg.centres[5][1] = 1;
+    sb_output_check(km, &rgb, &kp, &kr, &kg, 0, &ag);
+    CHECKF(!ag.ok && strstr(ag.metric, "1 of 16 centres differ, first at [5]"), "%s", ag.metric);
+    kg.centres[5][1] = 0;
+    kg.centres[kp.k][0] = 1;                          /* past k: not part of the output */
+    sb_output_check(km, &rgb, &kp, &kr, &kg, 0, &ag);
+    CHECKF(ag.ok, "%s", ag.metric);
+    sb_image_free(&rgb);
+
+    /* max-flow: rounds differ by design and are shown, not compared */
+    sb_image grey;
+    test_fill(&grey, 2, 2, 3, 0);
+    sb_grabcut_params gp;
+    const sb_algo *cut = sb_algo_find("grabcut-maxflow");
+    cut->params_default(&gp, 0);
+    uint8_t fa[4] = { 1, 0, 0, 1 }, fb[4] = { 1, 0, 0, 1 };
+    sb_gc_cut_out ca = { 2, 2, fa, 77, 10, 2 }, cb = { 2, 2, fb, 77, 99, 5 };
+    sb_output_check(cut, &grey, &gp, &ca, &cb, 0, &ag);
+    CHECKF(ag.ok && strstr(ag.metric, "the flow (77)") && strstr(ag.metric, "rounds 99, global relabels 5"), "%s",
+           ag.metric);
+    cb.flow = 78;
+    sb_output_check(cut, &grey, &gp, &ca, &cb, 0, &ag);
+    CHECKF(!ag.ok && strstr(ag.metric, "the flow 78 != 77"), "%s", ag.metric);
+    sb_image_free(&grey);
+}
+
 /* variants.tsv records each variant's source file (the report's links);
  * a file from before that column takes it from the registry. */
 static void test_catalogue_source_file(void)
@@ -412,6 +484,8 @@ const sb_test tests_harness[] = {
     { "variants: every device variant has upload(), no host variant has one", test_upload_declared },
     { "variants: each registration's needs, flags and backend agree", test_variant_lines_agree },
     { "variants: one row each, from its own numbered file, every compiled one registered", test_registrations },
+    { "agreement: each declared part compared as declared (partition, count, records; reported parts not)",
+      test_declared_checks },
     { "variants: variants.tsv keeps each variant's file; an older file takes it from the registry",
       test_catalogue_source_file },
     { "datasets: the generator is deterministic and its truth consistent", test_generator_deterministic },

@@ -4,6 +4,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
+#include "../bench/agreement.h"
 #include "../bench/harness.h"
 #include "../bench/registry.h"
 
@@ -159,23 +160,23 @@ static void test_check_can_fail(void)
     memcpy(got.sum, ref.sum, 19 * 7 * 4);
     memcpy(got.sqsum, ref.sqsum, 19 * 7 * 8);
     sb_agreement ag;
-    algo->check(&img, &p, &ref, &got, 0, &ag);
+    sb_output_check(algo, &img, &p, &ref, &got, 0, &ag);
     CHECK(ag.ok && strcmp(ag.verdict, "exact") == 0);
 
     got.sum[5 * 19 + 11]++;
-    algo->check(&img, &p, &ref, &got, 0, &ag);
+    sb_output_check(algo, &img, &p, &ref, &got, 0, &ag);
     CHECKF(!ag.ok && strstr(ag.metric, "(11,5)"), "%s", ag.metric);
     got.sum[5 * 19 + 11]--;
     got.sqsum[0] ^= 1u << 20;
-    algo->check(&img, &p, &ref, &got, 0, &ag);
+    sb_output_check(algo, &img, &p, &ref, &got, 0, &ag);
     CHECKF(!ag.ok && strcmp(ag.verdict, "FAIL") == 0, "%s", ag.metric);
     got.sqsum[0] ^= 1u << 20;
 
     /* equal bits, but a sum an int32 cannot hold */
     ref.sum[3] = got.sum[3] = 3000000000u;
-    algo->check(&img, &p, &ref, &got, SB_INT32, &ag);
+    sb_output_check(algo, &img, &p, &ref, &got, SB_INT32, &ag);
     CHECKF(!ag.ok && strstr(ag.metric, "INT32_MAX"), "%s", ag.metric);
-    algo->check(&img, &p, &ref, &got, 0, &ag);
+    sb_output_check(algo, &img, &p, &ref, &got, 0, &ag);
     CHECK(ag.ok);
 
     /* the floor (a widening copy) is checked against the pixels */
@@ -183,10 +184,10 @@ static void test_check_can_fail(void)
         got.sum[i] = img.data[i];
         got.sqsum[i] = (uint64_t)img.data[i] * img.data[i];
     }
-    algo->check(&img, &p, &ref, &got, SB_FLOOR, &ag);
+    sb_output_check(algo, &img, &p, &ref, &got, SB_FLOOR, &ag);
     CHECKF(ag.ok, "%s", ag.metric);
     got.sum[100]++;
-    algo->check(&img, &p, &ref, &got, SB_FLOOR, &ag);
+    sb_output_check(algo, &img, &p, &ref, &got, SB_FLOOR, &ag);
     CHECK(!ag.ok);
     out_free(&ref);
     out_free(&got);

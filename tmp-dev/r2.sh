@@ -1,0 +1,11 @@
+#!/bin/bash
+export SB_GIT_COMMIT=$1 SB_GIT_DIRTY=0
+L=$OUT/log; mkdir -p $L
+make -j16 > $L/build.log 2>&1 || { tail -50 $L/build.log; exit 1; }
+t=$(date +%s); CFLAGS="-O2 -D_FORTIFY_SOURCE=3" true; make test > $L/test.log 2>&1; echo "make test rc=$? $(( $(date +%s) - t )) s: $(tail -1 $L/test.log)"
+grep -E "^FAIL|throw-away|no GPU here|overflow" -A3 $L/test.log | head -20
+for s in racecheck-1 racecheck-2; do
+  t=$(date +%s); make test-gpu-$s > $L/gpu-$s.log 2>&1; echo "test-gpu-$s rc=$? $(( $(date +%s) - t )) s: $(tail -1 $L/gpu-$s.log)"
+  grep -E "^FAIL" -A12 $L/gpu-$s.log | head -30
+done
+tar czf $OUT/r2.tgz -C $OUT log
