@@ -474,23 +474,26 @@ static sb_status cut_quality(const sb_image *in, const void *params, const void 
     (void)out;
     (void)truth;
     const sb_grabcut_params *p = params;
-    sb_gc_cut_out c = { in->width, in->height, malloc(px(in)), 0, 0, 0 };
+    void *made = NULL;
     sb_mf_rounds *mr = NULL;
     sb_band_runner serial = sb_band_serial();
-    sb_status st = c.fg ? sb_mf_rounds_open(&mr, in->width, in->height, err) : no_memory(in, err);
+    sb_status st = sb_output_alloc(&sb_algo_grabcut_maxflow, &made, in, params, err);
     if (!st)
-        st = sb_mf_rounds_solve(mr, p->upstream, &serial, &c, err);
+        st = sb_mf_rounds_open(&mr, in->width, in->height, err);
+    sb_gc_cut_out *c = made;
+    if (!st)
+        st = sb_mf_rounds_solve(mr, p->upstream, &serial, c, err);
     memset(q, 0, sizeof *q);
     if (!st) {
         q->name[q->count] = "rounds";
-        q->value[q->count++] = c.rounds;
+        q->value[q->count++] = c->rounds;
         q->name[q->count] = "global_relabels";
-        q->value[q->count++] = c.relabels;
+        q->value[q->count++] = c->relabels;
         q->name[q->count] = "flow";
-        q->value[q->count++] = (double)c.flow;
+        q->value[q->count++] = (double)c->flow;
     }
     sb_mf_rounds_close(mr);
-    free(c.fg);
+    sb_output_free(made);
     return st;
 }
 

@@ -178,18 +178,17 @@ static sb_status merge_upstream(const sb_image *loaded, void *params, sb_image *
     sb_status st = filtered_input(loaded, p, input, err);
     if (st)
         return st;
-    sb_ms_regions flood = { loaded->width, loaded->height, malloc(px(loaded) * sizeof(int32_t)), 0 };
-    if (!flood.labels)
-        st = sb_fail(err, SB_ERR_NOMEM, "meanshift-merge: out of memory");
+    void *flood = NULL;
+    st = sb_output_alloc(&sb_algo_meanshift_flood, &flood, input, p, err);
     if (!st)
-        st = sb_ms_serial(SB_MS_FLOOD, input, p, &flood, err);
+        st = sb_ms_serial(SB_MS_FLOOD, input, p, flood, err);
     if (st) {
-        free(flood.labels);
+        sb_output_free(flood);
         sb_image_free(input);
         return st;
     }
-    p->flood = flood.labels;
-    *keep = flood.labels;
+    p->flood = ((sb_ms_regions *)flood)->labels;
+    *keep = flood;
     return SB_OK;
 }
 
@@ -311,18 +310,19 @@ static sb_status ms_gallery(const char *dir, const char *prefix, const sb_image 
     const sb_ms_regions *o = out;
     char caption[120];
     sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input", err);
-    sb_ms_luv f = { in->width, in->height, malloc((size_t)in->width * (size_t)in->height * sizeof(uint32_t)) };
-    if (!st && !f.luv)
-        st = sb_fail(err, SB_ERR_NOMEM, "meanshift gallery: out of memory");
+    void *f = NULL;
     if (!st)
-        st = sb_ms_serial(SB_MS_FILTER, in, params, &f, err);
+        st = sb_output_alloc(&sb_algo_meanshift_filter, &f, in, params, err);
+    if (!st)
+        st = sb_ms_serial(SB_MS_FILTER, in, params, f, err);
     sb_image pic = { 0 };
     if (!st) {
-        st = sb_gallery_write(dir, prefix, "filtered", &pic, luv_picture(f.luv, in->width, in->height, &pic, err),
+        const uint32_t *luv = ((const sb_ms_luv *)f)->luv;
+        st = sb_gallery_write(dir, prefix, "filtered", &pic, luv_picture(luv, in->width, in->height, &pic, err),
                               index, "mean-shift filtered (each pixel's LUV mode)", err);
         sb_image_free(&pic);
     }
-    free(f.luv);
+    sb_output_free(f);
     snprintf(caption, sizeof caption, "%d regions, in random colours", o->count);
     if (!st) {
         st = sb_gallery_write(dir, prefix, "regions", &pic, regions_picture(o, &pic, err), index, caption, err);
@@ -393,7 +393,7 @@ const sb_algo sb_algo_meanshift_merge = {
     .write_labels = regions_write_labels,
     .describe = regions_describe,
     .upstream = merge_upstream,
-    .upstream_free = free,
+    .upstream_free = sb_output_free,
     .max_bench_pixels = 1920 * 1080,
 };
 
