@@ -69,7 +69,9 @@ typedef struct sb_algo {
     const char *summary;
     const char *contract;        /* the agreement contract, one line */
     int stage_count;
-    const char *const *stages;   /* stage names; params_default takes the index */
+    const char *const *stages;   /* stage names: the parameter presets benchmarked ("s16",
+                                    "r16"); params_default takes the index.  (A pipeline's
+                                    parts are its steps, each an algorithm of its own.) */
     sb_load_mode load_mode;      /* how images are loaded for it (grey, RGB) */
     size_t params_size;
     const char *options_help;    /* its `segbench run` options, or "" */
@@ -120,8 +122,8 @@ typedef struct sb_algo {
     sb_status (*gallery)(const char *dir, const char *prefix, const sb_image *in, const void *params,
                          const void *out, FILE *index, sb_error *err);
 
-    /* Pipeline stages (optional): make this stage's input from the loaded
-     * image with the reference of the stages before it, outside any timing.
+    /* Pipeline steps (optional): make this step's input from the loaded
+     * image with the reference of the steps before it, outside any timing.
      * Fills `input` (an image the case then owns) and may point params at
      * more upstream data, kept in *keep and freed with upstream_free. */
     sb_status (*upstream)(const sb_image *loaded, void *params, sb_image *input, void **keep, sb_error *err);

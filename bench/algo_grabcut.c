@@ -194,7 +194,7 @@ static double pipeline_bytes(const sb_image *in, const void *params, const void 
     return (double)px(in) * (4.0 + 40.0 * p->iterations);
 }
 
-/* ---- the stages' inputs: the serial reference of the stages before ---- */
+/* ---- the steps' inputs: the serial reference of the steps before ---- */
 
 static sb_status serial_stage(const char *algo, const sb_image *in, const sb_grabcut_params *p, void *out,
                               sb_error *err)

@@ -1,7 +1,7 @@
 /* algo_meanshift.c - the harness's view of mean-shift segmentation: four
  * algorithms (the three stages and the pipeline) sharing parameters,
  * outputs, checks and pictures.  The flood and merge stages take the
- * reference output of the stages before them (the `upstream` hook), so
+ * reference output of the steps before them (the `upstream` hook), so
  * each stage is checked and timed on its own. */
 #include "algo.h"
 
@@ -90,7 +90,7 @@ static double filter_bytes(const sb_image *in, const void *p, const void *r) { (
 static double flood_bytes(const sb_image *in, const void *p, const void *r) { (void)p, (void)r; return px(in) * 8.0; }
 static double merge_bytes(const sb_image *in, const void *p, const void *r) { (void)p, (void)r; return px(in) * 12.0; }
 
-/* ---- the stages' inputs ----------------------------------------------------------------- */
+/* ---- the steps' inputs ----------------------------------------------------------------- */
 
 /* The serial filter is the costliest step of a bench run (seconds an
  * image), and flood, merge and the pipeline's quality all start from its

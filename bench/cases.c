@@ -20,7 +20,7 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
     else
         algo->params_default(cd->params, stage);
 
-    /* a pipeline stage's input comes from the reference of the stages before */
+    /* a pipeline step's input comes from the reference of the steps before */
     sb_image derived = { 0 };
     if (algo->upstream) {
         sb_status st = algo->upstream(loaded, cd->params, &derived, &cd->upstream, err);

@@ -235,8 +235,8 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
     for (int k = 0; k < nparts; k++)
         fprintf(fp, " %s", part[k]->name + plen + 1);
     fprintf(fp, "\n");
-    fprintf(md, "### Where the time goes\n\nEach stage of the pipeline once, at %s, per variant (kernel ms, best "
-                "thread count; the pipeline itself repeats some stages).\n\n| variant |", image);
+    fprintf(md, "### Where the time goes\n\nEach step of the pipeline once, at %s, per variant (kernel ms, best "
+                "thread count; the pipeline itself repeats some steps).\n\n| variant |", image);
     for (int k = 0; k < nparts; k++)
         fprintf(md, " %s |", part[k]->name + plen + 1);
     fprintf(md, " sum |\n|---|");
@@ -276,9 +276,9 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
     if (!bars)
         goto out;
     snprintf(script, sizeof script,
-             "%sset output '%s.png'\nset title '%s at %s: where the time goes (share of each stage)'\n"
+             "%sset output '%s.png'\nset title '%s at %s: where the time goes (share of each step)'\n"
              "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-             "set boxwidth 0.7\nset yrange [0:100]\nset ylabel '%% of the sum of the stages'\n"
+             "set boxwidth 0.7\nset yrange [0:100]\nset ylabel '%% of the sum of the steps'\n"
              "plot for [i=2:%d] '%s.dat' using i:xtic(1) title columnheader(i)\n",
              REPORT_PLOT_HEAD, name, pipeline->name, image, nparts + 1, name);
     if (!(st = report_plot_run(pc, name, script, err)))

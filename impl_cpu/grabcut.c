@@ -1,6 +1,6 @@
-/* grabcut.c - GrabCut's stages and pipeline on the host (grabcut.h), and
+/* grabcut.c - GrabCut's steps and pipeline on the host (grabcut.h), and
  * the serial variants: "cpu" (the reference; Boykov-Kolmogorov cuts) of
- * every stage and "cpu-pr" (serial FIFO push-relabel) of the max-flow.
+ * every step and "cpu-pr" (serial FIFO push-relabel) of the max-flow.
  * The pthread and OpenMP variants reuse all of this with their runner
  * and the synchronous push-relabel rounds. */
 #include "grabcut_host.h"
@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const stage_needs[] = {
-    [SB_GC_STAGE_GMM] = "the k-means stage's clusters",
-    [SB_GC_STAGE_GRAPH] = "the GMM stage's mixtures",
-    [SB_GC_STAGE_MAXFLOW] = "the graph stage's graph",
+static const char *const step_needs[] = {
+    [SB_GC_STEP_GMM] = "the k-means step's clusters",
+    [SB_GC_STEP_GRAPH] = "the GMM step's mixtures",
+    [SB_GC_STEP_MAXFLOW] = "the graph step's graph",
 };
 
 void sb_gc_host_release(void *state)
@@ -22,9 +22,9 @@ void sb_gc_host_release(void *state)
     if (!h)
         return;
     free(h->mask);
-    if (h->stage != SB_GC_STAGE_KMEANS && h->stage != SB_GC_STAGE_GMM)
+    if (h->step != SB_GC_STEP_KMEANS && h->step != SB_GC_STEP_GMM)
         free(h->comp);
-    if (h->stage == SB_GC_STAGE_PIPELINE) {
+    if (h->step == SB_GC_STEP_PIPELINE) {
         free(h->graph.term);
         for (int d = 0; d < SB_GC_NLINKS; d++)
             free(h->graph.nlink[d]);
@@ -38,7 +38,7 @@ void sb_gc_host_release(void *state)
     free(h);
 }
 
-sb_status sb_gc_host_prepare(void **state, sb_gc_stage stage, sb_mf_solver solver, const char *who,
+sb_status sb_gc_host_prepare(void **state, sb_gc_step step, sb_mf_solver solver, const char *who,
                              const sb_image *in, const void *params, void *output, sb_band_runner runner,
                              sb_error *err)
 {
@@ -49,13 +49,13 @@ sb_status sb_gc_host_prepare(void **state, sb_gc_stage stage, sb_mf_solver solve
     sb_status st = sb_gc_check_params(p, in->width, in->height, err);
     if (st)
         return st;
-    if (stage != SB_GC_STAGE_KMEANS && stage != SB_GC_STAGE_PIPELINE && !p->upstream)
+    if (step != SB_GC_STEP_KMEANS && step != SB_GC_STEP_PIPELINE && !p->upstream)
         return sb_fail(err, SB_ERR_USAGE, "%s: needs %s (run it through segbench, which computes them)", who,
-                       stage_needs[stage]);
+                       step_needs[step]);
     sb_gc_host *h = calloc(1, sizeof *h);
     if (!h)
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
-    h->stage = stage;
+    h->step = step;
     h->solver = solver;
     h->runner = runner;
     h->in = in;
@@ -68,13 +68,13 @@ sb_status sb_gc_host_prepare(void **state, sb_gc_stage stage, sb_mf_solver solve
     int ok = 1;
     h->mask = malloc(n);
     ok &= h->mask != NULL;
-    if (stage == SB_GC_STAGE_KMEANS)
+    if (step == SB_GC_STEP_KMEANS)
         h->comp = ((sb_gc_kmeans_out *)output)->comp;
-    else if (stage == SB_GC_STAGE_GMM)
+    else if (step == SB_GC_STEP_GMM)
         h->comp = ((sb_gc_gmm_out *)output)->comp;
     else
         ok &= (h->comp = malloc(n)) != NULL;
-    if (stage == SB_GC_STAGE_PIPELINE) {
+    if (step == SB_GC_STEP_PIPELINE) {
         h->graph.width = in->width;
         h->graph.height = in->height;
         ok &= (h->graph.term = malloc(sizeof(int32_t) * n)) != NULL;
@@ -93,7 +93,7 @@ sb_status sb_gc_host_prepare(void **state, sb_gc_stage stage, sb_mf_solver solve
         sb_gc_host_release(h);
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory for a %dx%d image", who, in->width, in->height);
     }
-    if (solver == SB_MF_ROUNDS && (stage == SB_GC_STAGE_MAXFLOW || stage == SB_GC_STAGE_PIPELINE) &&
+    if (solver == SB_MF_ROUNDS && (step == SB_GC_STEP_MAXFLOW || step == SB_GC_STEP_PIPELINE) &&
         (st = sb_mf_rounds_open(&h->rounds, in->width, in->height, err))) {
         sb_gc_host_release(h);
         return st;
@@ -141,15 +141,15 @@ static sb_status run_pipeline(sb_gc_host *h, sb_error *err)
 sb_status sb_gc_host_run(void *state, sb_error *err)
 {
     sb_gc_host *h = state;
-    switch (h->stage) {
-    case SB_GC_STAGE_KMEANS: {
+    switch (h->step) {
+    case SB_GC_STEP_KMEANS: {
         sb_gc_kmeans_out *out = h->out;
         sb_gc_mask_init(&h->p, h->width, h->height, h->mask);
         out->passes = sb_gc_host_kmeans(h);
         memcpy(out->centres, h->centres, sizeof out->centres);
         return SB_OK;
     }
-    case SB_GC_STAGE_GMM: {
+    case SB_GC_STEP_GMM: {
         sb_gc_gmm_out *out = h->out;
         const sb_gc_kmeans_out *clusters = h->p.upstream;
         sb_gc_mask_init(&h->p, h->width, h->height, h->mask);
@@ -160,7 +160,7 @@ sb_status sb_gc_host_run(void *state, sb_error *err)
         memcpy(out->gmm, h->gmm, sizeof out->gmm);
         return SB_OK;
     }
-    case SB_GC_STAGE_GRAPH: {
+    case SB_GC_STEP_GRAPH: {
         const sb_gc_gmm_out *mixtures = h->p.upstream;
         sb_gc_mask_init(&h->p, h->width, h->height, h->mask);
         memcpy(h->gmm, mixtures->gmm, sizeof h->gmm);
@@ -168,7 +168,7 @@ sb_status sb_gc_host_run(void *state, sb_error *err)
         sb_gc_host_tlinks(h, h->out);
         return SB_OK;
     }
-    case SB_GC_STAGE_MAXFLOW:
+    case SB_GC_STEP_MAXFLOW:
         return host_cut(h, h->p.upstream, h->out, err);
     default:
         return run_pipeline(h, err);
@@ -182,22 +182,22 @@ sb_status sb_gc_host_fetch(void *state, sb_error *err)
     return SB_OK;
 }
 
-/* The serial variants: a prepare for each stage and solver, then their
+/* The serial variants: a prepare for each step and solver, then their
  * registrations. */
-#define GC_CPU_PREPARE(fn, stage, solver)                                                                \
+#define GC_CPU_PREPARE(fn, step, solver)                                                                \
     static sb_status fn(void **state, const sb_image *in, const void *params, void *output,             \
                         const sb_exec *exec, sb_error *err)                                              \
     {                                                                                                    \
-        return sb_gc_host_prepare(state, stage, solver, exec->who, in, params, output, sb_band_serial(), \
+        return sb_gc_host_prepare(state, step, solver, exec->who, in, params, output, sb_band_serial(), \
                                   err);                                                                  \
     }
-GC_CPU_PREPARE(kmeans_prepare, SB_GC_STAGE_KMEANS, SB_MF_BK)
-GC_CPU_PREPARE(gmm_prepare, SB_GC_STAGE_GMM, SB_MF_BK)
-GC_CPU_PREPARE(graph_prepare, SB_GC_STAGE_GRAPH, SB_MF_BK)
-GC_CPU_PREPARE(maxflow_prepare, SB_GC_STAGE_MAXFLOW, SB_MF_BK)
-GC_CPU_PREPARE(maxflow_fifo_prepare, SB_GC_STAGE_MAXFLOW, SB_MF_FIFO)
-GC_CPU_PREPARE(maxflow_rounds_prepare, SB_GC_STAGE_MAXFLOW, SB_MF_ROUNDS)
-GC_CPU_PREPARE(pipeline_prepare, SB_GC_STAGE_PIPELINE, SB_MF_BK)
+GC_CPU_PREPARE(kmeans_prepare, SB_GC_STEP_KMEANS, SB_MF_BK)
+GC_CPU_PREPARE(gmm_prepare, SB_GC_STEP_GMM, SB_MF_BK)
+GC_CPU_PREPARE(graph_prepare, SB_GC_STEP_GRAPH, SB_MF_BK)
+GC_CPU_PREPARE(maxflow_prepare, SB_GC_STEP_MAXFLOW, SB_MF_BK)
+GC_CPU_PREPARE(maxflow_fifo_prepare, SB_GC_STEP_MAXFLOW, SB_MF_FIFO)
+GC_CPU_PREPARE(maxflow_rounds_prepare, SB_GC_STEP_MAXFLOW, SB_MF_ROUNDS)
+GC_CPU_PREPARE(pipeline_prepare, SB_GC_STEP_PIPELINE, SB_MF_BK)
 
 SB_VARIANT("grabcut-kmeans", "cpu", "cpu", NONE, 0, ALL_STAGES,
            "serial reference: each pixel's side's 5 centres, integer sums, at most 10 passes",
@@ -218,7 +218,7 @@ SB_VARIANT("grabcut-maxflow", "cpu-rounds", "cpu", NONE, 0, ALL_STAGES,
            "the synchronous push-relabel rounds of the parallel variants, on one thread",
            maxflow_rounds_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
 SB_VARIANT("grabcut", "cpu", "cpu", NONE, 0, ALL_STAGES,
-           "serial reference: the stages in turn, Boykov-Kolmogorov cuts",
+           "serial reference: the steps in turn, Boykov-Kolmogorov cuts",
            pipeline_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
 
 /* The serial reference of the whole pipeline, outside the harness (the
@@ -226,7 +226,7 @@ SB_VARIANT("grabcut", "cpu", "cpu", NONE, 0, ALL_STAGES,
 sb_status sb_gc_serial(const sb_image *rgb, const sb_grabcut_params *p, sb_gc_out *out, sb_error *err)
 {
     void *state;
-    sb_status st = sb_gc_host_prepare(&state, SB_GC_STAGE_PIPELINE, SB_MF_BK, "grabcut", rgb, p, out,
+    sb_status st = sb_gc_host_prepare(&state, SB_GC_STEP_PIPELINE, SB_MF_BK, "grabcut", rgb, p, out,
                                       sb_band_serial(), err);
     if (st)
         return st;

@@ -13,14 +13,14 @@
 #include "segbench/maxflow.h"
 #include "segbench/variant.h"
 
-/* The benchmarked algorithms, each a stage of the pipeline or all of it. */
-typedef enum sb_gc_stage {
-    SB_GC_STAGE_KMEANS,
-    SB_GC_STAGE_GMM,
-    SB_GC_STAGE_GRAPH,
-    SB_GC_STAGE_MAXFLOW,
-    SB_GC_STAGE_PIPELINE
-} sb_gc_stage;
+/* The benchmarked algorithms, each a step of the pipeline or all of it. */
+typedef enum sb_gc_step {
+    SB_GC_STEP_KMEANS,
+    SB_GC_STEP_GMM,
+    SB_GC_STEP_GRAPH,
+    SB_GC_STEP_MAXFLOW,
+    SB_GC_STEP_PIPELINE
+} sb_gc_step;
 
 typedef enum sb_mf_solver { SB_MF_BK, SB_MF_FIFO, SB_MF_ROUNDS } sb_mf_solver;
 
@@ -28,7 +28,7 @@ typedef enum sb_mf_solver { SB_MF_BK, SB_MF_FIFO, SB_MF_ROUNDS } sb_mf_solver;
 void sb_gc_kmeans_initial(int32_t centres[2][SB_GC_K][3]);
 
 typedef struct sb_gc_host {
-    sb_gc_stage stage;
+    sb_gc_step step;
     sb_mf_solver solver;
     sb_band_runner runner;
     const sb_image *in;
@@ -39,7 +39,7 @@ typedef struct sb_gc_host {
     uint8_t *mask, *comp;
     int32_t centres[2][SB_GC_K][3];
     sb_gc_gmm gmm[2];
-    sb_gc_graph graph;               /* the pipeline's and the graph stage's own */
+    sb_gc_graph graph;               /* the pipeline's and the graph step's own */
     sb_gc_cut_out cut;               /* the pipeline's */
     sb_mf_rounds *rounds;            /* SB_MF_ROUNDS only */
     /* per band */
@@ -51,7 +51,7 @@ typedef struct sb_gc_host {
 
 /* prepare(): check parameters, allocate, and point the state at the input
  * and output; `who` names the variant in messages. */
-sb_status sb_gc_host_prepare(void **state, sb_gc_stage stage, sb_mf_solver solver, const char *who,
+sb_status sb_gc_host_prepare(void **state, sb_gc_step step, sb_mf_solver solver, const char *who,
                              const sb_image *in, const void *params, void *output, sb_band_runner runner,
                              sb_error *err);
 sb_status sb_gc_host_run(void *state, sb_error *err);

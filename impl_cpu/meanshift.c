@@ -1,6 +1,6 @@
 /* meanshift.c - mean-shift on the host: parameters, the partition
  * comparison, the host variants' plumbing and the serial reference.  The
- * stages themselves are in meanshift_filter.c and meanshift_regions.c. */
+ * steps themselves are in meanshift_filter.c and meanshift_regions.c. */
 #include "meanshift_host.h"
 
 #include "segbench/variant.h"
@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const stage_names[] = { "meanshift-filter", "meanshift-flood", "meanshift-merge", "meanshift" };
+static const char *const step_names[] = { "meanshift-filter", "meanshift-flood", "meanshift-merge", "meanshift" };
 
-sb_status sb_ms_check_params(const sb_ms_params *p, int stage, sb_error *err)
+sb_status sb_ms_check_params(const sb_ms_params *p, int step, sb_error *err)
 {
-    const char *who = stage >= 0 && stage <= SB_MS_PIPELINE ? stage_names[stage] : "meanshift";
+    const char *who = step >= 0 && step <= SB_MS_PIPELINE ? step_names[step] : "meanshift";
     if (p->radius < 1 || p->radius > SB_MS_MAX_RADIUS)
         return sb_fail(err, SB_ERR_USAGE, "%s: radius must be 1..%d, not %d", who, SB_MS_MAX_RADIUS, p->radius);
     if (p->range < 0 || p->range > SB_MS_MAX_RANGE)
@@ -22,8 +22,8 @@ sb_status sb_ms_check_params(const sb_ms_params *p, int stage, sb_error *err)
         return sb_fail(err, SB_ERR_USAGE, "%s: max-iter must be 1..%d, not %d", who, SB_MS_MAX_ITER, p->max_iter);
     if (p->min_area < 0 || (size_t)p->min_area > SB_MAX_PIXELS)
         return sb_fail(err, SB_ERR_USAGE, "%s: min-area must be 0..%zu, not %d", who, SB_MAX_PIXELS, p->min_area);
-    if (stage == SB_MS_MERGE && !p->flood)
-        return sb_fail(err, SB_ERR_USAGE, "%s: needs the flood stage's labels", who);
+    if (step == SB_MS_MERGE && !p->flood)
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs the flood step's labels", who);
     return SB_OK;
 }
 
@@ -53,7 +53,7 @@ void sb_ms_luv_to_rgb(uint32_t luv, uint8_t rgb[3])
 
 typedef struct ms_host {
     const char *who;
-    int stage;
+    int step;
     const sb_image *in;
     sb_ms_params p;
     sb_band_runner runner;
@@ -69,22 +69,22 @@ void sb_ms_host_release(void *state)
     if (!h)
         return;
     free(h->luv);
-    if (h->stage == SB_MS_PIPELINE)
+    if (h->step == SB_MS_PIPELINE)
         free(h->filtered);
     free(h->flood);
     sb_ms_scratch_free(&h->scratch);
     free(h);
 }
 
-sb_status sb_ms_host_prepare(void **state, int stage, const char *who, const sb_image *in, const void *params,
+sb_status sb_ms_host_prepare(void **state, int step, const char *who, const sb_image *in, const void *params,
                              void *output, sb_band_runner runner, sb_error *err)
 {
     *state = NULL;
     const sb_ms_params *p = params;
-    sb_status st = sb_ms_check_params(p, stage, err);
+    sb_status st = sb_ms_check_params(p, step, err);
     if (st)
         return st;
-    int rgb = stage == SB_MS_FILTER || stage == SB_MS_PIPELINE;
+    int rgb = step == SB_MS_FILTER || step == SB_MS_PIPELINE;
     if (in->width < 1 || in->height < 1)
         return sb_fail(err, SB_ERR_USAGE, "%s: empty image (%dx%d)", who, in->width, in->height);
     if (in->channels != (rgb ? 3 : 4) || (!rgb && in->stride != 4 * (size_t)in->width))
@@ -94,7 +94,7 @@ sb_status sb_ms_host_prepare(void **state, int stage, const char *who, const sb_
     if (!h)
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
     h->who = who;
-    h->stage = stage;
+    h->step = step;
     h->in = in;
     h->p = *p;
     h->runner = runner;
@@ -103,16 +103,16 @@ sb_status sb_ms_host_prepare(void **state, int stage, const char *who, const sb_
     int ok = 1;
     if (rgb) {
         h->luv = malloc(n * sizeof *h->luv);
-        h->filtered = stage == SB_MS_FILTER ? ((sb_ms_luv *)output)->luv : malloc(n * sizeof *h->filtered);
+        h->filtered = step == SB_MS_FILTER ? ((sb_ms_luv *)output)->luv : malloc(n * sizeof *h->filtered);
         ok = h->luv && h->filtered;
     }
-    if (stage == SB_MS_PIPELINE)
+    if (step == SB_MS_PIPELINE)
         ok = ok && (h->flood = malloc(n * sizeof *h->flood));
     if (!ok) {
         sb_ms_host_release(h);
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory for %dx%d", who, in->width, in->height);
     }
-    if (stage != SB_MS_FILTER && (st = sb_ms_scratch_alloc(&h->scratch, in->width, in->height, runner.bands, err))) {
+    if (step != SB_MS_FILTER && (st = sb_ms_scratch_alloc(&h->scratch, in->width, in->height, runner.bands, err))) {
         sb_ms_host_release(h);
         return st;
     }
@@ -127,16 +127,16 @@ sb_status sb_ms_host_run(void *state, sb_error *err)
     const sb_band_runner *run = &h->runner;
     int w = h->in->width, ht = h->in->height;
     const uint32_t *packed = (const uint32_t *)h->in->data;   /* flood, merge: 4-byte aligned pinned rows */
-    if (h->stage == SB_MS_FILTER || h->stage == SB_MS_PIPELINE) {
+    if (h->step == SB_MS_FILTER || h->step == SB_MS_PIPELINE) {
         sb_ms_host_convert(run, h->in, h->luv);
         sb_ms_host_filter(run, w, ht, h->luv, &h->p, h->filtered);
     }
     sb_ms_regions *r = h->out;
-    if (h->stage == SB_MS_FLOOD)
+    if (h->step == SB_MS_FLOOD)
         r->count = sb_ms_host_flood(run, &h->scratch, packed, h->p.range, r->labels);
-    else if (h->stage == SB_MS_MERGE)
+    else if (h->step == SB_MS_MERGE)
         r->count = sb_ms_host_merge(run, &h->scratch, packed, h->p.flood, &h->p, r->labels);
-    else if (h->stage == SB_MS_PIPELINE) {
+    else if (h->step == SB_MS_PIPELINE) {
         sb_ms_host_flood(run, &h->scratch, h->filtered, h->p.range, h->flood);
         r->count = sb_ms_host_merge(run, &h->scratch, h->filtered, h->flood, &h->p, r->labels);
     }
@@ -150,10 +150,10 @@ sb_status sb_ms_host_fetch(void *state, sb_error *err)
     return SB_OK;
 }
 
-sb_status sb_ms_serial(int stage, const sb_image *in, const sb_ms_params *p, void *out, sb_error *err)
+sb_status sb_ms_serial(int step, const sb_image *in, const sb_ms_params *p, void *out, sb_error *err)
 {
     void *state;
-    sb_status st = sb_ms_host_prepare(&state, stage, stage_names[stage], in, p, out, sb_band_serial(), err);
+    sb_status st = sb_ms_host_prepare(&state, step, step_names[step], in, p, out, sb_band_serial(), err);
     if (st)
         return st;
     st = sb_ms_host_run(state, err);
@@ -161,12 +161,12 @@ sb_status sb_ms_serial(int stage, const sb_image *in, const sb_ms_params *p, voi
     return st;
 }
 
-/* The serial variants: a prepare for each stage, then their registrations. */
-#define MS_CPU_PREPARE(fn, stage)                                                                              \
+/* The serial variants: a prepare for each step, then their registrations. */
+#define MS_CPU_PREPARE(fn, step)                                                                              \
     static sb_status fn(void **state, const sb_image *in, const void *params, void *output,                   \
                         const sb_exec *exec, sb_error *err)                                                    \
     {                                                                                                          \
-        return sb_ms_host_prepare(state, stage, exec->who, in, params, output, sb_band_serial(), err);         \
+        return sb_ms_host_prepare(state, step, exec->who, in, params, output, sb_band_serial(), err);         \
     }
 MS_CPU_PREPARE(filter_prepare, SB_MS_FILTER)
 MS_CPU_PREPARE(flood_prepare, SB_MS_FLOOD)
@@ -183,5 +183,5 @@ SB_VARIANT("meanshift-merge", "cpu", "cpu", NONE, 0, ALL_STAGES,
            "serial reference: means, fusion union-find, pruning rounds, numbering",
            merge_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
 SB_VARIANT("meanshift", "cpu", "cpu", NONE, 0, ALL_STAGES,
-           "serial reference: the three stages in turn",
+           "serial reference: the three steps in turn",
            pipeline_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)

@@ -1,7 +1,7 @@
-/* meanshift_host.h - the host stages of mean-shift (meanshift.h), shared
+/* meanshift_host.h - the host steps of mean-shift (meanshift.h), shared
  * by impl_cpu/meanshift*.c and the pthread and OpenMP variants, which
  * reach it (as "meanshift_host.h") on the -Iimpl_cpu path the Makefile
- * gives impl_pthread/ and the tests.  Each stage is band-parallel phases
+ * gives impl_pthread/ and the tests.  Each step is band-parallel phases
  * (bands.h); the serial, pthread and OpenMP variants differ only in the
  * runner. */
 #ifndef SEGBENCH_MEANSHIFT_HOST_H
@@ -10,7 +10,7 @@
 #include "segbench/bands.h"
 #include "segbench/meanshift.h"
 
-/* Scratch for the region stages of one image size (about 60 bytes a pixel). */
+/* Scratch for the region steps of one image size (about 60 bytes a pixel). */
 typedef struct sb_ms_scratch {
     int width, height;
     uint8_t *join;            /* ccl.h's join bits */
@@ -39,8 +39,8 @@ int sb_ms_host_flood(const sb_band_runner *run, sb_ms_scratch *s, const uint32_t
 int sb_ms_host_merge(const sb_band_runner *run, sb_ms_scratch *s, const uint32_t *colour, const int32_t *flood,
                      const sb_ms_params *p, int32_t *labels);
 
-/* Host variants: every stage is band-parallel phases run by `runner`. */
-sb_status sb_ms_host_prepare(void **state, int stage, const char *who, const sb_image *in, const void *params,
+/* Host variants: every step is band-parallel phases run by `runner`. */
+sb_status sb_ms_host_prepare(void **state, int step, const char *who, const sb_image *in, const void *params,
                              void *output, sb_band_runner runner, sb_error *err);
 sb_status sb_ms_host_run(void *state, sb_error *err);
 sb_status sb_ms_host_fetch(void *state, sb_error *err);

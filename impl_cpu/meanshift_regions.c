@@ -353,7 +353,7 @@ static int number_regions(const sb_band_runner *run, region_job *j)
     return total;
 }
 
-/* ---- the stages ------------------------------------------------------------------------ */
+/* ---- the steps ------------------------------------------------------------------------ */
 
 int sb_ms_host_flood(const sb_band_runner *run, sb_ms_scratch *s, const uint32_t *colour, int range,
                      int32_t *labels)

@@ -1,5 +1,5 @@
 /* grabcut_pthread.c - GrabCut on explicit POSIX threads (variant "pthread"
- * of every GrabCut stage and the pipeline).
+ * of every GrabCut step and the pipeline).
  *
  * The steps are impl_cpu/grabcut_steps.c's band phases and the cut is the
  * synchronous push-relabel of maxflow.h, whose two phases a round are two
@@ -10,7 +10,7 @@
 
 #include "pool.h"
 
-static sb_status prepare(void **state, sb_gc_stage stage, const sb_image *in, const void *params,
+static sb_status prepare(void **state, sb_gc_step step, const sb_image *in, const void *params,
                          void *output, const sb_exec *exec, sb_error *err)
 {
     *state = NULL;
@@ -19,20 +19,20 @@ static sb_status prepare(void **state, sb_gc_stage stage, const sb_image *in, co
     if (st)
         return st;
     sb_band_runner runner = sb_pool_band_runner(pool, exec->threads);
-    return sb_gc_host_prepare(state, stage, SB_MF_ROUNDS, exec->who, in, params, output, runner, err);
+    return sb_gc_host_prepare(state, step, SB_MF_ROUNDS, exec->who, in, params, output, runner, err);
 }
 
-#define GC_PTHREAD_PREPARE(fn, stage)                                                                    \
+#define GC_PTHREAD_PREPARE(fn, step)                                                                    \
     static sb_status fn(void **state, const sb_image *in, const void *params, void *output,             \
                         const sb_exec *exec, sb_error *err)                                              \
     {                                                                                                    \
-        return prepare(state, stage, in, params, output, exec, err);                                     \
+        return prepare(state, step, in, params, output, exec, err);                                     \
     }
-GC_PTHREAD_PREPARE(kmeans_prepare, SB_GC_STAGE_KMEANS)
-GC_PTHREAD_PREPARE(gmm_prepare, SB_GC_STAGE_GMM)
-GC_PTHREAD_PREPARE(graph_prepare, SB_GC_STAGE_GRAPH)
-GC_PTHREAD_PREPARE(maxflow_prepare, SB_GC_STAGE_MAXFLOW)
-GC_PTHREAD_PREPARE(pipeline_prepare, SB_GC_STAGE_PIPELINE)
+GC_PTHREAD_PREPARE(kmeans_prepare, SB_GC_STEP_KMEANS)
+GC_PTHREAD_PREPARE(gmm_prepare, SB_GC_STEP_GMM)
+GC_PTHREAD_PREPARE(graph_prepare, SB_GC_STEP_GRAPH)
+GC_PTHREAD_PREPARE(maxflow_prepare, SB_GC_STEP_MAXFLOW)
+GC_PTHREAD_PREPARE(pipeline_prepare, SB_GC_STEP_PIPELINE)
 
 SB_VARIANT("grabcut-kmeans", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
            "row bands on a thread pool, per-band integer sums",
@@ -47,5 +47,5 @@ SB_VARIANT("grabcut-maxflow", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGE
            "synchronous push-relabel rounds in row bands on a thread pool, serial BFS relabel",
            maxflow_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
 SB_VARIANT("grabcut", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
-           "the stages on a thread pool, push-relabel rounds for the cuts",
+           "the steps on a thread pool, push-relabel rounds for the cuts",
            pipeline_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)

@@ -1,7 +1,7 @@
 /* meanshift_pthread.c - mean-shift on explicit POSIX threads (variant
- * "pthread" of every mean-shift stage).
+ * "pthread" of every mean-shift step).
  *
- * The stages are impl_cpu/meanshift*.c's band-parallel phases; this file
+ * The steps are impl_cpu/meanshift*.c's band-parallel phases; this file
  * supplies the runner: the process's thread pool, one band per thread,
  * whose join is the barrier between phases.  (The source's pthread
  * union-find merged band boundaries on the main thread and relabelled in
@@ -15,7 +15,7 @@
 
 #include "pool.h"
 
-static sb_status prepare(void **state, int stage, const sb_image *in, const void *params,
+static sb_status prepare(void **state, int step, const sb_image *in, const void *params,
                          void *output, const sb_exec *exec, sb_error *err)
 {
     *state = NULL;
@@ -24,14 +24,14 @@ static sb_status prepare(void **state, int stage, const sb_image *in, const void
     if (st)
         return st;
     sb_band_runner runner = sb_pool_band_runner(pool, exec->threads);
-    return sb_ms_host_prepare(state, stage, exec->who, in, params, output, runner, err);
+    return sb_ms_host_prepare(state, step, exec->who, in, params, output, runner, err);
 }
 
-#define MS_PTHREAD_PREPARE(fn, stage)                                                                    \
+#define MS_PTHREAD_PREPARE(fn, step)                                                                    \
     static sb_status fn(void **state, const sb_image *in, const void *params, void *output,             \
                         const sb_exec *exec, sb_error *err)                                              \
     {                                                                                                    \
-        return prepare(state, stage, in, params, output, exec, err);                                     \
+        return prepare(state, step, in, params, output, exec, err);                                     \
     }
 MS_PTHREAD_PREPARE(filter_prepare, SB_MS_FILTER)
 MS_PTHREAD_PREPARE(flood_prepare, SB_MS_FLOOD)
@@ -48,5 +48,5 @@ SB_VARIANT("meanshift-merge", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGE
            "every phase in row bands on a thread pool, atomic per-region sums",
            merge_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)
 SB_VARIANT("meanshift", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
-           "the three stages on a thread pool",
+           "the three steps on a thread pool",
            pipeline_prepare, NULL, sb_ms_host_run, sb_ms_host_fetch, sb_ms_host_release)

@@ -194,7 +194,7 @@ static void test_gpu_slic(void)
 }
 
 /* Every CUDA variant of every mean-shift stage, each stage fed the
- * reference of the stages before: awkward sizes; the defaults (the
+ * reference of the steps before: awkward sizes; the defaults (the
  * filter's four radii); radius 64 (shared memory above 48 KiB, windows
  * beyond small images); radius 1 with range 0 and no pruning; a
  * uniform image and a checkerboard. */

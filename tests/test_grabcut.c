@@ -293,7 +293,7 @@ static void test_exp_log(void)
     CHECK(sb_gc_quantize(1e9) == sb_gc_quantize(SB_GC_ENERGY_MAX));
 }
 
-/* ---- the stages and the pipeline through the harness ---- */
+/* ---- the steps and the pipeline through the harness ---- */
 
 static void check_grabcut_cpu(const sb_image *img, const int rect[4], const char *what)
 {
@@ -398,7 +398,7 @@ static void test_grabcut_bad_params(void)
     test_patchy_rgb(&img, 20, 10, 3);
     void *state = NULL;
     sb_gc_cut_out out = { 20, 10, malloc(200), 0, 0, 0 };
-    CHECK(sb_gc_host_prepare(&state, SB_GC_STAGE_MAXFLOW, SB_MF_BK, "t", &img, &p, &out, sb_band_serial(), &err) ==
+    CHECK(sb_gc_host_prepare(&state, SB_GC_STEP_MAXFLOW, SB_MF_BK, "t", &img, &p, &out, sb_band_serial(), &err) ==
           SB_ERR_USAGE);
     CHECK(state == NULL);
     free(out.fg);

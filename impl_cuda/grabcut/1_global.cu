@@ -1,5 +1,5 @@
 /* 1_global.cu - GrabCut with global memory (variant "cuda-global" of every
- * GrabCut stage and the pipeline): gc_device.cu's thread-a-pixel steps,
+ * GrabCut step and the pipeline): gc_device.cu's thread-a-pixel steps,
  * and a cut of synchronous push-relabel rounds over all nodes in one
  * cooperative kernel.
  *

@@ -335,16 +335,16 @@ static cudaError_t dev_alloc(void **p, size_t bytes, cudaError_t e)
 static sb_status allocate(gc_dev *d, sb_error *err)
 {
     size_t n = (size_t)d->n;
-    int graph = d->stage == GC_GRAPH || d->stage == GC_MAXFLOW || d->stage == GC_PIPELINE;
-    int cut = d->stage == GC_MAXFLOW || d->stage == GC_PIPELINE;
+    int graph = d->step == GC_GRAPH || d->step == GC_MAXFLOW || d->step == GC_PIPELINE;
+    int cut = d->step == GC_MAXFLOW || d->step == GC_PIPELINE;
     cudaError_t e = cudaSuccess;
-    if (d->stage != GC_MAXFLOW) {
+    if (d->step != GC_MAXFLOW) {
         e = dev_alloc((void **)&d->rgb, 3 * n, e);
         e = dev_alloc((void **)&d->mask, n, e);
     }
-    if (d->stage != GC_GRAPH && d->stage != GC_MAXFLOW)
+    if (d->step != GC_GRAPH && d->step != GC_MAXFLOW)
         e = dev_alloc((void **)&d->comp, n, e);
-    if (d->stage == GC_GMM)
+    if (d->step == GC_GMM)
         e = dev_alloc((void **)&d->comp0, n, e);
     if (graph) {
         e = dev_alloc((void **)&d->term, 4 * n, e);
@@ -370,7 +370,7 @@ static sb_status allocate(gc_dev *d, sb_error *err)
     return SB_OK;
 }
 
-/* A frame: the image (rows packed on the device), and the stage's upstream. */
+/* A frame: the image (rows packed on the device), and the step's upstream. */
 sb_status gc_dev_upload(gc_dev *d, sb_error *err)
 {
     const sb_image *in = d->host_in;
@@ -379,16 +379,16 @@ sb_status gc_dev_upload(gc_dev *d, sb_error *err)
         SB_CUDA_TRY(cudaMemcpy2DAsync(d->rgb, 3 * (size_t)d->width, in->data, in->stride, 3 * (size_t)d->width,
                                       (size_t)d->height, cudaMemcpyHostToDevice, d->stream),
                     err, d->who);
-    if (d->stage == GC_GMM) {
+    if (d->step == GC_GMM) {
         const sb_gc_kmeans_out *k = (const sb_gc_kmeans_out *)d->p.upstream;
         SB_CUDA_TRY(cudaMemcpyAsync(d->comp0, k->comp, n, cudaMemcpyHostToDevice, d->stream), err, d->who);
     }
-    if (d->stage == GC_GRAPH) {
+    if (d->step == GC_GRAPH) {
         const sb_gc_gmm_out *g = (const sb_gc_gmm_out *)d->p.upstream;
         SB_CUDA_TRY(cudaMemcpyAsync(d->s->gmm, g->gmm, sizeof g->gmm, cudaMemcpyHostToDevice, d->stream), err,
                     d->who);
     }
-    if (d->stage == GC_MAXFLOW) {
+    if (d->step == GC_MAXFLOW) {
         const sb_gc_graph *g = (const sb_gc_graph *)d->p.upstream;
         SB_CUDA_TRY(cudaMemcpyAsync(d->term, g->term, 4 * n, cudaMemcpyHostToDevice, d->stream), err, d->who);
         for (int k = 0; k < SB_GC_NLINKS; k++)
@@ -398,7 +398,7 @@ sb_status gc_dev_upload(gc_dev *d, sb_error *err)
     return SB_OK;
 }
 
-sb_status gc_dev_open(gc_dev **out, int stage, const gc_cut *cut, const sb_image *in, const void *params,
+sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const sb_image *in, const void *params,
                       void *output, const sb_exec *exec, sb_error *err)
 {
     *out = NULL;
@@ -409,13 +409,13 @@ sb_status gc_dev_open(gc_dev **out, int stage, const gc_cut *cut, const sb_image
     sb_status st = sb_gc_check_params(p, in->width, in->height, err);
     if (st)
         return st;
-    if (stage != GC_KMEANS && stage != GC_PIPELINE && !p->upstream)
-        return sb_fail(err, SB_ERR_USAGE, "%s: needs the earlier stages' output (run it through segbench)", who);
+    if (step != GC_KMEANS && step != GC_PIPELINE && !p->upstream)
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs the earlier steps' output (run it through segbench)", who);
     gc_dev *d = (gc_dev *)calloc(1, sizeof *d);
     if (!d)
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
     d->who = who;
-    d->stage = stage;
+    d->step = step;
     d->cut = cut;
     d->width = in->width;
     d->height = in->height;
@@ -426,11 +426,11 @@ sb_status gc_dev_open(gc_dev **out, int stage, const gc_cut *cut, const sb_image
     d->out = output;
     sb_gc_rect_clip(p, in->width, in->height, d->rect);
     if ((st = allocate(d, err)) ||
-        ((stage == GC_MAXFLOW || stage == GC_PIPELINE) && (st = cut->prepare(d, err)))) {
+        ((step == GC_MAXFLOW || step == GC_PIPELINE) && (st = cut->prepare(d, err)))) {
         gc_dev_close(d);
         return st;
     }
-    /* every stats field is fetched, whether or not this stage writes it */
+    /* every stats field is fetched, whether or not this step writes it */
     if (cudaMemsetAsync(d->stats, 0, sizeof *d->stats, d->stream) != cudaSuccess) {
         gc_dev_close(d);
         return sb_fail(err, SB_ERR_DEVICE, "%s: cudaMemsetAsync (stats) failed", who);
@@ -459,7 +459,7 @@ static sb_status run_pipeline(gc_dev *d, sb_error *err)
 sb_status gc_dev_run(gc_dev *d, sb_error *err)
 {
     sb_status st;
-    switch (d->stage) {
+    switch (d->step) {
     case GC_KMEANS:
         if ((st = step_mask_init(d, err)))
             return st;
@@ -488,7 +488,7 @@ sb_status gc_dev_fetch(gc_dev *d, sb_error *err)
     size_t n = (size_t)d->n;
     cudaStream_t st = d->stream;
     SB_CUDA_TRY(cudaMemcpyAsync(d->stats_host, d->stats, sizeof *d->stats, cudaMemcpyDeviceToHost, st), err, d->who);
-    switch (d->stage) {
+    switch (d->step) {
     case GC_KMEANS: {
         sb_gc_kmeans_out *o = (sb_gc_kmeans_out *)d->out;
         SB_CUDA_TRY(cudaMemcpyAsync(o->comp, d->comp, n, cudaMemcpyDeviceToHost, st), err, d->who);
@@ -521,7 +521,7 @@ sb_status gc_dev_fetch(gc_dev *d, sb_error *err)
     }
     SB_CUDA_TRY(cudaStreamSynchronize(st), err, d->who);
     const gc_dev_stats *s = d->stats_host;
-    switch (d->stage) {
+    switch (d->step) {
     case GC_KMEANS:
         ((sb_gc_kmeans_out *)d->out)->passes = s->passes;
         break;

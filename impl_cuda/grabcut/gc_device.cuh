@@ -12,7 +12,7 @@
 #include "segbench/maxflow.h"
 #include "segbench/variant.h"
 
-enum gc_dev_stage { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW, GC_PIPELINE };
+enum gc_dev_step { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW, GC_PIPELINE };
 
 struct gc_dev;
 
@@ -48,7 +48,7 @@ struct gc_dev_scratch {
 
 struct gc_dev {
     const char *who;
-    int stage;
+    int step;
     const gc_cut *cut;                 /* the rung's max-flow solver */
     int width, height;
     long n;
@@ -68,19 +68,19 @@ struct gc_dev {
 };
 
 /* gc_device.cu */
-sb_status gc_dev_open(gc_dev **out, int stage, const gc_cut *cut, const sb_image *in, const void *params,
+sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const sb_image *in, const void *params,
                       void *output, const sb_exec *exec, sb_error *err);
 void gc_dev_close(gc_dev *d);
 sb_status gc_dev_upload(gc_dev *d, sb_error *err);
 sb_status gc_dev_run(gc_dev *d, sb_error *err);
 sb_status gc_dev_fetch(gc_dev *d, sb_error *err);
 
-/* A rung's five ops for one stage, around gc_dev and its cut. */
-#define GC_CUDA_OPS(prefix, stage, cut)                                                                   \
+/* A rung's five ops for one step, around gc_dev and its cut. */
+#define GC_CUDA_OPS(prefix, step, cut)                                                                   \
     static sb_status prefix##_prepare(void **state, const sb_image *in, const void *params, void *output, \
                                       const sb_exec *exec, sb_error *err)                                \
     {                                                                                                      \
-        return gc_dev_open((gc_dev **)state, stage, &cut, in, params, output, exec, err);                 \
+        return gc_dev_open((gc_dev **)state, step, &cut, in, params, output, exec, err);                 \
     }                                                                                                      \
     static sb_status prefix##_upload(void *s, sb_error *err) { return gc_dev_upload((gc_dev *)s, err); }   \
     static sb_status prefix##_run(void *s, sb_error *err) { return gc_dev_run((gc_dev *)s, err); }         \

@@ -1,5 +1,5 @@
 /* 1_global.cu - mean-shift with global memory only (variant "cuda-global"
- * of every mean-shift stage).
+ * of every mean-shift step).
  *
  * The filter: one thread a pixel; every window pixel is read from global
  * memory through the L1 cache (__ldg).  Neighbouring threads' windows
@@ -58,5 +58,5 @@ SB_VARIANT("meanshift-merge", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL
            "warp-aggregated region sums, fusion union-find in global memory, pruning rounds, CUB scan",
            merge_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
 SB_VARIANT("meanshift", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-global stages in turn, data resident on the device",
+           "the cuda-global steps in turn, data resident on the device",
            pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)

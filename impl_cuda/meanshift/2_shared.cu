@@ -1,5 +1,5 @@
 /* 2_shared.cu - mean-shift with shared memory (variant "cuda-shared" of
- * every mean-shift stage).
+ * every mean-shift step).
  *
  * The filter: each 32x8 block first stages its tile and a halo of the
  * radius on every side in shared memory, all threads loading several
@@ -56,7 +56,7 @@ static size_t shared_bytes(int r) { return (size_t)(MS_BLOCK_W + 2 * r) * (MS_BL
 
 static sb_status shared_setup(ms_device *d, sb_error *err)
 {
-    if (d->stage == SB_MS_FILTER || d->stage == SB_MS_PIPELINE)   /* above 48 KiB from radius 41 */
+    if (d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE)   /* above 48 KiB from radius 41 */
         SB_CUDA_TRY(cudaFuncSetAttribute(shared_filter, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)shared_bytes(d->p.radius)),
                     err, d->who);
@@ -91,5 +91,5 @@ SB_VARIANT("meanshift-merge", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL
            "as cuda-global with the fusion union-find in 32x32 shared tiles",
            merge_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
 SB_VARIANT("meanshift", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-shared stages in turn, data resident on the device",
+           "the cuda-shared steps in turn, data resident on the device",
            pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)

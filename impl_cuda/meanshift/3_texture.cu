@@ -1,5 +1,5 @@
 /* 3_texture.cu - mean-shift with the filter's reads through a texture
- * (variant "cuda-texture" of every mean-shift stage).
+ * (variant "cuda-texture" of every mean-shift step).
  *
  * The filter: as cuda-global, but every window pixel comes from a 2D
  * texture object over the converted image (point sampling, integer
@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
 
 static sb_status texture_setup(ms_device *d, sb_error *err)
 {
-    if (d->stage != SB_MS_FILTER && d->stage != SB_MS_PIPELINE)
+    if (d->step != SB_MS_FILTER && d->step != SB_MS_PIPELINE)
         return SB_OK;
     cudaResourceDesc res;
     memset(&res, 0, sizeof res);

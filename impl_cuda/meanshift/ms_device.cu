@@ -210,7 +210,7 @@ __global__ void ms_count_roots(unsigned n, const int32_t *label, int *count)
         atomicAdd(count, __popc(roots));
 }
 
-/* ---- the stages ---------------------------------------------------------------------------- */
+/* ---- the steps ---------------------------------------------------------------------------- */
 
 #define MS_LAUNCH(kernel, ...) kernel<<<sb_div_up(d->n, MS_THREADS), MS_THREADS, 0, d->stream>>>(__VA_ARGS__)
 
@@ -322,7 +322,7 @@ static cudaError_t ms_alloc(T **p, size_t count)
 static sb_status ms_allocate(ms_device *d, sb_error *err)
 {
     size_t n = d->n;
-    bool rgb = d->stage == SB_MS_FILTER || d->stage == SB_MS_PIPELINE;
+    bool rgb = d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE;
     SB_CUDA_TRY(cudaMallocHost(&d->host_flags, 2 * sizeof(int)), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->flags, 2), err, d->who);
     if (rgb) {
@@ -335,14 +335,14 @@ static sb_status ms_allocate(ms_device *d, sb_error *err)
     } else {
         SB_CUDA_TRY(ms_alloc(&d->colour, n), err, d->who);
     }
-    if (d->stage == SB_MS_FILTER)
+    if (d->step == SB_MS_FILTER)
         return SB_OK;
-    if (d->stage != SB_MS_FLOOD)
+    if (d->step != SB_MS_FLOOD)
         SB_CUDA_TRY(ms_alloc(&d->flood, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->labels, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->join, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->parent, n), err, d->who);
-    if (d->stage == SB_MS_FLOOD)
+    if (d->step == SB_MS_FLOOD)
         return SB_OK;
     SB_CUDA_TRY(ms_alloc(&d->comp, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->spare, n), err, d->who);
@@ -359,16 +359,16 @@ static sb_status ms_allocate(ms_device *d, sb_error *err)
     return SB_OK;
 }
 
-sb_status ms_cuda_prepare(const ms_hooks *hooks, int stage, void **state, const sb_image *in, const void *params,
+sb_status ms_cuda_prepare(const ms_hooks *hooks, int step, void **state, const sb_image *in, const void *params,
                           void *output, const sb_exec *exec, sb_error *err)
 {
     *state = NULL;
     const char *who = exec->who;
     const sb_ms_params *p = (const sb_ms_params *)params;
-    sb_status st = sb_ms_check_params(p, stage, err);
+    sb_status st = sb_ms_check_params(p, step, err);
     if (st)
         return st;
-    bool rgb = stage == SB_MS_FILTER || stage == SB_MS_PIPELINE;
+    bool rgb = step == SB_MS_FILTER || step == SB_MS_PIPELINE;
     if (in->width < 1 || in->height < 1)
         return sb_fail(err, SB_ERR_USAGE, "%s: empty image (%dx%d)", who, in->width, in->height);
     if (in->channels != (rgb ? 3 : 4) || in->stride != (size_t)in->width * in->channels)
@@ -379,7 +379,7 @@ sb_status ms_cuda_prepare(const ms_hooks *hooks, int stage, void **state, const 
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
     d->hooks = hooks;
     d->who = who;
-    d->stage = stage;
+    d->step = step;
     d->p = *p;
     d->width = in->width;
     d->height = in->height;
@@ -414,12 +414,12 @@ sb_status ms_cuda_upload(void *state, sb_error *err)
 {
     ms_device *d = (ms_device *)state;
     const void *data = d->host_in->data;
-    if (d->stage == SB_MS_FILTER || d->stage == SB_MS_PIPELINE) {
+    if (d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE) {
         SB_CUDA_TRY(cudaMemcpyAsync(d->rgb, data, 3 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream), err, d->who);
         return SB_OK;
     }
     SB_CUDA_TRY(cudaMemcpyAsync(d->colour, data, 4 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream), err, d->who);
-    if (d->stage == SB_MS_MERGE)
+    if (d->step == SB_MS_MERGE)
         SB_CUDA_TRY(cudaMemcpyAsync(d->flood, d->p.flood, 4 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream), err,
                     d->who);
     return SB_OK;
@@ -429,17 +429,17 @@ sb_status ms_cuda_run(void *state, sb_error *err)
 {
     ms_device *d = (ms_device *)state;
     sb_status st = SB_OK;
-    if (d->stage == SB_MS_FILTER || d->stage == SB_MS_PIPELINE) {
+    if (d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE) {
         MS_LAUNCH(ms_convert, d->width, d->n, d->rgb, d->linear, d->luv, d->pitch);
         SB_CUDA_LAUNCHED(err, d->who);
         if ((st = d->hooks->filter(d, err)))
             return st;
     }
-    if (d->stage == SB_MS_FLOOD)
+    if (d->step == SB_MS_FLOOD)
         st = ms_flood(d, d->colour, d->labels, err);
-    else if (d->stage == SB_MS_MERGE)
+    else if (d->step == SB_MS_MERGE)
         st = ms_merge(d, d->colour, d->flood, d->labels, err);
-    else if (d->stage == SB_MS_PIPELINE && !(st = ms_flood(d, d->filtered, d->flood, err)))
+    else if (d->step == SB_MS_PIPELINE && !(st = ms_flood(d, d->filtered, d->flood, err)))
         st = ms_merge(d, d->filtered, d->flood, d->labels, err);
     return st;
 }
@@ -447,7 +447,7 @@ sb_status ms_cuda_run(void *state, sb_error *err)
 sb_status ms_cuda_fetch(void *state, sb_error *err)
 {
     ms_device *d = (ms_device *)state;
-    if (d->stage == SB_MS_FILTER) {
+    if (d->step == SB_MS_FILTER) {
         sb_ms_luv *o = (sb_ms_luv *)d->host_out;
         SB_CUDA_TRY(cudaMemcpyAsync(o->luv, d->filtered, 4 * (size_t)d->n, cudaMemcpyDeviceToHost, d->stream), err,
                     d->who);
@@ -459,7 +459,7 @@ sb_status ms_cuda_fetch(void *state, sb_error *err)
                     d->who);
     }
     SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
-    if (d->stage != SB_MS_FILTER)
+    if (d->step != SB_MS_FILTER)
         ((sb_ms_regions *)d->host_out)->count = d->host_flags[0];
     return SB_OK;
 }

@@ -1,5 +1,5 @@
 /* ms_device.cuh - what the CUDA mean-shift variants share: the buffers,
- * the stages around the filter (colour conversion, flood, merge), and the
+ * the steps around the filter (colour conversion, flood, merge), and the
  * filter's per-pixel loop, templated on how a window's pixels are read.
  *
  * The variants differ in one place each, so that a diff between their
@@ -40,7 +40,7 @@ struct ms_hooks {
 struct ms_device {
     const ms_hooks *hooks;
     const char *who;
-    int stage;
+    int step;
     sb_ms_params p;
     int width, height;
     unsigned n;
@@ -71,18 +71,18 @@ struct ms_device {
     cudaTextureObject_t texture;   /* cuda-texture */
 };
 
-sb_status ms_cuda_prepare(const ms_hooks *hooks, int stage, void **state, const sb_image *in, const void *params,
+sb_status ms_cuda_prepare(const ms_hooks *hooks, int step, void **state, const sb_image *in, const void *params,
                           void *output, const sb_exec *exec, sb_error *err);
 sb_status ms_cuda_upload(void *state, sb_error *err);
 sb_status ms_cuda_run(void *state, sb_error *err);
 sb_status ms_cuda_fetch(void *state, sb_error *err);
 void ms_cuda_release(void *state);
 
-/* A variant's prepare for one stage: its hooks and the stage. */
-#define MS_CUDA_PREPARE(fn, hooks, stage)                                                                     \
+/* A variant's prepare for one step: its hooks and the step. */
+#define MS_CUDA_PREPARE(fn, hooks, step)                                                                     \
     static sb_status fn(void **s, const sb_image *in, const void *p, void *o, const sb_exec *e, sb_error *err) \
     {                                                                                                         \
-        return ms_cuda_prepare(&hooks, stage, s, in, p, o, e, err);                                           \
+        return ms_cuda_prepare(&hooks, step, s, in, p, o, e, err);                                           \
     }
 
 /* ---- the filter's per-pixel loop ----------------------------------------------------- */

@@ -12,7 +12,7 @@
  *             foreground becomes PR_FGD, the rest PR_BGD
  *
  * started by a two-sided k-means (5 clusters per side) and one learn.
- * The stages are benchmarked one by one (grabcut-kmeans, -gmm, -graph,
+ * The steps are benchmarked one by one (grabcut-kmeans, -gmm, -graph,
  * -maxflow) and as the whole loop (grabcut).
  *
  * Why every variant agrees bit for bit -- the rules:
@@ -73,7 +73,7 @@ typedef struct sb_grabcut_params {
     int iterations;       /* assign-learn-cut rounds, 1..SB_GC_MAX_ITER (5) */
     double gamma;         /* n-link weight (50) */
     double lambda;        /* hard-constraint weight (9 gamma = 450) */
-    /* Pipeline stages: the reference output of the stages before (set by
+    /* Pipeline steps: the reference output of the steps before (set by
      * the harness's upstream hook, NULL otherwise; not owned). */
     const void *upstream;
 } sb_grabcut_params;
@@ -93,7 +93,7 @@ typedef struct sb_gc_gmm {
  * of RR, RG, RB, GG, GB, BB. */
 typedef uint64_t sb_gc_sums[SB_GC_K][10];
 
-/* ---- outputs of the stages ---- */
+/* ---- outputs of the steps ---- */
 
 typedef struct sb_gc_kmeans_out {        /* grabcut-kmeans */
     int width, height;

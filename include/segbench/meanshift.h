@@ -2,7 +2,7 @@
  * course report's CPU, pthread and CUDA re-implementation), exact on every
  * backend.
  *
- * A pipeline of three stages, each a benchmarked algorithm of its own, and
+ * A pipeline of three steps, each a benchmarked algorithm of its own, and
  * the pipeline itself:
  *   meanshift-filter  RGB -> LUV -> every pixel's mode       (packed LUV)
  *   meanshift-flood   filtered LUV -> regions of similar neighbours
@@ -94,7 +94,7 @@ typedef struct sb_ms_params {
     int range;           /* colour range (10: the source's 100, squared) */
     int max_iter;        /* filter iterations at most (5, the source's) */
     int min_area;        /* merge: regions smaller than this join a neighbour (20) */
-    /* merge only: the flood stage's labels, W*H, each in 0..W*H-1 (set by
+    /* merge only: the flood step's labels, W*H, each in 0..W*H-1 (set by
      * the harness from the reference flood; not a user option) */
     const int32_t *flood;
 } sb_ms_params;
@@ -186,16 +186,16 @@ SB_HD uint64_t sb_ms_prune_key(int d2, int32_t label) { return (uint64_t)(uint32
 
 /* ---- host side (impl_cpu/meanshift*.c) ------------------------------------- */
 
-sb_status sb_ms_check_params(const sb_ms_params *p, int stage, sb_error *err);
+sb_status sb_ms_check_params(const sb_ms_params *p, int step, sb_error *err);
 
 /* Packed LUV back to sRGB bytes, for pictures only (plain float). */
 void sb_ms_luv_to_rgb(uint32_t luv, uint8_t rgb[3]);
 
-/* The serial reference of one stage, on whole buffers (tests, the gallery,
+/* The serial reference of one step, on whole buffers (tests, the gallery,
  * the harness's upstream inputs).  `in` is RGB for FILTER and PIPELINE,
  * packed LUV (4 channels) for FLOOD and MERGE; out is sb_ms_luv for FILTER,
  * sb_ms_regions otherwise. */
-sb_status sb_ms_serial(int stage, const sb_image *in, const sb_ms_params *p, void *out, sb_error *err);
+sb_status sb_ms_serial(int step, const sb_image *in, const sb_ms_params *p, void *out, sb_error *err);
 
 
 #ifdef __cplusplus
