@@ -5,9 +5,9 @@
 #
 #   run_gpu_tests.sh BIN [STEP ...]   STEP: agreement memcheck racecheck synccheck initcheck,
 #                                     or racecheck-1 / -2 / -3 (racecheck's three parts)
-#                                     (none: all).  On an H100 (2026-11-22): agreement 138 s,
-#                                     memcheck 7, racecheck 347 (halves 158 and 188),
-#                                     synccheck 4, initcheck 6.
+#                                     (none: all).  On an H100 (2026-11-23): agreement 140 s,
+#                                     memcheck 9, racecheck 497 (parts 233, 112, 152),
+#                                     synccheck 6, initcheck 8.
 set -u
 bin=${1:-./build/test_gpu}
 shift || true
