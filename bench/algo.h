@@ -122,12 +122,17 @@ typedef struct sb_algo {
     sb_status (*gallery)(const char *dir, const char *prefix, const sb_image *in, const void *params,
                          const void *out, FILE *index, sb_error *err);
 
-    /* Pipeline steps (optional): make this step's input from the loaded
-     * image with the reference of the steps before it, outside any timing.
-     * Fills `input` (an image the case then owns) and may point params at
-     * more upstream data, kept in *keep and freed with upstream_free. */
-    sb_status (*upstream)(const sb_image *loaded, void *params, sb_image *input, void **keep, sb_error *err);
-    void (*upstream_free)(void *keep);
+    /* Pipeline steps (optional): the step this one follows, and how its
+     * output becomes this step's input.  The harness (cases.c) runs the
+     * reference of every step before, first to last, outside any timing,
+     * and calls each one's feed() with the output of the step before it
+     * (`before_in`: the image that step was run on): feed fills `input`
+     * (this step's image, which the harness then owns) and may point
+     * params at the output, which the harness keeps alive.  The steps of
+     * one pipeline share one parameter struct. */
+    const struct sb_algo *after;
+    sb_status (*feed)(const sb_image *loaded, const sb_image *before_in, const void *before_out, void *params,
+                      sb_image *input, sb_error *err);
 
     /* Per-image parameters from the dataset manifest (optional): the
      * object's rectangle (w = 0 when the manifest lists none).  Returns 0,

@@ -1,9 +1,10 @@
 /* algo_grabcut.c - the harness's view of GrabCut: four stages and the
  * pipeline (grabcut.h), each an algorithm with its own variants.
  *
- * Stages after the first are fed the serial reference's output of the
- * stages before them (the `upstream` hook): grabcut-gmm gets the k-means
- * clusters, grabcut-graph the mixtures, grabcut-maxflow the graph.  The
+ * Steps after the first are fed the serial reference's output of the
+ * step before them (`after` and `feed`, run by the harness): grabcut-gmm
+ * gets the k-means clusters, grabcut-graph the mixtures, grabcut-maxflow
+ * the graph, each through sb_grabcut_params.upstream.  The
  * rectangle comes from the dataset manifest (or --rect); images without
  * one are skipped.  Every check is exact, and says what it compared.
  */
@@ -194,90 +195,14 @@ static double pipeline_bytes(const sb_image *in, const void *params, const void 
     return (double)px(in) * (4.0 + 40.0 * p->iterations);
 }
 
-/* ---- the steps' inputs: the serial reference of the steps before ---- */
+/* ---- a step's input: the image, and the step before's output ---- */
 
-static sb_status serial_stage(const char *algo, const sb_image *in, const sb_grabcut_params *p, void *out,
-                              sb_error *err)
+static sb_status gc_feed(const sb_image *loaded, const sb_image *before_in, const void *before_out, void *params,
+                         sb_image *input, sb_error *err)
 {
-    const sb_variant *ref = sb_reference_variant(sb_algo_find(algo));
-    const sb_exec exec = { 1, NULL, 0, ref->who };
-    void *state = NULL;
-    sb_status st = ref->ops->prepare(&state, in, p, out, &exec, err);
-    if (!st)
-        st = ref->ops->run(state, err);
-    if (!st)
-        st = ref->ops->fetch(state, err);
-    if (state)
-        ref->ops->release(state);
-    return st;
-}
-
-/* The stages in pipeline order: each takes the outputs of those before. */
-typedef enum gc_stage { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW } gc_stage;
-
-typedef struct gc_upstream {
-    void *kmeans, *gmm, *graph;
-} gc_upstream;
-
-static void upstream_free(void *keep)
-{
-    gc_upstream *u = keep;
-    if (!u)
-        return;
-    sb_output_free(u->kmeans);
-    sb_output_free(u->gmm);
-    sb_output_free(u->graph);
-    free(u);
-}
-
-/* The stages before `stage`, in order; params->upstream points at the last. */
-static sb_status upstream_to(gc_stage stage, const sb_image *loaded, void *params, sb_image *input, void **keep,
-                             sb_error *err)
-{
-    sb_grabcut_params *p = params;
-    *keep = NULL;
-    gc_upstream *u = calloc(1, sizeof *u);
-    if (!u)
-        return no_memory(loaded, err);
-    sb_grabcut_params q = *p;
-    q.upstream = NULL;
-    sb_status st = sb_output_alloc(&sb_algo_grabcut_kmeans, &u->kmeans, loaded, &q, err);
-    if (!st)
-        st = serial_stage("grabcut-kmeans", loaded, &q, u->kmeans, err);
-    if (!st && stage > GC_GMM) {
-        q.upstream = u->kmeans;
-        if (!(st = sb_output_alloc(&sb_algo_grabcut_gmm, &u->gmm, loaded, &q, err)))
-            st = serial_stage("grabcut-gmm", loaded, &q, u->gmm, err);
-    }
-    if (!st && stage > GC_GRAPH) {
-        q.upstream = u->gmm;
-        if (!(st = sb_output_alloc(&sb_algo_grabcut_graph, &u->graph, loaded, &q, err)))
-            st = serial_stage("grabcut-graph", loaded, &q, u->graph, err);
-    }
-    if (!st)
-        st = sb_image_alloc(input, loaded->width, loaded->height, 3, err);
-    if (st) {
-        upstream_free(u);
-        return st;
-    }
-    for (int y = 0; y < loaded->height; y++)
-        memcpy(sb_image_row(input, y), sb_image_row(loaded, y), (size_t)loaded->width * 3);
-    p->upstream = stage == GC_GMM ? u->kmeans : stage == GC_GRAPH ? u->gmm : u->graph;
-    *keep = u;
-    return SB_OK;
-}
-
-static sb_status gmm_upstream(const sb_image *l, void *p, sb_image *in, void **keep, sb_error *err)
-{
-    return upstream_to(GC_GMM, l, p, in, keep, err);
-}
-static sb_status graph_upstream(const sb_image *l, void *p, sb_image *in, void **keep, sb_error *err)
-{
-    return upstream_to(GC_GRAPH, l, p, in, keep, err);
-}
-static sb_status cut_upstream(const sb_image *l, void *p, sb_image *in, void **keep, sb_error *err)
-{
-    return upstream_to(GC_MAXFLOW, l, p, in, keep, err);
+    (void)before_in;
+    ((sb_grabcut_params *)params)->upstream = before_out;
+    return sb_image_convert(loaded, 3, input, err);
 }
 
 /* ---- pictures ---- */
@@ -577,8 +502,8 @@ const sb_algo sb_algo_grabcut_gmm = {
     .bytes = gmm_bytes,
     .write_output = gmm_write_output,
     .write_labels = gmm_write_labels,
-    .upstream = gmm_upstream,
-    .upstream_free = upstream_free,
+    .after = &sb_algo_grabcut_kmeans,
+    .feed = gc_feed,
 };
 
 const sb_algo sb_algo_grabcut_graph = {
@@ -590,8 +515,8 @@ const sb_algo sb_algo_grabcut_graph = {
     .output_layout = graph_layout,
     .bytes = graph_bytes,
     .write_output = graph_write_output,
-    .upstream = graph_upstream,
-    .upstream_free = upstream_free,
+    .after = &sb_algo_grabcut_gmm,
+    .feed = gc_feed,
 };
 
 const sb_algo sb_algo_grabcut_maxflow = {
@@ -609,8 +534,8 @@ const sb_algo sb_algo_grabcut_maxflow = {
                     "sink every 32 rounds) the rounds solver takes on the first iteration's graph -- the same "
                     "counts for cpu-rounds, pthread, OpenMP and cuda-global (test_gpu checks it); cuda-shared "
                     "counts tile sweeps instead (its rows' agreement column). Flow is the max-flow value.",
-    .upstream = cut_upstream,
-    .upstream_free = upstream_free,
+    .after = &sb_algo_grabcut_graph,
+    .feed = gc_feed,
 };
 
 const sb_algo sb_algo_grabcut = {

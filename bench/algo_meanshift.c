@@ -1,8 +1,8 @@
 /* algo_meanshift.c - the harness's view of mean-shift segmentation: four
- * algorithms (the three stages and the pipeline) sharing parameters,
- * outputs, checks and pictures.  The flood and merge stages take the
- * reference output of the steps before them (the `upstream` hook), so
- * each stage is checked and timed on its own. */
+ * algorithms (the three steps and the pipeline) sharing parameters,
+ * outputs and pictures.  The flood and merge steps take the reference
+ * output of the step before them (`after` and `feed`, run by the
+ * harness), so each step is checked and timed on its own. */
 #include "algo.h"
 
 #include "args.h"
@@ -92,104 +92,26 @@ static double merge_bytes(const sb_image *in, const void *p, const void *r) { (v
 
 /* ---- the steps' inputs ----------------------------------------------------------------- */
 
-/* The serial filter is the costliest step of a bench run (seconds an
- * image), and flood, merge and the pipeline's quality all start from its
- * output on the same images: keep the last few outputs, keyed by the exact
- * pixels and filter parameters, so each image is filtered once a run. */
-enum { FILTER_CACHE_SLOTS = 16 };
-typedef struct filter_cache_entry {
-    int width, height, radius, range, max_iter;
-    sb_image pixels;       /* the filter's input, compared byte for byte */
-    sb_image filtered;     /* its output (packed LUV) */
-} filter_cache_entry;
-static filter_cache_entry filter_cache[FILTER_CACHE_SLOTS];
-static int filter_cache_next;
-
-static int same_pixels(const sb_image *a, const sb_image *b)
+/* flood: the filter's output, packed LUV, as a 4-channel image */
+static sb_status flood_feed(const sb_image *loaded, const sb_image *before_in, const void *before_out, void *params,
+                            sb_image *input, sb_error *err)
 {
-    if (a->width != b->width || a->height != b->height || a->channels != b->channels)
-        return 0;
-    for (int y = 0; y < a->height; y++)
-        if (memcmp(sb_image_row(a, y), sb_image_row(b, y), (size_t)a->width * a->channels) != 0)
-            return 0;
-    return 1;
-}
-
-static filter_cache_entry *filter_cache_find(const sb_image *loaded, const sb_ms_params *p)
-{
-    for (int i = 0; i < FILTER_CACHE_SLOTS; i++) {
-        filter_cache_entry *e = &filter_cache[i];
-        if (e->filtered.data && e->radius == p->radius && e->range == p->range && e->max_iter == p->max_iter &&
-            same_pixels(&e->pixels, loaded))
-            return e;
-    }
-    return NULL;
-}
-
-/* Keep a copy (best effort: out of memory only means no caching). */
-static void filter_cache_add(const sb_image *loaded, const sb_ms_params *p, const sb_image *filtered)
-{
-    filter_cache_entry *e = &filter_cache[filter_cache_next];
-    filter_cache_next = (filter_cache_next + 1) % FILTER_CACHE_SLOTS;
-    if (e->pixels.data)
-        sb_image_free(&e->pixels);
-    if (e->filtered.data)
-        sb_image_free(&e->filtered);
-    sb_error err;
-    if (sb_image_convert(loaded, loaded->channels, &e->pixels, &err) != SB_OK || sb_image_convert(filtered, filtered->channels, &e->filtered, &err) != SB_OK) {
-        if (e->pixels.data)
-            sb_image_free(&e->pixels);
-        memset(e, 0, sizeof *e);
-        return;
-    }
-    e->radius = p->radius;
-    e->range = p->range;
-    e->max_iter = p->max_iter;
-}
-
-/* The reference filter's output as a 4-channel image (packed LUV). */
-static sb_status filtered_input(const sb_image *loaded, const sb_ms_params *p, sb_image *input, sb_error *err)
-{
-    const filter_cache_entry *hit = filter_cache_find(loaded, p);
-    if (hit)
-        return sb_image_convert(&hit->filtered, hit->filtered.channels, input, err);
-    sb_ms_luv f = { loaded->width, loaded->height, NULL };
+    (void)before_in;
+    (void)params;
+    const sb_ms_luv *f = before_out;
     sb_status st = sb_image_alloc(input, loaded->width, loaded->height, 4, err);
-    if (st)
-        return st;
-    f.luv = (uint32_t *)input->data;
-    if ((st = sb_ms_serial(SB_MS_FILTER, loaded, p, &f, err)))
-        sb_image_free(input);
-    else
-        filter_cache_add(loaded, p, input);
+    if (!st)
+        memcpy(input->data, f->luv, px(loaded) * sizeof *f->luv);
     return st;
 }
 
-static sb_status flood_upstream(const sb_image *loaded, void *params, sb_image *input, void **keep, sb_error *err)
+/* merge: the same filtered image, and the flood's labels through params */
+static sb_status merge_feed(const sb_image *loaded, const sb_image *before_in, const void *before_out, void *params,
+                            sb_image *input, sb_error *err)
 {
-    *keep = NULL;
-    return filtered_input(loaded, params, input, err);
-}
-
-static sb_status merge_upstream(const sb_image *loaded, void *params, sb_image *input, void **keep, sb_error *err)
-{
-    sb_ms_params *p = params;
-    *keep = NULL;
-    sb_status st = filtered_input(loaded, p, input, err);
-    if (st)
-        return st;
-    void *flood = NULL;
-    st = sb_output_alloc(&sb_algo_meanshift_flood, &flood, input, p, err);
-    if (!st)
-        st = sb_ms_serial(SB_MS_FLOOD, input, p, flood, err);
-    if (st) {
-        sb_output_free(flood);
-        sb_image_free(input);
-        return st;
-    }
-    p->flood = ((sb_ms_regions *)flood)->labels;
-    *keep = flood;
-    return SB_OK;
+    (void)loaded;
+    ((sb_ms_params *)params)->flood = ((const sb_ms_regions *)before_out)->labels;
+    return sb_image_convert(before_in, 4, input, err);
 }
 
 /* ---- pictures ------------------------------------------------------------------------- */
@@ -370,8 +292,8 @@ const sb_algo sb_algo_meanshift_flood = {
     .write_output = regions_write_output,
     .write_labels = regions_write_labels,
     .describe = regions_describe,
-    .upstream = flood_upstream,
-    .upstream_free = free,
+    .after = &sb_algo_meanshift_filter,
+    .feed = flood_feed,
     .max_bench_pixels = 1920 * 1080,
 };
 
@@ -392,8 +314,8 @@ const sb_algo sb_algo_meanshift_merge = {
     .write_output = regions_write_output,
     .write_labels = regions_write_labels,
     .describe = regions_describe,
-    .upstream = merge_upstream,
-    .upstream_free = sb_output_free,
+    .after = &sb_algo_meanshift_flood,
+    .feed = merge_feed,
     .max_bench_pixels = 1920 * 1080,
 };
 

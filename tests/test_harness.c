@@ -361,6 +361,49 @@ static void test_declared_checks(void)
     sb_image_free(&grey);
 }
 
+/* A pipeline step's input is made by the harness from the reference of
+ * the steps before (algo->after, algo->feed): the merge step's input is
+ * the filter's output, its flood labels the flood's; the filter, which
+ * flood and merge share, runs once for both. */
+static void test_pipeline_steps(void)
+{
+    sb_image rgb;
+    test_patchy_rgb(&rgb, 61, 37, 5);
+    sb_error err;
+    sb_case_data flood, merge;
+    long before = sb_case_steps_run();
+    CHECKF(sb_case_open(&flood, sb_algo_find("meanshift-flood"), 0, NULL, &rgb, &err) == SB_OK, "%s", err.msg);
+    CHECK(sb_case_steps_run() == before + 1);             /* the filter */
+    CHECKF(sb_case_open(&merge, sb_algo_find("meanshift-merge"), 0, NULL, &rgb, &err) == SB_OK, "%s", err.msg);
+    CHECK(sb_case_steps_run() == before + 2);             /* the flood; the filter was kept */
+
+    sb_ms_params p;
+    sb_algo_find("meanshift-filter")->params_default(&p, 0);
+    uint32_t *luv = malloc((size_t)61 * 37 * sizeof *luv);
+    sb_ms_luv f = { 61, 37, luv };
+    CHECK(luv && sb_ms_serial(SB_MS_FILTER, &rgb, &p, &f, &err) == SB_OK);
+    CHECK(flood.input.channels == 4 && !memcmp(flood.input.data, luv, (size_t)61 * 37 * 4));
+    CHECK(merge.input.channels == 4 && !memcmp(merge.input.data, luv, (size_t)61 * 37 * 4));
+    const sb_ms_params *mp = merge.params;
+    const sb_ms_regions *fr = flood.reference;
+    CHECK(mp->flood && !memcmp(mp->flood, fr->labels, (size_t)61 * 37 * sizeof(int32_t)));
+    free(luv);
+    sb_case_close(&merge);
+    sb_case_close(&flood);
+
+    /* GrabCut: the graph step's upstream is the GMM step's output on the same image */
+    sb_grabcut_params gp;
+    const sb_algo *graph = sb_algo_find("grabcut-graph");
+    graph->params_default(&gp, 0);
+    gp.rect[0] = 10, gp.rect[1] = 5, gp.rect[2] = 30, gp.rect[3] = 20;
+    sb_case_data g;
+    CHECKF(sb_case_open(&g, graph, 0, &gp, &rgb, &err) == SB_OK, "%s", err.msg);
+    const sb_gc_gmm_out *mix = ((const sb_grabcut_params *)g.params)->upstream;
+    CHECK(g.steps == 2 && mix && mix->width == 61 && g.input.channels == 3);
+    sb_case_close(&g);
+    sb_image_free(&rgb);
+}
+
 /* variants.tsv records each variant's source file (the report's links);
  * a file from before that column takes it from the registry. */
 static void test_catalogue_source_file(void)
@@ -486,6 +529,7 @@ const sb_test tests_harness[] = {
     { "variants: one row each, from its own numbered file, every compiled one registered", test_registrations },
     { "agreement: each declared part compared as declared (partition, count, records; reported parts not)",
       test_declared_checks },
+    { "cases: a pipeline step's input from the steps before, each run once", test_pipeline_steps },
     { "variants: variants.tsv keeps each variant's file; an older file takes it from the registry",
       test_catalogue_source_file },
     { "datasets: the generator is deterministic and its truth consistent", test_generator_deterministic },
