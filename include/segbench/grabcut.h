@@ -73,8 +73,8 @@ typedef struct sb_grabcut_params {
     int iterations;       /* assign-learn-cut rounds, 1..SB_GC_MAX_ITER (5) */
     double gamma;         /* n-link weight (50) */
     double lambda;        /* hard-constraint weight (9 gamma = 450) */
-    /* Pipeline steps: the reference output of the steps before (set by
-     * the harness's upstream hook, NULL otherwise; not owned). */
+    /* Pipeline steps: the reference output of the step before (set by
+     * the harness through the step's feed, NULL otherwise; not owned). */
     const void *upstream;
 } sb_grabcut_params;
 

@@ -192,7 +192,7 @@ sb_status sb_ms_check_params(const sb_ms_params *p, int step, sb_error *err);
 void sb_ms_luv_to_rgb(uint32_t luv, uint8_t rgb[3]);
 
 /* The serial reference of one step, on whole buffers (tests, the gallery,
- * the harness's upstream inputs).  `in` is RGB for FILTER and PIPELINE,
+ * the inputs of the steps after it).  `in` is RGB for FILTER and PIPELINE,
  * packed LUV (4 channels) for FLOOD and MERGE; out is sb_ms_luv for FILTER,
  * sb_ms_regions otherwise. */
 sb_status sb_ms_serial(int step, const sb_image *in, const sb_ms_params *p, void *out, sb_error *err);
