@@ -45,9 +45,7 @@ sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, 
     double t0 = sb_clock_ms();
     st = v->ops->prepare(&s->state, c->input, c->params, s->out, &s->exec, err);
     s->prepare_ms = sb_clock_ms() - t0;
-    if (st)
-        s->state = NULL;
-    else if (v->ops->upload)
+    if (!st && v->ops->upload)
         st = v->ops->upload(s->state, err);
     if (st) {
         sb_session_close(s);

@@ -250,6 +250,42 @@ static void test_upload_order(void)
     sb_image_free(&img);
 }
 
+/* A prepare that fails half-way leaves its state for release(): once, and
+ * nothing else runs (the CUDA rungs rely on this instead of undoing their
+ * own steps). */
+static sb_status log_prepare_fails(void **state, const sb_image *in, const void *params, void *out, const sb_exec *e,
+                                   sb_error *err)
+{
+    (void)in, (void)params, (void)out, (void)e;
+    log_call('P');
+    *state = &the_log;
+    return sb_fail(err, SB_ERR_DEVICE, "half-way");
+}
+
+static void test_failed_prepare_released(void)
+{
+    static const sb_variant_ops ops = { log_prepare_fails, log_upload, log_run, log_fetch, log_release };
+    const sb_variant v = { "integral", "half", "cpu", "NONE", 0, 1u, &ops, "fails in prepare", "integral/half",
+                           __FILE__ };
+    const sb_algo *algo = sb_algo_find("integral");
+    sb_image img;
+    test_random_grey(&img, 16, 8, 1);
+    sb_case_data cd;
+    sb_error err;
+    CHECKF(sb_case_open(&cd, algo, 0, NULL, &img, &err) == SB_OK, "%s", err.msg);
+
+    memset(&the_log, 0, sizeof the_log);
+    CHECK(sb_run_once(&cd.c, &v, 1, NULL, cd.reference, 0, NULL, &err) == SB_ERR_DEVICE);
+    CHECKF(strcmp(the_log.calls, "PX") == 0, "a failed run_once called %s, not PX", the_log.calls);
+
+    memset(&the_log, 0, sizeof the_log);
+    sb_session s;
+    CHECK(sb_session_open(&s, &cd.c, &v, 1, NULL, 0, &err) == SB_ERR_DEVICE);
+    CHECKF(strcmp(the_log.calls, "PX") == 0, "a failed session called %s, not PX", the_log.calls);
+    sb_case_close(&cd);
+    sb_image_free(&img);
+}
+
 /* Every device variant moves its frame in upload(); host variants have none. */
 static void test_upload_declared(void)
 {
@@ -522,6 +558,8 @@ const sb_test tests_harness[] = {
     { "results: CSV and raw samples round-trip (quotes, commas, frame and setup; older files)",
       test_results_round_trip },
     { "harness: prepare, upload, run, fetch, release in order; a frame uploads again", test_upload_order },
+    { "harness: a prepare that fails half-way has its state released, once, and nothing else runs",
+      test_failed_prepare_released },
     { "outputs: planes and result fields made, poisoned and freed from the algorithm's layout",
       test_outputs_from_layout },
     { "variants: every device variant has upload(), no host variant has one", test_upload_declared },

@@ -41,7 +41,7 @@ __global__ void naive_columns(T *out, int pitch, int width, int height)
 }
 
 template <class Op>
-static sb_status naive_table(integral_device *d, typename Op::T *out, sb_error *err)
+static sb_status rung_table(integral_device *d, typename Op::T *out, sb_error *err)
 {
     const int threads = 128;
     naive_rows<Op><<<sb_div_up(d->height, threads), threads, 0, d->stream>>>(d->in, out, d->pw,
@@ -53,22 +53,22 @@ static sb_status naive_table(integral_device *d, typename Op::T *out, sb_error *
     return SB_OK;
 }
 
-static sb_status naive_run(integral_device *d, sb_error *err)
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    sb_status st = naive_table<SumOp>(d, d->sum, err);
-    if (!st && d->squares)
-        st = naive_table<SquareOp>(d, d->sq, err);
-    return st;
+    return integral_device_open(state, sizeof(integral_device), INTEGRAL_SHARED_OUTPUTS, in, params, output,
+                                exec, err);
 }
 
-static const integral_cuda_hooks naive_hooks = { NULL, naive_run, NULL, NULL, 0 };
-
-static sb_status naive_prepare(void **state, const sb_image *in, const void *params, void *output,
-                               const sb_exec *exec, sb_error *err)
+static sb_status rung_run(void *state, sb_error *err)
 {
-    return integral_cuda_prepare(&naive_hooks, state, in, params, output, exec, err);
+    integral_device *d = (integral_device *)state;
+    sb_status st = rung_table<SumOp>(d, d->sum, err);
+    if (!st && d->squares)
+        st = rung_table<SquareOp>(d, d->sq, err);
+    return st;
 }
 
 SB_VARIANT("integral", "cuda-naive", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "one thread per row, then one per column",
-           naive_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release)
+           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, integral_device_close)

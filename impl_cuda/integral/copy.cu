@@ -39,10 +39,18 @@ __global__ void widen_copy(const uint8_t *in, uint32_t *sum, uint64_t *sq, size_
     }
 }
 
+static sb_status copy_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    return integral_device_open(state, sizeof(integral_device), INTEGRAL_SHARED_OUTPUTS, in, params, output,
+                                exec, err);
+}
+
 /* The padded rows are contiguous (pitch = pw), so the H image rows are one
  * run of pw * H pixels. */
-static sb_status copy_run(integral_device *d, sb_error *err)
+static sb_status copy_run(void *state, sb_error *err)
 {
+    integral_device *d = (integral_device *)state;
     size_t groups = (size_t)d->pw * d->height / 4;
     unsigned blocks = sb_div_up(groups, (unsigned long long)COPY_THREADS * COPY_ITEMS);
     widen_copy<<<blocks, COPY_THREADS, 0, d->stream>>>(d->in, d->sum, d->sq, groups);
@@ -50,14 +58,6 @@ static sb_status copy_run(integral_device *d, sb_error *err)
     return SB_OK;
 }
 
-static const integral_cuda_hooks copy_hooks = { NULL, copy_run, NULL, NULL, 0 };
-
-static sb_status copy_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
-{
-    return integral_cuda_prepare(&copy_hooks, state, in, params, output, exec, err);
-}
-
 SB_VARIANT("integral", "cuda-copy", "cuda-global", CUDA, SB_DEVICE | SB_FLOOR, ALL_STAGES,
            "speed of light: read each pixel, write it widened",
-           copy_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release)
+           copy_prepare, integral_cuda_upload, copy_run, integral_cuda_fetch, integral_device_close)

@@ -7,10 +7,14 @@
 
 static int round_up(int v, int m) { return (v + m - 1) / m * m; }
 
-static sb_status device_open(integral_device *d, const sb_image *in, const void *params,
-                             void *output, const sb_exec *exec, sb_error *err)
+sb_status integral_device_open(void **state, size_t state_size, integral_outputs outputs, const sb_image *in,
+                               const void *params, void *output, const sb_exec *exec, sb_error *err)
 {
-    const char *who = d->who;
+    const char *who = exec->who;
+    integral_device *d = (integral_device *)(*state = calloc(1, state_size));
+    if (!d)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
+    d->who = who;
     d->width = in->width;
     d->height = in->height;
     d->pw = round_up(in->width, INTEGRAL_PAD_X);
@@ -26,7 +30,7 @@ static sb_status device_open(integral_device *d, const sb_image *in, const void 
     size_t n = (size_t)d->pw * (size_t)d->ph;
     SB_CUDA_TRY(cudaMalloc(&d->in, n), err, who);
     SB_CUDA_TRY(cudaMemsetAsync(d->in, 0, n, d->stream), err, who);   /* the padding, once */
-    if (d->hooks->own_outputs)
+    if (outputs == INTEGRAL_OWN_OUTPUTS)
         return SB_OK;
 
     SB_CUDA_TRY(cudaMalloc(&d->sum, n * sizeof *d->sum), err, who);
@@ -40,24 +44,15 @@ static sb_status device_open(integral_device *d, const sb_image *in, const void 
     return SB_OK;
 }
 
-sb_status integral_cuda_prepare(const integral_cuda_hooks *hooks, void **state, const sb_image *in,
-                                const void *params, void *output, const sb_exec *exec, sb_error *err)
+void integral_device_close(void *state)
 {
-    *state = NULL;
-    integral_device *d = (integral_device *)calloc(1, sizeof *d);
+    integral_device *d = (integral_device *)state;
     if (!d)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", exec->who);
-    d->hooks = hooks;
-    d->who = exec->who;
-    sb_status st = device_open(d, in, params, output, exec, err);
-    if (!st && hooks->setup)
-        st = hooks->setup(d, err);
-    if (st) {
-        integral_cuda_release(d);
-        return st;
-    }
-    *state = d;
-    return SB_OK;
+        return;
+    cudaFree(d->in);
+    cudaFree(d->sum);
+    cudaFree(d->sq);
+    free(d);
 }
 
 sb_status integral_cuda_upload(void *state, sb_error *err)
@@ -70,17 +65,9 @@ sb_status integral_cuda_upload(void *state, sb_error *err)
     return SB_OK;
 }
 
-sb_status integral_cuda_run(void *state, sb_error *err)
-{
-    integral_device *d = (integral_device *)state;
-    return d->hooks->run(d, err);
-}
-
 sb_status integral_cuda_fetch(void *state, sb_error *err)
 {
     integral_device *d = (integral_device *)state;
-    if (d->hooks->fetch)
-        return d->hooks->fetch(d, err);
     sb_integral_out *out = d->host_out;
     size_t w = (size_t)d->width, h = (size_t)d->height, pw = (size_t)d->pw;
     SB_CUDA_TRY(cudaMemcpy2DAsync(out->sum, w * sizeof *out->sum, d->sum, pw * sizeof *d->sum,
@@ -92,17 +79,4 @@ sb_status integral_cuda_fetch(void *state, sb_error *err)
                     err, d->who);
     SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
     return SB_OK;
-}
-
-void integral_cuda_release(void *state)
-{
-    integral_device *d = (integral_device *)state;
-    if (!d)
-        return;
-    if (d->hooks->teardown)
-        d->hooks->teardown(d);
-    cudaFree(d->in);
-    cudaFree(d->sum);
-    cudaFree(d->sq);
-    free(d);
 }

@@ -2,10 +2,14 @@
  * device buffers, their upload and download, the variant plumbing, and the
  * two value operations (sum of pixels, sum of squared pixels).
  *
- * A variant file supplies only its kernels and an integral_cuda_hooks
- * record (what to set up, how to run, what to tear down); prepare, upload,
- * fetch and release are the same for all of them.  For the "sqsum" stage each
- * variant runs its pipeline twice, once per table (SumOp, then SquareOp).
+ * A rung's state is a struct of its own whose first member is an
+ * integral_device.  Its prepare opens the device part (integral_device_open:
+ * the padded buffers), then allocates what only it needs; its run launches
+ * its kernels; its release frees its own things, then calls
+ * integral_device_close.  Upload and fetch are the same for every rung, so
+ * they are shared (integral_cuda_upload, integral_cuda_fetch).  For the
+ * "sqsum" stage each rung runs its pipeline twice, once per table (SumOp,
+ * then SquareOp).
  *
  * Padding.  Device buffers are padded to whole tiles of INTEGRAL_PAD_X x
  * INTEGRAL_PAD_Y pixels and the input padding is zero, so kernels read and
@@ -26,10 +30,7 @@
 
 enum { INTEGRAL_PAD_X = 128, INTEGRAL_PAD_Y = 32 };
 
-struct integral_cuda_hooks;
-
 struct integral_device {
-    const struct integral_cuda_hooks *hooks;
     const char *who;               /* "integral/cuda-shared", for messages */
     int width, height;             /* the image */
     int pw, ph;                    /* padded: multiples of INTEGRAL_PAD_X / _Y */
@@ -41,18 +42,12 @@ struct integral_device {
     uint8_t *in;                   /* pw x ph bytes, row pitch pw */
     uint32_t *sum;                 /* pw x ph, row pitch pw */
     uint64_t *sq;                  /* pw x ph, or NULL */
-    void *scratch;                 /* the variant's own buffers */
 };
 
-struct integral_cuda_hooks {
-    sb_status (*setup)(integral_device *d, sb_error *err);   /* optional */
-    sb_status (*run)(integral_device *d, sb_error *err);     /* enqueue on d->stream */
-    void (*teardown)(integral_device *d);                    /* optional */
-    sb_status (*fetch)(integral_device *d, sb_error *err);   /* optional: for results that
-                                                                do not live in d->sum/sq */
-    int own_outputs;         /* 1: the variant allocates its own output buffers (d->sum,
-                                d->sq stay NULL) */
-};
+/* Where a rung's results live: in d->sum and d->sq (allocated here, copied
+ * back by integral_cuda_fetch), or in buffers of its own (a library with
+ * its own layout; d->sum and d->sq stay NULL and the rung fetches). */
+enum integral_outputs { INTEGRAL_SHARED_OUTPUTS, INTEGRAL_OWN_OUTPUTS };
 
 /* The value each pixel contributes, and the type its sums are kept in. */
 struct SumOp {
@@ -64,15 +59,20 @@ struct SquareOp {
     static __device__ __forceinline__ T of(uint32_t v) { return (uint64_t)(v * v); }
 };
 
-/* prepare: allocate the padded buffers (zero padding; outputs poisoned
- * with 0xA5 bytes when exec->poison is set), then the variant's own
- * setup.  upload: copy the W x H pixels into the padded input. */
-sb_status integral_cuda_prepare(const integral_cuda_hooks *hooks, void **state, const sb_image *in,
-                                const void *params, void *output, const sb_exec *exec, sb_error *err);
+/* The start of every rung's prepare: a zeroed state of `state_size` bytes
+ * (the rung's struct, an integral_device first) in *state, and the padded
+ * buffers in it (zero padding; outputs poisoned with 0xA5 bytes when
+ * exec->poison is set).  On failure *state may hold a part-built state;
+ * the harness hands it to the rung's release. */
+sb_status integral_device_open(void **state, size_t state_size, integral_outputs outputs, const sb_image *in,
+                               const void *params, void *output, const sb_exec *exec, sb_error *err);
+/* The end of every rung's release: the shared buffers, then the state. */
+void integral_device_close(void *state);
+
+/* upload: copy the W x H pixels into the padded input. */
 sb_status integral_cuda_upload(void *state, sb_error *err);
-sb_status integral_cuda_run(void *state, sb_error *err);
-/* fetch: copy the W x H results into the harness's output and wait. */
+/* fetch: copy the W x H results of d->sum (and d->sq) into the harness's
+ * output and wait. */
 sb_status integral_cuda_fetch(void *state, sb_error *err);
-void integral_cuda_release(void *state);
 
 #endif

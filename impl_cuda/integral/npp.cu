@@ -18,7 +18,8 @@
 #include <cmath>
 #include <cstring>
 
-struct npp_scratch {
+struct npp_state {
+    integral_device dev;   /* first: the shared upload reads it */
     NppStreamContext ctx;
     Npp32s *sum;        /* (W+1) x (H+1), row pitch sum_pitch bytes */
     Npp64f *sq;
@@ -30,12 +31,15 @@ static sb_status npp_fail(integral_device *d, NppStatus st, const char *call, sb
     return sb_fail(err, SB_ERR_DEVICE, "%s: %s returned NPP status %d", d->who, call, (int)st);
 }
 
-static sb_status npp_setup(integral_device *d, sb_error *err)
+static sb_status npp_prepare(void **state, const sb_image *in, const void *params, void *output,
+                             const sb_exec *exec, sb_error *err)
 {
-    npp_scratch *s = (npp_scratch *)calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
-    d->scratch = s;
+    sb_status st = integral_device_open(state, sizeof(npp_state), INTEGRAL_OWN_OUTPUTS, in, params, output, exec,
+                                        err);
+    if (st)
+        return st;
+    npp_state *s = (npp_state *)*state;
+    integral_device *d = &s->dev;
 
     NppStreamContext *c = &s->ctx;
     int dev = 0;
@@ -75,9 +79,10 @@ static sb_status npp_setup(integral_device *d, sb_error *err)
     return SB_OK;
 }
 
-static sb_status npp_run(integral_device *d, sb_error *err)
+static sb_status npp_run(void *state, sb_error *err)
 {
-    npp_scratch *s = (npp_scratch *)d->scratch;
+    npp_state *s = (npp_state *)state;
+    integral_device *d = &s->dev;
     NppiSize roi = { d->width, d->height };
     NppStatus st;
     if (d->squares) {
@@ -93,9 +98,10 @@ static sb_status npp_run(integral_device *d, sb_error *err)
     return SB_OK;
 }
 
-static sb_status npp_fetch(integral_device *d, sb_error *err)
+static sb_status npp_fetch(void *state, sb_error *err)
 {
-    npp_scratch *s = (npp_scratch *)d->scratch;
+    npp_state *s = (npp_state *)state;
+    integral_device *d = &s->dev;
     sb_integral_out *out = d->host_out;
     size_t w = (size_t)d->width, h = (size_t)d->height;
     /* skip NPP's leading zero row and column */
@@ -120,25 +126,16 @@ static sb_status npp_fetch(integral_device *d, sb_error *err)
     return SB_OK;
 }
 
-static void npp_teardown(integral_device *d)
+static void npp_release(void *state)
 {
-    npp_scratch *s = (npp_scratch *)d->scratch;
-    if (!s)
-        return;
-    cudaFree(s->sum);
-    cudaFree(s->sq);
-    free(s);
-}
-
-static const integral_cuda_hooks npp_hooks = { npp_setup, npp_run, npp_teardown,
-                                               npp_fetch, 1 };
-
-static sb_status npp_prepare(void **state, const sb_image *in, const void *params, void *output,
-                             const sb_exec *exec, sb_error *err)
-{
-    return integral_cuda_prepare(&npp_hooks, state, in, params, output, exec, err);
+    npp_state *s = (npp_state *)state;
+    if (s) {
+        cudaFree(s->sum);
+        cudaFree(s->sq);
+    }
+    integral_device_close(s);
 }
 
 SB_VARIANT("integral", "npp", "lib", NPP, SB_DEVICE | SB_INT32, ALL_STAGES,
            "NPP nppiIntegral_8u32s / nppiSqrIntegral_8u32s64f",
-           npp_prepare, integral_cuda_upload, integral_cuda_run, integral_cuda_fetch, integral_cuda_release)
+           npp_prepare, integral_cuda_upload, npp_run, npp_fetch, npp_release)

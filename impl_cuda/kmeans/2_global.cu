@@ -18,11 +18,10 @@
  */
 #include "kmeans_device.cuh"
 
-#include <cstdlib>
-
 enum { GLOBAL_THREADS = 256, GLOBAL_BLOCKS_PER_SM = 4 };
 
-struct global_scratch {
+struct rung_state {
+    km_device dev;          /* first: the shared upload and fetch read it */
     unsigned blocks;
     unsigned *partial;      /* blocks x k x 4 */
 };
@@ -67,12 +66,14 @@ __global__ void km_global_reduce(unsigned blocks, int k, int converge, unsigned 
     km_finish_pass(k, converge, sums, centres, prepped, control);
 }
 
-static sb_status global_setup(km_device *d, sb_error *err)
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    global_scratch *s = (global_scratch *)calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
-    d->scratch = s;
+    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    km_device *d = &s->dev;
     s->blocks = km_grid_blocks(d, (unsigned long long)d->n, GLOBAL_THREADS, GLOBAL_BLOCKS_PER_SM);
     size_t bytes = (size_t)s->blocks * d->params.k * 4 * sizeof(unsigned);
     SB_CUDA_TRY(cudaMalloc(&s->partial, bytes), err, d->who);
@@ -80,9 +81,9 @@ static sb_status global_setup(km_device *d, sb_error *err)
     return SB_OK;
 }
 
-static sb_status global_pass(km_device *d, int first_pass, sb_error *err)
+static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
-    global_scratch *s = (global_scratch *)d->scratch;
+    km_device *d = &s->dev;
     km_global_assign<<<s->blocks, GLOBAL_THREADS, 0, d->stream>>>(
         (const uint8_t *)d->rgb, (unsigned long long)d->n, (uint8_t *)d->labels, d->params.k, first_pass,
         d->prepped, s->partial, d->control);
@@ -93,23 +94,20 @@ static sb_status global_pass(km_device *d, int first_pass, sb_error *err)
     return SB_OK;
 }
 
-static void global_teardown(km_device *d)
+static sb_status rung_run(void *state, sb_error *err)
 {
-    global_scratch *s = (global_scratch *)d->scratch;
-    if (!s)
-        return;
-    cudaFree(s->partial);
-    free(s);
+    rung_state *s = (rung_state *)state;
+    return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
 }
 
-static const km_hooks global_hooks = { global_setup, global_pass, global_teardown };
-
-static sb_status global_prepare(void **state, const sb_image *in, const void *params, void *output,
-                                const sb_exec *exec, sb_error *err)
+static void rung_release(void *state)
 {
-    return km_cuda_prepare(&global_hooks, state, in, params, output, exec, err);
+    rung_state *s = (rung_state *)state;
+    if (s)
+        cudaFree(s->partial);
+    km_device_close(s);
 }
 
 SB_VARIANT("kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "loop on the device: thread per pixel, global atomics into per-block sums, reduce kernel",
-           global_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)
+           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)

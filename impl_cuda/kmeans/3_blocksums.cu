@@ -17,11 +17,10 @@
  */
 #include "kmeans_device.cuh"
 
-#include <cstdlib>
-
 enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };
 
-struct blocksums_scratch {
+struct rung_state {
+    km_device dev;          /* first: the shared upload and fetch read it */
     unsigned blocks;
 };
 
@@ -56,19 +55,20 @@ __global__ void km_blocksums_assign(const uint8_t *rgb, unsigned long long n, ui
             atomicAdd(&sums[i], (unsigned long long)acc[i]);
 }
 
-static sb_status blocksums_setup(km_device *d, sb_error *err)
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    blocksums_scratch *s = (blocksums_scratch *)calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
-    d->scratch = s;
-    s->blocks = km_grid_blocks(d, (unsigned long long)d->n, BLOCK_THREADS, BLOCKS_PER_SM);
+    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    s->blocks = km_grid_blocks(&s->dev, (unsigned long long)s->dev.n, BLOCK_THREADS, BLOCKS_PER_SM);
     return SB_OK;
 }
 
-static sb_status blocksums_pass(km_device *d, int first_pass, sb_error *err)
+static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
-    blocksums_scratch *s = (blocksums_scratch *)d->scratch;
+    km_device *d = &s->dev;
     km_blocksums_assign<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(
         (const uint8_t *)d->rgb, (unsigned long long)d->n, (uint8_t *)d->labels, d->params.k, first_pass,
         d->prepped, d->sums, d->control);
@@ -79,17 +79,12 @@ static sb_status blocksums_pass(km_device *d, int first_pass, sb_error *err)
     return SB_OK;
 }
 
-static void blocksums_teardown(km_device *d) { free(d->scratch); }
-
-static const km_hooks blocksums_hooks = { blocksums_setup, blocksums_pass,
-                                          blocksums_teardown };
-
-static sb_status blocksums_prepare(void **state, const sb_image *in, const void *params, void *output,
-                                   const sb_exec *exec, sb_error *err)
+static sb_status rung_run(void *state, sb_error *err)
 {
-    return km_cuda_prepare(&blocksums_hooks, state, in, params, output, exec, err);
+    rung_state *s = (rung_state *)state;
+    return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
 }
 
 SB_VARIANT("kmeans", "cuda-blocksums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-global with each block's sums and the centres in shared memory",
-           blocksums_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)
+           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

@@ -13,26 +13,26 @@
  */
 #include "quad_pass.cuh"
 
-#include <cstdlib>
-
-struct quad_scratch {
+struct rung_state {
+    km_device dev;          /* first: the shared upload and fetch read it */
     unsigned blocks;
 };
 
-static sb_status quad_setup(km_device *d, sb_error *err)
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    quad_scratch *s = (quad_scratch *)calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
-    d->scratch = s;
-    return km_quad_grid<GlobalLoader, false>(d, &s->blocks, err);
+    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    return km_quad_grid<GlobalLoader, false>(&s->dev, &s->blocks, err);
 }
 
-static sb_status quad_pass(km_device *d, int first_pass, sb_error *err)
+static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
+    km_device *d = &s->dev;
     GlobalLoader load = { d->rgb };
-    sb_status st = km_quad_launch<GlobalLoader, false>(d, load, ((quad_scratch *)d->scratch)->blocks, first_pass,
-                                                       err);
+    sb_status st = km_quad_launch<GlobalLoader, false>(d, load, s->blocks, first_pass, err);
     if (st)
         return st;
     km_finish_kernel<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres, d->prepped,
@@ -41,16 +41,12 @@ static sb_status quad_pass(km_device *d, int first_pass, sb_error *err)
     return SB_OK;
 }
 
-static void quad_teardown(km_device *d) { free(d->scratch); }
-
-static const km_hooks quad_hooks = { quad_setup, quad_pass, quad_teardown };
-
-static sb_status quad_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
+static sb_status rung_run(void *state, sb_error *err)
 {
-    return km_cuda_prepare(&quad_hooks, state, in, params, output, exec, err);
+    rung_state *s = (rung_state *)state;
+    return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
 }
 
 SB_VARIANT("kmeans", "cuda-quad", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-warpsums with 4 pixels a thread: word loads, one centre read for 4 pixels",
-           quad_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)
+           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

@@ -10,37 +10,33 @@
  */
 #include "quad_pass.cuh"
 
-#include <cstdlib>
-
-struct shared_scratch {
+struct rung_state {
+    km_device dev;          /* first: the shared upload and fetch read it */
     unsigned blocks;
 };
 
-static sb_status shared_setup(km_device *d, sb_error *err)
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    shared_scratch *s = (shared_scratch *)calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
-    d->scratch = s;
-    return km_quad_grid<GlobalLoader>(d, &s->blocks, err);
+    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    return km_quad_grid<GlobalLoader>(&s->dev, &s->blocks, err);
 }
 
-static sb_status shared_pass(km_device *d, int first_pass, sb_error *err)
+static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
-    GlobalLoader load = { d->rgb };
-    return km_quad_launch(d, load, ((shared_scratch *)d->scratch)->blocks, first_pass, err);
+    GlobalLoader load = { s->dev.rgb };
+    return km_quad_launch(&s->dev, load, s->blocks, first_pass, err);
 }
 
-static void shared_teardown(km_device *d) { free(d->scratch); }
-
-static const km_hooks shared_hooks = { shared_setup, shared_pass, shared_teardown };
-
-static sb_status shared_prepare(void **state, const sb_image *in, const void *params, void *output,
-                                const sb_exec *exec, sb_error *err)
+static sb_status rung_run(void *state, sb_error *err)
 {
-    return km_cuda_prepare(&shared_hooks, state, in, params, output, exec, err);
+    rung_state *s = (rung_state *)state;
+    return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
 }
 
 SB_VARIANT("kmeans", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-quad with the update in the block that finishes last: one launch a pass",
-           shared_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)
+           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

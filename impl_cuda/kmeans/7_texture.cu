@@ -12,8 +12,6 @@
  */
 #include "quad_pass.cuh"
 
-#include <cstdlib>
-
 struct TextureLoader {
     cudaTextureObject_t tex;      /* 32-bit words of the packed image */
     __device__ __forceinline__ uint3 operator()(unsigned q) const
@@ -24,17 +22,20 @@ struct TextureLoader {
     }
 };
 
-struct texture_scratch {
+struct rung_state {
+    km_device dev;          /* first: the shared upload and fetch read it */
     unsigned blocks;
     cudaTextureObject_t tex;
 };
 
-static sb_status texture_setup(km_device *d, sb_error *err)
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    texture_scratch *s = (texture_scratch *)calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
-    d->scratch = s;
+    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    km_device *d = &s->dev;
     int dev, max_width;
     SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
     SB_CUDA_TRY(cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, dev), err, d->who);
@@ -54,31 +55,26 @@ static sb_status texture_setup(km_device *d, sb_error *err)
     return km_quad_grid<TextureLoader>(d, &s->blocks, err);
 }
 
-static sb_status texture_pass(km_device *d, int first_pass, sb_error *err)
+static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
-    texture_scratch *s = (texture_scratch *)d->scratch;
     TextureLoader load = { s->tex };
-    return km_quad_launch(d, load, s->blocks, first_pass, err);
+    return km_quad_launch(&s->dev, load, s->blocks, first_pass, err);
 }
 
-static void texture_teardown(km_device *d)
+static sb_status rung_run(void *state, sb_error *err)
 {
-    texture_scratch *s = (texture_scratch *)d->scratch;
-    if (!s)
-        return;
-    if (s->tex)
+    rung_state *s = (rung_state *)state;
+    return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
+}
+
+static void rung_release(void *state)
+{
+    rung_state *s = (rung_state *)state;
+    if (s && s->tex)
         cudaDestroyTextureObject(s->tex);
-    free(s);
-}
-
-static const km_hooks texture_hooks = { texture_setup, texture_pass, texture_teardown };
-
-static sb_status texture_prepare(void **state, const sb_image *in, const void *params, void *output,
-                                 const sb_exec *exec, sb_error *err)
-{
-    return km_cuda_prepare(&texture_hooks, state, in, params, output, exec, err);
+    km_device_close(s);
 }
 
 SB_VARIANT("kmeans", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-shared with the pixels read through a texture object",
-           texture_prepare, km_cuda_upload, km_cuda_run, km_cuda_fetch, km_cuda_release)
+           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)

@@ -7,10 +7,16 @@
 
 static_assert(sizeof(sb_kmeans_prepped) == sizeof(float4), "a prepped centre is a float4");
 
-static sb_status device_open(km_device *d, const sb_image *in, const void *params, void *output,
-                             const sb_exec *exec, sb_error *err)
+sb_status km_device_open(void **state, size_t state_size, const sb_image *in, const void *params, void *output,
+                         const sb_exec *exec, sb_error *err)
 {
-    const char *who = d->who;
+    const char *who = exec->who;
+    km_device *d = (km_device *)(*state = calloc(1, state_size));
+    if (!d)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
+    d->who = who;
+    if (in->channels != 3)
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", who, in->channels);
     d->params = *(const sb_kmeans_params *)params;
     d->n = (long)in->width * in->height;
     d->quads = sb_div_up((unsigned long long)d->n, 4);
@@ -40,27 +46,21 @@ static sb_status device_open(km_device *d, const sb_image *in, const void *param
     return SB_OK;
 }
 
-sb_status km_cuda_prepare(const km_hooks *hooks, void **state, const sb_image *in, const void *params,
-                          void *output, const sb_exec *exec, sb_error *err)
+void km_device_close(void *state)
 {
-    *state = NULL;
-    km_device *d = (km_device *)calloc(1, sizeof *d);
+    km_device *d = (km_device *)state;
     if (!d)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", exec->who);
-    d->hooks = hooks;
-    d->who = exec->who;
-    sb_status st = in->channels == 3
-                       ? device_open(d, in, params, output, exec, err)
-                       : sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", d->who,
-                                 in->channels);
-    if (!st && hooks->setup)
-        st = hooks->setup(d, err);
-    if (st) {
-        km_cuda_release(d);
-        return st;
-    }
-    *state = d;
-    return SB_OK;
+        return;
+    cudaFree(d->rgb);
+    cudaFree(d->labels);
+    cudaFree(d->centres);
+    cudaFree(d->prepped);
+    cudaFree(d->initial);
+    cudaFree(d->initial_prepped);
+    cudaFree(d->sums);
+    cudaFree(d->control);
+    cudaFreeHost(d->host_control);
+    free(d);
 }
 
 /* A frame: its initial centres (kmeans.h's seeding, on the host), and the
@@ -105,11 +105,8 @@ __global__ void km_finish_kernel(int k, int converge, unsigned long long *sums, 
     km_finish_pass(k, converge, sums, centres, prepped, control);
 }
 
-/* The loop of kmeans.h: start from the initial centres, then passes until
- * the device says done (checked every KM_BATCH passes) or max_iter. */
-sb_status km_cuda_run(void *state, sb_error *err)
+sb_status km_restart(km_device *d, sb_error *err)
 {
-    km_device *d = (km_device *)state;
     const sb_kmeans_params *p = &d->params;
     SB_CUDA_TRY(cudaMemcpyAsync(d->centres, d->initial, (size_t)p->k * 3 * sizeof(int32_t),
                                 cudaMemcpyDeviceToDevice, d->stream),
@@ -118,25 +115,16 @@ sb_status km_cuda_run(void *state, sb_error *err)
                                 cudaMemcpyDeviceToDevice, d->stream),
                 err, d->who);
     SB_CUDA_TRY(cudaMemsetAsync(d->control, 0, sizeof(km_control), d->stream), err, d->who);
+    return SB_OK;
+}
 
-    int launched = 0;
-    while (launched < p->max_iter) {
-        int left = p->max_iter - launched, batch = p->fixed || left < (int)KM_BATCH ? left : (int)KM_BATCH;
-        for (int i = 0; i < batch; i++) {
-            sb_status st = d->hooks->pass(d, launched + i == 0, err);
-            if (st)
-                return st;
-        }
-        launched += batch;
-        if (p->fixed)
-            break;
-        SB_CUDA_TRY(cudaMemcpyAsync(d->host_control, d->control, sizeof(km_control), cudaMemcpyDeviceToHost,
-                                    d->stream),
-                    err, d->who);
-        SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
-        if (d->host_control->done)
-            break;
-    }
+sb_status km_converged(km_device *d, int *done, sb_error *err)
+{
+    SB_CUDA_TRY(cudaMemcpyAsync(d->host_control, d->control, sizeof(km_control), cudaMemcpyDeviceToHost,
+                                d->stream),
+                err, d->who);
+    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+    *done = d->host_control->done;
     return SB_OK;
 }
 
@@ -156,23 +144,4 @@ sb_status km_cuda_fetch(void *state, sb_error *err)
     out->k = d->params.k;
     out->iterations = d->host_control->passes;
     return SB_OK;
-}
-
-void km_cuda_release(void *state)
-{
-    km_device *d = (km_device *)state;
-    if (!d)
-        return;
-    if (d->hooks->teardown)
-        d->hooks->teardown(d);
-    cudaFree(d->rgb);
-    cudaFree(d->labels);
-    cudaFree(d->centres);
-    cudaFree(d->prepped);
-    cudaFree(d->initial);
-    cudaFree(d->initial_prepped);
-    cudaFree(d->sums);
-    cudaFree(d->control);
-    cudaFreeHost(d->host_control);
-    free(d);
 }

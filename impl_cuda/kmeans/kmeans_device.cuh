@@ -1,7 +1,14 @@
-/* kmeans_device.cuh - what the device-resident CUDA k-means variants
- * (cuda-global, cuda-shared, cuda-texture) share: the buffers, the loop
- * that drives the passes from the host, and the device-side pieces every
- * pass ends with (the update rule and the convergence test).
+/* kmeans_device.cuh - what the device-resident CUDA k-means rungs
+ * (cuda-global onwards) share: the buffers, the loop that drives the
+ * passes from the host, and the device-side pieces every pass ends with
+ * (the update rule and the convergence test).
+ *
+ * A rung's state is a struct of its own whose first member is a
+ * km_device.  Its prepare opens the device part (km_device_open), then
+ * sizes its grid and allocates what only it needs; its run hands its pass
+ * to km_run_passes, the loop every rung shares; its release frees its own
+ * things, then calls km_device_close.  Upload and fetch are shared
+ * (km_cuda_upload, km_cuda_fetch).
  *
  * The whole loop stays on the device.  A pass is one or two kernels; the
  * last step of a pass turns the integer sums into centres (kmeans.h's
@@ -37,10 +44,7 @@ struct km_control {
     int done;               /* converged: later passes return at once */
 };
 
-struct km_hooks;
-
 struct km_device {
-    const km_hooks *hooks;
     const char *who;              /* "kmeans/cuda-shared", for messages */
     sb_kmeans_params params;
     long n;                       /* pixels */
@@ -60,18 +64,22 @@ struct km_device {
     unsigned long long *sums;     /* k x 4, zero between passes */
     km_control *control;
     km_control *host_control;     /* pinned */
-    void *scratch;                /* the variant's own */
 };
 
-struct km_hooks {
-    sb_status (*setup)(km_device *d, sb_error *err);                  /* optional */
-    sb_status (*pass)(km_device *d, int first_pass, sb_error *err);   /* enqueue one pass */
-    void (*teardown)(km_device *d);                                   /* optional */
-};
+/* The start of every rung's prepare: a zeroed state of `state_size` bytes
+ * (the rung's struct, a km_device first) in *state, and the buffers in it.
+ * On failure *state may hold a part-built state; the harness hands it to
+ * the rung's release. */
+sb_status km_device_open(void **state, size_t state_size, const sb_image *in, const void *params, void *output,
+                         const sb_exec *exec, sb_error *err);
+/* The end of every rung's release: the shared buffers, then the state. */
+void km_device_close(void *state);
 
-sb_status km_cuda_prepare(const km_hooks *hooks, void **state, const sb_image *in, const void *params,
-                          void *output, const sb_exec *exec, sb_error *err);
+/* A frame: its initial centres (seeded on the host), the pixels and those
+ * centres onto the device. */
 sb_status km_cuda_upload(void *state, sb_error *err);
+/* The labels, centres and pass count back into the harness's output. */
+sb_status km_cuda_fetch(void *state, sb_error *err);
 
 /* Blocks for a pass over `items` work items (pixels or quads), `threads`
  * a block: enough to fill the GPU at `per_sm` blocks an SM, no more than
@@ -83,9 +91,32 @@ unsigned km_grid_blocks(const km_device *d, unsigned long long items, unsigned t
  * rungs that update in a second launch (kmeans_device.cu). */
 __global__ void km_finish_kernel(int k, int converge, unsigned long long *sums, int32_t *centres, float4 *prepped,
                                  km_control *control);
-sb_status km_cuda_run(void *state, sb_error *err);
-sb_status km_cuda_fetch(void *state, sb_error *err);
-void km_cuda_release(void *state);
+
+/* The start of a run: the initial centres into place, the counters zeroed. */
+sb_status km_restart(km_device *d, sb_error *err);
+/* Read km_control back (a stream synchronisation): has the loop converged? */
+sb_status km_converged(km_device *d, int *done, sb_error *err);
+
+/* The loop of kmeans.h, the same for every rung: from the initial
+ * centres, `pass(first_pass, err)` enqueues one pass, KM_BATCH at a time,
+ * until the device says done or max_iter passes are made.  In fixed mode
+ * all of them are enqueued with nothing read back. */
+template <class Pass>
+sb_status km_run_passes(km_device *d, const Pass &pass, sb_error *err)
+{
+    const sb_kmeans_params *p = &d->params;
+    sb_status st = km_restart(d, err);
+    int launched = 0, done = 0;
+    while (!st && !done && launched < p->max_iter) {
+        int left = p->max_iter - launched, batch = p->fixed || left < (int)KM_BATCH ? left : (int)KM_BATCH;
+        for (int i = 0; !st && i < batch; i++)
+            st = pass(launched + i == 0, err);
+        launched += batch;
+        if (!st && !p->fixed)
+            st = km_converged(d, &done, err);
+    }
+    return st;
+}
 
 /* ---- device pieces ----------------------------------------------------- */
 

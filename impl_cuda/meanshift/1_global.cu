@@ -31,7 +31,13 @@ __global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
     out[(size_t)y * width + x] = ms_mode(sums, x, y, width, height, p, luv[(size_t)y * pitch + x]);
 }
 
-static sb_status global_run_filter(ms_device *d, sb_error *err)
+static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    return ms_device_open(state, sizeof(ms_device), step, CCL_GLOBAL, in, params, output, exec, err);
+}
+
+static sb_status rung_filter_launch(ms_device *d, sb_error *err)
 {
     dim3 block(MS_BLOCK_W, MS_BLOCK_H), grid(sb_div_up(d->width, MS_BLOCK_W), sb_div_up(d->height, MS_BLOCK_H));
     global_filter<<<grid, block, 0, d->stream>>>(d->width, d->height, d->luv, d->pitch, d->p, d->filtered);
@@ -39,24 +45,26 @@ static sb_status global_run_filter(ms_device *d, sb_error *err)
     return SB_OK;
 }
 
-static const ms_hooks global_hooks = {
-    CCL_GLOBAL, NULL, global_run_filter, NULL
-};
+static sb_status rung_run(void *state, sb_error *err)
+{
+    ms_device *d = (ms_device *)state;
+    return ms_run(d, [d](sb_error *e) { return rung_filter_launch(d, e); }, err);
+}
 
-MS_CUDA_PREPARE(filter_prepare, global_hooks, SB_MS_FILTER)
-MS_CUDA_PREPARE(flood_prepare, global_hooks, SB_MS_FLOOD)
-MS_CUDA_PREPARE(merge_prepare, global_hooks, SB_MS_MERGE)
-MS_CUDA_PREPARE(pipeline_prepare, global_hooks, SB_MS_PIPELINE)
+MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
+MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
+MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
+MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-filter", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "thread per pixel, window read from global memory (L1), SIMD byte distance",
-           filter_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift-flood", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "join bits, then union-find with atomicMin in global memory, a thread a pixel",
-           flood_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift-merge", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "warp-aggregated region sums, fusion union-find in global memory, pruning rounds, CUB scan",
-           merge_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global steps in turn, data resident on the device",
-           pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)

@@ -1,6 +1,7 @@
 /* 2_shared.cu - mean-shift with shared memory (variant "cuda-shared" of
  * every mean-shift step).
  *
+ * Against cuda-global: what each step reads repeatedly is staged on chip.
  * The filter: each 32x8 block first stages its tile and a halo of the
  * radius on every side in shared memory, all threads loading several
  * pixels each; the windows are then read from there.  The window moves
@@ -9,7 +10,10 @@
  * window is read from global memory instead -- the same sums, so the same
  * result.  Flood and merge: union-find in 32x32 shared-memory tiles first
  * (ccl_device.cuh, CCL_TILED), the source's block / boundary / global
- * scheme.
+ * scheme.  What it bought on the H100 (r16, 1920x1080, run 20261123T025827Z-bcdf):
+ * flood 1.75 -> 0.080 ms and merge 2.12 -> 0.443 ms, but the filter
+ * 4.20 -> 4.66 ms, a loss -- L1 already serves the overlapping windows
+ * (NOTES.md); the whole pipeline 7.99 -> 5.19 ms.
  */
 #include "ms_device.cuh"
 
@@ -54,16 +58,21 @@ __global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
 
 static size_t shared_bytes(int r) { return (size_t)(MS_BLOCK_W + 2 * r) * (MS_BLOCK_H + 2 * r) * sizeof(uint32_t); }
 
-static sb_status shared_setup(ms_device *d, sb_error *err)
+static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    if (d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE)   /* above 48 KiB from radius 41 */
+    sb_status st = ms_device_open(state, sizeof(ms_device), step, CCL_TILED, in, params, output, exec, err);
+    if (st)
+        return st;
+    ms_device *d = (ms_device *)*state;
+    if (ms_filters(d))   /* above 48 KiB from radius 41 */
         SB_CUDA_TRY(cudaFuncSetAttribute(shared_filter, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)shared_bytes(d->p.radius)),
                     err, d->who);
     return SB_OK;
 }
 
-static sb_status shared_run_filter(ms_device *d, sb_error *err)
+static sb_status rung_filter_launch(ms_device *d, sb_error *err)
 {
     dim3 block(MS_BLOCK_W, MS_BLOCK_H), grid(sb_div_up(d->width, MS_BLOCK_W), sb_div_up(d->height, MS_BLOCK_H));
     shared_filter<<<grid, block, shared_bytes(d->p.radius), d->stream>>>(d->width, d->height, d->luv, d->pitch, d->p,
@@ -72,24 +81,26 @@ static sb_status shared_run_filter(ms_device *d, sb_error *err)
     return SB_OK;
 }
 
-static const ms_hooks shared_hooks = {
-    CCL_TILED, shared_setup, shared_run_filter, NULL
-};
+static sb_status rung_run(void *state, sb_error *err)
+{
+    ms_device *d = (ms_device *)state;
+    return ms_run(d, [d](sb_error *e) { return rung_filter_launch(d, e); }, err);
+}
 
-MS_CUDA_PREPARE(filter_prepare, shared_hooks, SB_MS_FILTER)
-MS_CUDA_PREPARE(flood_prepare, shared_hooks, SB_MS_FLOOD)
-MS_CUDA_PREPARE(merge_prepare, shared_hooks, SB_MS_MERGE)
-MS_CUDA_PREPARE(pipeline_prepare, shared_hooks, SB_MS_PIPELINE)
+MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
+MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
+MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
+MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-filter", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "32x8 tile + radius halo staged in shared memory; moved windows fall back to global",
-           filter_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift-flood", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "join bits, union-find in 32x32 shared tiles, then the tiles' seams, then roots",
-           flood_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift-merge", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "as cuda-global with the fusion union-find in 32x32 shared tiles",
-           merge_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-shared steps in turn, data resident on the device",
-           pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)

@@ -1,12 +1,19 @@
 /* 3_texture.cu - mean-shift with the filter's reads through a texture
- * (variant "cuda-texture" of every mean-shift step).
+ * (variant "cuda-texture" of the filter and of the whole pipeline).
  *
- * The filter: as cuda-global, but every window pixel comes from a 2D
- * texture object over the converted image (point sampling, integer
- * coordinates: the window is clipped, so no border mode is ever used).
- * The texture cache is organised for 2D locality, which suits windows
- * that span many rows.  Flood and merge are cuda-shared's: they read each
+ * Against cuda-shared: the filter stages nothing.  Every window pixel
+ * comes from a 2D texture object over the converted image (point
+ * sampling, integer coordinates: the window is clipped, so no border mode
+ * is ever used), and the texture cache -- organised for 2D locality, which
+ * suits windows that span many rows -- takes the place of the staged tile
+ * and its fallback to global memory.  The kernel is cuda-global's with
+ * the loads swapped.  Flood and merge are cuda-shared's: they read each
  * pixel once or twice, in order, where a texture has nothing to add.
+ * What it should buy: the staging loop, its barrier and the in-tile test.
+ * What it bought on the H100: a loss -- the slowest filter from r4 up
+ * (NOTES.md: 7.93 ms against cuda-shared's 4.67 at r16, 1080p; equal at
+ * r2): one tex2D a window pixel runs below the rate of 4-byte loads that
+ * hit in L1.
  */
 #include "ms_device.cuh"
 
@@ -33,10 +40,19 @@ __global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
     out[(size_t)y * width + x] = ms_mode(sums, x, y, width, height, p, tex2D<unsigned>(tex, (float)x, (float)y));
 }
 
-static sb_status texture_setup(ms_device *d, sb_error *err)
+struct rung_state {
+    ms_device dev;                 /* first: the shared upload and fetch read it */
+    cudaTextureObject_t tex;       /* over d->luv */
+};
+
+static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    if (d->step != SB_MS_FILTER && d->step != SB_MS_PIPELINE)
-        return SB_OK;
+    sb_status st = ms_device_open(state, sizeof(rung_state), step, CCL_TILED, in, params, output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    ms_device *d = &s->dev;
     cudaResourceDesc res;
     memset(&res, 0, sizeof res);
     res.resType = cudaResourceTypePitch2D;
@@ -50,34 +66,39 @@ static sb_status texture_setup(ms_device *d, sb_error *err)
     desc.addressMode[0] = desc.addressMode[1] = cudaAddressModeClamp;
     desc.filterMode = cudaFilterModePoint;
     desc.readMode = cudaReadModeElementType;
-    SB_CUDA_TRY(cudaCreateTextureObject(&d->texture, &res, &desc, NULL), err, d->who);
+    SB_CUDA_TRY(cudaCreateTextureObject(&s->tex, &res, &desc, NULL), err, d->who);
     return SB_OK;
 }
 
-static void texture_teardown(ms_device *d)
+static sb_status rung_filter_launch(rung_state *s, sb_error *err)
 {
-    if (d->texture)
-        cudaDestroyTextureObject(d->texture);
-}
-
-static sb_status texture_run_filter(ms_device *d, sb_error *err)
-{
+    ms_device *d = &s->dev;
     dim3 block(MS_BLOCK_W, MS_BLOCK_H), grid(sb_div_up(d->width, MS_BLOCK_W), sb_div_up(d->height, MS_BLOCK_H));
-    texture_filter<<<grid, block, 0, d->stream>>>(d->width, d->height, d->texture, d->p, d->filtered);
+    texture_filter<<<grid, block, 0, d->stream>>>(d->width, d->height, s->tex, d->p, d->filtered);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
 
-static const ms_hooks texture_hooks = {
-    CCL_TILED, texture_setup, texture_run_filter, texture_teardown
-};
+static sb_status rung_run(void *state, sb_error *err)
+{
+    rung_state *s = (rung_state *)state;
+    return ms_run(&s->dev, [s](sb_error *e) { return rung_filter_launch(s, e); }, err);
+}
 
-MS_CUDA_PREPARE(filter_prepare, texture_hooks, SB_MS_FILTER)
-MS_CUDA_PREPARE(pipeline_prepare, texture_hooks, SB_MS_PIPELINE)
+static void rung_release(void *state)
+{
+    rung_state *s = (rung_state *)state;
+    if (s && s->tex)
+        cudaDestroyTextureObject(s->tex);
+    ms_device_close(s);
+}
+
+MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
+MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-filter", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-global with the window read through a 2D texture",
-           filter_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)
 SB_VARIANT("meanshift", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
            "texture-read filter, then the cuda-shared flood and merge",
-           pipeline_prepare, ms_cuda_upload, ms_cuda_run, ms_cuda_fetch, ms_cuda_release)
+           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)

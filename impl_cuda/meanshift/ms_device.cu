@@ -218,7 +218,7 @@ static sb_status ms_flood(ms_device *d, const uint32_t *colour, int32_t *labels,
 {
     MS_LAUNCH(ms_join_colour, d->width, d->n, colour, sb_ms_join2(d->p.range), d->join);
     SB_CUDA_LAUNCHED(err, d->who);
-    sb_status st = ccl_device_components(d->hooks->scheme, d->width, d->height, d->join, d->parent, labels, d->stream,
+    sb_status st = ccl_device_components(d->scheme, d->width, d->height, d->join, d->parent, labels, d->stream,
                                          d->who, err);
     if (st)
         return st;
@@ -271,7 +271,7 @@ static sb_status ms_merge(ms_device *d, const uint32_t *colour, const int32_t *f
         return st;
     MS_LAUNCH(ms_join_fusion, d->width, d->n, flood, d->mean, sb_ms_join2(d->p.range), d->join);
     SB_CUDA_LAUNCHED(err, d->who);
-    if ((st = ccl_device_components(d->hooks->scheme, d->width, d->height, d->join, d->parent, d->comp, d->stream,
+    if ((st = ccl_device_components(d->scheme, d->width, d->height, d->join, d->parent, d->comp, d->stream,
                                     d->who, err)))
         return st;
     int32_t *cur = d->comp, *next = d->spare;
@@ -297,13 +297,11 @@ static sb_status ms_merge(ms_device *d, const uint32_t *colour, const int32_t *f
 
 /* ---- the variant functions --------------------------------------------------------------------- */
 
-void ms_cuda_release(void *state)
+void ms_device_close(void *state)
 {
     ms_device *d = (ms_device *)state;
     if (!d)
         return;
-    if (d->hooks->teardown)
-        d->hooks->teardown(d);
     void *buffers[] = { d->rgb, d->linear, d->luv, d->filtered, d->colour, d->flood, d->labels, d->join,
                         d->parent, d->comp, d->spare, d->count, d->sum, d->mean, d->best, d->target,
                         d->end, d->first, d->number, d->scan_temp, d->flags };
@@ -359,8 +357,8 @@ static sb_status ms_allocate(ms_device *d, sb_error *err)
     return SB_OK;
 }
 
-sb_status ms_cuda_prepare(const ms_hooks *hooks, int step, void **state, const sb_image *in, const void *params,
-                          void *output, const sb_exec *exec, sb_error *err)
+sb_status ms_device_open(void **state, size_t state_size, int step, ccl_scheme scheme, const sb_image *in,
+                         const void *params, void *output, const sb_exec *exec, sb_error *err)
 {
     *state = NULL;
     const char *who = exec->who;
@@ -374,12 +372,12 @@ sb_status ms_cuda_prepare(const ms_hooks *hooks, int step, void **state, const s
     if (in->channels != (rgb ? 3 : 4) || in->stride != (size_t)in->width * in->channels)
         return sb_fail(err, SB_ERR_USAGE, "%s: needs %s input with packed rows, got %d channels", who,
                        rgb ? "RGB" : "packed LUV", in->channels);
-    ms_device *d = (ms_device *)calloc(1, sizeof *d);
+    ms_device *d = (ms_device *)(*state = calloc(1, state_size));
     if (!d)
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
-    d->hooks = hooks;
     d->who = who;
     d->step = step;
+    d->scheme = scheme;
     d->p = *p;
     d->width = in->width;
     d->height = in->height;
@@ -387,29 +385,19 @@ sb_status ms_cuda_prepare(const ms_hooks *hooks, int step, void **state, const s
     d->stream = (cudaStream_t)exec->stream;
     d->host_in = in;
     d->host_out = output;
-    st = ms_allocate(d, err);
-    if (!st && hooks->setup)
-        st = hooks->setup(d, err);
-    if (st) {
-        ms_cuda_release(d);
+    if ((st = ms_allocate(d, err)))
         return st;
-    }
-    cudaError_t e = cudaSuccess;
     if (rgb)      /* a table, not a frame: once */
-        e = cudaMemcpyAsync(d->linear, sb_slic_linear_table(), 256 * sizeof(float), cudaMemcpyHostToDevice,
-                            d->stream);
-    if (e == cudaSuccess && exec->poison)
-        e = cudaMemsetAsync(rgb ? (void *)d->filtered : (void *)d->labels, 0xA5, 4 * (size_t)d->n, d->stream);
-    if (e != cudaSuccess) {
-        ms_cuda_release(d);
-        return sb_cuda_fail(err, e, who, "cudaMemcpyAsync/cudaMemsetAsync (prepare)");
-    }
-    *state = d;
+        SB_CUDA_TRY(cudaMemcpyAsync(d->linear, sb_slic_linear_table(), 256 * sizeof(float), cudaMemcpyHostToDevice,
+                                    d->stream),
+                    err, who);
+    if (exec->poison)
+        SB_CUDA_TRY(cudaMemsetAsync(rgb ? (void *)d->filtered : (void *)d->labels, 0xA5, 4 * (size_t)d->n,
+                                    d->stream),
+                    err, who);
     return SB_OK;
 }
 
-/* A frame: the RGB pixels (filter, pipeline), or the filtered colours and,
- * for merge, the flood labels (the pipeline's upstream). */
 sb_status ms_cuda_upload(void *state, sb_error *err)
 {
     ms_device *d = (ms_device *)state;
@@ -425,16 +413,16 @@ sb_status ms_cuda_upload(void *state, sb_error *err)
     return SB_OK;
 }
 
-sb_status ms_cuda_run(void *state, sb_error *err)
+sb_status ms_convert_input(ms_device *d, sb_error *err)
 {
-    ms_device *d = (ms_device *)state;
+    MS_LAUNCH(ms_convert, d->width, d->n, d->rgb, d->linear, d->luv, d->pitch);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+sb_status ms_segment(ms_device *d, sb_error *err)
+{
     sb_status st = SB_OK;
-    if (d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE) {
-        MS_LAUNCH(ms_convert, d->width, d->n, d->rgb, d->linear, d->luv, d->pitch);
-        SB_CUDA_LAUNCHED(err, d->who);
-        if ((st = d->hooks->filter(d, err)))
-            return st;
-    }
     if (d->step == SB_MS_FLOOD)
         st = ms_flood(d, d->colour, d->labels, err);
     else if (d->step == SB_MS_MERGE)

@@ -14,6 +14,14 @@
  *                 -- they read each pixel once or twice, in order, where a
  *                 texture has nothing to add.
  * Every integer rule is meanshift.h's, so the outputs are the reference's.
+ *
+ * A rung's state is an ms_device, or a struct of its own whose first
+ * member is one.  Its prepare, one for each step it offers, opens the
+ * device part (ms_device_open, which takes the step and the rung's
+ * union-find scheme), then sets up what only it needs; its run hands its
+ * filter launch to ms_run, the run every rung shares; its release frees
+ * its own things, then calls ms_device_close.  Upload and fetch are
+ * shared (ms_cuda_upload, ms_cuda_fetch).
  */
 #ifndef SEGBENCH_MS_DEVICE_CUH
 #define SEGBENCH_MS_DEVICE_CUH
@@ -28,19 +36,10 @@
 
 enum { MS_BLOCK_W = 32, MS_BLOCK_H = 8 };
 
-struct ms_device;
-
-struct ms_hooks {
-    ccl_scheme scheme;             /* flood and merge */
-    sb_status (*setup)(ms_device *d, sb_error *err);    /* optional: after the buffers exist */
-    sb_status (*filter)(ms_device *d, sb_error *err);   /* enqueue: d->luv -> d->filtered */
-    void (*teardown)(ms_device *d);                      /* optional */
-};
-
 struct ms_device {
-    const ms_hooks *hooks;
     const char *who;
-    int step;
+    int step;                      /* SB_MS_FILTER, _FLOOD, _MERGE or _PIPELINE */
+    ccl_scheme scheme;             /* the union-find of flood and merge */
     sb_ms_params p;
     int width, height;
     unsigned n;
@@ -68,21 +67,47 @@ struct ms_device {
     size_t scan_bytes;
     int *flags;                    /* device: [0] region count, [1] merged this round */
     int *host_flags;               /* pinned copy */
-    cudaTextureObject_t texture;   /* cuda-texture */
 };
 
-sb_status ms_cuda_prepare(const ms_hooks *hooks, int step, void **state, const sb_image *in, const void *params,
-                          void *output, const sb_exec *exec, sb_error *err);
-sb_status ms_cuda_upload(void *state, sb_error *err);
-sb_status ms_cuda_run(void *state, sb_error *err);
-sb_status ms_cuda_fetch(void *state, sb_error *err);
-void ms_cuda_release(void *state);
+/* The start of every rung's prepare: the input and parameters checked, a
+ * zeroed state of `state_size` bytes (the rung's struct, an ms_device
+ * first) in *state, and the buffers `step` needs in it.  On failure *state
+ * may hold a part-built state; the harness hands it to the rung's
+ * release. */
+sb_status ms_device_open(void **state, size_t state_size, int step, ccl_scheme scheme, const sb_image *in,
+                         const void *params, void *output, const sb_exec *exec, sb_error *err);
+/* The end of every rung's release: the shared buffers, then the state. */
+void ms_device_close(void *state);
 
-/* A variant's prepare for one step: its hooks and the step. */
-#define MS_CUDA_PREPARE(fn, hooks, step)                                                                     \
+/* A frame: the RGB pixels (filter, pipeline), or the filtered colours and,
+ * for merge, the flood labels. */
+sb_status ms_cuda_upload(void *state, sb_error *err);
+/* The step's output back into the harness's, then wait. */
+sb_status ms_cuda_fetch(void *state, sb_error *err);
+
+/* Does this step run the filter (the filter step and the pipeline)? */
+static inline bool ms_filters(const ms_device *d) { return d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE; }
+/* Before the filter: the RGB pixels to packed LUV in d->luv. */
+sb_status ms_convert_input(ms_device *d, sb_error *err);
+/* After it: flood, merge, or both, as the step asks (nothing for the filter). */
+sb_status ms_segment(ms_device *d, sb_error *err);
+
+/* A step on the device, the same for every rung: `filter(err)` enqueues
+ * the rung's filter, d->luv -> d->filtered. */
+template <class Filter>
+sb_status ms_run(ms_device *d, const Filter &filter, sb_error *err)
+{
+    sb_status st = SB_OK;
+    if (ms_filters(d) && !(st = ms_convert_input(d, err)))
+        st = filter(err);
+    return st ? st : ms_segment(d, err);
+}
+
+/* A rung's prepare for one step: `prepare(step, ...)` with the step bound. */
+#define MS_STEP_PREPARE(fn, prepare, step)                                                                    \
     static sb_status fn(void **s, const sb_image *in, const void *p, void *o, const sb_exec *e, sb_error *err) \
     {                                                                                                         \
-        return ms_cuda_prepare(&hooks, step, s, in, p, o, e, err);                                           \
+        return prepare(step, s, in, p, o, e, err);                                                            \
     }
 
 /* ---- the filter's per-pixel loop ----------------------------------------------------- */

@@ -28,11 +28,10 @@
  */
 #include "slic_device.cuh"
 
-#include <cstdlib>
-
 enum { BLOCK_DIM = 16, WINDOW_THREADS = BLOCK_DIM * BLOCK_DIM };
 
-struct seed_scratch {
+struct rung_state {
+    slic_device dev;            /* first: the shared upload and fetch read it */
     int blocks_per_side;        /* ceil(3S / 16) */
     unsigned *partial;          /* centres x blocks_per_side^2 x 6 */
 };
@@ -122,12 +121,14 @@ __global__ void seed_finish(int count, int blocks, const unsigned *partial, sb_s
     centres[c] = centre;
 }
 
-static sb_status seed_setup(slic_device *d, sb_error *err)
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
-    seed_scratch *s = (seed_scratch *)calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
-    d->scratch = s;
+    sb_status st = slic_device_open(state, sizeof(rung_state), in, params, output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    slic_device *d = &s->dev;
     s->blocks_per_side = (3 * d->geo.S + BLOCK_DIM - 1) / BLOCK_DIM;
     if (s->blocks_per_side > 65535)
         return sb_fail(err, SB_ERR_USAGE, "%s: superpixels of side %d need more window blocks than a grid has",
@@ -138,10 +139,10 @@ static sb_status seed_setup(slic_device *d, sb_error *err)
 }
 
 template <bool SourceRace>
-static sb_status seed_iterate(slic_device *d, sb_error *err)
+static sb_status rung_iterate(rung_state *s, sb_error *err)
 {
+    slic_device *d = &s->dev;
     const sb_slic_geometry &g = d->geo;
-    seed_scratch *s = (seed_scratch *)d->scratch;
     dim3 tile(BLOCK_DIM, BLOCK_DIM);
     dim3 image(sb_div_up(g.width, BLOCK_DIM), sb_div_up(g.height, BLOCK_DIM));
     seed_assign<<<image, tile, 0, d->stream>>>(g, d->colour, d->centres, d->labels);
@@ -154,33 +155,25 @@ static sb_status seed_iterate(slic_device *d, sb_error *err)
     return SB_OK;
 }
 
-static void seed_teardown(slic_device *d)
+template <bool SourceRace>
+static sb_status rung_run(void *state, sb_error *err)
 {
-    seed_scratch *s = (seed_scratch *)d->scratch;
+    rung_state *s = (rung_state *)state;
+    return slic_run(&s->dev, [s](sb_error *e) { return rung_iterate<SourceRace>(s, e); }, err);
+}
+
+static void rung_release(void *state)
+{
+    rung_state *s = (rung_state *)state;
     if (s)
         cudaFree(s->partial);
-    free(s);
-}
-
-static const slic_hooks seed_hooks = { seed_setup, seed_iterate<false>, seed_teardown };
-static const slic_hooks race_hooks = { seed_setup, seed_iterate<true>, seed_teardown };
-
-static sb_status seed_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
-{
-    return slic_cuda_prepare(&seed_hooks, state, in, params, output, exec, err);
-}
-
-static sb_status race_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
-{
-    return slic_cuda_prepare(&race_hooks, state, in, params, output, exec, err);
+    slic_device_close(s);
 }
 
 SB_VARIANT("slic", "cuda-seed", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "the source's kernels (window reduction per centre), its 3 defects fixed",
-           seed_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release)
+           rung_prepare, slic_cuda_upload, rung_run<false>, slic_cuda_fetch, rung_release)
 /* Not registered: the source's racy reduction, for tests/test_gpu.c only. */
 extern "C" const sb_variant_ops sb_slic_cuda_seed_race_ops = {
-    race_prepare, slic_cuda_upload, slic_cuda_run, slic_cuda_fetch, slic_cuda_release
+    rung_prepare, slic_cuda_upload, rung_run<true>, slic_cuda_fetch, rung_release
 };

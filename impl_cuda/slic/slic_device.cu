@@ -96,10 +96,14 @@ sb_status slic_enqueue_update(slic_device *d, sb_error *err)
     return SB_OK;
 }
 
-static sb_status device_open(slic_device *d, const sb_image *in, const void *params, void *output,
-                             const sb_exec *exec, sb_error *err)
+sb_status slic_device_open(void **state, size_t state_size, const sb_image *in, const void *params, void *output,
+                           const sb_exec *exec, sb_error *err)
 {
-    const char *who = d->who;
+    const char *who = exec->who;
+    slic_device *d = (slic_device *)(*state = calloc(1, state_size));
+    if (!d)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
+    d->who = who;
     d->params = *(const sb_slic_params *)params;
     sb_status st = sb_slic_geometry_init(&d->geo, in->width, in->height, &d->params, err);
     if (st)
@@ -138,26 +142,6 @@ static sb_status device_open(slic_device *d, const sb_image *in, const void *par
     return SB_OK;
 }
 
-sb_status slic_cuda_prepare(const slic_hooks *hooks, void **state, const sb_image *in, const void *params,
-                            void *output, const sb_exec *exec, sb_error *err)
-{
-    *state = NULL;
-    slic_device *d = (slic_device *)calloc(1, sizeof *d);
-    if (!d)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", exec->who);
-    d->hooks = hooks;
-    d->who = exec->who;
-    sb_status st = device_open(d, in, params, output, exec, err);
-    if (!st && hooks->setup)
-        st = hooks->setup(d, err);
-    if (st) {
-        slic_cuda_release(d);
-        return st;
-    }
-    *state = d;
-    return SB_OK;
-}
-
 sb_status slic_cuda_upload(void *state, sb_error *err)
 {
     slic_device *d = (slic_device *)state;
@@ -168,21 +152,21 @@ sb_status slic_cuda_upload(void *state, sb_error *err)
     return SB_OK;
 }
 
-/* slic.h's algorithm, all on the device: nothing crosses the bus. */
-sb_status slic_cuda_run(void *state, sb_error *err)
+sb_status slic_start(slic_device *d, sb_error *err)
 {
-    slic_device *d = (slic_device *)state;
     const sb_slic_geometry *g = &d->geo;
-    unsigned blocks = sb_div_up(d->n, SLIC_THREADS);
-    slic_convert<<<blocks, SLIC_THREADS, 0, d->stream>>>(d->n, d->rgb, d->linear, d->params.space, d->colour);
+    slic_convert<<<sb_div_up(d->n, SLIC_THREADS), SLIC_THREADS, 0, d->stream>>>(d->n, d->rgb, d->linear,
+                                                                               d->params.space, d->colour);
     slic_place_centres<<<sb_div_up(g->centres, SLIC_THREADS), SLIC_THREADS, 0, d->stream>>>(*g, d->colour,
                                                                                              d->centres);
     SB_CUDA_LAUNCHED(err, d->who);
-    for (int it = 0; it < d->params.iterations; it++) {
-        sb_status st = d->hooks->iterate(d, err);
-        if (st)
-            return st;
-    }
+    return SB_OK;
+}
+
+sb_status slic_finish(slic_device *d, sb_error *err)
+{
+    const sb_slic_geometry *g = &d->geo;
+    unsigned blocks = sb_div_up(d->n, SLIC_THREADS);
     if (d->params.connectivity == SB_SLIC_CONNECT_FULL)
         return rg_device_enforce(&d->regions, d->labels, g->min_piece, d->superpixels, d->stream, d->who, err);
     if (d->params.connectivity == SB_SLIC_CONNECT_MAJORITY) {     /* labels -> spare -> labels */
@@ -213,13 +197,11 @@ sb_status slic_cuda_fetch(void *state, sb_error *err)
     return SB_OK;
 }
 
-void slic_cuda_release(void *state)
+void slic_device_close(void *state)
 {
     slic_device *d = (slic_device *)state;
     if (!d)
         return;
-    if (d->hooks->teardown)
-        d->hooks->teardown(d);
     cudaFree(d->rgb);
     cudaFree(d->linear);
     cudaFree(d->colour);

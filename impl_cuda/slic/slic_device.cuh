@@ -1,8 +1,15 @@
-/* slic_device.cuh - what the CUDA SLIC variants share: the buffers, the
+/* slic_device.cuh - what the CUDA SLIC rungs share: the buffers, the
  * run (convert, place the centres, iterate, connectivity), and the
- * device-side pieces of slic.h's rules.  A variant supplies one hook,
- * `iterate`: one assignment and one update.  That is where the lessons
- * differ; everything around it is the same code for all of them.
+ * device-side pieces of slic.h's rules.  The rungs differ in one place:
+ * an iteration, one assignment and one update.  Everything around it is
+ * the same code for all of them.
+ *
+ * A rung's state is a slic_device, or a struct of its own whose first
+ * member is one.  Its prepare opens the device part (slic_device_open),
+ * then sets up what only it needs; its run hands its iteration to
+ * slic_run, the run every rung shares; its release frees its own things,
+ * then calls slic_device_close.  Upload and fetch are shared
+ * (slic_cuda_upload, slic_cuda_fetch).
  *
  * Layout: the converted colour is a ushort4 a pixel (L, a, b, 0: one
  * aligned 8-byte load); labels are int32; a centre is slic.h's 16-byte
@@ -22,10 +29,7 @@
 
 enum { SLIC_FULL_MASK = 0xffffffffu };
 
-struct slic_hooks;
-
 struct slic_device {
-    const slic_hooks *hooks;
     const char *who;                 /* "slic/cuda-shared", for messages */
     sb_slic_params params;
     sb_slic_geometry geo;
@@ -43,21 +47,35 @@ struct slic_device {
     uint8_t *used;                   /* by centre, for the count without full connectivity */
     int *superpixels;
     rg_device regions;
-    void *scratch;                   /* the variant's own */
 };
 
-struct slic_hooks {
-    sb_status (*setup)(slic_device *d, sb_error *err);       /* optional */
-    sb_status (*iterate)(slic_device *d, sb_error *err);     /* enqueue one assignment + update */
-    void (*teardown)(slic_device *d);                         /* optional */
-};
+/* The start of every rung's prepare: a zeroed state of `state_size` bytes
+ * (the rung's struct, a slic_device first) in *state, and the buffers in
+ * it.  On failure *state may hold a part-built state; the harness hands
+ * it to the rung's release. */
+sb_status slic_device_open(void **state, size_t state_size, const sb_image *in, const void *params, void *output,
+                           const sb_exec *exec, sb_error *err);
+/* The end of every rung's release: the shared buffers, then the state. */
+void slic_device_close(void *state);
 
-sb_status slic_cuda_prepare(const slic_hooks *hooks, void **state, const sb_image *in, const void *params,
-                            void *output, const sb_exec *exec, sb_error *err);
 sb_status slic_cuda_upload(void *state, sb_error *err);   /* the pixels */
-sb_status slic_cuda_run(void *state, sb_error *err);
-sb_status slic_cuda_fetch(void *state, sb_error *err);
-void slic_cuda_release(void *state);
+sb_status slic_cuda_fetch(void *state, sb_error *err);    /* labels, centres, count; then wait */
+
+/* Before the iterations: the colour conversion and the first centres. */
+sb_status slic_start(slic_device *d, sb_error *err);
+/* After them: connectivity (as the parameters ask) and the count. */
+sb_status slic_finish(slic_device *d, sb_error *err);
+
+/* slic.h's algorithm, all on the device, the same for every rung:
+ * `iterate(err)` enqueues one assignment and one update. */
+template <class Iterate>
+sb_status slic_run(slic_device *d, const Iterate &iterate, sb_error *err)
+{
+    sb_status st = slic_start(d, err);
+    for (int it = 0; !st && it < d->params.iterations; it++)
+        st = iterate(err);
+    return st ? st : slic_finish(d, err);
+}
 
 /* The update of slic.h for variants that add into d->sums: centres from
  * the sums (kept when empty), sums zeroed. */

@@ -13,6 +13,11 @@
  * image pays.  A program that streams frames allocates once and then pays
  * the per-frame time for each, so the two are reported apart.
  *
+ * A prepare that fails may leave a part-built state in *state: the
+ * harness still hands it to release(), so release() must accept one
+ * (zeroed fields it never reached), and prepare need not undo its own
+ * steps.  A prepare that leaves *state NULL is not released.
+ *
  * `output` is the algorithm's output struct, allocated by the harness
  * (pinned host memory when a GPU is present).  CPU variants may compute
  * straight into it, so their fetch() does nothing, and they read the
