@@ -218,17 +218,23 @@ static void log_release(void *state)
     log_call('X');
 }
 
+/* A small integral case for the logged variants. */
+static void logged_case_open(sb_case_data *cd, sb_image *img)
+{
+    sb_error err;
+    test_random_grey(img, 16, 8, 1);
+    CHECKF(sb_case_open(cd, sb_algo_find("integral"), 0, NULL, img, &err) == SB_OK, "%s", err.msg);
+}
+
 static void test_upload_order(void)
 {
     static const sb_variant_ops ops = { log_prepare, log_upload, log_run, log_fetch, log_release };
     const sb_variant v = { "integral", "logged", "cpu", "NONE", 0, 1u, &ops, "records its calls", "integral/logged",
                            __FILE__ };
-    const sb_algo *algo = sb_algo_find("integral");
     sb_image img;
-    test_random_grey(&img, 16, 8, 1);
     sb_case_data cd;
     sb_error err;
-    CHECKF(sb_case_open(&cd, algo, 0, NULL, &img, &err) == SB_OK, "%s", err.msg);
+    logged_case_open(&cd, &img);
 
     memset(&the_log, 0, sizeof the_log);
     sb_run_times t = { -1, -1, -1 };
@@ -267,12 +273,10 @@ static void test_failed_prepare_released(void)
     static const sb_variant_ops ops = { log_prepare_fails, log_upload, log_run, log_fetch, log_release };
     const sb_variant v = { "integral", "half", "cpu", "NONE", 0, 1u, &ops, "fails in prepare", "integral/half",
                            __FILE__ };
-    const sb_algo *algo = sb_algo_find("integral");
     sb_image img;
-    test_random_grey(&img, 16, 8, 1);
     sb_case_data cd;
     sb_error err;
-    CHECKF(sb_case_open(&cd, algo, 0, NULL, &img, &err) == SB_OK, "%s", err.msg);
+    logged_case_open(&cd, &img);
 
     memset(&the_log, 0, sizeof the_log);
     CHECK(sb_run_once(&cd.c, &v, 1, NULL, cd.reference, 0, NULL, &err) == SB_ERR_DEVICE);
