@@ -320,7 +320,7 @@ static cudaError_t ms_alloc(T **p, size_t count)
 static sb_status ms_allocate(ms_device *d, sb_error *err)
 {
     size_t n = d->n;
-    bool rgb = d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE;
+    bool rgb = ms_filters(d);
     SB_CUDA_TRY(cudaMallocHost(&d->host_flags, 2 * sizeof(int)), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->flags, 2), err, d->who);
     if (rgb) {
@@ -402,7 +402,7 @@ sb_status ms_cuda_upload(void *state, sb_error *err)
 {
     ms_device *d = (ms_device *)state;
     const void *data = d->host_in->data;
-    if (d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE) {
+    if (ms_filters(d)) {
         SB_CUDA_TRY(cudaMemcpyAsync(d->rgb, data, 3 * (size_t)d->n, cudaMemcpyHostToDevice, d->stream), err, d->who);
         return SB_OK;
     }
