@@ -28,6 +28,13 @@ __global__ void ms_convert(int width, unsigned n, const uint8_t *rgb, const floa
     luv[(i / width) * pitch + i % width] = sb_ms_luv_of(table, px[0], px[1], px[2]);
 }
 
+/* A region's sums back to zero (see "sizes and means"). */
+__device__ __forceinline__ void ms_clear_root(int32_t *count, unsigned long long *sum, unsigned r)
+{
+    count[r] = 0;
+    sum[3 * (size_t)r] = sum[3 * (size_t)r + 1] = sum[3 * (size_t)r + 2] = 0;
+}
+
 /* ---- join bits ------------------------------------------------------------------------ */
 
 __global__ void ms_join_colour(int width, unsigned n, const uint32_t *colour, int join2, uint8_t *join)
@@ -49,13 +56,17 @@ __device__ __forceinline__ bool ms_fuse(const uint32_t *mean, int32_t a, int32_t
     return a == b || sb_ms_d2(mean[a], mean[b]) <= join2;
 }
 
+/* Also the flood regions' sums, read for the last time (their means are
+ * all fusion needs), cleared at their roots. */
 __global__ void ms_join_fusion(int width, unsigned n, const int32_t *label, const uint32_t *mean, int join2,
-                               uint8_t *join)
+                               uint8_t *join, int32_t *count, unsigned long long *sum)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     int32_t a = label[i];
+    if (a == (int32_t)i)
+        ms_clear_root(count, sum, i);
     uint8_t bits = 0;
     if (i % width && ms_fuse(mean, a, label[i - 1], join2))
         bits |= SB_CCL_LEFT;
@@ -64,19 +75,20 @@ __global__ void ms_join_fusion(int width, unsigned n, const int32_t *label, cons
     join[i] = bits;
 }
 
-/* ---- sizes and means --------------------------------------------------------------------- */
+/* ---- sizes and means --------------------------------------------------------------------- *
+ *
+ * The region sums live in count[] and sum[], indexed by a region's root
+ * pixel.  They start at zero (ms_allocate) and every run leaves them at
+ * zero again: whoever last reads a region's sums clears them at its root
+ * (ms_join_fusion for the flood regions, ms_target for a round's regions).
+ * Clearing all W*H entries before each stats pass wrote 28 bytes a pixel,
+ * 35 us a pass at 1080p under ncu, for the few thousand roots that are
+ * ever touched. */
 
-__global__ void ms_clear(unsigned n, int32_t *count, unsigned long long *sum)
-{
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    count[i] = 0;
-    sum[3 * (size_t)i] = sum[3 * (size_t)i + 1] = sum[3 * (size_t)i + 2] = 0;
-}
-
-/* Neighbouring pixels mostly share a region: the lanes of a warp with the
- * same label add once (a leader per label, sums reduced over its peers). */
+/* Global atomics (cuda-global): the lanes of a warp with the same label
+ * add once (a leader per label, sums reduced over its peers).  A large
+ * region still draws one atomic a warp on the same four addresses, and
+ * those serialise in L2: 148 us at 1080p on the synthetic image (ncu). */
 __global__ void ms_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count,
                         unsigned long long *sum)
 {
@@ -96,22 +108,81 @@ __global__ void ms_sums(unsigned n, const int32_t *label, const uint32_t *colour
     }
 }
 
+/* Shared-memory partial sums (cuda-shared): a block of 1024 consecutive
+ * pixels holds a few regions; each warp's leaders add into a small table
+ * in shared memory keyed by label, and the block adds each entry to
+ * global memory once -- 32 times fewer global atomics on a large region.
+ * A label that finds the table full goes straight to global memory. */
+enum { MS_SUM_THREADS = 1024, MS_SUM_SLOTS = 64 };
+
+__device__ __forceinline__ void ms_add_global(int32_t *count, unsigned long long *sum, int32_t r, unsigned k,
+                                              unsigned L, unsigned u, unsigned v)
+{
+    atomicAdd(&count[r], (int32_t)k);
+    atomicAdd(&sum[3 * (size_t)r], (unsigned long long)L);
+    atomicAdd(&sum[3 * (size_t)r + 1], (unsigned long long)u);
+    atomicAdd(&sum[3 * (size_t)r + 2], (unsigned long long)v);
+}
+
+__global__ void __launch_bounds__(MS_SUM_THREADS)
+    ms_block_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count, unsigned long long *sum)
+{
+    __shared__ int32_t key[MS_SUM_SLOTS];
+    __shared__ unsigned k_of[MS_SUM_SLOTS], L_of[MS_SUM_SLOTS], u_of[MS_SUM_SLOTS], v_of[MS_SUM_SLOTS];
+    if (threadIdx.x < MS_SUM_SLOTS) {
+        key[threadIdx.x] = -1;
+        k_of[threadIdx.x] = L_of[threadIdx.x] = u_of[threadIdx.x] = v_of[threadIdx.x] = 0;
+    }
+    __syncthreads();
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        int32_t r = label[i];
+        uint32_t c = colour[i];
+        unsigned peers = __match_any_sync(__activemask(), r);
+        unsigned L = sb_warp_sum(peers, c & 255u), u = sb_warp_sum(peers, c >> 8 & 255u),
+                 v = sb_warp_sum(peers, c >> 16 & 255u);
+        if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
+            unsigned slot = (unsigned)r % MS_SUM_SLOTS, tries = 0;
+            int32_t held;
+            while ((held = atomicCAS(&key[slot], -1, r)) != -1 && held != r && ++tries < MS_SUM_SLOTS)
+                slot = (slot + 1) % MS_SUM_SLOTS;
+            if (held == -1 || held == r) {     /* at most 1024 x 255 in a slot: no overflow */
+                atomicAdd(&k_of[slot], __popc(peers));
+                atomicAdd(&L_of[slot], L);
+                atomicAdd(&u_of[slot], u);
+                atomicAdd(&v_of[slot], v);
+            } else {
+                ms_add_global(count, sum, r, __popc(peers), L, u, v);
+            }
+        }
+    }
+    __syncwarp();                              /* the leaders' loops rejoin before the barrier */
+    __syncthreads();
+    if (threadIdx.x < MS_SUM_SLOTS && key[threadIdx.x] != -1) {
+        unsigned s = threadIdx.x;
+        ms_add_global(count, sum, key[s], k_of[s], L_of[s], u_of[s], v_of[s]);
+    }
+}
+
 __device__ __forceinline__ unsigned ms_mean_byte(unsigned long long s, int n)
 {
     return (unsigned)((2 * s + n) / (2 * (unsigned long long)n));
 }
 
+/* Every region's mean, and its best neighbour reset (roots only: nothing
+ * reads either at other pixels). */
 __global__ void ms_means(unsigned n, const int32_t *count, const unsigned long long *sum, uint32_t *mean,
                          unsigned long long *best)
 {
     unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= n)
         return;
-    best[r] = ~0ull;
     int k = count[r];
-    if (k)
+    if (k) {
+        best[r] = ~0ull;
         mean[r] = sb_ms_pack(ms_mean_byte(sum[3 * (size_t)r], k), ms_mean_byte(sum[3 * (size_t)r + 1], k),
                              ms_mean_byte(sum[3 * (size_t)r + 2], k));
+    }
 }
 
 /* ---- pruning ------------------------------------------------------------------------------- */
@@ -138,11 +209,15 @@ __global__ void ms_best(int width, unsigned n, const int32_t *label, const int32
         }
 }
 
-__global__ void ms_target(unsigned n, const int32_t *label, const unsigned long long *best, int32_t *target)
+/* Each region's target; its sums are read for the last time this round. */
+__global__ void ms_target(unsigned n, const int32_t *label, const unsigned long long *best, int32_t *target,
+                          int32_t *count, unsigned long long *sum)
 {
     unsigned r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r < n && label[r] == (int32_t)r)
+    if (r < n && label[r] == (int32_t)r) {
         target[r] = best[r] == ~0ull ? (int32_t)r : (int32_t)(uint32_t)best[r];
+        ms_clear_root(count, sum, r);
+    }
 }
 
 /* Two regions pointing at each other: the smaller keeps itself. */
@@ -230,9 +305,39 @@ static sb_status ms_flood(ms_device *d, const uint32_t *colour, int32_t *labels,
 
 static sb_status ms_stats(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
 {
-    MS_LAUNCH(ms_clear, d->n, d->count, d->sum);
-    MS_LAUNCH(ms_sums, d->n, label, colour, d->count, d->sum);
+    if (d->scheme == CCL_TILED)
+        ms_block_sums<<<sb_div_up(d->n, MS_SUM_THREADS), MS_SUM_THREADS, 0, d->stream>>>(d->n, label, colour,
+                                                                                      d->count, d->sum);
+    else
+        MS_LAUNCH(ms_sums, d->n, label, colour, d->count, d->sum);
     MS_LAUNCH(ms_means, d->n, d->count, d->sum, d->mean, d->best);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+/* The round's first half, the same in both loops: sizes and means, best
+ * neighbours, targets, and the ends of the pointers (flags[1] = 1 when
+ * some region merges). */
+static sb_status ms_prune_mark(ms_device *d, const uint32_t *colour, const int32_t *cur, sb_error *err)
+{
+    sb_status st = ms_stats(d, cur, colour, err);
+    if (st)
+        return st;
+    MS_LAUNCH(ms_best, d->width, d->n, cur, d->count, d->mean, d->best, d->p.min_area);
+    MS_LAUNCH(ms_target, d->n, cur, d->best, d->target, d->count, d->sum);
+    SB_CUDA_TRY(cudaMemsetAsync(d->flags + 1, 0, sizeof(int), d->stream), err, d->who);
+    MS_LAUNCH(ms_end, d->n, cur, d->target, d->end, d->first, d->flags + 1);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+/* Its second half: each region takes the smallest root among those whose
+ * pointers end where its own does (cur -> next; in place is safe: a pixel
+ * reads only its own label). */
+static sb_status ms_prune_apply(ms_device *d, const int32_t *cur, int32_t *next, sb_error *err)
+{
+    MS_LAUNCH(ms_first, d->n, cur, d->end, d->first);
+    MS_LAUNCH(ms_relabel, d->n, cur, d->end, d->first, next);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
@@ -244,35 +349,49 @@ static sb_status ms_prune_round(ms_device *d, const uint32_t *colour, const int3
                                 sb_error *err)
 {
     *merged = 0;
-    sb_status st = ms_stats(d, cur, colour, err);
+    sb_status st = ms_prune_mark(d, colour, cur, err);
     if (st)
         return st;
-    MS_LAUNCH(ms_best, d->width, d->n, cur, d->count, d->mean, d->best, d->p.min_area);
-    MS_LAUNCH(ms_target, d->n, cur, d->best, d->target);
-    SB_CUDA_TRY(cudaMemsetAsync(d->flags + 1, 0, sizeof(int), d->stream), err, d->who);
-    MS_LAUNCH(ms_end, d->n, cur, d->target, d->end, d->first, d->flags + 1);
-    SB_CUDA_LAUNCHED(err, d->who);
     SB_CUDA_TRY(cudaMemcpyAsync(d->host_flags + 1, d->flags + 1, sizeof(int), cudaMemcpyDeviceToHost, d->stream), err,
                 d->who);
     SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
     *merged = d->host_flags[1];
-    if (!*merged)
-        return SB_OK;
-    MS_LAUNCH(ms_first, d->n, cur, d->end, d->first);
-    MS_LAUNCH(ms_relabel, d->n, cur, d->end, d->first, next);
+    return *merged ? ms_prune_apply(d, cur, next, err) : SB_OK;
+}
+
+/* Before the rounds: the flood regions' means, and fusion into d->comp. */
+static sb_status ms_merge_start(ms_device *d, const uint32_t *colour, const int32_t *flood, sb_error *err)
+{
+    sb_status st = ms_stats(d, flood, colour, err);
+    if (st)
+        return st;
+    MS_LAUNCH(ms_join_fusion, d->width, d->n, flood, d->mean, sb_ms_join2(d->p.range), d->join, d->count,
+              d->sum);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return ccl_device_components(d->scheme, d->width, d->height, d->join, d->parent, d->comp, d->stream, d->who, err);
+}
+
+/* After them: the regions numbered 0..count-1 in the order of their roots. */
+static sb_status ms_merge_finish(ms_device *d, const int32_t *cur, int32_t *labels, sb_error *err)
+{
+    int32_t *flag = d->target;     /* free after the pruning */
+    MS_LAUNCH(ms_root_flags, d->n, cur, flag);
+    SB_CUDA_LAUNCHED(err, d->who);
+    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(d->scan_temp, d->scan_bytes, flag, d->number, (int)d->n, d->stream), err,
+                d->who);
+    MS_LAUNCH(ms_number, d->n, cur, d->number, flag, labels, d->flags);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
 
 static sb_status ms_merge(ms_device *d, const uint32_t *colour, const int32_t *flood, int32_t *labels, sb_error *err)
 {
-    sb_status st = ms_stats(d, flood, colour, err);
+    if (d->merge_graph) {          /* the whole merge, rounds included, is one graph */
+        SB_CUDA_TRY(cudaGraphLaunch(d->merge_graph, d->stream), err, d->who);
+        return SB_OK;
+    }
+    sb_status st = ms_merge_start(d, colour, flood, err);
     if (st)
-        return st;
-    MS_LAUNCH(ms_join_fusion, d->width, d->n, flood, d->mean, sb_ms_join2(d->p.range), d->join);
-    SB_CUDA_LAUNCHED(err, d->who);
-    if ((st = ccl_device_components(d->scheme, d->width, d->height, d->join, d->parent, d->comp, d->stream,
-                                    d->who, err)))
         return st;
     int32_t *cur = d->comp, *next = d->spare;
     for (int round = 0; round < SB_MS_MAX_PRUNE && d->p.min_area > 1; round++) {
@@ -285,14 +404,98 @@ static sb_status ms_merge(ms_device *d, const uint32_t *colour, const int32_t *f
         cur = next;
         next = t;
     }
-    int32_t *flag = d->target;     /* free after the pruning */
-    MS_LAUNCH(ms_root_flags, d->n, cur, flag);
-    SB_CUDA_LAUNCHED(err, d->who);
-    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(d->scan_temp, d->scan_bytes, flag, d->number, (int)d->n, d->stream), err,
-                d->who);
-    MS_LAUNCH(ms_number, d->n, cur, d->number, flag, labels, d->flags);
-    SB_CUDA_LAUNCHED(err, d->who);
+    return ms_merge_finish(d, cur, labels, err);
+}
+
+/* ---- the merge as one CUDA graph ----------------------------------------------------------- *
+ *
+ * start -> while (loop) { mark; apply in place; ms_continue } -> finish.
+ * The loop's condition lives on the device: ms_continue clears it when no
+ * region merged or the rounds run out, so the host never waits inside the
+ * merge.  The last round's apply finds nothing to move and leaves every
+ * label as it is (each region's pointers end at itself). */
+
+__global__ void ms_continue(cudaGraphConditionalHandle loop, const int *merged, int *rounds)
+{
+    int done = ++*rounds;
+    cudaGraphSetConditional(loop, *merged && done < SB_MS_MAX_PRUNE);
+}
+
+/* Record what fn() enqueues on d->stream into `graph` (NULL: a new one in
+ * *made), ending the capture whatever happens. */
+template <class Enqueue>
+static sb_status ms_capture(ms_device *d, cudaGraph_t graph, cudaGraph_t *made, const Enqueue &fn, sb_error *err)
+{
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeThreadLocal;
+    if (graph)
+        SB_CUDA_TRY(cudaStreamBeginCaptureToGraph(d->stream, graph, nullptr, nullptr, 0, mode), err, d->who);
+    else
+        SB_CUDA_TRY(cudaStreamBeginCapture(d->stream, mode), err, d->who);
+    sb_status st = fn();
+    cudaGraph_t out = nullptr;
+    cudaError_t e = cudaStreamEndCapture(d->stream, &out);
+    if (made)
+        *made = out;
+    else if (out && out != graph)
+        cudaGraphDestroy(out);
+    if (st)
+        return st;
+    SB_CUDA_TRY(e, err, d->who);
     return SB_OK;
+}
+
+sb_status ms_merge_graph_build(ms_device *d, sb_error *err)
+{
+    const uint32_t *colour = d->step == SB_MS_PIPELINE ? d->filtered : d->colour;
+    cudaGraph_t whole = nullptr, start = nullptr, finish = nullptr;
+    sb_status st = SB_OK;
+    cudaGraphNode_t start_node, loop_node, finish_node;
+    cudaGraphConditionalHandle loop;
+    cudaGraphNodeParams cond = {};
+    cudaError_t e = cudaGraphCreate(&whole, 0);
+    if (!e) {
+        st = ms_capture(d, nullptr, &start, [&] {
+            SB_CUDA_TRY(cudaMemsetAsync(d->flags + 2, 0, sizeof(int), d->stream), err, d->who);   /* rounds */
+            return ms_merge_start(d, colour, d->flood, err);
+        }, err);
+    }
+    if (!e && !st)
+        e = cudaGraphAddChildGraphNode(&start_node, whole, nullptr, 0, start);
+    if (!e && !st)
+        e = cudaGraphConditionalHandleCreate(&loop, whole, d->p.min_area > 1, cudaGraphCondAssignDefault);
+    if (!e && !st) {
+        cond.type = cudaGraphNodeTypeConditional;
+        cond.conditional.handle = loop;
+        cond.conditional.type = cudaGraphCondTypeWhile;
+        cond.conditional.size = 1;
+        e = cudaGraphAddNode(&loop_node, whole, &start_node, nullptr, 1, &cond);
+    }
+    if (!e && !st)
+        st = ms_capture(d, cond.conditional.phGraph_out[0], nullptr, [&] {
+            sb_status s = ms_prune_mark(d, colour, d->comp, err);
+            if (!s)
+                s = ms_prune_apply(d, d->comp, d->comp, err);
+            if (s)
+                return s;
+            ms_continue<<<1, 1, 0, d->stream>>>(loop, d->flags + 1, d->flags + 2);
+            SB_CUDA_LAUNCHED(err, d->who);
+            return SB_OK;
+        }, err);
+    if (!e && !st)
+        st = ms_capture(d, nullptr, &finish, [&] { return ms_merge_finish(d, d->comp, d->labels, err); }, err);
+    if (!e && !st)
+        e = cudaGraphAddChildGraphNode(&finish_node, whole, &loop_node, 1, finish);
+    if (!e && !st)
+        e = cudaGraphInstantiate(&d->merge_graph, whole, 0);
+    if (start)
+        cudaGraphDestroy(start);
+    if (finish)
+        cudaGraphDestroy(finish);
+    if (whole)
+        cudaGraphDestroy(whole);
+    if (e && !st)
+        st = sb_cuda_fail(err, e, d->who, "building the merge graph");
+    return st;
 }
 
 /* ---- the variant functions --------------------------------------------------------------------- */
@@ -302,6 +505,8 @@ void ms_device_close(void *state)
     ms_device *d = (ms_device *)state;
     if (!d)
         return;
+    if (d->merge_graph)
+        cudaGraphExecDestroy(d->merge_graph);
     void *buffers[] = { d->rgb, d->linear, d->luv, d->filtered, d->colour, d->flood, d->labels, d->join,
                         d->parent, d->comp, d->spare, d->count, d->sum, d->mean, d->best, d->target,
                         d->end, d->first, d->number, d->scan_temp, d->flags };
@@ -322,7 +527,7 @@ static sb_status ms_allocate(ms_device *d, sb_error *err)
     size_t n = d->n;
     bool rgb = ms_filters(d);
     SB_CUDA_TRY(cudaMallocHost(&d->host_flags, 2 * sizeof(int)), err, d->who);
-    SB_CUDA_TRY(ms_alloc(&d->flags, 2), err, d->who);
+    SB_CUDA_TRY(ms_alloc(&d->flags, 3), err, d->who);
     if (rgb) {
         SB_CUDA_TRY(ms_alloc(&d->rgb, 3 * n), err, d->who);
         SB_CUDA_TRY(ms_alloc(&d->linear, 256), err, d->who);
@@ -346,6 +551,9 @@ static sb_status ms_allocate(ms_device *d, sb_error *err)
     SB_CUDA_TRY(ms_alloc(&d->spare, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->count, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->sum, 3 * n), err, d->who);
+    /* zero once: every run leaves them zero (see "sizes and means") */
+    SB_CUDA_TRY(cudaMemsetAsync(d->count, 0, n * sizeof *d->count, d->stream), err, d->who);
+    SB_CUDA_TRY(cudaMemsetAsync(d->sum, 0, 3 * n * sizeof *d->sum, d->stream), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->mean, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->best, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->target, n), err, d->who);

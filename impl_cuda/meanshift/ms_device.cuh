@@ -65,7 +65,8 @@ struct ms_device {
     int32_t *target, *end, *first, *number;
     void *scan_temp;
     size_t scan_bytes;
-    int *flags;                    /* device: [0] region count, [1] merged this round */
+    int *flags;                    /* device: [0] region count, [1] merged this round, [2] rounds */
+    cudaGraphExec_t merge_graph;   /* the merge as one graph (ms_merge_graph_build), or NULL */
     int *host_flags;               /* pinned copy */
 };
 
@@ -84,6 +85,11 @@ void ms_device_close(void *state);
 sb_status ms_cuda_upload(void *state, sb_error *err);
 /* The step's output back into the harness's, then wait. */
 sb_status ms_cuda_fetch(void *state, sb_error *err);
+
+/* For a rung whose merge runs as one CUDA graph, pruning rounds included
+ * (the merge and pipeline steps): record it, once, after ms_device_open.
+ * ms_segment then launches it instead of the kernels one by one. */
+sb_status ms_merge_graph_build(ms_device *d, sb_error *err);
 
 /* Does this step run the filter (the filter step and the pipeline)? */
 static inline bool ms_filters(const ms_device *d) { return d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE; }
