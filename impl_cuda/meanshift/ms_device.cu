@@ -85,6 +85,16 @@ __global__ void ms_join_fusion(int width, unsigned n, const int32_t *label, cons
  * 35 us a pass at 1080p under ncu, for the few thousand roots that are
  * ever touched. */
 
+/* A region's sums, added in global memory. */
+__device__ __forceinline__ void ms_add_global(int32_t *count, unsigned long long *sum, int32_t r, unsigned k,
+                                              unsigned L, unsigned u, unsigned v)
+{
+    atomicAdd(&count[r], (int32_t)k);
+    atomicAdd(&sum[3 * (size_t)r], (unsigned long long)L);
+    atomicAdd(&sum[3 * (size_t)r + 1], (unsigned long long)u);
+    atomicAdd(&sum[3 * (size_t)r + 2], (unsigned long long)v);
+}
+
 /* Global atomics (cuda-global): the lanes of a warp with the same label
  * add once (a leader per label, sums reduced over its peers).  A large
  * region still draws one atomic a warp on the same four addresses, and
@@ -100,12 +110,8 @@ __global__ void ms_sums(unsigned n, const int32_t *label, const uint32_t *colour
     unsigned peers = __match_any_sync(__activemask(), r);
     unsigned L = sb_warp_sum(peers, c & 255u), u = sb_warp_sum(peers, c >> 8 & 255u),
              v = sb_warp_sum(peers, c >> 16 & 255u);
-    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
-        atomicAdd(&count[r], __popc(peers));
-        atomicAdd(&sum[3 * (size_t)r], (unsigned long long)L);
-        atomicAdd(&sum[3 * (size_t)r + 1], (unsigned long long)u);
-        atomicAdd(&sum[3 * (size_t)r + 2], (unsigned long long)v);
-    }
+    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1))
+        ms_add_global(count, sum, r, __popc(peers), L, u, v);
 }
 
 /* Shared-memory partial sums (cuda-shared): a block of 1024 consecutive
@@ -114,15 +120,6 @@ __global__ void ms_sums(unsigned n, const int32_t *label, const uint32_t *colour
  * global memory once -- 32 times fewer global atomics on a large region.
  * A label that finds the table full goes straight to global memory. */
 enum { MS_SUM_THREADS = 1024, MS_SUM_SLOTS = 64 };
-
-__device__ __forceinline__ void ms_add_global(int32_t *count, unsigned long long *sum, int32_t r, unsigned k,
-                                              unsigned L, unsigned u, unsigned v)
-{
-    atomicAdd(&count[r], (int32_t)k);
-    atomicAdd(&sum[3 * (size_t)r], (unsigned long long)L);
-    atomicAdd(&sum[3 * (size_t)r + 1], (unsigned long long)u);
-    atomicAdd(&sum[3 * (size_t)r + 2], (unsigned long long)v);
-}
 
 __global__ void __launch_bounds__(MS_SUM_THREADS)
     ms_block_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count, unsigned long long *sum)
