@@ -9,11 +9,11 @@
  * sit in a conditional WHILE node (CUDA 12.4+): a one-thread kernel at the
  * end of each round sets the loop's condition from the flag on the
  * device (cudaGraphSetConditional).  A run is one cudaGraphLaunch, and the
- * host waits once, in fetch.  The price: the rounds relabel in place, and
- * the last round's relabel runs although nothing moves (it leaves every
- * label as it is).  What it bought on the H100 (r16, run
- * 20261123T053911Z-da92): 1080p 0.263 -> 0.242 ms; the photos, which take
- * more rounds, 1.1-1.6x (fruits 0.248 -> 0.159 ms).
+ * host waits once, in fetch.  The price: the last round's relabel runs
+ * although nothing moves (it leaves every label as it is).  What it
+ * bought on the H100 (r16, run 20261123T053911Z-da92): 1080p 0.263 ->
+ * 0.242 ms; the photos, which take more rounds, 1.1-1.6x (fruits 0.248 ->
+ * 0.159 ms).
  *
  * Filter, flood and pipeline: cuda-shared's rows are the ones to read;
  * this rung offers only the step whose lesson it is.

@@ -329,31 +329,30 @@ static sb_status ms_prune_mark(ms_device *d, const uint32_t *colour, const int32
 }
 
 /* Its second half: each region takes the smallest root among those whose
- * pointers end where its own does (cur -> next; in place is safe: a pixel
- * reads only its own label). */
-static sb_status ms_prune_apply(ms_device *d, const int32_t *cur, int32_t *next, sb_error *err)
+ * pointers end where its own does, relabelled in place (a pixel reads
+ * only its own label). */
+static sb_status ms_prune_apply(ms_device *d, int32_t *labels, sb_error *err)
 {
-    MS_LAUNCH(ms_first, d->n, cur, d->end, d->first);
-    MS_LAUNCH(ms_relabel, d->n, cur, d->end, d->first, next);
+    MS_LAUNCH(ms_first, d->n, labels, d->end, d->first);
+    MS_LAUNCH(ms_relabel, d->n, labels, d->end, d->first, labels);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
 
-/* One pruning round from regions `cur` into `next`; *merged says whether
- * any region merged (then next holds the new regions).  The trip count
- * is data-dependent, so each round reads a flag back: one 4-byte copy. */
-static sb_status ms_prune_round(ms_device *d, const uint32_t *colour, const int32_t *cur, int32_t *next, int *merged,
-                                sb_error *err)
+/* One pruning round of the regions in `labels`; *merged says whether any
+ * region merged (then `labels` holds the new regions).  The trip count is
+ * data-dependent, so each round reads a flag back: one 4-byte copy. */
+static sb_status ms_prune_round(ms_device *d, const uint32_t *colour, int32_t *labels, int *merged, sb_error *err)
 {
     *merged = 0;
-    sb_status st = ms_prune_mark(d, colour, cur, err);
+    sb_status st = ms_prune_mark(d, colour, labels, err);
     if (st)
         return st;
     SB_CUDA_TRY(cudaMemcpyAsync(d->host_flags + 1, d->flags + 1, sizeof(int), cudaMemcpyDeviceToHost, d->stream), err,
                 d->who);
     SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
     *merged = d->host_flags[1];
-    return *merged ? ms_prune_apply(d, cur, next, err) : SB_OK;
+    return *merged ? ms_prune_apply(d, labels, err) : SB_OK;
 }
 
 /* Before the rounds: the flood regions' means, and fusion into d->comp. */
@@ -390,18 +389,14 @@ static sb_status ms_merge(ms_device *d, const uint32_t *colour, const int32_t *f
     sb_status st = ms_merge_start(d, colour, flood, err);
     if (st)
         return st;
-    int32_t *cur = d->comp, *next = d->spare;
     for (int round = 0; round < SB_MS_MAX_PRUNE && d->p.min_area > 1; round++) {
         int merged = 0;
-        if ((st = ms_prune_round(d, colour, cur, next, &merged, err)))
+        if ((st = ms_prune_round(d, colour, d->comp, &merged, err)))
             return st;
         if (!merged)
             break;
-        int32_t *t = cur;
-        cur = next;
-        next = t;
     }
-    return ms_merge_finish(d, cur, labels, err);
+    return ms_merge_finish(d, d->comp, labels, err);
 }
 
 /* ---- the merge as one CUDA graph ----------------------------------------------------------- *
@@ -471,7 +466,7 @@ sb_status ms_merge_graph_build(ms_device *d, sb_error *err)
         st = ms_capture(d, cond.conditional.phGraph_out[0], nullptr, [&] {
             sb_status s = ms_prune_mark(d, colour, d->comp, err);
             if (!s)
-                s = ms_prune_apply(d, d->comp, d->comp, err);
+                s = ms_prune_apply(d, d->comp, err);
             if (s)
                 return s;
             ms_continue<<<1, 1, 0, d->stream>>>(loop, d->flags + 1, d->flags + 2);
@@ -505,7 +500,7 @@ void ms_device_close(void *state)
     if (d->merge_graph)
         cudaGraphExecDestroy(d->merge_graph);
     void *buffers[] = { d->rgb, d->linear, d->luv, d->filtered, d->colour, d->flood, d->labels, d->join,
-                        d->parent, d->comp, d->spare, d->count, d->sum, d->mean, d->best, d->target,
+                        d->parent, d->comp, d->count, d->sum, d->mean, d->best, d->target,
                         d->end, d->first, d->number, d->scan_temp, d->flags };
     for (void *b : buffers)
         cudaFree(b);
@@ -545,7 +540,6 @@ static sb_status ms_allocate(ms_device *d, sb_error *err)
     if (d->step == SB_MS_FLOOD)
         return SB_OK;
     SB_CUDA_TRY(ms_alloc(&d->comp, n), err, d->who);
-    SB_CUDA_TRY(ms_alloc(&d->spare, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->count, n), err, d->who);
     SB_CUDA_TRY(ms_alloc(&d->sum, 3 * n), err, d->who);
     /* zero once: every run leaves them zero (see "sizes and means") */

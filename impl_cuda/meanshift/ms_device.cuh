@@ -57,7 +57,7 @@ struct ms_device {
     int32_t *flood;                /* merge: the uploaded flood labels; pipeline: its own */
     int32_t *labels;               /* the output */
     uint8_t *join;
-    int32_t *parent, *comp, *spare;
+    int32_t *parent, *comp;         /* comp: the fusion components, pruned in place */
     int32_t *count;                /* by region */
     unsigned long long *sum;       /* by region, L u v */
     uint32_t *mean;
