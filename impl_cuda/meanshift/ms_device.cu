@@ -118,8 +118,12 @@ __global__ void ms_sums(unsigned n, const int32_t *label, const uint32_t *colour
  * pixels holds a few regions; each warp's leaders add into a small table
  * in shared memory keyed by label, and the block adds each entry to
  * global memory once -- 32 times fewer global atomics on a large region.
- * A label that finds the table full goes straight to global memory. */
-enum { MS_SUM_THREADS = 1024, MS_SUM_SLOTS = 64 };
+ * A label that finds no free slot within MS_SUM_PROBE of its own goes
+ * straight to global memory: where a block holds many small regions
+ * (board), a probe of the whole table cost more than it saved.  Slots
+ * are never freed, so a label already in the table is always found
+ * within the same probe. */
+enum { MS_SUM_THREADS = 1024, MS_SUM_SLOTS = 64, MS_SUM_PROBE = 8 };
 
 __global__ void __launch_bounds__(MS_SUM_THREADS)
     ms_block_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count, unsigned long long *sum)
@@ -141,7 +145,7 @@ __global__ void __launch_bounds__(MS_SUM_THREADS)
         if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
             unsigned slot = (unsigned)r % MS_SUM_SLOTS, tries = 0;
             int32_t held;
-            while ((held = atomicCAS(&key[slot], -1, r)) != -1 && held != r && ++tries < MS_SUM_SLOTS)
+            while ((held = atomicCAS(&key[slot], -1, r)) != -1 && held != r && ++tries < MS_SUM_PROBE)
                 slot = (slot + 1) % MS_SUM_SLOTS;
             if (held == -1 || held == r) {     /* at most 1024 x 255 in a slot: no overflow */
                 atomicAdd(&k_of[slot], __popc(peers));

@@ -24,6 +24,8 @@
  *     lanes of each label add their values with a warp reduction and one
  *     lane adds the totals (6 shared atomics per label per warp).
  * Block: 32 x 8 threads, each thread 4 rows of its column.
+ * Rung 7 (7_registers.cu) has a loop of its own but the same tiles: it
+ * shares the staging and the flush (slic_tile_stage, slic_tile_flush).
  */
 #ifndef SEGBENCH_SLIC_TILE_PASS_CUH
 #define SEGBENCH_SLIC_TILE_PASS_CUH
@@ -116,33 +118,78 @@ struct WarpAggregated {
     }
 };
 
+/* The tile's shared memory: its candidate centres (x, y, c0, c1 in one
+ * float4, c2 beside it) and, for the Sums that keep them in the tile,
+ * 6 sums a slot. */
+struct TileShared {
+    float4 *xyc;
+    float *c2;
+    unsigned *acc;     /* per tile: < 2^26 each, no overflow */
+    int cx0, cy0, span, slots;
+};
+
+/* Copy the centres tile (blockIdx.x, blockIdx.y) can need into shared
+ * memory as floats and zero the sums (when `zero_sums`).  A cell outside
+ * the grid gets a centre at infinity: its distance is never < another's,
+ * so a pass that reads it without a bounds test still picks what slic.h
+ * picks; the passes below test the bounds anyway. */
+__device__ __forceinline__ TileShared slic_tile_stage(const sb_slic_geometry &g, const sb_slic_centre *centres,
+                                                      bool zero_sums)
+{
+    extern __shared__ float4 tile_shared[];
+    TileShared t;
+    t.span = slic_tile_span(g.S);
+    t.slots = t.span * t.span;
+    t.xyc = tile_shared;
+    t.c2 = reinterpret_cast<float *>(t.xyc + t.slots);
+    t.acc = reinterpret_cast<unsigned *>(t.c2 + t.slots);
+    t.cx0 = blockIdx.x * TILE / g.S - 1;
+    t.cy0 = blockIdx.y * TILE / g.S - 1;
+    const int4 *all = reinterpret_cast<const int4 *>(centres);
+    for (int k = threadIdx.y * TILE + threadIdx.x; k < t.slots; k += TILE_THREADS) {
+        int cx = t.cx0 + k % t.span, cy = t.cy0 + k / t.span;
+        if (cx >= 0 && cy >= 0 && cx < g.grid_w && cy < g.grid_h) {
+            slic_fcentre f = slic_fcentre_of(all[cy * g.grid_w + cx]);
+            t.xyc[k] = make_float4(f.x, f.y, f.c[0], f.c[1]);
+            t.c2[k] = f.c[2];
+        } else {
+            t.xyc[k] = make_float4(INFINITY, INFINITY, 0.0f, 0.0f);
+            t.c2[k] = 0.0f;
+        }
+        if (zero_sums)
+            for (int j = 0; j < 6; j++)
+                t.acc[6 * k + j] = 0;
+    }
+    __syncthreads();
+    return t;
+}
+
+/* Add the tile's non-empty slots to the global sums, once each. */
+__device__ __forceinline__ void slic_tile_flush(const TileShared &t, const sb_slic_geometry &g,
+                                                unsigned long long *sums)
+{
+    __syncthreads();
+    for (int k = threadIdx.y * TILE + threadIdx.x; k < t.slots; k += TILE_THREADS) {
+        if (t.acc[6 * k + 5] == 0)
+            continue;
+        int cx = t.cx0 + k % t.span, cy = t.cy0 + k / t.span;
+        unsigned long long *s = sums + 6 * ((size_t)cy * g.grid_w + cx);
+        for (int j = 0; j < 6; j++)
+            atomicAdd(&s[j], (unsigned long long)t.acc[6 * k + j]);
+    }
+}
+
 template <class Loader, class Sums>
 __global__ void __launch_bounds__(TILE_THREADS)
     slic_tile_pass(Loader load, sb_slic_geometry g, const sb_slic_centre *centres, int32_t *labels,
                    unsigned long long *sums)
 {
-    extern __shared__ float4 tile_shared[];
-    int span = slic_tile_span(g.S), slots = span * span;
-    float4 *xyc = tile_shared;
-    float *c2 = reinterpret_cast<float *>(xyc + slots);
-    unsigned *acc = reinterpret_cast<unsigned *>(c2 + slots);   /* per tile: < 2^26 each, no overflow */
+    TileShared t = slic_tile_stage(g, centres, Sums::in_tile);
+    unsigned *acc = t.acc;
+    int span = t.span, cx0 = t.cx0, cy0 = t.cy0;
     int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
-    int cx0 = x0 / g.S - 1, cy0 = y0 / g.S - 1;
-    int tid = threadIdx.y * TILE + threadIdx.x;
-    const int4 *all = reinterpret_cast<const int4 *>(centres);
-    for (int k = tid; k < slots; k += TILE_THREADS) {
-        int cx = cx0 + k % span, cy = cy0 + k / span;
-        bool exists = cx >= 0 && cy >= 0 && cx < g.grid_w && cy < g.grid_h;
-        slic_fcentre f = slic_fcentre_of(exists ? all[cy * g.grid_w + cx] : make_int4(0, 0, 0, 0));
-        xyc[k] = make_float4(f.x, f.y, f.c[0], f.c[1]);
-        c2[k] = f.c[2];
-        if (Sums::in_tile)
-            for (int j = 0; j < 6; j++)
-                acc[6 * k + j] = 0;
-    }
-    __syncthreads();
 
-    TileCentres at = { xyc, c2, cx0, cy0, span };
+    TileCentres at = { t.xyc, t.c2, cx0, cy0, span };
     int x = x0 + threadIdx.x, gx = x / g.S;
     for (int r = 0; r < TILE / TILE_ROWS; r++) {
         int y = y0 + threadIdx.y + r * TILE_ROWS;
@@ -168,18 +215,8 @@ __global__ void __launch_bounds__(TILE_THREADS)
         }
         Sums::add(acc, local, v, global);
     }
-    if (!Sums::in_tile)
-        return;
-    __syncthreads();
-
-    for (int k = tid; k < slots; k += TILE_THREADS) {
-        if (acc[6 * k + 5] == 0)
-            continue;
-        int cx = cx0 + k % span, cy = cy0 + k / span;
-        unsigned long long *s = sums + 6 * ((size_t)cy * g.grid_w + cx);
-        for (int j = 0; j < 6; j++)
-            atomicAdd(&s[j], (unsigned long long)acc[6 * k + j]);
-    }
+    if (Sums::in_tile)
+        slic_tile_flush(t, g, sums);
 }
 
 /* One iteration: the tile pass, then the update. */
@@ -195,15 +232,20 @@ static sb_status slic_tile_iterate(slic_device *d, Loader load, sb_error *err)
 }
 
 /* Small S needs more than the default 48 KiB of dynamic shared memory. */
-template <class Loader, class Sums>
-static sb_status slic_tile_allow_shared(slic_device *d, sb_error *err)
+template <class Kernel>
+static sb_status slic_allow_tile_shared(Kernel *kernel, slic_device *d, sb_error *err)
 {
     size_t bytes = slic_tile_shared_bytes(d->geo.S);
     if (bytes > 48 * 1024)
-        SB_CUDA_TRY(cudaFuncSetAttribute(slic_tile_pass<Loader, Sums>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)bytes),
-                    err, d->who);
+        SB_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes), err,
+                    d->who);
     return SB_OK;
+}
+
+template <class Loader, class Sums>
+static sb_status slic_tile_allow_shared(slic_device *d, sb_error *err)
+{
+    return slic_allow_tile_shared(slic_tile_pass<Loader, Sums>, d, err);
 }
 
 #endif

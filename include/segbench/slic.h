@@ -168,14 +168,24 @@ SB_HD void sb_slic_convert(const float *linear, int space, unsigned r, unsigned 
  * integer held exactly in a float: positions in 1/16 pixel (below 2^20),
  * colours in fixed point (below 2^16); so each difference is exact, and
  * only the squares and sums round -- the same way on CPU and GPU. */
+/* The distance with dx^2 already squared (dx2 = sb_fmul(dx, dx)): the
+ * same operations, so the same value; a pass that holds a centre for
+ * several pixels of one column squares dx once. */
+SB_HD float sb_slic_distance_dx2(float cn, float wxy, float dx2, float py, const float pc[3], float cy,
+                                 const float cc[3])
+{
+    float dy = sb_fadd(py, -cy);
+    float d0 = sb_fadd(pc[0], -cc[0]), d1 = sb_fadd(pc[1], -cc[1]), d2 = sb_fadd(pc[2], -cc[2]);
+    float dc = sb_fadd(sb_fadd(sb_fmul(d0, d0), sb_fmul(d1, d1)), sb_fmul(d2, d2));
+    float dxy = sb_fadd(dx2, sb_fmul(dy, dy));
+    return sb_fadd(sb_fmul(dc, cn), sb_fmul(dxy, wxy));
+}
+
 SB_HD float sb_slic_distance(float cn, float wxy, float px, float py, const float pc[3], float cx, float cy,
                                   const float cc[3])
 {
-    float dx = sb_fadd(px, -cx), dy = sb_fadd(py, -cy);
-    float d0 = sb_fadd(pc[0], -cc[0]), d1 = sb_fadd(pc[1], -cc[1]), d2 = sb_fadd(pc[2], -cc[2]);
-    float dc = sb_fadd(sb_fadd(sb_fmul(d0, d0), sb_fmul(d1, d1)), sb_fmul(d2, d2));
-    float dxy = sb_fadd(sb_fmul(dx, dx), sb_fmul(dy, dy));
-    return sb_fadd(sb_fmul(dc, cn), sb_fmul(dxy, wxy));
+    float dx = sb_fadd(px, -cx);
+    return sb_slic_distance_dx2(cn, wxy, sb_fmul(dx, dx), py, pc, cy, cc);
 }
 
 /* The update rule for one coordinate or channel of a non-empty centre. */
