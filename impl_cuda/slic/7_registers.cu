@@ -87,12 +87,7 @@ __global__ void __launch_bounds__(TILE_THREADS, 3)
             }
             labels[i] = (gy + nearest / 3 - 1) * g.grid_w + gx + nearest % 3 - 1;
             local = first_slot + (nearest / 3) * t.span + nearest % 3;
-            v[0] = (unsigned)x;
-            v[1] = (unsigned)y;
-            v[2] = c.x;
-            v[3] = c.y;
-            v[4] = c.z;
-            v[5] = 1;
+            slic_sum_values(v, x, y, c);
         }
         TileAtomics::add(t.acc, local, v, nullptr);
     }

@@ -86,6 +86,17 @@ __device__ __forceinline__ void slic_warp_add(unsigned *acc, int slot, const uns
     }
 }
 
+/* What a pixel adds to its centre's sums: x, y, the three channels, 1. */
+__device__ __forceinline__ void slic_sum_values(unsigned (&v)[6], int x, int y, ushort4 c)
+{
+    v[0] = (unsigned)x;
+    v[1] = (unsigned)y;
+    v[2] = c.x;
+    v[3] = c.y;
+    v[4] = c.z;
+    v[5] = 1;
+}
+
 /* ---- how a pixel's 6 values (x, y, 3 colours, 1) reach the sums ---- */
 
 struct PixelAtomics {
@@ -206,12 +217,7 @@ __global__ void __launch_bounds__(TILE_THREADS)
             labels[i] = label;
             local = (cy - cy0) * span + (cx - cx0);
             global = sums + 6 * (size_t)label;
-            v[0] = (unsigned)x;
-            v[1] = (unsigned)y;
-            v[2] = c.x;
-            v[3] = c.y;
-            v[4] = c.z;
-            v[5] = 1;
+            slic_sum_values(v, x, y, c);
         }
         Sums::add(acc, local, v, global);
     }
