@@ -4,8 +4,10 @@
  * One thread a pixel.  Sums (k-means centres, GMM moments, beta) are
  * integers: each block adds its pixels into shared-memory totals (the
  * source's per-block partial sums), then one atomic per total and block
- * into global memory.  Integer addition commutes, so the totals equal the
- * host's.  The tiny steps -- centres from sums, mixtures from moments --
+ * into global memory.  The k-means and GMM sums can also go straight to
+ * global memory, one atomic per pixel and total (GC_SUMS_DIRECT, the
+ * cuda-atomics rung: 0_atomics.cu).  Integer addition commutes, so the
+ * totals equal the host's either way.  The tiny steps -- centres from sums, mixtures from moments --
  * run in one block with grabcut.h's functions.  Nothing returns to the
  * host until fetch: the k-means loop stops on a device flag.
  */
@@ -30,7 +32,10 @@ __global__ void gc_mask_init(int width, int height, int4 rect, uint8_t *mask)
 }
 
 /* One k-means pass: each pixel's nearest centre among its side's 5, the
- * changed count and the integer sums.  A no-op once converged. */
+ * changed count and the integer sums.  A no-op once converged.  Direct:
+ * every pixel adds to the global totals itself; else the block's totals
+ * gather in shared memory first. */
+template <bool Direct>
 __global__ void gc_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp, gc_dev_scratch *s,
                                const int *passes)
 {
@@ -42,9 +47,9 @@ __global__ void gc_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, 
     int t = threadIdx.x;
     if (t < 2 * SB_GC_K)
         centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
-    if (t < 2 * SB_GC_K * 4)
+    if (!Direct && t < 2 * SB_GC_K * 4)
         sums[t / 4][t % 4] = 0;
-    if (t == 0)
+    if (!Direct && t == 0)
         changed = 0;
     __syncthreads();
     long i = (long)blockIdx.x * blockDim.x + t;
@@ -64,14 +69,16 @@ __global__ void gc_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, 
             }
         }
         if (*passes == 0 || comp[i] != best)
-            atomicAdd(&changed, 1ull);
+            atomicAdd(Direct ? &s->changed : &changed, 1ull);
         comp[i] = (uint8_t)best;
-        unsigned long long *sm = sums[side * SB_GC_K + best];
+        unsigned long long *sm = Direct ? s->ksums[side * SB_GC_K + best] : sums[side * SB_GC_K + best];
         atomicAdd(&sm[0], (unsigned long long)px[0]);
         atomicAdd(&sm[1], (unsigned long long)px[1]);
         atomicAdd(&sm[2], (unsigned long long)px[2]);
         atomicAdd(&sm[3], 1ull);
     }
+    if (Direct)
+        return;
     __syncthreads();
     if (t < 2 * SB_GC_K * 4 && sums[t / 4][t % 4])
         atomicAdd(&s->ksums[t / 4][t % 4], sums[t / 4][t % 4]);
@@ -101,23 +108,30 @@ __global__ void gc_kmeans_update(gc_dev_scratch *s, int *passes)
     }
 }
 
-/* The GMM moments of every pixel's side and component. */
+/* The GMM moments of every pixel's side and component (Direct: as in
+ * gc_kmeans_pass). */
+template <bool Direct>
 __global__ void gc_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
                               gc_dev_scratch *s)
 {
     __shared__ unsigned long long sums[2 * SB_GC_K][10];
     int t = threadIdx.x;
-    if (t < 2 * SB_GC_K * 10)
-        sums[t / 10][t % 10] = 0;
-    __syncthreads();
+    if (!Direct) {
+        if (t < 2 * SB_GC_K * 10)
+            sums[t / 10][t % 10] = 0;
+        __syncthreads();
+    }
     long i = (long)blockIdx.x * blockDim.x + t;
     if (i < n) {
         uint64_t own[10] = { 0 };
         sb_gc_sums_add(own, rgb + 3 * i);
-        unsigned long long *sm = sums[SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]];
+        int slot = SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i];
+        unsigned long long *sm = Direct ? &s->gsums[0][0][0] + 10 * slot : sums[slot];
         for (int j = 0; j < 10; j++)
             atomicAdd(&sm[j], (unsigned long long)own[j]);
     }
+    if (Direct)
+        return;
     __syncthreads();
     if (t < 2 * SB_GC_K * 10 && sums[t / 10][t % 10])
         atomicAdd(&(&s->gsums[0][0][0])[t], sums[t / 10][t % 10]);
@@ -250,8 +264,12 @@ static sb_status step_kmeans(gc_dev *d, sb_error *err)
     SB_CUDA_LAUNCHED(err, d->who);
     /* at most 10 passes, each a no-op after convergence: no read-back */
     for (int pass = 0; pass < SB_GC_KMEANS_PASSES; pass++) {
-        gc_kmeans_pass<<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
-                                                            &d->stats->passes);
+        if (d->sums == GC_SUMS_DIRECT)
+            gc_kmeans_pass<true><<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
+                                                                       &d->stats->passes);
+        else
+            gc_kmeans_pass<false><<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
+                                                                        &d->stats->passes);
         gc_kmeans_update<<<1, 32, 0, d->stream>>>(d->s, &d->stats->passes);
     }
     SB_CUDA_LAUNCHED(err, d->who);
@@ -260,7 +278,10 @@ static sb_status step_kmeans(gc_dev *d, sb_error *err)
 
 static sb_status step_learn(gc_dev *d, sb_error *err)
 {
-    gc_learn_sums<<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
+    if (d->sums == GC_SUMS_DIRECT)
+        gc_learn_sums<true><<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
+    else
+        gc_learn_sums<false><<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
     gc_learn_finish<<<1, 128, 0, d->stream>>>(d->s);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;

@@ -14,6 +14,12 @@
 
 enum gc_dev_step { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW, GC_PIPELINE };
 
+/* How the k-means and GMM steps add their integer sums: per-block totals
+ * in shared memory, then one global atomic per total and block (every
+ * rung from cuda-global on), or one global atomic per pixel and total
+ * (cuda-atomics, the lesson before it). */
+enum gc_dev_sums { GC_SUMS_BLOCK, GC_SUMS_DIRECT };
+
 struct gc_dev;
 
 /* How a rung cuts: the max-flow solver it supplies.  solve() cuts d's
@@ -50,6 +56,7 @@ struct gc_dev {
     const char *who;
     int step;
     const gc_cut *cut;                 /* the rung's max-flow solver */
+    int sums;                          /* gc_dev_sums; GC_SUMS_BLOCK unless the rung says */
     int width, height;
     long n;
     cudaStream_t stream;
