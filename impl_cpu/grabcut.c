@@ -109,6 +109,8 @@ static sb_status host_cut(sb_gc_host *h, const sb_gc_graph *g, sb_gc_cut_out *cu
         return sb_mf_bk(g, cut, err);
     case SB_MF_FIFO:
         return sb_mf_push_relabel(g, cut, err);
+    case SB_MF_BK_BANDS:
+        return sb_mf_bk_bands(g, &h->runner, cut, err);
     default:
         return sb_mf_rounds_solve(h->rounds, g, &h->runner, cut, err);
     }

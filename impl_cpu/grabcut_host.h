@@ -22,7 +22,7 @@ typedef enum sb_gc_step {
     SB_GC_STEP_PIPELINE
 } sb_gc_step;
 
-typedef enum sb_mf_solver { SB_MF_BK, SB_MF_FIFO, SB_MF_ROUNDS } sb_mf_solver;
+typedef enum sb_mf_solver { SB_MF_BK, SB_MF_FIFO, SB_MF_ROUNDS, SB_MF_BK_BANDS } sb_mf_solver;
 
 /* The initial k-means centres (the spread init), both sides. */
 void sb_gc_kmeans_initial(int32_t centres[2][SB_GC_K][3]);

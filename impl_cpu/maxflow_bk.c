@@ -12,6 +12,10 @@
  *
  * Residuals are node-major (8 a node) for locality; terminal residual is
  * one signed number a node (> 0 from the source, < 0 to the sink).
+ *
+ * The same search also runs inside a band of rows (a bk's y0..y1: edges
+ * leaving the band do not exist for it), which is what the parallel
+ * solver below builds on (sb_mf_bk_bands).
  */
 #include "segbench/maxflow.h"
 
@@ -23,7 +27,8 @@ enum { TERMINAL = 8, ORPHAN = 9 };          /* parent values beside a direction 
 
 typedef struct bk {
     int w, h;
-    long n;
+    int y0, y1;             /* the rows this search may use */
+    long n;                 /* nodes in those rows: the ring holds n + 1 */
     int32_t *r;             /* r[8 p + k]: residual p -> p + off(k) */
     int32_t *tr;            /* terminal residual */
     uint8_t *tree, *parent, *queued;
@@ -39,7 +44,7 @@ typedef struct bk {
 static inline long neighbour(const bk *b, long p, int k)
 {
     int x = (int)(p % b->w) + sb_mf_dx(k), y = (int)(p / b->w) + sb_mf_dy(k);
-    if (x < 0 || y < 0 || x >= b->w || y >= b->h)
+    if (x < 0 || y < b->y0 || x >= b->w || y >= b->y1)
         return -1;
     return (long)y * b->w + x;
 }
@@ -230,6 +235,62 @@ static void solve(bk *b)
     }
 }
 
+/* The per-node arrays of the whole graph, filled from g: every node in
+ * its terminal's tree (or free), nothing active yet. */
+static sb_status bk_open(bk *b, const sb_gc_graph *g, const char *who, sb_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->w = g->width;
+    b->h = g->height;
+    b->y0 = 0;
+    b->y1 = g->height;
+    b->n = (long)g->width * g->height;
+    size_t n = (size_t)b->n;
+    b->r = malloc(sizeof(int32_t) * 8 * n);
+    b->tr = malloc(sizeof(int32_t) * n);
+    b->tree = malloc(n);
+    b->parent = malloc(n);
+    b->queued = calloc(n, 1);
+    b->ts = calloc(n, sizeof(int32_t));
+    b->dist = calloc(n, sizeof(int32_t));
+    if (!b->r || !b->tr || !b->tree || !b->parent || !b->queued || !b->ts || !b->dist)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory for a %dx%d graph", who, g->width, g->height);
+    for (long p = 0; p < b->n; p++) {
+        for (int k = 0; k < SB_MF_DIRS; k++) {
+            long q = neighbour(b, p, k);
+            b->r[p * 8 + k] = q < 0 ? 0 : k < 4 ? g->nlink[k][p] : g->nlink[k - 4][q];
+        }
+        b->tr[p] = g->term[p];
+        b->tree[p] = g->term[p] > 0 ? S_TREE : g->term[p] < 0 ? T_TREE : FREE;
+        b->parent[p] = g->term[p] != 0 ? TERMINAL : ORPHAN;
+        b->dist[p] = 1;
+    }
+    return SB_OK;
+}
+
+/* A search over rows y0..y1 of `all`'s graph: the node arrays shared, the
+ * queue and the orphan stack its own. */
+static int bk_band(bk *b, const bk *all, int y0, int y1, int32_t time)
+{
+    *b = *all;
+    b->y0 = y0;
+    b->y1 = y1;
+    b->n = (long)(y1 - y0) * all->w;
+    b->a_head = b->a_tail = 0;
+    b->n_orphans = 0;
+    b->time = time;
+    b->flow = 0;
+    b->active = malloc(sizeof(int32_t) * ((size_t)b->n + 1));
+    b->orphans = malloc(sizeof(int32_t) * ((size_t)b->n + 8));
+    return b->active && b->orphans;
+}
+
+static void bk_band_free(bk *b)
+{
+    free(b->active);
+    free(b->orphans);
+}
+
 static void bk_free(bk *b)
 {
     free(b->r);
@@ -246,36 +307,18 @@ static void bk_free(bk *b)
 sb_status sb_mf_bk(const sb_gc_graph *g, sb_gc_cut_out *out, sb_error *err)
 {
     bk b;
-    memset(&b, 0, sizeof b);
-    b.w = g->width;
-    b.h = g->height;
-    b.n = (long)g->width * g->height;
-    size_t n = (size_t)b.n;
-    b.r = malloc(sizeof(int32_t) * 8 * n);
-    b.tr = malloc(sizeof(int32_t) * n);
-    b.tree = malloc(n);
-    b.parent = malloc(n);
-    b.queued = calloc(n, 1);
-    b.ts = calloc(n, sizeof(int32_t));
-    b.dist = calloc(n, sizeof(int32_t));
-    b.active = malloc(sizeof(int32_t) * (n + 1));
-    b.orphans = malloc(sizeof(int32_t) * (n + 8));
-    if (!b.r || !b.tr || !b.tree || !b.parent || !b.queued || !b.ts || !b.dist || !b.active || !b.orphans) {
+    sb_status st = bk_open(&b, g, "maxflow/bk", err);
+    b.active = malloc(sizeof(int32_t) * ((size_t)b.n + 1));
+    b.orphans = malloc(sizeof(int32_t) * ((size_t)b.n + 8));
+    if (!st && (!b.active || !b.orphans))
+        st = sb_fail(err, SB_ERR_NOMEM, "maxflow/bk: out of memory for a %dx%d graph", g->width, g->height);
+    if (st) {
         bk_free(&b);
-        return sb_fail(err, SB_ERR_NOMEM, "maxflow/bk: out of memory for a %dx%d graph", g->width, g->height);
+        return st;
     }
-    for (long p = 0; p < b.n; p++) {
-        for (int k = 0; k < SB_MF_DIRS; k++) {
-            long q = neighbour(&b, p, k);
-            b.r[p * 8 + k] = q < 0 ? 0 : k < 4 ? g->nlink[k][p] : g->nlink[k - 4][q];
-        }
-        b.tr[p] = g->term[p];
-        b.tree[p] = g->term[p] > 0 ? S_TREE : g->term[p] < 0 ? T_TREE : FREE;
-        b.parent[p] = g->term[p] != 0 ? TERMINAL : ORPHAN;
-        b.dist[p] = 1;
+    for (long p = 0; p < b.n; p++)
         if (g->term[p] != 0)
             activate(&b, p);
-    }
     solve(&b);
     out->flow = b.flow;
     out->rounds = 0;
@@ -283,4 +326,103 @@ sb_status sb_mf_bk(const sb_gc_graph *g, sb_gc_cut_out *out, sb_error *err)
     sb_mf_canonical_cut(b.w, b.h, b.r, 8, 1, b.tr, 1, out->fg, b.active);
     bk_free(&b);
     return SB_OK;
+}
+
+/* ---- BK in bands, merged pairwise (after Liu and Sun, CVPR 2010) ----
+ *
+ * Level 0: each band of rows runs BK on its own part of the graph, edges
+ * to other bands left out; the bands share nothing, so they run at once.
+ * Each later level joins neighbouring pairs of the last level's regions:
+ * their trees stay valid (their paths lie inside the joined region), the
+ * queue of a finished search is empty, and only the two rows either side
+ * of the seam gained edges, so the joined search starts from the tree
+ * nodes on those rows.  Its clock starts past both halves' clocks, so no
+ * stale stamp can pass for a fresh one (origin_distance).  The last level
+ * is one region, the whole graph: a maximum flow, and the canonical cut
+ * is the same for every maximum flow. */
+
+typedef struct bands_job {
+    const bk *all;
+    const int *edge;           /* band i: rows edge[i] .. edge[i + 1] */
+    int bands, span;           /* this level's regions are `span` bands wide */
+    int32_t *time;             /* by band: the clock of the region it starts */
+    int64_t *flow;             /* by band: the flow its searches found */
+    int failed;
+} bands_job;
+
+static void bands_level(void *ctx, int i, int count)
+{
+    (void)count;
+    bands_job *j = ctx;
+    int first = i * j->span, half = j->span / 2;
+    if (first >= j->bands || (j->span > 1 && first + half >= j->bands))
+        return;                                         /* no region, or nothing to join */
+    int last = first + j->span < j->bands ? first + j->span : j->bands;
+    int y0 = j->edge[first], y1 = j->edge[last];
+    if (y0 == y1)
+        return;
+    int32_t time = j->time[first];
+    if (j->span > 1 && j->time[first + half] > time)
+        time = j->time[first + half];
+    bk b;
+    if (!bk_band(&b, j->all, y0, y1, time + 1)) {
+        bk_band_free(&b);
+        j->failed = 1;
+        return;
+    }
+    if (j->span == 1) {
+        for (long p = (long)y0 * b.w; p < (long)y1 * b.w; p++)
+            if (b.tr[p] != 0)
+                activate(&b, p);
+    } else {
+        int seam = j->edge[first + half];
+        for (long p = (long)(seam - 1) * b.w; p < (long)(seam + 1) * b.w; p++)
+            if (p >= (long)y0 * b.w && p < (long)y1 * b.w && b.tree[p] != FREE)
+                activate(&b, p);
+    }
+    solve(&b);
+    j->time[first] = b.time;
+    j->flow[first] += b.flow;
+    bk_band_free(&b);
+}
+
+sb_status sb_mf_bk_bands(const sb_gc_graph *g, const sb_band_runner *runner, sb_gc_cut_out *out, sb_error *err)
+{
+    int bands = runner->bands;
+    bk b;
+    sb_status st = bk_open(&b, g, "maxflow/bk-bands", err);
+    int *edge = malloc(sizeof(int) * ((size_t)bands + 1));
+    int32_t *time = calloc((size_t)bands, sizeof(int32_t));
+    int64_t *flow = calloc((size_t)bands, sizeof(int64_t));
+    if (!st && (!edge || !time || !flow))
+        st = sb_fail(err, SB_ERR_NOMEM, "maxflow/bk-bands: out of memory");
+    bands_job j = { &b, edge, bands, 1, time, flow, 0 };
+    if (!st) {
+        for (int i = 0; i <= bands; i++)
+            edge[i] = (int)((long)g->height * i / bands);
+        for (j.span = 1;; j.span *= 2) {
+            sb_band_run(runner, bands_level, &j);
+            if (j.span >= bands)
+                break;
+        }
+        if (j.failed)
+            st = sb_fail(err, SB_ERR_NOMEM, "maxflow/bk-bands: out of memory for a band's queue");
+    }
+    if (!st) {
+        out->flow = 0;
+        for (int i = 0; i < bands; i++)
+            out->flow += flow[i];
+        out->rounds = 0;
+        out->relabels = 0;
+        b.active = malloc(sizeof(int32_t) * ((size_t)b.n + 1));   /* the cut's queue */
+        if (!b.active)
+            st = sb_fail(err, SB_ERR_NOMEM, "maxflow/bk-bands: out of memory");
+        else
+            sb_mf_canonical_cut(b.w, b.h, b.r, 8, 1, b.tr, 1, out->fg, b.active);
+    }
+    free(edge);
+    free(time);
+    free(flow);
+    bk_free(&b);
+    return st;
 }

@@ -189,8 +189,11 @@ static void check_solvers(const sb_gc_graph *g, int64_t flow, const uint8_t *fg,
     size_t n = (size_t)g->width * g->height;
     sb_gc_cut_out out = { g->width, g->height, malloc(n), 0, 0, 0 };
     sb_error err;
-    static const char *const names[] = { "bk", "fifo push-relabel", "rounds (1 band)", "rounds (3 bands)" };
-    for (int s = 0; s < 4; s++) {
+    static const char *const names[] = { "bk",           "fifo push-relabel", "rounds (1 band)",
+                                         "rounds (3 bands)", "bk (1 band)",     "bk (3 bands)",
+                                         "bk (16 bands)" };
+    static const int bk_bands[] = { 0, 0, 0, 0, 1, 3, 16 };
+    for (int s = 0; s < 7; s++) {
         memset(out.fg, 0xA5, n);
         out.flow = -1;
         sb_status st;
@@ -198,7 +201,11 @@ static void check_solvers(const sb_gc_graph *g, int64_t flow, const uint8_t *fg,
             st = sb_mf_bk(g, &out, &err);
         else if (s == 1)
             st = sb_mf_push_relabel(g, &out, &err);
-        else {
+        else if (bk_bands[s]) {
+            sb_band_runner runner = sb_band_serial();
+            runner.bands = bk_bands[s];         /* in order, on this thread; more bands than rows too */
+            st = sb_mf_bk_bands(g, &runner, &out, &err);
+        } else {
             sb_mf_rounds *mr = NULL;
             sb_band_runner runner = sb_band_serial();
             runner.bands = s == 2 ? 1 : 3;     /* the serial runner loops over the bands in order */

@@ -6,7 +6,7 @@
  * source's per-block partial sums), then one atomic per total and block
  * into global memory.  The k-means and GMM sums can also go straight to
  * global memory, one atomic per pixel and total (GC_SUMS_DIRECT, the
- * cuda-atomics rung: 0_atomics.cu).  Integer addition commutes, so the
+ * cuda-atomics rung: 1_atomics.cu).  Integer addition commutes, so the
  * totals equal the host's either way.  The tiny steps -- centres from sums, mixtures from moments --
  * run in one block with grabcut.h's functions.  Nothing returns to the
  * host until fetch: the k-means loop stops on a device flag.

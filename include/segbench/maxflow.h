@@ -86,6 +86,10 @@ int64_t sb_mf_sink_flow(const sb_gc_graph *g, const int32_t *sink_residual, long
 
 /* Boykov-Kolmogorov (the reference): flow value and canonical cut. */
 sb_status sb_mf_bk(const sb_gc_graph *g, sb_gc_cut_out *out, sb_error *err);
+/* BK in the runner's bands of rows at once, then neighbouring regions
+ * joined pairwise, level by level, to the whole graph (maxflow_bk.c):
+ * the same flow and canonical cut as sb_mf_bk. */
+sb_status sb_mf_bk_bands(const sb_gc_graph *g, const sb_band_runner *runner, sb_gc_cut_out *out, sb_error *err);
 /* Serial FIFO push-relabel with global relabelling. */
 sb_status sb_mf_push_relabel(const sb_gc_graph *g, sb_gc_cut_out *out, sb_error *err);
 

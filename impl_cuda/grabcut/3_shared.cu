@@ -1,4 +1,4 @@
-/* 2_shared.cu - GrabCut's max-flow in shared-memory tiles (variant
+/* 3_shared.cu - GrabCut's max-flow in shared-memory tiles (variant
  * "cuda-shared" of grabcut-maxflow and the pipeline).
  *
  * Against cuda-global: only the cut differs; the per-pixel steps are the

@@ -1,4 +1,4 @@
-/* 1_global.cu - GrabCut with global memory (variant "cuda-global" of every
+/* 2_global.cu - GrabCut with global memory (variant "cuda-global" of every
  * GrabCut step and the pipeline): gc_device.cu's thread-a-pixel steps,
  * and a cut of synchronous push-relabel rounds over all nodes in one
  * cooperative kernel.

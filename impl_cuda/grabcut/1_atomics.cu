@@ -1,4 +1,4 @@
-/* 0_atomics.cu - GrabCut's k-means and GMM learning with every pixel's
+/* 1_atomics.cu - GrabCut's k-means and GMM learning with every pixel's
  * sums added straight to global memory (variant "cuda-atomics" of the
  * grabcut-kmeans and grabcut-gmm steps).
  *
