@@ -8,6 +8,6 @@ set xrange [1:16]
 set yrange [0:*]
 set xlabel 'threads'
 set ylabel 'speedup over 1 thread'
-names = 'pthread openmp'
-colours = '#1f77b4 #17becf'
-plot x title 'ideal' with lines dashtype 2 lc rgb '#000000', for [i=0:1] 'grabcut-maxflow-rect-threads.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)
+names = 'pthread pthread-bk openmp'
+colours = '#1f77b4 #969696 #17becf'
+plot x title 'ideal' with lines dashtype 2 lc rgb '#000000', for [i=0:2] 'grabcut-maxflow-rect-threads.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)
