@@ -142,8 +142,8 @@ struct TileShared {
 /* Copy the centres tile (blockIdx.x, blockIdx.y) can need into shared
  * memory as floats and zero the sums (when `zero_sums`).  A cell outside
  * the grid gets a centre at infinity: its distance is never < another's,
- * so a pass that reads it without a bounds test still picks what slic.h
- * picks; the passes below test the bounds anyway. */
+ * so a pass that reads it without a bounds test (cuda-registers) still
+ * picks what slic.h picks.  slic_tile_pass keeps slic_nearest's tests. */
 __device__ __forceinline__ TileShared slic_tile_stage(const sb_slic_geometry &g, const sb_slic_centre *centres,
                                                       bool zero_sums)
 {
