@@ -57,8 +57,7 @@ int64_t sb_mf_sink_flow(const sb_gc_graph *g, const int32_t *sink_residual, long
 {
     int64_t flow = 0;
     for (long p = 0; p < n; p++)
-        if (g->term[p] < 0)
-            flow += (int64_t)-g->term[p] - sink_residual[p];
+        flow += (int64_t)(g->term[p] < 0 ? -g->term[p] : 0) - sink_residual[p];
     return flow;
 }
 
@@ -188,8 +187,7 @@ static long active_total(const sb_mf_rounds *mr)
     return a;
 }
 
-sb_status sb_mf_rounds_solve(sb_mf_rounds *mr, const sb_gc_graph *g, const sb_band_runner *runner,
-                             sb_gc_cut_out *out, sb_error *err)
+static sb_status fit_bands(sb_mf_rounds *mr, const sb_band_runner *runner, sb_error *err)
 {
     if (mr->bands != runner->bands) {
         free(mr->active);
@@ -198,7 +196,12 @@ sb_status sb_mf_rounds_solve(sb_mf_rounds *mr, const sb_gc_graph *g, const sb_ba
             return sb_fail(err, SB_ERR_NOMEM, "maxflow: out of memory");
         mr->bands = runner->bands;
     }
-    sb_mf_net_init(g, &mr->net);
+    return SB_OK;
+}
+
+/* The rounds from whatever preflow mr->net holds, to the flow and cut. */
+static void solve_from(sb_mf_rounds *mr, const sb_gc_graph *g, const sb_band_runner *runner, sb_gc_cut_out *out)
+{
     mr->cur = 0;
     int rounds = 0, relabels = 0, done = 0;
     while (!done) {
@@ -222,7 +225,32 @@ sb_status sb_mf_rounds_solve(sb_mf_rounds *mr, const sb_gc_graph *g, const sb_ba
     out->rounds = rounds;
     out->relabels = relabels;
     out->flow = sb_mf_sink_flow(g, mr->net.sink, mr->n);
-    /* the cut: residual sink capacity is what term < 0 left, as a plane */
+    /* the cut: the sink residuals are a plane */
     sb_mf_canonical_cut(mr->width, mr->height, mr->net.r, 1, mr->n, mr->net.sink, 0, out->fg, mr->queue);
+}
+
+sb_status sb_mf_rounds_solve(sb_mf_rounds *mr, const sb_gc_graph *g, const sb_band_runner *runner,
+                             sb_gc_cut_out *out, sb_error *err)
+{
+    sb_status st = fit_bands(mr, runner, err);
+    if (st)
+        return st;
+    sb_mf_net_init(g, &mr->net);
+    solve_from(mr, g, runner, out);
+    return SB_OK;
+}
+
+sb_status sb_mf_rounds_solve_warm(sb_mf_rounds *mr, const int32_t *prev_term, const sb_gc_graph *g,
+                                  const sb_band_runner *runner, sb_gc_cut_out *out, sb_error *err)
+{
+    if (g->width != mr->width || g->height != mr->height)
+        return sb_fail(err, SB_ERR_USAGE, "maxflow: a warm start needs the last graph's size (%dx%d, got %dx%d)",
+                       mr->width, mr->height, g->width, g->height);
+    sb_status st = fit_bands(mr, runner, err);
+    if (st)
+        return st;
+    for (long p = 0; p < mr->n; p++)
+        sb_mf_rewarm(&mr->net.excess[p], &mr->net.sink[p], prev_term[p], g->term[p]);
+    solve_from(mr, g, runner, out);
     return SB_OK;
 }

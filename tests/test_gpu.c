@@ -16,6 +16,7 @@
 #include "segbench/kmeans.h"
 #include "segbench/maxflow.h"
 #include "segbench/meanshift.h"
+#include "segbench/rng.h"
 #include "segbench/slic.h"
 
 #include <stdlib.h>
@@ -451,9 +452,28 @@ static void test_gpu_streaming(void)
     sb_image_free(&b);
 }
 
+/* Stale t-links for g's n-links: flipped, halved or fresh, node by node,
+ * so a flow found for them is far from g's. */
+static int32_t *stale_terms(const sb_gc_graph *g, unsigned long long seed)
+{
+    size_t n = (size_t)g->width * g->height;
+    int32_t *term = malloc(sizeof(int32_t) * n);
+    sb_rng rng;
+    sb_rng_seed(&rng, seed);
+    for (size_t p = 0; p < n; p++) {
+        uint64_t r = sb_rng_next(&rng);
+        int32_t t = g->term[p];
+        term[p] = r % 3 == 0 ? -t : r % 3 == 1 ? t / 2 : (int32_t)((r >> 8) % 200001) - 100000;
+    }
+    return term;
+}
+
 /* Max-flow on random grid graphs (test_grabcut.c's), every device solver
- * against Boykov-Kolmogorov; cuda-global must also take exactly the host
- * rounds' round and relabel counts (the same synchronous algorithm). */
+ * against Boykov-Kolmogorov, from zero flow and (the warm solvers) from a
+ * stale flow: the cut of other t-links first.  From zero flow, cuda-global
+ * must take exactly the host rounds' round and relabel counts (the same
+ * synchronous algorithm), and cuda-graph cuda-shared's sweeps and
+ * relabels (the same loop, driven from the device). */
 static void test_gpu_maxflow_graphs(void)
 {
     static const int sizes[][2] = { { 1, 1 }, { 17, 13 }, { 33, 7 }, { 1, 45 }, { 100, 37 }, { 129, 65 },
@@ -468,6 +488,7 @@ static void test_gpu_maxflow_graphs(void)
             int w = sizes[s][0], h = sizes[s][1];
             sb_gc_graph g;
             test_random_graph(&g, w, h, 4000 + (unsigned long long)(s * 3 + kind), kind);
+            int32_t *stale = stale_terms(&g, 77 + (unsigned long long)(s * 3 + kind));
             sb_image img;
             test_fill(&img, w, h, 3, 0);
             sb_grabcut_params p;
@@ -483,30 +504,44 @@ static void test_gpu_maxflow_graphs(void)
             CHECK(sb_mf_rounds_open(&mr, w, h, &err) == SB_OK && sb_mf_rounds_solve(mr, &g, &serial, &rounds, &err) == SB_OK);
             sb_mf_rounds_close(mr);
             sb_case c = { .algo = algo, .params = &p, .input = &img, .reference = &ref };
-            for (int i = 0; i < sb_variant_count(); i++) {
-                const sb_variant *v = sb_variant_at(i);
-                if (strcmp(v->algo, "grabcut-maxflow") || !(v->flags & SB_DEVICE) || !v->ops ||
-                    sb_in_list(gpu_exclude, v->name))
-                    continue;
-                sb_session ss;
-                sb_agreement ag = { 0, "FAIL", "did not run" };
-                double ms;
-                sb_status st = sb_session_open(&ss, &c, v, 1, stream, 1, &err);
-                if (!st) {
-                    for (int rep = 0; rep < 2 && !st; rep++)
-                        st = sb_session_sample(&ss, 0, &ms, &err);
-                    if (!st)
-                        st = sb_session_check(&ss, &ag, &err);
-                    const sb_gc_cut_out *got = ss.out;
-                    if (!st && !strcmp(v->name, "cuda-global"))
-                        CHECKF(got->rounds == rounds.rounds && got->relabels == rounds.relabels,
-                               "%dx%d kind %d: cuda-global %d rounds %d relabels, host rounds %d and %d", w, h, kind,
-                               got->rounds, got->relabels, rounds.rounds, rounds.relabels);
-                    sb_session_close(&ss);
+            for (int from_stale = 0; from_stale < 2; from_stale++) {
+                p.stale_term = from_stale ? stale : NULL;
+                int tiles_sweeps = -1, tiles_relabels = -1;      /* cuda-shared's, for cuda-graph */
+                for (int i = 0; i < sb_variant_count(); i++) {
+                    const sb_variant *v = sb_variant_at(i);
+                    if (strcmp(v->algo, "grabcut-maxflow") || !(v->flags & SB_DEVICE) || !v->ops ||
+                        sb_in_list(gpu_exclude, v->name))
+                        continue;
+                    sb_session ss;
+                    sb_agreement ag = { 0, "FAIL", "did not run" };
+                    double ms;
+                    const char *how = from_stale ? ", from a stale flow" : "";
+                    sb_status st = sb_session_open(&ss, &c, v, 1, stream, 1, &err);
+                    if (!st) {
+                        for (int rep = 0; rep < 2 && !st; rep++)
+                            st = sb_session_sample(&ss, 0, &ms, &err);
+                        if (!st)
+                            st = sb_session_check(&ss, &ag, &err);
+                        const sb_gc_cut_out *got = ss.out;
+                        if (!st && !from_stale && !strcmp(v->name, "cuda-global"))
+                            CHECKF(got->rounds == rounds.rounds && got->relabels == rounds.relabels,
+                                   "%dx%d kind %d: cuda-global %d rounds %d relabels, host rounds %d and %d", w, h,
+                                   kind, got->rounds, got->relabels, rounds.rounds, rounds.relabels);
+                        if (!st && !from_stale && !strcmp(v->name, "cuda-shared")) {
+                            tiles_sweeps = got->rounds;
+                            tiles_relabels = got->relabels;
+                        }
+                        if (!st && !from_stale && !strcmp(v->name, "cuda-graph"))
+                            CHECKF(got->rounds == tiles_sweeps && got->relabels == tiles_relabels,
+                                   "%dx%d kind %d: cuda-graph %d sweeps %d relabels, cuda-shared %d and %d", w, h,
+                                   kind, got->rounds, got->relabels, tiles_sweeps, tiles_relabels);
+                        sb_session_close(&ss);
+                    }
+                    CHECKF(st == SB_OK, "maxflow/%s %dx%d kind %d%s: %s", v->name, w, h, kind, how, err.msg);
+                    CHECKF(ag.ok, "maxflow/%s %dx%d kind %d%s: %s", v->name, w, h, kind, how, ag.metric);
                 }
-                CHECKF(st == SB_OK, "maxflow/%s %dx%d kind %d: %s", v->name, w, h, kind, err.msg);
-                CHECKF(ag.ok, "maxflow/%s %dx%d kind %d: %s", v->name, w, h, kind, ag.metric);
             }
+            free(stale);
             free(ref.fg);
             free(rounds.fg);
             sb_image_free(&img);
@@ -549,7 +584,7 @@ int main(int argc, char **argv)
           test_gpu_meanshift },
         { "gpu: every CUDA GrabCut variant exact, every stage (sizes, degenerate rectangles, uniform)",
           test_gpu_grabcut },
-        { "gpu: every CUDA max-flow exact on random grid graphs; cuda-global takes the host rounds' rounds",
+        { "gpu: every CUDA max-flow exact on random grid graphs, warm ones from a stale flow too; round counts",
           test_gpu_maxflow_graphs },
         { "gpu: the kernel census names each kernel with its block, registers and occupancy",
           test_gpu_kernel_census },

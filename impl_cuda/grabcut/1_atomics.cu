@@ -14,7 +14,7 @@
  */
 #include "gc_device.cuh"
 
-static const gc_cut no_cut = { nullptr, nullptr, nullptr };   /* these steps do not cut */
+static const gc_cut no_cut = { nullptr, nullptr, nullptr, 0 };   /* these steps do not cut */
 
 static sb_status open_direct(void **state, int step, const sb_image *in, const void *params, void *output,
                              const sb_exec *exec, sb_error *err)

@@ -201,7 +201,7 @@ static sb_status rounds_solve(gc_dev *d, int it, sb_error *err)
 
 static void rounds_release(gc_dev *d) { free(d->cut_state); }
 
-static const gc_cut rounds_cut = { rounds_prepare, rounds_solve, rounds_release };
+static const gc_cut rounds_cut = { rounds_prepare, rounds_solve, rounds_release, 0 };
 
 /* ---- the variants ---- */
 

@@ -340,6 +340,8 @@ void gc_dev_close(gc_dev *d)
     cudaFree(d->h[0]);
     cudaFree(d->h[1]);
     cudaFree(d->inflow);
+    cudaFree(d->test_term[0]);
+    cudaFree(d->test_term[1]);
     cudaFree(d->s);
     cudaFree(d->stats);
     cudaFreeHost(d->stats_host);
@@ -381,6 +383,10 @@ static sb_status allocate(gc_dev *d, sb_error *err)
         e = dev_alloc((void **)&d->h[1], 4 * n, e);
         e = dev_alloc((void **)&d->inflow, 4 * n, e);
     }
+    if (d->step == GC_MAXFLOW && d->p.stale_term && d->cut->warm) {
+        e = dev_alloc((void **)&d->test_term[0], 4 * n, e);
+        e = dev_alloc((void **)&d->test_term[1], 4 * n, e);
+    }
     e = dev_alloc((void **)&d->s, sizeof *d->s, e);
     e = dev_alloc((void **)&d->stats, sizeof *d->stats, e);
     if (e == cudaSuccess)
@@ -412,6 +418,12 @@ sb_status gc_dev_upload(gc_dev *d, sb_error *err)
     if (d->step == GC_MAXFLOW) {
         const sb_gc_graph *g = (const sb_gc_graph *)d->p.upstream;
         SB_CUDA_TRY(cudaMemcpyAsync(d->term, g->term, 4 * n, cudaMemcpyHostToDevice, d->stream), err, d->who);
+        if (d->test_term[0]) {
+            SB_CUDA_TRY(cudaMemcpyAsync(d->test_term[0], d->p.stale_term, 4 * n, cudaMemcpyHostToDevice, d->stream),
+                        err, d->who);
+            SB_CUDA_TRY(cudaMemcpyAsync(d->test_term[1], g->term, 4 * n, cudaMemcpyHostToDevice, d->stream), err,
+                        d->who);
+        }
         for (int k = 0; k < SB_GC_NLINKS; k++)
             SB_CUDA_TRY(cudaMemcpyAsync(d->nlink[k], g->nlink[k], 4 * n, cudaMemcpyHostToDevice, d->stream), err,
                         d->who);
@@ -477,6 +489,26 @@ static sb_status run_pipeline(gc_dev *d, sb_error *err)
     return SB_OK;
 }
 
+/* grabcut-maxflow given stale_term (tests): the stale t-links' cut, then
+ * the true ones' from its flow, into stats slot 1. */
+static sb_status run_stale_first(gc_dev *d, sb_error *err)
+{
+    size_t bytes = sizeof(int32_t) * (size_t)d->n;
+    sb_status st;
+    SB_CUDA_TRY(cudaMemcpyAsync(d->term, d->test_term[0], bytes, cudaMemcpyDeviceToDevice, d->stream), err, d->who);
+    if ((st = d->cut->solve(d, 0, err)))
+        return st;
+    SB_CUDA_TRY(cudaMemcpyAsync(d->term, d->test_term[1], bytes, cudaMemcpyDeviceToDevice, d->stream), err, d->who);
+    return d->cut->solve(d, 1, err);
+}
+
+int gc_dev_cuts(const gc_dev *d)
+{
+    if (d->step == GC_PIPELINE)
+        return d->p.iterations;
+    return d->test_term[0] ? 2 : d->step == GC_MAXFLOW;
+}
+
 sb_status gc_dev_run(gc_dev *d, sb_error *err)
 {
     sb_status st;
@@ -497,6 +529,8 @@ sb_status gc_dev_run(gc_dev *d, sb_error *err)
             return st;
         return step_tlinks(d, err);
     case GC_MAXFLOW:
+        if (d->test_term[0])
+            return run_stale_first(d, err);
         return d->cut->solve(d, 0, err);
     default:
         SB_CUDA_TRY(cudaMemsetAsync(d->s->gsums, 0, sizeof d->s->gsums, d->stream), err, d->who);
@@ -556,9 +590,10 @@ sb_status gc_dev_fetch(gc_dev *d, sb_error *err)
     }
     case GC_MAXFLOW: {
         sb_gc_cut_out *o = (sb_gc_cut_out *)d->out;
-        o->flow = s->flow[0];
-        o->rounds = s->rounds[0];
-        o->relabels = s->relabels[0];
+        int last = gc_dev_cuts(d) - 1;
+        o->flow = s->flow[last];
+        o->rounds = s->rounds[last];
+        o->relabels = s->relabels[last];
         break;
     }
     case GC_PIPELINE: {

@@ -30,6 +30,7 @@ struct gc_cut {
     sb_status (*prepare)(gc_dev *d, sb_error *err);           /* once, after the buffers exist */
     sb_status (*solve)(gc_dev *d, int it, sb_error *err);     /* enqueue one cut */
     void (*release)(gc_dev *d);                               /* frees d->cut_state */
+    int warm;                          /* cuts after a run's first start from the last one's flow */
 };
 
 /* What the device writes for the host to fetch. */
@@ -68,6 +69,7 @@ struct gc_dev {
     uint8_t *rgb, *mask, *comp, *comp0, *fg;   /* comp0: grabcut-gmm's input clusters */
     int32_t *term, *nlink[SB_GC_NLINKS];
     int32_t *r, *sink, *excess, *h[2], *inflow;
+    int32_t *test_term[2];             /* grabcut-maxflow given stale_term: the stale and the true t-links */
     gc_dev_scratch *s;
     gc_dev_stats *stats;               /* device */
     gc_dev_stats *stats_host;          /* pinned */
@@ -75,6 +77,7 @@ struct gc_dev {
 };
 
 /* gc_device.cu */
+int gc_dev_cuts(const gc_dev *d);      /* how many cuts a run makes */
 sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const sb_image *in, const void *params,
                       void *output, const sb_exec *exec, sb_error *err);
 void gc_dev_close(gc_dev *d);

@@ -76,6 +76,10 @@ typedef struct sb_grabcut_params {
     /* Pipeline steps: the reference output of the step before (set by
      * the harness through the step's feed, NULL otherwise; not owned). */
     const void *upstream;
+    /* grabcut-maxflow, tests only (NULL in every benchmark): t-links for
+     * upstream's n-links whose cut a warm-starting solver makes first, so
+     * that upstream's cut starts from a deliberately stale flow. */
+    const int32_t *stale_term;
 } sb_grabcut_params;
 
 /* One side's Gaussian mixture.  Empty components have weight 0 and are

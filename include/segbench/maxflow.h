@@ -81,7 +81,9 @@ void sb_mf_net_init(const sb_gc_graph *g, sb_mf_net *net);
  * where term[p] < 0 when sink_negative.  queue: n ints. */
 void sb_mf_canonical_cut(int width, int height, const int32_t *r, long node_stride, long dir_stride,
                          const int32_t *term, int sink_negative, uint8_t *fg, int32_t *queue);
-/* The flow value of a network after the solve: what reached the sink. */
+/* The flow value of a network after the solve: what reached the sink,
+ * sum over p of max(-term, 0) - sink (a warm-started network may leave
+ * sink residual on a node whose term > 0: sb_mf_rewarm). */
 int64_t sb_mf_sink_flow(const sb_gc_graph *g, const int32_t *sink_residual, long n);
 
 /* Boykov-Kolmogorov (the reference): flow value and canonical cut. */
@@ -100,6 +102,11 @@ typedef struct sb_mf_rounds sb_mf_rounds;
 sb_status sb_mf_rounds_open(sb_mf_rounds **mr, int width, int height, sb_error *err);
 sb_status sb_mf_rounds_solve(sb_mf_rounds *mr, const sb_gc_graph *g, const sb_band_runner *runner,
                              sb_gc_cut_out *out, sb_error *err);
+/* Warm start: solve g from the preflow the last solve left in mr (g of
+ * the same size and n-links), whose t-links were prev_term (sb_mf_rewarm
+ * on every node, then the same rounds). */
+sb_status sb_mf_rounds_solve_warm(sb_mf_rounds *mr, const int32_t *prev_term, const sb_gc_graph *g,
+                                  const sb_band_runner *runner, sb_gc_cut_out *out, sb_error *err);
 void sb_mf_rounds_close(sb_mf_rounds *mr);
 
 /* How many rounds between global relabels, for every rounds-based
@@ -170,6 +177,25 @@ SB_HD int32_t sb_mf_relabel(const sb_mf_net *net, const int32_t *h_old, long n, 
             lowest = hq;
     }
     return lowest >= SB_MF_INF - 1 ? SB_MF_INF : lowest + 1;
+}
+
+/* Warm start: move node p's part of a preflow from the t-link old_term to
+ * new_term, the n-links unchanged (GrabCut's iterations change only the
+ * t-links).  What a node holds minus what it may still send to the sink,
+ * excess - sink, is its t-link minus its net n-link outflow; so the
+ * network stays a valid preflow if that difference moves by new_term -
+ * old_term and is split back into excess (>= 0) and sink residual (>= 0).
+ * The split is the network of new_term with some d >= 0 added to both of
+ * p's terminal capacities (Kohli and Torr's repair for dynamic graph
+ * cuts): every cut then costs d more, so the minimum cuts, the canonical
+ * cut, and the maximum flow less d are those of new_term, which is why
+ * sb_mf_sink_flow counts max(-term, 0) - sink over every node.  Then
+ * push-relabel goes on from there, after a global relabel. */
+SB_HD void sb_mf_rewarm(int32_t *excess, int32_t *sink, int32_t old_term, int32_t new_term)
+{
+    int64_t v = (int64_t)*excess - *sink + ((int64_t)new_term - old_term);
+    *excess = v > 0 ? (int32_t)v : 0;
+    *sink = v < 0 ? (int32_t)-v : 0;
 }
 
 /* One Bellman-Ford relaxation of node p toward the sink: the global
