@@ -31,6 +31,7 @@ void sb_gc_host_release(void *state)
         free(h->cut.fg);
     }
     sb_mf_rounds_close(h->rounds);
+    free(h->last_term);
     free(h->ksums);
     free(h->gsums);
     free(h->dsums);
@@ -98,6 +99,10 @@ sb_status sb_gc_host_prepare(void **state, sb_gc_step step, sb_mf_solver solver,
         sb_gc_host_release(h);
         return st;
     }
+    if (solver == SB_MF_ROUNDS && step == SB_GC_STEP_PIPELINE && !(h->last_term = malloc(sizeof(int32_t) * n))) {
+        sb_gc_host_release(h);
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory for a %dx%d image", who, in->width, in->height);
+    }
     *state = h;
     return SB_OK;
 }
@@ -127,9 +132,15 @@ static sb_status run_pipeline(sb_gc_host *h, sb_error *err)
         sb_gc_host_assign(h);
         sb_gc_host_learn(h);
         sb_gc_host_tlinks(h, &h->graph);
-        sb_status st = host_cut(h, &h->graph, &h->cut, err);
+        /* the rounds start cuts 2.. from the flow the cut before left
+         * (maxflow.h's warm start: the n-links never change) */
+        sb_status st = h->last_term && it > 0
+                           ? sb_mf_rounds_solve_warm(h->rounds, h->last_term, &h->graph, &h->runner, &h->cut, err)
+                           : host_cut(h, &h->graph, &h->cut, err);
         if (st)
             return st;
+        if (h->last_term)
+            memcpy(h->last_term, h->graph.term, sizeof(int32_t) * (size_t)h->n);
         sb_gc_host_update_mask(h, h->cut.fg);
         out->flow[it] = h->cut.flow;
         out->rounds[it] = h->cut.rounds;

@@ -42,6 +42,7 @@ typedef struct sb_gc_host {
     sb_gc_graph graph;               /* the pipeline's and the graph step's own */
     sb_gc_cut_out cut;               /* the pipeline's */
     sb_mf_rounds *rounds;            /* SB_MF_ROUNDS only */
+    int32_t *last_term;              /* pipeline, SB_MF_ROUNDS: the t-links the kept flow is for */
     /* per band */
     sb_kmeans_sums *ksums;           /* bands * 2 * K */
     uint64_t *gsums;                 /* bands * 2 * K * 10 */

@@ -41,5 +41,5 @@ SB_VARIANT("grabcut-maxflow", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGE
            "synchronous push-relabel rounds as OpenMP loops, serial BFS relabel",
            maxflow_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
 SB_VARIANT("grabcut", "openmp", "openmp", OPENMP, SB_THREADED, ALL_STAGES,
-           "the steps with OpenMP, push-relabel rounds for the cuts",
+           "the steps with OpenMP, push-relabel rounds for the cuts, cuts 2-5 warm-started from the last flow",
            pipeline_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)

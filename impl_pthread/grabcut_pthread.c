@@ -69,7 +69,7 @@ SB_VARIANT("grabcut-maxflow", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGE
            "synchronous push-relabel rounds in row bands on a thread pool, serial BFS relabel",
            maxflow_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
 SB_VARIANT("grabcut", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
-           "the steps on a thread pool, push-relabel rounds for the cuts",
+           "the steps on a thread pool, push-relabel rounds for the cuts, cuts 2-5 warm-started from the last flow",
            pipeline_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
 SB_VARIANT("grabcut-maxflow", "pthread-bk", "pthread", NONE, SB_THREADED, ALL_STAGES,
            "Boykov-Kolmogorov in each thread's band of rows, then neighbouring regions joined pairwise",
