@@ -92,6 +92,11 @@ static __global__ void __launch_bounds__(TILE *TILE) tile_rounds(tile_net t, int
     int x = bx * TILE + tx, y = by * TILE + ty;
     bool inside = x < t.width && y < t.height;
     long p = (long)y * t.width + x;
+    /* A tile with no active node would push nothing and relabel nothing
+     * in any round: it leaves at once, having read 8 bytes a node instead
+     * of 48 and written none.  Late in a cut most tiles are such. */
+    if (!__syncthreads_or(inside && t.excess[p] > 0 && t.h[p] < SB_MF_INF))
+        return;
     for (int i = threadIdx.x; i < HALO * HALO; i += TILE * TILE) {
         int hx = bx * TILE + i % HALO - 1, hy = by * TILE + i / HALO - 1;
         hs[i / HALO][i % HALO] = hx >= 0 && hy >= 0 && hx < t.width && hy < t.height
