@@ -269,8 +269,9 @@ static sb_status bk_open(bk *b, const sb_gc_graph *g, const char *who, sb_error 
 }
 
 /* A search over rows y0..y1 of `all`'s graph: the node arrays shared, the
- * queue and the orphan stack its own. */
-static int bk_band(bk *b, const bk *all, int y0, int y1, int32_t time)
+ * queue and the orphan stack its own (room for (y1 - y0) * w + 1 and + 8
+ * entries, slices of buffers allocated once per solve). */
+static void bk_band(bk *b, const bk *all, int y0, int y1, int32_t time, int32_t *queue, int32_t *orphans)
 {
     *b = *all;
     b->y0 = y0;
@@ -280,15 +281,8 @@ static int bk_band(bk *b, const bk *all, int y0, int y1, int32_t time)
     b->n_orphans = 0;
     b->time = time;
     b->flow = 0;
-    b->active = malloc(sizeof(int32_t) * ((size_t)b->n + 1));
-    b->orphans = malloc(sizeof(int32_t) * ((size_t)b->n + 8));
-    return b->active && b->orphans;
-}
-
-static void bk_band_free(bk *b)
-{
-    free(b->active);
-    free(b->orphans);
+    b->active = queue;
+    b->orphans = orphans;
 }
 
 static void bk_free(bk *b)
@@ -347,7 +341,10 @@ typedef struct bands_job {
     int bands, span;           /* this level's regions are `span` bands wide */
     int32_t *time;             /* by band: the clock of the region it starts */
     int64_t *flow;             /* by band: the flow its searches found */
-    int failed;
+    /* n + bands and n + 8 bands entries: the region of bands first..last
+     * (rows y0..y1) takes its queue from y0 w + first and its orphan stack
+     * from y0 w + 8 first, so the regions of a level never overlap */
+    int32_t *queues, *orphans;
 } bands_job;
 
 static void bands_level(void *ctx, int i, int count)
@@ -365,11 +362,8 @@ static void bands_level(void *ctx, int i, int count)
     if (j->span > 1 && j->time[first + half] > time)
         time = j->time[first + half];
     bk b;
-    if (!bk_band(&b, j->all, y0, y1, time + 1)) {
-        bk_band_free(&b);
-        j->failed = 1;
-        return;
-    }
+    long at = (long)y0 * j->all->w;
+    bk_band(&b, j->all, y0, y1, time + 1, j->queues + at + first, j->orphans + at + 8L * first);
     if (j->span == 1) {
         for (long p = (long)y0 * b.w; p < (long)y1 * b.w; p++)
             if (b.tr[p] != 0)
@@ -383,7 +377,6 @@ static void bands_level(void *ctx, int i, int count)
     solve(&b);
     j->time[first] = b.time;
     j->flow[first] += b.flow;
-    bk_band_free(&b);
 }
 
 sb_status sb_mf_bk_bands(const sb_gc_graph *g, const sb_band_runner *runner, sb_gc_cut_out *out, sb_error *err)
@@ -394,9 +387,12 @@ sb_status sb_mf_bk_bands(const sb_gc_graph *g, const sb_band_runner *runner, sb_
     int *edge = malloc(sizeof(int) * ((size_t)bands + 1));
     int32_t *time = calloc((size_t)bands, sizeof(int32_t));
     int64_t *flow = calloc((size_t)bands, sizeof(int64_t));
-    if (!st && (!edge || !time || !flow))
+    size_t n = (size_t)g->width * g->height;
+    int32_t *queues = malloc(sizeof(int32_t) * (n + (size_t)bands));
+    int32_t *orphans = malloc(sizeof(int32_t) * (n + 8 * (size_t)bands));
+    if (!st && (!edge || !time || !flow || !queues || !orphans))
         st = sb_fail(err, SB_ERR_NOMEM, "maxflow/bk-bands: out of memory");
-    bands_job j = { &b, edge, bands, 1, time, flow, 0 };
+    bands_job j = { &b, edge, bands, 1, time, flow, queues, orphans };
     if (!st) {
         for (int i = 0; i <= bands; i++)
             edge[i] = (int)((long)g->height * i / bands);
@@ -405,8 +401,6 @@ sb_status sb_mf_bk_bands(const sb_gc_graph *g, const sb_band_runner *runner, sb_
             if (j.span >= bands)
                 break;
         }
-        if (j.failed)
-            st = sb_fail(err, SB_ERR_NOMEM, "maxflow/bk-bands: out of memory for a band's queue");
     }
     if (!st) {
         out->flow = 0;
@@ -414,15 +408,13 @@ sb_status sb_mf_bk_bands(const sb_gc_graph *g, const sb_band_runner *runner, sb_
             out->flow += flow[i];
         out->rounds = 0;
         out->relabels = 0;
-        b.active = malloc(sizeof(int32_t) * ((size_t)b.n + 1));   /* the cut's queue */
-        if (!b.active)
-            st = sb_fail(err, SB_ERR_NOMEM, "maxflow/bk-bands: out of memory");
-        else
-            sb_mf_canonical_cut(b.w, b.h, b.r, 8, 1, b.tr, 1, out->fg, b.active);
+        sb_mf_canonical_cut(b.w, b.h, b.r, 8, 1, b.tr, 1, out->fg, queues);
     }
     free(edge);
     free(time);
     free(flow);
+    free(queues);
+    free(orphans);
     bk_free(&b);
     return st;
 }
