@@ -9,6 +9,6 @@ set style fill solid 0.8 border -1
 set logscale y
 set ylabel 'speedup (x)'
 set xlabel 'image size (photos: geometric mean)'
-cols = '2 3 4 5 6 7'
-colours = '#4d4d4d #1f77b4 #969696 #17becf #d62728 #2ca02c'
-plot for [k=1:6] 'grabcut-rect-speedup.dat' using int(word(cols, k)):xtic(1) title columnheader(int(word(cols, k))) lc rgb word(colours, k)
+cols = '2 3 4 5 6 7 8 9'
+colours = '#4d4d4d #1f77b4 #969696 #17becf #d62728 #2ca02c #dbdb8d #e377c2'
+plot for [k=1:8] 'grabcut-rect-speedup.dat' using int(word(cols, k)):xtic(1) title columnheader(int(word(cols, k))) lc rgb word(colours, k)
