@@ -53,7 +53,7 @@ OPENMP      := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - 
 COMMON_SRC  := $(wildcard common/*.c)
 CPU_SRC     := $(wildcard impl_cpu/*.c) $(filter-out %_openmp.c,$(wildcard impl_pthread/*.c))
 OMP_SRC     := $(if $(OPENMP),$(wildcard impl_pthread/*_openmp.c))
-BENCH_SRC   := $(filter-out bench/main.c,$(wildcard bench/*.c))
+BENCH_SRC   := $(filter-out bench/cli/main.c,$(wildcard bench/*/*.c))
 TEST_SRC    := $(filter-out tests/test_gpu.c,$(wildcard tests/*.c))
 
 ifneq ($(NVCC),)
@@ -149,7 +149,11 @@ $(BUILD)/gen/nvccflags: FORCE
 # (A variable of its own: were it added to ALL_CFLAGS here, gen/cflags,
 # which these objects depend on, would see it or not depending on which
 # object asked first, and every build would start from scratch.)
-$(BUILD)/impl_pthread/%.o $(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu
+# The harness's headers are reached by their job's folder ("harness/cases.h",
+# "io/results.h": bench/README.md), by bench/ and the tests alone.
+$(BUILD)/impl_pthread/%.o: HOST_INC := -Iimpl_cpu
+$(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu -Ibench
+$(BUILD)/bench/%.o: HOST_INC := -Ibench
 
 $(BUILD)/%.o: %.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
@@ -164,20 +168,20 @@ $(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok $(BUI
 # The variant table: every impl_* file's SB_VARIANT lines (variant.h), in
 # ladder order, for registry.c.  Rewritten only when it changes.
 VARIANT_FILES := $(wildcard impl_cpu/*.c impl_pthread/*.c impl_cuda/*/*.cu)
-$(BUILD)/gen/variants.inc: $(VARIANT_FILES) bench/variant_table.sh
+$(BUILD)/gen/variants.inc: $(VARIANT_FILES) bench/harness/variant_table.sh
 	@mkdir -p $(dir $@)
-	$(Q)sh bench/variant_table.sh . > $@.tmp
+	$(Q)sh bench/harness/variant_table.sh . > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/bench/registry.o: bench/registry.c $(BUILD)/gen/variants.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
+$(BUILD)/bench/harness/registry.o: bench/harness/registry.c $(BUILD)/gen/variants.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
 
-$(BUILD)/bench/env.o $(BUILD)/bench/main.o: $(BUILD)/bench/%.o: bench/%.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
+$(BUILD)/bench/io/env.o $(BUILD)/bench/cli/main.o: $(BUILD)/bench/%.o: bench/%.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
 
 $(BUILD)/%.o: %.cu $(BUILD)/deps.ok $(BUILD)/gen/nvccflags
 	@mkdir -p $(dir $@)
@@ -187,7 +191,7 @@ $(BUILD)/%.o: %.cu $(BUILD)/deps.ok $(BUILD)/gen/nvccflags
 # ---- link -------------------------------------------------------------------
 LINK = @echo "  LINK  $@"; $(CC) $(OPENMP) $(LDFLAGS) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
 
-$(BUILD)/segbench: $(BUILD)/bench/main.o $(LIB_OBJ)
+$(BUILD)/segbench: $(BUILD)/bench/cli/main.o $(LIB_OBJ)
 	$(LINK)
 
 $(BUILD)/sbgen: $(BUILD)/datasets/synth.o $(COMMON_SRC:%.c=$(BUILD)/%.o)
@@ -218,12 +222,12 @@ test-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRC := $(COMMON_SRC) bench/dataset.c
+FUZZ_LIB_SRC := $(COMMON_SRC) bench/harness/dataset.c
 FUZZ_TARGETS := image pnm manifest
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(BUILD)/deps.ok
 	@mkdir -p build-fuzz
 	@echo "  FUZZ  $@"
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -std=c11 -D_XOPEN_SOURCE=700 -Iinclude $(PNG_CFLAGS) -o $@ $< $(FUZZ_LIB_SRC) $(PNG_LIBS) -lm
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -std=c11 -D_XOPEN_SOURCE=700 -Iinclude -Ibench $(PNG_CFLAGS) -o $@ $< $(FUZZ_LIB_SRC) $(PNG_LIBS) -lm
 fuzz: $(addprefix build-fuzz/fuzz_,$(FUZZ_TARGETS))
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build-fuzz/corpus-$$t; \
@@ -261,7 +265,7 @@ compare: all datasets
 # hyperfine (an optional tool), on the set's largest image, every integral
 # variant that can run here: results/<machine>/cli.json, shown by the report.
 bench-cli: all datasets
-	bash bench/bench_cli.sh --set $(SET)
+	bash bench/cli/bench_cli.sh --set $(SET)
 
 # Peers (optional; python3 with OpenCV, scikit-image, CuPy, PyTorch where
 # installed): the same images on the same machine -> results/<machine>/peers.csv.

@@ -5,10 +5,10 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
-#include "../bench/commands.h"
-#include "../bench/device_status.h"
-#include "../bench/noise.h"
-#include "../bench/results.h"
+#include "cli/commands.h"
+#include "harness/device_status.h"
+#include "compare/noise.h"
+#include "io/results.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/image_io.h"
@@ -378,7 +378,7 @@ static void test_bench_cli_smoke(void)
     strcpy(strrchr(sbgen, '/') + 1, "sbgen");
     snprintf(cmd, sizeof cmd, "%s datasets/sets/smoke.set %s/ >/dev/null 2>&1", sbgen, dataset);
     CHECKF(system(cmd) == 0, "%s", cmd);
-    snprintf(cmd, sizeof cmd, "bash bench/bench_cli.sh --dataset %s --results %s --segbench %s --runs 2 >%s 2>&1",
+    snprintf(cmd, sizeof cmd, "bash bench/cli/bench_cli.sh --dataset %s --results %s --segbench %s --runs 2 >%s 2>&1",
              dataset, results, test_segbench_path(), out);
     int status = system(cmd);
     static char text[1 << 15];

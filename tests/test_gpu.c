@@ -6,10 +6,10 @@
 #include "test.h"
 #include "test_groups.h"
 
-#include "../bench/agreement.h"
-#include "../bench/args.h"
-#include "../bench/cases.h"
-#include "../bench/registry.h"
+#include "harness/agreement.h"
+#include "cli/args.h"
+#include "harness/cases.h"
+#include "harness/registry.h"
 
 #include "segbench/device.h"
 #include "segbench/grabcut.h"

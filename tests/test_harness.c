@@ -2,13 +2,13 @@
  * called as functions (no processes). */
 #include "test_groups.h"
 
-#include "../bench/agreement.h"
-#include "../bench/cases.h"
-#include "../bench/catalogue.h"
-#include "../bench/dataset.h"
-#include "../bench/outputs.h"
-#include "../bench/registry.h"
-#include "../bench/results.h"
+#include "harness/agreement.h"
+#include "harness/cases.h"
+#include "io/catalogue.h"
+#include "harness/dataset.h"
+#include "harness/outputs.h"
+#include "harness/registry.h"
+#include "io/results.h"
 
 #include "segbench/image_io.h"
 #include "segbench/integral.h"

@@ -4,9 +4,9 @@
 #include "test.h"
 #include "test_groups.h"
 
-#include "../bench/cases.h"
-#include "../bench/harness.h"
-#include "../bench/registry.h"
+#include "harness/cases.h"
+#include "harness/harness.h"
+#include "harness/registry.h"
 
 #include "segbench/kmeans.h"
 #include "segbench/rng.h"

@@ -6,11 +6,11 @@
 #include "test.h"
 #include "test_groups.h"
 
-#include "../bench/cases.h"
-#include "../bench/harness.h"
-#include "../bench/outputs.h"
-#include "../bench/registry.h"
-#include "../bench/segmetrics.h"
+#include "harness/cases.h"
+#include "harness/harness.h"
+#include "harness/outputs.h"
+#include "harness/registry.h"
+#include "algos/segmetrics.h"
 
 #include "segbench/regions.h"
 #include "segbench/rng.h"

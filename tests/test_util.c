@@ -1,8 +1,8 @@
 /* test_util.c - helpers shared by the test files. */
 #include "test_groups.h"
 
-#include "../bench/harness.h"
-#include "../bench/registry.h"
+#include "harness/harness.h"
+#include "harness/registry.h"
 
 #include "segbench/rng.h"
 

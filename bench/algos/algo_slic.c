@@ -1,0 +1,291 @@
+/* algo_slic.c - the harness's view of SLIC superpixels: parameters,
+ * outputs, the bit-exact check, bytes moved, quality against ground truth
+ * and pictures. */
+#include "harness/algo.h"
+
+#include "cli/args.h"
+#include "harness/outputs.h"
+#include "algos/pictures.h"
+#include "algos/segmetrics.h"
+
+#include "segbench/device.h"
+#include "segbench/image_io.h"
+#include "segbench/slic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* s16: S = 16, 10 iterations, full connectivity -- the issue's timing
+ *      benchmark, and what `segbench run slic` does by default;
+ * n1000: about 1000 superpixels, full connectivity (quality);
+ * n1000-majority: the same with the source's 5x5 majority filter in place
+ *      of connectivity enforcement (quality "with connectivity off"). */
+static const char *const slic_stages[] = { "s16", "n1000", "n1000-majority" };
+
+static void slic_params_default(void *params, int stage)
+{
+    sb_slic_params *p = params;
+    p->segments = stage == SB_SLIC_STAGE_S16 ? 0 : 1000;
+    p->size = 16;
+    p->iterations = 10;
+    p->weight = 0.6f;
+    p->space = SB_SLIC_LAB;
+    p->connectivity = stage == SB_SLIC_STAGE_N1000_MAJORITY ? SB_SLIC_CONNECT_MAJORITY : SB_SLIC_CONNECT_FULL;
+}
+
+static sb_status pick(const char *value, const char *what, const char *const *names, int count, int *out,
+                      sb_error *err)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(value, names[i]) == 0) {
+            *out = i;
+            return SB_OK;
+        }
+    return sb_fail(err, SB_ERR_USAGE, "%s: unknown value '%s'", what, value);
+}
+
+static sb_status slic_params_option(void *params, const char *key, const char *value, sb_error *err)
+{
+    sb_slic_params *p = params;
+    if (strcmp(key, "segments") == 0)
+        return sb_parse_int(value, 1, SB_MAX_PIXELS, "--segments", &p->segments, err);
+    if (strcmp(key, "size") == 0) {
+        p->segments = 0;
+        return sb_parse_int(value, 1, SB_MAX_SIDE, "--size", &p->size, err);
+    }
+    if (strcmp(key, "iterations") == 0)
+        return sb_parse_int(value, 1, SB_SLIC_MAX_ITER, "--iterations", &p->iterations, err);
+    if (strcmp(key, "weight") == 0) {
+        double w;
+        sb_status st = sb_parse_double(value, 0.0, 1000.0, "--weight", &w, err);
+        p->weight = (float)w;
+        return st;
+    }
+    if (strcmp(key, "space") == 0) {
+        static const char *const spaces[] = { "lab", "xyz", "rgb" };
+        return pick(value, "--space (lab, xyz or rgb)", spaces, 3, &p->space, err);
+    }
+    if (strcmp(key, "connectivity") == 0) {
+        static const char *const modes[] = { "full", "majority", "none" };
+        return pick(value, "--connectivity (full, majority or none)", modes, 3, &p->connectivity, err);
+    }
+    return sb_fail(err, SB_ERR_USAGE, "slic: unknown option --%s (see 'segbench run --help')", key);
+}
+
+static sb_status slic_output_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,
+                                    sb_error *err)
+{
+    sb_slic_geometry g;
+    sb_status st = sb_slic_geometry_init(&g, in->width, in->height, params, err);
+    if (st)
+        return st;
+    sb_slic_out *o = out;
+    o->width = in->width;
+    o->height = in->height;
+    o->centre_count = g.centres;
+    SB_OUT_PLANE(l, sb_slic_out, labels, "labels", SB_ELEM_INT, (size_t)in->width * (size_t)in->height, in->width);
+    SB_OUT_PLANE(l, sb_slic_out, centres, "centres", SB_ELEM_RECORD, (size_t)g.centres, 0);
+    SB_OUT_FIELD(l, sb_slic_out, superpixels, "the superpixel count", SB_ELEM_INT);
+    return SB_OK;
+}
+
+/* The floor: each iteration must read every pixel's colour (3 bytes of
+ * RGB, its most compact form); the labels are written once. */
+static double slic_bytes(const sb_image *in, const void *params, const void *ref_out)
+{
+    const sb_slic_params *p = params;
+    (void)ref_out;
+    return (double)in->width * (double)in->height * (3.0 * p->iterations + 4.0);
+}
+
+static int on_boundary(const sb_slic_out *o, int x, int y)
+{
+    const int32_t *L = o->labels;
+    size_t i = (size_t)y * o->width + x;
+    return (x + 1 < o->width && L[i + 1] != L[i]) || (y + 1 < o->height && L[i + o->width] != L[i]) ||
+           (x > 0 && L[i - 1] != L[i]) || (y > 0 && L[i - o->width] != L[i]);
+}
+
+/* The input with superpixel borders in red. */
+static sb_status overlay_picture(const sb_image *in, const sb_slic_out *o, sb_image *pic, sb_error *err)
+{
+    sb_status st = sb_image_alloc(pic, o->width, o->height, 3, err);
+    if (st)
+        return st;
+    for (int y = 0; y < o->height; y++) {
+        const uint8_t *src = sb_image_row(in, y);
+        uint8_t *dst = sb_image_row(pic, y);
+        for (int x = 0; x < o->width; x++) {
+            static const uint8_t red[3] = { 255, 0, 0 };
+            memcpy(dst + 3 * x, on_boundary(o, x, y) ? red : src + 3 * x, 3);
+        }
+    }
+    return SB_OK;
+}
+
+static sb_status slic_write_output(const char *path, const sb_image *in, const void *params, const void *out,
+                                   sb_error *err)
+{
+    (void)params;
+    sb_image pic;
+    sb_status st = overlay_picture(in, out, &pic, err);
+    if (!st)
+        st = sb_image_save(path, &pic, err);
+    sb_image_free(&pic);
+    return st;
+}
+
+/* Labels can pass 255: each is written as 24-bit RGB, R the high byte. */
+static sb_status slic_write_labels(const char *path, const void *out, sb_error *err)
+{
+    const sb_slic_out *o = out;
+    sb_image pic;
+    sb_status st = sb_image_alloc(&pic, o->width, o->height, 3, err);
+    if (st)
+        return st;
+    size_t n = (size_t)o->width * (size_t)o->height;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t l = (uint32_t)o->labels[i];
+        pic.data[3 * i] = (uint8_t)(l >> 16);
+        pic.data[3 * i + 1] = (uint8_t)(l >> 8);
+        pic.data[3 * i + 2] = (uint8_t)l;
+    }
+    st = sb_image_save(path, &pic, err);
+    sb_image_free(&pic);
+    return st;
+}
+
+static const char *connectivity_name(int c)
+{
+    return c == SB_SLIC_CONNECT_FULL ? "full connectivity" : c == SB_SLIC_CONNECT_MAJORITY ? "majority filter" : "none";
+}
+
+static void slic_describe(FILE *fp, const void *params, const void *out)
+{
+    const sb_slic_params *p = params;
+    const sb_slic_out *o = out;
+    sb_slic_geometry g;
+    sb_error err;
+    if (sb_slic_geometry_init(&g, o->width, o->height, p, &err))
+        return;
+    fprintf(fp, "S %d, grid %dx%d (%d centres), %d iterations, weight %g, %s; %s: %d superpixels\n", g.S, g.grid_w,
+            g.grid_h, g.centres, p->iterations, (double)p->weight,
+            p->space == SB_SLIC_LAB ? "Lab" : p->space == SB_SLIC_XYZ ? "XYZ" : "RGB", connectivity_name(p->connectivity),
+            o->superpixels);
+}
+
+static sb_status slic_quality(const sb_image *in, const void *params, const void *out, const sb_labels *truth,
+                              sb_quality *q, sb_error *err)
+{
+    (void)params;
+    const sb_slic_out *o = out;
+    memset(q, 0, sizeof *q);
+    q->name[q->count] = "superpixels";
+    q->value[q->count++] = o->superpixels;
+    double v;
+    sb_status st = sb_pieces_per_label(o->labels, o->width, o->height, &v, err);
+    if (st)
+        return st;
+    q->name[q->count] = "pieces_per_label";
+    q->value[q->count++] = v;
+    if (!truth)
+        return SB_OK;
+    if (truth->width != in->width || truth->height != in->height)
+        return sb_fail(err, SB_ERR_USAGE, "slic quality: truth is %dx%d, the image %dx%d", truth->width, truth->height,
+                       in->width, in->height);
+    int radius = sb_boundary_radius(o->width, o->height);
+    if ((st = sb_boundary_recall(o->labels, truth->data, o->width, o->height, radius, &v, err)))
+        return st;
+    q->name[q->count] = "boundary_recall";
+    q->value[q->count++] = v;
+    double ue, asa;
+    if ((st = sb_overlap_scores(o->labels, truth->data, o->width, o->height, &ue, &asa, err)))
+        return st;
+    q->name[q->count] = "undersegmentation_error";
+    q->value[q->count++] = ue;
+    q->name[q->count] = "achievable_accuracy";
+    q->value[q->count++] = asa;
+    q->name[q->count] = "recall_radius_px";
+    q->value[q->count++] = radius;
+    return SB_OK;
+}
+
+/* Mean input colour of each superpixel. */
+static sb_status mean_picture(const sb_image *in, const sb_slic_out *o, sb_image *pic, sb_error *err)
+{
+    size_t n = (size_t)o->width * (size_t)o->height;
+    uint64_t(*sum)[4] = calloc(n, sizeof *sum);
+    if (!sum)
+        return sb_fail(err, SB_ERR_NOMEM, "slic: out of memory");
+    sb_status st = sb_image_alloc(pic, o->width, o->height, 3, err);
+    for (int y = 0; !st && y < o->height; y++)
+        for (int x = 0; x < o->width; x++) {
+            uint64_t *s = sum[o->labels[(size_t)y * o->width + x]];
+            for (int ch = 0; ch < 3; ch++)
+                s[ch] += sb_image_row(in, y)[3 * x + ch];
+            s[3]++;
+        }
+    for (size_t i = 0; !st && i < n; i++) {
+        const uint64_t *s = sum[o->labels[i]];
+        for (int ch = 0; ch < 3; ch++)
+            pic->data[3 * i + ch] = (uint8_t)((s[ch] + s[3] / 2) / s[3]);
+    }
+    free(sum);
+    return st;
+}
+
+/* The gallery: the input, its superpixel borders with full connectivity
+ * and with the source's majority filter, and the mean colours. */
+static sb_status slic_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
+                              const void *out, FILE *index, sb_error *err)
+{
+    (void)out;
+    sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input", err);
+    for (int mode = 0; mode < 2 && !st; mode++) {
+        sb_slic_params p = *(const sb_slic_params *)params;
+        p.connectivity = mode == 0 ? SB_SLIC_CONNECT_FULL : SB_SLIC_CONNECT_MAJORITY;
+        void *o = NULL;
+        sb_image pic = { 0 };
+        char caption[200];
+        st = sb_output_alloc(&sb_algo_slic, &o, in, &p, err);
+        if (!st)
+            st = sb_slic_serial(in, &p, o, err);
+        if (!st)
+            st = overlay_picture(in, o, &pic, err);
+        if (!st) {
+            snprintf(caption, sizeof caption, "borders, %s (%d superpixels)", connectivity_name(p.connectivity),
+                     ((sb_slic_out *)o)->superpixels);
+            st = sb_gallery_write(dir, prefix, mode == 0 ? "borders" : "majority", &pic, SB_OK, index, caption,
+                                  err);
+        }
+        sb_image_free(&pic);
+        if (!st && mode == 0 && !(st = mean_picture(in, o, &pic, err)))
+            st = sb_gallery_write(dir, prefix, "mean", &pic, SB_OK, index, "mean colour of each superpixel", err);
+        sb_image_free(&pic);
+        sb_output_free(o);
+    }
+    return st;
+}
+
+const sb_algo sb_algo_slic = {
+    .name = "slic",
+    .summary = "SLIC superpixels (gSLICr style): exact Lab, integer centre sums, full connectivity",
+    .contract = "bit-exact: every label, every centre and the superpixel count equal the serial reference's",
+    .stage_count = 3,
+    .stages = slic_stages,
+    .load_mode = SB_LOAD_RGB,
+    .params_size = sizeof(sb_slic_params),
+    .options_help = "--size S (16) | --segments N  --iterations N (10)  --weight W (0.6)  --space lab|xyz|rgb (lab)  "
+                    "--connectivity full|majority|none (full)",
+    .params_default = slic_params_default,
+    .params_option = slic_params_option,
+    .output_size = sizeof(sb_slic_out),
+    .output_layout = slic_output_layout,
+    .bytes = slic_bytes,
+    .write_output = slic_write_output,
+    .write_labels = slic_write_labels,
+    .describe = slic_describe,
+    .quality = slic_quality,
+    .gallery = slic_gallery,
+};

@@ -1,0 +1,93 @@
+/* args.c - parsing option values (see args.h). */
+#include "cli/args.h"
+
+#include <ctype.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sb_list_next(const char **cursor, char *item, size_t size)
+{
+    const char *p = *cursor;
+    if (!p || !*p)
+        return 0;
+    size_t len = strcspn(p, ",");
+    snprintf(item, size, "%.*s", (int)len, p);
+    *cursor = p + len + (p[len] == ',');
+    return 1;
+}
+
+int sb_in_list(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    char item[128];
+    for (const char *p = list; sb_list_next(&p, item, sizeof item);)
+        if (strcmp(item, name) == 0)
+            return 1;
+    return 0;
+}
+
+int sb_split_fields(char *line, char sep, char **field, int max)
+{
+    int n = 0;
+    while (n < max) {
+        field[n++] = line;
+        char *end = strchr(line, sep);
+        if (!end)
+            break;
+        *end = '\0';
+        line = end + 1;
+    }
+    return n;
+}
+
+sb_status sb_parse_int(const char *s, long min, long max, const char *what, int *out, sb_error *err)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || isspace((unsigned char)*s) || *end || errno)    /* strtol would skip leading blanks */
+        return sb_fail(err, SB_ERR_USAGE, "%s: '%s' is not a whole number", what, s);
+    if (v < min || v > max)
+        return sb_fail(err, SB_ERR_USAGE, "%s: %ld is outside %ld..%ld", what, v, min, max);
+    *out = (int)v;
+    return SB_OK;
+}
+
+sb_status sb_parse_double(const char *s, double min, double max, const char *what, double *out, sb_error *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || isspace((unsigned char)*s) || *end || errno || !isfinite(v))
+        return sb_fail(err, SB_ERR_USAGE, "%s: '%s' is not a number", what, s);
+    if (v < min || v > max)
+        return sb_fail(err, SB_ERR_USAGE, "%s: %g is outside %g..%g", what, v, min, max);
+    *out = v;
+    return SB_OK;
+}
+
+sb_status sb_parse_int_list(const char *s, int lo, int hi, const char *what, int *values, int max, int *count,
+                            sb_error *err)
+{
+    char buf[256];
+    if (strlen(s) >= sizeof buf)
+        return sb_fail(err, SB_ERR_USAGE, "%s: list too long", what);
+    strcpy(buf, s);
+    *count = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (*count == max)
+            return sb_fail(err, SB_ERR_USAGE, "%s: more than %d values", what, max);
+        sb_status st = sb_parse_int(tok, lo, hi, what, &values[*count], err);
+        if (st)
+            return st;
+        (*count)++;
+    }
+    if (*count == 0)
+        return sb_fail(err, SB_ERR_USAGE, "%s: empty list", what);
+    return SB_OK;
+}

@@ -1,0 +1,58 @@
+/* cmd_common.c - helpers the subcommands share (see commands.h). */
+#include "cli/commands.h"
+
+#include "cli/args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+sb_status sb_select_images(const char *set, char *const *files, int nfiles, sb_dataset *ds, sb_error *err)
+{
+    if (nfiles > 0)
+        return sb_dataset_from_files(files, nfiles, ds, err);
+    return sb_dataset_load_set(".", set ? set : "default", ds, err);
+}
+
+int sb_default_threads(int *threads, int max)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1)
+        cores = 1;
+    int n = 0;
+    for (int t = 1; t <= cores && n < max; t *= 2)
+        threads[n++] = t;
+    if (n < max && threads[n - 1] != cores)
+        threads[n++] = (int)cores;
+    return n;
+}
+
+sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *threads, sb_error *err)
+{
+    char algo[64], name[64];
+    const char *slash = strchr(spec, '/');
+    if (!slash || slash == spec || (size_t)(slash - spec) >= sizeof algo)
+        return sb_fail(err, SB_ERR_USAGE, "'%s': name a variant as algo/variant[@threads]", spec);
+    snprintf(algo, sizeof algo, "%.*s", (int)(slash - spec), spec);
+    const char *at = strchr(slash, '@');
+    size_t len = at ? (size_t)(at - slash - 1) : strlen(slash + 1);
+    if (len == 0 || len >= sizeof name)
+        return sb_fail(err, SB_ERR_USAGE, "'%s': name a variant as algo/variant[@threads]", spec);
+    snprintf(name, sizeof name, "%.*s", (int)len, slash + 1);
+    if (!sb_algo_find(algo))
+        return sb_fail(err, SB_ERR_USAGE, "'%s': unknown algorithm '%s' (see 'segbench list')", spec, algo);
+    *v = sb_variant_find(algo, name);
+    if (!*v)
+        return sb_fail(err, SB_ERR_USAGE, "'%s': unknown variant '%s' of %s (see 'segbench list')", spec, name,
+                       algo);
+    *threads = 1;
+    if (at) {
+        sb_status st = sb_parse_int(at + 1, 1, 1024, "thread count", threads, err);
+        if (st)
+            return st;
+        if (*threads > 1 && !((*v)->flags & SB_THREADED))
+            return sb_fail(err, SB_ERR_USAGE, "'%s': %s/%s does not take a thread count", spec, algo, name);
+    }
+    return SB_OK;
+}

@@ -1,0 +1,246 @@
+/* cmd_run.c - `segbench run ALGO IN OUT`: one variant on one image, the
+ * output written as a picture (atomically), the time on stderr. */
+#include "cli/commands.h"
+
+#include "harness/agreement.h"
+#include "cli/args.h"
+#include "harness/outputs.h"
+#include "cli/options.h"
+#include "cli/patterns.h"
+#include "harness/cases.h"
+
+#include "segbench/atomic_file.h"
+#include "segbench/clock.h"
+#include "segbench/image_io.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* An output of `run`: checked before any work, written under a hidden
+ * temporary name, renamed into place only when every output is written. */
+typedef struct run_output {
+    const char *path;
+    char canonical[PATH_MAX + 256];   /* the real directory + base name */
+    char tmp[PATH_MAX + 256];
+} run_output;
+
+static sb_status output_check(run_output *o, const char *path, const char *what, sb_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path, *dot = strrchr(base, '.');
+    if (!*base)
+        return sb_fail(err, SB_ERR_USAGE, "%s: the %s path names a directory", path, what);
+    if (!dot || (strcasecmp(dot, ".png") && strcasecmp(dot, ".ppm") && strcasecmp(dot, ".pgm") &&
+                 strcasecmp(dot, ".pnm")))
+        return sb_fail(err, SB_ERR_USAGE, "%s: unknown format for the %s (use .png, .ppm or .pgm)", path, what);
+    char dir[PATH_MAX], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || !realpath(dir, real))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write the %s: its directory does not exist (%s)", path, what,
+                       dir);
+    if (access(dir, W_OK) != 0)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write the %s: its directory is not writable (%s)", path, what,
+                       dir);
+    snprintf(o->canonical, sizeof o->canonical, "%s/%s", real, base);
+    snprintf(o->tmp, sizeof o->tmp, "%s/.segbench-%d-%s", real, (int)getpid(), base);
+    return SB_OK;
+}
+
+/* Move every written output into place (all were written), or remove them. */
+static sb_status outputs_finish(run_output *outs, int n, sb_status st, sb_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        if (!st && rename(outs[i].tmp, outs[i].path) != 0)
+            st = sb_fail(err, SB_ERR_IO, "%s: cannot rename into place", outs[i].path);
+        if (st)
+            unlink(outs[i].tmp);
+        sb_temp_untrack(outs[i].tmp);
+    }
+    return st;
+}
+
+enum { OPT_VARIANT, OPT_THREADS, OPT_STAGE, OPT_LABELS, OPT_COUNT };
+
+static const sb_option RUN_OPTIONS[OPT_COUNT] = {
+    [OPT_VARIANT] = { "variant", "PATTERN", "the serial reference", "the variant (a pattern must match one)" },
+    [OPT_THREADS] = { "threads", "N", "1", "threads, for a threaded variant" },
+    [OPT_STAGE] = { "stage", "PATTERN", "the first", "the stage of a pipeline algorithm" },
+    [OPT_LABELS] = { "labels", "FILE", NULL, "also write the label image (.png, .pgm), where the algorithm has one" },
+};
+
+const sb_command sb_cmd_run = {
+    "run", "ALGO IN OUT [options] [algorithm options]",
+    "Run one variant on one image, check it against the reference, write its output picture.",
+    "IN and OUT are .png, .ppm or .pgm.  Outputs are written only when the variant agrees\n"
+    "with the reference, all of them or none.  Algorithm options (--k 16, --radius 8, ...)\n"
+    "are listed per algorithm by 'segbench list'.\n",
+    RUN_OPTIONS, OPT_COUNT, 1, SB_EXIT_AGREEMENT, cmd_run,
+};
+
+/* The one name of `names` that the patterns pick. */
+static sb_status pick_one(const char *patterns, const char *const *names, int count, const char *what,
+                          const char *algo, const char **out, sb_error *err)
+{
+    sb_status st = sb_pattern_check(patterns, names, count, what, err);
+    if (st)
+        return st;
+    char picked[300] = "";
+    int n = 0;
+    for (int i = 0; i < count; i++)
+        if (sb_pattern_match(patterns, names[i])) {
+            size_t len = strlen(picked);
+            snprintf(picked + len, sizeof picked - len, "%s%s", n ? ", " : "", names[i]);
+            *out = names[i];
+            n++;
+        }
+    if (n > 1)
+        return sb_fail(err, SB_ERR_USAGE, "%s: '%s' matches %d of %s's (%s); run takes one", what, patterns, n, algo,
+                       picked);
+    return SB_OK;
+}
+
+sb_status cmd_run(int argc, char **argv, sb_error *err)
+{
+    const char *pos[3] = { NULL, NULL, NULL };
+    int npos = 0, threads = 1, threads_given = 0;
+    const char *variant_name = NULL, *stage_name = NULL, *labels_path = NULL;
+    char keys[16][64];
+    const char *values[16];
+    int nkeys = 0;
+
+    sb_optparse p;
+    sb_optparse_begin(&p, &sb_cmd_run, argc, argv, err);
+    sb_status st = SB_OK;
+    for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;) {
+        switch (opt) {
+        case OPT_VARIANT: variant_name = p.value; break;
+        case OPT_STAGE: stage_name = p.value; break;
+        case OPT_LABELS: labels_path = p.value; break;
+        case OPT_THREADS:
+            threads_given = 1;
+            st = sb_parse_int(p.value, 1, 1024, "--threads", &threads, err);
+            break;
+        case SB_OPT_ARG:
+            if (npos == 3)
+                return sb_fail(err, SB_ERR_USAGE, "too many arguments (usage: segbench run ALGO IN OUT)");
+            pos[npos++] = p.value;
+            break;
+        case SB_OPT_OTHER:
+            if (nkeys == 16)
+                return sb_fail(err, SB_ERR_USAGE, "at most 16 algorithm options (--%s is the 17th)", p.key);
+            snprintf(keys[nkeys], sizeof keys[0], "%s", p.key);
+            values[nkeys++] = p.value;
+            break;
+        default: return sb_optparse_unexpected(&p);
+        }
+    }
+    if (p.status || st)
+        return p.status ? p.status : st;
+    if (npos != 3)
+        return sb_fail(err, SB_ERR_USAGE, "usage: segbench run ALGO IN OUT [options] (see 'segbench run --help')");
+
+    const sb_algo *algo = sb_algo_find(pos[0]);
+    if (!algo) {
+        const char *names[64];
+        int n = sb_algo_names(names, 64);
+        const char *near = sb_nearest_name(pos[0], names, n);
+        return sb_fail(err, SB_ERR_USAGE, "unknown algorithm '%s'%s%s%s (see 'segbench list')", pos[0],
+                       near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+    }
+    int stage = 0;
+    if (stage_name) {
+        const char *picked = NULL;
+        if ((st = pick_one(stage_name, algo->stages, algo->stage_count, "--stage", algo->name, &picked, err)))
+            return st;
+        stage = sb_stage_find(algo, picked);
+    }
+    const sb_variant *v = sb_reference_variant(algo);
+    if (variant_name) {
+        const char *names[64], *picked = NULL;
+        int n = sb_variant_names(algo->name, names, 64);
+        if ((st = pick_one(variant_name, names, n, "--variant", algo->name, &picked, err)))
+            return st;
+        v = sb_variant_find(algo->name, picked);
+    }
+    if (threads_given && !(v->flags & SB_THREADED) && threads != 1)
+        return sb_fail(err, SB_ERR_USAGE, "%s/%s does not take --threads", algo->name, v->name);
+    if (labels_path && !algo->write_labels)
+        return sb_fail(err, SB_ERR_USAGE, "%s has no label image (--labels)", algo->name);
+    if (!(v->stages & (1u << stage)))
+        return sb_fail(err, SB_ERR_USAGE, "%s/%s does not implement stage %s", algo->name, v->name,
+                       algo->stages[stage]);
+    char why[300];
+    if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
+        return sb_fail(err, SB_ERR_UNAVAILABLE, "%s/%s cannot run here: %s", algo->name, v->name, why);
+    /* every output path is checked before any work */
+    run_output outs[2];
+    int nouts = 1;
+    if ((st = output_check(&outs[0], pos[2], "output", err)))
+        return st;
+    if (labels_path) {
+        if ((st = output_check(&outs[1], labels_path, "labels", err)))
+            return st;
+        if (strcmp(outs[0].canonical, outs[1].canonical) == 0)
+            return sb_fail(err, SB_ERR_USAGE, "%s: --labels names the output picture itself", labels_path);
+        nouts = 2;
+    }
+
+    void *params = calloc(1, algo->params_size);
+    if (!params)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    algo->params_default(params, stage);
+    for (int i = 0; i < nkeys && !st; i++)
+        st = algo->params_option(params, keys[i], values[i], err);
+
+    sb_image loaded = { 0 };
+    sb_case_data cd = { 0 };
+    void *stream = NULL, *out = NULL;
+    if (!st)
+        st = sb_image_load(pos[1], algo->load_mode, &loaded, err);
+    /* the reference is computed too: a variant's output is only written if it agrees */
+    if (!st)
+        st = sb_case_open(&cd, algo, stage, params, &loaded, err);
+    if (!st && (v->flags & SB_DEVICE))
+        st = sb_device_stream_create(&stream, err);
+    if (!st)
+        st = sb_output_alloc(algo, &out, &cd.input, cd.params, err);
+    double ms = 0.0;
+    if (!st) {
+        double t0 = sb_clock_ms();
+        st = sb_run_once(&cd.c, v, threads, stream, out, 1, NULL, err);
+        ms = sb_clock_ms() - t0;
+    }
+    if (!st) {
+        sb_agreement ag;
+        sb_output_check(algo, &cd.input, cd.params, cd.reference, out, v->flags, &ag);
+        if (!ag.ok && !(v->flags & SB_FLOOR))
+            st = sb_fail(err, SB_ERR_AGREEMENT, "%s/%s disagrees with the reference: %s (nothing written)",
+                         algo->name, v->name, ag.metric);
+    }
+    for (int i = 0; i < nouts; i++)
+        sb_temp_track(outs[i].tmp);
+    if (!st)
+        st = algo->write_output(outs[0].tmp, &cd.input, cd.params, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+    if (!st && labels_path)
+        st = algo->write_labels(outs[1].tmp, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+    st = outputs_finish(outs, nouts, st, err);
+    if (!st && algo->describe)
+        algo->describe(stdout, cd.params, out);
+    if (!st)
+        fprintf(stderr, "%s/%s %s: %dx%d in %.3f ms (prepare + run + fetch) -> %s\n", algo->name, v->name,
+                algo->stages[stage], loaded.width, loaded.height, ms, pos[2]);
+    if (out)
+        sb_output_free(out);
+    sb_device_stream_destroy(stream);
+    sb_case_close(&cd);
+    sb_image_free(&loaded);
+    free(params);
+    return st;
+}

@@ -1,0 +1,41 @@
+/* commands.h - the segbench subcommands and what they share. */
+#ifndef SEGBENCH_COMMANDS_H
+#define SEGBENCH_COMMANDS_H
+
+#include "harness/dataset.h"
+#include "cli/options.h"
+#include "harness/registry.h"
+#include "io/results.h"
+
+/* The commands, each with its option table (defined beside its code). */
+extern const sb_command sb_cmd_list, sb_cmd_run, sb_cmd_bench, sb_cmd_check, sb_cmd_compare, sb_cmd_env,
+    sb_cmd_report;
+
+sb_status cmd_list(int argc, char **argv, sb_error *err);
+sb_status cmd_run(int argc, char **argv, sb_error *err);
+sb_status cmd_bench(int argc, char **argv, sb_error *err);
+sb_status cmd_check(int argc, char **argv, sb_error *err);
+sb_status cmd_compare(int argc, char **argv, sb_error *err);
+sb_status cmd_env(int argc, char **argv, sb_error *err);
+sb_status cmd_report(int argc, char **argv, sb_error *err);
+
+/* --set NAME or the given files; files win when both are given. */
+sb_status sb_select_images(const char *set, char *const *files, int nfiles, sb_dataset *ds, sb_error *err);
+
+/* 1, 2, 4, ... up to the online core count, and the core count itself. */
+int sb_default_threads(int *threads, int max);
+
+/* Parse "algo/variant" or "algo/variant@threads". */
+sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *threads, sb_error *err);
+
+/* Write the speedup tables of `rows` for one algorithm (markdown). */
+void sb_report_speedup_tables(const sb_rows *rows, const sb_algo *algo, FILE *fp);
+/* The whole-process table from results_dir/cli.json, when there is one (report_cli.c). */
+void sb_report_cli(FILE *md, const char *results_dir);
+/* report/MACHINES.md: the result sets in dirs side by side, and, when
+ * tasks_path is not NULL, the cluster tasks it lists (slurm-tasks.tsv:
+ * task, target, node, machine, status, detail) (report_machines.c). */
+sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path, const char *tasks_path,
+                             sb_error *err);
+
+#endif

@@ -1,0 +1,456 @@
+/* cmd_compare.c - `segbench compare`: is B faster than A, beyond noise?
+ *
+ * Two variants on the same images: both are checked first, then timed
+ * alternately (A B B A A B ...) so drift in clocks or temperature hits both
+ * alike and neither always runs second.  The verdict needs all of: a
+ * Mann-Whitney U test with p < alpha, a 95 % bootstrap interval of the
+ * ratio of medians that excludes 1, and a ratio at least --min-diff away
+ * from 1 (the smallest change that matters).  Otherwise "same" -- which is
+ * what a variant compared with itself must get.
+ *
+ * With --baseline and --current, the same test runs row by row on the raw
+ * samples of two saved result sets; rows on one side only are listed.
+ *
+ * Every line of the table is kept (compare_table.c) for the verdict line
+ * and for --export-json / --export-csv.
+ */
+#include "cli/commands.h"
+
+#include "compare/compare_table.h"
+#include "harness/device_status.h"
+#include "compare/noise.h"
+#include "cli/options.h"
+#include "cli/patterns.h"
+#include "io/result_set.h"
+
+#include "cli/args.h"
+#include "harness/cases.h"
+#include "harness/harness.h"
+
+#include "segbench/device.h"
+#include "segbench/image_io.h"
+#include "segbench/stats.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { MAX_FILES = 64 };
+
+#define COMPARE_SAMPLES 21
+#define COMPARE_MIN_DIFF 0.03
+#define COMPARE_ALPHA 0.01
+
+enum {
+    OPT_SET, OPT_IMAGE, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_SAMPLES, OPT_MIN_DIFF, OPT_ALPHA, OPT_NO_FLUSH,
+    OPT_BASELINE, OPT_CURRENT, OPT_FAIL_ON_SLOWER, OPT_STRICT, OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_COUNT
+};
+
+static const sb_option COMPARE_OPTIONS[OPT_COUNT] = {
+    [OPT_SET] = { "set", "NAME", "default", "A B: the image set" },
+    [OPT_IMAGE] = { "image", "FILE", NULL, "A B: an image file instead of a set (repeat for more)" },
+    [OPT_ALGO] = { "algo", "PATTERNS", "all", "--baseline: the algorithms to compare" },
+    [OPT_VARIANT] = { "variant", "PATTERNS", "all", "--baseline: the variants to compare" },
+    [OPT_STAGE] = { "stage", "PATTERNS", "A B: the first stage; --baseline: all", "the stages to compare" },
+    [OPT_SAMPLES] = { "samples", "N", SB_STR(COMPARE_SAMPLES), "A B: interleaved samples a side (at least 9)" },
+    [OPT_MIN_DIFF] = { "min-diff", "F", SB_STR(COMPARE_MIN_DIFF), "the smallest ratio change that matters" },
+    [OPT_ALPHA] = { "alpha", "P", SB_STR(COMPARE_ALPHA), "significance level of the Mann-Whitney test" },
+    [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "A B: keep the GPU's L2 warm between device runs" },
+    [OPT_BASELINE] = { "baseline", "DIR", NULL, "a saved result set (results/<machine>/ or a run's directory)" },
+    [OPT_CURRENT] = { "current", "DIR", NULL, "the result set to judge against the baseline" },
+    [OPT_FAIL_ON_SLOWER] = { "fail-on-slower", NULL, NULL, "exit 3 when B is slower on any row" },
+    [OPT_STRICT] = { "strict", NULL, NULL, "the old name of --fail-on-slower" },
+    [OPT_EXPORT_JSON] = { "export-json", "FILE", NULL, "every row with its samples, ratio, interval, p, verdict" },
+    [OPT_EXPORT_CSV] = { "export-csv", "FILE", NULL, "the same as CSV (samples space-separated)" },
+};
+
+const sb_command sb_cmd_compare = {
+    "compare", "A B [options]  |  --baseline DIR --current DIR [options]",
+    "Is B faster than A, beyond noise?  Two variants timed interleaved, or two saved result sets row by row.",
+    "A and B are algo/variant[@threads]: integral/cuda-shared integral/pthread@8.\n"
+    "B is faster or slower only when p < alpha, the 95 % interval of the ratio B/A\n"
+    "excludes 1, and the ratio is at least min-diff away from 1; otherwise same.\n",
+    COMPARE_OPTIONS, OPT_COUNT, 0,
+    "0 success; 1 a variant broke its agreement contract; 2 usage or input error; 3 B slower on some row\n"
+    "             (with --fail-on-slower); 130 interrupted",
+    cmd_compare,
+};
+
+typedef struct compare_opts {
+    const char *spec[2];
+    const char *set;
+    char *files[MAX_FILES];
+    int nfiles;
+    const char *algos, *variants, *stages;
+    int samples;
+    double min_diff, alpha;
+    int flush_l2;
+    const char *baseline, *current;
+    int fail_on_slower;
+    const char *export_json, *export_csv;
+} compare_opts;
+
+/* ---- two variants, interleaved ---------------------------------------------------------- */
+
+/* Interleaved sampling of two prepared variants on one case: one table line. */
+static sb_status compare_case(const compare_opts *o, const sb_case *c, const sb_variant *v[2],
+                              const int threads[2], void *stream, sb_compare_line *line, sb_error *err)
+{
+    sb_session s[2];
+    memset(s, 0, sizeof s);
+    double *ms[2] = { calloc((size_t)o->samples, sizeof(double)), calloc((size_t)o->samples, sizeof(double)) };
+    sb_status st = (!ms[0] || !ms[1]) ? sb_fail(err, SB_ERR_NOMEM, "out of memory") : SB_OK;
+    for (int k = 0; k < 2 && !st; k++) {
+        void *strm = (v[k]->flags & SB_DEVICE) ? stream : NULL;
+        if (!(st = sb_session_open(&s[k], c, v[k], threads[k], strm, 1, err))) {
+            double warm;
+            sb_agreement ag;
+            st = sb_session_sample(&s[k], 0, &warm, err);
+            if (!st)
+                st = sb_session_check(&s[k], &ag, err);
+            if (!st && !ag.ok) {
+                line->kind = SB_LINE_FAILED;
+                snprintf(line->note, sizeof line->note, "%s broke its contract: %s", o->spec[k], ag.metric);
+                goto done;
+            }
+            for (int w = 0; w < 3 && !st; w++)
+                st = sb_session_sample(&s[k], o->flush_l2, &warm, err);
+        }
+    }
+    /* A B, then B A: whichever runs second in a pair can gain or lose from
+     * what the first left behind (warm caches, threads just woken -- seen as
+     * a 4x bias on a 2-core machine), so each goes first half the time. */
+    for (int i = 0; i < o->samples && !st; i++)
+        for (int j = 0; j < 2 && !st; j++) {
+            int k = (i & 1) ? 1 - j : j;
+            st = sb_session_sample(&s[k], o->flush_l2, &ms[k][i], err);
+        }
+    if (!st)
+        st = sb_compare_line_judge(line, ms[0], o->samples, ms[1], o->samples, o->alpha, o->min_diff, err);
+done:
+    sb_session_close(&s[0]);
+    sb_session_close(&s[1]);
+    free(ms[0]);
+    free(ms[1]);
+    return st;
+}
+
+static sb_status compare_stage(const compare_opts *o, const sb_algo *algo, int stage, const sb_dataset *ds,
+                               const sb_variant *v[2], const int threads[2], void *stream, sb_compare_table *t,
+                               sb_error *err)
+{
+    sb_status st = SB_OK;
+    for (int i = 0; i < ds->count && !st; i++) {
+        sb_image loaded;
+        if ((st = sb_image_load(ds->images[i].path, algo->load_mode, &loaded, err)))
+            break;
+        sb_case_data cd;
+        void *params = NULL;
+        int usable;
+        char why[200];
+        sb_compare_line *line = NULL;
+        st = sb_case_params(algo, stage, ds->images[i].rect, &params, &usable, why, sizeof why, err);
+        if (!st && !(line = sb_compare_table_add(t, algo->name, algo->stages[stage], ds->images[i].name)))
+            st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        if (!st && !usable) {
+            line->kind = SB_LINE_SKIPPED;
+            snprintf(line->note, sizeof line->note, "skipped: %s", why);
+        } else if (!st && !(st = sb_case_open(&cd, algo, stage, params, &loaded, err))) {
+            st = compare_case(o, &cd.c, v, threads, stream, line, err);
+            sb_case_close(&cd);
+        }
+        if (line)
+            sb_compare_table_print_line(t, line, stdout);
+        free(params);
+        sb_image_free(&loaded);
+    }
+    return st;
+}
+
+static sb_status compare_variants(const compare_opts *o, sb_compare_table *t, sb_error *err)
+{
+    const sb_variant *v[2];
+    int threads[2];
+    for (int k = 0; k < 2; k++) {
+        sb_status st = sb_parse_variant_spec(o->spec[k], &v[k], &threads[k], err);
+        if (st)
+            return st;
+        char why[300];
+        if (sb_variant_availability(v[k], why, sizeof why) != SB_AVAILABLE)
+            return sb_fail(err, SB_ERR_UNAVAILABLE, "%s cannot run here: %s", o->spec[k], why);
+    }
+    if (strcmp(v[0]->algo, v[1]->algo) != 0)
+        return sb_fail(err, SB_ERR_USAGE, "%s and %s are different algorithms", o->spec[0], o->spec[1]);
+    const sb_algo *algo = sb_algo_find(v[0]->algo);
+    sb_status st = sb_pattern_check(o->stages, algo->stages, algo->stage_count, "--stage", err);
+    if (st)
+        return st;
+    unsigned stages = 0;                   /* the selected stages both implement */
+    for (int s = 0; s < algo->stage_count; s++)
+        if (o->stages ? sb_pattern_match(o->stages, algo->stages[s]) : s == 0)
+            stages |= (v[0]->stages & v[1]->stages) & (1u << s);
+    if (!stages)
+        return sb_fail(err, SB_ERR_USAGE, "%s and %s share no selected stage of %s", o->spec[0], o->spec[1],
+                       algo->name);
+
+    sb_dataset ds;
+    if ((st = sb_select_images(o->set, o->files, o->nfiles, &ds, err)))
+        return st;
+    void *stream = NULL;
+    char gpu_why[300];
+    int device = ((v[0]->flags | v[1]->flags) & SB_DEVICE) != 0;
+    if (device && sb_device_usable(gpu_why, sizeof gpu_why) && (st = sb_device_stream_create(&stream, err))) {
+        sb_dataset_free(&ds);
+        return st;
+    }
+    char governor[64];
+    if (((v[0]->flags & v[1]->flags) & SB_DEVICE) == 0 && sb_noise_governor(governor, sizeof governor))
+        fprintf(stderr, "warning: the CPU frequency governor is '%s', not 'performance': CPU timings may move "
+                        "with the clock\n", governor);
+    printf("compare %s: %d interleaved samples a side%s; %d image%s%s%s\n", algo->name, o->samples,
+           device ? (o->flush_l2 ? "; L2 flushed before each device run" : "; L2 kept warm") : "", ds.count,
+           ds.count == 1 ? "" : "s", o->nfiles ? "" : " of set ", o->nfiles ? "" : ds.name);
+    printf("A = %s\nB = %s\n\n", o->spec[0], o->spec[1]);
+    sb_compare_table_print_header(t, stdout);
+    for (int s = 0; s < algo->stage_count && !st; s++)
+        if (stages & (1u << s))
+            st = compare_stage(o, algo, s, &ds, v, threads, stream, t, err);
+    sb_device_stream_destroy(stream);
+    sb_dataset_free(&ds);
+    return st;
+}
+
+/* ---- a result set against a saved baseline ------------------------------------------------ */
+
+static void results_csv_path(const char *dir_or_csv, const char *algo, char *out, size_t size, int samples)
+{
+    struct stat sb;
+    if (stat(dir_or_csv, &sb) == 0 && S_ISDIR(sb.st_mode))
+        snprintf(out, size, "%s/%s%s", dir_or_csv, algo, samples ? ".samples.csv" : ".csv");
+    else if (samples)
+        snprintf(out, size, "%.*s.samples.csv", (int)(strlen(dir_or_csv) - 4), dir_or_csv);
+    else
+        snprintf(out, size, "%s", dir_or_csv);
+}
+
+static sb_status load_result_set(const char *where, const char *algo, sb_rows *rows, int *found, sb_error *err)
+{
+    char csv[1200], samples[1200];
+    results_csv_path(where, algo, csv, sizeof csv, 0);
+    results_csv_path(where, algo, samples, sizeof samples, 1);
+    struct stat sb;
+    *found = stat(csv, &sb) == 0;
+    if (!*found)
+        return SB_OK;
+    sb_status st = sb_rows_read_csv(csv, rows, err);
+    if (!st)
+        st = sb_rows_read_samples(samples, rows, err);
+    return st;
+}
+
+/* Say, before any row, when a result set is not one finished run, or when
+ * the two differ in what makes timings comparable. */
+static void warn_result_sets(const compare_opts *o, sb_compare_table *t)
+{
+    struct stat sb;
+    sb_result_set rs[2];
+    const char *dir[2] = { o->baseline, o->current }, *side[2] = { "baseline", "current" };
+    for (int k = 0; k < 2; k++) {
+        if (stat(dir[k], &sb) != 0 || !S_ISDIR(sb.st_mode))
+            return;
+        sb_result_set_survey(dir[k], &rs[k]);
+        for (int i = 0; i < rs[k].nnotes; i++)
+            sb_compare_table_warn(t, "the %s %s: %s", side[k], dir[k], rs[k].notes[i]);
+    }
+    static const struct {
+        size_t offset;
+        const char *what;
+    } fields[] = {
+        { offsetof(sb_run_info, machine_id), "machines" },
+        { offsetof(sb_run_info, set), "datasets" },
+        { offsetof(sb_run_info, commit), "commits" },
+        { offsetof(sb_run_info, options), "options" },
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const char *a = (const char *)&rs[0].run + fields[i].offset, *b = (const char *)&rs[1].run + fields[i].offset;
+        if (strcmp(a, b) != 0)
+            sb_compare_table_warn(t, "different %s: baseline %s, current %s", fields[i].what, a, b);
+    }
+}
+
+static int row_selected(const compare_opts *o, const sb_row *r)
+{
+    return sb_pattern_match(o->variants, r->variant) && sb_pattern_match(o->stages, r->stage);
+}
+
+static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const sb_rows *cur, sb_compare_table *t,
+                              sb_error *err)
+{
+    sb_status st = SB_OK;
+    for (int b = 0; b < base->count && !st; b++) {
+        const sb_row *rb = &base->row[b];
+        if (!row_selected(o, rb))
+            continue;
+        const sb_row *rc = NULL;
+        for (int c = 0; c < cur->count && !rc; c++)
+            if (sb_row_same_key(rb, &cur->row[c]))
+                rc = &cur->row[c];
+        char label[300];
+        snprintf(label, sizeof label, "%s t%d %s", rb->variant, rb->threads, rb->image);
+        sb_compare_line *line = sb_compare_table_add(t, rb->algo, rb->stage, label);
+        if (!line)
+            return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        if (!rc) {
+            line->kind = SB_LINE_ONLY_BASELINE;
+            line->a.median = rb->kernel.median;
+        } else if (strcmp(rc->agreement, "FAIL") == 0) {
+            line->kind = SB_LINE_FAILED;
+            snprintf(line->note, sizeof line->note, "the current row broke its contract: %s", rc->metric);
+        } else if (!rb->kernel_ms || !rc->kernel_ms) {
+            line->kind = SB_LINE_SKIPPED;
+            snprintf(line->note, sizeof line->note, "no raw samples to compare");
+        } else {
+            st = sb_compare_line_judge(line, rb->kernel_ms, rb->kernel.n, rc->kernel_ms, rc->kernel.n, o->alpha,
+                                       o->min_diff, err);
+        }
+        sb_compare_table_print_line(t, line, stdout);
+    }
+    for (int c = 0; c < cur->count && !st; c++) {
+        const sb_row *rc = &cur->row[c];
+        int in_base = 0;
+        for (int b = 0; b < base->count && !in_base; b++)
+            in_base = sb_row_same_key(&base->row[b], rc);
+        if (in_base || !row_selected(o, rc))
+            continue;
+        char label[300];
+        snprintf(label, sizeof label, "%s t%d %s", rc->variant, rc->threads, rc->image);
+        sb_compare_line *line = sb_compare_table_add(t, rc->algo, rc->stage, label);
+        if (!line)
+            return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        line->kind = SB_LINE_ONLY_CURRENT;
+        line->b.median = rc->kernel.median;
+        sb_compare_table_print_line(t, line, stdout);
+    }
+    return st;
+}
+
+static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_error *err)
+{
+    const char *names[64];
+    int n = sb_algo_names(names, 64);
+    sb_status st = sb_pattern_check(o->algos, names, n, "--algo", err);
+    if (st)
+        return st;
+    warn_result_sets(o, t);
+    sb_compare_table_print_warnings(t, stderr);
+    printf("compare: current against baseline, kernel time, row by row\nA = baseline %s\nB = current %s\n\n",
+           o->baseline, o->current);
+    int compared_algos = 0, header = 0;
+    for (int i = 0; i < sb_algo_count() && !st; i++) {
+        const char *algo = sb_algo_at(i)->name;
+        if (!sb_pattern_match(o->algos, algo))
+            continue;
+        sb_rows base = { 0 }, cur = { 0 };
+        int have_base, have_cur;
+        if (!(st = load_result_set(o->baseline, algo, &base, &have_base, err)) &&
+            !(st = load_result_set(o->current, algo, &cur, &have_cur, err)) && (have_base || have_cur)) {
+            compared_algos++;
+            if (!header++)
+                sb_compare_table_print_header(t, stdout);
+            st = compare_algo(o, &base, &cur, t, err);
+        }
+        sb_rows_free(&base);
+        sb_rows_free(&cur);
+    }
+    if (!st && !compared_algos)
+        st = sb_fail(err, SB_ERR_USAGE, "no selected algorithm has results in %s or %s", o->baseline, o->current);
+    return st;
+}
+
+/* ---- the command -------------------------------------------------------------------------- */
+
+static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->samples = COMPARE_SAMPLES;
+    o->min_diff = COMPARE_MIN_DIFF;
+    o->alpha = COMPARE_ALPHA;
+    o->flush_l2 = 1;
+    int nspec = 0;
+    sb_optparse p;
+    sb_optparse_begin(&p, &sb_cmd_compare, argc, argv, err);
+    sb_status st = SB_OK;
+    for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;) {
+        const char *v = p.value;
+        switch (opt) {
+        case OPT_SET: o->set = v; break;
+        case OPT_IMAGE:
+            if (o->nfiles == MAX_FILES)
+                return sb_fail(err, SB_ERR_USAGE, "at most %d --image files", MAX_FILES);
+            o->files[o->nfiles++] = (char *)v;
+            break;
+        case OPT_ALGO: o->algos = v; break;
+        case OPT_VARIANT: o->variants = v; break;
+        case OPT_STAGE: o->stages = v; break;
+        case OPT_SAMPLES: st = sb_parse_int(v, 9, 100000, "--samples (at least 9 a side)", &o->samples, err); break;
+        case OPT_MIN_DIFF: st = sb_parse_double(v, 0.0, 10.0, "--min-diff", &o->min_diff, err); break;
+        case OPT_ALPHA: st = sb_parse_double(v, 1e-12, 0.5, "--alpha", &o->alpha, err); break;
+        case OPT_NO_FLUSH: o->flush_l2 = 0; break;
+        case OPT_BASELINE: o->baseline = v; break;
+        case OPT_CURRENT: o->current = v; break;
+        case OPT_FAIL_ON_SLOWER:
+        case OPT_STRICT: o->fail_on_slower = 1; break;
+        case OPT_EXPORT_JSON: o->export_json = v; break;
+        case OPT_EXPORT_CSV: o->export_csv = v; break;
+        case SB_OPT_ARG:
+            if (nspec == 2)
+                return sb_fail(err, SB_ERR_USAGE, "compare takes two variants (A B)");
+            o->spec[nspec++] = v;
+            break;
+        default: return sb_optparse_unexpected(&p);
+        }
+    }
+    if (p.status || st)
+        return p.status ? p.status : st;
+    if (o->baseline || o->current) {
+        if (!o->baseline || !o->current || nspec)
+            return sb_fail(err, SB_ERR_USAGE, "usage: segbench compare --baseline DIR --current DIR");
+        if (o->set || o->nfiles)
+            return sb_fail(err, SB_ERR_USAGE, "--set and --image are for comparing two variants, not result sets");
+    } else if (nspec != 2) {
+        return sb_fail(err, SB_ERR_USAGE, "usage: segbench compare A B, or --baseline DIR --current DIR "
+                                          "(see 'segbench compare --help')");
+    } else if (o->algos || o->variants) {
+        return sb_fail(err, SB_ERR_USAGE, "--algo and --variant select rows of result sets; A and B name the variants");
+    }
+    return SB_OK;
+}
+
+sb_status cmd_compare(int argc, char **argv, sb_error *err)
+{
+    compare_opts o;
+    sb_status st = compare_parse(argc, argv, &o, err);
+    if (st)
+        return st;
+    sb_compare_table t;
+    /* the export files are opened (as temporary files) before any work, so a
+     * bad path fails at once, and are renamed into place only at the end */
+    if ((st = sb_compare_table_open(&t, o.baseline ? "results" : "variants", o.baseline ? o.baseline : o.spec[0],
+                                    o.baseline ? o.current : o.spec[1], o.alpha, o.min_diff, o.export_json,
+                                    o.export_csv, err)))
+        return st;
+    st = o.baseline ? compare_results(&o, &t, err) : compare_variants(&o, &t, err);
+    if (!st) {
+        sb_compare_table_print_noise(&t, stderr);
+        sb_compare_table_print_verdict(&t, stdout);
+    }
+    st = sb_compare_table_close(&t, st, err);
+    if (!st && t.tally.failed)
+        st = sb_fail(err, SB_ERR_AGREEMENT, "%d row(s) broke the agreement contract", t.tally.failed);
+    if (!st && o.fail_on_slower && t.tally.slower)
+        st = sb_fail(err, SB_ERR_SLOWER, "B is slower on %d row(s) (--fail-on-slower)", t.tally.slower);
+    return st;
+}

@@ -1,0 +1,327 @@
+/* compare_table.c - compare's lines, verdict and exports (see compare_table.h). */
+#include "compare/compare_table.h"
+
+#include "io/json_out.h"
+#include "compare/noise.h"
+#include "io/results.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+sb_status sb_compare_table_open(sb_compare_table *t, const char *mode, const char *a, const char *b, double alpha,
+                                double min_diff, const char *json_path, const char *csv_path, sb_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->mode = mode;
+    t->a = a;
+    t->b = b;
+    t->alpha = alpha;
+    t->min_diff = min_diff;
+    sb_status st = SB_OK;
+    if (json_path && !(st = sb_atomic_open(&t->json, json_path, err)))
+        t->have_json = 1;
+    if (!st && csv_path && !(st = sb_atomic_open(&t->csv, csv_path, err)))
+        t->have_csv = 1;
+    if (st && t->have_json) {
+        sb_atomic_abort(&t->json);
+        t->have_json = 0;
+    }
+    return st;
+}
+
+sb_compare_line *sb_compare_table_add(sb_compare_table *t, const char *algo, const char *stage, const char *label)
+{
+    if (t->count == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        sb_compare_line *grown = realloc(t->line, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        t->line = grown;
+        t->cap = cap;
+        t->printed = NULL;     /* it pointed into the old array */
+    }
+    sb_compare_line *l = &t->line[t->count++];
+    memset(l, 0, sizeof *l);
+    snprintf(l->algo, sizeof l->algo, "%s", algo);
+    snprintf(l->stage, sizeof l->stage, "%s", stage);
+    snprintf(l->label, sizeof l->label, "%s", label);
+    return l;
+}
+
+static double *copy_samples(const double *ms, int n)
+{
+    double *copy = malloc((size_t)(n > 0 ? n : 1) * sizeof *copy);
+    if (copy && n > 0)
+        memcpy(copy, ms, (size_t)n * sizeof *copy);
+    return copy;
+}
+
+sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, const double *b, int nb,
+                                double alpha, double min_diff, sb_error *err)
+{
+    line->kind = SB_LINE_JUDGED;
+    if (!(line->a_ms = copy_samples(a, na)) || !(line->b_ms = copy_samples(b, nb)))
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_summarize(a, na, &line->a);
+    sb_summarize(b, nb, &line->b);
+    sb_compare_samples(a, na, b, nb, alpha, min_diff, &line->cmp);
+    line->noise_a = sb_noise_spread_flag(&line->a);
+    line->noise_b = sb_noise_spread_flag(&line->b);
+    if (line->cmp.verdict == SB_SAME)
+        snprintf(line->note, sizeof line->note, "%s",
+                 fabs(line->cmp.ratio - 1.0) < min_diff ? "difference below --min-diff" : "not significant");
+    return SB_OK;
+}
+
+void sb_compare_table_warn(sb_compare_table *t, const char *fmt, ...)
+{
+    if (t->nwarnings == SB_COMPARE_MAX_WARNINGS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->warning[t->nwarnings++], sizeof t->warning[0], fmt, ap);
+    va_end(ap);
+}
+
+void sb_compare_table_print_warnings(const sb_compare_table *t, FILE *fp)
+{
+    for (int i = 0; i < t->nwarnings; i++)
+        fprintf(fp, "warning: %s\n", t->warning[i]);
+    fflush(fp);
+}
+
+enum { LABEL_WIDTH = 36 };
+
+void sb_compare_table_print_header(sb_compare_table *t, FILE *fp)
+{
+    fprintf(fp, "%-*s %10s %10s  %-22s %8s  %s\n", LABEL_WIDTH, "", "A ms", "B ms", "B/A [95% interval]", "p",
+            "B is");
+    t->printed = NULL;
+}
+
+static void count_line(sb_compare_tally *t, const sb_compare_line *l)
+{
+    switch (l->kind) {
+    case SB_LINE_JUDGED:
+        if (l->cmp.verdict == SB_FASTER)
+            t->faster++;
+        else if (l->cmp.verdict == SB_SLOWER)
+            t->slower++;
+        else
+            t->same++;
+        if (l->cmp.ratio > 0 && isfinite(l->cmp.ratio)) {
+            t->log_ratio_sum += log(l->cmp.ratio);
+            t->ratios++;
+        }
+        break;
+    case SB_LINE_FAILED: t->failed++; break;
+    case SB_LINE_SKIPPED: t->skipped++; break;
+    case SB_LINE_ONLY_BASELINE: t->only_baseline++; break;
+    case SB_LINE_ONLY_CURRENT: t->only_current++; break;
+    }
+}
+
+void sb_compare_table_print_line(sb_compare_table *t, sb_compare_line *l, FILE *fp)
+{
+    count_line(&t->tally, l);
+    if (!t->printed || strcmp(t->printed->algo, l->algo) || strcmp(t->printed->stage, l->stage))
+        fprintf(fp, "%s, stage %s\n", l->algo, l->stage);
+    t->printed = l;
+    char label[sizeof l->label + 2];
+    snprintf(label, sizeof label, "  %s", l->label);   /* a long label pushes its line right */
+    switch (l->kind) {
+    case SB_LINE_JUDGED:
+        fprintf(fp, "%-*s %10.4f %10.4f  %6.3f [%6.3f, %6.3f] %8.2g  %s%s%s%s%s\n", LABEL_WIDTH, label, l->a.median,
+                l->b.median, l->cmp.ratio, l->cmp.lo, l->cmp.hi, l->cmp.p_value, sb_verdict_name(l->cmp.verdict),
+                l->note[0] ? " (" : "", l->note, l->note[0] ? ")" : "", (l->noise_a | l->noise_b) ? " noisy" : "");
+        break;
+    case SB_LINE_ONLY_BASELINE:
+        fprintf(fp, "%-*s %10.4f %10s  only in the baseline\n", LABEL_WIDTH, label, l->a.median, "-");
+        break;
+    case SB_LINE_ONLY_CURRENT:
+        fprintf(fp, "%-*s %10s %10.4f  only in the current set\n", LABEL_WIDTH, label, "-", l->b.median);
+        break;
+    case SB_LINE_FAILED: fprintf(fp, "%-*s FAILED: %s\n", LABEL_WIDTH, label, l->note); break;
+    case SB_LINE_SKIPPED: fprintf(fp, "%-*s %s\n", LABEL_WIDTH, label, l->note); break;
+    }
+    fflush(fp);
+}
+
+void sb_compare_table_print_noise(const sb_compare_table *t, FILE *fp)
+{
+    for (int i = 0; i < t->count; i++) {
+        const sb_compare_line *l = &t->line[i];
+        char label[400];
+        if (l->noise_a) {
+            snprintf(label, sizeof label, "A (%s) on %s %s %s", t->a, l->algo, l->stage, l->label);
+            sb_noise_warn(fp, label, l->noise_a, &l->a, 0.0);
+        }
+        if (l->noise_b) {
+            snprintf(label, sizeof label, "B (%s) on %s %s %s", t->b, l->algo, l->stage, l->label);
+            sb_noise_warn(fp, label, l->noise_b, &l->b, 0.0);
+        }
+    }
+    fflush(fp);
+}
+
+void sb_compare_table_print_verdict(const sb_compare_table *t, FILE *fp)
+{
+    const sb_compare_tally *c = &t->tally;
+    fprintf(fp, "\nB against A: faster on %d, slower on %d, same on %d", c->faster, c->slower, c->same);
+    if (c->failed)
+        fprintf(fp, ", FAILED on %d", c->failed);
+    if (c->skipped)
+        fprintf(fp, ", not compared on %d", c->skipped);
+    if (c->only_baseline || c->only_current)
+        fprintf(fp, "; only in the baseline %d, only in the current set %d", c->only_baseline, c->only_current);
+    if (c->ratios)
+        fprintf(fp, "; geometric mean time ratio B/A %.3f", exp(c->log_ratio_sum / c->ratios));
+    fprintf(fp, "\n");
+}
+
+/* ---- exports ---- */
+
+static const char *line_verdict(const sb_compare_line *l)
+{
+    switch (l->kind) {
+    case SB_LINE_JUDGED: return sb_verdict_name(l->cmp.verdict);
+    case SB_LINE_FAILED: return "failed";
+    case SB_LINE_SKIPPED: return "not_compared";
+    case SB_LINE_ONLY_BASELINE: return "only_in_baseline";
+    default: return "only_in_current";
+    }
+}
+
+/* "key": value, -- or null where the line has no such value */
+static void json_key_num(FILE *fp, const char *key, double v, int have)
+{
+    sb_json_key_num(fp, key, have ? v : NAN);
+    fprintf(fp, ", ");
+}
+
+static void write_json(const sb_compare_table *t, FILE *fp)
+{
+    fprintf(fp, "{\n  \"mode\": ");
+    sb_json_str(fp, t->mode);
+    fprintf(fp, ",\n  \"a\": ");
+    sb_json_str(fp, t->a);
+    fprintf(fp, ",\n  \"b\": ");
+    sb_json_str(fp, t->b);
+    fprintf(fp, ",\n  \"alpha\": %g,\n  \"min_diff\": %g,\n  \"warnings\": [", t->alpha, t->min_diff);
+    for (int i = 0; i < t->nwarnings; i++) {
+        fprintf(fp, "%s", i ? ", " : "");
+        sb_json_str(fp, t->warning[i]);
+    }
+    fprintf(fp, "],\n  \"results\": [");
+    for (int i = 0; i < t->count; i++) {
+        const sb_compare_line *l = &t->line[i];
+        int judged = l->kind == SB_LINE_JUDGED;
+        fprintf(fp, "%s\n    {\"algo\": ", i ? "," : "");
+        sb_json_str(fp, l->algo);
+        fprintf(fp, ", \"stage\": ");
+        sb_json_str(fp, l->stage);
+        fprintf(fp, ", \"row\": ");
+        sb_json_str(fp, l->label);
+        fprintf(fp, ", \"verdict\": ");
+        sb_json_str(fp, line_verdict(l));
+        fprintf(fp, ", \"note\": ");
+        sb_json_str(fp, l->note);
+        fprintf(fp, ",\n     ");
+        json_key_num(fp, "a_median_ms", l->a.median, judged || l->kind == SB_LINE_ONLY_BASELINE);
+        json_key_num(fp, "b_median_ms", l->b.median, judged || l->kind == SB_LINE_ONLY_CURRENT);
+        json_key_num(fp, "ratio", l->cmp.ratio, judged);
+        json_key_num(fp, "ratio_ci_low", l->cmp.lo, judged);
+        json_key_num(fp, "ratio_ci_high", l->cmp.hi, judged);
+        json_key_num(fp, "p", l->cmp.p_value, judged);
+        fprintf(fp, "\"a_noisy\": %s, \"b_noisy\": %s,\n     ", l->noise_a ? "true" : "false",
+                l->noise_b ? "true" : "false");
+        sb_json_key_nums(fp, "a_samples_ms", l->a_ms, judged ? l->a.n : 0);
+        fprintf(fp, ",\n     ");
+        sb_json_key_nums(fp, "b_samples_ms", l->b_ms, judged ? l->b.n : 0);
+        fprintf(fp, "}");
+    }
+    const sb_compare_tally *c = &t->tally;
+    fprintf(fp, "\n  ],\n  \"summary\": {\"faster\": %d, \"slower\": %d, \"same\": %d, \"failed\": %d, "
+                "\"not_compared\": %d, \"only_in_baseline\": %d, \"only_in_current\": %d, \"geomean_ratio\": ",
+            c->faster, c->slower, c->same, c->failed, c->skipped, c->only_baseline, c->only_current);
+    sb_json_num(fp, c->ratios ? exp(c->log_ratio_sum / c->ratios) : NAN);
+    fprintf(fp, "}\n}\n");
+}
+
+static void csv_samples(FILE *fp, const double *ms, int n)
+{
+    for (int i = 0; ms && i < n; i++)
+        fprintf(fp, "%s%.6f", i ? " " : "", ms[i]);
+}
+
+static void csv_num(FILE *fp, double v, int have)
+{
+    if (have && isfinite(v))
+        fprintf(fp, "%.6g", v);
+}
+
+static void write_csv(const sb_compare_table *t, FILE *fp)
+{
+    fprintf(fp, "algo,stage,row,a,b,a_median_ms,b_median_ms,ratio,ratio_ci_low,ratio_ci_high,p,verdict,"
+                "a_noisy,b_noisy,a_samples_ms,b_samples_ms\n");
+    for (int i = 0; i < t->count; i++) {
+        const sb_compare_line *l = &t->line[i];
+        int judged = l->kind == SB_LINE_JUDGED;
+        sb_csv_put_field(fp, l->algo);
+        fputc(',', fp);
+        sb_csv_put_field(fp, l->stage);
+        fputc(',', fp);
+        sb_csv_put_field(fp, l->label);
+        fputc(',', fp);
+        sb_csv_put_field(fp, t->a);
+        fputc(',', fp);
+        sb_csv_put_field(fp, t->b);
+        fputc(',', fp);
+        csv_num(fp, l->a.median, judged || l->kind == SB_LINE_ONLY_BASELINE);
+        fputc(',', fp);
+        csv_num(fp, l->b.median, judged || l->kind == SB_LINE_ONLY_CURRENT);
+        fputc(',', fp);
+        csv_num(fp, l->cmp.ratio, judged);
+        fputc(',', fp);
+        csv_num(fp, l->cmp.lo, judged);
+        fputc(',', fp);
+        csv_num(fp, l->cmp.hi, judged);
+        fputc(',', fp);
+        csv_num(fp, l->cmp.p_value, judged);
+        fprintf(fp, ",%s,%d,%d,", line_verdict(l), l->noise_a != 0, l->noise_b != 0);
+        csv_samples(fp, l->a_ms, judged ? l->a.n : 0);
+        fputc(',', fp);
+        csv_samples(fp, l->b_ms, judged ? l->b.n : 0);
+        fputc('\n', fp);
+    }
+}
+
+sb_status sb_compare_table_close(sb_compare_table *t, sb_status st, sb_error *err)
+{
+    if (t->have_json) {
+        if (!st)
+            write_json(t, t->json.fp);
+        if (!st)
+            st = sb_atomic_commit(&t->json, err);
+        else
+            sb_atomic_abort(&t->json);
+    }
+    if (t->have_csv) {
+        if (!st)
+            write_csv(t, t->csv.fp);
+        if (!st)
+            st = sb_atomic_commit(&t->csv, err);
+        else
+            sb_atomic_abort(&t->csv);
+    }
+    for (int i = 0; i < t->count; i++) {
+        free(t->line[i].a_ms);
+        free(t->line[i].b_ms);
+    }
+    free(t->line);
+    t->line = NULL;
+    t->count = t->cap = 0;
+    return st;
+}

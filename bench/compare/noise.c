@@ -1,0 +1,67 @@
+/* noise.c - noise flags and warnings (see noise.h). */
+#include "compare/noise.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int sb_noise_spread_flag(const sb_summary *s)
+{
+    return s->n >= 3 && s->median > 0 && (s->p75 - s->p25) > SB_NOISE_SPREAD * s->median ? SB_NOISE_FLAG_SPREAD
+                                                                                           : 0;
+}
+
+int sb_noise_row_flags(const sb_row *r, int host)
+{
+    int flags = sb_noise_spread_flag(&r->kernel);
+    if (host && r->peak_fraction > 1.0)
+        flags |= SB_NOISE_FLAG_OVER_PEAK;
+    char governor[64];
+    if (host && sb_noise_governor(governor, sizeof governor))
+        flags |= SB_NOISE_FLAG_GOVERNOR;
+    return flags;
+}
+
+void sb_noise_flag_text(int flags, char *out, size_t size)
+{
+    static const struct {
+        int flag;
+        const char *name;
+    } NAMES[] = { { SB_NOISE_FLAG_SPREAD, "spread" }, { SB_NOISE_FLAG_OVER_PEAK, "over_peak" },
+                  { SB_NOISE_FLAG_GOVERNOR, "governor" } };
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0] && used < size; i++)
+        if (flags & NAMES[i].flag)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? ";" : "", NAMES[i].name);
+}
+
+void sb_noise_warn(FILE *fp, const char *label, int flags, const sb_summary *s, double peak_fraction)
+{
+    if (flags & SB_NOISE_FLAG_SPREAD)
+        fprintf(fp, "warning: %s: p25-p75 is %.0f %% of the median (%.4g-%.4g ms); other programs or "
+                    "frequency changes are probably disturbing the run\n",
+                label, 100.0 * (s->p75 - s->p25) / s->median, s->p25, s->p75);
+    if (flags & SB_NOISE_FLAG_OVER_PEAK)
+        fprintf(fp, "warning: %s: %.1f %% of the measured host copy peak; the peak was probably measured "
+                    "while the machine was busy, or the data stayed in cache\n",
+                label, 100.0 * peak_fraction);
+}
+
+int sb_noise_governor(char *name, size_t size)
+{
+    static int known = 0;
+    static char governor[64];
+    if (!known) {
+        known = 1;
+        FILE *fp = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "r");
+        if (fp) {
+            if (fgets(governor, sizeof governor, fp))
+                governor[strcspn(governor, "\n")] = '\0';
+            fclose(fp);
+        }
+    }
+    if (!governor[0] || strcmp(governor, "performance") == 0)
+        return 0;
+    snprintf(name, size, "%s", governor);
+    return 1;
+}

@@ -1,0 +1,39 @@
+/* noise.h - signs that a timing should not be trusted, said the way
+ * hyperfine warns about outliers: one line naming the row and the likely
+ * cause, and a flag in the results CSV's flags column.
+ *
+ *   spread     the p25-p75 range is more than SB_NOISE_SPREAD of the median
+ *              (measured on the H100 run of record: 21 of 1064 rows, all at 16
+ *              threads; 1 % of rows on a quiet machine, most of a busy one)
+ *   over_peak  a CPU row moves more bytes per second than the host copy peak
+ *              measured at its thread count (the peak was measured while the
+ *              machine was busy, or the data stayed in cache)
+ *   governor   a CPU row, while Linux says the frequency governor is not
+ *              "performance" (clocks that ramp make short runs slower)
+ */
+#ifndef SEGBENCH_NOISE_H
+#define SEGBENCH_NOISE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "io/results.h"
+
+#define SB_NOISE_SPREAD 0.25
+
+enum { SB_NOISE_FLAG_SPREAD = 1, SB_NOISE_FLAG_OVER_PEAK = 2, SB_NOISE_FLAG_GOVERNOR = 4 };
+
+/* The flags of one sample set: spread only (as compare sees it). */
+int sb_noise_spread_flag(const sb_summary *s);
+/* The flags of a benchmark row; host says whether it ran on the CPU. */
+int sb_noise_row_flags(const sb_row *r, int host);
+/* "spread;over_peak" (no commas: it is a CSV field). */
+void sb_noise_flag_text(int flags, char *out, size_t size);
+/* One warning line: "warning: LABEL: <what> (<likely cause>)". */
+void sb_noise_warn(FILE *fp, const char *label, int flags, const sb_summary *s, double peak_fraction);
+
+/* The CPU frequency governor when Linux names one that is not
+ * "performance" ("powersave", "schedutil"): 1 and its name; else 0. */
+int sb_noise_governor(char *name, size_t size);
+
+#endif

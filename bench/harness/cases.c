@@ -1,0 +1,218 @@
+/* cases.c - image -> sb_case (see cases.h). */
+#include "harness/cases.h"
+
+#include "harness/outputs.h"
+#include "harness/registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the steps before a pipeline step ----
+ *
+ * A step's input is made from the reference outputs of the steps before
+ * it (algo->after, algo->feed).  Those outputs are kept in a small memo,
+ * keyed by the step, its parameters and its input's pixels: the steps of
+ * one pipeline start from the same costly first step on the same images
+ * (mean-shift's serial filter takes seconds an image), which then runs
+ * once.  A case holds the entries it uses; only free ones are replaced. */
+typedef struct sb_step_memo {
+    const sb_algo *algo;
+    void *params;                 /* the step's parameters, compared as bytes */
+    sb_image in;                  /* the image it ran on (a copy) */
+    void *out;                    /* its reference output */
+    int holders;
+} sb_step_memo;
+
+enum { MEMO_SLOTS = 16 };
+static sb_step_memo memo[MEMO_SLOTS];
+static long memo_runs;
+
+long sb_case_steps_run(void) { return memo_runs; }
+
+static int same_image(const sb_image *a, const sb_image *b)
+{
+    if (a->width != b->width || a->height != b->height || a->channels != b->channels)
+        return 0;
+    for (int y = 0; y < a->height; y++)
+        if (memcmp(sb_image_row(a, y), sb_image_row(b, y), (size_t)a->width * a->channels) != 0)
+            return 0;
+    return 1;
+}
+
+static void memo_clear(sb_step_memo *m)
+{
+    sb_output_free(m->out);
+    sb_image_free(&m->in);
+    free(m->params);
+    memset(m, 0, sizeof *m);
+}
+
+/* At exit, so that no pinned memory outlives the program (memcheck's leak
+ * check counts it); registered after the CUDA runtime's own, so it runs
+ * first. */
+static void memo_release_all(void)
+{
+    for (int i = 0; i < MEMO_SLOTS; i++)
+        memo_clear(&memo[i]);
+}
+
+/* The reference output of `algo` on `in` with `params`, held for the caller. */
+static sb_status step_output(const sb_algo *algo, const sb_image *in, const void *params, sb_step_memo **held,
+                             sb_error *err)
+{
+    for (int i = 0; i < MEMO_SLOTS; i++) {
+        sb_step_memo *m = &memo[i];
+        if (m->algo == algo && !memcmp(m->params, params, algo->params_size) && same_image(&m->in, in)) {
+            m->holders++;
+            *held = m;
+            return SB_OK;
+        }
+    }
+    sb_step_memo *m = NULL;
+    for (int i = 0; i < MEMO_SLOTS && !m; i++)
+        if (!memo[i].holders)
+            m = &memo[i];
+    if (!m)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: too many pipeline steps held at once", algo->name);
+    memo_clear(m);
+    sb_status st = (m->params = malloc(algo->params_size)) ? SB_OK : sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    if (!st) {
+        memcpy(m->params, params, algo->params_size);
+        st = sb_image_convert(in, in->channels, &m->in, err);
+    }
+    if (!st)
+        st = sb_output_alloc(algo, &m->out, in, params, err);
+    static int at_exit;         /* after the first pinned allocation, so after CUDA's own */
+    if (!st && !at_exit)
+        at_exit = atexit(memo_release_all) == 0;
+    if (!st) {
+        sb_case c = { 0 };
+        c.algo = algo;
+        c.params = m->params;
+        c.input = &m->in;
+        st = sb_run_once(&c, sb_reference_variant(algo), 1, NULL, m->out, 0, NULL, err);
+        memo_runs++;
+    }
+    if (st) {
+        memo_clear(m);
+        return st;
+    }
+    m->algo = algo;
+    m->holders = 1;
+    *held = m;
+    return SB_OK;
+}
+
+/* Run the steps before cd's algorithm and make its input from the last
+ * one's output (feed); the first step takes the loaded image as it is. */
+static sb_status steps_before(sb_case_data *cd, const sb_image *loaded, sb_image *input, sb_error *err)
+{
+    const sb_algo *chain[SB_STEPS_MAX];
+    int n = 0;
+    for (const sb_algo *a = cd->c.algo->after; a; a = a->after) {
+        if (n == SB_STEPS_MAX || a->params_size != cd->c.algo->params_size)
+            return sb_fail(err, SB_ERR_USAGE, "%s: its pipeline is longer than %d steps or mixes parameters",
+                           cd->c.algo->name, SB_STEPS_MAX);
+        chain[n++] = a;
+    }
+    void *params = malloc(cd->c.algo->params_size);
+    if (!params)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    memcpy(params, cd->params, cd->c.algo->params_size);
+    const sb_image *in = loaded;
+    sb_image made = { 0 };
+    sb_status st = SB_OK;
+    for (int i = n - 1; i >= 0 && !st; i--) {
+        sb_step_memo *m = NULL;
+        if (!(st = step_output(chain[i], in, params, &m, err))) {
+            cd->step[cd->steps++] = m;
+            sb_image_free(&made);
+            const sb_algo *next = i ? chain[i - 1] : cd->c.algo;
+            st = next->feed(loaded, &m->in, m->out, i ? params : cd->params, &made, err);
+            in = &made;
+        }
+    }
+    free(params);
+    if (st)
+        sb_image_free(&made);
+    else
+        *input = made;
+    return st;
+}
+
+sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
+                       const sb_image *loaded, sb_error *err)
+{
+    memset(cd, 0, sizeof *cd);
+    cd->c.algo = algo;
+    cd->params = calloc(1, algo->params_size);
+    if (!cd->params)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    if (params)
+        memcpy(cd->params, params, algo->params_size);
+    else
+        algo->params_default(cd->params, stage);
+
+    /* a pipeline step's input comes from the reference of the steps before */
+    sb_image derived = { 0 };
+    if (algo->after) {
+        sb_status st = steps_before(cd, loaded, &derived, err);
+        if (st) {
+            sb_case_close(cd);
+            return st;
+        }
+        loaded = &derived;
+    }
+    size_t bytes = loaded->stride * (size_t)loaded->height;
+    cd->input = *loaded;
+    cd->input.data = sb_host_alloc(bytes);
+    if (cd->input.data)
+        memcpy(cd->input.data, loaded->data, bytes);
+    sb_image_free(&derived);
+    if (!cd->input.data) {
+        sb_case_close(cd);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory preparing a %dx%d image", cd->input.width, cd->input.height);
+    }
+
+    cd->c.stage = stage;
+    cd->c.params = cd->params;
+    cd->c.input = &cd->input;
+
+    const sb_variant *ref = sb_reference_variant(algo);
+    cd->c.reference_variant = ref;
+    sb_status st = sb_output_alloc(algo, &cd->reference, &cd->input, cd->params, err);
+    if (!st) {
+        sb_output_poison(cd->reference);
+        st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, 1, &cd->c.ref_times, err);
+    }
+    if (st) {
+        sb_case_close(cd);
+        return st;
+    }
+    cd->c.reference = cd->reference;
+    return SB_OK;
+}
+
+void sb_case_close(sb_case_data *cd)
+{
+    if (cd->reference)
+        sb_output_free(cd->reference);
+    for (int i = 0; i < cd->steps; i++)
+        cd->step[i]->holders--;
+    sb_host_free(cd->input.data);
+    free(cd->params);
+    memset(cd, 0, sizeof *cd);
+}
+
+sb_status sb_case_params(const sb_algo *algo, int stage, const int rect[4], void **params, int *usable, char *why,
+                         size_t why_size, sb_error *err)
+{
+    *usable = 1;
+    *params = calloc(1, algo->params_size);
+    if (!*params)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    algo->params_default(*params, stage);
+    if (algo->image_params)
+        *usable = algo->image_params(*params, rect, why, why_size);
+    return SB_OK;
+}

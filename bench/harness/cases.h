@@ -1,0 +1,36 @@
+/* cases.h - turning a dataset image into an sb_case: load it in the
+ * algorithm's format, copy it to pinned memory, compute the reference. */
+#ifndef SEGBENCH_CASES_H
+#define SEGBENCH_CASES_H
+
+#include "harness/harness.h"
+
+enum { SB_STEPS_MAX = 8 };
+
+typedef struct sb_case_data {
+    sb_case c;
+    sb_image input;               /* pinned copy (data from sb_host_alloc) */
+    void *params;
+    void *reference;
+    int steps;                    /* pipeline steps before this one (algo->after) */
+    struct sb_step_memo *step[SB_STEPS_MAX];   /* their reference outputs, held */
+} sb_case_data;
+
+/* `loaded` is the image as sb_image_load gave it in algo->load_mode.
+ * params: NULL for the stage's defaults. */
+sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
+                       const sb_image *loaded, sb_error *err);
+void sb_case_close(sb_case_data *cd);
+
+/* How many reference runs of steps before a pipeline step this process
+ * has made (each step, parameters and image once, while held or kept). */
+long sb_case_steps_run(void);
+
+/* The stage's parameters for a dataset image: its defaults, then what the
+ * manifest says about the image (algo->image_params; rect is the object's
+ * rectangle, w = 0 when none).  *params is malloc'd; *usable is 0, with
+ * the reason in why, when the algorithm cannot use the image. */
+sb_status sb_case_params(const sb_algo *algo, int stage, const int rect[4], void **params, int *usable, char *why,
+                         size_t why_size, sb_error *err);
+
+#endif

@@ -1,0 +1,144 @@
+/* dataset.c - manifest parsing (see dataset.h). */
+#include "harness/dataset.h"
+
+#include "segbench/image_io.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void dataset_join(char *out, size_t size, const char *dir, const char *rel)
+{
+    if (rel[0] == '/' || !dir[0])
+        snprintf(out, size, "%s", rel);
+    else
+        snprintf(out, size, "%s/%s", dir, rel);
+}
+
+static sb_dataset_image *dataset_add(sb_dataset *ds)
+{
+    sb_dataset_image *grown = realloc(ds->images, (size_t)(ds->count + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    ds->images = grown;
+    sb_dataset_image *im = &ds->images[ds->count++];
+    memset(im, 0, sizeof *im);
+    return im;
+}
+
+sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *err)
+{
+    memset(ds, 0, sizeof *ds);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        dir[0] = '\0';
+
+    char line[4096];
+    int lineno = 0;
+    sb_status st = SB_OK;
+    while (fgets(line, sizeof line, fp)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0] || line[0] == '#')
+            continue;
+        char *f[13];
+        int n = 0;
+        for (char *save = NULL, *tok = strtok_r(line, "\t", &save); tok && n < 13;
+             tok = strtok_r(NULL, "\t", &save))
+            f[n++] = tok;
+        if (n != 12 && n != 13) {     /* 12: a manifest from before the sweep column */
+            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected 13 tab-separated fields, found %d", path, lineno, n);
+            break;
+        }
+        sb_dataset_image *im = dataset_add(ds);
+        if (!im) {
+            st = sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", path);
+            break;
+        }
+        snprintf(im->name, sizeof im->name, "%s", f[0]);
+        dataset_join(im->path, sizeof im->path, dir, f[1]);
+        snprintf(im->kind, sizeof im->kind, "%s", f[2]);
+        im->width = atoi(f[3]);
+        im->height = atoi(f[4]);
+        for (int k = 0; k < 4; k++)
+            im->rect[k] = strcmp(f[5 + k], "-") ? atoi(f[5 + k]) : 0;
+        if (strcmp(f[9], "-"))
+            dataset_join(im->labels, sizeof im->labels, dir, f[9]);
+        if (strcmp(f[10], "-"))
+            dataset_join(im->mask, sizeof im->mask, dir, f[10]);
+        im->gallery = strcmp(f[11], "yes") == 0;
+        im->sweep = n == 13 && strcmp(f[12], "yes") == 0;
+    }
+    fclose(fp);
+    if (!st && ds->count == 0)
+        st = sb_fail(err, SB_ERR_FORMAT, "%s: lists no images", path);
+    if (st)
+        sb_dataset_free(ds);
+    return st;
+}
+
+sb_status sb_dataset_load_set(const char *root, const char *set, sb_dataset *ds, sb_error *err)
+{
+    char path[1024];
+    for (const char *p = set; *p; p++)
+        if (!(*p == '-' || *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+            return sb_fail(err, SB_ERR_USAGE, "dataset name '%s': use lower-case letters, digits, - and _", set);
+    snprintf(path, sizeof path, "%s/datasets/build/%s/manifest.tsv", root, set);
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        char def[1024];
+        snprintf(def, sizeof def, "%s/datasets/sets/%s.set", root, set);
+        if (stat(def, &sb) != 0)
+            return sb_fail(err, SB_ERR_USAGE, "unknown dataset '%s' (no %s)", set, def);
+        return sb_fail(err, SB_ERR_USAGE, "dataset '%s' is not generated yet: run 'make datasets SET=%s'", set, set);
+    }
+    sb_status st = sb_dataset_load_manifest(path, ds, err);
+    if (!st)
+        snprintf(ds->name, sizeof ds->name, "%s", set);
+    return st;
+}
+
+sb_status sb_dataset_from_files(char *const *paths, int count, sb_dataset *ds, sb_error *err)
+{
+    memset(ds, 0, sizeof *ds);
+    snprintf(ds->name, sizeof ds->name, "files");
+    for (int i = 0; i < count; i++) {
+        sb_dataset_image *im = dataset_add(ds);
+        if (!im) {
+            sb_dataset_free(ds);
+            return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        }
+        const char *base = strrchr(paths[i], '/');
+        base = base ? base + 1 : paths[i];
+        snprintf(im->name, sizeof im->name, "%.*s", (int)strcspn(base, "."), base);
+        snprintf(im->path, sizeof im->path, "%s", paths[i]);
+        snprintf(im->kind, sizeof im->kind, "file");
+        /* its size now (bench picks images by size), and a bad file refused
+         * before anything is measured or written */
+        sb_image img;
+        sb_status st = sb_image_load(paths[i], SB_LOAD_GREY, &img, err);
+        if (st) {
+            sb_dataset_free(ds);
+            return st;
+        }
+        im->width = img.width;
+        im->height = img.height;
+        sb_image_free(&img);
+    }
+    return SB_OK;
+}
+
+void sb_dataset_free(sb_dataset *ds)
+{
+    free(ds->images);
+    memset(ds, 0, sizeof *ds);
+}

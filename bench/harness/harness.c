@@ -1,0 +1,327 @@
+/* harness.c - the measurement protocol described in harness.h. */
+#include "harness/harness.h"
+
+#include "harness/agreement.h"
+#include "harness/outputs.h"
+
+#include "segbench/clock.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_timing_defaults(sb_timing_opts *o)
+{
+    o->warmup_min = 1;      /* with the check run before it: a 2-second row needs no more */
+    o->warmup_ms = 20.0;
+    o->min_reps = 10;
+    o->max_reps = 2000;
+    o->budget_ms = 1000.0;
+    o->target_rse = 0.005;
+    o->flush_l2 = 1;
+}
+
+static int is_device(const sb_variant *v) { return (v->flags & SB_DEVICE) != 0; }
+
+sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, int threads, void *stream,
+                          int poison, sb_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->c = c;
+    s->v = v;
+    s->exec.threads = threads;
+    s->exec.stream = stream;
+    s->exec.poison = poison;
+    s->exec.who = v->who;
+    sb_status st = sb_output_alloc(c->algo, &s->out, c->input, c->params, err);
+    if (st)
+        return st;
+    if (poison)
+        sb_output_poison(s->out);
+    if (is_device(v) && (st = sb_device_timer_create(&s->timer, err))) {
+        sb_session_close(s);
+        return st;
+    }
+    double t0 = sb_clock_ms();
+    st = v->ops->prepare(&s->state, c->input, c->params, s->out, &s->exec, err);
+    s->prepare_ms = sb_clock_ms() - t0;
+    if (!st && v->ops->upload)
+        st = v->ops->upload(s->state, err);
+    if (st) {
+        sb_session_close(s);
+        return st;
+    }
+    return SB_OK;
+}
+
+sb_status sb_session_frame(sb_session *s, double *ms, sb_error *err)
+{
+    const sb_variant_ops *ops = s->v->ops;
+    double t0 = sb_clock_ms();
+    sb_status st = ops->upload ? ops->upload(s->state, err) : SB_OK;
+    if (!st)
+        st = ops->run(s->state, err);
+    if (!st)
+        st = ops->fetch(s->state, err);
+    *ms = sb_clock_ms() - t0;
+    if (st && is_device(s->v)) {
+        sb_error ignored;
+        sb_device_sync(s->exec.stream, &ignored);
+    }
+    return st;
+}
+
+sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *err)
+{
+    sb_status st;
+    if (!is_device(s->v)) {
+        double t0 = sb_clock_ms();
+        st = s->v->ops->run(s->state, err);
+        *ms = sb_clock_ms() - t0;
+        return st;
+    }
+    if (flush_l2 && (st = sb_device_flush_l2(s->exec.stream, err)))
+        return st;
+    if ((st = sb_device_timer_begin(s->timer, s->exec.stream, err)))
+        return st;
+    st = s->v->ops->run(s->state, err);
+    if (st) {
+        sb_error ignored;
+        sb_device_sync(s->exec.stream, &ignored);
+        return st;
+    }
+    return sb_device_timer_end(s->timer, s->exec.stream, ms, err);
+}
+
+sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err)
+{
+    double t0 = sb_clock_ms();
+    sb_status st = s->v->ops->fetch(s->state, err);
+    s->fetch_ms = sb_clock_ms() - t0;
+    if (st)
+        return st;
+    sb_output_check(s->c->algo, s->c->input, s->c->params, s->c->reference, s->out, s->v->flags, ag);
+    return SB_OK;
+}
+
+void sb_session_close(sb_session *s)
+{
+    if (s->state)
+        s->v->ops->release(s->state);
+    if (s->timer)
+        sb_device_timer_destroy(s->timer);
+    if (s->out)
+        sb_output_free(s->out);
+    memset(s, 0, sizeof *s);
+}
+
+sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
+                      sb_run_times *t, sb_error *err)
+{
+    sb_exec exec = { threads, stream, poison, v->who };
+    void *state = NULL;
+    double t0 = sb_clock_ms();
+    sb_status st = v->ops->prepare(&state, c->input, c->params, out, &exec, err);
+    double t1 = sb_clock_ms();
+    if (!st && v->ops->upload)
+        st = v->ops->upload(state, err);
+    double t2 = sb_clock_ms();
+    if (!st)
+        st = v->ops->run(state, err);
+    double t3 = sb_clock_ms();
+    if (!st)
+        st = v->ops->fetch(state, err);
+    if (t) {
+        t->setup_ms = t1 - t0;
+        t->frame_ms = sb_clock_ms() - t1;
+        t->run_ms = t3 - t2;
+    }
+    if (st && state && is_device(v)) {
+        sb_error ignored;
+        sb_device_sync(stream, &ignored);
+    }
+    if (state)
+        v->ops->release(state);
+    return st;
+}
+
+sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void *stream, sb_agreement *ag,
+                        sb_error *err)
+{
+    sb_session s;
+    sb_status st = sb_session_open(&s, c, v, threads, stream, 1, err);
+    if (st)
+        return st;
+    double ms;
+    st = sb_session_sample(&s, 0, &ms, err);
+    if (!st)
+        st = sb_session_check(&s, ag, err);
+    sb_session_close(&s);
+    return st;
+}
+
+/* Has the repetition loop gathered enough? */
+static int enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget)
+{
+    if (n >= o->max_reps)
+        return 1;
+    int few = o->min_reps < 3 ? o->min_reps : 3;
+    if (n < o->min_reps)   /* rows too slow for min_reps in the budget settle for 3 */
+        return n >= few && sb_clock_ms() - started >= budget;
+    if (sb_clock_ms() - started >= budget)
+        return 1;
+    if (n % 5)
+        return 0;                      /* re-summarise every few samples */
+    sb_summary s;
+    sb_summarize(ms, n, &s);
+    return sb_median_rel_se(&s) < o->target_rse;
+}
+
+/* Samples for one row: kernel, end to end, per frame and setup. */
+static sb_status samples_alloc(sb_measurement *m, int n, sb_error *err)
+{
+    double **all[] = { &m->kernel_ms, &m->e2e_ms, &m->frame_ms, &m->setup_ms };
+    for (int i = 0; i < 4; i++)
+        if (!(*all[i] = calloc((size_t)n, sizeof **all[i]))) {
+            sb_measurement_free(m);
+            return sb_fail(err, SB_ERR_NOMEM, "out of memory for timing samples");
+        }
+    return SB_OK;
+}
+
+/* Each of the n samples of a host row: one frame is the kernel sample and
+ * the fetch, end to end adds the one setup (see harness.h, step 5). */
+static void host_row_times(sb_measurement *m, int n, double setup_ms, double fetch_ms)
+{
+    for (int i = 0; i < n; i++) {
+        m->frame_ms[i] = m->kernel_ms[i] + fetch_ms;
+        m->e2e_ms[i] = setup_ms + m->frame_ms[i];
+    }
+    m->setup_ms[0] = setup_ms;
+    sb_summarize(m->frame_ms, n, &m->frame);
+    sb_summarize(m->e2e_ms, n, &m->e2e);
+    sb_summarize(m->setup_ms, 1, &m->setup);
+}
+
+/* One whole cold run of a device row as sample i of e2e and setup. */
+static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_error *err)
+{
+    sb_run_times t;
+    sb_status st = sb_run_once(s->c, s->v, s->exec.threads, s->exec.stream, s->out, 0, &t, err);
+    m->setup_ms[i] = t.setup_ms;
+    m->e2e_ms[i] = t.setup_ms + t.frame_ms;
+    return st;
+}
+
+sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
+                     const sb_timing_opts *o, sb_measurement *m, sb_error *err)
+{
+    memset(m, 0, sizeof *m);
+    sb_status st = samples_alloc(m, o->max_reps, err);
+    if (st)
+        return st;
+
+    /* the reference at one thread, slow: the run that made the reference is its sample */
+    const sb_run_times *ref = &c->ref_times;
+    if (v == c->reference_variant && threads == 1 && ref->run_ms >= o->budget_ms) {
+        m->agreement.ok = 1;
+        snprintf(m->agreement.verdict, sizeof m->agreement.verdict, "reference");
+        snprintf(m->agreement.metric, sizeof m->agreement.metric,
+                 "the reference itself: its one run defines the contract (slow row, 1 sample)");
+        m->kernel_ms[0] = ref->run_ms;
+        sb_summarize(m->kernel_ms, 1, &m->kernel);
+        host_row_times(m, 1, ref->setup_ms, ref->frame_ms - ref->run_ms);
+        return SB_OK;
+    }
+
+    /* 1. check before anything is timed */
+    sb_session s;
+    st = sb_session_open(&s, c, v, threads, stream, 1, err);
+    if (st)
+        return st;
+    double ms;
+    if ((st = sb_session_sample(&s, 0, &ms, err)) || (st = sb_session_check(&s, &m->agreement, err)))
+        goto done;
+
+    /* a slow row: the check run is its one sample */
+    if (ms >= o->budget_ms) {
+        m->kernel_ms[0] = ms;
+        sb_summarize(m->kernel_ms, 1, &m->kernel);
+        if (!is_device(v)) {
+            host_row_times(m, 1, s.prepare_ms, s.fetch_ms);
+            goto done;
+        }
+        if ((st = device_cold_sample(&s, m, 0, err)))
+            goto done;
+        m->frame_ms[0] = m->e2e_ms[0] - m->setup_ms[0];
+        sb_summarize(m->e2e_ms, 1, &m->e2e);
+        sb_summarize(m->setup_ms, 1, &m->setup);
+        sb_summarize(m->frame_ms, 1, &m->frame);
+        goto done;
+    }
+
+    /* 2. warm-up */
+    double t0 = sb_clock_ms();
+    for (int i = 0; i < o->warmup_min || sb_clock_ms() - t0 < o->warmup_ms; i++) {
+        if ((st = sb_session_sample(&s, o->flush_l2, &ms, err)))
+            goto done;
+        if (i > 1000)
+            break;
+    }
+
+    /* 3. kernel time */
+    int n = 0;
+    t0 = sb_clock_ms();
+    do {
+        if ((st = sb_session_sample(&s, o->flush_l2, &m->kernel_ms[n], err)))
+            goto done;
+        n++;
+    } while (!enough_samples(m->kernel_ms, n, t0, o, o->budget_ms));
+    sb_summarize(m->kernel_ms, n, &m->kernel);
+
+    /* 4. the last timed run's output must still agree */
+    sb_agreement again;
+    if ((st = sb_session_check(&s, &again, err)))
+        goto done;
+    if (m->agreement.ok && !again.ok) {
+        m->agreement = again;
+        strncat(m->agreement.metric, " (after repeated runs)",
+                sizeof m->agreement.metric - strlen(m->agreement.metric) - 1);
+    }
+
+    /* 5. per frame and end to end (harness.h) */
+    if (!is_device(v)) {
+        host_row_times(m, m->kernel.n, s.prepare_ms, s.fetch_ms);
+        goto done;
+    }
+    n = 0;
+    t0 = sb_clock_ms();
+    do {
+        if ((st = sb_session_frame(&s, &m->frame_ms[n], err)))
+            goto done;
+        n++;
+    } while (!enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4));
+    sb_summarize(m->frame_ms, n, &m->frame);
+    n = 0;
+    t0 = sb_clock_ms();
+    do {
+        if ((st = device_cold_sample(&s, m, n, err)))
+            goto done;
+        n++;
+    } while (!enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 4));
+    sb_summarize(m->e2e_ms, n, &m->e2e);
+    sb_summarize(m->setup_ms, n, &m->setup);
+
+done:
+    sb_session_close(&s);
+    return st;
+}
+
+void sb_measurement_free(sb_measurement *m)
+{
+    free(m->kernel_ms);
+    free(m->e2e_ms);
+    free(m->frame_ms);
+    free(m->setup_ms);
+    m->kernel_ms = m->e2e_ms = m->frame_ms = m->setup_ms = NULL;
+}

@@ -1,0 +1,119 @@
+/* harness.h - check, then time, one variant on one prepared image.
+ *
+ * The protocol (DESIGN.md "Timing protocol"):
+ *   1. check: prepare with poisoned outputs, run, fetch, compare with the
+ *      reference.  Nothing is timed before this passes or fails.
+ *      A slow row -- its check run took at least `budget_ms` -- stops here:
+ *      that run is its one kernel sample, and its prepare + run + fetch its
+ *      one end-to-end sample (device variants time one more prepare + run
+ *      + fetch, since their check prepare also poisons device memory).  A
+ *      run of seconds needs no warm-up, and repeating it would cost
+ *      minutes; the report marks rows with fewer than 3 samples.  The
+ *      reference variant at one thread is such a row's cheapest case: the
+ *      run that computed the reference (sb_case.ref_times) is its sample,
+ *      and its verdict is "reference".
+ *   2. warm-up: at least `warmup_min` runs and `warmup_ms` of them (fast
+ *      rows run thousands of times, slow rows once more).
+ *   3. kernel time: run() alone, bracketed by CUDA events on the variant's
+ *      stream (after an L2 flush, outside the events) or by the monotonic
+ *      clock for CPU variants.  Repeat until at least `min_reps` samples
+ *      and the median's relative standard error is under `target_rse`, or
+ *      `budget_ms` of sampling with at least min(3, min_reps) samples, or
+ *      `max_reps` samples.
+ *   4. check again on the last timed run's output (races that only show
+ *      under repetition fail here).
+ *   5. per frame and end to end (host clock, pinned buffers, the same
+ *      stopping rule, a quarter of the budget each).  Per frame is
+ *      upload + run + fetch into the session's existing buffers: what a
+ *      program streaming frames pays for each.  End to end is a whole
+ *      cold run, prepare (the one-time setup: allocation) + upload + run
+ *      + fetch, release outside; its prepare alone is the setup sample.
+ *      A host variant has nothing to move: its per-frame samples are its
+ *      kernel samples plus the session's fetch, its setup the session's
+ *      prepare, and its end to end the sum, so neither is ever below the
+ *      kernel time.
+ */
+#ifndef SEGBENCH_HARNESS_H
+#define SEGBENCH_HARNESS_H
+
+#include "harness/algo.h"
+
+#include "segbench/device.h"
+#include "segbench/stats.h"
+
+typedef struct sb_timing_opts {
+    int warmup_min;
+    double warmup_ms;
+    int min_reps, max_reps;
+    double budget_ms;          /* sampling time per row (kernel), and half of it for e2e */
+    double target_rse;         /* stop when the median's relative standard error is below */
+    int flush_l2;              /* device variants: evict L2 before each timed run */
+} sb_timing_opts;
+
+void sb_timing_defaults(sb_timing_opts *o);
+
+/* The parts of one whole run on the host clock. */
+typedef struct sb_run_times {
+    double setup_ms;           /* prepare: allocation (and a host variant's own set-up) */
+    double frame_ms;           /* upload + run + fetch */
+    double run_ms;             /* run() alone: meaningful for host variants only
+                                  (a device run() just enqueues) */
+} sb_run_times;
+
+/* One image made ready for one algorithm and stage. */
+typedef struct sb_case {
+    const sb_algo *algo;
+    int stage;
+    const void *params;
+    const sb_image *input;     /* pinned copy, in the algorithm's format */
+    const void *reference;     /* the reference variant's output */
+    const sb_variant *reference_variant;
+    sb_run_times ref_times;    /* the reference's one run (host clock), zeros if unknown */
+} sb_case;
+
+/* A prepared variant: state, output and timer, ready to sample. */
+typedef struct sb_session {
+    const sb_case *c;
+    const sb_variant *v;
+    sb_exec exec;
+    void *state;
+    void *out;
+    sb_device_timer *timer;
+    double prepare_ms, fetch_ms;   /* host clock: the last prepare and fetch */
+} sb_session;
+
+/* prepare and upload: the session is ready to sample. */
+sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, int threads, void *stream,
+                          int poison, sb_error *err);
+/* One timed run() in milliseconds. */
+sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *err);
+/* One frame: upload + run + fetch into the session's buffers, host clock. */
+sb_status sb_session_frame(sb_session *s, double *ms, sb_error *err);
+/* fetch() and compare with the reference. */
+sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err);
+void sb_session_close(sb_session *s);
+
+/* prepare, upload, run and fetch once into `out`, then release; *t (when
+ * not NULL) gets the parts' times: setup_ms + frame_ms is one end-to-end
+ * sample. */
+sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
+                      sb_run_times *t, sb_error *err);
+
+typedef struct sb_measurement {
+    sb_agreement agreement;
+    sb_summary kernel, e2e, frame, setup;
+    double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* the samples (owned; free with
+                                                             sb_measurement_free) */
+} sb_measurement;
+
+/* The whole protocol for one row.  A broken contract is reported in
+ * m->agreement, not as an error; errors are failures to run at all. */
+sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
+                     const sb_timing_opts *o, sb_measurement *m, sb_error *err);
+void sb_measurement_free(sb_measurement *m);
+
+/* Check only (no timing). */
+sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void *stream, sb_agreement *ag,
+                        sb_error *err);
+
+#endif

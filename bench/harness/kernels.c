@@ -1,0 +1,43 @@
+/* kernels.c - the kernel census of a device row (see kernels.h). */
+#include "harness/kernels.h"
+
+#include "harness/harness.h"
+#include "io/results.h"
+
+#include "segbench/device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+sb_status sb_kernels_census(FILE *log, char **seen, const sb_case *c, const sb_variant *v, int threads,
+                            void *stream, const char *image, sb_error *err)
+{
+    sb_status st = sb_census_begin(err);
+    if (st)
+        return st;
+    sb_agreement ag;
+    sb_error run_err;
+    sb_status run = sb_check_only(c, v, threads, stream, &ag, &run_err);
+    sb_kernel_info k[32];
+    int n = sb_census_end(k, 32);
+    if (run)
+        return SB_OK;                       /* the timed run will say what went wrong */
+    const char *stage = c->algo->stages[c->stage];
+    for (int i = 0; i < n; i++) {
+        char key[1024];                      /* "|stage,variant,kernel,block,smem|" */
+        snprintf(key, sizeof key, "|%.64s,%.64s,%.128s,%d,%d|", stage, v->name, k[i].name, k[i].block, k[i].dynamic_smem);
+        if (*seen && strstr(*seen, key))
+            continue;
+        size_t have = *seen ? strlen(*seen) : 0;
+        char *grown = realloc(*seen, have + strlen(key) + 1);
+        if (!grown)
+            return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        strcpy(grown + have, key);
+        *seen = grown;
+        fprintf(log, "%s,%s,%s,", stage, v->name, image);
+        sb_csv_put_field(log, k[i].name);    /* template arguments hold commas */
+        fprintf(log, ",%d,%d,%d,%d,%d,%.3f\n", k[i].block, k[i].regs, k[i].static_smem, k[i].dynamic_smem,
+                k[i].blocks_per_sm, k[i].occupancy);
+    }
+    return SB_OK;
+}

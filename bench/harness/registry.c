@@ -1,0 +1,152 @@
+/* registry.c - the tables behind registry.h.  Variants come from their
+ * own files' SB_VARIANT lines (variant.h); algorithms are listed here. */
+#include "harness/registry.h"
+
+#include "harness/device_status.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The table, from every SB_VARIANT(...) line of the variants' files
+ * (gen/variants.inc, bench/harness/variant_table.sh, whose #line directives make
+ * __FILE__ the variant's own file), with no ops yet: a variant
+ * whose file was compiled into this program fills them in when it starts
+ * (sb_variant_register); one whose file was not stays NULL, "not built". */
+#define ALL_STAGES 0xffffu
+#undef SB_VARIANT              /* variant.h's registers ops; this one makes a row */
+#define SB_VARIANT(algo, name, backend, needs, flags, stages, summary, prepare, upload, run, fetch, release) \
+    { algo, name, backend, #needs, flags, stages, NULL, summary, algo "/" name, __FILE__ },
+static sb_variant registry_variants[] = {
+#include "variants.inc"
+};
+#undef SB_VARIANT
+enum { REGISTRY_SIZE = sizeof registry_variants / sizeof registry_variants[0] };
+
+/* The ops themselves, one slot a row, which the rows point at. */
+static sb_variant_ops registry_ops[REGISTRY_SIZE];
+static int registry_strays;
+
+void sb_variant_register(const sb_registration *r)
+{
+    for (int i = 0; i < REGISTRY_SIZE; i++) {
+        sb_variant *v = &registry_variants[i];
+        if (strcmp(v->algo, r->algo) != 0 || strcmp(v->name, r->name) != 0)
+            continue;
+        if (v->ops) {
+            fprintf(stderr, "segbench: warning: %s/%s is registered twice; the second is ignored\n", r->algo, r->name);
+            registry_strays++;
+            return;
+        }
+        registry_ops[i] = r->ops;
+        v->ops = &registry_ops[i];
+        return;
+    }
+    /* only a stale gen/variants.inc gets here: make rebuilds it */
+    fprintf(stderr, "segbench: warning: %s/%s is not in the variant table; run make\n", r->algo, r->name);
+    registry_strays++;
+}
+
+int sb_registry_strays(void) { return registry_strays; }
+
+static const sb_algo *const registry_algos[] = {
+    &sb_algo_integral,
+    &sb_algo_kmeans,
+    &sb_algo_slic,
+    &sb_algo_meanshift_filter,
+    &sb_algo_meanshift_flood,
+    &sb_algo_meanshift_merge,
+    &sb_algo_meanshift,
+    &sb_algo_grabcut_kmeans,
+    &sb_algo_grabcut_gmm,
+    &sb_algo_grabcut_graph,
+    &sb_algo_grabcut_maxflow,
+    &sb_algo_grabcut,
+};
+
+int sb_algo_count(void) { return (int)(sizeof registry_algos / sizeof registry_algos[0]); }
+const sb_algo *sb_algo_at(int i) { return registry_algos[i]; }
+
+const sb_algo *sb_algo_find(const char *name)
+{
+    for (int i = 0; i < sb_algo_count(); i++)
+        if (strcmp(registry_algos[i]->name, name) == 0)
+            return registry_algos[i];
+    return NULL;
+}
+
+/* The variants as callers see them: grouped by algorithm, in the order of
+ * registry_algos, each algorithm's in the table's (file) order. */
+static const sb_variant *registry_order[REGISTRY_SIZE];
+
+static int algo_rank(const char *name)
+{
+    for (int a = 0; a < sb_algo_count(); a++)
+        if (strcmp(registry_algos[a]->name, name) == 0)
+            return a;
+    return sb_algo_count();            /* a row for no known algorithm: last */
+}
+
+static void order_once(void)
+{
+    static int done;
+    if (done)
+        return;
+    int n = 0;
+    for (int a = 0; a <= sb_algo_count(); a++)
+        for (int i = 0; i < REGISTRY_SIZE; i++)
+            if (algo_rank(registry_variants[i].algo) == a)
+                registry_order[n++] = &registry_variants[i];
+    done = 1;
+}
+
+int sb_variant_count(void) { return REGISTRY_SIZE; }
+
+const sb_variant *sb_variant_at(int i)
+{
+    order_once();
+    return registry_order[i];
+}
+
+const sb_variant *sb_variant_find(const char *algo, const char *name)
+{
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strcmp(v->algo, algo) == 0 && strcmp(v->name, name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+const sb_variant *sb_reference_variant(const sb_algo *algo)
+{
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strcmp(v->algo, algo->name) == 0 && strcmp(v->backend, "cpu") == 0)
+            return v;
+    }
+    return NULL;
+}
+
+int sb_stage_find(const sb_algo *algo, const char *stage)
+{
+    for (int i = 0; i < algo->stage_count; i++)
+        if (strcmp(algo->stages[i], stage) == 0)
+            return i;
+    return -1;
+}
+
+sb_availability sb_variant_availability(const sb_variant *v, char *why, size_t why_size)
+{
+    if (!v->ops) {
+        const char *need = strcmp(v->needs, "CUDA") == 0     ? "nvcc was not found at build time"
+                           : strcmp(v->needs, "NPP") == 0    ? "NPP was not found at build time"
+                           : strcmp(v->needs, "OPENMP") == 0 ? "the compiler has no OpenMP"
+                                                                : "not compiled in";
+        snprintf(why, why_size, "not built: %s", need);
+        return SB_NOT_BUILT;
+    }
+    if ((v->flags & SB_DEVICE) && !sb_device_usable(why, why_size))
+        return SB_SKIPPED;
+    snprintf(why, why_size, "available");
+    return SB_AVAILABLE;
+}

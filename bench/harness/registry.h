@@ -1,0 +1,36 @@
+/* registry.h - the algorithms and variants this build knows, and whether
+ * each variant can run here. */
+#ifndef SEGBENCH_REGISTRY_H
+#define SEGBENCH_REGISTRY_H
+
+#include <stddef.h>
+
+#include "harness/algo.h"
+
+int sb_algo_count(void);
+const sb_algo *sb_algo_at(int i);
+const sb_algo *sb_algo_find(const char *name);
+
+int sb_variant_count(void);
+const sb_variant *sb_variant_at(int i);
+const sb_variant *sb_variant_find(const char *algo, const char *name);
+const sb_variant *sb_reference_variant(const sb_algo *algo);
+
+/* Registrations that matched no row of the table, or a row already
+ * taken (each also warned about on stderr); 0 in a sound build. */
+int sb_registry_strays(void);
+
+/* The index of a stage by name, or -1. */
+int sb_stage_find(const sb_algo *algo, const char *stage);
+
+typedef enum sb_availability {
+    SB_AVAILABLE,
+    SB_NOT_BUILT,     /* the build lacked what it requires */
+    SB_SKIPPED        /* built, but no GPU here, or one this binary has no code for */
+} sb_availability;
+
+/* Whether v can run here; why (one phrase, the same for every variant that
+ * cannot run for the same reason) when it cannot. */
+sb_availability sb_variant_availability(const sb_variant *v, char *why, size_t why_size);
+
+#endif

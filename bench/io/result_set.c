@@ -1,0 +1,155 @@
+/* result_set.c - survey of a results directory (see result_set.h). */
+#include "io/result_set.h"
+
+#include "io/env.h"
+#include "harness/registry.h"
+#include "io/results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_RUNS = 16 };
+
+typedef struct run_tally {
+    char run_id[48], commit[64], algos[400];
+    int rows;
+} run_tally;
+
+static void note(sb_result_set *rs, const char *text)
+{
+    if (rs->nnotes < SB_SET_MAX_NOTES)
+        snprintf(rs->notes[rs->nnotes++], SB_SET_NOTE_MAX, "%s", text);
+}
+
+/* First 7 characters of a commit, keeping a "-dirty" mark. */
+static void short_commit(const char *commit, char *out, size_t size)
+{
+    const char *dirty = strstr(commit, "-dirty");
+    snprintf(out, size, "%.7s%s", commit, dirty ? "-dirty" : "");
+}
+
+static int tally(run_tally *runs, int *nruns, const sb_row *r, const char *algo)
+{
+    int k = 0;
+    while (k < *nruns && strcmp(runs[k].run_id, r->run_id) != 0)
+        k++;
+    if (k == *nruns) {
+        if (*nruns == MAX_RUNS)
+            return 0;
+        memset(&runs[k], 0, sizeof runs[k]);
+        snprintf(runs[k].run_id, sizeof runs[k].run_id, "%s", r->run_id);
+        snprintf(runs[k].commit, sizeof runs[k].commit, "%s", r->commit);
+        (*nruns)++;
+    }
+    runs[k].rows++;
+    if (!strstr(runs[k].algos, algo)) {
+        size_t n = strlen(runs[k].algos);
+        snprintf(runs[k].algos + n, sizeof runs[k].algos - n, "%s%s", n ? ", " : "", algo);
+    }
+    return 1;
+}
+
+int sb_run_info_read(const char *dir, sb_run_info *ri)
+{
+    char path[1200], dirty[16];
+    snprintf(path, sizeof path, "%s/env.json", dir);
+    char *env = sb_read_text(path);
+    sb_json_get(env, "machine_id", ri->machine_id, sizeof ri->machine_id);
+    sb_json_get(env, "dataset", ri->set, sizeof ri->set);
+    sb_json_get(env, "run_id", ri->run_id, sizeof ri->run_id);
+    sb_json_get(env, "commit", ri->commit, sizeof ri->commit);
+    sb_json_get(env, "dirty", dirty, sizeof dirty);
+    if (strcmp(dirty, "true") == 0)
+        strncat(ri->commit, "-dirty", sizeof ri->commit - strlen(ri->commit) - 1);
+    sb_json_get(env, "run_options", ri->options, sizeof ri->options);
+    sb_json_get(env, "run_algos", ri->algos, sizeof ri->algos);
+    sb_json_get(env, "run_finished", ri->finished, sizeof ri->finished);
+    sb_json_get(env, "rows_planned", ri->planned, sizeof ri->planned);
+    sb_json_get(env, "rows_measured", ri->measured, sizeof ri->measured);
+    free(env);
+    return env != NULL;
+}
+
+void sb_result_set_survey(const char *dir, sb_result_set *rs)
+{
+    memset(rs, 0, sizeof *rs);
+    char path[1200], line[SB_SET_NOTE_MAX];
+    const sb_run_info *ri = &rs->run;
+    sb_run_info_read(dir, &rs->run);
+    rs->finished = strcmp(ri->finished, "true") == 0;
+    if (strcmp(ri->finished, "false") == 0) {
+        snprintf(line, sizeof line, "run %s did not finish: %s of %s planned rows measured "
+                 "(`segbench bench --resume` with the same options finishes it)", ri->run_id, ri->measured,
+                 ri->planned);
+        note(rs, line);
+    }
+
+    run_tally runs[MAX_RUNS];
+    int nruns = 0;
+    char commits[MAX_RUNS][64];
+    for (int a = 0; a < sb_algo_count(); a++) {
+        sb_rows rows;
+        sb_error err;
+        snprintf(path, sizeof path, "%s/%s.csv", dir, sb_algo_at(a)->name);
+        if (sb_rows_read_csv(path, &rows, &err) != SB_OK)
+            continue;
+        for (int i = 0; i < rows.count; i++)
+            tally(runs, &nruns, &rows.row[i], sb_algo_at(a)->name);
+        rs->rows += rows.count;
+        sb_rows_free(&rows);
+    }
+    rs->runs = nruns;
+    for (int k = 0; k < nruns; k++) {
+        int seen = 0;
+        for (int j = 0; j < rs->commits; j++)
+            seen |= strcmp(commits[j], runs[k].commit) == 0;
+        if (!seen)
+            snprintf(commits[rs->commits++], sizeof commits[0], "%s", runs[k].commit);
+    }
+    if (nruns > 1) {
+        snprintf(line, sizeof line, "the rows come from %d runs%s%s:", nruns,
+                 rs->commits > 1 ? " of different commits" : " of one commit",
+                 rs->commits > 1 ? " (their times may not be comparable)" : "");
+        note(rs, line);
+        for (int k = 0; k < nruns; k++) {
+            char c[32];
+            short_commit(runs[k].commit, c, sizeof c);
+            snprintf(line, sizeof line, "  run %.47s, commit %.31s: %d rows (%.150s)", runs[k].run_id, c, runs[k].rows,
+                     runs[k].algos);
+            note(rs, line);
+        }
+    }
+    for (int k = 0; k < nruns; k++)
+        if (strcmp(runs[k].run_id, "unknown") == 0) {
+            snprintf(line, sizeof line, "%d rows carry no commit or run id (written by a segbench before "
+                     "run ids): which runs and commits they mix cannot be told", runs[k].rows);
+            note(rs, line);
+        }
+    if (nruns == 1 && strstr(runs[0].commit, "-dirty")) {
+        snprintf(line, sizeof line, "measured from a tree with uncommitted changes (commit %.7s-dirty)", runs[0].commit);
+        note(rs, line);
+    }
+}
+
+void sb_result_set_provenance(const char *csv_path, char *out, size_t size)
+{
+    sb_rows rows;
+    sb_error err;
+    snprintf(out, size, "unknown");
+    if (sb_rows_read_csv(csv_path, &rows, &err) != SB_OK)
+        return;
+    run_tally runs[MAX_RUNS];
+    int nruns = 0;
+    for (int i = 0; i < rows.count; i++)
+        tally(runs, &nruns, &rows.row[i], rows.row[i].algo);
+    size_t n = 0;
+    out[0] = '\0';
+    for (int k = 0; k < nruns && n + 1 < size; k++) {
+        char c[32];
+        short_commit(runs[k].commit, c, sizeof c);
+        n += (size_t)snprintf(out + n, size - n, "%scommit %s, run %s (%d rows)", k ? "; " : "", c, runs[k].run_id,
+                              runs[k].rows);
+    }
+    sb_rows_free(&rows);
+}

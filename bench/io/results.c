@@ -1,0 +1,464 @@
+/* results.c - CSV in and out for benchmark rows (see results.h). */
+#include "io/results.h"
+
+#include "io/json_out.h"
+
+#include "segbench/atomic_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const SB_ROWS_CSV_HEADER =
+    "algo,stage,variant,backend,threads,image,width,height,"
+    "n,median_ms,min_ms,p25_ms,p75_ms,max_ms,"
+    "e2e_n,e2e_median_ms,e2e_min_ms,e2e_p25_ms,e2e_p75_ms,e2e_max_ms,"
+    "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags,"
+    "frame_n,frame_median_ms,frame_min_ms,frame_p25_ms,frame_p75_ms,frame_max_ms,"
+    "setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms";
+const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms";
+/* Older files: V1 has no commit, date, run_id; V2 no flags; V3 no frame and setup. */
+enum { CSV_FIELDS = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28, CSV_FIELDS_V1 = 25 };
+
+sb_row *sb_rows_add(sb_rows *rows)
+{
+    if (rows->count == rows->cap) {
+        int cap = rows->cap ? 2 * rows->cap : 64;
+        sb_row *grown = realloc(rows->row, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        rows->row = grown;
+        rows->cap = cap;
+    }
+    sb_row *r = &rows->row[rows->count++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+void sb_rows_free(sb_rows *rows)
+{
+    for (int i = 0; i < rows->count; i++) {
+        free(rows->row[i].kernel_ms);
+        free(rows->row[i].e2e_ms);
+        free(rows->row[i].frame_ms);
+        free(rows->row[i].setup_ms);
+    }
+    free(rows->row);
+    memset(rows, 0, sizeof *rows);
+}
+
+int sb_row_same_key(const sb_row *a, const sb_row *b)
+{
+    return a->threads == b->threads && strcmp(a->algo, b->algo) == 0 && strcmp(a->stage, b->stage) == 0 &&
+           strcmp(a->variant, b->variant) == 0 && strcmp(a->image, b->image) == 0;
+}
+
+void sb_csv_put_field(FILE *fp, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s == '\n' ? ' ' : *s, fp);
+    }
+    fputc('"', fp);
+}
+
+static void csv_summary(FILE *fp, const sb_summary *s)
+{
+    fprintf(fp, "%d,%.6f,%.6f,%.6f,%.6f,%.6f", s->n, s->median, s->min, s->p25, s->p75, s->max);
+}
+
+/* Fields, comma separated, each quoted where it needs it. */
+static void csv_put_all(FILE *fp, const char *const *fields, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', fp);
+        sb_csv_put_field(fp, fields[i]);
+    }
+}
+
+void sb_row_put_csv(FILE *fp, const sb_row *r)
+{
+    csv_put_all(fp, (const char *const[]){ r->algo, r->stage, r->variant, r->backend }, 4);
+    fprintf(fp, ",%d,", r->threads);
+    sb_csv_put_field(fp, r->image);
+    fprintf(fp, ",%d,%d,", r->width, r->height);
+    csv_summary(fp, &r->kernel);
+    fputc(',', fp);
+    csv_summary(fp, &r->e2e);
+    fprintf(fp, ",%.0f,%.3f,%.4f,", r->bytes, r->gbps, r->peak_fraction);
+    csv_put_all(fp, (const char *const[]){ r->agreement, r->metric, r->commit, r->date, r->run_id, r->flags }, 6);
+    fputc(',', fp);
+    csv_summary(fp, &r->frame);
+    fputc(',', fp);
+    csv_summary(fp, &r->setup);
+    fputc('\n', fp);
+}
+
+sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err)
+{
+    sb_atomic_file af;
+    sb_status st = sb_atomic_open(&af, path, err);
+    if (st)
+        return st;
+    fprintf(af.fp, "%s\n", SB_ROWS_CSV_HEADER);
+    for (int i = 0; i < rows->count; i++)
+        sb_row_put_csv(af.fp, &rows->row[i]);
+    return sb_atomic_commit(&af, err);
+}
+
+static void samples_put(FILE *fp, const sb_row *r, const char *kind, const double *ms, int n)
+{
+    fprintf(fp, "%s,%s,%s,%d,", r->algo, r->stage, r->variant, r->threads);
+    sb_csv_put_field(fp, r->image);
+    fprintf(fp, ",%s,", kind);
+    for (int i = 0; i < n; i++)
+        fprintf(fp, "%s%.6f", i ? " " : "", ms[i]);
+    fputc('\n', fp);
+}
+
+void sb_row_put_samples(FILE *fp, const sb_row *r)
+{
+    if (r->kernel_ms)
+        samples_put(fp, r, "kernel", r->kernel_ms, r->kernel.n);
+    if (r->e2e_ms)
+        samples_put(fp, r, "e2e", r->e2e_ms, r->e2e.n);
+    if (r->frame_ms)
+        samples_put(fp, r, "frame", r->frame_ms, r->frame.n);
+    if (r->setup_ms)
+        samples_put(fp, r, "setup", r->setup_ms, r->setup.n);
+}
+
+sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err)
+{
+    sb_atomic_file af;
+    sb_status st = sb_atomic_open(&af, path, err);
+    if (st)
+        return st;
+    fprintf(af.fp, "%s\n", SB_SAMPLES_CSV_HEADER);
+    for (int i = 0; i < rows->count; i++)
+        sb_row_put_samples(af.fp, &rows->row[i]);
+    return sb_atomic_commit(&af, err);
+}
+
+/* ---- append-only logs ---- */
+
+/* The length of the file's complete lines (a kill can leave the last one cut off). */
+static long complete_length(FILE *fp)
+{
+    long good = 0, pos = 0;
+    int c;
+    while ((c = fgetc(fp)) != EOF) {
+        pos++;
+        if (c == '\n')
+            good = pos;
+    }
+    return good;
+}
+
+sb_status sb_csv_log_open(sb_csv_log *log, const char *path, const char *header, int keep, sb_error *err)
+{
+    memset(log, 0, sizeof *log);
+    snprintf(log->path, sizeof log->path, "%s", path);
+    FILE *old = keep ? fopen(path, "r+") : NULL;
+    if (old) {
+        char first[64] = "";
+        long good = complete_length(old);
+        rewind(old);
+        if (!fgets(first, sizeof first, old) || strncmp(first, header, strlen(first) - 1) != 0 || good == 0) {
+            fclose(old);
+            return sb_fail(err, SB_ERR_FORMAT, "%s: not a results file of this segbench (header differs); "
+                           "start afresh without --resume", path);
+        }
+        if (ftruncate(fileno(old), good) != 0 || fseek(old, 0, SEEK_END) != 0) {
+            fclose(old);
+            return sb_fail(err, SB_ERR_IO, "%s: cannot drop a cut-off last line (%s)", path, strerror(errno));
+        }
+        log->fp = old;
+        return SB_OK;
+    }
+    char text[1024];
+    snprintf(text, sizeof text, "%s\n", header);
+    sb_status st = sb_atomic_write_text(path, text, err);
+    if (st)
+        return st;
+    if (!(log->fp = fopen(path, "a")))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open for appending (%s)", path, strerror(errno));
+    return SB_OK;
+}
+
+sb_status sb_csv_log_flush(sb_csv_log *log, sb_error *err)
+{
+    if (fflush(log->fp) != 0 || ferror(log->fp))
+        return sb_fail(err, SB_ERR_IO, "%s: write failed (%s)", log->path, strerror(errno));
+    return SB_OK;
+}
+
+void sb_csv_log_close(sb_csv_log *log)
+{
+    if (log->fp)
+        fclose(log->fp);
+    log->fp = NULL;
+}
+
+int sb_csv_split(char *line, char **field, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        char *out = p;
+        field[n++] = p;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (*p == '"' && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                } else if (*p == '"' || !*p) {
+                    if (*p)
+                        p++;
+                    break;
+                } else {
+                    *out++ = *p++;
+                }
+            }
+        } else {
+            while (*p && *p != ',' && *p != '\n' && *p != '\r')
+                *out++ = *p++;
+        }
+        int more = *p == ',';
+        if (*p)
+            p++;
+        *out = '\0';
+        if (!more)
+            break;
+    }
+    return n;
+}
+
+static void copy_field(char *dst, size_t size, const char *src) { snprintf(dst, size, "%s", src); }
+
+static void parse_summary(char **f, sb_summary *s)
+{
+    s->n = atoi(f[0]);
+    s->median = atof(f[1]);
+    s->min = atof(f[2]);
+    s->p25 = atof(f[3]);
+    s->p75 = atof(f[4]);
+    s->max = atof(f[5]);
+}
+
+sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
+{
+    memset(rows, 0, sizeof *rows);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    sb_status st = SB_OK;
+    ssize_t len;
+    while ((len = getline(&line, &cap, fp)) > 0) {
+        lineno++;
+        if (line[len - 1] != '\n')
+            break;                   /* cut off by a kill: not a row */
+        if (lineno == 1) {
+            if (strncmp(line, "algo,stage,variant,", 19) != 0)
+                st = sb_fail(err, SB_ERR_FORMAT, "%s: not a segbench results CSV (bad header)", path);
+            if (st)
+                break;
+            continue;
+        }
+        char *f[CSV_FIELDS + 1];
+        int nf = sb_csv_split(line, f, CSV_FIELDS + 1);
+        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 && nf != CSV_FIELDS_V1) {
+            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected %d fields", path, lineno, CSV_FIELDS);
+            break;
+        }
+        sb_row *r = sb_rows_add(rows);
+        if (!r) {
+            st = sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", path);
+            break;
+        }
+        copy_field(r->algo, sizeof r->algo, f[0]);
+        copy_field(r->stage, sizeof r->stage, f[1]);
+        copy_field(r->variant, sizeof r->variant, f[2]);
+        copy_field(r->backend, sizeof r->backend, f[3]);
+        r->threads = atoi(f[4]);
+        copy_field(r->image, sizeof r->image, f[5]);
+        r->width = atoi(f[6]);
+        r->height = atoi(f[7]);
+        parse_summary(f + 8, &r->kernel);
+        parse_summary(f + 14, &r->e2e);
+        r->bytes = atof(f[20]);
+        r->gbps = atof(f[21]);
+        r->peak_fraction = atof(f[22]);
+        copy_field(r->agreement, sizeof r->agreement, f[23]);
+        copy_field(r->metric, sizeof r->metric, f[24]);
+        copy_field(r->commit, sizeof r->commit, nf > CSV_FIELDS_V1 ? f[25] : "unknown");
+        copy_field(r->date, sizeof r->date, nf > CSV_FIELDS_V1 ? f[26] : "");
+        copy_field(r->run_id, sizeof r->run_id, nf > CSV_FIELDS_V1 ? f[27] : "unknown");
+        copy_field(r->flags, sizeof r->flags, nf > CSV_FIELDS_V2 ? f[28] : "");
+        if (nf == CSV_FIELDS) {
+            parse_summary(f + 29, &r->frame);
+            parse_summary(f + 35, &r->setup);
+        }
+    }
+    free(line);
+    fclose(fp);
+    if (st)
+        sb_rows_free(rows);
+    return st;
+}
+
+static double *parse_samples(const char *s, int *n)
+{
+    int cap = 16;
+    double *v = malloc((size_t)cap * sizeof *v);
+    *n = 0;
+    while (v && *s) {
+        char *end;
+        double x = strtod(s, &end);
+        if (end == s)
+            break;
+        if (*n == cap) {
+            double *grown = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+            if (!grown) {
+                free(v);
+                return NULL;
+            }
+            v = grown;
+        }
+        v[(*n)++] = x;
+        s = end;
+    }
+    return v;
+}
+
+sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    sb_status st = SB_OK;
+    ssize_t len;
+    while ((len = getline(&line, &cap, fp)) > 0) {
+        if (line[len - 1] != '\n')
+            break;                   /* cut off by a kill */
+        if (++lineno == 1)
+            continue;
+        char *f[8];
+        if (sb_csv_split(line, f, 8) != 7) {
+            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected 7 fields", path, lineno);
+            break;
+        }
+        sb_row key;
+        memset(&key, 0, sizeof key);
+        copy_field(key.algo, sizeof key.algo, f[0]);
+        copy_field(key.stage, sizeof key.stage, f[1]);
+        copy_field(key.variant, sizeof key.variant, f[2]);
+        key.threads = atoi(f[3]);
+        copy_field(key.image, sizeof key.image, f[4]);
+        for (int i = 0; i < rows->count; i++) {
+            sb_row *r = &rows->row[i];
+            if (!sb_row_same_key(r, &key))
+                continue;
+            int n = 0;
+            double *v = parse_samples(f[6], &n);
+            static const char *const kinds[] = { "kernel", "e2e", "frame", "setup" };
+            double **dsts[] = { &r->kernel_ms, &r->e2e_ms, &r->frame_ms, &r->setup_ms };
+            sb_summary *sums[] = { &r->kernel, &r->e2e, &r->frame, &r->setup };
+            int kind = 0;
+            while (kind < 4 && strcmp(f[5], kinds[kind]) != 0)
+                kind++;
+            if (kind == 4) {                 /* a kind from a later version: not ours to read */
+                free(v);
+                break;
+            }
+            free(*dsts[kind]);
+            *dsts[kind] = v;
+            sums[kind]->n = n;
+            break;
+        }
+    }
+    free(line);
+    fclose(fp);
+    return st;
+}
+
+/* ---- JSON (bench --json) ---- */
+
+static void json_summary(FILE *fp, const char *name, const sb_summary *s, const double *samples)
+{
+    fprintf(fp, "\"%s\": {\"n\": %d, ", name, s->n);
+    const char *keys[] = { "median_ms", "min_ms", "p25_ms", "p75_ms", "max_ms" };
+    const double values[] = { s->median, s->min, s->p25, s->p75, s->max };
+    for (int i = 0; i < 5; i++) {
+        sb_json_key_num(fp, keys[i], values[i]);
+        fprintf(fp, ", ");
+    }
+    sb_json_key_nums(fp, "samples_ms", samples, samples ? s->n : 0);
+    fputc('}', fp);
+}
+
+static void json_field(FILE *fp, const char *key, const char *value)
+{
+    sb_json_key_str(fp, key, value);
+    fprintf(fp, ", ");
+}
+
+sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *err)
+{
+    sb_atomic_file af;
+    sb_status st = sb_atomic_open(&af, path, err);
+    if (st)
+        return st;
+    FILE *fp = af.fp;
+    fprintf(fp, "{\"rows\": [");
+    for (int i = 0; i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        fprintf(fp, "%s\n  {", i ? "," : "");
+        json_field(fp, "algo", r->algo);
+        json_field(fp, "stage", r->stage);
+        json_field(fp, "variant", r->variant);
+        json_field(fp, "backend", r->backend);
+        fprintf(fp, "\"threads\": %d, ", r->threads);
+        json_field(fp, "image", r->image);
+        fprintf(fp, "\"width\": %d, \"height\": %d,\n   ", r->width, r->height);
+        json_summary(fp, "kernel", &r->kernel, r->kernel_ms);
+        fprintf(fp, ",\n   ");
+        json_summary(fp, "e2e", &r->e2e, r->e2e_ms);
+        fprintf(fp, ",\n   ");
+        json_summary(fp, "frame", &r->frame, r->frame_ms);
+        fprintf(fp, ",\n   ");
+        json_summary(fp, "setup", &r->setup, r->setup_ms);
+        fprintf(fp, ",\n   ");
+        sb_json_key_num(fp, "bytes", r->bytes);
+        fprintf(fp, ", ");
+        sb_json_key_num(fp, "gbps", r->gbps);
+        fprintf(fp, ", ");
+        sb_json_key_num(fp, "peak_fraction", r->peak_fraction);
+        fprintf(fp, ", ");
+        json_field(fp, "agreement", r->agreement);
+        json_field(fp, "agreement_metric", r->metric);
+        json_field(fp, "commit", r->commit);
+        json_field(fp, "date", r->date);
+        json_field(fp, "run_id", r->run_id);
+        sb_json_key_str(fp, "flags", r->flags);
+        fprintf(fp, "}");
+    }
+    fprintf(fp, "\n]}\n");
+    return sb_atomic_commit(&af, err);
+}

@@ -1,0 +1,428 @@
+/* report.c - `segbench report`: results/<machine>/ -> report/<machine>/.
+ *
+ * REPORT.md is the first screen: the summary of every stage (serial, best
+ * CPU and best GPU time, speed-ups, distance to the floor), the ladders in
+ * one line each, the contents, the machine and how to read the numbers.
+ * Each algorithm has its own page, <algo>.md: its ladder per stage with a
+ * step plot, the table at the largest image, speed-ups over sizes, thread
+ * scaling, plots, parameter sweeps, quality and, for pipelines, where the
+ * time goes.  gallery.md holds the pictures.  Plots are generated gnuplot
+ * scripts over generated data files, so a reader can rerun them; without
+ * gnuplot the report says which plots are missing.
+ */
+#include "cli/commands.h"
+
+#include "io/catalogue.h"
+#include "cli/options.h"
+#include "algos/quality.h"
+#include "report/report_parts.h"
+
+#include "io/env.h"
+#include "io/result_set.h"
+
+#include "segbench/atomic_file.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static sb_status copy_file(const char *from, const char *to, sb_error *err)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", from, strerror(errno));
+    sb_atomic_file af;
+    sb_status st = sb_atomic_open(&af, to, err);
+    if (!st) {
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, n, af.fp);
+        st = sb_atomic_commit(&af, err);
+    }
+    fclose(in);
+    return st;
+}
+
+static sb_status report_gallery(const char *results_dir, const char *out_dir, FILE *md, int *any, sb_error *err)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/gallery/index.tsv", results_dir);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return SB_OK;
+    *any = 1;
+    char gdir[1400];
+    snprintf(gdir, sizeof gdir, "%s/gallery", out_dir);
+    sb_status st = sb_mkdirs(gdir, err);
+    char line[1024], last[300] = "";
+    int header = 1;
+    fprintf(md, "# Gallery\n\n[Back to the report](REPORT.md). The serial reference's output (every variant's is "
+                "identical where it agrees).\n\n");
+    while (!st && fgets(line, sizeof line, fp)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (header) {
+            header = 0;
+            continue;
+        }
+        char *f[4];
+        int n = 0;
+        for (char *save = NULL, *t = strtok_r(line, "\t", &save); t && n < 4; t = strtok_r(NULL, "\t", &save))
+            f[n++] = t;
+        if (n != 4)
+            continue;
+        char key[300];
+        snprintf(key, sizeof key, "%s %s", f[0], f[1]);
+        if (strcmp(key, last) != 0) {
+            fprintf(md, "\n**%s, %s**\n\n", f[0], f[1]);
+            snprintf(last, sizeof last, "%s", key);
+        }
+        char from[1400], to[2900];
+        snprintf(from, sizeof from, "%s/gallery/%s", results_dir, f[2]);
+        snprintf(to, sizeof to, "%s/%s", gdir, f[2]);
+        st = copy_file(from, to, err);
+        fprintf(md, "- %s<br>![%s](gallery/%s)\n", f[3], f[3], f[2]);
+    }
+    fclose(fp);
+    fprintf(md, "\n");
+    return st;
+}
+
+/* Is the algorithm a pipeline whose stages are algorithms of their own
+ * ("meanshift" with "meanshift-filter", ...)? */
+static int is_pipeline(const sb_algo *algo)
+{
+    size_t n = strlen(algo->name);
+    for (int a = 0; a < sb_algo_count(); a++)
+        if (!strncmp(sb_algo_at(a)->name, algo->name, n) && sb_algo_at(a)->name[n] == '-')
+            return 1;
+    return 0;
+}
+
+/* <algo>.md: everything about one algorithm on this machine. */
+static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *out_dir, const sb_algo *algo,
+                           const sb_rows *rows, sb_error *err)
+{
+    char path[1400], notes[300];
+    snprintf(path, sizeof path, "%s/%s.csv", results_dir, algo->name);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *md = open_memstream(&text, &len);
+    if (!md)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    int fails = 0, few = 0;
+    for (int i = 0; i < rows->count; i++) {
+        fails += strcmp(rows->row[i].agreement, "FAIL") == 0;
+        few += rows->row[i].kernel.n < 3;
+    }
+    char provenance[600];
+    sb_result_set_provenance(path, provenance, sizeof provenance);
+    report_notes_path(algo->name, notes, sizeof notes);
+    fprintf(md, "# %s\n\n[Back to the report](REPORT.md). %s.%s%s%s\n\nMeasured at %s. Agreement contract: %s. "
+                "**%d of %d rows agree%s.**",
+            algo->name, algo->summary, notes[0] ? " Notes on the CUDA variants: [NOTES.md](../../" : "", notes,
+            notes[0] ? ")." : "", provenance, algo->contract, rows->count - fails, rows->count,
+            fails ? "; the others are marked FAIL" : "");
+    if (few)
+        fprintf(md, " %d rows took at least the time budget per run and were measured once or twice (marked †).",
+                few);
+    fprintf(md, "\n\n");
+    if (fails) {
+        fprintf(md, "| stage | variant | threads | image | what failed |\n|---|---|---:|---|---|\n");
+        for (int i = 0; i < rows->count; i++)
+            if (strcmp(rows->row[i].agreement, "FAIL") == 0)
+                fprintf(md, "| %s | %s | %d | %s | %s |\n", rows->row[i].stage, rows->row[i].variant,
+                        rows->row[i].threads, rows->row[i].image, rows->row[i].metric);
+        fprintf(md, "\n");
+    }
+    sb_status st = SB_OK;
+    if (is_pipeline(algo))
+        st = report_pipeline_bars(pc, results_dir, algo, md, err);
+    for (int s = 0; s < algo->stage_count && !st; s++) {
+        stage_view sv;
+        view_build(&sv, rows, algo->name, algo->stages[s]);
+        if (sv.nimg == 0)
+            continue;
+        fprintf(md, "## Stage %s\n\n", algo->stages[s]);
+        if ((st = report_ladder(pc, &sv, algo->name, md, err)))
+            break;
+        fprintf(md, "#### Every variant at the largest image, %s (%.2f Mpx)\n\nThreaded variants at their fastest "
+                    "thread count.\n\n",
+                sv.img[sv.largest], sv.img_px[sv.largest] / 1e6);
+        report_largest_table(md, &sv);
+        fprintf(md, "\nSpeedup of kernel time over the serial `cpu` reference (geometric mean over the images of "
+                    "each size):\n\n");
+        report_speedup_table(md, &sv, 0);
+        fprintf(md, "\nSpeedup over the best CPU variant on each image (any of cpu, pthread, openmp at any thread "
+                    "count):\n\n");
+        report_speedup_table(md, &sv, 1);
+        report_thread_table(md, &sv);
+        report_kernels(md, results_dir, algo->name, algo->stages[s]);
+        st = report_plots_for_stage(pc, &sv, algo->name, md, err);
+    }
+    if (!st && algo->sweep)
+        st = report_sweep(pc, rows, algo, md, err);
+    sb_report_quality(md, results_dir, algo);
+    fclose(md);
+    snprintf(path, sizeof path, "%s/%s.md", out_dir, algo->name);
+    if (!st)
+        st = sb_atomic_write_text(path, text, err);
+    free(text);
+    return st;
+}
+
+static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, int machines, sb_error *err)
+{
+    char path[1400], plots[1400];
+    snprintf(plots, sizeof plots, "%s/plots", out_dir);
+    sb_status st = sb_mkdirs(plots, err);
+    if (st)
+        return st;
+    snprintf(path, sizeof path, "%s/env.json", results_dir);
+    char *env = sb_read_text(path);
+    sb_catalogue_load(results_dir);     /* the variants as they were when measured */
+
+    char *md_text = NULL;
+    size_t md_len = 0;
+    FILE *md = open_memstream(&md_text, &md_len);
+    if (!md) {
+        free(env);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    }
+    char id[128], gpu[256], cpu[256], date[64], commit[64], dirty[16], copy[32], set[64], cores[16], host[256],
+        run[64];
+    sb_json_get(env, "machine_id", id, sizeof id);
+    sb_json_get(env, "gpu_name", gpu, sizeof gpu);
+    if (strcmp(gpu, "?") == 0) {
+        char why[200];
+        sb_json_get(env, "gpu_absent_reason", why, sizeof why);
+        snprintf(gpu, sizeof gpu, "none (%s)", why);
+    }
+    sb_json_get(env, "cpu_model", cpu, sizeof cpu);
+    sb_json_get(env, "date", date, sizeof date);
+    sb_json_get(env, "commit", commit, sizeof commit);
+    sb_json_get(env, "dirty", dirty, sizeof dirty);
+    sb_json_get(env, "device_copy_gbps", copy, sizeof copy);
+    sb_json_get(env, "run_id", run, sizeof run);
+    if (strcmp(copy, "?") == 0)
+        snprintf(copy, sizeof copy, "n/a");
+    sb_json_get(env, "dataset", set, sizeof set);
+    sb_json_get(env, "cpu_logical_cores", cores, sizeof cores);
+    /* {"1": 22.7, "2": 28.2} -> 1: 22.7, 2: 28.2 */
+    const char *h = env ? strstr(env, "\"host_copy_gbps\": {") : NULL;
+    size_t hn = 0;
+    for (const char *p = h ? h + 19 : "?"; *p && *p != '}' && *p != '\n' && hn + 1 < sizeof host; p++)
+        if (*p != '"')
+            host[hn++] = *p;
+    host[hn] = '\0';
+
+    fprintf(md, "# segbench report: %s\n\n%s, %s; dataset %s; commit %.12s%s, run %s. Generated by `segbench "
+                "report` from `%s/` (`make report` rewrites it).\n\n",
+            id, gpu, cpu, set, commit, strcmp(dirty, "true") == 0 ? " (tree had local changes)" : "", run,
+            results_dir);
+
+    sb_result_set rs;
+    sb_result_set_survey(results_dir, &rs);
+    if (rs.nnotes) {
+        fprintf(md, "> **Note on these results.**\n");
+        for (int i = 0; i < rs.nnotes; i++)
+            fprintf(md, "> %s%s\n", rs.notes[i][0] == ' ' ? "- " : "", rs.notes[i][0] == ' ' ? rs.notes[i] + 2 : rs.notes[i]);
+        fprintf(md, "\n");
+        for (int i = 0; i < rs.nnotes; i++)
+            fprintf(stderr, "segbench report: %s: %s\n", results_dir, rs.notes[i]);
+    }
+
+    /* the algorithms with results, their rows read once */
+    static sb_rows rows[64];
+    const sb_algo *algos[64];
+    int nalgo = 0;
+    for (int a = 0; a < sb_algo_count() && nalgo < 64 && !st; a++) {
+        struct stat sbuf;
+        snprintf(path, sizeof path, "%s/%s.csv", results_dir, sb_algo_at(a)->name);
+        if (stat(path, &sbuf) != 0)
+            continue;
+        if (!(st = sb_rows_read_csv(path, &rows[nalgo], err)))
+            algos[nalgo++] = sb_algo_at(a);
+    }
+
+    fprintf(md, "## Summary\n\nKernel medians at the largest image each stage was measured on. *Best CPU*: the "
+                "fastest of `cpu`, `pthread`, `openmp` at any thread count; *best GPU*: the fastest CUDA or "
+                "library variant; *its frame + setup*: that variant's per-frame time (upload, run, download into "
+                "existing buffers) and its one-time setup (allocation), what a program streaming images pays; "
+                "*floor*: a copy over the same bytes, where the stage has one (1.00x would be the speed of "
+                "light).\n\n");
+    report_summary_header(md);
+    for (int a = 0; a < nalgo; a++)
+        report_summary_rows(md, &rows[a], algos[a]);
+    fprintf(md, "\n## The ladders\n\nEach algorithm's variants in teaching order, first stage, kernel ms (the "
+                "steps, their speed-ups and what each changes are on the algorithm's page):\n\n");
+    for (int a = 0; a < nalgo; a++)
+        report_ladder_line(md, &rows[a], algos[a]);
+
+    report_peers(md, results_dir, rows, algos, nalgo);
+
+    plot_ctx pc = { plots, gnuplot, 0, 0, "" };
+    for (int a = 0; a < nalgo && !st; a++)
+        st = algo_page(&pc, results_dir, out_dir, algos[a], &rows[a], err);
+
+    char *gallery_text = NULL;
+    size_t gallery_len = 0;
+    int gallery = 0;
+    FILE *gmd = open_memstream(&gallery_text, &gallery_len);
+    if (!st && gmd)
+        st = report_gallery(results_dir, out_dir, gmd, &gallery, err);
+    if (gmd)
+        fclose(gmd);
+    snprintf(path, sizeof path, "%s/gallery.md", out_dir);
+    if (!st && gallery)
+        st = sb_atomic_write_text(path, gallery_text, err);
+    free(gallery_text);
+
+    fprintf(md, "\n## Contents\n\n");
+    for (int a = 0; a < nalgo; a++)
+        fprintf(md, "%s[%s](%s.md)", a ? " · " : "", algos[a]->name, algos[a]->name);
+    fprintf(md, "\n\n%s%s%s", gallery ? "[Gallery](gallery.md): the reference's pictures. " : "",
+            machines > 1 ? "[MACHINES.md](../MACHINES.md): this machine beside the others. " : "",
+            "Why each CUDA variant is built as it is: `impl_cuda/<algo>/NOTES.md`; the method: the README's "
+            "\"How a variant is measured\".\n\n");
+    sb_report_cli(md, results_dir);
+
+    fprintf(md, "## The machine and how to read the numbers\n\n| | |\n|---|---|\n| GPU | %s |\n"
+                "| device copy bandwidth (measured, read + write) | %s GB/s |\n| CPU | %s (%s logical cores) |\n"
+                "| host memcpy bandwidth by threads (best of 5, GB/s) | %s |\n| dataset | %s |\n| commit | %s%s |\n"
+                "| date | %s |\n\n",
+            gpu, copy, cpu, cores, host, set, commit, strcmp(dirty, "true") == 0 ? " (tree had local changes)" : "",
+            date);
+    fprintf(md, "Kernel time is `run()` alone (CUDA events around the kernels, the L2 cache flushed before each run; "
+                "the monotonic clock for CPU variants). *Per frame* is what a program streaming images pays for each: "
+                "`upload` (from pinned memory into buffers that already exist) + `run` + `fetch` (download); "
+                "*setup* is the one-time `prepare` (device allocation); end-to-end (e2e) is one whole cold run, "
+                "setup and a frame. CPU variants move nothing: their frame is the kernel time plus `fetch`. Times "
+                "are medians of repeated runs after "
+                "warm-up, with the 25th-75th percentile range and the sample count n († marks rows measured once "
+                "or twice). Memory-bound stages show GB/s (the stage's byte floor over the kernel median) and %% "
+                "of the measured copy bandwidth of the same processor; compute-bound stages show megapixels per "
+                "second. Every row was checked against the serial reference on that image before it was timed.\n\n");
+    if (pc.missing)
+        fprintf(md, "## Missing plots\n\n%s: %s. The data files and gnuplot scripts are in `plots/`; install "
+                    "gnuplot (`apt-get install gnuplot-nox`) and run `make report`.\n",
+                gnuplot ? "gnuplot failed on" : "gnuplot was not found, so these plots were not drawn",
+                pc.missing_list);
+    fclose(md);
+    for (int a = 0; a < nalgo; a++)
+        sb_rows_free(&rows[a]);
+    if (!st) {
+        snprintf(path, sizeof path, "%s/REPORT.md", out_dir);
+        st = sb_atomic_write_text(path, md_text, err);
+        if (!st)
+            printf("wrote %s and %d algorithm pages (%d plots%s%s)\n", path, nalgo, pc.made,
+                   pc.missing ? ", missing: " : "", pc.missing ? pc.missing_list : "");
+    }
+    free(md_text);
+    free(env);
+    return st;
+}
+
+enum { OPT_RESULTS, OPT_RESULTS_ROOT, OPT_OUT, OPT_COUNT };
+
+static const sb_option REPORT_OPTIONS[OPT_COUNT] = {
+    [OPT_RESULTS] = { "results", "DIR", NULL, "report on this one result set only" },
+    [OPT_RESULTS_ROOT] = { "results-root", "DIR", "results", "report on every result set DIR/<machine>/" },
+    [OPT_OUT] = { "out", "DIR", "report/<machine> with --results, else report",
+                  "where the report goes (with --results-root: the folder of the machines' reports)" },
+};
+
+const sb_command sb_cmd_report = {
+    "report", "[options]", "Write REPORT.md, tables and plots for every result set (report/<machine>/), "
+                           "and report/MACHINES.md.",
+    "MACHINES.md puts the machines side by side; when the results folder holds a\n"
+    "slurm-tasks.tsv (written by 'make bench-slurm'), it also names every cluster task\n"
+    "and whether it failed.\n",
+    REPORT_OPTIONS, OPT_COUNT, 0, NULL, cmd_report,
+};
+
+sb_status cmd_report(int argc, char **argv, sb_error *err)
+{
+    const char *results = NULL, *root = "results", *out = NULL;
+    sb_optparse p;
+    sb_optparse_begin(&p, &sb_cmd_report, argc, argv, err);
+    for (int opt; (opt = sb_optparse_next(&p)) != SB_OPT_END;)
+        switch (opt) {
+        case OPT_RESULTS: results = p.value; break;
+        case OPT_RESULTS_ROOT: root = p.value; break;
+        case OPT_OUT: out = p.value; break;
+        default: return sb_optparse_unexpected(&p);
+        }
+    if (p.status)
+        return p.status;
+    int gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+    /* said once there is something to report, so that a refusal is one line */
+    const char *no_gnuplot = "segbench report: gnuplot not found: tables only, plots listed as missing "
+                             "(install with: apt-get install gnuplot-nox)\n";
+    if (results) {
+        int csvs = 0;
+        struct stat sbuf;
+        for (int i = 0; i < sb_algo_count(); i++) {
+            char csv[1300];
+            snprintf(csv, sizeof csv, "%s/%s.csv", results, sb_algo_at(i)->name);
+            csvs += stat(csv, &sbuf) == 0;
+        }
+        if (stat(results, &sbuf) != 0 || !S_ISDIR(sbuf.st_mode))
+            return sb_fail(err, SB_ERR_IO, "%s: no such results directory", results);
+        if (!csvs)
+            return sb_fail(err, SB_ERR_IO, "%s holds no results (no <algo>.csv); run 'segbench bench' first",
+                           results);
+        char out_dir[1200];
+        const char *base = strrchr(results, '/');
+        base = base && base[1] ? base + 1 : results;
+        snprintf(out_dir, sizeof out_dir, "%s", out ? out : "");
+        if (!out)
+            snprintf(out_dir, sizeof out_dir, "report/%s", base);
+        if (!gnuplot)
+            fputs(no_gnuplot, stderr);
+        return report_one(results, out_dir, gnuplot, 1, err);
+    }
+    DIR *d = opendir(root);
+    if (!d)
+        return sb_fail(err, SB_ERR_IO, "%s/: cannot open (%s); run 'make bench' first", root, strerror(errno));
+    static char dirs[64][1200];
+    int ndirs = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && ndirs < 64) {
+        if (e->d_name[0] == '.')
+            continue;
+        char env[1300];
+        snprintf(dirs[ndirs], sizeof dirs[0], "%s/%s", root, e->d_name);
+        snprintf(env, sizeof env, "%s/env.json", dirs[ndirs]);
+        struct stat sbuf;
+        if (stat(env, &sbuf) == 0)
+            ndirs++;
+    }
+    closedir(d);
+    if (!ndirs)
+        return sb_fail(err, SB_ERR_IO, "%s/ holds no result sets; run 'make bench' first", root);
+    /* readdir's order is the file system's: sort, so MACHINES.md is the same every time */
+    qsort(dirs, (size_t)ndirs, sizeof dirs[0], (int (*)(const void *, const void *))strcmp);
+    const char *report_root = out ? out : "report";
+    if (!gnuplot)
+        fputs(no_gnuplot, stderr);
+    sb_status st = SB_OK;
+    for (int i = 0; i < ndirs && !st; i++) {
+        char out_dir[1300];
+        snprintf(out_dir, sizeof out_dir, "%s/%s", report_root, strrchr(dirs[i], '/') + 1);
+        st = report_one(dirs[i], out_dir, gnuplot, ndirs, err);
+    }
+    char tasks[1200], machines[1200];
+    snprintf(tasks, sizeof tasks, "%s/slurm-tasks.tsv", root);
+    snprintf(machines, sizeof machines, "%s/MACHINES.md", report_root);
+    struct stat sbuf;
+    int have_tasks = stat(tasks, &sbuf) == 0;
+    if (!st && (ndirs > 1 || have_tasks))
+        st = sb_report_machines(dirs, ndirs, machines, have_tasks ? tasks : NULL, err);
+    return st;
+}
+

@@ -1,0 +1,67 @@
+/* report_parts.h - the pieces `segbench report` assembles into
+ * report/<machine>/: tables (report_tables.c), plots (report_plots.c),
+ * the first screen and the ladders (report_summary.c), and the style the
+ * plots share (report_style.c). */
+#ifndef SEGBENCH_REPORT_PARTS_H
+#define SEGBENCH_REPORT_PARTS_H
+
+#include "report/report_view.h"
+
+#include "segbench/error.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* ---- tables ---- */
+void report_largest_table(FILE *fp, const stage_view *sv);
+void report_speedup_table(FILE *fp, const stage_view *sv, int best_cpu);
+void report_thread_table(FILE *fp, const stage_view *sv);
+
+/* ---- plots ---- */
+typedef struct plot_ctx {
+    const char *dir;          /* report/<machine>/plots */
+    int gnuplot;              /* gnuplot found */
+    int made, missing;
+    char missing_list[2048];
+} plot_ctx;
+
+extern const char *const REPORT_PLOT_HEAD;
+/* Write plots/<name>.gp and run gnuplot on it (or note it as missing). */
+sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb_error *err);
+sb_status report_plot_data_open(const plot_ctx *pc, const char *name, FILE **fp, sb_error *err);
+sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err);
+sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, FILE *md, sb_error *err);
+
+/* ---- style and sources ---- */
+#define REPORT_FLOOR_COLOUR "#000000"
+/* "#rrggbb": one colour per variant name in every plot; CPU variants in
+ * greys and blues, GPU variants in warm colours and greens. */
+const char *report_colour(const sb_variant *v);
+/* The variant's source file and its algorithm's NOTES.md, relative to the
+ * repository root, when they exist ("" otherwise). */
+void report_variant_source(const sb_variant *v, char *out, size_t size);
+void report_notes_path(const char *algo, char *out, size_t size);
+
+/* ---- the first screen ---- */
+/* One summary row per stage of one algorithm (markdown table rows). */
+void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo);
+void report_summary_header(FILE *fp);
+/* The ladder of one stage: variants in teaching order (the registry's: the files' order), each
+ * rung's time, its speed-up over the rung before, what it changes, its
+ * source; and a step plot. */
+sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err);
+/* One line: the ladder of an algorithm's first stage, for REPORT.md. */
+void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo);
+/* Pipelines as stacked bars: the stages' times of each variant. */
+sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_algo *pipeline, FILE *md,
+                               sb_error *err);
+
+/* ---- the kernel census ---- */
+/* The stage's kernels from results_dir/<algo>.kernels.csv, when there is one (report_kernels.c). */
+void report_kernels(FILE *md, const char *results_dir, const char *algo, const char *stage);
+
+/* ---- peers ---- */
+/* The peers table from results_dir/peers.csv, when there is one (report_peers.c). */
+void report_peers(FILE *md, const char *results_dir, const sb_rows *rows, const sb_algo *const *algos, int nalgo);
+
+#endif

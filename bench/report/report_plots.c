@@ -1,0 +1,327 @@
+/* report_plots.c - the report's gnuplot plots (see report_parts.h): the
+ * scripts and data files are written beside the PNGs, so a reader can
+ * rerun or restyle them.  Each variant keeps one colour in every plot
+ * (report_colour). */
+#include "report/report_parts.h"
+
+#include "io/catalogue.h"
+
+#include "segbench/atomic_file.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb_error *err)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s.gp", pc->dir, name);
+    sb_status st = sb_atomic_write_text(path, script, err);
+    if (st)
+        return st;
+    if (pc->gnuplot) {
+        char cmd[3000];
+        snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot '%s.gp' 2>'%s.log'", pc->dir, name, name);
+        if (system(cmd) == 0) {
+            pc->made++;
+            char log[1400];
+            snprintf(log, sizeof log, "%s/%s.log", pc->dir, name);
+            remove(log);
+            return SB_OK;
+        }
+    }
+    pc->missing++;
+    size_t len = strlen(pc->missing_list);
+    snprintf(pc->missing_list + len, sizeof pc->missing_list - len, "%s%s.png", len ? ", " : "", name);
+    return SB_OK;
+}
+
+/* plots/<name>.dat, for writing */
+sb_status report_plot_data_open(const plot_ctx *pc, const char *name, FILE **fp, sb_error *err)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s.dat", pc->dir, name);
+    if (!(*fp = fopen(path, "w")))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    return SB_OK;
+}
+
+const char *const REPORT_PLOT_HEAD = "set terminal pngcairo size 960,540 noenhanced font ',10'\n"
+                               "set key outside right top\nset grid ytics\n";
+
+sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
+{
+    char name[200], script[8192];
+    FILE *fp;
+    sb_status st;
+
+    /* 1. speedup bars over the serial reference, by image size; a floor is a line, not a bar */
+    snprintf(name, sizeof name, "%s-%s-speedup", algo, sv->stage);
+    if ((st = report_plot_data_open(pc, name, &fp, err)))
+        return st;
+    char colours[1024] = "";
+    int nbars = 0, floor_col = 0;
+    fprintf(fp, "size");
+    for (int v = 0; v < sv->nvar; v++) {
+        fprintf(fp, " %s", sv->var[v]->name);
+        if (view_is_floor(sv->var[v])) {
+            floor_col = v + 2;
+            continue;
+        }
+        size_t len = strlen(colours);
+        snprintf(colours + len, sizeof colours - len, "%s%s", nbars++ ? " " : "", report_colour(sv->var[v]));
+    }
+    fprintf(fp, "\n");
+    for (int g = 0; g < sv->ngroup; g++) {
+        fprintf(fp, "%s", sv->group[g]);
+        for (int v = 0; v < sv->nvar; v++) {
+            int failed;
+            double s = view_group_speedup(sv, sv->var[v]->name, g, 0, &failed);
+            fprintf(fp, " %g", s > 0 && !failed ? s : NAN);
+        }
+        fprintf(fp, "\n");
+    }
+    fclose(fp);
+    char columns[256] = "", floor_plot[512] = "";
+    for (int v = 0, n = 0; v < sv->nvar; v++)
+        if (!view_is_floor(sv->var[v])) {
+            size_t len = strlen(columns);
+            snprintf(columns + len, sizeof columns - len, "%s%d", n++ ? " " : "", v + 2);
+        }
+    if (floor_col) {                   /* its own file: x = the group's index, where its bars stand */
+        char floor_name[256];
+        snprintf(floor_name, sizeof floor_name, "%s-floor", name);
+        if ((st = report_plot_data_open(pc, floor_name, &fp, err)))
+            return st;
+        for (int g = 0; g < sv->ngroup; g++) {
+            int failed;
+            double s = view_group_speedup(sv, sv->var[floor_col - 2]->name, g, 0, &failed);
+            if (s > 0 && !failed)
+                fprintf(fp, "%d %g\n", g, s);
+        }
+        fclose(fp);
+        snprintf(floor_plot, sizeof floor_plot, ", '%s.dat' using 1:2 with linespoints dt 2 lw 2 lc rgb '%s' "
+                 "title 'floor: %s'", floor_name, REPORT_FLOOR_COLOUR, sv->var[floor_col - 2]->name);
+    }
+    snprintf(script, sizeof script,
+             "%sset output '%s.png'\nset title '%s %s: speedup of kernel time over serial cpu (log scale)'\n"
+             "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+             "set logscale y\nset ylabel 'speedup (x)'\nset xlabel 'image size (photos: geometric mean)'\n"
+             "cols = '%s'\ncolours = '%s'\n"
+             "plot for [k=1:%d] '%s.dat' using int(word(cols, k)):xtic(1) title columnheader(int(word(cols, k))) "
+             "lc rgb word(colours, k)%s\n",
+             REPORT_PLOT_HEAD, name, algo, sv->stage, columns, colours, nbars, name, floor_plot);
+    if ((st = report_plot_run(pc, name, script, err)))
+        return st;
+    fprintf(md, "![speedup](plots/%s.png)\n\n", name);
+
+    /* 2. time against megapixels, synthetic images, log-log */
+    snprintf(name, sizeof name, "%s-%s-time", algo, sv->stage);
+    if ((st = report_plot_data_open(pc, name, &fp, err)))
+        return st;
+    char titles[2048] = "";
+    colours[0] = '\0';
+    for (int v = 0; v < sv->nvar; v++) {
+        fprintf(fp, "# %s\n", sv->var[v]->name);
+        for (int g = 0; g < sv->ngroup; g++)
+            for (int i = 0; i < sv->nimg; i++) {
+                int failed;
+                const sb_row *r;
+                if (sv->img_group[i] != g || !view_is_synthetic(sv->img[i]) ||
+                    !(r = view_best_row(sv, sv->var[v]->name, sv->img[i], &failed)))
+                    continue;
+                fprintf(fp, "%g %g\n", sv->img_px[i] / 1e6, r->kernel.median);
+            }
+        fprintf(fp, "\n\n");
+        size_t len = strlen(titles);
+        snprintf(titles + len, sizeof titles - len, "%s%s", v ? " " : "", sv->var[v]->name);
+        len = strlen(colours);
+        snprintf(colours + len, sizeof colours - len, "%s%s", v ? " " : "", report_colour(sv->var[v]));
+    }
+    fclose(fp);
+    snprintf(script, sizeof script,
+             "%sset output '%s.png'\nset title '%s %s: kernel time against image size (synthetic set)'\n"
+             "set logscale xy\nset xlabel 'megapixels'\nset ylabel 'kernel time, median (ms)'\n"
+             "names = '%s'\ncolours = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints "
+             "lc rgb word(colours, i+1) title word(names, i+1)\n",
+             REPORT_PLOT_HEAD, name, algo, sv->stage, titles, colours, sv->nvar - 1, name);
+    if ((st = report_plot_run(pc, name, script, err)))
+        return st;
+    fprintf(md, "![time against size](plots/%s.png)\n\n", name);
+
+    /* 3. thread scaling at the image where the threads were swept (none: no plot) */
+    if (view_thread_counts_at(sv, sv->sweep) >= 2) {
+        snprintf(name, sizeof name, "%s-%s-threads", algo, sv->stage);
+        if ((st = report_plot_data_open(pc, name, &fp, err)))
+            return st;
+        titles[0] = '\0';
+        colours[0] = '\0';
+        int nthreaded = 0, max_threads = 1;
+        for (int v = 0; v < sv->nvar; v++) {
+            if (!(sv->var[v]->flags & SB_THREADED))
+                continue;
+            double t1 = 0.0;
+            fprintf(fp, "# %s\n", sv->var[v]->name);
+            for (int i = 0; i < sv->rows->count; i++) {
+                const sb_row *r = &sv->rows->row[i];
+                if (!view_row_is(r, sv->stage, sv->var[v]->name, sv->img[sv->sweep]))
+                    continue;
+                if (r->threads == 1)
+                    t1 = r->kernel.median;
+                if (t1 > 0 && r->kernel.median > 0)
+                    fprintf(fp, "%d %g\n", r->threads, t1 / r->kernel.median);
+                if (r->threads > max_threads)
+                    max_threads = r->threads;
+            }
+            fprintf(fp, "\n\n");
+            size_t len = strlen(titles);
+            snprintf(titles + len, sizeof titles - len, "%s%s", nthreaded ? " " : "", sv->var[v]->name);
+            len = strlen(colours);
+            snprintf(colours + len, sizeof colours - len, "%s%s", nthreaded ? " " : "", report_colour(sv->var[v]));
+            nthreaded++;
+        }
+        fclose(fp);
+        if (nthreaded) {
+            snprintf(script, sizeof script,
+                     "%sset output '%s.png'\nset title '%s %s: thread scaling at %s'\nset logscale x 2\n"
+                     "set xrange [1:%d]\nset yrange [0:*]\nset xlabel 'threads'\nset ylabel 'speedup over 1 thread'\n"
+                     "names = '%s'\ncolours = '%s'\nplot x title 'ideal' with lines dashtype 2 lc rgb '%s', "
+                     "for [i=0:%d] '%s.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) "
+                     "title word(names, i+1)\n",
+                     REPORT_PLOT_HEAD, name, algo, sv->stage, sv->img[sv->sweep], max_threads, titles, colours,
+                     REPORT_FLOOR_COLOUR, nthreaded - 1, name);
+            if ((st = report_plot_run(pc, name, script, err)))
+                return st;
+            fprintf(md, "![thread scaling](plots/%s.png)\n\n", name);
+        }
+    }
+
+    /* 4. at the largest image: % of the measured peak bandwidth where the
+     * stage has a floor (memory-bound; the floor drawn as a line), else
+     * megapixels per second (compute-bound: % of peak would read ~0) */
+    int floor_v = -1;
+    for (int v = 0; v < sv->nvar; v++)
+        if (view_is_floor(sv->var[v]))
+            floor_v = v;
+    snprintf(name, sizeof name, "%s-%s-%s", algo, sv->stage, floor_v >= 0 ? "bandwidth" : "throughput");
+    if ((st = report_plot_data_open(pc, name, &fp, err)))
+        return st;
+    fprintf(fp, "variant value colour\n");
+    double floor_value = 0.0;
+    for (int v = 0; v < sv->nvar; v++) {
+        int failed;
+        const sb_row *r = view_best_row(sv, sv->var[v]->name, sv->img[sv->largest], &failed);
+        if (!r)
+            continue;
+        double value = floor_v >= 0 ? 100.0 * r->peak_fraction
+                                    : (r->kernel.median > 0 ? r->width * (double)r->height / 1e3 / r->kernel.median : 0);
+        if (v == floor_v)
+            floor_value = value;
+        else
+            fprintf(fp, "%s %g %ld\n", r->variant, value, strtol(report_colour(sv->var[v]) + 1, NULL, 16));
+    }
+    fclose(fp);
+    char floor_line[256] = "";
+    if (floor_v >= 0 && floor_value > 0)
+        snprintf(floor_line, sizeof floor_line, ", %g with lines dt 2 lw 2 lc rgb '%s' title 'floor: %s'",
+                 floor_value, REPORT_FLOOR_COLOUR, sv->var[floor_v]->name);
+    snprintf(script, sizeof script,
+             "%sset output '%s.png'\nset title '%s %s: %s at %s'\n"
+             "set style fill solid 0.8 border -1\nset boxwidth 0.7\n%s\nset key %s\n"
+             "set ylabel '%s'\nset xtics rotate by -30\n"
+             "plot '%s.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle%s\n",
+             REPORT_PLOT_HEAD, name, algo, sv->stage,
+             floor_v >= 0 ? "% of the measured peak bandwidth" : "megapixels per second (log scale)",
+             sv->img[sv->largest], floor_v >= 0 ? "set yrange [0:*]" : "set logscale y",
+             floor_v >= 0 ? "top right" : "off", floor_v >= 0 ? "% of peak" : "Mpx/s", name, floor_line);
+    if ((st = report_plot_run(pc, name, script, err)))
+        return st;
+    if (floor_v >= 0)
+        fprintf(md, "![bandwidth](plots/%s.png)\n\nPeak: the device-to-device copy for GPU rows, host memcpy at "
+                    "the same thread count for CPU rows.\n\n", name);
+    else
+        fprintf(md, "![throughput](plots/%s.png)\n\nA compute-bound stage: megapixels per second, not a "
+                    "fraction of memory bandwidth.\n\n", name);
+    return SB_OK;
+}
+
+/* ---- a parameter sweep across stages (algo->sweep) ---- */
+
+/* The best kernel median of a variant on an image at one stage (any thread count). */
+static double sweep_ms(const sb_rows *rows, const char *stage, const char *variant, const char *image)
+{
+    double best = 0.0;
+    for (int i = 0; i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        if (!strcmp(r->stage, stage) && !strcmp(r->variant, variant) && !strcmp(r->image, image) &&
+            strcmp(r->agreement, "FAIL") && (best == 0.0 || r->kernel.median < best))
+            best = r->kernel.median;
+    }
+    return best;
+}
+
+sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, FILE *md, sb_error *err)
+{
+    static const char *const images[] = { "synth-640x480", "synth-1920x1080" };
+    int order[16], n = algo->stage_count < 16 ? algo->stage_count : 16;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)            /* by the swept value, ascending */
+        for (int j = i; j > 0 && atoi(algo->stages[order[j]] + 1) < atoi(algo->stages[order[j - 1]] + 1); j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    sb_status st = SB_OK;
+    for (int im = 0; im < 2 && !st; im++) {
+        const sb_variant *var[MAX_VARIANTS];
+        int nvar = 0;
+        for (int k = 0; k < sb_catalogue_count() && nvar < MAX_VARIANTS; k++) {
+            const sb_variant *v = sb_catalogue_at(k);
+            if (!strcmp(v->algo, algo->name) && sweep_ms(rows, algo->stages[order[n - 1]], v->name, images[im]) > 0)
+                var[nvar++] = v;
+        }
+        if (!nvar)
+            continue;
+        fprintf(md, "### %s: kernel time (ms) against the %s, %s\n\n| variant |", algo->name, algo->sweep,
+                images[im]);
+        for (int i = 0; i < n; i++)
+            fprintf(md, " %s %s |", algo->sweep, algo->stages[order[i]] + 1);
+        fprintf(md, "\n|---|");
+        for (int i = 0; i < n; i++)
+            fprintf(md, "---:|");
+        fprintf(md, "\n");
+        char name[256], titles[2048] = "", script[4096];
+        snprintf(name, sizeof name, "%s-sweep-%s", algo->name, images[im]);
+        FILE *fp;
+        if ((st = report_plot_data_open(pc, name, &fp, err)))
+            return st;
+        for (int v = 0; v < nvar; v++) {
+            fprintf(md, "| %s |", var[v]->name);
+            fprintf(fp, "# %s\n", var[v]->name);
+            for (int i = 0; i < n; i++) {
+                double ms = sweep_ms(rows, algo->stages[order[i]], var[v]->name, images[im]);
+                fprintf(md, ms > 0 ? " %.4g |" : " - |", ms);
+                if (ms > 0)
+                    fprintf(fp, "%d %g\n", atoi(algo->stages[order[i]] + 1), ms);
+            }
+            fprintf(md, "\n");
+            fprintf(fp, "\n\n");
+            size_t len = strlen(titles);
+            snprintf(titles + len, sizeof titles - len, "%s%s", v ? " " : "", var[v]->name);
+        }
+        fclose(fp);
+        snprintf(script, sizeof script,
+                 "%sset output '%s.png'\nset title '%s on %s: kernel time against the %s'\n"
+                 "set logscale xy 2\nset xlabel '%s'\nset ylabel 'kernel time, median (ms)'\n"
+                 "names = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints title word(names, i+1)\n",
+                 REPORT_PLOT_HEAD, name, algo->name, images[im], algo->sweep, algo->sweep, titles, nvar - 1, name);
+        if ((st = report_plot_run(pc, name, script, err)))
+            return st;
+        fprintf(md, "\n![%s sweep](plots/%s.png)\n\n", algo->sweep, name);
+    }
+    return st;
+}
+

@@ -1,0 +1,61 @@
+/* report_style.c - colours and source links the report pages share (see
+ * report_parts.h). */
+#include "report/report_parts.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Fixed colours for the names the ladders use, so cuda-shared is the same
+ * green in every plot of every algorithm and machine. */
+static const struct {
+    const char *name, *colour;
+} COLOURS[] = {
+    { "cpu", "#4d4d4d" },         { "cpu-pr", "#7f7f7f" },       { "cpu-rounds", "#a6a6a6" },
+    { "pthread", "#1f77b4" },     { "openmp", "#17becf" },       { "cuda-naive", "#ff7f0e" },
+    { "cuda-seed", "#ff7f0e" },   { "cuda-blocked6", "#bcbd22" }, { "cuda-global", "#d62728" },
+    { "cuda-shared", "#2ca02c" }, { "cuda-texture", "#9467bd" },  { "npp", "#8c564b" },
+};
+static const char *const CPU_SPARE[] = { "#6baed6", "#08519c", "#969696" };
+static const char *const GPU_SPARE[] = { "#e377c2", "#f7b6d2", "#c49c94", "#dbdb8d" };
+
+const char *report_colour(const sb_variant *v)
+{
+    if (view_is_floor(v))
+        return REPORT_FLOOR_COLOUR;
+    for (size_t i = 0; i < sizeof COLOURS / sizeof COLOURS[0]; i++)
+        if (strcmp(COLOURS[i].name, v->name) == 0)
+            return COLOURS[i].colour;
+    unsigned h = 0;                               /* a new name: a stable colour of its kind */
+    for (const char *p = v->name; *p; p++)
+        h = h * 31u + (unsigned char)*p;
+    return view_is_cpu_backend(v->backend) ? CPU_SPARE[h % 3] : GPU_SPARE[h % 4];
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* "meanshift-filter" -> "meanshift": the folder and file names */
+static void family(const char *algo, char *out, size_t size)
+{
+    snprintf(out, size, "%.*s", (int)strcspn(algo, "-"), algo);
+}
+
+void report_variant_source(const sb_variant *v, char *out, size_t size)
+{
+    snprintf(out, size, "%s", v->file ? v->file : "");
+    if (out[0] && !exists(out))
+        out[0] = '\0';
+}
+
+void report_notes_path(const char *algo, char *out, size_t size)
+{
+    char fam[64];
+    family(algo, fam, sizeof fam);
+    snprintf(out, size, "impl_cuda/%s/NOTES.md", fam);
+    if (!exists(out))
+        out[0] = '\0';
+}

@@ -1,0 +1,48 @@
+/* report_view.h - one stage's rows as the report reads them: the
+ * variants (registry order), the images grouped by size, and queries for
+ * the best row, the serial and best-CPU baselines and speedups. */
+#ifndef SEGBENCH_REPORT_VIEW_H
+#define SEGBENCH_REPORT_VIEW_H
+
+#include "harness/registry.h"
+#include "io/results.h"
+
+enum { MAX_GROUPS = 16, MAX_VARIANTS = 32, MAX_IMAGES = 64 };
+
+typedef struct stage_view {
+    const sb_rows *rows;
+    const char *stage;
+    int nvar;
+    const sb_variant *var[MAX_VARIANTS];  /* registry order */
+    int nimg;
+    char img[MAX_IMAGES][128];
+    double img_px[MAX_IMAGES];
+    char img_gname[MAX_IMAGES][32];       /* "WxH" for synthetic images, "photos" */
+    int img_group[MAX_IMAGES];
+    int ngroup;
+    char group[MAX_GROUPS][32];
+    double group_px[MAX_GROUPS];
+    int largest;                          /* image index */
+    int sweep;                            /* image with the most thread counts (where bench swept) */
+} stage_view;
+
+int view_is_synthetic(const char *image);
+void view_build(stage_view *sv, const sb_rows *rows, const char *algo, const char *stage);
+/* How many distinct thread counts the stage's threaded rows have at image i. */
+int view_thread_counts_at(const stage_view *sv, int i);
+/* Does row r belong to this stage, variant and image (NULL: any)? */
+int view_row_is(const sb_row *r, const char *stage, const char *variant, const char *image);
+/* The first row of (variant, image) at `threads` (0: any count), or NULL. */
+const sb_row *view_find_row(const stage_view *sv, const char *variant, const char *image, int threads);
+/* The row of (variant, image) with the smallest kernel median among its
+ * thread counts; *failed when every such row broke its contract. */
+const sb_row *view_best_row(const stage_view *sv, const char *variant, const char *image, int *failed);
+int view_is_cpu_backend(const char *backend);
+/* Kernel time of the serial reference (best_cpu 0), or of the best CPU variant. */
+double view_baseline_ms(const stage_view *sv, const char *image, int best_cpu);
+/* Geometric mean speedup of a variant over the images of one group. */
+double view_group_speedup(const stage_view *sv, const char *variant, int group, int best_cpu, int *failed);
+/* A speed-of-light row (SB_FLOOR): a copy over the same bytes, not a competitor. */
+int view_is_floor(const sb_variant *v);
+
+#endif
