@@ -113,11 +113,13 @@ $(BUILD)/deps.ok:
 	@touch $@
 
 # ---- compiler and flag record for env.json and --version (rewritten only when it changes) ----
-# (a tree that travelled without .git names its commit in SB_GIT_COMMIT and SB_GIT_DIRTY, as env.json reads them)
+# The commit is built into the binary: results name the code that ran, not
+# whatever the current directory holds when it runs.  A tree that travelled
+# without .git names its commit in SB_GIT_COMMIT (and SB_GIT_DIRTY=1).
 ifneq ($(SB_GIT_COMMIT),)
 BUILD_COMMIT := $(SB_GIT_COMMIT)$(if $(filter 1,$(SB_GIT_DIRTY)),-dirty)
 else
-BUILD_COMMIT := $(or $(shell git rev-parse --short=12 HEAD 2>/dev/null),unknown)$(shell \
+BUILD_COMMIT := $(or $(shell git rev-parse HEAD 2>/dev/null),unknown)$(shell \
                   git rev-parse HEAD >/dev/null 2>&1 && { git diff --quiet HEAD -- 2>/dev/null || echo -dirty; })
 endif
 $(BUILD)/gen/buildinfo.h: FORCE

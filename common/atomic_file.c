@@ -1,7 +1,9 @@
 /* atomic_file.c - temp-file-then-rename writes (see atomic_file.h). */
 #include "segbench/atomic_file.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +51,61 @@ void sb_temp_remove_on_signal(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGXFSZ, &sa, NULL);     /* a file grew past ulimit -f: die as cleanly */
+}
+
+/* ---- temporary names ----
+ *
+ * ".<name>.tmp.<pid>.XXXXXX" beside the target: hidden, recognisable as
+ * ours, and naming the process that writes it, so that a later run can
+ * tell a file left by a killed process (sb_temp_sweep) from one being
+ * written now.  A long name is shortened to keep the whole within
+ * NAME_MAX: a valid 254-character output name must stay writable. */
+static void temp_name(char *out, size_t size, const char *dir, int dir_len, const char *base)
+{
+    char tail[40];
+    int tail_len = snprintf(tail, sizeof tail, ".tmp.%ld.XXXXXX", (long)getpid());
+    int room = NAME_MAX - 1 - tail_len;      /* the leading dot */
+    snprintf(out, size, "%.*s.%.*s%s", dir_len, dir, room, base, tail);
+}
+
+/* Is `name` one of our temporary names, and of which process? */
+static long temp_owner(const char *name)
+{
+    if (name[0] != '.')
+        return 0;
+    const char *tmp = NULL;
+    for (const char *p = strstr(name, ".tmp."); p; p = strstr(p + 1, ".tmp."))
+        tmp = p;
+    if (!tmp)
+        return 0;
+    char *end;
+    long pid = strtol(tmp + 5, &end, 10);
+    if (pid <= 0 || *end != '.' || strlen(end + 1) != 6)
+        return 0;
+    return pid;
+}
+
+int sb_temp_sweep(const char *dir, time_t before)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int removed = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        long pid = temp_owner(e->d_name);
+        if (!pid || pid == (long)getpid() || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+            continue;                  /* not ours, or its writer still lives */
+        char path[PATH_MAX];
+        struct stat st;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path || lstat(path, &st) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_mtime >= before)
+            continue;
+        removed += unlink(path) == 0;
+    }
+    closedir(d);
+    return removed;
 }
 
 sb_status sb_atomic_open(sb_atomic_file *af, const char *path, sb_error *err)
@@ -65,7 +122,7 @@ sb_status sb_atomic_open(sb_atomic_file *af, const char *path, sb_error *err)
     const char *base = slash ? slash + 1 : path;
     if (!*base)
         return sb_fail(err, SB_ERR_USAGE, "%s: output path names a directory", path);
-    snprintf(af->tmp_path, sizeof af->tmp_path, "%.*s.%s.tmp.XXXXXX", dir_len, path, base);
+    temp_name(af->tmp_path, sizeof af->tmp_path, path, dir_len, base);
 
     int fd = mkstemp(af->tmp_path);
     if (fd < 0) {
@@ -93,6 +150,45 @@ sb_status sb_atomic_open(sb_atomic_file *af, const char *path, sb_error *err)
     return SB_OK;
 }
 
+/* ---- all or none: files completed under their temporary names, renamed together ---- */
+
+enum { HELD_MAX = 8 };
+static struct held_file {
+    char tmp[4096], path[4096];
+} held[HELD_MAX];
+static int held_count = -1;            /* -1: not holding */
+
+void sb_atomic_hold_begin(void) { held_count = 0; }
+
+static sb_status hold(sb_atomic_file *af, sb_error *err)
+{
+    if (held_count == HELD_MAX) {
+        unlink(af->tmp_path);
+        sb_temp_untrack(af->tmp_path);
+        return sb_fail(err, SB_ERR_USAGE, "%s: more than %d outputs at once", af->path, HELD_MAX);
+    }
+    struct held_file *h = &held[held_count++];
+    memcpy(h->tmp, af->tmp_path, sizeof h->tmp);
+    memcpy(h->path, af->path, sizeof h->path);
+    sb_temp_track(h->tmp);             /* the copy stays tracked until the end */
+    sb_temp_untrack(af->tmp_path);
+    return SB_OK;
+}
+
+sb_status sb_atomic_hold_end(int keep, sb_error *err)
+{
+    sb_status st = SB_OK;
+    for (int i = 0; i < (held_count > 0 ? held_count : 0); i++) {
+        if (keep && !st && rename(held[i].tmp, held[i].path) != 0)
+            st = sb_fail(err, SB_ERR_IO, "%s: cannot rename into place (%s)", held[i].path, strerror(errno));
+        if (!keep || st)
+            unlink(held[i].tmp);
+        sb_temp_untrack(held[i].tmp);
+    }
+    held_count = -1;
+    return st;
+}
+
 sb_status sb_atomic_commit(sb_atomic_file *af, sb_error *err)
 {
     int failed = ferror(af->fp) || fflush(af->fp) != 0 || fsync(fileno(af->fp)) != 0;
@@ -107,6 +203,8 @@ sb_status sb_atomic_commit(sb_atomic_file *af, sb_error *err)
         sb_temp_untrack(af->tmp_path);
         return sb_fail(err, SB_ERR_IO, "%s: write failed (%s)", af->path, strerror(e));
     }
+    if (held_count >= 0)
+        return hold(af, err);
     if (rename(af->tmp_path, af->path) != 0) {
         e = errno;
         unlink(af->tmp_path);

@@ -11,39 +11,96 @@
 
 static const unsigned char png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 
+/* ---- the decoding limit ---- */
+
+static size_t pixel_limit = SB_DEFAULT_PIXEL_LIMIT;
+
+void sb_image_set_pixel_limit(size_t pixels) { pixel_limit = pixels > SB_MAX_PIXELS ? SB_MAX_PIXELS : pixels; }
+
+size_t sb_image_pixel_limit(void) { return pixel_limit; }
+
+sb_status sb_image_check_decode(const char *path, int width, int height, sb_error *err)
+{
+    sb_status st = sb_check_size(width, height, path, err);
+    if (st)
+        return st;
+    size_t px = (size_t)width * (size_t)height;
+    if (px > pixel_limit)
+        return sb_fail(err, SB_ERR_LIMIT, "%s: %dx%d is %.1f Mpx, above the limit of %.1f Mpx (raise it with "
+                       "--max-pixels %zu, up to %zu)", path, width, height, px / 1e6, pixel_limit / 1e6, px,
+                       (size_t)SB_MAX_PIXELS);
+    return SB_OK;
+}
+
+/* ---- reading: the format from the first bytes, each byte read once ---- */
+
+typedef enum { SNIFF_PNG, SNIFF_PNM } sniffed;
+
+/* Read the signature and say which back end goes on from there: 8 bytes
+ * for PNG, 1 ('P') for PNM.  Nothing is read twice or rewound, so a pipe
+ * or a FIFO reads as well as a file. */
+static sb_status sniff(FILE *fp, const char *path, sniffed *kind, sb_error *err)
+{
+    int c = fgetc(fp);
+    if (c == EOF)
+        return sb_fail(err, SB_ERR_FORMAT, "%s: empty file", path);
+    if (c == 'P') {
+        *kind = SNIFF_PNM;
+        return SB_OK;
+    }
+    unsigned char head[8] = { (unsigned char)c };
+    size_t got = 1 + fread(head + 1, 1, sizeof head - 1, fp);
+    if (got == sizeof head && memcmp(head, png_signature, sizeof head) == 0) {
+        *kind = SNIFF_PNG;
+        return SB_OK;
+    }
+    if (got >= 3 && head[0] == 0xff && head[1] == 0xd8 && head[2] == 0xff)
+        return sb_fail(err, SB_ERR_FORMAT, "%s: JPEG is not supported (convert it to PNG)", path);
+    return sb_fail(err, SB_ERR_FORMAT, "%s: not a PNG, PGM or PPM file", path);
+}
+
 sb_status sb_image_read(FILE *fp, const char *path, sb_load_mode mode, sb_image *img, sb_error *err)
 {
     memset(img, 0, sizeof *img);
-    unsigned char head[8];
-    size_t got = fread(head, 1, sizeof head, fp);
-    sb_status st;
-    if (got == 0) {
-        st = sb_fail(err, SB_ERR_FORMAT, "%s: empty file", path);
-    } else if (got == sizeof head && memcmp(head, png_signature, sizeof head) == 0) {
-        rewind(fp);
-        st = sb_png_read(fp, path, mode, img, err);
-    } else if (head[0] == 'P' && got >= 2 && head[1] >= '1' && head[1] <= '7') {
-        rewind(fp);
-        st = sb_pnm_read(fp, path, mode, img, err);
-    } else if (got >= 3 && head[0] == 0xff && head[1] == 0xd8 && head[2] == 0xff) {
-        st = sb_fail(err, SB_ERR_FORMAT, "%s: JPEG is not supported (convert it to PNG)", path);
-    } else {
-        st = sb_fail(err, SB_ERR_FORMAT, "%s: not a PNG, PGM or PPM file", path);
-    }
-    return st;
+    sniffed kind = SNIFF_PNG;
+    sb_status st = sniff(fp, path, &kind, err);
+    if (st)
+        return st;
+    return kind == SNIFF_PNG ? sb_png_read_rest(fp, path, mode, img, err) : sb_pnm_read_rest(fp, path, mode, img, err);
+}
+
+static sb_status open_image(const char *path, FILE **fp, sb_error *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return sb_fail(err, SB_ERR_IO, "%s: is a directory, not an image", path);
+    if (!(*fp = fopen(path, "rb")))
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    return SB_OK;
 }
 
 sb_status sb_image_load(const char *path, sb_load_mode mode, sb_image *img, sb_error *err)
 {
     memset(img, 0, sizeof *img);
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return sb_fail(err, SB_ERR_IO, "%s: is a directory, not an image", path);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
+    FILE *fp;
+    sb_status st = open_image(path, &fp, err);
+    if (st)
+        return st;
+    st = sb_image_read(fp, path, mode, img, err);
+    fclose(fp);
+    return st;
+}
 
-    sb_status st = sb_image_read(fp, path, mode, img, err);
+sb_status sb_image_probe(const char *path, sb_image_info *info, sb_error *err)
+{
+    memset(info, 0, sizeof *info);
+    FILE *fp;
+    sb_status st = open_image(path, &fp, err);
+    if (st)
+        return st;
+    sniffed kind = SNIFF_PNG;
+    if (!(st = sniff(fp, path, &kind, err)))
+        st = kind == SNIFF_PNG ? sb_png_probe_rest(fp, path, info, err) : sb_pnm_probe_rest(fp, path, info, err);
     fclose(fp);
     return st;
 }

@@ -38,11 +38,18 @@ static void png_io_on_error(png_structp png, png_const_charp msg)
 }
 
 /* Warnings (bad sRGB profiles and the like) do not stop a read; the last one
- * is kept in case an error follows. */
+ * is kept in case an error follows.  But data after the image -- more
+ * compressed data or more IDAT chunks than its rows need, which libpng
+ * reports as benign and would otherwise read to the end, however long --
+ * is an error: the file is not the image it claims to be. */
 static void png_io_on_warning(png_structp png, png_const_charp msg)
 {
     png_io_ctx *ctx = png_get_error_ptr(png);
     snprintf(ctx->warning, sizeof ctx->warning, "%s", msg);
+    if (strstr(msg, "Extra compressed data") || strstr(msg, "Too much image data") || strstr(msg, "Too many IDAT")) {
+        ctx->warning[0] = '\0';
+        png_error(png, "image data after the last row");
+    }
 }
 
 /* Ask libpng for 8-bit samples with 1 (grey) or 3 (RGB) channels. */
@@ -69,7 +76,34 @@ static int png_io_set_transforms(png_structp png, png_infop info, sb_load_mode m
     return is_colour && mode == SB_LOAD_GREY;
 }
 
+/* The PNG signature and the IHDR chunk that must follow it: width and
+ * height (4 bytes each, big-endian), bit depth and colour type. */
+sb_status sb_png_probe_rest(FILE *fp, const char *path, sb_image_info *info, sb_error *err)
+{
+    unsigned char ihdr[18];
+    if (fread(ihdr, 1, sizeof ihdr, fp) != sizeof ihdr || memcmp(ihdr + 4, "IHDR", 4) != 0)
+        return sb_fail(err, SB_ERR_FORMAT, "%s: corrupt or truncated PNG (no IHDR chunk after the signature)", path);
+    unsigned long w = (unsigned long)ihdr[8] << 24 | (unsigned long)ihdr[9] << 16 | ihdr[10] << 8 | ihdr[11];
+    unsigned long h = (unsigned long)ihdr[12] << 24 | (unsigned long)ihdr[13] << 16 | ihdr[14] << 8 | ihdr[15];
+    if (w == 0 || h == 0)                /* as libpng says it */
+        return sb_fail(err, SB_ERR_FORMAT, "%s: corrupt PNG (image %s is zero in IHDR)", path, w ? "height" : "width");
+    if (w > SB_MAX_SIDE || h > SB_MAX_SIDE)
+        return sb_fail(err, SB_ERR_LIMIT, "%s: PNG header claims %lux%lu, over the limit (%d per side)", path, w, h,
+                       SB_MAX_SIDE);
+    int colour_type = ihdr[17];
+    *info = (sb_image_info){ (int)w, (int)h, (colour_type & PNG_COLOR_MASK_COLOR) ? 3 : 1 };
+    return sb_image_check_decode(path, (int)w, (int)h, err);
+}
+
 sb_status sb_png_read(FILE *fp, const char *path, sb_load_mode mode, sb_image *out, sb_error *err)
+{
+    unsigned char sig[8];
+    if (fread(sig, 1, sizeof sig, fp) != sizeof sig || png_sig_cmp(sig, 0, sizeof sig) != 0)
+        return sb_fail(err, SB_ERR_FORMAT, "%s: not a PNG file", path);
+    return sb_png_read_rest(fp, path, mode, out, err);
+}
+
+sb_status sb_png_read_rest(FILE *fp, const char *path, sb_load_mode mode, sb_image *out, sb_error *err)
 {
     png_io_ctx ctx = { "", "" };
     sb_image img = { 0 };
@@ -94,6 +128,7 @@ sb_status sb_png_read(FILE *fp, const char *path, sb_load_mode mode, sb_image *o
         return sb_fail(err, SB_ERR_FORMAT, "%s: corrupt or truncated PNG (%s)", path, ctx.msg);
     }
     png_init_io(png, fp);
+    png_set_sig_bytes(png, 8);           /* image_io.c read them: a pipe cannot go back */
     /* Refuse what cannot be used before allocating for it.  segbench needs
      * pixels only: text, suggested palettes, ICC profiles and EXIF are
      * skipped unread, and no other chunk may make libpng allocate more than
@@ -116,9 +151,9 @@ sb_status sb_png_read(FILE *fp, const char *path, sb_load_mode mode, sb_image *o
     }
     int width = (int)claimed_w, height = (int)claimed_h;
     sb_error size_err;
-    if (sb_check_size(width, height, path, &size_err)) {
+    if (sb_image_check_decode(path, width, height, &size_err)) {
         png_destroy_read_struct(&png, &info, NULL);
-        return sb_fail(err, SB_ERR_LIMIT, "%s", size_err.msg);
+        return sb_fail(err, size_err.status, "%s", size_err.msg);
     }
 
     int to_grey = png_io_set_transforms(png, info, mode);

@@ -473,7 +473,7 @@ static sb_status pipeline_gallery(const char *dir, const char *prefix, const sb_
     return st;
 }
 
-#define GC_OPTIONS "--rect X,Y,W,H (required outside a dataset)  --iterations N (5)  --gamma G (50)  --lambda L (450)"
+#define GC_OPTIONS "--rect X,Y,W,H (default: inset by a tenth of each side)  --iterations N (5)  --gamma G (50)  --lambda L (450)"
 #define GC_COMMON                                                                                 \
     .stage_count = 1, .stages = rect_stage, .load_mode = SB_LOAD_RGB,                             \
     .params_size = sizeof(sb_grabcut_params), .options_help = GC_OPTIONS,                          \
@@ -488,6 +488,8 @@ const sb_algo sb_algo_grabcut_kmeans = {
     .output_size = sizeof(sb_gc_kmeans_out),
     .output_layout = kmeans_layout,
     .bytes = kmeans_bytes,
+    .host_bytes_per_px = 20,
+    .output_channels = 3, .labels_channels = 1,
     .write_output = kmeans_write_output,
     .write_labels = kmeans_write_labels,
 };
@@ -500,6 +502,8 @@ const sb_algo sb_algo_grabcut_gmm = {
     .output_size = sizeof(sb_gc_gmm_out),
     .output_layout = gmm_layout,
     .bytes = gmm_bytes,
+    .host_bytes_per_px = 26,
+    .output_channels = 3, .labels_channels = 1,
     .write_output = gmm_write_output,
     .write_labels = gmm_write_labels,
     .after = &sb_algo_grabcut_kmeans,
@@ -514,6 +518,8 @@ const sb_algo sb_algo_grabcut_graph = {
     .output_size = sizeof(sb_gc_graph),
     .output_layout = graph_layout,
     .bytes = graph_bytes,
+    .host_bytes_per_px = 88,
+    .output_channels = 3,
     .write_output = graph_write_output,
     .after = &sb_algo_grabcut_gmm,
     .feed = gc_feed,
@@ -527,6 +533,8 @@ const sb_algo sb_algo_grabcut_maxflow = {
     .output_size = sizeof(sb_gc_cut_out),
     .output_layout = cut_layout,
     .bytes = cut_bytes,
+    .host_bytes_per_px = 136,
+    .output_channels = 1,
     .write_output = cut_write_output,
     .describe = cut_describe,
     .quality = cut_quality,
@@ -546,6 +554,8 @@ const sb_algo sb_algo_grabcut = {
     .output_size = sizeof(sb_gc_out),
     .output_layout = pipeline_layout,
     .bytes = pipeline_bytes,
+    .host_bytes_per_px = 120,
+    .output_channels = 3, .labels_channels = 1,
     .write_output = pipeline_write_output,
     .write_labels = pipeline_write_labels,
     .describe = pipeline_describe,

@@ -173,6 +173,8 @@ const sb_algo sb_algo_integral = {
     .output_layout = integral_output_layout,
     .floor_output = integral_floor_output,
     .bytes = integral_bytes,
+    .host_bytes_per_px = 28,
+    .output_channels = 1,
     .write_output = integral_write_output,
     .gallery = integral_gallery,
 };

@@ -178,6 +178,8 @@ const sb_algo sb_algo_kmeans = {
     .output_size = sizeof(sb_kmeans_out),
     .output_layout = kmeans_output_layout,
     .bytes = kmeans_bytes,
+    .host_bytes_per_px = 16,
+    .output_channels = 3, .labels_channels = 1,
     .write_output = kmeans_write_output,
     .write_labels = kmeans_write_labels,
     .describe = kmeans_describe,

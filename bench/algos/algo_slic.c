@@ -283,6 +283,8 @@ const sb_algo sb_algo_slic = {
     .output_size = sizeof(sb_slic_out),
     .output_layout = slic_output_layout,
     .bytes = slic_bytes,
+    .host_bytes_per_px = 64,
+    .output_channels = 3, .labels_channels = 3,
     .write_output = slic_write_output,
     .write_labels = slic_write_labels,
     .describe = slic_describe,

@@ -17,8 +17,4 @@ extern const char *const SB_QUALITY_CSV_HEADER;
 void sb_quality_put(FILE *fp, const char *algo, const char *stage, const char *image, int width, int height,
                     const sb_quality *q);
 
-/* The report's quality tables for one algorithm (nothing when the results
- * have no <algo>.quality.csv). */
-void sb_report_quality(FILE *md, const char *results_dir, const sb_algo *algo);
-
 #endif

@@ -1,6 +1,10 @@
 /* args.c - parsing option values (see args.h). */
 #include "cli/args.h"
 
+#include "harness/cases.h"
+
+#include "segbench/image_io.h"
+
 #include <ctype.h>
 
 #include <errno.h>
@@ -74,20 +78,60 @@ sb_status sb_parse_double(const char *s, double min, double max, const char *wha
 sb_status sb_parse_int_list(const char *s, int lo, int hi, const char *what, int *values, int max, int *count,
                             sb_error *err)
 {
-    char buf[256];
-    if (strlen(s) >= sizeof buf)
-        return sb_fail(err, SB_ERR_USAGE, "%s: list too long", what);
-    strcpy(buf, s);
+    char item[64];
     *count = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (!*s)
+        return sb_fail(err, SB_ERR_USAGE, "%s: empty list", what);
+    for (const char *p = s;;) {
+        size_t len = strcspn(p, ",");
+        if (len == 0)
+            return sb_fail(err, SB_ERR_USAGE, "%s: '%s' has an empty item", what, s);
         if (*count == max)
             return sb_fail(err, SB_ERR_USAGE, "%s: more than %d values", what, max);
-        sb_status st = sb_parse_int(tok, lo, hi, what, &values[*count], err);
+        if (len >= sizeof item)
+            return sb_fail(err, SB_ERR_USAGE, "%s: '%.*s' is not a whole number", what, (int)len, p);
+        snprintf(item, sizeof item, "%.*s", (int)len, p);
+        sb_status st = sb_parse_int(item, lo, hi, what, &values[*count], err);
         if (st)
             return st;
         (*count)++;
+        if (!p[len])
+            return SB_OK;
+        p += len + 1;
     }
-    if (*count == 0)
-        return sb_fail(err, SB_ERR_USAGE, "%s: empty list", what);
+}
+
+sb_status sb_parse_bytes(const char *s, const char *what, size_t *out, sb_error *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    double unit = 1.0;
+    if (*end && !end[1] && strchr("kKmMgGtT", *end)) {
+        int k = (int)(strchr("kmgt", tolower((unsigned char)*end)) - "kmgt") + 1;
+        unit = ldexp(1.0, 10 * k);
+        end++;
+    }
+    if (!*s || isspace((unsigned char)*s) || *end || errno || !isfinite(v) || v <= 0 || v * unit > 1e18)
+        return sb_fail(err, SB_ERR_USAGE, "%s: '%s' is not a size (say 8G, 500M, 64k or bytes)", what, s);
+    *out = (size_t)(v * unit);
     return SB_OK;
+}
+
+sb_status sb_option_max_pixels(const char *value, sb_error *err)
+{
+    int px = 0;
+    sb_status st = sb_parse_int(value, 1, (long)SB_MAX_PIXELS, "--max-pixels", &px, err);
+    if (!st)
+        sb_image_set_pixel_limit((size_t)px);
+    return st;
+}
+
+sb_status sb_option_max_memory(const char *value, sb_error *err)
+{
+    size_t bytes = 0;
+    sb_status st = sb_parse_bytes(value, "--max-memory", &bytes, err);
+    if (!st)
+        sb_set_memory_budget(bytes);
+    return st;
 }

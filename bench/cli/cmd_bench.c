@@ -12,6 +12,7 @@
 #include "cli/patterns.h"
 #include "harness/cases.h"
 #include "io/catalogue.h"
+#include "io/dir_lock.h"
 #include "io/env.h"
 #include "io/gallery_index.h"
 #include "harness/harness.h"
@@ -43,6 +44,9 @@ typedef struct bench_opts {
     int sweep_all;            /* sweep threads on every image and stage, not only the marked image */
     int resume;
     int json;                 /* also write <algo>.json */
+    int wait;                 /* wait for the results folder's lock */
+    int rect[4], has_rect;    /* --rect, for --image files */
+    int no_size_caps;         /* bench: measure images above an algorithm's bench size too */
     sb_timing_opts timing;
     const char *results_dir;
     int quiet;
@@ -64,11 +68,13 @@ typedef struct bench_run {
     int total, done, skipped;     /* rows, for the progress line */
     double weight_total, weight_done, started_ms;
     int failures, errors;
+    int pairs_skipped;            /* (image, stage) pairs the stage cannot take */
     int noisy;                    /* rows with a spread or over_peak flag */
     int tty;
     char failed[32][200];         /* the first failures, repeated at the end */
     sb_gallery_index gallery;
     int have_gallery;
+    sb_dir_lock lock;             /* the results folder, held for the whole run */
     /* the algorithm being measured */
     sb_csv_log rows_log, samples_log, quality_log, kernels_log;
     char *kernels_seen;           /* the census lines written for this algorithm (kernels.c) */
@@ -80,20 +86,25 @@ typedef struct bench_run {
 /* ---- options ---------------------------------------------------------------------------- */
 
 enum {
-    OPT_SET, OPT_IMAGE, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_BUDGET, OPT_MIN_REPS,
-    OPT_MAX_REPS, OPT_NO_FLUSH, OPT_RESUME, OPT_RESULTS, OPT_JSON, OPT_QUIET, OPT_COUNT
+    OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_MAX_PIXELS,
+    OPT_MAX_MEMORY, OPT_BUDGET, OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_SIZE_CAPS, OPT_NO_FLUSH, OPT_RESUME, OPT_RESULTS,
+    OPT_WAIT, OPT_JSON, OPT_QUIET, OPT_COUNT
 };
 
 #define BENCH_BUDGET_MS 100
 #define SELECTION_OPTIONS                                                                                       \
     [OPT_SET] = { "set", "NAME", "default", "the image set datasets/sets/NAME.set" },                             \
     [OPT_IMAGE] = { "image", "FILE", NULL, "an image file instead of a set (repeat for more)" },                  \
+    [OPT_RECT] = { "rect", "X,Y,W,H", "inset by a tenth of each side",                                          \
+                   "GrabCut's rectangle on the --image files" },                                               \
     [OPT_ALGO] = { "algo", "PATTERNS", "all", "algorithms: comma list of shell patterns, e.g. kmeans,mean*" },        \
     [OPT_VARIANT] = { "variant", "PATTERNS", "all", "variants: comma list of shell patterns, e.g. 'cuda-*',cpu" },    \
     [OPT_STAGE] = { "stage", "PATTERNS", "all", "stages: comma list of shell patterns, e.g. filter,merge" },          \
     [OPT_THREADS] = { "threads", "LIST", "1,2,4,... and the core count", "thread counts of threaded variants" },   \
     [OPT_SWEEP] = { "sweep", "marked|all", "marked",                                                            \
                     "where threads are swept: the set's sweep image and first stage, or everywhere" },          \
+    [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,                                                                    \
+    [OPT_MAX_MEMORY] = SB_OPTION_MAX_MEMORY,                                                                    \
     [OPT_QUIET] = { "quiet", NULL, NULL, "no progress line and no summary table" }
 
 static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
@@ -101,10 +112,13 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
     [OPT_BUDGET] = { "budget", "MS", SB_STR(BENCH_BUDGET_MS), "time to spend measuring each row" },
     [OPT_MIN_REPS] = { "min-reps", "N", "10", "samples per row at least; a row slower than the budget takes 1" },
     [OPT_MAX_REPS] = { "max-reps", "N", "2000", "samples per row at most" },
+    [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL,
+                           "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },
     [OPT_RESUME] = { "resume", NULL, NULL, "finish the run in the results directory (same commit and options)" },
     [OPT_RESULTS] = { "results", "DIR", "results/<machine-id>", "where the results go" },
     [OPT_JSON] = { "json", NULL, NULL, "also write <algo>.json (rows with their samples) beside each CSV" },
+    [OPT_WAIT] = { "wait", NULL, NULL, "when another bench is writing to the results folder, wait for it (default: exit 2)" },
 };
 
 static const sb_option CHECK_OPTIONS[OPT_COUNT] = { SELECTION_OPTIONS };
@@ -140,6 +154,13 @@ static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err
                 return sb_fail(err, SB_ERR_USAGE, "at most %d --image files", MAX_FILES);
             o->files[o->nfiles++] = (char *)v;
             break;
+        case OPT_RECT:
+            st = sb_parse_rect(v, o->rect, err);
+            o->has_rect = 1;
+            break;
+        case OPT_MAX_PIXELS: st = sb_option_max_pixels(v, err); break;
+        case OPT_MAX_MEMORY: st = sb_option_max_memory(v, err); break;
+        case OPT_NO_SIZE_CAPS: o->no_size_caps = 1; break;
         case OPT_ALGO: o->algos = v; break;
         case OPT_VARIANT: o->variants = v; break;
         case OPT_STAGE: o->stages = v; break;
@@ -160,6 +181,7 @@ static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err
         case OPT_RESULTS: o->results_dir = v; break;
         case OPT_JSON: o->json = 1; break;
         case OPT_QUIET: o->quiet = 1; break;
+        case OPT_WAIT: o->wait = 1; break;
         default: return sb_optparse_unexpected(&p);
         }
     }
@@ -194,10 +216,12 @@ static void timing_options(const bench_opts *o, const char *set, char *out, size
 
 /* ---- which rows ------------------------------------------------------------------------- */
 
-/* Is the image above what the algorithm is benchmarked on? */
-static int too_large(const sb_algo *algo, int width, int height)
+/* Is the image above what bench times the algorithm on?  A time budget,
+ * so `check` (which times nothing) and --no-size-caps ignore it. */
+static int too_large(const bench_opts *o, const sb_algo *algo, int width, int height)
 {
-    return algo->max_bench_pixels > 0 && (long)width * height > algo->max_bench_pixels;
+    return !o->check_only && !o->no_size_caps && algo->max_bench_pixels > 0 &&
+           (long)width * height > algo->max_bench_pixels;
 }
 
 /* Can the algorithm use the image at all (image_params)? */
@@ -213,9 +237,23 @@ static int usable_image(const sb_algo *algo, const sb_dataset_image *im)
     return usable;
 }
 
-static int benched_image(const sb_algo *algo, const sb_dataset_image *im)
+/* Why the algorithm is not run on the image at all (above its bench size,
+ * or above the memory budget), or NULL: one line for the output. */
+static const char *image_skipped(const bench_opts *o, const sb_algo *algo, const sb_dataset_image *im, char *why,
+                                 size_t size)
 {
-    return !too_large(algo, im->width, im->height) && usable_image(algo, im);
+    if (too_large(o, algo, im->width, im->height)) {
+        snprintf(why, size, "above its bench size of %ld pixels, a time budget (--no-size-caps times it anyway)",
+                 algo->max_bench_pixels);
+        return why;
+    }
+    return sb_case_fits(algo, im->width, im->height, why, size) ? NULL : why;
+}
+
+static int benched_image(const bench_opts *o, const sb_algo *algo, const sb_dataset_image *im)
+{
+    char why[300];
+    return !image_skipped(o, algo, im, why, sizeof why) && usable_image(algo, im);
 }
 
 /* The thread sweep runs on each algorithm's first stage, at the images the
@@ -232,14 +270,14 @@ static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, co
         return 0;
     int marked = 0;
     for (int i = 0; i < r->ds.count; i++)
-        marked |= r->ds.images[i].sweep && benched_image(algo, &r->ds.images[i]);
+        marked |= r->ds.images[i].sweep && benched_image(r->o, algo, &r->ds.images[i]);
     if (marked)
         return im->sweep;
     /* the largest image, synthetic ones first (as the report picks it) */
     const sb_dataset_image *best = NULL;
     for (int i = 0; i < r->ds.count; i++) {
         const sb_dataset_image *c = &r->ds.images[i];
-        if (!benched_image(algo, c))
+        if (!benched_image(r->o, algo, c))
             continue;
         int synth = strcmp(c->kind, "synthetic") == 0, best_synth = best && strcmp(best->kind, "synthetic") == 0;
         if (!best || synth > best_synth ||
@@ -369,6 +407,15 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
     row->setup_ms = m->setup_ms;
 }
 
+/* env.json: rewritten as the run starts, after every row (so rows_measured
+ * is true whatever stops the run) and as it ends. */
+static sb_status write_env(bench_run *r, sb_error *err)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/env.json", r->results_dir);
+    return sb_env_write_json(&r->env, path, err);
+}
+
 /* Measure (or check) one variant at one thread count; append its row. */
 static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
                            const planned_row *p, sb_error *fatal)
@@ -436,13 +483,21 @@ static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *
     sb_noise_flag_text(noise, row->flags, sizeof row->flags);
     if (noise & ~SB_NOISE_FLAG_GOVERNOR)
         r->noisy++;
-    sb_row_put_csv(r->rows_log.fp, row);
+    /* the samples reach the file before their row: a row in the file has
+     * its samples, and what a kill or a full disk leaves between the two
+     * is dropped by the next --resume (sb_results_repair) */
     sb_row_put_samples(r->samples_log.fp, row);
-    sb_status wst = sb_csv_log_flush(&r->rows_log, fatal);
-    if (!wst)
-        wst = sb_csv_log_flush(&r->samples_log, fatal);
+    sb_status wst = sb_csv_log_flush(&r->samples_log, fatal);
+    if (!wst) {
+        sb_row_put_csv(r->rows_log.fp, row);
+        wst = sb_csv_log_flush(&r->rows_log, fatal);
+    }
     if (!wst && r->kernels_log.fp)
         wst = sb_csv_log_flush(&r->kernels_log, fatal);
+    if (!wst) {
+        r->env.rows_done++;
+        wst = write_env(r, fatal);
+    }
     if (!r->o->quiet)
         printf("%-9s %-6s %-14s t%-3d %-20s %10.4f ms [%.4f-%.4f] n=%-4d frame %9.3f ms setup %8.3f ms "
                "%8.1f GB/s %5.1f%%  %s\n",
@@ -551,15 +606,25 @@ static int csv_is_this_run(const char *path, const char *run_id, sb_rows *rows)
 static sb_status open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
 {
     char path[1200];
+    char samples[1200];
     snprintf(path, sizeof path, "%s/%s.csv", r->results_dir, algo->name);
+    snprintf(samples, sizeof samples, "%s/%s.samples.csv", r->results_dir, algo->name);
     int keep = r->o->resume && csv_is_this_run(path, r->env.run_id, &r->done_rows);
+    sb_status st = SB_OK;
+    if (keep) {                  /* what a kill or a full disk left half-done is measured again */
+        sb_repair fixed;
+        sb_rows_free(&r->done_rows);
+        if ((st = sb_results_repair(path, samples, r->env.run_id, &r->done_rows, &fixed, err)))
+            return st;
+        if (fixed.rows_dropped || fixed.lines_dropped)
+            fprintf(stderr, "%s: %d row(s) without all their samples and %d sample line(s) of no row dropped; "
+                            "they are measured again\n", algo->name, fixed.rows_dropped, fixed.lines_dropped);
+    }
     if (!keep && r->have_gallery)
         sb_gallery_index_drop_algo(&r->gallery, algo->name);
-    sb_status st = sb_csv_log_open(&r->rows_log, path, SB_ROWS_CSV_HEADER, keep, err);
-    if (!st) {
-        snprintf(path, sizeof path, "%s/%s.samples.csv", r->results_dir, algo->name);
-        st = sb_csv_log_open(&r->samples_log, path, SB_SAMPLES_CSV_HEADER, keep, err);
-    }
+    st = sb_csv_log_open(&r->samples_log, samples, SB_SAMPLES_CSV_HEADER, keep, err);
+    if (!st)
+        st = sb_csv_log_open(&r->rows_log, path, SB_ROWS_CSV_HEADER, keep, err);
     if (!st && r->env.device.present && r->env.device.has_image) {
         snprintf(path, sizeof path, "%s/%s.kernels.csv", r->results_dir, algo->name);
         st = sb_csv_log_open(&r->kernels_log, path, SB_KERNELS_CSV_HEADER, keep, err);
@@ -631,10 +696,22 @@ static sb_status bench_image(bench_run *r, const sb_algo *algo, const sb_dataset
             break;
         }
         sb_case_data cd;
-        st = sb_case_open(&cd, algo, stage, params, &loaded, err);
+        sb_error why_not = { SB_OK, "" };
+        sb_status opened = sb_case_open(&cd, algo, stage, params, &loaded, &why_not);
         free(params);
-        if (st)
+        if (opened == SB_ERR_USAGE || opened == SB_ERR_LIMIT || opened == SB_ERR_NOMEM) {
+            /* this stage cannot take this image (1000 superpixels of a 1x1
+             * image, a rectangle outside it, too little memory): its rows
+             * are skipped, saying why, and the run goes on */
+            printf("%-9s %-6s skipped on %s (%dx%d): %s\n", algo->name, algo->stages[stage], im->name, loaded.width,
+                   loaded.height, why_not.msg);
+            r->pairs_skipped++;
+            continue;
+        }
+        if ((st = opened)) {
+            sb_fail(err, opened, "%s", why_not.msg);
             break;
+        }
         if (stage == 0 && im->gallery && r->have_gallery && algo->gallery)
             st = bench_gallery(r, algo, im, &cd.c, err);
         if (!st && algo->quality && !o->check_only)
@@ -655,10 +732,10 @@ static sb_status bench_algo(bench_run *r, const sb_algo *algo, sb_error *err)
     sb_status st = o->check_only ? SB_OK : open_logs(r, algo, err);
     for (int i = 0; i < r->ds.count && !st; i++) {
         const sb_dataset_image *im = &r->ds.images[i];
-        if (too_large(algo, im->width, im->height)) {
+        char why[300];
+        if (image_skipped(o, algo, im, why, sizeof why)) {
             if (!o->quiet)
-                printf("%-9s skipped on %s (%dx%d): above its bench size of %ld pixels\n", algo->name, im->name,
-                       im->width, im->height, algo->max_bench_pixels);
+                printf("%-9s skipped on %s (%dx%d): %s\n", algo->name, im->name, im->width, im->height, why);
             continue;
         }
         st = bench_image(r, algo, im, &rows, err);
@@ -768,7 +845,7 @@ static int plan_all(bench_run *r)
                 present += r->done_rows.count;
         }
         for (int img = 0; img < r->ds.count; img++)
-            if (benched_image(algo, &r->ds.images[img]))
+            if (benched_image(r->o, algo, &r->ds.images[img]))
                 for (int s = 0; s < algo->stage_count; s++) {
                     int n = plan_case(r, algo, s, &r->ds.images[img], plan);
                     r->total += n;
@@ -778,13 +855,6 @@ static int plan_all(bench_run *r)
         sb_rows_free(&r->done_rows);
     }
     return present;
-}
-
-static sb_status write_env(bench_run *r, sb_error *err)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/env.json", r->results_dir);
-    return sb_env_write_json(&r->env, path, err);
 }
 
 static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err)
@@ -801,7 +871,7 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
     int present = 0;             /* rows measured before (--resume) */
     r.o = &o;
     r.tty = isatty(2);
-    if ((st = sb_select_images(o.set, o.files, o.nfiles, &r.ds, err)))
+    if ((st = sb_select_images(o.set, o.files, o.nfiles, o.has_rect ? o.rect : NULL, &r.ds, err)))
         return st;
 
     if (!check_only)
@@ -815,8 +885,21 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
         snprintf(r.results_dir, sizeof r.results_dir, "%s", o.results_dir);
     else
         snprintf(r.results_dir, sizeof r.results_dir, "results/%s", r.env.machine_id);
-    if (!check_only && (st = start_run(&r, err)))
-        goto out;
+    r.lock.fd = -1;
+    if (!check_only) {
+        char what[200];
+        snprintf(what, sizeof what, "bench (dataset %s)", r.ds.name);
+        if ((st = sb_mkdirs(r.results_dir, err)) || (st = sb_dir_lock_take(&r.lock, r.results_dir, what, o.wait, err)) ||
+            (st = start_run(&r, err)))
+            goto out;
+        /* what runs killed before this one left half-written (the lock says
+         * no other bench writes here now) */
+        char gallery[1100];
+        snprintf(gallery, sizeof gallery, "%s/gallery", r.results_dir);
+        int swept = sb_temp_sweep(r.results_dir, time(NULL)) + sb_temp_sweep(gallery, time(NULL));
+        if (swept)
+            fprintf(stderr, "removed %d temporary file(s) left by an earlier run that was killed\n", swept);
+    }
     present = plan_all(&r);
     if (r.env.device.present && r.env.device.has_image && (st = sb_device_stream_create(&r.stream, err)))
         goto out;
@@ -861,7 +944,6 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
 
     if (!check_only && !st) {
         r.env.run_finished = 1;
-        r.env.rows_done = present + r.done - r.skipped;
         st = write_env(&r, err);
         if (!st)
             fprintf(stderr, "wrote %s/ (env.json, <algo>.csv, <algo>.samples.csv, gallery/) in %.0f s\n",
@@ -869,6 +951,9 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
     }
     if (!st && r.skipped)
         fprintf(stderr, "%d row(s) skipped: too little free GPU memory\n", r.skipped);
+    if (!st && r.pairs_skipped)
+        fprintf(stderr, "%d (image, stage) pair(s) skipped: the stage cannot take the image (the lines above say "
+                        "why)\n", r.pairs_skipped);
     if (!st && r.noisy)
         fprintf(stderr, "%d row(s) flagged noisy (the warnings above; the CSV's flags column says which)\n",
                 r.noisy);
@@ -885,6 +970,7 @@ out:
     close_logs(&r);
     sb_device_stream_destroy(r.stream);
     sb_dataset_free(&r.ds);
+    sb_dir_lock_release(&r.lock);
     return st;
 }
 

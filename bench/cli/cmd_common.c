@@ -8,11 +8,25 @@
 #include <string.h>
 #include <unistd.h>
 
-sb_status sb_select_images(const char *set, char *const *files, int nfiles, sb_dataset *ds, sb_error *err)
+sb_status sb_select_images(const char *set, char *const *files, int nfiles, const int *rect, sb_dataset *ds,
+                           sb_error *err)
 {
     if (nfiles > 0)
-        return sb_dataset_from_files(files, nfiles, ds, err);
+        return sb_dataset_from_files(files, nfiles, rect, ds, err);
+    if (rect)
+        return sb_fail(err, SB_ERR_USAGE, "--rect applies to --image files (a set's rectangles are in its manifest)");
     return sb_dataset_load_set(".", set ? set : "default", ds, err);
+}
+
+sb_status sb_parse_rect(const char *value, int rect[4], sb_error *err)
+{
+    int n = 0;
+    sb_status st = sb_parse_int_list(value, 0, SB_MAX_SIDE, "--rect (X,Y,W,H)", rect, 4, &n, err);
+    if (!st && n != 4)
+        st = sb_fail(err, SB_ERR_USAGE, "--rect: '%s' is not X,Y,W,H", value);
+    if (!st && (rect[2] <= 0 || rect[3] <= 0))
+        st = sb_fail(err, SB_ERR_USAGE, "--rect: width and height must be positive (got %dx%d)", rect[2], rect[3]);
+    return st;
 }
 
 int sb_default_threads(int *threads, int max)

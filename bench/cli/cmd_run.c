@@ -19,17 +19,20 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-/* An output of `run`: checked before any work, written under a hidden
- * temporary name, renamed into place only when every output is written. */
+/* An output of `run`: checked before any work, then written through a
+ * temporary file that is renamed into place only when every output is
+ * written (sb_atomic_hold_begin/end). */
 typedef struct run_output {
     const char *path;
     char canonical[PATH_MAX + 256];   /* the real directory + base name */
-    char tmp[PATH_MAX + 256];
 } run_output;
 
-static sb_status output_check(run_output *o, const char *path, const char *what, sb_error *err)
+/* `channels`: what the algorithm draws there (1 grey, 3 colour), which a
+ * .pgm or .ppm file must hold. */
+static sb_status output_check(run_output *o, const char *path, const char *what, int channels, sb_error *err)
 {
     memset(o, 0, sizeof *o);
     o->path = path;
@@ -39,6 +42,10 @@ static sb_status output_check(run_output *o, const char *path, const char *what,
     if (!dot || (strcasecmp(dot, ".png") && strcasecmp(dot, ".ppm") && strcasecmp(dot, ".pgm") &&
                  strcasecmp(dot, ".pnm")))
         return sb_fail(err, SB_ERR_USAGE, "%s: unknown format for the %s (use .png, .ppm or .pgm)", path, what);
+    if ((channels == 3 && strcasecmp(dot, ".pgm") == 0) || (channels == 1 && strcasecmp(dot, ".ppm") == 0))
+        return sb_fail(err, SB_ERR_USAGE, "%s: a %s file holds %s, and the %s is %s (use %s or .png)", path, dot,
+                       channels == 3 ? "grey" : "colour", what, channels == 3 ? "colour" : "grey",
+                       channels == 3 ? ".ppm" : ".pgm");
     char dir[PATH_MAX], real[PATH_MAX];
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1, slash ? path : ".");
     struct stat st;
@@ -49,30 +56,20 @@ static sb_status output_check(run_output *o, const char *path, const char *what,
         return sb_fail(err, SB_ERR_IO, "%s: cannot write the %s: its directory is not writable (%s)", path, what,
                        dir);
     snprintf(o->canonical, sizeof o->canonical, "%s/%s", real, base);
-    snprintf(o->tmp, sizeof o->tmp, "%s/.segbench-%d-%s", real, (int)getpid(), base);
+    /* what a killed run left here for this output */
+    sb_temp_sweep(real, time(NULL));
     return SB_OK;
 }
 
-/* Move every written output into place (all were written), or remove them. */
-static sb_status outputs_finish(run_output *outs, int n, sb_status st, sb_error *err)
-{
-    for (int i = 0; i < n; i++) {
-        if (!st && rename(outs[i].tmp, outs[i].path) != 0)
-            st = sb_fail(err, SB_ERR_IO, "%s: cannot rename into place", outs[i].path);
-        if (st)
-            unlink(outs[i].tmp);
-        sb_temp_untrack(outs[i].tmp);
-    }
-    return st;
-}
-
-enum { OPT_VARIANT, OPT_THREADS, OPT_STAGE, OPT_LABELS, OPT_COUNT };
+enum { OPT_VARIANT, OPT_THREADS, OPT_STAGE, OPT_LABELS, OPT_MAX_PIXELS, OPT_MAX_MEMORY, OPT_COUNT };
 
 static const sb_option RUN_OPTIONS[OPT_COUNT] = {
     [OPT_VARIANT] = { "variant", "PATTERN", "the serial reference", "the variant (a pattern must match one)" },
     [OPT_THREADS] = { "threads", "N", "1", "threads, for a threaded variant" },
     [OPT_STAGE] = { "stage", "PATTERN", "the first", "the stage of a pipeline algorithm" },
     [OPT_LABELS] = { "labels", "FILE", NULL, "also write the label image (.png, .pgm), where the algorithm has one" },
+    [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
+    [OPT_MAX_MEMORY] = SB_OPTION_MAX_MEMORY,
 };
 
 const sb_command sb_cmd_run = {
@@ -123,6 +120,8 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
         case OPT_VARIANT: variant_name = p.value; break;
         case OPT_STAGE: stage_name = p.value; break;
         case OPT_LABELS: labels_path = p.value; break;
+        case OPT_MAX_PIXELS: st = sb_option_max_pixels(p.value, err); break;
+        case OPT_MAX_MEMORY: st = sb_option_max_memory(p.value, err); break;
         case OPT_THREADS:
             threads_given = 1;
             st = sb_parse_int(p.value, 1, 1024, "--threads", &threads, err);
@@ -176,26 +175,42 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     if (!(v->stages & (1u << stage)))
         return sb_fail(err, SB_ERR_USAGE, "%s/%s does not implement stage %s", algo->name, v->name,
                        algo->stages[stage]);
-    char why[300];
-    if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
-        return sb_fail(err, SB_ERR_UNAVAILABLE, "%s/%s cannot run here: %s", algo->name, v->name, why);
+    char unavailable[300];
+    if (sb_variant_availability(v, unavailable, sizeof unavailable) != SB_AVAILABLE)
+        return sb_fail(err, SB_ERR_UNAVAILABLE, "%s/%s cannot run here: %s", algo->name, v->name, unavailable);
     /* every output path is checked before any work */
     run_output outs[2];
-    int nouts = 1;
-    if ((st = output_check(&outs[0], pos[2], "output", err)))
+    if ((st = output_check(&outs[0], pos[2], "output picture", algo->output_channels, err)))
         return st;
     if (labels_path) {
-        if ((st = output_check(&outs[1], labels_path, "labels", err)))
+        if ((st = output_check(&outs[1], labels_path, "label image", algo->labels_channels, err)))
             return st;
         if (strcmp(outs[0].canonical, outs[1].canonical) == 0)
             return sb_fail(err, SB_ERR_USAGE, "%s: --labels names the output picture itself", labels_path);
-        nouts = 2;
     }
+
+    /* the input's size from its header: a decompression bomb or an image
+     * this machine cannot hold is refused here, before anything is decoded */
+    sb_image_info info;
+    if ((st = sb_image_probe(pos[1], &info, err)))
+        return st;
+    if ((size_t)info.width * (size_t)info.height > SB_PIXEL_WARN)
+        fprintf(stderr, "warning: %s is %dx%d, %.0f Mpx: a large image (refused above %.0f Mpx; --max-pixels)\n",
+                pos[1], info.width, info.height, (double)info.width * info.height / 1e6,
+                sb_image_pixel_limit() / 1e6);
+    char why[300];
+    if (!sb_case_fits(algo, info.width, info.height, why, sizeof why))
+        return sb_fail(err, SB_ERR_LIMIT, "%s: %s", pos[1], why);
 
     void *params = calloc(1, algo->params_size);
     if (!params)
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     algo->params_default(params, stage);
+    if (algo->image_params) {           /* GrabCut: a rectangle inset from the border, unless --rect */
+        int rect[4];
+        sb_dataset_default_rect(info.width, info.height, rect);
+        algo->image_params(params, rect, why, sizeof why);
+    }
     for (int i = 0; i < nkeys && !st; i++)
         st = algo->params_option(params, keys[i], values[i], err);
 
@@ -224,13 +239,14 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
             st = sb_fail(err, SB_ERR_AGREEMENT, "%s/%s disagrees with the reference: %s (nothing written)",
                          algo->name, v->name, ag.metric);
     }
-    for (int i = 0; i < nouts; i++)
-        sb_temp_track(outs[i].tmp);
-    if (!st)
-        st = algo->write_output(outs[0].tmp, &cd.input, cd.params, (v->flags & SB_FLOOR) ? cd.reference : out, err);
-    if (!st && labels_path)
-        st = algo->write_labels(outs[1].tmp, (v->flags & SB_FLOOR) ? cd.reference : out, err);
-    st = outputs_finish(outs, nouts, st, err);
+    if (!st) {
+        sb_atomic_hold_begin();          /* all outputs or none */
+        st = algo->write_output(outs[0].path, &cd.input, cd.params, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+        if (!st && labels_path)
+            st = algo->write_labels(outs[1].path, (v->flags & SB_FLOOR) ? cd.reference : out, err);
+        sb_status moved = sb_atomic_hold_end(!st, err);
+        st = st ? st : moved;
+    }
     if (!st && algo->describe)
         algo->describe(stdout, cd.params, out);
     if (!st)

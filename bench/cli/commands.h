@@ -19,8 +19,13 @@ sb_status cmd_compare(int argc, char **argv, sb_error *err);
 sb_status cmd_env(int argc, char **argv, sb_error *err);
 sb_status cmd_report(int argc, char **argv, sb_error *err);
 
-/* --set NAME or the given files; files win when both are given. */
-sb_status sb_select_images(const char *set, char *const *files, int nfiles, sb_dataset *ds, sb_error *err);
+/* --set NAME or the given files; files win when both are given.  rect: the
+ * --rect for the files (NULL: each file's default rectangle); with a set it
+ * is refused (a set's rectangles are in its manifest). */
+sb_status sb_select_images(const char *set, char *const *files, int nfiles, const int *rect, sb_dataset *ds,
+                           sb_error *err);
+/* --rect X,Y,W,H */
+sb_status sb_parse_rect(const char *value, int rect[4], sb_error *err);
 
 /* 1, 2, 4, ... up to the online core count, and the core count itself. */
 int sb_default_threads(int *threads, int max);

@@ -45,13 +45,15 @@ enum { MAX_FILES = 64 };
 #define COMPARE_ALPHA 0.01
 
 enum {
-    OPT_SET, OPT_IMAGE, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_SAMPLES, OPT_MIN_DIFF, OPT_ALPHA, OPT_NO_FLUSH,
-    OPT_BASELINE, OPT_CURRENT, OPT_FAIL_ON_SLOWER, OPT_STRICT, OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_COUNT
+    OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_SAMPLES, OPT_MIN_DIFF, OPT_ALPHA,
+    OPT_NO_FLUSH, OPT_MAX_PIXELS, OPT_MAX_MEMORY, OPT_BASELINE, OPT_CURRENT, OPT_FAIL_ON_SLOWER, OPT_STRICT,
+    OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_COUNT
 };
 
 static const sb_option COMPARE_OPTIONS[OPT_COUNT] = {
     [OPT_SET] = { "set", "NAME", "default", "A B: the image set" },
     [OPT_IMAGE] = { "image", "FILE", NULL, "A B: an image file instead of a set (repeat for more)" },
+    [OPT_RECT] = { "rect", "X,Y,W,H", "inset by a tenth of each side", "A B: GrabCut's rectangle on the --image files" },
     [OPT_ALGO] = { "algo", "PATTERNS", "all", "--baseline: the algorithms to compare" },
     [OPT_VARIANT] = { "variant", "PATTERNS", "all", "--baseline: the variants to compare" },
     [OPT_STAGE] = { "stage", "PATTERNS", "A B: the first stage; --baseline: all", "the stages to compare" },
@@ -59,6 +61,8 @@ static const sb_option COMPARE_OPTIONS[OPT_COUNT] = {
     [OPT_MIN_DIFF] = { "min-diff", "F", SB_STR(COMPARE_MIN_DIFF), "the smallest ratio change that matters" },
     [OPT_ALPHA] = { "alpha", "P", SB_STR(COMPARE_ALPHA), "significance level of the Mann-Whitney test" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "A B: keep the GPU's L2 warm between device runs" },
+    [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
+    [OPT_MAX_MEMORY] = SB_OPTION_MAX_MEMORY,
     [OPT_BASELINE] = { "baseline", "DIR", NULL, "a saved result set (results/<machine>/ or a run's directory)" },
     [OPT_CURRENT] = { "current", "DIR", NULL, "the result set to judge against the baseline" },
     [OPT_FAIL_ON_SLOWER] = { "fail-on-slower", NULL, NULL, "exit 3 when B is slower on any row" },
@@ -91,6 +95,7 @@ typedef struct compare_opts {
     const char *baseline, *current;
     int fail_on_slower;
     const char *export_json, *export_csv;
+    int rect[4], has_rect;
 } compare_opts;
 
 /* ---- two variants, interleaved ---------------------------------------------------------- */
@@ -144,21 +149,34 @@ static sb_status compare_stage(const compare_opts *o, const sb_algo *algo, int s
 {
     sb_status st = SB_OK;
     for (int i = 0; i < ds->count && !st; i++) {
+        const sb_dataset_image *im = &ds->images[i];
+        sb_compare_line *line = sb_compare_table_add(t, algo->name, algo->stages[stage], im->name);
+        if (!line)
+            return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        char why[300];
+        if (!sb_case_fits(algo, im->width, im->height, why, sizeof why)) {
+            line->kind = SB_LINE_SKIPPED;
+            snprintf(line->note, sizeof line->note, "skipped: %.280s", why);
+            sb_compare_table_print_line(t, line, stdout);
+            continue;
+        }
         sb_image loaded;
-        if ((st = sb_image_load(ds->images[i].path, algo->load_mode, &loaded, err)))
+        if ((st = sb_image_load(im->path, algo->load_mode, &loaded, err)))
             break;
         sb_case_data cd;
         void *params = NULL;
         int usable;
-        char why[200];
-        sb_compare_line *line = NULL;
-        st = sb_case_params(algo, stage, ds->images[i].rect, &params, &usable, why, sizeof why, err);
-        if (!st && !(line = sb_compare_table_add(t, algo->name, algo->stages[stage], ds->images[i].name)))
-            st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
-        if (!st && !usable) {
-            line->kind = SB_LINE_SKIPPED;
-            snprintf(line->note, sizeof line->note, "skipped: %s", why);
-        } else if (!st && !(st = sb_case_open(&cd, algo, stage, params, &loaded, err))) {
+        st = sb_case_params(algo, stage, im->rect, &params, &usable, why, sizeof why, err);
+        sb_error why_not = { SB_OK, "" };
+        sb_status opened = SB_OK;
+        if (!st && usable)
+            opened = sb_case_open(&cd, algo, stage, params, &loaded, &why_not);
+        if (!st && (!usable || opened == SB_ERR_USAGE || opened == SB_ERR_LIMIT || opened == SB_ERR_NOMEM)) {
+            line->kind = SB_LINE_SKIPPED;   /* the stage cannot take this image: say why, go on */
+            snprintf(line->note, sizeof line->note, "skipped: %.280s", usable ? why_not.msg : why);
+        } else if (!st && opened) {
+            st = sb_fail(err, opened, "%s", why_not.msg);
+        } else if (!st) {
             st = compare_case(o, &cd.c, v, threads, stream, line, err);
             sb_case_close(&cd);
         }
@@ -197,7 +215,7 @@ static sb_status compare_variants(const compare_opts *o, sb_compare_table *t, sb
                        algo->name);
 
     sb_dataset ds;
-    if ((st = sb_select_images(o->set, o->files, o->nfiles, &ds, err)))
+    if ((st = sb_select_images(o->set, o->files, o->nfiles, o->has_rect ? o->rect : NULL, &ds, err)))
         return st;
     void *stream = NULL;
     char gpu_why[300];
@@ -392,6 +410,12 @@ static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error 
                 return sb_fail(err, SB_ERR_USAGE, "at most %d --image files", MAX_FILES);
             o->files[o->nfiles++] = (char *)v;
             break;
+        case OPT_RECT:
+            st = sb_parse_rect(v, o->rect, err);
+            o->has_rect = 1;
+            break;
+        case OPT_MAX_PIXELS: st = sb_option_max_pixels(v, err); break;
+        case OPT_MAX_MEMORY: st = sb_option_max_memory(v, err); break;
         case OPT_ALGO: o->algos = v; break;
         case OPT_VARIANT: o->variants = v; break;
         case OPT_STAGE: o->stages = v; break;

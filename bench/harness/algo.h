@@ -99,6 +99,9 @@ typedef struct sb_algo {
      * iterative algorithms, whose work depends on the passes it took). */
     double (*bytes)(const sb_image *in, const void *params, const void *ref);
 
+    /* `segbench run`: what its output picture and label image hold (1 grey,
+     * 3 colour), checked against a .pgm or .ppm name before any work. */
+    int output_channels, labels_channels;
     /* `segbench run`: the output as a picture. */
     sb_status (*write_output)(const char *path, const sb_image *in, const void *params,
                               const void *out, sb_error *err);
@@ -144,8 +147,14 @@ typedef struct sb_algo {
     int truth_is_mask;
 
     /* `bench` skips larger images (0: none), saying so: for algorithms whose
-     * serial reference would take minutes there. */
+     * serial reference would take minutes there (--no-size-caps lifts it). */
     long max_bench_pixels;
+    /* The host memory one case needs at its peak, per pixel: the input, the
+     * reference's output, a variant's output and the steps before it, in
+     * `segbench run`.  Measured as the growth of peak RSS from 512x512 to
+     * 1024x1024 (2026-11-25, x86-64), rounded up by half again; checked
+     * against --max-memory before anything is loaded (cases.h). */
+    int host_bytes_per_px;
 
     /* Stages that sweep one parameter, named by a letter and its value
      * ("r16", "r8", ...): the parameter's name ("radius"), so the report

@@ -4,8 +4,10 @@
 #include "harness/outputs.h"
 #include "harness/registry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the steps before a pipeline step ----
  *
@@ -170,8 +172,9 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
         memcpy(cd->input.data, loaded->data, bytes);
     sb_image_free(&derived);
     if (!cd->input.data) {
+        int width = cd->input.width, height = cd->input.height;   /* sb_case_close clears them */
         sb_case_close(cd);
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory preparing a %dx%d image", cd->input.width, cd->input.height);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory preparing a %dx%d image", width, height);
     }
 
     cd->c.stage = stage;
@@ -202,6 +205,37 @@ void sb_case_close(sb_case_data *cd)
     sb_host_free(cd->input.data);
     free(cd->params);
     memset(cd, 0, sizeof *cd);
+}
+
+/* ---- the memory budget ---- */
+
+enum { PROCESS_BYTES = 32 << 20 };    /* the program, its libraries and its small buffers */
+static size_t budget;                 /* 0: not set, the default */
+
+void sb_set_memory_budget(size_t bytes) { budget = bytes; }
+
+size_t sb_memory_budget(void)
+{
+    if (!budget) {
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        budget = pages > 0 && page > 0 ? (size_t)pages / 4 * 3 * (size_t)page : (size_t)4 << 30;
+    }
+    return budget;
+}
+
+size_t sb_case_peak_bytes(const sb_algo *algo, int width, int height)
+{
+    return (size_t)width * (size_t)height * (size_t)algo->host_bytes_per_px + PROCESS_BYTES;
+}
+
+int sb_case_fits(const sb_algo *algo, int width, int height, char *why, size_t why_size)
+{
+    size_t need = sb_case_peak_bytes(algo, width, height), have = sb_memory_budget();
+    if (need <= have)
+        return 1;
+    snprintf(why, why_size, "%s on a %dx%d image needs about %.1f GB of memory (estimated), above the budget of "
+             "%.1f GB (raise it with --max-memory)", algo->name, width, height, need / 1e9, have / 1e9);
+    return 0;
 }
 
 sb_status sb_case_params(const sb_algo *algo, int stage, const int rect[4], void **params, int *usable, char *why,

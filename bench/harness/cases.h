@@ -33,4 +33,17 @@ long sb_case_steps_run(void);
 sb_status sb_case_params(const sb_algo *algo, int stage, const int rect[4], void **params, int *usable, char *why,
                          size_t why_size, sb_error *err);
 
+/* ---- the memory budget ----
+ * A case's host memory at its peak is estimated from its size before
+ * anything is loaded (algo->host_bytes_per_px, plus what the process
+ * needs anyway) and held against the budget: --max-memory, by default
+ * three quarters of physical memory.  (Device memory is checked where it
+ * is allocated: a row the GPU cannot hold is skipped, saying so.) */
+void sb_set_memory_budget(size_t bytes);
+size_t sb_memory_budget(void);
+size_t sb_case_peak_bytes(const sb_algo *algo, int width, int height);
+/* 1 when the case fits; else 0, with a one-line reason naming the sizes
+ * and the option in why. */
+int sb_case_fits(const sb_algo *algo, int width, int height, char *why, size_t why_size);
+
 #endif

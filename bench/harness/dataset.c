@@ -28,6 +28,18 @@ static sb_dataset_image *dataset_add(sb_dataset *ds)
     return im;
 }
 
+/* Two images of one name would share every row key: refuse, naming both. */
+static sb_status unique_names(const sb_dataset *ds, const char *what, sb_error *err)
+{
+    for (int i = 0; i < ds->count; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(ds->images[i].name, ds->images[j].name) == 0)
+                return sb_fail(err, SB_ERR_USAGE, "%s: two images are named '%s' (%s and %s), and results rows "
+                               "are keyed by name: rename one", what, ds->images[i].name, ds->images[j].path,
+                               ds->images[i].path);
+    return SB_OK;
+}
+
 sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *err)
 {
     memset(ds, 0, sizeof *ds);
@@ -81,6 +93,8 @@ sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *e
     fclose(fp);
     if (!st && ds->count == 0)
         st = sb_fail(err, SB_ERR_FORMAT, "%s: lists no images", path);
+    if (!st)
+        st = unique_names(ds, path, err);
     if (st)
         sb_dataset_free(ds);
     return st;
@@ -107,7 +121,16 @@ sb_status sb_dataset_load_set(const char *root, const char *set, sb_dataset *ds,
     return st;
 }
 
-sb_status sb_dataset_from_files(char *const *paths, int count, sb_dataset *ds, sb_error *err)
+void sb_dataset_default_rect(int width, int height, int rect[4])
+{
+    int dx = width / 10, dy = height / 10;
+    rect[0] = dx;
+    rect[1] = dy;
+    rect[2] = width - 2 * dx > 0 ? width - 2 * dx : 1;
+    rect[3] = height - 2 * dy > 0 ? height - 2 * dy : 1;
+}
+
+sb_status sb_dataset_from_files(char *const *paths, int count, const int *rect, sb_dataset *ds, sb_error *err)
 {
     memset(ds, 0, sizeof *ds);
     snprintf(ds->name, sizeof ds->name, "files");
@@ -122,19 +145,25 @@ sb_status sb_dataset_from_files(char *const *paths, int count, sb_dataset *ds, s
         snprintf(im->name, sizeof im->name, "%.*s", (int)strcspn(base, "."), base);
         snprintf(im->path, sizeof im->path, "%s", paths[i]);
         snprintf(im->kind, sizeof im->kind, "file");
-        /* its size now (bench picks images by size), and a bad file refused
-         * before anything is measured or written */
-        sb_image img;
-        sb_status st = sb_image_load(paths[i], SB_LOAD_GREY, &img, err);
+        /* its size now, from the header (bench picks images by size), and a
+         * bad or too large file refused before anything is measured or written */
+        sb_image_info info;
+        sb_status st = sb_image_probe(paths[i], &info, err);
         if (st) {
             sb_dataset_free(ds);
             return st;
         }
-        im->width = img.width;
-        im->height = img.height;
-        sb_image_free(&img);
+        im->width = info.width;
+        im->height = info.height;
+        if (rect)
+            memcpy(im->rect, rect, sizeof im->rect);
+        else
+            sb_dataset_default_rect(info.width, info.height, im->rect);
     }
-    return SB_OK;
+    sb_status st = unique_names(ds, "--image", err);
+    if (st)
+        sb_dataset_free(ds);
+    return st;
 }
 
 void sb_dataset_free(sb_dataset *ds)

@@ -32,8 +32,15 @@ typedef struct sb_dataset {
 /* Load datasets/build/<set>/manifest.tsv under `root` (the repository). */
 sb_status sb_dataset_load_set(const char *root, const char *set, sb_dataset *ds, sb_error *err);
 sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *err);
-/* A dataset of the given files (sizes read from the files at load time). */
-sb_status sb_dataset_from_files(char *const *paths, int count, sb_dataset *ds, sb_error *err);
+/* A dataset of the given files: sizes read from their headers (a file the
+ * decoding limit refuses is refused here, before anything runs), names
+ * from their file names without the extension, which must differ (rows
+ * are keyed by name).  rect: the foreground rectangle for each (GrabCut),
+ * or NULL for the default, sb_dataset_default_rect. */
+sb_status sb_dataset_from_files(char *const *paths, int count, const int *rect, sb_dataset *ds, sb_error *err);
+/* A rectangle inset from the border by a tenth of each side (at least one
+ * pixel inside), for an image that names none. */
+void sb_dataset_default_rect(int width, int height, int rect[4]);
 void sb_dataset_free(sb_dataset *ds);
 
 #endif

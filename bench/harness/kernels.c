@@ -34,8 +34,8 @@ sb_status sb_kernels_census(FILE *log, char **seen, const sb_case *c, const sb_v
             return sb_fail(err, SB_ERR_NOMEM, "out of memory");
         strcpy(grown + have, key);
         *seen = grown;
-        fprintf(log, "%s,%s,%s,", stage, v->name, image);
-        sb_csv_put_field(log, k[i].name);    /* template arguments hold commas */
+        /* quoted where needed: template arguments hold commas, image names anything */
+        sb_csv_put_fields(log, (const char *const[]){ stage, v->name, image, k[i].name }, 4);
         fprintf(log, ",%d,%d,%d,%d,%d,%.3f\n", k[i].block, k[i].regs, k[i].static_smem, k[i].dynamic_smem,
                 k[i].blocks_per_sm, k[i].occupancy);
     }

@@ -8,6 +8,7 @@
 
 #include "segbench/atomic_file.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,18 @@ sb_status sb_catalogue_write(const char *dir, const char *algos, sb_error *err)
     return sb_atomic_commit(&af, err);
 }
 
+/* Names as the registry makes them: letters, digits and - _ . @ + (the
+ * report puts them into gnuplot scripts and Markdown as they are). */
+static int plain_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !strchr("-_.@+", *s))
+            return 0;
+    return 1;
+}
+
 int sb_catalogue_load(const char *dir)
 {
     free(text);
@@ -70,8 +83,8 @@ int sb_catalogue_load(const char *dir)
          line = strtok_r(NULL, "\n", &save)) {
         char *f[7];
         int n = sb_split_fields(line, '\t', f, 7);
-        if (n < 6)
-            continue;                /* a line this version cannot read */
+        if (n < 6 || !plain_name(f[0]) || !plain_name(f[1]) || !plain_name(f[2]))
+            continue;                /* a line this version cannot read, or not made by segbench */
         sb_variant *v = &entries[count++];
         memset(v, 0, sizeof *v);
         v->algo = f[0];

@@ -161,23 +161,24 @@ void sb_env_collect(sb_env *env, int measure, const int *threads, int thread_cou
     snprintf(env->nvcc_version, sizeof env->nvcc_version, "%s", SB_BUILD_NVCC_VERSION);
     snprintf(env->nvccflags, sizeof env->nvccflags, "%s", SB_BUILD_NVCCFLAGS);
 
-    /* The commit: from the environment when the tree travelled without
-     * .git (as on the GPU machine), else from git itself. */
-    const char *commit = getenv("SB_GIT_COMMIT"), *dirty = getenv("SB_GIT_DIRTY");
-    env->dirty = -1;
-    if (commit && *commit) {
-        snprintf(env->commit, sizeof env->commit, "%s", commit);
-        env->dirty = dirty ? atoi(dirty) != 0 : -1;
-    } else {
-        read_first_line("git rev-parse --verify -q HEAD 2>/dev/null", env->commit, sizeof env->commit);
-        if (strlen(env->commit) == 40) {
-            char line[256];
-            read_first_line("git status --porcelain --untracked-files=no 2>/dev/null | head -1", line,
-                            sizeof line);
-            env->dirty = line[0] != '\0';
-        } else {
-            snprintf(env->commit, sizeof env->commit, "unknown");
-        }
+    /* The commit is the binary's, baked in when it was built
+     * (buildinfo.h): the code that runs, whatever the current directory
+     * holds or whoever runs it.  The tree's (git in the current
+     * directory) is kept beside it, for env.json to name where the two
+     * differ. */
+    const char *baked = SB_BUILD_COMMIT, *dirty = strstr(baked, "-dirty");
+    snprintf(env->commit, sizeof env->commit, "%.*s", dirty ? (int)(dirty - baked) : (int)strlen(baked), baked);
+    env->dirty = strcmp(env->commit, "unknown") == 0 ? -1 : dirty != NULL;
+    char tree[64] = "";
+    read_first_line("git rev-parse --verify -q HEAD 2>/dev/null", tree, sizeof tree);
+    if (strlen(tree) == 40) {
+        char line[256];
+        read_first_line("git status --porcelain --untracked-files=no 2>/dev/null | head -1", line, sizeof line);
+        snprintf(env->tree_commit, sizeof env->tree_commit, "%s%s", tree, line[0] ? "-dirty" : "");
+        char binary[64];
+        snprintf(binary, sizeof binary, "%s%s", env->commit, env->dirty == 1 ? "-dirty" : "");
+        if (strcmp(binary, env->tree_commit) == 0)
+            env->tree_commit[0] = '\0';
     }
     time_t now = time(NULL);
     strftime(env->date, sizeof env->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
@@ -229,6 +230,8 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
     json_string(fp, "date", e->date, 1);
     json_string(fp, "commit", e->commit, 1);
     fprintf(fp, "  \"dirty\": %s,\n", e->dirty < 0 ? "null" : e->dirty ? "true" : "false");
+    if (e->tree_commit[0])          /* the binary was built from other code than the tree holds */
+        json_string(fp, "tree_commit", e->tree_commit, 1);
     json_string(fp, "dataset", e->set, 1);
     json_string(fp, "run_id", e->run_id, 1);
     json_string(fp, "run_options", e->run_options, 1);

@@ -22,8 +22,10 @@ typedef struct sb_env {
     char kernel[120];
     char cc_version[160], cflags[400];
     char nvcc_version[160], nvccflags[400];
-    char commit[48];
-    int dirty;                    /* -1 unknown */
+    char commit[48];              /* the binary's (built in), without "-dirty" */
+    int dirty;                    /* the binary was built from a tree with changes; -1 unknown */
+    char tree_commit[56];         /* git in the current directory, "-dirty" added, where it
+                                     differs from the binary's; "" otherwise */
     char date[40];                /* UTC, ISO 8601 */
     char set[64];
     int l2_flush;

@@ -1,6 +1,7 @@
 /* results.c - CSV in and out for benchmark rows (see results.h). */
 #include "io/results.h"
 
+#include "io/csv.h"
 #include "io/json_out.h"
 
 #include "segbench/atomic_file.h"
@@ -18,7 +19,7 @@ const char *const SB_ROWS_CSV_HEADER =
     "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags,"
     "frame_n,frame_median_ms,frame_min_ms,frame_p25_ms,frame_p75_ms,frame_max_ms,"
     "setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms";
-const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms";
+const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms,run_id";
 /* Older files: V1 has no commit, date, run_id; V2 no flags; V3 no frame and setup. */
 enum { CSV_FIELDS = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28, CSV_FIELDS_V1 = 25 };
 
@@ -55,39 +56,14 @@ int sb_row_same_key(const sb_row *a, const sb_row *b)
            strcmp(a->variant, b->variant) == 0 && strcmp(a->image, b->image) == 0;
 }
 
-void sb_csv_put_field(FILE *fp, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s == '\n' ? ' ' : *s, fp);
-    }
-    fputc('"', fp);
-}
-
 static void csv_summary(FILE *fp, const sb_summary *s)
 {
     fprintf(fp, "%d,%.6f,%.6f,%.6f,%.6f,%.6f", s->n, s->median, s->min, s->p25, s->p75, s->max);
 }
 
-/* Fields, comma separated, each quoted where it needs it. */
-static void csv_put_all(FILE *fp, const char *const *fields, int n)
-{
-    for (int i = 0; i < n; i++) {
-        if (i)
-            fputc(',', fp);
-        sb_csv_put_field(fp, fields[i]);
-    }
-}
-
 void sb_row_put_csv(FILE *fp, const sb_row *r)
 {
-    csv_put_all(fp, (const char *const[]){ r->algo, r->stage, r->variant, r->backend }, 4);
+    sb_csv_put_fields(fp, (const char *const[]){ r->algo, r->stage, r->variant, r->backend }, 4);
     fprintf(fp, ",%d,", r->threads);
     sb_csv_put_field(fp, r->image);
     fprintf(fp, ",%d,%d,", r->width, r->height);
@@ -95,7 +71,7 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
     fputc(',', fp);
     csv_summary(fp, &r->e2e);
     fprintf(fp, ",%.0f,%.3f,%.4f,", r->bytes, r->gbps, r->peak_fraction);
-    csv_put_all(fp, (const char *const[]){ r->agreement, r->metric, r->commit, r->date, r->run_id, r->flags }, 6);
+    sb_csv_put_fields(fp, (const char *const[]){ r->agreement, r->metric, r->commit, r->date, r->run_id, r->flags }, 6);
     fputc(',', fp);
     csv_summary(fp, &r->frame);
     fputc(',', fp);
@@ -117,11 +93,14 @@ sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err
 
 static void samples_put(FILE *fp, const sb_row *r, const char *kind, const double *ms, int n)
 {
-    fprintf(fp, "%s,%s,%s,%d,", r->algo, r->stage, r->variant, r->threads);
+    sb_csv_put_fields(fp, (const char *const[]){ r->algo, r->stage, r->variant }, 3);
+    fprintf(fp, ",%d,", r->threads);
     sb_csv_put_field(fp, r->image);
     fprintf(fp, ",%s,", kind);
     for (int i = 0; i < n; i++)
         fprintf(fp, "%s%.6f", i ? " " : "", ms[i]);
+    fputc(',', fp);
+    sb_csv_put_field(fp, r->run_id);
     fputc('\n', fp);
 }
 
@@ -151,29 +130,17 @@ sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error 
 
 /* ---- append-only logs ---- */
 
-/* The length of the file's complete lines (a kill can leave the last one cut off). */
-static long complete_length(FILE *fp)
-{
-    long good = 0, pos = 0;
-    int c;
-    while ((c = fgetc(fp)) != EOF) {
-        pos++;
-        if (c == '\n')
-            good = pos;
-    }
-    return good;
-}
-
 sb_status sb_csv_log_open(sb_csv_log *log, const char *path, const char *header, int keep, sb_error *err)
 {
     memset(log, 0, sizeof *log);
     snprintf(log->path, sizeof log->path, "%s", path);
     FILE *old = keep ? fopen(path, "r+") : NULL;
     if (old) {
-        char first[64] = "";
-        long good = complete_length(old);
+        char first[1024] = "";
+        long good = sb_csv_complete_length(old);
         rewind(old);
-        if (!fgets(first, sizeof first, old) || strncmp(first, header, strlen(first) - 1) != 0 || good == 0) {
+        if (!fgets(first, sizeof first, old) || strcspn(first, "\r\n") != strlen(header) ||
+            strncmp(first, header, strlen(header)) != 0 || good == 0) {
             fclose(old);
             return sb_fail(err, SB_ERR_FORMAT, "%s: not a results file of this segbench (header differs); "
                            "start afresh without --resume", path);
@@ -209,41 +176,6 @@ void sb_csv_log_close(sb_csv_log *log)
     log->fp = NULL;
 }
 
-int sb_csv_split(char *line, char **field, int max)
-{
-    int n = 0;
-    char *p = line;
-    while (n < max) {
-        char *out = p;
-        field[n++] = p;
-        if (*p == '"') {
-            p++;
-            for (;;) {
-                if (*p == '"' && p[1] == '"') {
-                    *out++ = '"';
-                    p += 2;
-                } else if (*p == '"' || !*p) {
-                    if (*p)
-                        p++;
-                    break;
-                } else {
-                    *out++ = *p++;
-                }
-            }
-        } else {
-            while (*p && *p != ',' && *p != '\n' && *p != '\r')
-                *out++ = *p++;
-        }
-        int more = *p == ',';
-        if (*p)
-            p++;
-        *out = '\0';
-        if (!more)
-            break;
-    }
-    return n;
-}
-
 static void copy_field(char *dst, size_t size, const char *src) { snprintf(dst, size, "%s", src); }
 
 static void parse_summary(char **f, sb_summary *s)
@@ -266,11 +198,8 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
     size_t cap = 0;
     int lineno = 0;
     sb_status st = SB_OK;
-    ssize_t len;
-    while ((len = getline(&line, &cap, fp)) > 0) {
+    while (sb_csv_read_record(fp, &line, &cap) > 0) {   /* a record cut off by a kill is no row */
         lineno++;
-        if (line[len - 1] != '\n')
-            break;                   /* cut off by a kill: not a row */
         if (lineno == 1) {
             if (strncmp(line, "algo,stage,variant,", 19) != 0)
                 st = sb_fail(err, SB_ERR_FORMAT, "%s: not a segbench results CSV (bad header)", path);
@@ -281,7 +210,7 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         char *f[CSV_FIELDS + 1];
         int nf = sb_csv_split(line, f, CSV_FIELDS + 1);
         if (nf != CSV_FIELDS && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 && nf != CSV_FIELDS_V1) {
-            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected %d fields", path, lineno, CSV_FIELDS);
+            st = sb_fail(err, SB_ERR_FORMAT, "%s: record %d: expected %d fields", path, lineno, CSV_FIELDS);
             break;
         }
         sb_row *r = sb_rows_add(rows);
@@ -344,8 +273,18 @@ static double *parse_samples(const char *s, int *n)
     return v;
 }
 
-sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
+/* Attach the sample lines of `path` to their rows.  A line that names a
+ * run attaches only to the row of that run; a line without one (files
+ * before run ids on sample lines) to the row of its key, unless
+ * require_run_id.  A later line of the same row and kind replaces an
+ * earlier one.  *t (when not NULL) counts what was not attached. */
+static sb_status read_samples(const char *path, sb_rows *rows, int require_run_id, sb_samples_tally *t,
+                              sb_error *err)
 {
+    sb_samples_tally ignored;
+    if (!t)
+        t = &ignored;
+    memset(t, 0, sizeof *t);
     FILE *fp = fopen(path, "r");
     if (!fp)
         return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
@@ -354,16 +293,30 @@ sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
     int lineno = 0;
     sb_status st = SB_OK;
     ssize_t len;
-    while ((len = getline(&line, &cap, fp)) > 0) {
-        if (line[len - 1] != '\n')
-            break;                   /* cut off by a kill */
-        if (++lineno == 1)
-            continue;
-        char *f[8];
-        if (sb_csv_split(line, f, 8) != 7) {
-            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected 7 fields", path, lineno);
+    static const char *const kinds[] = { "kernel", "e2e", "frame", "setup" };
+    while ((len = sb_csv_read_record(fp, &line, &cap)) != 0) {
+        if (len < 0) {
+            t->cut_off++;            /* the last line, cut off by a kill or a full disk */
             break;
         }
+        if (++lineno == 1)
+            continue;
+        char *f[9];
+        int nf = sb_csv_split(line, f, 9);
+        if (nf != 7 && nf != 8) {
+            st = sb_fail(err, SB_ERR_FORMAT, "%s: record %d: expected 8 fields", path, lineno);
+            break;
+        }
+        const char *run = nf == 8 ? f[7] : NULL;
+        if (!run && require_run_id) {
+            t->foreign++;
+            continue;
+        }
+        int kind = 0;
+        while (kind < 4 && strcmp(f[5], kinds[kind]) != 0)
+            kind++;
+        if (kind == 4)
+            continue;                /* a kind from a later version: not ours to read */
         sb_row key;
         memset(&key, 0, sizeof key);
         copy_field(key.algo, sizeof key.algo, f[0]);
@@ -371,30 +324,104 @@ sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
         copy_field(key.variant, sizeof key.variant, f[2]);
         key.threads = atoi(f[3]);
         copy_field(key.image, sizeof key.image, f[4]);
-        for (int i = 0; i < rows->count; i++) {
-            sb_row *r = &rows->row[i];
-            if (!sb_row_same_key(r, &key))
-                continue;
-            int n = 0;
-            double *v = parse_samples(f[6], &n);
-            static const char *const kinds[] = { "kernel", "e2e", "frame", "setup" };
-            double **dsts[] = { &r->kernel_ms, &r->e2e_ms, &r->frame_ms, &r->setup_ms };
-            sb_summary *sums[] = { &r->kernel, &r->e2e, &r->frame, &r->setup };
-            int kind = 0;
-            while (kind < 4 && strcmp(f[5], kinds[kind]) != 0)
-                kind++;
-            if (kind == 4) {                 /* a kind from a later version: not ours to read */
-                free(v);
-                break;
+        sb_row *r = NULL;
+        int keyed = 0;
+        for (int i = 0; i < rows->count && !r; i++)
+            if (sb_row_same_key(&rows->row[i], &key)) {
+                keyed = 1;
+                if (!run || strcmp(rows->row[i].run_id, run) == 0)
+                    r = &rows->row[i];
             }
-            free(*dsts[kind]);
-            *dsts[kind] = v;
-            sums[kind]->n = n;
-            break;
+        if (!r) {
+            if (keyed)
+                t->foreign++;        /* its row was measured by another run */
+            else
+                t->orphans++;        /* no row: its row never reached the file */
+            continue;
         }
+        double **dsts[4] = { &r->kernel_ms, &r->e2e_ms, &r->frame_ms, &r->setup_ms };
+        sb_summary *sums[4] = { &r->kernel, &r->e2e, &r->frame, &r->setup };
+        double **dst = dsts[kind];
+        sb_summary *sum = sums[kind];
+        if (*dst)
+            t->duplicates++;
+        int n = 0;
+        double *v = parse_samples(f[6], &n);
+        free(*dst);
+        *dst = v;
+        sum->n = n;
     }
     free(line);
     fclose(fp);
+    return st;
+}
+
+sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err)
+{
+    return read_samples(path, rows, 0, NULL, err);
+}
+
+/* Does the row have every sample its summaries count? */
+static int row_complete(const sb_row *r, const int want[4])
+{
+    const double *got[4] = { r->kernel_ms, r->e2e_ms, r->frame_ms, r->setup_ms };
+    const sb_summary *sum[4] = { &r->kernel, &r->e2e, &r->frame, &r->setup };
+    for (int k = 0; k < 4; k++)
+        if (want[k] > 0 && (!got[k] || sum[k]->n != want[k]))
+            return 0;
+    return 1;
+}
+
+sb_status sb_results_repair(const char *rows_path, const char *samples_path, const char *run_id, sb_rows *kept,
+                            sb_repair *what, sb_error *err)
+{
+    memset(what, 0, sizeof *what);
+    sb_rows rows;
+    sb_status st = sb_rows_read_csv(rows_path, &rows, err);
+    if (st)
+        return st;
+    int (*want)[4] = calloc((size_t)rows.count + 1, sizeof *want);
+    if (!want) {
+        sb_rows_free(&rows);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < rows.count; i++) {
+        const sb_row *r = &rows.row[i];
+        const int n[4] = { r->kernel.n, r->e2e.n, r->frame.n, r->setup.n };
+        memcpy(want[i], n, sizeof n);
+    }
+    sb_samples_tally t = { 0 };
+    FILE *probe = fopen(samples_path, "r");
+    if (probe) {
+        fclose(probe);
+        st = read_samples(samples_path, &rows, 1, &t, err);
+    }
+    memset(kept, 0, sizeof *kept);
+    for (int i = 0; i < rows.count && !st; i++) {
+        sb_row *r = &rows.row[i];
+        if (strcmp(r->run_id, run_id) != 0 || !row_complete(r, want[i])) {
+            what->rows_dropped++;
+            continue;
+        }
+        sb_row *k = sb_rows_add(kept);
+        if (!k) {
+            st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
+            break;
+        }
+        *k = *r;                     /* the samples move with it */
+        r->kernel_ms = r->e2e_ms = r->frame_ms = r->setup_ms = NULL;
+    }
+    what->lines_dropped = t.foreign + t.orphans + t.duplicates + t.cut_off;
+    sb_rows_free(&rows);
+    free(want);
+    /* samples first: a kill between the two leaves rows without samples,
+     * which the next repair drops, never samples that a row lacks */
+    if (!st && (what->rows_dropped || what->lines_dropped))
+        st = sb_rows_write_samples(kept, samples_path, err);
+    if (!st && what->rows_dropped)
+        st = sb_rows_write_csv(kept, rows_path, err);
+    if (st)
+        sb_rows_free(kept);
     return st;
 }
 

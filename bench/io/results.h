@@ -6,12 +6,16 @@
  * later `segbench compare` can test against this run as a baseline.
  *
  * `bench` appends each row to both files as soon as it is measured
- * (sb_csv_log), so a run that is stopped or killed keeps every finished
- * row, and `bench --resume` carries on from there.  A row cut off by a
- * kill in the middle of its line is dropped by every reader.
+ * (sb_csv_log): its sample lines first, each naming the run, then the row,
+ * so a row in the file has its samples.  A run that is stopped or killed
+ * keeps every finished row, and `bench --resume` carries on from there
+ * after sb_results_repair has dropped what a kill or a full disk left
+ * half-done.  A record cut off in the middle is dropped by every reader.
  */
 #ifndef SEGBENCH_RESULTS_H
 #define SEGBENCH_RESULTS_H
+
+#include "io/csv.h"
 
 #include "segbench/error.h"
 #include "segbench/stats.h"
@@ -58,14 +62,29 @@ sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error 
 /* The rows with their samples as JSON: {"rows": [{..., "kernel": {..., "samples_ms": [...]}}]}. */
 sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *err);
 sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err);
-/* Attach the samples in `path` to the matching rows (missing file: error). */
+/* Attach the samples in `path` to the matching rows (missing file: error).
+ * A sample line that names a run attaches only to that run's row. */
 sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err);
 
-/* CSV fields: one written, quoted when it holds a comma, a quote or a
- * newline; a line split in place into at most max fields, quotes
- * undone; returns how many. */
-void sb_csv_put_field(FILE *fp, const char *s);
-int sb_csv_split(char *line, char **field, int max);
+/* What reading a samples file left unattached. */
+typedef struct sb_samples_tally {
+    int foreign;         /* lines of another run (or of none, when one is required) */
+    int orphans;         /* lines whose row is not in the rows file */
+    int duplicates;      /* a second line of one row and kind */
+    int cut_off;         /* a last line without its end */
+} sb_samples_tally;
+
+typedef struct sb_repair {
+    int rows_dropped;    /* rows of the run that lacked some of their samples */
+    int lines_dropped;   /* sample lines of no kept row */
+} sb_repair;
+
+/* Before `bench --resume` appends to a run's files: keep the rows of
+ * run_id that have all their samples (into *kept, with the samples),
+ * rewrite both files to hold just those when anything else was found
+ * (samples file first), and say what was dropped. */
+sb_status sb_results_repair(const char *rows_path, const char *samples_path, const char *run_id, sb_rows *kept,
+                            sb_repair *what, sb_error *err);
 
 /* Rows are identified by (algo, stage, variant, threads, image). */
 int sb_row_same_key(const sb_row *a, const sb_row *b);

@@ -14,7 +14,6 @@
 
 #include "io/catalogue.h"
 #include "cli/options.h"
-#include "algos/quality.h"
 #include "report/report_parts.h"
 
 #include "io/env.h"
@@ -29,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static sb_status copy_file(const char *from, const char *to, sb_error *err)
 {
@@ -136,7 +136,7 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
         for (int i = 0; i < rows->count; i++)
             if (strcmp(rows->row[i].agreement, "FAIL") == 0)
                 fprintf(md, "| %s | %s | %d | %s | %s |\n", rows->row[i].stage, rows->row[i].variant,
-                        rows->row[i].threads, rows->row[i].image, rows->row[i].metric);
+                        rows->row[i].threads, report_md(rows->row[i].image), report_md(rows->row[i].metric));
         fprintf(md, "\n");
     }
     sb_status st = SB_OK;
@@ -166,7 +166,7 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
     }
     if (!st && algo->sweep)
         st = report_sweep(pc, rows, algo, md, err);
-    sb_report_quality(md, results_dir, algo);
+    report_quality(md, results_dir, algo);
     fclose(md);
     snprintf(path, sizeof path, "%s/%s.md", out_dir, algo->name);
     if (!st)
@@ -182,6 +182,11 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     sb_status st = sb_mkdirs(plots, err);
     if (st)
         return st;
+    char gallery_dir[1400];              /* what a killed report left half-written */
+    snprintf(gallery_dir, sizeof gallery_dir, "%s/gallery", out_dir);
+    sb_temp_sweep(out_dir, time(NULL));
+    sb_temp_sweep(plots, time(NULL));
+    sb_temp_sweep(gallery_dir, time(NULL));
     snprintf(path, sizeof path, "%s/env.json", results_dir);
     char *env = sb_read_text(path);
     sb_catalogue_load(results_dir);     /* the variants as they were when measured */
@@ -359,7 +364,7 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
         }
     if (p.status)
         return p.status;
-    int gnuplot = system("command -v gnuplot >/dev/null 2>&1") == 0;
+    int gnuplot = report_gnuplot_found();
     /* said once there is something to report, so that a refusal is one line */
     const char *no_gnuplot = "segbench report: gnuplot not found: tables only, plots listed as missing "
                              "(install with: apt-get install gnuplot-nox)\n";

@@ -12,12 +12,13 @@ void report_kernels(FILE *md, const char *results_dir, const char *algo, const c
 {
     char path[1400];
     snprintf(path, sizeof path, "%s/%s.kernels.csv", results_dir, algo);
-    char *text = sb_read_text(path);
-    if (!text)
+    FILE *fp = fopen(path, "r");
+    if (!fp)
         return;
     int rows = 0;
-    char *save = NULL;
-    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+    char *l = NULL;
+    size_t cap = 0;
+    while (sb_csv_read_record(fp, &l, &cap) > 0) {
         char *f[10];
         int n = sb_csv_split(l, f, 10);
         if (n < 10 || strcmp(f[0], stage) != 0)
@@ -30,10 +31,12 @@ void report_kernels(FILE *md, const char *results_dir, const char *algo, const c
                         "|---|---|---:|---:|---:|---:|---:|---:|\n",
                     stage);
         const char *name = strncmp(f[3], "void ", 5) ? f[3] : f[3] + 5;   /* templates demangle with their return type */
-        fprintf(md, "| %s | `%s` | %s | %s | %s | %s | %s | %.0f%% |\n", f[1], name, f[4], f[5], f[6], f[7], f[8],
+        fprintf(md, "| %s | `%s` | %s | %s | %s | %s | %s | %.0f%% |\n", report_md(f[1]), report_md(name), f[4], f[5],
+                f[6], f[7], f[8],
                 100.0 * atof(f[9]));
     }
     if (rows)
         fprintf(md, "\n");
-    free(text);
+    free(l);
+    fclose(fp);
 }

@@ -6,6 +6,7 @@
  * the first.  The device copy bandwidths are compared the same way, so a
  * reader sees which GPU kernels follow memory bandwidth and which do not.
  */
+#include "report/report_parts.h"
 #include "cli/commands.h"
 
 #include "cli/args.h"
@@ -204,7 +205,7 @@ sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path,
                     any |= (r[k] = best(&m[k].rows[a], algo->stages[s], image, BACKENDS[b])) != NULL;
                 if (!any)
                     continue;
-                fprintf(md, "| %s | %s | %s | %s |", algo->name, algo->stages[s], image, BACKENDS[b]);
+                fprintf(md, "| %s | %s | %s | %s |", algo->name, algo->stages[s], report_md(image), BACKENDS[b]);
                 for (int k = 0; k < n; k++) {
                     if (!r[k]) {
                         fprintf(md, " - |");

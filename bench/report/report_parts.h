@@ -26,11 +26,26 @@ typedef struct plot_ctx {
 } plot_ctx;
 
 extern const char *const REPORT_PLOT_HEAD;
+/* gnuplot on PATH?  Run it on `script` in `dir`, stderr to `log`, with no
+ * shell in between (gnuplot.c); returns its exit status, -1 if it could
+ * not be run. */
+int report_gnuplot_found(void);
+int report_gnuplot_run(const char *dir, const char *script, const char *log);
 /* Write plots/<name>.gp and run gnuplot on it (or note it as missing). */
 sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb_error *err);
 sb_status report_plot_data_open(const plot_ctx *pc, const char *name, FILE **fp, sb_error *err);
 sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err);
 sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, FILE *md, sb_error *err);
+
+/* ---- text from the results, made safe for where it goes ----
+ * Names in results are data (a file called "a|b'c.png" is legal): in a
+ * Markdown table cell '|' is escaped and line ends become spaces; in a
+ * gnuplot single-quoted string a quote is doubled (so a name can never
+ * end the string and run a gnuplot command) and control characters become
+ * spaces.  Each returns one of 16 rotating buffers (so several can sit in
+ * one printf), truncated at 511 bytes. */
+const char *report_md(const char *s);
+const char *report_gp(const char *s);
 
 /* ---- style and sources ---- */
 #define REPORT_FLOOR_COLOUR "#000000"
@@ -59,6 +74,11 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
 /* ---- the kernel census ---- */
 /* The stage's kernels from results_dir/<algo>.kernels.csv, when there is one (report_kernels.c). */
 void report_kernels(FILE *md, const char *results_dir, const char *algo, const char *stage);
+
+/* ---- quality ---- */
+/* The quality tables of one algorithm, from results_dir/<algo>.quality.csv,
+ * when there is one (report_quality.c). */
+void report_quality(FILE *md, const char *results_dir, const sb_algo *algo);
 
 /* ---- peers ---- */
 /* The peers table from results_dir/peers.csv, when there is one (report_peers.c). */

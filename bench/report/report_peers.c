@@ -57,8 +57,8 @@ void report_peers(FILE *md, const char *results_dir, const sb_rows *rows, const 
 {
     char path[1400];
     snprintf(path, sizeof path, "%s/peers.csv", results_dir);
-    char *text = sb_read_text(path);
-    if (!text)
+    FILE *fp = fopen(path, "r");
+    if (!fp)
         return;
     fprintf(md, "## Peers\n\nWhat a user would otherwise pick, on the same image and machine (`make peers`, "
                 "`%s/peers.csv`): the peer's median, segbench's fastest variant at the same stage and image, and "
@@ -69,9 +69,10 @@ void report_peers(FILE *md, const char *results_dir, const sb_rows *rows, const 
                 "| algorithm | stage | image | peer | on | peer ms | segbench best | x | segbench best CPU | x | "
                 "note |\n|---|---|---|---|---|---:|---|---:|---|---:|---|\n",
             results_dir);
-    char *save = NULL;
+    char *l = NULL;
+    size_t cap = 0;
     int line = 0;
-    for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+    while (sb_csv_read_record(fp, &l, &cap) > 0) {
         if (line++ == 0)
             continue;                       /* the header */
         char *f[12];
@@ -84,11 +85,13 @@ void report_peers(FILE *md, const char *results_dir, const sb_rows *rows, const 
             if (!strcmp(algos[a]->name, f[0]))
                 algo_rows = &rows[a];
         int host_peer = strcmp(f[3], "cpu") == 0;
-        fprintf(md, "| %s | %s | %s | %s | %s | %.4g |", f[0], f[1], f[4], f[2], f[3], peer_ms);
+        fprintf(md, "| %s | %s | %s | %s | %s | %.4g |", report_md(f[0]), report_md(f[1]), report_md(f[4]),
+                report_md(f[2]), report_md(f[3]), peer_ms);
         best_cell(md, algo_rows ? segbench_best(algo_rows, f[1], f[4], 0, host_peer) : NULL, peer_ms, host_peer);
         best_cell(md, algo_rows ? segbench_best(algo_rows, f[1], f[4], 1, host_peer) : NULL, peer_ms, host_peer);
-        fprintf(md, " %s |\n", f[11]);
+        fprintf(md, " %s |\n", report_md(f[11]));
     }
     fprintf(md, "\n");
-    free(text);
+    free(l);
+    fclose(fp);
 }

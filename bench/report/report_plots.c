@@ -22,12 +22,11 @@ sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb
     if (st)
         return st;
     if (pc->gnuplot) {
-        char cmd[3000];
-        snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot '%s.gp' 2>'%s.log'", pc->dir, name, name);
-        if (system(cmd) == 0) {
+        char gp[300], log[1400];
+        snprintf(gp, sizeof gp, "%s.gp", name);
+        snprintf(log, sizeof log, "%s/%s.log", pc->dir, name);
+        if (report_gnuplot_run(pc->dir, gp, log) == 0) {
             pc->made++;
-            char log[1400];
-            snprintf(log, sizeof log, "%s/%s.log", pc->dir, name);
             remove(log);
             return SB_OK;
         }
@@ -190,7 +189,7 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
                      "names = '%s'\ncolours = '%s'\nplot x title 'ideal' with lines dashtype 2 lc rgb '%s', "
                      "for [i=0:%d] '%s.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) "
                      "title word(names, i+1)\n",
-                     REPORT_PLOT_HEAD, name, algo, sv->stage, sv->img[sv->sweep], max_threads, titles, colours,
+                     REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(sv->img[sv->sweep]), max_threads, titles, colours,
                      REPORT_FLOOR_COLOUR, nthreaded - 1, name);
             if ((st = report_plot_run(pc, name, script, err)))
                 return st;
@@ -234,7 +233,7 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
              "plot '%s.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle%s\n",
              REPORT_PLOT_HEAD, name, algo, sv->stage,
              floor_v >= 0 ? "% of the measured peak bandwidth" : "megapixels per second (log scale)",
-             sv->img[sv->largest], floor_v >= 0 ? "set yrange [0:*]" : "set logscale y",
+             report_gp(sv->img[sv->largest]), floor_v >= 0 ? "set yrange [0:*]" : "set logscale y",
              floor_v >= 0 ? "top right" : "off", floor_v >= 0 ? "% of peak" : "Mpx/s", name, floor_line);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
@@ -317,7 +316,8 @@ sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, F
                  "%sset output '%s.png'\nset title '%s on %s: kernel time against the %s'\n"
                  "set logscale xy 2\nset xlabel '%s'\nset ylabel 'kernel time, median (ms)'\n"
                  "names = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints title word(names, i+1)\n",
-                 REPORT_PLOT_HEAD, name, algo->name, images[im], algo->sweep, algo->sweep, titles, nvar - 1, name);
+                 REPORT_PLOT_HEAD, name, algo->name, report_gp(images[im]), algo->sweep, algo->sweep, titles, nvar - 1,
+                 name);
         if ((st = report_plot_run(pc, name, script, err)))
             return st;
         fprintf(md, "\n![%s sweep](plots/%s.png)\n\n", algo->sweep, name);

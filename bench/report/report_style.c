@@ -59,3 +59,39 @@ void report_notes_path(const char *algo, char *out, size_t size)
     if (!exists(out))
         out[0] = '\0';
 }
+
+/* ---- text made safe (report_parts.h) ---- */
+
+static char *rotating_buffer(void)
+{
+    static char buf[16][512];
+    static int next;
+    next = (next + 1) % 16;
+    return buf[next];
+}
+
+const char *report_md(const char *s)
+{
+    char *out = rotating_buffer();
+    size_t n = 0;
+    for (; *s && n + 3 < 512; s++) {
+        if (*s == '|')
+            out[n++] = '\\';
+        out[n++] = (*s == '\n' || *s == '\r') ? ' ' : *s;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+const char *report_gp(const char *s)
+{
+    char *out = rotating_buffer();
+    size_t n = 0;
+    for (; *s && n + 3 < 512; s++) {
+        if (*s == '\'')
+            out[n++] = '\'';
+        out[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s;
+    }
+    out[n] = '\0';
+    return out;
+}

@@ -93,7 +93,7 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo)
         ratio_cell(gpu ? gpu->kernel.median : 0, floor ? floor->kernel.median : 0, e, sizeof e);
         snprintf(f, sizeof f, "%s", serial > 0 ? ms_text(serial, t, sizeof t) : "-");
         fprintf(fp, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", algo->name, algo->name,
-                algo->stages[s], image, f, a, b, g, c, d, e);
+                algo->stages[s], report_md(image), f, a, b, g, c, d, e);
     }
 }
 
@@ -157,7 +157,7 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
              "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset logscale y\nset key top right\n"
              "set ylabel 'kernel time, median (ms)'\nset xtics rotate by -30\n"
              "plot '%s.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle%s\n",
-             REPORT_PLOT_HEAD, name, algo, sv->stage, image, name, floor_line);
+             REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(image), name, floor_line);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
     fprintf(md, "\n![ladder](plots/%s.png)\n\n", name);
@@ -280,7 +280,7 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
              "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
              "set boxwidth 0.7\nset yrange [0:100]\nset ylabel '%% of the sum of the steps'\n"
              "plot for [i=2:%d] '%s.dat' using i:xtic(1) title columnheader(i)\n",
-             REPORT_PLOT_HEAD, name, pipeline->name, image, nparts + 1, name);
+             REPORT_PLOT_HEAD, name, pipeline->name, report_gp(image), nparts + 1, name);
     if (!(st = report_plot_run(pc, name, script, err)))
         fprintf(md, "\n![where the time goes](plots/%s.png)\n\n", name);
 out:
