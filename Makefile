@@ -3,7 +3,7 @@
 #   make            build everything this machine can build
 #   make test       build and run the CPU test suite (what CI runs)
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
-#   make fuzz       libFuzzer on the image, PNM and manifest parsers (FUZZ_SECONDS each)
+#   make fuzz       libFuzzer on the image, PNM, manifest, results and env.json readers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
 #                   test-gpu-agreement, -memcheck, -racecheck (= -racecheck-1,
 #                   -2 and -3), -synccheck, -initcheck run one step each
@@ -217,15 +217,17 @@ test-asan:
 	  LDFLAGS="$(ASAN_FLAGS) $(LDFLAGS)" build-asan/test_cpu build-asan/segbench build-asan/sbgen
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 ./build-asan/test_cpu
 
-# libFuzzer targets (clang): the image loader, the PNM parser and the
-# dataset manifest parser, each for FUZZ_SECONDS from the seed corpus in
+# libFuzzer targets (clang): the image loader, the PNM parser, the dataset
+# manifest parser, the results CSV readers (and --resume's repair) and the
+# env.json reader, each for FUZZ_SECONDS from the seed corpus in
 # tests/fuzz/<target>/ (new inputs go to build-fuzz/corpus-*, findings to
 # build-fuzz/).  A finding fails the target; add its file to the corpus.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRC := $(COMMON_SRC) bench/harness/dataset.c
-FUZZ_TARGETS := image pnm manifest
+FUZZ_LIB_SRC := $(COMMON_SRC) bench/harness/dataset.c bench/io/results.c bench/io/csv.c bench/io/json_out.c \
+                bench/io/env_json.c
+FUZZ_TARGETS := image pnm manifest results env
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(BUILD)/deps.ok
 	@mkdir -p build-fuzz
 	@echo "  FUZZ  $@"
@@ -279,11 +281,15 @@ peers: all datasets
 # Many machines behind Slurm: one job per partition or GRES, then one report
 # job (bench/slurm/).  PARTITIONS=a100,h100 or GRES=gpu:a100:1,gpu:h100:1;
 # TIME (minutes per task), ACCOUNT, SBATCH_FLAGS, SLURM_MAKE, DRY_RUN=1.
+# (Each value reaches submit.sh as one argument, read by the shell from the
+# environment, where make puts variables given on its command line: make's
+# own expansion inside the recipe would let '--comment="a b"' or a space
+# in a name break the command apart.)
 bench-slurm:
-	bash bench/slurm/submit.sh $(if $(PARTITIONS),--partitions $(PARTITIONS)) $(if $(GRES),--gres $(GRES)) \
-	  $(if $(PARTITION),--partition $(PARTITION)) --time $(or $(TIME),60) $(if $(ACCOUNT),--account $(ACCOUNT)) \
-	  $(if $(SBATCH_FLAGS),--sbatch "$(SBATCH_FLAGS)") $(if $(SLURM_MAKE),--make "$(SLURM_MAKE)") \
-	  --set $(SET) --budget $(BUDGET) $(if $(DRY_RUN),--dry-run)
+	bash bench/slurm/submit.sh $(if $(PARTITIONS),--partitions "$$PARTITIONS") $(if $(GRES),--gres "$$GRES") \
+	  $(if $(PARTITION),--partition "$$PARTITION") --time "$(or $(TIME),60)" \
+	  $(if $(ACCOUNT),--account "$$ACCOUNT") $(if $(SBATCH_FLAGS),--sbatch "$$SBATCH_FLAGS") \
+	  $(if $(SLURM_MAKE),--make "$$SLURM_MAKE") --set "$(SET)" --budget "$(BUDGET)" $(if $(DRY_RUN),--dry-run)
 
 # make bench-slurm on a real one-node cluster of this machine (root; installs slurm-wlm and munge).
 test-slurm: $(BUILD)/segbench

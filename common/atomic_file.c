@@ -48,10 +48,16 @@ void sb_temp_remove_on_signal(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = remove_temps_and_die;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaction(SIGXFSZ, &sa, NULL);     /* a file grew past ulimit -f: die as cleanly */
+    /* SIGXFSZ: a file grew past `ulimit -f`: die as cleanly.  A signal the
+     * parent set to be ignored stays ignored (nohup's SIGHUP; an ignored
+     * SIGXFSZ turns a write past the limit into an EFBIG error, said as one) */
+    const int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGXFSZ };
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction old;
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(signals[i], &sa, NULL);
+    }
 }
 
 /* ---- temporary names ----

@@ -26,9 +26,8 @@ sb_status sb_image_check_decode(const char *path, int width, int height, sb_erro
         return st;
     size_t px = (size_t)width * (size_t)height;
     if (px > pixel_limit)
-        return sb_fail(err, SB_ERR_LIMIT, "%s: %dx%d is %.1f Mpx, above the limit of %.1f Mpx (raise it with "
-                       "--max-pixels %zu, up to %zu)", path, width, height, px / 1e6, pixel_limit / 1e6, px,
-                       (size_t)SB_MAX_PIXELS);
+        return sb_fail(err, SB_ERR_LIMIT, "%s: %dx%d is %.1f Mpx, above the limit of %.1f Mpx (--max-pixels %zu "
+                       "would take it)", path, width, height, px / 1e6, pixel_limit / 1e6, px);
     return SB_OK;
 }
 
@@ -91,6 +90,16 @@ sb_status sb_image_load(const char *path, sb_load_mode mode, sb_image *img, sb_e
     return st;
 }
 
+sb_status sb_image_probe_stream(FILE *fp, const char *path, sb_image_info *info, sb_error *err)
+{
+    memset(info, 0, sizeof *info);
+    sniffed kind = SNIFF_PNG;
+    sb_status st = sniff(fp, path, &kind, err);
+    if (!st)
+        st = kind == SNIFF_PNG ? sb_png_probe_rest(fp, path, info, err) : sb_pnm_probe_rest(fp, path, info, err);
+    return st;
+}
+
 sb_status sb_image_probe(const char *path, sb_image_info *info, sb_error *err)
 {
     memset(info, 0, sizeof *info);
@@ -98,9 +107,7 @@ sb_status sb_image_probe(const char *path, sb_image_info *info, sb_error *err)
     sb_status st = open_image(path, &fp, err);
     if (st)
         return st;
-    sniffed kind = SNIFF_PNG;
-    if (!(st = sniff(fp, path, &kind, err)))
-        st = kind == SNIFF_PNG ? sb_png_probe_rest(fp, path, info, err) : sb_pnm_probe_rest(fp, path, info, err);
+    st = sb_image_probe_stream(fp, path, info, err);
     fclose(fp);
     return st;
 }

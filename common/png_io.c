@@ -7,6 +7,7 @@
  */
 #include "segbench/image_io.h"
 
+#include <errno.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,30 @@ typedef struct png_io_ctx {
     char msg[256];
     char warning[128];     /* the last warning: libpng often explains an error there */
 } png_io_ctx;
+
+/* Reading, with an eye on what follows the image: once its last row is
+ * decoded, libpng's png_read_end skips further IDAT chunks unread but
+ * for their checksums (200 MB of them were accepted silently).  The read
+ * callback sees each chunk header go by (png_get_io_state) and refuses
+ * IDAT data in a chunk that began after the image was done. */
+typedef struct png_io_source {
+    FILE *fp;
+    int image_done;        /* the last row is decoded */
+    int headers_after;     /* chunk headers read since */
+} png_io_source;
+
+static void png_io_read(png_structp png, png_bytep data, png_size_t length)
+{
+    png_io_source *src = png_get_io_ptr(png);
+    png_uint_32 state = png_get_io_state(png);
+    if (src->image_done && (state & PNG_IO_CHUNK_HDR))
+        src->headers_after++;
+    if (src->image_done && src->headers_after > 0 && (state & PNG_IO_CHUNK_DATA) &&
+        png_get_io_chunk_type(png) == 0x49444154u)       /* "IDAT" */
+        png_error(png, "image data after the last row");
+    if (fread(data, 1, length, src->fp) != length)
+        png_error(png, "Read Error");
+}
 
 static int png_io_level = 6;
 
@@ -127,7 +152,8 @@ sb_status sb_png_read_rest(FILE *fp, const char *path, sb_load_mode mode, sb_ima
             return st;
         return sb_fail(err, SB_ERR_FORMAT, "%s: corrupt or truncated PNG (%s)", path, ctx.msg);
     }
-    png_init_io(png, fp);
+    png_io_source source = { fp, 0, 0 };
+    png_set_read_fn(png, &source, png_io_read);
     png_set_sig_bytes(png, 8);           /* image_io.c read them: a pipe cannot go back */
     /* Refuse what cannot be used before allocating for it.  segbench needs
      * pixels only: text, suggested palettes, ICC profiles and EXIF are
@@ -175,6 +201,7 @@ sb_status sb_png_read_rest(FILE *fp, const char *path, sb_load_mode mode, sb_ima
     for (int y = 0; y < height; y++)
         rows[y] = sb_image_row(&img, y);
     png_read_image(png, rows);
+    source.image_done = 1;
     png_read_end(png, NULL);
     free(rows);
     png_destroy_read_struct(&png, &info, NULL);
@@ -188,8 +215,32 @@ sb_status sb_png_read_rest(FILE *fp, const char *path, sb_load_mode mode, sb_ima
     return SB_OK;
 }
 
+/* Writing: fwrite, with the reason kept when it fails (libpng's own
+ * says only "Write Error"). */
+typedef struct png_io_sink {
+    FILE *fp;
+    int error;             /* errno of the failed write, or 0 */
+} png_io_sink;
+
+static void png_io_write(png_structp png, png_bytep data, png_size_t length)
+{
+    png_io_sink *sink = png_get_io_ptr(png);
+    if (fwrite(data, 1, length, sink->fp) != length) {
+        sink->error = errno ? errno : EIO;
+        png_error(png, "Write Error");
+    }
+}
+
+static void png_io_flush(png_structp png)
+{
+    png_io_sink *sink = png_get_io_ptr(png);
+    fflush(sink->fp);
+}
+
 sb_status sb_png_write(FILE *fp, const char *path, const sb_image *img, sb_error *err)
 {
+    png_io_sink sink = { fp, 0 };
+    png_io_sink *volatile psink = &sink;     /* read on the error path */
     png_io_ctx ctx = { "", "" };
     png_bytep *volatile rows = NULL;
 
@@ -205,6 +256,8 @@ sb_status sb_png_write(FILE *fp, const char *path, const sb_image *img, sb_error
     if (setjmp(png_jmpbuf(png))) {
         free(rows);
         png_destroy_write_struct(&png, &info);
+        if (psink->error)
+            return sb_fail(err, SB_ERR_IO, "%s: write failed (%s)", path, strerror(psink->error));
         return sb_fail(err, SB_ERR_IO, "%s: PNG encoding failed (%s)", path, ctx.msg);
     }
     rows = malloc((size_t)img->height * sizeof *rows);
@@ -214,7 +267,7 @@ sb_status sb_png_write(FILE *fp, const char *path, const sb_image *img, sb_error
     }
     for (int y = 0; y < img->height; y++)
         rows[y] = sb_image_row(img, y);
-    png_init_io(png, fp);
+    png_set_write_fn(png, &sink, png_io_write, png_io_flush);
     png_set_compression_level(png, png_io_level);
     png_set_IHDR(png, info, (png_uint_32)img->width, (png_uint_32)img->height, 8,
                  img->channels == 1 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB,

@@ -11,6 +11,7 @@
 #include "segbench/image_io.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,6 @@ sb_status sb_pnm_write(FILE *fp, const char *path, const sb_image *img, sb_error
     size_t row_bytes = (size_t)img->width * (size_t)img->channels;
     for (int y = 0; y < img->height; y++)
         if (fwrite(sb_image_row(img, y), 1, row_bytes, fp) != row_bytes)
-            return sb_fail(err, SB_ERR_IO, "%s: write failed", path);
+            return sb_fail(err, SB_ERR_IO, "%s: write failed (%s)", path, strerror(errno));
     return SB_OK;
 }

@@ -199,12 +199,17 @@ static const char *medium_png(void)
     return path;
 }
 
+/* A variant against itself, live.  On a loaded machine the two sides can
+ * truly differ by a few per cent for a while (a run failed at p = 0.011
+ * against alpha = 0.01), so the verdict rule itself is tested on fixed
+ * samples (test_stats.c) and here the smallest change that counts is 50 %,
+ * a margin no load crosses between interleaved samples. */
 static void test_compare_self_is_same(void)
 {
-    cli_result *r = cli("compare integral/cpu integral/cpu --samples 15 --image %s", medium_png());
+    cli_result *r = cli("compare integral/cpu integral/cpu --samples 15 --min-diff 0.5 --image %s", medium_png());
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     CHECKF(strstr(r->out, "same on 1") != NULL, "%s", r->out);
-    r = cli("compare integral/pthread@2 integral/pthread@2 --samples 9 --image %s", medium_png());
+    r = cli("compare integral/pthread@2 integral/pthread@2 --samples 9 --min-diff 0.5 --image %s", medium_png());
     CHECKF(r->code == 0 && strstr(r->out, "same on 1"), "%s%s", r->out, r->err);
 }
 

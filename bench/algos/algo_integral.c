@@ -28,7 +28,7 @@ static sb_status integral_params_option(void *params, const char *key, const cha
 {
     (void)params;
     (void)value;
-    return sb_fail(err, SB_ERR_USAGE, "integral: unknown option --%s (it takes only --stage sum|sqsum)", key);
+    return sb_fail(err, SB_ERR_USAGE, "integral: unknown option --%s (it takes no options of its own)", key);
 }
 
 static sb_status integral_output_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,

@@ -192,6 +192,11 @@ static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err
                        o->timing.min_reps);
     if (o->nthreads == 0)
         o->nthreads = sb_default_threads(o->threads, MAX_THREAD_COUNTS);
+    for (int i = 0, warned = 0; i < o->nthreads && !warned; i++)
+        if (o->threads[i] > sysconf(_SC_NPROCESSORS_ONLN)) {
+            sb_warn_oversubscribed("--threads", o->threads[i]);
+            warned = 1;
+        }
     const char *names[256];
     int n = sb_algo_names(names, 256);
     if ((st = sb_pattern_check(o->algos, names, n, "--algo", err)))
@@ -808,7 +813,10 @@ static sb_status start_run(bench_run *r, sb_error *err)
     if (!sb_run_info_read(r->results_dir, &old))
         return sb_fail(err, SB_ERR_USAGE, "--resume: %s not found; nothing to resume (run without --resume)", path);
     sb_status st = SB_OK;
-    if (strcmp(old.run_id, "?") == 0)
+    if (strcmp(old.machine_id, "?") == 0)
+        st = sb_fail(err, SB_ERR_USAGE, "--resume: %s is empty or not a segbench env.json (a run killed as it "
+                     "began?); run without --resume to start afresh", path);
+    else if (strcmp(old.run_id, "?") == 0)
         st = sb_fail(err, SB_ERR_USAGE, "--resume: %s has no run id (made by an older segbench); run without --resume",
                      path);
     else if (strcmp(old.machine_id, r->env.machine_id) != 0)
@@ -874,9 +882,7 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
     if ((st = sb_select_images(o.set, o.files, o.nfiles, o.has_rect ? o.rect : NULL, &r.ds, err)))
         return st;
 
-    if (!check_only)
-        fprintf(stderr, "measuring bandwidth ceilings (device copy, host memcpy per thread count)...\n");
-    sb_env_collect(&r.env, !check_only, o.threads, o.nthreads);
+    sb_env_collect(&r.env, 0, o.threads, o.nthreads);
     snprintf(r.env.set, sizeof r.env.set, "%s", r.ds.name);
     r.env.l2_flush = o.timing.flush_l2;
     snprintf(r.row_commit, sizeof r.row_commit, "%s%s", r.env.commit, r.env.dirty == 1 ? "-dirty" : "");
@@ -899,6 +905,9 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
         int swept = sb_temp_sweep(r.results_dir, time(NULL)) + sb_temp_sweep(gallery, time(NULL));
         if (swept)
             fprintf(stderr, "removed %d temporary file(s) left by an earlier run that was killed\n", swept);
+        /* the ceilings, once the folder is this run's */
+        fprintf(stderr, "measuring bandwidth ceilings (device copy, host memcpy per thread count)...\n");
+        sb_env_measure(&r.env, o.threads, o.nthreads);
     }
     present = plan_all(&r);
     if (r.env.device.present && r.env.device.has_image && (st = sb_device_stream_create(&r.stream, err)))

@@ -42,6 +42,14 @@ int sb_default_threads(int *threads, int max)
     return n;
 }
 
+void sb_warn_oversubscribed(const char *what, int threads)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores > 0 && threads > cores)
+        fprintf(stderr, "warning: %s runs %d threads on %ld cores: oversubscribed, its times measure the "
+                        "scheduler as much as the code\n", what, threads, cores);
+}
+
 sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *threads, sb_error *err)
 {
     char algo[64], name[64];

@@ -13,6 +13,7 @@
 #include "segbench/clock.h"
 #include "segbench/image_io.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,63 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The input.  A file is probed (its header) and then loaded.  A pipe or a
+ * device (`cat in.png | segbench run integral /dev/stdin out.png`) can be
+ * read only once: its bytes are held in memory, the header probed from
+ * the first of them before the rest is read, and the image decoded from
+ * memory.  (Compressed bytes: a 783 KB PNG that claims 16384x16384 is
+ * refused by the probe after 64 KB.) */
+typedef struct run_input {
+    const char *path;
+    char *bytes;             /* a stream's bytes, or NULL for a file */
+    size_t len;
+} run_input;
+
+static sb_status input_probe(run_input *in, sb_image_info *info, sb_error *err)
+{
+    struct stat st;
+    if (stat(in->path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
+        return sb_image_probe(in->path, info, err);     /* a file, or the loader's own message */
+    FILE *fp = fopen(in->path, "rb");
+    if (!fp)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", in->path, strerror(errno));
+    size_t cap = 1 << 16;
+    sb_status status = (in->bytes = malloc(cap)) ? SB_OK : sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    if (!status) {
+        in->len = fread(in->bytes, 1, cap, fp);
+        FILE *head = fmemopen(in->bytes, in->len ? in->len : 1, "rb");
+        status = head ? sb_image_probe_stream(head, in->path, info, err) : sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        if (head)
+            fclose(head);
+    }
+    for (size_t got = in->len; !status && got > 0;) {       /* the rest, now that the size is known */
+        if (in->len == cap) {
+            char *grown = realloc(in->bytes, cap *= 2);
+            if (!grown) {
+                status = sb_fail(err, SB_ERR_NOMEM, "%s: out of memory reading the stream", in->path);
+                break;
+            }
+            in->bytes = grown;
+        }
+        got = fread(in->bytes + in->len, 1, cap - in->len, fp);
+        in->len += got;
+    }
+    fclose(fp);
+    return status;
+}
+
+static sb_status input_load(const run_input *in, sb_load_mode mode, sb_image *img, sb_error *err)
+{
+    if (!in->bytes)
+        return sb_image_load(in->path, mode, img, err);
+    FILE *fp = fmemopen(in->bytes, in->len, "rb");
+    if (!fp)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_status st = sb_image_read(fp, in->path, mode, img, err);
+    fclose(fp);
+    return st;
+}
 
 /* An output of `run`: checked before any work, then written through a
  * temporary file that is renamed into place only when every output is
@@ -80,6 +138,71 @@ const sb_command sb_cmd_run = {
     "are listed per algorithm by 'segbench list'.\n",
     RUN_OPTIONS, OPT_COUNT, 1, SB_EXIT_AGREEMENT, cmd_run,
 };
+
+/* The algorithm's own options, read from its options_help ("--k 1..256
+ * (16)  --init spread|kmeans++ ..."), where two joined by " | " exclude
+ * each other ("--size S (16) | --segments N"). */
+enum { ALGO_OPTIONS_MAX = 16 };
+typedef struct algo_options {
+    char name[ALGO_OPTIONS_MAX][32];
+    const char *ptr[ALGO_OPTIONS_MAX];
+    int count;
+    int exclusive[ALGO_OPTIONS_MAX];     /* the index of the option it excludes, or -1 */
+} algo_options;
+
+static void algo_options_read(const sb_algo *algo, algo_options *ao)
+{
+    memset(ao, 0, sizeof *ao);
+    int bar = 0;                          /* a " | " since the last option */
+    for (const char *p = algo->options_help; *p && ao->count < ALGO_OPTIONS_MAX; p++) {
+        if (p[0] == '|' && p[-1] == ' ')
+            bar = 1;
+        if (p[0] != '-' || p[1] != '-' || (p > algo->options_help && p[-1] != ' '))
+            continue;
+        int n = ao->count++;
+        snprintf(ao->name[n], sizeof ao->name[n], "%.*s", (int)strcspn(p + 2, " "), p + 2);
+        ao->ptr[n] = ao->name[n];
+        ao->exclusive[n] = bar && n > 0 ? n - 1 : -1;
+        if (bar && n > 0)
+            ao->exclusive[n - 1] = n;
+        bar = 0;
+    }
+}
+
+/* Every --key the command line passed to the algorithm is one of its
+ * options, and no two exclude each other; else one line that names the
+ * nearest option of run's own or the algorithm's. */
+static sb_status check_algo_options(const sb_algo *algo, char keys[][64], int nkeys, sb_error *err)
+{
+    algo_options ao;
+    algo_options_read(algo, &ao);
+    int given[ALGO_OPTIONS_MAX] = { 0 };
+    for (int i = 0; i < nkeys; i++) {
+        int k = 0;
+        while (k < ao.count && strcmp(ao.name[k], keys[i]) != 0)
+            k++;
+        if (k < ao.count) {
+            given[k] = 1;
+            if (ao.exclusive[k] >= 0 && given[ao.exclusive[k]])
+                return sb_fail(err, SB_ERR_USAGE, "%s: give --%s or --%s, not both", algo->name,
+                               ao.name[ao.exclusive[k]], ao.name[k]);
+            continue;
+        }
+        const char *names[OPT_COUNT + ALGO_OPTIONS_MAX];
+        int n = 0;
+        for (int o = 0; o < OPT_COUNT; o++)
+            names[n++] = RUN_OPTIONS[o].name;
+        for (int o = 0; o < ao.count; o++)
+            names[n++] = ao.ptr[o];
+        const char *near = sb_nearest_name(keys[i], names, n);
+        if (near)
+            return sb_fail(err, SB_ERR_USAGE, "unknown option --%s (did you mean --%s? see 'segbench run --help' "
+                           "and 'segbench list --algo %s')", keys[i], near, algo->name);
+        return sb_fail(err, SB_ERR_USAGE, "unknown option --%s: %s takes %s%s (see 'segbench run --help')", keys[i],
+                       algo->name, ao.count ? "" : "no options of its own", ao.count ? algo->options_help : "");
+    }
+    return SB_OK;
+}
 
 /* The one name of `names` that the patterns pick. */
 static sb_status pick_one(const char *patterns, const char *const *names, int count, const char *what,
@@ -153,6 +276,8 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
         return sb_fail(err, SB_ERR_USAGE, "unknown algorithm '%s'%s%s%s (see 'segbench list')", pos[0],
                        near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
     }
+    if ((st = check_algo_options(algo, keys, nkeys, err)))
+        return st;
     int stage = 0;
     if (stage_name) {
         const char *picked = NULL;
@@ -170,6 +295,11 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     }
     if (threads_given && !(v->flags & SB_THREADED) && threads != 1)
         return sb_fail(err, SB_ERR_USAGE, "%s/%s does not take --threads", algo->name, v->name);
+    if (v->flags & SB_THREADED) {
+        char what[160];
+        snprintf(what, sizeof what, "%s/%s", algo->name, v->name);
+        sb_warn_oversubscribed(what, threads);
+    }
     if (labels_path && !algo->write_labels)
         return sb_fail(err, SB_ERR_USAGE, "%s has no label image (--labels)", algo->name);
     if (!(v->stages & (1u << stage)))
@@ -192,19 +322,26 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     /* the input's size from its header: a decompression bomb or an image
      * this machine cannot hold is refused here, before anything is decoded */
     sb_image_info info;
-    if ((st = sb_image_probe(pos[1], &info, err)))
+    run_input input = { pos[1], NULL, 0 };
+    if ((st = input_probe(&input, &info, err))) {
+        free(input.bytes);
         return st;
+    }
     if ((size_t)info.width * (size_t)info.height > SB_PIXEL_WARN)
         fprintf(stderr, "warning: %s is %dx%d, %.0f Mpx: a large image (refused above %.0f Mpx; --max-pixels)\n",
                 pos[1], info.width, info.height, (double)info.width * info.height / 1e6,
                 sb_image_pixel_limit() / 1e6);
     char why[300];
-    if (!sb_case_fits(algo, info.width, info.height, why, sizeof why))
+    if (!sb_case_fits(algo, info.width, info.height, why, sizeof why)) {
+        free(input.bytes);
         return sb_fail(err, SB_ERR_LIMIT, "%s: %s", pos[1], why);
+    }
 
     void *params = calloc(1, algo->params_size);
-    if (!params)
+    if (!params) {
+        free(input.bytes);
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    }
     algo->params_default(params, stage);
     if (algo->image_params) {           /* GrabCut: a rectangle inset from the border, unless --rect */
         int rect[4];
@@ -218,7 +355,9 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
     sb_case_data cd = { 0 };
     void *stream = NULL, *out = NULL;
     if (!st)
-        st = sb_image_load(pos[1], algo->load_mode, &loaded, err);
+        st = input_load(&input, algo->load_mode, &loaded, err);
+    free(input.bytes);             /* a stream's bytes: decoded now */
+    input.bytes = NULL;
     /* the reference is computed too: a variant's output is only written if it agrees */
     if (!st)
         st = sb_case_open(&cd, algo, stage, params, &loaded, err);

@@ -30,6 +30,10 @@ sb_status sb_parse_rect(const char *value, int rect[4], sb_error *err);
 /* 1, 2, 4, ... up to the online core count, and the core count itself. */
 int sb_default_threads(int *threads, int max);
 
+/* One warning line when `threads` is above the online core count: times
+ * of an oversubscribed variant measure the scheduler as much as the code. */
+void sb_warn_oversubscribed(const char *what, int threads);
+
 /* Parse "algo/variant" or "algo/variant@threads". */
 sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *threads, sb_error *err);
 

@@ -152,13 +152,15 @@ void sb_command_help(const sb_command *cmd, FILE *fp)
     fprintf(fp, "\nexit status: %s\n", cmd->exit_codes ? cmd->exit_codes : "0 success; 2 usage or input error; 130 interrupted");
 }
 
-/* Levenshtein distance, capped: enough to tell a typo from another word. */
+/* Edit distance with swapped neighbours as one edit (optimal string
+ * alignment), capped: enough to tell a typo from another word ("rnu" is
+ * one edit from "run", as a typist sees it, not Levenshtein's two). */
 static int edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 63 || lb > 63)
         return 99;
-    int prev[64], cur[64];
+    int before[64] = { 0 }, prev[64], cur[64];
     for (size_t j = 0; j <= lb; j++)
         prev[j] = (int)j;
     for (size_t i = 1; i <= la; i++) {
@@ -167,7 +169,10 @@ static int edit_distance(const char *a, const char *b)
             int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
             int del = prev[j] + 1, ins = cur[j - 1] + 1;
             cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && before[j - 2] + 1 < cur[j])
+                cur[j] = before[j - 2] + 1;
         }
+        memcpy(before, prev, sizeof(int) * (lb + 1));
         memcpy(prev, cur, sizeof(int) * (lb + 1));
     }
     return prev[lb];

@@ -199,6 +199,7 @@ static sb_status compare_variants(const compare_opts *o, sb_compare_table *t, sb
         char why[300];
         if (sb_variant_availability(v[k], why, sizeof why) != SB_AVAILABLE)
             return sb_fail(err, SB_ERR_UNAVAILABLE, "%s cannot run here: %s", o->spec[k], why);
+        sb_warn_oversubscribed(o->spec[k], threads[k]);
     }
     if (strcmp(v[0]->algo, v[1]->algo) != 0)
         return sb_fail(err, SB_ERR_USAGE, "%s and %s are different algorithms", o->spec[0], o->spec[1]);

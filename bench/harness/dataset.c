@@ -148,6 +148,12 @@ sb_status sb_dataset_from_files(char *const *paths, int count, const int *rect, 
         /* its size now, from the header (bench picks images by size), and a
          * bad or too large file refused before anything is measured or written */
         sb_image_info info;
+        struct stat sbuf;
+        if (stat(paths[i], &sbuf) == 0 && !S_ISREG(sbuf.st_mode) && !S_ISDIR(sbuf.st_mode)) {
+            sb_dataset_free(ds);
+            return sb_fail(err, SB_ERR_USAGE, "%s: not a regular file (each image is read several times; "
+                           "'segbench run' takes a pipe)", paths[i]);
+        }
         sb_status st = sb_image_probe(paths[i], &info, err);
         if (st) {
             sb_dataset_free(ds);

@@ -192,8 +192,12 @@ void sb_env_collect(sb_env *env, int measure, const int *threads, int thread_cou
         snprintf(env->machine_id, sizeof env->machine_id, "cpu-%.60s", slug);
     }
 
-    if (!measure)
-        return;
+    if (measure)
+        sb_env_measure(env, threads, thread_counts);
+}
+
+void sb_env_measure(sb_env *env, const int *threads, int thread_counts)
+{
     if (env->device.present && env->device.has_image) {
         sb_error err;
         if (sb_device_copy_bandwidth(&env->device_copy_gbps, &err))
@@ -281,44 +285,4 @@ sb_status sb_env_write_json(const sb_env *env, const char *path, sb_error *err)
         return st;
     sb_env_print_json(env, af.fp);
     return sb_atomic_commit(&af, err);
-}
-
-void sb_json_get(const char *text, const char *key, char *out, size_t size)
-{
-    char pattern[128];
-    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
-    snprintf(out, size, "?");
-    const char *p = text ? strstr(text, pattern) : NULL;
-    if (!p)
-        return;
-    p += strlen(pattern);
-    size_t n = 0;
-    if (*p == '"') {
-        for (p++; *p && *p != '"' && n + 1 < size; p++) {
-            if (*p == '\\' && p[1])
-                p++;
-            out[n++] = *p;
-        }
-    } else {
-        while (*p && *p != ',' && *p != '\n' && n + 1 < size)
-            out[n++] = *p++;
-    }
-    out[n] = '\0';
-}
-
-char *sb_read_text(const char *path)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    rewind(fp);
-    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (text) {
-        size_t got = fread(text, 1, (size_t)n, fp);
-        text[got] = '\0';
-    }
-    fclose(fp);
-    return text;
 }

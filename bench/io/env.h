@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "io/env_json.h"
+
 #include "segbench/device.h"
 #include "segbench/error.h"
 
@@ -40,6 +42,8 @@ typedef struct sb_env {
 /* Collect everything; measure bandwidth (a second or two) when asked, for
  * the given host thread counts. */
 void sb_env_collect(sb_env *env, int measure, const int *threads, int thread_counts);
+/* The bandwidth part alone, for an env collected without it. */
+void sb_env_measure(sb_env *env, const int *threads, int thread_counts);
 
 /* The host copy bandwidth measured for `threads` (nearest count below). */
 double sb_env_host_peak(const sb_env *env, int threads);
@@ -48,11 +52,6 @@ sb_status sb_env_write_json(const sb_env *env, const char *path, sb_error *err);
 /* The same JSON to a stream. */
 void sb_env_print_json(const sb_env *env, FILE *fp);
 
-/* A flat key of an env.json as text ("?" when absent); reads what
- * sb_env_print_json writes, not JSON in general. */
-void sb_json_get(const char *text, const char *key, char *out, size_t size);
-/* A whole file as a string (malloc'd), or NULL. */
-char *sb_read_text(const char *path);
 
 /* "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
 void sb_env_slug(const char *name, char *out, size_t size);

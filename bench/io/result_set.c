@@ -50,27 +50,6 @@ static int tally(run_tally *runs, int *nruns, const sb_row *r, const char *algo)
     return 1;
 }
 
-int sb_run_info_read(const char *dir, sb_run_info *ri)
-{
-    char path[1200], dirty[16];
-    snprintf(path, sizeof path, "%s/env.json", dir);
-    char *env = sb_read_text(path);
-    sb_json_get(env, "machine_id", ri->machine_id, sizeof ri->machine_id);
-    sb_json_get(env, "dataset", ri->set, sizeof ri->set);
-    sb_json_get(env, "run_id", ri->run_id, sizeof ri->run_id);
-    sb_json_get(env, "commit", ri->commit, sizeof ri->commit);
-    sb_json_get(env, "dirty", dirty, sizeof dirty);
-    if (strcmp(dirty, "true") == 0)
-        strncat(ri->commit, "-dirty", sizeof ri->commit - strlen(ri->commit) - 1);
-    sb_json_get(env, "run_options", ri->options, sizeof ri->options);
-    sb_json_get(env, "run_algos", ri->algos, sizeof ri->algos);
-    sb_json_get(env, "run_finished", ri->finished, sizeof ri->finished);
-    sb_json_get(env, "rows_planned", ri->planned, sizeof ri->planned);
-    sb_json_get(env, "rows_measured", ri->measured, sizeof ri->measured);
-    free(env);
-    return env != NULL;
-}
-
 void sb_result_set_survey(const char *dir, sb_result_set *rs)
 {
     memset(rs, 0, sizeof *rs);

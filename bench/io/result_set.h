@@ -4,22 +4,12 @@
 #ifndef SEGBENCH_RESULT_SET_H
 #define SEGBENCH_RESULT_SET_H
 
+#include "io/env_json.h"
+
 #include <stddef.h>
 
 enum { SB_SET_NOTE_MAX = 300, SB_SET_MAX_NOTES = 16 };
 
-/* What env.json says of the run that wrote a result set. */
-typedef struct sb_run_info {
-    char machine_id[96], set[64];
-    char run_id[48];          /* "?" when env.json predates run ids */
-    char commit[64];          /* with "-dirty" when the tree had changes */
-    char options[400], algos[400];
-    char finished[16];        /* "true", "false", or "?" */
-    char planned[16], measured[16];
-} sb_run_info;
-
-/* Read dir/env.json; 0 (and "?" everywhere) when it cannot be read. */
-int sb_run_info_read(const char *dir, sb_run_info *ri);
 
 typedef struct sb_result_set {
     int finished;               /* env.json says the latest run got to its end */

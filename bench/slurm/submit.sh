@@ -53,11 +53,20 @@ case "$budget" in '' | *[!0-9.]*) die "--budget: '$budget' is not a number of mi
 [ -n "$dry" ] || command -v sbatch >/dev/null 2>&1 || die "sbatch not found: run this on a Slurm login node"
 
 IFS=, read -r -a targets <<<"${partitions:-$gres}"
+for t in "${targets[@]}"; do
+  case "$t" in *[[:space:]]*) die "'$t' is not a partition or GRES name (names hold no spaces)" ;; esac
+done
 group=segbench-$(date -u +%Y%m%dT%H%M%SZ)-$$
 common=(--parsable --time="$time_min")
 [ -n "$account" ] && common+=(--account="$account")
-# shellcheck disable=SC2206  # extra sbatch flags are a list
-[ -n "$extra" ] && common+=($extra)
+# Extra sbatch flags are a list, split as a shell would split it (quotes
+# keep '--comment="a b"' one flag) but by xargs, which runs nothing.
+if [ -n "$extra" ]; then
+  printf '%s' "$extra" | xargs printf '%s\0' >/dev/null 2>&1 \
+    || die "--sbatch: cannot split '$extra' into flags (an unmatched quote?)"
+  mapfile -d '' flags < <(printf '%s' "$extra" | xargs printf '%s\0')
+  common+=("${flags[@]}")
+fi
 # The jobs read their settings from the environment (sbatch --export=ALL).
 export SEGBENCH_GROUP=$group SEGBENCH_SET=$set_name SEGBENCH_BUDGET=$budget SEGBENCH_RESULTS=$results
 export SEGBENCH_REPORT=$report SEGBENCH_MAKE=$make_args

@@ -40,6 +40,8 @@ typedef struct sb_image_info {
     int channels;            /* as stored: 1 grey, 3 colour (alpha and palettes count as colour or grey) */
 } sb_image_info;
 sb_status sb_image_probe(const char *path, sb_image_info *info, sb_error *err);
+/* The same from an open stream, read from where it stands. */
+sb_status sb_image_probe_stream(FILE *fp, const char *path, sb_image_info *info, sb_error *err);
 
 /* The decoding limit, in pixels: like Pillow's decompression-bomb guard,
  * which warns above 89.5 Mpx and refuses above twice that, segbench

@@ -73,3 +73,30 @@ raw('manifest', 'good.tsv', (head + 'a\ta.png\tsynthetic\t64\t48\t1\t2\t30\t20\t
                              'b\t/x/b.png\tphoto\t5\t5\t-\t-\t-\t-\t-\t-\tno\tyes\n').encode())
 raw('manifest', 'old-12-columns.tsv', b'a\ta.png\tsynthetic\t4\t4\t-\t-\t-\t-\t-\t-\tno\n')
 raw('manifest', 'short-row.tsv', b'a\ta.png\tsynthetic\n')
+
+# results CSVs (fuzz_results: the rows, a form feed, then the samples)
+rows_head = ('algo,stage,variant,backend,threads,image,width,height,n,median_ms,min_ms,p25_ms,p75_ms,max_ms,'
+             'e2e_n,e2e_median_ms,e2e_min_ms,e2e_p25_ms,e2e_p75_ms,e2e_max_ms,bytes,gbps,peak_fraction,agreement,'
+             'agreement_metric,commit,date,run_id,flags,frame_n,frame_median_ms,frame_min_ms,frame_p25_ms,'
+             'frame_p75_ms,frame_max_ms,setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms\n')
+row = ('integral,sum,cpu,cpu,1,"a,b\r\nc.png",4,4,2,1,1,1,1,1,1,2,2,2,2,2,80,0.1,0.01,exact,"all 16 sums equal",'
+       'abc,2026-11-25T00:00:00Z,R1,,1,1,1,1,1,1,1,0.1,0.1,0.1,0.1,0.1\n')
+samples_head = 'algo,stage,variant,threads,image,kind,samples_ms,run_id\n'
+samples = ('integral,sum,cpu,1,"a,b\r\nc.png",kernel,1.0 1.0,R1\n'
+           'integral,sum,cpu,1,"a,b\r\nc.png",e2e,2.0,R1\n'
+           'integral,sum,cpu,1,"a,b\r\nc.png",kernel,1.0,R0\n'
+           'integral,sum,cpu,1,other,frame,1.0,R1\n'
+           'integral,sum,cpu,1,"a,b\r\nc.png",setup,0.1,R1\n'
+           'integral,sum,cpu,1,"a,b\r\nc.png",frame,1.0\n')
+raw('results', 'good.csv', (rows_head + row + '\f' + samples_head + samples).encode())
+raw('results', 'cut-off.csv', (rows_head + row[:40] + '\f' + samples_head + samples[:50]).encode())
+raw('results', 'old-samples.csv', (rows_head + row + '\fthe old header\n' + 'integral,sum,cpu,1,x,kernel,1.0\n').encode())
+
+# env.json (fuzz_env)
+raw('env', 'env.json', b'{\n  "machine_id": "h100-80gb-hbm3",\n  "date": "2026-11-25T00:00:00Z",\n'
+    b'  "commit": "abc",\n  "dirty": false,\n  "tree_commit": "def-dirty",\n  "dataset": "default",\n'
+    b'  "run_id": "R1",\n  "run_options": "set=default budget=100",\n  "run_algos": "integral",\n'
+    b'  "run_finished": true,\n  "rows_planned": 10,\n  "rows_measured": 10,\n'
+    b'  "gpu_name": "NVIDIA \\"H100\\" \\\\ 80GB",\n  "host_copy_gbps": {"1": 22.7, "16": 90.1},\n}\n')
+raw('env', 'empty.json', b'')
+raw('env', 'unterminated.json', b'{"machine_id": "abc\\')

@@ -1,0 +1,73 @@
+/* env_json.c - reading what env.json says (see env_json.h). */
+#include "io/env_json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_json_get(const char *text, const char *key, char *out, size_t size)
+{
+    char pattern[128];
+    snprintf(pattern, sizeof pattern, "\"%s\": ", key);
+    snprintf(out, size, "?");
+    const char *p = text ? strstr(text, pattern) : NULL;
+    if (!p)
+        return;
+    p += strlen(pattern);
+    size_t n = 0;
+    if (*p == '"') {
+        for (p++; *p && *p != '"' && n + 1 < size; p++) {
+            if (*p == '\\' && p[1])
+                p++;
+            out[n++] = *p;
+        }
+    } else {
+        while (*p && *p != ',' && *p != '\n' && n + 1 < size)
+            out[n++] = *p++;
+    }
+    out[n] = '\0';
+}
+
+char *sb_read_text(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    rewind(fp);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (text) {
+        size_t got = fread(text, 1, (size_t)n, fp);
+        text[got] = '\0';
+    }
+    fclose(fp);
+    return text;
+}
+
+void sb_run_info_parse(const char *env, sb_run_info *ri)
+{
+    char dirty[16];
+    sb_json_get(env, "machine_id", ri->machine_id, sizeof ri->machine_id);
+    sb_json_get(env, "dataset", ri->set, sizeof ri->set);
+    sb_json_get(env, "run_id", ri->run_id, sizeof ri->run_id);
+    sb_json_get(env, "commit", ri->commit, sizeof ri->commit);
+    sb_json_get(env, "dirty", dirty, sizeof dirty);
+    if (strcmp(dirty, "true") == 0)
+        strncat(ri->commit, "-dirty", sizeof ri->commit - strlen(ri->commit) - 1);
+    sb_json_get(env, "run_options", ri->options, sizeof ri->options);
+    sb_json_get(env, "run_algos", ri->algos, sizeof ri->algos);
+    sb_json_get(env, "run_finished", ri->finished, sizeof ri->finished);
+    sb_json_get(env, "rows_planned", ri->planned, sizeof ri->planned);
+    sb_json_get(env, "rows_measured", ri->measured, sizeof ri->measured);
+}
+
+int sb_run_info_read(const char *dir, sb_run_info *ri)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/env.json", dir);
+    char *env = sb_read_text(path);
+    sb_run_info_parse(env, ri);
+    free(env);
+    return env != NULL;
+}
