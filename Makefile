@@ -108,9 +108,26 @@ $(BUILD)/deps.ok:
 	    exit 1; \
 	  fi; \
 	fi
-	@command -v gnuplot >/dev/null 2>&1 || echo "make: note: gnuplot not found; reports will have tables but no plots"
 	@$(if $(NVCC),true,echo "make: note: nvcc not found; building the CPU suite only (CUDA variants: not built)")
 	@touch $@
+
+# The optional tools of make bench: gnuplot (plots) and hyperfine (make
+# bench-cli), installed with apt-get where this is root with apt (at most
+# two minutes; INSTALL_TOOLS=no skips it), else one line each saying what
+# is missing.  Checked again on every make bench.
+INSTALL_TOOLS ?= yes
+$(BUILD)/tools.ok: FORCE
+	@mkdir -p $(BUILD)
+	@missing=""; for t in gnuplot hyperfine; do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ] && [ "$(INSTALL_TOOLS)" = yes ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: installing$$missing with apt-get (plots, make bench-cli)"; \
+	  pkgs=$$(echo "$$missing" | sed 's/gnuplot/gnuplot-nox/'); \
+	  { timeout 60 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 60 apt-get install -y -qq $$pkgs; } \
+	    >/dev/null 2>&1 || echo "make: apt-get could not install$$missing"; \
+	fi; \
+	command -v gnuplot >/dev/null 2>&1 || echo "make: note: gnuplot not found (sudo apt-get install gnuplot-nox): reports get their tables, no new plots"; \
+	command -v hyperfine >/dev/null 2>&1 || echo "make: note: hyperfine not found (sudo apt-get install hyperfine): make bench-cli is skipped"; \
+	touch $@
 
 # ---- compiler and flag record for env.json and --version (rewritten only when it changes) ----
 # The commit is built into the binary: results name the code that ran, not
@@ -254,11 +271,12 @@ datasets: datasets/build/$(SET)/manifest.tsv
 datasets/build/%/manifest.tsv: datasets/sets/%.set $(BUILD)/sbgen $(wildcard datasets/photos/*.png)
 	./$(BUILD)/sbgen $< $(dir $@)
 
-bench: all datasets
-	./$(BUILD)/segbench bench --set $(SET) --budget $(BUDGET) $(BENCH_FLAGS); status=$$?; \
-	  ./$(BUILD)/segbench report || status=$$?; exit $$status
+# bench --report writes this run's report and report/MACHINES.md and leaves
+# every other machine's report as it is; `make report` rewrites them all.
+bench: all datasets $(BUILD)/tools.ok
+	./$(BUILD)/segbench bench --set $(SET) --budget $(BUDGET) --report $(BENCH_FLAGS)
 
-report: $(BUILD)/segbench
+report: $(BUILD)/segbench $(BUILD)/tools.ok
 	./$(BUILD)/segbench report
 
 compare: all datasets

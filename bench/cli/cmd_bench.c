@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +46,8 @@ typedef struct bench_opts {
     int resume;
     int json;                 /* also write <algo>.json */
     int wait;                 /* wait for the results folder's lock */
+    int overwrite;            /* write into a published result set */
+    int report;               /* then report on the run */
     int rect[4], has_rect;    /* --rect, for --image files */
     int no_size_caps;         /* bench: measure images above an algorithm's bench size too */
     sb_timing_opts timing;
@@ -88,7 +91,7 @@ typedef struct bench_run {
 enum {
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_MAX_PIXELS,
     OPT_MAX_MEMORY, OPT_BUDGET, OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_SIZE_CAPS, OPT_NO_FLUSH, OPT_RESUME, OPT_RESULTS,
-    OPT_WAIT, OPT_JSON, OPT_QUIET, OPT_COUNT
+    OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_COUNT
 };
 
 #define BENCH_BUDGET_MS 100
@@ -116,7 +119,10 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
                            "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },
     [OPT_RESUME] = { "resume", NULL, NULL, "finish the run in the results directory (same commit and options)" },
-    [OPT_RESULTS] = { "results", "DIR", "results/<machine-id>", "where the results go" },
+    [OPT_RESULTS] = { "results", "DIR", "results/<machine-id>",
+                      "where the results go (a published set, results/published.txt: <machine-id>-local)" },
+    [OPT_OVERWRITE] = { "overwrite", NULL, NULL, "write into a published result set, replacing its run" },
+    [OPT_REPORT] = { "report", NULL, NULL, "then write this run's report and report/MACHINES.md (what make bench does)" },
     [OPT_JSON] = { "json", NULL, NULL, "also write <algo>.json (rows with their samples) beside each CSV" },
     [OPT_WAIT] = { "wait", NULL, NULL, "when another bench is writing to the results folder, wait for it (default: exit 2)" },
 };
@@ -182,6 +188,8 @@ static sb_status bench_parse(int argc, char **argv, bench_opts *o, sb_error *err
         case OPT_JSON: o->json = 1; break;
         case OPT_QUIET: o->quiet = 1; break;
         case OPT_WAIT: o->wait = 1; break;
+        case OPT_OVERWRITE: o->overwrite = 1; break;
+        case OPT_REPORT: o->report = 1; break;
         default: return sb_optparse_unexpected(&p);
         }
     }
@@ -796,6 +804,28 @@ static void note_algos(bench_run *r)
     }
 }
 
+/* A published result set (results/published.txt) is a run of record: a
+ * run goes there only with --overwrite or --resume.  Otherwise, given by
+ * --results, it is refused; by default, the run goes to <dir>-local. */
+static sb_status spare_published(const bench_opts *o, char *dir, size_t size, sb_error *err)
+{
+    char root[1024], env[1100];
+    const char *slash = strrchr(dir, '/');
+    snprintf(root, sizeof root, "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
+    snprintf(env, sizeof env, "%s/env.json", dir);
+    struct stat st;
+    if (o->overwrite || o->resume || sb_published_index(root, slash ? slash + 1 : dir) < 0 || stat(env, &st) != 0)
+        return SB_OK;
+    if (o->results_dir)
+        return sb_fail(err, SB_ERR_USAGE, "%s/ is a published run of record (%s/published.txt): --overwrite replaces "
+                       "it, --resume finishes its run, or choose another --results", dir, root);
+    size_t len = strlen(dir);
+    fprintf(stderr, "%s/ is a published run of record (%s/published.txt): this run goes to %s-local/ "
+                    "(--overwrite replaces the published one)\n", dir, root, dir);
+    snprintf(dir + len, size - len, "-local");
+    return SB_OK;
+}
+
 /* A new run id, or (--resume) the one in env.json after checking that the
  * run being resumed was made by this machine, commit and options. */
 static sb_status start_run(bench_run *r, sb_error *err)
@@ -891,6 +921,8 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
         snprintf(r.results_dir, sizeof r.results_dir, "%s", o.results_dir);
     else
         snprintf(r.results_dir, sizeof r.results_dir, "results/%s", r.env.machine_id);
+    if (!check_only && (st = spare_published(&o, r.results_dir, sizeof r.results_dir, err)))
+        goto out;
     r.lock.fd = -1;
     if (!check_only) {
         char what[200];
@@ -980,6 +1012,16 @@ out:
     sb_device_stream_destroy(r.stream);
     sb_dataset_free(&r.ds);
     sb_dir_lock_release(&r.lock);
+    if (o.report && !check_only && (st == SB_OK || st == SB_ERR_AGREEMENT)) {
+        sb_error report_err = { SB_OK, "" };          /* FAIL rows are reported too */
+        sb_status rst = sb_report_result_set(r.results_dir, NULL, NULL, &report_err);
+        if (rst && !st) {
+            st = rst;
+            *err = report_err;
+        } else if (rst) {
+            fprintf(stderr, "segbench report: %s\n", report_err.msg);
+        }
+    }
     return st;
 }
 

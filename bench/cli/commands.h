@@ -41,10 +41,15 @@ sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *thr
 void sb_report_speedup_tables(const sb_rows *rows, const sb_algo *algo, FILE *fp);
 /* The whole-process table from results_dir/cli.json, when there is one (report_cli.c). */
 void sb_report_cli(FILE *md, const char *results_dir);
-/* report/MACHINES.md: the result sets in dirs side by side, and, when
- * tasks_path is not NULL, the cluster tasks it lists (slurm-tasks.tsv:
- * task, target, node, machine, status, detail) (report_machines.c). */
-sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path, const char *tasks_path,
-                             sb_error *err);
+/* report/MACHINES.md: the result sets in dirs (under results_root) side by
+ * side, compared with `baseline` (NULL: the reference machine of
+ * results_root/published.txt, else the first), and, when tasks_path is not
+ * NULL, the cluster tasks it lists (slurm-tasks.tsv: task, target, node,
+ * machine, status, detail) (report_machines.c). */
+sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *results_root, const char *baseline,
+                             const char *out_path, const char *tasks_path, sb_error *err);
+/* `report --results DIR`: report/<DIR's name>/ (or `out`) and, without
+ * `out`, report/MACHINES.md; no other machine's report is touched. */
+sb_status sb_report_result_set(const char *results, const char *out, const char *baseline, sb_error *err);
 
 #endif

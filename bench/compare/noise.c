@@ -15,6 +15,8 @@ int sb_noise_row_flags(const sb_row *r, int host)
     int flags = sb_noise_spread_flag(&r->kernel);
     if (host && r->peak_fraction > 1.0)
         flags |= SB_NOISE_FLAG_OVER_PEAK;
+    if (r->e2e.n > 0 && r->frame.n > 0 && r->e2e.median < r->frame.median)
+        flags |= SB_NOISE_FLAG_E2E;
     char governor[64];
     if (host && sb_noise_governor(governor, sizeof governor))
         flags |= SB_NOISE_FLAG_GOVERNOR;
@@ -27,7 +29,7 @@ void sb_noise_flag_text(int flags, char *out, size_t size)
         int flag;
         const char *name;
     } NAMES[] = { { SB_NOISE_FLAG_SPREAD, "spread" }, { SB_NOISE_FLAG_OVER_PEAK, "over_peak" },
-                  { SB_NOISE_FLAG_GOVERNOR, "governor" } };
+                  { SB_NOISE_FLAG_GOVERNOR, "governor" }, { SB_NOISE_FLAG_E2E, "e2e_below_frame" } };
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0] && used < size; i++)
@@ -41,6 +43,9 @@ void sb_noise_warn(FILE *fp, const char *label, int flags, const sb_summary *s, 
         fprintf(fp, "warning: %s: p25-p75 is %.0f %% of the median (%.4g-%.4g ms); other programs or "
                     "frequency changes are probably disturbing the run\n",
                 label, 100.0 * (s->p75 - s->p25) / s->median, s->p25, s->p75);
+    if (flags & SB_NOISE_FLAG_E2E)
+        fprintf(fp, "warning: %s: a whole cold run (setup + frame) took less than a frame alone (medians); one of "
+                    "the two was disturbed\n", label);
     if (flags & SB_NOISE_FLAG_OVER_PEAK)
         fprintf(fp, "warning: %s: %.1f %% of the measured host copy peak; the peak was probably measured "
                     "while the machine was busy, or the data stayed in cache\n",

@@ -10,6 +10,9 @@
  *              machine was busy, or the data stayed in cache)
  *   governor   a CPU row, while Linux says the frequency governor is not
  *              "performance" (clocks that ramp make short runs slower)
+ *   e2e_below_frame  the median of whole cold runs (setup + a frame) is
+ *              below the median frame: impossible for the same work, so one
+ *              of the two was disturbed (7 rows of the H100 run 0c5c)
  */
 #ifndef SEGBENCH_NOISE_H
 #define SEGBENCH_NOISE_H
@@ -21,7 +24,7 @@
 
 #define SB_NOISE_SPREAD 0.25
 
-enum { SB_NOISE_FLAG_SPREAD = 1, SB_NOISE_FLAG_OVER_PEAK = 2, SB_NOISE_FLAG_GOVERNOR = 4 };
+enum { SB_NOISE_FLAG_SPREAD = 1, SB_NOISE_FLAG_OVER_PEAK = 2, SB_NOISE_FLAG_GOVERNOR = 4, SB_NOISE_FLAG_E2E = 8 };
 
 /* The flags of one sample set: spread only (as compare sees it). */
 int sb_noise_spread_flag(const sb_summary *s);

@@ -10,8 +10,9 @@
  *      run of seconds needs no warm-up, and repeating it would cost
  *      minutes; the report marks rows with fewer than 3 samples.  The
  *      reference variant at one thread is such a row's cheapest case: the
- *      run that computed the reference (sb_case.ref_times) is its sample,
- *      and its verdict is "reference".
+ *      run that computed the reference (sb_case.ref_times) is its first
+ *      sample (two more where SB_REFERENCE_MEDIAN_OF allows), and its
+ *      verdict is "reference".
  *   2. warm-up: at least `warmup_min` runs and `warmup_ms` of them (fast
  *      rows run thousands of times, slow rows once more).
  *   3. kernel time: run() alone, bracketed by CUDA events on the variant's
@@ -40,6 +41,10 @@
 
 #include "segbench/device.h"
 #include "segbench/stats.h"
+
+/* A slow serial reference (one run at least the budget) is run twice more
+ * when one run takes at most this many budgets (1 s at the default 100 ms). */
+#define SB_REFERENCE_MEDIAN_OF 10
 
 typedef struct sb_timing_opts {
     int warmup_min;

@@ -50,6 +50,43 @@ static int tally(run_tally *runs, int *nruns, const sb_row *r, const char *algo)
     return 1;
 }
 
+/* The n-th machine id of published.txt (comments and blank lines skipped). */
+static int published_at(const char *root, int n, char *out, size_t size)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/published.txt", root);
+    char *text = sb_read_text(path);
+    int k = 0, found = 0;
+    char *save = NULL;
+    for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line && !found; line = strtok_r(NULL, "\n", &save)) {
+        line += strspn(line, " \t");
+        line[strcspn(line, " \t\r#")] = '\0';
+        if (!*line)
+            continue;
+        if (k++ == n) {
+            snprintf(out, size, "%s", line);
+            found = 1;
+        }
+    }
+    free(text);
+    return found;
+}
+
+int sb_published_index(const char *results_root, const char *machine)
+{
+    char id[128];
+    for (int n = 0; published_at(results_root, n, id, sizeof id); n++)
+        if (strcmp(id, machine) == 0)
+            return n;
+    return -1;
+}
+
+void sb_published_reference(const char *results_root, char *out, size_t size)
+{
+    if (!published_at(results_root, 0, out, size))
+        out[0] = '\0';
+}
+
 void sb_result_set_survey(const char *dir, sb_result_set *rs)
 {
     memset(rs, 0, sizeof *rs);

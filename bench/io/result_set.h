@@ -21,6 +21,13 @@ typedef struct sb_result_set {
     int nnotes;
 } sb_result_set;
 
+/* The published result sets (results_root/published.txt: one machine id
+ * a line, the reference machine first).  sb_published_index gives the
+ * line of `machine` (0 for the reference), or -1 when it is not listed;
+ * sb_published_reference copies the reference's id ("" when none). */
+int sb_published_index(const char *results_root, const char *machine);
+void sb_published_reference(const char *results_root, char *out, size_t size);
+
 /* Survey dir (never fails: what cannot be read becomes a note). */
 void sb_result_set_survey(const char *dir, sb_result_set *rs);
 

@@ -154,8 +154,11 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
                     "thread count.\n\n",
                 sv.img[sv.largest], sv.img_px[sv.largest] / 1e6);
         report_largest_table(md, &sv);
+        fprintf(md, "\nKernel time by image size, ms (geometric mean over the images of each size; threaded "
+                    "variants at their best thread count):\n\n");
+        report_time_table(md, &sv);
         fprintf(md, "\nSpeedup of kernel time over the serial `cpu` reference (geometric mean over the images of "
-                    "each size):\n\n");
+                    "each size; host-dependent: the serial reference is one core of this host):\n\n");
         report_speedup_table(md, &sv, 0);
         fprintf(md, "\nSpeedup over the best CPU variant on each image (any of cpu, pthread, openmp at any thread "
                     "count):\n\n");
@@ -254,15 +257,11 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             algos[nalgo++] = sb_algo_at(a);
     }
 
-    fprintf(md, "## Summary\n\nKernel medians at the largest image each stage was measured on. *Best CPU*: the "
-                "fastest of `cpu`, `pthread`, `openmp` at any thread count; *best GPU*: the fastest CUDA or "
-                "library variant; *its frame + setup*: that variant's per-frame time (upload, run, download into "
-                "existing buffers) and its one-time setup (allocation), what a program streaming images pays; "
-                "*floor*: a copy over the same bytes, where the stage has one (1.00x would be the speed of "
-                "light).\n\n");
+    fprintf(md, "## Summary\n\nEach stage at the largest image it was measured on; medians.\n\n");
     report_summary_header(md);
     for (int a = 0; a < nalgo; a++)
         report_summary_rows(md, &rows[a], algos[a]);
+    report_summary_legend(md);
     fprintf(md, "\n## The ladders\n\nEach algorithm's variants in teaching order, first stage, kernel ms (the "
                 "steps, their speed-ups and what each changes are on the algorithm's page):\n\n");
     for (int a = 0; a < nalgo; a++)
@@ -270,7 +269,18 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
 
     report_peers(md, results_dir, rows, algos, nalgo);
 
-    plot_ctx pc = { plots, gnuplot, 0, 0, "" };
+    plot_ctx pc = { plots, gnuplot, 0, 0, 0, "", atof(copy), 0.0, 0 };
+    for (const char *p = h ? h + 19 : ""; *p && *p != '}';) {      /* the host peak at the most threads */
+        int threads = 0;
+        double gbps = 0.0;
+        if (sscanf(p, " \"%d\": %lf", &threads, &gbps) == 2 && threads > pc.host_threads) {
+            pc.host_threads = threads;
+            pc.host_peak = gbps;
+        }
+        p += strcspn(p, ",}");
+        if (*p == ',')
+            p++;
+    }
     for (int a = 0; a < nalgo && !st; a++)
         st = algo_page(&pc, results_dir, out_dir, algos[a], &rows[a], err);
 
@@ -312,33 +322,51 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
                 "or twice). Memory-bound stages show GB/s (the stage's byte floor over the kernel median) and %% "
                 "of the measured copy bandwidth of the same processor; compute-bound stages show megapixels per "
                 "second. Every row was checked against the serial reference on that image before it was timed.\n\n");
+    int listed = 0;                   /* names in missing_list, which keeps whole names only */
+    for (const char *p = pc.missing_list; *p; p++)
+        listed += *p == ',';
+    listed += pc.missing_list[0] != '\0';
+    if (pc.kept)
+        fprintf(md, "## Plots not redrawn\n\ngnuplot was not found: %d plots in `plots/` are from an earlier "
+                    "report and may not match these tables. Install gnuplot (`apt-get install gnuplot-nox`) and run "
+                    "`make report`.\n\n",
+                pc.kept);
     if (pc.missing)
-        fprintf(md, "## Missing plots\n\n%s: %s. The data files and gnuplot scripts are in `plots/`; install "
+        fprintf(md, "## Missing plots\n\n%s: %s%s. The data files and gnuplot scripts are in `plots/`; install "
                     "gnuplot (`apt-get install gnuplot-nox`) and run `make report`.\n",
                 gnuplot ? "gnuplot failed on" : "gnuplot was not found, so these plots were not drawn",
-                pc.missing_list);
+                pc.missing_list, listed < pc.missing ? ", ..." : "");
     fclose(md);
     for (int a = 0; a < nalgo; a++)
         sb_rows_free(&rows[a]);
     if (!st) {
         snprintf(path, sizeof path, "%s/REPORT.md", out_dir);
         st = sb_atomic_write_text(path, md_text, err);
-        if (!st)
-            printf("wrote %s and %d algorithm pages (%d plots%s%s)\n", path, nalgo, pc.made,
-                   pc.missing ? ", missing: " : "", pc.missing ? pc.missing_list : "");
+        if (!st) {
+            char plots_said[96];
+            int n = snprintf(plots_said, sizeof plots_said, "%d plots drawn", pc.made);
+            if (pc.kept)
+                n += snprintf(plots_said + n, sizeof plots_said - (size_t)n, ", %d older ones kept", pc.kept);
+            if (pc.missing)
+                snprintf(plots_said + n, sizeof plots_said - (size_t)n, ", %d missing", pc.missing);
+            printf("wrote %s and %d algorithm pages (%s)\n", path, nalgo, plots_said);
+        }
     }
     free(md_text);
     free(env);
     return st;
 }
 
-enum { OPT_RESULTS, OPT_RESULTS_ROOT, OPT_OUT, OPT_COUNT };
+enum { OPT_RESULTS, OPT_RESULTS_ROOT, OPT_OUT, OPT_BASELINE, OPT_COUNT };
 
 static const sb_option REPORT_OPTIONS[OPT_COUNT] = {
-    [OPT_RESULTS] = { "results", "DIR", NULL, "report on this one result set only" },
+    [OPT_RESULTS] = { "results", "DIR", NULL,
+                      "report on this one result set (and MACHINES.md beside it), leave the others' reports alone" },
     [OPT_RESULTS_ROOT] = { "results-root", "DIR", "results", "report on every result set DIR/<machine>/" },
     [OPT_OUT] = { "out", "DIR", "report/<machine> with --results, else report",
                   "where the report goes (with --results-root: the folder of the machines' reports)" },
+    [OPT_BASELINE] = { "baseline", "MACHINE", "the reference machine (results/published.txt)",
+                       "the machine MACHINES.md compares the others with" },
 };
 
 const sb_command sb_cmd_report = {
@@ -346,13 +374,88 @@ const sb_command sb_cmd_report = {
                            "and report/MACHINES.md.",
     "MACHINES.md puts the machines side by side; when the results folder holds a\n"
     "slurm-tasks.tsv (written by 'make bench-slurm'), it also names every cluster task\n"
-    "and whether it failed.\n",
+    "and whether it failed.  'make bench' reports on the run it made (--results).\n",
     REPORT_OPTIONS, OPT_COUNT, 0, NULL, cmd_report,
 };
 
+/* The result sets under root (folders with an env.json), sorted so that
+ * MACHINES.md is the same every time. */
+static int result_sets(const char *root, char dirs[][1200], int max)
+{
+    DIR *d = opendir(root);
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        if (e->d_name[0] == '.')
+            continue;
+        char env[1300];
+        snprintf(dirs[n], 1200, "%s/%s", root, e->d_name);
+        snprintf(env, sizeof env, "%s/env.json", dirs[n]);
+        struct stat sbuf;
+        if (stat(env, &sbuf) == 0)
+            n++;
+    }
+    closedir(d);
+    qsort(dirs, (size_t)n, 1200, (int (*)(const void *, const void *))strcmp);
+    return n;
+}
+
+/* MACHINES.md in report_root, from every result set under root. */
+static sb_status machines_page(const char *root, const char *report_root, const char *baseline, sb_error *err)
+{
+    static char dirs[64][1200];
+    int n = result_sets(root, dirs, 64);
+    char tasks[1200], machines[1200];
+    snprintf(tasks, sizeof tasks, "%s/slurm-tasks.tsv", root);
+    snprintf(machines, sizeof machines, "%s/MACHINES.md", report_root);
+    struct stat sbuf;
+    int have_tasks = stat(tasks, &sbuf) == 0;
+    if (n > 1 || (n > 0 && have_tasks))
+        return sb_report_machines(dirs, n, root, baseline, machines, have_tasks ? tasks : NULL, err);
+    return SB_OK;
+}
+
+static const char *const NO_GNUPLOT = "segbench report: gnuplot not found: tables only; plots not redrawn "
+                                      "(install with: apt-get install gnuplot-nox)\n";
+
+sb_status sb_report_result_set(const char *results, const char *out, const char *baseline, sb_error *err)
+{
+    int csvs = 0;
+    struct stat sbuf;
+    for (int i = 0; i < sb_algo_count(); i++) {
+        char csv[1300];
+        snprintf(csv, sizeof csv, "%s/%s.csv", results, sb_algo_at(i)->name);
+        csvs += stat(csv, &sbuf) == 0;
+    }
+    if (stat(results, &sbuf) != 0 || !S_ISDIR(sbuf.st_mode))
+        return sb_fail(err, SB_ERR_IO, "%s: no such results directory", results);
+    if (!csvs)
+        return sb_fail(err, SB_ERR_IO, "%s holds no results (no <algo>.csv); run 'segbench bench' first", results);
+    char out_dir[1200], root[1200];
+    size_t len = strlen(results);
+    while (len > 1 && results[len - 1] == '/')
+        len--;
+    const char *base = results + len;
+    while (base > results && base[-1] != '/')
+        base--;
+    snprintf(root, sizeof root, "%.*s", base > results ? (int)(base - results - 1) : 1, base > results ? results : ".");
+    snprintf(out_dir, sizeof out_dir, "%s", out ? out : "");
+    if (!out)
+        snprintf(out_dir, sizeof out_dir, "report/%.*s", (int)(results + len - base), base);
+    int gnuplot = report_gnuplot_found();
+    if (!gnuplot)
+        fputs(NO_GNUPLOT, stderr);
+    sb_status st = report_one(results, out_dir, gnuplot, 1, err);
+    if (!st && !out)                  /* this machine beside the others; their own reports stay as they are */
+        st = machines_page(root, "report", baseline, err);
+    return st;
+}
+
 sb_status cmd_report(int argc, char **argv, sb_error *err)
 {
-    const char *results = NULL, *root = "results", *out = NULL;
+    const char *results = NULL, *root = "results", *out = NULL, *baseline = NULL;
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_report, argc, argv, err);
     for (int opt; (opt = sb_optparse_next(&p)) != SB_OPT_END;)
@@ -360,74 +463,30 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
         case OPT_RESULTS: results = p.value; break;
         case OPT_RESULTS_ROOT: root = p.value; break;
         case OPT_OUT: out = p.value; break;
+        case OPT_BASELINE: baseline = p.value; break;
         default: return sb_optparse_unexpected(&p);
         }
     if (p.status)
         return p.status;
-    int gnuplot = report_gnuplot_found();
-    /* said once there is something to report, so that a refusal is one line */
-    const char *no_gnuplot = "segbench report: gnuplot not found: tables only, plots listed as missing "
-                             "(install with: apt-get install gnuplot-nox)\n";
-    if (results) {
-        int csvs = 0;
-        struct stat sbuf;
-        for (int i = 0; i < sb_algo_count(); i++) {
-            char csv[1300];
-            snprintf(csv, sizeof csv, "%s/%s.csv", results, sb_algo_at(i)->name);
-            csvs += stat(csv, &sbuf) == 0;
-        }
-        if (stat(results, &sbuf) != 0 || !S_ISDIR(sbuf.st_mode))
-            return sb_fail(err, SB_ERR_IO, "%s: no such results directory", results);
-        if (!csvs)
-            return sb_fail(err, SB_ERR_IO, "%s holds no results (no <algo>.csv); run 'segbench bench' first",
-                           results);
-        char out_dir[1200];
-        const char *base = strrchr(results, '/');
-        base = base && base[1] ? base + 1 : results;
-        snprintf(out_dir, sizeof out_dir, "%s", out ? out : "");
-        if (!out)
-            snprintf(out_dir, sizeof out_dir, "report/%s", base);
-        if (!gnuplot)
-            fputs(no_gnuplot, stderr);
-        return report_one(results, out_dir, gnuplot, 1, err);
-    }
-    DIR *d = opendir(root);
-    if (!d)
-        return sb_fail(err, SB_ERR_IO, "%s/: cannot open (%s); run 'make bench' first", root, strerror(errno));
+    if (results)
+        return sb_report_result_set(results, out, baseline, err);
     static char dirs[64][1200];
-    int ndirs = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && ndirs < 64) {
-        if (e->d_name[0] == '.')
-            continue;
-        char env[1300];
-        snprintf(dirs[ndirs], sizeof dirs[0], "%s/%s", root, e->d_name);
-        snprintf(env, sizeof env, "%s/env.json", dirs[ndirs]);
-        struct stat sbuf;
-        if (stat(env, &sbuf) == 0)
-            ndirs++;
-    }
-    closedir(d);
+    int ndirs = result_sets(root, dirs, 64);
+    if (ndirs < 0)
+        return sb_fail(err, SB_ERR_IO, "%s/: cannot open (%s); run 'make bench' first", root, strerror(errno));
     if (!ndirs)
         return sb_fail(err, SB_ERR_IO, "%s/ holds no result sets; run 'make bench' first", root);
-    /* readdir's order is the file system's: sort, so MACHINES.md is the same every time */
-    qsort(dirs, (size_t)ndirs, sizeof dirs[0], (int (*)(const void *, const void *))strcmp);
     const char *report_root = out ? out : "report";
+    int gnuplot = report_gnuplot_found();
     if (!gnuplot)
-        fputs(no_gnuplot, stderr);
+        fputs(NO_GNUPLOT, stderr);
     sb_status st = SB_OK;
     for (int i = 0; i < ndirs && !st; i++) {
         char out_dir[1300];
         snprintf(out_dir, sizeof out_dir, "%s/%s", report_root, strrchr(dirs[i], '/') + 1);
         st = report_one(dirs[i], out_dir, gnuplot, ndirs, err);
     }
-    char tasks[1200], machines[1200];
-    snprintf(tasks, sizeof tasks, "%s/slurm-tasks.tsv", root);
-    snprintf(machines, sizeof machines, "%s/MACHINES.md", report_root);
-    struct stat sbuf;
-    int have_tasks = stat(tasks, &sbuf) == 0;
-    if (!st && (ndirs > 1 || have_tasks))
-        st = sb_report_machines(dirs, ndirs, machines, have_tasks ? tasks : NULL, err);
+    if (!st)
+        st = machines_page(root, report_root, baseline, err);
     return st;
 }
-

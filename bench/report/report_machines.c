@@ -12,6 +12,7 @@
 #include "cli/args.h"
 #include "io/env.h"
 #include "harness/registry.h"
+#include "io/result_set.h"
 #include "io/results.h"
 
 #include "segbench/atomic_file.h"
@@ -29,6 +30,9 @@ enum { NBACKENDS = sizeof BACKENDS / sizeof BACKENDS[0] };
 
 typedef struct machine {
     char id[96], dir[1200];
+    char gpu[160], cpu[160], cores[16], date[40];
+    char commit[64];               /* its rows' commit, or "mixed" */
+    sb_run_info run;
     double copy_gbps;
     sb_rows rows[64];              /* one per algorithm, in registry order */
 } machine;
@@ -134,27 +138,175 @@ static void cluster_tasks(FILE *md, const char *tasks_path)
     fprintf(md, "\n");
 }
 
-sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path, const char *tasks_path,
-                             sb_error *err)
+/* Who each machine is and what it measured, from env.json; its rows. */
+static void load_machine(machine *m, const char *dir)
+{
+    char path[1300], value[64];
+    snprintf(m->dir, sizeof m->dir, "%s", dir);
+    snprintf(path, sizeof path, "%s/env.json", dir);
+    char *env = sb_read_text(path);
+    sb_json_get(env, "machine_id", m->id, sizeof m->id);
+    sb_json_get(env, "device_copy_gbps", value, sizeof value);
+    m->copy_gbps = atof(value);
+    sb_json_get(env, "gpu_name", m->gpu, sizeof m->gpu);
+    sb_json_get(env, "cpu_model", m->cpu, sizeof m->cpu);
+    sb_json_get(env, "cpu_logical_cores", m->cores, sizeof m->cores);
+    sb_json_get(env, "date", m->date, sizeof m->date);
+    free(env);
+    sb_run_info_read(dir, &m->run);
+    for (int a = 0; a < sb_algo_count(); a++) {
+        snprintf(path, sizeof path, "%s/%s.csv", dir, sb_algo_at(a)->name);
+        sb_error ignored;
+        if (sb_rows_read_csv(path, &m->rows[a], &ignored) != SB_OK)
+            memset(&m->rows[a], 0, sizeof m->rows[a]);
+    }
+    /* the commit env.json and every row name, or "mixed" */
+    snprintf(m->commit, sizeof m->commit, "%s", m->run.commit);
+    for (int a = 0; a < sb_algo_count(); a++)
+        for (int i = 0; i < m->rows[a].count; i++)
+            if (strcmp(m->rows[a].row[i].commit, m->run.commit) != 0)
+                snprintf(m->commit, sizeof m->commit, "mixed");
+}
+
+/* The time of one variant (best thread count) at (stage, image), or 0. */
+static double variant_ms(const sb_rows *rows, const char *stage, const char *image, const char *variant)
+{
+    double best_ms = 0.0;
+    for (int i = 0; i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        if (!strcmp(r->stage, stage) && !strcmp(r->image, image) && !strcmp(r->variant, variant) &&
+            strcmp(r->agreement, "FAIL") && r->kernel.median > 0 && (!best_ms || r->kernel.median < best_ms))
+            best_ms = r->kernel.median;
+    }
+    return best_ms;
+}
+
+/* " 39.10 |", or with the variant's name: " 39.10 (cuda-graph) |" */
+static void ms_cell(FILE *md, double ms, const char *variant)
+{
+    if (ms <= 0) {
+        fprintf(md, " - |");
+        return;
+    }
+    fprintf(md, ms >= 100 ? " %.0f" : ms >= 1 ? " %.2f" : " %.4f", ms);
+    fprintf(md, variant ? " (%s) |" : " |", variant);
+}
+
+/* The table of the machines in `pick` (indices into m; pick[0] is the one
+ * compared with): for each algorithm, stage and backend, the fastest
+ * variant of pick[0] and the same variant's time on each other machine,
+ * with the ratio.  ratios = 0 (sets of other code): each machine's own
+ * fastest variant, no ratio. */
+static void side_by_side(FILE *md, machine *m, const int *pick, int n, int ratios, char *follow, char *flat)
+{
+    fprintf(md, "| algorithm | stage | image | backend | variant |");
+    for (int k = 0; k < n; k++)
+        fprintf(md, " %s ms |", m[pick[k]].id);
+    for (int k = 1; ratios && k < n; k++)
+        fprintf(md, " %s vs %s |", m[pick[k]].id, m[pick[0]].id);
+    fprintf(md, "\n|---|---|---|---|---|");
+    for (int k = 0; k < (ratios ? 2 * n - 1 : n); k++)
+        fprintf(md, "---:|");
+    fprintf(md, "\n");
+    machine sub[MAX_MACHINES];
+    double bw = n > 1 && m[pick[0]].copy_gbps > 0 ? m[pick[1]].copy_gbps / m[pick[0]].copy_gbps : 0.0;
+    for (int a = 0; a < sb_algo_count(); a++) {
+        const sb_algo *algo = sb_algo_at(a);
+        for (int k = 0; k < n; k++)
+            memcpy(&sub[k].rows[a], &m[pick[k]].rows[a], sizeof sub[k].rows[a]);
+        for (int s = 0; s < algo->stage_count; s++) {
+            const char *image = common_image(sub, n, a, algo->stages[s]);
+            if (!image)
+                continue;
+            double gpu[2] = { 0, 0 };
+            for (int b = 0; b < NBACKENDS; b++) {
+                const sb_row *lead = best(&sub[0].rows[a], algo->stages[s], image, BACKENDS[b]);
+                if (!lead && ratios)
+                    continue;
+                if (!ratios) {                        /* each machine's own fastest */
+                    int any = 0;
+                    const sb_row *own[MAX_MACHINES];
+                    for (int k = 0; k < n; k++)
+                        any |= (own[k] = best(&sub[k].rows[a], algo->stages[s], image, BACKENDS[b])) != NULL;
+                    if (!any)
+                        continue;
+                    fprintf(md, "| %s | %s | %s | %s | (each its fastest) |", algo->name, algo->stages[s],
+                            report_md(image), BACKENDS[b]);
+                    for (int k = 0; k < n; k++)
+                        ms_cell(md, own[k] ? own[k]->kernel.median : 0, own[k] ? own[k]->variant : NULL);
+                    fprintf(md, "\n");
+                    continue;
+                }
+                fprintf(md, "| %s | %s | %s | %s | %s |", algo->name, algo->stages[s], report_md(image), BACKENDS[b],
+                        lead->variant);
+                double t[MAX_MACHINES];
+                for (int k = 0; k < n; k++) {
+                    t[k] = variant_ms(&sub[k].rows[a], algo->stages[s], image, lead->variant);
+                    ms_cell(md, t[k], NULL);
+                }
+                for (int k = 1; k < n; k++)
+                    if (t[0] > 0 && t[k] > 0)
+                        fprintf(md, " %.2fx |", t[0] / t[k]);
+                    else
+                        fprintf(md, " - |");
+                fprintf(md, "\n");
+                if (!strncmp(BACKENDS[b], "cuda", 4) && n > 1 && t[0] > 0 && t[1] > 0 && (!gpu[0] || t[0] < gpu[0])) {
+                    gpu[0] = t[0];
+                    gpu[1] = t[1];
+                }
+            }
+            if (ratios && follow && gpu[0] > 0 && bw > 1.0) {
+                double gain = gpu[0] / gpu[1];
+                char item[160];
+                snprintf(item, sizeof item, "%s %s (%.2fx)", algo->name, algo->stages[s], gain);
+                char *list = gain - 1.0 >= 0.5 * (bw - 1.0) ? follow : flat;
+                size_t used = strlen(list);
+                snprintf(list + used, 2000 - used, "%s%s", used ? ", " : "", item);
+            }
+        }
+    }
+}
+
+sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *results_root, const char *baseline,
+                             const char *out_path, const char *tasks_path, sb_error *err)
 {
     static machine m[MAX_MACHINES];
     int n = ndirs < MAX_MACHINES ? ndirs : MAX_MACHINES;
     memset(m, 0, sizeof m);
-    for (int k = 0; k < n; k++) {
-        char path[1300], value[32];
-        snprintf(m[k].dir, sizeof m[k].dir, "%s", dirs[k]);
-        snprintf(path, sizeof path, "%s/env.json", dirs[k]);
-        char *env = sb_read_text(path);
-        sb_json_get(env, "machine_id", m[k].id, sizeof m[k].id);
-        sb_json_get(env, "device_copy_gbps", value, sizeof value);
-        m[k].copy_gbps = atof(value);
-        free(env);
-        for (int a = 0; a < sb_algo_count(); a++) {
-            snprintf(path, sizeof path, "%s/%s.csv", dirs[k], sb_algo_at(a)->name);
-            sb_error ignored;
-            if (sb_rows_read_csv(path, &m[k].rows[a], &ignored) != SB_OK)
-                memset(&m[k].rows[a], 0, sizeof m[k].rows[a]);
+    for (int k = 0; k < n; k++)
+        load_machine(&m[k], dirs[k]);
+
+    /* the baseline: asked for, else the reference machine, else the first */
+    char reference[128] = "";
+    const char *why = "asked for with --baseline";
+    if (!baseline) {
+        sb_published_reference(results_root, reference, sizeof reference);
+        baseline = reference;
+        why = "the reference machine, first in published.txt; --baseline picks another";
+    }
+    int base = -1;
+    for (int k = 0; k < n && base < 0; k++)
+        if (!strcmp(m[k].id, baseline) || !strcmp(strrchr(m[k].dir, '/') ? strrchr(m[k].dir, '/') + 1 : m[k].dir,
+                                                  baseline))
+            base = k;
+    if (base < 0) {
+        if (baseline[0] && strcmp(why, "asked for with --baseline") == 0) {
+            free_machines(m, n);
+            return sb_fail(err, SB_ERR_USAGE, "--baseline: no result set '%s' under %s/", baseline, results_root);
         }
+        base = 0;
+        why = "the first result set: published.txt names none of these";
+    }
+    /* the sets measured at the baseline's commit come first; the others are stale */
+    int same[MAX_MACHINES], stale[MAX_MACHINES], nsame = 0, nstale = 0;
+    same[nsame++] = base;
+    for (int k = 0; k < n; k++) {
+        if (k == base)
+            continue;
+        if (strcmp(m[k].commit, m[base].commit) == 0 && strcmp(m[k].commit, "mixed") != 0)
+            same[nsame++] = k;
+        else
+            stale[nstale++] = k;
     }
 
     char *text = NULL;
@@ -164,89 +316,59 @@ sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *out_path,
         free_machines(m, n);
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     }
-    fprintf(md, "# segbench: machines side by side\n\nGenerated by `segbench report` from ");
-    for (int k = 0; k < n; k++)
-        fprintf(md, "%s`%s/`", k ? (k + 1 == n ? " and " : ", ") : "", m[k].dir);
-    fprintf(md, "; each machine's own report is `report/<machine>/REPORT.md`.\n\n"
-                "For each algorithm and stage, at the largest synthetic image every machine measured: the fastest "
-                "variant of each backend (kernel median, ms; threaded variants at their best thread count), "
-                "and the speed-of-light floor (a copy over the same bytes) where the algorithm has one, and how much faster than `%s` each other machine is.\n\n",
-            m[0].id);
-    fprintf(md, "| measured device copy (GB/s, read + write) |");
-    for (int k = 0; k < n; k++)
-        fprintf(md, m[k].copy_gbps > 0 ? " %s: %.0f |" : " %s: n/a (no GPU) |", m[k].id, m[k].copy_gbps);
-    fprintf(md, "\n|---|%s\n\n", n > 1 ? "---|---|" : "---|");
+    fprintf(md, "# segbench: machines side by side\n\nGenerated by `segbench report` from the result sets under "
+                "`%s/`; each machine's own report is `report/<machine>/REPORT.md`. Baseline: **%s** (%s).\n\n",
+            results_root, m[base].id, why);
+    fprintf(md, "| machine | GPU | CPU | commit | run | measured | device copy (GB/s) | compared |\n"
+                "|---|---|---|---|---|---|---:|---|\n");
+    for (int k = 0; k < n; k++) {
+        int is_stale = k != base && (strcmp(m[k].commit, m[base].commit) != 0 || !strcmp(m[k].commit, "mixed"));
+        fprintf(md, "| %s | %s | %s (%s cores) | %.7s%s | %s | %.10s | ", report_md(m[k].id),
+                strcmp(m[k].gpu, "?") ? report_md(m[k].gpu) : "none", report_md(m[k].cpu), m[k].cores, m[k].commit,
+                strstr(m[k].commit, "-dirty") ? "-dirty" : "", report_md(m[k].run.run_id), m[k].date);
+        fprintf(md, m[k].copy_gbps > 0 ? "%.0f |" : "- |", m[k].copy_gbps);
+        fprintf(md, " %s |\n", k == base ? "baseline" : is_stale ? "**stale**: other code than the baseline, below apart"
+                                                                 : "same code as the baseline");
+    }
+    fprintf(md, "\n");
     if (tasks_path)
         cluster_tasks(md, tasks_path);
 
-    /* the GPU stages that gain at least half of the bandwidth ratio, and those that gain little */
     char follow[2000] = "", flat[2000] = "";
-    double bw_ratio = n > 1 && m[0].copy_gbps > 0 ? m[1].copy_gbps / m[0].copy_gbps : 0.0;
-    fprintf(md, "| algorithm | stage | image | backend |");
-    for (int k = 0; k < n; k++)
-        fprintf(md, " %s |", m[k].id);
-    for (int k = 1; k < n; k++)
-        fprintf(md, " %s vs %s |", m[k].id, m[0].id);
-    fprintf(md, "\n|---|---|---|---|");
-    for (int k = 0; k < 2 * n - 1; k++)
-        fprintf(md, "---:|");
-    fprintf(md, "\n");
-    for (int a = 0; a < sb_algo_count(); a++) {
-        const sb_algo *algo = sb_algo_at(a);
-        for (int s = 0; s < algo->stage_count; s++) {
-            const char *image = common_image(m, n, a, algo->stages[s]);
-            if (!image)
-                continue;
-            double best_gpu[MAX_MACHINES] = { 0 };
-            for (int b = 0; b < NBACKENDS; b++) {
-                const sb_row *r[MAX_MACHINES];
-                int any = 0;
-                for (int k = 0; k < n; k++)
-                    any |= (r[k] = best(&m[k].rows[a], algo->stages[s], image, BACKENDS[b])) != NULL;
-                if (!any)
-                    continue;
-                fprintf(md, "| %s | %s | %s | %s |", algo->name, algo->stages[s], report_md(image), BACKENDS[b]);
-                for (int k = 0; k < n; k++) {
-                    if (!r[k]) {
-                        fprintf(md, " - |");
-                        continue;
-                    }
-                    double ms = r[k]->kernel.median;
-                    fprintf(md, ms >= 100 ? " %.0f" : ms >= 1 ? " %.2f" : " %.4f", ms);
-                    if (r[k]->threads > 1)
-                        fprintf(md, " (%s @%d) |", r[k]->variant, r[k]->threads);
-                    else
-                        fprintf(md, " (%s) |", r[k]->variant);
-                    if (!strncmp(BACKENDS[b], "cuda", 4) && (!best_gpu[k] || r[k]->kernel.median < best_gpu[k]))
-                        best_gpu[k] = r[k]->kernel.median;
-                }
-                for (int k = 1; k < n; k++)
-                    if (r[0] && r[k])
-                        fprintf(md, " %.2fx |", r[0]->kernel.median / r[k]->kernel.median);
-                    else
-                        fprintf(md, " - |");
-                fprintf(md, "\n");
-            }
-            if (n > 1 && best_gpu[0] > 0 && best_gpu[1] > 0 && bw_ratio > 1.0) {
-                double gain = best_gpu[0] / best_gpu[1];
-                char item[160];
-                snprintf(item, sizeof item, "%s %s (%.2fx)", algo->name, algo->stages[s], gain);
-                char *list = gain - 1.0 >= 0.5 * (bw_ratio - 1.0) ? follow : flat;
-                size_t used = strlen(list);
-                snprintf(list + used, 2000 - used, "%s%s", used ? ", " : "", item);
-            }
-        }
+    if (nsame > 1) {
+        fprintf(md, "## The same code on each machine\n\nMeasured at commit %.7s on every machine. For each "
+                    "algorithm and stage, at the largest synthetic image every one of them measured: for each "
+                    "backend, the baseline's fastest variant (kernel median, ms; threaded variants at their best "
+                    "thread count) and the same variant's time on the others, and how many times faster than the "
+                    "baseline each is. `floor` is the copy over the same bytes (speed of light).\n\n",
+                m[base].commit);
+        side_by_side(md, m, same, nsame, 1, follow, flat);
+        double bw = m[same[0]].copy_gbps > 0 ? m[same[1]].copy_gbps / m[same[0]].copy_gbps : 0.0;
+        if (bw > 1.0)
+            fprintf(md, "\n%s copies %.2fx faster than %s. GPU stages whose fastest variant gains at least half "
+                        "of that, so follow memory bandwidth: %s. Stages that gain less, so are bound by "
+                        "instructions, latency, launches or synchronisation rather than by memory bandwidth: %s. "
+                        "CPU rows compare the two hosts' processors, not the GPUs.\n",
+                    m[same[1]].id, bw, m[same[0]].id, follow[0] ? follow : "none at these sizes",
+                    flat[0] ? flat : "none");
+    } else if (n > 1) {
+        fprintf(md, "No other result set was measured at the baseline's commit (%.7s): no machine is compared with "
+                    "it. Measure them at one commit (the README says how) to compare the machines, not the code.\n",
+                m[base].commit);
     }
-    if (n > 1 && bw_ratio > 1.0)
-        fprintf(md, "\n%s copies %.2fx faster than %s. GPU stages whose fastest variant gains at least half of "
-                    "that, so follow memory bandwidth: %s. Stages that gain less, so are bound by instructions, "
-                    "latency, launches or synchronisation rather than by memory bandwidth: %s. CPU rows compare "
-                    "the two hosts' processors, not the GPUs.\n",
-                m[1].id, bw_ratio, m[0].id, follow[0] ? follow : "none at these sizes", flat[0] ? flat : "none");
+    for (int k = 0; k < nstale; k++) {
+        int pair[2] = { stale[k], stale[k] };
+        fprintf(md, "\n## %s, measured at other code (stale)\n\nCommit %.7s%s against the baseline's %.7s: "
+                    "its times are not compared with the baseline's (different code, not just a different "
+                    "machine). Its fastest variant of each backend, as measured:\n\n",
+                m[stale[k]].id, m[stale[k]].commit, strcmp(m[stale[k]].commit, "mixed") ? "" : " (rows of several commits)",
+                m[base].commit);
+        side_by_side(md, m, pair, 1, 0, NULL, NULL);
+    }
     fclose(md);
     sb_status st = sb_atomic_write_text(out_path, text, err);
     if (!st)
-        printf("wrote %s (%d machines)\n", out_path, n);
+        printf("wrote %s (%d machines; baseline %s, %d at its commit)\n", out_path, n, m[base].id, nsame);
     free(text);
     free_machines(m, n);
     return st;

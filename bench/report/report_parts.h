@@ -15,14 +15,18 @@
 /* ---- tables ---- */
 void report_largest_table(FILE *fp, const stage_view *sv);
 void report_speedup_table(FILE *fp, const stage_view *sv, int best_cpu);
+void report_time_table(FILE *fp, const stage_view *sv);
 void report_thread_table(FILE *fp, const stage_view *sv);
 
 /* ---- plots ---- */
 typedef struct plot_ctx {
     const char *dir;          /* report/<machine>/plots */
     int gnuplot;              /* gnuplot found */
-    int made, missing;
-    char missing_list[2048];
+    int made, missing, kept;  /* drawn; not drawn and absent; not drawn, an older PNG kept */
+    char missing_list[2048];  /* whole names only: "... and N more" past the end */
+    double device_peak;       /* the run's measured device copy, GB/s (0: none) */
+    double host_peak;         /* its host memcpy at the most threads measured, GB/s */
+    int host_threads;         /* ... at this many threads */
 } plot_ctx;
 
 extern const char *const REPORT_PLOT_HEAD;
@@ -61,6 +65,8 @@ void report_notes_path(const char *algo, char *out, size_t size);
 /* One summary row per stage of one algorithm (markdown table rows). */
 void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo);
 void report_summary_header(FILE *fp);
+/* What the summary's columns and marks mean, below it. */
+void report_summary_legend(FILE *fp);
 /* The ladder of one stage: variants in teaching order (the registry's: the files' order), each
  * rung's time, its speed-up over the rung before, what it changes, its
  * source; and a step plot. */

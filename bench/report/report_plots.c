@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb_error *err)
 {
@@ -31,9 +32,17 @@ sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb
             return SB_OK;
         }
     }
+    char png[1400];
+    struct stat sbuf;
+    snprintf(png, sizeof png, "%s/%s.png", pc->dir, name);
+    if (!pc->gnuplot && stat(png, &sbuf) == 0) {
+        pc->kept++;                   /* an earlier report's picture: kept, and said to be older */
+        return SB_OK;
+    }
     pc->missing++;
     size_t len = strlen(pc->missing_list);
-    snprintf(pc->missing_list + len, sizeof pc->missing_list - len, "%s%s.png", len ? ", " : "", name);
+    if (len + strlen(name) + 32 < sizeof pc->missing_list)
+        snprintf(pc->missing_list + len, sizeof pc->missing_list - len, "%s%s.png", len ? ", " : "", name);
     return SB_OK;
 }
 
@@ -184,9 +193,10 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         fclose(fp);
         if (nthreaded) {
             snprintf(script, sizeof script,
-                     "%sset output '%s.png'\nset title '%s %s: thread scaling at %s'\nset logscale x 2\n"
-                     "set xrange [1:%d]\nset yrange [0:*]\nset xlabel 'threads'\nset ylabel 'speedup over 1 thread'\n"
-                     "names = '%s'\ncolours = '%s'\nplot x title 'ideal' with lines dashtype 2 lc rgb '%s', "
+                     "%sset output '%s.png'\nset title '%s %s: thread scaling at %s (log-log)'\nset logscale xy 2\n"
+                     "set xrange [1:%d]\nset xlabel 'threads'\nset ylabel 'speedup over 1 thread'\n"
+                     "names = '%s'\ncolours = '%s'\nplot x title 'ideal (speed-up = threads)' with lines dashtype 2 "
+                     "lc rgb '%s', "
                      "for [i=0:%d] '%s.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) "
                      "title word(names, i+1)\n",
                      REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(sv->img[sv->sweep]), max_threads, titles, colours,
@@ -197,9 +207,11 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         }
     }
 
-    /* 4. at the largest image: % of the measured peak bandwidth where the
-     * stage has a floor (memory-bound; the floor drawn as a line), else
-     * megapixels per second (compute-bound: % of peak would read ~0) */
+    /* 4. at the largest image: GB/s where the stage has a floor (memory-
+     * bound), with the two measured peaks drawn as lines (device copy for
+     * GPU rows, host memcpy for CPU rows: on one axis, each against its
+     * own ceiling) and the floor's own rate; else megapixels per second
+     * (compute-bound: bytes per second would read ~0) */
     int floor_v = -1;
     for (int v = 0; v < sv->nvar; v++)
         if (view_is_floor(sv->var[v]))
@@ -214,7 +226,7 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         const sb_row *r = view_best_row(sv, sv->var[v]->name, sv->img[sv->largest], &failed);
         if (!r)
             continue;
-        double value = floor_v >= 0 ? 100.0 * r->peak_fraction
+        double value = floor_v >= 0 ? r->gbps
                                     : (r->kernel.median > 0 ? r->width * (double)r->height / 1e3 / r->kernel.median : 0);
         if (v == floor_v)
             floor_value = value;
@@ -222,24 +234,35 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
             fprintf(fp, "%s %g %ld\n", r->variant, value, strtol(report_colour(sv->var[v]) + 1, NULL, 16));
     }
     fclose(fp);
-    char floor_line[256] = "";
-    if (floor_v >= 0 && floor_value > 0)
-        snprintf(floor_line, sizeof floor_line, ", %g with lines dt 2 lw 2 lc rgb '%s' title 'floor: %s'",
-                 floor_value, REPORT_FLOOR_COLOUR, sv->var[floor_v]->name);
+    char lines[768] = "";
+    if (floor_v >= 0) {
+        size_t n = 0;
+        if (pc->device_peak > 0)
+            n += (size_t)snprintf(lines + n, sizeof lines - n, ", %g with lines dt 1 lw 2 lc rgb '#d62728' title "
+                                  "'device copy peak (%.0f GB/s)'", pc->device_peak, pc->device_peak);
+        if (pc->host_peak > 0 && n < sizeof lines)
+            n += (size_t)snprintf(lines + n, sizeof lines - n, ", %g with lines dt 1 lw 2 lc rgb '#1f77b4' title "
+                                  "'host memcpy peak, %d threads (%.0f GB/s)'", pc->host_peak, pc->host_threads,
+                                  pc->host_peak);
+        if (floor_value > 0 && n < sizeof lines)
+            snprintf(lines + n, sizeof lines - n, ", %g with lines dt 2 lw 2 lc rgb '%s' title 'floor: %s'",
+                     floor_value, REPORT_FLOOR_COLOUR, report_gp(sv->var[floor_v]->name));
+    }
     snprintf(script, sizeof script,
              "%sset output '%s.png'\nset title '%s %s: %s at %s'\n"
-             "set style fill solid 0.8 border -1\nset boxwidth 0.7\n%s\nset key %s\n"
+             "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset logscale y\nset key %s\n"
              "set ylabel '%s'\nset xtics rotate by -30\n"
              "plot '%s.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle%s\n",
              REPORT_PLOT_HEAD, name, algo, sv->stage,
-             floor_v >= 0 ? "% of the measured peak bandwidth" : "megapixels per second (log scale)",
-             report_gp(sv->img[sv->largest]), floor_v >= 0 ? "set yrange [0:*]" : "set logscale y",
-             floor_v >= 0 ? "top right" : "off", floor_v >= 0 ? "% of peak" : "Mpx/s", name, floor_line);
+             floor_v >= 0 ? "bandwidth, GB/s (log scale)" : "megapixels per second (log scale)",
+             report_gp(sv->img[sv->largest]), floor_v >= 0 ? "top left" : "off", floor_v >= 0 ? "GB/s" : "Mpx/s", name,
+             lines);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
     if (floor_v >= 0)
-        fprintf(md, "![bandwidth](plots/%s.png)\n\nPeak: the device-to-device copy for GPU rows, host memcpy at "
-                    "the same thread count for CPU rows.\n\n", name);
+        fprintf(md, "![bandwidth](plots/%s.png)\n\nEach bar is the stage's byte floor over the kernel median; "
+                    "the lines are the two measured peaks a bar answers to: the device-to-device copy for GPU "
+                    "rows, host memcpy at the most threads for CPU rows.\n\n", name);
     else
         fprintf(md, "![throughput](plots/%s.png)\n\nA compute-bound stage: megapixels per second, not a "
                     "fraction of memory bandwidth.\n\n", name);
@@ -292,7 +315,7 @@ sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, F
         for (int i = 0; i < n; i++)
             fprintf(md, "---:|");
         fprintf(md, "\n");
-        char name[256], titles[2048] = "", script[4096];
+        char name[256], titles[2048] = "", colours[1024] = "", script[4096];
         snprintf(name, sizeof name, "%s-sweep-%s", algo->name, images[im]);
         FILE *fp;
         if ((st = report_plot_data_open(pc, name, &fp, err)))
@@ -310,14 +333,17 @@ sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, F
             fprintf(fp, "\n\n");
             size_t len = strlen(titles);
             snprintf(titles + len, sizeof titles - len, "%s%s", v ? " " : "", var[v]->name);
+            len = strlen(colours);
+            snprintf(colours + len, sizeof colours - len, "%s%s", v ? " " : "", report_colour(var[v]));
         }
         fclose(fp);
         snprintf(script, sizeof script,
                  "%sset output '%s.png'\nset title '%s on %s: kernel time against the %s'\n"
                  "set logscale xy 2\nset xlabel '%s'\nset ylabel 'kernel time, median (ms)'\n"
-                 "names = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints title word(names, i+1)\n",
-                 REPORT_PLOT_HEAD, name, algo->name, report_gp(images[im]), algo->sweep, algo->sweep, titles, nvar - 1,
-                 name);
+                 "names = '%s'\ncolours = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints "
+                 "lc rgb word(colours, i+1) title word(names, i+1)\n",
+                 REPORT_PLOT_HEAD, name, algo->name, report_gp(images[im]), algo->sweep, algo->sweep, titles, colours,
+                 nvar - 1, name);
         if ((st = report_plot_run(pc, name, script, err)))
             return st;
         fprintf(md, "\n![%s sweep](plots/%s.png)\n\n", algo->sweep, name);

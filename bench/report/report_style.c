@@ -2,6 +2,8 @@
  * report_parts.h). */
 #include "report/report_parts.h"
 
+#include "io/catalogue.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,20 +18,40 @@ static const struct {
     { "cuda-seed", "#ff7f0e" },   { "cuda-blocked6", "#bcbd22" }, { "cuda-global", "#d62728" },
     { "cuda-shared", "#2ca02c" }, { "cuda-texture", "#9467bd" },  { "npp", "#8c564b" },
 };
-static const char *const CPU_SPARE[] = { "#6baed6", "#08519c", "#969696" };
-static const char *const GPU_SPARE[] = { "#e377c2", "#f7b6d2", "#c49c94", "#dbdb8d" };
+/* Distinct hues for the other names, handed out in the algorithm's
+ * registry order, so two rungs of one ladder never share a colour (a hash
+ * gave SLIC three near-identical pinks) and a name keeps its colour on
+ * every page and machine of that algorithm. */
+static const char *const CPU_SPARE[] = { "#6baed6", "#08519c", "#969696", "#9ecae1" };
+static const char *const GPU_SPARE[] = { "#e377c2", "#8c6d31", "#637939", "#843c39",
+                                         "#3182bd", "#e6550d", "#7b4173", "#31a354" };
+
+static int fixed_colour(const char *name)
+{
+    for (size_t i = 0; i < sizeof COLOURS / sizeof COLOURS[0]; i++)
+        if (strcmp(COLOURS[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
 
 const char *report_colour(const sb_variant *v)
 {
     if (view_is_floor(v))
         return REPORT_FLOOR_COLOUR;
-    for (size_t i = 0; i < sizeof COLOURS / sizeof COLOURS[0]; i++)
-        if (strcmp(COLOURS[i].name, v->name) == 0)
-            return COLOURS[i].colour;
-    unsigned h = 0;                               /* a new name: a stable colour of its kind */
-    for (const char *p = v->name; *p; p++)
-        h = h * 31u + (unsigned char)*p;
-    return view_is_cpu_backend(v->backend) ? CPU_SPARE[h % 3] : GPU_SPARE[h % 4];
+    int fixed = fixed_colour(v->name);
+    if (fixed >= 0)
+        return COLOURS[fixed].colour;
+    int cpu = view_is_cpu_backend(v->backend), k = 0;
+    for (int i = 0; i < sb_catalogue_count(); i++) {
+        const sb_variant *o = sb_catalogue_at(i);
+        if (strcmp(o->algo, v->algo) != 0 || view_is_floor(o) || fixed_colour(o->name) >= 0 ||
+            view_is_cpu_backend(o->backend) != cpu)
+            continue;
+        if (strcmp(o->name, v->name) == 0)
+            break;
+        k++;
+    }
+    return cpu ? CPU_SPARE[k % 4] : GPU_SPARE[k % 8];
 }
 
 static int exists(const char *path)

@@ -20,33 +20,64 @@ static const char *ms_text(double ms, char *buf, size_t size)
     return buf;
 }
 
-/* The fastest agreeing row at `image` among the variants `pick` accepts. */
-static const sb_row *fastest(const stage_view *sv, const char *image, int (*pick)(const sb_variant *))
+/* The fastest agreeing row at `image` among the variants `pick` accepts,
+ * by kernel time or (by_frame) by per-frame time. */
+static const sb_row *fastest_by(const stage_view *sv, const char *image, int (*pick)(const sb_variant *), int by_frame)
 {
     const sb_row *best = NULL;
     for (int v = 0; v < sv->nvar; v++) {
-        int failed;
-        const sb_row *r = pick(sv->var[v]) ? view_best_row(sv, sv->var[v]->name, image, &failed) : NULL;
-        if (r && (!best || r->kernel.median < best->kernel.median))
-            best = r;
+        if (!pick(sv->var[v]))
+            continue;
+        for (int i = 0; i < sv->rows->count; i++) {
+            const sb_row *r = &sv->rows->row[i];
+            if (!view_row_is(r, sv->stage, sv->var[v]->name, image) || !strcmp(r->agreement, "FAIL"))
+                continue;
+            double t = by_frame ? (r->frame.n ? r->frame.median : 0) : r->kernel.median;
+            double bt = best ? (by_frame ? best->frame.median : best->kernel.median) : 0;
+            if (t > 0 && (!best || t < bt))
+                best = r;
+        }
     }
     return best;
+}
+
+static const sb_row *fastest(const stage_view *sv, const char *image, int (*pick)(const sb_variant *))
+{
+    return fastest_by(sv, image, pick, 0);
 }
 
 static int pick_cpu(const sb_variant *v) { return view_is_cpu_backend(v->backend); }
 static int pick_gpu(const sb_variant *v) { return !view_is_cpu_backend(v->backend) && !view_is_floor(v); }
 static int pick_floor(const sb_variant *v) { return view_is_floor(v); }
 
-/* "openmp@16 1.23 ms" */
-static void variant_cell(const sb_row *r, char *out, size_t size)
+/* The marks a reader needs beside a time: † measured once or twice, ‡
+ * flagged noisy (spread, over the host peak, end to end below a frame). */
+static const char *marks(const sb_row *r)
+{
+    static char buf[4][16];
+    static int next;
+    char *out = buf[next = (next + 1) % 4];
+    out[0] = '\0';
+    if (r && r->kernel.n < 3)
+        strcat(out, " \xe2\x80\xa0");
+    if (r && (strstr(r->flags, "spread") || strstr(r->flags, "over_peak") || strstr(r->flags, "e2e_below")))
+        strcat(out, " \xe2\x80\xa1");
+    return out;
+}
+
+/* "openmp@16 1.23 ms" (kernel) or, by_frame, its per-frame time */
+static void variant_cell(const sb_row *r, int by_frame, char *out, size_t size)
 {
     char t[32];
-    if (!r)
+    if (!r) {
         snprintf(out, size, "-");
-    else if (r->threads > 1)
-        snprintf(out, size, "%s@%d %s ms", r->variant, r->threads, ms_text(r->kernel.median, t, sizeof t));
+        return;
+    }
+    double ms = by_frame ? r->frame.median : r->kernel.median;
+    if (r->threads > 1)
+        snprintf(out, size, "%s@%d %s ms%s", r->variant, r->threads, ms_text(ms, t, sizeof t), marks(r));
     else
-        snprintf(out, size, "%s %s ms", r->variant, ms_text(r->kernel.median, t, sizeof t));
+        snprintf(out, size, "%s %s ms%s", r->variant, ms_text(ms, t, sizeof t), marks(r));
 }
 
 static void ratio_cell(double num, double den, char *out, size_t size)
@@ -57,20 +88,35 @@ static void ratio_cell(double num, double den, char *out, size_t size)
         snprintf(out, size, "-");
 }
 
-/* The best GPU row's per-frame time and its one-time setup: "0.61 + 85.2" */
-static void frame_cell(const sb_row *r, char *out, size_t size)
+/* "openmp@16" */
+static void name_cell(const sb_row *r, char *out, size_t size)
 {
-    char a[32], b[32];
-    if (!r || r->frame.n == 0)
-        snprintf(out, size, "-");
+    if (r && r->threads > 1)
+        snprintf(out, size, "%s@%d", r->variant, r->threads);
     else
-        snprintf(out, size, "%s + %s", ms_text(r->frame.median, a, sizeof a), ms_text(r->setup.median, b, sizeof b));
+        snprintf(out, size, "%s", r ? r->variant : "-");
 }
 
 void report_summary_header(FILE *fp)
 {
-    fprintf(fp, "| algorithm | stage | at | serial `cpu` | best CPU | best GPU | its frame + setup ms | GPU vs serial "
-                "| GPU vs best CPU | GPU / floor |\n|---|---|---|---:|---|---|---:|---:|---:|---:|\n");
+    fprintf(fp, "| algorithm | stage | at | best CPU | best GPU | GPU vs best CPU | per frame: best CPU | per frame: "
+                "best GPU (+ setup) | GPU vs best CPU | use | GPU / floor | serial `cpu`\xc2\xb9 | GPU vs "
+                "serial\xc2\xb9 |\n|---|---|---|---|---|---:|---|---|---:|---|---:|---:|---:|\n");
+}
+
+void report_summary_legend(FILE *fp)
+{
+    fprintf(fp, "\n*Best CPU*, *best GPU*: the fastest agreeing variant by kernel time (`run()` alone, the image "
+                "already where it is processed); *per frame*: by the time a program streaming images pays for "
+                "each (upload, run, download into existing buffers; a CPU variant's kernel time plus its fetch), "
+                "with the GPU's one-time setup after the +. *Use*: the faster of the two when the image is already "
+                "on the GPU (kernel) and when it streams from the host (per frame). *Floor*: a copy over the same "
+                "bytes (1.00x would be the speed of light). \xe2\x80\xa0 measured once or twice (each run took "
+                "at least the time budget); \xe2\x80\xa1 flagged noisy (its flags column: spread, over the host "
+                "peak, or a whole cold run below a frame).\n\n\xc2\xb9 Host-dependent: the serial reference is "
+                "one core of this machine's CPU, and the same code runs 1.7x apart on the hosts of two GPUs of this "
+                "project (MACHINES.md), so a speed-up over it says as much about the host as about the GPU. "
+                "Compare the GPU with the best CPU of the same host first.\n");
 }
 
 void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo)
@@ -83,17 +129,35 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo)
         const char *image = sv.img[sv.largest];
         double serial = view_baseline_ms(&sv, image, 0);
         const sb_row *cpu = fastest(&sv, image, pick_cpu), *gpu = fastest(&sv, image, pick_gpu),
-                     *floor = fastest(&sv, image, pick_floor);
-        char a[96], b[96], c[32], d[32], e[32], f[32], g[80], t[32];
-        variant_cell(cpu, a, sizeof a);
-        variant_cell(gpu, b, sizeof b);
-        frame_cell(gpu, g, sizeof g);
-        ratio_cell(serial, gpu ? gpu->kernel.median : 0, c, sizeof c);
-        ratio_cell(cpu ? cpu->kernel.median : 0, gpu ? gpu->kernel.median : 0, d, sizeof d);
-        ratio_cell(gpu ? gpu->kernel.median : 0, floor ? floor->kernel.median : 0, e, sizeof e);
-        snprintf(f, sizeof f, "%s", serial > 0 ? ms_text(serial, t, sizeof t) : "-");
-        fprintf(fp, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", algo->name, algo->name,
-                algo->stages[s], report_md(image), f, a, b, g, c, d, e);
+                     *floor = fastest(&sv, image, pick_floor), *cpu_f = fastest_by(&sv, image, pick_cpu, 1),
+                     *gpu_f = fastest_by(&sv, image, pick_gpu, 1);
+        char cpu_k[96], gpu_k[96], x_k[32], cpu_fr[96], gpu_fr[128], x_f[32], use[200], fl[32], ser[48], x_s[32],
+            t[32], on[64], stream[64];
+        variant_cell(cpu, 0, cpu_k, sizeof cpu_k);
+        variant_cell(gpu, 0, gpu_k, sizeof gpu_k);
+        ratio_cell(cpu ? cpu->kernel.median : 0, gpu ? gpu->kernel.median : 0, x_k, sizeof x_k);
+        variant_cell(cpu_f, 1, cpu_fr, sizeof cpu_fr);
+        variant_cell(gpu_f, 1, gpu_fr, sizeof gpu_fr);
+        if (gpu_f) {
+            size_t n = strlen(gpu_fr);
+            snprintf(gpu_fr + n, sizeof gpu_fr - n, " + %s", ms_text(gpu_f->setup.median, t, sizeof t));
+        }
+        ratio_cell(cpu_f ? cpu_f->frame.median : 0, gpu_f ? gpu_f->frame.median : 0, x_f, sizeof x_f);
+        /* which to use: already on the GPU, and streaming from the host */
+        const sb_row *on_gpu = gpu && (!cpu || gpu->kernel.median < cpu->kernel.median) ? gpu : cpu;
+        const sb_row *streaming = gpu_f && (!cpu_f || gpu_f->frame.median < cpu_f->frame.median) ? gpu_f : cpu_f;
+        name_cell(on_gpu, on, sizeof on);
+        name_cell(streaming, stream, sizeof stream);
+        if (!strcmp(on, stream))
+            snprintf(use, sizeof use, "%s", on);
+        else
+            snprintf(use, sizeof use, "%s on the GPU; **%s** streaming", on, stream);
+        ratio_cell(gpu ? gpu->kernel.median : 0, floor ? floor->kernel.median : 0, fl, sizeof fl);
+        snprintf(ser, sizeof ser, "%s", serial > 0 ? ms_text(serial, t, sizeof t) : "-");
+        ratio_cell(serial, gpu ? gpu->kernel.median : 0, x_s, sizeof x_s);
+        fprintf(fp, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", algo->name,
+                algo->name, algo->stages[s], report_md(image), cpu_k, gpu_k, x_k, cpu_fr, gpu_fr, x_f, use, fl, ser,
+                x_s);
     }
 }
 
@@ -102,13 +166,14 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo)
 sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
 {
     const char *image = sv->img[sv->largest];
-    double serial = view_baseline_ms(sv, image, 0), prev = 0.0;
+    double serial = view_baseline_ms(sv, image, 0), best_cpu = view_baseline_ms(sv, image, 1);
     char notes[300], name[200], t[32];
     report_notes_path(algo, notes, sizeof notes);
-    fprintf(md, "#### The ladder, stage %s, at %s\n\nThe variants in teaching order (`segbench list`: the files' order), each "
-                "at its best thread count; a step's speed-up is over the step before it.%s%s%s\n\n"
-                "| step | variant | kernel ms | vs step before | vs serial | what it changes | source |\n"
-                "|---:|---|---:|---:|---:|---|---|\n",
+    fprintf(md, "#### The ladder, stage %s, at %s\n\nThe variants in teaching order (`segbench list`: the files' "
+                "order), each at its best thread count: the CPU variants, then the CUDA rungs, each part a ladder "
+                "of its own (a step's speed-up is over the step before it in its part).%s%s%s\n\n"
+                "| step | variant | kernel ms | vs step before | vs best CPU | vs serial\xc2\xb9 | what it changes | source |\n"
+                "|---:|---|---:|---:|---:|---:|---|---|\n",
             sv->stage, image, notes[0] ? " Why each step helps, and what did not: [NOTES.md](../../" : "", notes,
             notes[0] ? ")." : "");
     snprintf(name, sizeof name, "%s-%s-ladder", algo, sv->stage);
@@ -117,47 +182,64 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
     if (st)
         return st;
     fprintf(fp, "step variant ms colour\n");
-    int step = 0;
     const sb_row *floor = NULL;
+    int plotted = 0, any_gpu = 0;
     for (int v = 0; v < sv->nvar; v++) {
         int failed;
-        const sb_row *r = view_best_row(sv, sv->var[v]->name, image, &failed);
-        if (view_is_floor(sv->var[v])) {
-            floor = r;
-            continue;
+        any_gpu |= !view_is_cpu_backend(sv->var[v]->backend) && !view_is_floor(sv->var[v]) &&
+                   view_best_row(sv, sv->var[v]->name, image, &failed);
+    }
+    for (int part = 0; part < 2; part++) {        /* 0: CPU variants, 1: CUDA rungs and libraries */
+        int step = 0;
+        double prev = 0.0;
+        for (int v = 0; v < sv->nvar; v++) {
+            if (view_is_cpu_backend(sv->var[v]->backend) == part)
+                continue;
+            int failed;
+            const sb_row *r = view_best_row(sv, sv->var[v]->name, image, &failed);
+            if (view_is_floor(sv->var[v])) {
+                floor = r;
+                continue;
+            }
+            char src[300], vs_prev[32], vs_cpu[32], vs_serial[32], variant[80];
+            report_variant_source(sv->var[v], src, sizeof src);
+            snprintf(variant, sizeof variant, r && r->threads > 1 ? "%s@%d" : "%s", sv->var[v]->name,
+                     r ? r->threads : 1);
+            if (!step && part)
+                fprintf(md, "| | *CUDA* | | | | | | |\n");
+            if (!r) {
+                fprintf(md, "| %d | %s | %s | | | | %s | |\n", ++step, variant, failed ? "FAIL" : "-",
+                        sv->var[v]->summary);
+                continue;
+            }
+            ratio_cell(prev, r->kernel.median, vs_prev, sizeof vs_prev);
+            ratio_cell(best_cpu, r->kernel.median, vs_cpu, sizeof vs_cpu);
+            ratio_cell(serial, r->kernel.median, vs_serial, sizeof vs_serial);
+            step++;
+            fprintf(md, "| %d | %s | %s%s | %s | %s | %s | %s | %s%s%s%s%s |\n", step, variant,
+                    ms_text(r->kernel.median, t, sizeof t), marks(r), step > 1 ? vs_prev : "", vs_cpu, vs_serial,
+                    sv->var[v]->summary, src[0] ? "[" : "", src, src[0] ? "](../../" : "", src, src[0] ? ")" : "");
+            if (part == any_gpu)             /* the plot: the CUDA rungs, or the CPU ones where there are none */
+                fprintf(fp, "%d %s %g %ld\n", ++plotted, variant, r->kernel.median,
+                        strtol(report_colour(sv->var[v]) + 1, NULL, 16));
+            prev = r->kernel.median;
         }
-        char src[300], vs_prev[32], vs_serial[32], variant[80];
-        report_variant_source(sv->var[v], src, sizeof src);
-        snprintf(variant, sizeof variant, r && r->threads > 1 ? "%s@%d" : "%s", sv->var[v]->name,
-                 r ? r->threads : 1);
-        if (!r) {
-            fprintf(md, "| %d | %s | %s | | | %s | |\n", ++step, variant, failed ? "FAIL" : "-",
-                    sv->var[v]->summary);
-            continue;
-        }
-        ratio_cell(prev, r->kernel.median, vs_prev, sizeof vs_prev);
-        ratio_cell(serial, r->kernel.median, vs_serial, sizeof vs_serial);
-        step++;
-        fprintf(md, "| %d | %s | %s | %s | %s | %s | %s%s%s%s%s |\n", step, variant,
-                ms_text(r->kernel.median, t, sizeof t), step > 1 ? vs_prev : "", vs_serial, sv->var[v]->summary,
-                src[0] ? "[" : "", src, src[0] ? "](../../" : "", src, src[0] ? ")" : "");
-        fprintf(fp, "%d %s %g %ld\n", step, variant, r->kernel.median, strtol(report_colour(sv->var[v]) + 1, NULL, 16));
-        prev = r->kernel.median;
     }
     fclose(fp);
+    fprintf(md, "\n\xc2\xb9 Host-dependent: one core of this machine's CPU.\n");
     if (floor)
         fprintf(md, "\nFloor (not a step): `%s`, %s ms, the speed of light for these bytes.\n", floor->variant,
                 ms_text(floor->kernel.median, t, sizeof t));
     char floor_line[200] = "", script[2048];
-    if (floor)
+    if (floor && any_gpu)
         snprintf(floor_line, sizeof floor_line, ", %g with lines dt 2 lw 2 lc rgb '%s' title 'floor: %s'",
-                 floor->kernel.median, REPORT_FLOOR_COLOUR, floor->variant);
+                 floor->kernel.median, REPORT_FLOOR_COLOUR, report_gp(floor->variant));
     snprintf(script, sizeof script,
-             "%sset output '%s.png'\nset title '%s %s at %s: the ladder, kernel time per step (log scale)'\n"
+             "%sset output '%s.png'\nset title '%s %s at %s: the %s ladder, kernel time per step (log scale)'\n"
              "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset logscale y\nset key top right\n"
              "set ylabel 'kernel time, median (ms)'\nset xtics rotate by -30\n"
              "plot '%s.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle%s\n",
-             REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(image), name, floor_line);
+             REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(image), any_gpu ? "CUDA" : "CPU", name, floor_line);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
     fprintf(md, "\n![ladder](plots/%s.png)\n\n", name);
@@ -171,15 +253,18 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo)
     if (sv.nimg == 0)
         return;
     const char *image = sv.img[sv.largest];
-    fprintf(fp, "- [%s](%s.md), %s at %s:", algo->name, algo->name, algo->stages[0], image);
-    int n = 0;
-    for (int v = 0; v < sv.nvar; v++) {
-        int failed;
-        const sb_row *r = view_best_row(&sv, sv.var[v]->name, image, &failed);
-        if (!r || view_is_floor(sv.var[v]))
-            continue;
-        char t[32];
-        fprintf(fp, "%s %s %s", n++ ? " →" : "", sv.var[v]->name, ms_text(r->kernel.median, t, sizeof t));
+    fprintf(fp, "- [%s](%s.md), %s at %s:", algo->name, algo->name, algo->stages[0], report_md(image));
+    for (int part = 0; part < 2; part++) {
+        int n = 0;
+        for (int v = 0; v < sv.nvar; v++) {
+            int failed;
+            const sb_row *r = view_best_row(&sv, sv.var[v]->name, image, &failed);
+            if (!r || view_is_floor(sv.var[v]) || view_is_cpu_backend(sv.var[v]->backend) == part)
+                continue;
+            char t[32];
+            fprintf(fp, "%s%s %s", n++ ? " → " : part ? "; CUDA: " : " CPU: ", sv.var[v]->name,
+                    ms_text(r->kernel.median, t, sizeof t));
+        }
     }
     fprintf(fp, " ms\n");
 }
@@ -243,35 +328,48 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
     for (int k = 0; k <= nparts; k++)
         fprintf(md, "---:|");
     fprintf(md, "\n");
-    int bars = 0;
+    /* a row per variant of the pipeline itself; a step without a variant of
+     * that name takes its fastest of the same side (CPU or GPU), marked *:
+     * the GPU rungs that change only the cut run the other steps as the
+     * rung they grew from does */
+    int bars = 0, substituted = 0;
     for (int v = 0; v < sb_catalogue_count(); v++) {
         const sb_variant *var = sb_catalogue_at(v);
-        if (strcmp(var->algo, part[0]->name))
+        if (strcmp(var->algo, pipeline->name) || view_is_floor(var))
             continue;
+        int cpu_side = view_is_cpu_backend(var->backend);
         double ms[MAX_PARTS], sum = 0.0;
-        int have = 1;
+        int have = 1, named = 0, mark[MAX_PARTS];
         for (int k = 0; k < nparts && have; k++) {
             stage_view sv;
             int failed;
             view_build(&sv, &rows[k], part[k]->name, part[k]->stages[0]);
             const sb_row *r = view_best_row(&sv, var->name, image, &failed);
+            mark[k] = !r;
+            if (!r)
+                r = fastest(&sv, image, cpu_side ? pick_cpu : pick_gpu);
+            named += !mark[k];
             have = r != NULL;
             ms[k] = r ? r->kernel.median : 0.0;
             sum += ms[k];
         }
-        if (!have)
+        if (!have || !named)
             continue;
         char t[32];
         fprintf(fp, "%s", var->name);
         fprintf(md, "| %s |", var->name);
         for (int k = 0; k < nparts; k++) {
             fprintf(fp, " %g", sum > 0 ? 100.0 * ms[k] / sum : 0.0);   /* shares: CPU and GPU bars side by side */
-            fprintf(md, " %s |", ms_text(ms[k], t, sizeof t));
+            fprintf(md, " %s%s |", ms_text(ms[k], t, sizeof t), mark[k] ? "*" : "");
+            substituted |= mark[k];
         }
         fprintf(fp, "\n");
         fprintf(md, " %s |\n", ms_text(sum, t, sizeof t));
         bars++;
     }
+    if (substituted)
+        fprintf(md, "\n\\* the step has no variant of that name: its fastest variant on the same side (CPU or "
+                    "GPU) stands in.\n");
     fclose(fp);
     if (!bars)
         goto out;

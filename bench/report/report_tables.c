@@ -43,6 +43,34 @@ void report_speedup_table(FILE *fp, const stage_view *sv, int best_cpu)
         fprintf(fp, ".\n");
 }
 
+/* Kernel time by image-size group: what each variant costs as images
+ * grow (a floor listed like the others: it is a time too). */
+void report_time_table(FILE *fp, const stage_view *sv)
+{
+    fprintf(fp, "| variant | backend |");
+    for (int g = 0; g < sv->ngroup; g++)
+        fprintf(fp, " %s |", sv->group[g]);
+    fprintf(fp, "\n|---|---|");
+    for (int g = 0; g < sv->ngroup; g++)
+        fprintf(fp, "---:|");
+    fprintf(fp, "\n");
+    for (int v = 0; v < sv->nvar; v++) {
+        fprintf(fp, "| %s%s | %s |", sv->var[v]->name, view_is_floor(sv->var[v]) ? " (floor)" : "",
+                sv->var[v]->backend);
+        for (int g = 0; g < sv->ngroup; g++) {
+            int failed;
+            double ms = view_group_ms(sv, sv->var[v]->name, g, &failed);
+            if (failed)
+                fprintf(fp, " FAIL |");
+            else if (ms <= 0)
+                fprintf(fp, " - |");
+            else
+                fprintf(fp, ms >= 100 ? " %.0f |" : ms >= 1 ? " %.2f |" : " %.4f |", ms);
+        }
+        fprintf(fp, "\n");
+    }
+}
+
 /* Does the stage have a floor, so bytes per second mean something? */
 static int has_floor(const stage_view *sv)
 {

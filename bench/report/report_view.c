@@ -173,6 +173,25 @@ double view_baseline_ms(const stage_view *sv, const char *image, int best_cpu)
 }
 
 /* Geometric mean speedup of a variant over the images of one group. */
+double view_group_ms(const stage_view *sv, const char *variant, int group, int *failed)
+{
+    double log_sum = 0.0;
+    int n = 0;
+    *failed = 0;
+    for (int i = 0; i < sv->nimg; i++) {
+        if (sv->img_group[i] != group)
+            continue;
+        int f;
+        const sb_row *r = view_best_row(sv, variant, sv->img[i], &f);
+        *failed |= f;
+        if (r && r->kernel.median > 0) {
+            log_sum += log(r->kernel.median);
+            n++;
+        }
+    }
+    return n ? exp(log_sum / n) : 0.0;
+}
+
 double view_group_speedup(const stage_view *sv, const char *variant, int group, int best_cpu, int *failed)
 {
     double log_sum = 0.0;

@@ -42,6 +42,9 @@ int view_is_cpu_backend(const char *backend);
 double view_baseline_ms(const stage_view *sv, const char *image, int best_cpu);
 /* Geometric mean speedup of a variant over the images of one group. */
 double view_group_speedup(const stage_view *sv, const char *variant, int group, int best_cpu, int *failed);
+/* A variant's kernel median over a size group (geometric mean over its
+ * images, best thread count), 0 when it has none there. */
+double view_group_ms(const stage_view *sv, const char *variant, int group, int *failed);
 /* A speed-of-light row (SB_FLOOR): a copy over the same bytes, not a competitor. */
 int view_is_floor(const sb_variant *v);
 
