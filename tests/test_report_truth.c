@@ -1,0 +1,267 @@
+/* test_report_truth.c - what a reader sees is true (issue "What the reader
+ * sees is true"): a first run touches only what it measured, published
+ * sets are not replaced by accident, MACHINES.md compares one code on two
+ * machines and says which sets are stale, the summary gives both kernel and
+ * per-frame winners, and the command line's messages point the right way. */
+#define _DEFAULT_SOURCE
+#include "cli_util.h"
+#include "test_groups.h"
+
+#include "compare/noise.h"
+
+#include "segbench/image_io.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *tp(const char *fmt, ...)
+{
+    static char buf[8][1200];
+    static int next;
+    char *out = buf[next = (next + 1) % 8];
+    char name[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    snprintf(out, sizeof buf[0], "%s/%s", sb_test_dir(), name);
+    return out;
+}
+
+static const char *truth_png(void)
+{
+    static char p[1200];
+    snprintf(p, sizeof p, "%s/synth-40x30.png", sb_test_dir());
+    if (!test_exists(p)) {
+        sb_image img;
+        test_random_grey(&img, 40, 30, 21);
+        sb_error err;
+        if (sb_image_save(p, &img, &err) != SB_OK)
+            exit(2);
+        sb_image_free(&img);
+    }
+    return p;
+}
+
+/* segbench with the shell line `args`, run in `dir` (relative paths there). */
+static cli_result *cli_in(const char *dir, const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    return cli_exe("cd", "%s && %s %s", dir, test_segbench_path(), args);
+}
+
+static void sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    CHECKF(system(cmd) == 0, "%s", cmd);
+}
+
+static void machine_id(char *out, size_t size)
+{
+    cli_result *r = cli("env --no-measure");
+    const char *at = strstr(r->out, "\"machine_id\": \"");
+    snprintf(out, size, "%.*s", at ? (int)strcspn(at + 15, "\"") : 0, at ? at + 15 : "");
+}
+
+/* A published set is not replaced by accident: the default run goes to
+ * <machine>-local, --results into it is refused, --overwrite replaces it. */
+static void test_published_sets_are_kept(void)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", tp("pub"));
+    char id[128];
+    machine_id(id, sizeof id);
+    sh("mkdir -p %s/results && printf '# published\\n%s\\n' > %s/results/published.txt", dir, id, dir);
+    const char *opts = "--algo integral --variant cpu --threads 1 --budget 2 --quiet";
+    cli_result *r = cli_in(dir, "bench --image %s %s", truth_png(), opts);
+    CHECKF(r->code == 0 && test_exists(tp("pub/results/%s/env.json", id)), "first run: exit %d: %s", r->code,
+           r->err);
+    char before[1 << 14], after[1 << 14];
+    test_slurp(tp("pub/results/%s/integral.csv", id), before, sizeof before);
+    r = cli_in(dir, "bench --image %s %s", truth_png(), opts);
+    CHECKF(r->code == 0 && strstr(r->err, "is a published run of record") && strstr(r->err, "-local/"),
+           "second run: exit %d: %s", r->code, r->err);
+    test_slurp(tp("pub/results/%s/integral.csv", id), after, sizeof after);
+    CHECK(strcmp(before, after) == 0);
+    CHECK(test_exists(tp("pub/results/%s-local/integral.csv", id)));
+    r = cli_in(dir, "bench --image %s %s --results results/%s", truth_png(), opts, id);
+    CHECKF(r->code == 2 && strstr(r->err, "--overwrite replaces it") && test_lines(r->err) == 1, "exit %d: %s",
+           r->code, r->err);
+    r = cli_in(dir, "bench --image %s %s --overwrite", truth_png(), opts);
+    test_slurp(tp("pub/results/%s/integral.csv", id), after, sizeof after);
+    CHECKF(r->code == 0 && strcmp(before, after) != 0, "--overwrite: exit %d: %s", r->code, r->err);
+}
+
+/* bench --report (what make bench runs) writes its own report and
+ * MACHINES.md and leaves another machine's report alone; a missing gnuplot
+ * keeps older PNGs and says so instead of calling them missing. */
+static void test_first_run_touches_only_its_own(void)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", tp("first"));
+    const char *opts = "--algo integral --variant cpu,openmp --threads 1 --budget 2 --quiet";
+    sh("mkdir -p %s/results", dir);
+    cli_result *r = cli_in(dir, "bench --image %s %s --results results/other", truth_png(), opts);
+    CHECK(r->code == 0);
+    r = cli_in(dir, "report");
+    CHECKF(r->code == 0, "report: exit %d: %s%s", r->code, r->out, r->err);
+    char other[1 << 16], again[1 << 16];
+    test_slurp(tp("first/report/other/REPORT.md"), other, sizeof other);
+    r = cli_in(dir, "bench --image %s %s --results results/mine --report", truth_png(), opts);
+    CHECKF(r->code == 0 && test_exists(tp("first/report/mine/REPORT.md")) &&
+               test_exists(tp("first/report/MACHINES.md")),
+           "bench --report: exit %d: %s%s", r->code, r->out, r->err);
+    test_slurp(tp("first/report/other/REPORT.md"), again, sizeof again);
+    CHECKF(strcmp(other, again) == 0, "bench --report rewrote another machine's report");
+
+    /* no gnuplot on PATH: the plots of the first report are kept, and said to be older */
+    r = cli_exe("cd", "%s && PATH=/nonexistent %s report --results results/mine", dir, test_segbench_path());
+    char md[1 << 16];
+    test_slurp(tp("first/report/mine/REPORT.md"), md, sizeof md);
+    if (test_exists(tp("first/report/mine/plots/integral-sum-ladder.png")))
+        CHECKF(r->code == 0 && strstr(md, "## Plots not redrawn") && !strstr(md, "## Missing plots") &&
+                   strstr(r->out, "older ones kept"),
+               "exit %d: %s", r->code, r->out);
+    else
+        CHECKF(r->code == 0 && strstr(md, "## Missing plots"), "no gnuplot, no PNG: %s", r->out);
+}
+
+/* MACHINES.md: every machine's commit and run, a stated baseline, the same
+ * variant compared at one commit, a set of other code shown apart. */
+static void test_machines_compare_one_code(void)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", tp("machines"));
+    const char *opts = "--algo integral --variant cpu,openmp --threads 1,2 --budget 2 --quiet";
+    sh("mkdir -p %s/results", dir);
+    cli_result *r = cli_in(dir, "bench --image %s %s --results results/alpha", truth_png(), opts);
+    CHECK(r->code == 0);
+    /* beta: the same run, a machine twice as fast; gamma: other code */
+    sh("cd %s/results && sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"alpha\"/' alpha/env.json && "
+       "cp -r alpha beta && cp -r alpha gamma && "
+       "sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"beta\"/' beta/env.json && "
+       "sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"gamma\"/' gamma/env.json && "
+       "awk -F, -v OFS=, 'NR > 1 { $10 = $10 / 2 } { print }' beta/integral.csv > t && mv t beta/integral.csv && "
+       "sed -i 's/\"commit\": \"\\([0-9a-f]*\\)\"/\"commit\": \"0000000000000000000000000000000000000000\"/; "
+       "s/\"dirty\": [a-z]*/\"dirty\": false/' gamma/env.json && awk -F, -v OFS=, 'NR > 1 { $26 = \"0000000000000000000000000000000000000000\" } "
+       "{ print }' gamma/integral.csv > t && mv t gamma/integral.csv && printf 'beta\\n' > published.txt",
+       dir);
+    r = cli_in(dir, "report");
+    CHECKF(r->code == 0, "report: exit %d: %s%s", r->code, r->out, r->err);
+    static char md[1 << 17];
+    test_slurp(tp("machines/report/MACHINES.md"), md, sizeof md);
+    CHECKF(strstr(md, "Baseline: **beta** (the reference machine"), "no stated baseline: %.600s", md);
+    CHECKF(strstr(md, "| gamma |") && strstr(md, "**stale**") && strstr(md, "## gamma, measured at other code"),
+           "gamma is not shown apart as stale");
+    CHECKF(strstr(md, "## The same code on each machine") && strstr(md, "| beta ms | alpha ms | alpha vs beta |"),
+           "alpha and beta are not compared: %.1500s", md);
+    CHECKF(strstr(md, "0.50x |"), "alpha, half as fast, does not read 0.50x: %.3000s", md);
+    const char *same = strstr(md, "## The same code"), *stale = strstr(md, "## gamma");
+    const char *gamma_column = same ? strstr(same, "gamma ms") : NULL;
+    CHECKF(same && stale && stale > same && (!gamma_column || gamma_column > stale),
+           "gamma's numbers appear among the same-code comparisons");
+    r = cli_in(dir, "report --baseline alpha");
+    test_slurp(tp("machines/report/MACHINES.md"), md, sizeof md);
+    CHECKF(r->code == 0 && strstr(md, "Baseline: **alpha** (asked for with --baseline)"), "%s", r->err);
+    r = cli_in(dir, "report --baseline delta");
+    CHECKF(r->code == 2 && strstr(r->err, "no result set 'delta'"), "exit %d: %s", r->code, r->err);
+}
+
+/* The summary: best CPU and GPU by kernel and by frame, what to use, the
+ * serial reference marked host-dependent; e2e below a frame is flagged. */
+static void test_summary_tells_both(void)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", tp("summary"));
+    sh("mkdir -p %s", dir);
+    cli_result *r = cli_in(dir, "bench --image %s --algo integral --variant cpu,openmp --threads 1,2 --budget 2 "
+                                "--quiet --results R",
+                           truth_png());
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    /* a floor row, as a GPU run has one (cuda-copy), and the peak it answers to */
+    sh("cd %s/R && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-copy\"; $4 = \"cuda-global\"; $10 = $10 / 4; "
+       "print; next } { print }' integral.csv > t && mv t integral.csv && "
+       "sed -i 's/\"gpu_present\": false,/\"gpu_present\": false, \"device_copy_gbps\": 2000.0,/' env.json",
+       dir);
+    r = cli_in(dir, "report --results R");
+    CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
+    static char md[1 << 17];
+    test_slurp(tp("summary/report/R/REPORT.md"), md, sizeof md);
+    CHECKF(strstr(md, "| best CPU | best GPU | GPU vs best CPU | per frame: best CPU | per frame: best GPU (+ setup) |") &&
+               strstr(md, "| use |") && strstr(md, "serial `cpu`\xc2\xb9") && strstr(md, "\xc2\xb9 Host-dependent"),
+           "%.1500s", md);
+    test_slurp(tp("summary/report/R/integral.md"), md, sizeof md);
+    CHECKF(strstr(md, "Kernel time by image size, ms"), "no time-by-size table");
+
+    /* a cold run below a frame is impossible for the same work: flagged */
+    sb_row row;
+    memset(&row, 0, sizeof row);
+    row.e2e.n = row.frame.n = 5;
+    row.e2e.median = 1.0;
+    row.frame.median = 2.0;
+    int flags = sb_noise_row_flags(&row, 0);
+    char text[64];
+    sb_noise_flag_text(flags, text, sizeof text);
+    CHECKF(strcmp(text, "e2e_below_frame") == 0, "flags '%s'", text);
+    row.e2e.median = 2.5;
+    CHECK((sb_noise_row_flags(&row, 0) & SB_NOISE_FLAG_E2E) == 0);
+}
+
+/* The plots: thread scaling log-log with the ideal a line; GB/s against
+ * both measured peaks; the sweep plot in the variants' colours. */
+static void test_plots_say_it_straight(void)
+{
+    char gp[1 << 14];
+    test_slurp(tp("summary/report/R/plots/integral-sum-threads.gp"), gp, sizeof gp);
+    CHECKF(strstr(gp, "set logscale xy 2") && strstr(gp, "ideal"), "%s", gp);
+    test_slurp(tp("summary/report/R/plots/integral-sum-bandwidth.gp"), gp, sizeof gp);
+    CHECKF(strstr(gp, "GB/s") && strstr(gp, "host memcpy peak") && strstr(gp, "device copy peak (2000 GB/s)") &&
+               strstr(gp, "floor: cuda-copy"),
+           "%s", gp);
+}
+
+/* The four messages: a near option of run, a near command, two options
+ * that exclude each other, more threads than cores. */
+static void test_cli_messages(void)
+{
+    const char *png = truth_png();
+    char out[1200];
+    snprintf(out, sizeof out, "%s", tp("msg.png"));
+    cli_result *r = cli("run integral %s %s --thread 4", png, out);
+    CHECKF(r->code == 2 && strstr(r->err, "unknown option --thread (did you mean --threads?") && test_lines(r->err) == 1,
+           "%s", r->err);
+    r = cli("rnu integral %s %s", png, out);
+    CHECKF(r->code == 2 && strstr(r->err, "(did you mean run?)"), "%s", r->err);
+    r = cli("run slic %s %s --size 16 --segments 100", png, out);
+    CHECKF(r->code == 2 && strstr(r->err, "give --size or --segments, not both"), "%s", r->err);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    r = cli("compare integral/openmp@%ld integral/cpu --samples 9 --min-diff 0.5 --image %s", cores * 4, png);
+    CHECKF(r->code == 0 && strstr(r->err, "oversubscribed"), "%s", r->err);
+    r = cli("run integral --variant openmp --threads %ld %s %s", cores * 4, png, out);
+    CHECKF(r->code == 0 && strstr(r->err, "oversubscribed"), "%s", r->err);
+}
+
+const sb_test tests_report_truth[] = {
+    { "truth: a published set is never replaced by accident (-local, --overwrite)", test_published_sets_are_kept },
+    { "truth: make bench's report touches only its machine; no gnuplot keeps older plots, said so",
+      test_first_run_touches_only_its_own },
+    { "truth: MACHINES.md has a stated baseline, compares one variant at one commit, shows stale sets apart",
+      test_machines_compare_one_code },
+    { "truth: the summary gives kernel and per-frame winners; e2e below a frame is flagged", test_summary_tells_both },
+    { "truth: thread scaling log-log, bandwidth against both peaks", test_plots_say_it_straight },
+    { "truth: --thread, rnu, --size with --segments, oversubscribed threads", test_cli_messages },
+};
+const int tests_report_truth_count = sizeof tests_report_truth / sizeof tests_report_truth[0];
