@@ -72,6 +72,8 @@ typedef struct bench_run {
     double weight_total, weight_done, started_ms;
     int failures, errors;
     int pairs_skipped;            /* (image, stage) pairs the stage cannot take */
+    double seconds_before;        /* the run's time before this invocation (--resume) */
+    double begun_ms;              /* this invocation's start, for run_seconds */
     int noisy;                    /* rows with a spread or over_peak flag */
     int tty;
     char failed[32][200];         /* the first failures, repeated at the end */
@@ -425,6 +427,7 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
 static sb_status write_env(bench_run *r, sb_error *err)
 {
     char path[1200];
+    r->env.run_seconds = r->seconds_before + (sb_clock_ms() - r->begun_ms) / 1000.0;
     snprintf(path, sizeof path, "%s/env.json", r->results_dir);
     return sb_env_write_json(&r->env, path, err);
 }
@@ -861,6 +864,11 @@ static sb_status start_run(bench_run *r, sb_error *err)
     if (st)
         return st;
     snprintf(r->env.run_id, sizeof r->env.run_id, "%s", old.run_id);
+    char text_seconds[32];
+    char *env_text = sb_read_text(path);
+    sb_json_get(env_text, "run_seconds", text_seconds, sizeof text_seconds);
+    free(env_text);
+    r->seconds_before = strcmp(text_seconds, "?") ? atof(text_seconds) : 0.0;
     snprintf(r->env.run_algos, sizeof r->env.run_algos, "%s", strcmp(old.algos, "?") ? old.algos : "");
     fprintf(stderr, "resuming run %s (%s of %s rows measured before)\n", old.run_id, old.measured, old.planned);
     return SB_OK;
@@ -909,6 +917,7 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
     int present = 0;             /* rows measured before (--resume) */
     r.o = &o;
     r.tty = isatty(2);
+    r.begun_ms = sb_clock_ms();
     if ((st = sb_select_images(o.set, o.files, o.nfiles, o.has_rect ? o.rect : NULL, &r.ds, err)))
         return st;
 

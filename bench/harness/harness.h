@@ -1,6 +1,6 @@
 /* harness.h - check, then time, one variant on one prepared image.
  *
- * The protocol (DESIGN.md "Timing protocol"):
+ * The protocol (docs/measuring.md says it for a reader):
  *   1. check: prepare with poisoned outputs, run, fetch, compare with the
  *      reference.  Nothing is timed before this passes or fails.
  *      A slow row -- its check run took at least `budget_ms` -- stops here:

@@ -243,6 +243,7 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
     fprintf(fp, "  \"run_finished\": %s,\n", e->run_finished ? "true" : "false");
     fprintf(fp, "  \"rows_planned\": %d,\n", e->rows_planned);
     fprintf(fp, "  \"rows_measured\": %d,\n", e->rows_done);
+    fprintf(fp, "  \"run_seconds\": %.0f,\n", e->run_seconds);
     fprintf(fp, "  \"gpu_present\": %s,\n", d->present ? "true" : "false");
     if (d->present) {
         json_string(fp, "gpu_name", d->name, 1);

@@ -37,6 +37,7 @@ typedef struct sb_env {
     char run_algos[400];          /* algorithms this run has measured, comma list */
     int run_finished;             /* 1 once the run (or its last resume) got to its end */
     int rows_planned, rows_done;  /* of the latest invocation */
+    double run_seconds;           /* the time bench spent on this run, resumes included */
 } sb_env;
 
 /* Collect everything; measure bandwidth (a second or two) when asked, for

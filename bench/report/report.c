@@ -216,6 +216,10 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     sb_json_get(env, "dirty", dirty, sizeof dirty);
     sb_json_get(env, "device_copy_gbps", copy, sizeof copy);
     sb_json_get(env, "run_id", run, sizeof run);
+    char measured[16], planned[16], seconds[24];
+    sb_json_get(env, "rows_measured", measured, sizeof measured);
+    sb_json_get(env, "rows_planned", planned, sizeof planned);
+    sb_json_get(env, "run_seconds", seconds, sizeof seconds);
     if (strcmp(copy, "?") == 0)
         snprintf(copy, sizeof copy, "n/a");
     sb_json_get(env, "dataset", set, sizeof set);
@@ -309,9 +313,9 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     fprintf(md, "## The machine and how to read the numbers\n\n| | |\n|---|---|\n| GPU | %s |\n"
                 "| device copy bandwidth (measured, read + write) | %s GB/s |\n| CPU | %s (%s logical cores) |\n"
                 "| host memcpy bandwidth by threads (best of 5, GB/s) | %s |\n| dataset | %s |\n| commit | %s%s |\n"
-                "| date | %s |\n\n",
+                "| run | %s: %s of %s planned rows, bench %s s |\n| date | %s |\n\n",
             gpu, copy, cpu, cores, host, set, commit, strcmp(dirty, "true") == 0 ? " (tree had local changes)" : "",
-            date);
+            run, measured, planned, seconds, date);
     fprintf(md, "Kernel time is `run()` alone (CUDA events around the kernels, the L2 cache flushed before each run; "
                 "the monotonic clock for CPU variants). *Per frame* is what a program streaming images pays for each: "
                 "`upload` (from pinned memory into buffers that already exist) + `run` + `fetch` (download); "
