@@ -67,6 +67,26 @@ cli_result *cli_exe(const char *exe, const char *fmt, ...)
     return r;
 }
 
+const char *test_shq(const char *s)
+{
+    static char buf[8][1200];
+    static int next;
+    char *out = buf[next = (next + 1) % 8];
+    size_t n = 0;
+    out[n++] = '\'';
+    for (; *s && n + 6 < sizeof buf[0]; s++) {
+        if (*s == '\'') {
+            memcpy(out + n, "'\\''", 4);
+            n += 4;
+        } else {
+            out[n++] = *s;
+        }
+    }
+    out[n++] = '\'';
+    out[n] = '\0';
+    return out;
+}
+
 int test_exists(const char *path)
 {
     struct stat st;

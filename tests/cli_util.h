@@ -28,6 +28,8 @@ const char *test_segbench_path(void);
 /* A file's text (truncated to size - 1), "" when it cannot be read. */
 void test_slurp(const char *path, char *buf, size_t size);
 int test_exists(const char *path);
+/* s in single quotes for a shell line (a quote inside as '\''); a ring of 8. */
+const char *test_shq(const char *s);
 int test_lines(const char *s);
 
 #endif

@@ -47,8 +47,14 @@ void test_check_cpu_variants(const struct sb_case *c, const char *what);
 struct sb_gc_graph;
 void test_random_graph(struct sb_gc_graph *g, int w, int h, unsigned long long seed, int kind);
 void test_graph_free(struct sb_gc_graph *g);
-/* "<test dir>/<name>" */
+/* "<test dir>/<name>", and the same with a formatted name (a ring of 32
+ * buffers: a few live at once). */
 const char *test_path(const char *name);
+const char *test_pathf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 /* Crafted files (test_image_io.c). */
 void test_write_png_header(const char *path, unsigned width, unsigned height);
 void test_write_truncated_png(const char *path);

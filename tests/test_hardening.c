@@ -27,41 +27,6 @@
 
 /* ---- helpers ---- */
 
-/* s in single quotes for a shell line (a quote inside as '\''). */
-static const char *shq(const char *s)
-{
-    static char buf[8][1200];
-    static int next;
-    char *out = buf[next = (next + 1) % 8];
-    size_t n = 0;
-    out[n++] = '\'';
-    for (; *s && n + 6 < sizeof buf[0]; s++) {
-        if (*s == '\'') {
-            memcpy(out + n, "'\\''", 4);
-            n += 4;
-        } else {
-            out[n++] = *s;
-        }
-    }
-    out[n++] = '\'';
-    out[n] = '\0';
-    return out;
-}
-
-static const char *tpath(const char *fmt, ...)
-{
-    static char buf[8][1200];
-    static int next;
-    char *out = buf[next = (next + 1) % 8];
-    char name[900];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
-    snprintf(out, sizeof buf[0], "%s/%s", sb_test_dir(), name);
-    return out;
-}
-
 static void save_grey(const char *path, int w, int h, unsigned seed)
 {
     sb_image img;
@@ -84,7 +49,7 @@ static void save_rgb(const char *path, int w, int h, unsigned seed)
 
 static const char *small_grey(void)
 {
-    const char *p = tpath("h-small.png");
+    const char *p = test_pathf("h-small.png");
     if (!test_exists(p))
         save_grey(p, 45, 31, 5);
     return p;
@@ -92,7 +57,7 @@ static const char *small_grey(void)
 
 static const char *small_rgb(void)
 {
-    const char *p = tpath("h-small-rgb.png");
+    const char *p = test_pathf("h-small-rgb.png");
     if (!test_exists(p))
         save_rgb(p, 64, 48, 9);
     return p;
@@ -152,14 +117,14 @@ static int data_lines(const char *path)
  * PATH).  gnuplot is now started with execvp in the plot folder. */
 static void test_folder_name_is_not_shell(void)
 {
-    const char *root = tpath("inject");
+    const char *root = test_pathf("inject");
     char cmd[4000];
     snprintf(cmd, sizeof cmd, "mkdir -p %s/bin %s/R && printf '#!/bin/sh\\nexit 0\\n' > %s/bin/gnuplot && "
-             "chmod +x %s/bin/gnuplot", shq(root), shq(root), shq(root), shq(root));
+             "chmod +x %s/bin/gnuplot", test_shq(root), test_shq(root), test_shq(root), test_shq(root));
     CHECK(system(cmd) == 0);
-    const char *evil = tpath("inject/R/x';touch PWNED;'");
+    const char *evil = test_pathf("inject/R/x';touch PWNED;'");
     cli_result *r = cli("bench --image %s --algo integral --variant cpu --threads 1 --budget 2 --quiet --results %s",
-                        small_grey(), shq(evil));
+                        small_grey(), test_shq(evil));
     CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
     char path[1400];
     snprintf(path, sizeof path, "%s/bin:%s", root, getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
@@ -173,7 +138,7 @@ static void test_folder_name_is_not_shell(void)
         free(old_path);
     }
     CHECKF(res.code == 0, "report: exit %d: %s", res.code, res.err);
-    CHECKF(!test_exists(tpath("inject/PWNED")), "a folder name ran as a shell command");
+    CHECKF(!test_exists(test_pathf("inject/PWNED")), "a folder name ran as a shell command");
     CHECKF(strstr(res.out, "plots") != NULL, "%s", res.out);
 }
 
@@ -183,19 +148,19 @@ static void test_folder_name_is_not_shell(void)
  * GB (slic), 21 GB and more (grabcut).  Now refused from its header. */
 static void test_bomb_refused_from_header(void)
 {
-    const char *bomb = tpath("bomb.png");
+    const char *bomb = test_pathf("bomb.png");
     test_write_png_header(bomb, 16384, 16384);
     /* the bound: 100 MB, or (sanitizer builds start with hundreds of MB of
      * shadow) 16 MB more than loading a valid tiny PNG takes */
     char *valid[] = { (char *)test_segbench_path(), "run", "integral", (char *)small_grey(),
-                      (char *)tpath("bomb-base.png"), NULL };
+                      (char *)test_pathf("bomb-base.png"), NULL };
     cli_result base;
     long base_kb;
     run_in(NULL, NULL, valid, &base, NULL, &base_kb);
     long bound_kb = base_kb + 16 * 1024 > 100 * 1024 ? base_kb + 16 * 1024 : 100 * 1024;
     static char *const algos[] = { "integral", "slic", "grabcut" };
     for (int a = 0; a < 3; a++) {
-        char *argv[] = { (char *)test_segbench_path(), "run", algos[a], (char *)bomb, (char *)tpath("bomb-out.png"),
+        char *argv[] = { (char *)test_segbench_path(), "run", algos[a], (char *)bomb, (char *)test_pathf("bomb-out.png"),
                          NULL };
         cli_result r;
         double seconds;
@@ -206,11 +171,11 @@ static void test_bomb_refused_from_header(void)
         CHECKF(seconds < 1.0 && peak_kb < bound_kb, "%s: %.2f s, %ld KB", algos[a], seconds, peak_kb);
     }
     /* the limit is the user's to move, both ways */
-    cli_result *r = cli("run integral --max-pixels 1000 %s %s", small_grey(), tpath("lim.png"));
+    cli_result *r = cli("run integral --max-pixels 1000 %s %s", small_grey(), test_pathf("lim.png"));
     CHECKF(r->code == 2 && strstr(r->err, "--max-pixels 1395 would take it"), "exit %d: %s", r->code, r->err);
-    r = cli("run integral --max-pixels 1395 %s %s", small_grey(), tpath("lim.png"));
+    r = cli("run integral --max-pixels 1395 %s %s", small_grey(), test_pathf("lim.png"));
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
-    r = cli("run integral --max-pixels 0 %s %s", small_grey(), tpath("lim.png"));
+    r = cli("run integral --max-pixels 0 %s %s", small_grey(), test_pathf("lim.png"));
     CHECKF(r->code == 2 && strstr(r->err, "--max-pixels"), "exit %d: %s", r->code, r->err);
 }
 
@@ -218,24 +183,24 @@ static void test_bomb_refused_from_header(void)
  * the image and goes on. */
 static void test_memory_budget(void)
 {
-    cli_result *r = cli("run slic --max-memory 1M %s %s", small_rgb(), tpath("mem.png"));
+    cli_result *r = cli("run slic --max-memory 1M %s %s", small_rgb(), test_pathf("mem.png"));
     CHECKF(r->code == 2 && strstr(r->err, "slic on a 64x48 image needs about") && strstr(r->err, "--max-memory") &&
                test_lines(r->err) == 1,
            "exit %d: %s", r->code, r->err);
-    CHECK(!test_exists(tpath("mem.png")));
-    r = cli("run slic --max-memory 1G %s %s", small_rgb(), tpath("mem.png"));
+    CHECK(!test_exists(test_pathf("mem.png")));
+    r = cli("run slic --max-memory 1G %s %s", small_rgb(), test_pathf("mem.png"));
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     /* 400x300: integral needs about 36.9 MB, slic 41.2 MB (algo.h's
      * host_bytes_per_px and 32 MiB for the process) */
-    const char *mid = tpath("h-mid-rgb.png");
+    const char *mid = test_pathf("h-mid-rgb.png");
     save_rgb(mid, 400, 300, 8);
     r = cli("bench --image %s --algo slic,integral --variant cpu --threads 1 --budget 2 --max-memory 38M "
             "--results %s",
-            mid, shq(tpath("mem-results")));
+            mid, test_shq(test_pathf("mem-results")));
     CHECKF(r->code == 0 && strstr(r->out, "slic      skipped on h-mid-rgb") && strstr(r->out, "--max-memory"),
            "exit %d: %s%s", r->code, r->out, r->err);
-    CHECKF(data_lines(tpath("mem-results/integral.csv")) >= 2, "integral was not measured");
-    r = cli("run slic --max-memory lots %s %s", small_rgb(), tpath("mem.png"));
+    CHECKF(data_lines(test_pathf("mem-results/integral.csv")) >= 2, "integral was not measured");
+    r = cli("run slic --max-memory lots %s %s", small_rgb(), test_pathf("mem.png"));
     CHECKF(r->code == 2 && strstr(r->err, "is not a size"), "exit %d: %s", r->code, r->err);
 }
 
@@ -272,24 +237,24 @@ static pid_t hold_lock(const char *dir, int seconds)
  * waits with --wait. */
 static void test_results_folder_lock(void)
 {
-    const char *dir = tpath("locked");
+    const char *dir = test_pathf("locked");
     mkdir(dir, 0755);
     pid_t holder = hold_lock(dir, 60);
     CHECK(holder > 0);
     cli_result *r = cli("bench --image %s --algo integral --variant cpu --threads 1 --budget 2 --quiet --results %s",
-                        small_grey(), shq(dir));
+                        small_grey(), test_shq(dir));
     CHECKF(r->code == 2 && strstr(r->err, "is in use by segbench bench (a test") && strstr(r->err, "--wait") &&
                test_lines(r->err) == 1,
            "exit %d: %s", r->code, r->err);
-    CHECK(!test_exists(tpath("locked/integral.csv")));
+    CHECK(!test_exists(test_pathf("locked/integral.csv")));
     kill(holder, SIGKILL);
     waitpid(holder, NULL, 0);
 
     holder = hold_lock(dir, 1);
     r = cli("bench --image %s --algo integral --variant cpu --threads 1 --budget 2 --quiet --wait --results %s",
-            small_grey(), shq(dir));
+            small_grey(), test_shq(dir));
     CHECKF(r->code == 0 && strstr(r->err, "waiting for"), "exit %d: %s", r->code, r->err);
-    CHECK(data_lines(tpath("locked/integral.csv")) == 2);
+    CHECK(data_lines(test_pathf("locked/integral.csv")) == 2);
     waitpid(holder, NULL, 0);
 }
 
@@ -310,11 +275,11 @@ static void append(const char *path, const char *text)
  * run, and --resume drops what a row lacks, and lines of no row. */
 static void test_resume_repairs_samples(void)
 {
-    const char *dir = tpath("repair");
+    const char *dir = test_pathf("repair");
     const char *opts = "--algo integral --variant cpu,pthread --threads 1 --budget 2 --quiet";
-    cli_result *r = cli("bench --image %s %s --results %s", small_grey(), opts, shq(dir));
+    cli_result *r = cli("bench --image %s %s --results %s", small_grey(), opts, test_shq(dir));
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
-    const char *rows = tpath("repair/integral.csv"), *samples = tpath("repair/integral.samples.csv");
+    const char *rows = test_pathf("repair/integral.csv"), *samples = test_pathf("repair/integral.samples.csv");
     int nrows = data_lines(rows);
     CHECK(nrows == 4);
     static char text[1 << 16];
@@ -340,7 +305,7 @@ static void test_resume_repairs_samples(void)
     append(samples, run_id);
     append(samples, "\n");
 
-    r = cli("bench --image %s %s --results %s --resume", small_grey(), opts, shq(dir));
+    r = cli("bench --image %s %s --results %s --resume", small_grey(), opts, test_shq(dir));
     CHECKF(r->code == 0 && strstr(r->err, "1 row(s) without all their samples and 2 sample line(s) of no row dropped"),
            "exit %d: %s", r->code, r->err);
     CHECK(data_lines(rows) == nrows);
@@ -374,24 +339,24 @@ static void test_resume_repairs_samples(void)
  * one name shared their rows. */
 static void test_hostile_names(void)
 {
-    const char *dir = tpath("names");
+    const char *dir = test_pathf("names");
     mkdir(dir, 0755);
     const char *name = "a,b|c'd\"e\r";
     char file[1200];
     snprintf(file, sizeof file, "%s/%s.png", dir, name);
     save_rgb(file, 40, 30, 3);
-    const char *results = tpath("names/R");
+    const char *results = test_pathf("names/R");
     cli_result *r = cli("bench --image %s --algo slic,integral --variant cpu --threads 1 --budget 2 --json --quiet "
                         "--results %s",
-                        shq(file), shq(results));
+                        test_shq(file), test_shq(results));
     CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
     sb_rows rows;
     sb_error err;
-    CHECK(sb_rows_read_csv(tpath("names/R/integral.csv"), &rows, &err) == SB_OK);
+    CHECK(sb_rows_read_csv(test_pathf("names/R/integral.csv"), &rows, &err) == SB_OK);
     CHECKF(rows.count == 2 && !strcmp(rows.row[0].image, name), "%d rows, image '%s'", rows.count,
            rows.count ? rows.row[0].image : "");
     sb_rows_free(&rows);
-    FILE *q = fopen(tpath("names/R/slic.quality.csv"), "r");
+    FILE *q = fopen(test_pathf("names/R/slic.quality.csv"), "r");
     CHECK(q != NULL);
     if (q) {
         char *rec = NULL;
@@ -406,20 +371,20 @@ static void test_hostile_names(void)
         fclose(q);
         CHECKF(good > 0 && good == n - 1, "%d of %d quality records name the image", good, n - 1);
     }
-    r = cli("report --results %s --out %s", shq(results), shq(tpath("names/O")));
+    r = cli("report --results %s --out %s", test_shq(results), test_shq(test_pathf("names/O")));
     CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
     static char md[1 << 17];
-    test_slurp(tpath("names/O/slic.md"), md, sizeof md);
+    test_slurp(test_pathf("names/O/slic.md"), md, sizeof md);
     CHECKF(strstr(md, "| a,b\\|c'd\"e  |") != NULL, "the quality table's cell is not escaped");
 
     char d1[600], d2[600], cmd[2000];
     snprintf(d1, sizeof d1, "%s/d1/img.png", dir);
     snprintf(d2, sizeof d2, "%s/d2/img.png", dir);
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/d1 %s/d2", shq(dir), shq(dir));
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/d1 %s/d2", test_shq(dir), test_shq(dir));
     CHECK(system(cmd) == 0);
     save_grey(d1, 20, 10, 1);
     save_grey(d2, 30, 20, 2);
-    r = cli("bench --image %s --image %s --algo integral --results %s", shq(d1), shq(d2), shq(tpath("names/R2")));
+    r = cli("bench --image %s --image %s --algo integral --results %s", test_shq(d1), test_shq(d2), test_shq(test_pathf("names/R2")));
     CHECKF(r->code == 2 && strstr(r->err, "two images are named 'img'") && test_lines(r->err) == 1, "exit %d: %s",
            r->code, r->err);
 }
@@ -472,30 +437,30 @@ static void make_old_file(const char *path)
  * rows_measured: 0 beside rows on disk. */
 static void test_no_leftovers(void)
 {
-    const char *big = tpath("leftover-big.png"), *out = tpath("leftover/out.png");
+    const char *big = test_pathf("leftover-big.png"), *out = test_pathf("leftover/out.png");
     save_grey(big, 300, 300, 11);
-    mkdir(tpath("leftover"), 0755);
+    mkdir(test_pathf("leftover"), 0755);
     char cmd[2000];
-    snprintf(cmd, sizeof cmd, "ulimit -f 1; exec %s run integral %s %s 2>/dev/null", test_segbench_path(), shq(big),
-             shq(out));
+    snprintf(cmd, sizeof cmd, "ulimit -f 1; exec %s run integral %s %s 2>/dev/null", test_segbench_path(), test_shq(big),
+             test_shq(out));
     int status = system(cmd);
     CHECKF(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ, "status %d", status);
-    CHECKF(count_temp_files(tpath("leftover")) == 0 && !test_exists(out), "SIGXFSZ left files");
+    CHECKF(count_temp_files(test_pathf("leftover")) == 0 && !test_exists(out), "SIGXFSZ left files");
     /* with SIGXFSZ ignored, the write fails: one line naming the output and the reason */
     snprintf(cmd, sizeof cmd, "trap '' XFSZ; ulimit -f 1; exec %s run integral %s %s 2>%s", test_segbench_path(),
-             shq(big), shq(out), shq(tpath("leftover.err")));
+             test_shq(big), test_shq(out), test_shq(test_pathf("leftover.err")));
     status = system(cmd);
     char msg[2000];
-    test_slurp(tpath("leftover.err"), msg, sizeof msg);
+    test_slurp(test_pathf("leftover.err"), msg, sizeof msg);
     CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == 2 && strstr(msg, "out.png: write failed (File too large)") &&
                !strstr(msg, ".tmp."),
            "status %d: %s", status, msg);
-    CHECK(count_temp_files(tpath("leftover")) == 0);
+    CHECK(count_temp_files(test_pathf("leftover")) == 0);
 
     /* what a SIGKILL left is swept when its writer is dead */
-    const char *dir = tpath("swept");
+    const char *dir = test_pathf("swept");
     cli_result *r = cli("bench --image %s --algo integral --variant cpu --threads 1 --budget 2 --quiet --results %s",
-                        small_grey(), shq(dir));
+                        small_grey(), test_shq(dir));
     CHECK(r->code == 0);
     char dead[600], live[600], gdead[600];
     snprintf(dead, sizeof dead, "%s/.integral.csv.tmp.%d.AbC123", dir, (int)dead_pid());
@@ -505,13 +470,13 @@ static void test_no_leftovers(void)
     make_old_file(live);
     make_old_file(gdead);
     r = cli("bench --image %s --algo integral --variant cpu --threads 1 --budget 2 --quiet --results %s", small_grey(),
-            shq(dir));
+            test_shq(dir));
     CHECKF(r->code == 0 && strstr(r->err, "removed 2 temporary file(s)"), "exit %d: %s", r->code, r->err);
     CHECK(!test_exists(dead) && !test_exists(gdead) && test_exists(live));
     remove(live);
 
     /* rows_measured is true while the run goes on: kill it after two rows */
-    const char *killed = tpath("killed");
+    const char *killed = test_pathf("killed");
     char *argv[] = { (char *)test_segbench_path(), "bench", "--image", (char *)small_grey(), "--algo", "integral",
                      "--threads", "1,2", "--budget", "150", "--quiet", "--results", (char *)killed, NULL };
     pid_t pid = fork();
@@ -544,7 +509,7 @@ static void test_no_leftovers(void)
  * rectangle in the manifest"). */
 static void test_check_takes_every_image(void)
 {
-    const char *one = tpath("one-pixel.png");
+    const char *one = test_pathf("one-pixel.png");
     save_rgb(one, 1, 1, 4);
     cli_result *r = cli("check --algo slic --variant cpu --image %s --image %s", one, small_rgb());
     CHECKF(r->code == 0, "exit %d: %s%s", r->code, r->out, r->err);
@@ -556,12 +521,12 @@ static void test_check_takes_every_image(void)
         rows += strncmp(p + strcspn(p, " "), "          exact", 15) == 0 || strstr(p, " exact ") < strchr(p, '\n');
     CHECKF(rows == 3, "%d exact rows on the 64x48 image (want its three stages)", rows);
 
-    const char *big = tpath("over-cap.png");            /* 2.1 Mpx: above GrabCut's bench size */
+    const char *big = test_pathf("over-cap.png");            /* 2.1 Mpx: above GrabCut's bench size */
     save_rgb(big, 1500, 1400, 6);
     r = cli("check --algo grabcut-kmeans --variant cpu --image %s", big);
     CHECKF(r->code == 0 && strstr(r->out, "exact") && !strstr(r->out, "skipped"), "%s%s", r->out, r->err);
     r = cli("bench --algo grabcut-kmeans --variant cpu --budget 2 --image %s --results %s", big,
-            shq(tpath("over-cap-results")));
+            test_shq(test_pathf("over-cap-results")));
     CHECKF(r->code == 0 && strstr(r->out, "above its bench size") && strstr(r->out, "--no-size-caps"), "%s%s", r->out,
            r->err);
 
@@ -606,19 +571,19 @@ static void write_png_with_trailing_idat(const char *path)
 static void test_smaller_findings(void)
 {
     /* a .ppm for a grey picture: refused before any work */
-    cli_result *r = cli("run integral %s %s", small_grey(), tpath("grey.ppm"));
+    cli_result *r = cli("run integral %s %s", small_grey(), test_pathf("grey.ppm"));
     CHECKF(r->code == 2 && strstr(r->err, "a .ppm file holds colour, and the output picture is grey"), "%s", r->err);
-    CHECK(!test_exists(tpath("grey.ppm")));
+    CHECK(!test_exists(test_pathf("grey.ppm")));
 
     /* a valid 254-character output name */
     char longname[300];
     memset(longname, 'x', 250);
     strcpy(longname + 250, ".png");
-    r = cli("run integral %s %s", small_grey(), tpath("%s", longname));
-    CHECKF(r->code == 0 && test_exists(tpath("%s", longname)), "exit %d: %s", r->code, r->err);
+    r = cli("run integral %s %s", small_grey(), test_pathf("%s", longname));
+    CHECKF(r->code == 0 && test_exists(test_pathf("%s", longname)), "exit %d: %s", r->code, r->err);
 
     /* Netpbm comments inside a header token, as libnetpbm reads them */
-    const char *pgm = tpath("comment.pgm");
+    const char *pgm = test_pathf("comment.pgm");
     FILE *fp = fopen(pgm, "wb");
     fputs("P5\n4#width\n3 #height\n255\n", fp);
     fwrite("abcdefghijkl", 1, 12, fp);
@@ -632,19 +597,19 @@ static void test_smaller_findings(void)
     }
 
     /* a PNG through a pipe */
-    char *argv[] = { (char *)test_segbench_path(), "run", "integral", "/dev/stdin", (char *)tpath("piped.png"), NULL };
+    char *argv[] = { (char *)test_segbench_path(), "run", "integral", "/dev/stdin", (char *)test_pathf("piped.png"), NULL };
     cli_result piped;
     run_in(NULL, small_grey(), argv, &piped, NULL, NULL);
-    CHECKF(piped.code == 0 && test_exists(tpath("piped.png")), "exit %d: %s", piped.code, piped.err);
-    const char *fifo = tpath("a-fifo.png");
+    CHECKF(piped.code == 0 && test_exists(test_pathf("piped.png")), "exit %d: %s", piped.code, piped.err);
+    const char *fifo = test_pathf("a-fifo.png");
     CHECK(mkfifo(fifo, 0644) == 0);
     r = cli("bench --image %s --algo integral", fifo);
     CHECKF(r->code == 2 && strstr(r->err, "not a regular file"), "exit %d: %s", r->code, r->err);
 
     /* compressed data after the image */
-    const char *trailing = tpath("trailing.png");
+    const char *trailing = test_pathf("trailing.png");
     write_png_with_trailing_idat(trailing);
-    r = cli("run integral %s %s", trailing, tpath("trailing-out.png"));
+    r = cli("run integral %s %s", trailing, test_pathf("trailing-out.png"));
     CHECKF(r->code == 2 && strstr(r->err, "image data after the last row") && test_lines(r->err) == 1, "exit %d: %s",
            r->code, r->err);
 
@@ -653,11 +618,11 @@ static void test_smaller_findings(void)
     CHECKF(r->code == 2 && strstr(r->err, "'1,2,,3' has an empty item"), "exit %d: %s", r->code, r->err);
 
     /* --resume on an empty env.json */
-    const char *dir = tpath("empty-env");
+    const char *dir = test_pathf("empty-env");
     mkdir(dir, 0755);
-    fp = fopen(tpath("empty-env/env.json"), "w");
+    fp = fopen(test_pathf("empty-env/env.json"), "w");
     fclose(fp);
-    r = cli("bench --image %s --algo integral --resume --results %s", small_grey(), shq(dir));
+    r = cli("bench --image %s --algo integral --resume --results %s", small_grey(), test_shq(dir));
     CHECKF(r->code == 2 && strstr(r->err, "is empty or not a segbench env.json"), "exit %d: %s", r->code, r->err);
 }
 
@@ -665,22 +630,22 @@ static void test_smaller_findings(void)
  * took PARTITIONS='a100,h 100' as three names. */
 static void test_slurm_values_stay_whole(void)
 {
-    const char *out = tpath("slurm.out");
+    const char *out = test_pathf("slurm.out");
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "make -s --no-print-directory bench-slurm PARTITIONS=a100 "
-             "SBATCH_FLAGS='--comment=\"a b\" --qos=short' DRY_RUN=1 >%s 2>&1", shq(out));
+             "SBATCH_FLAGS='--comment=\"a b\" --qos=short' DRY_RUN=1 >%s 2>&1", test_shq(out));
     int status = system(cmd);
     static char text[1 << 16];
     test_slurp(out, text, sizeof text);
     CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == 0 && strstr(text, "--comment=a\\ b --qos=short"), "%s", text);
     snprintf(cmd, sizeof cmd, "make -s --no-print-directory bench-slurm PARTITIONS='a100,h 100' DRY_RUN=1 >%s 2>&1",
-             shq(out));
+             test_shq(out));
     status = system(cmd);
     test_slurp(out, text, sizeof text);
     CHECKF(WIFEXITED(status) && WEXITSTATUS(status) != 0 && strstr(text, "'h 100' is not a partition or GRES name"),
            "%s", text);
     snprintf(cmd, sizeof cmd, "make -s --no-print-directory bench-slurm PARTITIONS=a100 SBATCH_FLAGS='--x=\"a' "
-             "DRY_RUN=1 >%s 2>&1", shq(out));
+             "DRY_RUN=1 >%s 2>&1", test_shq(out));
     status = system(cmd);
     test_slurp(out, text, sizeof text);
     CHECKF(WIFEXITED(status) && WEXITSTATUS(status) != 0 && strstr(text, "an unmatched quote"), "%s", text);

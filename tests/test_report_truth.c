@@ -19,20 +19,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *tp(const char *fmt, ...)
-{
-    static char buf[8][1200];
-    static int next;
-    char *out = buf[next = (next + 1) % 8];
-    char name[900];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(name, sizeof name, fmt, ap);
-    va_end(ap);
-    snprintf(out, sizeof buf[0], "%s/%s", sb_test_dir(), name);
-    return out;
-}
-
 static const char *truth_png(void)
 {
     static char p[1200];
@@ -81,27 +67,27 @@ static void machine_id(char *out, size_t size)
 static void test_published_sets_are_kept(void)
 {
     char dir[1200];
-    snprintf(dir, sizeof dir, "%s", tp("pub"));
+    snprintf(dir, sizeof dir, "%s", test_pathf("pub"));
     char id[128];
     machine_id(id, sizeof id);
     sh("mkdir -p %s/results && printf '# published\\n%s\\n' > %s/results/published.txt", dir, id, dir);
     const char *opts = "--algo integral --variant cpu --threads 1 --budget 2 --quiet";
     cli_result *r = cli_in(dir, "bench --image %s %s", truth_png(), opts);
-    CHECKF(r->code == 0 && test_exists(tp("pub/results/%s/env.json", id)), "first run: exit %d: %s", r->code,
+    CHECKF(r->code == 0 && test_exists(test_pathf("pub/results/%s/env.json", id)), "first run: exit %d: %s", r->code,
            r->err);
     char before[1 << 14], after[1 << 14];
-    test_slurp(tp("pub/results/%s/integral.csv", id), before, sizeof before);
+    test_slurp(test_pathf("pub/results/%s/integral.csv", id), before, sizeof before);
     r = cli_in(dir, "bench --image %s %s", truth_png(), opts);
     CHECKF(r->code == 0 && strstr(r->err, "is a published run of record") && strstr(r->err, "-local/"),
            "second run: exit %d: %s", r->code, r->err);
-    test_slurp(tp("pub/results/%s/integral.csv", id), after, sizeof after);
+    test_slurp(test_pathf("pub/results/%s/integral.csv", id), after, sizeof after);
     CHECK(strcmp(before, after) == 0);
-    CHECK(test_exists(tp("pub/results/%s-local/integral.csv", id)));
+    CHECK(test_exists(test_pathf("pub/results/%s-local/integral.csv", id)));
     r = cli_in(dir, "bench --image %s %s --results results/%s", truth_png(), opts, id);
     CHECKF(r->code == 2 && strstr(r->err, "--overwrite replaces it") && test_lines(r->err) == 1, "exit %d: %s",
            r->code, r->err);
     r = cli_in(dir, "bench --image %s %s --overwrite", truth_png(), opts);
-    test_slurp(tp("pub/results/%s/integral.csv", id), after, sizeof after);
+    test_slurp(test_pathf("pub/results/%s/integral.csv", id), after, sizeof after);
     CHECKF(r->code == 0 && strcmp(before, after) != 0, "--overwrite: exit %d: %s", r->code, r->err);
 }
 
@@ -111,7 +97,7 @@ static void test_published_sets_are_kept(void)
 static void test_first_run_touches_only_its_own(void)
 {
     char dir[1200];
-    snprintf(dir, sizeof dir, "%s", tp("first"));
+    snprintf(dir, sizeof dir, "%s", test_pathf("first"));
     const char *opts = "--algo integral --variant cpu,openmp --threads 1 --budget 2 --quiet";
     sh("mkdir -p %s/results", dir);
     cli_result *r = cli_in(dir, "bench --image %s %s --results results/other", truth_png(), opts);
@@ -119,19 +105,19 @@ static void test_first_run_touches_only_its_own(void)
     r = cli_in(dir, "report");
     CHECKF(r->code == 0, "report: exit %d: %s%s", r->code, r->out, r->err);
     char other[1 << 16], again[1 << 16];
-    test_slurp(tp("first/report/other/REPORT.md"), other, sizeof other);
+    test_slurp(test_pathf("first/report/other/REPORT.md"), other, sizeof other);
     r = cli_in(dir, "bench --image %s %s --results results/mine --report", truth_png(), opts);
-    CHECKF(r->code == 0 && test_exists(tp("first/report/mine/REPORT.md")) &&
-               test_exists(tp("first/report/MACHINES.md")),
+    CHECKF(r->code == 0 && test_exists(test_pathf("first/report/mine/REPORT.md")) &&
+               test_exists(test_pathf("first/report/MACHINES.md")),
            "bench --report: exit %d: %s%s", r->code, r->out, r->err);
-    test_slurp(tp("first/report/other/REPORT.md"), again, sizeof again);
+    test_slurp(test_pathf("first/report/other/REPORT.md"), again, sizeof again);
     CHECKF(strcmp(other, again) == 0, "bench --report rewrote another machine's report");
 
     /* no gnuplot on PATH: the plots of the first report are kept, and said to be older */
     r = cli_exe("cd", "%s && PATH=/nonexistent %s report --results results/mine", dir, test_segbench_path());
     char md[1 << 16];
-    test_slurp(tp("first/report/mine/REPORT.md"), md, sizeof md);
-    if (test_exists(tp("first/report/mine/plots/integral-sum-ladder.png")))
+    test_slurp(test_pathf("first/report/mine/REPORT.md"), md, sizeof md);
+    if (test_exists(test_pathf("first/report/mine/plots/integral-sum-ladder.png")))
         CHECKF(r->code == 0 && strstr(md, "## Plots not redrawn") && !strstr(md, "## Missing plots") &&
                    strstr(r->out, "older ones kept"),
                "exit %d: %s", r->code, r->out);
@@ -144,7 +130,7 @@ static void test_first_run_touches_only_its_own(void)
 static void test_machines_compare_one_code(void)
 {
     char dir[1200];
-    snprintf(dir, sizeof dir, "%s", tp("machines"));
+    snprintf(dir, sizeof dir, "%s", test_pathf("machines"));
     const char *opts = "--algo integral --variant cpu,openmp --threads 1,2 --budget 2 --quiet";
     sh("mkdir -p %s/results", dir);
     cli_result *r = cli_in(dir, "bench --image %s %s --results results/alpha", truth_png(), opts);
@@ -162,7 +148,7 @@ static void test_machines_compare_one_code(void)
     r = cli_in(dir, "report");
     CHECKF(r->code == 0, "report: exit %d: %s%s", r->code, r->out, r->err);
     static char md[1 << 17];
-    test_slurp(tp("machines/report/MACHINES.md"), md, sizeof md);
+    test_slurp(test_pathf("machines/report/MACHINES.md"), md, sizeof md);
     CHECKF(strstr(md, "Baseline: **beta** (the reference machine"), "no stated baseline: %.600s", md);
     CHECKF(strstr(md, "| gamma |") && strstr(md, "**stale**") && strstr(md, "## gamma, measured at other code"),
            "gamma is not shown apart as stale");
@@ -174,7 +160,7 @@ static void test_machines_compare_one_code(void)
     CHECKF(same && stale && stale > same && (!gamma_column || gamma_column > stale),
            "gamma's numbers appear among the same-code comparisons");
     r = cli_in(dir, "report --baseline alpha");
-    test_slurp(tp("machines/report/MACHINES.md"), md, sizeof md);
+    test_slurp(test_pathf("machines/report/MACHINES.md"), md, sizeof md);
     CHECKF(r->code == 0 && strstr(md, "Baseline: **alpha** (asked for with --baseline)"), "%s", r->err);
     r = cli_in(dir, "report --baseline delta");
     CHECKF(r->code == 2 && strstr(r->err, "no result set 'delta'"), "exit %d: %s", r->code, r->err);
@@ -185,7 +171,7 @@ static void test_machines_compare_one_code(void)
 static void test_summary_tells_both(void)
 {
     char dir[1200];
-    snprintf(dir, sizeof dir, "%s", tp("summary"));
+    snprintf(dir, sizeof dir, "%s", test_pathf("summary"));
     sh("mkdir -p %s", dir);
     cli_result *r = cli_in(dir, "bench --image %s --algo integral --variant cpu,openmp --threads 1,2 --budget 2 "
                                 "--quiet --results R",
@@ -199,11 +185,11 @@ static void test_summary_tells_both(void)
     r = cli_in(dir, "report --results R");
     CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
     static char md[1 << 17];
-    test_slurp(tp("summary/report/R/REPORT.md"), md, sizeof md);
+    test_slurp(test_pathf("summary/report/R/REPORT.md"), md, sizeof md);
     CHECKF(strstr(md, "| best CPU | best GPU | GPU vs best CPU | per frame: best CPU | per frame: best GPU (+ setup) |") &&
                strstr(md, "| use |") && strstr(md, "serial `cpu`\xc2\xb9") && strstr(md, "\xc2\xb9 Host-dependent"),
            "%.1500s", md);
-    test_slurp(tp("summary/report/R/integral.md"), md, sizeof md);
+    test_slurp(test_pathf("summary/report/R/integral.md"), md, sizeof md);
     CHECKF(strstr(md, "Kernel time by image size, ms"), "no time-by-size table");
 
     /* a cold run below a frame is impossible for the same work: flagged */
@@ -225,9 +211,9 @@ static void test_summary_tells_both(void)
 static void test_plots_say_it_straight(void)
 {
     char gp[1 << 14];
-    test_slurp(tp("summary/report/R/plots/integral-sum-threads.gp"), gp, sizeof gp);
+    test_slurp(test_pathf("summary/report/R/plots/integral-sum-threads.gp"), gp, sizeof gp);
     CHECKF(strstr(gp, "set logscale xy 2") && strstr(gp, "ideal"), "%s", gp);
-    test_slurp(tp("summary/report/R/plots/integral-sum-bandwidth.gp"), gp, sizeof gp);
+    test_slurp(test_pathf("summary/report/R/plots/integral-sum-bandwidth.gp"), gp, sizeof gp);
     CHECKF(strstr(gp, "GB/s") && strstr(gp, "host memcpy peak") && strstr(gp, "device copy peak (2000 GB/s)") &&
                strstr(gp, "floor: cuda-copy"),
            "%s", gp);
@@ -239,7 +225,7 @@ static void test_cli_messages(void)
 {
     const char *png = truth_png();
     char out[1200];
-    snprintf(out, sizeof out, "%s", tp("msg.png"));
+    snprintf(out, sizeof out, "%s", test_pathf("msg.png"));
     cli_result *r = cli("run integral %s %s --thread 4", png, out);
     CHECKF(r->code == 2 && strstr(r->err, "unknown option --thread (did you mean --threads?") && test_lines(r->err) == 1,
            "%s", r->err);

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 
 void test_random_grey(sb_image *img, int width, int height, unsigned long long seed)
@@ -44,13 +45,28 @@ int test_count_temp_files(const char *dir)
     return n;
 }
 
+static char *path_ring(void)
+{
+    static char paths[32][1024];  /* a ring: a few live at once */
+    static int next;
+    return paths[next++ % 32];
+}
+
 const char *test_path(const char *name)
 {
-    static char paths[32][512];   /* a ring: a few live at once */
-    static int next;
-    char *p = paths[next++ % 32];
-    snprintf(p, 512, "%s/%s", sb_test_dir(), name);
+    char *p = path_ring();
+    snprintf(p, 1024, "%s/%s", sb_test_dir(), name);
     return p;
+}
+
+const char *test_pathf(const char *fmt, ...)
+{
+    char name[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    return test_path(name);
 }
 
 void test_check_cpu_variants(const sb_case *c, const char *what)
