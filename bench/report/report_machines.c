@@ -353,7 +353,7 @@ sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *results_r
                     flat[0] ? flat : "none");
     } else if (n > 1) {
         fprintf(md, "No other result set was measured at the baseline's commit (%.7s): no machine is compared with "
-                    "it. Measure them at one commit (the README says how) to compare the machines, not the code.\n",
+                    "it. Measure them at one commit (docs/machines.md says how) to compare the machines, not the code.\n",
                 m[base].commit);
     }
     for (int k = 0; k < nstale; k++) {

@@ -114,9 +114,9 @@ void report_summary_legend(FILE *fp)
                 "bytes (1.00x would be the speed of light). \xe2\x80\xa0 measured once or twice (each run took "
                 "at least the time budget); \xe2\x80\xa1 flagged noisy (its flags column: spread, over the host "
                 "peak, or a whole cold run below a frame).\n\n\xc2\xb9 Host-dependent: the serial reference is "
-                "one core of this machine's CPU, and the same code runs 1.7x apart on the hosts of two GPUs of this "
-                "project (MACHINES.md), so a speed-up over it says as much about the host as about the GPU. "
-                "Compare the GPU with the best CPU of the same host first.\n");
+                "one core of this machine's CPU, and the same serial code runs at different speeds on the hosts "
+                "of different GPUs (MACHINES.md), so a speed-up over it says as much about the host as about the "
+                "GPU. Compare the GPU with the best CPU of the same host first.\n");
 }
 
 void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo)
