@@ -255,7 +255,7 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
              "plot '%s.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle%s\n",
              REPORT_PLOT_HEAD, name, algo, sv->stage,
              floor_v >= 0 ? "bandwidth, GB/s (log scale)" : "megapixels per second (log scale)",
-             report_gp(sv->img[sv->largest]), floor_v >= 0 ? "top left" : "off", floor_v >= 0 ? "GB/s" : "Mpx/s", name,
+             report_gp(sv->img[sv->largest]), floor_v >= 0 ? "inside top left" : "off", floor_v >= 0 ? "GB/s" : "Mpx/s", name,
              lines);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
