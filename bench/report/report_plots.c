@@ -131,6 +131,7 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         return st;
     char titles[2048] = "";
     colours[0] = '\0';
+    int points = 0;
     for (int v = 0; v < sv->nvar; v++) {
         fprintf(fp, "# %s\n", sv->var[v]->name);
         for (int g = 0; g < sv->ngroup; g++)
@@ -141,6 +142,7 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
                     !(r = view_best_row(sv, sv->var[v]->name, sv->img[i], &failed)))
                     continue;
                 fprintf(fp, "%g %g\n", sv->img_px[i] / 1e6, r->kernel.median);
+                points++;
             }
         fprintf(fp, "\n\n");
         size_t len = strlen(titles);
@@ -155,9 +157,11 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
              "names = '%s'\ncolours = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints "
              "lc rgb word(colours, i+1) title word(names, i+1)\n",
              REPORT_PLOT_HEAD, name, algo, sv->stage, titles, colours, sv->nvar - 1, name);
-    if ((st = report_plot_run(pc, name, script, err)))
-        return st;
-    fprintf(md, "![time against size](plots/%s.png)\n\n", name);
+    if (points) {                        /* no synthetic image measured (--image files): no plot to draw */
+        if ((st = report_plot_run(pc, name, script, err)))
+            return st;
+        fprintf(md, "![time against size](plots/%s.png)\n\n", name);
+    }
 
     /* 3. thread scaling at the image where the threads were swept (none: no plot) */
     if (view_thread_counts_at(sv, sv->sweep) >= 2) {
