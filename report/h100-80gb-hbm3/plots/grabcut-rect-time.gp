@@ -7,5 +7,5 @@ set logscale xy
 set xlabel 'megapixels'
 set ylabel 'kernel time, median (ms)'
 names = 'cpu pthread pthread-bk openmp cuda-global cuda-shared cuda-warm cuda-graph'
-colours = '#4d4d4d #1f77b4 #969696 #17becf #d62728 #2ca02c #dbdb8d #e377c2'
+colours = '#4d4d4d #1f77b4 #6baed6 #17becf #d62728 #2ca02c #e377c2 #8c6d31'
 plot for [i=0:7] 'grabcut-rect-time.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)

@@ -2,11 +2,11 @@ set terminal pngcairo size 960,540 noenhanced font ',10'
 set key outside right top
 set grid ytics
 set output 'integral-sum-ladder.png'
-set title 'integral sum at synth-3840x2160: the ladder, kernel time per step (log scale)'
+set title 'integral sum at synth-3840x2160: the CUDA ladder, kernel time per step (log scale)'
 set style fill solid 0.8 border -1
 set boxwidth 0.7
 set logscale y
 set key top right
 set ylabel 'kernel time, median (ms)'
 set xtics rotate by -30
-plot 'integral-sum-ladder.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle, 0.013632 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
+plot 'integral-sum-ladder.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle, 0.013696 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
