@@ -12,6 +12,7 @@
 #   make report     regenerate report/<machine>/ from results/<machine>/
 #   make compare A=integral/cuda-shared B=integral/cuda-texture
 #   make bench-cli  whole `segbench run` processes under hyperfine (results/<machine>/cli.json)
+#   make profile    ncu over every CUDA rung after make bench (results/<machine>/<algo>.profile.csv)
 #   make peers      OpenCV, scikit-image, CuPy, PyTorch on the same images (optional; results/<machine>/peers.csv)
 #   make bench-slurm PARTITIONS=a100,h100   one job per GPU type on a Slurm cluster, one report
 #   make test-slurm the same on a one-node Slurm cluster of this machine (root)
@@ -89,7 +90,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli peers bench-slurm test-slurm clean
+.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -173,6 +174,9 @@ $(BUILD)/gen/nvccflags: FORCE
 $(BUILD)/impl_pthread/%.o: HOST_INC := -Iimpl_cpu
 $(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu -Ibench
 $(BUILD)/bench/%.o: HOST_INC := -Ibench
+# NVTX ranges (trace.h) where the CUDA toolkit has NVTX 3's headers.
+NVTX_INC    := $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),-DSB_HAVE_NVTX -I$(CUDA_HOME)/include)
+$(BUILD)/common/trace.o: HOST_INC := $(NVTX_INC)
 
 $(BUILD)/%.o: %.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
@@ -288,6 +292,11 @@ compare: all datasets
 # variant that can run here: results/<machine>/cli.json, shown by the report.
 bench-cli: all datasets
 	bash bench/cli/bench_cli.sh --set $(SET)
+
+# Nsight Compute over every CUDA rung (a GPU machine with ncu; after make
+# bench, so the profile is the same run's): results/<machine>/<algo>.profile.csv.
+profile: all datasets
+	bash bench/profile/profile.sh --set $(SET)
 
 # Peers (optional; python3 with OpenCV, scikit-image, CuPy, PyTorch where
 # installed): the same images on the same machine -> results/<machine>/peers.csv.

@@ -87,6 +87,10 @@ static void query_device(sb_device_info *info)
     cudaDeviceGetAttribute(&info->mem_bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
     cudaDriverGetVersion(&info->driver_version);
     cudaRuntimeGetVersion(&info->runtime_version);
+    const unsigned char *u = (const unsigned char *)prop.uuid.bytes;   /* as nvidia-smi -L writes it */
+    snprintf(info->uuid, sizeof info->uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2], u[3],
+             u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
     info->has_image = has_kernel_image();
     runtime_device_present = 1;
 }

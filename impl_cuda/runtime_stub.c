@@ -83,3 +83,13 @@ int sb_census_end(sb_kernel_info *out, int max)
     (void)max;
     return 0;
 }
+
+sb_status sb_device_profiler_start(sb_error *err) { return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT); }
+sb_status sb_device_profiler_stop(sb_error *err) { return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT); }
+
+sb_status sb_device_profile_marker(int index, void *stream, sb_error *err)
+{
+    (void)index;
+    (void)stream;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}

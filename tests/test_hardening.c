@@ -496,8 +496,11 @@ static void test_no_leftovers(void)
     char env[1 << 14], want[64];
     snprintf(env, sizeof env, "%s/env.json", killed);
     test_slurp(env, env, sizeof env);
+    /* a kill between a row and env.json's update leaves it one behind, never more */
+    char behind[64];
     snprintf(want, sizeof want, "\"rows_measured\": %d,", data_lines(csv));
-    CHECKF(data_lines(csv) >= 2 && strstr(env, want), "%d rows on disk; env.json: %s", data_lines(csv),
+    snprintf(behind, sizeof behind, "\"rows_measured\": %d,", data_lines(csv) - 1);
+    CHECKF(data_lines(csv) >= 2 && (strstr(env, want) || strstr(env, behind)), "%d rows on disk; env.json: %s", data_lines(csv),
            strstr(env, "rows_measured") ? strstr(env, "rows_measured") : "-");
 }
 

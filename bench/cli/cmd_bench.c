@@ -233,23 +233,11 @@ static void timing_options(const bench_opts *o, const char *set, char *out, size
 
 /* Is the image above what bench times the algorithm on?  A time budget,
  * so `check` (which times nothing) and --no-size-caps ignore it. */
+static int size_caps(const bench_opts *o) { return !o->check_only && !o->no_size_caps; }
+
 static int too_large(const bench_opts *o, const sb_algo *algo, int width, int height)
 {
-    return !o->check_only && !o->no_size_caps && algo->max_bench_pixels > 0 &&
-           (long)width * height > algo->max_bench_pixels;
-}
-
-/* Can the algorithm use the image at all (image_params)? */
-static int usable_image(const sb_algo *algo, const sb_dataset_image *im)
-{
-    void *params = NULL;
-    int usable = 0;
-    char why[200];
-    sb_error err;
-    if (sb_case_params(algo, 0, im->rect, &params, &usable, why, sizeof why, &err) != SB_OK)
-        usable = 1;              /* out of memory: let the run itself say so */
-    free(params);
-    return usable;
+    return size_caps(o) && algo->max_bench_pixels > 0 && (long)width * height > algo->max_bench_pixels;
 }
 
 /* Why the algorithm is not run on the image at all (above its bench size,
@@ -267,8 +255,7 @@ static const char *image_skipped(const bench_opts *o, const sb_algo *algo, const
 
 static int benched_image(const bench_opts *o, const sb_algo *algo, const sb_dataset_image *im)
 {
-    char why[300];
-    return !image_skipped(o, algo, im, why, sizeof why) && usable_image(algo, im);
+    return sb_bench_takes_image(algo, im, size_caps(o));
 }
 
 /* The thread sweep runs on each algorithm's first stage, at the images the
@@ -288,18 +275,7 @@ static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, co
         marked |= r->ds.images[i].sweep && benched_image(r->o, algo, &r->ds.images[i]);
     if (marked)
         return im->sweep;
-    /* the largest image, synthetic ones first (as the report picks it) */
-    const sb_dataset_image *best = NULL;
-    for (int i = 0; i < r->ds.count; i++) {
-        const sb_dataset_image *c = &r->ds.images[i];
-        if (!benched_image(r->o, algo, c))
-            continue;
-        int synth = strcmp(c->kind, "synthetic") == 0, best_synth = best && strcmp(best->kind, "synthetic") == 0;
-        if (!best || synth > best_synth ||
-            (synth == best_synth && (long)c->width * c->height > (long)best->width * best->height))
-            best = c;
-    }
-    return im == best;
+    return im == sb_summary_image(&r->ds, algo, size_caps(r->o));   /* the summary's image */
 }
 
 static int variant_selected(const bench_opts *o, const sb_variant *v, const sb_algo *algo, int stage)
@@ -416,6 +392,12 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
     time_t now = time(NULL);
     strftime(row->date, sizeof row->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     snprintf(row->run_id, sizeof row->run_id, "%s", r->env.run_id);
+    row->sm_mhz[0] = m->clocks_start.ok ? m->clocks_start.sm_mhz : 0;
+    row->sm_mhz[1] = m->clocks_end.ok ? m->clocks_end.sm_mhz : 0;
+    row->mem_mhz[0] = m->clocks_start.ok ? m->clocks_start.mem_mhz : 0;
+    row->mem_mhz[1] = m->clocks_end.ok ? m->clocks_end.mem_mhz : 0;
+    sb_gpu_clocks_reasons_text((m->clocks_start.reasons | m->clocks_end.reasons) & SB_CLOCKS_THROTTLE_MASK,
+                               row->clock_reasons, sizeof row->clock_reasons);
     row->kernel_ms = m->kernel_ms;
     row->e2e_ms = m->e2e_ms;
     row->frame_ms = m->frame_ms;
@@ -495,7 +477,7 @@ static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *
     }
     fill_row(r, row, im, c, v, p->threads, &m);
     m.kernel_ms = m.e2e_ms = m.frame_ms = m.setup_ms = NULL;   /* the row owns the samples now */
-    int noise = sb_noise_row_flags(row, !(v->flags & SB_DEVICE));
+    int noise = sb_noise_row_flags(row, !(v->flags & SB_DEVICE)) | sb_noise_clock_flags(row, r->env.device.sm_clock_mhz);
     sb_noise_flag_text(noise, row->flags, sizeof row->flags);
     if (noise & ~SB_NOISE_FLAG_GOVERNOR)
         r->noisy++;
@@ -728,6 +710,7 @@ static sb_status bench_image(bench_run *r, const sb_algo *algo, const sb_dataset
             sb_fail(err, opened, "%s", why_not.msg);
             break;
         }
+        cd.c.image = im->name;
         if (stage == 0 && im->gallery && r->have_gallery && algo->gallery)
             st = bench_gallery(r, algo, im, &cd.c, err);
         if (!st && algo->quality && !o->check_only)
@@ -924,6 +907,7 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
     sb_env_collect(&r.env, 0, o.threads, o.nthreads);
     snprintf(r.env.set, sizeof r.env.set, "%s", r.ds.name);
     r.env.l2_flush = o.timing.flush_l2;
+    snprintf(o.timing.gpu_uuid, sizeof o.timing.gpu_uuid, "%s", r.env.device.uuid);
     snprintf(r.row_commit, sizeof r.row_commit, "%s%s", r.env.commit, r.env.dirty == 1 ? "-dirty" : "");
     timing_options(&o, r.ds.name, r.env.run_options, sizeof r.env.run_options);
     if (o.results_dir)

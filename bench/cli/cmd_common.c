@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 
 #include "cli/args.h"
+#include "harness/cases.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,37 @@ sb_status sb_select_images(const char *set, char *const *files, int nfiles, cons
     if (rect)
         return sb_fail(err, SB_ERR_USAGE, "--rect applies to --image files (a set's rectangles are in its manifest)");
     return sb_dataset_load_set(".", set ? set : "default", ds, err);
+}
+
+int sb_bench_takes_image(const sb_algo *algo, const sb_dataset_image *im, int size_caps)
+{
+    char why[300];
+    if (size_caps && algo->max_bench_pixels > 0 && (long)im->width * im->height > algo->max_bench_pixels)
+        return 0;
+    if (!sb_case_fits(algo, im->width, im->height, why, sizeof why))
+        return 0;
+    void *params = NULL;
+    int usable = 0;
+    sb_error err;
+    if (sb_case_params(algo, 0, im->rect, &params, &usable, why, sizeof why, &err) != SB_OK)
+        usable = 1;              /* out of memory: let the run itself say so */
+    free(params);
+    return usable;
+}
+
+const sb_dataset_image *sb_summary_image(const sb_dataset *ds, const sb_algo *algo, int size_caps)
+{
+    const sb_dataset_image *best = NULL;
+    for (int i = 0; i < ds->count; i++) {
+        const sb_dataset_image *c = &ds->images[i];
+        if (!sb_bench_takes_image(algo, c, size_caps))
+            continue;
+        int synth = strcmp(c->kind, "synthetic") == 0, best_synth = best && strcmp(best->kind, "synthetic") == 0;
+        if (!best || synth > best_synth ||
+            (synth == best_synth && (long)c->width * c->height > (long)best->width * best->height))
+            best = c;
+    }
+    return best;
 }
 
 sb_status sb_parse_rect(const char *value, int rect[4], sb_error *err)

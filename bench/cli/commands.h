@@ -9,7 +9,7 @@
 
 /* The commands, each with its option table (defined beside its code). */
 extern const sb_command sb_cmd_list, sb_cmd_run, sb_cmd_bench, sb_cmd_check, sb_cmd_compare, sb_cmd_env,
-    sb_cmd_report;
+    sb_cmd_report, sb_cmd_profile;
 
 sb_status cmd_list(int argc, char **argv, sb_error *err);
 sb_status cmd_run(int argc, char **argv, sb_error *err);
@@ -18,12 +18,20 @@ sb_status cmd_check(int argc, char **argv, sb_error *err);
 sb_status cmd_compare(int argc, char **argv, sb_error *err);
 sb_status cmd_env(int argc, char **argv, sb_error *err);
 sb_status cmd_report(int argc, char **argv, sb_error *err);
+sb_status cmd_profile(int argc, char **argv, sb_error *err);
 
 /* --set NAME or the given files; files win when both are given.  rect: the
  * --rect for the files (NULL: each file's default rectangle); with a set it
  * is refused (a set's rectangles are in its manifest). */
 sb_status sb_select_images(const char *set, char *const *files, int nfiles, const int *rect, sb_dataset *ds,
                            sb_error *err);
+/* Does bench time the algorithm on this image: usable by it, within its
+ * bench size (unless size_caps is 0) and the memory budget? */
+int sb_bench_takes_image(const sb_algo *algo, const sb_dataset_image *im, int size_caps);
+/* The image the report's summary shows the algorithm at: the largest one
+ * bench times, synthetic images first (NULL: none). */
+const sb_dataset_image *sb_summary_image(const sb_dataset *ds, const sb_algo *algo, int size_caps);
+
 /* --rect X,Y,W,H */
 sb_status sb_parse_rect(const char *value, int rect[4], sb_error *err);
 

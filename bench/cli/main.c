@@ -16,7 +16,8 @@
 #define SEGBENCH_VERSION "0.9.0"
 
 static const sb_command *const COMMANDS[] = {
-    &sb_cmd_list, &sb_cmd_run, &sb_cmd_bench, &sb_cmd_check, &sb_cmd_compare, &sb_cmd_report, &sb_cmd_env,
+    &sb_cmd_list, &sb_cmd_run, &sb_cmd_bench, &sb_cmd_check, &sb_cmd_compare, &sb_cmd_profile, &sb_cmd_report,
+    &sb_cmd_env,
 };
 enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 

@@ -177,6 +177,7 @@ static sb_status compare_stage(const compare_opts *o, const sb_algo *algo, int s
         } else if (!st && opened) {
             st = sb_fail(err, opened, "%s", why_not.msg);
         } else if (!st) {
+            cd.c.image = im->name;
             st = compare_case(o, &cd.c, v, threads, stream, line, err);
             sb_case_close(&cd);
         }
@@ -298,6 +299,39 @@ static void warn_result_sets(const compare_opts *o, sb_compare_table *t)
         if (strcmp(a, b) != 0)
             sb_compare_table_warn(t, "different %s: baseline %s, current %s", fields[i].what, a, b);
     }
+    /* the same model is not the same card, and the same card may sit in another host */
+    const sb_run_info *a = &rs[0].run, *b = &rs[1].run;
+    if (strcmp(a->gpu_uuid, "?") && strcmp(b->gpu_uuid, "?") && strcmp(a->gpu_uuid, b->gpu_uuid))
+        sb_compare_table_warn(t, "different GPUs: baseline %s (%s), current %s (%s)", a->gpu_name, a->gpu_uuid,
+                              b->gpu_name, b->gpu_uuid);
+    if (strcmp(a->cpu_model, b->cpu_model) || strcmp(a->cpu_cores, b->cpu_cores))
+        sb_compare_table_warn(t, "different hosts: baseline %s with %s cores, current %s with %s cores",
+                              a->cpu_model, a->cpu_cores, b->cpu_model, b->cpu_cores);
+}
+
+/* The median SM clock over an algorithm's device rows (0: none known). */
+static int median_sm_clock(const sb_rows *rows)
+{
+    double *mhz = malloc(sizeof *mhz * (size_t)(2 * rows->count + 1));
+    int n = 0;
+    for (int i = 0; mhz && i < rows->count; i++)
+        for (int k = 0; k < 2; k++)
+            if (rows->row[i].sm_mhz[k] > 0)
+                mhz[n++] = rows->row[i].sm_mhz[k];
+    sb_summary s = { 0 };
+    if (n)
+        sb_summarize(mhz, n, &s);
+    free(mhz);
+    return (int)s.median;
+}
+
+/* Say when the two sides' GPU rows ran at different clocks (5 % apart). */
+static void warn_clocks(sb_compare_table *t, const char *algo, const sb_rows *base, const sb_rows *cur)
+{
+    int a = median_sm_clock(base), b = median_sm_clock(cur);
+    if (a > 0 && b > 0 && (a > 1.05 * b || b > 1.05 * a))
+        sb_compare_table_warn(t, "%s: different GPU clocks: the baseline's rows ran at a median SM clock of %d MHz, "
+                              "the current's at %d MHz", algo, a, b);
 }
 
 static int row_selected(const compare_opts *o, const sb_row *r)
@@ -377,6 +411,10 @@ static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_
         if (!(st = load_result_set(o->baseline, algo, &base, &have_base, err)) &&
             !(st = load_result_set(o->current, algo, &cur, &have_cur, err)) && (have_base || have_cur)) {
             compared_algos++;
+            int known = t->nwarnings;
+            warn_clocks(t, algo, &base, &cur);
+            for (int w = known; w < t->nwarnings; w++)
+                fprintf(stderr, "warning: %s\n", t->warning[w]);
             if (!header++)
                 sb_compare_table_print_header(t, stdout);
             st = compare_algo(o, &base, &cur, t, err);

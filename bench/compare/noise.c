@@ -23,13 +23,23 @@ int sb_noise_row_flags(const sb_row *r, int host)
     return flags;
 }
 
+int sb_noise_clock_flags(const sb_row *r, int peak_sm_mhz)
+{
+    int flags = r->clock_reasons[0] ? SB_NOISE_FLAG_THROTTLED : 0;
+    for (int k = 0; k < 2; k++)
+        if (peak_sm_mhz > 0 && r->sm_mhz[k] > 0 && r->sm_mhz[k] < SB_CLOCKS_LOW_FRACTION * peak_sm_mhz)
+            flags |= SB_NOISE_FLAG_LOW_CLOCK;
+    return flags;
+}
+
 void sb_noise_flag_text(int flags, char *out, size_t size)
 {
     static const struct {
         int flag;
         const char *name;
     } NAMES[] = { { SB_NOISE_FLAG_SPREAD, "spread" }, { SB_NOISE_FLAG_OVER_PEAK, "over_peak" },
-                  { SB_NOISE_FLAG_GOVERNOR, "governor" }, { SB_NOISE_FLAG_E2E, "e2e_below_frame" } };
+                  { SB_NOISE_FLAG_GOVERNOR, "governor" }, { SB_NOISE_FLAG_E2E, "e2e_below_frame" },
+                  { SB_NOISE_FLAG_THROTTLED, "throttled" }, { SB_NOISE_FLAG_LOW_CLOCK, "low_clock" } };
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0] && used < size; i++)
@@ -46,6 +56,12 @@ void sb_noise_warn(FILE *fp, const char *label, int flags, const sb_summary *s, 
     if (flags & SB_NOISE_FLAG_E2E)
         fprintf(fp, "warning: %s: a whole cold run (setup + frame) took less than a frame alone (medians); one of "
                     "the two was disturbed\n", label);
+    if (flags & SB_NOISE_FLAG_THROTTLED)
+        fprintf(fp, "warning: %s: the GPU was throttled during the timed runs (power cap, thermal or hardware "
+                    "slowdown; the row's clock_reasons column says which)\n", label);
+    if (flags & SB_NOISE_FLAG_LOW_CLOCK)
+        fprintf(fp, "warning: %s: the GPU's SM clock was below %.0f %% of its peak during the timed runs\n", label,
+                100.0 * SB_CLOCKS_LOW_FRACTION);
     if (flags & SB_NOISE_FLAG_OVER_PEAK)
         fprintf(fp, "warning: %s: %.1f %% of the measured host copy peak; the peak was probably measured "
                     "while the machine was busy, or the data stayed in cache\n",

@@ -13,6 +13,10 @@
  *   e2e_below_frame  the median of whole cold runs (setup + a frame) is
  *              below the median frame: impossible for the same work, so one
  *              of the two was disturbed (7 rows of the H100 run 0c5c)
+ *   throttled  a GPU row, when NVML named a power, thermal or hardware
+ *              slowdown reason just before or after its timed runs
+ *   low_clock  a GPU row whose SM clock then was below SB_CLOCKS_LOW_FRACTION
+ *              of the GPU's peak clock (nvbench's --throttle-threshold, 75 %)
  */
 #ifndef SEGBENCH_NOISE_H
 #define SEGBENCH_NOISE_H
@@ -21,15 +25,26 @@
 #include <stdio.h>
 
 #include "io/results.h"
+#include "harness/gpu_clocks.h"
 
 #define SB_NOISE_SPREAD 0.25
 
-enum { SB_NOISE_FLAG_SPREAD = 1, SB_NOISE_FLAG_OVER_PEAK = 2, SB_NOISE_FLAG_GOVERNOR = 4, SB_NOISE_FLAG_E2E = 8 };
+enum {
+    SB_NOISE_FLAG_SPREAD = 1,
+    SB_NOISE_FLAG_OVER_PEAK = 2,
+    SB_NOISE_FLAG_GOVERNOR = 4,
+    SB_NOISE_FLAG_E2E = 8,
+    SB_NOISE_FLAG_THROTTLED = 16,
+    SB_NOISE_FLAG_LOW_CLOCK = 32
+};
 
 /* The flags of one sample set: spread only (as compare sees it). */
 int sb_noise_spread_flag(const sb_summary *s);
 /* The flags of a benchmark row; host says whether it ran on the CPU. */
 int sb_noise_row_flags(const sb_row *r, int host);
+/* The clock flags of a device row (throttled, low_clock), given the GPU's
+ * peak SM clock (0: unknown, no low_clock). */
+int sb_noise_clock_flags(const sb_row *r, int peak_sm_mhz);
 /* "spread;over_peak" (no commas: it is a CSV field). */
 void sb_noise_flag_text(int flags, char *out, size_t size);
 /* One warning line: "warning: LABEL: <what> (<likely cause>)". */

@@ -5,6 +5,7 @@
 #include "harness/outputs.h"
 
 #include "segbench/clock.h"
+#include "segbench/trace.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -149,14 +150,17 @@ sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void
                         sb_error *err)
 {
     sb_session s;
+    sb_trace_push("%s/%s/%s/%s check", c->algo->name, v->name, c->algo->stages[c->stage],
+                  c->image ? c->image : "image");
     sb_status st = sb_session_open(&s, c, v, threads, stream, 1, err);
-    if (st)
-        return st;
-    double ms;
-    st = sb_session_sample(&s, 0, &ms, err);
-    if (!st)
-        st = sb_session_check(&s, ag, err);
-    sb_session_close(&s);
+    if (!st) {
+        double ms;
+        st = sb_session_sample(&s, 0, &ms, err);
+        if (!st)
+            st = sb_session_check(&s, ag, err);
+        sb_session_close(&s);
+    }
+    sb_trace_pop();
     return st;
 }
 
@@ -213,10 +217,16 @@ static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_
     return st;
 }
 
-sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
-                     const sb_timing_opts *o, sb_measurement *m, sb_error *err)
+/* A step of the protocol as a range inside the row's (trace.h). */
+static void phase(const char *name)
 {
-    memset(m, 0, sizeof *m);
+    sb_trace_pop();
+    sb_trace_push("%s", name);
+}
+
+static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads, void *stream,
+                             const sb_timing_opts *o, sb_measurement *m, sb_error *err)
+{
     sb_status st = samples_alloc(m, o->max_reps, err);
     if (st)
         return st;
@@ -249,6 +259,7 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
     }
 
     /* 1. check before anything is timed */
+    phase("check");
     sb_session s;
     st = sb_session_open(&s, c, v, threads, stream, 1, err);
     if (st)
@@ -275,6 +286,7 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
     }
 
     /* 2. warm-up */
+    phase("warm-up");
     double t0 = sb_clock_ms();
     for (int i = 0; i < o->warmup_min || sb_clock_ms() - t0 < o->warmup_ms; i++) {
         if ((st = sb_session_sample(&s, o->flush_l2, &ms, err)))
@@ -284,6 +296,9 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
     }
 
     /* 3. kernel time */
+    phase("timed");
+    if (is_device(v))
+        sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_start);
     int n = 0;
     t0 = sb_clock_ms();
     do {
@@ -291,9 +306,12 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
             goto done;
         n++;
     } while (!enough_samples(m->kernel_ms, n, t0, o, o->budget_ms));
+    if (is_device(v))
+        sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_end);
     sb_summarize(m->kernel_ms, n, &m->kernel);
 
     /* 4. the last timed run's output must still agree */
+    phase("check again");
     sb_agreement again;
     if ((st = sb_session_check(&s, &again, err)))
         goto done;
@@ -308,6 +326,7 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
         host_row_times(m, m->kernel.n, s.prepare_ms, s.fetch_ms);
         goto done;
     }
+    phase("frames");
     n = 0;
     t0 = sb_clock_ms();
     do {
@@ -316,6 +335,7 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
         n++;
     } while (!enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4));
     sb_summarize(m->frame_ms, n, &m->frame);
+    phase("cold runs");
     n = 0;
     t0 = sb_clock_ms();
     do {
@@ -328,6 +348,22 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
 
 done:
     sb_session_close(&s);
+    return st;
+}
+
+sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
+                     const sb_timing_opts *o, sb_measurement *m, sb_error *err)
+{
+    memset(m, 0, sizeof *m);
+    char at[16] = "";
+    if (threads > 1)
+        snprintf(at, sizeof at, "@%d", threads);
+    sb_trace_push("%s/%s%s/%s/%s", c->algo->name, v->name, at, c->algo->stages[c->stage],
+                  c->image ? c->image : "image");
+    sb_trace_push("start");               /* each phase() pops the one before */
+    sb_status st = measure_row(c, v, threads, stream, o, m, err);
+    sb_trace_pop();
+    sb_trace_pop();
     return st;
 }
 

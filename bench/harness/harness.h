@@ -23,6 +23,8 @@
  *      `max_reps` samples.
  *   4. check again on the last timed run's output (races that only show
  *      under repetition fail here).
+ *      A device row's GPU clocks and throttle reasons are read just
+ *      before the first and after the last timed run (gpu_clocks.h).
  *   5. per frame and end to end (host clock, pinned buffers, the same
  *      stopping rule, a quarter of the budget each).  Per frame is
  *      upload + run + fetch into the session's existing buffers: what a
@@ -38,6 +40,7 @@
 #define SEGBENCH_HARNESS_H
 
 #include "harness/algo.h"
+#include "harness/gpu_clocks.h"
 
 #include "segbench/device.h"
 #include "segbench/stats.h"
@@ -53,6 +56,7 @@ typedef struct sb_timing_opts {
     double budget_ms;          /* sampling time per row (kernel), and half of it for e2e */
     double target_rse;         /* stop when the median's relative standard error is below */
     int flush_l2;              /* device variants: evict L2 before each timed run */
+    char gpu_uuid[48];         /* device variants: the GPU whose clocks are read (gpu_clocks.h) */
 } sb_timing_opts;
 
 void sb_timing_defaults(sb_timing_opts *o);
@@ -74,6 +78,7 @@ typedef struct sb_case {
     const void *reference;     /* the reference variant's output */
     const sb_variant *reference_variant;
     sb_run_times ref_times;    /* the reference's one run (host clock), zeros if unknown */
+    const char *image;         /* its name, for the profiler's ranges (NULL: "image") */
 } sb_case;
 
 /* A prepared variant: state, output and timer, ready to sample. */
@@ -106,6 +111,7 @@ sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *
 
 typedef struct sb_measurement {
     sb_agreement agreement;
+    sb_gpu_clocks clocks_start, clocks_end;   /* device rows: around the kernel timing */
     sb_summary kernel, e2e, frame, setup;
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* the samples (owned; free with
                                                              sb_measurement_free) */

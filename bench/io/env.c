@@ -2,6 +2,8 @@
  * measured bandwidth ceilings (device copy, host memcpy per thread count). */
 #include "io/env.h"
 
+#include "harness/gpu_clocks.h"
+
 #include "io/json_out.h"
 
 #include "harness/device_status.h"
@@ -247,6 +249,8 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
     fprintf(fp, "  \"gpu_present\": %s,\n", d->present ? "true" : "false");
     if (d->present) {
         json_string(fp, "gpu_name", d->name, 1);
+        json_string(fp, "gpu_uuid", d->uuid, 1);
+        json_string(fp, "gpu_clocks_source", sb_gpu_clocks_source(), 1);
         fprintf(fp, "  \"gpu_compute_capability\": \"%d.%d\",\n", d->cc_major, d->cc_minor);
         fprintf(fp, "  \"gpu_code_in_binary\": %s,\n", d->has_image ? "true" : "false");
         fprintf(fp, "  \"gpu_sm_count\": %d,\n", d->sm_count);
@@ -287,3 +291,5 @@ sb_status sb_env_write_json(const sb_env *env, const char *path, sb_error *err)
     sb_env_print_json(env, af.fp);
     return sb_atomic_commit(&af, err);
 }
+
+const char *sb_env_build_commit(void) { return SB_BUILD_COMMIT; }

@@ -54,6 +54,9 @@ sb_status sb_env_write_json(const sb_env *env, const char *path, sb_error *err);
 void sb_env_print_json(const sb_env *env, FILE *fp);
 
 
+/* The commit this binary was built from ("-dirty" when the tree had changes). */
+const char *sb_env_build_commit(void);
+
 /* "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
 void sb_env_slug(const char *name, char *out, size_t size);
 

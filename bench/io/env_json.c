@@ -60,6 +60,10 @@ void sb_run_info_parse(const char *env, sb_run_info *ri)
     sb_json_get(env, "run_finished", ri->finished, sizeof ri->finished);
     sb_json_get(env, "rows_planned", ri->planned, sizeof ri->planned);
     sb_json_get(env, "rows_measured", ri->measured, sizeof ri->measured);
+    sb_json_get(env, "gpu_name", ri->gpu_name, sizeof ri->gpu_name);
+    sb_json_get(env, "gpu_uuid", ri->gpu_uuid, sizeof ri->gpu_uuid);
+    sb_json_get(env, "cpu_model", ri->cpu_model, sizeof ri->cpu_model);
+    sb_json_get(env, "cpu_logical_cores", ri->cpu_cores, sizeof ri->cpu_cores);
 }
 
 int sb_run_info_read(const char *dir, sb_run_info *ri)

@@ -21,6 +21,8 @@ typedef struct sb_run_info {
     char options[400], algos[400];
     char finished[16];        /* "true", "false", or "?" */
     char planned[16], measured[16];
+    char gpu_name[128], gpu_uuid[64];   /* "?" when absent (no GPU, or an older env.json) */
+    char cpu_model[160], cpu_cores[16];
 } sb_run_info;
 
 /* From env.json's text ("?" everywhere for what it lacks; text may be NULL). */

@@ -18,10 +18,12 @@ const char *const SB_ROWS_CSV_HEADER =
     "e2e_n,e2e_median_ms,e2e_min_ms,e2e_p25_ms,e2e_p75_ms,e2e_max_ms,"
     "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags,"
     "frame_n,frame_median_ms,frame_min_ms,frame_p25_ms,frame_p75_ms,frame_max_ms,"
-    "setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms";
+    "setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms,"
+    "sm_mhz_start,sm_mhz_end,mem_mhz_start,mem_mhz_end,clock_reasons";
 const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms,run_id";
-/* Older files: V1 has no commit, date, run_id; V2 no flags; V3 no frame and setup. */
-enum { CSV_FIELDS = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28, CSV_FIELDS_V1 = 25 };
+/* Older files: V1 has no commit, date, run_id; V2 no flags; V3 no frame and
+ * setup; V4 no clocks. */
+enum { CSV_FIELDS = 46, CSV_FIELDS_V4 = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28, CSV_FIELDS_V1 = 25 };
 
 sb_row *sb_rows_add(sb_rows *rows)
 {
@@ -76,6 +78,8 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
     csv_summary(fp, &r->frame);
     fputc(',', fp);
     csv_summary(fp, &r->setup);
+    fprintf(fp, ",%d,%d,%d,%d,", r->sm_mhz[0], r->sm_mhz[1], r->mem_mhz[0], r->mem_mhz[1]);
+    sb_csv_put_field(fp, r->clock_reasons);
     fputc('\n', fp);
 }
 
@@ -209,7 +213,8 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         }
         char *f[CSV_FIELDS + 1];
         int nf = sb_csv_split(line, f, CSV_FIELDS + 1);
-        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 && nf != CSV_FIELDS_V1) {
+        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V4 && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 &&
+            nf != CSV_FIELDS_V1) {
             st = sb_fail(err, SB_ERR_FORMAT, "%s: record %d: expected %d fields", path, lineno, CSV_FIELDS);
             break;
         }
@@ -237,9 +242,16 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         copy_field(r->date, sizeof r->date, nf > CSV_FIELDS_V1 ? f[26] : "");
         copy_field(r->run_id, sizeof r->run_id, nf > CSV_FIELDS_V1 ? f[27] : "unknown");
         copy_field(r->flags, sizeof r->flags, nf > CSV_FIELDS_V2 ? f[28] : "");
-        if (nf == CSV_FIELDS) {
+        if (nf >= CSV_FIELDS_V4) {
             parse_summary(f + 29, &r->frame);
             parse_summary(f + 35, &r->setup);
+        }
+        if (nf == CSV_FIELDS) {
+            for (int k = 0; k < 2; k++) {
+                r->sm_mhz[k] = atoi(f[41 + k]);
+                r->mem_mhz[k] = atoi(f[43 + k]);
+            }
+            copy_field(r->clock_reasons, sizeof r->clock_reasons, f[45]);
         }
     }
     free(line);
@@ -483,7 +495,10 @@ sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *er
         json_field(fp, "commit", r->commit);
         json_field(fp, "date", r->date);
         json_field(fp, "run_id", r->run_id);
-        sb_json_key_str(fp, "flags", r->flags);
+        json_field(fp, "flags", r->flags);
+        fprintf(fp, "\"sm_mhz\": [%d, %d], \"mem_mhz\": [%d, %d], ", r->sm_mhz[0], r->sm_mhz[1], r->mem_mhz[0],
+                r->mem_mhz[1]);
+        sb_json_key_str(fp, "clock_reasons", r->clock_reasons);
         fprintf(fp, "}");
     }
     fprintf(fp, "\n]}\n");

@@ -38,7 +38,9 @@ typedef struct sb_row {
     char commit[64];         /* the commit that measured it ("unknown" in old files) */
     char date[32];           /* UTC, ISO 8601 */
     char run_id[48];         /* the bench run that measured it */
-    char flags[64];          /* noise warnings, ';'-separated: spread, over_peak (see noise.h), or "" */
+    char flags[64];          /* noise warnings, ';'-separated: spread, over_peak, throttled, ... (noise.h) */
+    int sm_mhz[2], mem_mhz[2];   /* device rows: GPU clocks just before and after the timed runs (0: unknown) */
+    char clock_reasons[64];  /* the throttling reasons seen then ("sw_power_cap"), or "" (gpu_clocks.h) */
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */
 } sb_row;
 

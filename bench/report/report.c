@@ -15,6 +15,7 @@
 #include "io/catalogue.h"
 #include "cli/options.h"
 #include "report/report_parts.h"
+#include "report/report_limits.h"
 
 #include "io/env.h"
 #include "io/result_set.h"
@@ -105,7 +106,7 @@ static int is_pipeline(const sb_algo *algo)
 
 /* <algo>.md: everything about one algorithm on this machine. */
 static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *out_dir, const sb_algo *algo,
-                           const sb_rows *rows, sb_error *err)
+                           const sb_rows *rows, const report_profile *profile, sb_error *err)
 {
     char path[1400], notes[300];
     snprintf(path, sizeof path, "%s/%s.csv", results_dir, algo->name);
@@ -148,6 +149,13 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
         if (sv.nimg == 0)
             continue;
         fprintf(md, "## Stage %s\n\n", algo->stages[s]);
+        stage_limit lim;
+        report_stage_limit_of(rows, algo, s, pc->device_peak, profile, &lim);
+        if (lim.top && lim.x > 0)
+            fprintf(md, "**Limit.** `%s` runs at **%.2fx** the stage's limit (%.4g ms: the %s floor; memory %.4g ms, "
+                        "issue %s). What bounds it: %s.\n\n",
+                    lim.top->variant, lim.x, lim.limit_ms, lim.floor, lim.mem_ms,
+                    lim.prof ? "as profiled" : "not profiled", lim.bound);
         if ((st = report_ladder(pc, &sv, algo->name, md, err)))
             break;
         fprintf(md, "#### Every variant at the largest image, %s (%.2f Mpx)\n\nThreaded variants at their fastest "
@@ -169,6 +177,8 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
     }
     if (!st && algo->sweep)
         st = report_sweep(pc, rows, algo, md, err);
+    if (!st)
+        st = report_roofline(pc, algo->name, rows, profile, pc->sm_count, md, err);
     report_quality(md, results_dir, algo);
     fclose(md);
     snprintf(path, sizeof path, "%s/%s.md", out_dir, algo->name);
@@ -216,7 +226,8 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     sb_json_get(env, "dirty", dirty, sizeof dirty);
     sb_json_get(env, "device_copy_gbps", copy, sizeof copy);
     sb_json_get(env, "run_id", run, sizeof run);
-    char measured[16], planned[16], seconds[24];
+    char measured[16], planned[16], seconds[24], sm_count[16];
+    sb_json_get(env, "gpu_sm_count", sm_count, sizeof sm_count);
     sb_json_get(env, "rows_measured", measured, sizeof measured);
     sb_json_get(env, "rows_planned", planned, sizeof planned);
     sb_json_get(env, "run_seconds", seconds, sizeof seconds);
@@ -261,11 +272,25 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             algos[nalgo++] = sb_algo_at(a);
     }
 
+    static report_profile profile[64];
+    for (int a = 0; a < nalgo; a++)
+        report_profile_read(results_dir, algos[a]->name, &profile[a]);
+    double copy_gbps = atof(copy);
     fprintf(md, "## Summary\n\nEach stage at the largest image it was measured on; medians.\n\n");
     report_summary_header(md);
     for (int a = 0; a < nalgo; a++)
-        report_summary_rows(md, &rows[a], algos[a]);
+        report_summary_rows(md, &rows[a], algos[a], copy_gbps, &profile[a]);
     report_summary_legend(md);
+    fprintf(md, "\n## How far from the limit\n\nEach stage's fastest CUDA rung at the summary image against "
+                "the larger of its two floors, and what holds it back.\n\n");
+    report_limits_header(md);
+    for (int a = 0; a < nalgo; a++)
+        for (int s = 0; s < algos[a]->stage_count; s++) {
+            stage_limit lim;
+            report_stage_limit_of(&rows[a], algos[a], s, copy_gbps, &profile[a], &lim);
+            report_limits_row(md, algos[a]->name, &lim);
+        }
+    report_limits_legend(md);
     fprintf(md, "\n## The ladders\n\nEach algorithm's variants in teaching order, first stage, kernel ms (the "
                 "steps, their speed-ups and what each changes are on the algorithm's page):\n\n");
     for (int a = 0; a < nalgo; a++)
@@ -273,7 +298,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
 
     report_peers(md, results_dir, rows, algos, nalgo);
 
-    plot_ctx pc = { plots, gnuplot, 0, 0, 0, "", atof(copy), 0.0, 0 };
+    plot_ctx pc = { plots, gnuplot, 0, 0, 0, "", atof(copy), 0.0, 0, 0 };
     for (const char *p = h ? h + 19 : ""; *p && *p != '}';) {      /* the host peak at the most threads */
         int threads = 0;
         double gbps = 0.0;
@@ -285,8 +310,11 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
         if (*p == ',')
             p++;
     }
+    pc.sm_count = atoi(sm_count);
     for (int a = 0; a < nalgo && !st; a++)
-        st = algo_page(&pc, results_dir, out_dir, algos[a], &rows[a], err);
+        st = algo_page(&pc, results_dir, out_dir, algos[a], &rows[a], &profile[a], err);
+    for (int a = 0; a < nalgo; a++)
+        report_profile_free(&profile[a]);
 
     char *gallery_text = NULL;
     size_t gallery_len = 0;

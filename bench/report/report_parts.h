@@ -27,6 +27,7 @@ typedef struct plot_ctx {
     double device_peak;       /* the run's measured device copy, GB/s (0: none) */
     double host_peak;         /* its host memcpy at the most threads measured, GB/s */
     int host_threads;         /* ... at this many threads */
+    int sm_count;             /* the GPU's multiprocessors (the roofline's issue roof) */
 } plot_ctx;
 
 extern const char *const REPORT_PLOT_HEAD;
@@ -62,8 +63,6 @@ void report_variant_source(const sb_variant *v, char *out, size_t size);
 void report_notes_path(const char *algo, char *out, size_t size);
 
 /* ---- the first screen ---- */
-/* One summary row per stage of one algorithm (markdown table rows). */
-void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo);
 void report_summary_header(FILE *fp);
 /* What the summary's columns and marks mean, below it. */
 void report_summary_legend(FILE *fp);

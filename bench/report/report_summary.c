@@ -3,6 +3,7 @@
  * the floor; each algorithm's optimisation ladder; and the pipelines as
  * stacked bars (see report_parts.h). */
 #include "report/report_parts.h"
+#include "report/report_limits.h"
 
 #include "io/catalogue.h"
 
@@ -48,7 +49,15 @@ static const sb_row *fastest(const stage_view *sv, const char *image, int (*pick
 
 static int pick_cpu(const sb_variant *v) { return view_is_cpu_backend(v->backend); }
 static int pick_gpu(const sb_variant *v) { return !view_is_cpu_backend(v->backend) && !view_is_floor(v); }
-static int pick_floor(const sb_variant *v) { return view_is_floor(v); }
+static int pick_rung(const sb_variant *v) { return pick_gpu(v) && strcmp(v->backend, "lib") != 0; }
+
+void report_stage_limit_of(const sb_rows *rows, const sb_algo *algo, int stage, double copy_gbps,
+                           const report_profile *p, stage_limit *lim)
+{
+    stage_view sv;
+    view_build(&sv, rows, algo->name, algo->stages[stage]);
+    report_stage_limit(sv.nimg ? fastest(&sv, sv.img[sv.largest], pick_rung) : NULL, copy_gbps, p, lim);
+}
 
 /* The marks a reader needs beside a time: † measured once or twice, ‡
  * flagged noisy (spread, over the host peak, end to end below a frame). */
@@ -100,7 +109,7 @@ static void name_cell(const sb_row *r, char *out, size_t size)
 void report_summary_header(FILE *fp)
 {
     fprintf(fp, "| algorithm | stage | at | best CPU | best GPU | GPU vs best CPU | per frame: best CPU | per frame: "
-                "best GPU (+ setup) | GPU vs best CPU | use | GPU / floor | serial `cpu`\xc2\xb9 | GPU vs "
+                "best GPU (+ setup) | GPU vs best CPU | use | x limit | serial `cpu`\xc2\xb9 | GPU vs "
                 "serial\xc2\xb9 |\n|---|---|---|---|---|---:|---|---|---:|---|---:|---:|---:|\n");
 }
 
@@ -110,8 +119,9 @@ void report_summary_legend(FILE *fp)
                 "already where it is processed); *per frame*: by the time a program streaming images pays for "
                 "each (upload, run, download into existing buffers; a CPU variant's kernel time plus its fetch), "
                 "with the GPU's one-time setup after the +. *Use*: the faster of the two when the image is already "
-                "on the GPU (kernel) and when it streams from the host (per frame). *Floor*: a copy over the same "
-                "bytes (1.00x would be the speed of light). \xe2\x80\xa0 measured once or twice (each run took "
+                "on the GPU (kernel) and when it streams from the host (per frame). *x limit*: the fastest CUDA rung's "
+                "kernel time over the stage's limit, and what bounds it (the limits table below says how each is "
+                "derived; 1.00x would be the speed of light). \xe2\x80\xa0 measured once or twice (each run took "
                 "at least the time budget); \xe2\x80\xa1 flagged noisy (its flags column: spread, over the host "
                 "peak, or a whole cold run below a frame).\n\n\xc2\xb9 Host-dependent: the serial reference is "
                 "one core of this machine's CPU, and the same serial code runs at different speeds on the hosts "
@@ -119,7 +129,7 @@ void report_summary_legend(FILE *fp)
                 "GPU. Compare the GPU with the best CPU of the same host first.\n");
 }
 
-void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo)
+void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, double copy_gbps, const report_profile *p)
 {
     for (int s = 0; s < algo->stage_count; s++) {
         stage_view sv;
@@ -129,7 +139,7 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo)
         const char *image = sv.img[sv.largest];
         double serial = view_baseline_ms(&sv, image, 0);
         const sb_row *cpu = fastest(&sv, image, pick_cpu), *gpu = fastest(&sv, image, pick_gpu),
-                     *floor = fastest(&sv, image, pick_floor), *cpu_f = fastest_by(&sv, image, pick_cpu, 1),
+                     *cpu_f = fastest_by(&sv, image, pick_cpu, 1),
                      *gpu_f = fastest_by(&sv, image, pick_gpu, 1);
         char cpu_k[96], gpu_k[96], x_k[32], cpu_fr[96], gpu_fr[128], x_f[32], use[200], fl[32], ser[48], x_s[32],
             t[32], on[64], stream[64];
@@ -152,7 +162,9 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo)
             snprintf(use, sizeof use, "%s", on);
         else
             snprintf(use, sizeof use, "%s on the GPU; **%s** streaming", on, stream);
-        ratio_cell(gpu ? gpu->kernel.median : 0, floor ? floor->kernel.median : 0, fl, sizeof fl);
+        stage_limit lim;
+        report_stage_limit(fastest(&sv, image, pick_rung), copy_gbps, p, &lim);
+        report_limit_cell(&lim, fl, sizeof fl);
         snprintf(ser, sizeof ser, "%s", serial > 0 ? ms_text(serial, t, sizeof t) : "-");
         ratio_cell(serial, gpu ? gpu->kernel.median : 0, x_s, sizeof x_s);
         fprintf(fp, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", algo->name,

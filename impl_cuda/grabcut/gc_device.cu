@@ -14,6 +14,7 @@
 #include "gc_device.cuh"
 
 #include "segbench/kmeans.h"
+#include "segbench/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -478,15 +479,23 @@ sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const sb_image 
 
 static sb_status run_pipeline(gc_dev *d, sb_error *err)
 {
+    /* each step a range on the profiler's timeline (trace.h) */
     sb_status st;
-    if ((st = step_mask_init(d, err)) || (st = step_kmeans(d, err)) || (st = step_learn(d, err)) ||
-        (st = step_nlinks(d, err)))
-        return st;
-    for (int it = 0; it < d->p.iterations; it++)
-        if ((st = step_assign(d, err)) || (st = step_learn(d, err)) || (st = step_tlinks(d, err)) ||
-            (st = d->cut->solve(d, it, err)) || (st = step_update_mask(d, err)))
-            return st;
-    return SB_OK;
+    sb_trace_push("start: k-means, mixtures, n-links");
+    if (!(st = step_mask_init(d, err)) && !(st = step_kmeans(d, err)) && !(st = step_learn(d, err)))
+        st = step_nlinks(d, err);
+    sb_trace_pop();
+    for (int it = 0; it < d->p.iterations && !st; it++) {
+        sb_trace_push("iteration %d: assign, learn, t-links", it + 1);
+        if (!(st = step_assign(d, err)) && !(st = step_learn(d, err)))
+            st = step_tlinks(d, err);
+        sb_trace_pop();
+        sb_trace_push("iteration %d: cut", it + 1);
+        if (!st && !(st = d->cut->solve(d, it, err)))
+            st = step_update_mask(d, err);
+        sb_trace_pop();
+    }
+    return st;
 }
 
 /* grabcut-maxflow given stale_term (tests): the stale t-links' cut, then

@@ -630,8 +630,15 @@ sb_status ms_segment(ms_device *d, sb_error *err)
         st = ms_flood(d, d->colour, d->labels, err);
     else if (d->step == SB_MS_MERGE)
         st = ms_merge(d, d->colour, d->flood, d->labels, err);
-    else if (d->step == SB_MS_PIPELINE && !(st = ms_flood(d, d->filtered, d->flood, err)))
-        st = ms_merge(d, d->filtered, d->flood, d->labels, err);
+    else if (d->step == SB_MS_PIPELINE) {      /* each step a range on the profiler's timeline */
+        sb_trace_push("flood");
+        st = ms_flood(d, d->filtered, d->flood, err);
+        sb_trace_pop();
+        sb_trace_push("merge");
+        if (!st)
+            st = ms_merge(d, d->filtered, d->flood, d->labels, err);
+        sb_trace_pop();
+    }
     return st;
 }
 

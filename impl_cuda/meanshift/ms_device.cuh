@@ -29,6 +29,7 @@
 #include <cstdint>
 
 #include "segbench/meanshift.h"
+#include "segbench/trace.h"
 #include "segbench/variant.h"
 
 #include "../cuda_check.cuh"
@@ -104,8 +105,10 @@ template <class Filter>
 sb_status ms_run(ms_device *d, const Filter &filter, sb_error *err)
 {
     sb_status st = SB_OK;
+    sb_trace_push("filter");
     if (ms_filters(d) && !(st = ms_convert_input(d, err)))
         st = filter(err);
+    sb_trace_pop();
     return st ? st : ms_segment(d, err);
 }
 

@@ -32,6 +32,7 @@ typedef struct sb_device_info {
     int mem_bus_bits;
     int driver_version;       /* e.g. 13000 */
     int runtime_version;
+    char uuid[48];            /* "GPU-8f6c...": names this card (NVML, nvidia-smi, compare) */
 } sb_device_info;
 
 /* 1 when this binary was built with CUDA. */
@@ -72,6 +73,17 @@ void sb_host_free(void *ptr);
 
 /* Free the harness's own device scratch (the L2 flush buffer). */
 void sb_device_release_scratch(void);
+
+/* The profiler hand-off (impl_cuda/profiler.cu).  start/stop bracket the
+ * region a profiler started with "collection off" records
+ * (cudaProfilerStart/Stop: ncu --profile-from-start off, nsys
+ * --capture-range=cudaProfilerApi).  marker() launches one tiny kernel,
+ * sb_profile_marker, whose grid is `index` + 1 blocks: a profile that lists
+ * kernels in launch order is cut into the harness's regions at each
+ * marker (bench/profile/). */
+sb_status sb_device_profiler_start(sb_error *err);
+sb_status sb_device_profiler_stop(sb_error *err);
+sb_status sb_device_profile_marker(int index, void *stream, sb_error *err);
 
 /* The kernel census: what the kernels launched between begin and end are,
  * asked of the CUDA runtime itself (CUPTI sees each launch; the occupancy

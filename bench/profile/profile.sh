@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# profile.sh - `make profile`: Nsight Compute over each stage's fastest
+# CUDA rung and the rung before it (--rungs all: every CUDA rung), at the
+# summary image, one checked run each (segbench profile), and its CSV
+# turned into <results>/<algo>.profile.csv (segbench profile --import).
+# Run it after `make bench`: the fastest rung is read from the timings in
+# <results>, and the profile belongs to the same commit and run.
+#
+#   bash bench/profile/profile.sh [--results DIR] [--set NAME] [--algos a,b]
+#                                 [--rungs top|all] [--timeout S per algorithm]
+#
+# NCU names the ncu binary (default: ncu on PATH, else the toolkit's).
+# ncu is started with --clock-control none: the clocks are the card's own,
+# as in the timings (never locked or reset).
+set -euo pipefail
+
+segbench=./build/segbench
+results="" set=default algos="" timeout=150 rungs=top
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --results) results=$2; shift 2 ;;
+    --set) set=$2; shift 2 ;;
+    --algos) algos=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
+    --rungs) rungs=$2; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "profile.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+ncu=${NCU:-$(command -v ncu || true)}
+[ -n "$ncu" ] || for c in /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu; do [ -x "$c" ] && ncu=$c; done
+if [ -z "$ncu" ]; then
+    echo "make profile: ncu (Nsight Compute) not found; install it with the CUDA toolkit or set NCU=path" >&2
+    exit 2
+fi
+[ -x "$segbench" ] || { echo "make profile: $segbench not built (run make)" >&2; exit 2; }
+if [ -z "$results" ]; then
+    machine=$("$segbench" env --no-measure | sed -n 's/^ *"machine_id": "\(.*\)",$/\1/p')
+    results=results/$machine
+fi
+[ -f "$results/env.json" ] || { echo "make profile: $results/env.json not found; run make bench first" >&2; exit 2; }
+[ -n "$algos" ] || algos=$("$segbench" list | sed -n 's/^\([a-z0-9-]*\): .*/\1/p' | paste -sd, -)
+
+case "$rungs" in top|all) ;; *) echo "profile.sh: --rungs is top or all" >&2; exit 2 ;; esac
+# ncu's own sections (speed of light, occupancy, warp states, issue
+# slots) and the counts the limits are made of (ncu_import.h).  A list of
+# single metrics instead costs as many passes, and on ncu 2025.3 it timed
+# kernels 25x slower than they run (seen on the H100, 2026-11-25).
+sections=(--section SpeedOfLight --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis)
+metrics=dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg.per_second
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/segbench-profile.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+status=0
+IFS=, read -r -a list <<< "$algos"
+for algo in "${list[@]}"; do
+    echo "profile: $algo ($rungs CUDA rungs, each stage, at the summary image)"
+    started=$SECONDS
+    pick=(--top --results "$results")
+    [ "$rungs" = all ] && pick=()
+    # A CUDA graph is one result (ncu cannot profile the kernel nodes of a
+    # graph with conditional nodes one by one).
+    if ! timeout --signal=INT "$timeout" "$ncu" --profile-from-start off --clock-control none \
+        --graph-profiling graph --csv --page raw --print-units base --log-file "$work/$algo.ncu.csv" \
+        "${sections[@]}" --metrics "$metrics" \
+        "$segbench" profile "$algo/cuda-*" "${pick[@]}" --set "$set" --warmup 1 --regions "$work/$algo.regions.tsv" \
+        > "$work/$algo.out" 2>&1; then
+        echo "profile: $algo: ncu or the run failed or took over ${timeout} s; its last lines:" >&2
+        tail -n 5 "$work/$algo.out" >&2
+        status=1
+    fi
+    if [ -f "$work/$algo.regions.tsv" ] && [ -f "$work/$algo.ncu.csv" ]; then
+        "$segbench" profile --import "$work/$algo.ncu.csv" --regions "$work/$algo.regions.tsv" --results "$results" ||
+            status=1
+    fi
+    echo "profile: $algo took $((SECONDS - started)) s"
+    [ -z "${PROFILE_KEEP:-}" ] || cp "$work/$algo".* "$PROFILE_KEEP"/ 2>/dev/null || true
+done
+exit $status
