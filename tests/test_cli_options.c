@@ -20,9 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const sb_command *const ALL_COMMANDS[] = { &sb_cmd_list, &sb_cmd_run, &sb_cmd_bench, &sb_cmd_check,
-                                                  &sb_cmd_compare, &sb_cmd_report, &sb_cmd_env };
-enum { NCOMMANDS = sizeof ALL_COMMANDS / sizeof ALL_COMMANDS[0] };
+#define ALL_COMMANDS SB_COMMANDS
+#define NCOMMANDS SB_COMMAND_COUNT
 
 /* ---- a JSON syntax check (enough to say "a JSON parser reads this") ---- */
 
@@ -96,19 +95,7 @@ static int json_valid(const char *text)
 
 /* ---- fixtures ---- */
 
-static const char *grey_png(const char *name, int w, int h)
-{
-    const char *path = test_path(name);
-    if (!test_exists(path)) {
-        sb_image img;
-        test_random_grey(&img, w, h, 5);
-        sb_error err;
-        if (sb_image_save(path, &img, &err) != SB_OK)
-            exit(2);
-        sb_image_free(&img);
-    }
-    return path;
-}
+static const char *grey_png(const char *name, int w, int h) { return test_grey_png(name, w, h, 5); }
 
 /* A small result set of integral's cpu and pthread rows, measured once. */
 static const char *baseline_set(void)

@@ -57,6 +57,15 @@ const char *test_pathf(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* A random grey PNG "<test dir>/<name>", written once (the same seed, the
+ * same pixels); its path. */
+const char *test_grey_png(const char *name, int width, int height, unsigned long long seed);
+/* Run a shell line; a failure (non-zero exit) is a failed check. */
+void test_sh(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
 /* Crafted files (test_image_io.c). */
 void test_write_png_header(const char *path, unsigned width, unsigned height);
 void test_write_truncated_png(const char *path);

@@ -15,25 +15,11 @@
 #include "segbench/image_io.h"
 #include "segbench/trace.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *opt_png(void)
-{
-    static char p[1200];
-    snprintf(p, sizeof p, "%s/opt.png", sb_test_dir());
-    if (!test_exists(p)) {
-        sb_image img;
-        test_random_grey(&img, 64, 48, 5);
-        sb_error err;
-        if (sb_image_save(p, &img, &err) != SB_OK)
-            exit(2);
-        sb_image_free(&img);
-    }
-    return p;
-}
+static const char *opt_png(void) { return test_grey_png("opt.png", 64, 48, 5); }
 
 static void write_text(const char *path, const char *text)
 {
@@ -43,16 +29,6 @@ static void write_text(const char *path, const char *text)
         fputs(text, fp);
         fclose(fp);
     }
-}
-
-static void sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    CHECKF(system(cmd) == 0, "%s", cmd);
 }
 
 /* A CUDA rung on a machine without a GPU: the one line every command uses. */
@@ -137,7 +113,7 @@ static const char *gpu_results(void)
                         "--max-reps 20 --results %s --quiet",
                         opt_png(), dir);
     CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
-    sh("cd %s && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-shared\"; $4 = \"cuda-shared\"; $10 = 0.05; print; "
+    test_sh("cd %s && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-shared\"; $4 = \"cuda-shared\"; $10 = 0.05; print; "
        "next } { print }' integral.csv > t && mv t integral.csv && "
        "sed -i 's/^  \"run_id\":/  \"gpu_sm_count\": 132,\\n  \"device_copy_gbps\": 3000.0,\\n  \"run_id\":/' env.json",
        test_shq(dir));
@@ -252,11 +228,11 @@ static void test_compare_warns_of_machines(void)
                         "--max-reps 20 --results %s --quiet",
                         opt_png(), base);
     CHECK(r->code == 0);
-    sh("rm -rf %s && cp -r %s %s", test_shq(cur), test_shq(base), test_shq(cur));
-    sh("cd %s && sed -i 's/^  \"run_id\":/  \"gpu_name\": \"NVIDIA H100\",\\n  \"gpu_uuid\": \"GPU-aaaa\",\\n  \"run_id\":/' "
+    test_sh("rm -rf %s && cp -r %s %s", test_shq(cur), test_shq(base), test_shq(cur));
+    test_sh("cd %s && sed -i 's/^  \"run_id\":/  \"gpu_name\": \"NVIDIA H100\",\\n  \"gpu_uuid\": \"GPU-aaaa\",\\n  \"run_id\":/' "
        "env.json && awk -F, -v OFS=, 'NR > 1 { $42 = 1980; $43 = 1980 } { print }' integral.csv > t && mv t integral.csv",
        test_shq(base));
-    sh("cd %s && sed -i 's/^  \"run_id\":/  \"gpu_name\": \"NVIDIA H100\",\\n  \"gpu_uuid\": \"GPU-bbbb\",\\n  \"run_id\":/; "
+    test_sh("cd %s && sed -i 's/^  \"run_id\":/  \"gpu_name\": \"NVIDIA H100\",\\n  \"gpu_uuid\": \"GPU-bbbb\",\\n  \"run_id\":/; "
        "s/\"cpu_model\": \"/\"cpu_model\": \"Other /' env.json && "
        "awk -F, -v OFS=, 'NR > 1 { $42 = 1500; $43 = 1500 } { print }' integral.csv > t && mv t integral.csv",
        test_shq(cur));

@@ -19,20 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *truth_png(void)
-{
-    static char p[1200];
-    snprintf(p, sizeof p, "%s/synth-40x30.png", sb_test_dir());
-    if (!test_exists(p)) {
-        sb_image img;
-        test_random_grey(&img, 40, 30, 21);
-        sb_error err;
-        if (sb_image_save(p, &img, &err) != SB_OK)
-            exit(2);
-        sb_image_free(&img);
-    }
-    return p;
-}
+static const char *truth_png(void) { return test_grey_png("synth-40x30.png", 40, 30, 21); }
 
 /* segbench with the shell line `args`, run in `dir` (relative paths there). */
 static cli_result *cli_in(const char *dir, const char *fmt, ...)
@@ -43,16 +30,6 @@ static cli_result *cli_in(const char *dir, const char *fmt, ...)
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
     return cli_exe("cd", "%s && %s %s", dir, test_segbench_path(), args);
-}
-
-static void sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    CHECKF(system(cmd) == 0, "%s", cmd);
 }
 
 static void machine_id(char *out, size_t size)
@@ -70,7 +47,7 @@ static void test_published_sets_are_kept(void)
     snprintf(dir, sizeof dir, "%s", test_pathf("pub"));
     char id[128];
     machine_id(id, sizeof id);
-    sh("mkdir -p %s/results && printf '# published\\n%s\\n' > %s/results/published.txt", dir, id, dir);
+    test_sh("mkdir -p %s/results && printf '# published\\n%s\\n' > %s/results/published.txt", dir, id, dir);
     const char *opts = "--algo integral --variant cpu --threads 1 --budget 2 --quiet";
     cli_result *r = cli_in(dir, "bench --image %s %s", truth_png(), opts);
     CHECKF(r->code == 0 && test_exists(test_pathf("pub/results/%s/env.json", id)), "first run: exit %d: %s", r->code,
@@ -99,7 +76,7 @@ static void test_first_run_touches_only_its_own(void)
     char dir[1200];
     snprintf(dir, sizeof dir, "%s", test_pathf("first"));
     const char *opts = "--algo integral --variant cpu,openmp --threads 1 --budget 2 --quiet";
-    sh("mkdir -p %s/results", dir);
+    test_sh("mkdir -p %s/results", dir);
     cli_result *r = cli_in(dir, "bench --image %s %s --results results/other", truth_png(), opts);
     CHECK(r->code == 0);
     r = cli_in(dir, "report");
@@ -132,11 +109,11 @@ static void test_machines_compare_one_code(void)
     char dir[1200];
     snprintf(dir, sizeof dir, "%s", test_pathf("machines"));
     const char *opts = "--algo integral --variant cpu,openmp --threads 1,2 --budget 2 --quiet";
-    sh("mkdir -p %s/results", dir);
+    test_sh("mkdir -p %s/results", dir);
     cli_result *r = cli_in(dir, "bench --image %s %s --results results/alpha", truth_png(), opts);
     CHECK(r->code == 0);
     /* beta: the same run, a machine twice as fast; gamma: other code */
-    sh("cd %s/results && sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"alpha\"/' alpha/env.json && "
+    test_sh("cd %s/results && sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"alpha\"/' alpha/env.json && "
        "cp -r alpha beta && cp -r alpha gamma && "
        "sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"beta\"/' beta/env.json && "
        "sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"gamma\"/' gamma/env.json && "
@@ -172,13 +149,13 @@ static void test_summary_tells_both(void)
 {
     char dir[1200];
     snprintf(dir, sizeof dir, "%s", test_pathf("summary"));
-    sh("mkdir -p %s", dir);
+    test_sh("mkdir -p %s", dir);
     cli_result *r = cli_in(dir, "bench --image %s --algo integral --variant cpu,openmp --threads 1,2 --budget 2 "
                                 "--quiet --results R",
                            truth_png());
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     /* a floor row, as a GPU run has one (cuda-copy), and the peak it answers to */
-    sh("cd %s/R && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-copy\"; $4 = \"cuda-global\"; $10 = $10 / 4; "
+    test_sh("cd %s/R && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-copy\"; $4 = \"cuda-global\"; $10 = $10 / 4; "
        "print; next } { print }' integral.csv > t && mv t integral.csv && "
        "sed -i 's/\"gpu_present\": false,/\"gpu_present\": false, \"device_copy_gbps\": 2000.0,/' env.json",
        dir);

@@ -4,6 +4,7 @@
 #include "harness/harness.h"
 #include "harness/registry.h"
 
+#include "segbench/image_io.h"
 #include "segbench/rng.h"
 
 #include <dirent.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 void test_random_grey(sb_image *img, int width, int height, unsigned long long seed)
 {
@@ -67,6 +69,30 @@ const char *test_pathf(const char *fmt, ...)
     vsnprintf(name, sizeof name, fmt, ap);
     va_end(ap);
     return test_path(name);
+}
+
+const char *test_grey_png(const char *name, int width, int height, unsigned long long seed)
+{
+    const char *path = test_path(name);
+    if (access(path, F_OK) != 0) {
+        sb_image img;
+        test_random_grey(&img, width, height, seed);
+        sb_error err;
+        if (sb_image_save(path, &img, &err) != SB_OK)
+            exit(2);
+        sb_image_free(&img);
+    }
+    return path;
+}
+
+void test_sh(const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    CHECKF(system(cmd) == 0, "%s", cmd);
 }
 
 void test_check_cpu_variants(const sb_case *c, const char *what)

@@ -11,6 +11,11 @@
 extern const sb_command sb_cmd_list, sb_cmd_run, sb_cmd_bench, sb_cmd_check, sb_cmd_compare, sb_cmd_env,
     sb_cmd_report, sb_cmd_profile;
 
+/* Every command, in the order `segbench help` lists them (cmd_common.c):
+ * main dispatches from it and the tests check every entry's help. */
+extern const sb_command *const SB_COMMANDS[];
+extern const int SB_COMMAND_COUNT;
+
 sb_status cmd_list(int argc, char **argv, sb_error *err);
 sb_status cmd_run(int argc, char **argv, sb_error *err);
 sb_status cmd_bench(int argc, char **argv, sb_error *err);

@@ -15,11 +15,8 @@
 
 #define SEGBENCH_VERSION "0.9.0"
 
-static const sb_command *const COMMANDS[] = {
-    &sb_cmd_list, &sb_cmd_run, &sb_cmd_bench, &sb_cmd_check, &sb_cmd_compare, &sb_cmd_profile, &sb_cmd_report,
-    &sb_cmd_env,
-};
-enum { NCOMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
+#define COMMANDS SB_COMMANDS
+#define NCOMMANDS SB_COMMAND_COUNT
 
 static void usage(FILE *fp)
 {
@@ -55,12 +52,11 @@ static const sb_command *find_command(const char *name)
 
 static const char *nearest_command(const char *name)
 {
-    const char *names[NCOMMANDS + 2];
-    for (int i = 0; i < NCOMMANDS; i++)
-        names[i] = COMMANDS[i]->name;
-    names[NCOMMANDS] = "help";
-    names[NCOMMANDS + 1] = "version";
-    return sb_nearest_name(name, names, NCOMMANDS + 2);
+    const char *names[32] = { "help", "version" };
+    int n = 2;
+    for (int i = 0; i < NCOMMANDS && n < 32; i++)
+        names[n++] = COMMANDS[i]->name;
+    return sb_nearest_name(name, names, n);
 }
 
 int main(int argc, char **argv)

@@ -284,6 +284,9 @@ sb_status report_roofline(plot_ctx *pc, const char *algo, const sb_rows *rows, c
     }
     fclose(fp);
     double roof = 4.0 * sm_count * mhz * 1e-3;      /* G warp instructions a second */
+    double ridge = roof / pc->device_peak;           /* where the two roofs meet: both always drawn */
+    xmin = ridge < xmin ? ridge : xmin;
+    xmax = ridge > xmax ? ridge : xmax;
     char script[2048];
     snprintf(script, sizeof script,
              "%sset output '%s.png'\nset title '%s: instruction roofline (counts: Nsight Compute; time: the timed runs)'\n"

@@ -60,8 +60,9 @@ void report_peers(FILE *md, const char *results_dir, const sb_rows *rows, const 
     FILE *fp = fopen(path, "r");
     if (!fp)
         return;
-    fprintf(md, "## Peers\n\nWhat a user would otherwise pick, on the same image and machine (`make peers`, "
-                "`%s/peers.csv`): the peer's median, segbench's fastest variant at the same stage and image, and "
+    fprintf(md, "## Peers\n\nWhat a user would otherwise pick, on the same image and the same kind of machine "
+                "(`make peers`, `%s/peers.csv`, run in a session of its own, so on a host of the same GPU model "
+                "that may not be the one the timings above came from): the peer's median, segbench's fastest variant at the same stage and image, and "
                 "how many times faster segbench is; then the same against segbench's fastest CPU variant. Like "
                 "is compared with like: a peer on the CPU takes and returns host images, so segbench's figure is "
                 "its per-frame time (upload, run, download into existing buffers); a peer on the GPU is timed "
