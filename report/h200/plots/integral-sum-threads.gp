@@ -2,12 +2,11 @@ set terminal pngcairo size 960,540 noenhanced font ',10'
 set key outside right top
 set grid ytics
 set output 'integral-sum-threads.png'
-set title 'integral sum: thread scaling at synth-640x480'
-set logscale x 2
+set title 'integral sum: thread scaling at synth-640x480 (log-log)'
+set logscale xy 2
 set xrange [1:16]
-set yrange [0:*]
 set xlabel 'threads'
 set ylabel 'speedup over 1 thread'
 names = 'pthread openmp'
 colours = '#1f77b4 #17becf'
-plot x title 'ideal' with lines dashtype 2 lc rgb '#000000', for [i=0:1] 'integral-sum-threads.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)
+plot x title 'ideal (speed-up = threads)' with lines dashtype 2 lc rgb '#000000', for [i=0:1] 'integral-sum-threads.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)

@@ -2,7 +2,7 @@ set terminal pngcairo size 960,540 noenhanced font ',10'
 set key outside right top
 set grid ytics
 set output 'meanshift-filter-r2-ladder.png'
-set title 'meanshift-filter r2 at synth-1920x1080: the ladder, kernel time per step (log scale)'
+set title 'meanshift-filter r2 at synth-1920x1080: the CUDA ladder, kernel time per step (log scale)'
 set style fill solid 0.8 border -1
 set boxwidth 0.7
 set logscale y

@@ -7,4 +7,5 @@ set logscale xy 2
 set xlabel 'radius'
 set ylabel 'kernel time, median (ms)'
 names = 'cpu pthread openmp cuda-global cuda-shared cuda-texture'
-plot for [i=0:5] 'meanshift-filter-sweep-synth-1920x1080.dat' index i using 1:2 with linespoints title word(names, i+1)
+colours = '#4d4d4d #1f77b4 #17becf #d62728 #2ca02c #9467bd'
+plot for [i=0:5] 'meanshift-filter-sweep-synth-1920x1080.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)
