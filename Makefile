@@ -307,7 +307,7 @@ peers: all datasets
 
 # Many machines behind Slurm: one job per partition or GRES, then one report
 # job (bench/slurm/).  PARTITIONS=a100,h100 or GRES=gpu:a100:1,gpu:h100:1;
-# TIME (minutes per task), ACCOUNT, SBATCH_FLAGS, SLURM_MAKE, DRY_RUN=1.
+# TIME (minutes per task), ACCOUNT, SBATCH_FLAGS, SLURM_MAKE, ALGO (patterns), DRY_RUN=1.
 # (Each value reaches submit.sh as one argument, read by the shell from the
 # environment, where make puts variables given on its command line: make's
 # own expansion inside the recipe would let '--comment="a b"' or a space
@@ -316,7 +316,8 @@ bench-slurm:
 	bash bench/slurm/submit.sh $(if $(PARTITIONS),--partitions "$$PARTITIONS") $(if $(GRES),--gres "$$GRES") \
 	  $(if $(PARTITION),--partition "$$PARTITION") --time "$(or $(TIME),60)" \
 	  $(if $(ACCOUNT),--account "$$ACCOUNT") $(if $(SBATCH_FLAGS),--sbatch "$$SBATCH_FLAGS") \
-	  $(if $(SLURM_MAKE),--make "$$SLURM_MAKE") --set "$(SET)" --budget "$(BUDGET)" $(if $(DRY_RUN),--dry-run)
+	  $(if $(SLURM_MAKE),--make "$$SLURM_MAKE") $(if $(ALGO),--algo "$$ALGO") --set "$(SET)" --budget "$(BUDGET)" \
+	  $(if $(DRY_RUN),--dry-run)
 
 # make bench-slurm on a real one-node cluster of this machine (root; installs slurm-wlm and munge).
 test-slurm: $(BUILD)/segbench

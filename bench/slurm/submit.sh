@@ -17,6 +17,7 @@
 #     --account NAME      charge this account (make: ACCOUNT=)
 #     --sbatch "FLAGS"    more sbatch flags for every job (make: SBATCH_FLAGS=)
 #     --set NAME          dataset (default: default)    --budget MS   (default: 100)
+#     --algo PATTERNS     only these algorithms, e.g. integral,kmeans (make: ALGO=; default: all)
 #     --results DIR       results folder (default: results)   --report DIR (default: report)
 #     --make "ARGS"       extra make arguments on the nodes, e.g. "NVCC=" (make: SLURM_MAKE=)
 #     --dry-run           print the job scripts and the sbatch commands; submit nothing
@@ -24,7 +25,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 partitions="" gres="" partition="" time_min=60 account="" extra="" set_name=default budget=100
-results=results report=report make_args="" dry=""
+results=results report=report make_args="" dry="" algo=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --partitions) partitions=$2; shift 2 ;;
@@ -35,11 +36,12 @@ while [ $# -gt 0 ]; do
     --sbatch) extra=$2; shift 2 ;;
     --set) set_name=$2; shift 2 ;;
     --budget) budget=$2; shift 2 ;;
+    --algo) algo=$2; shift 2 ;;
     --results) results=$2; shift 2 ;;
     --report) report=$2; shift 2 ;;
     --make) make_args=$2; shift 2 ;;
     --dry-run) dry=1; shift ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-slurm: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -49,6 +51,7 @@ die() { echo "bench-slurm: $*" >&2; exit 2; }
 [ -z "$partitions" ] || [ -z "$gres" ] || die "PARTITIONS and GRES are two ways to say the same thing: give one"
 case "$time_min" in '' | *[!0-9]*) die "--time: '$time_min' is not a whole number of minutes" ;; esac
 case "$budget" in '' | *[!0-9.]*) die "--budget: '$budget' is not a number of milliseconds" ;; esac
+case "$algo" in *[!a-z0-9,*?-]*) die "--algo: '$algo' is not a list of algorithm names or patterns" ;; esac
 [ -r "datasets/sets/$set_name.set" ] || die "--set: no datasets/sets/$set_name.set"
 [ -n "$dry" ] || command -v sbatch >/dev/null 2>&1 || die "sbatch not found: run this on a Slurm login node"
 
@@ -69,7 +72,7 @@ if [ -n "$extra" ]; then
 fi
 # The jobs read their settings from the environment (sbatch --export=ALL).
 export SEGBENCH_GROUP=$group SEGBENCH_SET=$set_name SEGBENCH_BUDGET=$budget SEGBENCH_RESULTS=$results
-export SEGBENCH_REPORT=$report SEGBENCH_MAKE=$make_args
+export SEGBENCH_REPORT=$report SEGBENCH_MAKE=$make_args SEGBENCH_ALGO=$algo
 common+=(--export=ALL)
 logs=$results/.slurm/$group            # job logs and the tasks' status lines
 [ -n "$dry" ] || mkdir -p "$logs"

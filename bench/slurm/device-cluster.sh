@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# device-cluster.sh - make bench-slurm on a one-node Slurm cluster made on a
+# GPU machine that has no network and no Slurm: the machine's GPUs become
+# GRES (gpu:N, a generated gres.conf), one partition holds the node, and
+# bench/slurm/submit.sh (what make bench-slurm runs) submits a task that
+# must get its GPU through Slurm, build for it and measure, then the report
+# job that merges the result set into MACHINES.md.
+#
+#   1. Where there is apt and a network, fetch Debian's packages:
+#        bash bench/slurm/device-cluster.sh --download build/slurm-debs
+#   2. Bring that folder to the GPU machine, and there, as root:
+#        bash bench/slurm/device-cluster.sh --debs build/slurm-debs [--set smoke] [--algo integral,kmeans]
+#                                           [--keep DIR] [--time MIN]
+#
+# The packages are unpacked under a temporary prefix (dpkg-deb -x), never
+# into /: the daemons and commands run from there (PATH, LD_LIBRARY_PATH,
+# PluginDir), and munged runs with its key, socket and logs in the work
+# folder.  Results and the report go to the work folder too (--keep DIR
+# copies the task table, MACHINES.md, env.json and the job logs there).
+# Every daemon it started is stopped at the end.  Last line: "N passed, N
+# failed".  Tested on Debian 12's Slurm 22.05 and munge 0.5.15.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+PACKAGES="slurmctld slurmd slurm-client slurm-wlm-basic-plugins munge libmunge2 libhwloc15 libjson-c5 liblz4-1
+          libyaml-0-2 liblua5.1-0 libnuma1"
+debs="" set_name=smoke algo="integral,kmeans" keep="" time_min=30 gres_files="" make_args=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --download)
+      mkdir -p "$2" && cd "$2" || exit 2
+      # shellcheck disable=SC2086  # a list of package names
+      apt-get download $PACKAGES || { echo "device-cluster: apt-get download failed" >&2; exit 1; }
+      echo "device-cluster: $(ls ./*.deb | wc -l) packages in $2 ($(du -sh . | cut -f1))"
+      exit 0 ;;
+    --debs) debs=$2; shift 2 ;;
+    --set) set_name=$2; shift 2 ;;
+    --algo) algo=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    --time) time_min=$2; shift 2 ;;
+    --gres-files) gres_files=$2; shift 2 ;;   # tests: stand-ins for /dev/nvidia*, comma list
+    --make) make_args=$2; shift 2 ;;          # tests: e.g. "NVCC=" where there is no GPU
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "device-cluster: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[ -n "$debs" ] || { echo "device-cluster: give --debs DIR (made by --download DIR)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "device-cluster: slurmd must run as root here" >&2; exit 2; }
+ls "$debs"/*.deb >/dev/null 2>&1 || { echo "device-cluster: no .deb in $debs" >&2; exit 2; }
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/    /' <<<"$2"; }
+check() { if eval "$2"; then ok "$1"; else bad "$1" "${3:-}"; fi; }
+finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
+
+work=$(mktemp -d /tmp/segbench-device-cluster-XXXXXX)
+chmod 700 "$work"
+prefix=$work/prefix
+mkdir -p "$prefix" "$work/state" "$work/spool" "$work/munge"
+for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$prefix" || { echo "device-cluster: cannot unpack $d" >&2; exit 1; }; done
+export PATH=$prefix/usr/sbin:$prefix/usr/bin:$PATH
+export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu:$prefix/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export SLURM_CONF=$work/slurm.conf
+plugins=$prefix/usr/lib/x86_64-linux-gnu/slurm-wlm
+check "the packages unpack and run from the prefix ($(slurmctld -V 2>&1 | head -n 1), $(munged --version 2>&1 | head -n 1))" \
+  '[ -x "$prefix/usr/sbin/slurmctld" ] && slurmctld -V >/dev/null 2>&1 && munged --version >/dev/null 2>&1' \
+  "$(slurmctld -V 2>&1 | head -n 3; ldd "$prefix/usr/sbin/slurmctld" | grep "not found")"
+
+stop_daemons() {
+  for pidfile in "$work/slurmd.pid" "$work/slurmctld.pid" "$work/munge/munged.pid"; do
+    [ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
+  done
+  for _ in $(seq 50); do pgrep -f "$work/" >/dev/null 2>&1 || break; sleep 0.2; done
+  pkill -9 -f "$work/" 2>/dev/null
+  true
+}
+trap 'stop_daemons; rm -rf "$work"' EXIT
+
+# ---- munge: root may run it (--force); its key, socket and logs in the work folder
+socket=$work/munge/munge.socket
+dd if=/dev/urandom of="$work/munge/munge.key" bs=1024 count=1 status=none
+chmod 400 "$work/munge/munge.key"
+munged --force --key-file="$work/munge/munge.key" --socket="$socket" --pid-file="$work/munge/munged.pid" \
+  --log-file="$work/munge/munged.log" --seed-file="$work/munge/munged.seed" 2>"$work/munge/start.err"
+check "munged runs from the prefix" '[ -S "$socket" ]' "$(cat "$work/munge/start.err" "$work/munge/munged.log" 2>/dev/null | tail -n 5)"
+
+# ---- the GPUs as GRES: a gres.conf of the device files
+files=()
+if [ -n "$gres_files" ]; then
+  IFS=, read -r -a files <<<"$gres_files"
+else
+  for f in /dev/nvidia[0-9]*; do [ -e "$f" ] && files+=("$f"); done
+fi
+ngpu=${#files[@]}
+check "the node has GPUs to offer ($ngpu: ${files[*]:-none})" '[ "$ngpu" -gt 0 ]'
+host=$(hostname -s)
+mem=$(awk '/MemTotal/ { print int($2 / 1024 * 0.8) }' /proc/meminfo)
+{
+  echo "AutoDetect=off"
+  for f in "${files[@]}"; do echo "NodeName=$host Name=gpu File=$f"; done
+} >"$work/gres.conf"
+cat >"$SLURM_CONF" <<CONF
+ClusterName=segbench-device
+SlurmctldHost=$host
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$socket
+PluginDir=$plugins
+SlurmctldPort=16817
+SlurmdPort=16818
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+MpiDefault=none
+ReturnToService=2
+KillWait=5
+MinJobAge=600
+GresTypes=gpu
+NodeName=$host CPUs=$(nproc) RealMemory=$mem Gres=gpu:$ngpu State=UNKNOWN
+PartitionName=gpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF"
+for _ in $(seq 60); do
+  [ "$(sinfo -h -o %T -p gpu 2>/dev/null | head -n 1)" = idle ] && break
+  sleep 1
+done
+check "a one-node cluster is up with gpu:$ngpu (sinfo: $(sinfo -h -o '%P %T %G' 2>/dev/null | head -n 1))" \
+  '[ "$(sinfo -h -o %T -p gpu | head -n 1)" = idle ] && sinfo -h -o %G | grep -q "gpu:$ngpu"' \
+  "$(tail -n 8 "$work"/slurmctld.log "$work"/slurmd.log 2>/dev/null)"
+
+# ---- make bench-slurm GRES=gpu:1 PARTITION=gpu, into the work folder
+results=$work/results report=$work/report
+start=$SECONDS
+bash bench/slurm/submit.sh --gres gpu:1 --partition gpu --set "$set_name" --algo "$algo" --time "$time_min" \
+  --results "$results" --report "$report" ${make_args:+--make "$make_args"} 2>&1 | tee "$work/submit.out"
+ids=$(sed -n 's/^bench-slurm: \(task for .*: job\|report job\) \([0-9]*\).*/\2/p' "$work/submit.out" | paste -sd,)
+while [ -n "$ids" ] && [ -n "$(squeue -h -j "$ids" 2>/dev/null)" ]; do
+  [ $((SECONDS - start)) -lt $((time_min * 60)) ] || break
+  sleep 3
+done
+echo "device-cluster: the submission took $((SECONDS - start)) s"
+tsv=$results/slurm-tasks.tsv
+logs=$(cat "$results"/.slurm/*/*.out 2>/dev/null)
+machine=$(awk -F'\t' 'NR == 2 { print $4 }' "$tsv" 2>/dev/null)
+check "the task ran and finished ok (slurm-tasks.tsv)" '[ "$(grep -c "	ok	" "$tsv" 2>/dev/null)" = 1 ]' \
+  "$(cat "$tsv" 2>/dev/null; tail -n 20 <<<"$logs")"
+check "Slurm gave the task its GPU (CUDA_VISIBLE_DEVICES set by GRES)" \
+  'grep -q "CUDA_VISIBLE_DEVICES=[0-9]" <<<"$logs"' "$(grep "CUDA_VISIBLE\|GPU " <<<"$logs")"
+check "the task measured the GPU it was given: $machine" \
+  '[ -n "$machine" ] && grep -q "\"gpu_present\": true" "$results/$machine/env.json" 2>/dev/null || [ -n "$make_args" ]' \
+  "$(head -n 30 "$results/$machine/env.json" 2>/dev/null)"
+check "the report job merged it: MACHINES.md names the task" \
+  '[ -s "$report/MACHINES.md" ] && grep -q "All 1 tasks finished\|All 1 task finished" "$report/MACHINES.md"' \
+  "$(head -n 30 "$report/MACHINES.md" 2>/dev/null; tail -n 10 <<<"$logs")"
+echo "--- slurm-tasks.tsv"
+cat "$tsv" 2>/dev/null
+echo "--- MACHINES.md"
+cat "$report/MACHINES.md" 2>/dev/null | head -n 40
+if [ -n "$keep" ]; then
+  mkdir -p "$keep"
+  cp "$tsv" "$report/MACHINES.md" "$work/slurm.conf" "$work/gres.conf" "$work/submit.out" "$keep"/ 2>/dev/null
+  [ -n "$machine" ] && cp "$results/$machine/env.json" "$keep/" 2>/dev/null
+  cat "$results"/.slurm/*/*.out >"$keep/jobs.log" 2>/dev/null
+  cat "$work"/slurmctld.log "$work"/slurmd.log >"$keep/daemons.log" 2>/dev/null
+fi
+stop_daemons
+check "no daemon left running" '! pgrep -f "$work/" >/dev/null'
+finish
