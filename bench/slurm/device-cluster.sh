@@ -59,12 +59,17 @@ chmod 700 "$work"
 prefix=$work/prefix
 mkdir -p "$prefix" "$work/state" "$work/spool" "$work/munge"
 for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$prefix" || { echo "device-cluster: cannot unpack $d" >&2; exit 1; }; done
+# Debian installs the daemons as slurmctld-wlm, slurmd-wlm and
+# slurmstepd-wlm and names them with update-alternatives: the same names,
+# as links inside the prefix
+for f in "$prefix"/usr/sbin/*-wlm; do [ -e "$f" ] && ln -sf "$(basename "$f")" "${f%-wlm}"; done
+plugins=$prefix/usr/lib/x86_64-linux-gnu/slurm-wlm      # the plugins and libslurmfull.so
 export PATH=$prefix/usr/sbin:$prefix/usr/bin:$PATH
-export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu:$prefix/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH=$plugins:$prefix/usr/lib/x86_64-linux-gnu:$prefix/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export SLURM_CONF=$work/slurm.conf
-plugins=$prefix/usr/lib/x86_64-linux-gnu/slurm-wlm
 check "the packages unpack and run from the prefix ($(slurmctld -V 2>&1 | head -n 1), $(munged --version 2>&1 | head -n 1))" \
-  '[ -x "$prefix/usr/sbin/slurmctld" ] && slurmctld -V >/dev/null 2>&1 && munged --version >/dev/null 2>&1' \
+  '[ "$(command -v slurmctld)" = "$prefix/usr/sbin/slurmctld" ] && slurmctld -V >/dev/null 2>&1 &&
+   [ "$(command -v sbatch)" = "$prefix/usr/bin/sbatch" ] && munged --version >/dev/null 2>&1' \
   "$(slurmctld -V 2>&1 | head -n 3; ldd "$prefix/usr/sbin/slurmctld" | grep "not found")"
 
 stop_daemons() {
@@ -131,7 +136,9 @@ GresTypes=gpu
 NodeName=$host CPUs=$(nproc) RealMemory=$mem Gres=gpu:$ngpu State=UNKNOWN
 PartitionName=gpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
-slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF"
+# slurmd starts each job's slurmstepd from the path it was built with
+# (/usr/sbin) unless -d names another
+slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF" -d "$prefix/usr/sbin/slurmstepd"
 for _ in $(seq 60); do
   [ "$(sinfo -h -o %T -p gpu 2>/dev/null | head -n 1)" = idle ] && break
   sleep 1
