@@ -22,8 +22,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
+# libdbus-1-3: the cgroup/v2 plugin links it (an H100 machine with cgroup v2
+# and no libdbus: "slurmd initialization failed", 2026-11-25)
 PACKAGES="slurmctld slurmd slurm-client slurm-wlm-basic-plugins munge libmunge2 libhwloc15 libjson-c5 liblz4-1
-          libyaml-0-2 liblua5.1-0 libnuma1"
+          libyaml-0-2 liblua5.1-0 libnuma1 libdbus-1-3"
 debs="" set_name=smoke algo="integral,kmeans" keep="" time_min=30 gres_files="" make_args=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -138,6 +140,11 @@ PartitionName=gpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 # slurmd starts each job's slurmstepd from the path it was built with
 # (/usr/sbin) unless -d names another
+# cgroup v1 or v2, whichever the machine has; no systemd to ask for a scope
+cat >"$work/cgroup.conf" <<CONF
+CgroupPlugin=autodetect
+IgnoreSystemd=yes
+CONF
 slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF" -d "$prefix/usr/sbin/slurmstepd"
 for _ in $(seq 60); do
   [ "$(sinfo -h -o %T -p gpu 2>/dev/null | head -n 1)" = idle ] && break
@@ -146,6 +153,7 @@ done
 check "a one-node cluster is up with gpu:$ngpu (sinfo: $(sinfo -h -o '%P %T %G' 2>/dev/null | head -n 1))" \
   '[ "$(sinfo -h -o %T -p gpu | head -n 1)" = idle ] && sinfo -h -o %G | grep -q "gpu:$ngpu"' \
   "$(tail -n 8 "$work"/slurmctld.log "$work"/slurmd.log 2>/dev/null)"
+[ "$fail" -eq 0 ] || { echo "device-cluster: the cluster did not come up; nothing submitted"; finish; exit 1; }
 
 # ---- make bench-slurm GRES=gpu:1 PARTITION=gpu, into the work folder
 results=$work/results report=$work/report
