@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     --algos) algos=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --rungs) rungs=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "profile.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
