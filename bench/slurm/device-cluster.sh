@@ -107,37 +107,18 @@ mem=$(awk '/MemTotal/ { print int($2 / 1024 * 0.8) }' /proc/meminfo)
   echo "AutoDetect=off"
   for f in "${files[@]}"; do echo "NodeName=$host Name=gpu File=$f"; done
 } >"$work/gres.conf"
-cat >"$SLURM_CONF" <<CONF
-ClusterName=segbench-device
-SlurmctldHost=$host
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
+# shellcheck source=bench/slurm/one-node.sh
+. bench/slurm/one-node.sh
+{
+  slurm_one_node_conf segbench-device "$work"
+  cat <<CONF
 AuthInfo=socket=$socket
 PluginDir=$plugins
-SlurmctldPort=16817
-SlurmdPort=16818
-StateSaveLocation=$work/state
-SlurmdSpoolDir=$work/spool
-SlurmctldPidFile=$work/slurmctld.pid
-SlurmdPidFile=$work/slurmd.pid
-SlurmctldLogFile=$work/slurmctld.log
-SlurmdLogFile=$work/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-MpiDefault=none
-ReturnToService=2
-KillWait=5
-MinJobAge=600
 GresTypes=gpu
 NodeName=$host CPUs=$(nproc) RealMemory=$mem Gres=gpu:$ngpu State=UNKNOWN
 PartitionName=gpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+} >"$SLURM_CONF"
 # slurmd starts each job's slurmstepd from the path it was built with
 # (/usr/sbin) unless -d names another
 # cgroup v1 or v2, whichever the machine has; no systemd to ask for a scope

@@ -33,12 +33,21 @@ work=$(mktemp -d /tmp/segbench-slurm-XXXXXX)
 chmod 755 "$work"
 export SLURM_CONF=$work/slurm.conf
 started_munged=""
+# A munged that runs (a dead one waiting to be reaped, state Z, is none:
+# containers whose init does not reap leave those behind)
+munged_alive() {
+  local p
+  for p in $(pgrep -x munged 2>/dev/null); do
+    grep -q '^State:[[:space:]]*[RSD]' "/proc/$p/status" 2>/dev/null && return 0
+  done
+  return 1
+}
 stop_daemons() {
   for pidfile in "$work/slurmd.pid" "$work/slurmctld.pid" ${started_munged:+"$started_munged"}; do
     [ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
   done
   for _ in $(seq 50); do
-    pgrep -f "$work/slurm" >/dev/null 2>&1 || { [ -n "$started_munged" ] && pgrep -x munged >/dev/null; } || break
+    pgrep -f "$work/slurm" >/dev/null 2>&1 || { [ -n "$started_munged" ] && munged_alive; } || break
     sleep 0.2
   done
   pkill -9 -f "slurmd -f $work" 2>/dev/null; pkill -9 -f "slurmctld -f $work" 2>/dev/null
@@ -48,7 +57,7 @@ stop_daemons() {
 trap 'stop_daemons; rm -rf "$work"' EXIT
 
 # ---- munge: its directories belong to the munge user, and munged runs as it
-if ! pgrep -x munged >/dev/null 2>&1; then
+if ! munged_alive; then
   mkdir -p /etc/munge /var/lib/munge /var/log/munge /run/munge
   [ -s /etc/munge/munge.key ] || dd if=/dev/urandom of=/etc/munge/munge.key bs=1024 count=1 status=none
   chown -R munge:munge /etc/munge /var/lib/munge /var/log/munge /run/munge
@@ -61,35 +70,16 @@ fi
 host=$(hostname -s)
 mem=$(awk '/MemTotal/ { print int($2 / 1024 * 0.8) }' /proc/meminfo)
 mkdir -p "$work/state" "$work/spool"
-cat >"$SLURM_CONF" <<CONF
-ClusterName=segbench-test
-SlurmctldHost=$host
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-SlurmctldPort=16817
-SlurmdPort=16818
-StateSaveLocation=$work/state
-SlurmdSpoolDir=$work/spool
-SlurmctldPidFile=$work/slurmctld.pid
-SlurmdPidFile=$work/slurmd.pid
-SlurmctldLogFile=$work/slurmctld.log
-SlurmdLogFile=$work/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-MpiDefault=none
-ReturnToService=2
-KillWait=5
-MinJobAge=600
+# shellcheck source=bench/slurm/one-node.sh
+. bench/slurm/one-node.sh
+{
+  slurm_one_node_conf segbench-test "$work"
+  cat <<CONF
 NodeName=$host CPUs=$(nproc) RealMemory=$mem State=UNKNOWN
 PartitionName=cpu-a Nodes=$host Default=YES MaxTime=INFINITE State=UP
 PartitionName=cpu-b Nodes=$host MaxTime=INFINITE State=UP
 CONF
+} >"$SLURM_CONF"
 slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF" || { bad "slurmctld/slurmd would not start" "$(tail -n 5 "$work"/*.log)"; finish; exit 1; }
 for _ in $(seq 60); do
   [ "$(sinfo -h -o %T -p cpu-a 2>/dev/null | head -n 1)" = idle ] && break
@@ -152,5 +142,5 @@ if [ -n "${SLURM_TEST_SHOW:-}" ]; then
 fi
 
 stop_daemons
-check "no daemon left running" '! pgrep -f "$work/slurm" >/dev/null && { [ -z "$started_munged" ] || ! pgrep -x munged >/dev/null; }'
+check "no daemon left running" '! pgrep -f "$work/slurm" >/dev/null && { [ -z "$started_munged" ] || ! munged_alive; }'
 finish
