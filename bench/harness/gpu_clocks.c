@@ -138,6 +138,10 @@ const char *sb_gpu_clocks_source(void)
         return "simulated";
     if (nvml_load())
         return "nvml";
+    if (!smi_missing) {                  /* find out, once, whether nvidia-smi answers */
+        sb_gpu_clocks probe;
+        smi_read(NULL, &probe);
+    }
     return smi_missing ? "none" : "nvidia-smi";
 }
 

@@ -9,7 +9,8 @@
 #   bash bench/profile/profile.sh [--results DIR] [--set NAME] [--algos a,b]
 #                                 [--rungs top|all] [--timeout S per algorithm]
 #
-# NCU names the ncu binary (default: ncu on PATH, else the toolkit's).
+# NCU names the ncu binary (default: ncu on PATH, else the toolkit's);
+# PROFILE_KEEP=DIR keeps each algorithm's raw ncu CSV, regions and output.
 # ncu is started with --clock-control none: the clocks are the card's own,
 # as in the timings (never locked or reset).
 set -euo pipefail
@@ -23,7 +24,7 @@ while [ $# -gt 0 ]; do
     --algos) algos=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --rungs) rungs=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "profile.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
