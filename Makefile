@@ -10,7 +10,7 @@
 #   make bench      build, generate the dataset, check and time every variant,
 #                   write results/<machine>/ and report/<machine>/REPORT.md
 #   make report     regenerate report/<machine>/ from results/<machine>/
-#   make compare A=integral/cuda-shared B=integral/cuda-texture
+#   make compare A=integral/cuda-pdl B=integral/cuda-texture
 #   make bench-cli  whole `segbench run` processes under hyperfine (results/<machine>/cli.json)
 #   make profile    ncu over every CUDA rung after make bench (results/<machine>/<algo>.profile.csv)
 #   make peers      OpenCV, scikit-image, CuPy, PyTorch on the same images (optional; results/<machine>/peers.csv)

@@ -40,8 +40,8 @@ static void test_list(void)
 {
     cli_result *r = cli("list");
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
-    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-shared",
-                            "cuda-texture", "npp", "cuda-copy" };
+    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-tiles",
+                            "cuda-pdl", "cuda-texture", "cuda-lookback", "npp", "cuda-copy" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECKF(strstr(r->out, names[i]) != NULL, "list does not show %s", names[i]);
     CHECK(strstr(r->out, "available") != NULL);
@@ -304,8 +304,8 @@ static void test_no_kernel_image(void)
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     if (sb_device_built()) {
         CHECKF(strstr(r->out, line) != NULL, "list: %.400s", r->out);
-        const char *p = strstr(r->out, "cuda-shared");
-        CHECKF(p && strstr(p, line), "cuda-shared's line does not say it: %.300s", p ? p : "");
+        const char *p = strstr(r->out, "cuda-pdl");
+        CHECKF(p && strstr(p, line), "cuda-pdl's line does not say it: %.300s", p ? p : "");
     } else {
         CHECKF(strstr(r->out, "nvcc was not found") != NULL, "list: %.400s", r->out);
     }
@@ -321,7 +321,7 @@ static void test_no_kernel_image(void)
     CHECKF(strstr(csv, ",cpu,") && !strstr(csv, "cuda-") && !strstr(csv, "FAIL"), "integral.csv: %.300s", csv);
     r = cli("check --image %s --algo integral --threads 1", small_png());
     CHECKF(r->code == 0 && !strstr(r->out, "FAIL"), "check: exit %d: %s", r->code, r->err);
-    r = cli("run integral %s %s/o.png --variant cuda-shared", small_png(), sb_test_dir());
+    r = cli("run integral %s %s/o.png --variant cuda-shared", small_png(), sb_test_dir());   /* the old name of cuda-pdl */
     CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, sb_device_built() ? line : "nvcc"), "run: exit %d: %s",
            r->code, r->err);
     unsetenv("SB_SIMULATE_DEVICE");

@@ -380,7 +380,7 @@ static void test_bench_cli_smoke(void)
     CHECKF(status == 0, "bench_cli.sh failed: %s", text);
     CHECKF(strstr(text, "integral/cpu on butterfly") != NULL, "%s", text);
     if (!sb_device_usable(NULL, 0))
-        CHECKF(strstr(text, "leaving out integral/cuda-shared") != NULL, "%s", text);
+        CHECKF(strstr(text, "leaving out integral/cuda-pdl") != NULL, "%s", text);
     char path[700];
     snprintf(path, sizeof path, "%s/cli.json", results);
     static char json[1 << 16];
@@ -433,7 +433,7 @@ static void test_report_summary_and_rows(void)
     CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
     snprintf(cmd, sizeof cmd,
              "cd %s && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-copy\"; $4 = \"cuda-global\"; $10 = 0.0001; "
-             "$31 = 0.00015; print; $3 = \"cuda-shared\"; $4 = \"cuda-shared\"; $9 = 1; $10 = 0.0002; "
+             "$31 = 0.00015; print; $3 = \"cuda-pdl\"; $4 = \"cuda-shared\"; $9 = 1; $10 = 0.0002; "
              "$31 = 0.0003; print; next } { print }' "
              "integral.csv > t && mv t integral.csv",
              results);
@@ -446,7 +446,7 @@ static void test_report_summary_and_rows(void)
     snprintf(path, sizeof path, "%s/integral.kernels.csv", results);  /* as a GPU run's census writes it */
     fp = fopen(path, "w");
     fprintf(fp, "stage,variant,image,kernel,block,regs,static_smem,dynamic_smem,blocks_per_sm,occupancy\n"
-                "sum,cuda-shared,opt,scan_tiles,256,32,4096,0,8,1.000\nsqsum,cuda-shared,opt,other,128,20,0,0,16,1.000\n");
+                "sum,cuda-pdl,opt,scan_tiles,256,32,4096,0,8,1.000\nsqsum,cuda-pdl,opt,other,128,20,0,0,16,1.000\n");
     fclose(fp);
     r = cli("report --results %s --out %s", results, report);
     CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
@@ -474,15 +474,15 @@ static void test_report_summary_and_rows(void)
     if (row && end)
         snprintf(line, sizeof line, "%.*s", (int)(end - row), row);
     CHECKF(strstr(line, cell) != NULL, "summary: best CPU should be %s: %s", cell, line);
-    CHECKF(strstr(line, "| cuda-shared 0.00020 ms \xe2\x80\xa0") && !strstr(line, "cuda-copy"),
+    CHECKF(strstr(line, "| cuda-pdl 0.00020 ms \xe2\x80\xa0") && !strstr(line, "cuda-copy"),
            "summary: the floor is not the best GPU (its one sample marked): %s", line);
-    const char *frame_cell = strstr(line, "| cuda-shared 0.00030 ms \xe2\x80\xa0");
+    const char *frame_cell = strstr(line, "| cuda-pdl 0.00030 ms \xe2\x80\xa0");
     CHECKF(frame_cell && strstr(frame_cell, " + ") && strstr(frame_cell, " + ") < strchr(frame_cell + 1, '|'),
            "summary: the best GPU's per-frame time and setup: %s", line);
     CHECKF(test_lines(md) <= 150, "REPORT.md has %d lines", test_lines(md));
-    /* the CPU peer beside segbench's best per-frame time (cuda-shared: kernel 0.0002 ms, per frame 0.0003
+    /* the CPU peer beside segbench's best per-frame time (cuda-pdl: kernel 0.0002 ms, per frame 0.0003
      * ms, 1.33x faster than the peer), like with like */
-    CHECKF(strstr(md, "| integral | sum | opt | cv2.integral | cpu | 0.0004 | cuda-shared 0.0003 ms | 1.33x |"),
+    CHECKF(strstr(md, "| integral | sum | opt | cv2.integral | cpu | 0.0004 | cuda-pdl 0.0003 ms | 1.33x |"),
            "REPORT.md: no peers row: %.2000s", strstr(md, "## Peers") ? strstr(md, "## Peers") : md);
 
     snprintf(path, sizeof path, "%s/integral.md", report);
@@ -492,7 +492,7 @@ static void test_report_summary_and_rows(void)
            "integral.md: the floor is labelled and not ranked");
     CHECKF(strstr(md, "| n < 3 † | 1 |") && strstr(md, "† measured once or twice"), "integral.md: n = 1 unmarked");
     CHECKF(strstr(md, "#### What the hardware did, stage sum") &&
-               strstr(md, "| cuda-shared | `scan_tiles` | 256 | 32 | 4096 | 0 | 8 | 100% |"),
+               strstr(md, "| cuda-pdl | `scan_tiles` | 256 | 32 | 4096 | 0 | 8 | 100% |"),
            "integral.md: no kernel census table");
     sb_rows_free(&rows);
 }

@@ -259,7 +259,7 @@ static void test_gpu_slic_source_race_caught(void)
     extern const sb_variant_ops sb_slic_cuda_seed_race_ops;
     const sb_variant race = { "slic", "cuda-seed-race", "cuda-global", "CUDA", SB_DEVICE, 1u,
                               &sb_slic_cuda_seed_race_ops, "the source's racy reduction",
-                              "slic/cuda-seed-race", __FILE__ };
+                              "slic/cuda-seed-race", __FILE__, NULL, "", NULL };
     const sb_algo *algo = sb_algo_find("slic");
     sb_image img;
     test_patchy_rgb(&img, 517, 259, 4242);

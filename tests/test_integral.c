@@ -196,13 +196,13 @@ static void test_check_can_fail(void)
 
 static void test_registry(void)
 {
-    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-shared",
-                            "cuda-texture", "npp", "cuda-copy" };
+    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-tiles",
+                            "cuda-pdl", "cuda-texture", "cuda-lookback", "npp", "cuda-copy" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECKF(sb_variant_find("integral", names[i]) != NULL, "integral/%s is not registered", names[i]);
     CHECK(strcmp(sb_reference_variant(sb_algo_find("integral"))->name, "cpu") == 0);
     char why[300];
-    const sb_variant *gpu = sb_variant_find("integral", "cuda-shared");
+    const sb_variant *gpu = sb_variant_find("integral", "cuda-pdl");
     sb_availability av = sb_variant_availability(gpu, why, sizeof why);
     CHECKF(av != SB_AVAILABLE || sb_device_built(), "%s", why);
     if (!sb_device_built())

@@ -36,12 +36,12 @@ static void write_text(const char *path, const char *text)
 static void test_profile_refuses(void)
 {
     setenv("SB_SIMULATE_DEVICE", "none", 1);
-    cli_result *r = cli("profile integral/cuda-shared --image %s", opt_png());
+    cli_result *r = cli("profile integral/cuda-pdl --image %s", opt_png());
     unsetenv("SB_SIMULATE_DEVICE");
     /* the reason is the registry's: no GPU, or (a build without nvcc) not built */
     const char *why = sb_device_built() ? "no NVIDIA GPU or driver found" : "not built";
     CHECKF(r->code == 2 && test_lines(r->err) == 1 &&
-               strstr(r->err, "segbench profile: integral/cuda-shared cannot run here: ") && strstr(r->err, why),
+               strstr(r->err, "segbench profile: integral/cuda-pdl cannot run here: ") && strstr(r->err, why),
            "exit %d: %s", r->code, r->err);
     r = cli("profile integral");
     CHECKF(r->code == 2 && strstr(r->err, "algo/variant"), "%s", r->err);
@@ -100,10 +100,10 @@ static const char *NCU_CSV =
     "==PROF== Disconnected from process 1\n";
 
 static const char *REGIONS = "region\talgo\tstage\tvariant\tthreads\timage\twidth\theight\tverdict\tms\n"
-                             "0\tintegral\tsum\tcuda-shared\t1\topt\t64\t48\texact\t0.5\n"
-                             "1\tintegral\tsqsum\tcuda-shared\t1\topt\t64\t48\texact\t0.5\n";
+                             "0\tintegral\tsum\tcuda-pdl\t1\topt\t64\t48\texact\t0.5\n"
+                             "1\tintegral\tsqsum\tcuda-pdl\t1\topt\t64\t48\texact\t0.5\n";
 
-/* A result set of CPU rows, a made-up cuda-shared row of 0.05 ms in
+/* A result set of CPU rows, a made-up cuda-pdl row of 0.05 ms in
  * stage sum, and an env.json that names a GPU of 132 SMs and a 3000 GB/s
  * copy: what the import and the report need. */
 static const char *gpu_results(void)
@@ -116,7 +116,7 @@ static const char *gpu_results(void)
                         "--max-reps 20 --results %s --quiet",
                         opt_png(), dir);
     CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
-    test_sh("cd %s && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-shared\"; $4 = \"cuda-shared\"; $10 = 0.05; print; "
+    test_sh("cd %s && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-pdl\"; $4 = \"cuda-shared\"; $10 = 0.05; print; "
        "next } { print }' integral.csv > t && mv t integral.csv && "
        "sed -i 's/^  \"run_id\":/  \"gpu_sm_count\": 132,\\n  \"device_copy_gbps\": 3000.0,\\n  \"run_id\":/' env.json",
        test_shq(dir));
@@ -136,14 +136,14 @@ static void test_ncu_import(void)
     /* tile_sat: 2 launches, 0.04 ms, 2+4 MB; 2,112,000 warp instructions at
      * 4 x 132 x 1.98 GHz = 0.00202 ms; barrier wins the stalls weighted by
      * time (70000 against long scoreboard's 60000; "selected" is no stall) */
-    CHECKF(strstr(text, "integral,sum,cuda-shared,1,opt,\"void tile_sat<SumOp, GlobalLoader>\",2,0.040000,2000000,"
+    CHECKF(strstr(text, "integral,sum,cuda-pdl,1,opt,\"void tile_sat<SumOp, GlobalLoader>\",2,0.040000,2000000,"
                         "4000000,150.00,0.0500,50.00,20.00,40.00,2112000,1980,0.002020,barrier,53.8,") != NULL,
            "%s", text);
-    CHECKF(strstr(text, "integral,sum,cuda-shared,1,opt,(all),2,") && strstr(text, "integral,sqsum,cuda-shared,1,opt,other,1,"),
+    CHECKF(strstr(text, "integral,sum,cuda-pdl,1,opt,(all),2,") && strstr(text, "integral,sqsum,cuda-pdl,1,opt,other,1,"),
            "%s", text);
     /* a marker past the regions the run logged (ncu stopped mid-run): the rest is left out */
     write_text(regions, "region\talgo\tstage\tvariant\tthreads\timage\twidth\theight\tverdict\tms\n"
-                        "0\tintegral\tsum\tcuda-shared\t1\topt\t64\t48\texact\t0.5\n");
+                        "0\tintegral\tsum\tcuda-pdl\t1\topt\t64\t48\texact\t0.5\n");
     r = cli("profile --import %s --regions %s --results %s", csv, regions, test_pathf("nowhere"));
     CHECKF(r->code == 2 && strstr(r->err, "env.json"), "%s", r->err);
     write_text(csv, "==PROF== nothing profiled\n");
@@ -168,14 +168,14 @@ static void test_limits_in_report(void)
     char path[1300];
     snprintf(path, sizeof path, "%s/REPORT.md", out);
     test_slurp(path, md, sizeof md);
-    const char *row = strstr(md, "| [integral](integral.md) | sum | cuda-shared | 0.05 |");
+    const char *row = strstr(md, "| [integral](integral.md) | sum | cuda-pdl | 0.05 |");
     CHECKF(row && strstr(row, "| 24.75x | latency: neither DRAM (4 % of the copy rate) nor issue slots (4 %)") &&
                strstr(row, "the block's barriers (__syncthreads) (54 % of stalls)"),
            "%.600s", row ? row : md);
     CHECKF(strstr(md, "| 24.75x (latency) |") != NULL, "summary has no x limit");
     snprintf(path, sizeof path, "%s/integral.md", out);
     test_slurp(path, md, sizeof md);
-    CHECKF(strstr(md, "**Limit.** `cuda-shared` runs at **24.75x**") && strstr(md, "## Roofline") &&
+    CHECKF(strstr(md, "**Limit.** `cuda-pdl` runs at **24.75x**") && strstr(md, "## Roofline") &&
                strstr(md, "plots/integral-roofline.png"),
            "integral.md: no limit or roofline");
 }
@@ -206,7 +206,7 @@ static void test_clock_flags(void)
 
     snprintf(r.algo, sizeof r.algo, "integral");
     snprintf(r.stage, sizeof r.stage, "sum");
-    snprintf(r.variant, sizeof r.variant, "cuda-shared");
+    snprintf(r.variant, sizeof r.variant, "cuda-pdl");
     snprintf(r.image, sizeof r.image, "x");
     r.mem_mhz[0] = r.mem_mhz[1] = 2619;
     const char *path = test_pathf("clocks.csv");

@@ -47,7 +47,7 @@ mkdir -p "$results"
 # The variants a user would pick, those that can run on this machine.
 commands=()
 name=$(basename "$image"); name=${name%.*}
-for v in cpu pthread openmp cuda-shared; do
+for v in cpu pthread openmp cuda-pdl; do
   status=$("$segbench" list --json --algo integral --variant "$v" | sed -n 's/.*"status": "\([a-z ]*\)".*/\1/p')
   if [ "$status" = available ]; then
     commands+=(-n "integral/$v on $name (${width}x$height)"

@@ -280,7 +280,7 @@ static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, co
 
 static int variant_selected(const bench_opts *o, const sb_variant *v, const sb_algo *algo, int stage)
 {
-    return strcmp(v->algo, algo->name) == 0 && sb_pattern_match(o->variants, v->name) && (v->stages & (1u << stage)) &&
+    return strcmp(v->algo, algo->name) == 0 && sb_variant_match(o->variants, v->algo, v->name) && (v->stages & (1u << stage)) &&
            sb_pattern_match(o->stages, algo->stages[stage]);
 }
 
@@ -761,7 +761,7 @@ static void report_unavailable(const bench_opts *o)
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
         char why[300];
-        if (!sb_pattern_match(o->algos, v->algo) || !sb_pattern_match(o->variants, v->name) ||
+        if (!sb_pattern_match(o->algos, v->algo) || !sb_variant_match(o->variants, v->algo, v->name) ||
             sb_variant_availability(v, why, sizeof why) == SB_AVAILABLE)
             continue;
         int k = 0;

@@ -60,7 +60,7 @@ static void list_json(const char *algos, const char *variants, const sb_device_i
         int first = 1;
         for (int v = 0; v < sb_variant_count(); v++) {
             const sb_variant *var = sb_variant_at(v);
-            if (strcmp(var->algo, algo->name) != 0 || !sb_pattern_match(variants, var->name))
+            if (strcmp(var->algo, algo->name) != 0 || !sb_variant_match(variants, var->algo, var->name))
                 continue;
             char why[300];
             sb_availability av = sb_variant_availability(var, why, sizeof why);
@@ -75,6 +75,21 @@ static void list_json(const char *algos, const char *variants, const sb_device_i
             printf("\"threaded\": %s, \"device\": %s, \"floor\": %s, ", (var->flags & SB_THREADED) ? "true" : "false",
                    (var->flags & SB_DEVICE) ? "true" : "false", (var->flags & SB_FLOOR) ? "true" : "false");
             sb_json_key_str(stdout, "summary", var->summary);
+            /* the ladder: the rung it grows from (null: a root), its source file, the edge's idea */
+            printf(", \"parent\": ");
+            if (var->parent)
+                sb_json_str(stdout, var->parent);
+            else
+                printf("null");
+            printf(", ");
+            sb_json_key_str(stdout, "source", var->file);
+            printf(", ");
+            sb_json_key_str(stdout, "idea", var->idea);
+            printf(", \"formerly\": ");
+            if (var->formerly)
+                sb_json_str(stdout, var->formerly);
+            else
+                printf("null");
             printf("}");
         }
         printf("]}");
@@ -137,7 +152,7 @@ sb_status cmd_list(int argc, char **argv, sb_error *err)
         printf("  %-16s %-14s %-10s %s\n", "variant", "backend", "status", "what it is");
         for (int v = 0; v < sb_variant_count(); v++) {
             const sb_variant *var = sb_variant_at(v);
-            if (strcmp(var->algo, algo->name) != 0 || !sb_pattern_match(variants, var->name))
+            if (strcmp(var->algo, algo->name) != 0 || !sb_variant_match(variants, var->algo, var->name))
                 continue;
             char why[300];
             sb_availability av = sb_variant_availability(var, why, sizeof why);

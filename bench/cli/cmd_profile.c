@@ -168,7 +168,7 @@ static sb_status check_runnable(const profile_opts *o, sb_error *err)
     for (int s = 0; s < o->nspec; s++)
         for (int i = 0; i < sb_variant_count(); i++) {
             const sb_variant *v = sb_variant_at(i);
-            if (strcmp(v->algo, o->spec[s].algo->name) || !sb_pattern_match(o->spec[s].pattern, v->name))
+            if (strcmp(v->algo, o->spec[s].algo->name) || !sb_variant_match(o->spec[s].pattern, v->algo, v->name))
                 continue;
             char why[256];
             if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
@@ -305,7 +305,7 @@ static sb_status profile_image(profile_run *r, const profile_spec *ps, const sb_
             int count = r->o->top ? 2 : sb_variant_count();
             for (int i = 0; i < count && !st; i++) {
                 const sb_variant *v = r->o->top ? pick[i] : sb_variant_at(i);
-                if (!v || strcmp(v->algo, algo->name) || !sb_pattern_match(ps->pattern, v->name) ||
+                if (!v || strcmp(v->algo, algo->name) || !sb_variant_match(ps->pattern, v->algo, v->name) ||
                     !(v->stages & (1u << stage)))
                     continue;
                 int threads = 1;

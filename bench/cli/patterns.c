@@ -3,6 +3,7 @@
 
 #include "cli/args.h"
 #include "harness/registry.h"
+#include "io/renames.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -59,12 +60,27 @@ int sb_algo_names(const char **names, int max)
     return n;
 }
 
+int sb_variant_match(const char *patterns, const char *algo, const char *name)
+{
+    if (sb_pattern_match(patterns, name))
+        return 1;
+    for (int i = 0; i < sb_rename_count(); i++) {
+        const sb_rename *rn = sb_rename_at(i);
+        if (strcmp(rn->algo, algo) == 0 && strcmp(rn->now, name) == 0 && sb_pattern_match(patterns, rn->before))
+            return 1;
+    }
+    return 0;
+}
+
 int sb_variant_names(const char *algos, const char **names, int max)
 {
     int n = 0;
     for (int i = 0; i < sb_variant_count(); i++)
         if (sb_pattern_match(algos, sb_variant_at(i)->algo))
             n = add_unique(names, n, max, sb_variant_at(i)->name);
+    for (int i = 0; i < sb_rename_count(); i++)      /* old names, last: still accepted */
+        if (sb_pattern_match(algos, sb_rename_at(i)->algo))
+            n = add_unique(names, n, max, sb_rename_at(i)->before);
     return n;
 }
 

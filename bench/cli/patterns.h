@@ -17,7 +17,10 @@ sb_status sb_pattern_check(const char *patterns, const char *const *names, int c
 /* The names of the registry: every algorithm, every variant name and every
  * stage name (each once), for sb_pattern_check.  The arrays are static. */
 int sb_algo_names(const char **names, int max);
-int sb_variant_names(const char *algos, const char **names, int max);   /* variants of the algos matching `algos` */
+int sb_variant_names(const char *algos, const char **names, int max);   /* and renamed ones' old names */
+/* Does a variant of algo, called `name` now, match: by its name or by the
+ * name it had before a rename (io/renames.h)? */
+int sb_variant_match(const char *patterns, const char *algo, const char *name);   /* variants of the algos matching `algos` */
 int sb_stage_names(const char *algos, const char **names, int max);
 
 #endif

@@ -336,7 +336,7 @@ static void warn_clocks(sb_compare_table *t, const char *algo, const sb_rows *ba
 
 static int row_selected(const compare_opts *o, const sb_row *r)
 {
-    return sb_pattern_match(o->variants, r->variant) && sb_pattern_match(o->stages, r->stage);
+    return sb_variant_match(o->variants, r->algo, r->variant) && sb_pattern_match(o->stages, r->stage);
 }
 
 static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const sb_rows *cur, sb_compare_table *t,

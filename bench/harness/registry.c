@@ -3,6 +3,7 @@
 #include "harness/registry.h"
 
 #include "harness/device_status.h"
+#include "io/renames.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,13 +15,30 @@
  * (sb_variant_register); one whose file was not stays NULL, "not built". */
 #define ALL_STAGES 0xffffu
 #undef SB_VARIANT              /* variant.h's registers ops; this one makes a row */
+#undef SB_RUNG
+#define SB_RUNG(algo, name, parent, idea)
 #define SB_VARIANT(algo, name, backend, needs, flags, stages, summary, prepare, upload, run, fetch, release) \
-    { algo, name, backend, #needs, flags, stages, NULL, summary, algo "/" name, __FILE__ },
+    { algo, name, backend, #needs, flags, stages, NULL, summary, algo "/" name, __FILE__, NULL, "", NULL },
 static sb_variant registry_variants[] = {
 #include "variants.inc"
 };
 #undef SB_VARIANT
+#undef SB_RUNG
 enum { REGISTRY_SIZE = sizeof registry_variants / sizeof registry_variants[0] };
+
+/* The ladders: every SB_RUNG(...) line of the same files (variant.h). */
+typedef struct registry_rung {
+    const char *algo, *name, *parent, *idea, *file;
+    int line;
+} registry_rung;
+#define SB_VARIANT(algo, name, backend, needs, flags, stages, summary, prepare, upload, run, fetch, release)
+#define SB_RUNG(algo, name, parent, idea) { algo, name, parent, idea, __FILE__, __LINE__ },
+static const registry_rung registry_rungs[] = {
+#include "variants.inc"
+};
+#undef SB_VARIANT
+#undef SB_RUNG
+enum { RUNG_COUNT = sizeof registry_rungs / sizeof registry_rungs[0] };
 
 /* The ops themselves, one slot a row, which the rows point at. */
 static sb_variant_ops registry_ops[REGISTRY_SIZE];
@@ -86,6 +104,14 @@ static int algo_rank(const char *name)
     return sb_algo_count();            /* a row for no known algorithm: last */
 }
 
+static sb_variant *registry_lookup(const char *algo, const char *name)
+{
+    for (int i = 0; i < REGISTRY_SIZE; i++)
+        if (strcmp(registry_variants[i].algo, algo) == 0 && strcmp(registry_variants[i].name, name) == 0)
+            return &registry_variants[i];
+    return NULL;
+}
+
 static void order_once(void)
 {
     static int done;
@@ -96,7 +122,85 @@ static void order_once(void)
         for (int i = 0; i < REGISTRY_SIZE; i++)
             if (algo_rank(registry_variants[i].algo) == a)
                 registry_order[n++] = &registry_variants[i];
+    for (int i = 0; i < RUNG_COUNT; i++) {       /* the tree: sb_ladder_problems() says what does not join */
+        sb_variant *v = registry_lookup(registry_rungs[i].algo, registry_rungs[i].name);
+        if (v && !v->parent) {
+            v->parent = registry_rungs[i].parent;
+            v->idea = registry_rungs[i].idea;
+        }
+    }
+    for (int i = 0; i < sb_rename_count(); i++) {
+        const sb_rename *rn = sb_rename_at(i);
+        sb_variant *v = registry_lookup(rn->algo, rn->now);
+        if (v)
+            v->formerly = rn->before;
+    }
     done = 1;
+}
+
+/* Append one problem line to why (while it has room); count it. */
+static int ladder_problem(char *why, size_t size, const char *fmt, const char *a, const char *b, const char *c)
+{
+    size_t len = strlen(why);
+    if (len + 1 < size) {
+        snprintf(why + len, size - len, fmt, a, b, c);
+        len = strlen(why);
+        if (len + 1 < size)
+            strcat(why, "\n");
+    }
+    return 1;
+}
+
+int sb_ladder_problems(char *why, size_t size)
+{
+    order_once();
+    int problems = 0;
+    why[0] = '\0';
+    for (int i = 0; i < RUNG_COUNT; i++) {
+        const registry_rung *r = &registry_rungs[i];
+        const sb_variant *v = registry_lookup(r->algo, r->name);
+        if (!v) {
+            problems += ladder_problem(why, size, "%s: SB_RUNG for %s/%s, which no SB_VARIANT declares", r->file,
+                                       r->algo, r->name);
+            continue;
+        }
+        if (strcmp(v->file, r->file) != 0)
+            problems += ladder_problem(why, size, "%s: SB_RUNG for %s, whose SB_VARIANT is in %s", r->file, v->who,
+                                       v->file);
+        for (int j = 0; j < i; j++)
+            if (strcmp(registry_rungs[j].algo, r->algo) == 0 && strcmp(registry_rungs[j].name, r->name) == 0)
+                problems += ladder_problem(why, size, "%s: %s has a second SB_RUNG%s", r->file, v->who, "");
+        if (r->parent && !registry_lookup(r->algo, r->parent))
+            problems += ladder_problem(why, size, "%s: %s grows from %s, which is not a variant of it", r->file, v->who,
+                                       r->parent);
+        if (!r->idea || !r->idea[0])
+            problems += ladder_problem(why, size, "%s: %s's SB_RUNG gives no idea%s", r->file, v->who, "");
+    }
+    for (int i = 0; i < REGISTRY_SIZE; i++) {
+        const sb_variant *v = &registry_variants[i];
+        if ((strcmp(v->needs, "CUDA") == 0 || strcmp(v->needs, "NPP") == 0) && !v->idea[0])
+            problems += ladder_problem(why, size, "%s: %s has no SB_RUNG line (its parent, or none)%s", v->file,
+                                       v->who, "");
+        /* a parent chain must end at a root: no cycles */
+        const sb_variant *p = v;
+        int steps = 0;
+        while (p && p->parent && steps <= REGISTRY_SIZE) {
+            p = registry_lookup(p->algo, p->parent);
+            steps++;
+        }
+        if (steps > REGISTRY_SIZE)
+            problems += ladder_problem(why, size, "%s: %s's parents go round in a circle%s", v->file, v->who, "");
+    }
+    for (int i = 0; i < sb_rename_count(); i++) {
+        const sb_rename *rn = sb_rename_at(i);
+        if (!registry_lookup(rn->algo, rn->now))
+            problems += ladder_problem(why, size, "renames.c: %s/%s renamed to %s, which does not exist", rn->algo,
+                                       rn->before, rn->now);
+        if (registry_lookup(rn->algo, rn->before))
+            problems += ladder_problem(why, size, "renames.c: %s/%s is an old name but a variant still has it%s",
+                                       rn->algo, rn->before, "");
+    }
+    return problems;
 }
 
 int sb_variant_count(void) { return REGISTRY_SIZE; }
@@ -109,6 +213,7 @@ const sb_variant *sb_variant_at(int i)
 
 const sb_variant *sb_variant_find(const char *algo, const char *name)
 {
+    name = sb_variant_current_name(algo, name);
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
         if (strcmp(v->algo, algo) == 0 && strcmp(v->name, name) == 0)

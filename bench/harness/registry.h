@@ -13,12 +13,19 @@ const sb_algo *sb_algo_find(const char *name);
 
 int sb_variant_count(void);
 const sb_variant *sb_variant_at(int i);
+/* By name; an old name of a renamed variant finds it too. */
 const sb_variant *sb_variant_find(const char *algo, const char *name);
+/* (sb_variant_current_name, io/renames.h: the name now of a renamed one.) */
 const sb_variant *sb_reference_variant(const sb_algo *algo);
 
 /* Registrations that matched no row of the table, or a row already
  * taken (each also warned about on stderr); 0 in a sound build. */
 int sb_registry_strays(void);
+
+/* The ladders' soundness: SB_RUNG lines naming no variant or a missing
+ * parent, CUDA variants with no SB_RUNG, cycles, renames to nothing.  The
+ * count, and one line each in why. */
+int sb_ladder_problems(char *why, size_t size);
 
 /* The index of a stage by name, or -1. */
 int sb_stage_find(const sb_algo *algo, const char *stage);

@@ -1,6 +1,6 @@
 #!/bin/sh
-# variant_table.sh - print every SB_VARIANT(...) registration found in the
-# variants' source files, in the registry's order, for registry.c to
+# variant_table.sh - print every SB_VARIANT(...) registration and SB_RUNG(...)
+# ladder line found in the variants' source files, in the registry's order, for registry.c to
 # include (the Makefile writes it to build/gen/variants.inc).
 #
 # The order is the files' order: impl_cpu/, then impl_pthread/'s pthread
@@ -22,7 +22,7 @@ for file in $files; do
     # parentheses, counting none inside string literals; #line points
     # compiler messages at the source file.
     awk -v file="$file" '
-        !on && /^SB_VARIANT\(/ { on = 1; depth = 0; printf "#line %d \"%s\"\n", FNR, file }
+        !on && /^SB_(VARIANT|RUNG)\(/ { on = 1; depth = 0; printf "#line %d \"%s\"\n", FNR, file }
         on {
             print
             instr = 0
@@ -35,6 +35,6 @@ for file in $files; do
             }
             if (depth == 0) on = 0
         }
-        END { if (on) { printf "variant_table.sh: %s: SB_VARIANT( is never closed\n", file > "/dev/stderr"; exit 1 } }
+        END { if (on) { printf "variant_table.sh: %s: SB_VARIANT( or SB_RUNG( is never closed\n", file > "/dev/stderr"; exit 1 } }
     ' "$file"
 done

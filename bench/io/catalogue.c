@@ -1,5 +1,6 @@
 /* catalogue.c - the variants of a result set (see catalogue.h). */
 #include "io/catalogue.h"
+#include "io/renames.h"
 
 #include "cli/args.h"
 #include "io/env.h"
@@ -88,14 +89,18 @@ int sb_catalogue_load(const char *dir)
         sb_variant *v = &entries[count++];
         memset(v, 0, sizeof *v);
         v->algo = f[0];
-        v->name = f[1];
+        v->name = sb_variant_current_name(f[0], f[1]);   /* an older run's name: the variant's name now */
         v->backend = f[2];
         v->flags = (unsigned)strtoul(f[3], NULL, 10);
         v->stages = (unsigned)strtoul(f[4], NULL, 10);
         v->summary = f[5];
         v->needs = "NONE";
         const sb_variant *built = sb_variant_find(v->algo, v->name);
-        v->file = n >= 7 && strcmp(f[6], "-") != 0 ? f[6] : built ? built->file : NULL;
+        /* the file as this tree has it (files move with renames); a variant gone since keeps its own */
+        v->file = built ? built->file : n >= 7 && strcmp(f[6], "-") != 0 ? f[6] : NULL;
+        v->parent = built ? built->parent : NULL; /* the tree is this build's */
+        v->idea = built ? built->idea : "";
+        v->formerly = built ? built->formerly : NULL;
     }
     from_file = 1;
     return 1;
@@ -107,6 +112,7 @@ const sb_variant *sb_catalogue_at(int i) { return from_file ? &entries[i] : sb_v
 
 const sb_variant *sb_catalogue_find(const char *algo, const char *name)
 {
+    name = sb_variant_current_name(algo, name);
     for (int i = 0; i < sb_catalogue_count(); i++) {
         const sb_variant *v = sb_catalogue_at(i);
         if (!strcmp(v->algo, algo) && !strcmp(v->name, name))

@@ -3,6 +3,7 @@
 
 #include "io/csv.h"
 #include "io/json_out.h"
+#include "io/renames.h"
 
 #include "segbench/atomic_file.h"
 
@@ -225,7 +226,7 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         }
         copy_field(r->algo, sizeof r->algo, f[0]);
         copy_field(r->stage, sizeof r->stage, f[1]);
-        copy_field(r->variant, sizeof r->variant, f[2]);
+        copy_field(r->variant, sizeof r->variant, sb_variant_current_name(r->algo, f[2]));   /* old runs' names */
         copy_field(r->backend, sizeof r->backend, f[3]);
         r->threads = atoi(f[4]);
         copy_field(r->image, sizeof r->image, f[5]);
@@ -333,7 +334,7 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
         memset(&key, 0, sizeof key);
         copy_field(key.algo, sizeof key.algo, f[0]);
         copy_field(key.stage, sizeof key.stage, f[1]);
-        copy_field(key.variant, sizeof key.variant, f[2]);
+        copy_field(key.variant, sizeof key.variant, sb_variant_current_name(key.algo, f[2]));
         key.threads = atoi(f[3]);
         copy_field(key.image, sizeof key.image, f[4]);
         sb_row *r = NULL;

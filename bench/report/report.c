@@ -123,9 +123,10 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
     char provenance[600];
     sb_result_set_provenance(path, provenance, sizeof provenance);
     report_notes_path(algo->name, notes, sizeof notes);
-    fprintf(md, "# %s\n\n[Back to the report](REPORT.md). %s.%s%s%s\n\nMeasured at %s. Agreement contract: %s. "
+    fprintf(md, "# %s\n\n[Back to the report](REPORT.md) · [the lessons: its CUDA ladder as a tree](lessons-%s.md). "
+                "%s.%s%s%s\n\nMeasured at %s. Agreement contract: %s. "
                 "**%d of %d rows agree%s.**",
-            algo->name, algo->summary, notes[0] ? " Notes on the CUDA variants: [NOTES.md](../../" : "", notes,
+            algo->name, algo->name, algo->summary, notes[0] ? " Notes on the CUDA variants: [NOTES.md](../../" : "", notes,
             notes[0] ? ")." : "", provenance, algo->contract, rows->count - fails, rows->count,
             fails ? "; the others are marked FAIL" : "");
     if (few)
@@ -292,7 +293,8 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
         }
     report_limits_legend(md);
     fprintf(md, "\n## The ladders\n\nEach algorithm's variants in teaching order, first stage, kernel ms (the "
-                "steps, their speed-ups and what each changes are on the algorithm's page):\n\n");
+                "steps, their speed-ups and what each changes are on the algorithm's page; the CUDA rungs as a "
+                "tree of lessons, each edge's idea, gain and census change, on its lessons page):\n\n");
     for (int a = 0; a < nalgo; a++)
         report_ladder_line(md, &rows[a], algos[a]);
 
@@ -311,8 +313,11 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             p++;
     }
     pc.sm_count = atoi(sm_count);
-    for (int a = 0; a < nalgo && !st; a++)
+    for (int a = 0; a < nalgo && !st; a++) {
         st = algo_page(&pc, results_dir, out_dir, algos[a], &rows[a], &profile[a], err);
+        if (!st)
+            st = report_lessons_page(results_dir, out_dir, algos[a], &rows[a], err);
+    }
     for (int a = 0; a < nalgo; a++)
         report_profile_free(&profile[a]);
 

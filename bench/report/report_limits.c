@@ -17,6 +17,8 @@
  */
 #include "report/report_limits.h"
 
+#include "io/renames.h"
+
 #include "report/report_parts.h"
 
 #include "harness/registry.h"
@@ -57,7 +59,7 @@ int report_profile_read(const char *results_dir, const char *algo, report_profil
         profile_line *l = &p->line[p->count++];
         memset(l, 0, sizeof *l);
         snprintf(l->stage, sizeof l->stage, "%s", f[1]);
-        snprintf(l->variant, sizeof l->variant, "%s", f[2]);
+        snprintf(l->variant, sizeof l->variant, "%s", sb_variant_current_name(algo, f[2]));   /* old runs' names */
         snprintf(l->image, sizeof l->image, "%s", f[4]);
         snprintf(l->kernel, sizeof l->kernel, "%s", f[5]);
         l->launches = atoi(f[6]);

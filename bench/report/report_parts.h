@@ -76,6 +76,13 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo);
 sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_algo *pipeline, FILE *md,
                                sb_error *err);
 
+/* ---- the lessons ---- */
+/* lessons-<algo>.md: the CUDA ladder as a tree, each edge's idea, gain and
+ * census change, the steps that lost (report_lessons.c); nothing when the
+ * algorithm has no rungs. */
+sb_status report_lessons_page(const char *results_dir, const char *out_dir, const sb_algo *algo, const sb_rows *rows,
+                              sb_error *err);
+
 /* ---- the kernel census ---- */
 /* The stage's kernels from results_dir/<algo>.kernels.csv, when there is one (report_kernels.c). */
 void report_kernels(FILE *md, const char *results_dir, const char *algo, const char *stage);

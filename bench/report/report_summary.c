@@ -183,10 +183,11 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
     report_notes_path(algo, notes, sizeof notes);
     fprintf(md, "#### The ladder, stage %s, at %s\n\nThe variants in teaching order (`segbench list`: the files' "
                 "order), each at its best thread count: the CPU variants, then the CUDA rungs, each part a ladder "
-                "of its own (a step's speed-up is over the step before it in its part).%s%s%s\n\n"
-                "| step | variant | kernel ms | vs step before | vs best CPU | vs serial\xc2\xb9 | what it changes | source |\n"
+                "of its own: a CPU step's speed-up is over the step before it, a CUDA rung's over the rung it grows from "
+                "(its parent; the tree is on the [lessons page](lessons-%s.md)).%s%s%s\n\n"
+                "| step | variant | kernel ms | vs step before / parent | vs best CPU | vs serial\xc2\xb9 | what it changes | source |\n"
                 "|---:|---|---:|---:|---:|---:|---|---|\n",
-            sv->stage, image, notes[0] ? " Why each step helps, and what did not: [NOTES.md](../../" : "", notes,
+            sv->stage, image, algo, notes[0] ? " Why each step helps, and what did not: [NOTES.md](../../" : "", notes,
             notes[0] ? ")." : "");
     snprintf(name, sizeof name, "%s-%s-ladder", algo, sv->stage);
     FILE *fp;
@@ -224,12 +225,17 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
                         sv->var[v]->summary);
                 continue;
             }
+            if (part && sv->var[v]->idea[0]) {        /* a CUDA rung: over its parent, not its neighbour */
+                const sb_row *pr = sv->var[v]->parent ? view_best_row(sv, sv->var[v]->parent, image, &failed) : NULL;
+                prev = pr ? pr->kernel.median : 0.0;
+            }
             ratio_cell(prev, r->kernel.median, vs_prev, sizeof vs_prev);
             ratio_cell(best_cpu, r->kernel.median, vs_cpu, sizeof vs_cpu);
             ratio_cell(serial, r->kernel.median, vs_serial, sizeof vs_serial);
             step++;
             fprintf(md, "| %d | %s | %s%s | %s | %s | %s | %s | %s%s%s%s%s |\n", step, variant,
-                    ms_text(r->kernel.median, t, sizeof t), marks(r), step > 1 ? vs_prev : "", vs_cpu, vs_serial,
+                    ms_text(r->kernel.median, t, sizeof t), marks(r), step > 1 || prev > 0 ? vs_prev : "", vs_cpu,
+                    vs_serial,
                     sv->var[v]->summary, src[0] ? "[" : "", src, src[0] ? "](../../" : "", src, src[0] ? ")" : "");
             if (part == any_gpu)             /* the plot: the CUDA rungs, or the CPU ones where there are none */
                 fprintf(fp, "%d %s %g %ld\n", ++plotted, variant, r->kernel.median,
@@ -265,7 +271,8 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo)
     if (sv.nimg == 0)
         return;
     const char *image = sv.img[sv.largest];
-    fprintf(fp, "- [%s](%s.md), %s at %s:", algo->name, algo->name, algo->stages[0], report_md(image));
+    fprintf(fp, "- [%s](%s.md) ([lessons](lessons-%s.md)), %s at %s:", algo->name, algo->name, algo->name,
+            algo->stages[0], report_md(image));
     for (int part = 0; part < 2; part++) {
         int n = 0;
         for (int v = 0; v < sv.nvar; v++) {

@@ -48,3 +48,7 @@ SB_VARIANT("grabcut-kmeans", "cuda-atomics", "cuda-global", CUDA, SB_DEVICE, ALL
 SB_VARIANT("grabcut-gmm", "cuda-atomics", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-global with every pixel's moments added straight to the global totals (10 atomics a pixel)",
            gmm_prepare, atomics_upload, atomics_run, atomics_fetch, atomics_release)
+SB_RUNG("grabcut-kmeans", "cuda-atomics", "cuda-global",
+        "every pixel adds its sums straight to the global totals: the branch that shows why blocks sum first")
+SB_RUNG("grabcut-gmm", "cuda-atomics", "cuda-global",
+        "every pixel adds its moments straight to the global totals: the branch that shows why blocks sum first")

@@ -226,3 +226,9 @@ SB_VARIANT("grabcut-maxflow", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL
 SB_VARIANT("grabcut", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global steps and cut, everything resident, one read-back at the end",
            pipeline_global_prepare, pipeline_global_upload, pipeline_global_run, pipeline_global_fetch, pipeline_global_release)
+SB_RUNG("grabcut-kmeans", "cuda-global", NULL, "the root: a thread a pixel, per-block shared sums, the loop ending on a device flag")
+SB_RUNG("grabcut-gmm", "cuda-global", NULL, "the root: a thread a pixel, per-block moment sums, mixtures by the host's function in one block")
+SB_RUNG("grabcut-graph", "cuda-global", NULL, "the root: a thread a pixel, a warp-summed beta, then n-links and t-links")
+SB_RUNG("grabcut-maxflow", "cuda-global", NULL,
+        "the root: push-relabel as one cooperative kernel, grid.sync between phases, BFS global relabel")
+SB_RUNG("grabcut", "cuda-global", NULL, "the root: the cuda-global steps and cut, resident, one read-back at the end")

@@ -1,7 +1,7 @@
 /* 4_warm.cu - GrabCut's tiled cut, warm-started (variant "cuda-warm" of
  * the pipeline).
  *
- * Against cuda-shared: only where a cut starts.  GrabCut's iterations
+ * Against cuda-tiles: only where a cut starts.  GrabCut's iterations
  * change the t-links a little and the n-links not at all (they depend on
  * the image and beta only), so the flow the last cut found is most of the
  * next one.  The first cut starts from zero flow, as before; every later
@@ -22,7 +22,7 @@
  * and the final mask of this rung against the serial reference.
  *
  * Pipeline only: the grabcut-maxflow step is one cut from zero flow,
- * which is cuda-shared's.
+ * which is cuda-tiles'.
  */
 #include "tile_cut.cuh"
 
@@ -48,5 +48,6 @@ static const gc_cut warm_cut = { warm_prepare, warm_solve, tiles_release, 1 };
 GC_CUDA_OPS(pipeline_warm, GC_PIPELINE, warm_cut)
 
 SB_VARIANT("grabcut", "cuda-warm", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-shared with cuts 2-5 warm-started: the last cut's flow kept, t-link residuals repaired",
+           "cuda-tiles with cuts 2-5 warm-started: the last cut's flow kept, t-link residuals repaired",
            pipeline_warm_prepare, pipeline_warm_upload, pipeline_warm_run, pipeline_warm_fetch, pipeline_warm_release)
+SB_RUNG("grabcut", "cuda-warm", "cuda-tiles", "cuts 2-5 warm-started: the last cut's flow kept, only t-link residuals repaired")

@@ -72,3 +72,5 @@ static sb_status rung_run(void *state, sb_error *err)
 SB_VARIANT("integral", "cuda-naive", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "one thread per row, then one per column",
            rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, integral_device_close)
+SB_RUNG("integral", "cuda-naive", NULL,
+        "the root: one thread a row, then one thread a column, straight through global memory")

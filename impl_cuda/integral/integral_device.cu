@@ -80,3 +80,40 @@ sb_status integral_cuda_fetch(void *state, sb_error *err)
     SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
     return SB_OK;
 }
+
+/* ---- the tile rungs' scratch ---- */
+
+template <class T>
+static sb_status tile_carries_alloc(tile_carries<T> *c, const integral_device *d, sb_error *err)
+{
+    c->pw = d->pw;
+    c->ph = d->ph;
+    c->tiles_x = d->pw / TILE_W;
+    c->tiles_y = d->ph / TILE_H;
+    SB_CUDA_TRY(cudaMalloc(&c->column, (size_t)c->tiles_y * c->pw * sizeof(T)), err, d->who);
+    SB_CUDA_TRY(cudaMalloc(&c->row, (size_t)c->tiles_x * c->ph * sizeof(T)), err, d->who);
+    SB_CUDA_TRY(cudaMalloc(&c->tile, (size_t)c->tiles_y * c->tiles_x * sizeof(T)), err, d->who);
+    return SB_OK;
+}
+
+template <class T>
+static void tile_carries_free(tile_carries<T> *c)
+{
+    cudaFree(c->column);
+    cudaFree(c->row);
+    cudaFree(c->tile);
+}
+
+sb_status tiled_scratch_init(tiled_scratch *s, const integral_device *d, sb_error *err)
+{
+    sb_status st = tile_carries_alloc(&s->sum, d, err);
+    if (!st && d->squares)
+        st = tile_carries_alloc(&s->sq, d, err);
+    return st;
+}
+
+void tiled_scratch_release(tiled_scratch *s)
+{
+    tile_carries_free(&s->sum);
+    tile_carries_free(&s->sq);
+}

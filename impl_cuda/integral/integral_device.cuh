@@ -27,11 +27,42 @@
 #include "segbench/variant.h"
 
 #include "../cuda_check.cuh"
+#include "../warp.cuh"
 
 enum { INTEGRAL_PAD_X = 128, INTEGRAL_PAD_Y = 32 };
 
+/* The tile rungs' tile: one warp owns 128 x 32 pixels, lane i columns
+ * 4i..4i+3 (the buffers are padded to whole tiles). */
+enum {
+    TILE_W = 128,             /* 32 lanes x 4 pixels */
+    TILE_H = 32               /* rows a warp walks (16 measured the same at 4K) */
+};
+static_assert((int)TILE_W == (int)INTEGRAL_PAD_X && INTEGRAL_PAD_Y % TILE_H == 0, "buffers are padded to whole tiles");
+
+/* Four sums to consecutive addresses in one 16-byte store (two for u64). */
+__device__ __forceinline__ void store4(uint32_t *p, const uint32_t v[4])
+{
+    *reinterpret_cast<uint4 *>(p) = make_uint4(v[0], v[1], v[2], v[3]);
+}
+__device__ __forceinline__ void store4(uint64_t *p, const uint64_t v[4])
+{
+    reinterpret_cast<ulonglong2 *>(p)[0] = make_ulonglong2(v[0], v[1]);
+    reinterpret_cast<ulonglong2 *>(p)[1] = make_ulonglong2(v[2], v[3]);
+}
+
+/* Pixels from the padded input in global memory: one 4-byte load a lane
+ * through the read-only data path (__ldg), 128 contiguous bytes a warp. */
+struct GlobalLoader {
+    const uint8_t *in;
+    int pitch;
+    __device__ __forceinline__ uchar4 operator()(int x, int y) const
+    {
+        return __ldg(reinterpret_cast<const uchar4 *>(in + (size_t)y * pitch + x));
+    }
+};
+
 struct integral_device {
-    const char *who;               /* "integral/cuda-shared", for messages */
+    const char *who;               /* "integral/cuda-pdl", for messages */
     int width, height;             /* the image */
     int pw, ph;                    /* padded: multiples of INTEGRAL_PAD_X / _Y */
     int squares;
@@ -58,6 +89,24 @@ struct SquareOp {
     typedef uint64_t T;
     static __device__ __forceinline__ T of(uint32_t v) { return (uint64_t)(v * v); }
 };
+
+/* Where the tile rungs' tile totals live: after the carry scan, the same
+ * arrays hold the exclusive prefixes U, L and V (3_tiles.cu explains). */
+template <class T>
+struct tile_carries {
+    T *column;     /* [tiles_y][pw]       column totals per tile  -> U */
+    T *row;        /* [tiles_x][ph]       row totals per tile     -> L */
+    T *tile;       /* [tiles_y][tiles_x]  tile totals             -> V */
+    int tiles_x, tiles_y, pw, ph;
+};
+
+/* Both tables' carries: the tile rungs' scratch. */
+struct tiled_scratch {
+    tile_carries<uint32_t> sum;
+    tile_carries<uint64_t> sq;
+};
+sb_status tiled_scratch_init(tiled_scratch *s, const integral_device *d, sb_error *err);
+void tiled_scratch_release(tiled_scratch *s);
 
 /* The start of every rung's prepare: a zeroed state of `state_size` bytes
  * (the rung's struct, an integral_device first) in *state, and the padded

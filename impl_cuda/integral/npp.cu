@@ -139,3 +139,4 @@ static void npp_release(void *state)
 SB_VARIANT("integral", "npp", "lib", NPP, SB_DEVICE | SB_INT32, ALL_STAGES,
            "NPP nppiIntegral_8u32s / nppiSqrIntegral_8u32s64f",
            npp_prepare, integral_cuda_upload, npp_run, npp_fetch, npp_release)
+SB_RUNG("integral", "npp", NULL, "a root outside the ladder: NVIDIA's library, nppiIntegral")

@@ -145,3 +145,5 @@ static sb_status seed_fetch(void *state, sb_error *err)
 SB_VARIANT("kmeans", "cuda-seed", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "the source's scheme: centres in __constant__, update on the host, image copied every pass",
            seed_prepare, seed_upload, seed_run, seed_fetch, seed_release)
+SB_RUNG("kmeans", "cuda-seed", NULL,
+        "the root: the source's scheme, centres in __constant__, the update on the host, the image copied every pass")

@@ -111,3 +111,5 @@ static void rung_release(void *state)
 SB_VARIANT("kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "loop on the device: thread per pixel, global atomics into per-block sums, reduce kernel",
            rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)
+SB_RUNG("kmeans", "cuda-global", "cuda-seed",
+        "the loop on the device: per-pixel global atomics into a slice per block, a reduce kernel, no host round trip")

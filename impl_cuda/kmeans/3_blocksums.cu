@@ -88,3 +88,5 @@ static sb_status rung_run(void *state, sb_error *err)
 SB_VARIANT("kmeans", "cuda-blocksums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-global with each block's sums and the centres in shared memory",
            rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
+SB_RUNG("kmeans", "cuda-blocksums", "cuda-global",
+        "each block's sums and the centres in shared memory: shared atomics a pixel, one flush a block")

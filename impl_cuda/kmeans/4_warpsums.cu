@@ -89,3 +89,5 @@ static sb_status rung_run(void *state, sb_error *err)
 SB_VARIANT("kmeans", "cuda-warpsums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-blocksums with the lanes of one label adding together first (warp aggregation)",
            rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
+SB_RUNG("kmeans", "cuda-warpsums", "cuda-blocksums",
+        "warp aggregation: the lanes of one label add together first, one shared atomic per label per warp")

@@ -50,3 +50,5 @@ static sb_status rung_run(void *state, sb_error *err)
 SB_VARIANT("kmeans", "cuda-quad", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-warpsums with 4 pixels a thread: word loads, one centre read for 4 pixels",
            rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
+SB_RUNG("kmeans", "cuda-quad", "cuda-warpsums",
+        "4 pixels a thread: word loads, one centre read for 4 pixels, a quad of one label added as one value")

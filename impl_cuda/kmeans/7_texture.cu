@@ -1,7 +1,7 @@
 /* 7_texture.cu - k-means with the pixels read through a texture object
  * (variant "cuda-texture").
  *
- * Against cuda-shared: the same kernel (quad_pass.cuh); the three words
+ * A branch of cuda-lastblock: the same kernel (quad_pass.cuh); the three words
  * of each quad come from tex1Dfetch on a 1-D texture over the packed
  * image instead of __ldg.  Both go through the same unified L1/texture
  * cache on Hopper, and the access is a plain stream read once per pass,
@@ -76,5 +76,6 @@ static void rung_release(void *state)
 }
 
 SB_VARIANT("kmeans", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-shared with the pixels read through a texture object",
+           "cuda-lastblock with the pixels read through a texture object",
            rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)
+SB_RUNG("kmeans", "cuda-texture", "cuda-lastblock", "the pixels through a texture object instead of __ldg (a branch)")

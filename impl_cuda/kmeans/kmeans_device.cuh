@@ -27,6 +27,7 @@
 #ifndef SEGBENCH_KMEANS_DEVICE_CUH
 #define SEGBENCH_KMEANS_DEVICE_CUH
 
+#include "../warp.cuh"
 #include <cstdint>
 
 #include "segbench/kmeans.h"
@@ -45,7 +46,7 @@ struct km_control {
 };
 
 struct km_device {
-    const char *who;              /* "kmeans/cuda-shared", for messages */
+    const char *who;              /* "kmeans/cuda-lastblock", for messages */
     sb_kmeans_params params;
     long n;                       /* pixels */
     unsigned quads;               /* ceil(n / 4) */
@@ -188,16 +189,8 @@ __device__ __forceinline__ bool km_last_block(km_control *control)
     return last;
 }
 
-__device__ __forceinline__ unsigned km_warp_sum(unsigned v)
-{
-#if __CUDA_ARCH__ >= 800
-    return __reduce_add_sync(KM_FULL_MASK, v);
-#else
-    for (int o = 16; o > 0; o /= 2)
-        v += __shfl_xor_sync(KM_FULL_MASK, v, o);
-    return v;
-#endif
-}
+/* The sum over the whole warp (warp.cuh's, one instruction from sm_80). */
+__device__ __forceinline__ unsigned km_warp_sum(unsigned v) { return sb_warp_sum(KM_FULL_MASK, v); }
 
 /* Add one value per lane into the block's sums, one shared atomic per
  * distinct label in the warp.  Every lane of the warp must call it; lanes

@@ -1,6 +1,6 @@
 /* quad_pass.cuh - one k-means pass over quads of 4 pixels: the kernel of
- * the rungs cuda-quad, cuda-shared and cuda-texture.  Two template
- * parameters carry what differs between them: OneLaunch (cuda-shared:
+ * the rungs cuda-quad, cuda-lastblock and cuda-texture.  Two template
+ * parameters carry what differs between them: OneLaunch (cuda-lastblock:
  * the update runs in the block that finishes last) and the Loader
  * (cuda-texture: the pixels come through a texture object).
  *
@@ -12,7 +12,7 @@
  *     adds its count to the block's, not one global atomic per pixel;
  *   - when every lane's 4 pixels share one label -- most of an image --
  *     the 4 are added first and the warp aggregates once, not 4 times.
- * Against cuda-quad (the lesson of cuda-shared): the update runs in the
+ * Against cuda-quad (the lesson of cuda-lastblock): the update runs in the
  * block that finishes last (km_last_block), so a pass is one launch, not
  * two.
  */

@@ -68,3 +68,7 @@ SB_VARIANT("meanshift-merge", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL
 SB_VARIANT("meanshift", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global steps in turn, data resident on the device",
            pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+SB_RUNG("meanshift-filter", "cuda-global", NULL, "the root: a thread a pixel, its moving window read from global memory through L1")
+SB_RUNG("meanshift-flood", "cuda-global", NULL, "the root: join bits, then union-find by atomicMin in global memory")
+SB_RUNG("meanshift-merge", "cuda-global", NULL, "the root: region sums, fusion union-find in global memory, pruning rounds driven by the host")
+SB_RUNG("meanshift", "cuda-global", NULL, "the root: the cuda-global steps in turn, data resident")

@@ -104,3 +104,8 @@ SB_VARIANT("meanshift-merge", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL
 SB_VARIANT("meanshift", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-shared steps in turn, data resident on the device",
            pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+SB_RUNG("meanshift-filter", "cuda-shared", "cuda-global",
+        "the tile and a radius halo staged in shared memory (a branch that loses: L1 already serves the windows)")
+SB_RUNG("meanshift-flood", "cuda-shared", "cuda-global", "union-find in 32x32 shared-memory tiles first, then only the seams in global memory")
+SB_RUNG("meanshift-merge", "cuda-shared", "cuda-global", "the fusion union-find in 32x32 shared-memory tiles, block-summed region sums")
+SB_RUNG("meanshift", "cuda-shared", "cuda-global", "the cuda-shared steps in turn")

@@ -102,3 +102,5 @@ SB_VARIANT("meanshift-filter", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, 
 SB_VARIANT("meanshift", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
            "texture-read filter, then the cuda-shared flood and merge",
            pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)
+SB_RUNG("meanshift-filter", "cuda-texture", "cuda-global", "the window read through a 2D texture (a branch that loses at large radii)")
+SB_RUNG("meanshift", "cuda-texture", "cuda-shared", "the texture filter in the cuda-shared pipeline (a branch)")

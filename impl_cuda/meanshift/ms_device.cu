@@ -1,7 +1,7 @@
 /* ms_device.cu - the CUDA mean-shift variants' common part
  * (ms_device.cuh): buffers, colour conversion, flood and merge. */
 #include "ms_device.cuh"
-#include "../warp_sum.cuh"
+#include "../warp.cuh"
 
 #include "segbench/ccl.h"
 
@@ -319,7 +319,7 @@ static sb_status ms_stats(ms_device *d, const int32_t *label, const uint32_t *co
 /* The round's first half, the same in both loops: sizes and means, best
  * neighbours, targets, and the ends of the pointers (flags[1] = 1 when
  * some region merges). */
-static sb_status ms_prune_mark(ms_device *d, const uint32_t *colour, const int32_t *cur, sb_error *err)
+sb_status ms_prune_mark(ms_device *d, const uint32_t *colour, const int32_t *cur, sb_error *err)
 {
     sb_status st = ms_stats(d, cur, colour, err);
     if (st)
@@ -335,7 +335,7 @@ static sb_status ms_prune_mark(ms_device *d, const uint32_t *colour, const int32
 /* Its second half: each region takes the smallest root among those whose
  * pointers end where its own does, relabelled in place (a pixel reads
  * only its own label). */
-static sb_status ms_prune_apply(ms_device *d, int32_t *labels, sb_error *err)
+sb_status ms_prune_apply(ms_device *d, int32_t *labels, sb_error *err)
 {
     MS_LAUNCH(ms_first, d->n, labels, d->end, d->first);
     MS_LAUNCH(ms_relabel, d->n, labels, d->end, d->first, labels);
@@ -360,7 +360,7 @@ static sb_status ms_prune_round(ms_device *d, const uint32_t *colour, int32_t *l
 }
 
 /* Before the rounds: the flood regions' means, and fusion into d->comp. */
-static sb_status ms_merge_start(ms_device *d, const uint32_t *colour, const int32_t *flood, sb_error *err)
+sb_status ms_merge_start(ms_device *d, const uint32_t *colour, const int32_t *flood, sb_error *err)
 {
     sb_status st = ms_stats(d, flood, colour, err);
     if (st)
@@ -372,7 +372,7 @@ static sb_status ms_merge_start(ms_device *d, const uint32_t *colour, const int3
 }
 
 /* After them: the regions numbered 0..count-1 in the order of their roots. */
-static sb_status ms_merge_finish(ms_device *d, const int32_t *cur, int32_t *labels, sb_error *err)
+sb_status ms_merge_finish(ms_device *d, const int32_t *cur, int32_t *labels, sb_error *err)
 {
     int32_t *flag = d->target;     /* free after the pruning */
     MS_LAUNCH(ms_root_flags, d->n, cur, flag);
@@ -401,97 +401,6 @@ static sb_status ms_merge(ms_device *d, const uint32_t *colour, const int32_t *f
             break;
     }
     return ms_merge_finish(d, d->comp, labels, err);
-}
-
-/* ---- the merge as one CUDA graph ----------------------------------------------------------- *
- *
- * start -> while (loop) { mark; apply in place; ms_continue } -> finish.
- * The loop's condition lives on the device: ms_continue clears it when no
- * region merged or the rounds run out, so the host never waits inside the
- * merge.  The last round's apply finds nothing to move and leaves every
- * label as it is (each region's pointers end at itself). */
-
-__global__ void ms_continue(cudaGraphConditionalHandle loop, const int *merged, int *rounds)
-{
-    int done = ++*rounds;
-    cudaGraphSetConditional(loop, *merged && done < SB_MS_MAX_PRUNE);
-}
-
-/* Record what fn() enqueues on d->stream into `graph` (NULL: a new one in
- * *made), ending the capture whatever happens. */
-template <class Enqueue>
-static sb_status ms_capture(ms_device *d, cudaGraph_t graph, cudaGraph_t *made, const Enqueue &fn, sb_error *err)
-{
-    cudaStreamCaptureMode mode = cudaStreamCaptureModeThreadLocal;
-    if (graph)
-        SB_CUDA_TRY(cudaStreamBeginCaptureToGraph(d->stream, graph, nullptr, nullptr, 0, mode), err, d->who);
-    else
-        SB_CUDA_TRY(cudaStreamBeginCapture(d->stream, mode), err, d->who);
-    sb_status st = fn();
-    cudaGraph_t out = nullptr;
-    cudaError_t e = cudaStreamEndCapture(d->stream, &out);
-    if (made)
-        *made = out;
-    else if (out && out != graph)
-        cudaGraphDestroy(out);
-    if (st)
-        return st;
-    SB_CUDA_TRY(e, err, d->who);
-    return SB_OK;
-}
-
-sb_status ms_merge_graph_build(ms_device *d, sb_error *err)
-{
-    const uint32_t *colour = d->step == SB_MS_PIPELINE ? d->filtered : d->colour;
-    cudaGraph_t whole = nullptr, start = nullptr, finish = nullptr;
-    sb_status st = SB_OK;
-    cudaGraphNode_t start_node, loop_node, finish_node;
-    cudaGraphConditionalHandle loop;
-    cudaGraphNodeParams cond = {};
-    cudaError_t e = cudaGraphCreate(&whole, 0);
-    if (!e) {
-        st = ms_capture(d, nullptr, &start, [&] {
-            SB_CUDA_TRY(cudaMemsetAsync(d->flags + 2, 0, sizeof(int), d->stream), err, d->who);   /* rounds */
-            return ms_merge_start(d, colour, d->flood, err);
-        }, err);
-    }
-    if (!e && !st)
-        e = cudaGraphAddChildGraphNode(&start_node, whole, nullptr, 0, start);
-    if (!e && !st)
-        e = cudaGraphConditionalHandleCreate(&loop, whole, d->p.min_area > 1, cudaGraphCondAssignDefault);
-    if (!e && !st) {
-        cond.type = cudaGraphNodeTypeConditional;
-        cond.conditional.handle = loop;
-        cond.conditional.type = cudaGraphCondTypeWhile;
-        cond.conditional.size = 1;
-        e = cudaGraphAddNode(&loop_node, whole, &start_node, nullptr, 1, &cond);
-    }
-    if (!e && !st)
-        st = ms_capture(d, cond.conditional.phGraph_out[0], nullptr, [&] {
-            sb_status s = ms_prune_mark(d, colour, d->comp, err);
-            if (!s)
-                s = ms_prune_apply(d, d->comp, err);
-            if (s)
-                return s;
-            ms_continue<<<1, 1, 0, d->stream>>>(loop, d->flags + 1, d->flags + 2);
-            SB_CUDA_LAUNCHED(err, d->who);
-            return SB_OK;
-        }, err);
-    if (!e && !st)
-        st = ms_capture(d, nullptr, &finish, [&] { return ms_merge_finish(d, d->comp, d->labels, err); }, err);
-    if (!e && !st)
-        e = cudaGraphAddChildGraphNode(&finish_node, whole, &loop_node, 1, finish);
-    if (!e && !st)
-        e = cudaGraphInstantiate(&d->merge_graph, whole, 0);
-    if (start)
-        cudaGraphDestroy(start);
-    if (finish)
-        cudaGraphDestroy(finish);
-    if (whole)
-        cudaGraphDestroy(whole);
-    if (e && !st)
-        st = sb_cuda_fail(err, e, d->who, "building the merge graph");
-    return st;
 }
 
 /* ---- the variant functions --------------------------------------------------------------------- */

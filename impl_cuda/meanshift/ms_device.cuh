@@ -67,7 +67,7 @@ struct ms_device {
     void *scan_temp;
     size_t scan_bytes;
     int *flags;                    /* device: [0] region count, [1] merged this round, [2] rounds */
-    cudaGraphExec_t merge_graph;   /* the merge as one graph (ms_merge_graph_build), or NULL */
+    cudaGraphExec_t merge_graph;   /* the merge as one graph (4_graph.cu), or NULL */
     int *host_flags;               /* pinned copy */
 };
 
@@ -87,10 +87,21 @@ sb_status ms_cuda_upload(void *state, sb_error *err);
 /* The step's output back into the harness's, then wait. */
 sb_status ms_cuda_fetch(void *state, sb_error *err);
 
-/* For a rung whose merge runs as one CUDA graph, pruning rounds included
- * (the merge and pipeline steps): record it, once, after ms_device_open.
- * ms_segment then launches it instead of the kernels one by one. */
-sb_status ms_merge_graph_build(ms_device *d, sb_error *err);
+/* The merge's steps, each enqueued on d->stream (ms_device.cu); the host
+ * loop runs start, then rounds of mark and apply while a region merged,
+ * then finish.  A rung that records them as a graph (4_graph.cu) puts the
+ * instantiated graph in d->merge_graph: ms_segment then launches it
+ * instead of the kernels one by one.
+ *   start:  the flood regions' means, and fusion into d->comp;
+ *   mark:   sizes and means, best neighbours, targets, pointer ends
+ *           (flags[1] = 1 when some region merges);
+ *   apply:  each region takes the smallest root whose pointers end where
+ *           its own do, relabelled in place;
+ *   finish: the regions numbered 0..count-1 in the order of their roots. */
+sb_status ms_merge_start(ms_device *d, const uint32_t *colour, const int32_t *flood, sb_error *err);
+sb_status ms_prune_mark(ms_device *d, const uint32_t *colour, const int32_t *cur, sb_error *err);
+sb_status ms_prune_apply(ms_device *d, int32_t *labels, sb_error *err);
+sb_status ms_merge_finish(ms_device *d, const int32_t *cur, int32_t *labels, sb_error *err);
 
 /* Does this step run the filter (the filter step and the pipeline)? */
 static inline bool ms_filters(const ms_device *d) { return d->step == SB_MS_FILTER || d->step == SB_MS_PIPELINE; }

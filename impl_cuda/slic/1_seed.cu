@@ -177,3 +177,5 @@ SB_VARIANT("slic", "cuda-seed", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
 extern "C" const sb_variant_ops sb_slic_cuda_seed_race_ops = {
     rung_prepare, slic_cuda_upload, rung_run<true>, slic_cuda_fetch, rung_release
 };
+SB_RUNG("slic", "cuda-seed", NULL,
+        "the root: the source's kernels, a window reduction per centre (its 3 defects fixed)")

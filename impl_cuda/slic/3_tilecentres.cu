@@ -30,3 +30,5 @@ static sb_status rung_run(void *state, sb_error *err)
 SB_VARIANT("slic", "cuda-tilecentres", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "32x32 tiles with their candidate centres in shared memory; sums still 6 global atomics a pixel",
            rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
+SB_RUNG("slic", "cuda-tilecentres", "cuda-global",
+        "32x32 tiles: the candidate centres of a tile staged once in shared memory (as floats)")

@@ -28,3 +28,5 @@ static sb_status rung_run(void *state, sb_error *err)
 SB_VARIANT("slic", "cuda-tilesums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-tilecentres with each tile's sums in shared memory: shared atomics a pixel, one flush a tile",
            rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
+SB_RUNG("slic", "cuda-tilesums", "cuda-tilecentres",
+        "the sums in shared memory too: shared atomics a pixel, one flush a tile")

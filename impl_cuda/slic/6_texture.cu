@@ -1,7 +1,7 @@
 /* 6_texture.cu - SLIC with the colour read through a texture object
  * (variant "cuda-texture").
  *
- * Against cuda-shared: only the loads of the converted colour change, to
+ * A branch of cuda-warpagg: only the loads of the converted colour change, to
  * tex1Dfetch on a 1-D linear texture of ushort4.  Each pixel is read once
  * per iteration, in rows, so the texture path's caching and addressing
  * have little to offer over __ldg; expect the two to tie.  (The source
@@ -58,5 +58,6 @@ static void rung_release(void *state)
 }
 
 SB_VARIANT("slic", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-shared with the colour read through a texture object",
+           "cuda-warpagg with the colour read through a texture object",
            rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, rung_release)
+SB_RUNG("slic", "cuda-texture", "cuda-warpagg", "the converted colour through a texture object (a branch)")

@@ -120,3 +120,5 @@ static sb_status rung_run(void *state, sb_error *err)
 SB_VARIANT("slic", "cuda-registers", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-tilesums with a thread's 9 candidates and their dx^2 held in registers down 4 rows",
            rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
+SB_RUNG("slic", "cuda-registers", "cuda-tilesums",
+        "a thread walks 4 rows with its 9 candidates and their dx^2 held in registers")

@@ -30,7 +30,7 @@
 enum { SLIC_FULL_MASK = 0xffffffffu };
 
 struct slic_device {
-    const char *who;                 /* "slic/cuda-shared", for messages */
+    const char *who;                 /* "slic/cuda-warpagg", for messages */
     sb_slic_params params;
     sb_slic_geometry geo;
     unsigned n;                      /* pixels */

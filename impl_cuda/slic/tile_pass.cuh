@@ -31,7 +31,7 @@
 #define SEGBENCH_SLIC_TILE_PASS_CUH
 
 #include "slic_device.cuh"
-#include "../warp_sum.cuh"
+#include "../warp.cuh"
 
 enum { TILE = 32, TILE_ROWS = 8, TILE_THREADS = TILE * TILE_ROWS };
 

@@ -83,6 +83,9 @@ typedef struct sb_variant {
     const char *summary;
     const char *who;        /* "integral/cuda-shared", what sb_exec.who gets */
     const char *file;       /* the source file that registers it */
+    const char *parent;     /* the rung it grows from (its SB_RUNG line); NULL: a root */
+    const char *idea;       /* the one idea of that edge, or what a root is; "" when undeclared */
+    const char *formerly;   /* the name it had before (results of older runs use it), or NULL */
 } sb_variant;
 
 /* ---- registration ------------------------------------------------------------
@@ -108,6 +111,24 @@ typedef struct sb_variant {
  * file names (1_naive.cu, 2_blocked6.cu, ...).  A compiled file hands its
  * ops to the registry when the program starts, through a constructor, so
  * no symbol has to be named anywhere else (nor be extern "C").
+ *
+ * A CUDA rung also says where it sits in its algorithm's ladder, with one
+ * more line beside its SB_VARIANT (read by the same script):
+ *
+ *   SB_RUNG("integral", "cuda-pdl", "cuda-tiles",
+ *           "programmatic dependent launch: each kernel starts while the one before drains")
+ *
+ *   parent   the rung it grows from: `diff -u` of the parent's file against
+ *            this one shows the idea.  NULL for a root (the first rung, a
+ *            library, a floor).  A texture or any other alternative is a
+ *            branch of the rung it varies.
+ *   idea     that one idea, in one line (a root: what it starts from)
+ *
+ * The ladders are trees: `segbench list --json` gives each variant's
+ * parent and source, `segbench lesson ALGO/RUNG` prints an edge, and the
+ * report draws each algorithm's tree.  A renamed variant keeps its old
+ * name in registry.c's table of renames, so --variant and older result
+ * sets still know it.
  */
 typedef struct sb_registration {
     const char *algo, *name;
@@ -116,6 +137,9 @@ typedef struct sb_registration {
 
 /* Called by SB_VARIANT's constructor (registry.c). */
 void sb_variant_register(const sb_registration *r);
+
+/* In a variant's own file an SB_RUNG line is only read (registry.c builds the tree from it). */
+#define SB_RUNG(algo, name, parent, idea)
 
 #define SB_CAT_(a, b) a##b
 #define SB_CAT(a, b) SB_CAT_(a, b)

@@ -1,119 +1,31 @@
-/* tiled.cuh - the tiled summed-area table used by cuda-shared and
- * cuda-texture.  The two variants differ only in how a kernel reads four
- * pixels (the Loader): this file is the algorithm, their .cu files are the
- * lesson about memory paths.
+/* 5_texture.cu - tiled integral image, pixels read through a texture object
+ * (variant "cuda-texture").
  *
- * Why tiles.  The integral image needs each output once (4 bytes) and
- * each pixel once (1 byte): 5 bytes a pixel.  Scanning rows and then
- * columns through global memory rewrites the whole table (13+ bytes).
- * Instead (after Nehab et al. 2011, "GPU-efficient recursive filtering and
- * summed-area tables", Algorithm SAT), cut the image into tiles, and
- *   1. tile_totals: read the image once and keep only each tile's column
- *      totals, row totals and grand total -- about 1/32 of the output;
- *   2. carry_scan:  prefix-sum those totals across tiles (small);
- *   3. tile_sat:    read the image again (mostly from L2: it is 1/4 of the
- *      output's size) and write each tile's final sums once, starting from
- *      the carries.
- * Traffic: 2 bytes read + 4 written a pixel, plus ~3 % for the totals.
+ * A branch of cuda-pdl.  The idea: each lane's four pixels are one tex2D
+ * fetch of a uchar4 texel from a pitched 2-D texture over the padded
+ * input.  Textures give 2-D-local caching and free border handling, which
+ * help stencils that reread neighbours; this scan reads each pixel once
+ * per pass in perfectly coalesced rows, so expect no gain -- the row is
+ * here to show that, measured.  What it bought on the H100 (sum,
+ * 3840x2160, run 20261123T025827Z-bcdf): 0.0245 -> 0.0287 ms, a 1.17x loss.
  *
- * One warp owns one tile of 128 x 32 pixels: lane i holds columns
- * 4i..4i+3, the warp walks the 32 rows, and every horizontal sum is a
- * warp shuffle scan -- no shared memory and no __syncthreads in the two
- * big kernels.  For a pixel (x, y) in the tile whose top-left is (x0, y0):
- *
- *   S(x, y) = S(x, y0-1) + sum over rows y0..y of [ L(y') + rowprefix(x, y') ]
- *   S(x, y0-1) = corner + sum over x0..x of U(x')
- *
- * where L(y') is row y' summed left of the tile, U(x') column x' summed
- * above the tile, and corner = S(x0-1, y0-1) = the sum of the tile totals
- * above-left.  carry_scan turns the totals into exactly these: per row,
- * the exclusive prefix over tiles to the left (L); per column, over tiles
- * above (U); per tile, the tile totals above (V, summed along the row of
- * tiles for the corner).
+ * Everything else is cuda-pdl's (3_tiles.cu and 4_pdl.cu explain it).
  */
-#ifndef SEGBENCH_INTEGRAL_TILED_CUH
-#define SEGBENCH_INTEGRAL_TILED_CUH
-
 #include "integral_device.cuh"
 
-enum {
-    TILE_W = 128,             /* 32 lanes x 4 pixels */
-    TILE_H = 32,              /* rows a warp walks (16 measured the same at 4K) */
-    TILES_PER_BLOCK = 4       /* one warp each */
+enum { TILES_PER_BLOCK = 4 };     /* one warp each */
+
+/* Pixels through the texture path: pixel x is in texel x / 4. */
+struct TextureLoader {
+    cudaTextureObject_t tex;      /* uchar4 texels */
+    __device__ __forceinline__ uchar4 operator()(int x, int y) const
+    {
+        return tex2D<uchar4>(tex, (float)(x / 4) + 0.5f, (float)y + 0.5f);
+    }
 };
-static_assert((int)TILE_W == (int)INTEGRAL_PAD_X && INTEGRAL_PAD_Y % TILE_H == 0, "buffers are padded to whole tiles");
 
-#define LANES_ALL 0xffffffffu
-
-template <class T>
-__device__ __forceinline__ T warp_sum(T v)
-{
-#pragma unroll
-    for (int d = 16; d > 0; d >>= 1)
-        v += __shfl_xor_sync(LANES_ALL, v, d);
-    return v;
-}
-
-template <class T>
-__device__ __forceinline__ T warp_inclusive_scan(T v, int lane)
-{
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        T n = __shfl_up_sync(LANES_ALL, v, d);
-        if (lane >= d)
-            v += n;
-    }
-    return v;
-}
-
-/* N separate warp sums at once: on entry each lane holds its part of N
- * totals in v[0..N-1]; on return lane r holds total r mod N.  Each halving
- * step keeps, in every lane, the half of the array its lane bit selects
- * and adds the partner's copy of that half: 31 shuffles for N = 32, where
- * N warp_sum calls would take 5 N. */
-template <int D, int N, class T>
-__device__ __forceinline__ void warp_sums_step(T (&v)[N], int lane)
-{
-    if constexpr (D >= N) {                   /* fewer totals than lanes: fold */
-#pragma unroll
-        for (int i = 0; i < N; i++)
-            v[i] += __shfl_xor_sync(LANES_ALL, v[i], D);
-    } else {                                  /* halve */
-        bool upper = (lane & D) != 0;
-#pragma unroll
-        for (int i = 0; i < D; i++) {
-            T keep = upper ? v[i + D] : v[i], give = upper ? v[i] : v[i + D];
-            v[i] = keep + __shfl_xor_sync(LANES_ALL, give, D);
-        }
-    }
-    if constexpr (D > 1)
-        warp_sums_step<D / 2>(v, lane);
-}
-
-template <int N, class T>
-__device__ __forceinline__ T warp_sums_transposed(T (&v)[N], int lane)
-{
-    warp_sums_step<16>(v, lane);
-    return v[0];
-}
-
-/* Four sums to consecutive addresses in one 16-byte store (two for u64). */
-__device__ __forceinline__ void store4(uint32_t *p, const uint32_t v[4])
-{
-    *reinterpret_cast<uint4 *>(p) = make_uint4(v[0], v[1], v[2], v[3]);
-}
-__device__ __forceinline__ void store4(uint64_t *p, const uint64_t v[4])
-{
-    reinterpret_cast<ulonglong2 *>(p)[0] = make_ulonglong2(v[0], v[1]);
-    reinterpret_cast<ulonglong2 *>(p)[1] = make_ulonglong2(v[2], v[3]);
-}
-
-/* Programmatic dependent launch (Hopper, sm_90+): a kernel launched with
- * programmatic stream serialization may start while the one before it is
- * still running; it must wait (griddepcontrol.wait) before touching what
- * that kernel writes, and the kernel before lets it start early
- * (griddepcontrol.launch_dependents).  Here it hides two launch gaps and
- * lets tile_sat fetch its pixels while carry_scan is still running. */
+/* The two halves of programmatic dependent launch (no-ops before sm_90,
+ * where the launches are in plain stream order). */
 __device__ __forceinline__ void wait_for_previous_kernel()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -127,16 +39,6 @@ __device__ __forceinline__ void let_next_kernel_start()
     asm volatile("griddepcontrol.launch_dependents;");
 #endif
 }
-
-/* Where the tile totals live: after carry_scan, the same arrays hold the
- * exclusive prefixes U, L and V. */
-template <class T>
-struct tile_carries {
-    T *column;     /* [tiles_y][pw]       column totals per tile  -> U */
-    T *row;        /* [tiles_x][ph]       row totals per tile     -> L */
-    T *tile;       /* [tiles_y][tiles_x]  tile totals             -> V */
-    int tiles_x, tiles_y, pw, ph;
-};
 
 /* 1. Each warp reads its tile once and writes its 128 column totals, its
  * TILE_H row totals and its grand total. */
@@ -267,36 +169,8 @@ __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename O
     }
 }
 
-/* Scratch for one table: the three carry arrays. */
-template <class T>
-static sb_status tile_carries_alloc(tile_carries<T> *c, const integral_device *d, sb_error *err)
-{
-    c->pw = d->pw;
-    c->ph = d->ph;
-    c->tiles_x = d->pw / TILE_W;
-    c->tiles_y = d->ph / TILE_H;
-    SB_CUDA_TRY(cudaMalloc(&c->column, (size_t)c->tiles_y * c->pw * sizeof(T)), err, d->who);
-    SB_CUDA_TRY(cudaMalloc(&c->row, (size_t)c->tiles_x * c->ph * sizeof(T)), err, d->who);
-    SB_CUDA_TRY(cudaMalloc(&c->tile, (size_t)c->tiles_y * c->tiles_x * sizeof(T)), err, d->who);
-    return SB_OK;
-}
-
-template <class T>
-static void tile_carries_free(tile_carries<T> *c)
-{
-    cudaFree(c->column);
-    cudaFree(c->row);
-    cudaFree(c->tile);
-}
-
-struct tiled_scratch {
-    int overlap;                  /* programmatic dependent launch (compute capability 9.0+) */
-    tile_carries<uint32_t> sum;
-    tile_carries<uint64_t> sq;
-};
-
 /* The three launches for one table; the second and third may overlap the
- * one before (programmatic dependent launch) where the GPU supports it. */
+ * one before where the GPU supports it (overlap). */
 template <class Op, class Loader>
 static sb_status tiled_table(integral_device *d, const Loader &load, tile_carries<typename Op::T> c,
                              typename Op::T *out, int overlap, sb_error *err)
@@ -323,32 +197,71 @@ static sb_status tiled_table(integral_device *d, const Loader &load, tile_carrie
     return SB_OK;
 }
 
-static sb_status tiled_scratch_init(tiled_scratch *s, const integral_device *d, sb_error *err)
+/* ---- the variant ------------------------------------------------------------------- */
+
+struct rung_state {
+    integral_device dev;   /* first: the shared upload and fetch read it */
+    tiled_scratch carries;
+    int overlap;           /* programmatic dependent launch (compute capability 9.0+) */
+    cudaTextureObject_t tex;
+};
+
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
+    sb_status st = integral_device_open(state, sizeof(rung_state), INTEGRAL_SHARED_OUTPUTS, in, params,
+                                        output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
     int major = 0, dev = 0;
-    SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
-    SB_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), err, d->who);
+    SB_CUDA_TRY(cudaGetDevice(&dev), err, s->dev.who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), err, s->dev.who);
     s->overlap = major >= 9;
-    sb_status st = tile_carries_alloc(&s->sum, d, err);
+    if ((st = tiled_scratch_init(&s->carries, &s->dev, err)))
+        return st;
+
+    integral_device *d = &s->dev;
+    cudaResourceDesc res = {};
+    res.resType = cudaResourceTypePitch2D;
+    res.res.pitch2D.devPtr = d->in;
+    res.res.pitch2D.desc = cudaCreateChannelDesc<uchar4>();
+    res.res.pitch2D.width = (size_t)d->pw / 4;
+    res.res.pitch2D.height = (size_t)d->ph;
+    res.res.pitch2D.pitchInBytes = (size_t)d->pw;
+    cudaTextureDesc desc = {};
+    desc.addressMode[0] = desc.addressMode[1] = cudaAddressModeClamp;
+    desc.filterMode = cudaFilterModePoint;
+    desc.readMode = cudaReadModeElementType;
+    desc.normalizedCoords = 0;
+    SB_CUDA_TRY(cudaCreateTextureObject(&s->tex, &res, &desc, NULL), err, d->who);
+    return SB_OK;
+}
+
+static sb_status rung_run(void *state, sb_error *err)
+{
+    rung_state *s = (rung_state *)state;
+    integral_device *d = &s->dev;
+    TextureLoader load = { s->tex };
+    sb_status st = tiled_table<SumOp>(d, load, s->carries.sum, d->sum, s->overlap, err);
     if (!st && d->squares)
-        st = tile_carries_alloc(&s->sq, d, err);
+        st = tiled_table<SquareOp>(d, load, s->carries.sq, d->sq, s->overlap, err);
     return st;
 }
 
-static void tiled_scratch_release(tiled_scratch *s)
+static void rung_release(void *state)
 {
-    tile_carries_free(&s->sum);
-    tile_carries_free(&s->sq);
+    rung_state *s = (rung_state *)state;
+    if (s) {
+        if (s->tex)
+            cudaDestroyTextureObject(s->tex);
+        tiled_scratch_release(&s->carries);
+    }
+    integral_device_close(s);
 }
 
-/* Both tables with one loader. */
-template <class Loader>
-static sb_status tiled_run(integral_device *d, const tiled_scratch *s, const Loader &load, sb_error *err)
-{
-    sb_status st = tiled_table<SumOp>(d, load, s->sum, d->sum, s->overlap, err);
-    if (!st && d->squares)
-        st = tiled_table<SquareOp>(d, load, s->sq, d->sq, s->overlap, err);
-    return st;
-}
-
-#endif
+SB_VARIANT("integral", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-pdl with the pixels read through a texture object",
+           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
+SB_RUNG("integral", "cuda-texture", "cuda-pdl",
+        "the pixels through a texture object (tex2D) instead of __ldg: a branch that loses")

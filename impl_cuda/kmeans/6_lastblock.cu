@@ -1,4 +1,5 @@
-/* 6_shared.cu - k-means, one kernel a pass (variant "cuda-shared").
+/* 6_lastblock.cu - k-means, one kernel a pass (variant "cuda-lastblock";
+ * it was "cuda-shared").
  *
  * Against cuda-quad: the update of the centres runs in the block that
  * finishes last (km_last_block: a fence, then a ticket), so a pass is one
@@ -37,6 +38,8 @@ static sb_status rung_run(void *state, sb_error *err)
     return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
 }
 
-SB_VARIANT("kmeans", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+SB_VARIANT("kmeans", "cuda-lastblock", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-quad with the update in the block that finishes last: one launch a pass",
            rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
+SB_RUNG("kmeans", "cuda-lastblock", "cuda-quad",
+        "the update in the block that finishes last (a fence, then a ticket): one launch a pass")

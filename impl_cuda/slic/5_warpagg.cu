@@ -1,4 +1,5 @@
-/* 5_shared.cu - SLIC with warp-aggregated sums (variant "cuda-shared").
+/* 5_warpagg.cu - SLIC with warp-aggregated sums (variant "cuda-warpagg";
+ * it was "cuda-shared").
  *
  * Against cuda-tilesums: the lanes of a warp -- 32 pixels of one row,
  * which carry only a few labels -- add their values together first, and
@@ -26,6 +27,8 @@ static sb_status rung_run(void *state, sb_error *err)
     return slic_run(d, [&](sb_error *e) { return slic_tile_iterate<WarpAggregated>(d, load, e); }, err);
 }
 
-SB_VARIANT("slic", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+SB_VARIANT("slic", "cuda-warpagg", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-tilesums with warp-aggregated sums: the lanes of one label add first",
            rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
+SB_RUNG("slic", "cuda-warpagg", "cuda-tilesums",
+        "warp aggregation: the lanes of one label add first, one shared atomic per label per warp")

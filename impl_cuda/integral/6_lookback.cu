@@ -1,7 +1,7 @@
-/* 5_lookback.cu - single-pass integral image with decoupled look-back
+/* 6_lookback.cu - single-pass integral image with decoupled look-back
  * (variant "cuda-lookback").
  *
- * Against cuda-shared: one kernel instead of three.  cuda-shared reads
+ * A branch of cuda-pdl: one kernel instead of three.  cuda-pdl reads
  * the image twice (tile_totals, then tile_sat) and waits between them for
  * a grid-wide carry scan.  Here each block reads its pixels once, keeps
  * them in registers, learns its carries from the blocks before it, and
@@ -12,7 +12,7 @@
  * directions.
  *
  * The pieces.  A warp owns a 128 x 32 tile (lane i: columns 4i..4i+3),
- * as in cuda-shared; a block stacks LB_WARPS warps, so its block tile is
+ * as in cuda-tiles; a block stacks LB_WARPS warps, so its block tile is
  * 128 x 256.  For a pixel (x, y) of a warp tile with top row y0,
  *
  *   S(x, y) = P(x) + sum over rows y' = y0..y of [ A(y') + rowprefix(x, y') ]
@@ -36,12 +36,12 @@
  * epoch, so the scratch needs no clearing between launches.
  *
  * What it bought on the H100 (sum, 3840x2160, run 20261123T053911Z-da92):
- * nothing yet -- 0.0244 -> 0.0313 ms, a 1.28x loss against cuda-shared,
+ * nothing yet -- 0.0244 -> 0.0313 ms, a 1.28x loss against cuda-pdl,
  * though it moves the fewest bytes.  ncu: 22 % occupancy, DRAM 20 % busy,
  * 14.6 cycles between a warp's instructions: the blocks spend their time
  * waiting on flags, not moving bytes.  NOTES.md has what was tried.
  */
-#include "tiled.cuh"
+#include "integral_device.cuh"
 
 #include <cuda/atomic>
 
@@ -330,15 +330,6 @@ static sb_status lookback_table(integral_device *d, lookback_scratch *s, const L
 
 /* ---- the variant ------------------------------------------------------------------- */
 
-struct GlobalLoader {
-    const uint8_t *in;
-    int pitch;
-    __device__ __forceinline__ uchar4 operator()(int x, int y) const
-    {
-        return __ldg(reinterpret_cast<const uchar4 *>(in + (size_t)y * pitch + x));
-    }
-};
-
 struct rung_state {
     integral_device dev;   /* first: the shared upload and fetch read it */
     lookback_scratch chains;
@@ -376,3 +367,5 @@ static void rung_release(void *state)
 SB_VARIANT("integral", "cuda-lookback", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "one pass: 128x256 block tiles, carries by decoupled look-back along rows and columns",
            rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
+SB_RUNG("integral", "cuda-lookback", "cuda-pdl",
+        "one pass: carries by decoupled look-back instead of a grid-wide carry scan (a branch that loses)")

@@ -1,5 +1,5 @@
-/* 3_shared.cu - GrabCut's max-flow in shared-memory tiles (variant
- * "cuda-shared" of grabcut-maxflow and the pipeline).
+/* 3_tiles.cu - GrabCut's max-flow in shared-memory tiles (variant
+ * "cuda-tiles" of grabcut-maxflow and the pipeline; it was "cuda-shared").
  *
  * Against cuda-global: only the cut differs; the per-pixel steps are the
  * same (gc_device.cu).  What a tile buys: a block loads a 16x16 tile -- its nodes' residuals,
@@ -38,9 +38,12 @@ static const gc_cut tiles_cut = { tiles_prepare, tiles_solve, tiles_release, 0 }
 GC_CUDA_OPS(maxflow_shared, GC_MAXFLOW, tiles_cut)
 GC_CUDA_OPS(pipeline_shared, GC_PIPELINE, tiles_cut)
 
-SB_VARIANT("grabcut-maxflow", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+SB_VARIANT("grabcut-maxflow", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "16x16 tiles in four colours, 8 push/relabel rounds a launch in shared memory; tiled BFS relabel",
            maxflow_shared_prepare, maxflow_shared_upload, maxflow_shared_run, maxflow_shared_fetch, maxflow_shared_release)
-SB_VARIANT("grabcut", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+SB_VARIANT("grabcut", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global steps with the tiled cut",
            pipeline_shared_prepare, pipeline_shared_upload, pipeline_shared_run, pipeline_shared_fetch, pipeline_shared_release)
+SB_RUNG("grabcut-maxflow", "cuda-tiles", "cuda-global",
+        "16x16 tiles in four colours: push/relabel rounds in shared memory between block barriers, not grid barriers")
+SB_RUNG("grabcut", "cuda-tiles", "cuda-global", "the tiled cut (grabcut-maxflow's cuda-tiles) in the pipeline")

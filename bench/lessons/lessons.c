@@ -1,0 +1,285 @@
+/* lessons.c - the ladders as trees of lessons (see lessons.h). */
+#include "lessons/lessons.h"
+
+#include "io/csv.h"
+#include "io/renames.h"
+#include "report/report_view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_RUNGS = 32 };
+
+int lesson_rungs(const char *algo, const sb_variant **out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < sb_variant_count() && n < max; i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strcmp(v->algo, algo) == 0 && v->idea[0])
+            out[n++] = v;
+    }
+    return n;
+}
+
+/* "void tile_sat<SumOp, GlobalLoader>" -> "tile_sat" */
+static void kernel_base_name(const char *full, char *out, size_t size)
+{
+    if (strncmp(full, "void ", 5) == 0)
+        full += 5;
+    size_t n = strcspn(full, "<(");
+    snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), full);
+}
+
+static void census_read(lesson_census *c, const char *results_dir, const char *algo, const char *stage,
+                        const char *image, const char *variant)
+{
+    memset(c, 0, sizeof *c);
+    if (!results_dir)
+        return;
+    char path[1400];
+    snprintf(path, sizeof path, "%.1000s/%.60s.kernels.csv", results_dir, algo);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return;
+    /* The census at `image`, else at the first image the file has for the
+     * variant (bench takes it once a stage; block shapes rarely depend on
+     * the image).  A kernel launched in several shapes keeps its largest. */
+    char *line = NULL, first[128] = "";
+    size_t cap = 0;
+    for (int pass = 0; pass < 2 && !c->kernels; pass++) {
+        rewind(fp);
+        while (sb_csv_read_record(fp, &line, &cap) > 0) {
+            char *f[10];
+            if (sb_csv_split(line, f, 10) != 10 || strcmp(f[0], stage) != 0 ||
+                strcmp(sb_variant_current_name(algo, f[1]), variant) != 0)
+                continue;
+            if (!first[0])
+                snprintf(first, sizeof first, "%s", f[2]);
+            if (strcmp(f[2], pass ? first : image) != 0)
+                continue;
+            char name[96];
+            kernel_base_name(f[3], name, sizeof name);
+            int i = 0;
+            while (i < c->kernels && strcmp(c->k[i].name, name) != 0)
+                i++;
+            if (i == c->kernels) {
+                if (c->kernels == LESSON_KERNELS)
+                    continue;
+                c->kernels++;
+                snprintf(c->k[i].name, sizeof c->k[i].name, "%s", name);
+                c->k[i].occupancy = 1.0;
+            }
+            int regs = atoi(f[5]), smem = atoi(f[6]) + atoi(f[7]);
+            double occ = atof(f[9]);
+            if (regs > c->k[i].regs)
+                c->k[i].regs = regs;
+            if (smem > c->k[i].smem)
+                c->k[i].smem = smem;
+            if (occ < c->k[i].occupancy)
+                c->k[i].occupancy = occ;
+        }
+    }
+    free(line);
+    fclose(fp);
+}
+
+void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *rows, const char *results_dir,
+                         const char *stage)
+{
+    memset(e, 0, sizeof *e);
+    e->rung = rung;
+    e->parent = rung->parent ? sb_variant_find(rung->algo, rung->parent) : NULL;
+    if (!rows)
+        return;
+    stage_view sv;
+    view_build(&sv, rows, rung->algo, stage);
+    if (sv.nimg == 0)
+        return;
+    snprintf(e->image, sizeof e->image, "%s", sv.img[sv.largest]);
+    int failed;
+    const sb_row *r = view_best_row(&sv, rung->name, e->image, &failed);
+    if (r) {
+        e->kernel_ms = r->kernel.median;
+        e->frame_ms = r->frame.median;
+    }
+    census_read(&e->census, results_dir, rung->algo, stage, e->image, rung->name);
+    if (e->parent) {
+        const sb_row *p = view_best_row(&sv, e->parent->name, e->image, &failed);
+        if (p) {
+            e->parent_kernel_ms = p->kernel.median;
+            e->parent_frame_ms = p->frame.median;
+        }
+        census_read(&e->parent_census, results_dir, rung->algo, stage, e->image, e->parent->name);
+    }
+}
+
+void lesson_gain_text(double parent_ms, double ms, char *out, size_t size)
+{
+    if (parent_ms > 0 && ms > 0) {
+        double g = parent_ms / ms;
+        snprintf(out, size, "%.*fx", g < 10 ? 2 : g < 100 ? 1 : 0, g);
+    } else {
+        snprintf(out, size, "-");
+    }
+}
+
+static void smem_text(int bytes, char *out, size_t size)
+{
+    if (bytes >= 1024)
+        snprintf(out, size, "%.1f KB", bytes / 1024.0);
+    else
+        snprintf(out, size, "%d B", bytes);
+}
+
+static const lesson_kernel *census_find(const lesson_census *c, const char *name)
+{
+    for (int i = 0; i < c->kernels; i++)
+        if (strcmp(c->k[i].name, name) == 0)
+            return &c->k[i];
+    return NULL;
+}
+
+/* Append one item ("; " between), or count it as left out past the room. */
+static void add_item(char *out, size_t size, int *items, int *left_out, const char *item)
+{
+    size_t n = strlen(out);
+    if (*items >= 4 || n + strlen(item) + 24 >= size) {
+        (*left_out)++;
+        return;
+    }
+    snprintf(out + n, size - n, "%s%s", (*items)++ ? "; " : "", item);
+}
+
+static void kernel_text(const lesson_kernel *k, char *out, size_t size)
+{
+    char sm[32];
+    smem_text(k->smem, sm, sizeof sm);
+    snprintf(out, size, "%s (%d regs, %s, %.0f %%)", k->name, k->regs, sm, 100.0 * k->occupancy);
+}
+
+void lesson_census_text(const lesson_edge *e, char *out, size_t size)
+{
+    out[0] = '\0';
+    const lesson_census *a = &e->parent_census, *b = &e->census;
+    int items = 0, left_out = 0;
+    char item[200], x[32], y[32];
+    if (!e->parent) {
+        for (int i = 0; i < b->kernels; i++) {
+            kernel_text(&b->k[i], item, sizeof item);
+            add_item(out, size, &items, &left_out, item);
+        }
+    } else if (a->kernels && b->kernels) {
+        for (int i = 0; i < b->kernels; i++) {
+            const lesson_kernel *k = &b->k[i], *p = census_find(a, k->name);
+            if (!p) {
+                char t[160];
+                kernel_text(k, t, sizeof t);
+                snprintf(item, sizeof item, "+%s", t);
+                add_item(out, size, &items, &left_out, item);
+                continue;
+            }
+            if (p->regs == k->regs && p->smem == k->smem &&
+                (int)(100 * p->occupancy + 0.5) == (int)(100 * k->occupancy + 0.5))
+                continue;
+            size_t n = (size_t)snprintf(item, sizeof item, "%s:", k->name);
+            if (p->regs != k->regs)
+                n += (size_t)snprintf(item + n, sizeof item - n, " regs %d -> %d", p->regs, k->regs);
+            if (p->smem != k->smem && n < sizeof item) {
+                smem_text(p->smem, x, sizeof x);
+                smem_text(k->smem, y, sizeof y);
+                if (strcmp(x, y) == 0) {              /* rounding hides it: the bytes */
+                    snprintf(x, sizeof x, "%d B", p->smem);
+                    snprintf(y, sizeof y, "%d B", k->smem);
+                }
+                n += (size_t)snprintf(item + n, sizeof item - n, " smem %s -> %s", x, y);
+            }
+            if ((int)(100 * p->occupancy + 0.5) != (int)(100 * k->occupancy + 0.5) && n < sizeof item)
+                snprintf(item + n, sizeof item - n, " occupancy %.0f -> %.0f %%", 100 * p->occupancy,
+                         100 * k->occupancy);
+            add_item(out, size, &items, &left_out, item);
+        }
+        for (int i = 0; i < a->kernels; i++)
+            if (!census_find(b, a->k[i].name)) {
+                snprintf(item, sizeof item, "-%s", a->k[i].name);
+                add_item(out, size, &items, &left_out, item);
+            }
+        if (!items && !left_out)
+            snprintf(out, size, "same kernels, same census");
+    }
+    if (left_out) {
+        size_t n = strlen(out);
+        snprintf(out + n, size - n, "; and %d more", left_out);
+    }
+}
+
+int lesson_on_main_line(const sb_variant *rung, const sb_rows *rows, const char *stage)
+{
+    if (!rows)
+        return 1;
+    stage_view sv;
+    view_build(&sv, rows, rung->algo, stage);
+    if (sv.nimg == 0)
+        return 1;
+    const char *image = sv.img[sv.largest];
+    const sb_variant *list[MAX_RUNGS];
+    int n = lesson_rungs(rung->algo, list, MAX_RUNGS);
+    /* the fastest rung of rung's tree (the same root) */
+    const sb_variant *root = rung;
+    while (root->parent && sb_variant_find(root->algo, root->parent))
+        root = sb_variant_find(root->algo, root->parent);
+    const sb_variant *best = NULL;
+    double best_ms = 0;
+    for (int i = 0; i < n; i++) {
+        const sb_variant *r = list[i];
+        while (r->parent && sb_variant_find(r->algo, r->parent))
+            r = sb_variant_find(r->algo, r->parent);
+        int failed;
+        const sb_row *row = view_best_row(&sv, list[i]->name, image, &failed);
+        if (r != root || !row)
+            continue;
+        if (!best || row->kernel.median < best_ms) {
+            best = list[i];
+            best_ms = row->kernel.median;
+        }
+    }
+    if (!best)
+        return 1;
+    for (const sb_variant *p = best; p; p = p->parent ? sb_variant_find(p->algo, p->parent) : NULL)
+        if (p == rung)
+            return 1;
+    return 0;
+}
+
+static void tree_walk(FILE *fp, const sb_variant *const *list, int n, const sb_variant *node, const char *prefix,
+                      int last, int depth, const sb_rows *rows, const char *results_dir, const char *stage)
+{
+    lesson_edge e;
+    lesson_edge_measure(&e, node, rows, results_dir, stage);
+    char t[32] = "-", g[32];
+    if (e.kernel_ms > 0)
+        snprintf(t, sizeof t, "%.4g ms", e.kernel_ms);
+    lesson_gain_text(e.parent_kernel_ms, e.kernel_ms, g, sizeof g);
+    int main_line = lesson_on_main_line(node, rows, stage);
+    int pad = 30 - 3 * depth;                   /* the times in one column whatever the depth */
+    fprintf(fp, "%s%s%-*s %12s  %7s  %s%s\n", prefix, depth ? (last ? "└─ " : "├─ ") : "", pad > 0 ? pad : 1,
+            node->name, t, depth ? g : "", main_line ? "" : "[branch] ", node->idea);
+    char sub[512];
+    snprintf(sub, sizeof sub, "%.400s%s", prefix, depth ? (last ? "   " : "│  ") : "");
+    int kids = 0, seen = 0;
+    for (int i = 0; i < n; i++)
+        kids += list[i]->parent && strcmp(list[i]->parent, node->name) == 0;
+    for (int i = 0; i < n; i++)
+        if (list[i]->parent && strcmp(list[i]->parent, node->name) == 0) {
+            seen++;
+            tree_walk(fp, list, n, list[i], sub, seen == kids, depth + 1, rows, results_dir, stage);
+        }
+}
+
+void lesson_tree_print(FILE *fp, const char *algo, const sb_rows *rows, const char *results_dir, const char *stage)
+{
+    const sb_variant *list[MAX_RUNGS];
+    int n = lesson_rungs(algo, list, MAX_RUNGS);
+    for (int i = 0; i < n; i++)
+        if (!list[i]->parent)
+            tree_walk(fp, list, n, list[i], "", 1, 0, rows, results_dir, stage);
+}

@@ -1,0 +1,63 @@
+/* lessons.h - the ladders as trees of lessons: each CUDA rung, the rung
+ * it grows from (its SB_RUNG line, variant.h), the idea of that edge, and
+ * what the edge bought in a result set: kernel and per-frame time at the
+ * stage's summary image, and what changed in the kernel census.
+ * `segbench lesson` prints one edge; the report's lessons pages draw every
+ * tree (report_lessons.c). */
+#ifndef SEGBENCH_LESSONS_H
+#define SEGBENCH_LESSONS_H
+
+#include "harness/registry.h"
+#include "io/results.h"
+
+#include <stdio.h>
+
+/* A variant's kernels at one stage, from <algo>.kernels.csv (at the
+ * stage's image, else the first image the file has for it): each
+ * kernel's registers a thread, shared memory a block and theoretical
+ * occupancy. */
+enum { LESSON_KERNELS = 24 };
+typedef struct lesson_kernel {
+    char name[96];             /* without "void " and template arguments */
+    int regs, smem;
+    double occupancy;
+} lesson_kernel;
+typedef struct lesson_census {
+    int kernels;               /* 0: no census for it */
+    lesson_kernel k[LESSON_KERNELS];
+} lesson_census;
+
+/* One edge, parent -> rung, measured at one stage. */
+typedef struct lesson_edge {
+    const sb_variant *rung, *parent;   /* parent NULL: a root */
+    char image[128];                   /* the stage's summary image ("" when neither ran) */
+    double kernel_ms, parent_kernel_ms;  /* 0: no agreeing row */
+    double frame_ms, parent_frame_ms;
+    lesson_census census, parent_census;
+} lesson_edge;
+
+/* The CUDA variants of an algorithm that take part in its tree (every
+ * variant with an SB_RUNG line), in registry order; returns the count. */
+int lesson_rungs(const char *algo, const sb_variant **out, int max);
+
+/* The edge into `rung` at `stage`, from rows (the algorithm's result rows;
+ * NULL: none) and results_dir's <algo>.kernels.csv (NULL: none). */
+void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *rows, const char *results_dir,
+                         const char *stage);
+
+/* "1.18x" faster, "0.85x" (a loss), or "-" when either side has no time. */
+void lesson_gain_text(double parent_ms, double ms, char *out, size_t size);
+/* What changed from the parent's kernels to the rung's, kernel by kernel
+ * (by name): "+tile_pass (64 regs, 8.0 KB, 50 %); tile_sat: regs 40 -> 56",
+ * "same", or "" (no census).  A root: its kernels. */
+void lesson_census_text(const lesson_edge *e, char *out, size_t size);
+
+/* The rung's main line: is it on the path from its root to the fastest
+ * rung of the tree at `stage` (kernel time, summary image)?  Else a branch. */
+int lesson_on_main_line(const sb_variant *rung, const sb_rows *rows, const char *stage);
+
+/* The tree as indented text lines ("└─ cuda-pdl  0.0244 ms  1.18x  idea"),
+ * markdown-safe when md is set (as a code block's content). */
+void lesson_tree_print(FILE *fp, const char *algo, const sb_rows *rows, const char *results_dir, const char *stage);
+
+#endif

@@ -1,0 +1,95 @@
+/* report_lessons.c - lessons-<algo>.md: an algorithm's CUDA ladder as the
+ * tree its SB_RUNG lines declare, and for each edge its idea, what it
+ * bought (kernel and per-frame medians at the stage's summary image), what
+ * changed in the kernel census, whether it is on the main line, and the
+ * steps that lost (see report_parts.h, lessons.h). */
+#include "report/report_parts.h"
+
+#include "lessons/lessons.h"
+#include "segbench/atomic_file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_RUNGS = 32 };
+
+static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, const char *results_dir,
+                        const char *stage)
+{
+    const sb_variant *list[MAX_RUNGS];
+    int n = lesson_rungs(algo->name, list, MAX_RUNGS), lost = 0;
+    fprintf(md, "| parent → rung | the idea | kernel ms | gain | per frame ms | gain | census: what changed | "
+                "line | source |\n|---|---|---:|---:|---:|---:|---|---|---|\n");
+    for (int i = 0; i < n; i++) {
+        lesson_edge e;
+        lesson_edge_measure(&e, list[i], rows, results_dir, stage);
+        char g[32], gf[32], census[240], src[300], t[32] = "-", tf[32] = "-";
+        lesson_gain_text(e.parent_kernel_ms, e.kernel_ms, g, sizeof g);
+        lesson_gain_text(e.parent_frame_ms, e.frame_ms, gf, sizeof gf);
+        lesson_census_text(&e, census, sizeof census);
+        report_variant_source(list[i], src, sizeof src);
+        if (e.kernel_ms > 0)
+            snprintf(t, sizeof t, "%.4g", e.kernel_ms);
+        if (e.frame_ms > 0)
+            snprintf(tf, sizeof tf, "%.4g", e.frame_ms);
+        int main_line = lesson_on_main_line(list[i], rows, stage);
+        fprintf(md, "| %s%s%s`%s` | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n",
+                e.parent ? "`" : "*root* ", e.parent ? e.parent->name : "", e.parent ? "` → " : "",
+                list[i]->name, report_md(list[i]->idea), t, e.parent ? g : "", tf, e.parent ? gf : "",
+                census, !e.parent ? "root" : main_line ? "main" : "branch", src[0] ? "[" : "", src,
+                src[0] ? "](../../" : "", src, src[0] ? ")" : "");
+        lost += e.parent && e.parent_kernel_ms > 0 && e.kernel_ms > e.parent_kernel_ms;
+    }
+    if (!lost)
+        return;
+    fprintf(md, "\n**Tried and lost** (slower than the rung they grow from, kept because a course learns from them "
+                "too):\n\n");
+    for (int i = 0; i < n; i++) {
+        lesson_edge e;
+        lesson_edge_measure(&e, list[i], rows, results_dir, stage);
+        if (e.parent && e.parent_kernel_ms > 0 && e.kernel_ms > e.parent_kernel_ms)
+            fprintf(md, "- `%s` from `%s`: %.2fx slower (%.4g against %.4g ms): %s\n", list[i]->name, e.parent->name,
+                    e.kernel_ms / e.parent_kernel_ms, e.kernel_ms, e.parent_kernel_ms, report_md(list[i]->idea));
+    }
+}
+
+sb_status report_lessons_page(const char *results_dir, const char *out_dir, const sb_algo *algo, const sb_rows *rows,
+                              sb_error *err)
+{
+    const sb_variant *list[MAX_RUNGS];
+    if (lesson_rungs(algo->name, list, MAX_RUNGS) == 0)
+        return SB_OK;
+    char *text = NULL, notes[300];
+    size_t len = 0;
+    FILE *md = open_memstream(&text, &len);
+    if (!md)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    report_notes_path(algo->name, notes, sizeof notes);
+    fprintf(md, "# %s: the lessons\n\n[Back to the report](REPORT.md) · [%s's page](%s.md)%s%s%s\n\n"
+                "The CUDA rungs as a tree: each rung under the rung it grows from (the `SB_RUNG` line in its file), "
+                "with the one idea of that edge.  A gain is the parent's median over the rung's at the stage's "
+                "summary image: kernel time, and per frame (upload + run + fetch).  The census compares the "
+                "rungs' kernels: the most registers a thread and shared memory a block, the lowest theoretical "
+                "occupancy.  *Main* edges lead from the root to the fastest rung; *branches* vary a rung "
+                "without leading there.  `segbench lesson %s/RUNG` prints one edge with `diff -u` of the two "
+                "files.\n\n",
+            algo->name, algo->name, algo->name, notes[0] ? " · what was tried: [NOTES.md](../../" : "", notes,
+            notes[0] ? ")" : "", algo->name);
+    for (int s = 0; s < algo->stage_count; s++) {
+        stage_view sv;
+        view_build(&sv, rows, algo->name, algo->stages[s]);
+        if (sv.nimg == 0)
+            continue;
+        fprintf(md, "## Stage %s, at %s\n\n```text\n", algo->stages[s], report_md(sv.img[sv.largest]));
+        lesson_tree_print(md, algo->name, rows, results_dir, algo->stages[s]);
+        fprintf(md, "```\n\n");
+        edges_table(md, algo, rows, results_dir, algo->stages[s]);
+        fprintf(md, "\n");
+    }
+    fclose(md);
+    char path[1400];
+    snprintf(path, sizeof path, "%s/lessons-%s.md", out_dir, algo->name);
+    sb_status st = sb_atomic_write_text(path, text, err);
+    free(text);
+    return st;
+}

@@ -1,0 +1,197 @@
+/* test_lessons.c - the ladders as trees (issue "Every ladder a declared
+ * tree of one-idea lessons"): every CUDA variant names its parent and its
+ * idea and every parent exists; list --json gives parent and source; an
+ * SB_RUNG line is read out of its file; old names still choose and still
+ * read; `segbench lesson` prints an edge with its gain and diff, or a
+ * tree; the report writes a lessons page with the steps that lost. */
+#define _DEFAULT_SOURCE
+#include "cli_util.h"
+#include "test_groups.h"
+
+#include "harness/registry.h"
+#include "io/renames.h"
+#include "io/results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The table is sound and every CUDA (or library) variant is in a tree. */
+static void test_ladders_declared(void)
+{
+    char why[4096];
+    int problems = sb_ladder_problems(why, sizeof why);
+    CHECKF(problems == 0, "%d ladder problems:\n%s", problems, why);
+    int rungs = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strcmp(v->needs, "CUDA") != 0 && strcmp(v->needs, "NPP") != 0)
+            continue;
+        rungs++;
+        CHECKF(v->idea && v->idea[0], "%s has no SB_RUNG", v->who);
+        CHECKF(!v->parent || sb_variant_find(v->algo, v->parent), "%s grows from a missing %s", v->who, v->parent);
+        CHECKF(!v->parent || strcmp(v->parent, v->name) != 0, "%s grows from itself", v->who);
+    }
+    CHECKF(rungs >= 40, "only %d CUDA variants in the table", rungs);
+    const sb_variant *pdl = sb_variant_find("integral", "cuda-pdl");
+    CHECKF(pdl && pdl->parent && !strcmp(pdl->parent, "cuda-tiles") && pdl->formerly &&
+               !strcmp(pdl->formerly, "cuda-shared"),
+           "integral/cuda-pdl: parent %s, formerly %s", pdl && pdl->parent ? pdl->parent : "-",
+           pdl && pdl->formerly ? pdl->formerly : "-");
+    const sb_variant *naive = sb_variant_find("integral", "cuda-naive");
+    CHECK(naive && !naive->parent && naive->idea[0]);
+
+    cli_result *r = cli("list --json --algo integral");
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECKF(strstr(r->out, "\"name\": \"cuda-pdl\"") &&
+               strstr(r->out, "\"parent\": \"cuda-tiles\", \"source\": \"impl_cuda/integral/4_pdl.cu\"") &&
+               strstr(r->out, "\"parent\": null, \"source\": \"impl_cuda/integral/1_naive.cu\"") &&
+               strstr(r->out, "\"formerly\": \"cuda-shared\""),
+           "list --json: %.1500s", r->out);
+}
+
+/* variant_table.sh reads an SB_RUNG line out of a file as it reads
+ * SB_VARIANT, across lines and with parentheses inside its strings. */
+static void test_rung_lines_read(void)
+{
+    const char *root = test_pathf("vt");
+    test_sh("rm -rf %s && mkdir -p %s/impl_cpu %s/impl_pthread %s/impl_cuda/x", test_shq(root), test_shq(root),
+            test_shq(root), test_shq(root));
+    char path[1200];
+    snprintf(path, sizeof path, "%s/impl_cuda/x/2_b.cu", root);
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("static int a;\nSB_RUNG(\"x\", \"cuda-b\", \"cuda-a\",\n        \"an idea (with parentheses)\")\n"
+          "  SB_RUNG(\"x\", \"indented\", NULL, \"not at a line's start: not read\")\n", fp);
+    fclose(fp);
+    test_sh("touch %s/impl_cpu/x.c %s/impl_pthread/x_pthread.c %s/impl_pthread/x_openmp.c", test_shq(root),
+            test_shq(root), test_shq(root));
+    char out[1200];
+    snprintf(out, sizeof out, "%s/table.inc", root);
+    test_sh("sh bench/harness/variant_table.sh %s > %s", test_shq(root), test_shq(out));
+    static char text[4096];
+    test_slurp(out, text, sizeof text);
+    CHECKF(strstr(text, "#line 2 \"impl_cuda/x/2_b.cu\"\nSB_RUNG(\"x\", \"cuda-b\", \"cuda-a\",\n"
+                        "        \"an idea (with parentheses)\")\n") && !strstr(text, "indented"),
+           "%s", text);
+}
+
+/* Renamed variants: the old name still chooses them and older results
+ * read under the new name. */
+static void test_old_names(void)
+{
+    CHECK(!strcmp(sb_variant_current_name("integral", "cuda-shared"), "cuda-pdl"));
+    CHECK(!strcmp(sb_variant_current_name("meanshift-filter", "cuda-shared"), "cuda-shared"));
+    CHECK(sb_variant_find("kmeans", "cuda-shared") == sb_variant_find("kmeans", "cuda-lastblock"));
+    cli_result *r = cli("list --algo integral,kmeans,slic --variant cuda-shared");
+    CHECKF(r->code == 0 && strstr(r->out, "cuda-pdl") && strstr(r->out, "cuda-lastblock") &&
+               strstr(r->out, "cuda-warpagg") && !strstr(r->out, "\n  cuda-tiles "),
+           "exit %d: %s%s", r->code, r->out, r->err);
+    const char *csv = test_pathf("old-names.csv");
+    test_sh("printf '%%s\\n' 'algo,stage,variant,backend,threads,image,width,height,n,median_ms,min_ms,p25_ms,"
+            "p75_ms,max_ms,e2e_n,e2e_median_ms,e2e_min_ms,e2e_p25_ms,e2e_p75_ms,e2e_max_ms,bytes,gbps,"
+            "peak_fraction,agreement,agreement_metric' "
+            "'integral,sum,cuda-shared,cuda-shared,1,a,8,8,3,1,1,1,1,1,3,1,1,1,1,1,320,1,0.1,exact,ok' "
+            "'meanshift-filter,r16,cuda-shared,cuda-shared,1,a,8,8,3,1,1,1,1,1,3,1,1,1,1,1,320,1,0.1,exact,ok' > %s",
+            test_shq(csv));
+    sb_rows rows;
+    sb_error err;
+    CHECKF(sb_rows_read_csv(csv, &rows, &err) == SB_OK, "%s", err.msg);
+    CHECKF(rows.count == 2 && !strcmp(rows.row[0].variant, "cuda-pdl") && !strcmp(rows.row[1].variant, "cuda-shared"),
+           "read as %s, %s", rows.count > 0 ? rows.row[0].variant : "-", rows.count > 1 ? rows.row[1].variant : "-");
+    sb_rows_free(&rows);
+}
+
+/* A CPU result set with made-up rows for three integral rungs: cuda-tiles
+ * 0.10 ms, cuda-pdl 0.05 ms (2x), cuda-texture 0.08 ms (a loss). */
+static const char *rung_results(void)
+{
+    static char dir[1200];
+    snprintf(dir, sizeof dir, "%s/lesson-results", sb_test_dir());
+    if (test_exists(dir))
+        return dir;
+    cli_result *r = cli("bench --image %s --algo integral --variant cpu --threads 1 --budget 5 --min-reps 3 "
+                        "--max-reps 20 --results %s --quiet",
+                        test_grey_png("lesson.png", 64, 48, 3), dir);
+    CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
+    test_sh("cd %s && awk -F, -v OFS=, 'NR == 2 { print; $4 = \"cuda-shared\"; $3 = \"cuda-tiles\"; $29 = \"\"; $10 = 0.10; "
+            "$31 = 0.4; print; $3 = \"cuda-pdl\"; $10 = 0.05; $31 = 0.2; print; $3 = \"cuda-texture\"; "
+            "$4 = \"cuda-texture\"; $10 = 0.08; $31 = 0.25; print; next } { print }' integral.csv > t && "
+            "mv t integral.csv && printf '%%s\\n' "
+            "'stage,variant,image,kernel,block,regs,static_smem,dynamic_smem,blocks_per_sm,occupancy' "
+            "'sum,cuda-tiles,lesson,void tile_sat<SumOp>,128,40,0,0,16,1.000' "
+            "'sum,cuda-pdl,lesson,void tile_sat<SumOp>,128,48,0,0,10,0.625' > integral.kernels.csv",
+            test_shq(dir));
+    return dir;
+}
+
+static void test_lesson_command(void)
+{
+    const char *dir = rung_results();
+    cli_result *r = cli("lesson integral/cuda-pdl --results %s --stage sum", dir);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECKF(strstr(r->out, "integral/cuda-pdl  (impl_cuda/integral/4_pdl.cu)") &&
+               strstr(r->out, "grows from: cuda-tiles  (impl_cuda/integral/3_tiles.cu)") &&
+               strstr(r->out, "idea: programmatic dependent launch") &&
+               strstr(r->out, "kernel 0.1 -> 0.05 ms (2.00x), per frame 0.4 -> 0.2 ms (2.00x)") &&
+               strstr(r->out, "tile_sat: regs 40 -> 48 occupancy 100 -> 62 %") &&
+               strstr(r->out, "next: cuda-texture, cuda-lookback") &&
+               strstr(r->out, "+++ ") && strstr(r->out, "+    asm volatile(\"griddepcontrol.wait;\""),
+           "%.3000s", r->out);
+    r = cli("lesson integral --results %s --stage sum", dir);
+    CHECKF(r->code == 0 && strstr(r->out, "cuda-naive") && strstr(r->out, "└─ cuda-pdl") &&
+               strstr(r->out, "├─ cuda-texture") && strstr(r->out, "[branch] "),
+           "exit %d: %.2000s%s", r->code, r->out, r->err);
+    r = cli("lesson integral/cpu");
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "integral/cpu is not a rung"), "%d: %s", r->code,
+           r->err);
+    r = cli("lesson integral/cuda-nope");
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "has no variant 'cuda-nope'"), "%s", r->err);
+    r = cli("lesson nosuch");
+    CHECKF(r->code == 2 && strstr(r->err, "unknown algorithm 'nosuch'"), "%s", r->err);
+    r = cli("lesson integral/cuda-pdl --results %s/none", dir);
+    CHECKF(r->code == 2 && strstr(r->err, "no result rows"), "%d: %s", r->code, r->err);
+    r = cli("lesson integral/cuda-shared --results %s --no-diff", dir);   /* the old name */
+    CHECKF(r->code == 0 && strstr(r->out, "was called cuda-shared") && !strstr(r->out, "+++ "), "%s%s", r->out,
+           r->err);
+}
+
+static void test_lessons_page(void)
+{
+    const char *dir = rung_results(), *out = test_pathf("lesson-report");
+    cli_result *r = cli("report --results %s --out %s", dir, out);
+    CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
+    static char md[1 << 16];
+    char path[1200];
+    snprintf(path, sizeof path, "%s/lessons-integral.md", out);
+    test_slurp(path, md, sizeof md);
+    CHECKF(strstr(md, "# integral: the lessons") && strstr(md, "```text\ncuda-naive") &&
+               strstr(md, "| `cuda-tiles` → `cuda-pdl` | programmatic dependent launch") &&
+               strstr(md, "| 0.05 | 2.00x | 0.2 | 2.00x | tile_sat: regs 40 -> 48 occupancy 100 -> 62 % | main |") &&
+               strstr(md, "**Tried and lost**") && strstr(md, "- `cuda-texture` from `cuda-pdl`: 1.60x slower"),
+           "%.3000s", md);
+    snprintf(path, sizeof path, "%s/REPORT.md", out);
+    test_slurp(path, md, sizeof md);
+    CHECKF(strstr(md, "([lessons](lessons-integral.md))"), "REPORT.md links no lessons page");
+    snprintf(path, sizeof path, "%s/integral.md", out);
+    test_slurp(path, md, sizeof md);
+    /* cuda-texture's step is against cuda-pdl, its parent (0.05 / 0.08), whatever comes before it */
+    CHECKF(strstr(md, "| 2 | cuda-pdl | 0.0500 | 2.00x |") &&
+               strstr(md, "| 3 | cuda-texture | 0.0800 | 0.62x |"),
+           "integral.md's ladder: not against the parent: %.2500s",
+           strstr(md, "#### The ladder") ? strstr(md, "#### The ladder") : md);
+}
+
+const sb_test tests_lessons[] = {
+    { "lessons: every CUDA variant declares its parent and idea; list --json gives parent and source",
+      test_ladders_declared },
+    { "lessons: an SB_RUNG line is read out of its file", test_rung_lines_read },
+    { "lessons: old names still choose a renamed variant and read in old results", test_old_names },
+    { "lessons: segbench lesson prints an edge (gain, census, diff) or a tree; refuses what is not a rung",
+      test_lesson_command },
+    { "lessons: the report's lessons page: tree, edges, tried and lost; the ladder against the parent",
+      test_lessons_page },
+};
+const int tests_lessons_count = sizeof tests_lessons / sizeof tests_lessons[0];
