@@ -282,7 +282,7 @@ static void test_gpu_slic_source_race_caught(void)
     sb_image_free(&img);
 }
 
-/* The kernel census (bench's <algo>.kernels.csv): integral/cuda-shared's
+/* The kernel census (bench's <algo>.kernels.csv): integral/cuda-pdl's
  * kernels seen with their block size, registers and an occupancy the
  * occupancy API vouches for.  Not under compute-sanitizer (--quick): the
  * sanitizer holds CUPTI. */
@@ -291,7 +291,7 @@ static void test_gpu_kernel_census(void)
     if (gpu_quick)
         return;
     const sb_algo *algo = sb_algo_find("integral");
-    const sb_variant *v = sb_variant_find("integral", "cuda-shared");
+    const sb_variant *v = sb_variant_find("integral", "cuda-pdl");
     sb_image img;
     test_random_grey(&img, 1920, 1080, 9);
     sb_case_data cd;
@@ -527,13 +527,13 @@ static void test_gpu_maxflow_graphs(void)
                             CHECKF(got->rounds == rounds.rounds && got->relabels == rounds.relabels,
                                    "%dx%d kind %d: cuda-global %d rounds %d relabels, host rounds %d and %d", w, h,
                                    kind, got->rounds, got->relabels, rounds.rounds, rounds.relabels);
-                        if (!st && !from_stale && !strcmp(v->name, "cuda-shared")) {
+                        if (!st && !from_stale && !strcmp(v->name, "cuda-tiles")) {
                             tiles_sweeps = got->rounds;
                             tiles_relabels = got->relabels;
                         }
                         if (!st && !from_stale && !strcmp(v->name, "cuda-graph"))
                             CHECKF(got->rounds == tiles_sweeps && got->relabels == tiles_relabels,
-                                   "%dx%d kind %d: cuda-graph %d sweeps %d relabels, cuda-shared %d and %d", w, h,
+                                   "%dx%d kind %d: cuda-graph %d sweeps %d relabels, cuda-tiles %d and %d", w, h,
                                    kind, got->rounds, got->relabels, tiles_sweeps, tiles_relabels);
                         sb_session_close(&ss);
                     }
