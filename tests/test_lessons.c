@@ -184,6 +184,45 @@ static void test_lessons_page(void)
            strstr(md, "#### The ladder") ? strstr(md, "#### The ladder") : md);
 }
 
+/* Rungs copy kernels from their parents, often with the same name.  A
+ * kernel with external linkage in two rung files would share one host
+ * stub after linking, and the runtime could launch one rung's device code
+ * for the other: every kernel in a rung file has internal linkage.  Two
+ * strong definitions fail the link; weak ones do not: template kernels'
+ * stubs are weak under nvcc before 12.8 (Ubuntu's 12.0, as in CI; later
+ * ones make them local).  nm on the built objects: no kernel stub is
+ * defined, weak or strong, in two of them. */
+static void test_kernels_private(void)
+{
+    char list[8192] = "";
+    size_t n = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        size_t len = strlen(v->file);
+        if (len < 3 || strcmp(v->file + len - 3, ".cu") != 0)
+            continue;
+        char obj[400], word[404];
+        snprintf(obj, sizeof obj, "build/%.*s.o", (int)(len - 3), v->file);
+        snprintf(word, sizeof word, " %s ", obj);
+        char padded[8200];
+        snprintf(padded, sizeof padded, "%s ", list);
+        if (!strstr(padded, word) && test_exists(obj) && n + strlen(obj) + 2 < sizeof list)
+            n += (size_t)snprintf(list + n, sizeof list - n, " %s", obj);
+    }
+    if (!n) {
+        printf("     (no CUDA objects built here: nothing to look at)\n");
+        return;
+    }
+    const char *out = test_pathf("stubs.txt");
+    test_sh("for o in %s; do nm \"$o\" | awk -v f=\"$o\" '$2 ~ /^[TWV]$/ && $3 ~ /__device_stub__/ "
+            "{ print $3, f }'; done | sort | awk '{ n[$1]++; f[$1] = f[$1] \" \" $2 } "
+            "END { for (k in n) if (n[k] > 1) print k f[k] }' > %s",
+            list, test_shq(out));
+    static char text[8192];
+    test_slurp(out, text, sizeof text);
+    CHECKF(text[0] == '\0', "kernels defined in two rung files (make them static):\n%.2000s", text);
+}
+
 const sb_test tests_lessons[] = {
     { "lessons: every CUDA variant declares its parent and idea; list --json gives parent and source",
       test_ladders_declared },
@@ -193,5 +232,6 @@ const sb_test tests_lessons[] = {
       test_lesson_command },
     { "lessons: the report's lessons page: tree, edges, tried and lost; the ladder against the parent",
       test_lessons_page },
+    { "lessons: no kernel is defined in two rung files (a copied kernel keeps internal linkage)", test_kernels_private },
 };
 const int tests_lessons_count = sizeof tests_lessons / sizeof tests_lessons[0];

@@ -41,7 +41,7 @@ enum { TILES_PER_BLOCK = 4 };     /* one warp each */
 /* 1. Each warp reads its tile once and writes its 128 column totals, its
  * TILE_H row totals and its grand total. */
 template <class Op, class Loader>
-__global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
+static __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
 {
     typedef typename Op::T T;
     int lane = threadIdx.x % 32;
@@ -111,7 +111,7 @@ __device__ void exclusive_scan_down(T *m, int n, int len, int col0)
 /* One launch for all three scans: blocks [0, a) do the column totals,
  * [a, b) the tile totals, [b, end) the row totals. */
 template <class T>
-__global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
+static __global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
 {
     int a = (c.pw + 31) / 32, b = a + (c.tiles_x + 31) / 32;
     int blk = blockIdx.x;
@@ -125,7 +125,7 @@ __global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
 
 /* 3. Each warp rereads its tile and writes its final sums once. */
 template <class Op, class Loader>
-__global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename Op::T *out)
+static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename Op::T *out)
 {
     typedef typename Op::T T;
     int lane = threadIdx.x % 32;

@@ -154,7 +154,7 @@ __device__ __forceinline__ uint32_t packed(uchar4 p)
 }
 
 template <class Op, class Loader>
-__global__ void __launch_bounds__(LB_THREADS) lookback_sat(Loader load, lookback_args<typename Op::T> a,
+static __global__ void __launch_bounds__(LB_THREADS) lookback_sat(Loader load, lookback_args<typename Op::T> a,
                                                             typename Op::T *out)
 {
     typedef typename Op::T T;

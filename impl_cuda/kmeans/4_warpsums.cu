@@ -1,7 +1,7 @@
 /* 4_warpsums.cu - k-means with warp-aggregated sums (variant
  * "cuda-warpsums").
  *
- * Against cuda-blocksums: the lanes of a warp that hold the same label add
+ * Grows from cuda-blocksums.  The idea: the lanes of a warp that hold the same label add
  * their colours and counts together first (a match on the leader's label,
  * then __reduce_add_sync), and one lane adds each total into the block's
  * shared sums (km_warp_add).  The whole warp walks the pixels together so
@@ -15,6 +15,31 @@
 #include "kmeans_device.cuh"
 
 enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };
+
+/* Add one value per lane into the block's sums, one shared atomic per
+ * distinct label in the warp.  Every lane of the warp must call it; lanes
+ * with !valid add nothing.  `pending` is the same in every lane, so the
+ * loop is too. */
+__device__ __forceinline__ void km_warp_add(unsigned *acc, bool valid, unsigned label, unsigned r, unsigned g,
+                                            unsigned b, unsigned count)
+{
+    unsigned pending = __ballot_sync(KM_FULL_MASK, valid);
+    while (pending) {
+        int leader = __ffs(pending) - 1;
+        unsigned lab = __shfl_sync(KM_FULL_MASK, label, leader);
+        bool mine = valid && label == lab;
+        unsigned group = __ballot_sync(KM_FULL_MASK, mine);
+        unsigned sr = km_warp_sum(mine ? r : 0u), sg = km_warp_sum(mine ? g : 0u), sb = km_warp_sum(mine ? b : 0u);
+        unsigned sc = km_warp_sum(mine ? count : 0u);
+        if ((threadIdx.x & 31) == (unsigned)leader) {
+            atomicAdd(&acc[4 * lab], sr);
+            atomicAdd(&acc[4 * lab + 1], sg);
+            atomicAdd(&acc[4 * lab + 2], sb);
+            atomicAdd(&acc[4 * lab + 3], sc);
+        }
+        pending &= ~group;
+    }
+}
 
 struct rung_state {
     km_device dev;          /* first: the shared upload and fetch read it */

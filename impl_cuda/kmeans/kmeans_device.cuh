@@ -174,47 +174,7 @@ __device__ __forceinline__ void km_finish_pass(int k, int converge, unsigned lon
     }
 }
 
-/* Has every other block of this grid finished its atomics?  (The classic
- * "last block" pattern: fence, then take a ticket.) */
-__device__ __forceinline__ bool km_last_block(km_control *control)
-{
-    __shared__ bool last;
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0)
-        last = atomicAdd(&control->blocks_done, 1u) == gridDim.x - 1;
-    __syncthreads();
-    if (last)
-        __threadfence();
-    return last;
-}
-
 /* The sum over the whole warp (warp.cuh's, one instruction from sm_80). */
 __device__ __forceinline__ unsigned km_warp_sum(unsigned v) { return sb_warp_sum(KM_FULL_MASK, v); }
-
-/* Add one value per lane into the block's sums, one shared atomic per
- * distinct label in the warp.  Every lane of the warp must call it; lanes
- * with !valid add nothing.  `pending` is the same in every lane, so the
- * loop is too. */
-__device__ __forceinline__ void km_warp_add(unsigned *acc, bool valid, unsigned label, unsigned r, unsigned g,
-                                            unsigned b, unsigned count)
-{
-    unsigned pending = __ballot_sync(KM_FULL_MASK, valid);
-    while (pending) {
-        int leader = __ffs(pending) - 1;
-        unsigned lab = __shfl_sync(KM_FULL_MASK, label, leader);
-        bool mine = valid && label == lab;
-        unsigned group = __ballot_sync(KM_FULL_MASK, mine);
-        unsigned sr = km_warp_sum(mine ? r : 0u), sg = km_warp_sum(mine ? g : 0u), sb = km_warp_sum(mine ? b : 0u);
-        unsigned sc = km_warp_sum(mine ? count : 0u);
-        if ((threadIdx.x & 31) == (unsigned)leader) {
-            atomicAdd(&acc[4 * lab], sr);
-            atomicAdd(&acc[4 * lab + 1], sg);
-            atomicAdd(&acc[4 * lab + 2], sb);
-            atomicAdd(&acc[4 * lab + 3], sc);
-        }
-        pending &= ~group;
-    }
-}
 
 #endif

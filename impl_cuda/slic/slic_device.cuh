@@ -141,6 +141,28 @@ __device__ __forceinline__ int32_t slic_label(const CentreAt &centre, const sb_s
                         &cx, &cy);
 }
 
+/* What a pixel adds to its centre's sums: x, y, the three channels, 1. */
+__device__ __forceinline__ void slic_sum_values(unsigned (&v)[6], int x, int y, ushort4 c)
+{
+    v[0] = (unsigned)x;
+    v[1] = (unsigned)y;
+    v[2] = c.x;
+    v[3] = c.y;
+    v[4] = c.z;
+    v[5] = 1;
+}
+
+/* A kernel that takes more than the default 48 KiB of dynamic shared
+ * memory (small S) must say so first. */
+template <class Kernel>
+static sb_status slic_allow_shared(Kernel *kernel, size_t bytes, const slic_device *d, sb_error *err)
+{
+    if (bytes > 48 * 1024)
+        SB_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes), err,
+                    d->who);
+    return SB_OK;
+}
+
 /* Centres read from global memory (through the read-only cache), converted
  * at every read. */
 struct GlobalCentres {

@@ -1,24 +1,14 @@
-/* quad_pass.cuh - one k-means pass over quads of 4 pixels: the kernel of
- * the rungs cuda-quad, cuda-lastblock and cuda-texture.  Two template
- * parameters carry what differs between them: OneLaunch (cuda-lastblock:
- * the update runs in the block that finishes last) and the Loader
- * (cuda-texture: the pixels come through a texture object).
+/* 7_blockcount.cu - k-means counting changed labels per warp and block
+ * (variant "cuda-blockcount").
  *
- * Against cuda-warpsums (the lesson of cuda-quad), 4 pixels a thread:
- *   - 3 aligned words in, one word of 4 labels out, where cuda-warpsums
- *     moves single bytes: fewer, wider memory instructions;
- *   - each read of a centre from shared memory serves 4 pixels;
- *   - changed labels are counted 4 at a time (__vcmpne4), and each warp
- *     adds its count to the block's, not one global atomic per pixel;
- *   - when every lane's 4 pixels share one label -- most of an image --
- *     the 4 are added first and the warp aggregates once, not 4 times.
- * Against cuda-quad (the lesson of cuda-lastblock): the update runs in the
- * block that finishes last (km_last_block), so a pass is one launch, not
- * two.
+ * Grows from cuda-quadsums.  The idea: the changed labels are summed in
+ * a register, then over the warp (km_warp_sum), then in the block's
+ * shared counter, and one global atomic a block adds them -- where
+ * cuda-quadsums made one global atomic per quad that changed, all on one
+ * address.
+ * What it should buy: little once labels settle (few quads change), but
+ * the first passes change nearly every quad.
  */
-#ifndef SEGBENCH_KMEANS_QUAD_PASS_CUH
-#define SEGBENCH_KMEANS_QUAD_PASS_CUH
-
 #include "kmeans_device.cuh"
 
 enum { KM_QUAD_THREADS = 256 };
@@ -32,6 +22,31 @@ struct GlobalLoader {
         return make_uint3(__ldg(w), __ldg(w + 1), __ldg(w + 2));
     }
 };
+
+/* Add one value per lane into the block's sums, one shared atomic per
+ * distinct label in the warp.  Every lane of the warp must call it; lanes
+ * with !valid add nothing.  `pending` is the same in every lane, so the
+ * loop is too. */
+__device__ __forceinline__ void km_warp_add(unsigned *acc, bool valid, unsigned label, unsigned r, unsigned g,
+                                            unsigned b, unsigned count)
+{
+    unsigned pending = __ballot_sync(KM_FULL_MASK, valid);
+    while (pending) {
+        int leader = __ffs(pending) - 1;
+        unsigned lab = __shfl_sync(KM_FULL_MASK, label, leader);
+        bool mine = valid && label == lab;
+        unsigned group = __ballot_sync(KM_FULL_MASK, mine);
+        unsigned sr = km_warp_sum(mine ? r : 0u), sg = km_warp_sum(mine ? g : 0u), sb = km_warp_sum(mine ? b : 0u);
+        unsigned sc = km_warp_sum(mine ? count : 0u);
+        if ((threadIdx.x & 31) == (unsigned)leader) {
+            atomicAdd(&acc[4 * lab], sr);
+            atomicAdd(&acc[4 * lab + 1], sg);
+            atomicAdd(&acc[4 * lab + 2], sb);
+            atomicAdd(&acc[4 * lab + 3], sc);
+        }
+        pending &= ~group;
+    }
+}
 
 /* The nearest centre to each of 4 pixels: kmeans.h's exact score, strict
  * < so ties keep the lower index.  One shared-memory read of a centre
@@ -62,9 +77,8 @@ __device__ __forceinline__ void km_nearest4(const float4 *centre, int k, const u
     }
 }
 
-template <class Loader, bool OneLaunch>
-__global__ void __launch_bounds__(KM_QUAD_THREADS)
-    km_quad_pass(Loader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
+static __global__ void __launch_bounds__(KM_QUAD_THREADS)
+    km_quad_pass(GlobalLoader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
                  int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, km_control *control)
 {
     if (__ldcg(&control->done))
@@ -131,30 +145,50 @@ __global__ void __launch_bounds__(KM_QUAD_THREADS)
             atomicAdd(&sums[i], (unsigned long long)acc[i]);
     if (threadIdx.x == 0 && block_changed)
         atomicAdd(&control->changed, block_changed);
-    if (OneLaunch && km_last_block(control))
-        km_finish_pass(k, converge, sums, centres, prepped, control);
 }
 
-/* Blocks: as many as fit on the GPU at this kernel's occupancy. */
-template <class Loader, bool OneLaunch = true>
-static sb_status km_quad_grid(const km_device *d, unsigned *blocks, sb_error *err)
+struct rung_state {
+    km_device dev;          /* first: the shared upload and fetch read it */
+    unsigned blocks;
+};
+
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
 {
+    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    km_device *d = &s->dev;
+    /* blocks: as many as fit on the GPU at this kernel's occupancy */
     int per_sm = 0;
-    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass<Loader, OneLaunch>,
-                                                              KM_QUAD_THREADS, 0),
-                err, d->who);
-    *blocks = km_grid_blocks(d, d->quads, KM_QUAD_THREADS, (unsigned)per_sm);
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass, KM_QUAD_THREADS, 0), err, d->who);
+    s->blocks = km_grid_blocks(d, d->quads, KM_QUAD_THREADS, (unsigned)per_sm);
     return SB_OK;
 }
 
-template <class Loader, bool OneLaunch = true>
-static sb_status km_quad_launch(km_device *d, Loader load, unsigned blocks, int first_pass, sb_error *err)
+static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
-    km_quad_pass<Loader, OneLaunch><<<blocks, KM_QUAD_THREADS, 0, d->stream>>>(
-        load, d->quads, (unsigned long long)d->n, d->labels, d->params.k, first_pass, !d->params.fixed, d->sums,
-        d->centres, d->prepped, d->control);
+    km_device *d = &s->dev;
+    GlobalLoader load = { d->rgb };
+    km_quad_pass<<<s->blocks, KM_QUAD_THREADS, 0, d->stream>>>(load, d->quads, (unsigned long long)d->n, d->labels,
+                                                              d->params.k, first_pass, !d->params.fixed, d->sums,
+                                                              d->centres, d->prepped, d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    km_finish_kernel<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres, d->prepped,
+                                               d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
 
-#endif
+static sb_status rung_run(void *state, sb_error *err)
+{
+    rung_state *s = (rung_state *)state;
+    return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
+}
+
+SB_VARIANT("kmeans", "cuda-blockcount", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-quadsums with the changed labels counted per warp and block: one global atomic a block",
+           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
+SB_RUNG("kmeans", "cuda-blockcount", "cuda-quadsums",
+        "changed labels counted per warp, then per block: one global atomic a block, not one a quad")
