@@ -1,7 +1,7 @@
 /* 5_graph.cu - GrabCut's warm-started tiled cut with its loop on the
  * device (variant "cuda-graph" of grabcut-maxflow and the pipeline).
  *
- * Against cuda-warm: only who drives the loop.  cuda-warm's host enqueues
+ * Grows from cuda-warm.  The idea: who drives the loop.  cuda-warm's host enqueues
  * a batch of BFS launches, copies a flag back and waits for it, again
  * until the BFS settles; then a batch of sweeps, copies the counts back
  * and waits; and so on: a dozen or more waits a cut, each an idle GPU
@@ -24,7 +24,293 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  */
-#include "tile_cut.cuh"
+#include "gc_device.cuh"
+
+#define TILE 16
+#define HALO (TILE + 2)
+#define TILE_ROUNDS 8
+#define SWEEPS_PER_CHECK 8
+#define BFS_PER_CHECK 8
+
+struct tile_net {
+    int width, height;
+    long n;
+    int32_t *r, *sink, *excess, *h;
+};
+
+/* ---- the global relabel ---- */
+
+static __global__ void tile_bfs_init(tile_net t, int *changed)
+{
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < t.n)
+        t.h[p] = t.sink[p] > 0 ? 1 : SB_MF_INF;
+    if (p == 0)
+        changed[0] = 1;
+}
+
+/* Launch `slot`: skipped when launch slot - 1 changed nothing. */
+static __global__ void __launch_bounds__(TILE *TILE) tile_bfs(tile_net t, int *changed, int slot)
+{
+    __shared__ int32_t hs[HALO][HALO];
+    if (changed[slot - 1] == 0)
+        return;
+    int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;
+    int x = blockIdx.x * TILE + tx, y = blockIdx.y * TILE + ty;
+    bool inside = x < t.width && y < t.height;
+    long p = (long)y * t.width + x;
+    for (int i = threadIdx.x; i < HALO * HALO; i += TILE * TILE) {
+        int hx = blockIdx.x * TILE + i % HALO - 1, hy = blockIdx.y * TILE + i / HALO - 1;
+        hs[i / HALO][i % HALO] = hx >= 0 && hy >= 0 && hx < t.width && hy < t.height
+                                     ? t.h[(long)hy * t.width + hx] : SB_MF_INF;
+    }
+    uint8_t bits = 0;                       /* bit k: the node's edge k has residual capacity */
+    if (inside)
+        for (int k = 0; k < SB_MF_DIRS; k++)
+            bits |= (t.r[(size_t)k * t.n + p] > 0) << k;
+    __syncthreads();
+    int changed_any = 0;
+    for (;;) {
+        int32_t best = hs[ty + 1][tx + 1];
+        if (inside)
+            for (int k = 0; k < SB_MF_DIRS; k++)
+                if (bits >> k & 1) {
+                    int32_t hq = hs[ty + 1 + sb_mf_dy(k)][tx + 1 + sb_mf_dx(k)];
+                    if (hq + 1 < best)
+                        best = hq + 1;
+                }
+        __syncthreads();
+        int mine = best < hs[ty + 1][tx + 1];
+        if (mine)
+            hs[ty + 1][tx + 1] = best;
+        changed_any |= mine;
+        if (!__syncthreads_or(mine))
+            break;
+    }
+    if (inside && changed_any)
+        t.h[p] = hs[ty + 1][tx + 1];
+    if (__syncthreads_or(changed_any) && threadIdx.x == 0)
+        changed[slot] = 1;
+}
+
+/* ---- local rounds in one colour's tiles ---- */
+
+static __global__ void __launch_bounds__(TILE *TILE) tile_rounds(tile_net t, int cx, int cy)
+{
+    __shared__ int32_t hs[HALO][HALO], hn[TILE][TILE], inflow[HALO][HALO];
+    __shared__ int32_t rs[SB_MF_DIRS][TILE][TILE];
+    int bx = 2 * blockIdx.x + cx, by = 2 * blockIdx.y + cy;
+    if (bx * TILE >= t.width || by * TILE >= t.height)
+        return;
+    int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;
+    int x = bx * TILE + tx, y = by * TILE + ty;
+    bool inside = x < t.width && y < t.height;
+    long p = (long)y * t.width + x;
+    /* A tile with no active node would push nothing and relabel nothing
+     * in any round: it leaves at once, having read 8 bytes a node instead
+     * of 48 and written none.  Late in a cut most tiles are such. */
+    if (!__syncthreads_or(inside && t.excess[p] > 0 && t.h[p] < SB_MF_INF))
+        return;
+    for (int i = threadIdx.x; i < HALO * HALO; i += TILE * TILE) {
+        int hx = bx * TILE + i % HALO - 1, hy = by * TILE + i / HALO - 1;
+        hs[i / HALO][i % HALO] = hx >= 0 && hy >= 0 && hx < t.width && hy < t.height
+                                     ? t.h[(long)hy * t.width + hx] : SB_MF_INF;
+        inflow[i / HALO][i % HALO] = 0;
+    }
+    int32_t e = 0, sink = 0;
+    for (int k = 0; k < SB_MF_DIRS; k++)
+        rs[k][ty][tx] = inside ? t.r[(size_t)k * t.n + p] : 0;
+    if (inside) {
+        e = t.excess[p];
+        sink = t.sink[p];
+    }
+    __syncthreads();
+
+    for (int round = 0; round < TILE_ROUNDS; round++) {
+        int32_t h = hs[ty + 1][tx + 1];
+        /* phase A: push (maxflow.h's sb_mf_push, on the shared copy) */
+        if (inside && e > 0 && h < SB_MF_INF) {
+            if (h == 1 && sink > 0) {
+                int32_t d = e < sink ? e : sink;
+                sink -= d;
+                e -= d;
+            }
+            for (int k = 0; k < SB_MF_DIRS && e > 0; k++) {
+                int qx = x + sb_mf_dx(k), qy = y + sb_mf_dy(k);
+                if (qx < 0 || qy < 0 || qx >= t.width || qy >= t.height)
+                    continue;
+                int lx = tx + 1 + sb_mf_dx(k), ly = ty + 1 + sb_mf_dy(k);
+                if (hs[ly][lx] != h - 1)
+                    continue;
+                int32_t c = rs[k][ty][tx];
+                if (c <= 0)
+                    continue;
+                int32_t d = e < c ? e : c;
+                rs[k][ty][tx] = c - d;
+                if (lx >= 1 && lx <= TILE && ly >= 1 && ly <= TILE)
+                    rs[k ^ 4][ly - 1][lx - 1] += d;              /* a tile node: its shared copy */
+                else
+                    t.r[(size_t)(k ^ 4) * t.n + (long)qy * t.width + qx] += d;   /* a halo node, idle tile */
+                atomicAdd(&inflow[ly][lx], d);
+                e -= d;
+            }
+        }
+        __syncthreads();
+        /* phase B: gather and relabel against this round's heights */
+        int active = 0;
+        int32_t nh = h;
+        if (inside) {
+            e += inflow[ty + 1][tx + 1];
+            inflow[ty + 1][tx + 1] = 0;
+            if (e > 0 && h < SB_MF_INF) {
+                if (sink > 0)
+                    nh = 1;
+                else {
+                    int32_t lowest = SB_MF_INF;
+                    bool admissible = false;
+                    for (int k = 0; k < SB_MF_DIRS; k++) {
+                        if (rs[k][ty][tx] <= 0)
+                            continue;
+                        int32_t hq = hs[ty + 1 + sb_mf_dy(k)][tx + 1 + sb_mf_dx(k)];
+                        admissible |= hq == h - 1;
+                        lowest = hq < lowest ? hq : lowest;
+                    }
+                    if (!admissible)
+                        nh = lowest >= SB_MF_INF - 1 ? SB_MF_INF : lowest + 1;
+                }
+            }
+            active = e > 0 && nh < SB_MF_INF;
+        }
+        hn[ty][tx] = nh;
+        __syncthreads();
+        hs[ty + 1][tx + 1] = hn[ty][tx];
+        if (!__syncthreads_or(active))
+            break;
+    }
+
+    if (inside) {
+        for (int k = 0; k < SB_MF_DIRS; k++)
+            t.r[(size_t)k * t.n + p] = rs[k][ty][tx];
+        t.excess[p] = e;
+        t.sink[p] = sink;
+        t.h[p] = hs[ty + 1][tx + 1];
+    }
+    /* what was pushed into the halo: the idle neighbours' excess */
+    for (int i = threadIdx.x; i < HALO * HALO; i += TILE * TILE) {
+        int lx = i % HALO, ly = i / HALO;
+        if (lx >= 1 && lx <= TILE && ly >= 1 && ly <= TILE)
+            continue;
+        int hx = bx * TILE + lx - 1, hy = by * TILE + ly - 1;
+        if (inflow[ly][lx] && hx >= 0 && hy >= 0 && hx < t.width && hy < t.height)
+            atomicAdd(&t.excess[(long)hy * t.width + hx], inflow[ly][lx]);
+    }
+}
+
+/* Active nodes after a sweep, into count[slot]. */
+static __global__ void tile_count(tile_net t, int *count, int slot)
+{
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    int active = p < t.n && t.excess[p] > 0 && t.h[p] < SB_MF_INF;
+    int c = __syncthreads_count(active);
+    if (threadIdx.x == 0 && c)
+        atomicAdd(&count[slot], c);
+}
+
+static __global__ void tile_init(tile_net t, const int32_t *term, const int32_t *n0, const int32_t *n1, const int32_t *n2,
+                          const int32_t *n3)
+{
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= t.n)
+        return;
+    const int32_t *nl[4] = { n0, n1, n2, n3 };
+    int x = (int)(p % t.width), y = (int)(p / t.width);
+    for (int k = 0; k < SB_MF_DIRS; k++) {
+        int qx = x + sb_mf_dx(k), qy = y + sb_mf_dy(k);
+        int32_t c = 0;
+        if (qx >= 0 && qy >= 0 && qx < t.width && qy < t.height)
+            c = k < 4 ? nl[k][p] : nl[k - 4][(long)qy * t.width + qx];
+        t.r[(size_t)k * t.n + p] = c;
+    }
+    t.excess[p] = term[p] > 0 ? term[p] : 0;
+    t.sink[p] = term[p] < 0 ? -term[p] : 0;
+}
+
+/* A warm start's repair: node p's excess and sink residual
+ * moved from the t-links the flow was for to the new ones. */
+static __global__ void tile_rewarm(tile_net t, int32_t *last_term, const int32_t *term)
+{
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= t.n)
+        return;
+    sb_mf_rewarm(&t.excess[p], &t.sink[p], last_term[p], term[p]);
+    last_term[p] = term[p];
+}
+
+static __global__ void tile_cut(tile_net t, const int32_t *term, uint8_t *fg, long long *flow)
+{
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long f = 0;
+    if (p < t.n) {
+        fg[p] = t.h[p] >= SB_MF_INF;
+        f = (long long)(term[p] < 0 ? -term[p] : 0) - t.sink[p];   /* sb_mf_sink_flow, warm or cold */
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        f += __shfl_down_sync(0xffffffffu, f, o);
+    if ((threadIdx.x & 31) == 0 && f)
+        atomicAdd((unsigned long long *)flow, (unsigned long long)f);
+}
+
+/* ---- the state the graph reads and writes ---- */
+
+/* Flags and counts the loop reads: BFS change flags, sweep counts, and
+ * the loop's tallies. */
+struct tile_flags {
+    int bfs[BFS_PER_CHECK + 1];
+    int count[SWEEPS_PER_CHECK];
+    int sweeps, relabels;
+};
+
+struct tiles_state {
+    tile_flags *flags;                 /* device */
+    tile_flags *host;                  /* pinned */
+    int32_t *last_term;                /* the t-links d's flow is for (device) */
+};
+
+static inline void tiles_release(gc_dev *d)
+{
+    tiles_state *s = (tiles_state *)d->cut_state;
+    cudaFree(s->flags);
+    cudaFreeHost(s->host);
+    cudaFree(s->last_term);
+    free(s);
+}
+
+/* Where a cut starts: the run's first from zero flow (the residual
+ * network of d->term and the n-links), every later one from the preflow
+ * the cut before left, repaired where the t-links changed (the top of
+ * this file says why that is exact).  last_term keeps the t-links the
+ * flow is for. */
+static inline sb_status tiles_start(gc_dev *d, int it, sb_error *err)
+{
+    tiles_state *s = (tiles_state *)d->cut_state;
+    tile_net t = { d->width, d->height, d->n, d->r, d->sink, d->excess, d->h[0] };
+    unsigned blocks = sb_div_up((unsigned long long)d->n, 256);
+    if (it > 0) {
+        tile_rewarm<<<blocks, 256, 0, d->stream>>>(t, s->last_term, d->term);
+        SB_CUDA_LAUNCHED(err, d->who);
+        return SB_OK;
+    }
+    tile_init<<<blocks, 256, 0, d->stream>>>(t, d->term, d->nlink[0], d->nlink[1], d->nlink[2], d->nlink[3]);
+    SB_CUDA_LAUNCHED(err, d->who);
+    if (gc_dev_cuts(d) > 1)
+        SB_CUDA_TRY(cudaMemcpyAsync(s->last_term, d->term, sizeof(int32_t) * (size_t)d->n, cudaMemcpyDeviceToDevice,
+                                    d->stream),
+                    err, d->who);
+    return SB_OK;
+}
+
+
+/* ---- the variant ---- */
 
 struct graph_state {
     tiles_state tiles;                 /* first: tiles_start and tiles_release take d->cut_state as one */

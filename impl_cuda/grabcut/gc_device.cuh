@@ -1,6 +1,6 @@
 /* gc_device.cuh - GrabCut on the device: the state every CUDA variant
  * keeps and the per-pixel steps (gc_device.cu).  The max-flow solver is
- * the one thing a rung supplies (a gc_cut: 2_global.cu, 3_shared.cu).
+ * the one thing a rung supplies (a gc_cut: 2_global.cu, 3_tiles.cu).
  * The arithmetic is grabcut.h's and maxflow.h's, the same functions the
  * host runs, so results are equal to the bit. */
 #ifndef SEGBENCH_GC_DEVICE_CUH
