@@ -6,7 +6,7 @@
 #   make fuzz       libFuzzer on the image, PNM, manifest, results and env.json readers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
 #                   test-gpu-agreement, -memcheck, -racecheck (= -racecheck-1,
-#                   -2 and -3), -synccheck, -initcheck run one step each
+#                   -2, -3 and -4), -synccheck, -initcheck run one step each
 #   make bench      build, generate the dataset, check and time every variant,
 #                   write results/<machine>/ and report/<machine>/REPORT.md
 #   make report     regenerate report/<machine>/ from results/<machine>/
@@ -267,7 +267,7 @@ test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu
 
 # One step of test-gpu each (a lent GPU machine may limit one command's time).
-GPU_STEPS := agreement memcheck racecheck racecheck-1 racecheck-2 racecheck-3 synccheck initcheck
+GPU_STEPS := agreement memcheck racecheck racecheck-1 racecheck-2 racecheck-3 racecheck-4 synccheck initcheck
 $(addprefix test-gpu-,$(GPU_STEPS)): test-gpu-%: $(BUILD)/test_gpu $(BUILD)/segbench
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu $*
 

@@ -251,7 +251,7 @@ int lesson_on_main_line(const sb_variant *rung, const sb_rows *rows, const char 
 }
 
 static void tree_walk(FILE *fp, const sb_variant *const *list, int n, const sb_variant *node, const char *prefix,
-                      int last, int depth, const sb_rows *rows, const char *results_dir, const char *stage)
+                      int last, int depth, int width, const sb_rows *rows, const char *results_dir, const char *stage)
 {
     lesson_edge e;
     lesson_edge_measure(&e, node, rows, results_dir, stage);
@@ -260,7 +260,7 @@ static void tree_walk(FILE *fp, const sb_variant *const *list, int n, const sb_v
         snprintf(t, sizeof t, "%.4g ms", e.kernel_ms);
     lesson_gain_text(e.parent_kernel_ms, e.kernel_ms, g, sizeof g);
     int main_line = lesson_on_main_line(node, rows, stage);
-    int pad = 30 - 3 * depth;                   /* the times in one column whatever the depth */
+    int pad = width - 3 * depth;                /* the times in one column whatever the depth */
     fprintf(fp, "%s%s%-*s %12s  %7s  %s%s\n", prefix, depth ? (last ? "└─ " : "├─ ") : "", pad > 0 ? pad : 1,
             node->name, t, depth ? g : "", main_line ? "" : "[branch] ", node->idea);
     char sub[512];
@@ -271,15 +271,29 @@ static void tree_walk(FILE *fp, const sb_variant *const *list, int n, const sb_v
     for (int i = 0; i < n; i++)
         if (list[i]->parent && strcmp(list[i]->parent, node->name) == 0) {
             seen++;
-            tree_walk(fp, list, n, list[i], sub, seen == kids, depth + 1, rows, results_dir, stage);
+            tree_walk(fp, list, n, list[i], sub, seen == kids, depth + 1, width, rows, results_dir, stage);
         }
+}
+
+/* How deep a rung sits: its parents up to a root. */
+static int rung_depth(const sb_variant *v)
+{
+    int depth = 0;
+    for (const sb_variant *p = v; p->parent && (p = sb_variant_find(p->algo, p->parent)) && depth < MAX_RUNGS;)
+        depth++;
+    return depth;
 }
 
 void lesson_tree_print(FILE *fp, const char *algo, const sb_rows *rows, const char *results_dir, const char *stage)
 {
     const sb_variant *list[MAX_RUNGS];
-    int n = lesson_rungs(algo, list, MAX_RUNGS);
+    int n = lesson_rungs(algo, list, MAX_RUNGS), width = 0;
+    for (int i = 0; i < n; i++) {               /* the widest indent and name: the time column after it */
+        int w = 3 * rung_depth(list[i]) + (int)strlen(list[i]->name) + 2;
+        if (w > width)
+            width = w;
+    }
     for (int i = 0; i < n; i++)
         if (!list[i]->parent)
-            tree_walk(fp, list, n, list[i], "", 1, 0, rows, results_dir, stage);
+            tree_walk(fp, list, n, list[i], "", 1, 0, width, rows, results_dir, stage);
 }
