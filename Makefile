@@ -246,7 +246,7 @@ test-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRC := $(COMMON_SRC) bench/harness/dataset.c bench/io/results.c bench/io/csv.c bench/io/json_out.c \
+FUZZ_LIB_SRC := $(COMMON_SRC) bench/harness/dataset.c bench/io/results.c bench/io/renames.c bench/io/csv.c bench/io/json_out.c \
                 bench/io/env_json.c
 FUZZ_TARGETS := image pnm manifest results env
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(BUILD)/deps.ok

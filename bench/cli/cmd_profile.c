@@ -47,7 +47,7 @@ static const sb_option PROFILE_OPTIONS[OPT_COUNT] = {
     [OPT_ALL_IMAGES] = { "all-images", NULL, NULL, "every image of the set, not only the summary's (the largest)" },
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL, "the summary image may be above the algorithm's bench size" },
     [OPT_TOP] = { "top", NULL, NULL,
-                  "of the variants chosen, only each stage's fastest GPU rung in --results and the rung before it" },
+                  "of the variants chosen, only each stage's fastest GPU rung in --results and its parent" },
     [OPT_IMPORT] = { "import", "NCU_CSV", NULL,
                      "instead: read ncu's --csv --page raw output of a profile run (with --regions and --results)" },
     [OPT_RESULTS] = { "results", "DIR", NULL,
@@ -239,8 +239,9 @@ static int is_rung(const sb_variant *v)
 }
 
 /* --top: the stage's fastest agreeing GPU rung on this image in the
- * result set, and the rung listed before it (its parent in the ladder's
- * order); NULL where the set has no such row. */
+ * result set, and the rung it grows from (its SB_RUNG parent; the rung
+ * listed before it where it declares none); NULL where the set has no
+ * such row. */
 static void top_rungs(const profile_opts *o, const sb_algo *algo, int stage, const char *image,
                       const sb_variant *pick[2])
 {
@@ -265,8 +266,9 @@ static void top_rungs(const profile_opts *o, const sb_algo *algo, int stage, con
         if (strcmp(v->algo, algo->name) || !is_rung(v) || !(v->stages & (1u << stage)))
             continue;
         if (!strcmp(v->name, best->variant)) {
+            const sb_variant *parent = v->parent ? sb_variant_find(algo->name, v->parent) : NULL;
             pick[0] = v;
-            pick[1] = before;
+            pick[1] = parent && is_rung(parent) && (parent->stages & (1u << stage)) ? parent : before;
             break;
         }
         before = v;
@@ -300,8 +302,8 @@ static sb_status profile_image(profile_run *r, const profile_spec *ps, const sb_
                     printf("%-16s %-14s no GPU row on %s in %s: nothing to profile\n", algo->name,
                            algo->stages[stage], im->name, r->o->results);
             }
-            /* --top: the fastest first, so a profiler stopped on the rung before
-             * it (a long run of launches) has the fastest already */
+            /* --top: the fastest first, so a profiler stopped on its parent
+             * (a long run of launches) has the fastest already */
             int count = r->o->top ? 2 : sb_variant_count();
             for (int i = 0; i < count && !st; i++) {
                 const sb_variant *v = r->o->top ? pick[i] : sb_variant_at(i);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # profile.sh - `make profile`: Nsight Compute over each stage's fastest
-# CUDA rung and the rung before it (--rungs all: every CUDA rung), at the
+# CUDA rung and its parent (--rungs all: every CUDA rung), at the
 # summary image, one checked run each (segbench profile), and its CSV
 # turned into <results>/<algo>.profile.csv (segbench profile --import).
 # Run it after `make bench`: the fastest rung is read from the timings in
