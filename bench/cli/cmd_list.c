@@ -28,6 +28,15 @@ static const char *status_word(sb_availability av)
     return av == SB_AVAILABLE ? "available" : av == SB_NOT_BUILT ? "not built" : "skipped";
 }
 
+/* "key": "value", or "key": null where there is none. */
+static void key_str_or_null(const char *key, const char *value)
+{
+    if (value)
+        sb_json_key_str(stdout, key, value);
+    else
+        printf("\"%s\": null", key);
+}
+
 static void list_json(const char *algos, const char *variants, const sb_device_info *dev, int gpu_ok,
                       const char *gpu_why)
 {
@@ -76,20 +85,14 @@ static void list_json(const char *algos, const char *variants, const sb_device_i
                    (var->flags & SB_DEVICE) ? "true" : "false", (var->flags & SB_FLOOR) ? "true" : "false");
             sb_json_key_str(stdout, "summary", var->summary);
             /* the ladder: the rung it grows from (null: a root), its source file, the edge's idea */
-            printf(", \"parent\": ");
-            if (var->parent)
-                sb_json_str(stdout, var->parent);
-            else
-                printf("null");
+            printf(", ");
+            key_str_or_null("parent", var->parent);
             printf(", ");
             sb_json_key_str(stdout, "source", var->file);
             printf(", ");
             sb_json_key_str(stdout, "idea", var->idea);
-            printf(", \"formerly\": ");
-            if (var->formerly)
-                sb_json_str(stdout, var->formerly);
-            else
-                printf("null");
+            printf(", ");
+            key_str_or_null("formerly", var->formerly);
             printf("}");
         }
         printf("]}");
