@@ -55,13 +55,13 @@ if command -v compute-sanitizer >/dev/null 2>&1; then
     # kernels are race-checked, the library is checked for agreement only.
     # cuda-seed-race is the source's racy reduction, kept to prove the
     # agreement check catches it; racecheck is not the place to run it.
-    # cuda-graph (mean-shift merge; GrabCut's cut) launches cuda-shared's (mean-shift)
+    # cuda-graph (mean-shift merge and pipeline; GrabCut's cut) launches cuda-blocksums' (mean-shift)
     # (cuda-warm's) kernels from conditional WHILE nodes of a CUDA graph.  compute-sanitizer 2025 on
     # the H100 cannot follow such launches: synccheck reports the first
     # __syncthreads of every kernel in the loop body as divergent (thread 0
     # of block 0 included, which cannot diverge there), and racecheck
     # crashes.  Its kernels are the same code, race- and sync-checked
-    # where cuda-shared (mean-shift) or cuda-warm (GrabCut) launches them; memcheck and initcheck
+    # where cuda-blocksums (mean-shift) or cuda-warm (GrabCut) launches them; memcheck and initcheck
     # run it.
     [ "$tool" = racecheck ] && skip=(--exclude npp,cuda-seed-race,cuda-graph)
     [ "$tool" = synccheck ] && skip=(--exclude cuda-graph)

@@ -472,7 +472,7 @@ static int32_t *stale_terms(const sb_gc_graph *g, unsigned long long seed)
  * against Boykov-Kolmogorov, from zero flow and (the warm solvers) from a
  * stale flow: the cut of other t-links first.  From zero flow, cuda-global
  * must take exactly the host rounds' round and relabel counts (the same
- * synchronous algorithm), and cuda-graph cuda-shared's sweeps and
+ * synchronous algorithm), and cuda-graph cuda-tiles' sweeps and
  * relabels (the same loop, driven from the device). */
 static void test_gpu_maxflow_graphs(void)
 {
@@ -506,7 +506,7 @@ static void test_gpu_maxflow_graphs(void)
             sb_case c = { .algo = algo, .params = &p, .input = &img, .reference = &ref };
             for (int from_stale = 0; from_stale < 2; from_stale++) {
                 p.stale_term = from_stale ? stale : NULL;
-                int tiles_sweeps = -1, tiles_relabels = -1;      /* cuda-shared's, for cuda-graph */
+                int tiles_sweeps = -1, tiles_relabels = -1;      /* cuda-tiles', for cuda-graph */
                 for (int i = 0; i < sb_variant_count(); i++) {
                     const sb_variant *v = sb_variant_at(i);
                     if (strcmp(v->algo, "grabcut-maxflow") || !(v->flags & SB_DEVICE) || !v->ops ||

@@ -474,10 +474,24 @@ static void test_catalogue_source_file(void)
     sb_catalogue_load("/nonexistent");
 }
 
+/* A rung file's place in its ladder: the number its name opens with
+ * (1_naive.cu), or that follows the name of its family of ladders
+ * (mean-shift's filter_2_shared.cu); 0 when it has none. */
+static int rung_number(const char *base)
+{
+    const char *p = base;
+    while (*p >= 'a' && *p <= 'z')
+        p++;
+    if (p != base && *p == '_')
+        p++;
+    return *p >= '1' && *p <= '9' && strchr(p, '_') ? atoi(p) : 0;
+}
+
 /* The registry is the variants' own SB_VARIANT lines: each row once, for a
  * known algorithm, from a file that exists; every compiled registration
  * found its row; a CUDA rung's file name opens with its place in the
- * ladder (1_naive.cu), and the numbers rise down each algorithm's list. */
+ * ladder (1_naive.cu, or filter_1_global.cu in a family), and the numbers
+ * rise down each algorithm's list. */
 static void test_registrations(void)
 {
     CHECKF(sb_registry_strays() == 0, "%d registration(s) matched no row or a taken one", sb_registry_strays());
@@ -494,7 +508,7 @@ static void test_registrations(void)
             why = "registered twice";
         else if (!v->file || access(v->file, R_OK) != 0)
             why = "its file is not there";
-        else if (rung && !(base[0] >= '1' && base[0] <= '9' && strchr(base, '_')))
+        else if (rung && !rung_number(base))
             why = "a CUDA rung whose file name does not open with its number";
         if (!why && rung) {
             /* the previous rung of the same algorithm has a smaller number */
@@ -503,7 +517,7 @@ static void test_registrations(void)
                 if (strcmp(u->algo, v->algo) != 0 || strncmp(u->backend, "cuda-", 5) || (u->flags & SB_FLOOR))
                     continue;
                 const char *ub = strrchr(u->file, '/') + 1;
-                if (atoi(ub) > atoi(base))
+                if (rung_number(ub) > rung_number(base))
                     why = "listed after a rung with a larger number";
                 break;
             }

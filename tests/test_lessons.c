@@ -84,6 +84,12 @@ static void test_old_names(void)
 {
     CHECK(!strcmp(sb_variant_current_name("integral", "cuda-shared"), "cuda-pdl"));
     CHECK(!strcmp(sb_variant_current_name("meanshift-filter", "cuda-shared"), "cuda-shared"));
+    /* mean-shift's cuda-shared split by idea: the same work under its new
+     * names; the pipeline's cuda-shared did other work and maps to nothing */
+    CHECK(!strcmp(sb_variant_current_name("meanshift-flood", "cuda-shared"), "cuda-tiles"));
+    CHECK(!strcmp(sb_variant_current_name("meanshift-merge", "cuda-shared"), "cuda-blocksums"));
+    CHECK(!strcmp(sb_variant_current_name("meanshift", "cuda-shared"), "cuda-shared") &&
+          !sb_variant_find("meanshift", "cuda-shared"));
     CHECK(sb_variant_find("kmeans", "cuda-shared") == sb_variant_find("kmeans", "cuda-lastblock"));
     cli_result *r = cli("list --algo integral,kmeans,slic --variant cuda-shared");
     CHECKF(r->code == 0 && strstr(r->out, "cuda-pdl") && strstr(r->out, "cuda-lastblock") &&

@@ -11,6 +11,12 @@ static const sb_rename renames[] = {
     { "slic", "cuda-shared", "cuda-warpagg" },        /* warp-aggregated sums */
     { "grabcut-maxflow", "cuda-shared", "cuda-tiles" }, /* tile push-relabel */
     { "grabcut", "cuda-shared", "cuda-tiles" },
+    /* mean-shift's cuda-shared was a filter halo, a tiled union-find and
+     * block sums at once: split by idea.  Its pipeline (halo filter) and
+     * cuda-texture pipeline are retired, not renamed: the pipelines now
+     * run the fastest filter, so no new rung does the same work. */
+    { "meanshift-flood", "cuda-shared", "cuda-tiles" },
+    { "meanshift-merge", "cuda-shared", "cuda-blocksums" },
 };
 
 int sb_rename_count(void) { return (int)(sizeof renames / sizeof renames[0]); }

@@ -2,18 +2,76 @@
  * sums added straight to global memory (variant "cuda-atomics" of the
  * grabcut-kmeans and grabcut-gmm steps).
  *
- * The rung before cuda-global, and its lesson.  Both steps add integer
+ * A branch of cuda-global, and its lesson.  Both steps add integer
  * totals -- k-means 4 per centre (R, G, B, count), GMM 10 moments per
  * component -- over 10 targets (5 components on each side of the mask).
- * Here each pixel adds its values to the global totals itself
- * (GC_SUMS_DIRECT in gc_device.cu): 4 or 10 64-bit atomics a pixel, all
- * landing on 40 or 100 addresses, which the L2 serialises.  cuda-global
- * gathers each block's totals in shared memory first and adds them once
- * a block; nothing else differs, so the two rungs' times are the price of
- * contended global atomics.  The results are the same integers.
+ * cuda-global (gc_kmeans_pass and gc_learn_sums in gc_device.cu, which
+ * every later rung runs) gathers each block's totals in shared memory
+ * and adds them to global memory once a block.  Here each pixel adds its
+ * values to the global totals itself: 4 or 10 64-bit atomics a pixel,
+ * all landing on 40 or 100 addresses, which the L2 serialises.  Nothing
+ * else differs, so the two rungs' times are the price of contended
+ * global atomics (on the H100, about 10x: NOTES.md).  The results are the
+ * same integers.
  */
 #include "gc_device.cuh"
 
+/* One k-means pass: each pixel's nearest centre among its side's 5, the
+ * changed count and the integer sums, all added to global memory by every
+ * pixel.  A no-op once converged. */
+static __global__ void direct_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp,
+                                          gc_dev_scratch *s, const int *passes)
+{
+    __shared__ sb_kmeans_prepped centres[2 * SB_GC_K];
+    if (s->kdone)
+        return;
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K)
+        centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i >= n)
+        return;
+    int side = SB_GC_SIDE(mask[i]);
+    const uint8_t *px = rgb + 3 * i;
+    int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
+    if (*passes == 0 || comp[i] != best)
+        atomicAdd(&s->changed, 1ull);
+    comp[i] = (uint8_t)best;
+    unsigned long long *sum = s->ksums[side * SB_GC_K + best];
+    atomicAdd(&sum[0], (unsigned long long)px[0]);
+    atomicAdd(&sum[1], (unsigned long long)px[1]);
+    atomicAdd(&sum[2], (unsigned long long)px[2]);
+    atomicAdd(&sum[3], 1ull);
+}
+
+/* The GMM moments of every pixel's side and component, each added to
+ * global memory by its pixel. */
+static __global__ void direct_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
+                                         gc_dev_scratch *s)
+{
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint64_t own[10] = { 0 };
+    sb_gc_sums_add(own, rgb + 3 * i);
+    unsigned long long *sum = &s->gsums[0][0][0] + 10 * (SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]);
+    for (int j = 0; j < 10; j++)
+        atomicAdd(&sum[j], (unsigned long long)own[j]);
+}
+
+static void rung_kmeans_pass(gc_dev *d)
+{
+    direct_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
+                                                                 &d->stats->passes);
+}
+
+static void rung_learn_sums(gc_dev *d)
+{
+    direct_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
+}
+
+static const gc_sums direct_sums = { rung_kmeans_pass, rung_learn_sums };
 static const gc_cut no_cut = { nullptr, nullptr, nullptr, 0 };   /* these steps do not cut */
 
 static sb_status open_direct(void **state, int step, const sb_image *in, const void *params, void *output,
@@ -21,7 +79,7 @@ static sb_status open_direct(void **state, int step, const sb_image *in, const v
 {
     sb_status st = gc_dev_open((gc_dev **)state, step, &no_cut, in, params, output, exec, err);
     if (!st)
-        ((gc_dev *)*state)->sums = GC_SUMS_DIRECT;
+        ((gc_dev *)*state)->sums = &direct_sums;
     return st;
 }
 

@@ -4,10 +4,9 @@
  * One thread a pixel.  Sums (k-means centres, GMM moments, beta) are
  * integers: each block adds its pixels into shared-memory totals (the
  * source's per-block partial sums), then one atomic per total and block
- * into global memory.  The k-means and GMM sums can also go straight to
- * global memory, one atomic per pixel and total (GC_SUMS_DIRECT, the
- * cuda-atomics rung: 1_atomics.cu).  Integer addition commutes, so the
- * totals equal the host's either way.  The tiny steps -- centres from sums, mixtures from moments --
+ * into global memory (the cuda-atomics rung, 1_atomics.cu, brings its
+ * own k-means and GMM sums: a gc_sums).  Integer addition commutes, so
+ * the totals equal the host's either way.  The tiny steps -- centres from sums, mixtures from moments --
  * run in one block with grabcut.h's functions.  Nothing returns to the
  * host until fetch: the k-means loop stops on a device flag.
  */
@@ -18,8 +17,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#define GC_BLOCK 256
 
 /* ---- the steps' kernels ---- */
 
@@ -33,10 +30,8 @@ __global__ void gc_mask_init(int width, int height, int4 rect, uint8_t *mask)
 }
 
 /* One k-means pass: each pixel's nearest centre among its side's 5, the
- * changed count and the integer sums.  A no-op once converged.  Direct:
- * every pixel adds to the global totals itself; else the block's totals
- * gather in shared memory first. */
-template <bool Direct>
+ * changed count and the integer sums, the block's totals gathered in
+ * shared memory first.  A no-op once converged. */
 __global__ void gc_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp, gc_dev_scratch *s,
                                const int *passes)
 {
@@ -48,38 +43,25 @@ __global__ void gc_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, 
     int t = threadIdx.x;
     if (t < 2 * SB_GC_K)
         centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
-    if (!Direct && t < 2 * SB_GC_K * 4)
+    if (t < 2 * SB_GC_K * 4)
         sums[t / 4][t % 4] = 0;
-    if (!Direct && t == 0)
+    if (t == 0)
         changed = 0;
     __syncthreads();
     long i = (long)blockIdx.x * blockDim.x + t;
     if (i < n) {
         int side = SB_GC_SIDE(mask[i]);
         const uint8_t *px = rgb + 3 * i;
-        float mr = sb_kmeans_pixel_weight(px[0]), mg = sb_kmeans_pixel_weight(px[1]),
-              mb = sb_kmeans_pixel_weight(px[2]);
-        const sb_kmeans_prepped *c = centres + side * SB_GC_K;
-        int best = 0;
-        float best_score = sb_kmeans_score(c[0], mr, mg, mb);
-        for (int k = 1; k < SB_GC_K; k++) {
-            float sc = sb_kmeans_score(c[k], mr, mg, mb);
-            if (sc < best_score) {
-                best_score = sc;
-                best = k;
-            }
-        }
+        int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
         if (*passes == 0 || comp[i] != best)
-            atomicAdd(Direct ? &s->changed : &changed, 1ull);
+            atomicAdd(&changed, 1ull);
         comp[i] = (uint8_t)best;
-        unsigned long long *sm = Direct ? s->ksums[side * SB_GC_K + best] : sums[side * SB_GC_K + best];
+        unsigned long long *sm = sums[side * SB_GC_K + best];
         atomicAdd(&sm[0], (unsigned long long)px[0]);
         atomicAdd(&sm[1], (unsigned long long)px[1]);
         atomicAdd(&sm[2], (unsigned long long)px[2]);
         atomicAdd(&sm[3], 1ull);
     }
-    if (Direct)
-        return;
     __syncthreads();
     if (t < 2 * SB_GC_K * 4 && sums[t / 4][t % 4])
         atomicAdd(&s->ksums[t / 4][t % 4], sums[t / 4][t % 4]);
@@ -109,30 +91,24 @@ __global__ void gc_kmeans_update(gc_dev_scratch *s, int *passes)
     }
 }
 
-/* The GMM moments of every pixel's side and component (Direct: as in
- * gc_kmeans_pass). */
-template <bool Direct>
+/* The GMM moments of every pixel's side and component, the block's
+ * totals gathered in shared memory first (as in gc_kmeans_pass). */
 __global__ void gc_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
                               gc_dev_scratch *s)
 {
     __shared__ unsigned long long sums[2 * SB_GC_K][10];
     int t = threadIdx.x;
-    if (!Direct) {
-        if (t < 2 * SB_GC_K * 10)
-            sums[t / 10][t % 10] = 0;
-        __syncthreads();
-    }
+    if (t < 2 * SB_GC_K * 10)
+        sums[t / 10][t % 10] = 0;
+    __syncthreads();
     long i = (long)blockIdx.x * blockDim.x + t;
     if (i < n) {
         uint64_t own[10] = { 0 };
         sb_gc_sums_add(own, rgb + 3 * i);
-        int slot = SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i];
-        unsigned long long *sm = Direct ? &s->gsums[0][0][0] + 10 * slot : sums[slot];
+        unsigned long long *sm = sums[SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]];
         for (int j = 0; j < 10; j++)
             atomicAdd(&sm[j], (unsigned long long)own[j]);
     }
-    if (Direct)
-        return;
     __syncthreads();
     if (t < 2 * SB_GC_K * 10 && sums[t / 10][t % 10])
         atomicAdd(&(&s->gsums[0][0][0])[t], sums[t / 10][t % 10]);
@@ -233,11 +209,9 @@ __global__ void gc_update_mask(long n, const uint8_t *fg, uint8_t *mask)
 
 /* ---- enqueuing the steps ---- */
 
-static unsigned blocks(const gc_dev *d) { return sb_div_up((unsigned long long)d->n, GC_BLOCK); }
-
 static sb_status step_mask_init(gc_dev *d, sb_error *err)
 {
-    gc_mask_init<<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->width, d->height,
+    gc_mask_init<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->width, d->height,
                                                        make_int4(d->rect[0], d->rect[1], d->rect[2], d->rect[3]),
                                                        d->mask);
     SB_CUDA_LAUNCHED(err, d->who);
@@ -265,12 +239,11 @@ static sb_status step_kmeans(gc_dev *d, sb_error *err)
     SB_CUDA_LAUNCHED(err, d->who);
     /* at most 10 passes, each a no-op after convergence: no read-back */
     for (int pass = 0; pass < SB_GC_KMEANS_PASSES; pass++) {
-        if (d->sums == GC_SUMS_DIRECT)
-            gc_kmeans_pass<true><<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
-                                                                       &d->stats->passes);
+        if (d->sums)
+            d->sums->kmeans_pass(d);
         else
-            gc_kmeans_pass<false><<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
-                                                                        &d->stats->passes);
+            gc_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
+                                                                  &d->stats->passes);
         gc_kmeans_update<<<1, 32, 0, d->stream>>>(d->s, &d->stats->passes);
     }
     SB_CUDA_LAUNCHED(err, d->who);
@@ -279,10 +252,10 @@ static sb_status step_kmeans(gc_dev *d, sb_error *err)
 
 static sb_status step_learn(gc_dev *d, sb_error *err)
 {
-    if (d->sums == GC_SUMS_DIRECT)
-        gc_learn_sums<true><<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
+    if (d->sums)
+        d->sums->learn_sums(d);
     else
-        gc_learn_sums<false><<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
+        gc_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
     gc_learn_finish<<<1, 128, 0, d->stream>>>(d->s);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
@@ -290,7 +263,7 @@ static sb_status step_learn(gc_dev *d, sb_error *err)
 
 static sb_status step_assign(gc_dev *d, sb_error *err)
 {
-    gc_assign<<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
+    gc_assign<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
@@ -298,8 +271,8 @@ static sb_status step_assign(gc_dev *d, sb_error *err)
 static sb_status step_nlinks(gc_dev *d, sb_error *err)
 {
     SB_CUDA_TRY(cudaMemsetAsync(&d->s->dsum, 0, sizeof d->s->dsum, d->stream), err, d->who);
-    gc_beta_sum<<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->width, d->height, d->rgb, d->s);
-    gc_nlinks<<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->width, d->height, d->rgb, d->p.gamma, d->s, d->nlink[0],
+    gc_beta_sum<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->width, d->height, d->rgb, d->s);
+    gc_nlinks<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->width, d->height, d->rgb, d->p.gamma, d->s, d->nlink[0],
                                                     d->nlink[1], d->nlink[2], d->nlink[3]);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
@@ -307,14 +280,14 @@ static sb_status step_nlinks(gc_dev *d, sb_error *err)
 
 static sb_status step_tlinks(gc_dev *d, sb_error *err)
 {
-    gc_tlinks<<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->p.lambda, d->s, d->term);
+    gc_tlinks<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->p.lambda, d->s, d->term);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
 
 static sb_status step_update_mask(gc_dev *d, sb_error *err)
 {
-    gc_update_mask<<<blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->fg, d->mask);
+    gc_update_mask<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->fg, d->mask);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }

@@ -9,18 +9,22 @@
 #include "../cuda_check.cuh"
 
 #include "segbench/grabcut.h"
+#include "segbench/kmeans.h"
 #include "segbench/maxflow.h"
 #include "segbench/variant.h"
 
 enum gc_dev_step { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW, GC_PIPELINE };
 
-/* How the k-means and GMM steps add their integer sums: per-block totals
- * in shared memory, then one global atomic per total and block (every
- * rung from cuda-global on), or one global atomic per pixel and total
- * (cuda-atomics, the lesson before it). */
-enum gc_dev_sums { GC_SUMS_BLOCK, GC_SUMS_DIRECT };
-
 struct gc_dev;
+
+/* A rung's own k-means pass and GMM moment sums (1_atomics.cu: every
+ * pixel adds straight to the global totals), each enqueued on d->stream.
+ * Every other rung leaves gc_dev.sums NULL and runs gc_device.cu's, which
+ * gather each block's totals in shared memory first. */
+struct gc_sums {
+    void (*kmeans_pass)(gc_dev *d);
+    void (*learn_sums)(gc_dev *d);
+};
 
 /* How a rung cuts: the max-flow solver it supplies.  solve() cuts d's
  * graph (d->term, d->nlink) into d->fg with the residual buffers gc_dev
@@ -57,7 +61,7 @@ struct gc_dev {
     const char *who;
     int step;
     const gc_cut *cut;                 /* the rung's max-flow solver */
-    int sums;                          /* gc_dev_sums; GC_SUMS_BLOCK unless the rung says */
+    const gc_sums *sums;               /* the rung's own sums, or NULL for gc_device.cu's */
     int width, height;
     long n;
     cudaStream_t stream;
@@ -75,6 +79,27 @@ struct gc_dev {
     gc_dev_stats *stats_host;          /* pinned */
     void *cut_state;                   /* the solver's own, from its prepare() */
 };
+
+/* Launch geometry of the per-pixel kernels: a thread a pixel. */
+enum { GC_BLOCK = 256 };
+static inline unsigned gc_blocks(const gc_dev *d) { return sb_div_up((unsigned long long)d->n, GC_BLOCK); }
+
+/* The nearest of a side's SB_GC_K prepared centres to an RGB pixel
+ * (kmeans.h's score; the first of equals), for the k-means passes. */
+__device__ __forceinline__ int gc_kmeans_nearest(const sb_kmeans_prepped *c, const uint8_t *px)
+{
+    float mr = sb_kmeans_pixel_weight(px[0]), mg = sb_kmeans_pixel_weight(px[1]), mb = sb_kmeans_pixel_weight(px[2]);
+    int best = 0;
+    float best_score = sb_kmeans_score(c[0], mr, mg, mb);
+    for (int k = 1; k < SB_GC_K; k++) {
+        float sc = sb_kmeans_score(c[k], mr, mg, mb);
+        if (sc < best_score) {
+            best_score = sc;
+            best = k;
+        }
+    }
+    return best;
+}
 
 /* gc_device.cu */
 int gc_dev_cuts(const gc_dev *d);      /* how many cuts a run makes */

@@ -1,7 +1,7 @@
-/* ms_device.cu - the CUDA mean-shift variants' common part
- * (ms_device.cuh): buffers, colour conversion, flood and merge. */
+/* ms_device.cu - the CUDA mean-shift rungs' common part (ms_device.cuh):
+ * buffers, colour conversion, and flood and merge around the rung's
+ * union-find and region sums (its ms_regions). */
 #include "ms_device.cuh"
-#include "../warp.cuh"
 
 #include "segbench/ccl.h"
 
@@ -10,8 +10,6 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-
-enum { MS_THREADS = 256 };
 
 /* ---- conversion ----------------------------------------------------------------------- */
 
@@ -83,87 +81,7 @@ __global__ void ms_join_fusion(int width, unsigned n, const int32_t *label, cons
  * (ms_join_fusion for the flood regions, ms_target for a round's regions).
  * Clearing all W*H entries before each stats pass wrote 28 bytes a pixel,
  * 35 us a pass at 1080p under ncu, for the few thousand roots that are
- * ever touched. */
-
-/* A region's sums, added in global memory. */
-__device__ __forceinline__ void ms_add_global(int32_t *count, unsigned long long *sum, int32_t r, unsigned k,
-                                              unsigned L, unsigned u, unsigned v)
-{
-    atomicAdd(&count[r], (int32_t)k);
-    atomicAdd(&sum[3 * (size_t)r], (unsigned long long)L);
-    atomicAdd(&sum[3 * (size_t)r + 1], (unsigned long long)u);
-    atomicAdd(&sum[3 * (size_t)r + 2], (unsigned long long)v);
-}
-
-/* Global atomics (cuda-global): the lanes of a warp with the same label
- * add once (a leader per label, sums reduced over its peers).  A large
- * region still draws one atomic a warp on the same four addresses, and
- * those serialise in L2: 148 us at 1080p on the synthetic image (ncu). */
-__global__ void ms_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count,
-                        unsigned long long *sum)
-{
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    int32_t r = label[i];
-    uint32_t c = colour[i];
-    unsigned peers = __match_any_sync(__activemask(), r);
-    unsigned L = sb_warp_sum(peers, c & 255u), u = sb_warp_sum(peers, c >> 8 & 255u),
-             v = sb_warp_sum(peers, c >> 16 & 255u);
-    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1))
-        ms_add_global(count, sum, r, __popc(peers), L, u, v);
-}
-
-/* Shared-memory partial sums (cuda-shared): a block of 1024 consecutive
- * pixels holds a few regions; each warp's leaders add into a small table
- * in shared memory keyed by label, and the block adds each entry to
- * global memory once -- 32 times fewer global atomics on a large region.
- * A label that finds no free slot within MS_SUM_PROBE of its own goes
- * straight to global memory: where a block holds many small regions
- * (board), a probe of the whole table cost more than it saved.  Slots
- * are never freed, so a label already in the table is always found
- * within the same probe. */
-enum { MS_SUM_THREADS = 1024, MS_SUM_SLOTS = 64, MS_SUM_PROBE = 8 };
-
-__global__ void __launch_bounds__(MS_SUM_THREADS)
-    ms_block_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count, unsigned long long *sum)
-{
-    __shared__ int32_t key[MS_SUM_SLOTS];
-    __shared__ unsigned k_of[MS_SUM_SLOTS], L_of[MS_SUM_SLOTS], u_of[MS_SUM_SLOTS], v_of[MS_SUM_SLOTS];
-    if (threadIdx.x < MS_SUM_SLOTS) {
-        key[threadIdx.x] = -1;
-        k_of[threadIdx.x] = L_of[threadIdx.x] = u_of[threadIdx.x] = v_of[threadIdx.x] = 0;
-    }
-    __syncthreads();
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        int32_t r = label[i];
-        uint32_t c = colour[i];
-        unsigned peers = __match_any_sync(__activemask(), r);
-        unsigned L = sb_warp_sum(peers, c & 255u), u = sb_warp_sum(peers, c >> 8 & 255u),
-                 v = sb_warp_sum(peers, c >> 16 & 255u);
-        if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
-            unsigned slot = (unsigned)r % MS_SUM_SLOTS, tries = 0;
-            int32_t held;
-            while ((held = atomicCAS(&key[slot], -1, r)) != -1 && held != r && ++tries < MS_SUM_PROBE)
-                slot = (slot + 1) % MS_SUM_SLOTS;
-            if (held == -1 || held == r) {     /* at most 1024 x 255 in a slot: no overflow */
-                atomicAdd(&k_of[slot], __popc(peers));
-                atomicAdd(&L_of[slot], L);
-                atomicAdd(&u_of[slot], u);
-                atomicAdd(&v_of[slot], v);
-            } else {
-                ms_add_global(count, sum, r, __popc(peers), L, u, v);
-            }
-        }
-    }
-    __syncwarp();                              /* the leaders' loops rejoin before the barrier */
-    __syncthreads();
-    if (threadIdx.x < MS_SUM_SLOTS && key[threadIdx.x] != -1) {
-        unsigned s = threadIdx.x;
-        ms_add_global(count, sum, key[s], k_of[s], L_of[s], u_of[s], v_of[s]);
-    }
-}
+ * ever touched.  The sums themselves are the rung's (ms_regions). */
 
 __device__ __forceinline__ unsigned ms_mean_byte(unsigned long long s, int n)
 {
@@ -288,14 +206,11 @@ __global__ void ms_count_roots(unsigned n, const int32_t *label, int *count)
 
 /* ---- the steps ---------------------------------------------------------------------------- */
 
-#define MS_LAUNCH(kernel, ...) kernel<<<sb_div_up(d->n, MS_THREADS), MS_THREADS, 0, d->stream>>>(__VA_ARGS__)
-
 static sb_status ms_flood(ms_device *d, const uint32_t *colour, int32_t *labels, sb_error *err)
 {
     MS_LAUNCH(ms_join_colour, d->width, d->n, colour, sb_ms_join2(d->p.range), d->join);
     SB_CUDA_LAUNCHED(err, d->who);
-    sb_status st = ccl_device_components(d->scheme, d->width, d->height, d->join, d->parent, labels, d->stream,
-                                         d->who, err);
+    sb_status st = d->regions->components(d, d->join, labels, err);
     if (st)
         return st;
     SB_CUDA_TRY(cudaMemsetAsync(d->flags, 0, sizeof(int), d->stream), err, d->who);
@@ -306,11 +221,9 @@ static sb_status ms_flood(ms_device *d, const uint32_t *colour, int32_t *labels,
 
 static sb_status ms_stats(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
 {
-    if (d->scheme == CCL_TILED)
-        ms_block_sums<<<sb_div_up(d->n, MS_SUM_THREADS), MS_SUM_THREADS, 0, d->stream>>>(d->n, label, colour,
-                                                                                      d->count, d->sum);
-    else
-        MS_LAUNCH(ms_sums, d->n, label, colour, d->count, d->sum);
+    sb_status st = d->regions->region_sums(d, label, colour, err);
+    if (st)
+        return st;
     MS_LAUNCH(ms_means, d->n, d->count, d->sum, d->mean, d->best);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
@@ -368,7 +281,7 @@ sb_status ms_merge_start(ms_device *d, const uint32_t *colour, const int32_t *fl
     MS_LAUNCH(ms_join_fusion, d->width, d->n, flood, d->mean, sb_ms_join2(d->p.range), d->join, d->count,
               d->sum);
     SB_CUDA_LAUNCHED(err, d->who);
-    return ccl_device_components(d->scheme, d->width, d->height, d->join, d->parent, d->comp, d->stream, d->who, err);
+    return d->regions->components(d, d->join, d->comp, err);
 }
 
 /* After them: the regions numbered 0..count-1 in the order of their roots. */
@@ -469,7 +382,7 @@ static sb_status ms_allocate(ms_device *d, sb_error *err)
     return SB_OK;
 }
 
-sb_status ms_device_open(void **state, size_t state_size, int step, ccl_scheme scheme, const sb_image *in,
+sb_status ms_device_open(void **state, size_t state_size, int step, const ms_regions *regions, const sb_image *in,
                          const void *params, void *output, const sb_exec *exec, sb_error *err)
 {
     *state = NULL;
@@ -479,6 +392,8 @@ sb_status ms_device_open(void **state, size_t state_size, int step, ccl_scheme s
     if (st)
         return st;
     bool rgb = step == SB_MS_FILTER || step == SB_MS_PIPELINE;
+    if (step != SB_MS_FILTER && !regions)
+        return sb_fail(err, SB_ERR_UNAVAILABLE, "%s: this rung has no union-find for the step", who);
     if (in->width < 1 || in->height < 1)
         return sb_fail(err, SB_ERR_USAGE, "%s: empty image (%dx%d)", who, in->width, in->height);
     if (in->channels != (rgb ? 3 : 4) || in->stride != (size_t)in->width * in->channels)
@@ -489,7 +404,7 @@ sb_status ms_device_open(void **state, size_t state_size, int step, ccl_scheme s
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
     d->who = who;
     d->step = step;
-    d->scheme = scheme;
+    d->regions = regions;
     d->p = *p;
     d->width = in->width;
     d->height = in->height;

@@ -1,27 +1,27 @@
-/* ms_device.cuh - what the CUDA mean-shift variants share: the buffers,
- * the steps around the filter (colour conversion, flood, merge), and the
- * filter's per-pixel loop, templated on how a window's pixels are read.
+/* ms_device.cuh - what the CUDA mean-shift rungs share: the buffers, the
+ * steps around the filter and around the union-find (colour conversion,
+ * join bits, means, pruning, numbering), and the filter's per-pixel loop,
+ * templated on how a window's pixels are read.
  *
- * The variants differ in one place each, so that a diff between their
- * files is the lesson:
- *   cuda-global   the filter reads the window straight from global memory
- *                 (through L1); flood and merge union-find in global memory;
- *   cuda-shared   the filter stages each block's tile and a halo of the
- *                 radius in shared memory; flood and merge union-find in
- *                 32x32 shared-memory tiles first (ccl_device.cuh);
- *   cuda-texture  the filter reads through a 2D texture object (a cache
- *                 laid out for 2D locality); flood and merge as cuda-shared
- *                 -- they read each pixel once or twice, in order, where a
- *                 texture has nothing to add.
+ * Mean-shift has two families of rungs, each a tree of files where a
+ * diff between a rung and its parent is the lesson:
+ *   filter_*.cu   the filter step: how a window's pixels are read
+ *                 (global memory through L1, a staged shared-memory tile,
+ *                 a texture);
+ *   regions_*.cu  flood, merge and the whole pipeline: how components are
+ *                 found from join bits and how region sums are added (an
+ *                 ms_regions), and whether the host drives the merge.
+ *                 Their pipelines run the fastest filter, cuda-global's
+ *                 (ms_filter_global, filter_1_global.cu).
  * Every integer rule is meanshift.h's, so the outputs are the reference's.
  *
  * A rung's state is an ms_device, or a struct of its own whose first
  * member is one.  Its prepare, one for each step it offers, opens the
  * device part (ms_device_open, which takes the step and the rung's
- * union-find scheme), then sets up what only it needs; its run hands its
- * filter launch to ms_run, the run every rung shares; its release frees
- * its own things, then calls ms_device_close.  Upload and fetch are
- * shared (ms_cuda_upload, ms_cuda_fetch).
+ * ms_regions), then sets up what only it needs; its run hands its filter
+ * launch to ms_run, the run every rung shares; its release frees its own
+ * things, then calls ms_device_close.  Upload and fetch are shared
+ * (ms_cuda_upload, ms_cuda_fetch).
  */
 #ifndef SEGBENCH_MS_DEVICE_CUH
 #define SEGBENCH_MS_DEVICE_CUH
@@ -35,12 +35,26 @@
 #include "../cuda_check.cuh"
 #include "../regions/ccl_device.cuh"
 
-enum { MS_BLOCK_W = 32, MS_BLOCK_H = 8 };
+enum { MS_BLOCK_W = 32, MS_BLOCK_H = 8, MS_THREADS = 256 };
+
+struct ms_device;
+
+/* What a regions rung supplies to flood and merge (regions_*.cu); each
+ * enqueues on d->stream.
+ *   components:  comp[i] = the smallest index of pixel i's component
+ *                under the join bits (d->parent is scratch);
+ *   region_sums: for every region of `label`, its pixel count and L, u,
+ *                v sums added into d->count and d->sum at its root (they
+ *                start at zero: see ms_device.cu, "sizes and means"). */
+struct ms_regions {
+    sb_status (*components)(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err);
+    sb_status (*region_sums)(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err);
+};
 
 struct ms_device {
     const char *who;
     int step;                      /* SB_MS_FILTER, _FLOOD, _MERGE or _PIPELINE */
-    ccl_scheme scheme;             /* the union-find of flood and merge */
+    const ms_regions *regions;     /* flood and merge: the rung's (NULL in filter rungs) */
     sb_ms_params p;
     int width, height;
     unsigned n;
@@ -67,7 +81,7 @@ struct ms_device {
     void *scan_temp;
     size_t scan_bytes;
     int *flags;                    /* device: [0] region count, [1] merged this round, [2] rounds */
-    cudaGraphExec_t merge_graph;   /* the merge as one graph (4_graph.cu), or NULL */
+    cudaGraphExec_t merge_graph;   /* the merge as one graph (regions_4_graph.cu), or NULL */
     int *host_flags;               /* pinned copy */
 };
 
@@ -76,7 +90,7 @@ struct ms_device {
  * first) in *state, and the buffers `step` needs in it.  On failure *state
  * may hold a part-built state; the harness hands it to the rung's
  * release. */
-sb_status ms_device_open(void **state, size_t state_size, int step, ccl_scheme scheme, const sb_image *in,
+sb_status ms_device_open(void **state, size_t state_size, int step, const ms_regions *regions, const sb_image *in,
                          const void *params, void *output, const sb_exec *exec, sb_error *err);
 /* The end of every rung's release: the shared buffers, then the state. */
 void ms_device_close(void *state);
@@ -89,7 +103,7 @@ sb_status ms_cuda_fetch(void *state, sb_error *err);
 
 /* The merge's steps, each enqueued on d->stream (ms_device.cu); the host
  * loop runs start, then rounds of mark and apply while a region merged,
- * then finish.  A rung that records them as a graph (4_graph.cu) puts the
+ * then finish.  A rung that records them as a graph (regions_4_graph.cu) puts the
  * instantiated graph in d->merge_graph: ms_segment then launches it
  * instead of the kernels one by one.
  *   start:  the flood regions' means, and fusion into d->comp;
@@ -121,6 +135,23 @@ sb_status ms_run(ms_device *d, const Filter &filter, sb_error *err)
         st = filter(err);
     sb_trace_pop();
     return st ? st : ms_segment(d, err);
+}
+
+/* The fastest filter, d->luv -> d->filtered, that the regions rungs'
+ * pipelines run (filter_1_global.cu). */
+sb_status ms_filter_global(ms_device *d, sb_error *err);
+
+/* A per-pixel kernel over d's n pixels, on d's stream. */
+#define MS_LAUNCH(kernel, ...) kernel<<<sb_div_up(d->n, MS_THREADS), MS_THREADS, 0, d->stream>>>(__VA_ARGS__)
+
+/* A region's sums added in global memory (the regions rungs' region_sums). */
+__device__ __forceinline__ void ms_add_global(int32_t *count, unsigned long long *sum, int32_t r, unsigned k,
+                                              unsigned L, unsigned u, unsigned v)
+{
+    atomicAdd(&count[r], (int32_t)k);
+    atomicAdd(&sum[3 * (size_t)r], (unsigned long long)L);
+    atomicAdd(&sum[3 * (size_t)r + 1], (unsigned long long)u);
+    atomicAdd(&sum[3 * (size_t)r + 2], (unsigned long long)v);
 }
 
 /* A rung's prepare for one step: `prepare(step, ...)` with the step bound. */

@@ -1,5 +1,5 @@
 /* union_find.cuh - the device union-find that SLIC's connectivity
- * (regions_device.cu) and mean-shift's flood and merge (ccl_device.cu)
+ * (regions_device.cu) and mean-shift's flood and merge (meanshift/regions_*.cu)
  * share.  A union links the larger of two roots under the smaller with
  * atomicMin and retries until it sticks, so a set's root is its smallest
  * index whatever the order in which threads ran (Oliveira and Lotufo

@@ -1,19 +1,16 @@
-/* 2_shared.cu - mean-shift with shared memory (variant "cuda-shared" of
- * every mean-shift step).
+/* filter_2_shared.cu - the mean-shift filter with its window staged in
+ * shared memory (variant "cuda-shared" of the filter step).
  *
- * Against cuda-global: what each step reads repeatedly is staged on chip.
- * The filter: each 32x8 block first stages its tile and a halo of the
- * radius on every side in shared memory, all threads loading several
- * pixels each; the windows are then read from there.  The window moves
- * with the mean, so it can leave the staged area (the source's kernel
- * never moved it, which is what made a fixed halo enough there); such a
- * window is read from global memory instead -- the same sums, so the same
- * result.  Flood and merge: union-find in 32x32 shared-memory tiles first
- * (ccl_device.cuh, CCL_TILED), the source's block / boundary / global
- * scheme.  What it bought on the H100 (r16, 1920x1080, run 20261123T025827Z-bcdf):
- * flood 1.75 -> 0.080 ms and merge 2.12 -> 0.443 ms, but the filter
- * 4.20 -> 4.66 ms, a loss -- L1 already serves the overlapping windows
- * (NOTES.md); the whole pipeline 7.99 -> 5.19 ms.
+ * Against cuda-global: each 32x8 block first stages its tile and a halo
+ * of the radius on every side in shared memory, all threads loading
+ * several pixels each; the windows are then read from there.  The window
+ * moves with the mean, so it can leave the staged area (the source's
+ * kernel never moved it, which is what made a fixed halo enough there);
+ * such a window is read from global memory instead -- the same sums, so
+ * the same result.  What it bought on the H100 (r16, 1920x1080, run
+ * 20261123T025827Z-bcdf): 4.20 -> 4.66 ms, a loss at every radius -- L1
+ * already serves the overlapping windows (NOTES.md).  A branch: the
+ * pipeline runs cuda-global's filter.
  */
 #include "ms_device.cuh"
 
@@ -36,7 +33,7 @@ struct SharedSums {
     }
 };
 
-__global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
+static __global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
     shared_filter(int width, int height, const uint32_t *luv, size_t pitch, sb_ms_params p, uint32_t *out)
 {
     extern __shared__ uint32_t tile[];
@@ -61,14 +58,14 @@ static size_t shared_bytes(int r) { return (size_t)(MS_BLOCK_W + 2 * r) * (MS_BL
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
 {
-    sb_status st = ms_device_open(state, sizeof(ms_device), step, CCL_TILED, in, params, output, exec, err);
+    sb_status st = ms_device_open(state, sizeof(ms_device), step, NULL, in, params, output, exec, err);
     if (st)
         return st;
     ms_device *d = (ms_device *)*state;
-    if (ms_filters(d))   /* above 48 KiB from radius 41 */
-        SB_CUDA_TRY(cudaFuncSetAttribute(shared_filter, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)shared_bytes(d->p.radius)),
-                    err, d->who);
+    /* above 48 KiB from radius 41 */
+    SB_CUDA_TRY(cudaFuncSetAttribute(shared_filter, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)shared_bytes(d->p.radius)),
+                err, d->who);
     return SB_OK;
 }
 
@@ -88,24 +85,9 @@ static sb_status rung_run(void *state, sb_error *err)
 }
 
 MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
-MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
-MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
-MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-filter", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "32x8 tile + radius halo staged in shared memory; moved windows fall back to global",
            filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift-flood", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "join bits, union-find in 32x32 shared tiles, then the tiles' seams, then roots",
-           flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift-merge", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "as cuda-global with the fusion union-find in 32x32 shared tiles",
-           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-shared steps in turn, data resident on the device",
-           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_RUNG("meanshift-filter", "cuda-shared", "cuda-global",
         "the tile and a radius halo staged in shared memory (a branch that loses: L1 already serves the windows)")
-SB_RUNG("meanshift-flood", "cuda-shared", "cuda-global", "union-find in 32x32 shared-memory tiles first, then only the seams in global memory")
-SB_RUNG("meanshift-merge", "cuda-shared", "cuda-global", "the fusion union-find in 32x32 shared-memory tiles, block-summed region sums")
-SB_RUNG("meanshift", "cuda-shared", "cuda-global", "the cuda-shared steps in turn")

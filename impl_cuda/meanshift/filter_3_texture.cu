@@ -1,19 +1,15 @@
-/* 3_texture.cu - mean-shift with the filter's reads through a texture
- * (variant "cuda-texture" of the filter and of the whole pipeline).
+/* filter_3_texture.cu - the mean-shift filter with its window read
+ * through a texture (variant "cuda-texture" of the filter step).
  *
- * Against cuda-shared: the filter stages nothing.  Every window pixel
- * comes from a 2D texture object over the converted image (point
- * sampling, integer coordinates: the window is clipped, so no border mode
- * is ever used), and the texture cache -- organised for 2D locality, which
- * suits windows that span many rows -- takes the place of the staged tile
- * and its fallback to global memory.  The kernel is cuda-global's with
- * the loads swapped.  Flood and merge are cuda-shared's: they read each
- * pixel once or twice, in order, where a texture has nothing to add.
- * What it should buy: the staging loop, its barrier and the in-tile test.
- * What it bought on the H100: a loss -- the slowest filter from r4 up
+ * Against cuda-global: every window pixel comes from a 2D texture object
+ * over the converted image (point sampling, integer coordinates: the
+ * window is clipped, so no border mode is ever used), and the texture
+ * cache -- organised for 2D locality, which suits windows that span many
+ * rows -- takes the place of L1.  The kernel is cuda-global's with the
+ * loads swapped.  What it bought on the H100: a loss from r4 up
  * (NOTES.md: 7.93 ms against cuda-shared's 4.67 at r16, 1080p; equal at
  * r2): one tex2D a window pixel runs below the rate of 4-byte loads that
- * hit in L1.
+ * hit in L1.  A branch: the pipeline runs cuda-global's filter.
  */
 #include "ms_device.cuh"
 
@@ -30,7 +26,7 @@ struct TextureSums {
     }
 };
 
-__global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
+static __global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
     texture_filter(int width, int height, cudaTextureObject_t tex, sb_ms_params p, uint32_t *out)
 {
     int x = blockIdx.x * MS_BLOCK_W + threadIdx.x, y = blockIdx.y * MS_BLOCK_H + threadIdx.y;
@@ -48,7 +44,7 @@ struct rung_state {
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
 {
-    sb_status st = ms_device_open(state, sizeof(rung_state), step, CCL_TILED, in, params, output, exec, err);
+    sb_status st = ms_device_open(state, sizeof(rung_state), step, NULL, in, params, output, exec, err);
     if (st)
         return st;
     rung_state *s = (rung_state *)*state;
@@ -94,13 +90,8 @@ static void rung_release(void *state)
 }
 
 MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
-MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-filter", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-global with the window read through a 2D texture",
            filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)
-SB_VARIANT("meanshift", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
-           "texture-read filter, then the cuda-shared flood and merge",
-           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)
 SB_RUNG("meanshift-filter", "cuda-texture", "cuda-global", "the window read through a 2D texture (a branch that loses at large radii)")
-SB_RUNG("meanshift", "cuda-texture", "cuda-shared", "the texture filter in the cuda-shared pipeline (a branch)")

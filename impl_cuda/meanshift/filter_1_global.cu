@@ -1,11 +1,12 @@
-/* 1_global.cu - mean-shift with global memory only (variant "cuda-global"
- * of every mean-shift step).
+/* filter_1_global.cu - the mean-shift filter with global memory only
+ * (variant "cuda-global" of the filter step; the root of its tree).
  *
- * The filter: one thread a pixel; every window pixel is read from global
- * memory through the L1 cache (__ldg).  Neighbouring threads' windows
- * overlap almost completely, so most reads hit in L1, but every one is a
- * load instruction through the memory pipeline.  Flood and merge: the
- * unions in global memory, a thread a pixel (ccl_device.cuh, CCL_GLOBAL).
+ * One thread a pixel; every window pixel is read from global memory
+ * through the L1 cache (__ldg).  Neighbouring threads' windows overlap
+ * almost completely, so most reads hit in L1, but every one is a load
+ * instruction through the memory pipeline.  It stays the fastest filter
+ * at every radius on the H100 (NOTES.md), so the whole pipeline's rungs
+ * (regions_*.cu) run it: ms_filter_global.
  */
 #include "ms_device.cuh"
 
@@ -21,7 +22,7 @@ struct GlobalSums {
     }
 };
 
-__global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
+static __global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
     global_filter(int width, int height, const uint32_t *luv, size_t pitch, sb_ms_params p, uint32_t *out)
 {
     int x = blockIdx.x * MS_BLOCK_W + threadIdx.x, y = blockIdx.y * MS_BLOCK_H + threadIdx.y;
@@ -34,7 +35,7 @@ __global__ void __launch_bounds__(MS_BLOCK_W * MS_BLOCK_H)
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
 {
-    return ms_device_open(state, sizeof(ms_device), step, CCL_GLOBAL, in, params, output, exec, err);
+    return ms_device_open(state, sizeof(ms_device), step, NULL, in, params, output, exec, err);
 }
 
 static sb_status rung_filter_launch(ms_device *d, sb_error *err)
@@ -51,24 +52,12 @@ static sb_status rung_run(void *state, sb_error *err)
     return ms_run(d, [d](sb_error *e) { return rung_filter_launch(d, e); }, err);
 }
 
+/* The pipelines' filter (regions_*.cu). */
+sb_status ms_filter_global(ms_device *d, sb_error *err) { return rung_filter_launch(d, err); }
+
 MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
-MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
-MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
-MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-filter", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "thread per pixel, window read from global memory (L1), SIMD byte distance",
            filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift-flood", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "join bits, then union-find with atomicMin in global memory, a thread a pixel",
-           flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift-merge", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "warp-aggregated region sums, fusion union-find in global memory, pruning rounds, CUB scan",
-           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-global steps in turn, data resident on the device",
-           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_RUNG("meanshift-filter", "cuda-global", NULL, "the root: a thread a pixel, its moving window read from global memory through L1")
-SB_RUNG("meanshift-flood", "cuda-global", NULL, "the root: join bits, then union-find by atomicMin in global memory")
-SB_RUNG("meanshift-merge", "cuda-global", NULL, "the root: region sums, fusion union-find in global memory, pruning rounds driven by the host")
-SB_RUNG("meanshift", "cuda-global", NULL, "the root: the cuda-global steps in turn, data resident")

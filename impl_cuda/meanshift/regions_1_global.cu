@@ -1,0 +1,116 @@
+/* regions_1_global.cu - mean-shift's flood and merge with global memory
+ * only (variant "cuda-global" of the flood, merge and pipeline steps;
+ * the root of their trees).
+ *
+ * Both steps find components from join bits (a pixel joins its left and
+ * upper neighbours when their colours -- or, in merge, their regions'
+ * means -- are close) and merge adds every region's pixel count and
+ * colour sums.  Here both run straight in global memory, a thread a
+ * pixel:
+ *   components:  every pixel its own set, then each unions with its
+ *                joined neighbours by atomicMin (union_find.cuh), then
+ *                every pixel follows its links to the root;
+ *   region sums: the lanes of a warp with the same label add once (a
+ *                leader per label, sums reduced over its peers), into the
+ *                region's four totals in global memory.
+ * The pruning rounds are driven by the host: a 4-byte flag read back
+ * each round (ms_device.cu).  The pipeline runs the fastest filter,
+ * cuda-global's (filter_1_global.cu), then flood and merge.
+ */
+#include "ms_device.cuh"
+
+#include "segbench/ccl.h"
+
+#include "../regions/union_find.cuh"
+#include "../warp.cuh"
+
+/* ---- components: unions in global memory ---------------------------------------------- */
+
+static __global__ void global_init(unsigned n, int32_t *parent)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        parent[i] = (int32_t)i;
+}
+
+static __global__ void global_unions(int width, unsigned n, const uint8_t *join, int32_t *parent)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint8_t bits = join[i];
+    if (bits & SB_CCL_LEFT)
+        rg_union(parent, (int32_t)i, (int32_t)i - 1);
+    if (bits & SB_CCL_UP)
+        rg_union(parent, (int32_t)i, (int32_t)(i - width));
+}
+
+static sb_status rung_components(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err)
+{
+    MS_LAUNCH(global_init, d->n, d->parent);
+    MS_LAUNCH(global_unions, d->width, d->n, join, d->parent);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return ccl_device_roots(d->n, d->parent, comp, d->stream, d->who, err);
+}
+
+/* ---- region sums: a warp's leaders add to global memory --------------------------------- *
+ *
+ * A large region still draws one atomic a warp on the same four
+ * addresses, and those serialise in L2: 148 us at 1080p on the synthetic
+ * image (ncu). */
+
+static __global__ void warp_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count,
+                                 unsigned long long *sum)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int32_t r = label[i];
+    uint32_t c = colour[i];
+    unsigned peers = __match_any_sync(__activemask(), r);
+    unsigned L = sb_warp_sum(peers, c & 255u), u = sb_warp_sum(peers, c >> 8 & 255u),
+             v = sb_warp_sum(peers, c >> 16 & 255u);
+    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1))
+        ms_add_global(count, sum, r, __popc(peers), L, u, v);
+}
+
+static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
+{
+    MS_LAUNCH(warp_sums, d->n, label, colour, d->count, d->sum);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+/* ---- the rung -------------------------------------------------------------------------- */
+
+static const ms_regions rung_regions = { rung_components, rung_region_sums };
+
+static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    return ms_device_open(state, sizeof(ms_device), step, &rung_regions, in, params, output, exec, err);
+}
+
+static sb_status rung_run(void *state, sb_error *err)
+{
+    ms_device *d = (ms_device *)state;
+    return ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
+}
+
+MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
+MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
+MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
+
+SB_VARIANT("meanshift-flood", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "join bits, then union-find with atomicMin in global memory, a thread a pixel",
+           flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+SB_VARIANT("meanshift-merge", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "warp-aggregated region sums, fusion union-find in global memory, pruning rounds, CUB scan",
+           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+SB_VARIANT("meanshift", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "the cuda-global filter, flood and merge in turn, data resident on the device",
+           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+SB_RUNG("meanshift-flood", "cuda-global", NULL, "the root: join bits, then union-find by atomicMin in global memory")
+SB_RUNG("meanshift-merge", "cuda-global", NULL,
+        "the root: warp-aggregated region sums and fusion union-find in global memory, pruning rounds driven by the host")
+SB_RUNG("meanshift", "cuda-global", NULL, "the root: the cuda-global filter, flood and merge in turn, data resident")

@@ -1,0 +1,157 @@
+/* regions_2_tiles.cu - mean-shift's flood and merge with the union-find
+ * in shared-memory tiles first (variant "cuda-tiles" of the flood, merge
+ * and pipeline steps).
+ *
+ * Against cuda-global: the components, in the source's three steps.
+ *   1. tile_unions: union-find inside each 32x32 tile in shared memory --
+ *      runs of a row from one ballot, unions with the row above, pointer
+ *      jumping until every link is the tile-local root -- written to
+ *      global memory as global indices;
+ *   2. seam_unions: unions across the tiles' edges only, in global memory;
+ *   3. every pixel follows its links to the root.
+ * The global trees are then a tile-local root or two deep, and most
+ * unions never touch global memory.  Region sums are cuda-global's.  What
+ * it bought on the H100 (r16, 1920x1080, run 20261123T025827Z-bcdf, when
+ * it came with block sums as "cuda-shared"): flood 1.75 -> 0.080 ms.
+ */
+#include "ms_device.cuh"
+
+#include "segbench/ccl.h"
+
+#include "../regions/union_find.cuh"
+#include "../warp.cuh"
+
+/* ---- components: unions in 32x32 shared-memory tiles, then the seams --------------------- */
+
+enum { CCL_TILE = 32 };
+
+/* A warp is one row of a tile; local indices run in the same order as
+ * global ones, so a tile's smallest local index is its smallest global one. */
+static __global__ void __launch_bounds__(CCL_TILE * CCL_TILE)
+    tile_unions(int width, int height, const uint8_t *join, int32_t *parent)
+{
+    __shared__ int32_t link[CCL_TILE * CCL_TILE];
+    __shared__ uint8_t bits[CCL_TILE * CCL_TILE];
+    int tx = threadIdx.x, ty = threadIdx.y, t = ty * CCL_TILE + tx;
+    int x0 = blockIdx.x * CCL_TILE, y0 = blockIdx.y * CCL_TILE, x = x0 + tx, y = y0 + ty;
+    bool in = x < width && y < height;
+    size_t i = (size_t)y * width + x;
+    /* joins that stay inside the tile (outside pixels join nothing) */
+    uint8_t b = in ? join[i] : 0;
+    if (tx == 0)
+        b &= ~SB_CCL_LEFT;
+    if (ty == 0)
+        b &= ~SB_CCL_UP;
+    bits[t] = b;
+    /* runs: link to the first pixel of the run of left-joined pixels */
+    unsigned starts = __ballot_sync(0xffffffffu, !(b & SB_CCL_LEFT));
+    int run_start = 31 - __clz(starts & (0xffffffffu >> (31 - tx)));
+    link[t] = ty * CCL_TILE + run_start;
+    __syncthreads();
+    /* the row above: not where left, upper-left and up are already one set
+     * (joined left, the left pixel joined up, the upper pixel joined left) */
+    if ((b & SB_CCL_UP) && !((b & SB_CCL_LEFT) && (bits[t - 1] & SB_CCL_UP) && (bits[t - CCL_TILE] & SB_CCL_LEFT)))
+        rg_union(link, t, t - CCL_TILE);
+    __syncthreads();
+    /* pointer jumping until every link is the tile-local root */
+    int up = link[t];
+    while (__syncthreads_or(up != link[up])) {
+        up = link[up];
+        __syncthreads();
+        link[t] = up;
+        __syncthreads();
+    }
+    if (in)
+        parent[i] = (int32_t)((size_t)(y0 + up / CCL_TILE) * width + x0 + up % CCL_TILE);
+}
+
+/* Joins across the tiles' edges: a thread per pixel on a vertical seam
+ * (x a multiple of 32), then per pixel on a horizontal one. */
+static __global__ void seam_unions(int width, int height, const uint8_t *join, int32_t *parent)
+{
+    unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned vertical = (unsigned)((width - 1) / CCL_TILE) * (unsigned)height;
+    unsigned horizontal = (unsigned)((height - 1) / CCL_TILE) * (unsigned)width;
+    if (j < vertical) {
+        size_t i = (size_t)(j % height) * width + (j / height + 1) * CCL_TILE;
+        if (join[i] & SB_CCL_LEFT)
+            rg_union(parent, (int32_t)i, (int32_t)i - 1);
+    } else if (j < vertical + horizontal) {
+        j -= vertical;
+        size_t i = (size_t)((j / width + 1) * CCL_TILE) * width + j % width;
+        if (join[i] & SB_CCL_UP)
+            rg_union(parent, (int32_t)i, (int32_t)(i - width));
+    }
+}
+
+static sb_status rung_components(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err)
+{
+    dim3 tile(CCL_TILE, CCL_TILE), tiles(sb_div_up(d->width, CCL_TILE), sb_div_up(d->height, CCL_TILE));
+    tile_unions<<<tiles, tile, 0, d->stream>>>(d->width, d->height, join, d->parent);
+    unsigned seams = (unsigned)((d->width - 1) / CCL_TILE) * d->height + (unsigned)((d->height - 1) / CCL_TILE) * d->width;
+    if (seams)
+        seam_unions<<<sb_div_up(seams, MS_THREADS), MS_THREADS, 0, d->stream>>>(d->width, d->height, join, d->parent);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return ccl_device_roots(d->n, d->parent, comp, d->stream, d->who, err);
+}
+
+/* ---- region sums: a warp's leaders add to global memory --------------------------------- *
+ *
+ * A large region still draws one atomic a warp on the same four
+ * addresses, and those serialise in L2: 148 us at 1080p on the synthetic
+ * image (ncu). */
+
+static __global__ void warp_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count,
+                                 unsigned long long *sum)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int32_t r = label[i];
+    uint32_t c = colour[i];
+    unsigned peers = __match_any_sync(__activemask(), r);
+    unsigned L = sb_warp_sum(peers, c & 255u), u = sb_warp_sum(peers, c >> 8 & 255u),
+             v = sb_warp_sum(peers, c >> 16 & 255u);
+    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1))
+        ms_add_global(count, sum, r, __popc(peers), L, u, v);
+}
+
+static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
+{
+    MS_LAUNCH(warp_sums, d->n, label, colour, d->count, d->sum);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+/* ---- the rung -------------------------------------------------------------------------- */
+
+static const ms_regions rung_regions = { rung_components, rung_region_sums };
+
+static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    return ms_device_open(state, sizeof(ms_device), step, &rung_regions, in, params, output, exec, err);
+}
+
+static sb_status rung_run(void *state, sb_error *err)
+{
+    ms_device *d = (ms_device *)state;
+    return ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
+}
+
+MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
+MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
+MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
+
+SB_VARIANT("meanshift-flood", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "join bits, union-find in 32x32 shared tiles, then the tiles' seams, then roots",
+           flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+SB_VARIANT("meanshift-merge", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "as cuda-global with the fusion union-find in 32x32 shared tiles",
+           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+SB_VARIANT("meanshift", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "the cuda-global filter, then flood and merge with the tiled union-find",
+           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+SB_RUNG("meanshift-flood", "cuda-tiles", "cuda-global", "union-find in 32x32 shared-memory tiles first, then only the seams in global memory")
+SB_RUNG("meanshift-merge", "cuda-tiles", "cuda-global", "the fusion union-find in 32x32 shared-memory tiles first, then only the seams")
+SB_RUNG("meanshift", "cuda-tiles", "cuda-global", "flood and merge with the union-find in shared-memory tiles first")
