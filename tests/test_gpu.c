@@ -118,7 +118,7 @@ static void test_gpu_wraparound(void)
  * warps hold many labels) and colour patches, every k of the CPU tests,
  * both initialisations, converge and fixed modes, awkward sizes (the
  * padding of the last quad of 4 pixels). */
-static void test_gpu_kmeans(void)
+static void test_gpu_kmeans_ks(int first, int last)
 {
     static const int ks[] = { 1, 2, 7, 16, 64, 256 };
     int count = gpu_quick ? QUICK_SIZES : GPU_SIZES;
@@ -131,8 +131,9 @@ static void test_gpu_kmeans(void)
         else
             test_patchy_rgb(&img, w, h, 700 + s);
         snprintf(what, sizeof what, "%dx%d %s", w, h, s % 2 ? "noise" : "patches");
-        check_variants("kmeans", &img, NULL, what);
-        for (int i = 0; i < 6; i++) {
+        if (first == 0)
+            check_variants("kmeans", &img, NULL, what);
+        for (int i = first; i <= last; i++) {
             if (gpu_quick && i % 2)
                 continue;
             sb_kmeans_params p = { ks[i], (s + i) % 2, 5, 40, (s + i) % 3 == 0 };
@@ -142,7 +143,14 @@ static void test_gpu_kmeans(void)
         }
         sb_image_free(&img);
     }
-    /* uniform; and k = 16 on two colours (14 clusters stay empty) */
+}
+
+/* k = 1, 2, 7; uniform; and k = 16 on two colours (14 clusters stay
+ * empty).  Apart from the many-centre half so that each half's racecheck
+ * stays under 5 minutes (racecheck-4 and racecheck-1). */
+static void test_gpu_kmeans_few(void)
+{
+    test_gpu_kmeans_ks(0, 2);
     sb_image img;
     test_fill(&img, 131, 7, 3, 201);
     check_variants("kmeans", &img, NULL, "uniform 131x7");
@@ -151,6 +159,9 @@ static void test_gpu_kmeans(void)
     check_variants("kmeans", &img, NULL, "two colours 131x7");
     sb_image_free(&img);
 }
+
+/* k = 16, 64, 256. */
+static void test_gpu_kmeans_many(void) { test_gpu_kmeans_ks(3, 5); }
 
 /* SLIC: every stage on every awkward size (smaller than a superpixel,
  * 1xN, S not dividing the sides), then S = 7 (3S not a multiple of 16),
@@ -577,7 +588,10 @@ int main(int argc, char **argv)
         { "gpu: every CUDA integral variant bit-exact on awkward sizes, both stages", test_gpu_awkward_sizes },
         { "gpu: all-0 and all-255 images", test_gpu_extremes },
         { "gpu: u32 wrap-around agrees with the reference", test_gpu_wraparound },
-        { "gpu: every CUDA k-means variant bit-exact (k 1..256, both inits, both modes)", test_gpu_kmeans },
+        { "gpu: every CUDA k-means variant bit-exact, few centres (k 1..7, both inits, both modes; uniform)",
+          test_gpu_kmeans_few },
+        { "gpu: every CUDA k-means variant bit-exact, many centres (k 16..256, both inits, both modes)",
+          test_gpu_kmeans_many },
         { "gpu: every CUDA SLIC variant bit-exact (sizes, S, spaces, connectivity modes)", test_gpu_slic },
         { "gpu: the source's racy SLIC reduction fails the agreement check", test_gpu_slic_source_race_caught },
         { "gpu: every CUDA mean-shift variant exact, every stage (sizes, radii 1..64, uniform, checkerboard)",
