@@ -9,8 +9,9 @@
 #                                     memcheck 9, racecheck 497 (parts 233 -- the integral
 #                                     image and k-means, then one part, split in two when
 #                                     their ladders grew --, 112, 152), synccheck 6,
-#                                     initcheck 8; on 2026-11-25 racecheck-2 176 s and
-#                                     racecheck-3 215 s.
+#                                     initcheck 8; on 2026-11-25 (at 3659a1c / a575cb7)
+#                                     agreement, memcheck, synccheck and initcheck 183 s together,
+#                                     racecheck-1 148 s, -2 140, -3 208, -4 179.
 set -u
 bin=${1:-./build/test_gpu}
 shift || true

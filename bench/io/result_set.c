@@ -29,6 +29,17 @@ static void short_commit(const char *commit, char *out, size_t size)
     snprintf(out, size, "%.7s%s", commit, dirty ? "-dirty" : "");
 }
 
+/* Is name one of the ", "-separated names of list (whole names only:
+ * "meanshift" is not in "meanshift-flood")? */
+static int listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+            return 1;
+    return 0;
+}
+
 static int tally(run_tally *runs, int *nruns, const sb_row *r, const char *algo)
 {
     int k = 0;
@@ -43,7 +54,7 @@ static int tally(run_tally *runs, int *nruns, const sb_row *r, const char *algo)
         (*nruns)++;
     }
     runs[k].rows++;
-    if (!strstr(runs[k].algos, algo)) {
+    if (!listed(runs[k].algos, algo)) {
         size_t n = strlen(runs[k].algos);
         snprintf(runs[k].algos + n, sizeof runs[k].algos - n, "%s%s", n ? ", " : "", algo);
     }
