@@ -2,6 +2,8 @@
 #
 #   make            build everything this machine can build
 #   make test       build and run the CPU test suite (what CI runs)
+#   make exercise ALGO=integral RUNG=cuda-transposed   a lesson as a student's stub (exercises/);
+#                   make grade ALGO=... RUNG=... grades it (docs/course.md)
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer on the image, PNM, manifest, results and env.json readers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
@@ -54,6 +56,10 @@ OPENMP      := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - 
 COMMON_SRC  := $(wildcard common/*.c)
 CPU_SRC     := $(wildcard impl_cpu/*.c) $(filter-out %_openmp.c,$(wildcard impl_pthread/*.c))
 OMP_SRC     := $(if $(OPENMP),$(wildcard impl_pthread/*_openmp.c))
+# Students' copies of rungs (make exercise): built, and registered as
+# student-<rung>, only when exercises/ holds them.
+EXERCISE_CU := $(wildcard exercises/*/*.cu)
+EXERCISE_OMP := $(if $(OPENMP),$(wildcard exercises/*/*_openmp.c))
 BENCH_SRC   := $(filter-out bench/cli/main.c,$(wildcard bench/*/*.c))
 TEST_SRC    := $(filter-out tests/test_gpu.c,$(wildcard tests/*.c))
 
@@ -74,7 +80,7 @@ ifneq ($(NVCC),)
   CUDA_PTX  := $(shell echo $(CUDA_ARCH) | tr " " "\n" | sort -n | tail -n 1)
   NPP       := $(wildcard $(CUDA_HOME)/include/nppi.h)
   CUDA_SRC  := $(filter-out impl_cuda/integral/npp.cu,$(wildcard impl_cuda/*.cu impl_cuda/*/*.cu)) \
-               $(if $(NPP),impl_cuda/integral/npp.cu)
+               $(if $(NPP),impl_cuda/integral/npp.cu) $(EXERCISE_CU)
   GENCODE   := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
                -gencode arch=compute_$(CUDA_PTX),code=compute_$(CUDA_PTX)
   SB_NVCCFLAGS := -O3 -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall,-Wextra -MMD -MP
@@ -87,10 +93,11 @@ else
 endif
 
 LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_SRC:%.c=$(BUILD)/%.o) \
+               $(EXERCISE_OMP:%.c=$(BUILD)/%.o) \
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm clean
+.PHONY: all exercise grade test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -172,6 +179,7 @@ $(BUILD)/gen/nvccflags: FORCE
 # The harness's headers are reached by their job's folder ("harness/cases.h",
 # "io/results.h": bench/README.md), by bench/ and the tests alone.
 $(BUILD)/impl_pthread/%.o: HOST_INC := -Iimpl_cpu
+$(BUILD)/exercises/%.o: HOST_INC := -Iimpl_cpu
 $(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu -Ibench
 $(BUILD)/bench/%.o: HOST_INC := -Ibench
 # NVTX ranges (trace.h) where the CUDA toolkit has NVTX 3's headers.
@@ -187,11 +195,15 @@ $(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok $(BUI
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< (OpenMP)"
 	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
+$(BUILD)/exercises/%_openmp.o: exercises/%_openmp.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
+	@mkdir -p $(dir $@)
+	@echo "  CC    $< (OpenMP)"
+	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
 
 # The variant table: every impl_* file's SB_VARIANT lines (variant.h), in
-# ladder order, for registry.c.  Rewritten only when it changes.
-VARIANT_FILES := $(wildcard impl_cpu/*.c impl_pthread/*.c impl_cuda/*/*.cu)
-$(BUILD)/gen/variants.inc: $(VARIANT_FILES) bench/harness/variant_table.sh
+# ladder order, for registry.c.  Read on every make (an exercise removed
+# must leave it too), rewritten only when it changes.
+$(BUILD)/gen/variants.inc: FORCE
 	@mkdir -p $(dir $@)
 	$(Q)sh bench/harness/variant_table.sh . > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
@@ -286,6 +298,18 @@ report: $(BUILD)/segbench $(BUILD)/tools.ok
 compare: all datasets
 	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=algo/variant B=algo/variant [SET=...]"; exit 2; }
 	./$(BUILD)/segbench compare $(A) $(B) --set $(SET)
+
+# A lesson as an exercise (docs/course.md): exercises/ALGO/<the rung's file>
+# with the lesson's code taken out, built as ALGO/student-RUNG; SOLUTION=1
+# writes the reference solution instead, FORCE=1 replaces a file there.
+# make grade grades it (GRADE_FLAGS=... for segbench grade's options).
+exercise: $(BUILD)/segbench
+	@test -n "$(ALGO)" -a -n "$(RUNG)" || { echo "usage: make exercise ALGO=integral RUNG=cuda-transposed [SOLUTION=1] [FORCE=1]"; exit 2; }
+	./$(BUILD)/segbench exercise "$$ALGO/$$RUNG" $(if $(SOLUTION),--solution) $(if $(FORCE),--force)
+	@$(MAKE) --no-print-directory all
+grade: all datasets/build/smoke/manifest.tsv
+	@test -n "$(ALGO)" -a -n "$(RUNG)" || { echo "usage: make grade ALGO=integral RUNG=cuda-transposed [GRADE_FLAGS=...]"; exit 2; }
+	./$(BUILD)/segbench grade "$$ALGO/student-$$RUNG" $(GRADE_FLAGS)
 
 # The whole process of `segbench run` (PNG decode and encode included) under
 # hyperfine (an optional tool), on the set's largest image, every integral

@@ -49,35 +49,4 @@ __device__ __forceinline__ T warp_inclusive_scan(T v, int lane)
     return v;
 }
 
-/* N separate warp sums at once: on entry each lane holds its part of N
- * totals in v[0..N-1]; on return lane r holds total r mod N.  Each halving
- * step keeps, in every lane, the half of the array its lane bit selects
- * and adds the partner's copy of that half: 31 shuffles for N = 32, where
- * N warp_sum calls would take 5 N. */
-template <int D, int N, class T>
-__device__ __forceinline__ void warp_sums_step(T (&v)[N], int lane)
-{
-    if constexpr (D >= N) {                   /* fewer totals than lanes: fold */
-#pragma unroll
-        for (int i = 0; i < N; i++)
-            v[i] += __shfl_xor_sync(LANES_ALL, v[i], D);
-    } else {                                  /* halve */
-        bool upper = (lane & D) != 0;
-#pragma unroll
-        for (int i = 0; i < D; i++) {
-            T keep = upper ? v[i + D] : v[i], give = upper ? v[i] : v[i + D];
-            v[i] = keep + __shfl_xor_sync(LANES_ALL, give, D);
-        }
-    }
-    if constexpr (D > 1)
-        warp_sums_step<D / 2>(v, lane);
-}
-
-template <int N, class T>
-__device__ __forceinline__ T warp_sums_transposed(T (&v)[N], int lane)
-{
-    warp_sums_step<16>(v, lane);
-    return v[0];
-}
-
 #endif

@@ -40,7 +40,7 @@ static void test_list(void)
 {
     cli_result *r = cli("list");
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
-    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-tiles",
+    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-tilescan", "cuda-transposed", "cuda-inflight",
                             "cuda-pdl", "cuda-texture", "cuda-lookback", "npp", "cuda-copy" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECKF(strstr(r->out, names[i]) != NULL, "list does not show %s", names[i]);
@@ -653,7 +653,7 @@ static void test_option_edge_cases(void)
 }
 
 /* The README's "Adding a variant", done by a newcomer: a copy of the tree
- * gets one new file, impl_cuda/integral/5_throwaway.cu (1_naive.cu with
+ * gets one new file, impl_cuda/integral/9_throwaway.cu (1_naive.cu with
  * another name in its SB_VARIANT line), and nothing else.  make must pick
  * it up: `segbench list` shows it after cuda-texture, built where nvcc
  * is, and where a GPU is `segbench check` runs it against the reference.
@@ -676,8 +676,8 @@ static void test_throwaway_rung(void)
     snprintf(cmd, sizeof cmd,
              "rm -rf %s && mkdir -p %s && cp -a Makefile include common bench impl_cpu impl_pthread impl_cuda build %s/ "
              "&& sed 's/^SB_VARIANT(\"integral\", \"cuda-naive\"/SB_VARIANT(\"integral\", \"cuda-throwaway\"/' "
-             "impl_cuda/integral/1_naive.cu > %s/impl_cuda/integral/5_throwaway.cu "
-             "&& grep -q cuda-throwaway %s/impl_cuda/integral/5_throwaway.cu "
+             "impl_cuda/integral/1_naive.cu > %s/impl_cuda/integral/9_throwaway.cu "
+             "&& grep -q cuda-throwaway %s/impl_cuda/integral/9_throwaway.cu "
              "&& make -C %s build/segbench >%s/make.log 2>&1",
              tree, tree, tree, tree, tree, tree, tree);
     int rc = system(cmd);

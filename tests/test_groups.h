@@ -34,6 +34,8 @@ extern const sb_test tests_profile[];
 extern const int tests_profile_count;
 extern const sb_test tests_lessons[];
 extern const int tests_lessons_count;
+extern const sb_test tests_course[];
+extern const int tests_course_count;
 
 /* Shared helpers (test_util.c). */
 void test_random_grey(sb_image *img, int width, int height, unsigned long long seed);

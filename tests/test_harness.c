@@ -456,7 +456,7 @@ static void test_catalogue_source_file(void)
     CHECK(sb_catalogue_write(dir, "integral", &err) == SB_OK);
     CHECK(sb_catalogue_load(dir) == 1);
     const sb_variant *v = sb_catalogue_find("integral", "cuda-pdl");
-    CHECKF(v && v->file && !strcmp(v->file, "impl_cuda/integral/4_pdl.cu"), "%s", v && v->file ? v->file : "none");
+    CHECKF(v && v->file && !strcmp(v->file, "impl_cuda/integral/6_pdl.cu"), "%s", v && v->file ? v->file : "none");
     char path[700];
     snprintf(path, sizeof path, "%s/variants.tsv", dir);
     FILE *fp = fopen(path, "w");
@@ -467,7 +467,7 @@ static void test_catalogue_source_file(void)
     /* an old run's name: the variant's name now, its file as this tree has it */
     v = sb_catalogue_find("integral", "cuda-shared");
     CHECKF(v && !strcmp(v->name, "cuda-pdl") && !strcmp(v->summary, "old words") && v->file &&
-               !strcmp(v->file, "impl_cuda/integral/4_pdl.cu") && v->parent && !strcmp(v->parent, "cuda-tiles"),
+               !strcmp(v->file, "impl_cuda/integral/6_pdl.cu") && v->parent && !strcmp(v->parent, "cuda-inflight"),
            "an old file's row: %s", v && v->file ? v->file : "no file");
     v = sb_catalogue_find("integral", "cuda-gone");
     CHECK(v && !v->file);

@@ -34,7 +34,7 @@ static void test_ladders_declared(void)
     }
     CHECKF(rungs >= 40, "only %d CUDA variants in the table", rungs);
     const sb_variant *pdl = sb_variant_find("integral", "cuda-pdl");
-    CHECKF(pdl && pdl->parent && !strcmp(pdl->parent, "cuda-tiles") && pdl->formerly &&
+    CHECKF(pdl && pdl->parent && !strcmp(pdl->parent, "cuda-inflight") && pdl->formerly &&
                !strcmp(pdl->formerly, "cuda-shared"),
            "integral/cuda-pdl: parent %s, formerly %s", pdl && pdl->parent ? pdl->parent : "-",
            pdl && pdl->formerly ? pdl->formerly : "-");
@@ -44,7 +44,7 @@ static void test_ladders_declared(void)
     cli_result *r = cli("list --json --algo integral");
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     CHECKF(strstr(r->out, "\"name\": \"cuda-pdl\"") &&
-               strstr(r->out, "\"parent\": \"cuda-tiles\", \"source\": \"impl_cuda/integral/4_pdl.cu\"") &&
+               strstr(r->out, "\"parent\": \"cuda-inflight\", \"source\": \"impl_cuda/integral/6_pdl.cu\"") &&
                strstr(r->out, "\"parent\": null, \"source\": \"impl_cuda/integral/1_naive.cu\"") &&
                strstr(r->out, "\"formerly\": \"cuda-shared\""),
            "list --json: %.1500s", r->out);
@@ -83,6 +83,8 @@ static void test_rung_lines_read(void)
 static void test_old_names(void)
 {
     CHECK(!strcmp(sb_variant_current_name("integral", "cuda-shared"), "cuda-pdl"));
+    CHECK(!strcmp(sb_variant_current_name("integral", "cuda-tiles"), "cuda-inflight") &&
+          sb_variant_find("integral", "cuda-tiles") == sb_variant_find("integral", "cuda-inflight"));
     CHECK(!strcmp(sb_variant_current_name("meanshift-filter", "cuda-shared"), "cuda-shared"));
     /* mean-shift's cuda-shared split by idea: the same work under its new
      * names; the pipeline's cuda-shared did other work and maps to nothing */
@@ -110,7 +112,7 @@ static void test_old_names(void)
     sb_rows_free(&rows);
 }
 
-/* A CPU result set with made-up rows for three integral rungs: cuda-tiles
+/* A CPU result set with made-up rows for three integral rungs: cuda-inflight
  * 0.10 ms, cuda-pdl 0.05 ms (2x), cuda-texture 0.08 ms (a loss). */
 static const char *rung_results(void)
 {
@@ -122,12 +124,12 @@ static const char *rung_results(void)
                         "--max-reps 20 --results %s --quiet",
                         test_grey_png("lesson.png", 64, 48, 3), dir);
     CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
-    test_sh("cd %s && awk -F, -v OFS=, 'NR == 2 { print; $4 = \"cuda-shared\"; $3 = \"cuda-tiles\"; $29 = \"\"; $10 = 0.10; "
+    test_sh("cd %s && awk -F, -v OFS=, 'NR == 2 { print; $4 = \"cuda-shared\"; $3 = \"cuda-inflight\"; $29 = \"\"; $10 = 0.10; "
             "$31 = 0.4; print; $3 = \"cuda-pdl\"; $10 = 0.05; $31 = 0.2; print; $3 = \"cuda-texture\"; "
             "$4 = \"cuda-texture\"; $10 = 0.08; $31 = 0.25; print; next } { print }' integral.csv > t && "
             "mv t integral.csv && printf '%%s\\n' "
             "'stage,variant,image,kernel,block,regs,static_smem,dynamic_smem,blocks_per_sm,occupancy' "
-            "'sum,cuda-tiles,lesson,void tile_sat<SumOp>,128,40,0,0,16,1.000' "
+            "'sum,cuda-inflight,lesson,void tile_sat<SumOp>,128,40,0,0,16,1.000' "
             "'sum,cuda-pdl,lesson,void tile_sat<SumOp>,128,48,0,0,10,0.625' > integral.kernels.csv",
             test_shq(dir));
     return dir;
@@ -138,8 +140,8 @@ static void test_lesson_command(void)
     const char *dir = rung_results();
     cli_result *r = cli("lesson integral/cuda-pdl --results %s --stage sum", dir);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
-    CHECKF(strstr(r->out, "integral/cuda-pdl  (impl_cuda/integral/4_pdl.cu)") &&
-               strstr(r->out, "grows from: cuda-tiles  (impl_cuda/integral/3_tiles.cu)") &&
+    CHECKF(strstr(r->out, "integral/cuda-pdl  (impl_cuda/integral/6_pdl.cu)") &&
+               strstr(r->out, "grows from: cuda-inflight  (impl_cuda/integral/5_inflight.cu)") &&
                strstr(r->out, "idea: programmatic dependent launch") &&
                strstr(r->out, "kernel 0.1 -> 0.05 ms (2.00x), per frame 0.4 -> 0.2 ms (2.00x)") &&
                strstr(r->out, "tile_sat: regs 40 -> 48 occupancy 100 -> 62 %") &&
@@ -174,7 +176,7 @@ static void test_lessons_page(void)
     snprintf(path, sizeof path, "%s/lessons-integral.md", out);
     test_slurp(path, md, sizeof md);
     CHECKF(strstr(md, "# integral: the lessons") && strstr(md, "```text\ncuda-naive") &&
-               strstr(md, "| `cuda-tiles` → `cuda-pdl` | programmatic dependent launch") &&
+               strstr(md, "| `cuda-inflight` → `cuda-pdl` | programmatic dependent launch") &&
                strstr(md, "| 0.05 | 2.00x | 0.2 | 2.00x | tile_sat: regs 40 -> 48 occupancy 100 -> 62 % | main |") &&
                strstr(md, "**Tried and lost**") && strstr(md, "- `cuda-texture` from `cuda-pdl`: 1.60x slower"),
            "%.3000s", md);
@@ -200,6 +202,26 @@ static void test_lessons_page(void)
  * defined, weak or strong, in two of them. */
 static void test_kernels_private(void)
 {
+    /* in the source: every __global__ of a rung file is declared static */
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        size_t len = strlen(v->file);
+        if (len < 3 || strcmp(v->file + len - 3, ".cu") != 0)
+            continue;
+        FILE *fp = fopen(v->file, "r");
+        CHECKF(fp != NULL, "cannot open %s", v->file);
+        if (!fp)
+            continue;
+        char line[1024];
+        for (int no = 1; fgets(line, sizeof line, fp); no++) {
+            const char *code = line + strspn(line, " \t");
+            if (*code != '*' && *code != '/')     /* not a comment's line */
+                CHECKF(!strstr(code, "__global__") || strstr(code, "static __global__"),
+                       "%s:%d: a kernel that is not static: %s", v->file, no, code);
+        }
+        fclose(fp);
+    }
+
     char list[8192] = "";
     size_t n = 0;
     for (int i = 0; i < sb_variant_count(); i++) {

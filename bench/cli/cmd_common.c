@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 const sb_command *const SB_COMMANDS[] = {
-    &sb_cmd_list, &sb_cmd_run, &sb_cmd_bench, &sb_cmd_check, &sb_cmd_compare, &sb_cmd_profile, &sb_cmd_lesson, &sb_cmd_report,
+    &sb_cmd_list, &sb_cmd_run, &sb_cmd_bench, &sb_cmd_check, &sb_cmd_compare, &sb_cmd_profile, &sb_cmd_lesson,
+    &sb_cmd_exercise, &sb_cmd_grade, &sb_cmd_report,
     &sb_cmd_env,
 };
 const int SB_COMMAND_COUNT = sizeof SB_COMMANDS / sizeof SB_COMMANDS[0];

@@ -8,6 +8,7 @@
 
 #include "io/result_set.h"
 #include "io/renames.h"
+#include "lessons/exercise.h"
 #include "lessons/lessons.h"
 
 #include <errno.h>
@@ -35,30 +36,6 @@ const sb_command sb_cmd_lesson = {
     "census: the most registers and shared memory of the rung's kernels, the lowest occupancy.\n",
     LESSON_OPTIONS, OPT_COUNT, 0, NULL, cmd_lesson,
 };
-
-/* The source file as this process can open it: from the working
- * directory, else from the repository above the binary (build/segbench). */
-static int source_path(const char *file, char *out, size_t size)
-{
-    if (access(file, R_OK) == 0) {
-        snprintf(out, size, "%s", file);
-        return 1;
-    }
-    char exe[PATH_MAX - 256];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return 0;
-    exe[n] = '\0';
-    for (int up = 0; up < 2; up++) {          /* build/segbench -> the repository */
-        char *slash = strrchr(exe, '/');
-        if (!slash)
-            return 0;
-        *slash = '\0';
-    }
-    if ((size_t)snprintf(out, size, "%s/%s", exe, file) >= size)
-        return 0;
-    return access(out, R_OK) == 0;
-}
 
 /* diff -u a b on stdout, run directly (no shell: the names are never parsed). */
 static sb_status run_diff(const char *a, const char *b, sb_error *err)
@@ -206,9 +183,9 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
     if (no_diff || !parent)
         return SB_OK;
     char a[PATH_MAX], b[PATH_MAX];
-    if (!source_path(parent->file, a, sizeof a) || !source_path(v->file, b, sizeof b))
+    if (!lesson_source_path(parent->file, a, sizeof a) || !lesson_source_path(v->file, b, sizeof b))
         return sb_fail(err, SB_ERR_IO, "%s: source not found (run from the repository, or pass --no-diff)",
-                       source_path(parent->file, a, sizeof a) ? v->file : parent->file);
+                       lesson_source_path(parent->file, a, sizeof a) ? v->file : parent->file);
     printf("\n");
     if (strcmp(a, b) == 0) {
         printf("(the same file: %s registers both; the edge is in its code, not in a diff)\n", v->file);

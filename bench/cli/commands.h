@@ -9,7 +9,7 @@
 
 /* The commands, each with its option table (defined beside its code). */
 extern const sb_command sb_cmd_list, sb_cmd_run, sb_cmd_bench, sb_cmd_check, sb_cmd_compare, sb_cmd_env,
-    sb_cmd_report, sb_cmd_profile, sb_cmd_lesson;
+    sb_cmd_report, sb_cmd_profile, sb_cmd_lesson, sb_cmd_exercise, sb_cmd_grade;
 
 /* Every command, in the order `segbench help` lists them (cmd_common.c):
  * main dispatches from it and the tests check every entry's help. */
@@ -25,6 +25,8 @@ sb_status cmd_env(int argc, char **argv, sb_error *err);
 sb_status cmd_report(int argc, char **argv, sb_error *err);
 sb_status cmd_profile(int argc, char **argv, sb_error *err);
 sb_status cmd_lesson(int argc, char **argv, sb_error *err);
+sb_status cmd_exercise(int argc, char **argv, sb_error *err);
+sb_status cmd_grade(int argc, char **argv, sb_error *err);
 
 /* --set NAME or the given files; files win when both are given.  rect: the
  * --rect for the files (NULL: each file's default rectangle); with a set it

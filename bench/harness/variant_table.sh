@@ -5,7 +5,8 @@
 #
 # The order is the files' order: impl_cpu/, then impl_pthread/'s pthread
 # files, then its OpenMP files, then each impl_cuda/<algo>/ in version
-# order (sort -V), so 2_blocked6.cu comes before 10_x.cu.  Within a file,
+# order (sort -V), so 2_blocked6.cu comes before 10_x.cu; then students'
+# copies under exercises/<algo>/ when there are any.  Within a file,
 # the order of its lines.  Every file is read whether or not this build
 # can compile it, so a variant it cannot build is still listed.
 #
@@ -16,6 +17,11 @@ cd "$root"
 files="$(ls impl_cpu/*.c) $(ls impl_pthread/*_pthread.c) $(ls impl_pthread/*_openmp.c)"
 for dir in impl_cuda/*/; do
     files="$files $(ls "$dir" | grep '\.cu$' | sort -V | sed "s|^|$dir|")"
+done
+# students' copies (make exercise), last, when there are any
+for dir in exercises/*/; do
+    [ -d "$dir" ] || continue
+    files="$files $(ls "$dir" | grep -E '(\.cu|_openmp\.c)$' | sort -V | sed "s|^|$dir|")"
 done
 for file in $files; do
     # From a line that opens with SB_VARIANT( to the line that closes its

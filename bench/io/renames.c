@@ -17,6 +17,10 @@ static const sb_rename renames[] = {
      * run the fastest filter, so no new rung does the same work. */
     { "meanshift-flood", "cuda-shared", "cuda-tiles" },
     { "meanshift-merge", "cuda-shared", "cuda-blocksums" },
+    /* integral's cuda-tiles held three ideas (the tiles, the transposed row
+     * totals, the loads in flight): split into cuda-tilescan, cuda-transposed
+     * and cuda-inflight, which is its code under a name that says its lesson */
+    { "integral", "cuda-tiles", "cuda-inflight" },
 };
 
 int sb_rename_count(void) { return (int)(sizeof renames / sizeof renames[0]); }

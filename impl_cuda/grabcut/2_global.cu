@@ -74,7 +74,7 @@ __device__ void grid_bfs(cg::grid_group &g, const sb_mf_net &net, int32_t *h, lo
     }
 }
 
-__global__ void __launch_bounds__(MF_BLOCK) mf_rounds_kernel(mf_args a)
+static __global__ void __launch_bounds__(MF_BLOCK) mf_rounds_kernel(mf_args a)
 {
     cg::grid_group g = cg::this_grid();
     long n = a.n, stride = (long)gridDim.x * blockDim.x, first = (long)blockIdx.x * blockDim.x + threadIdx.x;

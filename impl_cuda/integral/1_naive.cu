@@ -15,7 +15,7 @@
 #include "integral_device.cuh"
 
 template <class Op>
-__global__ void naive_rows(const uint8_t *in, typename Op::T *out, int pitch, int width, int height)
+static __global__ void naive_rows(const uint8_t *in, typename Op::T *out, int pitch, int width, int height)
 {
     int y = blockIdx.x * blockDim.x + threadIdx.x;
     if (y >= height)
@@ -28,7 +28,7 @@ __global__ void naive_rows(const uint8_t *in, typename Op::T *out, int pitch, in
 }
 
 template <class T>
-__global__ void naive_columns(T *out, int pitch, int width, int height)
+static __global__ void naive_columns(T *out, int pitch, int width, int height)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= width)

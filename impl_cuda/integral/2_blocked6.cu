@@ -25,7 +25,7 @@ enum { BLOCK_LEN = 4, THREADS = 128 };
 
 /* 1. scan 4 consecutive pixels of row y; ends[y][b] = their total */
 template <class Op>
-__global__ void row_blocks(const uint8_t *in, typename Op::T *out, typename Op::T *ends, int pitch,
+static __global__ void row_blocks(const uint8_t *in, typename Op::T *out, typename Op::T *ends, int pitch,
                            int blocks_per_row, int rows)
 {
     int b = blockIdx.x * blockDim.x + threadIdx.x;
@@ -43,7 +43,7 @@ __global__ void row_blocks(const uint8_t *in, typename Op::T *out, typename Op::
 
 /* 2. and 5. inclusive scan of each line's block totals, one thread a line */
 template <class T>
-__global__ void scan_ends(T *ends, int lines, int per_line, size_t line_stride, size_t elem_stride)
+static __global__ void scan_ends(T *ends, int lines, int per_line, size_t line_stride, size_t elem_stride)
 {
     int line = blockIdx.x * blockDim.x + threadIdx.x;
     if (line >= lines)
@@ -58,7 +58,7 @@ __global__ void scan_ends(T *ends, int lines, int per_line, size_t line_stride, 
 
 /* 3. add the total of the blocks to the left of block b */
 template <class T>
-__global__ void row_carry(T *out, const T *ends, int pitch, int blocks_per_row, int rows)
+static __global__ void row_carry(T *out, const T *ends, int pitch, int blocks_per_row, int rows)
 {
     int b = blockIdx.x * blockDim.x + threadIdx.x;
     int y = blockIdx.y;
@@ -72,7 +72,7 @@ __global__ void row_carry(T *out, const T *ends, int pitch, int blocks_per_row, 
 
 /* 4. scan 4 consecutive rows of column x; ends[b][x] = their total */
 template <class T>
-__global__ void column_blocks(T *out, T *ends, int pitch, int columns, int blocks_per_column)
+static __global__ void column_blocks(T *out, T *ends, int pitch, int columns, int blocks_per_column)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     int b = blockIdx.y;
@@ -89,7 +89,7 @@ __global__ void column_blocks(T *out, T *ends, int pitch, int columns, int block
 
 /* 6. add the total of the blocks above block b */
 template <class T>
-__global__ void column_carry(T *out, const T *ends, int pitch, int columns, int blocks_per_column)
+static __global__ void column_carry(T *out, const T *ends, int pitch, int columns, int blocks_per_column)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     int b = blockIdx.y;

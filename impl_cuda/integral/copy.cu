@@ -16,7 +16,7 @@ enum { COPY_THREADS = 256, COPY_ITEMS = 4 };
  * bytes a warp) and one 16-byte store of sums (512 contiguous bytes a warp),
  * plus two 16-byte stores of squares for "sqsum".  COPY_ITEMS independent
  * groups per thread keep several loads in flight. */
-__global__ void widen_copy(const uint8_t *in, uint32_t *sum, uint64_t *sq, size_t groups)
+static __global__ void widen_copy(const uint8_t *in, uint32_t *sum, uint64_t *sq, size_t groups)
 {
     size_t first = (size_t)blockIdx.x * blockDim.x * COPY_ITEMS + threadIdx.x;
     uchar4 p[COPY_ITEMS];

@@ -91,7 +91,7 @@ struct SquareOp {
 };
 
 /* Where the tile rungs' tile totals live: after the carry scan, the same
- * arrays hold the exclusive prefixes U, L and V (3_tiles.cu explains). */
+ * arrays hold the exclusive prefixes U, L and V (3_tilescan.cu explains). */
 template <class T>
 struct tile_carries {
     T *column;     /* [tiles_y][pw]       column totals per tile  -> U */

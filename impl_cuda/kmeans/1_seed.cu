@@ -23,7 +23,7 @@ enum { SEED_THREADS = 256 };
 
 __constant__ float4 seed_centres[SB_KMEANS_MAX_K];
 
-__global__ void km_seed_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k, int first_pass,
+static __global__ void km_seed_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k, int first_pass,
                                int *changed)
 {
     unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;

@@ -26,7 +26,7 @@ struct rung_state {
     unsigned *partial;      /* blocks x k x 4 */
 };
 
-__global__ void km_global_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
+static __global__ void km_global_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
                                  int first_pass, const float4 *prepped, unsigned *partial, km_control *control)
 {
     if (__ldcg(&control->done))
@@ -48,7 +48,7 @@ __global__ void km_global_assign(const uint8_t *rgb, unsigned long long n, uint8
 
 /* One block: column sums of the partials into `sums`, zeroing them, then
  * the end of the pass. */
-__global__ void km_global_reduce(unsigned blocks, int k, int converge, unsigned *partial, unsigned long long *sums,
+static __global__ void km_global_reduce(unsigned blocks, int k, int converge, unsigned *partial, unsigned long long *sums,
                                  int32_t *centres, float4 *prepped, km_control *control)
 {
     if (__ldcg(&control->done))

@@ -24,7 +24,7 @@ struct rung_state {
     unsigned blocks;
 };
 
-__global__ void km_blocksums_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
+static __global__ void km_blocksums_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
                                     int first_pass, const float4 *prepped, unsigned long long *sums,
                                     km_control *control)
 {

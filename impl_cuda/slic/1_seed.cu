@@ -36,7 +36,7 @@ struct rung_state {
     unsigned *partial;          /* centres x blocks_per_side^2 x 6 */
 };
 
-__global__ void seed_assign(sb_slic_geometry g, const ushort4 *colour, const sb_slic_centre *centres,
+static __global__ void seed_assign(sb_slic_geometry g, const ushort4 *colour, const sb_slic_centre *centres,
                             int32_t *labels)
 {
     int x = blockIdx.x * BLOCK_DIM + threadIdx.x, y = blockIdx.y * BLOCK_DIM + threadIdx.y;
@@ -50,7 +50,7 @@ __global__ void seed_assign(sb_slic_geometry g, const ushort4 *colour, const sb_
 /* Block (c, bx, by): the pixels of tile (bx, by) of centre c's window that
  * carry label c, summed in shared memory. */
 template <bool SourceRace>
-__global__ void seed_window_sums(sb_slic_geometry g, const ushort4 *colour, const int32_t *labels, int per_side,
+static __global__ void seed_window_sums(sb_slic_geometry g, const ushort4 *colour, const int32_t *labels, int per_side,
                                  unsigned *partial)
 {
     __shared__ unsigned s[6][WINDOW_THREADS];
@@ -61,15 +61,8 @@ __global__ void seed_window_sums(sb_slic_geometry g, const ushort4 *colour, cons
     unsigned v[6] = { 0, 0, 0, 0, 0, 0 };
     if (dx < 3 * g.S && dy < 3 * g.S && x >= 0 && y >= 0 && x < g.width && y < g.height) {
         size_t i = (size_t)y * g.width + x;
-        if (labels[i] == c) {
-            ushort4 col = colour[i];
-            v[0] = (unsigned)x;
-            v[1] = (unsigned)y;
-            v[2] = col.x;
-            v[3] = col.y;
-            v[4] = col.z;
-            v[5] = 1;
-        }
+        if (labels[i] == c)
+            slic_sum_values(v, x, y, colour[i]);
     }
     for (int k = 0; k < 6; k++)
         s[k][tid] = v[k];
@@ -107,7 +100,7 @@ __global__ void seed_window_sums(sb_slic_geometry g, const ushort4 *colour, cons
 }
 
 /* Each centre: its blocks' partials added, then slic.h's update. */
-__global__ void seed_finish(int count, int blocks, const unsigned *partial, sb_slic_centre *centres)
+static __global__ void seed_finish(int count, int blocks, const unsigned *partial, sb_slic_centre *centres)
 {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= count)

@@ -17,7 +17,7 @@
 
 enum { BLOCK_DIM = 16 };
 
-__global__ void global_assign_accumulate(sb_slic_geometry g, const ushort4 *colour, const sb_slic_centre *centres,
+static __global__ void global_assign_accumulate(sb_slic_geometry g, const ushort4 *colour, const sb_slic_centre *centres,
                                          int32_t *labels, unsigned long long *sums)
 {
     int x = blockIdx.x * BLOCK_DIM + threadIdx.x, y = blockIdx.y * BLOCK_DIM + threadIdx.y;

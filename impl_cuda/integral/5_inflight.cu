@@ -1,42 +1,54 @@
-/* 3_tiles.cu - tiled integral image: warp-shuffle scans over 128 x 32
- * tiles, every sum written once (variant "cuda-tiles").
+/* 5_inflight.cu - tiled integral image with every load in flight before
+ * its first use (variant "cuda-inflight"; it was "cuda-tiles").
  *
- * Grows from cuda-blocked6.  The idea: tiles instead of whole-table
- * passes.  The integral image needs each output once (4 bytes) and each
- * pixel once (1 byte): 5 bytes a pixel.  Scanning rows and then columns
- * through global memory rewrites the whole table (blocked6: ~29 bytes a
- * pixel).  Instead (after Nehab et al. 2011, "GPU-efficient recursive
- * filtering and summed-area tables", Algorithm SAT), cut the image into
- * tiles, and
- *   1. tile_totals: read the image once and keep only each tile's column
- *      totals, row totals and grand total -- about 1/32 of the output;
- *   2. carry_scan:  prefix-sum those totals across tiles (small);
- *   3. tile_sat:    read the image again (mostly from L2: it is 1/4 of the
- *      output's size) and write each tile's final sums once, starting from
- *      the carries.
- * Traffic: 2 bytes read + 4 written a pixel, plus ~3 % for the totals.
+ * Grows from cuda-transposed.  The idea: memory-level parallelism.  A
+ * load from DRAM takes around a microsecond to come back; a warp that
+ * loads a row and adds it before loading the next has one load in
+ * flight and waits that long once a row.  Issue the loads first, into
+ * registers (tile_sat: all 32 rows of its tile) or into shared memory
+ * (the carry scan: 128 rows a round, four loads a thread, not 32), and
+ * the waits overlap.  The price is registers and shared memory.  What it
+ * bought on the H100 is in the report's lessons page (segbench lesson
+ * integral/cuda-inflight).
  *
- * One warp owns one tile of 128 x 32 pixels: lane i holds columns
- * 4i..4i+3, the warp walks the 32 rows, and every horizontal sum is a
- * warp shuffle scan -- no shared memory and no __syncthreads in the two
- * big kernels.  For a pixel (x, y) in the tile whose top-left is (x0, y0):
- *
- *   S(x, y) = S(x, y0-1) + sum over rows y0..y of [ L(y') + rowprefix(x, y') ]
- *   S(x, y0-1) = corner + sum over x0..x of U(x')
- *
- * where L(y') is row y' summed left of the tile, U(x') column x' summed
- * above the tile, and corner = S(x0-1, y0-1) = the sum of the tile totals
- * above-left.  carry_scan turns the totals into exactly these: per row,
- * the exclusive prefix over tiles to the left (L); per column, over tiles
- * above (U); per tile, the tile totals above (V, summed along the row of
- * tiles for the corner).
- *
- * The three kernels run one after another, each waiting for the one
- * before to finish (next rung: 4_pdl.cu lets them overlap).
+ * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
+ * explains them).  The three kernels run one after another (next rung:
+ * 6_pdl.cu lets them overlap).
  */
 #include "integral_device.cuh"
 
 enum { TILES_PER_BLOCK = 4 };     /* one warp each */
+
+/* The TILE_H row totals of a tile at once.  On entry each lane holds its
+ * part of every row's total in v[0..N-1]; on return lane r holds total
+ * r mod N.  Each halving step keeps, in every lane, the half of the array
+ * its lane bit selects and adds the partner's copy of that half: 31
+ * shuffles for N = 32, where N warp sums take 5 N (160). */
+template <int D, int N, class T>
+__device__ __forceinline__ void warp_sums_step(T (&v)[N], int lane)
+{
+    if constexpr (D >= N) {                   /* fewer totals than lanes: fold */
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            v[i] += __shfl_xor_sync(LANES_ALL, v[i], D);
+    } else {                                  /* halve */
+        bool upper = (lane & D) != 0;
+#pragma unroll
+        for (int i = 0; i < D; i++) {
+            T keep = upper ? v[i + D] : v[i], give = upper ? v[i] : v[i + D];
+            v[i] = keep + __shfl_xor_sync(LANES_ALL, give, D);
+        }
+    }
+    if constexpr (D > 1)
+        warp_sums_step<D / 2>(v, lane);
+}
+
+template <int N, class T>
+__device__ __forceinline__ T warp_sums_transposed(T (&v)[N], int lane)
+{
+    warp_sums_step<16>(v, lane);
+    return v[0];
+}
 
 /* 1. Each warp reads its tile once and writes its 128 column totals, its
  * TILE_H row totals and its grand total. */
@@ -217,8 +229,8 @@ static void rung_release(void *state)
     integral_device_close(s);
 }
 
-SB_VARIANT("integral", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "128x32 tiles scanned by warp shuffles: totals, carry scan, one write per sum",
+SB_VARIANT("integral", "cuda-inflight", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-transposed with every load issued before its first use",
            rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-tiles", "cuda-blocked6",
-        "tiles instead of whole-table passes: warp-shuffle scans, one carry scan, every sum written once")
+SB_RUNG("integral", "cuda-inflight", "cuda-transposed",
+        "every load in flight before its first use: 128 rows a carry-scan round, a tile's 32 rows in registers")

@@ -1,4 +1,4 @@
-/* 5_texture.cu - tiled integral image, pixels read through a texture object
+/* 7_texture.cu - tiled integral image, pixels read through a texture object
  * (variant "cuda-texture").
  *
  * A branch of cuda-pdl.  The idea: each lane's four pixels are one tex2D
@@ -9,11 +9,42 @@
  * here to show that, measured.  What it bought on the H100 (sum,
  * 3840x2160, run 20261123T025827Z-bcdf): 0.0245 -> 0.0287 ms, a 1.17x loss.
  *
- * Everything else is cuda-pdl's (3_tiles.cu and 4_pdl.cu explain it).
+ * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  */
 #include "integral_device.cuh"
 
 enum { TILES_PER_BLOCK = 4 };     /* one warp each */
+
+/* The TILE_H row totals of a tile at once.  On entry each lane holds its
+ * part of every row's total in v[0..N-1]; on return lane r holds total
+ * r mod N.  Each halving step keeps, in every lane, the half of the array
+ * its lane bit selects and adds the partner's copy of that half: 31
+ * shuffles for N = 32, where N warp sums take 5 N (160). */
+template <int D, int N, class T>
+__device__ __forceinline__ void warp_sums_step(T (&v)[N], int lane)
+{
+    if constexpr (D >= N) {                   /* fewer totals than lanes: fold */
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            v[i] += __shfl_xor_sync(LANES_ALL, v[i], D);
+    } else {                                  /* halve */
+        bool upper = (lane & D) != 0;
+#pragma unroll
+        for (int i = 0; i < D; i++) {
+            T keep = upper ? v[i + D] : v[i], give = upper ? v[i] : v[i + D];
+            v[i] = keep + __shfl_xor_sync(LANES_ALL, give, D);
+        }
+    }
+    if constexpr (D > 1)
+        warp_sums_step<D / 2>(v, lane);
+}
+
+template <int N, class T>
+__device__ __forceinline__ T warp_sums_transposed(T (&v)[N], int lane)
+{
+    warp_sums_step<16>(v, lane);
+    return v[0];
+}
 
 /* Pixels through the texture path: pixel x is in texel x / 4. */
 struct TextureLoader {

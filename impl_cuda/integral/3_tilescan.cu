@@ -1,53 +1,60 @@
-/* 4_pdl.cu - tiled integral image whose kernels overlap by programmatic
- * dependent launch (variant "cuda-pdl"; it was "cuda-shared").
+/* 3_tilescan.cu - tiled integral image: warp-shuffle scans over 128 x 32
+ * tiles, every sum written once (variant "cuda-tilescan").
  *
- * Grows from cuda-tiles.  The idea: a kernel launched with programmatic
- * stream serialization (Hopper, sm_90+) may start while the one before it
- * is still running; it must wait (griddepcontrol.wait) before touching
- * what that kernel writes, and the kernel before lets it start early
- * (griddepcontrol.launch_dependents).  Here it hides two launch gaps and
- * lets tile_sat fetch its pixels while carry_scan is still running.  On
- * older GPUs the launches fall back to plain stream order.  What it
- * bought on the H100 (sum, 3840x2160): 28.7 -> 24.3 us in the A/B of
- * NOTES.md; the run of record measures cuda-tiles against it.
+ * Grows from cuda-blocked6.  The idea: tiles instead of whole-table
+ * passes.  The integral image needs each output once (4 bytes) and each
+ * pixel once (1 byte): 5 bytes a pixel.  Scanning rows and then columns
+ * through global memory rewrites the whole table (blocked6: ~29 bytes a
+ * pixel).  Instead (after Nehab et al. 2011, "GPU-efficient recursive
+ * filtering and summed-area tables", Algorithm SAT), cut the image into
+ * tiles, and
+ *   1. tile_totals: read the image once and keep only each tile's column
+ *      totals, row totals and grand total -- about 1/32 of the output;
+ *   2. carry_scan:  prefix-sum those totals across tiles (small);
+ *   3. tile_sat:    read the image again (mostly from L2: it is 1/4 of the
+ *      output's size) and write each tile's final sums once, starting from
+ *      the carries.
+ * Traffic: 2 bytes read + 4 written a pixel, plus ~3 % for the totals.
  *
- * The tiles, the carries and the scans are cuda-tiles' (3_tiles.cu
- * explains them).
+ * One warp owns one tile of 128 x 32 pixels: lane i holds columns
+ * 4i..4i+3, the warp walks the 32 rows, and every horizontal sum is a
+ * warp shuffle scan -- no shared memory and no __syncthreads in the two
+ * big kernels.  For a pixel (x, y) in the tile whose top-left is (x0, y0):
+ *
+ *   S(x, y) = S(x, y0-1) + sum over rows y0..y of [ L(y') + rowprefix(x, y') ]
+ *   S(x, y0-1) = corner + sum over x0..x of U(x')
+ *
+ * where L(y') is row y' summed left of the tile, U(x') column x' summed
+ * above the tile, and corner = S(x0-1, y0-1) = the sum of the tile totals
+ * above-left.  carry_scan turns the totals into exactly these: per row,
+ * the exclusive prefix over tiles to the left (L); per column, over tiles
+ * above (U); per tile, the tile totals above (V, summed along the row of
+ * tiles for the corner).
+ *
+ * The three kernels run one after another, each waiting for the one
+ * before to finish.  Each is written the plain way: a row total is one
+ * warp sum (5 shuffles a row), the carry scan and tile_sat load a row and
+ * use it before loading the next.  The next rungs change those one at a
+ * time (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  */
 #include "integral_device.cuh"
 
 enum { TILES_PER_BLOCK = 4 };     /* one warp each */
 
-/* The two halves of programmatic dependent launch (no-ops before sm_90,
- * where the launches are in plain stream order). */
-__device__ __forceinline__ void wait_for_previous_kernel()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void let_next_kernel_start()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;");
-#endif
-}
-
 /* 1. Each warp reads its tile once and writes its 128 column totals, its
- * TILE_H row totals and its grand total. */
+ * TILE_H row totals and its grand total.  Row r's total is one warp sum,
+ * kept by lane r. */
 template <class Op, class Loader>
 static __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
 {
     typedef typename Op::T T;
     int lane = threadIdx.x % 32;
     int tx = blockIdx.x * TILES_PER_BLOCK + threadIdx.x / 32, ty = blockIdx.y;
-    let_next_kernel_start();                      /* carry_scan may be scheduled now */
     if (tx >= c.tiles_x)
         return;                                   /* whole warps only */
     int x = tx * TILE_W + lane * 4, y0 = ty * TILE_H;
 
-    T col[4] = { 0, 0, 0, 0 }, row[TILE_H];
+    T col[4] = { 0, 0, 0, 0 }, my_row_total = 0;
 #pragma unroll
     for (int r = 0; r < TILE_H; r++) {
         uchar4 p = load(x, y0 + r);
@@ -56,9 +63,10 @@ static __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
         col[1] += b;
         col[2] += d;
         col[3] += e;
-        row[r] = a + b + d + e;                   /* this lane's part of row r */
+        T row_total = warp_sum(a + b + d + e);    /* every lane gets it */
+        if (lane == r)
+            my_row_total = row_total;
     }
-    T my_row_total = warp_sums_transposed(row, lane);   /* lane r: row r mod TILE_H */
     store4(c.column + (size_t)ty * c.pw + x, col);
     if (lane < TILE_H)
         c.row[(size_t)tx * c.ph + y0 + lane] = my_row_total;
@@ -69,10 +77,10 @@ static __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
 
 /* 2. In place, for every column j of an [n][len] array m: m[i][j] becomes
  * the sum of m[0..i-1][j].  A block of 32 warps takes 32 columns and walks
- * down them 128 rows a round through shared memory: all 128 rows are
- * loaded at once (coalesced, four loads in flight per thread), then each
- * warp scans one column (a transposed read), then all are stored. */
-enum { SCAN_ROUND = 128 };
+ * down them 32 rows a round through shared memory: each warp loads one
+ * row (coalesced), then each warp scans one column (a transposed read),
+ * then all are stored. */
+enum { SCAN_ROUND = 32 };
 
 template <class T>
 __device__ void exclusive_scan_down(T *m, int n, int len, int col0)
@@ -112,8 +120,6 @@ static __global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
 {
     int a = (c.pw + 31) / 32, b = a + (c.tiles_x + 31) / 32;
     int blk = blockIdx.x;
-    let_next_kernel_start();                      /* tile_sat may start fetching pixels */
-    wait_for_previous_kernel();                   /* tile_totals' totals are all written */
     if (blk < a)
         exclusive_scan_down(c.column, c.tiles_y, c.pw, blk * 32);
     else if (blk < b)
@@ -133,12 +139,6 @@ static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typ
         return;
     int x = tx * TILE_W + lane * 4, y0 = ty * TILE_H;
 
-    uchar4 pixels[TILE_H];                        /* all loads in flight before the first use */
-#pragma unroll
-    for (int r = 0; r < TILE_H; r++)
-        pixels[r] = load(x, y0 + r);
-    wait_for_previous_kernel();                   /* the carries are ready */
-
     /* The integral row just above the tile, at this lane's 4 columns. */
     T corner = 0;
     for (int t = lane; t < tx; t += 32)
@@ -152,7 +152,7 @@ static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typ
     T left_of_tile = lane < TILE_H ? c.row[(size_t)tx * c.ph + y0 + lane] : 0;   /* L of row y0 + lane */
 #pragma unroll
     for (int r = 0; r < TILE_H; r++) {
-        uchar4 p = pixels[r];
+        uchar4 p = load(x, y0 + r);
         T s0 = Op::of(p.x), s1 = s0 + Op::of(p.y), s2 = s1 + Op::of(p.z), s3 = s2 + Op::of(p.w);
         T left = __shfl_sync(LANES_ALL, left_of_tile, r) + warp_inclusive_scan(s3, lane) - s3;
         acc[0] += left + s0;
@@ -163,31 +163,20 @@ static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typ
     }
 }
 
-/* The three launches for one table; the second and third may overlap the
- * one before where the GPU supports it (overlap). */
+/* The three launches for one table, in stream order. */
 template <class Op, class Loader>
 static sb_status tiled_table(integral_device *d, const Loader &load, tile_carries<typename Op::T> c,
-                             typename Op::T *out, int overlap, sb_error *err)
+                             typename Op::T *out, sb_error *err)
 {
     typedef typename Op::T T;
     dim3 tiles(sb_div_up(c.tiles_x, TILES_PER_BLOCK), c.tiles_y);
     int scan_blocks = sb_div_up(c.pw, 32) + sb_div_up(c.tiles_x, 32) + sb_div_up(c.ph, 32);
     tile_totals<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
     SB_CUDA_LAUNCHED(err, d->who);
-
-    cudaLaunchAttribute early = {};
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.stream = d->stream;
-    cfg.attrs = &early;
-    cfg.numAttrs = overlap ? 1 : 0;
-    cfg.gridDim = dim3(scan_blocks);
-    cfg.blockDim = dim3(1024);
-    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, carry_scan<T>, c), err, d->who);
-    cfg.gridDim = tiles;
-    cfg.blockDim = dim3(TILES_PER_BLOCK * 32);
-    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, tile_sat<Op, Loader>, load, c, out), err, d->who);
+    carry_scan<T><<<scan_blocks, 1024, 0, d->stream>>>(c);
+    SB_CUDA_LAUNCHED(err, d->who);
+    tile_sat<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c, out);
+    SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
 
@@ -196,7 +185,6 @@ static sb_status tiled_table(integral_device *d, const Loader &load, tile_carrie
 struct rung_state {
     integral_device dev;   /* first: the shared upload and fetch read it */
     tiled_scratch carries;
-    int overlap;           /* programmatic dependent launch (compute capability 9.0+) */
 };
 
 static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -207,10 +195,6 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     if (st)
         return st;
     rung_state *s = (rung_state *)*state;
-    int major = 0, dev = 0;
-    SB_CUDA_TRY(cudaGetDevice(&dev), err, s->dev.who);
-    SB_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), err, s->dev.who);
-    s->overlap = major >= 9;
     return tiled_scratch_init(&s->carries, &s->dev, err);
 }
 
@@ -219,9 +203,9 @@ static sb_status rung_run(void *state, sb_error *err)
     rung_state *s = (rung_state *)state;
     integral_device *d = &s->dev;
     GlobalLoader load = { d->in, d->pw };
-    sb_status st = tiled_table<SumOp>(d, load, s->carries.sum, d->sum, s->overlap, err);
+    sb_status st = tiled_table<SumOp>(d, load, s->carries.sum, d->sum, err);
     if (!st && d->squares)
-        st = tiled_table<SquareOp>(d, load, s->carries.sq, d->sq, s->overlap, err);
+        st = tiled_table<SquareOp>(d, load, s->carries.sq, d->sq, err);
     return st;
 }
 
@@ -233,8 +217,8 @@ static void rung_release(void *state)
     integral_device_close(s);
 }
 
-SB_VARIANT("integral", "cuda-pdl", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-tiles with its three kernels overlapped by programmatic dependent launch",
+SB_VARIANT("integral", "cuda-tilescan", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "128x32 tiles scanned by warp shuffles: totals, carry scan, one write per sum",
            rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-pdl", "cuda-tiles",
-        "programmatic dependent launch: each kernel starts while the one before drains")
+SB_RUNG("integral", "cuda-tilescan", "cuda-blocked6",
+        "tiles instead of whole-table passes: warp-shuffle scans, one carry scan, every sum written once")

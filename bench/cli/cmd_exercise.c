@@ -1,0 +1,75 @@
+/* cmd_exercise.c - `segbench exercise ALGO/RUNG`: a lesson handed out as an
+ * exercise.  Writes exercises/<algo>/<the rung's file>: the rung with its
+ * lesson's code taken out (lessons/exercise.h says how), registered as
+ * student-<rung>; --solution writes the reference solution there instead.
+ * `make exercise ALGO=... RUNG=...` runs it; make then builds the copy, and
+ * `segbench grade ALGO/student-RUNG` grades it. */
+#include "cli/commands.h"
+
+#include "lessons/exercise.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { OPT_SOLUTION, OPT_FORCE, OPT_ROOT, OPT_COUNT };
+
+static const sb_option EXERCISE_OPTIONS[OPT_COUNT] = {
+    [OPT_SOLUTION] = { "solution", NULL, NULL, "write the reference solution (the rung itself) instead of the stub" },
+    [OPT_FORCE] = { "force", NULL, NULL, "replace a student's file that is there" },
+    [OPT_ROOT] = { "root", "DIR", ".", "the repository the copy goes into (DIR/exercises/ALGO/)" },
+};
+
+const sb_command sb_cmd_exercise = {
+    "exercise", "ALGO/RUNG [options]",
+    "A lesson as an exercise: the rung with its lesson's code taken out, registered as student-RUNG.",
+    "  segbench exercise integral/cuda-transposed   exercises/integral/4_transposed.cu: the parent's code\n"
+    "                                               where the lesson goes, between TODO markers\n"
+    "  segbench exercise kmeans/openmp              exercises/kmeans/kmeans_openmp.c: its pragmas taken out\n"
+    "Then make (it builds exercises/ when there is one) and segbench grade ALGO/student-RUNG.\n"
+    "A CUDA rung's lesson is what its file changes from its parent's; an OpenMP variant's, its pragmas.\n",
+    EXERCISE_OPTIONS, OPT_COUNT, 0, NULL, cmd_exercise,
+};
+
+sb_status cmd_exercise(int argc, char **argv, sb_error *err)
+{
+    const char *spec = NULL, *root = ".";
+    int solution = 0, force = 0;
+    sb_optparse p;
+    sb_optparse_begin(&p, &sb_cmd_exercise, argc, argv, err);
+    for (int o; (o = sb_optparse_next(&p)) != SB_OPT_END;)
+        switch (o) {
+        case OPT_SOLUTION: solution = 1; break;
+        case OPT_FORCE: force = 1; break;
+        case OPT_ROOT: root = p.value; break;
+        case SB_OPT_ARG:
+            if (spec)
+                return sb_fail(err, SB_ERR_USAGE, "one ALGO/RUNG at a time (got '%s' and '%s')", spec, p.value);
+            spec = p.value;
+            break;
+        default: return sb_optparse_unexpected(&p);
+        }
+    if (p.status)
+        return p.status;
+    if (!spec || !strchr(spec, '/'))
+        return sb_fail(err, SB_ERR_USAGE, "which lesson? give ALGO/RUNG (segbench exercise integral/cuda-transposed)");
+    const sb_variant *v;
+    int threads;
+    sb_status st = sb_parse_variant_spec(spec, &v, &threads, err);
+    if (st)
+        return st;
+    if (exercise_reference(v->algo, v->name))
+        return sb_fail(err, SB_ERR_USAGE, "%s is a student's copy already; give the rung (%s/%s)", v->who, v->algo,
+                       v->name + strlen(SB_STUDENT_PREFIX));
+    char written[4096];
+    int parts = 0;
+    if ((st = exercise_write(v, root, solution, force, &parts, written, sizeof written, err)))
+        return st;
+    if (solution)
+        printf("wrote %s: the reference solution of %s, registered as %s/%s%s\n", written, v->who, v->algo,
+               SB_STUDENT_PREFIX, v->name);
+    else
+        printf("wrote %s: %d TODO part%s where %s's lesson goes, registered as %s/%s%s\n", written, parts,
+               parts == 1 ? "" : "s", v->who, v->algo, SB_STUDENT_PREFIX, v->name);
+    printf("next: make, then ./build/segbench grade %s/%s%s\n", v->algo, SB_STUDENT_PREFIX, v->name);
+    return SB_OK;
+}

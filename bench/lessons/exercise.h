@@ -1,0 +1,56 @@
+/* exercise.h - a lesson as an exercise: a student copy of a rung with the
+ * lesson's code taken out, and the reference solution put back.
+ *
+ * The student copy of a CUDA rung is its file with every part that differs
+ * from its parent's file (a line diff) replaced by the parent's lines,
+ * between two markers:
+ *
+ *     // TODO(exercise part 2 of 3): <the edge's idea>.  ...
+ *     ...the parent's lines...
+ *     // END TODO(exercise part 2)
+ *
+ * so the stub builds, is exact (it is the parent) and is as fast as the
+ * parent: the grader (segbench grade) tells it apart by speed.  Parts that
+ * differ only in comments keep the rung's words (the lesson's statement).
+ * An OpenMP variant's lesson is its `#pragma omp` lines: the stub is the
+ * serial loop with a TODO where each pragma was.
+ *
+ * Either copy registers as "student-<rung>" (its SB_VARIANT and SB_RUNG
+ * lines renamed), and its quoted #includes point back to the rung's
+ * folder, so it builds from exercises/<algo>/ as it is. */
+#ifndef SEGBENCH_EXERCISE_H
+#define SEGBENCH_EXERCISE_H
+
+#include "harness/registry.h"
+
+#include "segbench/error.h"
+
+#include <stddef.h>
+
+#define SB_STUDENT_PREFIX "student-"
+
+/* The rung a student variant copies ("student-cuda-pdl" -> integral's
+ * cuda-pdl), or NULL when `name` is no student name or no such rung. */
+const sb_variant *exercise_reference(const char *algo, const char *name);
+
+/* The variant a student's rung is measured against: a CUDA rung's
+ * parent, an OpenMP variant's serial reference.  NULL (and why) when the
+ * variant has no exercise: a root, the serial reference, a pthread variant. */
+const sb_variant *exercise_parent(const sb_variant *rung, char *why, size_t why_size);
+
+/* Write exercises/<algo>/<the rung's file name> under `root`: the student
+ * copy, or with `solution` the reference solution.  Refuses to replace a
+ * file that is there unless `force` (it may hold a student's work).
+ * *parts gets the number of TODO parts (0 for a solution); written gets
+ * the path. */
+sb_status exercise_write(const sb_variant *rung, const char *root, int solution, int force, int *parts,
+                         char *written, size_t written_size, sb_error *err);
+
+/* The TODO parts left in a student's file (0 when none or unreadable). */
+int exercise_todo_left(const char *path);
+
+/* The source file as this process can open it: from the working directory,
+ * else from the repository above the binary (build/segbench); 0 if neither. */
+int lesson_source_path(const char *file, char *out, size_t size);
+
+#endif
