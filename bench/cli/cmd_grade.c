@@ -55,13 +55,14 @@
 enum { MAX_FILES = 64, MAX_GENERATED = 16 };
 
 enum {
-    OPT_SET, OPT_IMAGE, OPT_SEED, OPT_GENERATED, OPT_STAGE, OPT_SAMPLES, OPT_THREADS, OPT_NO_SANITIZER, OPT_JSON,
+    OPT_SET, OPT_IMAGE, OPT_SPEED_SET, OPT_SEED, OPT_GENERATED, OPT_STAGE, OPT_SAMPLES, OPT_THREADS, OPT_NO_SANITIZER, OPT_JSON,
     OPT_CLASS, OPT_STUDENT, OPT_MIN_DIFF, OPT_ALPHA, OPT_COUNT
 };
 
 static const sb_option GRADE_OPTIONS[OPT_COUNT] = {
-    [OPT_SET] = { "set", "NAME", "smoke", "the image set it must be exact on (its largest image is timed)" },
-    [OPT_IMAGE] = { "image", "FILE", NULL, "an image file instead of a set (repeat for more)" },
+    [OPT_SET] = { "set", "NAME", "smoke", "the image set it must be exact on" },
+    [OPT_IMAGE] = { "image", "FILE", NULL, "an image file instead of a set (repeat for more; the largest is timed)" },
+    [OPT_SPEED_SET] = { "speed-set", "NAME", "default", "the set whose summary image (the report's) is timed" },
     [OPT_SEED] = { "seed", "N", "drawn at random, and printed", "the seed of the generated images (the teacher's)" },
     [OPT_GENERATED] = { "generated", "N", "4", "images of awkward sizes generated from the seed (0 to 16)" },
     [OPT_STAGE] = { "stage", "NAME", "the first it implements", "the stage timed (exactness: every stage)" },
@@ -89,7 +90,7 @@ const sb_command sb_cmd_grade = {
 };
 
 typedef struct grade_opts {
-    const char *set;
+    const char *set, *speed_set;
     char *files[MAX_FILES];
     int nfiles;
     unsigned long long seed;
@@ -302,20 +303,21 @@ static sb_status time_three(const grade_opts *o, grade *g, const sb_case *c, voi
         for (int w = 0; w < 3 && !st; w++)                /* warm-up */
             st = sb_session_sample(&s[k], 1, &warm, err);
     }
-    /* Rotate who goes first, so none always follows the same one. */
+    /* Rotate who goes first, so none always follows the same one.  Every
+     * timed run starts from poisoned outputs and is checked after; all
+     * three sides alike, so the host's work between runs (which changes
+     * what the GPU's clocks and queues see) is the same for each. */
     for (int i = 0; i < o->samples && !st && !g->wrong[0]; i++)
         for (int j = 0; j < 3 && !st; j++) {
             int k = (i + j) % 3;
-            if (k == 0)                           /* the student's run starts from poison */
-                sb_output_poison(s[0].out);
+            sb_output_poison(s[k].out);
             st = sb_session_sample(&s[k], 1, &ms[k][i], err);
-            if (!st && k == 0) {                  /* and every timed run of it is checked */
-                sb_agreement ag;
-                st = sb_session_check(&s[0], &ag, err);
-                if (!st && !ag.ok)
-                    snprintf(g->wrong, sizeof g->wrong, "wrong output after timed run %d on %s, stage %s: %s", i + 1,
-                             g->image, g->stage, ag.metric);
-            }
+            sb_agreement ag;
+            if (!st)
+                st = sb_session_check(&s[k], &ag, err);
+            if (!st && !ag.ok)
+                snprintf(g->wrong, sizeof g->wrong, "%s: wrong output after timed run %d on %s, stage %s: %s",
+                         v[k]->who, i + 1, g->image, g->stage, ag.metric);
         }
     if (!st && !g->wrong[0]) {
         g->timed = 1;
@@ -357,18 +359,34 @@ static sb_status grade_speed(const grade_opts *o, grade *g, const sb_algo *algo,
         return sb_fail(err, SB_ERR_USAGE, "--stage: %s has no stage '%s' that %s implements", algo->name, o->stage,
                        g->student->who);
     snprintf(g->stage, sizeof g->stage, "%s", algo->stages[stage]);
-    const sb_dataset_image *im = NULL;          /* the largest image the stage takes */
-    for (int i = 0; i < ds->count; i++)
+    /* The image timed: the summary image of --speed-set (the report's,
+     * large enough that the kernels, not launches, are timed), else the
+     * largest image checked. */
+    sb_dataset speed = { 0 };
+    sb_error quiet;
+    const sb_dataset_image *im = NULL;
+    if (!o->nfiles && sb_select_images(o->speed_set, NULL, 0, NULL, &speed, &quiet) == SB_OK)
+        im = sb_summary_image(&speed, algo, 1);
+    else if (!o->nfiles)
+        printf("  note: %s; timing the largest image checked instead\n", quiet.msg);
+    for (int i = 0; i < ds->count && (o->nfiles || !im); i++)
         if (sb_bench_takes_image(algo, &ds->images[i], 1) &&
             (!im || (long)ds->images[i].width * ds->images[i].height > (long)im->width * im->height))
             im = &ds->images[i];
-    if (!im)
-        return sb_fail(err, SB_ERR_USAGE, "no image of the set can time %s", algo->name);
+    if (!im) {
+        sb_dataset_free(&speed);
+        return sb_fail(err, SB_ERR_USAGE, "no image can time %s", algo->name);
+    }
     snprintf(g->image, sizeof g->image, "%s", im->name);
+    printf("  timing %s at %s (%dx%d): %d interleaved runs each of the student's, the parent's and the reference's\n",
+           g->stage, im->name, im->width, im->height, o->samples);
+    fflush(stdout);
     sb_image loaded;
     sb_status st = sb_image_load(im->path, algo->load_mode, &loaded, err);
-    if (st)
+    if (st) {
+        sb_dataset_free(&speed);
         return st;
+    }
     void *params = NULL;
     int usable = 0;
     char why[300];
@@ -382,6 +400,7 @@ static sb_status grade_speed(const grade_opts *o, grade *g, const sb_algo *algo,
     }
     free(params);
     sb_image_free(&loaded);
+    sb_dataset_free(&speed);
     return st;
 }
 
@@ -524,6 +543,7 @@ static sb_status grade_parse(int argc, char **argv, grade_opts *o, const char **
 {
     memset(o, 0, sizeof *o);
     o->set = "smoke";
+    o->speed_set = "default";
     o->generated = 4;
     o->samples = 15;
     o->sanitizer = 1;
@@ -538,6 +558,7 @@ static sb_status grade_parse(int argc, char **argv, grade_opts *o, const char **
     for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;)
         switch (opt) {
         case OPT_SET: o->set = p.value; break;
+        case OPT_SPEED_SET: o->speed_set = p.value; break;
         case OPT_IMAGE:
             if (o->nfiles == MAX_FILES)
                 return sb_fail(err, SB_ERR_USAGE, "--image: at most %d files", MAX_FILES);
