@@ -220,32 +220,96 @@ static void put_line(out *o, const char *line, const char *src_dir)
     put(o, "%s\n", line);
 }
 
-/* The registration statements, each with its name (the second string
- * literal) made the student's. */
-static void put_registrations(out *o, const text *t)
+/* The registration statements: SB_VARIANT and SB_RUNG from a line that
+ * opens with one to the line that closes its parentheses. */
+typedef struct statement {
+    int first, last;            /* lines */
+    int rung;                   /* SB_RUNG, else SB_VARIANT */
+    char algo[64], name[64];    /* its first two string literals */
+} statement;
+
+/* The n-th string literal (1-based) of a statement: where it starts (its
+ * opening quote) in *line / *at, and its text in out. */
+static int literal_at(const text *t, const statement *st, int n, int *line, int *at, char *out, size_t size)
 {
-    int literal = 0;
-    for (int i = 0; i < t->n; i++) {
-        if (!t->reg[i])
-            continue;
-        if (strncmp(t->line[i], "SB_", 3) == 0)
-            literal = 0;                       /* a statement starts */
-        const char *p = t->line[i];
-        while (*p) {
-            if (*p != '"') {
-                put(o, "%c", *p++);
+    int seen = 0;
+    for (int i = st->first; i <= st->last; i++)
+        for (const char *p = t->line[i]; *p; p++) {
+            if (*p != '"')
                 continue;
-            }
             const char *end = p + 1;
             while (*end && *end != '"')
                 end += (*end == '\\' && end[1]) ? 2 : 1;
-            if (++literal == 2)
-                put(o, "\"%s%.*s\"", SB_STUDENT_PREFIX, (int)(end - p - 1), p + 1);
-            else
-                put(o, "%.*s", (int)(end - p + (*end ? 1 : 0)), p);
-            p = *end ? end + 1 : end;
+            if (++seen == n) {
+                *line = i;
+                *at = (int)(p - t->line[i]);
+                snprintf(out, size, "%.*s", (int)(end - p - 1), p + 1);
+                return 1;
+            }
+            if (!*end)
+                break;
+            p = end;
         }
-        put(o, "\n");
+    return 0;
+}
+
+static int statements(const text *t, statement *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < t->n && n < max; i++) {
+        if (!t->reg[i] || strncmp(t->line[i], "SB_", 3) != 0)
+            continue;
+        statement *st = &out[n];
+        st->first = i;
+        st->rung = strncmp(t->line[i], "SB_RUNG(", 8) == 0;
+        while (i + 1 < t->n && t->reg[i + 1] && strncmp(t->line[i + 1], "SB_", 3) != 0)
+            i++;
+        st->last = i;
+        int line, at;
+        if (literal_at(t, st, 1, &line, &at, st->algo, sizeof st->algo) &&
+            literal_at(t, st, 2, &line, &at, st->name, sizeof st->name))
+            n++;
+    }
+    return n;
+}
+
+/* A statement with its name (the second literal) replaced by `name`. */
+static void put_statement(out *o, const text *t, const statement *st, const char *name)
+{
+    int line = -1, at = 0;
+    char old[64];
+    literal_at(t, st, 2, &line, &at, old, sizeof old);
+    for (int i = st->first; i <= st->last; i++) {
+        if (i != line) {
+            put(o, "%s\n", t->line[i]);
+            continue;
+        }
+        const char *rest = t->line[i] + at + 1 + strlen(old) + 1;
+        put(o, "%.*s\"%s\"%s\n", at, t->line[i], name, rest);
+    }
+}
+
+/* The copy's registration: each variant the rung's file registers, named
+ * student-<name>.  A stub holds the parent's code, so its SB_VARIANT lines
+ * are the parent's (they name the parent's functions), for the same
+ * algorithms; its SB_RUNG lines are the rung's (the student's rung grows
+ * from the rung's parent). */
+static void put_registrations(out *o, const text *a, const text *b, int stub)
+{
+    statement sa[32], sb[32];
+    int na = stub ? statements(a, sa, 32) : 0, nb = statements(b, sb, 32);
+    char name[80];
+    for (int j = 0; j < nb; j++) {
+        snprintf(name, sizeof name, "%s%s", SB_STUDENT_PREFIX, sb[j].name);
+        if (!stub || sb[j].rung) {
+            put_statement(o, b, &sb[j], name);
+            continue;
+        }
+        for (int i = 0; i < na; i++)
+            if (!sa[i].rung && strcmp(sa[i].algo, sb[j].algo) == 0) {
+                put_statement(o, a, &sa[i], name);
+                break;
+            }
     }
 }
 
@@ -365,6 +429,70 @@ static int diff_stub(out *o, const text *a, const text *b, const char *src_dir, 
     return parts;
 }
 
+/* The copy sits beside the rung in one binary: a name the rung's file (or
+ * the parent's, in a stub) gives external linkage -- a function a shared
+ * header declares, an ops table a test reads -- would be defined twice.
+ * Such names, defined at the start of a line, are renamed in the copy
+ * (student_<name>), every use with them. */
+static int is_word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+static int exported_names(const char *s, char names[][64], int max)
+{
+    static const char *const types[] = { "sb_status ", "void ", "int ", "size_t ", "double ", "float ", "unsigned ",
+                                         "extern \"C\" " };
+    int n = 0;
+    for (const char *line = s; line && *line && n < max; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        size_t len = strcspn(line, "\n");
+        int typed = 0;
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+            typed |= strncmp(line, types[t], strlen(types[t])) == 0;
+        if (!typed || (memchr(line, ';', len) && !memchr(line, '{', len)))   /* a declaration */
+            continue;
+        /* the name: the identifier before the first '(' or ' =' */
+        const char *end = line;
+        while (end < line + len && *end != '(' && *end != '=')
+            end++;
+        if (end == line + len)
+            continue;
+        while (end > line && end[-1] == ' ')
+            end--;
+        const char *start = end;
+        while (start > line && is_word(start[-1]))
+            start--;
+        if (end - start > 0 && end - start < 60) {
+            snprintf(names[n], 64, "%.*s", (int)(end - start), start);
+            n++;
+        }
+    }
+    return n;
+}
+
+static char *rename_exported(char *s)
+{
+    char names[16][64];
+    int n = exported_names(s, names, 16);
+    for (int k = 0; k < n; k++) {
+        size_t len = strlen(names[k]), count = 0;
+        for (const char *p = strstr(s, names[k]); p; p = strstr(p + len, names[k]))
+            count++;
+        char *t = malloc(strlen(s) + count * strlen(SB_STUDENT_PREFIX) + 1), *w = t;
+        if (!t)
+            return s;
+        for (const char *p = s; *p;) {
+            if (strncmp(p, names[k], len) == 0 && (p == s || !is_word(p[-1])) && !is_word(p[len])) {
+                w += sprintf(w, "student_%s", names[k]);
+                p += len;
+            } else {
+                *w++ = *p++;
+            }
+        }
+        *w = '\0';
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
 sb_status exercise_write(const sb_variant *rung, const char *root, int solution, int force, int *parts,
                          char *written, size_t written_size, sb_error *err)
 {
@@ -425,11 +553,13 @@ sb_status exercise_write(const sb_variant *rung, const char *root, int solution,
             } else if (diff_stub(&o, a, b, src_dir, n, err) < 0) {
                 st = SB_ERR_NOMEM;
             }
-            put_registrations(&o, b);
+            put_registrations(&o, a, b, !solution && !is_openmp(rung));
             if (o.failed && !st)
                 st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
         }
     }
+    if (!st && o.s)
+        o.s = rename_exported(o.s);
     if (!st)
         st = sb_atomic_write_text(written, o.s, err);
     free(o.s);

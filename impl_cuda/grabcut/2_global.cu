@@ -40,7 +40,7 @@ struct mf_args {
 };
 
 /* How many of the grid's threads had pred set (0 exactly when none). */
-__device__ int grid_count(cg::grid_group &g, int *counter, int &step, int pred)
+static __device__ int grid_count(cg::grid_group &g, int *counter, int &step, int pred)
 {
     int c = __syncthreads_count(pred);
     if (threadIdx.x == 0 && c)
@@ -54,7 +54,7 @@ __device__ int grid_count(cg::grid_group &g, int *counter, int &step, int pred)
 }
 
 /* The global relabel into h: BFS distances to the sink, INF where none. */
-__device__ void grid_bfs(cg::grid_group &g, const sb_mf_net &net, int32_t *h, long n, long first, long stride,
+static __device__ void grid_bfs(cg::grid_group &g, const sb_mf_net &net, int32_t *h, long n, long first, long stride,
                          int *counter, int &step)
 {
     for (long p = first; p < n; p += stride)
