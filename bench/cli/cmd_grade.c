@@ -15,7 +15,8 @@
  *      floor on this machine.
  *
  * The verdict: wrong output or a sanitizer finding fails (exit 1); exact
- * but not faster than the parent (the lesson not learnt) exits 3; else 0.
+ * but not faster than the parent, or below 0.9x the reference solution's
+ * speed (the lesson not learnt), exits 3; else 0.
  * For a lesson that loses (a branch whose reference solution is not
  * faster than the parent either) speed cannot tell a stub from a solution:
  * it passes when exact, no slower than the reference, and no TODO part of
@@ -53,6 +54,12 @@
 #include <unistd.h>
 
 enum { MAX_FILES = 64, MAX_GENERATED = 16 };
+
+/* A lesson that wins is learnt when the student's rung is faster than its
+ * parent and within a tenth of the reference solution's speed: "faster"
+ * alone passed an unchanged stub that ran 5 % faster than its parent (the
+ * same code, compiled apart) on the H100. */
+#define GRADE_OF_REFERENCE 0.90
 
 enum {
     OPT_SET, OPT_IMAGE, OPT_SPEED_SET, OPT_SEED, OPT_GENERATED, OPT_STAGE, OPT_SAMPLES, OPT_THREADS, OPT_NO_SANITIZER, OPT_JSON,
@@ -737,6 +744,12 @@ sb_status cmd_grade(int argc, char **argv, sb_error *err)
             verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact but not faster than its parent %s (%.2fx, %s)%s",
                               g.student->who, g.parent->name, speedup(&g.vs_parent),
                               sb_verdict_name(g.vs_parent.verdict),
+                              g.todo_left ? ": the stub's TODO parts are still there" : "");
+        } else if (g.ref_beats_parent && speedup(&g.vs_reference) < GRADE_OF_REFERENCE) {
+            g.verdict = "FAIL (correct, short of the lesson's gain)";
+            verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact and %.2fx its parent, but %.2fx the reference "
+                              "solution (at least %.2fx passes)%s", g.student->who, speedup(&g.vs_parent),
+                              speedup(&g.vs_reference), GRADE_OF_REFERENCE,
                               g.todo_left ? ": the stub's TODO parts are still there" : "");
         } else if (!g.ref_beats_parent && (g.todo_left || g.vs_reference.verdict == SB_SLOWER)) {
             g.verdict = "FAIL (correct, lesson not done)";
