@@ -126,6 +126,20 @@ cat >"$work/cgroup.conf" <<CONF
 CgroupPlugin=autodetect
 IgnoreSystemd=yes
 CONF
+# Without systemd, slurmd's cgroup/v2 plugin makes its scope itself, under
+# /sys/fs/cgroup/system.slice, which only systemd would have made, and wants
+# the cpu, cpuset and memory controllers delegated to it (an H100 machine
+# without systemd, 2026-11-25: "Could not create scope directory
+# /sys/fs/cgroup/system.slice/..._slurmstepd.scope", "Controller cpuset is
+# not enabled", then "slurmd initialization failed").  Make both, where this
+# root may.
+if [ "$(stat -f -c %T /sys/fs/cgroup 2>/dev/null)" = cgroup2fs ]; then
+  mkdir -p /sys/fs/cgroup/system.slice 2>/dev/null
+  for c in cpu cpuset memory; do
+    echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+    echo "+$c" >/sys/fs/cgroup/system.slice/cgroup.subtree_control 2>/dev/null
+  done
+fi
 slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF" -d "$prefix/usr/sbin/slurmstepd"
 for _ in $(seq 60); do
   [ "$(sinfo -h -o %T -p gpu 2>/dev/null | head -n 1)" = idle ] && break
