@@ -34,22 +34,22 @@
 #include "io/env.h"
 #include "io/json_out.h"
 #include "lessons/exercise.h"
+#include "lessons/lessons.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/device.h"
 #include "segbench/image_io.h"
 #include "segbench/rng.h"
+#include "segbench/spawn.h"
 #include "segbench/stats.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -108,7 +108,7 @@ typedef struct grade_opts {
 
 typedef struct grade {
     const sb_variant *student, *reference, *parent;
-    int checks, images, skipped;
+    int checks, images;               /* checks run, on this many images */
     char wrong[600];                  /* the first broken check, "" when none */
     char memcheck[200], racecheck[200];
     int sanitizer_failed;
@@ -117,7 +117,7 @@ typedef struct grade {
     sb_summary s_student, s_parent, s_reference;
     sb_comparison vs_parent, vs_reference;   /* ratio: student / other */
     int ref_beats_parent;
-    double floor_ms, x_limit;
+    double bytes, x_limit;            /* the bytes the timed stage must move; the student over its floor */
     int todo_left;
     const char *verdict;
     int exit_code;
@@ -172,10 +172,8 @@ static sb_status check_image(const grade_opts *o, grade *g, const sb_algo *algo,
                              void *stream, sb_error *err)
 {
     char why[300];
-    if (!sb_case_fits(algo, im->width, im->height, why, sizeof why)) {
-        g->skipped++;
-        return SB_OK;
-    }
+    if (!sb_case_fits(algo, im->width, im->height, why, sizeof why))
+        return SB_OK;                          /* over the memory budget: not this image */
     sb_image loaded;
     sb_status st = sb_image_load(im->path, algo->load_mode, &loaded, err);
     if (st)
@@ -184,23 +182,10 @@ static sb_status check_image(const grade_opts *o, grade *g, const sb_algo *algo,
     for (int s = 0; s < algo->stage_count && !st && !g->wrong[0]; s++) {
         if (!(g->student->stages & (1u << s)))
             continue;
-        void *params = NULL;
-        int usable = 0;
-        if ((st = sb_case_params(algo, s, im->rect, &params, &usable, why, sizeof why, err)))
-            break;
         sb_case_data cd;
-        sb_error why_not = { SB_OK, "" };
-        sb_status opened = usable ? sb_case_open(&cd, algo, s, params, &loaded, &why_not) : SB_ERR_USAGE;
-        if (opened == SB_ERR_USAGE || opened == SB_ERR_LIMIT || opened == SB_ERR_NOMEM) {
-            free(params);
-            continue;                          /* the stage cannot take this image */
-        }
-        if (opened) {
-            free(params);
-            st = sb_fail(err, opened, "%s", why_not.msg);
-            break;
-        }
-        cd.c.image = im->name;
+        int usable = 0;
+        if ((st = sb_case_open_image(&cd, algo, s, im, &loaded, &usable, why, sizeof why, err)) || !usable)
+            continue;                          /* an error, or the stage cannot take this image */
         sb_agreement ag;
         void *strm = (g->student->flags & SB_DEVICE) ? stream : NULL;
         st = sb_check_only(&cd.c, g->student, o->threads, strm, &ag, err);
@@ -212,7 +197,6 @@ static sb_status check_image(const grade_opts *o, grade *g, const sb_algo *algo,
                          im->height, algo->stages[s], ag.metric);
         }
         sb_case_close(&cd);
-        free(params);
     }
     g->images += counted;
     sb_image_free(&loaded);
@@ -221,32 +205,18 @@ static sb_status check_image(const grade_opts *o, grade *g, const sb_algo *algo,
 
 /* ---- 2. clean ------------------------------------------------------------------------------ */
 
+/* compute-sanitizer: in $CUDA_HOME/bin, /usr/local/cuda/bin, else on PATH. */
 static int find_sanitizer(char *out, size_t size)
 {
-    const char *home = getenv("CUDA_HOME");
-    const char *dirs[] = { home, "/usr/local/cuda", NULL };
-    char path[PATH_MAX];
+    const char *dirs[] = { getenv("CUDA_HOME"), "/usr/local/cuda" };
     for (int i = 0; i < 2; i++)
-        if (dirs[i] && snprintf(path, sizeof path, "%s/bin/compute-sanitizer", dirs[i]) < (int)sizeof path &&
-            access(path, X_OK) == 0) {
-            snprintf(out, size, "%s", path);
+        if (dirs[i] && snprintf(out, size, "%s/bin/compute-sanitizer", dirs[i]) < (int)size && access(out, X_OK) == 0)
             return 1;
-        }
-    const char *env = getenv("PATH");
-    if (!env)
-        return 0;
-    char copy[4096];
-    snprintf(copy, sizeof copy, "%s", env);
-    for (char *save = NULL, *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
-        if (snprintf(path, sizeof path, "%s/compute-sanitizer", d) < (int)sizeof path && access(path, X_OK) == 0) {
-            snprintf(out, size, "%s", path);
-            return 1;
-        }
-    return 0;
+    return sb_find_program("compute-sanitizer", out, size);
 }
 
-/* compute-sanitizer --tool TOOL on `segbench check` of the student's rung,
- * run directly (no shell); its output to log. */
+/* compute-sanitizer --tool TOOL on `segbench check` of the student's rung
+ * (no shell), its output to log. */
 static void sanitize(const char *tool, const char *sanitizer, const sb_variant *v, const char *image, const char *log,
                      char *result, size_t size, int *failed)
 {
@@ -257,37 +227,21 @@ static void sanitize(const char *tool, const char *sanitizer, const sb_variant *
         return;
     }
     exe[n] = '\0';
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-            close(fd);
-        }
-        char *const argv[] = { (char *)sanitizer, "--tool", (char *)tool, "--error-exitcode", "9", "--print-limit", "5",
-                               exe, "check", "--algo", (char *)v->algo, "--variant", (char *)v->name, "--image",
-                               (char *)image, NULL };
-        execv(sanitizer, argv);
-        _exit(127);
-    }
-    int status = 0;
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    int code = pid < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    char *const argv[] = { (char *)sanitizer, "--tool", (char *)tool, "--error-exitcode", "9", "--print-limit", "5",
+                           exe, "check", "--algo", (char *)v->algo, "--variant", (char *)v->name, "--image",
+                           (char *)image, NULL };
+    int code = sb_spawn(argv, NULL, log);
     if (code == 0) {
         snprintf(result, size, "clean");
-    } else if (code == 9) {
-        snprintf(result, size, "errors (see %s)", log);
-        *failed = 1;
-    } else if (code == 1) {
-        snprintf(result, size, "wrong output under the sanitizer (see %s)", log);
-        *failed = 1;
-    } else {
-        snprintf(result, size, "could not run (exit %d; see %s)", code, log);
-        *failed = 1;
+        return;
     }
+    *failed = 1;
+    if (code == 9)
+        snprintf(result, size, "errors (see %s)", log);
+    else if (code == 1)
+        snprintf(result, size, "wrong output under the sanitizer (see %s)", log);
+    else
+        snprintf(result, size, "could not run (exit %d; see %s)", code, log);
 }
 
 /* ---- 3. fast ------------------------------------------------------------------------------- */
@@ -315,7 +269,7 @@ static sb_status time_three(const grade_opts *o, grade *g, const sb_case *c, voi
      * three sides alike, so the host's work between runs (which changes
      * what the GPU's clocks and queues see) is the same for each. */
     for (int i = 0; i < o->samples && !st && !g->wrong[0]; i++)
-        for (int j = 0; j < 3 && !st; j++) {
+        for (int j = 0; j < 3 && !st && !g->wrong[0]; j++) {
             int k = (i + j) % 3;
             sb_output_poison(s[k].out);
             st = sb_session_sample(&s[k], 1, &ms[k][i], err);
@@ -336,17 +290,7 @@ static sb_status time_three(const grade_opts *o, grade *g, const sb_case *c, voi
         sb_comparison ref_parent;
         sb_compare_samples(ms[1], o->samples, ms[2], o->samples, o->alpha, o->min_diff, &ref_parent);
         g->ref_beats_parent = ref_parent.verdict == SB_FASTER;
-        /* the stage's memory floor on this machine */
-        double bytes = c->algo->bytes ? c->algo->bytes(c->input, c->params, c->reference) : 0;
-        sb_env env;
-        int t = o->threads;
-        memset(&env, 0, sizeof env);
-        sb_env_collect(&env, 1, &t, 1);
-        double gbps = (g->student->flags & SB_DEVICE) ? env.device_copy_gbps : sb_env_host_peak(&env, o->threads);
-        if (bytes > 0 && gbps > 0) {
-            g->floor_ms = bytes / (gbps * 1e6);
-            g->x_limit = g->s_student.median / g->floor_ms;
-        }
+        g->bytes = c->algo->bytes ? c->algo->bytes(c->input, c->params, c->reference) : 0;
     }
     for (int k = 0; k < 3; k++) {
         sb_session_close(&s[k]);
@@ -394,18 +338,15 @@ static sb_status grade_speed(const grade_opts *o, grade *g, const sb_algo *algo,
         sb_dataset_free(&speed);
         return st;
     }
-    void *params = NULL;
     int usable = 0;
     char why[300];
-    if (!(st = sb_case_params(algo, stage, im->rect, &params, &usable, why, sizeof why, err)) && !usable)
-        st = sb_fail(err, SB_ERR_USAGE, "%s cannot time %s: %s", algo->name, im->name, why);
     sb_case_data cd;
-    if (!st && !(st = sb_case_open(&cd, algo, stage, params, &loaded, err))) {
-        cd.c.image = im->name;
+    if (!(st = sb_case_open_image(&cd, algo, stage, im, &loaded, &usable, why, sizeof why, err)) && !usable)
+        st = sb_fail(err, SB_ERR_USAGE, "%s cannot time %s: %s", algo->name, im->name, why);
+    if (!st) {
         st = time_three(o, g, &cd.c, stream, err);
         sb_case_close(&cd);
     }
-    free(params);
     sb_image_free(&loaded);
     sb_dataset_free(&speed);
     return st;
@@ -729,8 +670,12 @@ sb_status cmd_grade(int argc, char **argv, sb_error *err)
     sb_device_stream_destroy(stream);
 
     if (!st) {
+        /* the machine, and (when timed) its copy rate: the stage's memory floor */
         sb_env env;
-        sb_env_collect(&env, 0, NULL, 0);
+        sb_env_collect(&env, g.timed, &o.threads, 1);
+        double gbps = (g.student->flags & SB_DEVICE) ? env.device_copy_gbps : sb_env_host_peak(&env, o.threads);
+        if (g.timed && g.bytes > 0 && gbps > 0)
+            g.x_limit = g.s_student.median / (g.bytes / (gbps * 1e6));
         snprintf(g.machine, sizeof g.machine, "%s", env.machine_id);
         snprintf(g.commit, sizeof g.commit, "%s", sb_env_build_commit());
         snprintf(g.date, sizeof g.date, "%s", env.date);

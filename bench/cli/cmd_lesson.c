@@ -8,15 +8,15 @@
 
 #include "io/result_set.h"
 #include "io/renames.h"
-#include "lessons/exercise.h"
 #include "lessons/lessons.h"
+
+#include "segbench/spawn.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 enum { OPT_RESULTS, OPT_STAGE, OPT_NO_DIFF, OPT_COUNT };
@@ -40,23 +40,10 @@ const sb_command sb_cmd_lesson = {
 /* diff -u a b on stdout, run directly (no shell: the names are never parsed). */
 static sb_status run_diff(const char *a, const char *b, sb_error *err)
 {
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0)
-        return sb_fail(err, SB_ERR_IO, "cannot start diff (%s)", strerror(errno));
-    if (pid == 0) {
-        char *const argv[] = { "diff", "-u", (char *)a, (char *)b, NULL };
-        execvp("diff", argv);
-        fprintf(stderr, "segbench lesson: cannot run diff (%s)\n", strerror(errno));
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return sb_fail(err, SB_ERR_IO, "waiting for diff: %s", strerror(errno));
-    /* diff: 0 same, 1 different, 2 trouble */
-    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
-        return sb_fail(err, SB_ERR_IO, "diff -u %s %s failed", a, b);
+    char *const argv[] = { "diff", "-u", (char *)a, (char *)b, NULL };
+    int code = sb_spawn(argv, NULL, NULL);
+    if (code < 0 || code > 1)                     /* diff: 0 same, 1 different, 2 trouble */
+        return sb_fail(err, SB_ERR_IO, "diff -u %s %s failed%s", a, b, code == 127 ? " (is diff installed?)" : "");
     return SB_OK;
 }
 

@@ -164,26 +164,17 @@ static sb_status compare_stage(const compare_opts *o, const sb_algo *algo, int s
         if ((st = sb_image_load(im->path, algo->load_mode, &loaded, err)))
             break;
         sb_case_data cd;
-        void *params = NULL;
         int usable;
-        st = sb_case_params(algo, stage, im->rect, &params, &usable, why, sizeof why, err);
-        sb_error why_not = { SB_OK, "" };
-        sb_status opened = SB_OK;
-        if (!st && usable)
-            opened = sb_case_open(&cd, algo, stage, params, &loaded, &why_not);
-        if (!st && (!usable || opened == SB_ERR_USAGE || opened == SB_ERR_LIMIT || opened == SB_ERR_NOMEM)) {
+        st = sb_case_open_image(&cd, algo, stage, im, &loaded, &usable, why, sizeof why, err);
+        if (!st && !usable) {
             line->kind = SB_LINE_SKIPPED;   /* the stage cannot take this image: say why, go on */
-            snprintf(line->note, sizeof line->note, "skipped: %.280s", usable ? why_not.msg : why);
-        } else if (!st && opened) {
-            st = sb_fail(err, opened, "%s", why_not.msg);
+            snprintf(line->note, sizeof line->note, "skipped: %.280s", why);
         } else if (!st) {
-            cd.c.image = im->name;
             st = compare_case(o, &cd.c, v, threads, stream, line, err);
             sb_case_close(&cd);
         }
         if (line)
             sb_compare_table_print_line(t, line, stdout);
-        free(params);
         sb_image_free(&loaded);
     }
     return st;

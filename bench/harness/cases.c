@@ -250,3 +250,24 @@ sb_status sb_case_params(const sb_algo *algo, int stage, const int rect[4], void
         *usable = algo->image_params(*params, rect, why, why_size);
     return SB_OK;
 }
+
+sb_status sb_case_open_image(sb_case_data *cd, const sb_algo *algo, int stage, const sb_dataset_image *im,
+                             const sb_image *loaded, int *usable, char *why, size_t why_size, sb_error *err)
+{
+    void *params = NULL;
+    sb_status st = sb_case_params(algo, stage, im->rect, &params, usable, why, why_size, err);
+    if (!st && *usable) {
+        sb_error why_not = { SB_OK, "" };
+        sb_status opened = sb_case_open(cd, algo, stage, params, loaded, &why_not);
+        if (opened == SB_ERR_USAGE || opened == SB_ERR_LIMIT || opened == SB_ERR_NOMEM) {
+            *usable = 0;
+            snprintf(why, why_size, "%s", why_not.msg);
+        } else if (opened) {
+            st = sb_fail(err, opened, "%s", why_not.msg);
+        } else {
+            cd->c.image = im->name;
+        }
+    }
+    free(params);
+    return st;
+}

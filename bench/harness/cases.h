@@ -3,6 +3,7 @@
 #ifndef SEGBENCH_CASES_H
 #define SEGBENCH_CASES_H
 
+#include "harness/dataset.h"
 #include "harness/harness.h"
 
 enum { SB_STEPS_MAX = 8 };
@@ -32,6 +33,15 @@ long sb_case_steps_run(void);
  * the reason in why, when the algorithm cannot use the image. */
 sb_status sb_case_params(const sb_algo *algo, int stage, const int rect[4], void **params, int *usable, char *why,
                          size_t why_size, sb_error *err);
+
+/* One stage's case of a dataset image already loaded in algo->load_mode:
+ * its parameters (sb_case_params), then sb_case_open, the case named after
+ * the image.  *usable = 0, with the reason in why, when the stage cannot
+ * take the image (its parameters refuse it, or the case does: a size it
+ * cannot cut, a rectangle outside it, too little memory); then there is no
+ * case to close.  Other failures are returned. */
+sb_status sb_case_open_image(sb_case_data *cd, const sb_algo *algo, int stage, const sb_dataset_image *im,
+                             const sb_image *loaded, int *usable, char *why, size_t why_size, sb_error *err);
 
 /* ---- the memory budget ----
  * A case's host memory at its peak is estimated from its size before

@@ -4,6 +4,7 @@
  * lines left out of it; an OpenMP variant's lesson is its pragmas. */
 #define _DEFAULT_SOURCE
 #include "lessons/exercise.h"
+#include "lessons/lessons.h"
 
 #include "segbench/atomic_file.h"
 
@@ -20,28 +21,6 @@
 enum { MAX_LINES = 4000 };
 
 /* ---- finding things ------------------------------------------------------------------------ */
-
-int lesson_source_path(const char *file, char *out, size_t size)
-{
-    if (access(file, R_OK) == 0) {
-        snprintf(out, size, "%s", file);
-        return 1;
-    }
-    char exe[PATH_MAX - 256];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return 0;
-    exe[n] = '\0';
-    for (int up = 0; up < 2; up++) {          /* build/segbench -> the repository */
-        char *slash = strrchr(exe, '/');
-        if (!slash)
-            return 0;
-        *slash = '\0';
-    }
-    if ((size_t)snprintf(out, size, "%s/%s", exe, file) >= size)
-        return 0;
-    return access(out, R_OK) == 0;
-}
 
 const sb_variant *exercise_reference(const char *algo, const char *name)
 {

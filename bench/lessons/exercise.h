@@ -49,8 +49,4 @@ sb_status exercise_write(const sb_variant *rung, const char *root, int solution,
 /* The TODO parts left in a student's file (0 when none or unreadable). */
 int exercise_todo_left(const char *path);
 
-/* The source file as this process can open it: from the working directory,
- * else from the repository above the binary (build/segbench); 0 if neither. */
-int lesson_source_path(const char *file, char *out, size_t size);
-
 #endif

@@ -5,8 +5,10 @@
 #include "io/renames.h"
 #include "report/report_view.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAX_RUNGS = 32 };
 
@@ -296,4 +298,26 @@ void lesson_tree_print(FILE *fp, const char *algo, const sb_rows *rows, const ch
     for (int i = 0; i < n; i++)
         if (!list[i]->parent)
             tree_walk(fp, list, n, list[i], "", 1, 0, width, rows, results_dir, stage);
+}
+
+int lesson_source_path(const char *file, char *out, size_t size)
+{
+    if (access(file, R_OK) == 0) {
+        snprintf(out, size, "%s", file);
+        return 1;
+    }
+    char exe[PATH_MAX - 256];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    for (int up = 0; up < 2; up++) {          /* build/segbench -> the repository */
+        char *slash = strrchr(exe, '/');
+        if (!slash)
+            return 0;
+        *slash = '\0';
+    }
+    if ((size_t)snprintf(out, size, "%s/%s", exe, file) >= size)
+        return 0;
+    return access(out, R_OK) == 0;
 }

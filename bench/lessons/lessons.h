@@ -60,4 +60,8 @@ int lesson_on_main_line(const sb_variant *rung, const sb_rows *rows, const char 
  * markdown-safe when md is set (as a code block's content). */
 void lesson_tree_print(FILE *fp, const char *algo, const sb_rows *rows, const char *results_dir, const char *stage);
 
+/* The source file as this process can open it: from the working directory,
+ * else from the repository above the binary (build/segbench); 0 if neither. */
+int lesson_source_path(const char *file, char *out, size_t size);
+
 #endif

@@ -22,6 +22,8 @@
 
 #include "segbench/atomic_file.h"
 
+#include "segbench/spawn.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -481,7 +483,7 @@ sb_status sb_report_result_set(const char *results, const char *out, const char 
     snprintf(out_dir, sizeof out_dir, "%s", out ? out : "");
     if (!out)
         snprintf(out_dir, sizeof out_dir, "report/%.*s", (int)(results + len - base), base);
-    int gnuplot = report_gnuplot_found();
+    int gnuplot = sb_find_program("gnuplot", NULL, 0);
     if (!gnuplot)
         fputs(NO_GNUPLOT, stderr);
     sb_status st = report_one(results, out_dir, gnuplot, 1, err);
@@ -514,7 +516,7 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
     if (!ndirs)
         return sb_fail(err, SB_ERR_IO, "%s/ holds no result sets; run 'make bench' first", root);
     const char *report_root = out ? out : "report";
-    int gnuplot = report_gnuplot_found();
+    int gnuplot = sb_find_program("gnuplot", NULL, 0);
     if (!gnuplot)
         fputs(NO_GNUPLOT, stderr);
     sb_status st = SB_OK;

@@ -31,11 +31,6 @@ typedef struct plot_ctx {
 } plot_ctx;
 
 extern const char *const REPORT_PLOT_HEAD;
-/* gnuplot on PATH?  Run it on `script` in `dir`, stderr to `log`, with no
- * shell in between (gnuplot.c); returns its exit status, -1 if it could
- * not be run. */
-int report_gnuplot_found(void);
-int report_gnuplot_run(const char *dir, const char *script, const char *log);
 /* Write plots/<name>.gp and run gnuplot on it (or note it as missing). */
 sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb_error *err);
 sb_status report_plot_data_open(const plot_ctx *pc, const char *name, FILE **fp, sb_error *err);

@@ -8,6 +8,8 @@
 
 #include "segbench/atomic_file.h"
 
+#include "segbench/spawn.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +28,8 @@ sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb
         char gp[300], log[1400];
         snprintf(gp, sizeof gp, "%s.gp", name);
         snprintf(log, sizeof log, "%s/%s.log", pc->dir, name);
-        if (report_gnuplot_run(pc->dir, gp, log) == 0) {
+        char *const argv[] = { "gnuplot", gp, NULL };     /* no shell: folder names may hold anything */
+        if (sb_spawn(argv, pc->dir, log) == 0) {
             pc->made++;
             remove(log);
             return SB_OK;

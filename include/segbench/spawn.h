@@ -1,0 +1,30 @@
+/* spawn.h - running another program without a shell.
+ *
+ * Names that reach a program here (result folders, image files, source
+ * paths) may hold any character; they go to it as arguments, never as
+ * shell text: fork, then exec of argv.  Used for gnuplot (the report),
+ * diff (segbench lesson) and compute-sanitizer (segbench grade). */
+#ifndef SEGBENCH_SPAWN_H
+#define SEGBENCH_SPAWN_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Run argv[0] with argv (NULL-terminated): found on PATH unless it holds a
+ * '/'; in folder dir (NULL: this one); its stdout and stderr to the file
+ * log, created or emptied (NULL: this process's).  Waits for it.  Returns
+ * its exit status, 127 when it could not be started (as a shell does), or
+ * -1 when it could not be forked, waited for, or ended by a signal. */
+int sb_spawn(char *const argv[], const char *dir, const char *log);
+
+/* Where name is on PATH: 1 with the path in out (when out is not NULL),
+ * else 0. */
+int sb_find_program(const char *name, char *out, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
