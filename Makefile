@@ -9,6 +9,8 @@
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
 #                   test-gpu-agreement, -memcheck, -racecheck (= -racecheck-1,
 #                   -2, -3 and -4), -synccheck, -initcheck run one step each
+#   make test-course-gpu ALGOS="integral kmeans"   every lesson's stub fails the
+#                   grader and its reference solution passes (needs a GPU)
 #   make bench      build, generate the dataset, check and time every variant,
 #                   write results/<machine>/ and report/<machine>/REPORT.md
 #   make report     regenerate report/<machine>/ from results/<machine>/
@@ -97,7 +99,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all exercise grade test test-asan fuzz test-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm clean
+.PHONY: all exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -282,6 +284,12 @@ test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench
 GPU_STEPS := agreement memcheck racecheck racecheck-1 racecheck-2 racecheck-3 racecheck-4 synccheck initcheck
 $(addprefix test-gpu-,$(GPU_STEPS)): test-gpu-%: $(BUILD)/test_gpu $(BUILD)/segbench
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu $*
+
+# The course's exercises on a GPU: every CUDA lesson edge of ALGOS, its stub
+# graded (must fail, exit 3) and its reference solution graded (must pass).
+ALGOS ?= integral kmeans slic
+test-course-gpu: $(BUILD)/segbench
+	bash tests/run_course_gpu.sh $(ALGOS)
 
 datasets: datasets/build/$(SET)/manifest.tsv
 datasets/build/%/manifest.tsv: datasets/sets/%.set $(BUILD)/sbgen $(wildcard datasets/photos/*.png)
