@@ -8,6 +8,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
+#include "harness/registry.h"
 #include "segbench/image_io.h"
 
 #include <stdio.h>
@@ -136,11 +137,74 @@ static void test_grade_openmp(void)
            "%s", text);
 }
 
+/* Several exercises at once, as a course hands them out: two stubs of one
+ * parent (mean-shift's filter: cuda-shared and cuda-texture both grow from
+ * cuda-global) must not define the parent's exported function twice, and
+ * a rung whose file registers three algorithms (regions_2_tiles.cu: the
+ * flood, the merge and the pipeline) must register only its own in each
+ * copy -- else three copies register each student rung, and the grader may
+ * time another copy than the student's.  Both were seen on the H100 when
+ * every lesson of mean-shift was written out at once. */
+static void test_stubs_side_by_side(void)
+{
+    const char *root = test_pathf("course-many");
+    test_sh("rm -rf %s && mkdir -p %s", test_shq(root), test_shq(root));
+    const char *rungs[] = { "meanshift-filter/cuda-shared", "meanshift-filter/cuda-texture", "meanshift-merge/cuda-tiles" };
+    for (int i = 0; i < 3; i++) {
+        cli_result *r = cli("exercise %s --root %s", rungs[i], root);
+        CHECKF(r->code == 0, "%s: exit %d: %s%s", rungs[i], r->code, r->out, r->err);
+    }
+    static char shared[1 << 17], texture[1 << 17], merge[1 << 17];
+    test_slurp(under(root, "exercises/meanshift-filter/filter_2_shared.cu"), shared, sizeof shared);
+    test_slurp(under(root, "exercises/meanshift-filter/filter_3_texture.cu"), texture, sizeof texture);
+    test_slurp(under(root, "exercises/meanshift-merge/regions_2_tiles.cu"), merge, sizeof merge);
+    CHECKF(strstr(shared, "sb_status student_meanshift_filter_cuda_shared_ms_filter_global(") &&
+               strstr(texture, "sb_status student_meanshift_filter_cuda_texture_ms_filter_global(") &&
+               !strstr(shared, "sb_status student_ms_filter_global(") && !strstr(shared, "\nsb_status ms_filter_global("),
+           "the parent's exported function, renamed apart in each stub:\n%.3000s", shared);
+    int variants = 0;
+    for (const char *p = strstr(merge, "\nSB_VARIANT("); p; p = strstr(p + 1, "\nSB_VARIANT("))
+        variants++;
+    CHECKF(variants == 1 && strstr(merge, "\nSB_VARIANT(\"meanshift-merge\", \"student-cuda-tiles\"") &&
+               strstr(merge, "\nSB_RUNG(\"meanshift-merge\", \"student-cuda-tiles\"") &&
+               !strstr(merge, "SB_RUNG(\"meanshift-flood\"") && !strstr(merge, "SB_RUNG(\"meanshift\"") &&
+               strstr(merge, "#pragma nv_diag_suppress 177"),
+           "%d SB_VARIANT lines; the copy:\n%.2000s", variants, merge);
+}
+
+/* A rung that launches its kernels from conditional graph nodes says so
+ * (SB_GRAPH_LOOP): racecheck cannot follow such launches (it crashed on
+ * all four cuda-graph rungs when the grader ran it on the H100), so the
+ * grader and make test-gpu leave racecheck out for them, and only them. */
+static void test_graph_loop_flag(void)
+{
+    int flagged = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strncmp(v->backend, "cuda-", 5) != 0)
+            continue;
+        static char text[1 << 18];
+        char path[400];
+        snprintf(path, sizeof path, "%s", v->file);
+        test_slurp(path, text, sizeof text);
+        int loop = strstr(text, "cudaGraphCondTypeWhile") != NULL;
+        CHECKF(loop == !!(v->flags & SB_GRAPH_LOOP), "%s (%s): %s conditional graph nodes but is %sflagged SB_GRAPH_LOOP",
+               v->who, v->file, loop ? "uses" : "uses no", (v->flags & SB_GRAPH_LOOP) ? "" : "not ");
+        flagged += loop;
+    }
+    CHECKF(flagged == 4, "%d variants launch from conditional graph nodes (mean-shift's and GrabCut's cuda-graph: 4)",
+           flagged);
+}
+
 const sb_test tests_course[] = {
     { "course: segbench exercise writes a CUDA rung's stub (the parent's code between TODOs) and its solution; "
       "refuses what has no lesson",
       test_cuda_stub },
     { "course: grading an OpenMP exercise in a copy of the tree: the stub fails, a wrong one fails, the solution passes",
       test_grade_openmp },
+    { "course: stubs of one parent, and copies of a file that registers several algorithms, build side by side",
+      test_stubs_side_by_side },
+    { "course: exactly the rungs that loop in conditional graph nodes are flagged SB_GRAPH_LOOP (no racecheck)",
+      test_graph_loop_flag },
 };
 const int tests_course_count = sizeof tests_course / sizeof tests_course[0];

@@ -7,7 +7,9 @@
  *      choose (--seed lets the teacher repeat a grade), each run with its
  *      outputs poisoned first;
  *   2. clean: on a GPU, compute-sanitizer memcheck and racecheck of the
- *      student's rung on a small image;
+ *      student's rung on a small image (racecheck not where the lesson is
+ *      a loop of conditional graph nodes, SB_GRAPH_LOOP, which it cannot
+ *      follow);
  *   3. fast: the student's rung, its parent and the reference solution
  *      timed interleaved (as compare does), the student's output poisoned
  *      and checked again after every timed run; speed is given as ratios
@@ -660,8 +662,13 @@ sb_status cmd_grade(int argc, char **argv, sb_error *err)
             sanitize("memcheck", sanitizer, g.student, gen[0], log, g.memcheck, sizeof g.memcheck,
                      &g.sanitizer_failed);
             snprintf(log, sizeof log, "%s/racecheck.log", tmp);
-            sanitize("racecheck", sanitizer, g.student, gen[0], log, g.racecheck, sizeof g.racecheck,
-                     &g.sanitizer_failed);
+            if (g.reference->flags & SB_GRAPH_LOOP)  /* the lesson puts the kernels in a graph loop */
+                snprintf(g.racecheck, sizeof g.racecheck, "not run (it cannot follow kernels launched from "
+                         "conditional graph nodes; %s's kernels are race-checked under %s)", g.reference->name,
+                         g.parent->name);
+            else
+                sanitize("racecheck", sanitizer, g.student, gen[0], log, g.racecheck, sizeof g.racecheck,
+                         &g.sanitizer_failed);
             printf("  compute-sanitizer: memcheck %s, racecheck %s\n", g.memcheck, g.racecheck);
         }
     }

@@ -268,17 +268,21 @@ static void put_statement(out *o, const text *t, const statement *st, const char
     }
 }
 
-/* The copy's registration: each variant the rung's file registers, named
- * student-<name>.  A stub holds the parent's code, so its SB_VARIANT lines
- * are the parent's (they name the parent's functions), for the same
- * algorithms; its SB_RUNG lines are the rung's (the student's rung grows
- * from the rung's parent). */
-static void put_registrations(out *o, const text *a, const text *b, int stub)
+/* The copy's registration: the rung's variant, named student-<name>, for
+ * the rung's algorithm only -- a file that registers the rung for several
+ * algorithms (a stage and its pipeline) is copied once per exercise, and
+ * each copy must own its one student rung, or the grader could time
+ * another copy.  A stub holds the parent's code, so its SB_VARIANT line is
+ * the parent's (it names the parent's functions); its SB_RUNG line is the
+ * rung's (the student's rung grows from the rung's parent). */
+static void put_registrations(out *o, const text *a, const text *b, int stub, const char *algo)
 {
     statement sa[32], sb[32];
     int na = stub ? statements(a, sa, 32) : 0, nb = statements(b, sb, 32);
     char name[80];
     for (int j = 0; j < nb; j++) {
+        if (strcmp(sb[j].algo, algo) != 0)
+            continue;
         snprintf(name, sizeof name, "%s%s", SB_STUDENT_PREFIX, sb[j].name);
         if (!stub || sb[j].rung) {
             put_statement(o, b, &sb[j], name);
@@ -290,6 +294,17 @@ static void put_registrations(out *o, const text *a, const text *b, int stub)
                 break;
             }
     }
+}
+
+/* Whether the rung's file registers variants of other algorithms too. */
+static int registers_others(const text *b, const char *algo)
+{
+    statement sb[32];
+    int nb = statements(b, sb, 32);
+    for (int j = 0; j < nb; j++)
+        if (strcmp(sb[j].algo, algo) != 0)
+            return 1;
+    return 0;
 }
 
 static void put_banner(out *o, const sb_variant *rung, const sb_variant *parent, int solution, int parts)
@@ -408,11 +423,12 @@ static int diff_stub(out *o, const text *a, const text *b, const char *src_dir, 
     return parts;
 }
 
-/* The copy sits beside the rung in one binary: a name the rung's file (or
- * the parent's, in a stub) gives external linkage -- a function a shared
- * header declares, an ops table a test reads -- would be defined twice.
+/* The copy sits beside the rung in one binary, and beside other copies: a
+ * name the rung's file (or the parent's, in a stub) gives external linkage
+ * -- a function a shared header declares, an ops table a test reads --
+ * would be defined twice, and twice again by two stubs of one parent.
  * Such names, defined at the start of a line, are renamed in the copy
- * (student_<name>), every use with them. */
+ * (student_<algo>_<rung>_<name>, the exercise's own), every use with them. */
 static int is_word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
 static int exported_names(const char *s, char names[][64], int max)
@@ -446,20 +462,25 @@ static int exported_names(const char *s, char names[][64], int max)
     return n;
 }
 
-static char *rename_exported(char *s)
+static char *rename_exported(char *s, const sb_variant *rung)
 {
+    char prefix[160];
+    int plen = snprintf(prefix, sizeof prefix, "student_%s_%s_", rung->algo, rung->name);
+    for (int i = 0; i < plen; i++)
+        if (!is_word(prefix[i]))
+            prefix[i] = '_';
     char names[16][64];
     int n = exported_names(s, names, 16);
     for (int k = 0; k < n; k++) {
         size_t len = strlen(names[k]), count = 0;
         for (const char *p = strstr(s, names[k]); p; p = strstr(p + len, names[k]))
             count++;
-        char *t = malloc(strlen(s) + count * strlen(SB_STUDENT_PREFIX) + 1), *w = t;
+        char *t = malloc(strlen(s) + count * (size_t)plen + 1), *w = t;
         if (!t)
             return s;
         for (const char *p = s; *p;) {
             if (strncmp(p, names[k], len) == 0 && (p == s || !is_word(p[-1])) && !is_word(p[len])) {
-                w += sprintf(w, "student_%s", names[k]);
+                w += sprintf(w, "%s%s", prefix, names[k]);
                 p += len;
             } else {
                 *w++ = *p++;
@@ -523,6 +544,11 @@ sb_status exercise_write(const sb_variant *rung, const char *root, int solution,
         if (!st) {
             *parts = n;
             put_banner(&o, rung, parent, solution, n);
+            if (registers_others(b, rung->algo) || registers_others(a, rung->algo))   /* a: a stub's parent */
+                put(&o, "// Only %s's rung is registered here: the functions of the file's other algorithms\n"
+                        "// are unused in this copy, and the compilers are told not to warn of them.\n"
+                        "#pragma nv_diag_suppress 177\n#pragma GCC diagnostic ignored \"-Wunused-function\"\n",
+                    rung->algo);
             if (solution) {
                 for (int i = 0; i < b->n; i++)
                     if (!b->reg[i])
@@ -532,13 +558,13 @@ sb_status exercise_write(const sb_variant *rung, const char *root, int solution,
             } else if (diff_stub(&o, a, b, src_dir, n, err) < 0) {
                 st = SB_ERR_NOMEM;
             }
-            put_registrations(&o, a, b, !solution && !is_openmp(rung));
+            put_registrations(&o, a, b, !solution && !is_openmp(rung), rung->algo);
             if (o.failed && !st)
                 st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
         }
     }
     if (!st && o.s)
-        o.s = rename_exported(o.s);
+        o.s = rename_exported(o.s, rung);
     if (!st)
         st = sb_atomic_write_text(written, o.s, err);
     free(o.s);

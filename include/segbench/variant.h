@@ -67,8 +67,12 @@ enum {
     SB_DEVICE   = 1 << 1,  /* needs a CUDA device at run time */
     SB_FLOOR    = 1 << 2,  /* speed-of-light row (a copy over the same bytes);
                               checked against its own rule, not the reference */
-    SB_INT32    = 1 << 3   /* output is signed 32-bit (a library that cannot
+    SB_INT32    = 1 << 3,  /* output is signed 32-bit (a library that cannot
                               represent sums above INT32_MAX) */
+    SB_GRAPH_LOOP = 1 << 4 /* launches its kernels from conditional nodes of a
+                              CUDA graph, which compute-sanitizer's racecheck
+                              and synccheck cannot follow: its kernels are
+                              race-checked where its parent launches them */
 };
 
 typedef struct sb_variant {
@@ -99,7 +103,7 @@ typedef struct sb_variant {
  *   algo, name  the algorithm (algo.h) and the variant's name, unique in it
  *   backend     cpu, pthread, openmp, cuda-global, cuda-shared, cuda-texture, lib
  *   needs       NONE, OPENMP, CUDA or NPP: what the build must have had
- *   flags       SB_THREADED, SB_DEVICE, SB_FLOOR, SB_INT32 (above), or 0
+ *   flags       SB_THREADED, SB_DEVICE, SB_FLOOR, SB_INT32, SB_GRAPH_LOOP (above), or 0
  *   stages      ALL_STAGES, or a mask: bit i = the algorithm's stage i
  *   the ops     the five functions, in call order (upload NULL on the host)
  *
