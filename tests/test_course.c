@@ -106,7 +106,9 @@ static void test_grade_openmp(void)
 
     CHECKF(system(make) == 0, "make with the stub failed (see %s/make.log)", tree);
     r = cli_exe(copy_exe, grade, png, tree, tree);
-    CHECKF(r->code == 3 && test_lines(r->err) == 1 && strstr(r->err, "is exact but") &&
+    /* "is exact but not faster ...", or "is exact, but the stub's TODO parts ..." on a machine (one
+     * core, or a busy one) where the reference solution cannot beat the serial parent either */
+    CHECKF(r->code == 3 && test_lines(r->err) == 1 && strstr(r->err, "is exact") &&
                strstr(r->err, "TODO parts are still there") && strstr(r->out, "grade kmeans/student-openmp: FAIL"),
            "the stub: exit %d: %s%s", r->code, r->out, r->err);
 

@@ -10,12 +10,15 @@
 
 #include "compare/noise.h"
 #include "harness/gpu_clocks.h"
+#include "harness/registry.h"
 #include "io/results.h"
+#include "report/report_limits.h"
 
 #include "segbench/device.h"
 #include "segbench/image_io.h"
 #include "segbench/trace.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +183,32 @@ static void test_limits_in_report(void)
            "integral.md: no limit or roofline");
 }
 
+/* The grader's x limit on another GPU (report_stage_limit_on): the
+ * report's issue floor -- the profiled warp instructions of the stage's
+ * fastest rung -- at that GPU's SMs and clock, where it is above the
+ * memory floor; the memory floor alone at an image the set did not
+ * profile.  (A grade once put a compute-bound mean-shift rung at "933x
+ * limit" against its few bytes, where the report says 1.13x.) */
+static void test_limit_on_other_gpu(void)
+{
+    const char *dir = gpu_results();           /* its integral.profile.csv: test_ncu_import's */
+    const sb_algo *algo = sb_algo_find("integral");
+    report_profile p;
+    CHECK(report_profile_read(dir, "integral", &p));
+    const profile_line *l = report_profile_total(&p, "sum", "cuda-pdl", "opt");
+    CHECKF(l && l->warp_insts > 0, "no (all) line of sum / cuda-pdl / opt in %s", dir);
+    if (l) {
+        double issue, want = l->warp_insts / (4.0 * 66 * 1000e6) * 1e3;
+        double limit = report_stage_limit_on(dir, algo, 0, "opt", 1.0, 3000.0, 66, 1000.0, &issue);
+        CHECKF(fabs(issue - want) <= 1e-9 * want && limit == issue, "issue %g (want %g), limit %g", issue, want, limit);
+        limit = report_stage_limit_on(dir, algo, 0, "opt", 3e12, 3000.0, 66, 1000.0, &issue);
+        CHECKF(fabs(limit - 1000.0) < 1e-6 && issue == want, "bytes over the issue floor: limit %g ms", limit);
+        limit = report_stage_limit_on(dir, algo, 0, "another", 3e9, 3000.0, 66, 1000.0, &issue);
+        CHECKF(issue == 0 && fabs(limit - 1.0) < 1e-9, "an image never profiled: issue %g, limit %g", issue, limit);
+    }
+    report_profile_free(&p);
+}
+
 /* A device row's clocks: flags, CSV round trip, the reasons by name. */
 static void test_clock_flags(void)
 {
@@ -252,6 +281,8 @@ const sb_test tests_profile[] = {
     { "profile: a CPU variant, every stage, checked, its regions logged", test_profile_cpu },
     { "profile: ncu's CSV becomes <algo>.profile.csv, sums and floors right", test_ncu_import },
     { "profile: every stage gets an x limit and a named bound; the roofline is drawn", test_limits_in_report },
+    { "profile: the grader's limit on another GPU: the profiled issue floor at its SMs and clock, or bytes",
+      test_limit_on_other_gpu },
     { "profile: clocks per row, throttled and low_clock flags, the CSV keeps them", test_clock_flags },
     { "profile: compare warns of other GPUs, hosts and clocks", test_compare_warns_of_machines },
 };

@@ -13,8 +13,10 @@
  *   3. fast: the student's rung, its parent and the reference solution
  *      timed interleaved (as compare does), the student's output poisoned
  *      and checked again after every timed run; speed is given as ratios
- *      (never absolute times) and as "x limit" against the stage's memory
- *      floor on this machine.
+ *      (never absolute times) and as "x limit" against the stage's limit
+ *      on this machine (the report's: its memory floor at this machine's
+ *      copy rate, or, for a GPU rung, the issue floor of the stage's
+ *      fastest rung in the reference machine's profile, if larger).
  *
  * The verdict: wrong output or a sanitizer finding fails (exit 1); exact
  * but not faster than the parent, or below 0.9x the reference solution's
@@ -34,9 +36,11 @@
 #include "harness/harness.h"
 #include "harness/outputs.h"
 #include "io/env.h"
+#include "io/result_set.h"
 #include "io/json_out.h"
 #include "lessons/exercise.h"
 #include "lessons/lessons.h"
+#include "report/report_limits.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/device.h"
@@ -91,7 +95,8 @@ const sb_command sb_cmd_grade = {
     "  make exercise ALGO=integral RUNG=cuda-transposed && make && ./build/segbench grade integral/student-cuda-transposed\n"
     "Speed is the student's rung against its parent and the reference solution, interleaved on this\n"
     "machine, as ratios (a grade carries across GPUs), and as x limit (kernel median over the stage's\n"
-    "memory floor: the bytes it must move at this machine's measured copy rate).\n",
+    "limit: the bytes it must move at this machine's measured copy rate or, on a GPU, the warp\n"
+    "instructions of the stage's fastest rung in the reference machine's profile, whichever is longer).\n",
     GRADE_OPTIONS, OPT_COUNT, 0,
     "0 pass; 1 wrong output or a sanitizer finding; 2 usage or input error (not built: run make);\n"
     "             3 correct but not faster than the parent (or, for a lesson that loses, TODO parts left); 130 interrupted",
@@ -119,7 +124,8 @@ typedef struct grade {
     sb_summary s_student, s_parent, s_reference;
     sb_comparison vs_parent, vs_reference;   /* ratio: student / other */
     int ref_beats_parent;
-    double bytes, x_limit;            /* the bytes the timed stage must move; the student over its floor */
+    double bytes, x_limit;            /* the bytes the timed stage must move; the student over the stage's limit */
+    const char *limit_floor;          /* which floor is the limit: "memory" or "issue" */
     int todo_left;
     const char *verdict;
     int exit_code;
@@ -372,7 +378,7 @@ static void summary_line(const grade *g, const grade_opts *o, FILE *fp)
                 speedup(&g->vs_parent), g->parent->name, sb_verdict_name(g->vs_parent.verdict),
                 speedup(&g->vs_reference), g->reference->name, sb_verdict_name(g->vs_reference.verdict));
         if (g->x_limit > 0)
-            fprintf(fp, ", %.2fx limit", g->x_limit);
+            fprintf(fp, ", %.2fx limit (%s)", g->x_limit, g->limit_floor);
     }
     if (g->todo_left)
         fprintf(fp, "; %d TODO part%s left", g->todo_left, g->todo_left == 1 ? "" : "s");
@@ -412,6 +418,8 @@ static void json_record(const grade *g, const grade_opts *o, FILE *fp)
     sb_json_key_str(fp, "vs_reference", g->timed ? sb_verdict_name(g->vs_reference.verdict) : "");
     fprintf(fp, ", ");
     sb_json_key_num(fp, "x_limit", g->x_limit > 0 ? g->x_limit : NAN);
+    fprintf(fp, ", ");
+    sb_json_key_str(fp, "limit_floor", g->x_limit > 0 ? g->limit_floor : "");
     fprintf(fp, ", \"todo_left\": %d, ", g->todo_left);
     sb_json_key_str(fp, "machine", g->machine);
     fprintf(fp, ", ");
@@ -681,8 +689,21 @@ sb_status cmd_grade(int argc, char **argv, sb_error *err)
         sb_env env;
         sb_env_collect(&env, g.timed, &o.threads, 1);
         double gbps = (g.student->flags & SB_DEVICE) ? env.device_copy_gbps : sb_env_host_peak(&env, o.threads);
-        if (g.timed && g.bytes > 0 && gbps > 0)
-            g.x_limit = g.s_student.median / (g.bytes / (gbps * 1e6));
+        if (g.timed && g.bytes > 0 && gbps > 0) {
+            /* The stage's limit, as the report has it: the memory floor at this machine's copy rate
+             * and, for a GPU rung, the issue floor of the stage's fastest rung in the reference
+             * machine's profile, at this GPU's full issue rate (a compute-bound stage is judged
+             * against its instructions, not its few bytes). */
+            double limit_ms = g.bytes / (gbps * 1e6), issue_ms = 0.0;
+            if (g.student->flags & SB_DEVICE) {
+                char dir[600];
+                sb_reference_results_dir("results", dir, sizeof dir);
+                limit_ms = report_stage_limit_on(dir, algo, sb_stage_find(algo, g.stage), g.image, g.bytes, gbps,
+                                                 env.device.sm_count, env.device.sm_clock_mhz, &issue_ms);
+            }
+            g.x_limit = g.s_student.median / limit_ms;
+            g.limit_floor = issue_ms >= limit_ms ? "issue" : "memory";
+        }
         snprintf(g.machine, sizeof g.machine, "%s", env.machine_id);
         snprintf(g.commit, sizeof g.commit, "%s", sb_env_build_commit());
         snprintf(g.date, sizeof g.date, "%s", env.date);

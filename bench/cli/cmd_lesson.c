@@ -114,13 +114,10 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
 
     /* The numbers: --results, else the reference machine's set. */
     char dir[1200];
-    if (results) {
+    if (results)
         snprintf(dir, sizeof dir, "%s", results);
-    } else {
-        char ref[200];
-        sb_published_reference("results", ref, sizeof ref);
-        snprintf(dir, sizeof dir, "results/%s", ref[0] ? ref : "h100-80gb-hbm3");
-    }
+    else
+        sb_reference_results_dir("results", dir, sizeof dir);
     char csv[1300];
     snprintf(csv, sizeof csv, "%s/%s.csv", dir, algo->name);
     sb_rows rows;

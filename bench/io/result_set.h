@@ -27,6 +27,9 @@ typedef struct sb_result_set {
  * sb_published_reference copies the reference's id ("" when none). */
 int sb_published_index(const char *results_root, const char *machine);
 void sb_published_reference(const char *results_root, char *out, size_t size);
+/* results_root/<the reference machine>: the set whose numbers lessons and
+ * grades quote when not told otherwise. */
+void sb_reference_results_dir(const char *results_root, char *out, size_t size);
 
 /* Survey dir (never fails: what cannot be read becomes a note). */
 void sb_result_set_survey(const char *dir, sb_result_set *rs);

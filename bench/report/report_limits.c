@@ -194,6 +194,28 @@ void report_stage_limit(const sb_row *top, double copy_gbps, const report_profil
     snprintf(out->bound + n, sizeof out->bound - n, "%s", note);
 }
 
+double report_stage_limit_on(const char *results_dir, const sb_algo *algo, int stage, const char *image,
+                             double bytes, double copy_gbps, int sm_count, double sm_mhz, double *issue_ms)
+{
+    *issue_ms = 0.0;
+    double mem_ms = copy_gbps > 0 ? bytes / (copy_gbps * 1e9) * 1e3 : 0.0;
+    char path[1200];
+    snprintf(path, sizeof path, "%.1000s/%.60s.csv", results_dir, algo->name);
+    sb_rows rows = { 0 };
+    report_profile prof = { 0 };
+    sb_error quiet;
+    if (sm_count > 0 && sm_mhz > 0 && sb_rows_read_csv(path, &rows, &quiet) == SB_OK &&
+        report_profile_read(results_dir, algo->name, &prof)) {
+        stage_limit lim;
+        report_stage_limit_of(&rows, algo, stage, copy_gbps, &prof, &lim);
+        if (lim.top && lim.prof && !strcmp(lim.top->image, image))
+            *issue_ms = lim.prof->warp_insts / (4.0 * sm_count * sm_mhz * 1e6) * 1e3;
+    }
+    report_profile_free(&prof);
+    sb_rows_free(&rows);
+    return mem_ms > *issue_ms ? mem_ms : *issue_ms;
+}
+
 void report_limit_cell(const stage_limit *lim, char *out, size_t size)
 {
     if (!lim->top || lim->x <= 0)

@@ -56,6 +56,14 @@ void report_limits_legend(FILE *md);
  * summary image (report_summary.c). */
 void report_stage_limit_of(const sb_rows *rows, const sb_algo *algo, int stage, double copy_gbps,
                            const report_profile *p, stage_limit *lim);
+/* The limit of one stage at `image` on another GPU: the larger of the
+ * memory floor (algo's bytes at copy_gbps) and the issue floor of the
+ * stage's fastest rung in the result set results_dir (its profiled warp
+ * instructions at sm_count SMs' full issue rate, 4 a cycle at sm_mhz) --
+ * the report's limit, moved to that GPU.  *issue_ms is 0 where the set has
+ * no row or profile of that stage at that image.  Returns the limit in ms. */
+double report_stage_limit_on(const char *results_dir, const sb_algo *algo, int stage, const char *image,
+                             double bytes, double copy_gbps, int sm_count, double sm_mhz, double *issue_ms);
 /* One summary row per stage of one algorithm (markdown table rows), with
  * its x limit from the profile p (may be empty). */
 void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, double copy_gbps,
