@@ -228,6 +228,18 @@ static void test_check_bench_report(void)
     CHECK(test_exists(path));
     snprintf(path, sizeof path, "%s/env.json", results);
     CHECK(test_exists(path));
+    /* where the run's time went: said at the end, kept in env.json */
+    CHECKF(strstr(r->err, "where the time went (") && strstr(r->err, "serial references and pipeline inputs") &&
+               strstr(r->err, "rows by step: check"),
+           "%s", r->err);
+    {
+        static char env[1 << 15];
+        test_slurp(path, env, sizeof env);
+        const char *spent = strstr(env, "\"invocation_time_s\": {\"total\": ");
+        CHECKF(spent && strstr(spent, "\"references\": ") && strstr(spent, "\"timed\": ") &&
+                   strstr(spent, "\"sweep_rows\": ") && strstr(spent, "\"rest\": "),
+               "%s", env);
+    }
     r = cli("report --results %s --out %s", results, report);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     snprintf(path, sizeof path, "%s/REPORT.md", report);

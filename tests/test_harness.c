@@ -52,6 +52,16 @@ static void test_measure_protocol(void)
     for (int i = 0; i < m.frame.n && m.frame_ms && m.setup_ms; i++)
         sums_ok &= m.frame_ms[i] >= m.kernel_ms[i] && fabs(m.e2e_ms[i] - (m.setup_ms[0] + m.frame_ms[i])) < 1e-9;
     CHECKF(sums_ok, "a CPU row's e2e sample is not its setup plus its frame, or a frame is below its kernel");
+    /* the account of the row's time: every step it ran took some, the steps a CPU row has not took none, and
+     * the timed step at least the samples it took */
+    double sampled = 0;
+    for (int i = 0; i < m.kernel.n; i++)
+        sampled += m.kernel_ms[i];
+    CHECKF(m.step_ms[SB_STEP_CHECK] > 0 && m.step_ms[SB_STEP_WARMUP] > 0 && m.step_ms[SB_STEP_TIMED] >= sampled &&
+               m.step_ms[SB_STEP_FRAMES] == 0 && m.step_ms[SB_STEP_COLD] == 0,
+           "steps: check %g, warm-up %g, timed %g (samples %g), frames %g, cold %g ms", m.step_ms[SB_STEP_CHECK],
+           m.step_ms[SB_STEP_WARMUP], m.step_ms[SB_STEP_TIMED], sampled, m.step_ms[SB_STEP_FRAMES],
+           m.step_ms[SB_STEP_COLD]);
     sb_measurement_free(&m);
     sb_case_close(&cd);
     sb_image_free(&img);

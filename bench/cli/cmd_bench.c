@@ -61,6 +61,18 @@ typedef struct planned_row {
     int threads;
 } planned_row;
 
+/* Where this invocation's time goes (ms, host clock): the serial
+ * references and pipeline inputs each case computes before its rows, the
+ * kernel census, gallery and quality pictures, each step of the rows'
+ * protocol, and the rows by kind -- the serial reference, CPU threads, the
+ * GPU -- with the thread sweep's rows below the largest count apart.
+ * Printed at the end and kept in env.json (invocation_time_s). */
+typedef struct time_account {
+    double references, census, pictures;
+    double step[SB_STEPS];
+    double serial, threaded, gpu, sweep;
+} time_account;
+
 typedef struct bench_run {
     const bench_opts *o;
     sb_env env;
@@ -86,6 +98,7 @@ typedef struct bench_run {
     int census_off;               /* launches cannot be observed here: said once */
     sb_rows done_rows;            /* rows of this run already in the results (--resume) */
     char *quality_text;           /* its quality file so far (--resume), to add no line twice */
+    time_account spent;
 } bench_run;
 
 /* ---- options ---------------------------------------------------------------------------- */
@@ -414,6 +427,51 @@ static sb_status write_env(bench_run *r, sb_error *err)
     return sb_env_write_json(&r->env, path, err);
 }
 
+static void account_row(bench_run *r, const sb_variant *v, int threads, const sb_measurement *m)
+{
+    double row = 0.0;
+    for (int k = 0; k < SB_STEPS; k++) {
+        r->spent.step[k] += m->step_ms[k];
+        row += m->step_ms[k];
+    }
+    if (v->flags & SB_DEVICE)
+        r->spent.gpu += row;
+    else if (v->flags & SB_THREADED)
+        r->spent.threaded += row;
+    else
+        r->spent.serial += row;
+    if ((v->flags & SB_THREADED) && threads < r->o->threads[r->o->nthreads - 1])
+        r->spent.sweep += row;
+}
+
+/* The account, as a line for a reader and a JSON object for env.json. */
+static void account_text(const bench_run *r, char *line, size_t line_size, char *json, size_t json_size)
+{
+    const time_account *a = &r->spent;
+    double total = sb_clock_ms() - r->begun_ms, known = a->references + a->census + a->pictures;
+    for (int k = 0; k < SB_STEPS; k++)
+        known += a->step[k];
+    double rest = total > known ? total - known : 0.0;
+    snprintf(line, line_size,
+             "where the time went (%.0f s): serial references and pipeline inputs %.0f s, rows %.0f s, kernel census "
+             "%.0f s, gallery and quality %.0f s, the rest %.0f s (images, bandwidth ceilings, files)\n"
+             "  rows by step: check %.0f s, warm-up %.0f, timed %.0f, per frame %.0f, cold runs %.0f; by kind: "
+             "serial %.0f s, CPU threads %.0f (the sweep's smaller counts %.0f), GPU %.0f",
+             total / 1e3, a->references / 1e3, (a->serial + a->threaded + a->gpu) / 1e3, a->census / 1e3,
+             a->pictures / 1e3, rest / 1e3, a->step[SB_STEP_CHECK] / 1e3, a->step[SB_STEP_WARMUP] / 1e3,
+             a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3, a->step[SB_STEP_COLD] / 1e3,
+             a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3);
+    snprintf(json, json_size,
+             "{\"total\": %.1f, \"references\": %.1f, \"check\": %.1f, \"warm_up\": %.1f, \"timed\": %.1f, "
+             "\"per_frame\": %.1f, \"cold_runs\": %.1f, \"serial_rows\": %.1f, \"threaded_rows\": %.1f, "
+             "\"sweep_rows\": %.1f, \"gpu_rows\": %.1f, \"census\": %.1f, \"gallery_quality\": %.1f, "
+             "\"rest\": %.1f}",
+             total / 1e3, a->references / 1e3, a->step[SB_STEP_CHECK] / 1e3, a->step[SB_STEP_WARMUP] / 1e3,
+             a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3, a->step[SB_STEP_COLD] / 1e3,
+             a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3, a->census / 1e3, a->pictures / 1e3,
+             rest / 1e3);
+}
+
 /* Measure (or check) one variant at one thread count; append its row. */
 static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
                            const planned_row *p, sb_error *fatal)
@@ -428,8 +486,10 @@ static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *
 
     sb_error err = { SB_OK, "" };
     if ((v->flags & SB_DEVICE) && r->kernels_log.fp && !r->census_off) {
+        double t0 = sb_clock_ms();
         sb_status cs = sb_kernels_census(r->kernels_log.fp, &r->kernels_seen, c, v, p->threads, stream, im->name,
                                          &err);
+        r->spent.census += sb_clock_ms() - t0;
         if (cs == SB_ERR_UNAVAILABLE) {
             progress_clear(r);
             fprintf(stderr, "note: %s; no kernel census in this run\n", err.msg);
@@ -446,6 +506,7 @@ static sb_status bench_one(bench_run *r, sb_rows *rows, const sb_dataset_image *
                                     : sb_measure(c, v, p->threads, stream, &r->o->timing, &m, &err);
     r->done++;
     r->weight_done += row_weight(p, im);
+    account_row(r, v, p->threads, &m);
     progress_clear(r);
     if (st == SB_ERR_DEVICE_MEMORY) {          /* the GPU cannot hold this image: say so, go on */
         printf("%-9s %-6s %-14s t%-3d %-20s skipped: too little free GPU memory (%s)\n", algo->name,
@@ -695,7 +756,9 @@ static sb_status bench_image(bench_run *r, const sb_algo *algo, const sb_dataset
         }
         sb_case_data cd;
         sb_error why_not = { SB_OK, "" };
+        double t0 = sb_clock_ms();
         sb_status opened = sb_case_open(&cd, algo, stage, params, &loaded, &why_not);
+        r->spent.references += sb_clock_ms() - t0;
         free(params);
         if (opened == SB_ERR_USAGE || opened == SB_ERR_LIMIT || opened == SB_ERR_NOMEM) {
             /* this stage cannot take this image (1000 superpixels of a 1x1
@@ -711,10 +774,12 @@ static sb_status bench_image(bench_run *r, const sb_algo *algo, const sb_dataset
             break;
         }
         cd.c.image = im->name;
+        t0 = sb_clock_ms();
         if (stage == 0 && im->gallery && r->have_gallery && algo->gallery)
             st = bench_gallery(r, algo, im, &cd.c, err);
         if (!st && algo->quality && !o->check_only)
             st = bench_quality(r, algo, im, &cd.c, err);
+        r->spent.pictures += sb_clock_ms() - t0;
         for (int k = 0; k < nplan && !st; k++)
             st = bench_one(r, rows, im, &cd.c, &plan[k], err);
         sb_case_close(&cd);
@@ -977,11 +1042,13 @@ static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err
             st = bench_algo(&r, sb_algo_at(i), err);
 
     if (!check_only && !st) {
+        char line[800];
+        account_text(&r, line, sizeof line, r.env.time_spent, sizeof r.env.time_spent);
         r.env.run_finished = 1;
         st = write_env(&r, err);
         if (!st)
-            fprintf(stderr, "wrote %s/ (env.json, <algo>.csv, <algo>.samples.csv, gallery/) in %.0f s\n",
-                    r.results_dir, (sb_clock_ms() - r.started_ms) / 1000.0);
+            fprintf(stderr, "wrote %s/ (env.json, <algo>.csv, <algo>.samples.csv, gallery/) in %.0f s\n%s\n",
+                    r.results_dir, (sb_clock_ms() - r.started_ms) / 1000.0, line);
     }
     if (!st && r.skipped)
         fprintf(stderr, "%d row(s) skipped: too little free GPU memory\n", r.skipped);

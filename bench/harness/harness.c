@@ -217,15 +217,34 @@ static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_
     return st;
 }
 
-/* A step of the protocol as a range inside the row's (trace.h). */
-static void phase(const char *name)
+const char *const sb_step_names[SB_STEPS] = { "check", "warm-up", "timed", "frames", "cold runs" };
+
+/* A step of the protocol as a range inside the row's (trace.h), and the
+ * step's wall time in m->step_ms: the clock runs from one step to the next
+ * (ends with step SB_STEPS). */
+typedef struct step_clock {
+    sb_measurement *m;
+    int step;                  /* the one running, SB_STEPS: none */
+    double since;
+} step_clock;
+
+static void phase_named(step_clock *k, int step, const char *range)
 {
-    sb_trace_pop();
-    sb_trace_push("%s", name);
+    double now = sb_clock_ms();
+    if (k->step < SB_STEPS)
+        k->m->step_ms[k->step] += now - k->since;
+    k->step = step;
+    k->since = now;
+    if (step < SB_STEPS) {
+        sb_trace_pop();
+        sb_trace_push("%s", range);
+    }
 }
 
+static void phase(step_clock *k, int step) { phase_named(k, step, step < SB_STEPS ? sb_step_names[step] : ""); }
+
 static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads, void *stream,
-                             const sb_timing_opts *o, sb_measurement *m, sb_error *err)
+                             const sb_timing_opts *o, sb_measurement *m, step_clock *k, sb_error *err)
 {
     sb_status st = samples_alloc(m, o->max_reps, err);
     if (st)
@@ -241,6 +260,7 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
         snprintf(m->agreement.verdict, sizeof m->agreement.verdict, "reference");
         m->kernel_ms[0] = ref->run_ms;
         int n = 1;
+        phase(k, SB_STEP_TIMED);
         if (ref->run_ms <= SB_REFERENCE_MEDIAN_OF * o->budget_ms && o->max_reps >= 3) {
             sb_session s;
             if ((st = sb_session_open(&s, c, v, threads, stream, 0, err)))
@@ -259,7 +279,7 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
     }
 
     /* 1. check before anything is timed */
-    phase("check");
+    phase(k, SB_STEP_CHECK);
     sb_session s;
     st = sb_session_open(&s, c, v, threads, stream, 1, err);
     if (st)
@@ -286,7 +306,7 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
     }
 
     /* 2. warm-up */
-    phase("warm-up");
+    phase(k, SB_STEP_WARMUP);
     double t0 = sb_clock_ms();
     for (int i = 0; i < o->warmup_min || sb_clock_ms() - t0 < o->warmup_ms; i++) {
         if ((st = sb_session_sample(&s, o->flush_l2, &ms, err)))
@@ -296,7 +316,7 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
     }
 
     /* 3. kernel time */
-    phase("timed");
+    phase(k, SB_STEP_TIMED);
     if (is_device(v))
         sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_start);
     int n = 0;
@@ -311,7 +331,7 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
     sb_summarize(m->kernel_ms, n, &m->kernel);
 
     /* 4. the last timed run's output must still agree */
-    phase("check again");
+    phase_named(k, SB_STEP_CHECK, "check again");
     sb_agreement again;
     if ((st = sb_session_check(&s, &again, err)))
         goto done;
@@ -326,7 +346,7 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
         host_row_times(m, m->kernel.n, s.prepare_ms, s.fetch_ms);
         goto done;
     }
-    phase("frames");
+    phase(k, SB_STEP_FRAMES);
     n = 0;
     t0 = sb_clock_ms();
     do {
@@ -335,7 +355,7 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
         n++;
     } while (!enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4));
     sb_summarize(m->frame_ms, n, &m->frame);
-    phase("cold runs");
+    phase(k, SB_STEP_COLD);
     n = 0;
     t0 = sb_clock_ms();
     do {
@@ -361,7 +381,9 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
     sb_trace_push("%s/%s%s/%s/%s", c->algo->name, v->name, at, c->algo->stages[c->stage],
                   c->image ? c->image : "image");
     sb_trace_push("start");               /* each phase() pops the one before */
-    sb_status st = measure_row(c, v, threads, stream, o, m, err);
+    step_clock k = { m, SB_STEPS, 0.0 };
+    sb_status st = measure_row(c, v, threads, stream, o, m, &k, err);
+    phase(&k, SB_STEPS);
     sb_trace_pop();
     sb_trace_pop();
     return st;

@@ -109,7 +109,14 @@ void sb_session_close(sb_session *s);
 sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
                       sb_run_times *t, sb_error *err);
 
+/* The protocol's steps, for the account of where a run's time goes
+ * (host clock, each step's whole wall time: launches, L2 flushes and
+ * waits included, not only what the samples measure). */
+enum { SB_STEP_CHECK, SB_STEP_WARMUP, SB_STEP_TIMED, SB_STEP_FRAMES, SB_STEP_COLD, SB_STEPS };
+extern const char *const sb_step_names[SB_STEPS];   /* "check", "warm-up", ... */
+
 typedef struct sb_measurement {
+    double step_ms[SB_STEPS];  /* this row's wall time in each step */
     sb_agreement agreement;
     sb_gpu_clocks clocks_start, clocks_end;   /* device rows: around the kernel timing */
     sb_summary kernel, e2e, frame, setup;

@@ -246,6 +246,8 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
     fprintf(fp, "  \"rows_planned\": %d,\n", e->rows_planned);
     fprintf(fp, "  \"rows_measured\": %d,\n", e->rows_done);
     fprintf(fp, "  \"run_seconds\": %.0f,\n", e->run_seconds);
+    if (e->time_spent[0])
+        fprintf(fp, "  \"invocation_time_s\": %s,\n", e->time_spent);
     fprintf(fp, "  \"gpu_present\": %s,\n", d->present ? "true" : "false");
     if (d->present) {
         json_string(fp, "gpu_name", d->name, 1);

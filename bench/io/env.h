@@ -38,6 +38,8 @@ typedef struct sb_env {
     int run_finished;             /* 1 once the run (or its last resume) got to its end */
     int rows_planned, rows_done;  /* of the latest invocation */
     double run_seconds;           /* the time bench spent on this run, resumes included */
+    char time_spent[600];         /* where the latest invocation's time went, a JSON object of
+                                     seconds (bench's account); "" none */
 } sb_env;
 
 /* Collect everything; measure bandwidth (a second or two) when asked, for
