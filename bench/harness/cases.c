@@ -16,18 +16,30 @@
  * keyed by the step, its parameters and its input's pixels: the steps of
  * one pipeline start from the same costly first step on the same images
  * (mean-shift's serial filter takes seconds an image), which then runs
- * once.  A case holds the entries it uses; only free ones are replaced. */
+ * once.  A case of an algorithm that a pipeline starts from (the filter,
+ * the flood, GrabCut's k-means, GMM and graph) computes its own reference
+ * through the memo too, so the steps after it reuse that run rather than
+ * make it again (bench measures the filter on every image before the
+ * flood and the merge start from it), at the stage a pipeline starts
+ * from.  A case holds the entries it uses; only free ones are replaced,
+ * the least recently used first. */
 typedef struct sb_step_memo {
     const sb_algo *algo;
     void *params;                 /* the step's parameters, compared as bytes */
     sb_image in;                  /* the image it ran on (a copy) */
     void *out;                    /* its reference output */
+    sb_run_times times;           /* the reference run's parts (host clock) */
     int holders;
+    unsigned long used;           /* when last taken (memo_clock) */
 } sb_step_memo;
 
-enum { MEMO_SLOTS = 16 };
+/* Room for every image of a set at once: bench takes an algorithm over
+ * all its images before the next starts from it (the default set: 11
+ * images, five steps a pipeline starts from, some hundreds of MB). */
+enum { MEMO_SLOTS = 64 };
 static sb_step_memo memo[MEMO_SLOTS];
 static long memo_runs;
+static unsigned long memo_clock;
 
 long sb_case_steps_run(void) { return memo_runs; }
 
@@ -66,13 +78,14 @@ static sb_status step_output(const sb_algo *algo, const sb_image *in, const void
         sb_step_memo *m = &memo[i];
         if (m->algo == algo && !memcmp(m->params, params, algo->params_size) && same_image(&m->in, in)) {
             m->holders++;
+            m->used = ++memo_clock;
             *held = m;
             return SB_OK;
         }
     }
-    sb_step_memo *m = NULL;
-    for (int i = 0; i < MEMO_SLOTS && !m; i++)
-        if (!memo[i].holders)
+    sb_step_memo *m = NULL;                  /* a free entry: an empty one, else the least recently used */
+    for (int i = 0; i < MEMO_SLOTS; i++)
+        if (!memo[i].holders && (!m || memo[i].used < m->used))
             m = &memo[i];
     if (!m)
         return sb_fail(err, SB_ERR_NOMEM, "%s: too many pipeline steps held at once", algo->name);
@@ -92,7 +105,8 @@ static sb_status step_output(const sb_algo *algo, const sb_image *in, const void
         c.algo = algo;
         c.params = m->params;
         c.input = &m->in;
-        st = sb_run_once(&c, sb_reference_variant(algo), 1, NULL, m->out, 0, NULL, err);
+        sb_output_poison(m->out);             /* as a case's reference: what it leaves unwritten shows */
+        st = sb_run_once(&c, sb_reference_variant(algo), 1, NULL, m->out, 1, &m->times, err);
         memo_runs++;
     }
     if (st) {
@@ -101,8 +115,32 @@ static sb_status step_output(const sb_algo *algo, const sb_image *in, const void
     }
     m->algo = algo;
     m->holders = 1;
+    m->used = ++memo_clock;
     *held = m;
     return SB_OK;
+}
+
+/* Does a pipeline start from this algorithm's output at this stage: is it
+ * some algorithm's step before (algo->after), at a stage of that one whose
+ * default parameters are this stage's?  (Mean-shift's flood starts from
+ * the filter at r16, not r8.)  Defaults are zeroed first, so bytes compare. */
+static int feeds_a_pipeline(const sb_algo *algo, int stage)
+{
+    int found = 0;
+    unsigned char *mine = calloc(2, algo->params_size), *theirs = mine + algo->params_size;
+    if (!mine)
+        return 0;
+    algo->params_default(mine, stage);
+    for (int i = 0; i < sb_algo_count() && !found; i++) {
+        const sb_algo *d = sb_algo_at(i);
+        for (int s = 0; d->after == algo && d->params_size == algo->params_size && s < d->stage_count && !found;
+             s++) {
+            d->params_default(theirs, s);
+            found = !memcmp(mine, theirs, algo->params_size);
+        }
+    }
+    free(mine);
+    return found;
 }
 
 /* Run the steps before cd's algorithm and make its input from the last
@@ -183,8 +221,13 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
 
     const sb_variant *ref = sb_reference_variant(algo);
     cd->c.reference_variant = ref;
-    sb_status st = sb_output_alloc(algo, &cd->reference, &cd->input, cd->params, err);
-    if (!st) {
+    sb_status st;
+    if (feeds_a_pipeline(algo, stage)) {      /* through the memo, for the steps after it */
+        if (!(st = step_output(algo, &cd->input, cd->params, &cd->reference_memo, err))) {
+            cd->reference = cd->reference_memo->out;
+            cd->c.ref_times = cd->reference_memo->times;
+        }
+    } else if (!(st = sb_output_alloc(algo, &cd->reference, &cd->input, cd->params, err))) {
         sb_output_poison(cd->reference);
         st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, 1, &cd->c.ref_times, err);
     }
@@ -198,7 +241,9 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
 
 void sb_case_close(sb_case_data *cd)
 {
-    if (cd->reference)
+    if (cd->reference_memo)
+        cd->reference_memo->holders--;
+    else if (cd->reference)
         sb_output_free(cd->reference);
     for (int i = 0; i < cd->steps; i++)
         cd->step[i]->holders--;

@@ -13,6 +13,7 @@ typedef struct sb_case_data {
     sb_image input;               /* pinned copy (data from sb_host_alloc) */
     void *params;
     void *reference;
+    struct sb_step_memo *reference_memo;   /* holds the reference when a pipeline starts from it */
     int steps;                    /* pipeline steps before this one (algo->after) */
     struct sb_step_memo *step[SB_STEPS_MAX];   /* their reference outputs, held */
 } sb_case_data;
@@ -23,8 +24,10 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
                        const sb_image *loaded, sb_error *err);
 void sb_case_close(sb_case_data *cd);
 
-/* How many reference runs of steps before a pipeline step this process
- * has made (each step, parameters and image once, while held or kept). */
+/* How many reference runs this process has made through the pipeline
+ * memo: of the steps before a pipeline step, and of the cases of the
+ * algorithms a pipeline starts from (each step, parameters and image
+ * once, while held or kept). */
 long sb_case_steps_run(void);
 
 /* The stage's parameters for a dataset image: its defaults, then what the
@@ -48,7 +51,10 @@ sb_status sb_case_open_image(sb_case_data *cd, const sb_algo *algo, int stage, c
  * anything is loaded (algo->host_bytes_per_px, plus what the process
  * needs anyway) and held against the budget: --max-memory, by default
  * three quarters of physical memory.  (Device memory is checked where it
- * is allocated: a row the GPU cannot hold is skipped, saying so.) */
+ * is allocated: a row the GPU cannot hold is skipped, saying so.  The
+ * pipeline memo keeps, beside the case, the reference outputs of the
+ * steps pipelines start from, up to 64 images' worth: a few hundred MB
+ * for the default set.) */
 void sb_set_memory_budget(size_t bytes);
 size_t sb_memory_budget(void);
 size_t sb_case_peak_bytes(const sb_algo *algo, int width, int height);
