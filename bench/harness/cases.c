@@ -127,9 +127,10 @@ static sb_status step_output(const sb_algo *algo, const sb_image *in, const void
 static int feeds_a_pipeline(const sb_algo *algo, int stage)
 {
     int found = 0;
-    unsigned char *mine = calloc(2, algo->params_size), *theirs = mine + algo->params_size;
+    unsigned char *mine = calloc(2, algo->params_size);
     if (!mine)
         return 0;
+    unsigned char *theirs = mine + algo->params_size;
     algo->params_default(mine, stage);
     for (int i = 0; i < sb_algo_count() && !found; i++) {
         const sb_algo *d = sb_algo_at(i);
