@@ -1,5 +1,6 @@
 /* test_harness.c - the measurement protocol, results files and datasets,
  * called as functions (no processes). */
+#define _DEFAULT_SOURCE        /* usleep */
 #include "test_groups.h"
 
 #include "harness/agreement.h"
@@ -10,6 +11,7 @@
 #include "harness/registry.h"
 #include "io/results.h"
 
+#include "segbench/clock.h"
 #include "segbench/image_io.h"
 #include "segbench/integral.h"
 #include "segbench/kmeans.h"
@@ -262,6 +264,71 @@ static void test_upload_order(void)
     CHECK(sb_session_frame(&s, &ms, &err) == SB_OK);
     sb_session_close(&s);
     CHECKF(strcmp(the_log.calls, "PURURFURFX") == 0, "a session called %s, not PURURFURFX", the_log.calls);
+    sb_case_close(&cd);
+    sb_image_free(&img);
+}
+
+/* A run that takes about 12 ms of the host clock. */
+static sb_status log_run_slow(void *state, sb_error *err)
+{
+    (void)state, (void)err;
+    log_call('R');
+    double t0 = sb_clock_ms();
+    while (sb_clock_ms() - t0 < 12.0)
+        usleep(1000);
+    return SB_OK;
+}
+
+static int runs_logged(void)
+{
+    int n = 0;
+    for (int i = 0; i < the_log.n; i++)
+        n += the_log.calls[i] == 'R';
+    return n;
+}
+
+/* The protocol's cheap edges: a host row whose check run took the warm-up
+ * time goes straight to timing, and the serial reference is repeated for a
+ * median of three only where one run takes at most SB_REFERENCE_MEDIAN_OF
+ * budgets (these ran a warm-up run, and repeated 0.3 to 1 s references). */
+static void test_protocol_spends_no_spare_runs(void)
+{
+    static const sb_variant_ops ops = { log_prepare, log_upload, log_run_slow, log_fetch, log_release };
+    const sb_variant v = { "integral", "slowlog", "cpu", "NONE", 0, 1u, &ops, "12 ms a run", "integral/slowlog",
+                           __FILE__, NULL, "", NULL };
+    sb_image img;
+    sb_case_data cd;
+    sb_error err;
+    logged_case_open(&cd, &img);
+    sb_timing_opts o;
+    sb_timing_defaults(&o);
+    o.warmup_ms = 10.0;
+    o.budget_ms = 40.0;
+    o.max_reps = 4;
+    o.census = 1;             /* asked of a host row: not taken */
+    sb_measurement m;
+
+    memset(&the_log, 0, sizeof the_log);
+    CHECKF(sb_measure(&cd.c, &v, 1, NULL, &o, &m, &err) == SB_OK, "%s", err.msg);
+    CHECKF(runs_logged() == 1 + m.kernel.n, "%d runs for %d samples: a warm-up ran after a 12 ms check",
+           runs_logged(), m.kernel.n);
+    CHECKF(m.step_ms[SB_STEP_WARMUP] < 5.0 && m.census_n == -1, "warm-up %g ms, census %d",
+           m.step_ms[SB_STEP_WARMUP], m.census_n);
+    sb_measurement_free(&m);
+
+    /* the reference variant: its case's reference run is its first sample;
+     * 4 budgets (400 ms at the default budget) is one sample, 3 a median of three */
+    const sb_variant *ref = cd.c.reference_variant;
+    const double budgets[] = { 4.0, 3.0 };
+    const int samples[] = { 1, 3 };
+    for (int i = 0; i < 2; i++) {
+        cd.c.ref_times.run_ms = budgets[i] * o.budget_ms;
+        CHECKF(sb_measure(&cd.c, ref, 1, NULL, &o, &m, &err) == SB_OK, "%s", err.msg);
+        CHECKF(m.kernel.n == samples[i] && strcmp(m.agreement.verdict, "reference") == 0,
+               "%d samples (%s) of a reference run of %g budgets, not %d", m.kernel.n, m.agreement.verdict,
+               budgets[i], samples[i]);
+        sb_measurement_free(&m);
+    }
     sb_case_close(&cd);
     sb_image_free(&img);
 }
@@ -608,6 +675,8 @@ const sb_test tests_harness[] = {
     { "results: CSV and raw samples round-trip (quotes, commas, frame and setup; older files)",
       test_results_round_trip },
     { "harness: prepare, upload, run, fetch, release in order; a frame uploads again", test_upload_order },
+    { "harness: no warm-up after a check run as long as one; a reference repeated only up to 3 budgets",
+      test_protocol_spends_no_spare_runs },
     { "harness: a prepare that fails half-way has its state released, once, and nothing else runs",
       test_failed_prepare_released },
     { "outputs: planes and result fields made, poisoned and freed from the algorithm's layout",

@@ -20,6 +20,8 @@ void sb_timing_defaults(sb_timing_opts *o)
     o->budget_ms = 1000.0;
     o->target_rse = 0.005;
     o->flush_l2 = 1;
+    o->gpu_uuid[0] = '\0';
+    o->census = 0;
 }
 
 static int is_device(const sb_variant *v) { return (v->flags & SB_DEVICE) != 0; }
@@ -217,6 +219,13 @@ static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_
     return st;
 }
 
+/* When the last device row ended (host clock): a device row that starts
+ * within GPU_STILL_BUSY_MS of it finds the GPU at its working clocks (the
+ * row's clocks are read around its timing, and a slow-clocked row is
+ * flagged), and warms up for a quarter of warmup_ms. */
+static double device_row_ended = -1e300;
+enum { GPU_STILL_BUSY_MS = 50 };
+
 const char *const sb_step_names[SB_STEPS] = { "check", "warm-up", "timed", "frames", "cold runs" };
 
 /* A step of the protocol as a range inside the row's (trace.h), and the
@@ -278,18 +287,26 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
         return SB_OK;
     }
 
-    /* 1. check before anything is timed */
+    /* 1. check before anything is timed (observed by the census if asked) */
     phase(k, SB_STEP_CHECK);
+    sb_error unobserved;
+    int observed = o->census && is_device(v) && sb_census_begin(&unobserved) == SB_OK;
     sb_session s;
     st = sb_session_open(&s, c, v, threads, stream, 1, err);
+    double ms = 0.0;
+    if (!st && !(st = sb_session_sample(&s, 0, &ms, err)))
+        st = sb_session_check(&s, &m->agreement, err);
+    if (observed) {
+        int n = sb_census_end(m->census, SB_CENSUS_MAX);
+        m->census_n = st ? -1 : n;
+    }
     if (st)
-        return st;
-    double ms;
-    if ((st = sb_session_sample(&s, 0, &ms, err)) || (st = sb_session_check(&s, &m->agreement, err)))
         goto done;
 
-    /* a slow row: the check run is its one sample */
+    /* a slow row: the check run is its one sample (an observed one is not) */
     if (ms >= o->budget_ms) {
+        if (observed && (st = sb_session_sample(&s, 0, &ms, err)))
+            goto done;
         m->kernel_ms[0] = ms;
         sb_summarize(m->kernel_ms, 1, &m->kernel);
         if (!is_device(v)) {
@@ -305,10 +322,17 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
         goto done;
     }
 
-    /* 2. warm-up */
+    /* 2. warm-up (a host row's check run counts towards it: harness.h) */
     phase(k, SB_STEP_WARMUP);
-    double t0 = sb_clock_ms();
-    for (int i = 0; i < o->warmup_min || sb_clock_ms() - t0 < o->warmup_ms; i++) {
+    double t0 = sb_clock_ms(), warm_ms = o->warmup_ms;
+    int warm_min = o->warmup_min;
+    if (!is_device(v)) {
+        warm_ms -= ms;
+        warm_min = ms >= o->warmup_ms ? 0 : warm_min;
+    } else if (sb_clock_ms() - device_row_ended < GPU_STILL_BUSY_MS) {
+        warm_ms /= 4;              /* the GPU ran the row before this one: its clocks are up */
+    }
+    for (int i = 0; i < warm_min || sb_clock_ms() - t0 < warm_ms; i++) {
         if ((st = sb_session_sample(&s, o->flush_l2, &ms, err)))
             goto done;
         if (i > 1000)
@@ -375,6 +399,7 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
                      const sb_timing_opts *o, sb_measurement *m, sb_error *err)
 {
     memset(m, 0, sizeof *m);
+    m->census_n = -1;
     char at[16] = "";
     if (threads > 1)
         snprintf(at, sizeof at, "@%d", threads);
@@ -384,6 +409,8 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
     step_clock k = { m, SB_STEPS, 0.0 };
     sb_status st = measure_row(c, v, threads, stream, o, m, &k, err);
     phase(&k, SB_STEPS);
+    if (is_device(v))
+        device_row_ended = sb_clock_ms();
     sb_trace_pop();
     sb_trace_pop();
     return st;

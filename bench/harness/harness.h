@@ -13,8 +13,17 @@
  *      run that computed the reference (sb_case.ref_times) is its first
  *      sample (two more where SB_REFERENCE_MEDIAN_OF allows), and its
  *      verdict is "reference".
+ *      With `census` set, a device row's check run is the kernel census's
+ *      (sb_measurement.census): CUPTI sees its launches.  Such a run is
+ *      never a sample -- an observed launch costs host time -- so a slow
+ *      device row observed this way runs once more, unobserved, for its
+ *      one sample.
  *   2. warm-up: at least `warmup_min` runs and `warmup_ms` of them (fast
- *      rows run thousands of times, slow rows once more).
+ *      rows run thousands of times, slow rows once more); a quarter of
+ *      `warmup_ms` for a device row that follows another within 50 ms
+ *      (the GPU is at its working clocks).  A host row's
+ *      check run counts towards both: it ran in the same session, on the
+ *      same buffers, so a host row whose check took `warmup_ms` is warm.
  *   3. kernel time: run() alone, bracketed by CUDA events on the variant's
  *      stream (after an L2 flush, outside the events) or by the monotonic
  *      clock for CPU variants.  Repeat until at least `min_reps` samples
@@ -46,8 +55,15 @@
 #include "segbench/stats.h"
 
 /* A slow serial reference (one run at least the budget) is run twice more
- * when one run takes at most this many budgets (1 s at the default 100 ms). */
-#define SB_REFERENCE_MEDIAN_OF 10
+ * when one run takes at most this many budgets (300 ms at the default
+ * 100 ms): longer runs vary by a fraction of a per cent from run to run,
+ * and two more runs of every reference between 0.3 and 1 s cost a default
+ * bench about 50 s on the H100 host (docs/measuring.md). */
+#define SB_REFERENCE_MEDIAN_OF 3
+
+/* Kernels one census can list (the distinct kernel, block, shared memory
+ * launches of one run). */
+#define SB_CENSUS_MAX 32
 
 typedef struct sb_timing_opts {
     int warmup_min;
@@ -57,6 +73,8 @@ typedef struct sb_timing_opts {
     double target_rse;         /* stop when the median's relative standard error is below */
     int flush_l2;              /* device variants: evict L2 before each timed run */
     char gpu_uuid[48];         /* device variants: the GPU whose clocks are read (gpu_clocks.h) */
+    int census;                /* device variants: observe the check run's launches (the
+                                  kernel census, device.h) into sb_measurement.census */
 } sb_timing_opts;
 
 void sb_timing_defaults(sb_timing_opts *o);
@@ -122,6 +140,9 @@ typedef struct sb_measurement {
     sb_summary kernel, e2e, frame, setup;
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* the samples (owned; free with
                                                              sb_measurement_free) */
+    int census_n;              /* kernels in census; -1: not taken (not asked, not a device
+                                  row, CUPTI unavailable, or the check could not run) */
+    sb_kernel_info census[SB_CENSUS_MAX];
 } sb_measurement;
 
 /* The whole protocol for one row.  A broken contract is reported in

@@ -18,14 +18,20 @@ sb_status sb_kernels_census(FILE *log, char **seen, const sb_case *c, const sb_v
     sb_agreement ag;
     sb_error run_err;
     sb_status run = sb_check_only(c, v, threads, stream, &ag, &run_err);
-    sb_kernel_info k[32];
-    int n = sb_census_end(k, 32);
+    sb_kernel_info k[SB_CENSUS_MAX];
+    int n = sb_census_end(k, SB_CENSUS_MAX);
     if (run)
         return SB_OK;                       /* the timed run will say what went wrong */
-    const char *stage = c->algo->stages[c->stage];
+    return sb_kernels_log(log, seen, c->algo->stages[c->stage], v->name, image, k, n, err);
+}
+
+sb_status sb_kernels_log(FILE *log, char **seen, const char *stage, const char *variant, const char *image,
+                         const sb_kernel_info *k, int n, sb_error *err)
+{
     for (int i = 0; i < n; i++) {
         char key[1024];                      /* "|stage,variant,kernel,block,smem|" */
-        snprintf(key, sizeof key, "|%.64s,%.64s,%.128s,%d,%d|", stage, v->name, k[i].name, k[i].block, k[i].dynamic_smem);
+        snprintf(key, sizeof key, "|%.64s,%.64s,%.128s,%d,%d|", stage, variant, k[i].name, k[i].block,
+                 k[i].dynamic_smem);
         if (*seen && strstr(*seen, key))
             continue;
         size_t have = *seen ? strlen(*seen) : 0;
@@ -35,7 +41,7 @@ sb_status sb_kernels_census(FILE *log, char **seen, const sb_case *c, const sb_v
         strcpy(grown + have, key);
         *seen = grown;
         /* quoted where needed: template arguments hold commas, image names anything */
-        sb_csv_put_fields(log, (const char *const[]){ stage, v->name, image, k[i].name }, 4);
+        sb_csv_put_fields(log, (const char *const[]){ stage, variant, image, k[i].name }, 4);
         fprintf(log, ",%d,%d,%d,%d,%d,%.3f\n", k[i].block, k[i].regs, k[i].static_smem, k[i].dynamic_smem,
                 k[i].blocks_per_sm, k[i].occupancy);
     }
