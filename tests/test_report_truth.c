@@ -7,6 +7,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
+#include "cli/patterns.h"
 #include "compare/noise.h"
 
 #include "segbench/image_io.h"
@@ -196,6 +197,43 @@ static void test_plots_say_it_straight(void)
            "%s", gp);
 }
 
+/* A student's rung built in the tree (segbench exercise) is no rung of the
+ * ladders: bench and check leave it out unless --variant names it, and a
+ * set that holds its rows (the run of record 20261125T152510Z-adf4 did:
+ * integral/student-cuda-pdl, the fastest of its stage) is reported without
+ * them, with a note saying so. */
+static void test_students_are_no_rungs(void)
+{
+    CHECK(!sb_variant_pick(NULL, "integral", "student-cuda-pdl") &&
+          !sb_variant_pick("cuda-*,student", "integral", "student-cuda-pdl") &&
+          sb_variant_pick("student-*", "integral", "student-cuda-pdl") &&
+          sb_variant_pick("cuda-*,student-cuda-pdl", "integral", "student-cuda-pdl") &&
+          sb_variant_pick(NULL, "integral", "cuda-pdl"));
+
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", test_pathf("students"));
+    test_sh("mkdir -p %s", dir);
+    cli_result *r = cli_in(dir, "bench --image %s --algo integral --variant cpu,openmp --threads 1 --budget 2 "
+                                "--quiet --results R",
+                           truth_png());
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    /* the cpu row again as a student's CUDA rung, ten times faster */
+    test_sh("cd %s/R && awk -F, -v OFS=, '$3 == \"cpu\" { print; $3 = \"student-cuda-pdl\"; $4 = \"cuda-shared\"; "
+            "$10 = $10 / 10; print; next } { print }' integral.csv > t && mv t integral.csv && "
+            "printf 'integral\\tstudent-cuda-pdl\\tcuda-shared\\t2\\t65535\\ta copy\\texercises/integral/6_pdl.cu\\n' "
+            ">> variants.tsv", dir);
+    r = cli_in(dir, "report --results R");
+    CHECKF(r->code == 0 && strstr(r->err, "rows of students' rungs (integral/student-cuda-pdl)"), "report: exit %d: %s",
+           r->code, r->err);
+    static char md[1 << 17];
+    test_slurp(test_pathf("students/report/R/REPORT.md"), md, sizeof md);
+    const char *note = strstr(md, "students' rungs (integral/student-cuda-pdl)");
+    const char *after = note ? strchr(note, '\n') : NULL;
+    CHECKF(after && !strstr(after, "student-cuda-pdl"), "the report shows a student's rung beyond its note");
+    test_slurp(test_pathf("students/report/R/integral.md"), md, sizeof md);
+    CHECKF(!strstr(md, "student-cuda-pdl"), "the algorithm's page shows a student's rung");
+}
+
 /* The four messages: a near option of run, a near command, two options
  * that exclude each other, more threads than cores. */
 static void test_cli_messages(void)
@@ -226,5 +264,7 @@ const sb_test tests_report_truth[] = {
     { "truth: the summary gives kernel and per-frame winners; e2e below a frame is flagged", test_summary_tells_both },
     { "truth: thread scaling log-log, bandwidth against both peaks", test_plots_say_it_straight },
     { "truth: --thread, rnu, --size with --segments, oversubscribed threads", test_cli_messages },
+    { "truth: a student's rung is benched only when named, and reported never (a note says it was left out)",
+      test_students_are_no_rungs },
 };
 const int tests_report_truth_count = sizeof tests_report_truth / sizeof tests_report_truth[0];

@@ -116,7 +116,7 @@ enum {
     [OPT_RECT] = { "rect", "X,Y,W,H", "inset by a tenth of each side",                                          \
                    "GrabCut's rectangle on the --image files" },                                               \
     [OPT_ALGO] = { "algo", "PATTERNS", "all", "algorithms: comma list of shell patterns, e.g. kmeans,mean*" },        \
-    [OPT_VARIANT] = { "variant", "PATTERNS", "all", "variants: comma list of shell patterns, e.g. 'cuda-*',cpu" },    \
+    [OPT_VARIANT] = { "variant", "PATTERNS", "all", "variants: comma list of shell patterns, e.g. 'cuda-*',cpu (students' rungs only by name: 'student-*')" },    \
     [OPT_STAGE] = { "stage", "PATTERNS", "all", "stages: comma list of shell patterns, e.g. filter,merge" },          \
     [OPT_THREADS] = { "threads", "LIST", "1,2,4,... and the core count", "thread counts of threaded variants" },   \
     [OPT_SWEEP] = { "sweep", "marked|all", "marked",                                                            \
@@ -293,7 +293,7 @@ static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, co
 
 static int variant_selected(const bench_opts *o, const sb_variant *v, const sb_algo *algo, int stage)
 {
-    return strcmp(v->algo, algo->name) == 0 && sb_variant_match(o->variants, v->algo, v->name) && (v->stages & (1u << stage)) &&
+    return strcmp(v->algo, algo->name) == 0 && sb_variant_pick(o->variants, v->algo, v->name) && (v->stages & (1u << stage)) &&
            sb_pattern_match(o->stages, algo->stages[stage]);
 }
 
@@ -833,7 +833,7 @@ static void report_unavailable(const bench_opts *o)
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
         char why[300];
-        if (!sb_pattern_match(o->algos, v->algo) || !sb_variant_match(o->variants, v->algo, v->name) ||
+        if (!sb_pattern_match(o->algos, v->algo) || !sb_variant_pick(o->variants, v->algo, v->name) ||
             sb_variant_availability(v, why, sizeof why) == SB_AVAILABLE)
             continue;
         int k = 0;

@@ -122,7 +122,7 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
     snprintf(csv, sizeof csv, "%s/%s.csv", dir, algo->name);
     sb_rows rows;
     sb_error ignored;
-    int have_rows = sb_rows_read_csv(csv, &rows, &ignored) == SB_OK;
+    int have_rows = sb_rows_read_ladders(csv, &rows, NULL, &ignored) == SB_OK;
     if (results && !have_rows)
         return sb_fail(err, SB_ERR_IO, "%s: no result rows for %s there", csv, algo->name);
 

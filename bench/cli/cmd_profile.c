@@ -250,7 +250,7 @@ static void top_rungs(const profile_opts *o, const sb_algo *algo, int stage, con
     snprintf(path, sizeof path, "%.1000s/%.60s.csv", o->results, algo->name);
     sb_rows rows;
     sb_error ignored;
-    if (sb_rows_read_csv(path, &rows, &ignored) != SB_OK)
+    if (sb_rows_read_ladders(path, &rows, NULL, &ignored) != SB_OK)
         return;
     const sb_row *best = NULL;
     for (int i = 0; i < rows.count; i++) {

@@ -72,6 +72,13 @@ int sb_variant_match(const char *patterns, const char *algo, const char *name)
     return 0;
 }
 
+int sb_variant_pick(const char *patterns, const char *algo, const char *name)
+{
+    if (sb_is_student_variant(name) && !(patterns && strstr(patterns, SB_STUDENT_PREFIX)))
+        return 0;
+    return sb_variant_match(patterns, algo, name);
+}
+
 int sb_variant_names(const char *algos, const char **names, int max)
 {
     int n = 0;

@@ -21,6 +21,10 @@ int sb_variant_names(const char *algos, const char **names, int max);   /* and r
 /* Does a variant of algo, called `name` now, match: by its name or by the
  * name it had before a rename (io/renames.h)? */
 int sb_variant_match(const char *patterns, const char *algo, const char *name);   /* variants of the algos matching `algos` */
+/* sb_variant_match for a run of the ladders (bench, check): a student's
+ * rung (registry.h) only where the patterns name students ("student-*",
+ * "student-cuda-pdl"), never through "all" or "cuda-*". */
+int sb_variant_pick(const char *patterns, const char *algo, const char *name);
 int sb_stage_names(const char *algos, const char **names, int max);
 
 #endif

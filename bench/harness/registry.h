@@ -27,6 +27,14 @@ int sb_registry_strays(void);
  * count, and one line each in why. */
 int sb_ladder_problems(char *why, size_t size);
 
+/* A student's copy of a rung (segbench exercise, built from exercises/)
+ * registers as SB_STUDENT_PREFIX + the rung's name.  It is graded on its
+ * own (segbench grade) and is never a rung of the ladders: bench and check
+ * leave it out unless --variant names it (sb_variant_pick, cli/patterns.h),
+ * and the report leaves its rows out. */
+#define SB_STUDENT_PREFIX "student-"
+int sb_is_student_variant(const char *name);
+
 /* The index of a stage by name, or -1. */
 int sb_stage_find(const sb_algo *algo, const char *stage);
 

@@ -120,20 +120,35 @@ void sb_result_set_survey(const char *dir, sb_result_set *rs)
     }
 
     run_tally runs[MAX_RUNS];
-    int nruns = 0;
-    char commits[MAX_RUNS][64];
+    int nruns = 0, students = 0;
+    char commits[MAX_RUNS][64], student_names[200] = "";
     for (int a = 0; a < sb_algo_count(); a++) {
         sb_rows rows;
         sb_error err;
         snprintf(path, sizeof path, "%s/%s.csv", dir, sb_algo_at(a)->name);
         if (sb_rows_read_csv(path, &rows, &err) != SB_OK)
             continue;
-        for (int i = 0; i < rows.count; i++)
-            tally(runs, &nruns, &rows.row[i], sb_algo_at(a)->name);
+        for (int i = 0; i < rows.count; i++) {
+            const sb_row *r = &rows.row[i];
+            tally(runs, &nruns, r, sb_algo_at(a)->name);
+            if (!sb_is_student_variant(r->variant))
+                continue;
+            char named[120];
+            snprintf(named, sizeof named, "%s/%s", r->algo, r->variant);
+            if (!students++ || !strstr(student_names, named))
+                snprintf(student_names + strlen(student_names), sizeof student_names - strlen(student_names), "%s%s",
+                         student_names[0] ? ", " : "", named);
+        }
         rs->rows += rows.count;
         sb_rows_free(&rows);
     }
     rs->runs = nruns;
+    if (students) {
+        snprintf(line, sizeof line, "%d rows of students' rungs (%.60s) are in this set: a course exercise "
+                 "was built in the tree it ran from (exercises/). The report leaves them out, since they are no "
+                 "rungs of the ladders; bench leaves them out unless --variant names them", students, student_names);
+        note(rs, line);
+    }
     for (int k = 0; k < nruns; k++) {
         int seen = 0;
         for (int j = 0; j < rs->commits; j++)

@@ -5,6 +5,8 @@
 #include "io/json_out.h"
 #include "io/renames.h"
 
+#include "harness/registry.h"
+
 #include "segbench/atomic_file.h"
 
 #include <errno.h>
@@ -366,6 +368,29 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
     }
     free(line);
     fclose(fp);
+    return st;
+}
+
+sb_status sb_rows_read_ladders(const char *path, sb_rows *rows, int *students, sb_error *err)
+{
+    sb_status st = sb_rows_read_csv(path, rows, err);
+    int kept = 0, left = 0;
+    for (int i = 0; !st && i < rows->count; i++) {
+        sb_row *r = &rows->row[i];
+        if (sb_is_student_variant(r->variant)) {
+            free(r->kernel_ms);
+            free(r->e2e_ms);
+            free(r->frame_ms);
+            free(r->setup_ms);
+            left++;
+        } else {
+            rows->row[kept++] = *r;
+        }
+    }
+    if (!st)
+        rows->count = kept;
+    if (students)
+        *students = left;
     return st;
 }
 

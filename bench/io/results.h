@@ -64,6 +64,11 @@ sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error 
 /* The rows with their samples as JSON: {"rows": [{..., "kernel": {..., "samples_ms": [...]}}]}. */
 sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *err);
 sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err);
+/* sb_rows_read_csv without the rows of students' rungs (harness/registry.h,
+ * SB_STUDENT_PREFIX): what the report, the lessons and make profile's
+ * choice of rungs read, since those rows are no rungs of the ladders.
+ * *students (NULL: not wanted) gets how many were left out. */
+sb_status sb_rows_read_ladders(const char *path, sb_rows *rows, int *students, sb_error *err);
 /* Attach the samples in `path` to the matching rows (missing file: error).
  * A sample line that names a run attaches only to that run's row. */
 sb_status sb_rows_read_samples(const char *path, sb_rows *rows, sb_error *err);

@@ -27,8 +27,6 @@
 
 #include <stddef.h>
 
-#define SB_STUDENT_PREFIX "student-"
-
 /* The rung a student variant copies ("student-cuda-pdl" -> integral's
  * cuda-pdl), or NULL when `name` is no student name or no such rung. */
 const sb_variant *exercise_reference(const char *algo, const char *name);

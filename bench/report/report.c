@@ -271,7 +271,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
         snprintf(path, sizeof path, "%s/%s.csv", results_dir, sb_algo_at(a)->name);
         if (stat(path, &sbuf) != 0)
             continue;
-        if (!(st = sb_rows_read_csv(path, &rows[nalgo], err)))
+        if (!(st = sb_rows_read_ladders(path, &rows[nalgo], NULL, err)))
             algos[nalgo++] = sb_algo_at(a);
     }
 

@@ -3,6 +3,7 @@
  * (see report_parts.h). */
 #include "report/report_parts.h"
 
+#include "harness/registry.h"
 #include "io/env.h"
 #include "io/renames.h"
 
@@ -22,8 +23,8 @@ void report_kernels(FILE *md, const char *results_dir, const char *algo, const c
     while (sb_csv_read_record(fp, &l, &cap) > 0) {
         char *f[10];
         int n = sb_csv_split(l, f, 10);
-        if (n < 10 || strcmp(f[0], stage) != 0)
-            continue;                       /* the header, another stage, or a cut-off line */
+        if (n < 10 || strcmp(f[0], stage) != 0 || sb_is_student_variant(f[1]))
+            continue;                       /* the header, another stage, a cut-off line, or a student's rung */
         if (!rows++)
             fprintf(md, "#### What the hardware did, stage %s\n\nEvery kernel each CUDA variant launches, as the "
                         "CUDA occupancy API reports it for the binary and GPU of this run (theoretical occupancy: "

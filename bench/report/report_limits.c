@@ -204,7 +204,7 @@ double report_stage_limit_on(const char *results_dir, const sb_algo *algo, int s
     sb_rows rows = { 0 };
     report_profile prof = { 0 };
     sb_error quiet;
-    if (sm_count > 0 && sm_mhz > 0 && sb_rows_read_csv(path, &rows, &quiet) == SB_OK &&
+    if (sm_count > 0 && sm_mhz > 0 && sb_rows_read_ladders(path, &rows, NULL, &quiet) == SB_OK &&
         report_profile_read(results_dir, algo->name, &prof)) {
         stage_limit lim;
         report_stage_limit_of(&rows, algo, stage, copy_gbps, &prof, &lim);

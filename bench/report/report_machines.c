@@ -157,7 +157,7 @@ static void load_machine(machine *m, const char *dir)
     for (int a = 0; a < sb_algo_count(); a++) {
         snprintf(path, sizeof path, "%s/%s.csv", dir, sb_algo_at(a)->name);
         sb_error ignored;
-        if (sb_rows_read_csv(path, &m->rows[a], &ignored) != SB_OK)
+        if (sb_rows_read_ladders(path, &m->rows[a], NULL, &ignored) != SB_OK)
             memset(&m->rows[a], 0, sizeof m->rows[a]);
     }
     /* the commit env.json and every row name, or "mixed" */

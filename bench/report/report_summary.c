@@ -304,7 +304,7 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
         snprintf(path, sizeof path, "%s/%s.csv", results_dir, algo->name);
         sb_error ignored;
         if (strncmp(algo->name, pipeline->name, plen) || algo->name[plen] != '-' ||
-            sb_rows_read_csv(path, &rows[nparts], &ignored) != SB_OK)
+            sb_rows_read_ladders(path, &rows[nparts], NULL, &ignored) != SB_OK)
             continue;
         part[nparts++] = algo;
     }
