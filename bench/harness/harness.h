@@ -56,9 +56,9 @@
 
 /* A slow serial reference (one run at least the budget) is run twice more
  * when one run takes at most this many budgets (300 ms at the default
- * 100 ms): longer runs vary by a fraction of a per cent from run to run,
- * and two more runs of every reference between 0.3 and 1 s cost a default
- * bench about 50 s on the H100 host (docs/measuring.md). */
+ * 100 ms).  A trade: two more runs of every reference between 0.3 and 1 s
+ * cost a default bench about 40-50 s on the H100 host, and such a row's
+ * one run is then about 5 % off its median of three (docs/measuring.md). */
 #define SB_REFERENCE_MEDIAN_OF 3
 
 /* Kernels one census can list (the distinct kernel, block, shared memory
