@@ -43,14 +43,18 @@ sb_row *sb_rows_add(sb_rows *rows)
     return r;
 }
 
+static void row_free_samples(sb_row *r)
+{
+    free(r->kernel_ms);
+    free(r->e2e_ms);
+    free(r->frame_ms);
+    free(r->setup_ms);
+}
+
 void sb_rows_free(sb_rows *rows)
 {
-    for (int i = 0; i < rows->count; i++) {
-        free(rows->row[i].kernel_ms);
-        free(rows->row[i].e2e_ms);
-        free(rows->row[i].frame_ms);
-        free(rows->row[i].setup_ms);
-    }
+    for (int i = 0; i < rows->count; i++)
+        row_free_samples(&rows->row[i]);
     free(rows->row);
     memset(rows, 0, sizeof *rows);
 }
@@ -378,10 +382,7 @@ sb_status sb_rows_read_ladders(const char *path, sb_rows *rows, int *students, s
     for (int i = 0; !st && i < rows->count; i++) {
         sb_row *r = &rows->row[i];
         if (sb_is_student_variant(r->variant)) {
-            free(r->kernel_ms);
-            free(r->e2e_ms);
-            free(r->frame_ms);
-            free(r->setup_ms);
+            row_free_samples(r);
             left++;
         } else {
             rows->row[kept++] = *r;
