@@ -255,8 +255,3 @@ sb_availability sb_variant_availability(const sb_variant *v, char *why, size_t w
     snprintf(why, why_size, "available");
     return SB_AVAILABLE;
 }
-
-int sb_is_student_variant(const char *name)
-{
-    return strncmp(name, SB_STUDENT_PREFIX, strlen(SB_STUDENT_PREFIX)) == 0;
-}
