@@ -4,6 +4,8 @@
 #   make test       build and run the CPU test suite (what CI runs)
 #   make exercise ALGO=integral RUNG=cuda-transposed   a lesson as a student's stub (exercises/);
 #                   make grade ALGO=... RUNG=... grades it (docs/course.md)
+#   make check-layers  every include of bench/ points down its layer order (bench/README.md)
+#   make check-size    no function in bench/ over 120 lines
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer on the image, PNM, manifest, results and env.json readers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
@@ -99,7 +101,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm clean
+.PHONY: all check-layers check-size exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -207,7 +209,7 @@ $(BUILD)/exercises/%_openmp.o: exercises/%_openmp.c $(BUILD)/deps.ok $(BUILD)/ge
 # must leave it too), rewritten only when it changes.
 $(BUILD)/gen/variants.inc: FORCE
 	@mkdir -p $(dir $@)
-	$(Q)sh bench/harness/variant_table.sh . > $@.tmp
+	$(Q)sh scripts/variant_table.sh . > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 $(BUILD)/bench/harness/registry.o: bench/harness/registry.c $(BUILD)/gen/variants.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
@@ -244,6 +246,14 @@ $(BUILD)/test_gpu: $(BUILD)/tests/test_gpu.o $(filter-out $(BUILD)/tests/test_ma
 test: $(BUILD)/test_cpu $(BUILD)/segbench $(BUILD)/sbgen
 	./$(BUILD)/test_cpu
 
+# bench/'s folders are layers and every include points down their order
+# (bench/README.md); no function in bench/ is longer than 120
+# lines.  CI runs both.
+check-layers:
+	@sh scripts/check_layers.sh bench
+check-size:
+	@sh scripts/check_size.sh bench 120
+
 # The CPU suite under AddressSanitizer and UndefinedBehaviorSanitizer, in a
 # build of its own (build-asan/, no CUDA); any finding fails it.
 ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
@@ -260,8 +270,8 @@ test-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRC := $(COMMON_SRC) bench/harness/dataset.c bench/io/results.c bench/io/renames.c bench/io/csv.c bench/io/json_out.c \
-                bench/io/env_json.c
+FUZZ_LIB_SRC := $(COMMON_SRC) bench/harness/dataset.c bench/io/results.c bench/harness/renames.c bench/base/csv.c bench/base/json_out.c \
+                bench/io/env_json.c bench/base/files.c
 FUZZ_TARGETS := image pnm manifest results env
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(BUILD)/deps.ok
 	@mkdir -p build-fuzz
@@ -323,29 +333,29 @@ grade: all datasets/build/smoke/manifest.tsv
 # hyperfine (an optional tool), on the set's largest image, every integral
 # variant that can run here: results/<machine>/cli.json, shown by the report.
 bench-cli: all datasets
-	bash bench/cli/bench_cli.sh --set $(SET)
+	bash scripts/bench_cli.sh --set $(SET)
 
 # Nsight Compute over every CUDA rung (a GPU machine with ncu; after make
 # bench, so the profile is the same run's): results/<machine>/<algo>.profile.csv.
 profile: all datasets
-	bash bench/profile/profile.sh --set $(SET)
+	bash scripts/profile.sh --set $(SET)
 
 # Peers (optional; python3 with OpenCV, scikit-image, CuPy, PyTorch where
 # installed): the same images on the same machine -> results/<machine>/peers.csv.
 peers: all datasets
 	@command -v python3 >/dev/null 2>&1 || { echo "make peers: python3 not found: peers skipped"; exit 0; }; \
 	machine=$$(./$(BUILD)/segbench env --no-measure | sed -n 's/^ *"machine_id": "\(.*\)",$$/\1/p'); \
-	mkdir -p results/$$machine && python3 bench/peers/peers.py --dataset datasets/build/$(SET) --out results/$$machine/peers.csv
+	mkdir -p results/$$machine && python3 scripts/peers/peers.py --dataset datasets/build/$(SET) --out results/$$machine/peers.csv
 
 # Many machines behind Slurm: one job per partition or GRES, then one report
-# job (bench/slurm/).  PARTITIONS=a100,h100 or GRES=gpu:a100:1,gpu:h100:1;
+# job (scripts/slurm/).  PARTITIONS=a100,h100 or GRES=gpu:a100:1,gpu:h100:1;
 # TIME (minutes per task), ACCOUNT, SBATCH_FLAGS, SLURM_MAKE, ALGO (patterns), DRY_RUN=1.
 # (Each value reaches submit.sh as one argument, read by the shell from the
 # environment, where make puts variables given on its command line: make's
 # own expansion inside the recipe would let '--comment="a b"' or a space
 # in a name break the command apart.)
 bench-slurm:
-	bash bench/slurm/submit.sh $(if $(PARTITIONS),--partitions "$$PARTITIONS") $(if $(GRES),--gres "$$GRES") \
+	bash scripts/slurm/submit.sh $(if $(PARTITIONS),--partitions "$$PARTITIONS") $(if $(GRES),--gres "$$GRES") \
 	  $(if $(PARTITION),--partition "$$PARTITION") --time "$(or $(TIME),60)" \
 	  $(if $(ACCOUNT),--account "$$ACCOUNT") $(if $(SBATCH_FLAGS),--sbatch "$$SBATCH_FLAGS") \
 	  $(if $(SLURM_MAKE),--make "$$SLURM_MAKE") $(if $(ALGO),--algo "$$ALGO") --set "$(SET)" --budget "$(BUDGET)" \

@@ -366,7 +366,7 @@ static void test_bench_cli_smoke(void)
     strcpy(strrchr(sbgen, '/') + 1, "sbgen");
     snprintf(cmd, sizeof cmd, "%s datasets/sets/smoke.set %s/ >/dev/null 2>&1", sbgen, dataset);
     CHECKF(system(cmd) == 0, "%s", cmd);
-    snprintf(cmd, sizeof cmd, "bash bench/cli/bench_cli.sh --dataset %s --results %s --segbench %s --runs 2 >%s 2>&1",
+    snprintf(cmd, sizeof cmd, "bash scripts/bench_cli.sh --dataset %s --results %s --segbench %s --runs 2 >%s 2>&1",
              dataset, results, test_segbench_path(), out);
     int status = system(cmd);
     static char text[1 << 15];

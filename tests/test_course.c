@@ -83,7 +83,7 @@ static void test_grade_openmp(void)
     char tree[600];
     snprintf(tree, sizeof tree, "%s/course-tree", sb_test_dir());
     char cmd[4000];
-    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && cp -a Makefile include common bench impl_cpu impl_pthread "
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && cp -a Makefile include common bench scripts impl_cpu impl_pthread "
              "impl_cuda build %s/", test_shq(tree), test_shq(tree), test_shq(tree));
     int rc = system(cmd);
     CHECKF(rc == 0, "copying the tree failed");

@@ -7,7 +7,7 @@
 #include "test_groups.h"
 
 #include "harness/agreement.h"
-#include "cli/args.h"
+#include "base/args.h"
 #include "harness/cases.h"
 #include "harness/registry.h"
 

@@ -9,7 +9,7 @@
 #include "test_groups.h"
 
 #include "harness/registry.h"
-#include "io/renames.h"
+#include "harness/renames.h"
 #include "io/results.h"
 
 #include <stdio.h>
@@ -70,7 +70,7 @@ static void test_rung_lines_read(void)
             test_shq(root), test_shq(root));
     char out[1200];
     snprintf(out, sizeof out, "%s/table.inc", root);
-    test_sh("sh bench/harness/variant_table.sh %s > %s", test_shq(root), test_shq(out));
+    test_sh("sh scripts/variant_table.sh %s > %s", test_shq(root), test_shq(out));
     static char text[4096];
     test_slurp(out, text, sizeof text);
     CHECKF(strstr(text, "#line 2 \"impl_cuda/x/2_b.cu\"\nSB_RUNG(\"x\", \"cuda-b\", \"cuda-a\",\n"

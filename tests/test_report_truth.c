@@ -7,7 +7,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
-#include "cli/patterns.h"
+#include "base/patterns.h"
 #include "compare/noise.h"
 
 #include "segbench/image_io.h"

@@ -10,7 +10,7 @@
  */
 #include "harness/algo.h"
 
-#include "cli/args.h"
+#include "base/args.h"
 #include "harness/outputs.h"
 #include "algos/pictures.h"
 #include "harness/registry.h"

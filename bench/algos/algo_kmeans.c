@@ -2,7 +2,7 @@
  * parameters, outputs, outputs and how each is checked, bytes moved and pictures. */
 #include "harness/algo.h"
 
-#include "cli/args.h"
+#include "base/args.h"
 #include "harness/outputs.h"
 #include "algos/pictures.h"
 

@@ -5,7 +5,7 @@
  * harness), so each step is checked and timed on its own. */
 #include "harness/algo.h"
 
-#include "cli/args.h"
+#include "base/args.h"
 #include "harness/outputs.h"
 #include "algos/pictures.h"
 #include "harness/partition.h"

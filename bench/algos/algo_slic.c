@@ -3,7 +3,7 @@
  * and pictures. */
 #include "harness/algo.h"
 
-#include "cli/args.h"
+#include "base/args.h"
 #include "harness/outputs.h"
 #include "algos/pictures.h"
 #include "algos/segmetrics.h"

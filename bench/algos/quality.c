@@ -1,7 +1,7 @@
 /* quality.c - <algo>.quality.csv and the report's quality tables. */
 #include "algos/quality.h"
 
-#include "io/csv.h"
+#include "base/csv.h"
 
 #include <stdio.h>
 

@@ -1,8 +1,10 @@
 /* cmd_env.c - `segbench env`: this machine's fingerprint as JSON. */
 #include "cli/commands.h"
+#include "harness/select.h"
+#include "harness/names.h"
 
 #include "io/env.h"
-#include "cli/options.h"
+#include "base/options.h"
 
 #include <stdio.h>
 

@@ -5,8 +5,10 @@
  * `make exercise ALGO=... RUNG=...` runs it; make then builds the copy, and
  * `segbench grade ALGO/student-RUNG` grades it. */
 #include "cli/commands.h"
+#include "harness/select.h"
+#include "harness/names.h"
 
-#include "lessons/exercise.h"
+#include "course/exercise.h"
 
 #include <stdio.h>
 #include <string.h>

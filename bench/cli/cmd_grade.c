@@ -28,8 +28,10 @@
  * the record and a leaderboard line. */
 #define _DEFAULT_SOURCE
 #include "cli/commands.h"
+#include "harness/select.h"
+#include "harness/names.h"
 
-#include "cli/args.h"
+#include "base/args.h"
 
 #include "harness/cases.h"
 #include "harness/device_status.h"
@@ -37,9 +39,9 @@
 #include "harness/outputs.h"
 #include "io/env.h"
 #include "io/result_set.h"
-#include "io/json_out.h"
-#include "lessons/exercise.h"
-#include "lessons/lessons.h"
+#include "base/json_out.h"
+#include "course/exercise.h"
+#include "course/lessons.h"
 #include "report/report_limits.h"
 
 #include "segbench/atomic_file.h"

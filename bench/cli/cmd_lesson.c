@@ -5,10 +5,14 @@
  * ALGO` prints the algorithm's whole tree instead.  The tree comes from
  * the rungs' SB_RUNG lines (variant.h), the numbers from --results. */
 #include "cli/commands.h"
+#include "harness/select.h"
+#include "harness/names.h"
+
+#include "base/files.h"
 
 #include "io/result_set.h"
-#include "io/renames.h"
-#include "lessons/lessons.h"
+#include "harness/renames.h"
+#include "course/lessons.h"
 
 #include "segbench/spawn.h"
 
@@ -113,13 +117,15 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
     }
 
     /* The numbers: --results, else the reference machine's set. */
-    char dir[1200];
+    char dir[SB_PATH_MAX];
     if (results)
         snprintf(dir, sizeof dir, "%s", results);
     else
         sb_reference_results_dir("results", dir, sizeof dir);
-    char csv[1300];
-    snprintf(csv, sizeof csv, "%s/%s.csv", dir, algo->name);
+    char csv[SB_PATH_MAX];
+    sb_status st = sb_path(csv, err, "%s/%s.csv", dir, algo->name);
+    if (st)
+        return st;
     sb_rows rows;
     sb_error ignored;
     int have_rows = sb_rows_read_ladders(csv, &rows, NULL, &ignored) == SB_OK;

@@ -1,11 +1,14 @@
 /* cmd_list.c - `segbench list`: every algorithm and variant, and whether
  * each can run on this machine; as text, or as JSON for scripts. */
 #include "cli/commands.h"
+#include "io/results.h"
+#include "harness/select.h"
+#include "harness/names.h"
 
 #include "harness/device_status.h"
-#include "io/json_out.h"
-#include "cli/options.h"
-#include "cli/patterns.h"
+#include "base/json_out.h"
+#include "base/options.h"
+#include "base/patterns.h"
 
 #include <stdio.h>
 #include <string.h>

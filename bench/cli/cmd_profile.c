@@ -13,9 +13,14 @@
  * (bench/profile/), which turns ncu's CSV into <algo>.profile.csv.
  */
 #include "cli/commands.h"
+#include "io/results.h"
+#include "harness/select.h"
+#include "harness/names.h"
 
-#include "cli/args.h"
-#include "cli/patterns.h"
+#include "base/files.h"
+
+#include "base/args.h"
+#include "base/patterns.h"
 #include "harness/cases.h"
 #include "harness/device_status.h"
 #include "profile/ncu_import.h"
@@ -246,7 +251,7 @@ static void top_rungs(const profile_opts *o, const sb_algo *algo, int stage, con
                       const sb_variant *pick[2])
 {
     pick[0] = pick[1] = NULL;
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%.1000s/%.60s.csv", o->results, algo->name);
     sb_rows rows;
     sb_error ignored;

@@ -1,12 +1,14 @@
 /* cmd_run.c - `segbench run ALGO IN OUT`: one variant on one image, the
  * output written as a picture (atomically), the time on stderr. */
 #include "cli/commands.h"
+#include "harness/select.h"
+#include "harness/names.h"
 
 #include "harness/agreement.h"
-#include "cli/args.h"
+#include "base/args.h"
 #include "harness/outputs.h"
-#include "cli/options.h"
-#include "cli/patterns.h"
+#include "base/options.h"
+#include "base/patterns.h"
 #include "harness/cases.h"
 
 #include "segbench/atomic_file.h"

@@ -3,7 +3,7 @@
  * options live in its own table (options.h), which also makes its --help. */
 #include "cli/commands.h"
 
-#include "cli/options.h"
+#include "base/options.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/device.h"

@@ -1,7 +1,7 @@
 /* compare_table.c - compare's lines, verdict and exports (see compare_table.h). */
 #include "compare/compare_table.h"
 
-#include "io/json_out.h"
+#include "base/json_out.h"
 #include "compare/noise.h"
 #include "io/results.h"
 

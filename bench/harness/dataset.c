@@ -1,6 +1,8 @@
 /* dataset.c - manifest parsing (see dataset.h). */
 #include "harness/dataset.h"
 
+#include "base/files.h"
+
 #include "segbench/image_io.h"
 
 #include <errno.h>
@@ -46,7 +48,7 @@ sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *e
     FILE *fp = fopen(path, "r");
     if (!fp)
         return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
-    char dir[1024];
+    char dir[SB_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
     if (slash)
@@ -102,14 +104,14 @@ sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *e
 
 sb_status sb_dataset_load_set(const char *root, const char *set, sb_dataset *ds, sb_error *err)
 {
-    char path[1024];
+    char path[SB_PATH_MAX];
     for (const char *p = set; *p; p++)
         if (!(*p == '-' || *p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
             return sb_fail(err, SB_ERR_USAGE, "dataset name '%s': use lower-case letters, digits, - and _", set);
     snprintf(path, sizeof path, "%s/datasets/build/%s/manifest.tsv", root, set);
     struct stat sb;
     if (stat(path, &sb) != 0) {
-        char def[1024];
+        char def[SB_PATH_MAX];
         snprintf(def, sizeof def, "%s/datasets/sets/%s.set", root, set);
         if (stat(def, &sb) != 0)
             return sb_fail(err, SB_ERR_USAGE, "unknown dataset '%s' (no %s)", set, def);

@@ -11,14 +11,16 @@
 
 #include "segbench/error.h"
 
+#include "base/files.h"
+
 typedef struct sb_dataset_image {
     char name[128];
-    char path[1024];
+    char path[SB_PATH_MAX];
     char kind[16];            /* "synthetic" or "photo" */
     int width, height;
     int rect[4];              /* foreground rectangle x, y, w, h; w = 0 when none */
-    char labels[1024];        /* ground-truth region labels, or "" */
-    char mask[1024];          /* ground-truth foreground mask, or "" */
+    char labels[SB_PATH_MAX];        /* ground-truth region labels, or "" */
+    char mask[SB_PATH_MAX];          /* ground-truth foreground mask, or "" */
     int gallery;              /* shown in the report's gallery */
     int sweep;                /* bench sweeps thread counts here (see cmd_bench.c) */
 } sb_dataset_image;

@@ -3,13 +3,13 @@
 #include "harness/registry.h"
 
 #include "harness/device_status.h"
-#include "io/renames.h"
+#include "harness/renames.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* The table, from every SB_VARIANT(...) line of the variants' files
- * (gen/variants.inc, bench/harness/variant_table.sh, whose #line directives make
+ * (gen/variants.inc, scripts/variant_table.sh, whose #line directives make
  * __FILE__ the variant's own file), with no ops yet: a variant
  * whose file was compiled into this program fills them in when it starts
  * (sb_variant_register); one whose file was not stays NULL, "not built". */

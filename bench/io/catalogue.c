@@ -1,10 +1,12 @@
 /* catalogue.c - the variants of a result set (see catalogue.h). */
 #include "io/catalogue.h"
-#include "io/renames.h"
 
-#include "cli/args.h"
+#include "base/files.h"
+#include "harness/renames.h"
+
+#include "base/args.h"
 #include "io/env.h"
-#include "cli/patterns.h"
+#include "base/patterns.h"
 #include "harness/registry.h"
 
 #include "segbench/atomic_file.h"
@@ -27,7 +29,7 @@ static const char *const HEADER_6 = "algo\tname\tbackend\tflags\tstages\tsummary
 
 sb_status sb_catalogue_write(const char *dir, const char *algos, sb_error *err)
 {
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/variants.tsv", dir);
     sb_catalogue_load(dir);          /* keep the other algorithms' lines as they were */
     int had_file = from_file;
@@ -67,7 +69,7 @@ int sb_catalogue_load(const char *dir)
     text = NULL;
     count = 0;
     from_file = 0;
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/variants.tsv", dir);
     text = sb_read_text(path);
     size_t header = !text                                             ? 0

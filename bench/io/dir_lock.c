@@ -1,6 +1,8 @@
 /* dir_lock.c - flock on <dir>/.lock with the holder written inside (see dir_lock.h). */
 #include "io/dir_lock.h"
 
+#include "base/files.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,7 +13,7 @@
 
 sb_status sb_dir_lock_take(sb_dir_lock *lock, const char *dir, const char *what, int wait, sb_error *err)
 {
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/.lock", dir);
     lock->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (lock->fd < 0)

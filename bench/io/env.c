@@ -4,7 +4,7 @@
 
 #include "harness/gpu_clocks.h"
 
-#include "io/json_out.h"
+#include "base/json_out.h"
 
 #include "harness/device_status.h"
 

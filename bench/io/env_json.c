@@ -1,6 +1,8 @@
 /* env_json.c - reading what env.json says (see env_json.h). */
 #include "io/env_json.h"
 
+#include "base/files.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,23 +30,6 @@ void sb_json_get(const char *text, const char *key, char *out, size_t size)
     out[n] = '\0';
 }
 
-char *sb_read_text(const char *path)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return NULL;
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    rewind(fp);
-    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (text) {
-        size_t got = fread(text, 1, (size_t)n, fp);
-        text[got] = '\0';
-    }
-    fclose(fp);
-    return text;
-}
-
 void sb_run_info_parse(const char *env, sb_run_info *ri)
 {
     char dirty[16];
@@ -68,7 +53,7 @@ void sb_run_info_parse(const char *env, sb_run_info *ri)
 
 int sb_run_info_read(const char *dir, sb_run_info *ri)
 {
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/env.json", dir);
     char *env = sb_read_text(path);
     sb_run_info_parse(env, ri);

@@ -10,8 +10,6 @@
 /* A flat key of an env.json as text ("?" when absent); reads what
  * sb_env_print_json writes, not JSON in general.  text may be NULL. */
 void sb_json_get(const char *text, const char *key, char *out, size_t size);
-/* A whole file as a string (malloc'd), or NULL. */
-char *sb_read_text(const char *path);
 
 /* What env.json says of the run that wrote a result set. */
 typedef struct sb_run_info {

@@ -1,6 +1,8 @@
 /* gallery_index.c - the gallery's index.tsv (see gallery_index.h). */
 #include "io/gallery_index.h"
 
+#include "base/files.h"
+
 #include "io/env.h"
 
 #include "segbench/atomic_file.h"

@@ -9,8 +9,10 @@
 
 #include "segbench/error.h"
 
+#include "base/files.h"
+
 typedef struct sb_gallery_index {
-    char path[1200];
+    char path[SB_PATH_MAX];
     char *old_text;          /* the index as it was, header dropped */
     FILE *fresh;             /* this run's lines */
     char *fresh_text;

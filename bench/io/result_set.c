@@ -1,6 +1,8 @@
 /* result_set.c - survey of a results directory (see result_set.h). */
 #include "io/result_set.h"
 
+#include "base/files.h"
+
 #include "io/env.h"
 #include "harness/registry.h"
 #include "io/results.h"
@@ -64,7 +66,7 @@ static int tally(run_tally *runs, int *nruns, const sb_row *r, const char *algo)
 /* The n-th machine id of published.txt (comments and blank lines skipped). */
 static int published_at(const char *root, int n, char *out, size_t size)
 {
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/published.txt", root);
     char *text = sb_read_text(path);
     int k = 0, found = 0;
@@ -108,7 +110,7 @@ void sb_reference_results_dir(const char *results_root, char *out, size_t size)
 void sb_result_set_survey(const char *dir, sb_result_set *rs)
 {
     memset(rs, 0, sizeof *rs);
-    char path[1200], line[SB_SET_NOTE_MAX];
+    char path[SB_PATH_MAX], line[SB_SET_NOTE_MAX];
     const sb_run_info *ri = &rs->run;
     sb_run_info_read(dir, &rs->run);
     rs->finished = strcmp(ri->finished, "true") == 0;

@@ -1,9 +1,11 @@
 /* results.c - CSV in and out for benchmark rows (see results.h). */
 #include "io/results.h"
 
-#include "io/csv.h"
-#include "io/json_out.h"
-#include "io/renames.h"
+#include "base/files.h"
+
+#include "base/csv.h"
+#include "base/json_out.h"
+#include "harness/renames.h"
 
 #include "harness/registry.h"
 
@@ -147,7 +149,7 @@ sb_status sb_csv_log_open(sb_csv_log *log, const char *path, const char *header,
     snprintf(log->path, sizeof log->path, "%s", path);
     FILE *old = keep ? fopen(path, "r+") : NULL;
     if (old) {
-        char first[1024] = "";
+        char first[SB_PATH_MAX] = "";
         long good = sb_csv_complete_length(old);
         rewind(old);
         if (!fgets(first, sizeof first, old) || strcspn(first, "\r\n") != strlen(header) ||
@@ -163,7 +165,7 @@ sb_status sb_csv_log_open(sb_csv_log *log, const char *path, const char *header,
         log->fp = old;
         return SB_OK;
     }
-    char text[1024];
+    char text[SB_PATH_MAX];
     snprintf(text, sizeof text, "%s\n", header);
     sb_status st = sb_atomic_write_text(path, text, err);
     if (st)

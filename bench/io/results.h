@@ -15,7 +15,9 @@
 #ifndef SEGBENCH_RESULTS_H
 #define SEGBENCH_RESULTS_H
 
-#include "io/csv.h"
+#include "base/csv.h"
+
+#include "base/files.h"
 
 #include "segbench/error.h"
 #include "segbench/stats.h"
@@ -104,7 +106,7 @@ int sb_row_same_key(const sb_row *a, const sb_row *b);
  * returns. */
 typedef struct sb_csv_log {
     FILE *fp;
-    char path[1200];
+    char path[SB_PATH_MAX];
 } sb_csv_log;
 
 sb_status sb_csv_log_open(sb_csv_log *log, const char *path, const char *header, int keep, sb_error *err);

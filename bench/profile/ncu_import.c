@@ -1,7 +1,9 @@
 /* ncu_import.c - ncu's raw CSV into <algo>.profile.csv (ncu_import.h). */
 #include "profile/ncu_import.h"
 
-#include "io/csv.h"
+#include "base/files.h"
+
+#include "base/csv.h"
 #include "io/env.h"
 #include "io/env_json.h"
 
@@ -48,7 +50,7 @@ static sb_status read_regions(const char *path, region *r, int *n, sb_error *err
     FILE *fp = fopen(path, "r");
     if (!fp)
         return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
-    char line[1024];
+    char line[SB_PATH_MAX];
     *n = 0;
     int lineno = 0;
     while (fgets(line, sizeof line, fp)) {
@@ -300,7 +302,7 @@ static void add_into(kernel_sum *all, const kernel_sum *s, int nstalls)
 static sb_status write_algo(const char *results_dir, const char *algo, const region *g, int ng, const kernel_sum *k,
                             int nk, const ncu_columns *c, const profile_env *e, sb_error *err)
 {
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%.1000s/%.60s.profile.csv", results_dir, algo);
     sb_atomic_file af;
     sb_status st = sb_atomic_open(&af, path, err);
@@ -341,7 +343,7 @@ sb_status sb_ncu_import(const char *ncu_csv, const char *regions, const char *re
                         "incomplete\n", ncu_csv, markers, ng);
         ng = markers - 1;
     }
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/env.json", results_dir);
     char *env = sb_read_text(path);
     if (!env)

@@ -10,10 +10,11 @@
  * scripts over generated data files, so a reader can rerun them; without
  * gnuplot the report says which plots are missing.
  */
-#include "cli/commands.h"
+#include "report/report.h"
+
+#include "base/files.h"
 
 #include "io/catalogue.h"
-#include "cli/options.h"
 #include "report/report_parts.h"
 #include "report/report_limits.h"
 
@@ -62,7 +63,7 @@ static sb_status report_gallery(const char *results_dir, const char *out_dir, FI
     char gdir[1400];
     snprintf(gdir, sizeof gdir, "%s/gallery", out_dir);
     sb_status st = sb_mkdirs(gdir, err);
-    char line[1024], last[300] = "";
+    char line[SB_PATH_MAX], last[300] = "";
     int header = 1;
     fprintf(md, "# Gallery\n\n[Back to the report](REPORT.md). The serial reference's output (every variant's is "
                 "identical where it agrees).\n\n");
@@ -396,64 +397,62 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     return st;
 }
 
-enum { OPT_RESULTS, OPT_RESULTS_ROOT, OPT_OUT, OPT_BASELINE, OPT_COUNT };
-
-static const sb_option REPORT_OPTIONS[OPT_COUNT] = {
-    [OPT_RESULTS] = { "results", "DIR", NULL,
-                      "report on this one result set (and MACHINES.md beside it), leave the others' reports alone" },
-    [OPT_RESULTS_ROOT] = { "results-root", "DIR", "results", "report on every result set DIR/<machine>/" },
-    [OPT_OUT] = { "out", "DIR", "report/<machine> with --results, else report",
-                  "where the report goes (with --results-root: the folder of the machines' reports)" },
-    [OPT_BASELINE] = { "baseline", "MACHINE", "the reference machine (results/published.txt)",
-                       "the machine MACHINES.md compares the others with" },
-};
-
-const sb_command sb_cmd_report = {
-    "report", "[options]", "Write REPORT.md, tables and plots for every result set (report/<machine>/), "
-                           "and report/MACHINES.md.",
-    "MACHINES.md puts the machines side by side; when the results folder holds a\n"
-    "slurm-tasks.tsv (written by 'make bench-slurm'), it also names every cluster task\n"
-    "and whether it failed.  'make bench' reports on the run it made (--results).\n",
-    REPORT_OPTIONS, OPT_COUNT, 0, NULL, cmd_report,
-};
-
 /* The result sets under root (folders with an env.json), sorted so that
- * MACHINES.md is the same every time. */
-static int result_sets(const char *root, char dirs[][1200], int max)
+ * MACHINES.md is the same every time: *dirs (malloc'd, SB_PATH_MAX a
+ * name), their count, or -1 when root cannot be opened. */
+static int result_sets(const char *root, char (**dirs)[SB_PATH_MAX], sb_error *err)
 {
+    *dirs = NULL;
     DIR *d = opendir(root);
     if (!d)
         return -1;
-    int n = 0;
+    int n = 0, cap = 0;
     struct dirent *e;
-    while ((e = readdir(d)) && n < max) {
+    while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;
-        char env[1300];
-        snprintf(dirs[n], 1200, "%s/%s", root, e->d_name);
-        snprintf(env, sizeof env, "%s/env.json", dirs[n]);
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char (*grown)[SB_PATH_MAX] = realloc(*dirs, (size_t)cap * SB_PATH_MAX);
+            if (!grown) {
+                closedir(d);
+                sb_fail(err, SB_ERR_NOMEM, "out of memory listing %s", root);
+                return -2;
+            }
+            *dirs = grown;
+        }
+        char env[SB_PATH_MAX];
         struct stat sbuf;
+        if (sb_path((*dirs)[n], err, "%s/%s", root, e->d_name) || sb_path(env, err, "%s/env.json", (*dirs)[n])) {
+            closedir(d);
+            return -2;
+        }
         if (stat(env, &sbuf) == 0)
             n++;
     }
     closedir(d);
-    qsort(dirs, (size_t)n, 1200, (int (*)(const void *, const void *))strcmp);
+    if (n)
+        qsort(*dirs, (size_t)n, SB_PATH_MAX, (int (*)(const void *, const void *))strcmp);
     return n;
 }
 
 /* MACHINES.md in report_root, from every result set under root. */
 static sb_status machines_page(const char *root, const char *report_root, const char *baseline, sb_error *err)
 {
-    static char dirs[64][1200];
-    int n = result_sets(root, dirs, 64);
-    char tasks[1200], machines[1200];
-    snprintf(tasks, sizeof tasks, "%s/slurm-tasks.tsv", root);
-    snprintf(machines, sizeof machines, "%s/MACHINES.md", report_root);
+    char (*dirs)[SB_PATH_MAX];
+    int n = result_sets(root, &dirs, err);
+    if (n == -2)
+        return err->status;
+    char tasks[SB_PATH_MAX], machines[SB_PATH_MAX];
+    sb_status st = sb_path(tasks, err, "%s/slurm-tasks.tsv", root);
+    if (!st)
+        st = sb_path(machines, err, "%s/MACHINES.md", report_root);
     struct stat sbuf;
-    int have_tasks = stat(tasks, &sbuf) == 0;
-    if (n > 1 || (n > 0 && have_tasks))
-        return sb_report_machines(dirs, n, root, baseline, machines, have_tasks ? tasks : NULL, err);
-    return SB_OK;
+    int have_tasks = !st && stat(tasks, &sbuf) == 0;
+    if (!st && (n > 1 || (n > 0 && have_tasks)))
+        st = sb_report_machines(dirs, n, root, baseline, machines, have_tasks ? tasks : NULL, err);
+    free(dirs);
+    return st;
 }
 
 static const char *const NO_GNUPLOT = "segbench report: gnuplot not found: tables only; plots not redrawn "
@@ -464,7 +463,7 @@ sb_status sb_report_result_set(const char *results, const char *out, const char 
     int csvs = 0;
     struct stat sbuf;
     for (int i = 0; i < sb_algo_count(); i++) {
-        char csv[1300];
+        char csv[SB_PATH_MAX];
         snprintf(csv, sizeof csv, "%s/%s.csv", results, sb_algo_at(i)->name);
         csvs += stat(csv, &sbuf) == 0;
     }
@@ -472,7 +471,7 @@ sb_status sb_report_result_set(const char *results, const char *out, const char 
         return sb_fail(err, SB_ERR_IO, "%s: no such results directory", results);
     if (!csvs)
         return sb_fail(err, SB_ERR_IO, "%s holds no results (no <algo>.csv); run 'segbench bench' first", results);
-    char out_dir[1200], root[1200];
+    char out_dir[SB_PATH_MAX], root[SB_PATH_MAX];
     size_t len = strlen(results);
     while (len > 1 && results[len - 1] == '/')
         len--;
@@ -492,39 +491,29 @@ sb_status sb_report_result_set(const char *results, const char *out, const char 
     return st;
 }
 
-sb_status cmd_report(int argc, char **argv, sb_error *err)
+sb_status sb_report_all(const char *root, const char *out, const char *baseline, sb_error *err)
 {
-    const char *results = NULL, *root = "results", *out = NULL, *baseline = NULL;
-    sb_optparse p;
-    sb_optparse_begin(&p, &sb_cmd_report, argc, argv, err);
-    for (int opt; (opt = sb_optparse_next(&p)) != SB_OPT_END;)
-        switch (opt) {
-        case OPT_RESULTS: results = p.value; break;
-        case OPT_RESULTS_ROOT: root = p.value; break;
-        case OPT_OUT: out = p.value; break;
-        case OPT_BASELINE: baseline = p.value; break;
-        default: return sb_optparse_unexpected(&p);
-        }
-    if (p.status)
-        return p.status;
-    if (results)
-        return sb_report_result_set(results, out, baseline, err);
-    static char dirs[64][1200];
-    int ndirs = result_sets(root, dirs, 64);
+    char (*dirs)[SB_PATH_MAX];
+    int ndirs = result_sets(root, &dirs, err);
+    if (ndirs == -2)
+        return err->status;
     if (ndirs < 0)
         return sb_fail(err, SB_ERR_IO, "%s/: cannot open (%s); run 'make bench' first", root, strerror(errno));
-    if (!ndirs)
+    if (!ndirs) {
+        free(dirs);
         return sb_fail(err, SB_ERR_IO, "%s/ holds no result sets; run 'make bench' first", root);
+    }
     const char *report_root = out ? out : "report";
     int gnuplot = sb_find_program("gnuplot", NULL, 0);
     if (!gnuplot)
         fputs(NO_GNUPLOT, stderr);
     sb_status st = SB_OK;
     for (int i = 0; i < ndirs && !st; i++) {
-        char out_dir[1300];
-        snprintf(out_dir, sizeof out_dir, "%s/%s", report_root, strrchr(dirs[i], '/') + 1);
-        st = report_one(dirs[i], out_dir, gnuplot, ndirs, err);
+        char out_dir[SB_PATH_MAX];
+        if (!(st = sb_path(out_dir, err, "%s/%s", report_root, strrchr(dirs[i], '/') + 1)))
+            st = report_one(dirs[i], out_dir, gnuplot, ndirs, err);
     }
+    free(dirs);
     if (!st)
         st = machines_page(root, report_root, baseline, err);
     return st;

@@ -2,7 +2,9 @@
  * (written by `make bench-cli`), what a user of `segbench run` waits for,
  * PNG decode and encode included.  This reads the fields hyperfine writes
  * for each command, not JSON in general. */
-#include "cli/commands.h"
+#include "report/report.h"
+
+#include "base/files.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +36,7 @@ static void command_name(const char *p, char *out, size_t size)
 
 void sb_report_cli(FILE *md, const char *results_dir)
 {
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/cli.json", results_dir);
     FILE *fp = fopen(path, "r");
     if (!fp)

@@ -5,7 +5,7 @@
 
 #include "harness/registry.h"
 #include "io/env.h"
-#include "io/renames.h"
+#include "harness/renames.h"
 
 #include <stdlib.h>
 #include <string.h>

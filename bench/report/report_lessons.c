@@ -5,7 +5,7 @@
  * steps that lost (see report_parts.h, lessons.h). */
 #include "report/report_parts.h"
 
-#include "lessons/lessons.h"
+#include "course/lessons.h"
 #include "segbench/atomic_file.h"
 
 #include <stdlib.h>

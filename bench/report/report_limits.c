@@ -17,12 +17,14 @@
  */
 #include "report/report_limits.h"
 
-#include "io/renames.h"
+#include "base/files.h"
+
+#include "harness/renames.h"
 
 #include "report/report_parts.h"
 
 #include "harness/registry.h"
-#include "io/csv.h"
+#include "base/csv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +38,7 @@ enum { PROFILE_FIELDS = 22 };
 int report_profile_read(const char *results_dir, const char *algo, report_profile *p)
 {
     memset(p, 0, sizeof *p);
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%.1000s/%.60s.profile.csv", results_dir, algo);
     FILE *fp = fopen(path, "r");
     if (!fp)
@@ -199,7 +201,7 @@ double report_stage_limit_on(const char *results_dir, const sb_algo *algo, int s
 {
     *issue_ms = 0.0;
     double mem_ms = copy_gbps > 0 ? bytes / (copy_gbps * 1e9) * 1e3 : 0.0;
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%.1000s/%.60s.csv", results_dir, algo->name);
     sb_rows rows = { 0 };
     report_profile prof = { 0 };

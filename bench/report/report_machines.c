@@ -7,9 +7,11 @@
  * reader sees which GPU kernels follow memory bandwidth and which do not.
  */
 #include "report/report_parts.h"
-#include "cli/commands.h"
 
-#include "cli/args.h"
+#include "base/files.h"
+#include "report/report.h"
+
+#include "base/args.h"
 #include "io/env.h"
 #include "harness/registry.h"
 #include "io/result_set.h"
@@ -29,7 +31,7 @@ static const char *const BACKENDS[] = { "cpu", "pthread", "openmp", "cuda-global
 enum { NBACKENDS = sizeof BACKENDS / sizeof BACKENDS[0] };
 
 typedef struct machine {
-    char id[96], dir[1200];
+    char id[96], dir[SB_PATH_MAX];
     char gpu[160], cpu[160], cores[16], date[40];
     char commit[64];               /* its rows' commit, or "mixed" */
     sb_run_info run;
@@ -96,7 +98,7 @@ static void free_machines(machine *m, int n)
             sb_rows_free(&m[k].rows[a]);
 }
 
-/* The cluster tasks of slurm-tasks.tsv (bench/slurm/report.sbatch writes
+/* The cluster tasks of slurm-tasks.tsv (scripts/slurm/report.sbatch writes
  * it): the failed ones named first, then a row per task. */
 static void cluster_tasks(FILE *md, const char *tasks_path)
 {
@@ -141,7 +143,7 @@ static void cluster_tasks(FILE *md, const char *tasks_path)
 /* Who each machine is and what it measured, from env.json; its rows. */
 static void load_machine(machine *m, const char *dir)
 {
-    char path[1300], value[64];
+    char path[SB_PATH_MAX], value[64];
     snprintf(m->dir, sizeof m->dir, "%s", dir);
     snprintf(path, sizeof path, "%s/env.json", dir);
     char *env = sb_read_text(path);
@@ -267,7 +269,7 @@ static void side_by_side(FILE *md, machine *m, const int *pick, int n, int ratio
     }
 }
 
-sb_status sb_report_machines(char dirs[][1200], int ndirs, const char *results_root, const char *baseline,
+sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *results_root, const char *baseline,
                              const char *out_path, const char *tasks_path, sb_error *err)
 {
     static machine m[MAX_MACHINES];

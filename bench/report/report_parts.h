@@ -5,7 +5,7 @@
 #ifndef SEGBENCH_REPORT_PARTS_H
 #define SEGBENCH_REPORT_PARTS_H
 
-#include "report/report_view.h"
+#include "io/stage_view.h"
 
 #include "segbench/error.h"
 

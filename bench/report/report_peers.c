@@ -5,7 +5,7 @@
 #include "report/report_parts.h"
 
 #include "io/catalogue.h"
-#include "cli/commands.h"
+#include "report/report.h"
 #include "io/env.h"
 
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * (report_colour). */
 #include "report/report_parts.h"
 
+#include "base/files.h"
+
 #include "io/catalogue.h"
 
 #include "segbench/atomic_file.h"
@@ -72,7 +74,7 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
     snprintf(name, sizeof name, "%s-%s-speedup", algo, sv->stage);
     if ((st = report_plot_data_open(pc, name, &fp, err)))
         return st;
-    char colours[1024] = "";
+    char colours[SB_PATH_MAX] = "";
     int nbars = 0, floor_col = 0;
     fprintf(fp, "size");
     for (int v = 0; v < sv->nvar; v++) {

@@ -2,7 +2,9 @@
  * <algo>.quality.csv (written by bench: algos/quality.c). */
 #include "report/report_parts.h"
 
-#include "io/csv.h"
+#include "base/files.h"
+
+#include "base/csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +44,7 @@ static int metric_index(quality_table *t, const char *name)
 
 void report_quality(FILE *md, const char *results_dir, const sb_algo *algo)
 {
-    char path[1200];
+    char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/%s.quality.csv", results_dir, algo->name);
     FILE *fp = fopen(path, "r");
     if (!fp)

@@ -7,7 +7,7 @@
 
 #include "io/catalogue.h"
 
-#include "cli/commands.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <stdlib.h>

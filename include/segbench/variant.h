@@ -108,7 +108,7 @@ typedef struct sb_variant {
  *   the ops     the five functions, in call order (upload NULL on the host)
  *
  * The build reads these lines out of every impl_* source file
- * (bench/harness/variant_table.sh makes gen/variants.inc), so `segbench list`
+ * (scripts/variant_table.sh makes gen/variants.inc), so `segbench list`
  * knows a variant even where its file could not be compiled ("not
  * built"), in the order of the files: impl_cpu/, impl_pthread/ (pthread,
  * then OpenMP), then each impl_cuda/<algo>/ by the number that opens its

@@ -70,8 +70,8 @@ fi
 host=$(hostname -s)
 mem=$(awk '/MemTotal/ { print int($2 / 1024 * 0.8) }' /proc/meminfo)
 mkdir -p "$work/state" "$work/spool"
-# shellcheck source=bench/slurm/one-node.sh
-. bench/slurm/one-node.sh
+# shellcheck source=scripts/slurm/one-node.sh
+. scripts/slurm/one-node.sh
 {
   slurm_one_node_conf segbench-test "$work"
   cat <<CONF
@@ -91,7 +91,7 @@ results=$work/results report=$work/report
 
 # Submit, then wait (bounded) until none of the submission's jobs is queued.
 submission() {
-  bash bench/slurm/submit.sh --partitions cpu-a,cpu-b --set smoke --budget 20 --time 10 --make "NVCC=" \
+  bash scripts/slurm/submit.sh --partitions cpu-a,cpu-b --set smoke --budget 20 --time 10 --make "NVCC=" \
     --results "$results" --report "$report" "$@" >"$work/submit.out" 2>&1
 }
 wait_jobs() {
@@ -136,7 +136,7 @@ check "a cancelled task is named as failed in MACHINES.md" \
 
 # ---- the generated job script and the machine table, for the record
 if [ -n "${SLURM_TEST_SHOW:-}" ]; then
-  bash bench/slurm/submit.sh --partitions cpu-a,cpu-b --set smoke --dry-run 2>&1 | tail -n 6
+  bash scripts/slurm/submit.sh --partitions cpu-a,cpu-b --set smoke --dry-run 2>&1 | tail -n 6
   echo "--- MACHINES.md after submission 1"; cat "$work/MACHINES-1.md"
   echo "--- its cluster tasks after submission 2"; sed -n '/^## Cluster tasks/,/^| [0-9]* | cpu-b/p' "$report/MACHINES.md"
 fi

@@ -1,9 +1,7 @@
 /* args.c - parsing option values (see args.h). */
-#include "cli/args.h"
+#include "base/args.h"
 
-#include "harness/cases.h"
 
-#include "segbench/image_io.h"
 
 #include <ctype.h>
 
@@ -116,22 +114,4 @@ sb_status sb_parse_bytes(const char *s, const char *what, size_t *out, sb_error 
         return sb_fail(err, SB_ERR_USAGE, "%s: '%s' is not a size (say 8G, 500M, 64k or bytes)", what, s);
     *out = (size_t)(v * unit);
     return SB_OK;
-}
-
-sb_status sb_option_max_pixels(const char *value, sb_error *err)
-{
-    int px = 0;
-    sb_status st = sb_parse_int(value, 1, (long)SB_MAX_PIXELS, "--max-pixels", &px, err);
-    if (!st)
-        sb_image_set_pixel_limit((size_t)px);
-    return st;
-}
-
-sb_status sb_option_max_memory(const char *value, sb_error *err)
-{
-    size_t bytes = 0;
-    sb_status st = sb_parse_bytes(value, "--max-memory", &bytes, err);
-    if (!st)
-        sb_set_memory_budget(bytes);
-    return st;
 }

@@ -1,6 +1,6 @@
 /* renames.c - the table behind renames.h.  An old name is never given to
  * another variant of the same algorithm (sb_ladder_problems checks). */
-#include "io/renames.h"
+#include "harness/renames.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* lessons.c - the ladders as trees of lessons (see lessons.h). */
-#include "lessons/lessons.h"
+#include "course/lessons.h"
 
-#include "io/csv.h"
-#include "io/renames.h"
-#include "report/report_view.h"
+#include "base/csv.h"
+#include "harness/renames.h"
+#include "io/stage_view.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,45 +1,14 @@
-/* patterns.c - selection by shell-style patterns (see patterns.h). */
-#include "cli/patterns.h"
+/* names.c - the registry's names for selection by pattern, and
+ * "algo/variant[@threads]" (see names.h). */
+#include "harness/names.h"
 
-#include "cli/args.h"
+#include "base/args.h"
+#include "base/patterns.h"
 #include "harness/registry.h"
-#include "io/renames.h"
+#include "harness/renames.h"
 
-#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
-
-int sb_pattern_match(const char *patterns, const char *name)
-{
-    if (!patterns)
-        return 1;
-    char item[128];
-    for (const char *p = patterns; sb_list_next(&p, item, sizeof item);)
-        if (fnmatch(item, name, 0) == 0)
-            return 1;
-    return 0;
-}
-
-sb_status sb_pattern_check(const char *patterns, const char *const *names, int count, const char *what,
-                           sb_error *err)
-{
-    if (patterns && !*patterns)
-        return sb_fail(err, SB_ERR_USAGE, "%s: empty list", what);
-    char item[128];
-    for (const char *p = patterns; sb_list_next(&p, item, sizeof item);) {
-        int hit = 0;
-        for (int i = 0; i < count && !hit; i++)
-            hit = fnmatch(item, names[i], 0) == 0;
-        if (hit)
-            continue;
-        char known[400] = "";
-        size_t n = 0;
-        for (int i = 0; i < count && n < sizeof known; i++)
-            n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "", names[i]);
-        return sb_fail(err, SB_ERR_USAGE, "%s: '%s' matches nothing (there are: %s)", what, item, known);
-    }
-    return SB_OK;
-}
 
 /* Add name to names[] unless it is there. */
 static int add_unique(const char **names, int count, int max, const char *name)
@@ -99,4 +68,33 @@ int sb_stage_names(const char *algos, const char **names, int max)
             for (int s = 0; s < sb_algo_at(i)->stage_count; s++)
                 n = add_unique(names, n, max, sb_algo_at(i)->stages[s]);
     return n;
+}
+
+sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *threads, sb_error *err)
+{
+    char algo[64], name[64];
+    const char *slash = strchr(spec, '/');
+    if (!slash || slash == spec || (size_t)(slash - spec) >= sizeof algo)
+        return sb_fail(err, SB_ERR_USAGE, "'%s': name a variant as algo/variant[@threads]", spec);
+    snprintf(algo, sizeof algo, "%.*s", (int)(slash - spec), spec);
+    const char *at = strchr(slash, '@');
+    size_t len = at ? (size_t)(at - slash - 1) : strlen(slash + 1);
+    if (len == 0 || len >= sizeof name)
+        return sb_fail(err, SB_ERR_USAGE, "'%s': name a variant as algo/variant[@threads]", spec);
+    snprintf(name, sizeof name, "%.*s", (int)len, slash + 1);
+    if (!sb_algo_find(algo))
+        return sb_fail(err, SB_ERR_USAGE, "'%s': unknown algorithm '%s' (see 'segbench list')", spec, algo);
+    *v = sb_variant_find(algo, name);
+    if (!*v)
+        return sb_fail(err, SB_ERR_USAGE, "'%s': unknown variant '%s' of %s (see 'segbench list')", spec, name,
+                       algo);
+    *threads = 1;
+    if (at) {
+        sb_status st = sb_parse_int(at + 1, 1, 1024, "thread count", threads, err);
+        if (st)
+            return st;
+        if (*threads > 1 && !((*v)->flags & SB_THREADED))
+            return sb_fail(err, SB_ERR_USAGE, "'%s': %s/%s does not take a thread count", spec, algo, name);
+    }
+    return SB_OK;
 }

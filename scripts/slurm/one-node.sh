@@ -1,5 +1,5 @@
 # one-node.sh - sourced by tests/slurm/test_slurm.sh and
-# bench/slurm/device-cluster.sh: the slurm.conf lines of a one-node test
+# scripts/slurm/device-cluster.sh: the slurm.conf lines of a one-node test
 # cluster whose daemons run as root with every file in one work folder.
 # The caller adds what differs: where munge and the plugins are, GRES, the
 # node and its partitions.

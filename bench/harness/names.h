@@ -1,18 +1,11 @@
-/* patterns.h - choosing algorithms, variants and stages by name: a comma
- * list of shell-style patterns, as fnmatch(3) reads them ("cuda-*",
- * "meanshift-*,kmeans", "cpu,pthread"). */
-#ifndef SEGBENCH_PATTERNS_H
-#define SEGBENCH_PATTERNS_H
+/* names.h - the registry's names, for choosing algorithms, variants and
+ * stages by pattern (base/patterns.h) and for naming one variant on a
+ * command line ("algo/variant@threads"). */
+#ifndef SEGBENCH_NAMES_H
+#define SEGBENCH_NAMES_H
 
+#include "harness/registry.h"
 #include "segbench/error.h"
-
-/* Does some pattern of the list match name?  NULL (no list) matches all. */
-int sb_pattern_match(const char *patterns, const char *name);
-
-/* Every pattern of the list must match one of names[]; otherwise an error,
- * for option `what` ("--variant"), that lists the names there are. */
-sb_status sb_pattern_check(const char *patterns, const char *const *names, int count, const char *what,
-                           sb_error *err);
 
 /* The names of the registry: every algorithm, every variant name and every
  * stage name (each once), for sb_pattern_check.  The arrays are static. */
@@ -26,5 +19,9 @@ int sb_variant_match(const char *patterns, const char *algo, const char *name); 
  * "student-cuda-pdl"), never through "all" or "cuda-*". */
 int sb_variant_pick(const char *patterns, const char *algo, const char *name);
 int sb_stage_names(const char *algos, const char **names, int max);
+
+
+/* Parse "algo/variant" or "algo/variant@threads". */
+sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *threads, sb_error *err);
 
 #endif

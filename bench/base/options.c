@@ -1,5 +1,5 @@
 /* options.c - table-driven option parsing and help (see options.h). */
-#include "cli/options.h"
+#include "base/options.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* json_out.c - JSON strings and numbers (see json_out.h). */
-#include "io/json_out.h"
+#include "base/json_out.h"
 
 #include <math.h>
 

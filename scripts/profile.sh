@@ -6,7 +6,7 @@
 # Run it after `make bench`: the fastest rung is read from the timings in
 # <results>, and the profile belongs to the same commit and run.
 #
-#   bash bench/profile/profile.sh [--results DIR] [--set NAME] [--algos a,b]
+#   bash scripts/profile.sh [--results DIR] [--set NAME] [--algos a,b]
 #                                 [--rungs top|all] [--timeout S per algorithm]
 #
 # NCU names the ncu binary (default: ncu on PATH, else the toolkit's);

@@ -28,15 +28,4 @@ sb_status sb_parse_int_list(const char *s, int lo, int hi, const char *what, int
 /* A size in bytes: "8G", "500M", "64k", "1048576" (binary multiples). */
 sb_status sb_parse_bytes(const char *s, const char *what, size_t *out, sb_error *err);
 
-/* The limits every command that loads images takes (run, bench, check,
- * compare): --max-pixels (the decoding limit, segbench/image_io.h) and
- * --max-memory (the host memory a case may need, harness/cases.h). */
-#define SB_OPTION_MAX_PIXELS                                                                                  \
-    { "max-pixels", "N", "178956970", "refuse images of more pixels before decoding them (at most 268435456)" }
-#define SB_OPTION_MAX_MEMORY                                                                                  \
-    { "max-memory", "SIZE", "3/4 of the RAM",                                                                 \
-      "refuse (run) or skip (bench, check, compare) an image whose estimated need is larger (8G, 500M)" }
-sb_status sb_option_max_pixels(const char *value, sb_error *err);
-sb_status sb_option_max_memory(const char *value, sb_error *err);
-
 #endif

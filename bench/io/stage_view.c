@@ -1,5 +1,5 @@
 /* report_view.c - one stage's rows for the report (see report_view.h). */
-#include "report/report_view.h"
+#include "io/stage_view.h"
 
 #include "io/catalogue.h"
 

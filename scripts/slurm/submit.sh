@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # submit.sh - `make bench-slurm`: segbench on every GPU type of a Slurm
 # cluster, one report.  For each partition (or GRES) named, one job of
-# bench/slurm/task.sbatch; then one job of bench/slurm/report.sbatch that
+# scripts/slurm/task.sbatch; then one job of scripts/slurm/report.sbatch that
 # depends on all of them (afterany) and writes report/MACHINES.md with the
 # machines side by side and the failed tasks named.
 #
@@ -78,10 +78,10 @@ logs=$results/.slurm/$group            # job logs and the tasks' status lines
 [ -n "$dry" ] || mkdir -p "$logs"
 
 if [ -n "$dry" ]; then
-  echo "# bench-slurm --dry-run: group $group; the job script of each task (bench/slurm/task.sbatch):"
-  sed 's/^/    /' bench/slurm/task.sbatch
-  echo "# the report job's script (bench/slurm/report.sbatch):"
-  sed 's/^/    /' bench/slurm/report.sbatch
+  echo "# bench-slurm --dry-run: group $group; the job script of each task (scripts/slurm/task.sbatch):"
+  sed 's/^/    /' scripts/slurm/task.sbatch
+  echo "# the report job's script (scripts/slurm/report.sbatch):"
+  sed 's/^/    /' scripts/slurm/report.sbatch
   echo "# would run, with $(env | grep '^SEGBENCH_' | sort | tr '\n' ' ')in the environment:"
 fi
 
@@ -105,7 +105,7 @@ for t in "${targets[@]}"; do
     [ -n "$partition" ] && where+=(--partition="$partition")
   fi
   export SEGBENCH_TARGET=$t
-  id=$(submit "${common[@]}" "${where[@]}" --job-name="segbench-$t" --output="$logs/%j.out" bench/slurm/task.sbatch)
+  id=$(submit "${common[@]}" "${where[@]}" --job-name="segbench-$t" --output="$logs/%j.out" scripts/slurm/task.sbatch)
   id=${id%%;*}                       # --parsable: "id" or "id;cluster"
   jobs+=("$id")
   echo "bench-slurm: task for $t: job $id"
@@ -117,7 +117,7 @@ report_where=()
 unset SEGBENCH_TARGET
 export SEGBENCH_JOBS="${jobs[*]}" SEGBENCH_TARGETS="${targets[*]}"
 rid=$(submit "${common[@]}" "${report_where[@]}" --dependency="afterany:$dep" --job-name=segbench-report \
-  --output="$logs/%j.out" bench/slurm/report.sbatch)
+  --output="$logs/%j.out" scripts/slurm/report.sbatch)
 rid=${rid%%;*}
 echo "bench-slurm: report job $rid runs after ${jobs[*]}: $report/MACHINES.md, $results/slurm-tasks.tsv"
 echo "bench-slurm: follow with: squeue -j $(IFS=,; echo "${jobs[*]},$rid")   (logs: $logs/<job>.out)"

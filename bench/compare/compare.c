@@ -1,4 +1,4 @@
-/* cmd_compare.c - `segbench compare`: is B faster than A, beyond noise?
+/* compare.c - `segbench compare`: is B faster than A, beyond noise?
  *
  * Two variants on the same images: both are checked first, then timed
  * alternately (A B B A A B ...) so drift in clocks or temperature hits both
@@ -14,18 +14,17 @@
  * Every line of the table is kept (compare_table.c) for the verdict line
  * and for --export-json / --export-csv.
  */
-#include "cli/commands.h"
-
-#include "compare/compare_table.h"
+#include "compare/compare.h"
 #include "harness/device_status.h"
-#include "compare/noise.h"
-#include "cli/options.h"
-#include "cli/patterns.h"
-#include "io/result_set.h"
 
-#include "cli/args.h"
+#include "base/files.h"
+#include "base/patterns.h"
+#include "compare/compare_table.h"
+#include "compare/noise.h"
 #include "harness/cases.h"
 #include "harness/harness.h"
+#include "harness/names.h"
+#include "io/result_set.h"
 
 #include "segbench/device.h"
 #include "segbench/image_io.h"
@@ -37,66 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-enum { MAX_FILES = 64 };
-
-#define COMPARE_SAMPLES 21
-#define COMPARE_MIN_DIFF 0.03
-#define COMPARE_ALPHA 0.01
-
-enum {
-    OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_SAMPLES, OPT_MIN_DIFF, OPT_ALPHA,
-    OPT_NO_FLUSH, OPT_MAX_PIXELS, OPT_MAX_MEMORY, OPT_BASELINE, OPT_CURRENT, OPT_FAIL_ON_SLOWER, OPT_STRICT,
-    OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_COUNT
-};
-
-static const sb_option COMPARE_OPTIONS[OPT_COUNT] = {
-    [OPT_SET] = { "set", "NAME", "default", "A B: the image set" },
-    [OPT_IMAGE] = { "image", "FILE", NULL, "A B: an image file instead of a set (repeat for more)" },
-    [OPT_RECT] = { "rect", "X,Y,W,H", "inset by a tenth of each side", "A B: GrabCut's rectangle on the --image files" },
-    [OPT_ALGO] = { "algo", "PATTERNS", "all", "--baseline: the algorithms to compare" },
-    [OPT_VARIANT] = { "variant", "PATTERNS", "all", "--baseline: the variants to compare" },
-    [OPT_STAGE] = { "stage", "PATTERNS", "A B: the first stage; --baseline: all", "the stages to compare" },
-    [OPT_SAMPLES] = { "samples", "N", SB_STR(COMPARE_SAMPLES), "A B: interleaved samples a side (at least 9)" },
-    [OPT_MIN_DIFF] = { "min-diff", "F", SB_STR(COMPARE_MIN_DIFF), "the smallest ratio change that matters" },
-    [OPT_ALPHA] = { "alpha", "P", SB_STR(COMPARE_ALPHA), "significance level of the Mann-Whitney test" },
-    [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "A B: keep the GPU's L2 warm between device runs" },
-    [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
-    [OPT_MAX_MEMORY] = SB_OPTION_MAX_MEMORY,
-    [OPT_BASELINE] = { "baseline", "DIR", NULL, "a saved result set (results/<machine>/ or a run's directory)" },
-    [OPT_CURRENT] = { "current", "DIR", NULL, "the result set to judge against the baseline" },
-    [OPT_FAIL_ON_SLOWER] = { "fail-on-slower", NULL, NULL, "exit 3 when B is slower on any row" },
-    [OPT_STRICT] = { "strict", NULL, NULL, "the old name of --fail-on-slower" },
-    [OPT_EXPORT_JSON] = { "export-json", "FILE", NULL, "every row with its samples, ratio, interval, p, verdict" },
-    [OPT_EXPORT_CSV] = { "export-csv", "FILE", NULL, "the same as CSV (samples space-separated)" },
-};
-
-const sb_command sb_cmd_compare = {
-    "compare", "A B [options]  |  --baseline DIR --current DIR [options]",
-    "Is B faster than A, beyond noise?  Two variants timed interleaved, or two saved result sets row by row.",
-    "A and B are algo/variant[@threads]: integral/cuda-shared integral/pthread@8.\n"
-    "B is faster or slower only when p < alpha, the 95 % interval of the ratio B/A\n"
-    "excludes 1, and the ratio is at least min-diff away from 1; otherwise same.\n",
-    COMPARE_OPTIONS, OPT_COUNT, 0,
-    "0 success; 1 a variant broke its agreement contract; 2 usage or input error; 3 B slower on some row\n"
-    "             (with --fail-on-slower); 130 interrupted",
-    cmd_compare,
-};
-
-typedef struct compare_opts {
-    const char *spec[2];
-    const char *set;
-    char *files[MAX_FILES];
-    int nfiles;
-    const char *algos, *variants, *stages;
-    int samples;
-    double min_diff, alpha;
-    int flush_l2;
-    const char *baseline, *current;
-    int fail_on_slower;
-    const char *export_json, *export_csv;
-    int rect[4], has_rect;
-} compare_opts;
 
 /* ---- two variants, interleaved ---------------------------------------------------------- */
 
@@ -208,7 +147,7 @@ static sb_status compare_variants(const compare_opts *o, sb_compare_table *t, sb
                        algo->name);
 
     sb_dataset ds;
-    if ((st = sb_select_images(o->set, o->files, o->nfiles, o->has_rect ? o->rect : NULL, &ds, err)))
+    if ((st = sb_image_choice_load(&o->images, "default", &ds, err)))
         return st;
     void *stream = NULL;
     char gpu_why[300];
@@ -223,7 +162,7 @@ static sb_status compare_variants(const compare_opts *o, sb_compare_table *t, sb
                         "with the clock\n", governor);
     printf("compare %s: %d interleaved samples a side%s; %d image%s%s%s\n", algo->name, o->samples,
            device ? (o->flush_l2 ? "; L2 flushed before each device run" : "; L2 kept warm") : "", ds.count,
-           ds.count == 1 ? "" : "s", o->nfiles ? "" : " of set ", o->nfiles ? "" : ds.name);
+           ds.count == 1 ? "" : "s", o->images.nfiles ? "" : " of set ", o->images.nfiles ? "" : ds.name);
     printf("A = %s\nB = %s\n\n", o->spec[0], o->spec[1]);
     sb_compare_table_print_header(t, stdout);
     for (int s = 0; s < algo->stage_count && !st; s++)
@@ -249,7 +188,7 @@ static void results_csv_path(const char *dir_or_csv, const char *algo, char *out
 
 static sb_status load_result_set(const char *where, const char *algo, sb_rows *rows, int *found, sb_error *err)
 {
-    char csv[1200], samples[1200];
+    char csv[SB_PATH_MAX], samples[SB_PATH_MAX];
     results_csv_path(where, algo, csv, sizeof csv, 0);
     results_csv_path(where, algo, samples, sizeof samples, 1);
     struct stat sb;
@@ -418,85 +357,17 @@ static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_
     return st;
 }
 
-/* ---- the command -------------------------------------------------------------------------- */
-
-static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error *err)
+sb_status sb_compare_run(const compare_opts *o, sb_error *err)
 {
-    memset(o, 0, sizeof *o);
-    o->samples = COMPARE_SAMPLES;
-    o->min_diff = COMPARE_MIN_DIFF;
-    o->alpha = COMPARE_ALPHA;
-    o->flush_l2 = 1;
-    int nspec = 0;
-    sb_optparse p;
-    sb_optparse_begin(&p, &sb_cmd_compare, argc, argv, err);
-    sb_status st = SB_OK;
-    for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;) {
-        const char *v = p.value;
-        switch (opt) {
-        case OPT_SET: o->set = v; break;
-        case OPT_IMAGE:
-            if (o->nfiles == MAX_FILES)
-                return sb_fail(err, SB_ERR_USAGE, "at most %d --image files", MAX_FILES);
-            o->files[o->nfiles++] = (char *)v;
-            break;
-        case OPT_RECT:
-            st = sb_parse_rect(v, o->rect, err);
-            o->has_rect = 1;
-            break;
-        case OPT_MAX_PIXELS: st = sb_option_max_pixels(v, err); break;
-        case OPT_MAX_MEMORY: st = sb_option_max_memory(v, err); break;
-        case OPT_ALGO: o->algos = v; break;
-        case OPT_VARIANT: o->variants = v; break;
-        case OPT_STAGE: o->stages = v; break;
-        case OPT_SAMPLES: st = sb_parse_int(v, 9, 100000, "--samples (at least 9 a side)", &o->samples, err); break;
-        case OPT_MIN_DIFF: st = sb_parse_double(v, 0.0, 10.0, "--min-diff", &o->min_diff, err); break;
-        case OPT_ALPHA: st = sb_parse_double(v, 1e-12, 0.5, "--alpha", &o->alpha, err); break;
-        case OPT_NO_FLUSH: o->flush_l2 = 0; break;
-        case OPT_BASELINE: o->baseline = v; break;
-        case OPT_CURRENT: o->current = v; break;
-        case OPT_FAIL_ON_SLOWER:
-        case OPT_STRICT: o->fail_on_slower = 1; break;
-        case OPT_EXPORT_JSON: o->export_json = v; break;
-        case OPT_EXPORT_CSV: o->export_csv = v; break;
-        case SB_OPT_ARG:
-            if (nspec == 2)
-                return sb_fail(err, SB_ERR_USAGE, "compare takes two variants (A B)");
-            o->spec[nspec++] = v;
-            break;
-        default: return sb_optparse_unexpected(&p);
-        }
-    }
-    if (p.status || st)
-        return p.status ? p.status : st;
-    if (o->baseline || o->current) {
-        if (!o->baseline || !o->current || nspec)
-            return sb_fail(err, SB_ERR_USAGE, "usage: segbench compare --baseline DIR --current DIR");
-        if (o->set || o->nfiles)
-            return sb_fail(err, SB_ERR_USAGE, "--set and --image are for comparing two variants, not result sets");
-    } else if (nspec != 2) {
-        return sb_fail(err, SB_ERR_USAGE, "usage: segbench compare A B, or --baseline DIR --current DIR "
-                                          "(see 'segbench compare --help')");
-    } else if (o->algos || o->variants) {
-        return sb_fail(err, SB_ERR_USAGE, "--algo and --variant select rows of result sets; A and B name the variants");
-    }
-    return SB_OK;
-}
-
-sb_status cmd_compare(int argc, char **argv, sb_error *err)
-{
-    compare_opts o;
-    sb_status st = compare_parse(argc, argv, &o, err);
-    if (st)
-        return st;
     sb_compare_table t;
+    sb_status st;
     /* the export files are opened (as temporary files) before any work, so a
      * bad path fails at once, and are renamed into place only at the end */
-    if ((st = sb_compare_table_open(&t, o.baseline ? "results" : "variants", o.baseline ? o.baseline : o.spec[0],
-                                    o.baseline ? o.current : o.spec[1], o.alpha, o.min_diff, o.export_json,
-                                    o.export_csv, err)))
+    if ((st = sb_compare_table_open(&t, o->baseline ? "results" : "variants", o->baseline ? o->baseline : o->spec[0],
+                                    o->baseline ? o->current : o->spec[1], o->alpha, o->min_diff, o->export_json,
+                                    o->export_csv, err)))
         return st;
-    st = o.baseline ? compare_results(&o, &t, err) : compare_variants(&o, &t, err);
+    st = o->baseline ? compare_results(o, &t, err) : compare_variants(o, &t, err);
     if (!st) {
         sb_compare_table_print_noise(&t, stderr);
         sb_compare_table_print_verdict(&t, stdout);
@@ -504,7 +375,7 @@ sb_status cmd_compare(int argc, char **argv, sb_error *err)
     st = sb_compare_table_close(&t, st, err);
     if (!st && t.tally.failed)
         st = sb_fail(err, SB_ERR_AGREEMENT, "%d row(s) broke the agreement contract", t.tally.failed);
-    if (!st && o.fail_on_slower && t.tally.slower)
+    if (!st && o->fail_on_slower && t.tally.slower)
         st = sb_fail(err, SB_ERR_SLOWER, "B is slower on %d row(s) (--fail-on-slower)", t.tally.slower);
     return st;
 }

@@ -3,8 +3,8 @@
  * subsequence) of the rung's file against its parent's, registration
  * lines left out of it; an OpenMP variant's lesson is its pragmas. */
 #define _DEFAULT_SOURCE
-#include "lessons/exercise.h"
-#include "lessons/lessons.h"
+#include "course/exercise.h"
+#include "course/lessons.h"
 
 #include "segbench/atomic_file.h"
 

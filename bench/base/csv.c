@@ -1,5 +1,5 @@
 /* csv.c - RFC 4180 fields and records (see csv.h). */
-#include "io/csv.h"
+#include "base/csv.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,14 +2,14 @@
 # device-cluster.sh - make bench-slurm on a one-node Slurm cluster made on a
 # GPU machine that has no network and no Slurm: the machine's GPUs become
 # GRES (gpu:N, a generated gres.conf), one partition holds the node, and
-# bench/slurm/submit.sh (what make bench-slurm runs) submits a task that
+# scripts/slurm/submit.sh (what make bench-slurm runs) submits a task that
 # must get its GPU through Slurm, build for it and measure, then the report
 # job that merges the result set into MACHINES.md.
 #
 #   1. Where there is apt and a network, fetch Debian's packages:
-#        bash bench/slurm/device-cluster.sh --download build/slurm-debs
+#        bash scripts/slurm/device-cluster.sh --download build/slurm-debs
 #   2. Bring that folder to the GPU machine, and there, as root:
-#        bash bench/slurm/device-cluster.sh --debs build/slurm-debs [--set smoke] [--algo integral,kmeans]
+#        bash scripts/slurm/device-cluster.sh --debs build/slurm-debs [--set smoke] [--algo integral,kmeans]
 #                                           [--keep DIR] [--time MIN]
 #
 # The packages are unpacked under a temporary prefix (dpkg-deb -x), never
@@ -107,8 +107,8 @@ mem=$(awk '/MemTotal/ { print int($2 / 1024 * 0.8) }' /proc/meminfo)
   echo "AutoDetect=off"
   for f in "${files[@]}"; do echo "NodeName=$host Name=gpu File=$f"; done
 } >"$work/gres.conf"
-# shellcheck source=bench/slurm/one-node.sh
-. bench/slurm/one-node.sh
+# shellcheck source=scripts/slurm/one-node.sh
+. scripts/slurm/one-node.sh
 {
   slurm_one_node_conf segbench-device "$work"
   cat <<CONF
@@ -153,7 +153,7 @@ check "a one-node cluster is up with gpu:$ngpu (sinfo: $(sinfo -h -o '%P %T %G' 
 # ---- make bench-slurm GRES=gpu:1 PARTITION=gpu, into the work folder
 results=$work/results report=$work/report
 start=$SECONDS
-bash bench/slurm/submit.sh --gres gpu:1 --partition gpu --set "$set_name" --algo "$algo" --time "$time_min" \
+bash scripts/slurm/submit.sh --gres gpu:1 --partition gpu --set "$set_name" --algo "$algo" --time "$time_min" \
   --results "$results" --report "$report" ${make_args:+--make "$make_args"} 2>&1 | tee "$work/submit.out"
 ids=$(sed -n 's/^bench-slurm: \(task for .*: job\|report job\) \([0-9]*\).*/\2/p' "$work/submit.out" | paste -sd,)
 while [ -n "$ids" ] && [ -n "$(squeue -h -j "$ids" 2>/dev/null)" ]; do

@@ -1,5 +1,7 @@
 /* kernels.c - the kernel census of a device row (see kernels.h). */
-#include "harness/kernels.h"
+#include "run/census.h"
+
+#include "base/files.h"
 
 #include "harness/harness.h"
 #include "io/results.h"
@@ -29,7 +31,7 @@ sb_status sb_kernels_log(FILE *log, char **seen, const char *stage, const char *
                          const sb_kernel_info *k, int n, sb_error *err)
 {
     for (int i = 0; i < n; i++) {
-        char key[1024];                      /* "|stage,variant,kernel,block,smem|" */
+        char key[SB_PATH_MAX];                      /* "|stage,variant,kernel,block,smem|" */
         snprintf(key, sizeof key, "|%.64s,%.64s,%.128s,%d,%d|", stage, variant, k[i].name, k[i].block,
                  k[i].dynamic_smem);
         if (*seen && strstr(*seen, key))

@@ -1,0 +1,40 @@
+/* patterns.c - selection by shell-style patterns (see patterns.h). */
+#include "base/patterns.h"
+
+#include "base/args.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+int sb_pattern_match(const char *patterns, const char *name)
+{
+    if (!patterns)
+        return 1;
+    char item[128];
+    for (const char *p = patterns; sb_list_next(&p, item, sizeof item);)
+        if (fnmatch(item, name, 0) == 0)
+            return 1;
+    return 0;
+}
+
+sb_status sb_pattern_check(const char *patterns, const char *const *names, int count, const char *what,
+                           sb_error *err)
+{
+    if (patterns && !*patterns)
+        return sb_fail(err, SB_ERR_USAGE, "%s: empty list", what);
+    char item[128];
+    for (const char *p = patterns; sb_list_next(&p, item, sizeof item);) {
+        int hit = 0;
+        for (int i = 0; i < count && !hit; i++)
+            hit = fnmatch(item, names[i], 0) == 0;
+        if (hit)
+            continue;
+        char known[400] = "";
+        size_t n = 0;
+        for (int i = 0; i < count && n < sizeof known; i++)
+            n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "", names[i]);
+        return sb_fail(err, SB_ERR_USAGE, "%s: '%s' matches nothing (there are: %s)", what, item, known);
+    }
+    return SB_OK;
+}

@@ -1,0 +1,112 @@
+/* cmd_compare.c - `segbench compare`: its options.  The comparison itself
+ * is bench/compare/ (compare.h). */
+#include "cli/commands.h"
+#include "harness/select.h"
+#include "harness/names.h"
+
+#include "base/args.h"
+#include "compare/compare.h"
+
+#include <string.h>
+
+enum {
+    OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_SAMPLES, OPT_MIN_DIFF, OPT_ALPHA,
+    OPT_NO_FLUSH, OPT_MAX_PIXELS, OPT_MAX_MEMORY, OPT_BASELINE, OPT_CURRENT, OPT_FAIL_ON_SLOWER, OPT_STRICT,
+    OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_COUNT
+};
+
+static const sb_option COMPARE_OPTIONS[OPT_COUNT] = {
+    [OPT_SET] = { "set", "NAME", "default", "A B: the image set" },
+    [OPT_IMAGE] = { "image", "FILE", NULL, "A B: an image file instead of a set (repeat for more)" },
+    [OPT_RECT] = { "rect", "X,Y,W,H", "inset by a tenth of each side", "A B: GrabCut's rectangle on the --image files" },
+    [OPT_ALGO] = { "algo", "PATTERNS", "all", "--baseline: the algorithms to compare" },
+    [OPT_VARIANT] = { "variant", "PATTERNS", "all", "--baseline: the variants to compare" },
+    [OPT_STAGE] = { "stage", "PATTERNS", "A B: the first stage; --baseline: all", "the stages to compare" },
+    [OPT_SAMPLES] = { "samples", "N", SB_STR(COMPARE_SAMPLES), "A B: interleaved samples a side (at least 9)" },
+    [OPT_MIN_DIFF] = { "min-diff", "F", SB_STR(COMPARE_MIN_DIFF), "the smallest ratio change that matters" },
+    [OPT_ALPHA] = { "alpha", "P", SB_STR(COMPARE_ALPHA), "significance level of the Mann-Whitney test" },
+    [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "A B: keep the GPU's L2 warm between device runs" },
+    [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
+    [OPT_MAX_MEMORY] = SB_OPTION_MAX_MEMORY,
+    [OPT_BASELINE] = { "baseline", "DIR", NULL, "a saved result set (results/<machine>/ or a run's directory)" },
+    [OPT_CURRENT] = { "current", "DIR", NULL, "the result set to judge against the baseline" },
+    [OPT_FAIL_ON_SLOWER] = { "fail-on-slower", NULL, NULL, "exit 3 when B is slower on any row" },
+    [OPT_STRICT] = { "strict", NULL, NULL, "the old name of --fail-on-slower" },
+    [OPT_EXPORT_JSON] = { "export-json", "FILE", NULL, "every row with its samples, ratio, interval, p, verdict" },
+    [OPT_EXPORT_CSV] = { "export-csv", "FILE", NULL, "the same as CSV (samples space-separated)" },
+};
+
+const sb_command sb_cmd_compare = {
+    "compare", "A B [options]  |  --baseline DIR --current DIR [options]",
+    "Is B faster than A, beyond noise?  Two variants timed interleaved, or two saved result sets row by row.",
+    "A and B are algo/variant[@threads]: integral/cuda-shared integral/pthread@8.\n"
+    "B is faster or slower only when p < alpha, the 95 % interval of the ratio B/A\n"
+    "excludes 1, and the ratio is at least min-diff away from 1; otherwise same.\n",
+    COMPARE_OPTIONS, OPT_COUNT, 0,
+    "0 success; 1 a variant broke its agreement contract; 2 usage or input error; 3 B slower on some row\n"
+    "             (with --fail-on-slower); 130 interrupted",
+    cmd_compare,
+};
+
+static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->samples = COMPARE_SAMPLES;
+    o->min_diff = COMPARE_MIN_DIFF;
+    o->alpha = COMPARE_ALPHA;
+    o->flush_l2 = 1;
+    int nspec = 0;
+    sb_optparse p;
+    sb_optparse_begin(&p, &sb_cmd_compare, argc, argv, err);
+    sb_status st = SB_OK;
+    for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;) {
+        const char *v = p.value;
+        switch (opt) {
+        case OPT_SET: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_SET, v, err); break;
+        case OPT_IMAGE: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_IMAGE, v, err); break;
+        case OPT_RECT: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_RECT, v, err); break;
+        case OPT_MAX_PIXELS: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_MAX_PIXELS, v, err); break;
+        case OPT_MAX_MEMORY: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_MAX_MEMORY, v, err); break;
+        case OPT_ALGO: o->algos = v; break;
+        case OPT_VARIANT: o->variants = v; break;
+        case OPT_STAGE: o->stages = v; break;
+        case OPT_SAMPLES: st = sb_parse_int(v, 9, 100000, "--samples (at least 9 a side)", &o->samples, err); break;
+        case OPT_MIN_DIFF: st = sb_parse_double(v, 0.0, 10.0, "--min-diff", &o->min_diff, err); break;
+        case OPT_ALPHA: st = sb_parse_double(v, 1e-12, 0.5, "--alpha", &o->alpha, err); break;
+        case OPT_NO_FLUSH: o->flush_l2 = 0; break;
+        case OPT_BASELINE: o->baseline = v; break;
+        case OPT_CURRENT: o->current = v; break;
+        case OPT_FAIL_ON_SLOWER:
+        case OPT_STRICT: o->fail_on_slower = 1; break;
+        case OPT_EXPORT_JSON: o->export_json = v; break;
+        case OPT_EXPORT_CSV: o->export_csv = v; break;
+        case SB_OPT_ARG:
+            if (nspec == 2)
+                return sb_fail(err, SB_ERR_USAGE, "compare takes two variants (A B)");
+            o->spec[nspec++] = v;
+            break;
+        default: return sb_optparse_unexpected(&p);
+        }
+    }
+    if (p.status || st)
+        return p.status ? p.status : st;
+    if (o->baseline || o->current) {
+        if (!o->baseline || !o->current || nspec)
+            return sb_fail(err, SB_ERR_USAGE, "usage: segbench compare --baseline DIR --current DIR");
+        if (o->images.set || o->images.nfiles)
+            return sb_fail(err, SB_ERR_USAGE, "--set and --image are for comparing two variants, not result sets");
+    } else if (nspec != 2) {
+        return sb_fail(err, SB_ERR_USAGE, "usage: segbench compare A B, or --baseline DIR --current DIR "
+                                          "(see 'segbench compare --help')");
+    } else if (o->algos || o->variants) {
+        return sb_fail(err, SB_ERR_USAGE, "--algo and --variant select rows of result sets; A and B name the variants");
+    }
+    return SB_OK;
+}
+
+sb_status cmd_compare(int argc, char **argv, sb_error *err)
+{
+    compare_opts o;
+    sb_status st = compare_parse(argc, argv, &o, err);
+    return st ? st : sb_compare_run(&o, err);
+}

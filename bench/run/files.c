@@ -1,0 +1,107 @@
+/* files.c - the files of a run: env.json (rewritten after every row), each
+ * algorithm's append logs (rows, samples, quality, kernel census; kept
+ * by --resume, started afresh otherwise) and --json's <algo>.json. */
+#include "run/state.h"
+
+#include "run/census.h"
+#include "algos/quality.h"
+
+#include "segbench/clock.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* env.json: rewritten as the run starts, after every row (so rows_measured
+ * is true whatever stops the run) and as it ends. */
+sb_status run_write_env(bench_run *r, sb_error *err)
+{
+    char path[SB_PATH_MAX];
+    r->env.run_seconds = r->seconds_before + (sb_clock_ms() - r->begun_ms) / 1000.0;
+    sb_status st = sb_path(path, err, "%s/env.json", r->results_dir);
+    return st ? st : sb_env_write_json(&r->env, path, err);
+}
+
+/* Do all rows of the algorithm's CSV belong to this run (or is it empty)? */
+int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows)
+{
+    sb_error ignored;
+    if (sb_rows_read_csv(path, rows, &ignored) != SB_OK)
+        return 0;
+    for (int i = 0; i < rows->count; i++)
+        if (strcmp(rows->row[i].run_id, run_id) != 0) {
+            sb_rows_free(rows);
+            return 0;
+        }
+    return 1;
+}
+
+/* Open the algorithm's three append logs.  A resumed run keeps what this
+ * run already wrote; otherwise the algorithm's files start afresh. */
+sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
+{
+    char path[SB_PATH_MAX];
+    char samples[SB_PATH_MAX];
+    sb_status st;
+    if ((st = sb_path(path, err, "%s/%s.csv", r->results_dir, algo->name)) ||
+        (st = sb_path(samples, err, "%s/%s.samples.csv", r->results_dir, algo->name)))
+        return st;
+    int keep = r->o->resume && run_csv_is_this_run(path, r->env.run_id, &r->done_rows);
+    if (keep) {                  /* what a kill or a full disk left half-done is measured again */
+        sb_repair fixed;
+        sb_rows_free(&r->done_rows);
+        if ((st = sb_results_repair(path, samples, r->env.run_id, &r->done_rows, &fixed, err)))
+            return st;
+        if (fixed.rows_dropped || fixed.lines_dropped)
+            fprintf(stderr, "%s: %d row(s) without all their samples and %d sample line(s) of no row dropped; "
+                            "they are measured again\n", algo->name, fixed.rows_dropped, fixed.lines_dropped);
+    }
+    if (!keep && r->have_gallery)
+        sb_gallery_index_drop_algo(&r->gallery, algo->name);
+    st = sb_csv_log_open(&r->samples_log, samples, SB_SAMPLES_CSV_HEADER, keep, err);
+    if (!st)
+        st = sb_csv_log_open(&r->rows_log, path, SB_ROWS_CSV_HEADER, keep, err);
+    if (!st && r->env.device.present && r->env.device.has_image) {
+        if (!(st = sb_path(path, err, "%s/%s.kernels.csv", r->results_dir, algo->name)))
+            st = sb_csv_log_open(&r->kernels_log, path, SB_KERNELS_CSV_HEADER, keep, err);
+    }
+    if (!st && algo->quality) {
+        if ((st = sb_path(path, err, "%s/%s.quality.csv", r->results_dir, algo->name)))
+            return st;
+        if (keep)
+            r->quality_text = sb_read_text(path);
+        st = sb_csv_log_open(&r->quality_log, path, SB_QUALITY_CSV_HEADER, keep, err);
+    }
+    return st;
+}
+
+void run_close_logs(bench_run *r)
+{
+    sb_csv_log_close(&r->rows_log);
+    sb_csv_log_close(&r->samples_log);
+    sb_csv_log_close(&r->quality_log);
+    sb_csv_log_close(&r->kernels_log);
+    free(r->kernels_seen);
+    r->kernels_seen = NULL;
+    sb_rows_free(&r->done_rows);
+    free(r->quality_text);
+    r->quality_text = NULL;
+}
+
+/* --json: <algo>.json beside the CSV, from the files (so resumed rows are in it too). */
+sb_status run_write_json(const bench_run *r, const sb_algo *algo, sb_error *err)
+{
+    char csv[SB_PATH_MAX], samples[SB_PATH_MAX], json[SB_PATH_MAX];
+    sb_status st;
+    if ((st = sb_path(csv, err, "%s/%s.csv", r->results_dir, algo->name)) ||
+        (st = sb_path(samples, err, "%s/%s.samples.csv", r->results_dir, algo->name)) ||
+        (st = sb_path(json, err, "%s/%s.json", r->results_dir, algo->name)))
+        return st;
+    sb_rows rows;
+    st = sb_rows_read_csv(csv, &rows, err);
+    if (st)
+        return st;
+    if (!(st = sb_rows_read_samples(samples, &rows, err)))
+        st = sb_rows_write_json(&rows, json, err);
+    sb_rows_free(&rows);
+    return st;
+}

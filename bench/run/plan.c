@@ -1,0 +1,140 @@
+/* plan.c - which rows a run measures: for each (image, stage) the chosen
+ * variants in registry order, threaded ones at each of their thread counts
+ * (all of them where threads are swept), less the rows a resumed run has
+ * already measured; the count and weight of all of them, for the progress
+ * line; and the chosen variants that cannot run here. */
+#include "run/state.h"
+
+#include "base/patterns.h"
+#include "harness/names.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Is the image above what bench times the algorithm on?  A time budget,
+ * so `check` (which times nothing) and --no-size-caps ignore it. */
+int run_size_caps(const sb_bench_opts *o) { return !o->check_only && !o->no_size_caps; }
+
+/* The thread sweep runs on each algorithm's first stage, at the images the
+ * set marks `sweep` (default set: 640x480), or at its largest synthetic image
+ * when the set marks none it benchmarks; other stages and images are timed
+ * at the largest thread count only, unless --sweep all.  The sweep's low
+ * counts are a run's costliest rows (one thread is as slow as the serial
+ * reference), and one size is enough to show how a variant scales. */
+static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im)
+{
+    if (r->o->sweep_all)
+        return 1;
+    if (stage != 0)
+        return 0;
+    int marked = 0;
+    for (int i = 0; i < r->ds.count; i++)
+        marked |= r->ds.images[i].sweep && sb_bench_takes_image(algo, &r->ds.images[i], run_size_caps(r->o));
+    if (marked)
+        return im->sweep;
+    return im == sb_summary_image(&r->ds, algo, run_size_caps(r->o));   /* the summary's image */
+}
+
+/* Is this row already in the results of the run being resumed? */
+static int already_measured(const bench_run *r, const sb_algo *algo, int stage, const sb_variant *v, int threads,
+                            const sb_dataset_image *im)
+{
+    sb_row key;
+    memset(&key, 0, sizeof key);
+    snprintf(key.algo, sizeof key.algo, "%s", algo->name);
+    snprintf(key.stage, sizeof key.stage, "%s", algo->stages[stage]);
+    snprintf(key.variant, sizeof key.variant, "%s", v->name);
+    snprintf(key.image, sizeof key.image, "%s", im->name);
+    key.threads = threads;
+    for (int i = 0; i < r->done_rows.count; i++)
+        if (sb_row_same_key(&r->done_rows.row[i], &key))
+            return 1;
+    return 0;
+}
+
+/* The rows still to measure for one (image, stage): variants in registry
+ * order, threaded ones at each of their thread counts. */
+int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im,
+                     planned_row *plan)
+{
+    const sb_bench_opts *o = r->o;
+    int n = 0, sweep = sweeps_threads(r, algo, stage, im);
+    for (int k = 0; k < sb_variant_count(); k++) {
+        const sb_variant *v = sb_variant_at(k);
+        char why[300];
+        if (!sb_stage_variant_chosen(o->variants, o->stages, v, algo, stage) || sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
+            continue;
+        int first = 0, counts = 1;
+        if (v->flags & SB_THREADED) {
+            counts = o->nthreads;
+            first = sweep ? 0 : counts - 1;
+        }
+        for (int t = first; t < counts && n < RUN_MAX_CASE_ROWS; t++) {
+            int threads = (v->flags & SB_THREADED) ? o->threads[t] : 1;
+            if (!already_measured(r, algo, stage, v, threads, im))
+                plan[n++] = (planned_row){ v, threads };
+        }
+    }
+    return n;
+}
+
+/* A rough cost of one row, for the ETA: pixels over threads on the host,
+ * a small fraction of that on the GPU, plus a fixed overhead. */
+double run_row_weight(const planned_row *p, const sb_dataset_image *im)
+{
+    double px = (double)im->width * im->height;
+    return 2e4 + ((p->v->flags & SB_DEVICE) ? px / 50.0 : px / p->threads);
+}
+
+/* Count the rows to measure now (and, for the ETA, their weight); rows
+ * already measured by the run being resumed count as done. */
+int run_plan_all(bench_run *r)
+{
+    int present = 0;
+    static planned_row plan[RUN_MAX_CASE_ROWS];
+    for (int i = 0; i < sb_algo_count(); i++) {
+        const sb_algo *algo = sb_algo_at(i);
+        if (!sb_pattern_match(r->o->algos, algo->name))
+            continue;
+        if (r->o->resume) {
+            char path[SB_PATH_MAX];
+            sb_error too_long;    /* the run's own paths were checked as it started */
+            if (sb_path(path, &too_long, "%s/%s.csv", r->results_dir, algo->name) == SB_OK &&
+                run_csv_is_this_run(path, r->env.run_id, &r->done_rows))
+                present += r->done_rows.count;
+        }
+        for (int img = 0; img < r->ds.count; img++)
+            if (sb_bench_takes_image(algo, &r->ds.images[img], run_size_caps(r->o)))
+                for (int s = 0; s < algo->stage_count; s++) {
+                    int n = run_plan_case(r, algo, s, &r->ds.images[img], plan);
+                    r->total += n;
+                    for (int k = 0; k < n; k++)
+                        r->weight_total += run_row_weight(&plan[k], &r->ds.images[img]);
+                }
+        sb_rows_free(&r->done_rows);
+    }
+    return present;
+}
+
+/* The selected variants that cannot run here, one line per reason. */
+void run_report_unavailable(const sb_bench_opts *o)
+{
+    char reasons[8][300];
+    int counts[8] = { 0 }, nreasons = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        char why[300];
+        if (!sb_pattern_match(o->algos, v->algo) || !sb_variant_pick(o->variants, v->algo, v->name) ||
+            sb_variant_availability(v, why, sizeof why) == SB_AVAILABLE)
+            continue;
+        int k = 0;
+        while (k < nreasons && strcmp(reasons[k], why) != 0)
+            k++;
+        if (k == nreasons && nreasons < 8)
+            snprintf(reasons[nreasons++], sizeof reasons[0], "%s", why);
+        if (k < nreasons)
+            counts[k]++;
+    }
+    for (int k = 0; k < nreasons; k++)
+        fprintf(stderr, "skipping %d variant(s): %s\n", counts[k], reasons[k]);
+}

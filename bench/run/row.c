@@ -1,0 +1,155 @@
+/* row.c - one row: a variant at a thread count, checked against the
+ * case's reference and (bench) timed by the harness, its noise flagged,
+ * its samples and row appended to the files, one line printed. */
+#include "run/state.h"
+
+#include "run/census.h"
+#include "compare/noise.h"
+
+#include "segbench/clock.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im, const sb_case *c,
+                     const sb_variant *v, int threads, sb_measurement *m)
+{
+    const sb_algo *algo = c->algo;
+    snprintf(row->algo, sizeof row->algo, "%s", algo->name);
+    snprintf(row->stage, sizeof row->stage, "%s", algo->stages[c->stage]);
+    snprintf(row->variant, sizeof row->variant, "%s", v->name);
+    snprintf(row->backend, sizeof row->backend, "%s", v->backend);
+    row->threads = threads;
+    snprintf(row->image, sizeof row->image, "%s", im->name);
+    row->width = c->input->width;
+    row->height = c->input->height;
+    row->kernel = m->kernel;
+    row->e2e = m->e2e;
+    row->frame = m->frame;
+    row->setup = m->setup;
+    row->bytes = algo->bytes(c->input, c->params, c->reference);
+    row->gbps = m->kernel.median > 0 ? row->bytes / (m->kernel.median * 1e-3) / 1e9 : 0.0;
+    double peak = (v->flags & SB_DEVICE) ? r->env.device_copy_gbps : sb_env_host_peak(&r->env, threads);
+    row->peak_fraction = peak > 0 ? row->gbps / peak : 0.0;
+    snprintf(row->agreement, sizeof row->agreement, "%s", m->agreement.verdict);
+    snprintf(row->metric, sizeof row->metric, "%s", m->agreement.metric);
+    snprintf(row->commit, sizeof row->commit, "%s", r->row_commit);
+    time_t now = time(NULL);
+    strftime(row->date, sizeof row->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    snprintf(row->run_id, sizeof row->run_id, "%s", r->env.run_id);
+    row->sm_mhz[0] = m->clocks_start.ok ? m->clocks_start.sm_mhz : 0;
+    row->sm_mhz[1] = m->clocks_end.ok ? m->clocks_end.sm_mhz : 0;
+    row->mem_mhz[0] = m->clocks_start.ok ? m->clocks_start.mem_mhz : 0;
+    row->mem_mhz[1] = m->clocks_end.ok ? m->clocks_end.mem_mhz : 0;
+    sb_gpu_clocks_reasons_text((m->clocks_start.reasons | m->clocks_end.reasons) & SB_CLOCKS_THROTTLE_MASK,
+                               row->clock_reasons, sizeof row->clock_reasons);
+    row->kernel_ms = m->kernel_ms;
+    row->e2e_ms = m->e2e_ms;
+    row->frame_ms = m->frame_ms;
+    row->setup_ms = m->setup_ms;
+}
+
+/* Measure (or check) one variant at one thread count; append its row. */
+sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
+                           const planned_row *p, sb_error *fatal)
+{
+    const sb_algo *algo = c->algo;
+    const sb_variant *v = p->v;
+    char label[256];
+    snprintf(label, sizeof label, "%s %s %s t%d %s", algo->name, algo->stages[c->stage], v->name, p->threads,
+             im->name);
+    run_progress(r, label);
+    void *stream = (v->flags & SB_DEVICE) ? r->stream : NULL;
+
+    sb_error err = { SB_OK, "" };
+    /* the kernel census: a measured row's check run takes it (harness.h);
+     * a checked-only row, or one whose check took none, runs once for it */
+    int census = (v->flags & SB_DEVICE) && r->kernels_log.fp && !r->census_off;
+    sb_timing_opts timing = r->timing;
+    timing.census = census && !r->o->check_only;
+    sb_measurement m;
+    memset(&m, 0, sizeof m);
+    sb_status st = r->o->check_only ? sb_check_only(c, v, p->threads, stream, &m.agreement, &err)
+                                    : sb_measure(c, v, p->threads, stream, &timing, &m, &err);
+    if (census && !st) {
+        sb_error cerr = { SB_OK, "" };
+        double t0 = sb_clock_ms();
+        sb_status cs = m.census_n >= 0 ? sb_kernels_log(r->kernels_log.fp, &r->kernels_seen, algo->stages[c->stage],
+                                                        v->name, im->name, m.census, m.census_n, &cerr)
+                                       : sb_kernels_census(r->kernels_log.fp, &r->kernels_seen, c, v, p->threads,
+                                                           stream, im->name, &cerr);
+        r->spent.census += sb_clock_ms() - t0;
+        if (cs == SB_ERR_UNAVAILABLE) {
+            run_progress_clear(r);
+            fprintf(stderr, "note: %s; no kernel census in this run\n", cerr.msg);
+            r->census_off = 1;
+        } else if (cs) {
+            sb_measurement_free(&m);
+            return sb_fail(fatal, cs, "%s", cerr.msg);
+        }
+    }
+    r->done++;
+    r->weight_done += run_row_weight(p, im);
+    run_account_row(r, v, p->threads, &m);
+    run_progress_clear(r);
+    if (st == SB_ERR_DEVICE_MEMORY) {          /* the GPU cannot hold this image: say so, go on */
+        printf("%-9s %-6s %-14s t%-3d %-20s skipped: too little free GPU memory (%s)\n", algo->name,
+               algo->stages[c->stage], v->name, p->threads, im->name, err.msg);
+        r->skipped++;
+        sb_measurement_free(&m);
+        return SB_OK;
+    }
+    if (st) {                                  /* could not run at all: a failure too */
+        m.agreement.ok = 0;
+        snprintf(m.agreement.verdict, sizeof m.agreement.verdict, "FAIL");
+        snprintf(m.agreement.metric, sizeof m.agreement.metric, "error: %s", err.msg);
+        r->errors++;
+    }
+    if (!m.agreement.ok)
+        run_note_failure(r, label, m.agreement.metric);
+
+    if (r->o->check_only) {
+        printf("%-9s %-6s %-14s t%-3d %-22s %-6s %s\n", algo->name, algo->stages[c->stage], v->name, p->threads,
+               im->name, m.agreement.verdict, m.agreement.metric);
+        sb_measurement_free(&m);
+        return SB_OK;
+    }
+
+    sb_row *row = sb_rows_add(rows);
+    if (!row) {
+        sb_measurement_free(&m);
+        return sb_fail(fatal, SB_ERR_NOMEM, "out of memory for the results rows");
+    }
+    fill_row(r, row, im, c, v, p->threads, &m);
+    m.kernel_ms = m.e2e_ms = m.frame_ms = m.setup_ms = NULL;   /* the row owns the samples now */
+    int noise = sb_noise_row_flags(row, !(v->flags & SB_DEVICE)) | sb_noise_clock_flags(row, r->env.device.sm_clock_mhz);
+    sb_noise_flag_text(noise, row->flags, sizeof row->flags);
+    if (noise & ~SB_NOISE_FLAG_GOVERNOR)
+        r->noisy++;
+    /* the samples reach the file before their row: a row in the file has
+     * its samples, and what a kill or a full disk leaves between the two
+     * is dropped by the next --resume (sb_results_repair) */
+    sb_row_put_samples(r->samples_log.fp, row);
+    sb_status wst = sb_csv_log_flush(&r->samples_log, fatal);
+    if (!wst) {
+        sb_row_put_csv(r->rows_log.fp, row);
+        wst = sb_csv_log_flush(&r->rows_log, fatal);
+    }
+    if (!wst && r->kernels_log.fp)
+        wst = sb_csv_log_flush(&r->kernels_log, fatal);
+    if (!wst) {
+        r->env.rows_done++;
+        wst = run_write_env(r, fatal);
+    }
+    if (!r->o->quiet)
+        printf("%-9s %-6s %-14s t%-3d %-20s %10.4f ms [%.4f-%.4f] n=%-4d frame %9.3f ms setup %8.3f ms "
+               "%8.1f GB/s %5.1f%%  %s\n",
+               row->algo, row->stage, row->variant, p->threads, row->image, row->kernel.median, row->kernel.p25,
+               row->kernel.p75, row->kernel.n, row->frame.median, row->setup.median, row->gbps,
+               100.0 * row->peak_fraction, row->agreement);
+    fflush(stdout);
+    sb_noise_warn(stderr, label, noise, &row->kernel, row->peak_fraction);
+    sb_measurement_free(&m);
+    return wst;
+}

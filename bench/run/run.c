@@ -1,0 +1,170 @@
+/* run.c - a bench or check run from start to end (run.h), each step in
+ * the order its data flows: the images and the machine, the results
+ * folder, the plan, the files and the first lines, every algorithm, the
+ * closing account, then (--report) the report. */
+#include "run/state.h"
+#include "segbench/atomic_file.h"
+
+#include "base/args.h"
+#include "base/patterns.h"
+#include "compare/noise.h"
+#include "io/catalogue.h"
+#include "report/report.h"
+
+#include "segbench/clock.h"
+#include "segbench/device.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Add the algorithms with rows in this invocation to env->run_algos. */
+static void note_algos(bench_run *r)
+{
+    for (int i = 0; i < sb_algo_count(); i++) {
+        const char *name = sb_algo_at(i)->name;
+        if (!sb_pattern_match(r->o->algos, name) || sb_in_list(r->env.run_algos[0] ? r->env.run_algos : "", name))
+            continue;
+        size_t n = strlen(r->env.run_algos);
+        snprintf(r->env.run_algos + n, sizeof r->env.run_algos - n, "%s%s", n ? "," : "", name);
+    }
+}
+
+/* The run's images and this machine's fingerprint; the commit each row
+ * will carry and the options that shape its timings. */
+static sb_status run_begin(bench_run *r, sb_error *err)
+{
+    const sb_bench_opts *o = r->o;
+    sb_status st = sb_image_choice_load(&o->images, "default", &r->ds, err);
+    if (st)
+        return st;
+    sb_env_collect(&r->env, 0, o->threads, o->nthreads);
+    snprintf(r->env.set, sizeof r->env.set, "%s", r->ds.name);
+    r->env.l2_flush = o->timing.flush_l2;
+    r->timing = o->timing;
+    snprintf(r->timing.gpu_uuid, sizeof r->timing.gpu_uuid, "%s", r->env.device.uuid);
+    snprintf(r->row_commit, sizeof r->row_commit, "%s%s", r->env.commit, r->env.dirty == 1 ? "-dirty" : "");
+    run_timing_options(o, r->ds.name, r->env.run_options, sizeof r->env.run_options);
+    return SB_OK;
+}
+
+/* The gallery and catalogue, then env.json marked unfinished (rows written
+ * as the run goes describe this machine and build, and a stopped run says
+ * so), then the run's first lines.  present: rows measured before. */
+static sb_status run_announce(bench_run *r, int present, sb_error *err)
+{
+    const sb_bench_opts *o = r->o;
+    char gallery_dir[SB_PATH_MAX], path[SB_PATH_MAX];
+    sb_status st;
+    if ((st = sb_path(gallery_dir, err, "%s/gallery", r->results_dir)) ||
+        (st = sb_path(path, err, "%s/index.tsv", gallery_dir)) || (st = sb_mkdirs(gallery_dir, err)) ||
+        (st = sb_catalogue_write(r->results_dir, o->algos, err)) ||
+        (st = sb_gallery_index_open(&r->gallery, path, err)))
+        return st;
+    r->have_gallery = 1;
+    note_algos(r);
+    r->env.rows_planned = present + r->total;
+    r->env.rows_done = present;
+    if ((st = run_write_env(r, err)))
+        return st;
+    fprintf(stderr, "machine %s; dataset %s (%d images); run %s: %d rows to measure%s; results to %s/\n",
+            r->env.machine_id, r->ds.name, r->ds.count, r->env.run_id, r->total,
+            present ? " (the rest measured before)" : "", r->results_dir);
+    if (r->env.device_copy_gbps > 0)
+        fprintf(stderr, "device copy %.0f GB/s (read + write); ", r->env.device_copy_gbps);
+    fprintf(stderr, "host memcpy %.1f GB/s at 1 thread, %.1f GB/s at %d\n", sb_env_host_peak(&r->env, 1),
+            sb_env_host_peak(&r->env, 1 << 30), o->threads[o->nthreads - 1]);
+    return SB_OK;
+}
+
+/* The end of the rows: env.json finished with the time account, and what
+ * the run skipped, flagged and failed, each in one line. */
+static sb_status run_finish(bench_run *r, sb_error *err)
+{
+    sb_status st = SB_OK;
+    if (!r->o->check_only) {
+        char line[800];
+        run_account_text(r, line, sizeof line, r->env.time_spent, sizeof r->env.time_spent);
+        r->env.run_finished = 1;
+        st = run_write_env(r, err);
+        if (!st)
+            fprintf(stderr, "wrote %s/ (env.json, <algo>.csv, <algo>.samples.csv, gallery/) in %.0f s\n%s\n",
+                    r->results_dir, (sb_clock_ms() - r->started_ms) / 1000.0, line);
+    }
+    if (st)
+        return st;
+    if (r->skipped)
+        fprintf(stderr, "%d row(s) skipped: too little free GPU memory\n", r->skipped);
+    if (r->pairs_skipped)
+        fprintf(stderr, "%d (image, stage) pair(s) skipped: the stage cannot take the image (the lines above say "
+                        "why)\n", r->pairs_skipped);
+    if (r->noisy)
+        fprintf(stderr, "%d row(s) flagged noisy (the warnings above; the CSV's flags column says which)\n",
+                r->noisy);
+    if (r->failures) {
+        fprintf(stderr, "%d row(s) broke their agreement contract%s:\n", r->failures,
+                r->errors ? " or failed to run" : "");
+        for (int i = 0; i < r->failures && i < RUN_FAILURES_KEPT; i++)
+            fprintf(stderr, "  %s\n", r->failed[i]);
+        st = sb_fail(err, SB_ERR_AGREEMENT, "%d row(s) marked FAIL", r->failures);
+    }
+    return st;
+}
+
+/* Everything the run holds, let go; then (--report) the report on it,
+ * FAIL rows included. */
+static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
+{
+    if (r->have_gallery)
+        sb_gallery_index_close(&r->gallery);
+    run_close_logs(r);
+    sb_device_stream_destroy(r->stream);
+    sb_dataset_free(&r->ds);
+    sb_dir_lock_release(&r->lock);
+    if (r->o->report && !r->o->check_only && (st == SB_OK || st == SB_ERR_AGREEMENT)) {
+        sb_error report_err = { SB_OK, "" };
+        sb_status rst = sb_report_result_set(r->results_dir, NULL, NULL, &report_err);
+        if (rst && !st) {
+            st = rst;
+            *err = report_err;
+        } else if (rst) {
+            fprintf(stderr, "segbench report: %s\n", report_err.msg);
+        }
+    }
+    return st;
+}
+
+sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
+{
+    static bench_run run;
+    bench_run *r = &run;
+    memset(r, 0, sizeof *r);
+    r->o = o;
+    r->tty = isatty(2);
+    r->begun_ms = sb_clock_ms();
+    r->lock.fd = -1;
+    sb_status st = run_begin(r, err);
+    if (st)
+        return st;
+    int present = 0;             /* rows measured before (--resume) */
+    if (!o->check_only && (st = run_start(r, err)))
+        return run_close(r, st, err);
+    present = run_plan_all(r);
+    if (r->env.device.present && r->env.device.has_image && (st = sb_device_stream_create(&r->stream, err)))
+        return run_close(r, st, err);
+    if (!o->check_only && (st = run_announce(r, present, err)))
+        return run_close(r, st, err);
+    run_report_unavailable(o);
+    char governor[64];
+    if (!o->check_only && sb_noise_governor(governor, sizeof governor))
+        fprintf(stderr, "warning: the CPU frequency governor is '%s', not 'performance': CPU rows may run at "
+                        "changing clocks and are flagged 'governor' (cpupower frequency-set -g performance)\n",
+                governor);
+    r->started_ms = sb_clock_ms();
+    for (int i = 0; i < sb_algo_count() && !st; i++)
+        if (sb_pattern_match(o->algos, sb_algo_at(i)->name))
+            st = run_algo(r, sb_algo_at(i), err);
+    if (!st)
+        st = run_finish(r, err);
+    return run_close(r, st, err);
+}

@@ -1,0 +1,51 @@
+/* run.h - a `bench` (or `check`) run as a pipeline, in the order its data
+ * flows.  cli/cmd_bench.c fills sb_bench_opts from the command line and
+ * hands it to sb_bench_run; the steps live one file each:
+ *
+ *   start.c     the results folder, its lock, the run id (or the run
+ *               being resumed), the machine's bandwidth ceilings
+ *   plan.c      which rows each (image, stage) takes, and how many in all
+ *   case.c      per algorithm, per image, per stage: the serial reference
+ *               once (a case), then every planned row against it
+ *   row.c       one row: checked, timed, flagged, appended to the files
+ *   files.c     the algorithm's append logs, env.json, --json
+ *   pictures.c  the gallery and the quality of the reference's output
+ *   account.c   progress, failures, and where the time went
+ *   census.c    <algo>.kernels.csv, the kernel census of device rows
+ *   run.c       the steps above, in order
+ *
+ * Which images and stages a run takes is harness/select.h; how one row is
+ * measured is harness/harness.h. */
+#ifndef SEGBENCH_RUN_H
+#define SEGBENCH_RUN_H
+
+#include "harness/harness.h"
+#include "harness/select.h"
+
+#include "segbench/error.h"
+
+enum { SB_RUN_THREAD_COUNTS = 16 };
+
+/* What one bench or check run does: the command line, parsed. */
+typedef struct sb_bench_opts {
+    int check_only;               /* check: agreement only, time nothing, write nothing */
+    sb_image_choice images;       /* --set, --image, --rect */
+    const char *algos, *variants, *stages;   /* comma lists of patterns, NULL = all */
+    int threads[SB_RUN_THREAD_COUNTS], nthreads;
+    int sweep_all;                /* sweep threads on every image and stage, not only the marked image */
+    int resume;
+    int json;                     /* also write <algo>.json */
+    int wait;                     /* wait for the results folder's lock */
+    int overwrite;                /* write into a published result set */
+    int report;                   /* then report on the run */
+    int no_size_caps;             /* bench: measure images above an algorithm's bench size too */
+    sb_timing_opts timing;
+    const char *results_dir;      /* NULL: results/<machine-id> */
+    int quiet;
+} sb_bench_opts;
+
+/* The whole run; SB_ERR_AGREEMENT when a row broke its contract (after
+ * every file is written). */
+sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err);
+
+#endif

@@ -1,0 +1,129 @@
+/* start.c - a run takes its results folder: where it goes (a published
+ * run of record is spared), the folder's lock, a new run id or the run
+ * being resumed (same machine, commit and options), what killed runs left
+ * half-written, and the machine's bandwidth ceilings. */
+#include "run/state.h"
+
+#include "io/env_json.h"
+#include "io/result_set.h"
+
+#include "segbench/atomic_file.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The options that shape every timing; a resumed run must share them. */
+void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size_t size)
+{
+    char threads[128] = "";
+    for (int i = 0, n = 0; i < o->nthreads; i++)
+        n += snprintf(threads + n, sizeof threads - (size_t)n, "%s%d", i ? "," : "", o->threads[i]);
+    snprintf(out, size, "set=%s budget=%g min_reps=%d max_reps=%d threads=%s sweep=%s l2_flush=%d", set,
+             o->timing.budget_ms, o->timing.min_reps, o->timing.max_reps, threads, o->sweep_all ? "all" : "marked",
+             o->timing.flush_l2);
+}
+
+/* A published result set (results/published.txt) is a run of record: a
+ * run goes there only with --overwrite or --resume.  Otherwise, given by
+ * --results, it is refused; by default, the run goes to <dir>-local. */
+static sb_status spare_published(const sb_bench_opts *o, char *dir, size_t size, sb_error *err)
+{
+    char root[SB_PATH_MAX], env[SB_PATH_MAX];
+    const char *slash = strrchr(dir, '/');
+    sb_status bad = sb_path(root, err, "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
+    if (bad || (bad = sb_path(env, err, "%s/env.json", dir)))
+        return bad;
+    struct stat st;
+    if (o->overwrite || o->resume || sb_published_index(root, slash ? slash + 1 : dir) < 0 || stat(env, &st) != 0)
+        return SB_OK;
+    if (o->results_dir)
+        return sb_fail(err, SB_ERR_USAGE, "%s/ is a published run of record (%s/published.txt): --overwrite replaces "
+                       "it, --resume finishes its run, or choose another --results", dir, root);
+    size_t len = strlen(dir);
+    if (len + sizeof "-local" > size)
+        return sb_fail(err, SB_ERR_LIMIT, "%s: too long a path to add -local", dir);
+    fprintf(stderr, "%s/ is a published run of record (%s/published.txt): this run goes to %s-local/ "
+                    "(--overwrite replaces the published one)\n", dir, root, dir);
+    snprintf(dir + len, size - len, "-local");
+    return SB_OK;
+}
+
+/* A new run id, or (--resume) the one in env.json after checking that the
+ * run being resumed was made by this machine, commit and options. */
+static sb_status start_run(bench_run *r, sb_error *err)
+{
+    char path[SB_PATH_MAX];
+    sb_status bad = sb_path(path, err, "%s/env.json", r->results_dir);
+    if (bad)
+        return bad;
+    if (!r->o->resume) {
+        char stamp[32];
+        time_t now = time(NULL);
+        strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
+        snprintf(r->env.run_id, sizeof r->env.run_id, "%s-%04x", stamp, (unsigned)(getpid() ^ (unsigned)now) & 0xffff);
+        return SB_OK;
+    }
+    sb_run_info old;
+    if (!sb_run_info_read(r->results_dir, &old))
+        return sb_fail(err, SB_ERR_USAGE, "--resume: %s not found; nothing to resume (run without --resume)", path);
+    sb_status st = SB_OK;
+    if (strcmp(old.machine_id, "?") == 0)
+        st = sb_fail(err, SB_ERR_USAGE, "--resume: %s is empty or not a segbench env.json (a run killed as it "
+                     "began?); run without --resume to start afresh", path);
+    else if (strcmp(old.run_id, "?") == 0)
+        st = sb_fail(err, SB_ERR_USAGE, "--resume: %s has no run id (made by an older segbench); run without --resume",
+                     path);
+    else if (strcmp(old.machine_id, r->env.machine_id) != 0)
+        st = sb_fail(err, SB_ERR_USAGE, "--resume: %s was measured on %s, this machine is %s", path, old.machine_id,
+                     r->env.machine_id);
+    else if (strcmp(old.commit, r->row_commit) != 0)
+        st = sb_fail(err, SB_ERR_USAGE, "--resume: run %s was made at commit %s, this build is %s; "
+                     "run without --resume to start a new run", old.run_id, old.commit, r->row_commit);
+    else if (strcmp(old.options, r->env.run_options) != 0)
+        st = sb_fail(err, SB_ERR_USAGE, "--resume: run %s used '%s', this one asks for '%s'", old.run_id, old.options,
+                     r->env.run_options);
+    if (st)
+        return st;
+    snprintf(r->env.run_id, sizeof r->env.run_id, "%s", old.run_id);
+    char text_seconds[32];
+    char *env_text = sb_read_text(path);
+    sb_json_get(env_text, "run_seconds", text_seconds, sizeof text_seconds);
+    free(env_text);
+    r->seconds_before = strcmp(text_seconds, "?") ? atof(text_seconds) : 0.0;
+    snprintf(r->env.run_algos, sizeof r->env.run_algos, "%s", strcmp(old.algos, "?") ? old.algos : "");
+    fprintf(stderr, "resuming run %s (%s of %s rows measured before)\n", old.run_id, old.measured, old.planned);
+    return SB_OK;
+}
+
+sb_status run_start(bench_run *r, sb_error *err)
+{
+    const sb_bench_opts *o = r->o;
+    sb_status st;
+    if (o->results_dir)
+        st = sb_path(r->results_dir, err, "%s", o->results_dir);
+    else
+        st = sb_path(r->results_dir, err, "results/%s", r->env.machine_id);
+    if (st || (st = spare_published(o, r->results_dir, sizeof r->results_dir, err)))
+        return st;
+    char what[200];
+    snprintf(what, sizeof what, "bench (dataset %s)", r->ds.name);
+    if ((st = sb_mkdirs(r->results_dir, err)) || (st = sb_dir_lock_take(&r->lock, r->results_dir, what, o->wait, err)) ||
+        (st = start_run(r, err)))
+        return st;
+    /* what runs killed before this one left half-written (the lock says
+     * no other bench writes here now) */
+    char gallery[SB_PATH_MAX];
+    if ((st = sb_path(gallery, err, "%s/gallery", r->results_dir)))
+        return st;
+    int swept = sb_temp_sweep(r->results_dir, time(NULL)) + sb_temp_sweep(gallery, time(NULL));
+    if (swept)
+        fprintf(stderr, "removed %d temporary file(s) left by an earlier run that was killed\n", swept);
+    /* the ceilings, once the folder is this run's */
+    fprintf(stderr, "measuring bandwidth ceilings (device copy, host memcpy per thread count)...\n");
+    sb_env_measure(&r->env, o->threads, o->nthreads);
+    return SB_OK;
+}

@@ -1,0 +1,108 @@
+/* state.h - what the steps of a run (run.h) share: the run's state and
+ * each step's functions.  Private to bench/run/. */
+#ifndef SEGBENCH_RUN_STATE_H
+#define SEGBENCH_RUN_STATE_H
+
+#include "run/run.h"
+
+#include "base/files.h"
+#include "harness/cases.h"
+#include "harness/dataset.h"
+#include "io/dir_lock.h"
+#include "io/env.h"
+#include "io/gallery_index.h"
+#include "io/results.h"
+
+#include <stdio.h>
+
+enum { RUN_MAX_CASE_ROWS = 256, RUN_FAILURES_KEPT = 32 };
+
+/* One row to measure: a variant at a thread count. */
+typedef struct planned_row {
+    const sb_variant *v;
+    int threads;
+} planned_row;
+
+/* Where this invocation's time goes (ms, host clock): the serial
+ * references and pipeline inputs each case computes before its rows, the
+ * kernel census, gallery and quality pictures, each step of the rows'
+ * protocol, and the rows by kind -- the serial reference, CPU threads, the
+ * GPU -- with the thread sweep's rows below the largest count apart.
+ * Printed at the end and kept in env.json (invocation_time_s). */
+typedef struct time_account {
+    double references, census, pictures;
+    double step[SB_STEPS];
+    double serial, threaded, gpu, sweep;
+} time_account;
+
+typedef struct bench_run {
+    const sb_bench_opts *o;
+    sb_timing_opts timing;        /* o->timing, for this machine's GPU (its UUID) */
+    sb_env env;
+    sb_dataset ds;
+    char results_dir[SB_PATH_MAX];
+    char row_commit[56];          /* commit as written on each row ("-dirty" when the tree was) */
+    void *stream;                 /* one CUDA stream for every device variant */
+    int total, done, skipped;     /* rows, for the progress line */
+    double weight_total, weight_done, started_ms;
+    int failures, errors;
+    int pairs_skipped;            /* (image, stage) pairs the stage cannot take */
+    double seconds_before;        /* the run's time before this invocation (--resume) */
+    double begun_ms;              /* this invocation's start, for run_seconds */
+    int noisy;                    /* rows with a spread or over_peak flag */
+    int tty;
+    char failed[RUN_FAILURES_KEPT][200];   /* the first failures, repeated at the end */
+    sb_gallery_index gallery;
+    int have_gallery;
+    sb_dir_lock lock;             /* the results folder, held for the whole run */
+    /* the algorithm being measured */
+    sb_csv_log rows_log, samples_log, quality_log, kernels_log;
+    char *kernels_seen;           /* the census lines written for this algorithm (census.c) */
+    int census_off;               /* launches cannot be observed here: said once */
+    sb_rows done_rows;            /* rows of this run already in the results (--resume) */
+    char *quality_text;           /* its quality file so far (--resume), to add no line twice */
+    time_account spent;
+} bench_run;
+
+/* start.c: the results folder (a published one spared), its lock, the
+ * run id or the run resumed, leftovers swept, the bandwidth ceilings. */
+sb_status run_start(bench_run *r, sb_error *err);
+/* The options that shape every timing; a resumed run must share them. */
+void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size_t size);
+
+/* plan.c */
+int run_size_caps(const sb_bench_opts *o);
+int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im,
+                  planned_row *plan);
+int run_plan_all(bench_run *r);
+double run_row_weight(const planned_row *p, const sb_dataset_image *im);
+void run_report_unavailable(const sb_bench_opts *o);
+
+/* case.c: every image of one algorithm, every stage of an image. */
+sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err);
+
+/* row.c: measure (or check) one planned row against the case; append it. */
+sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c, const planned_row *p,
+                  sb_error *fatal);
+
+/* files.c */
+sb_status run_write_env(bench_run *r, sb_error *err);
+int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows);
+sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err);
+void run_close_logs(bench_run *r);
+sb_status run_write_json(const bench_run *r, const sb_algo *algo, sb_error *err);
+
+/* pictures.c */
+sb_status run_gallery(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
+                      sb_error *err);
+sb_status run_quality(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
+                      sb_error *err);
+
+/* account.c */
+void run_progress(bench_run *r, const char *what);
+void run_progress_clear(bench_run *r);
+void run_note_failure(bench_run *r, const char *row, const char *metric);
+void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_measurement *m);
+void run_account_text(const bench_run *r, char *line, size_t line_size, char *json, size_t json_size);
+
+#endif

@@ -1,0 +1,47 @@
+#!/bin/sh
+# check_layers.sh - the include rule of bench/ (bench/README.md): each
+# folder is a layer, and a file includes headers of its own layer and of
+# the layers below it only, so dependencies point one way:
+#
+#   base <- harness <- algos <- io <- {compare, profile} <- course <- report <- run <- cli
+#
+# Folders on one rung ({compare, profile}) include neither each other.
+# Headers of include/segbench/ (the public interface) are below all.
+# A folder not in the table is an error too: a new folder takes a place.
+# Prints each include against the order and exits 1 if there is any.
+#   sh scripts/check_layers.sh [BENCH_DIR]
+dir=${1:-bench}
+rank() {
+  case $1 in
+    base) echo 0 ;; harness) echo 1 ;; algos) echo 2 ;; io) echo 3 ;;
+    compare|profile) echo 4 ;; course) echo 5 ;; report) echo 6 ;; run) echo 7 ;; cli) echo 8 ;;
+    *) echo -1 ;;
+  esac
+}
+bad=0
+files=0
+for f in "$dir"/*/*.c "$dir"/*/*.h; do
+  [ -f "$f" ] || continue
+  files=$((files + 1))
+  from=$(basename "$(dirname "$f")")
+  rf=$(rank "$from")
+  if [ "$rf" -lt 0 ]; then
+    echo "$f: folder '$from' has no place in the layer order (scripts/check_layers.sh, bench/README.md)"
+    bad=1
+    continue
+  fi
+  for to in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([a-z_]*\)\/[^"]*".*/\1/p' "$f" | sort -u); do
+    [ "$to" = segbench ] && continue
+    [ "$to" = "$from" ] && continue
+    rt=$(rank "$to")
+    if [ "$rt" -lt 0 ]; then
+      echo "$f: includes from '$to/', which is no layer of bench/"
+      bad=1
+    elif [ "$rt" -ge "$rf" ]; then
+      echo "$f: $from/ includes $to/ ($(grep -n "#[[:space:]]*include[[:space:]]*\"$to/" "$f" | head -n 1 | cut -d: -f1)): against the order, $to/ is not below $from/"
+      bad=1
+    fi
+  done
+done
+[ "$bad" -eq 0 ] && echo "check-layers: $files files of $dir/, every include points down the layer order"
+exit $bad
