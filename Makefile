@@ -65,7 +65,7 @@ OMP_SRC     := $(if $(OPENMP),$(wildcard impl_pthread/*_openmp.c))
 EXERCISE_CU := $(wildcard exercises/*/*.cu)
 EXERCISE_OMP := $(if $(OPENMP),$(wildcard exercises/*/*_openmp.c))
 BENCH_SRC   := $(filter-out bench/cli/main.c,$(wildcard bench/*/*.c))
-TEST_SRC    := $(filter-out tests/test_gpu.c,$(wildcard tests/*.c))
+TEST_SRC    := $(filter-out tests/test_gpu.c tests/fuzz/%,$(wildcard tests/*.c tests/*/*.c))
 
 ifneq ($(NVCC),)
   # GPU targets.  CUDA_ARCH="80 90" on the command line wins.  Otherwise the
@@ -184,7 +184,7 @@ $(BUILD)/gen/nvccflags: FORCE
 # "io/results.h": bench/README.md), by bench/ and the tests alone.
 $(BUILD)/impl_pthread/%.o: HOST_INC := -Iimpl_cpu
 $(BUILD)/exercises/%.o: HOST_INC := -Iimpl_cpu
-$(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu -Ibench
+$(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu -Ibench -Itests
 $(BUILD)/bench/%.o: HOST_INC := -Ibench
 # NVTX ranges (trace.h) where the CUDA toolkit has NVTX 3's headers.
 NVTX_INC    := $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),-DSB_HAVE_NVTX -I$(CUDA_HOME)/include)
@@ -211,6 +211,16 @@ $(BUILD)/gen/variants.inc: FORCE
 	@mkdir -p $(dir $@)
 	$(Q)sh scripts/variant_table.sh . > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+# The test suite's groups: every tests/<module>/*.c file's table.
+$(BUILD)/gen/test_groups.inc: FORCE
+	@mkdir -p $(dir $@)
+	$(Q)sh scripts/test_groups.sh tests > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(BUILD)/tests/test_main.o: tests/test_main.c $(BUILD)/gen/test_groups.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
 
 $(BUILD)/bench/harness/registry.o: bench/harness/registry.c $(BUILD)/gen/variants.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)

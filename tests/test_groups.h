@@ -1,4 +1,5 @@
-/* test_groups.h - the test lists each tests/test_*.c file exports. */
+/* test_groups.h - the helpers the test files share (the groups
+ * themselves are listed by scripts/test_groups.sh). */
 #ifndef SEGBENCH_TEST_GROUPS_H
 #define SEGBENCH_TEST_GROUPS_H
 
@@ -6,36 +7,6 @@
 
 #include "segbench/image.h"
 
-extern const sb_test tests_image_io[];
-extern const int tests_image_io_count;
-extern const sb_test tests_integral[];
-extern const int tests_integral_count;
-extern const sb_test tests_kmeans[];
-extern const int tests_kmeans_count;
-extern const sb_test tests_slic[];
-extern const int tests_slic_count;
-extern const sb_test tests_meanshift[];
-extern const int tests_meanshift_count;
-extern const sb_test tests_grabcut[];
-extern const int tests_grabcut_count;
-extern const sb_test tests_stats[];
-extern const int tests_stats_count;
-extern const sb_test tests_harness[];
-extern const int tests_harness_count;
-extern const sb_test tests_cli[];
-extern const int tests_cli_count;
-extern const sb_test tests_cli_options[];
-extern const int tests_cli_options_count;
-extern const sb_test tests_hardening[];
-extern const int tests_hardening_count;
-extern const sb_test tests_report_truth[];
-extern const int tests_report_truth_count;
-extern const sb_test tests_profile[];
-extern const int tests_profile_count;
-extern const sb_test tests_lessons[];
-extern const int tests_lessons_count;
-extern const sb_test tests_course[];
-extern const int tests_course_count;
 
 /* Shared helpers (test_util.c). */
 void test_random_grey(sb_image *img, int width, int height, unsigned long long seed);

@@ -1,16 +1,26 @@
 /* test_main.c - the CPU test suite (`make test`).  Optional argument: a
- * substring of the test names to run. */
+ * substring of the test names to run.  The groups are every tests/<module>/
+ * file's table, listed by scripts/test_groups.sh (build/gen/test_groups.inc):
+ * a new test file registers itself by existing. */
 #include "test.h"
 
 #include "test_groups.h"
 
+#include "test_groups.inc"
+
 int main(int argc, char **argv)
 {
-    const sb_test *const groups[] = { tests_image_io, tests_integral, tests_kmeans, tests_slic, tests_meanshift, tests_grabcut, tests_stats, tests_harness, tests_cli, tests_cli_options, tests_hardening,
-                                      tests_report_truth, tests_profile, tests_lessons, tests_course };
-    const int counts[] = { tests_image_io_count, tests_integral_count, tests_kmeans_count, tests_slic_count, tests_meanshift_count, tests_grabcut_count, tests_stats_count, tests_harness_count,
-                           tests_cli_count, tests_cli_options_count, tests_hardening_count,
-                           tests_report_truth_count, tests_profile_count, tests_lessons_count, tests_course_count };
-    int failed = sb_test_run(groups, counts, (int)(sizeof counts / sizeof counts[0]), argc > 1 ? argv[1] : NULL);
+    static const struct {
+        const sb_test *tests;
+        const int *count;
+    } table[] = { SB_TEST_GROUPS };
+    enum { NGROUPS = sizeof table / sizeof table[0] };
+    const sb_test *groups[NGROUPS];
+    int counts[NGROUPS];
+    for (int i = 0; i < NGROUPS; i++) {
+        groups[i] = table[i].tests;
+        counts[i] = *table[i].count;
+    }
+    int failed = sb_test_run(groups, counts, NGROUPS, argc > 1 ? argv[1] : NULL);
     return failed ? 1 : 0;
 }

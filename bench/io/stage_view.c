@@ -213,3 +213,28 @@ double view_group_speedup(const stage_view *sv, const char *variant, int group, 
     return n ? exp(log_sum / n) : 0.0;
 }
 
+/* The fastest agreeing row at `image` among the variants `pick` accepts,
+ * by kernel time or (by_frame) by per-frame time. */
+const sb_row *view_fastest(const stage_view *sv, const char *image, int (*pick)(const sb_variant *), int by_frame)
+{
+    const sb_row *best = NULL;
+    for (int v = 0; v < sv->nvar; v++) {
+        if (!pick(sv->var[v]))
+            continue;
+        for (int i = 0; i < sv->rows->count; i++) {
+            const sb_row *r = &sv->rows->row[i];
+            if (!view_row_is(r, sv->stage, sv->var[v]->name, image) || !strcmp(r->agreement, "FAIL"))
+                continue;
+            double t = by_frame ? (r->frame.n ? r->frame.median : 0) : r->kernel.median;
+            double bt = best ? (by_frame ? best->frame.median : best->kernel.median) : 0;
+            if (t > 0 && (!best || t < bt))
+                best = r;
+        }
+    }
+    return best;
+}
+
+int view_is_gpu_rung(const sb_variant *v)
+{
+    return !view_is_cpu_backend(v->backend) && !view_is_floor(v) && strcmp(v->backend, "lib") != 0;
+}

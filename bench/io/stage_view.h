@@ -48,4 +48,10 @@ double view_group_ms(const stage_view *sv, const char *variant, int group, int *
 /* A speed-of-light row (SB_FLOOR): a copy over the same bytes, not a competitor. */
 int view_is_floor(const sb_variant *v);
 
+/* The fastest agreeing row at `image` among the variants `pick` accepts,
+ * by kernel time or (by_frame) by per-frame time; NULL when none. */
+const sb_row *view_fastest(const stage_view *sv, const char *image, int (*pick)(const sb_variant *), int by_frame);
+/* A CUDA rung of a ladder: a GPU variant, neither a floor nor a library. */
+int view_is_gpu_rung(const sb_variant *v);
+
 #endif

@@ -109,7 +109,7 @@ static int is_pipeline(const sb_algo *algo)
 
 /* <algo>.md: everything about one algorithm on this machine. */
 static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *out_dir, const sb_algo *algo,
-                           const sb_rows *rows, const report_profile *profile, sb_error *err)
+                           const sb_rows *rows, const profile_set *profile, sb_error *err)
 {
     char path[1400], notes[300];
     snprintf(path, sizeof path, "%s/%s.csv", results_dir, algo->name);
@@ -154,7 +154,7 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
             continue;
         fprintf(md, "## Stage %s\n\n", algo->stages[s]);
         stage_limit lim;
-        report_stage_limit_of(rows, algo, s, pc->device_peak, profile, &lim);
+        stage_limit_of(rows, algo, s, pc->device_peak, profile, &lim);
         if (lim.top && lim.x > 0)
             fprintf(md, "**Limit.** `%s` runs at **%.2fx** the stage's limit (%.4g ms: the %s floor; memory %.4g ms, "
                         "issue %s). What bounds it: %s.\n\n",
@@ -276,9 +276,9 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             algos[nalgo++] = sb_algo_at(a);
     }
 
-    static report_profile profile[64];
+    static profile_set profile[64];
     for (int a = 0; a < nalgo; a++)
-        report_profile_read(results_dir, algos[a]->name, &profile[a]);
+        profile_read(results_dir, algos[a]->name, &profile[a]);
     double copy_gbps = atof(copy);
     fprintf(md, "## Summary\n\nEach stage at the largest image it was measured on; medians.\n\n");
     report_summary_header(md);
@@ -291,7 +291,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     for (int a = 0; a < nalgo; a++)
         for (int s = 0; s < algos[a]->stage_count; s++) {
             stage_limit lim;
-            report_stage_limit_of(&rows[a], algos[a], s, copy_gbps, &profile[a], &lim);
+            stage_limit_of(&rows[a], algos[a], s, copy_gbps, &profile[a], &lim);
             report_limits_row(md, algos[a]->name, &lim);
         }
     report_limits_legend(md);
@@ -322,7 +322,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             st = report_lessons_page(results_dir, out_dir, algos[a], &rows[a], err);
     }
     for (int a = 0; a < nalgo; a++)
-        report_profile_free(&profile[a]);
+        profile_free(&profile[a]);
 
     char *gallery_text = NULL;
     size_t gallery_len = 0;

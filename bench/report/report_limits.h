@@ -6,44 +6,13 @@
 #define SEGBENCH_REPORT_LIMITS_H
 
 #include "report/report_parts.h"
+#include "profile/limits.h"
 
 #include "io/results.h"
 #include "harness/algo.h"
 
 #include <stdio.h>
 
-/* One line of <algo>.profile.csv (bench/profile/ncu_import.h). */
-typedef struct profile_line {
-    char stage[32], variant[48], image[128], kernel[128];   /* kernel "(all)": the region's totals */
-    int launches;
-    double duration_ms, dram_bytes, dram_fraction, l2_pct, issue_pct, occupancy_pct;
-    double warp_insts, sm_mhz, issue_floor_ms, top_stall_pct;
-    char top_stall[48], commit[64], run_id[48];
-} profile_line;
-
-typedef struct report_profile {
-    profile_line *line;
-    int count;
-} report_profile;
-
-/* results_dir/<algo>.profile.csv; 0 (and an empty profile) when there is none. */
-int report_profile_read(const char *results_dir, const char *algo, report_profile *p);
-void report_profile_free(report_profile *p);
-/* The "(all)" line of one profiled run, or NULL. */
-const profile_line *report_profile_total(const report_profile *p, const char *stage, const char *variant,
-                                         const char *image);
-
-typedef struct stage_limit {
-    const sb_row *top;             /* the stage's fastest GPU row at the summary image (NULL: none) */
-    const profile_line *prof;      /* its profile, or NULL */
-    double mem_ms, issue_ms;       /* the two floors (issue: 0 without a profile) */
-    double limit_ms, x;            /* the larger floor; kernel median over it */
-    char floor[8];                 /* which floor is the limit: "memory" or "issue" */
-    char kind[16];                 /* what bounds the rung: memory, issue, latency, launches, no profile */
-    char bound[400];               /* ... in a sentence */
-} stage_limit;
-
-void report_stage_limit(const sb_row *top, double copy_gbps, const report_profile *p, stage_limit *out);
 /* "1.78x (memory)", or "-". */
 void report_limit_cell(const stage_limit *lim, char *out, size_t size);
 
@@ -52,26 +21,14 @@ void report_limits_header(FILE *md);
 void report_limits_row(FILE *md, const char *algo, const stage_limit *lim);
 void report_limits_legend(FILE *md);
 
-/* The limit of one stage of an algorithm: its fastest CUDA rung at the
- * summary image (report_summary.c). */
-void report_stage_limit_of(const sb_rows *rows, const sb_algo *algo, int stage, double copy_gbps,
-                           const report_profile *p, stage_limit *lim);
-/* The limit of one stage at `image` on another GPU: the larger of the
- * memory floor (algo's bytes at copy_gbps) and the issue floor of the
- * stage's fastest rung in the result set results_dir (its profiled warp
- * instructions at sm_count SMs' full issue rate, 4 a cycle at sm_mhz) --
- * the report's limit, moved to that GPU.  *issue_ms is 0 where the set has
- * no row or profile of that stage at that image.  Returns the limit in ms. */
-double report_stage_limit_on(const char *results_dir, const sb_algo *algo, int stage, const char *image,
-                             double bytes, double copy_gbps, int sm_count, double sm_mhz, double *issue_ms);
 /* One summary row per stage of one algorithm (markdown table rows), with
  * its x limit from the profile p (may be empty). */
 void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, double copy_gbps,
-                         const report_profile *p);
+                         const profile_set *p);
 
 /* The algorithm page's roofline: every profiled rung a point (nothing
  * without a profile). */
-sb_status report_roofline(plot_ctx *pc, const char *algo, const sb_rows *rows, const report_profile *p,
+sb_status report_roofline(plot_ctx *pc, const char *algo, const sb_rows *rows, const profile_set *p,
                           int sm_count, FILE *md, sb_error *err);
 
 #endif

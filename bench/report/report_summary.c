@@ -21,43 +21,19 @@ static const char *ms_text(double ms, char *buf, size_t size)
     return buf;
 }
 
-/* The fastest agreeing row at `image` among the variants `pick` accepts,
- * by kernel time or (by_frame) by per-frame time. */
 static const sb_row *fastest_by(const stage_view *sv, const char *image, int (*pick)(const sb_variant *), int by_frame)
 {
-    const sb_row *best = NULL;
-    for (int v = 0; v < sv->nvar; v++) {
-        if (!pick(sv->var[v]))
-            continue;
-        for (int i = 0; i < sv->rows->count; i++) {
-            const sb_row *r = &sv->rows->row[i];
-            if (!view_row_is(r, sv->stage, sv->var[v]->name, image) || !strcmp(r->agreement, "FAIL"))
-                continue;
-            double t = by_frame ? (r->frame.n ? r->frame.median : 0) : r->kernel.median;
-            double bt = best ? (by_frame ? best->frame.median : best->kernel.median) : 0;
-            if (t > 0 && (!best || t < bt))
-                best = r;
-        }
-    }
-    return best;
+    return view_fastest(sv, image, pick, by_frame);
 }
 
 static const sb_row *fastest(const stage_view *sv, const char *image, int (*pick)(const sb_variant *))
 {
-    return fastest_by(sv, image, pick, 0);
+    return view_fastest(sv, image, pick, 0);
 }
 
 static int pick_cpu(const sb_variant *v) { return view_is_cpu_backend(v->backend); }
 static int pick_gpu(const sb_variant *v) { return !view_is_cpu_backend(v->backend) && !view_is_floor(v); }
-static int pick_rung(const sb_variant *v) { return pick_gpu(v) && strcmp(v->backend, "lib") != 0; }
-
-void report_stage_limit_of(const sb_rows *rows, const sb_algo *algo, int stage, double copy_gbps,
-                           const report_profile *p, stage_limit *lim)
-{
-    stage_view sv;
-    view_build(&sv, rows, algo->name, algo->stages[stage]);
-    report_stage_limit(sv.nimg ? fastest(&sv, sv.img[sv.largest], pick_rung) : NULL, copy_gbps, p, lim);
-}
+static int pick_rung(const sb_variant *v) { return view_is_gpu_rung(v); }
 
 /* The marks a reader needs beside a time: † measured once or twice, ‡
  * flagged noisy (spread, over the host peak, end to end below a frame). */
@@ -129,7 +105,7 @@ void report_summary_legend(FILE *fp)
                 "GPU. Compare the GPU with the best CPU of the same host first.\n");
 }
 
-void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, double copy_gbps, const report_profile *p)
+void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, double copy_gbps, const profile_set *p)
 {
     for (int s = 0; s < algo->stage_count; s++) {
         stage_view sv;
@@ -163,7 +139,7 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
         else
             snprintf(use, sizeof use, "%s on the GPU; **%s** streaming", on, stream);
         stage_limit lim;
-        report_stage_limit(fastest(&sv, image, pick_rung), copy_gbps, p, &lim);
+        stage_limit_compute(fastest(&sv, image, pick_rung), copy_gbps, p, &lim);
         report_limit_cell(&lim, fl, sizeof fl);
         snprintf(ser, sizeof ser, "%s", serial > 0 ? ms_text(serial, t, sizeof t) : "-");
         ratio_cell(serial, gpu ? gpu->kernel.median : 0, x_s, sizeof x_s);

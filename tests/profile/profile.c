@@ -183,7 +183,7 @@ static void test_limits_in_report(void)
            "integral.md: no limit or roofline");
 }
 
-/* The grader's x limit on another GPU (report_stage_limit_on): the
+/* The grader's x limit on another GPU (stage_limit_on): the
  * report's issue floor -- the profiled warp instructions of the stage's
  * fastest rung -- at that GPU's SMs and clock, where it is above the
  * memory floor; the memory floor alone at an image the set did not
@@ -193,20 +193,20 @@ static void test_limit_on_other_gpu(void)
 {
     const char *dir = gpu_results();           /* its integral.profile.csv: test_ncu_import's */
     const sb_algo *algo = sb_algo_find("integral");
-    report_profile p;
-    CHECK(report_profile_read(dir, "integral", &p));
-    const profile_line *l = report_profile_total(&p, "sum", "cuda-pdl", "opt");
+    profile_set p;
+    CHECK(profile_read(dir, "integral", &p));
+    const profile_line *l = profile_total(&p, "sum", "cuda-pdl", "opt");
     CHECKF(l && l->warp_insts > 0, "no (all) line of sum / cuda-pdl / opt in %s", dir);
     if (l) {
         double issue, want = l->warp_insts / (4.0 * 66 * 1000e6) * 1e3;
-        double limit = report_stage_limit_on(dir, algo, 0, "opt", 1.0, 3000.0, 66, 1000.0, &issue);
+        double limit = stage_limit_on(dir, algo, 0, "opt", 1.0, 3000.0, 66, 1000.0, &issue);
         CHECKF(fabs(issue - want) <= 1e-9 * want && limit == issue, "issue %g (want %g), limit %g", issue, want, limit);
-        limit = report_stage_limit_on(dir, algo, 0, "opt", 3e12, 3000.0, 66, 1000.0, &issue);
+        limit = stage_limit_on(dir, algo, 0, "opt", 3e12, 3000.0, 66, 1000.0, &issue);
         CHECKF(fabs(limit - 1000.0) < 1e-6 && issue == want, "bytes over the issue floor: limit %g ms", limit);
-        limit = report_stage_limit_on(dir, algo, 0, "another", 3e9, 3000.0, 66, 1000.0, &issue);
+        limit = stage_limit_on(dir, algo, 0, "another", 3e9, 3000.0, 66, 1000.0, &issue);
         CHECKF(issue == 0 && fabs(limit - 1.0) < 1e-9, "an image never profiled: issue %g, limit %g", issue, limit);
     }
-    report_profile_free(&p);
+    profile_free(&p);
 }
 
 /* A device row's clocks: flags, CSV round trip, the reasons by name. */

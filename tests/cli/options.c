@@ -3,6 +3,7 @@
  * compare's exports and warnings, JSON output, noise flags, bench-cli. */
 #define _DEFAULT_SOURCE        /* usleep */
 #include "cli_util.h"
+#include "report/report.h"
 #include "test_groups.h"
 
 #include "cli/commands.h"

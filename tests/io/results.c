@@ -1,0 +1,85 @@
+/* results.c - io/ on its own: a row and its samples written and read
+ * back, and base/files.h's whole-file read and path limit. */
+#include "test.h"
+
+#include "base/files.h"
+#include "io/results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_row_round_trip(void)
+{
+    sb_rows rows = { 0 };
+    sb_row *r = sb_rows_add(&rows);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    snprintf(r->algo, sizeof r->algo, "integral");
+    snprintf(r->stage, sizeof r->stage, "sum");
+    snprintf(r->variant, sizeof r->variant, "openmp");
+    snprintf(r->backend, sizeof r->backend, "openmp");
+    snprintf(r->image, sizeof r->image, "a,\"b\"\r\n.png");
+    snprintf(r->agreement, sizeof r->agreement, "exact");
+    snprintf(r->run_id, sizeof r->run_id, "run-1");
+    r->threads = 2;
+    r->width = 97;
+    r->height = 61;
+    r->bytes = 29585;
+    double ms[3] = { 0.25, 0.5, 0.75 };
+    r->kernel.n = 3;
+    r->kernel.median = 0.5;
+    r->kernel_ms = malloc(sizeof ms);
+    if (r->kernel_ms)
+        memcpy(r->kernel_ms, ms, sizeof ms);
+    char csv[SB_PATH_MAX], samples[SB_PATH_MAX];
+    sb_error err;
+    CHECK(sb_path(csv, &err, "%s/io.csv", sb_test_dir()) == SB_OK);
+    CHECK(sb_path(samples, &err, "%s/io.samples.csv", sb_test_dir()) == SB_OK);
+    CHECK(sb_rows_write_csv(&rows, csv, &err) == SB_OK);
+    CHECK(sb_rows_write_samples(&rows, samples, &err) == SB_OK);
+    sb_rows back = { 0 };
+    CHECK(sb_rows_read_csv(csv, &back, &err) == SB_OK);
+    CHECK(sb_rows_read_samples(samples, &back, &err) == SB_OK);
+    CHECKF(back.count == 1, "%d rows read back", back.count);
+    if (back.count == 1) {
+        const sb_row *b = &back.row[0];
+        CHECK(sb_row_same_key(b, r));
+        CHECKF(strcmp(b->image, r->image) == 0, "image came back as '%s'", b->image);
+        CHECK(b->threads == 2 && b->width == 97 && b->height == 61 && b->bytes == 29585);
+        CHECK(b->kernel_ms && b->kernel.n == 3 && b->kernel_ms[1] == 0.5);
+    }
+    sb_rows_free(&back);
+    sb_rows_free(&rows);
+}
+
+static void test_files_and_paths(void)
+{
+    char path[SB_PATH_MAX];
+    sb_error err;
+    CHECK(sb_path(path, &err, "%s/whole.txt", sb_test_dir()) == SB_OK);
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs("one\ntwo", fp);
+        fclose(fp);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    CHECK(sb_file_read(path, 100, &text, &len, &err) == SB_OK && text && len == 7 && strcmp(text, "one\ntwo") == 0);
+    free(text);
+    CHECK(sb_file_read(path, 6, &text, &len, &err) == SB_ERR_LIMIT && text == NULL);
+    CHECK(sb_file_read("/nonexistent/segbench", 100, &text, &len, &err) == SB_ERR_IO);
+    CHECK(sb_read_text("/nonexistent/segbench") == NULL);
+    /* a path that would not fit is an error, never cut */
+    static char long_name[SB_PATH_MAX + 10];
+    memset(long_name, 'x', sizeof long_name - 1);
+    CHECK(sb_path(path, &err, "%s/env.json", long_name) == SB_ERR_LIMIT);
+    CHECKF(strstr(err.msg, "longer than") != NULL, "message: %s", err.msg);
+}
+
+const sb_test tests_io_results[] = {
+    { "io: a row and its samples written and read back whole (a name with , \" CR LF too)", test_row_round_trip },
+    { "io: a whole file read with a size limit; a path over SB_PATH_MAX is an error", test_files_and_paths },
+};
+const int tests_io_results_count = sizeof tests_io_results / sizeof tests_io_results[0];
