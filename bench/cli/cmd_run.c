@@ -228,39 +228,48 @@ static sb_status pick_one(const char *patterns, const char *const *names, int co
     return SB_OK;
 }
 
-sb_status cmd_run(int argc, char **argv, sb_error *err)
-{
-    const char *pos[3] = { NULL, NULL, NULL };
-    int npos = 0, threads = 1, threads_given = 0;
-    const char *variant_name = NULL, *stage_name = NULL, *labels_path = NULL;
-    char keys[16][64];
+/* One `segbench run`, as its arguments ask. */
+typedef struct run_request {
+    const char *pos[3];                 /* ALGO IN OUT */
+    int threads, threads_given;
+    const char *variant_name, *stage_name, *labels_path;
+    char keys[16][64];                  /* the algorithm's own options */
     const char *values[16];
-    int nkeys = 0;
+    int nkeys;
+    const sb_algo *algo;
+    int stage;
+    const sb_variant *v;
+    run_output outs[2];                 /* the picture, and --labels */
+} run_request;
 
+static sb_status run_parse(int argc, char **argv, run_request *q, sb_error *err)
+{
+    int npos = 0;
+    q->threads = 1;
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_run, argc, argv, err);
     sb_status st = SB_OK;
     for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;) {
         switch (opt) {
-        case OPT_VARIANT: variant_name = p.value; break;
-        case OPT_STAGE: stage_name = p.value; break;
-        case OPT_LABELS: labels_path = p.value; break;
+        case OPT_VARIANT: q->variant_name = p.value; break;
+        case OPT_STAGE: q->stage_name = p.value; break;
+        case OPT_LABELS: q->labels_path = p.value; break;
         case OPT_MAX_PIXELS: st = sb_option_max_pixels(p.value, err); break;
         case OPT_MAX_MEMORY: st = sb_option_max_memory(p.value, err); break;
         case OPT_THREADS:
-            threads_given = 1;
-            st = sb_parse_int(p.value, 1, 1024, "--threads", &threads, err);
+            q->threads_given = 1;
+            st = sb_parse_int(p.value, 1, 1024, "--threads", &q->threads, err);
             break;
         case SB_OPT_ARG:
             if (npos == 3)
                 return sb_fail(err, SB_ERR_USAGE, "too many arguments (usage: segbench run ALGO IN OUT)");
-            pos[npos++] = p.value;
+            q->pos[npos++] = p.value;
             break;
         case SB_OPT_OTHER:
-            if (nkeys == 16)
+            if (q->nkeys == 16)
                 return sb_fail(err, SB_ERR_USAGE, "at most 16 algorithm options (--%s is the 17th)", p.key);
-            snprintf(keys[nkeys], sizeof keys[0], "%s", p.key);
-            values[nkeys++] = p.value;
+            snprintf(q->keys[q->nkeys], sizeof q->keys[0], "%s", p.key);
+            q->values[q->nkeys++] = p.value;
             break;
         default: return sb_optparse_unexpected(&p);
         }
@@ -269,130 +278,154 @@ sb_status cmd_run(int argc, char **argv, sb_error *err)
         return p.status ? p.status : st;
     if (npos != 3)
         return sb_fail(err, SB_ERR_USAGE, "usage: segbench run ALGO IN OUT [options] (see 'segbench run --help')");
+    return SB_OK;
+}
 
-    const sb_algo *algo = sb_algo_find(pos[0]);
+/* The algorithm, stage and variant named, each checked: it exists, it
+ * takes what was asked, it can run here. */
+static sb_status run_resolve(run_request *q, sb_error *err)
+{
+    const sb_algo *algo = q->algo = sb_algo_find(q->pos[0]);
     if (!algo) {
         const char *names[64];
         int n = sb_algo_names(names, 64);
-        const char *near = sb_nearest_name(pos[0], names, n);
-        return sb_fail(err, SB_ERR_USAGE, "unknown algorithm '%s'%s%s%s (see 'segbench list')", pos[0],
+        const char *near = sb_nearest_name(q->pos[0], names, n);
+        return sb_fail(err, SB_ERR_USAGE, "unknown algorithm '%s'%s%s%s (see 'segbench list')", q->pos[0],
                        near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
     }
-    if ((st = check_algo_options(algo, keys, nkeys, err)))
+    sb_status st = check_algo_options(algo, q->keys, q->nkeys, err);
+    if (st)
         return st;
-    int stage = 0;
-    if (stage_name) {
+    if (q->stage_name) {
         const char *picked = NULL;
-        if ((st = pick_one(stage_name, algo->stages, algo->stage_count, "--stage", algo->name, &picked, err)))
+        if ((st = pick_one(q->stage_name, algo->stages, algo->stage_count, "--stage", algo->name, &picked, err)))
             return st;
-        stage = sb_stage_find(algo, picked);
+        q->stage = sb_stage_find(algo, picked);
     }
-    const sb_variant *v = sb_reference_variant(algo);
-    if (variant_name) {
+    const sb_variant *v = q->v = sb_reference_variant(algo);
+    if (q->variant_name) {
         const char *names[64], *picked = NULL;
         int n = sb_variant_names(algo->name, names, 64);
-        if ((st = pick_one(variant_name, names, n, "--variant", algo->name, &picked, err)))
+        if ((st = pick_one(q->variant_name, names, n, "--variant", algo->name, &picked, err)))
             return st;
-        v = sb_variant_find(algo->name, picked);
+        v = q->v = sb_variant_find(algo->name, picked);
     }
-    if (threads_given && !(v->flags & SB_THREADED) && threads != 1)
+    if (q->threads_given && !(v->flags & SB_THREADED) && q->threads != 1)
         return sb_fail(err, SB_ERR_USAGE, "%s/%s does not take --threads", algo->name, v->name);
     if (v->flags & SB_THREADED) {
         char what[160];
         snprintf(what, sizeof what, "%s/%s", algo->name, v->name);
-        sb_warn_oversubscribed(what, threads);
+        sb_warn_oversubscribed(what, q->threads);
     }
-    if (labels_path && !algo->write_labels)
+    if (q->labels_path && !algo->write_labels)
         return sb_fail(err, SB_ERR_USAGE, "%s has no label image (--labels)", algo->name);
-    if (!(v->stages & (1u << stage)))
+    if (!(v->stages & (1u << q->stage)))
         return sb_fail(err, SB_ERR_USAGE, "%s/%s does not implement stage %s", algo->name, v->name,
-                       algo->stages[stage]);
+                       algo->stages[q->stage]);
     char unavailable[300];
     if (sb_variant_availability(v, unavailable, sizeof unavailable) != SB_AVAILABLE)
         return sb_fail(err, SB_ERR_UNAVAILABLE, "%s/%s cannot run here: %s", algo->name, v->name, unavailable);
     /* every output path is checked before any work */
-    run_output outs[2];
-    if ((st = output_check(&outs[0], pos[2], "output picture", algo->output_channels, err)))
+    if ((st = output_check(&q->outs[0], q->pos[2], "output picture", algo->output_channels, err)))
         return st;
-    if (labels_path) {
-        if ((st = output_check(&outs[1], labels_path, "label image", algo->labels_channels, err)))
+    if (q->labels_path) {
+        if ((st = output_check(&q->outs[1], q->labels_path, "label image", algo->labels_channels, err)))
             return st;
-        if (strcmp(outs[0].canonical, outs[1].canonical) == 0)
-            return sb_fail(err, SB_ERR_USAGE, "%s: --labels names the output picture itself", labels_path);
+        if (strcmp(q->outs[0].canonical, q->outs[1].canonical) == 0)
+            return sb_fail(err, SB_ERR_USAGE, "%s: --labels names the output picture itself", q->labels_path);
     }
+    return SB_OK;
+}
 
-    /* the input's size from its header: a decompression bomb or an image
-     * this machine cannot hold is refused here, before anything is decoded */
+/* The input's size from its header -- a decompression bomb or an image
+ * this machine cannot hold is refused here, before anything is decoded --
+ * and the parameters for it (*params, malloc'd). */
+static sb_status run_probe(const run_request *q, run_input *input, void **params, sb_error *err)
+{
+    const sb_algo *algo = q->algo;
     sb_image_info info;
-    run_input input = { pos[1], NULL, 0 };
-    if ((st = input_probe(&input, &info, err))) {
-        free(input.bytes);
+    sb_status st = input_probe(input, &info, err);
+    if (st)
         return st;
-    }
     if ((size_t)info.width * (size_t)info.height > SB_PIXEL_WARN)
         fprintf(stderr, "warning: %s is %dx%d, %.0f Mpx: a large image (refused above %.0f Mpx; --max-pixels)\n",
-                pos[1], info.width, info.height, (double)info.width * info.height / 1e6,
+                q->pos[1], info.width, info.height, (double)info.width * info.height / 1e6,
                 sb_image_pixel_limit() / 1e6);
     char why[300];
-    if (!sb_case_fits(algo, info.width, info.height, why, sizeof why)) {
-        free(input.bytes);
-        return sb_fail(err, SB_ERR_LIMIT, "%s: %s", pos[1], why);
-    }
-
-    void *params = calloc(1, algo->params_size);
-    if (!params) {
-        free(input.bytes);
+    if (!sb_case_fits(algo, info.width, info.height, why, sizeof why))
+        return sb_fail(err, SB_ERR_LIMIT, "%s: %s", q->pos[1], why);
+    if (!(*params = calloc(1, algo->params_size)))
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
-    }
-    algo->params_default(params, stage);
+    algo->params_default(*params, q->stage);
     if (algo->image_params) {           /* GrabCut: a rectangle inset from the border, unless --rect */
         int rect[4];
         sb_dataset_default_rect(info.width, info.height, rect);
-        algo->image_params(params, rect, why, sizeof why);
+        algo->image_params(*params, rect, why, sizeof why);
     }
-    for (int i = 0; i < nkeys && !st; i++)
-        st = algo->params_option(params, keys[i], values[i], err);
+    for (int i = 0; i < q->nkeys && !st; i++)
+        st = algo->params_option(*params, q->keys[i], q->values[i], err);
+    return st;
+}
 
+/* The variant's output, checked against the reference, then written: all
+ * outputs or none. */
+static sb_status run_and_write(const run_request *q, const sb_case_data *cd, void *out, void *stream, double *ms,
+                               sb_error *err)
+{
+    const sb_algo *algo = q->algo;
+    const sb_variant *v = q->v;
+    double t0 = sb_clock_ms();
+    sb_status st = sb_run_once(&cd->c, v, q->threads, stream, out, 1, NULL, err);
+    *ms = sb_clock_ms() - t0;
+    if (st)
+        return st;
+    sb_agreement ag;
+    sb_output_check(algo, &cd->input, cd->params, cd->reference, out, v->flags, &ag);
+    if (!ag.ok && !(v->flags & SB_FLOOR))
+        return sb_fail(err, SB_ERR_AGREEMENT, "%s/%s disagrees with the reference: %s (nothing written)",
+                       algo->name, v->name, ag.metric);
+    const void *shown = (v->flags & SB_FLOOR) ? cd->reference : out;
+    sb_atomic_hold_begin();
+    st = algo->write_output(q->outs[0].path, &cd->input, cd->params, shown, err);
+    if (!st && q->labels_path)
+        st = algo->write_labels(q->outs[1].path, shown, err);
+    sb_status moved = sb_atomic_hold_end(!st, err);
+    return st ? st : moved;
+}
+
+sb_status cmd_run(int argc, char **argv, sb_error *err)
+{
+    static run_request q;
+    memset(&q, 0, sizeof q);
+    sb_status st = run_parse(argc, argv, &q, err);
+    if (st || (st = run_resolve(&q, err)))
+        return st;
+    run_input input = { q.pos[1], NULL, 0 };
+    void *params = NULL;
+    st = run_probe(&q, &input, &params, err);
+
+    const sb_algo *algo = q.algo;
     sb_image loaded = { 0 };
     sb_case_data cd = { 0 };
     void *stream = NULL, *out = NULL;
     if (!st)
         st = input_load(&input, algo->load_mode, &loaded, err);
     free(input.bytes);             /* a stream's bytes: decoded now */
-    input.bytes = NULL;
     /* the reference is computed too: a variant's output is only written if it agrees */
     if (!st)
-        st = sb_case_open(&cd, algo, stage, params, &loaded, err);
-    if (!st && (v->flags & SB_DEVICE))
+        st = sb_case_open(&cd, algo, q.stage, params, &loaded, err);
+    if (!st && (q.v->flags & SB_DEVICE))
         st = sb_device_stream_create(&stream, err);
     if (!st)
         st = sb_output_alloc(algo, &out, &cd.input, cd.params, err);
     double ms = 0.0;
-    if (!st) {
-        double t0 = sb_clock_ms();
-        st = sb_run_once(&cd.c, v, threads, stream, out, 1, NULL, err);
-        ms = sb_clock_ms() - t0;
-    }
-    if (!st) {
-        sb_agreement ag;
-        sb_output_check(algo, &cd.input, cd.params, cd.reference, out, v->flags, &ag);
-        if (!ag.ok && !(v->flags & SB_FLOOR))
-            st = sb_fail(err, SB_ERR_AGREEMENT, "%s/%s disagrees with the reference: %s (nothing written)",
-                         algo->name, v->name, ag.metric);
-    }
-    if (!st) {
-        sb_atomic_hold_begin();          /* all outputs or none */
-        st = algo->write_output(outs[0].path, &cd.input, cd.params, (v->flags & SB_FLOOR) ? cd.reference : out, err);
-        if (!st && labels_path)
-            st = algo->write_labels(outs[1].path, (v->flags & SB_FLOOR) ? cd.reference : out, err);
-        sb_status moved = sb_atomic_hold_end(!st, err);
-        st = st ? st : moved;
-    }
+    if (!st)
+        st = run_and_write(&q, &cd, out, stream, &ms, err);
     if (!st && algo->describe)
         algo->describe(stdout, cd.params, out);
     if (!st)
-        fprintf(stderr, "%s/%s %s: %dx%d in %.3f ms (prepare + run + fetch) -> %s\n", algo->name, v->name,
-                algo->stages[stage], loaded.width, loaded.height, ms, pos[2]);
+        fprintf(stderr, "%s/%s %s: %dx%d in %.3f ms (prepare + run + fetch) -> %s\n", algo->name, q.v->name,
+                algo->stages[q.stage], loaded.width, loaded.height, ms, q.pos[2]);
     if (out)
         sb_output_free(out);
     sb_device_stream_destroy(stream);

@@ -252,40 +252,154 @@ static void phase_named(step_clock *k, int step, const char *range)
 
 static void phase(step_clock *k, int step) { phase_named(k, step, step < SB_STEPS ? sb_step_names[step] : ""); }
 
+/* The serial reference at one thread, slow: the run that made the
+ * reference is its first sample, and where the budget allows (a run of at
+ * most SB_REFERENCE_MEDIAN_OF budgets) two more make a median of three:
+ * every speed-up the report gives over the serial reference divides by it. */
+static sb_status measure_reference(const sb_case *c, const sb_variant *v, void *stream, const sb_timing_opts *o,
+                                   sb_measurement *m, step_clock *k, sb_error *err)
+{
+    const sb_run_times *ref = &c->ref_times;
+    m->agreement.ok = 1;
+    snprintf(m->agreement.verdict, sizeof m->agreement.verdict, "reference");
+    m->kernel_ms[0] = ref->run_ms;
+    int n = 1;
+    phase(k, SB_STEP_TIMED);
+    if (ref->run_ms <= SB_REFERENCE_MEDIAN_OF * o->budget_ms && o->max_reps >= 3) {
+        sb_session s;
+        sb_status st = sb_session_open(&s, c, v, 1, stream, 0, err);
+        if (st)
+            return st;
+        while (!st && n < 3)
+            st = sb_session_sample(&s, 0, &m->kernel_ms[n++], err);
+        sb_session_close(&s);
+        if (st)
+            return st;
+    }
+    snprintf(m->agreement.metric, sizeof m->agreement.metric,
+             "the reference itself: its run defines the contract (slow row, %d sample%s)", n, n > 1 ? "s" : "");
+    sb_summarize(m->kernel_ms, n, &m->kernel);
+    host_row_times(m, n, ref->setup_ms, ref->frame_ms - ref->run_ms);
+    return SB_OK;
+}
+
+/* A slow row: the check run (ms) is its one sample (an observed one is
+ * not: it runs once more); a device row adds one cold run. */
+static sb_status measure_slow(const sb_variant *v, sb_session *s, double ms, int observed, sb_measurement *m,
+                              sb_error *err)
+{
+    sb_status st;
+    if (observed && (st = sb_session_sample(s, 0, &ms, err)))
+        return st;
+    m->kernel_ms[0] = ms;
+    sb_summarize(m->kernel_ms, 1, &m->kernel);
+    if (!is_device(v)) {
+        host_row_times(m, 1, s->prepare_ms, s->fetch_ms);
+        return SB_OK;
+    }
+    if ((st = device_cold_sample(s, m, 0, err)))
+        return st;
+    m->frame_ms[0] = m->e2e_ms[0] - m->setup_ms[0];
+    sb_summarize(m->e2e_ms, 1, &m->e2e);
+    sb_summarize(m->setup_ms, 1, &m->setup);
+    sb_summarize(m->frame_ms, 1, &m->frame);
+    return SB_OK;
+}
+
+/* Warm-up: a host row's check run (check_ms) counts towards it
+ * (harness.h); a GPU row right after another warms up for a quarter. */
+static sb_status measure_warmup(const sb_variant *v, sb_session *s, double check_ms, const sb_timing_opts *o,
+                                sb_error *err)
+{
+    double t0 = sb_clock_ms(), warm_ms = o->warmup_ms, ms;
+    int warm_min = o->warmup_min;
+    if (!is_device(v)) {
+        warm_ms -= check_ms;
+        warm_min = check_ms >= o->warmup_ms ? 0 : warm_min;
+    } else if (sb_clock_ms() - device_row_ended < GPU_STILL_BUSY_MS) {
+        warm_ms /= 4;              /* the GPU ran the row before this one: its clocks are up */
+    }
+    for (int i = 0; i < warm_min || sb_clock_ms() - t0 < warm_ms; i++) {
+        sb_status st = sb_session_sample(s, o->flush_l2, &ms, err);
+        if (st)
+            return st;
+        if (i > 1000)
+            break;
+    }
+    return SB_OK;
+}
+
+/* Kernel time until the budget or the spread says enough, GPU clocks read
+ * around it; then the last timed run's output must still agree. */
+static sb_status measure_timed(const sb_variant *v, sb_session *s, const sb_timing_opts *o, sb_measurement *m,
+                               step_clock *k, sb_error *err)
+{
+    sb_status st;
+    if (is_device(v))
+        sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_start);
+    int n = 0;
+    double t0 = sb_clock_ms();
+    do {
+        if ((st = sb_session_sample(s, o->flush_l2, &m->kernel_ms[n], err)))
+            return st;
+        n++;
+    } while (!enough_samples(m->kernel_ms, n, t0, o, o->budget_ms));
+    if (is_device(v))
+        sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_end);
+    sb_summarize(m->kernel_ms, n, &m->kernel);
+
+    phase_named(k, SB_STEP_CHECK, "check again");
+    sb_agreement again;
+    if ((st = sb_session_check(s, &again, err)))
+        return st;
+    if (m->agreement.ok && !again.ok) {
+        m->agreement = again;
+        strncat(m->agreement.metric, " (after repeated runs)",
+                sizeof m->agreement.metric - strlen(m->agreement.metric) - 1);
+    }
+    return SB_OK;
+}
+
+/* Per frame and end to end (harness.h): a host row's from its timed
+ * runs; a device row's measured, each for a quarter of the budget. */
+static sb_status measure_frames(const sb_variant *v, sb_session *s, const sb_timing_opts *o, sb_measurement *m,
+                                step_clock *k, sb_error *err)
+{
+    sb_status st;
+    if (!is_device(v)) {
+        host_row_times(m, m->kernel.n, s->prepare_ms, s->fetch_ms);
+        return SB_OK;
+    }
+    phase(k, SB_STEP_FRAMES);
+    int n = 0;
+    double t0 = sb_clock_ms();
+    do {
+        if ((st = sb_session_frame(s, &m->frame_ms[n], err)))
+            return st;
+        n++;
+    } while (!enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4));
+    sb_summarize(m->frame_ms, n, &m->frame);
+    phase(k, SB_STEP_COLD);
+    n = 0;
+    t0 = sb_clock_ms();
+    do {
+        if ((st = device_cold_sample(s, m, n, err)))
+            return st;
+        n++;
+    } while (!enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 4));
+    sb_summarize(m->e2e_ms, n, &m->e2e);
+    sb_summarize(m->setup_ms, n, &m->setup);
+    return SB_OK;
+}
+
 static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads, void *stream,
                              const sb_timing_opts *o, sb_measurement *m, step_clock *k, sb_error *err)
 {
     sb_status st = samples_alloc(m, o->max_reps, err);
     if (st)
         return st;
-
-    /* the reference at one thread, slow: the run that made the reference is
-     * its first sample, and where the budget allows (a run of at most
-     * SB_REFERENCE_MEDIAN_OF budgets) two more make a median of three: every
-     * speed-up the report gives over the serial reference divides by it */
-    const sb_run_times *ref = &c->ref_times;
-    if (v == c->reference_variant && threads == 1 && ref->run_ms >= o->budget_ms) {
-        m->agreement.ok = 1;
-        snprintf(m->agreement.verdict, sizeof m->agreement.verdict, "reference");
-        m->kernel_ms[0] = ref->run_ms;
-        int n = 1;
-        phase(k, SB_STEP_TIMED);
-        if (ref->run_ms <= SB_REFERENCE_MEDIAN_OF * o->budget_ms && o->max_reps >= 3) {
-            sb_session s;
-            if ((st = sb_session_open(&s, c, v, threads, stream, 0, err)))
-                return st;
-            while (!st && n < 3)
-                st = sb_session_sample(&s, 0, &m->kernel_ms[n++], err);
-            sb_session_close(&s);
-            if (st)
-                return st;
-        }
-        snprintf(m->agreement.metric, sizeof m->agreement.metric,
-                 "the reference itself: its run defines the contract (slow row, %d sample%s)", n, n > 1 ? "s" : "");
-        sb_summarize(m->kernel_ms, n, &m->kernel);
-        host_row_times(m, n, ref->setup_ms, ref->frame_ms - ref->run_ms);
-        return SB_OK;
-    }
+    if (v == c->reference_variant && threads == 1 && c->ref_times.run_ms >= o->budget_ms)
+        return measure_reference(c, v, stream, o, m, k, err);
 
     /* 1. check before anything is timed (observed by the census if asked) */
     phase(k, SB_STEP_CHECK);
@@ -300,97 +414,18 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
         int n = sb_census_end(m->census, SB_CENSUS_MAX);
         m->census_n = st ? -1 : n;
     }
-    if (st)
-        goto done;
-
-    /* a slow row: the check run is its one sample (an observed one is not) */
-    if (ms >= o->budget_ms) {
-        if (observed && (st = sb_session_sample(&s, 0, &ms, err)))
-            goto done;
-        m->kernel_ms[0] = ms;
-        sb_summarize(m->kernel_ms, 1, &m->kernel);
-        if (!is_device(v)) {
-            host_row_times(m, 1, s.prepare_ms, s.fetch_ms);
-            goto done;
+    if (!st && ms >= o->budget_ms) {
+        st = measure_slow(v, &s, ms, observed, m, err);
+    } else if (!st) {
+        phase(k, SB_STEP_WARMUP);                                 /* 2. warm-up */
+        st = measure_warmup(v, &s, ms, o, err);
+        if (!st) {
+            phase(k, SB_STEP_TIMED);                              /* 3. kernel time, 4. checked again */
+            st = measure_timed(v, &s, o, m, k, err);
         }
-        if ((st = device_cold_sample(&s, m, 0, err)))
-            goto done;
-        m->frame_ms[0] = m->e2e_ms[0] - m->setup_ms[0];
-        sb_summarize(m->e2e_ms, 1, &m->e2e);
-        sb_summarize(m->setup_ms, 1, &m->setup);
-        sb_summarize(m->frame_ms, 1, &m->frame);
-        goto done;
+        if (!st)
+            st = measure_frames(v, &s, o, m, k, err);             /* 5. per frame and end to end */
     }
-
-    /* 2. warm-up (a host row's check run counts towards it: harness.h) */
-    phase(k, SB_STEP_WARMUP);
-    double t0 = sb_clock_ms(), warm_ms = o->warmup_ms;
-    int warm_min = o->warmup_min;
-    if (!is_device(v)) {
-        warm_ms -= ms;
-        warm_min = ms >= o->warmup_ms ? 0 : warm_min;
-    } else if (sb_clock_ms() - device_row_ended < GPU_STILL_BUSY_MS) {
-        warm_ms /= 4;              /* the GPU ran the row before this one: its clocks are up */
-    }
-    for (int i = 0; i < warm_min || sb_clock_ms() - t0 < warm_ms; i++) {
-        if ((st = sb_session_sample(&s, o->flush_l2, &ms, err)))
-            goto done;
-        if (i > 1000)
-            break;
-    }
-
-    /* 3. kernel time */
-    phase(k, SB_STEP_TIMED);
-    if (is_device(v))
-        sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_start);
-    int n = 0;
-    t0 = sb_clock_ms();
-    do {
-        if ((st = sb_session_sample(&s, o->flush_l2, &m->kernel_ms[n], err)))
-            goto done;
-        n++;
-    } while (!enough_samples(m->kernel_ms, n, t0, o, o->budget_ms));
-    if (is_device(v))
-        sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_end);
-    sb_summarize(m->kernel_ms, n, &m->kernel);
-
-    /* 4. the last timed run's output must still agree */
-    phase_named(k, SB_STEP_CHECK, "check again");
-    sb_agreement again;
-    if ((st = sb_session_check(&s, &again, err)))
-        goto done;
-    if (m->agreement.ok && !again.ok) {
-        m->agreement = again;
-        strncat(m->agreement.metric, " (after repeated runs)",
-                sizeof m->agreement.metric - strlen(m->agreement.metric) - 1);
-    }
-
-    /* 5. per frame and end to end (harness.h) */
-    if (!is_device(v)) {
-        host_row_times(m, m->kernel.n, s.prepare_ms, s.fetch_ms);
-        goto done;
-    }
-    phase(k, SB_STEP_FRAMES);
-    n = 0;
-    t0 = sb_clock_ms();
-    do {
-        if ((st = sb_session_frame(&s, &m->frame_ms[n], err)))
-            goto done;
-        n++;
-    } while (!enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4));
-    sb_summarize(m->frame_ms, n, &m->frame);
-    phase(k, SB_STEP_COLD);
-    n = 0;
-    t0 = sb_clock_ms();
-    do {
-        if ((st = device_cold_sample(&s, m, n, err)))
-            goto done;
-        n++;
-    } while (!enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 4));
-    sb_summarize(m->e2e_ms, n, &m->e2e);
-    sb_summarize(m->setup_ms, n, &m->setup);
-
-done:
     sb_session_close(&s);
     return st;
 }

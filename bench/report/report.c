@@ -192,208 +192,285 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
     return st;
 }
 
-static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, int machines, sb_error *err)
-{
-    char path[1400], plots[1400];
-    snprintf(plots, sizeof plots, "%s/plots", out_dir);
-    sb_status st = sb_mkdirs(plots, err);
-    if (st)
-        return st;
-    char gallery_dir[1400];              /* what a killed report left half-written */
-    snprintf(gallery_dir, sizeof gallery_dir, "%s/gallery", out_dir);
-    sb_temp_sweep(out_dir, time(NULL));
-    sb_temp_sweep(plots, time(NULL));
-    sb_temp_sweep(gallery_dir, time(NULL));
-    snprintf(path, sizeof path, "%s/env.json", results_dir);
-    char *env = sb_read_text(path);
-    sb_catalogue_load(results_dir);     /* the variants as they were when measured */
+/* How to read the numbers: the report's method in a paragraph. */
+static const char HOW_TO_READ[] =
+    "Kernel time is `run()` alone (CUDA events around the kernels, the L2 cache flushed before each run; "
+    "the monotonic clock for CPU variants). *Per frame* is what a program streaming images pays for each: "
+    "`upload` (from pinned memory into buffers that already exist) + `run` + `fetch` (download); "
+    "*setup* is the one-time `prepare` (device allocation); end-to-end (e2e) is one whole cold run, "
+    "setup and a frame. CPU variants move nothing: their frame is the kernel time plus `fetch`. Times "
+    "are medians of repeated runs after "
+    "warm-up, with the 25th-75th percentile range and the sample count n († marks rows measured once "
+    "or twice). Memory-bound stages show GB/s (the stage's byte floor over the kernel median) and % "
+    "of the measured copy bandwidth of the same processor; compute-bound stages show megapixels per "
+    "second. Every row was checked against the serial reference on that image before it was timed.\n\n";
 
-    char *md_text = NULL;
-    size_t md_len = 0;
-    FILE *md = open_memstream(&md_text, &md_len);
-    if (!md) {
-        free(env);
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
-    }
+/* What env.json says of the run, as the report prints it. */
+typedef struct report_env {
+    char *text;                       /* env.json itself (NULL: none) */
     char id[128], gpu[256], cpu[256], date[64], commit[64], dirty[16], copy[32], set[64], cores[16], host[256],
-        run[64];
-    sb_json_get(env, "machine_id", id, sizeof id);
-    sb_json_get(env, "gpu_name", gpu, sizeof gpu);
-    if (strcmp(gpu, "?") == 0) {
+        run[64], measured[16], planned[16], seconds[24], sm_count[16];
+    const char *host_json;            /* "host_copy_gbps": {...} inside text, or NULL */
+} report_env;
+
+static void report_env_read(const char *results_dir, report_env *e)
+{
+    char path[SB_PATH_MAX];
+    sb_error too_long;
+    e->text = sb_path(path, &too_long, "%s/env.json", results_dir) ? NULL : sb_read_text(path);
+    const char *env = e->text;
+    sb_json_get(env, "machine_id", e->id, sizeof e->id);
+    sb_json_get(env, "gpu_name", e->gpu, sizeof e->gpu);
+    if (strcmp(e->gpu, "?") == 0) {
         char why[200];
         sb_json_get(env, "gpu_absent_reason", why, sizeof why);
-        snprintf(gpu, sizeof gpu, "none (%s)", why);
+        snprintf(e->gpu, sizeof e->gpu, "none (%s)", why);
     }
-    sb_json_get(env, "cpu_model", cpu, sizeof cpu);
-    sb_json_get(env, "date", date, sizeof date);
-    sb_json_get(env, "commit", commit, sizeof commit);
-    sb_json_get(env, "dirty", dirty, sizeof dirty);
-    sb_json_get(env, "device_copy_gbps", copy, sizeof copy);
-    sb_json_get(env, "run_id", run, sizeof run);
-    char measured[16], planned[16], seconds[24], sm_count[16];
-    sb_json_get(env, "gpu_sm_count", sm_count, sizeof sm_count);
-    sb_json_get(env, "rows_measured", measured, sizeof measured);
-    sb_json_get(env, "rows_planned", planned, sizeof planned);
-    sb_json_get(env, "run_seconds", seconds, sizeof seconds);
-    if (strcmp(copy, "?") == 0)
-        snprintf(copy, sizeof copy, "n/a");
-    sb_json_get(env, "dataset", set, sizeof set);
-    sb_json_get(env, "cpu_logical_cores", cores, sizeof cores);
+    sb_json_get(env, "cpu_model", e->cpu, sizeof e->cpu);
+    sb_json_get(env, "date", e->date, sizeof e->date);
+    sb_json_get(env, "commit", e->commit, sizeof e->commit);
+    sb_json_get(env, "dirty", e->dirty, sizeof e->dirty);
+    sb_json_get(env, "device_copy_gbps", e->copy, sizeof e->copy);
+    sb_json_get(env, "run_id", e->run, sizeof e->run);
+    sb_json_get(env, "gpu_sm_count", e->sm_count, sizeof e->sm_count);
+    sb_json_get(env, "rows_measured", e->measured, sizeof e->measured);
+    sb_json_get(env, "rows_planned", e->planned, sizeof e->planned);
+    sb_json_get(env, "run_seconds", e->seconds, sizeof e->seconds);
+    if (strcmp(e->copy, "?") == 0)
+        snprintf(e->copy, sizeof e->copy, "n/a");
+    sb_json_get(env, "dataset", e->set, sizeof e->set);
+    sb_json_get(env, "cpu_logical_cores", e->cores, sizeof e->cores);
     /* {"1": 22.7, "2": 28.2} -> 1: 22.7, 2: 28.2 */
-    const char *h = env ? strstr(env, "\"host_copy_gbps\": {") : NULL;
+    e->host_json = env ? strstr(env, "\"host_copy_gbps\": {") : NULL;
     size_t hn = 0;
-    for (const char *p = h ? h + 19 : "?"; *p && *p != '}' && *p != '\n' && hn + 1 < sizeof host; p++)
+    for (const char *p = e->host_json ? e->host_json + 19 : "?"; *p && *p != '}' && *p != '\n' && hn + 1 < sizeof e->host;
+         p++)
         if (*p != '"')
-            host[hn++] = *p;
-    host[hn] = '\0';
+            e->host[hn++] = *p;
+    e->host[hn] = '\0';
+}
 
-    fprintf(md, "# segbench report: %s\n\n%s, %s; dataset %s; commit %.12s%s, run %s. Generated by `segbench "
-                "report` from `%s/` (`make report` rewrites it).\n\n",
-            id, gpu, cpu, set, commit, strcmp(dirty, "true") == 0 ? " (tree had local changes)" : "", run,
-            results_dir);
-
-    sb_result_set rs;
-    sb_result_set_survey(results_dir, &rs);
-    if (rs.nnotes) {
-        fprintf(md, "> **Note on these results.**\n");
-        for (int i = 0; i < rs.nnotes; i++)
-            fprintf(md, "> %s%s\n", rs.notes[i][0] == ' ' ? "- " : "", rs.notes[i][0] == ' ' ? rs.notes[i] + 2 : rs.notes[i]);
-        fprintf(md, "\n");
-        for (int i = 0; i < rs.nnotes; i++)
-            fprintf(stderr, "segbench report: %s: %s\n", results_dir, rs.notes[i]);
-    }
-
-    /* the algorithms with results, their rows read once */
-    static sb_rows rows[64];
-    const sb_algo *algos[64];
-    int nalgo = 0;
-    for (int a = 0; a < sb_algo_count() && nalgo < 64 && !st; a++) {
-        struct stat sbuf;
-        snprintf(path, sizeof path, "%s/%s.csv", results_dir, sb_algo_at(a)->name);
-        if (stat(path, &sbuf) != 0)
-            continue;
-        if (!(st = sb_rows_read_ladders(path, &rows[nalgo], NULL, err)))
-            algos[nalgo++] = sb_algo_at(a);
-    }
-
-    static profile_set profile[64];
-    for (int a = 0; a < nalgo; a++)
-        profile_read(results_dir, algos[a]->name, &profile[a]);
-    double copy_gbps = atof(copy);
-    fprintf(md, "## Summary\n\nEach stage at the largest image it was measured on; medians.\n\n");
-    report_summary_header(md);
-    for (int a = 0; a < nalgo; a++)
-        report_summary_rows(md, &rows[a], algos[a], copy_gbps, &profile[a]);
-    report_summary_legend(md);
-    fprintf(md, "\n## How far from the limit\n\nEach stage's fastest CUDA rung at the summary image against "
-                "the larger of its two floors, and what holds it back.\n\n");
-    report_limits_header(md);
-    for (int a = 0; a < nalgo; a++)
-        for (int s = 0; s < algos[a]->stage_count; s++) {
-            stage_limit lim;
-            stage_limit_of(&rows[a], algos[a], s, copy_gbps, &profile[a], &lim);
-            report_limits_row(md, algos[a]->name, &lim);
-        }
-    report_limits_legend(md);
-    fprintf(md, "\n## The ladders\n\nEach algorithm's variants in teaching order, first stage, kernel ms (the "
-                "steps, their speed-ups and what each changes are on the algorithm's page; the CUDA rungs as a "
-                "tree of lessons, each edge's idea, gain and census change, on its lessons page):\n\n");
-    for (int a = 0; a < nalgo; a++)
-        report_ladder_line(md, &rows[a], algos[a]);
-
-    report_peers(md, results_dir, rows, algos, nalgo);
-
-    plot_ctx pc = { plots, gnuplot, 0, 0, 0, "", atof(copy), 0.0, 0, 0 };
-    for (const char *p = h ? h + 19 : ""; *p && *p != '}';) {      /* the host peak at the most threads */
+/* The host copy peak at the most threads, from env.json's host_copy_gbps. */
+static void report_host_peak(const report_env *e, plot_ctx *pc)
+{
+    for (const char *p = e->host_json ? e->host_json + 19 : ""; *p && *p != '}';) {
         int threads = 0;
         double gbps = 0.0;
-        if (sscanf(p, " \"%d\": %lf", &threads, &gbps) == 2 && threads > pc.host_threads) {
-            pc.host_threads = threads;
-            pc.host_peak = gbps;
+        if (sscanf(p, " \"%d\": %lf", &threads, &gbps) == 2 && threads > pc->host_threads) {
+            pc->host_threads = threads;
+            pc->host_peak = gbps;
         }
         p += strcspn(p, ",}");
         if (*p == ',')
             p++;
     }
-    pc.sm_count = atoi(sm_count);
-    for (int a = 0; a < nalgo && !st; a++) {
-        st = algo_page(&pc, results_dir, out_dir, algos[a], &rows[a], &profile[a], err);
-        if (!st)
-            st = report_lessons_page(results_dir, out_dir, algos[a], &rows[a], err);
-    }
-    for (int a = 0; a < nalgo; a++)
-        profile_free(&profile[a]);
+}
 
-    char *gallery_text = NULL;
+/* The result set's algorithms, each one's rows read once and its profile:
+ * arrays of sb_algo_count() entries (malloc'd); *nalgo of them used. */
+typedef struct report_sets {
+    sb_rows *rows;
+    const sb_algo **algos;
+    profile_set *profile;
+    int nalgo;
+} report_sets;
+
+static sb_status report_sets_read(const char *results_dir, report_sets *rs, sb_error *err)
+{
+    int n = sb_algo_count();
+    rs->nalgo = 0;
+    rs->rows = calloc((size_t)n, sizeof *rs->rows);
+    rs->algos = calloc((size_t)n, sizeof *rs->algos);
+    rs->profile = calloc((size_t)n, sizeof *rs->profile);
+    if (!rs->rows || !rs->algos || !rs->profile)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_status st = SB_OK;
+    for (int a = 0; a < n && !st; a++) {
+        char path[SB_PATH_MAX];
+        struct stat sbuf;
+        if ((st = sb_path(path, err, "%s/%s.csv", results_dir, sb_algo_at(a)->name)))
+            break;
+        if (stat(path, &sbuf) != 0)
+            continue;
+        if (!(st = sb_rows_read_ladders(path, &rs->rows[rs->nalgo], NULL, err)))
+            rs->algos[rs->nalgo++] = sb_algo_at(a);
+    }
+    for (int a = 0; a < rs->nalgo; a++)
+        profile_read(results_dir, rs->algos[a]->name, &rs->profile[a]);
+    return st;
+}
+
+static void report_sets_free(report_sets *rs)
+{
+    for (int a = 0; a < rs->nalgo; a++) {
+        sb_rows_free(&rs->rows[a]);
+        profile_free(&rs->profile[a]);
+    }
+    free(rs->rows);
+    free(rs->algos);
+    free(rs->profile);
+}
+
+/* REPORT.md's first screen: the title, notes on the set, the summary, how
+ * far each stage is from its limit, the ladders in a line each, peers. */
+static void report_first_screen(FILE *md, const char *results_dir, const report_env *e, const report_sets *rs)
+{
+    fprintf(md, "# segbench report: %s\n\n%s, %s; dataset %s; commit %.12s%s, run %s. Generated by `segbench "
+                "report` from `%s/` (`make report` rewrites it).\n\n",
+            e->id, e->gpu, e->cpu, e->set, e->commit, strcmp(e->dirty, "true") == 0 ? " (tree had local changes)" : "",
+            e->run, results_dir);
+    sb_result_set survey;
+    sb_result_set_survey(results_dir, &survey);
+    if (survey.nnotes) {
+        fprintf(md, "> **Note on these results.**\n");
+        for (int i = 0; i < survey.nnotes; i++)
+            fprintf(md, "> %s%s\n", survey.notes[i][0] == ' ' ? "- " : "",
+                    survey.notes[i][0] == ' ' ? survey.notes[i] + 2 : survey.notes[i]);
+        fprintf(md, "\n");
+        for (int i = 0; i < survey.nnotes; i++)
+            fprintf(stderr, "segbench report: %s: %s\n", results_dir, survey.notes[i]);
+    }
+    double copy_gbps = atof(e->copy);
+    fprintf(md, "## Summary\n\nEach stage at the largest image it was measured on; medians.\n\n");
+    report_summary_header(md);
+    for (int a = 0; a < rs->nalgo; a++)
+        report_summary_rows(md, &rs->rows[a], rs->algos[a], copy_gbps, &rs->profile[a]);
+    report_summary_legend(md);
+    fprintf(md, "\n## How far from the limit\n\nEach stage's fastest CUDA rung at the summary image against "
+                "the larger of its two floors, and what holds it back.\n\n");
+    report_limits_header(md);
+    for (int a = 0; a < rs->nalgo; a++)
+        for (int s = 0; s < rs->algos[a]->stage_count; s++) {
+            stage_limit lim;
+            stage_limit_of(&rs->rows[a], rs->algos[a], s, copy_gbps, &rs->profile[a], &lim);
+            report_limits_row(md, rs->algos[a]->name, &lim);
+        }
+    report_limits_legend(md);
+    fprintf(md, "\n## The ladders\n\nEach algorithm's variants in teaching order, first stage, kernel ms (the "
+                "steps, their speed-ups and what each changes are on the algorithm's page; the CUDA rungs as a "
+                "tree of lessons, each edge's idea, gain and census change, on its lessons page):\n\n");
+    for (int a = 0; a < rs->nalgo; a++)
+        report_ladder_line(md, &rs->rows[a], rs->algos[a]);
+    report_peers(md, results_dir, rs->rows, rs->algos, rs->nalgo);
+}
+
+/* gallery.md, when the set has pictures; *gallery says whether. */
+static sb_status report_gallery_page(const char *results_dir, const char *out_dir, int *gallery, sb_error *err)
+{
+    char *gallery_text = NULL, path[SB_PATH_MAX];
     size_t gallery_len = 0;
-    int gallery = 0;
+    *gallery = 0;
+    sb_status st = SB_OK;
     FILE *gmd = open_memstream(&gallery_text, &gallery_len);
-    if (!st && gmd)
-        st = report_gallery(results_dir, out_dir, gmd, &gallery, err);
+    if (gmd)
+        st = report_gallery(results_dir, out_dir, gmd, gallery, err);
     if (gmd)
         fclose(gmd);
-    snprintf(path, sizeof path, "%s/gallery.md", out_dir);
-    if (!st && gallery)
+    if (!st && *gallery && !(st = sb_path(path, err, "%s/gallery.md", out_dir)))
         st = sb_atomic_write_text(path, gallery_text, err);
     free(gallery_text);
+    return st;
+}
 
+/* REPORT.md's last part: the contents, whole processes, the machine and
+ * how to read the numbers, and the plots that could not be drawn. */
+static void report_last_part(FILE *md, const char *results_dir, const report_env *e, const report_sets *rs,
+                             const plot_ctx *pc, int gnuplot, int gallery, int machines)
+{
     fprintf(md, "\n## Contents\n\n");
-    for (int a = 0; a < nalgo; a++)
-        fprintf(md, "%s[%s](%s.md)", a ? " · " : "", algos[a]->name, algos[a]->name);
+    for (int a = 0; a < rs->nalgo; a++)
+        fprintf(md, "%s[%s](%s.md)", a ? " · " : "", rs->algos[a]->name, rs->algos[a]->name);
     fprintf(md, "\n\n%s%s%s", gallery ? "[Gallery](gallery.md): the reference's pictures. " : "",
             machines > 1 ? "[MACHINES.md](../MACHINES.md): this machine beside the others. " : "",
             "Why each CUDA variant is built as it is: `impl_cuda/<algo>/NOTES.md`; the method: the README's "
             "\"How a variant is measured\".\n\n");
     sb_report_cli(md, results_dir);
-
     fprintf(md, "## The machine and how to read the numbers\n\n| | |\n|---|---|\n| GPU | %s |\n"
                 "| device copy bandwidth (measured, read + write) | %s GB/s |\n| CPU | %s (%s logical cores) |\n"
                 "| host memcpy bandwidth by threads (best of 5, GB/s) | %s |\n| dataset | %s |\n| commit | %s%s |\n"
                 "| run | %s: %s of %s planned rows, bench %s s |\n| date | %s |\n\n",
-            gpu, copy, cpu, cores, host, set, commit, strcmp(dirty, "true") == 0 ? " (tree had local changes)" : "",
-            run, measured, planned, seconds, date);
-    fprintf(md, "Kernel time is `run()` alone (CUDA events around the kernels, the L2 cache flushed before each run; "
-                "the monotonic clock for CPU variants). *Per frame* is what a program streaming images pays for each: "
-                "`upload` (from pinned memory into buffers that already exist) + `run` + `fetch` (download); "
-                "*setup* is the one-time `prepare` (device allocation); end-to-end (e2e) is one whole cold run, "
-                "setup and a frame. CPU variants move nothing: their frame is the kernel time plus `fetch`. Times "
-                "are medians of repeated runs after "
-                "warm-up, with the 25th-75th percentile range and the sample count n († marks rows measured once "
-                "or twice). Memory-bound stages show GB/s (the stage's byte floor over the kernel median) and %% "
-                "of the measured copy bandwidth of the same processor; compute-bound stages show megapixels per "
-                "second. Every row was checked against the serial reference on that image before it was timed.\n\n");
+            e->gpu, e->copy, e->cpu, e->cores, e->host, e->set, e->commit,
+            strcmp(e->dirty, "true") == 0 ? " (tree had local changes)" : "", e->run, e->measured, e->planned,
+            e->seconds, e->date);
+    fputs(HOW_TO_READ, md);
     int listed = 0;                   /* names in missing_list, which keeps whole names only */
-    for (const char *p = pc.missing_list; *p; p++)
+    for (const char *p = pc->missing_list; *p; p++)
         listed += *p == ',';
-    listed += pc.missing_list[0] != '\0';
-    if (pc.kept)
+    listed += pc->missing_list[0] != '\0';
+    if (pc->kept)
         fprintf(md, "## Plots not redrawn\n\ngnuplot was not found: %d plots in `plots/` are from an earlier "
                     "report and may not match these tables. Install gnuplot (`apt-get install gnuplot-nox`) and run "
                     "`make report`.\n\n",
-                pc.kept);
-    if (pc.missing)
+                pc->kept);
+    if (pc->missing)
         fprintf(md, "## Missing plots\n\n%s: %s%s. The data files and gnuplot scripts are in `plots/`; install "
                     "gnuplot (`apt-get install gnuplot-nox`) and run `make report`.\n",
                 gnuplot ? "gnuplot failed on" : "gnuplot was not found, so these plots were not drawn",
-                pc.missing_list, listed < pc.missing ? ", ..." : "");
-    fclose(md);
-    for (int a = 0; a < nalgo; a++)
-        sb_rows_free(&rows[a]);
-    if (!st) {
-        snprintf(path, sizeof path, "%s/REPORT.md", out_dir);
+                pc->missing_list, listed < pc->missing ? ", ..." : "");
+}
+
+/* REPORT.md written, and one line saying what was drawn. */
+static sb_status report_write(const char *out_dir, const char *md_text, const plot_ctx *pc, int nalgo,
+                              sb_error *err)
+{
+    char path[SB_PATH_MAX];
+    sb_status st = sb_path(path, err, "%s/REPORT.md", out_dir);
+    if (!st)
         st = sb_atomic_write_text(path, md_text, err);
-        if (!st) {
-            char plots_said[96];
-            int n = snprintf(plots_said, sizeof plots_said, "%d plots drawn", pc.made);
-            if (pc.kept)
-                n += snprintf(plots_said + n, sizeof plots_said - (size_t)n, ", %d older ones kept", pc.kept);
-            if (pc.missing)
-                snprintf(plots_said + n, sizeof plots_said - (size_t)n, ", %d missing", pc.missing);
-            printf("wrote %s and %d algorithm pages (%s)\n", path, nalgo, plots_said);
-        }
+    if (st)
+        return st;
+    char plots_said[96];
+    int n = snprintf(plots_said, sizeof plots_said, "%d plots drawn", pc->made);
+    if (pc->kept)
+        n += snprintf(plots_said + n, sizeof plots_said - (size_t)n, ", %d older ones kept", pc->kept);
+    if (pc->missing)
+        snprintf(plots_said + n, sizeof plots_said - (size_t)n, ", %d missing", pc->missing);
+    printf("wrote %s and %d algorithm pages (%s)\n", path, nalgo, plots_said);
+    return SB_OK;
+}
+
+static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, int machines, sb_error *err)
+{
+    char plots[SB_PATH_MAX], gallery_dir[SB_PATH_MAX];
+    sb_status st;
+    if ((st = sb_path(plots, err, "%s/plots", out_dir)) || (st = sb_path(gallery_dir, err, "%s/gallery", out_dir)) ||
+        (st = sb_mkdirs(plots, err)))
+        return st;
+    sb_temp_sweep(out_dir, time(NULL));      /* what a killed report left half-written */
+    sb_temp_sweep(plots, time(NULL));
+    sb_temp_sweep(gallery_dir, time(NULL));
+    static report_env e;
+    report_env_read(results_dir, &e);
+    sb_catalogue_load(results_dir);     /* the variants as they were when measured */
+    char *md_text = NULL;
+    size_t md_len = 0;
+    FILE *md = open_memstream(&md_text, &md_len);
+    if (!md) {
+        free(e.text);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     }
+    report_sets rs = { 0 };
+    st = report_sets_read(results_dir, &rs, err);
+    if (!st)
+        report_first_screen(md, results_dir, &e, &rs);
+    plot_ctx pc = { plots, gnuplot, 0, 0, 0, "", atof(e.copy), 0.0, 0, 0 };
+    report_host_peak(&e, &pc);
+    pc.sm_count = atoi(e.sm_count);
+    for (int a = 0; a < rs.nalgo && !st; a++) {
+        st = algo_page(&pc, results_dir, out_dir, rs.algos[a], &rs.rows[a], &rs.profile[a], err);
+        if (!st)
+            st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], err);
+    }
+    int gallery = 0;
+    if (!st)
+        st = report_gallery_page(results_dir, out_dir, &gallery, err);
+    report_last_part(md, results_dir, &e, &rs, &pc, gnuplot, gallery, machines);
+    fclose(md);
+    if (!st)
+        st = report_write(out_dir, md_text, &pc, rs.nalgo, err);
+    report_sets_free(&rs);
     free(md_text);
-    free(env);
+    free(e.text);
     return st;
 }
 

@@ -64,13 +64,13 @@ sb_status report_plot_data_open(const plot_ctx *pc, const char *name, FILE **fp,
 const char *const REPORT_PLOT_HEAD = "set terminal pngcairo size 960,540 noenhanced font ',10'\n"
                                "set key outside right top\nset grid ytics\n";
 
-sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
+/* Plot 1: speedup bars over the serial reference, by image size; a floor
+ * is a line, not a bar. */
+static sb_status plot_speedup(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
 {
     char name[200], script[8192];
     FILE *fp;
     sb_status st;
-
-    /* 1. speedup bars over the serial reference, by image size; a floor is a line, not a bar */
     snprintf(name, sizeof name, "%s-%s-speedup", algo, sv->stage);
     if ((st = report_plot_data_open(pc, name, &fp, err)))
         return st;
@@ -129,13 +129,20 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
     fprintf(md, "![speedup](plots/%s.png)\n\n", name);
+    return SB_OK;
+}
 
-    /* 2. time against megapixels, synthetic images, log-log */
+/* Plot 2: time against megapixels, synthetic images, log-log. */
+static sb_status plot_time(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
+{
+    char name[200], script[8192];
+    FILE *fp;
+    sb_status st;
     snprintf(name, sizeof name, "%s-%s-time", algo, sv->stage);
     if ((st = report_plot_data_open(pc, name, &fp, err)))
         return st;
     char titles[2048] = "";
-    colours[0] = '\0';
+    char colours[SB_PATH_MAX] = "";
     int points = 0;
     for (int v = 0; v < sv->nvar; v++) {
         fprintf(fp, "# %s\n", sv->var[v]->name);
@@ -167,14 +174,21 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
             return st;
         fprintf(md, "![time against size](plots/%s.png)\n\n", name);
     }
+    return SB_OK;
+}
 
-    /* 3. thread scaling at the image where the threads were swept (none: no plot) */
+/* Plot 3: thread scaling at the image where the threads were swept
+ * (none: no plot). */
+static sb_status plot_threads(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
+{
+    char name[200], script[8192];
+    FILE *fp;
+    sb_status st;
     if (view_thread_counts_at(sv, sv->sweep) >= 2) {
         snprintf(name, sizeof name, "%s-%s-threads", algo, sv->stage);
         if ((st = report_plot_data_open(pc, name, &fp, err)))
             return st;
-        titles[0] = '\0';
-        colours[0] = '\0';
+        char titles[2048] = "", colours[SB_PATH_MAX] = "";
         int nthreaded = 0, max_threads = 1;
         for (int v = 0; v < sv->nvar; v++) {
             if (!(sv->var[v]->flags & SB_THREADED))
@@ -215,12 +229,19 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
             fprintf(md, "![thread scaling](plots/%s.png)\n\n", name);
         }
     }
+    return SB_OK;
+}
 
-    /* 4. at the largest image: GB/s where the stage has a floor (memory-
-     * bound), with the two measured peaks drawn as lines (device copy for
-     * GPU rows, host memcpy for CPU rows: on one axis, each against its
-     * own ceiling) and the floor's own rate; else megapixels per second
-     * (compute-bound: bytes per second would read ~0) */
+/* Plot 4, at the largest image: GB/s where the stage has a floor (memory-
+ * bound), with the two measured peaks drawn as lines (device copy for
+ * GPU rows, host memcpy for CPU rows: on one axis, each against its
+ * own ceiling) and the floor's own rate; else megapixels per second
+ * (compute-bound: bytes per second would read ~0). */
+static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
+{
+    char name[200], script[8192];
+    FILE *fp;
+    sb_status st;
     int floor_v = -1;
     for (int v = 0; v < sv->nvar; v++)
         if (view_is_floor(sv->var[v]))
@@ -276,6 +297,18 @@ sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char 
         fprintf(md, "![throughput](plots/%s.png)\n\nA compute-bound stage: megapixels per second, not a "
                     "fraction of memory bandwidth.\n\n", name);
     return SB_OK;
+}
+
+sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
+{
+    sb_status st = plot_speedup(pc, sv, algo, md, err);
+    if (!st)
+        st = plot_time(pc, sv, algo, md, err);
+    if (!st)
+        st = plot_threads(pc, sv, algo, md, err);
+    if (!st)
+        st = plot_rate(pc, sv, algo, md, err);
+    return st;
 }
 
 /* ---- a parameter sweep across stages (algo->sweep) ---- */
