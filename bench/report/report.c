@@ -141,7 +141,7 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
         for (int i = 0; i < rows->count; i++)
             if (strcmp(rows->row[i].agreement, "FAIL") == 0)
                 fprintf(md, "| %s | %s | %d | %s | %s |\n", rows->row[i].stage, rows->row[i].variant,
-                        rows->row[i].threads, report_md(rows->row[i].image), report_md(rows->row[i].metric));
+                        rows->row[i].threads, report_md(REPORT_TEXT, rows->row[i].image), report_md(REPORT_TEXT, rows->row[i].metric));
         fprintf(md, "\n");
     }
     sb_status st = SB_OK;

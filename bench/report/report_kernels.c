@@ -33,7 +33,7 @@ void report_kernels(FILE *md, const char *results_dir, const char *algo, const c
                         "|---|---|---:|---:|---:|---:|---:|---:|\n",
                     stage);
         const char *name = strncmp(f[3], "void ", 5) ? f[3] : f[3] + 5;   /* templates demangle with their return type */
-        fprintf(md, "| %s | `%s` | %s | %s | %s | %s | %s | %.0f%% |\n", report_md(sb_variant_current_name(algo, f[1])), report_md(name), f[4], f[5],
+        fprintf(md, "| %s | `%s` | %s | %s | %s | %s | %s | %.0f%% |\n", report_md(REPORT_TEXT, sb_variant_current_name(algo, f[1])), report_md(REPORT_TEXT, name), f[4], f[5],
                 f[6], f[7], f[8],
                 100.0 * atof(f[9]));
     }

@@ -35,7 +35,7 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
         int main_line = lesson_on_main_line(list[i], rows, stage);
         fprintf(md, "| %s%s%s`%s` | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n",
                 e.parent ? "`" : "*root* ", e.parent ? e.parent->name : "", e.parent ? "` → " : "",
-                list[i]->name, report_md(list[i]->idea), t, e.parent ? g : "", tf, e.parent ? gf : "",
+                list[i]->name, report_md(REPORT_TEXT, list[i]->idea), t, e.parent ? g : "", tf, e.parent ? gf : "",
                 census, !e.parent ? "root" : main_line ? "main" : "branch", src[0] ? "[" : "", src,
                 src[0] ? "](../../" : "", src, src[0] ? ")" : "");
         lost += e.parent && e.parent_kernel_ms > 0 && e.kernel_ms > e.parent_kernel_ms;
@@ -49,7 +49,7 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
         lesson_edge_measure(&e, list[i], rows, results_dir, stage);
         if (e.parent && e.parent_kernel_ms > 0 && e.kernel_ms > e.parent_kernel_ms)
             fprintf(md, "- `%s` from `%s`: %.2fx slower (%.4g against %.4g ms): %s\n", list[i]->name, e.parent->name,
-                    e.kernel_ms / e.parent_kernel_ms, e.kernel_ms, e.parent_kernel_ms, report_md(list[i]->idea));
+                    e.kernel_ms / e.parent_kernel_ms, e.kernel_ms, e.parent_kernel_ms, report_md(REPORT_TEXT, list[i]->idea));
     }
 }
 
@@ -80,7 +80,7 @@ sb_status report_lessons_page(const char *results_dir, const char *out_dir, cons
         view_build(&sv, rows, algo->name, algo->stages[s]);
         if (sv.nimg == 0)
             continue;
-        fprintf(md, "## Stage %s, at %s\n\n```text\n", algo->stages[s], report_md(sv.img[sv.largest]));
+        fprintf(md, "## Stage %s, at %s\n\n```text\n", algo->stages[s], report_md(REPORT_TEXT, sv.img[sv.largest]));
         lesson_tree_print(md, algo->name, rows, results_dir, algo->stages[s]);
         fprintf(md, "```\n\n");
         edges_table(md, algo, rows, results_dir, algo->stages[s]);

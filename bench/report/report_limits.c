@@ -34,7 +34,7 @@ void report_limits_row(FILE *md, const char *algo, const stage_limit *lim)
     char issue[32];
     snprintf(issue, sizeof issue, lim->prof ? "%.4g" : "-", lim->issue_ms);
     fprintf(md, "| [%s](%s.md) | %s | %s | %.4g | %.4g | %s | %.2fx | %s |\n", algo, algo, lim->top->stage,
-            lim->top->variant, lim->top->kernel.median, lim->mem_ms, issue, lim->x, report_md(lim->bound));
+            lim->top->variant, lim->top->kernel.median, lim->mem_ms, issue, lim->x, report_md(REPORT_TEXT, lim->bound));
 }
 
 void report_limits_legend(FILE *md)
@@ -98,8 +98,8 @@ sb_status report_roofline(plot_ctx *pc, const char *algo, const sb_rows *rows, c
         double x = l->warp_insts / l->dram_bytes, y = l->warp_insts / (ms * 1e6);   /* G/s over the timed run */
         xmin = x < xmin ? x : xmin;
         xmax = x > xmax ? x : xmax;
-        fprintf(fp, "%g %g \"%s%s%s\"\n", x, y, report_gp(l->variant), stages ? " " : "",
-                stages ? report_gp(l->stage) : "");
+        fprintf(fp, "%g %g \"%s%s%s\"\n", x, y, report_gp(REPORT_TEXT, l->variant), stages ? " " : "",
+                stages ? report_gp(REPORT_TEXT, l->stage) : "");
     }
     fclose(fp);
     double roof = 4.0 * sm_count * mhz * 1e-3;      /* G warp instructions a second */
@@ -116,7 +116,7 @@ sb_status report_roofline(plot_ctx *pc, const char *algo, const sb_rows *rows, c
              "(x*%g >= %g ? %g : 1/0) with lines lw 2 lc rgb '%s' title 'issue roof: 4/cycle x %d SMs at %.0f MHz', "
              "'%s.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, "
              "'%s.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle\n",
-             REPORT_PLOT_HEAD, name, report_gp(algo), xmin / 4, xmax * 4, roof * 3, pc->device_peak, roof,
+             REPORT_PLOT_HEAD, name, report_gp(REPORT_TEXT, algo), xmin / 4, xmax * 4, roof * 3, pc->device_peak, roof,
              pc->device_peak, REPORT_FLOOR_COLOUR, pc->device_peak, pc->device_peak, roof, roof, REPORT_FLOOR_COLOUR,
              sm_count, mhz, name, name);
     fprintf(md, "## Roofline\n\n![roofline](plots/%s.png)\n\nEach point is one profiled rung (`make profile`: "

@@ -233,13 +233,13 @@ static void side_by_side(FILE *md, machine *m, const int *pick, int n, int ratio
                     if (!any)
                         continue;
                     fprintf(md, "| %s | %s | %s | %s | (each its fastest) |", algo->name, algo->stages[s],
-                            report_md(image), BACKENDS[b]);
+                            report_md(REPORT_TEXT, image), BACKENDS[b]);
                     for (int k = 0; k < n; k++)
                         ms_cell(md, own[k] ? own[k]->kernel.median : 0, own[k] ? own[k]->variant : NULL);
                     fprintf(md, "\n");
                     continue;
                 }
-                fprintf(md, "| %s | %s | %s | %s | %s |", algo->name, algo->stages[s], report_md(image), BACKENDS[b],
+                fprintf(md, "| %s | %s | %s | %s | %s |", algo->name, algo->stages[s], report_md(REPORT_TEXT, image), BACKENDS[b],
                         lead->variant);
                 double t[MAX_MACHINES];
                 for (int k = 0; k < n; k++) {
@@ -325,9 +325,9 @@ sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *re
                 "|---|---|---|---|---|---|---:|---|\n");
     for (int k = 0; k < n; k++) {
         int is_stale = k != base && (strcmp(m[k].commit, m[base].commit) != 0 || !strcmp(m[k].commit, "mixed"));
-        fprintf(md, "| %s | %s | %s (%s cores) | %.7s%s | %s | %.10s | ", report_md(m[k].id),
-                strcmp(m[k].gpu, "?") ? report_md(m[k].gpu) : "none", report_md(m[k].cpu), m[k].cores, m[k].commit,
-                strstr(m[k].commit, "-dirty") ? "-dirty" : "", report_md(m[k].run.run_id), m[k].date);
+        fprintf(md, "| %s | %s | %s (%s cores) | %.7s%s | %s | %.10s | ", report_md(REPORT_TEXT, m[k].id),
+                strcmp(m[k].gpu, "?") ? report_md(REPORT_TEXT, m[k].gpu) : "none", report_md(REPORT_TEXT, m[k].cpu), m[k].cores, m[k].commit,
+                strstr(m[k].commit, "-dirty") ? "-dirty" : "", report_md(REPORT_TEXT, m[k].run.run_id), m[k].date);
         fprintf(md, m[k].copy_gbps > 0 ? "%.0f |" : "- |", m[k].copy_gbps);
         fprintf(md, " %s |\n", k == base ? "baseline" : is_stale ? "**stale**: other code than the baseline, below apart"
                                                                  : "same code as the baseline");

@@ -44,8 +44,16 @@ sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, F
  * end the string and run a gnuplot command) and control characters become
  * spaces.  Each returns one of 16 rotating buffers (so several can sit in
  * one printf), truncated at 511 bytes. */
-const char *report_md(const char *s);
-const char *report_gp(const char *s);
+enum { REPORT_TEXT_MAX = 1024 };
+/* A buffer of REPORT_TEXT_MAX for report_md and report_gp, fresh at each
+ * use: a compound literal, it lives to the end of the enclosing block, so
+ * any number of them can stand in one printf:
+ *     fprintf(md, "| %s | %s |", report_md(REPORT_TEXT, a), report_md(REPORT_TEXT, b)); */
+#define REPORT_TEXT ((char[REPORT_TEXT_MAX]){ 0 })
+/* s made safe into out (REPORT_TEXT_MAX bytes), which it returns; text
+ * that does not fit ends in "..." rather than being cut without a word. */
+const char *report_md(char *out, const char *s);
+const char *report_gp(char *out, const char *s);
 
 /* ---- style and sources ---- */
 #define REPORT_FLOOR_COLOUR "#000000"

@@ -86,11 +86,11 @@ void report_peers(FILE *md, const char *results_dir, const sb_rows *rows, const 
             if (!strcmp(algos[a]->name, f[0]))
                 algo_rows = &rows[a];
         int host_peer = strcmp(f[3], "cpu") == 0;
-        fprintf(md, "| %s | %s | %s | %s | %s | %.4g |", report_md(f[0]), report_md(f[1]), report_md(f[4]),
-                report_md(f[2]), report_md(f[3]), peer_ms);
+        fprintf(md, "| %s | %s | %s | %s | %s | %.4g |", report_md(REPORT_TEXT, f[0]), report_md(REPORT_TEXT, f[1]), report_md(REPORT_TEXT, f[4]),
+                report_md(REPORT_TEXT, f[2]), report_md(REPORT_TEXT, f[3]), peer_ms);
         best_cell(md, algo_rows ? segbench_best(algo_rows, f[1], f[4], 0, host_peer) : NULL, peer_ms, host_peer);
         best_cell(md, algo_rows ? segbench_best(algo_rows, f[1], f[4], 1, host_peer) : NULL, peer_ms, host_peer);
-        fprintf(md, " %s |\n", report_md(f[11]));
+        fprintf(md, " %s |\n", report_md(REPORT_TEXT, f[11]));
     }
     fprintf(md, "\n");
     free(l);

@@ -222,7 +222,7 @@ static sb_status plot_threads(plot_ctx *pc, const stage_view *sv, const char *al
                      "lc rgb '%s', "
                      "for [i=0:%d] '%s.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) "
                      "title word(names, i+1)\n",
-                     REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(sv->img[sv->sweep]), max_threads, titles, colours,
+                     REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(REPORT_TEXT, sv->img[sv->sweep]), max_threads, titles, colours,
                      REPORT_FLOOR_COLOUR, nthreaded - 1, name);
             if ((st = report_plot_run(pc, name, script, err)))
                 return st;
@@ -276,7 +276,7 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
                                   pc->host_peak);
         if (floor_value > 0 && n < sizeof lines)
             snprintf(lines + n, sizeof lines - n, ", %g with lines dt 2 lw 2 lc rgb '%s' title 'floor: %s'",
-                     floor_value, REPORT_FLOOR_COLOUR, report_gp(sv->var[floor_v]->name));
+                     floor_value, REPORT_FLOOR_COLOUR, report_gp(REPORT_TEXT, sv->var[floor_v]->name));
     }
     snprintf(script, sizeof script,
              "%sset output '%s.png'\nset title '%s %s: %s at %s'\n"
@@ -285,7 +285,7 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
              "plot '%s.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle%s\n",
              REPORT_PLOT_HEAD, name, algo, sv->stage,
              floor_v >= 0 ? "bandwidth, GB/s (log scale)" : "megapixels per second (log scale)",
-             report_gp(sv->img[sv->largest]), floor_v >= 0 ? "inside top left" : "off", floor_v >= 0 ? "GB/s" : "Mpx/s", name,
+             report_gp(REPORT_TEXT, sv->img[sv->largest]), floor_v >= 0 ? "inside top left" : "off", floor_v >= 0 ? "GB/s" : "Mpx/s", name,
              lines);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
@@ -384,7 +384,7 @@ sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, F
                  "set logscale xy 2\nset xlabel '%s'\nset ylabel 'kernel time, median (ms)'\n"
                  "names = '%s'\ncolours = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints "
                  "lc rgb word(colours, i+1) title word(names, i+1)\n",
-                 REPORT_PLOT_HEAD, name, algo->name, report_gp(images[im]), algo->sweep, algo->sweep, titles, colours,
+                 REPORT_PLOT_HEAD, name, algo->name, report_gp(REPORT_TEXT, images[im]), algo->sweep, algo->sweep, titles, colours,
                  nvar - 1, name);
         if ((st = report_plot_run(pc, name, script, err)))
             return st;

@@ -87,7 +87,7 @@ void report_quality(FILE *md, const char *results_dir, const sb_algo *algo)
             continue;
         fprintf(md, "Stage %s:\n\n| image |", algo->stages[s]);
         for (int m = 0; m < q->nmetric; m++)
-            fprintf(md, " %s |", report_md(q->metric[m]));
+            fprintf(md, " %s |", report_md(REPORT_TEXT, q->metric[m]));
         fprintf(md, "\n|---|");
         for (int m = 0; m < q->nmetric; m++)
             fprintf(md, "---:|");
@@ -95,7 +95,7 @@ void report_quality(FILE *md, const char *results_dir, const sb_algo *algo)
         double sum[MAX_METRICS] = { 0 };
         int synth = 0;
         for (int i = 0; i < q->nimage; i++) {
-            fprintf(md, "| %s |", report_md(q->image[i]));
+            fprintf(md, "| %s |", report_md(REPORT_TEXT, q->image[i]));
             int is_synth = strncmp(q->image[i], "synth-", 6) == 0;
             synth += is_synth;
             for (int m = 0; m < q->nmetric; m++) {

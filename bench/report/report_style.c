@@ -84,36 +84,48 @@ void report_notes_path(const char *algo, char *out, size_t size)
 
 /* ---- text made safe (report_parts.h) ---- */
 
-static char *rotating_buffer(void)
+/* Copy s into out (REPORT_TEXT_MAX bytes), each character through
+ * `escape`, which writes one or two; "..." ends what does not fit. */
+static const char *safe_text(char *out, const char *s, int (*escape)(char c, char *two))
 {
-    static char buf[16][512];
-    static int next;
-    next = (next + 1) % 16;
-    return buf[next];
-}
-
-const char *report_md(const char *s)
-{
-    char *out = rotating_buffer();
     size_t n = 0;
-    for (; *s && n + 3 < 512; s++) {
-        if (*s == '|')
-            out[n++] = '\\';
-        out[n++] = (*s == '\n' || *s == '\r') ? ' ' : *s;
+    for (; *s; s++) {
+        char two[2];
+        int k = escape(*s, two);
+        if (n + (size_t)k + 4 > REPORT_TEXT_MAX) {
+            memcpy(out + n, "...", 3);
+            n += 3;
+            break;
+        }
+        memcpy(out + n, two, (size_t)k);
+        n += (size_t)k;
     }
     out[n] = '\0';
     return out;
 }
 
-const char *report_gp(const char *s)
+/* Markdown table text: '|' escaped, line ends made spaces. */
+static int md_char(char c, char *two)
 {
-    char *out = rotating_buffer();
-    size_t n = 0;
-    for (; *s && n + 3 < 512; s++) {
-        if (*s == '\'')
-            out[n++] = '\'';
-        out[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s;
+    if (c == '|') {
+        two[0] = '\\';
+        two[1] = '|';
+        return 2;
     }
-    out[n] = '\0';
-    return out;
+    two[0] = (c == '\n' || c == '\r') ? ' ' : c;
+    return 1;
 }
+
+/* A gnuplot single-quoted string: quotes doubled, control characters spaces. */
+static int gp_char(char c, char *two)
+{
+    if (c == '\'') {
+        two[0] = two[1] = '\'';
+        return 2;
+    }
+    two[0] = (unsigned char)c < 0x20 || c == 0x7f ? ' ' : c;
+    return 1;
+}
+
+const char *report_md(char *out, const char *s) { return safe_text(out, s, md_char); }
+const char *report_gp(char *out, const char *s) { return safe_text(out, s, gp_char); }

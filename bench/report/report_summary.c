@@ -39,15 +39,9 @@ static int pick_rung(const sb_variant *v) { return view_is_gpu_rung(v); }
  * flagged noisy (spread, over the host peak, end to end below a frame). */
 static const char *marks(const sb_row *r)
 {
-    static char buf[4][16];
-    static int next;
-    char *out = buf[next = (next + 1) % 4];
-    out[0] = '\0';
-    if (r && r->kernel.n < 3)
-        strcat(out, " \xe2\x80\xa0");
-    if (r && (strstr(r->flags, "spread") || strstr(r->flags, "over_peak") || strstr(r->flags, "e2e_below")))
-        strcat(out, " \xe2\x80\xa1");
-    return out;
+    int once = r && r->kernel.n < 3;
+    int noisy = r && (strstr(r->flags, "spread") || strstr(r->flags, "over_peak") || strstr(r->flags, "e2e_below"));
+    return once && noisy ? " \xe2\x80\xa0 \xe2\x80\xa1" : once ? " \xe2\x80\xa0" : noisy ? " \xe2\x80\xa1" : "";
 }
 
 /* "openmp@16 1.23 ms" (kernel) or, by_frame, its per-frame time */
@@ -144,7 +138,7 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
         snprintf(ser, sizeof ser, "%s", serial > 0 ? ms_text(serial, t, sizeof t) : "-");
         ratio_cell(serial, gpu ? gpu->kernel.median : 0, x_s, sizeof x_s);
         fprintf(fp, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", algo->name,
-                algo->name, algo->stages[s], report_md(image), cpu_k, gpu_k, x_k, cpu_fr, gpu_fr, x_f, use, fl, ser,
+                algo->name, algo->stages[s], report_md(REPORT_TEXT, image), cpu_k, gpu_k, x_k, cpu_fr, gpu_fr, x_f, use, fl, ser,
                 x_s);
     }
 }
@@ -227,13 +221,13 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
     char floor_line[200] = "", script[2048];
     if (floor && any_gpu)
         snprintf(floor_line, sizeof floor_line, ", %g with lines dt 2 lw 2 lc rgb '%s' title 'floor: %s'",
-                 floor->kernel.median, REPORT_FLOOR_COLOUR, report_gp(floor->variant));
+                 floor->kernel.median, REPORT_FLOOR_COLOUR, report_gp(REPORT_TEXT, floor->variant));
     snprintf(script, sizeof script,
              "%sset output '%s.png'\nset title '%s %s at %s: the %s ladder, kernel time per step (log scale)'\n"
              "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset logscale y\nset key top right\n"
              "set ylabel 'kernel time, median (ms)'\nset xtics rotate by -30\n"
              "plot '%s.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle%s\n",
-             REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(image), any_gpu ? "CUDA" : "CPU", name, floor_line);
+             REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(REPORT_TEXT, image), any_gpu ? "CUDA" : "CPU", name, floor_line);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
     fprintf(md, "\n![ladder](plots/%s.png)\n\n", name);
@@ -248,7 +242,7 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo)
         return;
     const char *image = sv.img[sv.largest];
     fprintf(fp, "- [%s](%s.md) ([lessons](lessons-%s.md)), %s at %s:", algo->name, algo->name, algo->name,
-            algo->stages[0], report_md(image));
+            algo->stages[0], report_md(REPORT_TEXT, image));
     for (int part = 0; part < 2; part++) {
         int n = 0;
         for (int v = 0; v < sv.nvar; v++) {
@@ -373,7 +367,7 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
              "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
              "set boxwidth 0.7\nset yrange [0:100]\nset ylabel '%% of the sum of the steps'\n"
              "plot for [i=2:%d] '%s.dat' using i:xtic(1) title columnheader(i)\n",
-             REPORT_PLOT_HEAD, name, pipeline->name, report_gp(image), nparts + 1, name);
+             REPORT_PLOT_HEAD, name, pipeline->name, report_gp(REPORT_TEXT, image), nparts + 1, name);
     if (!(st = report_plot_run(pc, name, script, err)))
         fprintf(md, "\n![where the time goes](plots/%s.png)\n\n", name);
 out:
