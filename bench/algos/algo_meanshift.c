@@ -255,17 +255,26 @@ static sb_status ms_gallery(const char *dir, const char *prefix, const sb_image 
 
 #define MS_OPTIONS "--radius R (16)  --range C (10: squared LUV distance <= C^2)  --max-iter N (5)  --min-area A (20)"
 
+/* What the four mean-shift records share (GrabCut's share GC_COMMON), and
+ * what the three that end in regions share besides. */
+#define MS_COMMON                                                                                 \
+    .load_mode = SB_LOAD_RGB, .params_size = sizeof(sb_ms_params), .options_help = MS_OPTIONS,     \
+    .params_option = ms_params_option, .max_bench_pixels = 1920 * 1080
+#define MS_REGIONS                                                                                \
+    .stage_count = 1, .stages = r16_stage, MS_COMMON, .params_default = region_params_default,     \
+    .output_size = sizeof(sb_ms_regions), .output_layout = regions_layout
+#define MS_REGIONS_OUT                                                                            \
+    .output_channels = 3, .labels_channels = 3, .write_output = regions_write_output,             \
+    .write_labels = regions_write_labels, .describe = regions_describe
+
 const sb_algo sb_algo_meanshift_filter = {
     .name = "meanshift-filter",
     .summary = "mean-shift filter: each pixel's LUV mode over a moving (2r+1)^2 window, integer arithmetic",
     .contract = "bit-exact: every filtered LUV pixel equals the serial reference's",
     .stage_count = 4,
     .stages = filter_stages,
-    .load_mode = SB_LOAD_RGB,
-    .params_size = sizeof(sb_ms_params),
-    .options_help = MS_OPTIONS,
+    MS_COMMON,
     .params_default = filter_params_default,
-    .params_option = ms_params_option,
     .output_size = sizeof(sb_ms_luv),
     .output_layout = luv_layout,
     .bytes = filter_bytes,
@@ -273,7 +282,6 @@ const sb_algo sb_algo_meanshift_filter = {
     .output_channels = 3,
     .write_output = luv_write_output,
     .describe = luv_describe,
-    .max_bench_pixels = 1920 * 1080,
     .sweep = "radius",
 };
 
@@ -281,70 +289,34 @@ const sb_algo sb_algo_meanshift_flood = {
     .name = "meanshift-flood",
     .summary = "flooding: 4-neighbours with filtered colours within range, union-find, smallest-index labels",
     .contract = "exact: the same partition (and labels) as the serial reference, fed the reference filter's output",
-    .stage_count = 1,
-    .stages = r16_stage,
-    .load_mode = SB_LOAD_RGB,
-    .params_size = sizeof(sb_ms_params),
-    .options_help = MS_OPTIONS,
-    .params_default = region_params_default,
-    .params_option = ms_params_option,
-    .output_size = sizeof(sb_ms_regions),
-    .output_layout = regions_layout,
+    MS_REGIONS,
     .bytes = flood_bytes,
     .host_bytes_per_px = 48,
-    .output_channels = 3, .labels_channels = 3,
-    .write_output = regions_write_output,
-    .write_labels = regions_write_labels,
-    .describe = regions_describe,
+    MS_REGIONS_OUT,
     .after = &sb_algo_meanshift_filter,
     .feed = flood_feed,
-    .max_bench_pixels = 1920 * 1080,
 };
 
 const sb_algo sb_algo_meanshift_merge = {
     .name = "meanshift-merge",
     .summary = "region merging: fuse regions with close means, prune small ones (union-find), number them",
     .contract = "exact: the same partition and count as the serial reference, fed the reference flood's output",
-    .stage_count = 1,
-    .stages = r16_stage,
-    .load_mode = SB_LOAD_RGB,
-    .params_size = sizeof(sb_ms_params),
-    .options_help = MS_OPTIONS,
-    .params_default = region_params_default,
-    .params_option = ms_params_option,
-    .output_size = sizeof(sb_ms_regions),
-    .output_layout = regions_layout,
+    MS_REGIONS,
     .bytes = merge_bytes,
     .host_bytes_per_px = 120,
-    .output_channels = 3, .labels_channels = 3,
-    .write_output = regions_write_output,
-    .write_labels = regions_write_labels,
-    .describe = regions_describe,
+    MS_REGIONS_OUT,
     .after = &sb_algo_meanshift_flood,
     .feed = merge_feed,
-    .max_bench_pixels = 1920 * 1080,
 };
 
 const sb_algo sb_algo_meanshift = {
     .name = "meanshift",
     .summary = "mean-shift segmentation, the whole pipeline: LUV, filter, flood, merge",
     .contract = "exact: the same partition and count as the serial reference (adjusted Rand index 1)",
-    .stage_count = 1,
-    .stages = r16_stage,
-    .load_mode = SB_LOAD_RGB,
-    .params_size = sizeof(sb_ms_params),
-    .options_help = MS_OPTIONS,
-    .params_default = region_params_default,
-    .params_option = ms_params_option,
-    .output_size = sizeof(sb_ms_regions),
-    .output_layout = regions_layout,
+    MS_REGIONS,
     .bytes = filter_bytes,
     .host_bytes_per_px = 110,
-    .output_channels = 3, .labels_channels = 3,
-    .write_output = regions_write_output,
-    .write_labels = regions_write_labels,
-    .describe = regions_describe,
+    MS_REGIONS_OUT,
     .quality = ms_quality,
     .gallery = ms_gallery,
-    .max_bench_pixels = 1920 * 1080,
 };
