@@ -1,0 +1,34 @@
+/* profile.h - `segbench profile ALGO/VARIANT`: one checked run of each
+ * chosen variant, stage and image, each alone between cudaProfilerStart()
+ * and cudaProfilerStop(), for ncu or nsys (profile.c says how); and
+ * --import, ncu's CSV turned into <algo>.profile.csv (ncu_import.h). */
+#ifndef SEGBENCH_PROFILE_H
+#define SEGBENCH_PROFILE_H
+
+#include "harness/select.h"
+
+#include "segbench/error.h"
+
+enum { PROFILE_MAX_SPECS = 16 };
+
+typedef struct profile_spec {
+    const sb_algo *algo;
+    char pattern[64];         /* the variant pattern */
+    int threads;              /* 0: the default */
+} profile_spec;
+
+typedef struct profile_opts {
+    profile_spec spec[PROFILE_MAX_SPECS];
+    int nspec;
+    sb_image_choice images;   /* --set, --image, --rect */
+    const char *stages, *regions, *import, *results;
+    int threads, warmup, all_images, no_size_caps, top;
+} profile_opts;
+
+/* "slic/cuda-*", "grabcut/pthread-bk@8": one ALGO/VARIANT argument. */
+sb_status profile_parse_spec(const char *arg, profile_spec *ps, sb_error *err);
+/* The profiled runs (or the import); SB_ERR_AGREEMENT when one broke its
+ * contract. */
+sb_status sb_profile_run(const profile_opts *o, sb_error *err);
+
+#endif
