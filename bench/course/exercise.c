@@ -4,6 +4,8 @@
  * lines left out of it; an OpenMP variant's lesson is its pragmas. */
 #define _DEFAULT_SOURCE
 #include "course/exercise.h"
+
+#include "base/files.h"
 #include "course/lessons.h"
 
 #include "segbench/atomic_file.h"
@@ -73,19 +75,9 @@ static sb_status text_read(const char *file, text *t, sb_error *err)
     char path[PATH_MAX];
     if (!lesson_source_path(file, path, sizeof path))
         return sb_fail(err, SB_ERR_IO, "%s: source not found (run from the repository)", file);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return sb_fail(err, SB_ERR_IO, "%s: %s", path, strerror(errno));
-    fseek(fp, 0, SEEK_END);
-    long size = ftell(fp);
-    rewind(fp);
-    if (size < 0 || size > (1L << 22) || !(t->buf = malloc((size_t)size + 1))) {
-        fclose(fp);
-        return sb_fail(err, size < 0 ? SB_ERR_IO : SB_ERR_LIMIT, "%s: unreadable or too large", path);
-    }
-    size_t got = fread(t->buf, 1, (size_t)size, fp);
-    fclose(fp);
-    t->buf[got] = '\0';
+    sb_status st = sb_file_read(path, 1u << 22, &t->buf, NULL, err);
+    if (st)
+        return st;
     for (char *p = t->buf; *p;) {
         if (t->n == MAX_LINES)
             return sb_fail(err, SB_ERR_LIMIT, "%s: more than %d lines", path, MAX_LINES);
