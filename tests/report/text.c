@@ -14,12 +14,16 @@ static void test_safe_text(void)
     /* before: sixteen static buffers of 512 characters, text cut at 512 without a word */
     const char *md = report_md(REPORT_TEXT, long_name);
     CHECKF(strlen(md) == strlen(long_name), "a 699-character name came back as %zu characters", strlen(md));
-    char *first = REPORT_TEXT, *same[20];
-    report_md(first, "a|b\nc");
-    for (int i = 0; i < 20; i++)
-        same[i] = (char *)report_gp(REPORT_TEXT, "x");
-    CHECKF(strcmp(first, "a\\|b c") == 0, "the first text, after 20 more: '%s'", first);
-    CHECK(strcmp(same[19], "x") == 0);
+    /* before: a seventeenth use in one call overwrote the first */
+    char line[2048];
+    snprintf(line, sizeof line, "%s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s", report_md(REPORT_TEXT, "a|b\nc"),
+             report_gp(REPORT_TEXT, "1"), report_gp(REPORT_TEXT, "2"), report_gp(REPORT_TEXT, "3"),
+             report_gp(REPORT_TEXT, "4"), report_gp(REPORT_TEXT, "5"), report_gp(REPORT_TEXT, "6"),
+             report_gp(REPORT_TEXT, "7"), report_gp(REPORT_TEXT, "8"), report_gp(REPORT_TEXT, "9"),
+             report_gp(REPORT_TEXT, "10"), report_gp(REPORT_TEXT, "11"), report_gp(REPORT_TEXT, "12"),
+             report_gp(REPORT_TEXT, "13"), report_gp(REPORT_TEXT, "14"), report_gp(REPORT_TEXT, "15"),
+             report_gp(REPORT_TEXT, "16"));
+    CHECKF(strcmp(line, "a\\|b c 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16") == 0, "seventeen in one call: '%s'", line);
     CHECK(strcmp(report_gp(REPORT_TEXT, "it's\tok"), "it''s ok") == 0);
     static char huge[4 * REPORT_TEXT_MAX];
     memset(huge, '|', sizeof huge - 1);
