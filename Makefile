@@ -359,7 +359,8 @@ peers: all datasets
 
 # Many machines behind Slurm: one job per partition or GRES, then one report
 # job (scripts/slurm/).  PARTITIONS=a100,h100 or GRES=gpu:a100:1,gpu:h100:1;
-# TIME (minutes per task), ACCOUNT, SBATCH_FLAGS, SLURM_MAKE, ALGO (patterns), DRY_RUN=1.
+# TIME (minutes per task), ACCOUNT, SBATCH_FLAGS, SLURM_MAKE, ALGO (patterns), DRY_RUN=1;
+# GRES=gpu:1,gpu:1 PER_GPU=1 CPUS=16: two tasks on two GPUs of one host, a set per GPU, 16 cores each.
 # (Each value reaches submit.sh as one argument, read by the shell from the
 # environment, where make puts variables given on its command line: make's
 # own expansion inside the recipe would let '--comment="a b"' or a space
@@ -369,7 +370,7 @@ bench-slurm:
 	  $(if $(PARTITION),--partition "$$PARTITION") --time "$(or $(TIME),60)" \
 	  $(if $(ACCOUNT),--account "$$ACCOUNT") $(if $(SBATCH_FLAGS),--sbatch "$$SBATCH_FLAGS") \
 	  $(if $(SLURM_MAKE),--make "$$SLURM_MAKE") $(if $(ALGO),--algo "$$ALGO") --set "$(SET)" --budget "$(BUDGET)" \
-	  $(if $(DRY_RUN),--dry-run)
+	  $(if $(filter 1,$(PER_GPU)),--per-gpu) $(if $(CPUS),--cpus-per-task "$$CPUS") $(if $(DRY_RUN),--dry-run)
 
 # make bench-slurm on a real one-node cluster of this machine (root; installs slurm-wlm and munge).
 test-slurm: $(BUILD)/segbench

@@ -121,7 +121,7 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
     if (o->nthreads == 0)
         o->nthreads = sb_default_threads(o->threads, SB_RUN_THREAD_COUNTS);
     for (int i = 0, warned = 0; i < o->nthreads && !warned; i++)
-        if (o->threads[i] > sysconf(_SC_NPROCESSORS_ONLN)) {
+        if (o->threads[i] > sb_usable_cores()) {
             sb_warn_oversubscribed("--threads", o->threads[i]);
             warned = 1;
         }

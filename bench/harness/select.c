@@ -1,4 +1,5 @@
 /* select.c - the images and stages a command takes (see select.h). */
+#define _GNU_SOURCE               /* sched_getaffinity, CPU_COUNT */
 #include "harness/select.h"
 
 #include "base/args.h"
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <unistd.h>
 
 sb_status sb_image_choice_take(sb_image_choice *c, sb_image_option which, const char *value, sb_error *err)
@@ -103,9 +105,19 @@ sb_status sb_parse_rect(const char *value, int rect[4], sb_error *err)
     return st;
 }
 
+int sb_usable_cores(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)online : 1;
+}
+
 int sb_default_threads(int *threads, int max)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = sb_usable_cores();
     if (cores < 1)
         cores = 1;
     int n = 0;
@@ -118,7 +130,7 @@ int sb_default_threads(int *threads, int max)
 
 void sb_warn_oversubscribed(const char *what, int threads)
 {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = sb_usable_cores();
     if (cores > 0 && threads > cores)
         fprintf(stderr, "warning: %s runs %d threads on %ld cores: oversubscribed, its times measure the "
                         "scheduler as much as the code\n", what, threads, cores);

@@ -70,9 +70,12 @@ sb_status sb_option_max_memory(const char *value, sb_error *err);
 /* --rect X,Y,W,H */
 sb_status sb_parse_rect(const char *value, int rect[4], sb_error *err);
 
-/* 1, 2, 4, ... up to the online core count, and the core count itself. */
+/* The cores this process may run on: its CPU affinity (what Slurm's
+ * --cpus-per-task, taskset or a cgroup leave it), else the online count. */
+int sb_usable_cores(void);
+/* 1, 2, 4, ... up to the usable core count, and that count itself. */
 int sb_default_threads(int *threads, int max);
-/* One warning line when `threads` is above the online core count: times
+/* One warning line when `threads` is above the usable core count: times
  * of an oversubscribed variant measure the scheduler as much as the code. */
 void sb_warn_oversubscribed(const char *what, int threads);
 

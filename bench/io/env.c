@@ -2,6 +2,8 @@
  * measured bandwidth ceilings (device copy, host memcpy per thread count). */
 #include "io/env.h"
 
+#include "harness/select.h"
+
 #include "harness/gpu_clocks.h"
 
 #include "base/json_out.h"
@@ -154,6 +156,10 @@ void sb_env_collect(sb_env *env, int measure, const int *threads, int thread_cou
     sb_device_status(&env->device);
     env_cpu_model(env->cpu_model, sizeof env->cpu_model);
     env->cpu_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    env->cpu_usable_cores = sb_usable_cores();
+    if (gethostname(env->host, sizeof env->host) != 0)
+        env->host[0] = '\0';
+    env->host[sizeof env->host - 1] = '\0';
     env_os(env->os, sizeof env->os);
     struct utsname u;
     if (uname(&u) == 0)
@@ -270,6 +276,8 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
     }
     json_string(fp, "cpu_model", e->cpu_model, 1);
     fprintf(fp, "  \"cpu_logical_cores\": %d,\n", e->cpu_cores);
+    fprintf(fp, "  \"cpu_usable_cores\": %d,\n", e->cpu_usable_cores);
+    json_string(fp, "host", e->host, 1);
     fprintf(fp, "  \"host_copy_gbps\": {");
     for (int i = 0; i < e->host_counts; i++)
         fprintf(fp, "%s\"%d\": %.1f", i ? ", " : "", e->host_threads[i], e->host_copy_gbps[i]);

@@ -17,6 +17,8 @@ typedef struct sb_env {
     double device_copy_gbps;      /* measured D2D copy, read + write bytes; 0 if none */
     char cpu_model[160];
     int cpu_cores;                /* online logical CPUs */
+    int cpu_usable_cores;         /* of them, those this process may run on (its affinity) */
+    char host[128];               /* the host's name: two result sets of one host say so */
     int host_threads[SB_ENV_MAX_THREAD_COUNTS];
     double host_copy_gbps[SB_ENV_MAX_THREAD_COUNTS];   /* memcpy with that many threads */
     int host_counts;

@@ -49,6 +49,8 @@ void sb_run_info_parse(const char *env, sb_run_info *ri)
     sb_json_get(env, "gpu_uuid", ri->gpu_uuid, sizeof ri->gpu_uuid);
     sb_json_get(env, "cpu_model", ri->cpu_model, sizeof ri->cpu_model);
     sb_json_get(env, "cpu_logical_cores", ri->cpu_cores, sizeof ri->cpu_cores);
+    sb_json_get(env, "cpu_usable_cores", ri->cpu_usable_cores, sizeof ri->cpu_usable_cores);
+    sb_json_get(env, "host", ri->host, sizeof ri->host);
 }
 
 int sb_run_info_read(const char *dir, sb_run_info *ri)

@@ -21,6 +21,7 @@ typedef struct sb_run_info {
     char planned[16], measured[16];
     char gpu_name[128], gpu_uuid[64];   /* "?" when absent (no GPU, or an older env.json) */
     char cpu_model[160], cpu_cores[16];
+    char cpu_usable_cores[16], host[128];   /* "?" in an older env.json */
 } sb_run_info;
 
 /* From env.json's text ("?" everywhere for what it lacks; text may be NULL). */

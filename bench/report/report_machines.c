@@ -6,6 +6,7 @@
  * the first.  The device copy bandwidths are compared the same way, so a
  * reader sees which GPU kernels follow memory bandwidth and which do not.
  */
+#define _DEFAULT_SOURCE          /* timegm */
 #include "report/report_parts.h"
 
 #include "base/files.h"
@@ -16,12 +17,14 @@
 #include "harness/registry.h"
 #include "io/result_set.h"
 #include "io/results.h"
+#include "io/stage_view.h"
 
 #include "segbench/atomic_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { MAX_MACHINES = 8 };
 
@@ -38,6 +41,15 @@ typedef struct machine {
     double copy_gbps;
     sb_rows rows[64];              /* one per algorithm, in registry order */
 } machine;
+
+/* A result set's name: its folder's.  A published set's is its machine
+ * id; two GPUs of one model measured apart (make bench-slurm, one set per
+ * GPU) are told apart by it. */
+static const char *set_name(const machine *m)
+{
+    const char *slash = strrchr(m->dir, '/');
+    return slash ? slash + 1 : m->dir;
+}
 
 static int is_floor(const sb_row *r)
 {
@@ -98,8 +110,43 @@ static void free_machines(machine *m, int n)
             sb_rows_free(&m[k].rows[a]);
 }
 
+/* "2026-11-25T19:40:02Z" -> seconds since the epoch; -1 when not a time. */
+static double utc_seconds(const char *iso)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *end = strptime(iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return end && !*end ? (double)timegm(&tm) : -1.0;
+}
+
+enum { TASK_FIELDS = 8 };          /* task target node machine status detail start end */
+
+/* When every task has a start and an end: do they all overlap, and for
+ * how long did they all run at once? */
+static void tasks_overlap(FILE *md, char (*rows)[TASK_FIELDS][200], int total)
+{
+    double latest_start = -1, earliest_end = -1;
+    for (int i = 0; i < total; i++) {
+        double s = utc_seconds(rows[i][6]), e = utc_seconds(rows[i][7]);
+        if (s < 0 || e < 0)
+            return;
+        if (s > latest_start)
+            latest_start = s;
+        if (earliest_end < 0 || e < earliest_end)
+            earliest_end = e;
+    }
+    if (total < 2)
+        return;
+    if (earliest_end > latest_start)
+        fprintf(md, "The %d tasks ran at the same time: all of them between the last start and the first end, "
+                    "%.0f s.\n\n", total, earliest_end - latest_start);
+    else
+        fprintf(md, "The %d tasks did not all run at once: one ended before the last one started.\n\n", total);
+}
+
 /* The cluster tasks of slurm-tasks.tsv (scripts/slurm/report.sbatch writes
- * it): the failed ones named first, then a row per task. */
+ * it): the failed ones named first, then a row per task, with its start
+ * and end where the file has them. */
 static void cluster_tasks(FILE *md, const char *tasks_path)
 {
     char *text = sb_read_text(tasks_path);
@@ -107,17 +154,26 @@ static void cluster_tasks(FILE *md, const char *tasks_path)
         fprintf(md, "## Cluster tasks\n\n%s could not be read.\n\n", tasks_path);
         return;
     }
+    int cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == '\n';
+    char (*rows)[TASK_FIELDS][200] = calloc((size_t)cap, sizeof *rows);
+    if (!rows) {
+        free(text);
+        fprintf(md, "## Cluster tasks\n\nout of memory reading %s.\n\n", tasks_path);
+        return;
+    }
     char failed[2000] = "";
-    int total = 0, bad = 0;
+    int total = 0, bad = 0, timed = 0;
     char *save = NULL;
-    static char rows[64][6][200];
-    for (char *line = strtok_r(text, "\n", &save); line && total < 64; line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = strtok_r(text, "\n", &save); line && total < cap; line = strtok_r(NULL, "\n", &save)) {
         if (line[0] == '#' || strncmp(line, "task\t", 5) == 0)
             continue;
-        char *f[6];
-        int n = sb_split_fields(line, '\t', f, 6);
-        for (int i = 0; i < 6; i++)
+        char *f[TASK_FIELDS];
+        int n = sb_split_fields(line, '\t', f, TASK_FIELDS);
+        for (int i = 0; i < TASK_FIELDS; i++)
             snprintf(rows[total][i], sizeof rows[0][0], "%s", i < n ? f[i] : "");
+        timed |= rows[total][6][0] != '\0';
         if (strcmp(rows[total][4], "ok") != 0) {
             size_t used = strlen(failed);
             snprintf(failed + used, sizeof failed - used, "%stask %s (%s): %s", bad ? "; " : "", rows[total][0],
@@ -132,12 +188,20 @@ static void cluster_tasks(FILE *md, const char *tasks_path)
         fprintf(md, "**%d of %d tasks failed: %s.**\n\n", bad, total, failed);
     else
         fprintf(md, "All %d tasks finished.\n\n", total);
-    fprintf(md, "| task | partition or GRES | node | machine | status | detail |\n|---|---|---|---|---|---|\n");
-    for (int i = 0; i < total; i++)
-        fprintf(md, "| %s | %s | %s | %s | %s%s%s | %s |\n", rows[i][0], rows[i][1], rows[i][2], rows[i][3],
+    fprintf(md, "| task | partition or GRES | node | machine | status | detail |%s\n|---|---|---|---|---|---|%s\n",
+            timed ? " start (UTC) | end (UTC) |" : "", timed ? "---|---|" : "");
+    for (int i = 0; i < total; i++) {
+        fprintf(md, "| %s | %s | %s | %s | %s%s%s | %s |", rows[i][0], rows[i][1], rows[i][2], rows[i][3],
                 strcmp(rows[i][4], "ok") ? "**" : "", rows[i][4], strcmp(rows[i][4], "ok") ? "**" : "",
                 rows[i][5]);
+        if (timed)
+            fprintf(md, " %s | %s |", rows[i][6][0] ? rows[i][6] : "-", rows[i][7][0] ? rows[i][7] : "-");
+        fprintf(md, "\n");
+    }
     fprintf(md, "\n");
+    if (timed)
+        tasks_overlap(md, rows, total);
+    free(rows);
 }
 
 /* Who each machine is and what it measured, from env.json; its rows. */
@@ -203,9 +267,9 @@ static void side_by_side(FILE *md, machine *m, const int *pick, int n, int ratio
 {
     fprintf(md, "| algorithm | stage | image | backend | variant |");
     for (int k = 0; k < n; k++)
-        fprintf(md, " %s ms |", m[pick[k]].id);
+        fprintf(md, " %s ms |", set_name(&m[pick[k]]));
     for (int k = 1; ratios && k < n; k++)
-        fprintf(md, " %s vs %s |", m[pick[k]].id, m[pick[0]].id);
+        fprintf(md, " %s vs %s |", set_name(&m[pick[k]]), set_name(&m[pick[0]]));
     fprintf(md, "\n|---|---|---|---|---|");
     for (int k = 0; k < (ratios ? 2 * n - 1 : n); k++)
         fprintf(md, "---:|");
@@ -269,6 +333,82 @@ static void side_by_side(FILE *md, machine *m, const int *pick, int n, int ratio
     }
 }
 
+/* Two result sets of one GPU model in one host, measured at one commit:
+ * two cards that should be the same, running the same code.  Every GPU row
+ * both have, compared by kernel median: how far apart two cards of one
+ * model are, the noise floor of any comparison across cards. */
+static int twins(const machine *a, const machine *b)
+{
+    return strcmp(a->run.gpu_name, "?") && !strcmp(a->run.gpu_name, b->run.gpu_name) && strcmp(a->run.host, "?") &&
+           a->run.host[0] && !strcmp(a->run.host, b->run.host) && strcmp(a->run.gpu_uuid, b->run.gpu_uuid) &&
+           !strcmp(a->commit, b->commit) && strcmp(a->commit, "mixed");
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static void twin_section(FILE *md, const machine *a, const machine *b)
+{
+    int n = 0, within[3] = { 0, 0, 0 }, cap = 0;
+    for (int al = 0; al < sb_algo_count(); al++)
+        cap += a->rows[al].count;
+    double *ratio = malloc(sizeof *ratio * (size_t)(cap + 1));
+    const sb_row *worst[2] = { NULL, NULL };
+    double worst_r = 1.0;
+    for (int al = 0; ratio && al < sb_algo_count(); al++)
+        for (int i = 0; i < a->rows[al].count; i++) {
+            const sb_row *ra = &a->rows[al].row[i];
+            if (view_is_cpu_backend(ra->backend) || ra->kernel.median <= 0 || !strcmp(ra->agreement, "FAIL"))
+                continue;
+            for (int j = 0; j < b->rows[al].count; j++) {
+                const sb_row *rb = &b->rows[al].row[j];
+                if (!sb_row_same_key(ra, rb) || rb->kernel.median <= 0 || !strcmp(rb->agreement, "FAIL"))
+                    continue;
+                double r = rb->kernel.median / ra->kernel.median;
+                ratio[n++] = r;
+                double off = r > 1 ? r : 1 / r;
+                within[0] += off <= 1.01;
+                within[1] += off <= 1.02;
+                within[2] += off <= 1.05;
+                if (off > worst_r) {
+                    worst_r = off;
+                    worst[0] = ra;
+                    worst[1] = rb;
+                }
+                break;
+            }
+        }
+    fprintf(md, "## %s and %s: two cards of one model in one host\n\nBoth are %s in host `%s` (GPU %s and GPU %s), "
+                "measured at commit %.7s: the same code on two cards that should be the same. ",
+            set_name(a), set_name(b), report_md(REPORT_TEXT, a->run.gpu_name), report_md(REPORT_TEXT, a->run.host),
+            a->run.gpu_uuid, b->run.gpu_uuid, a->commit);
+    if (a->copy_gbps > 0 && b->copy_gbps > 0)
+        fprintf(md, "Device copy: %.0f and %.0f GB/s (%.3fx). ", a->copy_gbps, b->copy_gbps, b->copy_gbps / a->copy_gbps);
+    if (n == 0) {
+        fprintf(md, "They share no GPU row.\n\n");
+        free(ratio);
+        return;
+    }
+    qsort(ratio, (size_t)n, sizeof *ratio, cmp_double);
+    fprintf(md, "Over the %d GPU rows both measured (same algorithm, stage, variant, image), %s's kernel median over "
+                "%s's: median %.3fx, middle half %.3f-%.3fx; within 1 %%: %d (%.0f %%), within 2 %%: %d, within 5 %%: "
+                "%d. The widest: %s %s %s at %s, %.4f against %.4f ms.",
+            n, set_name(b), set_name(a), ratio[n / 2], ratio[n / 4], ratio[(3 * n) / 4], within[0],
+            100.0 * within[0] / n, within[1], within[2], worst[0] ? worst[0]->algo : "-",
+            worst[0] ? worst[0]->stage : "", worst[0] ? worst[0]->variant : "",
+            worst[0] ? report_md(REPORT_TEXT, worst[0]->image) : "", worst[0] ? worst[0]->kernel.median : 0,
+            worst[1] ? worst[1]->kernel.median : 0);
+    if (strcmp(a->run.cpu_usable_cores, "?") && strcmp(b->run.cpu_usable_cores, "?"))
+        fprintf(md, " Their CPU rows ran on %s and %s of the host's %s cores at the same time, so they compare the "
+                    "two halves of one host, not two processors.", a->run.cpu_usable_cores, b->run.cpu_usable_cores,
+                a->cores);
+    fprintf(md, "\n\n");
+    free(ratio);
+}
+
 sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *results_root, const char *baseline,
                              const char *out_path, const char *tasks_path, sb_error *err)
 {
@@ -320,12 +460,12 @@ sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *re
     }
     fprintf(md, "# segbench: machines side by side\n\nGenerated by `segbench report` from the result sets under "
                 "`%s/`; each machine's own report is `report/<machine>/REPORT.md`. Baseline: **%s** (%s).\n\n",
-            results_root, m[base].id, why);
+            results_root, set_name(&m[base]), why);
     fprintf(md, "| machine | GPU | CPU | commit | run | measured | device copy (GB/s) | compared |\n"
                 "|---|---|---|---|---|---|---:|---|\n");
     for (int k = 0; k < n; k++) {
         int is_stale = k != base && (strcmp(m[k].commit, m[base].commit) != 0 || !strcmp(m[k].commit, "mixed"));
-        fprintf(md, "| %s | %s | %s (%s cores) | %.7s%s | %s | %.10s | ", report_md(REPORT_TEXT, m[k].id),
+        fprintf(md, "| %s | %s | %s (%s cores) | %.7s%s | %s | %.10s | ", report_md(REPORT_TEXT, set_name(&m[k])),
                 strcmp(m[k].gpu, "?") ? report_md(REPORT_TEXT, m[k].gpu) : "none", report_md(REPORT_TEXT, m[k].cpu), m[k].cores, m[k].commit,
                 strstr(m[k].commit, "-dirty") ? "-dirty" : "", report_md(REPORT_TEXT, m[k].run.run_id), m[k].date);
         fprintf(md, m[k].copy_gbps > 0 ? "%.0f |" : "- |", m[k].copy_gbps);
@@ -335,6 +475,10 @@ sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *re
     fprintf(md, "\n");
     if (tasks_path)
         cluster_tasks(md, tasks_path);
+    for (int k = 0; k < n; k++)
+        for (int j = k + 1; j < n; j++)
+            if (twins(&m[k], &m[j]))
+                twin_section(md, &m[k], &m[j]);
 
     char follow[2000] = "", flat[2000] = "";
     if (nsame > 1) {
@@ -351,7 +495,7 @@ sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *re
                         "of that, so follow memory bandwidth: %s. Stages that gain less, so are bound by "
                         "instructions, latency, launches or synchronisation rather than by memory bandwidth: %s. "
                         "CPU rows compare the two hosts' processors, not the GPUs.\n",
-                    m[same[1]].id, bw, m[same[0]].id, follow[0] ? follow : "none at these sizes",
+                    set_name(&m[same[1]]), bw, set_name(&m[same[0]]), follow[0] ? follow : "none at these sizes",
                     flat[0] ? flat : "none");
     } else if (n > 1) {
         fprintf(md, "No other result set was measured at the baseline's commit (%.7s): no machine is compared with "
@@ -363,14 +507,14 @@ sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *re
         fprintf(md, "\n## %s, measured at other code (stale)\n\nCommit %.7s%s against the baseline's %.7s: "
                     "its times are not compared with the baseline's (different code, not just a different "
                     "machine). Its fastest variant of each backend, as measured:\n\n",
-                m[stale[k]].id, m[stale[k]].commit, strcmp(m[stale[k]].commit, "mixed") ? "" : " (rows of several commits)",
+                set_name(&m[stale[k]]), m[stale[k]].commit, strcmp(m[stale[k]].commit, "mixed") ? "" : " (rows of several commits)",
                 m[base].commit);
         side_by_side(md, m, pair, 1, 0, NULL, NULL);
     }
     fclose(md);
     sb_status st = sb_atomic_write_text(out_path, text, err);
     if (!st)
-        printf("wrote %s (%d machines; baseline %s, %d at its commit)\n", out_path, n, m[base].id, nsame);
+        printf("wrote %s (%d machines; baseline %s, %d at its commit)\n", out_path, n, set_name(&m[base]), nsame);
     free(text);
     free_machines(m, n);
     return st;

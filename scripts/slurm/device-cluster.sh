@@ -2,9 +2,11 @@
 # device-cluster.sh - make bench-slurm on a one-node Slurm cluster made on a
 # GPU machine that has no network and no Slurm: the machine's GPUs become
 # GRES (gpu:N, a generated gres.conf), one partition holds the node, and
-# scripts/slurm/submit.sh (what make bench-slurm runs) submits a task that
-# must get its GPU through Slurm, build for it and measure, then the report
-# job that merges the result set into MACHINES.md.
+# scripts/slurm/submit.sh (what make bench-slurm runs) submits one task per
+# GPU (--gres=gpu:1 each; with N > 1 GPUs, --per-gpu and 1/N of the cores
+# each), each of which must get its own GPU through Slurm, build for it and
+# measure it into a result set of its own, all at the same time; then the
+# report job that merges the sets into MACHINES.md.
 #
 #   1. Where there is apt and a network, fetch Debian's packages:
 #        bash scripts/slurm/device-cluster.sh --download build/slurm-debs
@@ -119,6 +121,9 @@ NodeName=$host CPUs=$(nproc) RealMemory=$mem Gres=gpu:$ngpu State=UNKNOWN
 PartitionName=gpu Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 } >"$SLURM_CONF"
+# each task bound to the cores it was given (sched_setaffinity): bench sweeps
+# its threads up to them, and two tasks do not measure each other
+sed -i 's|^TaskPlugin=task/none$|TaskPlugin=task/affinity|' "$SLURM_CONF"
 # slurmd starts each job's slurmstepd from the path it was built with
 # (/usr/sbin) unless -d names another
 # cgroup v1 or v2, whichever the machine has; no systemd to ask for a scope
@@ -150,11 +155,18 @@ check "a one-node cluster is up with gpu:$ngpu (sinfo: $(sinfo -h -o '%P %T %G' 
   "$(tail -n 8 "$work"/slurmctld.log "$work"/slurmd.log 2>/dev/null)"
 [ "$fail" -eq 0 ] || { echo "device-cluster: the cluster did not come up; nothing submitted"; finish; exit 1; }
 
-# ---- make bench-slurm GRES=gpu:1 PARTITION=gpu, into the work folder
+# ---- make bench-slurm GRES=gpu:1,... PARTITION=gpu: a task per GPU, into the work folder
 results=$work/results report=$work/report
+gres_list=$(for _ in $(seq "$ngpu"); do printf 'gpu:1,'; done)
+gres_list=${gres_list%,}
+per_gpu=() cpus=$(nproc)
+if [ "$ngpu" -gt 1 ]; then
+  cpus=$(($(nproc) / ngpu))
+  per_gpu=(--per-gpu --cpus-per-task "$cpus")
+fi
 start=$SECONDS
-bash scripts/slurm/submit.sh --gres gpu:1 --partition gpu --set "$set_name" --algo "$algo" --time "$time_min" \
-  --results "$results" --report "$report" ${make_args:+--make "$make_args"} 2>&1 | tee "$work/submit.out"
+bash scripts/slurm/submit.sh --gres "$gres_list" --partition gpu "${per_gpu[@]}" --set "$set_name" --algo "$algo" \
+  --time "$time_min" --results "$results" --report "$report" ${make_args:+--make "$make_args"} 2>&1 | tee "$work/submit.out"
 ids=$(sed -n 's/^bench-slurm: \(task for .*: job\|report job\) \([0-9]*\).*/\2/p' "$work/submit.out" | paste -sd,)
 while [ -n "$ids" ] && [ -n "$(squeue -h -j "$ids" 2>/dev/null)" ]; do
   [ $((SECONDS - start)) -lt $((time_min * 60)) ] || break
@@ -163,25 +175,39 @@ done
 echo "device-cluster: the submission took $((SECONDS - start)) s"
 tsv=$results/slurm-tasks.tsv
 logs=$(cat "$results"/.slurm/*/*.out 2>/dev/null)
-machine=$(awk -F'\t' 'NR == 2 { print $4 }' "$tsv" 2>/dev/null)
-check "the task ran and finished ok (slurm-tasks.tsv)" '[ "$(grep -c "	ok	" "$tsv" 2>/dev/null)" = 1 ]' \
+sets=$(awk -F'\t' 'NR > 1 && $5 == "ok" { print $4 }' "$tsv" 2>/dev/null | sort -u)
+nsets=$(grep -c . <<<"$sets")
+uuids=$(for m in $sets; do sed -n 's/^ *"gpu_uuid": "\(.*\)",$/\1/p' "$results/$m/env.json" 2>/dev/null; done | sort -u)
+check "the $ngpu task(s) ran and finished ok (slurm-tasks.tsv)" '[ "$(grep -c "	ok	" "$tsv" 2>/dev/null)" = "$ngpu" ]' \
   "$(cat "$tsv" 2>/dev/null; tail -n 20 <<<"$logs")"
-check "Slurm gave the task its GPU (CUDA_VISIBLE_DEVICES set by GRES)" \
-  'grep -q "CUDA_VISIBLE_DEVICES=[0-9]" <<<"$logs"' "$(grep "CUDA_VISIBLE\|GPU " <<<"$logs")"
-check "the task measured the GPU it was given: $machine" \
-  '[ -n "$machine" ] && grep -q "\"gpu_present\": true" "$results/$machine/env.json" 2>/dev/null || [ -n "$make_args" ]' \
-  "$(head -n 30 "$results/$machine/env.json" 2>/dev/null)"
-check "the report job merged it: MACHINES.md names the task" \
-  '[ -s "$report/MACHINES.md" ] && grep -q "All 1 tasks finished\|All 1 task finished" "$report/MACHINES.md"' \
+# (stand-in device files are no GPUs to Slurm's gpu plugin: it names none)
+check "Slurm gave each task a GPU of its own (CUDA_VISIBLE_DEVICES set by GRES, $ngpu distinct job GPUs)" \
+  '[ "$(grep -o "SLURM_JOB_GPUS=[0-9]*" <<<"$logs" | sort -u | wc -l)" = "$ngpu" ] || [ -n "$gres_files" ]' \
+  "$(grep "CUDA_VISIBLE\|GPU " <<<"$logs")"
+check "each task measured its own card: $nsets result set(s) ($(echo $sets)), $(grep -c . <<<"$uuids") GPU UUID(s)" \
+  '[ "$nsets" = "$ngpu" ] && { [ -n "$make_args" ] || [ "$(grep -c . <<<"$uuids")" = "$ngpu" ]; } &&
+   for m in $sets; do grep -q "\"gpu_present\": true" "$results/$m/env.json" 2>/dev/null || [ -n "$make_args" ] || exit 1; done' \
+  "$(for m in $sets; do head -n 12 "$results/$m/env.json"; done 2>/dev/null)"
+check "each task had its share of the cores ($cpus of $(nproc))" \
+  'for m in $sets; do grep -q "\"cpu_usable_cores\": $cpus," "$results/$m/env.json" || exit 1; done' \
+  "$(for m in $sets; do grep cores "$results/$m/env.json"; done 2>/dev/null)"
+if [ "$ngpu" -gt 1 ]; then
+  check "the tasks ran at the same time (their start and end times overlap)" \
+    'grep -q "tasks ran at the same time" "$report/MACHINES.md" 2>/dev/null' "$(cat "$tsv" 2>/dev/null)"
+fi
+check "the report job merged them: MACHINES.md names every task$([ "$ngpu" -gt 1 ] && echo " and compares the cards")" \
+  '[ -s "$report/MACHINES.md" ] && grep -q "All $ngpu tasks\? finished" "$report/MACHINES.md" &&
+   { [ "$ngpu" = 1 ] || [ -n "$make_args" ] || grep -q "two cards of one model in one host" "$report/MACHINES.md"; }' \
   "$(head -n 30 "$report/MACHINES.md" 2>/dev/null; tail -n 10 <<<"$logs")"
 echo "--- slurm-tasks.tsv"
 cat "$tsv" 2>/dev/null
 echo "--- MACHINES.md"
-cat "$report/MACHINES.md" 2>/dev/null | head -n 40
+cat "$report/MACHINES.md" 2>/dev/null | head -n 60
 if [ -n "$keep" ]; then
   mkdir -p "$keep"
   cp "$tsv" "$report/MACHINES.md" "$work/slurm.conf" "$work/gres.conf" "$work/submit.out" "$keep"/ 2>/dev/null
-  [ -n "$machine" ] && cp "$results/$machine/env.json" "$keep/" 2>/dev/null
+  for m in $sets; do cp "$results/$m/env.json" "$keep/$m.env.json" 2>/dev/null; done
+  cp -r "$results" "$keep/results" 2>/dev/null
   cat "$results"/.slurm/*/*.out >"$keep/jobs.log" 2>/dev/null
   cat "$work"/slurmctld.log "$work"/slurmd.log >"$keep/daemons.log" 2>/dev/null
 fi

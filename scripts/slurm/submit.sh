@@ -20,12 +20,17 @@
 #     --algo PATTERNS     only these algorithms, e.g. integral,kmeans (make: ALGO=; default: all)
 #     --results DIR       results folder (default: results)   --report DIR (default: report)
 #     --make "ARGS"       extra make arguments on the nodes, e.g. "NVCC=" (make: SLURM_MAKE=)
+#     --per-gpu           one result set per GPU (<machine-id>-<UUID's first 8 hex digits>), so
+#                         tasks on several GPUs of one model in one host run at once (make: PER_GPU=1);
+#                         e.g. --gres gpu:1,gpu:1 --per-gpu: two tasks, one GPU each
+#     --cpus-per-task N   each task's share of the node's cores; bench sweeps threads up to it
+#                         (make: CPUS=N; default: what the partition gives)
 #     --dry-run           print the job scripts and the sbatch commands; submit nothing
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 partitions="" gres="" partition="" time_min=60 account="" extra="" set_name=default budget=100
-results=results report=report make_args="" dry="" algo=""
+results=results report=report make_args="" dry="" algo="" per_gpu=0 cpus=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --partitions) partitions=$2; shift 2 ;;
@@ -41,7 +46,9 @@ while [ $# -gt 0 ]; do
     --report) report=$2; shift 2 ;;
     --make) make_args=$2; shift 2 ;;
     --dry-run) dry=1; shift ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --per-gpu) per_gpu=1; shift ;;
+    --cpus-per-task) cpus=$2; shift 2 ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-slurm: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +58,7 @@ die() { echo "bench-slurm: $*" >&2; exit 2; }
 [ -z "$partitions" ] || [ -z "$gres" ] || die "PARTITIONS and GRES are two ways to say the same thing: give one"
 case "$time_min" in '' | *[!0-9]*) die "--time: '$time_min' is not a whole number of minutes" ;; esac
 case "$budget" in '' | *[!0-9.]*) die "--budget: '$budget' is not a number of milliseconds" ;; esac
+case "$cpus" in *[!0-9]*) die "--cpus-per-task: '$cpus' is not a whole number of cores" ;; esac
 case "$algo" in *[!a-z0-9,*?-]*) die "--algo: '$algo' is not a list of algorithm names or patterns" ;; esac
 [ -r "datasets/sets/$set_name.set" ] || die "--set: no datasets/sets/$set_name.set"
 [ -n "$dry" ] || command -v sbatch >/dev/null 2>&1 || die "sbatch not found: run this on a Slurm login node"
@@ -72,7 +80,7 @@ if [ -n "$extra" ]; then
 fi
 # The jobs read their settings from the environment (sbatch --export=ALL).
 export SEGBENCH_GROUP=$group SEGBENCH_SET=$set_name SEGBENCH_BUDGET=$budget SEGBENCH_RESULTS=$results
-export SEGBENCH_REPORT=$report SEGBENCH_MAKE=$make_args SEGBENCH_ALGO=$algo
+export SEGBENCH_REPORT=$report SEGBENCH_MAKE=$make_args SEGBENCH_ALGO=$algo SEGBENCH_PER_GPU=$per_gpu
 common+=(--export=ALL)
 logs=$results/.slurm/$group            # job logs and the tasks' status lines
 [ -n "$dry" ] || mkdir -p "$logs"
@@ -104,6 +112,7 @@ for t in "${targets[@]}"; do
     where=(--gres="$t")
     [ -n "$partition" ] && where+=(--partition="$partition")
   fi
+  [ -n "$cpus" ] && where+=(--cpus-per-task="$cpus")
   export SEGBENCH_TARGET=$t
   id=$(submit "${common[@]}" "${where[@]}" --job-name="segbench-$t" --output="$logs/%j.out" scripts/slurm/task.sbatch)
   id=${id%%;*}                       # --parsable: "id" or "id;cluster"
