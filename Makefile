@@ -22,6 +22,7 @@
 #   make peers      OpenCV, scikit-image, CuPy, PyTorch on the same images (optional; results/<machine>/peers.csv)
 #   make bench-slurm PARTITIONS=a100,h100   one job per GPU type on a Slurm cluster, one report
 #   make test-slurm the same on a one-node Slurm cluster of this machine (root)
+#   make test-slurm-gpus  a task per GPU of one host, a result set each, at once (two stand-in GPUs; root)
 #
 # Options: SET=smoke|default|full (dataset), BUDGET=ms per row, BENCH_FLAGS=...,
 # CUDA_ARCH="80 90" (GPU targets; default: the GPU this machine has, else
@@ -101,7 +102,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
 
-.PHONY: all check-layers check-size exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm clean
+.PHONY: all check-layers check-size exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -375,6 +376,18 @@ bench-slurm:
 # make bench-slurm on a real one-node cluster of this machine (root; installs slurm-wlm and munge).
 test-slurm: $(BUILD)/segbench
 	bash tests/slurm/test_slurm.sh
+
+# The two-GPU host's run (scripts/slurm/device-cluster.sh, docs/cluster.md)
+# on this machine, CPU only: Debian's Slurm packages unpacked under a
+# temporary prefix, two stand-in GPUs as gpu:2, a task per GPU with --per-gpu
+# and half the cores each; each must get its own result set, at the same
+# time as the other.  Root, and apt-get download where build/slurm-debs is
+# missing.
+test-slurm-gpus: $(BUILD)/segbench
+	@test -n "$$(ls build/slurm-debs/*.deb 2>/dev/null)" || bash scripts/slurm/device-cluster.sh --download build/slurm-debs
+	@d=$$(mktemp -d) && touch $$d/nvidia0 $$d/nvidia1 && \
+	  bash scripts/slurm/device-cluster.sh --debs build/slurm-debs --gres-files $$d/nvidia0,$$d/nvidia1 \
+	    --make "NVCC=" --set smoke --algo integral --time 10; rc=$$?; rm -rf $$d; exit $$rc
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz build-slurm datasets/build

@@ -490,7 +490,9 @@ sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *re
                 m[base].commit);
         side_by_side(md, m, same, nsame, 1, follow, flat);
         double bw = m[same[0]].copy_gbps > 0 ? m[same[1]].copy_gbps / m[same[0]].copy_gbps : 0.0;
-        if (bw > 1.0)
+        /* two models of GPU: which stages follow the faster memory (two
+         * cards of one model copy at one rate: nothing to tell apart) */
+        if (bw > 1.0 && !twins(&m[same[0]], &m[same[1]]))
             fprintf(md, "\n%s copies %.2fx faster than %s. GPU stages whose fastest variant gains at least half "
                         "of that, so follow memory bandwidth: %s. Stages that gain less, so are bound by "
                         "instructions, latency, launches or synchronisation rather than by memory bandwidth: %s. "
