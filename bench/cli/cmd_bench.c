@@ -3,7 +3,6 @@
  * selected image, checked against the reference and (for bench) timed,
  * each row appended to results/<machine-id>/<algo>.csv as it is measured. */
 #include "cli/commands.h"
-#include "harness/select.h"
 
 #include "base/args.h"
 #include "base/patterns.h"

@@ -1,7 +1,5 @@
 /* cmd_common.c - helpers the subcommands share (see commands.h). */
 #include "cli/commands.h"
-#include "harness/select.h"
-#include "harness/names.h"
 
 
 const sb_command *const SB_COMMANDS[] = {

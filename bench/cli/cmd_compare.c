@@ -1,8 +1,6 @@
 /* cmd_compare.c - `segbench compare`: its options.  The comparison itself
  * is bench/compare/ (compare.h). */
 #include "cli/commands.h"
-#include "harness/select.h"
-#include "harness/names.h"
 
 #include "base/args.h"
 #include "compare/compare.h"

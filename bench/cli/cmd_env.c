@@ -1,10 +1,8 @@
 /* cmd_env.c - `segbench env`: this machine's fingerprint as JSON. */
 #include "cli/commands.h"
 #include "harness/select.h"
-#include "harness/names.h"
 
 #include "io/env.h"
-#include "base/options.h"
 
 #include <stdio.h>
 

@@ -5,8 +5,6 @@
  * `make exercise ALGO=... RUNG=...` runs it; make then builds the copy, and
  * `segbench grade ALGO/student-RUNG` grades it. */
 #include "cli/commands.h"
-#include "harness/select.h"
-#include "harness/names.h"
 
 #include "course/exercise.h"
 
@@ -52,26 +50,5 @@ sb_status cmd_exercise(int argc, char **argv, sb_error *err)
         }
     if (p.status)
         return p.status;
-    if (!spec || !strchr(spec, '/'))
-        return sb_fail(err, SB_ERR_USAGE, "which lesson? give ALGO/RUNG (segbench exercise integral/cuda-transposed)");
-    const sb_variant *v;
-    int threads;
-    sb_status st = sb_parse_variant_spec(spec, &v, &threads, err);
-    if (st)
-        return st;
-    if (exercise_reference(v->algo, v->name))
-        return sb_fail(err, SB_ERR_USAGE, "%s is a student's copy already; give the rung (%s/%s)", v->who, v->algo,
-                       v->name + strlen(SB_STUDENT_PREFIX));
-    char written[4096];
-    int parts = 0;
-    if ((st = exercise_write(v, root, solution, force, &parts, written, sizeof written, err)))
-        return st;
-    if (solution)
-        printf("wrote %s: the reference solution of %s, registered as %s/%s%s\n", written, v->who, v->algo,
-               SB_STUDENT_PREFIX, v->name);
-    else
-        printf("wrote %s: %d TODO part%s where %s's lesson goes, registered as %s/%s%s\n", written, parts,
-               parts == 1 ? "" : "s", v->who, v->algo, SB_STUDENT_PREFIX, v->name);
-    printf("next: make, then ./build/segbench grade %s/%s%s\n", v->algo, SB_STUDENT_PREFIX, v->name);
-    return SB_OK;
+    return sb_exercise_hand_out(spec, root, solution, force, err);
 }

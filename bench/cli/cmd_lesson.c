@@ -1,27 +1,8 @@
-/* cmd_lesson.c - `segbench lesson ALGO/RUNG`: one edge of a ladder, as a
- * course hands it out -- the rung it grows from, its one idea, what it
- * bought in a result set (kernel and per-frame time, kernel census), and
- * `diff -u` of the parent's file against the rung's.  `segbench lesson
- * ALGO` prints the algorithm's whole tree instead.  The tree comes from
- * the rungs' SB_RUNG lines (variant.h), the numbers from --results. */
+/* cmd_lesson.c - `segbench lesson ALGO/RUNG | ALGO`: its options.  The
+ * edge or tree is bench/course/lesson_show.c. */
 #include "cli/commands.h"
-#include "harness/select.h"
-#include "harness/names.h"
 
-#include "base/files.h"
-
-#include "io/result_set.h"
-#include "harness/renames.h"
-#include "course/lessons.h"
-
-#include "segbench/spawn.h"
-
-#include <errno.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include "course/lesson_show.h"
 
 enum { OPT_RESULTS, OPT_STAGE, OPT_NO_DIFF, OPT_COUNT };
 
@@ -40,37 +21,6 @@ const sb_command sb_cmd_lesson = {
     "census: the most registers and shared memory of the rung's kernels, the lowest occupancy.\n",
     LESSON_OPTIONS, OPT_COUNT, 0, NULL, cmd_lesson,
 };
-
-/* diff -u a b on stdout, run directly (no shell: the names are never parsed). */
-static sb_status run_diff(const char *a, const char *b, sb_error *err)
-{
-    char *const argv[] = { "diff", "-u", (char *)a, (char *)b, NULL };
-    int code = sb_spawn(argv, NULL, NULL);
-    if (code < 0 || code > 1)                     /* diff: 0 same, 1 different, 2 trouble */
-        return sb_fail(err, SB_ERR_IO, "diff -u %s %s failed%s", a, b, code == 127 ? " (is diff installed?)" : "");
-    return SB_OK;
-}
-
-static void print_edge(const sb_variant *v, const sb_rows *rows, const char *dir, const char *stage)
-{
-    lesson_edge e;
-    lesson_edge_measure(&e, v, rows, dir, stage);
-    char g[32], gf[32], census[200];
-    lesson_gain_text(e.parent_kernel_ms, e.kernel_ms, g, sizeof g);
-    lesson_gain_text(e.parent_frame_ms, e.frame_ms, gf, sizeof gf);
-    lesson_census_text(&e, census, sizeof census);
-    if (!e.image[0]) {
-        printf("  %-8s no rows in the result set\n", stage);
-        return;
-    }
-    if (!e.parent || !e.parent_kernel_ms)
-        printf("  %-8s %s: kernel %.4g ms, per frame %.4g ms%s%s%s\n", stage, e.image, e.kernel_ms, e.frame_ms,
-               e.parent ? " (the parent has no row here)" : "", census[0] ? "; census: " : "", census);
-    else
-        printf("  %-8s %s: kernel %.4g -> %.4g ms (%s), per frame %.4g -> %.4g ms (%s)%s%s\n", stage, e.image,
-               e.parent_kernel_ms, e.kernel_ms, g, e.parent_frame_ms, e.frame_ms, gf, census[0] ? "; census: " : "",
-               census);
-}
 
 sb_status cmd_lesson(int argc, char **argv, sb_error *err)
 {
@@ -95,91 +45,5 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
     if (!spec)
         return sb_fail(err, SB_ERR_USAGE, "which lesson? give ALGO/RUNG (segbench lesson integral/cuda-pdl) or ALGO");
 
-    char algo_name[64], rung_name[64] = "";
-    const char *slash = strchr(spec, '/');
-    snprintf(algo_name, sizeof algo_name, "%.*s", slash ? (int)(slash - spec) : (int)strlen(spec), spec);
-    if (slash)
-        snprintf(rung_name, sizeof rung_name, "%s", slash + 1);
-    const sb_algo *algo = sb_algo_find(algo_name);
-    if (!algo)
-        return sb_fail(err, SB_ERR_USAGE, "unknown algorithm '%s' (segbench list names them)", algo_name);
-    if (stage_name && sb_stage_find(algo, stage_name) < 0)
-        return sb_fail(err, SB_ERR_USAGE, "--stage: %s has no stage '%s'", algo->name, stage_name);
-    const sb_variant *v = NULL;
-    if (slash) {
-        v = sb_variant_find(algo->name, rung_name);
-        if (!v)
-            return sb_fail(err, SB_ERR_USAGE, "%s has no variant '%s' (segbench lesson %s shows its tree)", algo->name,
-                           rung_name, algo->name);
-        if (!v->idea[0])
-            return sb_fail(err, SB_ERR_USAGE, "%s is not a rung of a ladder (only CUDA variants are; segbench "
-                           "lesson %s shows the tree)", v->who, algo->name);
-    }
-
-    /* The numbers: --results, else the reference machine's set. */
-    char dir[SB_PATH_MAX];
-    if (results)
-        snprintf(dir, sizeof dir, "%s", results);
-    else
-        sb_reference_results_dir("results", dir, sizeof dir);
-    char csv[SB_PATH_MAX];
-    sb_status st = sb_path(csv, err, "%s/%s.csv", dir, algo->name);
-    if (st)
-        return st;
-    sb_rows rows;
-    sb_error ignored;
-    int have_rows = sb_rows_read_ladders(csv, &rows, NULL, &ignored) == SB_OK;
-    if (results && !have_rows)
-        return sb_fail(err, SB_ERR_IO, "%s: no result rows for %s there", csv, algo->name);
-
-    if (!v) {
-        for (int s = 0; s < algo->stage_count; s++) {
-            if (stage_name && strcmp(stage_name, algo->stages[s]) != 0)
-                continue;
-            printf("%s, stage %s: each rung under the rung it grows from; kernel median%s, gain over the parent\n\n",
-                   algo->name, algo->stages[s], have_rows ? "" : " (no result set here)");
-            lesson_tree_print(stdout, algo->name, have_rows ? &rows : NULL, dir, algo->stages[s]);
-            printf("\n");
-        }
-        printf("segbench lesson %s/RUNG prints one edge with its diff.\n", algo->name);
-        if (have_rows)
-            sb_rows_free(&rows);
-        return SB_OK;
-    }
-
-    const sb_variant *parent = v->parent ? sb_variant_find(algo->name, v->parent) : NULL;
-    printf("%s  (%s)\n", v->who, v->file);
-    if (v->formerly)
-        printf("  was called %s in runs before the rename\n", v->formerly);
-    if (parent)
-        printf("grows from: %s  (%s)\n", parent->name, parent->file);
-    else
-        printf("a root: it grows from no rung\n");
-    printf("idea: %s\n", v->idea);
-    printf("gain over the parent (%s):\n", have_rows ? dir : "no result set here");
-    for (int s = 0; s < algo->stage_count && have_rows; s++)
-        if ((!stage_name || strcmp(stage_name, algo->stages[s]) == 0) && (v->stages & (1u << s)))
-            print_edge(v, &rows, dir, algo->stages[s]);
-    int kids = 0;
-    for (int i = 0; i < sb_variant_count(); i++) {
-        const sb_variant *c = sb_variant_at(i);
-        if (strcmp(c->algo, algo->name) == 0 && c->parent && strcmp(c->parent, v->name) == 0)
-            printf("%s%s", kids++ ? ", " : "next: ", c->name);
-    }
-    if (kids)
-        printf("\n");
-    if (have_rows)
-        sb_rows_free(&rows);
-    if (no_diff || !parent)
-        return SB_OK;
-    char a[PATH_MAX], b[PATH_MAX];
-    if (!lesson_source_path(parent->file, a, sizeof a) || !lesson_source_path(v->file, b, sizeof b))
-        return sb_fail(err, SB_ERR_IO, "%s: source not found (run from the repository, or pass --no-diff)",
-                       lesson_source_path(parent->file, a, sizeof a) ? v->file : parent->file);
-    printf("\n");
-    if (strcmp(a, b) == 0) {
-        printf("(the same file: %s registers both; the edge is in its code, not in a diff)\n", v->file);
-        return SB_OK;
-    }
-    return run_diff(a, b, err);
+    return sb_lesson_show(spec, results, stage_name, no_diff, err);
 }

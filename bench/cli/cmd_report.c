@@ -1,8 +1,6 @@
 /* cmd_report.c - `segbench report`: its options; the report itself is
  * report/ (report.h). */
 #include "cli/commands.h"
-#include "harness/select.h"
-#include "harness/names.h"
 
 #include "report/report.h"
 

@@ -4,6 +4,7 @@
  * lines left out of it; an OpenMP variant's lesson is its pragmas. */
 #define _DEFAULT_SOURCE
 #include "course/exercise.h"
+#include "harness/names.h"
 
 #include "base/files.h"
 #include "course/lessons.h"
@@ -578,4 +579,30 @@ int exercise_todo_left(const char *path)
         n += strstr(line, TODO_MARK) != NULL && !strstr(line, "// END TODO");
     fclose(fp);
     return n;
+}
+
+sb_status sb_exercise_hand_out(const char *spec, const char *root, int solution, int force, sb_error *err)
+{
+    if (!spec || !strchr(spec, '/'))
+        return sb_fail(err, SB_ERR_USAGE, "which lesson? give ALGO/RUNG (segbench exercise integral/cuda-transposed)");
+    const sb_variant *v;
+    int threads;
+    sb_status st = sb_parse_variant_spec(spec, &v, &threads, err);
+    if (st)
+        return st;
+    if (exercise_reference(v->algo, v->name))
+        return sb_fail(err, SB_ERR_USAGE, "%s is a student's copy already; give the rung (%s/%s)", v->who, v->algo,
+                       v->name + strlen(SB_STUDENT_PREFIX));
+    char written[4096];
+    int parts = 0;
+    if ((st = exercise_write(v, root, solution, force, &parts, written, sizeof written, err)))
+        return st;
+    if (solution)
+        printf("wrote %s: the reference solution of %s, registered as %s/%s%s\n", written, v->who, v->algo,
+               SB_STUDENT_PREFIX, v->name);
+    else
+        printf("wrote %s: %d TODO part%s where %s's lesson goes, registered as %s/%s%s\n", written, parts,
+               parts == 1 ? "" : "s", v->who, v->algo, SB_STUDENT_PREFIX, v->name);
+    printf("next: make, then ./build/segbench grade %s/%s%s\n", v->algo, SB_STUDENT_PREFIX, v->name);
+    return SB_OK;
 }

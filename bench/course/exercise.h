@@ -47,4 +47,8 @@ sb_status exercise_write(const sb_variant *rung, const char *root, int solution,
 /* The TODO parts left in a student's file (0 when none or unreadable). */
 int exercise_todo_left(const char *path);
 
+/* `segbench exercise ALGO/RUNG`: the stub (or, solution, the reference
+ * solution) written under root/exercises/, and what to do next printed. */
+sb_status sb_exercise_hand_out(const char *spec, const char *root, int solution, int force, sb_error *err);
+
 #endif

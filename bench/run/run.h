@@ -14,6 +14,9 @@
  *   census.c    <algo>.kernels.csv, the kernel census of device rows
  *   run.c       the steps above, in order
  *
+ * single.c is the other run: `segbench run ALGO IN OUT`, one variant on one
+ * image file, its output written (single.h).
+ *
  * Which images and stages a run takes is harness/select.h; how one row is
  * measured is harness/harness.h. */
 #ifndef SEGBENCH_RUN_H
