@@ -38,10 +38,16 @@ const char *test_segbench_path(void)
 static cli_result *cli_run(const char *exe, const char *fmt, va_list ap)
 {
     static cli_result r;
-    char args[2048], cmd[3072];
-    vsnprintf(args, sizeof args, fmt, ap);
+    static char args[16384], cmd[20480];
+    int n = vsnprintf(args, sizeof args, fmt, ap);
     const char *out = test_path("cli.out"), *err = test_path("cli.err");
-    snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", exe, args, out, err);
+    int m = snprintf(cmd, sizeof cmd, "%s %s >%s 2>%s", exe, args, out, err);
+    if (n < 0 || (size_t)n >= sizeof args || m < 0 || (size_t)m >= sizeof cmd) {
+        r.code = -1;                  /* a command line cut would run another command */
+        snprintf(r.err, sizeof r.err, "cli_util: a command line of over %zu characters", sizeof args);
+        r.out[0] = '\0';
+        return &r;
+    }
     int status = system(cmd);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
     test_slurp(out, r.out, sizeof r.out);

@@ -19,6 +19,15 @@ sb_status sb_path(char *out, sb_error *err, const char *fmt, ...)
     return SB_OK;
 }
 
+sb_status sb_dir_arg(const char *dir, const char *what, sb_error *err)
+{
+    size_t len = strlen(dir);
+    if (len + SB_NAME_ROOM >= SB_PATH_MAX)
+        return sb_fail(err, SB_ERR_LIMIT, "%s: a folder of %zu characters leaves no room for the files in it "
+                       "(at most %d)", what, len, SB_PATH_MAX - SB_NAME_ROOM - 1);
+    return SB_OK;
+}
+
 sb_status sb_file_read(const char *path, size_t max_bytes, char **text, size_t *len, sb_error *err)
 {
     *text = NULL;

@@ -11,6 +11,16 @@
  * PATH_MAX).  A path that would be longer is an error, never cut. */
 enum { SB_PATH_MAX = 4096 };
 
+/* The longest name segbench adds to a folder it was given ("/integral.
+ * samples.csv", "/gallery/<image>-regions.png", an image's name): a folder
+ * named on the command line must leave this much room, so that every path
+ * made from it fits (sb_dir_arg). */
+enum { SB_NAME_ROOM = 512 };
+
+/* A folder named on the command line (--results, --out, --root, ...): an
+ * error naming the option when it is too long to hold segbench's files. */
+sb_status sb_dir_arg(const char *dir, const char *what, sb_error *err);
+
 /* printf into out[SB_PATH_MAX]; SB_ERR_LIMIT, naming the path's start,
  * when it does not fit. */
 sb_status sb_path(char *out, sb_error *err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -4,6 +4,8 @@
  * each row appended to results/<machine-id>/<algo>.csv as it is measured. */
 #include "cli/commands.h"
 
+#include "base/files.h"
+
 #include "base/args.h"
 #include "base/patterns.h"
 #include "harness/names.h"
@@ -103,7 +105,7 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
         case OPT_MAX_REPS: st = sb_parse_int(v, 1, 100000, "--max-reps", &o->timing.max_reps, err); break;
         case OPT_NO_FLUSH: o->timing.flush_l2 = 0; break;
         case OPT_RESUME: o->resume = 1; break;
-        case OPT_RESULTS: o->results_dir = v; break;
+        case OPT_RESULTS: st = sb_dir_arg(v, "--results", err), o->results_dir = v; break;
         case OPT_JSON: o->json = 1; break;
         case OPT_QUIET: o->quiet = 1; break;
         case OPT_WAIT: o->wait = 1; break;

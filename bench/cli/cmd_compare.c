@@ -2,6 +2,8 @@
  * is bench/compare/ (compare.h). */
 #include "cli/commands.h"
 
+#include "base/files.h"
+
 #include "base/args.h"
 #include "compare/compare.h"
 
@@ -72,8 +74,8 @@ static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error 
         case OPT_MIN_DIFF: st = sb_parse_double(v, 0.0, 10.0, "--min-diff", &o->min_diff, err); break;
         case OPT_ALPHA: st = sb_parse_double(v, 1e-12, 0.5, "--alpha", &o->alpha, err); break;
         case OPT_NO_FLUSH: o->flush_l2 = 0; break;
-        case OPT_BASELINE: o->baseline = v; break;
-        case OPT_CURRENT: o->current = v; break;
+        case OPT_BASELINE: st = sb_dir_arg(v, "--baseline", err), o->baseline = v; break;
+        case OPT_CURRENT: st = sb_dir_arg(v, "--current", err), o->current = v; break;
         case OPT_FAIL_ON_SLOWER:
         case OPT_STRICT: o->fail_on_slower = 1; break;
         case OPT_EXPORT_JSON: o->export_json = v; break;

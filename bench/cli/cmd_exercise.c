@@ -6,6 +6,8 @@
  * `segbench grade ALGO/student-RUNG` grades it. */
 #include "cli/commands.h"
 
+#include "base/files.h"
+
 #include "course/exercise.h"
 
 #include <stdio.h>
@@ -36,11 +38,15 @@ sb_status cmd_exercise(int argc, char **argv, sb_error *err)
     int solution = 0, force = 0;
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_exercise, argc, argv, err);
-    for (int o; (o = sb_optparse_next(&p)) != SB_OPT_END;)
+    sb_status st = SB_OK;
+    for (int o; !st && (o = sb_optparse_next(&p)) != SB_OPT_END;)
         switch (o) {
         case OPT_SOLUTION: solution = 1; break;
         case OPT_FORCE: force = 1; break;
-        case OPT_ROOT: root = p.value; break;
+        case OPT_ROOT:
+            st = sb_dir_arg(p.value, "--root", err);
+            root = p.value;
+            break;
         case SB_OPT_ARG:
             if (spec)
                 return sb_fail(err, SB_ERR_USAGE, "one ALGO/RUNG at a time (got '%s' and '%s')", spec, p.value);
@@ -48,7 +54,7 @@ sb_status cmd_exercise(int argc, char **argv, sb_error *err)
             break;
         default: return sb_optparse_unexpected(&p);
         }
-    if (p.status)
-        return p.status;
+    if (p.status || st)
+        return p.status ? p.status : st;
     return sb_exercise_hand_out(spec, root, solution, force, err);
 }

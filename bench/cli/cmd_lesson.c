@@ -2,6 +2,8 @@
  * edge or tree is bench/course/lesson_show.c. */
 #include "cli/commands.h"
 
+#include "base/files.h"
+
 #include "course/lesson_show.h"
 
 enum { OPT_RESULTS, OPT_STAGE, OPT_NO_DIFF, OPT_COUNT };
@@ -28,9 +30,13 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
     int no_diff = 0;
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_lesson, argc, argv, err);
-    for (int opt; (opt = sb_optparse_next(&p)) != SB_OPT_END;)
+    sb_status st = SB_OK;
+    for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;)
         switch (opt) {
-        case OPT_RESULTS: results = p.value; break;
+        case OPT_RESULTS:
+            st = sb_dir_arg(p.value, "--results", err);
+            results = p.value;
+            break;
         case OPT_STAGE: stage_name = p.value; break;
         case OPT_NO_DIFF: no_diff = 1; break;
         case SB_OPT_ARG:
@@ -40,8 +46,8 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
             break;
         default: return sb_optparse_unexpected(&p);
         }
-    if (p.status)
-        return p.status;
+    if (p.status || st)
+        return p.status ? p.status : st;
     if (!spec)
         return sb_fail(err, SB_ERR_USAGE, "which lesson? give ALGO/RUNG (segbench lesson integral/cuda-pdl) or ALGO");
 

@@ -2,6 +2,8 @@
  * the import are bench/profile/ (profile.h). */
 #include "cli/commands.h"
 
+#include "base/files.h"
+
 #include "base/args.h"
 #include "profile/profile.h"
 
@@ -61,7 +63,7 @@ static sb_status profile_parse(int argc, char **argv, profile_opts *o, sb_error 
         case OPT_NO_SIZE_CAPS: o->no_size_caps = 1; break;
         case OPT_TOP: o->top = 1; break;
         case OPT_IMPORT: o->import = v; break;
-        case OPT_RESULTS: o->results = v; break;
+        case OPT_RESULTS: st = sb_dir_arg(v, "--results", err), o->results = v; break;
         case SB_OPT_ARG:
             if (o->nspec == PROFILE_MAX_SPECS)
                 st = sb_fail(err, SB_ERR_USAGE, "at most %d ALGO/VARIANT arguments", PROFILE_MAX_SPECS);

@@ -2,6 +2,8 @@
  * report/ (report.h). */
 #include "cli/commands.h"
 
+#include "base/files.h"
+
 #include "report/report.h"
 
 enum { OPT_RESULTS, OPT_RESULTS_ROOT, OPT_OUT, OPT_BASELINE, OPT_COUNT };
@@ -31,15 +33,16 @@ sb_status cmd_report(int argc, char **argv, sb_error *err)
     const char *results = NULL, *root = "results", *out = NULL, *baseline = NULL;
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_report, argc, argv, err);
-    for (int opt; (opt = sb_optparse_next(&p)) != SB_OPT_END;)
+    sb_status st = SB_OK;
+    for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;)
         switch (opt) {
-        case OPT_RESULTS: results = p.value; break;
-        case OPT_RESULTS_ROOT: root = p.value; break;
-        case OPT_OUT: out = p.value; break;
+        case OPT_RESULTS: st = sb_dir_arg(p.value, "--results", err), results = p.value; break;
+        case OPT_RESULTS_ROOT: st = sb_dir_arg(p.value, "--results-root", err), root = p.value; break;
+        case OPT_OUT: st = sb_dir_arg(p.value, "--out", err), out = p.value; break;
         case OPT_BASELINE: baseline = p.value; break;
         default: return sb_optparse_unexpected(&p);
         }
-    if (p.status)
-        return p.status;
+    if (p.status || st)
+        return p.status ? p.status : st;
     return results ? sb_report_result_set(results, out, baseline, err) : sb_report_all(root, out, baseline, err);
 }
