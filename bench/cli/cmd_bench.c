@@ -3,6 +3,7 @@
  * selected image, checked against the reference and (for bench) timed,
  * each row appended to results/<machine-id>/<algo>.csv as it is measured. */
 #include "cli/commands.h"
+#include "harness/select.h"
 
 #include "base/files.h"
 
@@ -72,6 +73,9 @@ const sb_command sb_cmd_check = {
     NULL, CHECK_OPTIONS, OPT_COUNT, 0, SB_EXIT_AGREEMENT, cmd_check,
 };
 
+/* Where the image options stand in the table above. */
+static const sb_image_options IMAGE_OPTIONS = { OPT_SET, OPT_IMAGE, OPT_RECT, OPT_MAX_PIXELS, OPT_MAX_MEMORY };
+
 static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *err)
 {
     sb_timing_defaults(&o->timing);
@@ -82,11 +86,6 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
     for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;) {
         const char *v = p.value;
         switch (opt) {
-        case OPT_SET: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_SET, v, err); break;
-        case OPT_IMAGE: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_IMAGE, v, err); break;
-        case OPT_RECT: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_RECT, v, err); break;
-        case OPT_MAX_PIXELS: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_MAX_PIXELS, v, err); break;
-        case OPT_MAX_MEMORY: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_MAX_MEMORY, v, err); break;
         case OPT_NO_SIZE_CAPS: o->no_size_caps = 1; break;
         case OPT_ALGO: o->algos = v; break;
         case OPT_VARIANT: o->variants = v; break;
@@ -111,7 +110,10 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
         case OPT_WAIT: o->wait = 1; break;
         case OPT_OVERWRITE: o->overwrite = 1; break;
         case OPT_REPORT: o->report = 1; break;
-        default: return sb_optparse_unexpected(&p);
+        default:
+            if (!sb_image_choice_option(&o->images, &IMAGE_OPTIONS, opt, v, &st, err))
+                return sb_optparse_unexpected(&p);
+            break;
         }
     }
     if (p.status || st)

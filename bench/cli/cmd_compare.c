@@ -1,6 +1,7 @@
 /* cmd_compare.c - `segbench compare`: its options.  The comparison itself
  * is bench/compare/ (compare.h). */
 #include "cli/commands.h"
+#include "harness/select.h"
 
 #include "base/files.h"
 
@@ -48,6 +49,9 @@ const sb_command sb_cmd_compare = {
     cmd_compare,
 };
 
+/* Where the image options stand in the table above. */
+static const sb_image_options IMAGE_OPTIONS = { OPT_SET, OPT_IMAGE, OPT_RECT, OPT_MAX_PIXELS, OPT_MAX_MEMORY };
+
 static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -62,11 +66,6 @@ static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error 
     for (int opt; !st && (opt = sb_optparse_next(&p)) != SB_OPT_END;) {
         const char *v = p.value;
         switch (opt) {
-        case OPT_SET: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_SET, v, err); break;
-        case OPT_IMAGE: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_IMAGE, v, err); break;
-        case OPT_RECT: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_RECT, v, err); break;
-        case OPT_MAX_PIXELS: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_MAX_PIXELS, v, err); break;
-        case OPT_MAX_MEMORY: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_MAX_MEMORY, v, err); break;
         case OPT_ALGO: o->algos = v; break;
         case OPT_VARIANT: o->variants = v; break;
         case OPT_STAGE: o->stages = v; break;
@@ -85,7 +84,10 @@ static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error 
                 return sb_fail(err, SB_ERR_USAGE, "compare takes two variants (A B)");
             o->spec[nspec++] = v;
             break;
-        default: return sb_optparse_unexpected(&p);
+        default:
+            if (!sb_image_choice_option(&o->images, &IMAGE_OPTIONS, opt, v, &st, err))
+                return sb_optparse_unexpected(&p);
+            break;
         }
     }
     if (p.status || st)

@@ -1,6 +1,7 @@
 /* cmd_profile.c - `segbench profile`: its options.  The profiled runs and
  * the import are bench/profile/ (profile.h). */
 #include "cli/commands.h"
+#include "harness/select.h"
 
 #include "base/files.h"
 
@@ -42,6 +43,9 @@ const sb_command sb_cmd_profile = {
     PROFILE_OPTIONS, OPT_COUNT, 0, SB_EXIT_AGREEMENT, cmd_profile,
 };
 
+/* Where the image options stand in the table above. */
+static const sb_image_options IMAGE_OPTIONS = { OPT_SET, OPT_IMAGE, OPT_RECT, -1, -1 };
+
 static sb_status profile_parse(int argc, char **argv, profile_opts *o, sb_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -52,9 +56,6 @@ static sb_status profile_parse(int argc, char **argv, profile_opts *o, sb_error 
         const char *v = p.value;
         sb_status st = SB_OK;
         switch (opt) {
-        case OPT_SET: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_SET, v, err); break;
-        case OPT_IMAGE: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_IMAGE, v, err); break;
-        case OPT_RECT: st = sb_image_choice_take(&o->images, SB_IMAGE_OPT_RECT, v, err); break;
         case OPT_STAGE: o->stages = v; break;
         case OPT_THREADS: st = sb_parse_int(v, 1, 1024, "--threads", &o->threads, err); break;
         case OPT_WARMUP: st = sb_parse_int(v, 0, 1000, "--warmup", &o->warmup, err); break;
@@ -70,7 +71,10 @@ static sb_status profile_parse(int argc, char **argv, profile_opts *o, sb_error 
             else
                 st = profile_parse_spec(v, &o->spec[o->nspec++], err);
             break;
-        default: return sb_optparse_unexpected(&p);
+        default:
+            if (!sb_image_choice_option(&o->images, &IMAGE_OPTIONS, opt, v, &st, err))
+                return sb_optparse_unexpected(&p);
+            break;
         }
         if (st)
             return st;

@@ -31,6 +31,20 @@ sb_status sb_image_choice_take(sb_image_choice *c, sb_image_option which, const 
     return sb_fail(err, SB_ERR_USAGE, "unknown image option");
 }
 
+int sb_image_choice_option(sb_image_choice *c, const sb_image_options *where, int opt, const char *value,
+                           sb_status *st, sb_error *err)
+{
+    const int index[] = { where->set, where->image, where->rect, where->max_pixels, where->max_memory };
+    const sb_image_option which[] = { SB_IMAGE_OPT_SET, SB_IMAGE_OPT_IMAGE, SB_IMAGE_OPT_RECT,
+                                      SB_IMAGE_OPT_MAX_PIXELS, SB_IMAGE_OPT_MAX_MEMORY };
+    for (int k = 0; k < 5; k++)
+        if (index[k] >= 0 && opt == index[k]) {
+            *st = sb_image_choice_take(c, which[k], value, err);
+            return 1;
+        }
+    return 0;
+}
+
 sb_status sb_image_choice_load(const sb_image_choice *c, const char *default_set, sb_dataset *ds, sb_error *err)
 {
     return sb_select_images(c->set ? c->set : default_set, c->files, c->nfiles, c->has_rect ? c->rect : NULL, ds,

@@ -31,6 +31,16 @@ typedef enum sb_image_option {
 
 /* Take one selection option's value; an error names the option. */
 sb_status sb_image_choice_take(sb_image_choice *c, sb_image_option which, const char *value, sb_error *err);
+
+/* Where a command's option table holds the image options: each one's
+ * index there, -1 where the command does not take it. */
+typedef struct sb_image_options {
+    int set, image, rect, max_pixels, max_memory;
+} sb_image_options;
+/* Is option `opt` of the command one of them?  Then 1, and its value is
+ * taken (*st: the outcome); else 0. */
+int sb_image_choice_option(sb_image_choice *c, const sb_image_options *where, int opt, const char *value,
+                           sb_status *st, sb_error *err);
 /* The images chosen: the files when there are any (with --rect), else the
  * set (default_set when none was named).  --rect without files is refused. */
 sb_status sb_image_choice_load(const sb_image_choice *c, const char *default_set, sb_dataset *ds, sb_error *err);
