@@ -91,7 +91,7 @@ void profile_free(profile_set *p)
 }
 
 const profile_line *profile_total(const profile_set *p, const char *stage, const char *variant,
-                                         const char *image)
+                                  const char *image)
 {
     for (int i = 0; p && i < p->count; i++) {
         const profile_line *l = &p->line[i];
@@ -197,7 +197,7 @@ void stage_limit_compute(const sb_row *top, double copy_gbps, const profile_set 
 }
 
 double stage_limit_on(const char *results_dir, const sb_algo *algo, int stage, const char *image,
-                             double bytes, double copy_gbps, int sm_count, double sm_mhz, double *issue_ms)
+                      double bytes, double copy_gbps, int sm_count, double sm_mhz, double *issue_ms)
 {
     *issue_ms = 0.0;
     double mem_ms = copy_gbps > 0 ? bytes / (copy_gbps * 1e9) * 1e3 : 0.0;
@@ -219,7 +219,7 @@ double stage_limit_on(const char *results_dir, const sb_algo *algo, int stage, c
 }
 
 void stage_limit_of(const sb_rows *rows, const sb_algo *algo, int stage, double copy_gbps,
-                           const profile_set *p, stage_limit *lim)
+                    const profile_set *p, stage_limit *lim)
 {
     stage_view sv;
     view_build(&sv, rows, algo->name, algo->stages[stage]);

@@ -12,7 +12,7 @@
 
 /* The gallery: the reference's pictures for images marked for it. */
 sb_status run_gallery(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
-                               sb_error *err)
+                      sb_error *err)
 {
     char dir[SB_PATH_MAX], prefix[256];
     sb_status st = sb_path(dir, err, "%s/gallery", r->results_dir);
@@ -63,7 +63,7 @@ static sb_status load_truth(const sb_dataset_image *im, int mask, sb_labels *tru
 /* The quality of the reference's output on this image and stage, appended
  * to <algo>.quality.csv (once: a resumed run does not repeat it). */
 sb_status run_quality(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
-                               sb_error *err)
+                      sb_error *err)
 {
     char key[300];
     snprintf(key, sizeof key, "\n%s,%s,%s,", algo->name, algo->stages[c->stage], im->name);

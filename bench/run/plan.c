@@ -55,7 +55,7 @@ static int already_measured(const bench_run *r, const sb_algo *algo, int stage, 
 /* The rows still to measure for one (image, stage): variants in registry
  * order, threaded ones at each of their thread counts. */
 int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im,
-                     planned_row *plan)
+                  planned_row *plan)
 {
     const sb_bench_opts *o = r->o;
     int n = 0, sweep = sweeps_threads(r, algo, stage, im);

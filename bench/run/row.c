@@ -52,7 +52,7 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
 
 /* Measure (or check) one variant at one thread count; append its row. */
 sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
-                           const planned_row *p, sb_error *fatal)
+                  const planned_row *p, sb_error *fatal)
 {
     const sb_algo *algo = c->algo;
     const sb_variant *v = p->v;
