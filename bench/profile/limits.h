@@ -28,7 +28,7 @@ int profile_read(const char *results_dir, const char *algo, profile_set *p);
 void profile_free(profile_set *p);
 /* The "(all)" line of one profiled run, or NULL. */
 const profile_line *profile_total(const profile_set *p, const char *stage, const char *variant,
-                                         const char *image);
+                                  const char *image);
 
 typedef struct stage_limit {
     const sb_row *top;             /* the stage's fastest GPU row at the summary image (NULL: none) */
@@ -44,7 +44,7 @@ void stage_limit_compute(const sb_row *top, double copy_gbps, const profile_set 
 /* The limit of one stage of an algorithm: its fastest CUDA rung at the
  * summary image (report_summary.c). */
 void stage_limit_of(const sb_rows *rows, const sb_algo *algo, int stage, double copy_gbps,
-                           const profile_set *p, stage_limit *lim);
+                    const profile_set *p, stage_limit *lim);
 /* The limit of one stage at `image` on another GPU: the larger of the
  * memory floor (algo's bytes at copy_gbps) and the issue floor of the
  * stage's fastest rung in the result set results_dir (its profiled warp
@@ -52,5 +52,5 @@ void stage_limit_of(const sb_rows *rows, const sb_algo *algo, int stage, double 
  * the report's limit, moved to that GPU.  *issue_ms is 0 where the set has
  * no row or profile of that stage at that image.  Returns the limit in ms. */
 double stage_limit_on(const char *results_dir, const sb_algo *algo, int stage, const char *image,
-                             double bytes, double copy_gbps, int sm_count, double sm_mhz, double *issue_ms);
+                      double bytes, double copy_gbps, int sm_count, double sm_mhz, double *issue_ms);
 #endif
