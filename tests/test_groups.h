@@ -7,10 +7,16 @@
 
 #include "segbench/image.h"
 
+#include "io/results.h"
+
 
 /* Shared helpers (test_util.c). */
+/* A new row of rows with its key (algorithm, stage, variant, backend,
+ * threads, image) and size, the rest zero; NULL when out of memory. */
+sb_row *test_row_add(sb_rows *rows, const char *algo, const char *stage, const char *variant, const char *backend,
+                     int threads, const char *image, int width, int height);
 void test_random_grey(sb_image *img, int width, int height, unsigned long long seed);
-/* RGB test images (test_kmeans.c): uniform noise, and patches of colour. */
+/* RGB test images (tests/algos/kmeans.c): uniform noise, and patches of colour. */
 void test_random_rgb(sb_image *img, int width, int height, unsigned long long seed);
 void test_patchy_rgb(sb_image *img, int width, int height, unsigned long long seed);
 void test_fill(sb_image *img, int width, int height, int channels, unsigned char value);
@@ -18,7 +24,7 @@ void test_fill(sb_image *img, int width, int height, int channels, unsigned char
  * threaded, through the harness's check against c's reference. */
 struct sb_case;
 void test_check_cpu_variants(const struct sb_case *c, const char *what);
-/* Random 8-connected grid graphs for max-flow (test_grabcut.c): kind 0
+/* Random 8-connected grid graphs for max-flow (tests/algos/grabcut.c): kind 0
  * small capacities with many zeros, 1 GrabCut-like, 2 one source and one
  * sink corner. */
 struct sb_gc_graph;
@@ -41,7 +47,7 @@ void test_sh(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-/* Crafted files (test_image_io.c). */
+/* Crafted files (tests/common/image_io.c). */
 void test_write_png_header(const char *path, unsigned width, unsigned height);
 void test_write_truncated_png(const char *path);
 /* Files in dir whose names hold ".tmp." (left-overs of an atomic write). */

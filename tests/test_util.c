@@ -111,3 +111,20 @@ void test_check_cpu_variants(const sb_case *c, const char *what)
         }
     }
 }
+
+sb_row *test_row_add(sb_rows *rows, const char *algo, const char *stage, const char *variant, const char *backend,
+                     int threads, const char *image, int width, int height)
+{
+    sb_row *r = sb_rows_add(rows);
+    if (!r)
+        return NULL;
+    snprintf(r->algo, sizeof r->algo, "%s", algo);
+    snprintf(r->stage, sizeof r->stage, "%s", stage);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->backend, sizeof r->backend, "%s", backend);
+    snprintf(r->image, sizeof r->image, "%s", image);
+    r->threads = threads;
+    r->width = width;
+    r->height = height;
+    return r;
+}

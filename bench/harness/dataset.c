@@ -1,7 +1,6 @@
 /* dataset.c - manifest parsing (see dataset.h). */
 #include "harness/dataset.h"
 
-#include "base/files.h"
 
 #include "segbench/image_io.h"
 

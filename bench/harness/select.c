@@ -37,7 +37,7 @@ int sb_image_choice_option(sb_image_choice *c, const sb_image_options *where, in
     const int index[] = { where->set, where->image, where->rect, where->max_pixels, where->max_memory };
     const sb_image_option which[] = { SB_IMAGE_OPT_SET, SB_IMAGE_OPT_IMAGE, SB_IMAGE_OPT_RECT,
                                       SB_IMAGE_OPT_MAX_PIXELS, SB_IMAGE_OPT_MAX_MEMORY };
-    for (int k = 0; k < 5; k++)
+    for (size_t k = 0; k < sizeof index / sizeof index[0]; k++)
         if (index[k] >= 0 && opt == index[k]) {
             *st = sb_image_choice_take(c, which[k], value, err);
             return 1;

@@ -242,34 +242,33 @@ static sb_status profile_spec_run(profile_run *r, const profile_spec *ps, const 
     return profile_image(r, ps, im, err);
 }
 
-sb_status sb_profile_run(const profile_opts *op, sb_error *err)
+sb_status sb_profile_run(const profile_opts *o, sb_error *err)
 {
-    const profile_opts o = *op;
     sb_status st;
-    if (o.import)
-        return sb_ncu_import(o.import, o.regions, o.results, err);
-    if ((st = check_runnable(&o, err)))
+    if (o->import)
+        return sb_ncu_import(o->import, o->regions, o->results, err);
+    if ((st = check_runnable(o, err)))
         return st;
     sb_dataset ds = { 0 };
-    if ((st = sb_image_choice_load(&o.images, "default", &ds, err)))
+    if ((st = sb_image_choice_load(&o->images, "default", &ds, err)))
         return st;
-    profile_run r = { op, NULL, 0, 0, NULL };
+    profile_run r = { o, NULL, 0, 0, NULL };
     char why[256];
     if (sb_device_usable(why, sizeof why) && (st = sb_device_stream_create(&r.stream, err)))
         goto out;
     /* a log, a line a region as each is profiled: what a profiler that
      * was stopped saw is still named */
-    if (o.regions) {
-        if (!(r.regions = fopen(o.regions, "w"))) {
-            st = sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", o.regions, strerror(errno));
+    if (o->regions) {
+        if (!(r.regions = fopen(o->regions, "w"))) {
+            st = sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", o->regions, strerror(errno));
             goto out;
         }
         fprintf(r.regions, "region\talgo\tstage\tvariant\tthreads\timage\twidth\theight\tverdict\tms\n");
     }
-    for (int s = 0; s < o.nspec && !st; s++)
-        st = profile_spec_run(&r, &o.spec[s], &ds, err);
+    for (int s = 0; s < o->nspec && !st; s++)
+        st = profile_spec_run(&r, &o->spec[s], &ds, err);
     if (r.regions && fclose(r.regions) != 0 && !st)
-        st = sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", o.regions, strerror(errno));
+        st = sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", o->regions, strerror(errno));
     if (!st && r.region == 0)
         st = sb_fail(err, SB_ERR_USAGE, "nothing profiled: no chosen variant runs the chosen stages");
     if (!st && r.failures)

@@ -125,6 +125,8 @@ enum { TASK_FIELDS = 8 };          /* task target node machine status detail sta
  * how long did they all run at once? */
 static void tasks_overlap(FILE *md, char (*rows)[TASK_FIELDS][200], int total)
 {
+    if (total < 2)
+        return;
     double latest_start = -1, earliest_end = -1;
     for (int i = 0; i < total; i++) {
         double s = utc_seconds(rows[i][6]), e = utc_seconds(rows[i][7]);
@@ -135,8 +137,6 @@ static void tasks_overlap(FILE *md, char (*rows)[TASK_FIELDS][200], int total)
         if (earliest_end < 0 || e < earliest_end)
             earliest_end = e;
     }
-    if (total < 2)
-        return;
     if (earliest_end > latest_start)
         fprintf(md, "The %d tasks ran at the same time: all of them between the last start and the first end, "
                     "%.0f s.\n\n", total, earliest_end - latest_start);

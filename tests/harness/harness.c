@@ -72,17 +72,9 @@ static void test_measure_protocol(void)
 static void test_results_round_trip(void)
 {
     sb_rows rows = { 0 };
-    sb_row *r = sb_rows_add(&rows);
-    snprintf(r->algo, sizeof r->algo, "integral");
-    snprintf(r->stage, sizeof r->stage, "sum");
-    snprintf(r->variant, sizeof r->variant, "cpu");
-    snprintf(r->backend, sizeof r->backend, "cpu");
-    snprintf(r->image, sizeof r->image, "synth-97x61-s3");
+    sb_row *r = test_row_add(&rows, "integral", "sum", "cpu", "cpu", 4, "synth-97x61-s3", 97, 61);
     snprintf(r->agreement, sizeof r->agreement, "FAIL");
     snprintf(r->metric, sizeof r->metric, "3 of 9 sums differ, \"quoted\", and commas");
-    r->threads = 4;
-    r->width = 97;
-    r->height = 61;
     r->kernel = (sb_summary){ 3, 1.0, 1.5, 2.0, 2.5, 3.0 };
     r->e2e = (sb_summary){ 3, 2.0, 2.5, 3.0, 3.5, 4.0 };
     r->frame = (sb_summary){ .n = 3, .min = 1.2, .p25 = 1.4, .median = 1.5, .p75 = 1.6, .max = 1.8 };

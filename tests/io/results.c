@@ -1,6 +1,7 @@
 /* results.c - io/ on its own: a row and its samples written and read
  * back, and base/files.h's whole-file read and path limit. */
 #include "test.h"
+#include "test_groups.h"
 
 #include "base/files.h"
 #include "io/results.h"
@@ -12,20 +13,12 @@
 static void test_row_round_trip(void)
 {
     sb_rows rows = { 0 };
-    sb_row *r = sb_rows_add(&rows);
+    sb_row *r = test_row_add(&rows, "integral", "sum", "openmp", "openmp", 2, "a,\"b\"\r\n.png", 97, 61);
     CHECK(r != NULL);
     if (!r)
         return;
-    snprintf(r->algo, sizeof r->algo, "integral");
-    snprintf(r->stage, sizeof r->stage, "sum");
-    snprintf(r->variant, sizeof r->variant, "openmp");
-    snprintf(r->backend, sizeof r->backend, "openmp");
-    snprintf(r->image, sizeof r->image, "a,\"b\"\r\n.png");
     snprintf(r->agreement, sizeof r->agreement, "exact");
     snprintf(r->run_id, sizeof r->run_id, "run-1");
-    r->threads = 2;
-    r->width = 97;
-    r->height = 61;
     r->bytes = 29585;
     double ms[3] = { 0.25, 0.5, 0.75 };
     r->kernel.n = 3;

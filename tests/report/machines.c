@@ -2,6 +2,7 @@
  * --per-gpu): two cards of one model compared, the cluster tasks with
  * their start and end, and whether they ran at once. */
 #include "test.h"
+#include "test_groups.h"
 
 #include "base/files.h"
 #include "io/results.h"
@@ -29,20 +30,12 @@ static void make_set(const char *dir, const char *uuid, double ms)
                 "  \"cpu_usable_cores\": 16,\n  \"host\": \"node7\",\n  \"run_finished\": true\n}\n", uuid, uuid);
     fclose(fp);
     sb_rows rows = { 0 };
-    sb_row *r = sb_rows_add(&rows);
+    sb_row *r = test_row_add(&rows, "integral", "sum", "cuda-pdl", "cuda-shared", 1, "synth-640x480", 640, 480);
     if (!r)
         return;
-    snprintf(r->algo, sizeof r->algo, "integral");
-    snprintf(r->stage, sizeof r->stage, "sum");
-    snprintf(r->variant, sizeof r->variant, "cuda-pdl");
-    snprintf(r->backend, sizeof r->backend, "cuda-shared");
-    snprintf(r->image, sizeof r->image, "synth-640x480");
     snprintf(r->agreement, sizeof r->agreement, "exact");
     snprintf(r->commit, sizeof r->commit, "abc1234");
     snprintf(r->run_id, sizeof r->run_id, "run-%s", uuid);
-    r->threads = 1;
-    r->width = 640;
-    r->height = 480;
     r->kernel.n = 10;
     r->kernel.median = ms;
     if (!sb_path(path, &err, "%s/integral.csv", dir))
