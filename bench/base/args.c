@@ -1,10 +1,7 @@
 /* args.c - parsing option values (see args.h). */
 #include "base/args.h"
 
-
-
 #include <ctype.h>
-
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
-/* cmd_common.c - helpers the subcommands share (see commands.h). */
+/* cmd_common.c - the list of commands, in the order `segbench help` shows
+ * them (commands.h). */
 #include "cli/commands.h"
-
 
 const sb_command *const SB_COMMANDS[] = {
     &sb_cmd_list, &sb_cmd_run, &sb_cmd_bench, &sb_cmd_check, &sb_cmd_compare, &sb_cmd_profile, &sb_cmd_lesson,
@@ -8,5 +8,3 @@ const sb_command *const SB_COMMANDS[] = {
     &sb_cmd_env,
 };
 const int SB_COMMAND_COUNT = sizeof SB_COMMANDS / sizeof SB_COMMANDS[0];
-
-

@@ -27,7 +27,6 @@ const sb_command sb_cmd_report = {
     REPORT_OPTIONS, OPT_COUNT, 0, NULL, cmd_report,
 };
 
-
 sb_status cmd_report(int argc, char **argv, sb_error *err)
 {
     const char *results = NULL, *root = "results", *out = NULL, *baseline = NULL;

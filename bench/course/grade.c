@@ -412,7 +412,6 @@ static sb_status grade_resolve(const char *spec, grade *g, sb_error *err)
     return SB_OK;
 }
 
-
 sb_status grade_class_append(const char *path, const grade_class_row *row, sb_error *err)
 {
     char *old = NULL;

@@ -1,7 +1,6 @@
 /* dataset.c - manifest parsing (see dataset.h). */
 #include "harness/dataset.h"
 
-
 #include "segbench/image_io.h"
 
 #include <errno.h>

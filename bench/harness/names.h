@@ -20,7 +20,6 @@ int sb_variant_match(const char *patterns, const char *algo, const char *name); 
 int sb_variant_pick(const char *patterns, const char *algo, const char *name);
 int sb_stage_names(const char *algos, const char **names, int max);
 
-
 /* Parse "algo/variant" or "algo/variant@threads". */
 sb_status sb_parse_variant_spec(const char *spec, const sb_variant **v, int *threads, sb_error *err);
 

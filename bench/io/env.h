@@ -57,7 +57,6 @@ sb_status sb_env_write_json(const sb_env *env, const char *path, sb_error *err);
 /* The same JSON to a stream. */
 void sb_env_print_json(const sb_env *env, FILE *fp);
 
-
 /* The commit this binary was built from ("-dirty" when the tree had changes). */
 const char *sb_env_build_commit(void);
 

@@ -1,4 +1,4 @@
-/* kernels.c - the kernel census of a device row (see kernels.h). */
+/* census.c - the kernel census of a device row (see census.h). */
 #include "run/census.h"
 
 #include "base/files.h"

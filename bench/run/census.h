@@ -1,10 +1,10 @@
-/* kernels.h - <algo>.kernels.csv: for every CUDA kernel a device variant
+/* census.h - <algo>.kernels.csv: for every CUDA kernel a device variant
  * launches, its block size, registers per thread, static and dynamic
  * shared memory, resident blocks per SM and theoretical occupancy, as the
  * CUDA occupancy API reports them for the binary and GPU of the run
  * (sb_census_begin/end in segbench/device.h). */
-#ifndef SEGBENCH_KERNELS_H
-#define SEGBENCH_KERNELS_H
+#ifndef SEGBENCH_CENSUS_H
+#define SEGBENCH_CENSUS_H
 
 #include "harness/cases.h"
 
