@@ -185,7 +185,7 @@ $(BUILD)/gen/nvccflags: FORCE
 # "io/results.h": bench/README.md), by bench/ and the tests alone.
 $(BUILD)/impl_pthread/%.o: HOST_INC := -Iimpl_cpu
 $(BUILD)/exercises/%.o: HOST_INC := -Iimpl_cpu
-$(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu -Ibench -Itests
+$(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu -Iimpl_pthread -Ibench -Itests
 $(BUILD)/bench/%.o: HOST_INC := -Ibench
 # NVTX ranges (trace.h) where the CUDA toolkit has NVTX 3's headers.
 NVTX_INC    := $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),-DSB_HAVE_NVTX -I$(CUDA_HOME)/include)
@@ -199,6 +199,11 @@ $(BUILD)/%.o: %.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 $(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< (OpenMP)"
+	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
+# placement.c pins OpenMP's team too, where the compiler has OpenMP.
+$(BUILD)/impl_pthread/placement.o: impl_pthread/placement.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
+	@mkdir -p $(dir $@)
+	@echo "  CC    $< $(if $(OPENMP),(OpenMP))"
 	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
 $(BUILD)/exercises/%_openmp.o: exercises/%_openmp.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)

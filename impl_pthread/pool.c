@@ -1,24 +1,39 @@
-/* pool.c - fork-join thread pool on one mutex and two condition variables.
+/* pool.c - fork-join thread pool: workers that spin briefly, then sleep.
  *
- * Workers sleep on `wake` until `generation` changes, run their share, and
- * the last one to finish signals `done`.  The generation counter makes a
- * spurious wake-up harmless.
+ * A job is published by bumping `generation`.  A worker that has just
+ * finished one watches the counter for POOL_SPIN_US before it sleeps on
+ * `wake`, and the caller watches `pending` as long before it sleeps on
+ * `done`: the back-to-back jobs of a timed loop then start without a
+ * wake-up, as OpenMP's team does (libgomp spins too, for longer).  A
+ * worker that slept costs a futex wake, which on a virtual machine with an
+ * idle virtual CPU took 0.1-0.5 ms -- what made pthread@2 of the integral
+ * image slower than the serial code on a 2-core machine (docs/measuring.md).
+ * Worker i runs on sb_placement_cpu(i), the CPU OpenMP's thread i gets.
+ * The generation counter makes a spurious wake-up harmless.
  */
 #include "pool.h"
 
+#include "segbench/clock.h"
+#include "segbench/placement.h"
+
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* How long an idle worker (and a waiting caller) spins before it sleeps. */
+enum { POOL_SPIN_US = 200 };
 
 struct sb_pool {
     int size;
     pthread_t *threads;
     pthread_mutex_t lock;
     pthread_cond_t wake, done;
-    unsigned long generation;
-    int pending;            /* workers still running the current job */
-    int quit;
-    sb_pool_fn fn;
+    atomic_ulong generation;
+    atomic_int pending;     /* workers still running the current job */
+    atomic_int quit;
+    atomic_ulong sleeps;    /* times a worker or the caller slept (sb_pool_sleeps) */
+    sb_pool_fn fn;          /* written before generation is bumped */
     void *ctx;
 };
 
@@ -27,29 +42,56 @@ typedef struct pool_worker_arg {
     int index;
 } pool_worker_arg;
 
+static double now_us(void) { return sb_clock_ms() * 1e3; }
+
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Spin until the generation moves past `seen` (or quit), then sleep. */
+static unsigned long next_job(sb_pool *p, unsigned long seen)
+{
+    double until = now_us() + POOL_SPIN_US;
+    for (int i = 0;; i++) {
+        unsigned long g = atomic_load_explicit(&p->generation, memory_order_acquire);
+        if (g != seen || atomic_load(&p->quit))
+            return g;
+        if ((i & 63) == 63 && now_us() > until)
+            break;
+        spin_pause();
+    }
+    pthread_mutex_lock(&p->lock);
+    while (!atomic_load(&p->quit) && atomic_load(&p->generation) == seen) {
+        atomic_fetch_add(&p->sleeps, 1);
+        pthread_cond_wait(&p->wake, &p->lock);
+    }
+    unsigned long g = atomic_load(&p->generation);
+    pthread_mutex_unlock(&p->lock);
+    return g;
+}
+
 static void *pool_worker(void *arg)
 {
     pool_worker_arg *w = arg;
     sb_pool *p = w->pool;
     int index = w->index;
     free(w);
+    sb_placement_pin_self(index);
     unsigned long seen = 0;
-    pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (!p->quit && p->generation == seen)
-            pthread_cond_wait(&p->wake, &p->lock);
-        if (p->quit)
+        seen = next_job(p, seen);
+        if (atomic_load(&p->quit))
             break;
-        seen = p->generation;
-        sb_pool_fn fn = p->fn;
-        void *ctx = p->ctx;
-        pthread_mutex_unlock(&p->lock);
-        fn(ctx, index, p->size);
-        pthread_mutex_lock(&p->lock);
-        if (--p->pending == 0)
+        p->fn(p->ctx, index, p->size);
+        if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
+            pthread_mutex_lock(&p->lock);      /* the caller may be asleep on done */
             pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->lock);
+        }
     }
-    pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
@@ -89,28 +131,39 @@ sb_status sb_pool_create(sb_pool **pool, int threads, sb_error *err)
 
 void sb_pool_run(sb_pool *p, sb_pool_fn fn, void *ctx)
 {
-    pthread_mutex_lock(&p->lock);
     p->fn = fn;
     p->ctx = ctx;
-    p->pending = p->size - 1;
-    p->generation++;
+    atomic_store(&p->pending, p->size - 1);
+    pthread_mutex_lock(&p->lock);              /* a worker about to sleep sees the job or the wake */
+    atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
 
     fn(ctx, 0, p->size);
 
-    pthread_mutex_lock(&p->lock);
-    while (p->pending > 0)
-        pthread_cond_wait(&p->done, &p->lock);
-    pthread_mutex_unlock(&p->lock);
+    double until = now_us() + POOL_SPIN_US;
+    for (int i = 0; atomic_load_explicit(&p->pending, memory_order_acquire) > 0; i++) {
+        if ((i & 63) == 63 && now_us() > until) {
+            pthread_mutex_lock(&p->lock);
+            while (atomic_load(&p->pending) > 0) {
+                atomic_fetch_add(&p->sleeps, 1);
+                pthread_cond_wait(&p->done, &p->lock);
+            }
+            pthread_mutex_unlock(&p->lock);
+            break;
+        }
+        spin_pause();
+    }
 }
+
+unsigned long sb_pool_sleeps(const sb_pool *p) { return atomic_load(&((sb_pool *)p)->sleeps); }
 
 void sb_pool_destroy(sb_pool *p)
 {
     if (!p)
         return;
     pthread_mutex_lock(&p->lock);
-    p->quit = 1;
+    atomic_store(&p->quit, 1);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
     for (int i = 1; i < p->size; i++)

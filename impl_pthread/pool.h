@@ -4,6 +4,9 @@
  * 0..n-1, each on its own thread (the caller runs i = 0), and returns when
  * all have finished: a fork-join whose threads are created once.
  *
+ * Worker i runs on the CPU placement.h gives thread i, and an idle worker
+ * spins briefly before it sleeps (pool.c).
+ *
  * sb_pool_shared(n) hands out one pool per thread count for the whole
  * process, as an OpenMP runtime keeps its team: variants share it, thread
  * start-up stays out of every timing, and two instances of a variant run
@@ -27,6 +30,10 @@ sb_status sb_pool_create(sb_pool **pool, int threads, sb_error *err);
 sb_status sb_pool_shared(sb_pool **pool, int threads, sb_error *err);
 void sb_pool_run(sb_pool *pool, sb_pool_fn fn, void *ctx);
 void sb_pool_destroy(sb_pool *pool);
+/* How many times a thread of the pool went to sleep waiting (a worker for
+ * a job, the caller for the workers): back-to-back jobs should find them
+ * awake (pool.c says why). */
+unsigned long sb_pool_sleeps(const sb_pool *pool);
 
 /* A band runner (bands.h) on the pool: one band per thread of its
  * `threads`, the pool's join the barrier between phases. */

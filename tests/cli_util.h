@@ -7,7 +7,7 @@
 typedef struct cli_result {
     int code;              /* exit status (128 + n for a signal, as a shell says), -1 when unknown */
     char out[65536];
-    char err[8192];
+    char err[65536];
 } cli_result;
 
 /* Run the segbench beside this test binary with the formatted arguments

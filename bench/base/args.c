@@ -70,6 +70,20 @@ sb_status sb_parse_double(const char *s, double min, double max, const char *wha
     return SB_OK;
 }
 
+sb_status sb_parse_choice(const char *s, const char *what, const char *const *choices, int *out, sb_error *err)
+{
+    char list[256] = "";
+    for (int i = 0; choices[i]; i++) {
+        if (strcmp(s, choices[i]) == 0) {
+            *out = i;
+            return SB_OK;
+        }
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s'%s'", i ? (choices[i + 1] ? ", " : " or ") : "", choices[i]);
+    }
+    return sb_fail(err, SB_ERR_USAGE, "%s: '%s' is not %s", what, s, list);
+}
+
 sb_status sb_parse_int_list(const char *s, int lo, int hi, const char *what, int *values, int max, int *count,
                             sb_error *err)
 {

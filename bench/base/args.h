@@ -25,6 +25,8 @@ sb_status sb_parse_double(const char *s, double min, double max, const char *wha
  * item ("1,,2") is an error. */
 sb_status sb_parse_int_list(const char *s, int lo, int hi, const char *what, int *values, int max, int *count,
                             sb_error *err);
+/* One of the words in choices[] (NULL-terminated): *out gets its index. */
+sb_status sb_parse_choice(const char *s, const char *what, const char *const *choices, int *out, sb_error *err);
 /* A size in bytes: "8G", "500M", "64k", "1048576" (binary multiples). */
 sb_status sb_parse_bytes(const char *s, const char *what, size_t *out, sb_error *err);
 

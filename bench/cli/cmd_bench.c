@@ -20,7 +20,7 @@
 enum {
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_MAX_PIXELS,
     OPT_MAX_MEMORY, OPT_BUDGET, OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_SIZE_CAPS, OPT_NO_FLUSH, OPT_RESUME, OPT_RESULTS,
-    OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_COUNT
+    OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_ROUNDS, OPT_PIN, OPT_REPEAT, OPT_COUNT
 };
 
 #define BENCH_BUDGET_MS 100
@@ -44,6 +44,12 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
     [OPT_BUDGET] = { "budget", "MS", SB_STR(BENCH_BUDGET_MS), "time to spend measuring each row" },
     [OPT_MIN_REPS] = { "min-reps", "N", "10", "samples per row at least; a row slower than the budget takes 1" },
     [OPT_MAX_REPS] = { "max-reps", "N", "2000", "samples per row at most" },
+    [OPT_ROUNDS] = { "rounds", "N", "3",
+                     "host rows of one image and stage take turns in N rounds, each a share of the budget (1: one row at a time)" },
+    [OPT_PIN] = { "pin", "on|off", "on", "host threads on fixed CPUs, one per core first (docs/measuring.md)" },
+    [OPT_REPEAT] = { "repeat", "auto|on|off", "auto",
+                     "at the end, measure the summary image's rows again and report how many repeat within 10 % "
+                     "(auto: when that costs at most 10 % of the run)" },
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL,
                            "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },
@@ -80,6 +86,9 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
 {
     sb_timing_defaults(&o->timing);
     o->timing.budget_ms = BENCH_BUDGET_MS;
+    o->rounds = SB_ROUNDS;
+    o->pin = 1;
+    o->repeat = SB_REPEAT_AUTO;
     sb_optparse p;
     sb_optparse_begin(&p, o->check_only ? &sb_cmd_check : &sb_cmd_bench, argc, argv, err);
     sb_status st = SB_OK;
@@ -103,6 +112,11 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
         case OPT_MIN_REPS: st = sb_parse_int(v, 1, 100000, "--min-reps", &o->timing.min_reps, err); break;
         case OPT_MAX_REPS: st = sb_parse_int(v, 1, 100000, "--max-reps", &o->timing.max_reps, err); break;
         case OPT_NO_FLUSH: o->timing.flush_l2 = 0; break;
+        case OPT_ROUNDS: st = sb_parse_int(v, 1, SB_ROUNDS_MAX, "--rounds", &o->rounds, err); break;
+        case OPT_PIN: st = sb_parse_choice(v, "--pin", (const char *const[]){ "off", "on", NULL }, &o->pin, err); break;
+        case OPT_REPEAT:
+            st = sb_parse_choice(v, "--repeat", (const char *const[]){ "auto", "on", "off", NULL }, &o->repeat, err);
+            break;
         case OPT_RESUME: o->resume = 1; break;
         case OPT_RESULTS: st = sb_dir_arg(v, "--results", err), o->results_dir = v; break;
         case OPT_JSON: o->json = 1; break;

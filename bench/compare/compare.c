@@ -23,11 +23,14 @@
 #include "compare/noise.h"
 #include "harness/cases.h"
 #include "harness/harness.h"
+#include "harness/host_noise.h"
 #include "harness/names.h"
 #include "io/result_set.h"
+#include "io/stage_view.h"
 
 #include "segbench/device.h"
 #include "segbench/image_io.h"
+#include "segbench/placement.h"
 #include "segbench/stats.h"
 
 #include <math.h>
@@ -66,12 +69,23 @@ static sb_status compare_case(const compare_opts *o, const sb_case *c, const sb_
     }
     /* A B, then B A: whichever runs second in a pair can gain or lose from
      * what the first left behind (warm caches, threads just woken -- seen as
-     * a 4x bias on a 2-core machine), so each goes first half the time. */
+     * a 4x bias on a 2-core machine), so each goes first half the time.
+     * Host threads are pinned (placement.h), and a threaded variant waits
+     * until the other's threads stop spinning on its CPUs (host_noise.h). */
+    int host = !((v[0]->flags | v[1]->flags) & SB_DEVICE);
+    int threaded = host && ((v[0]->flags | v[1]->flags) & SB_THREADED);
+    if (host)
+        sb_placement_hold(threads[0] > threads[1] ? threads[0] : threads[1],
+                          !strcmp(v[0]->backend, "openmp") || !strcmp(v[1]->backend, "openmp"));
     for (int i = 0; i < o->samples && !st; i++)
         for (int j = 0; j < 2 && !st; j++) {
             int k = (i & 1) ? 1 - j : j;
+            if (threaded && j == 1)
+                sb_host_wait_quiet(SB_QUIET_MAX_MS);
             st = sb_session_sample(&s[k], o->flush_l2, &ms[k][i], err);
         }
+    if (host)
+        sb_placement_release();
     if (!st)
         st = sb_compare_line_judge(line, ms[0], o->samples, ms[1], o->samples, o->alpha, o->min_diff, err);
 done:
@@ -298,6 +312,8 @@ static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const 
         } else {
             st = sb_compare_line_judge(line, rb->kernel_ms, rb->kernel.n, rc->kernel_ms, rc->kernel.n, o->alpha,
                                        o->min_diff, err);
+            line->kind_of_row = view_is_cpu_backend(rb->backend) ? SB_ROW_CPU : SB_ROW_GPU;
+            line->unstable = sb_row_unstable(rb) || sb_row_unstable(rc);
         }
         sb_compare_table_print_line(t, line, stdout);
     }
@@ -371,6 +387,8 @@ sb_status sb_compare_run(const compare_opts *o, sb_error *err)
     if (!st) {
         sb_compare_table_print_noise(&t, stderr);
         sb_compare_table_print_verdict(&t, stdout);
+        if (o->baseline)
+            sb_compare_table_print_aa(&t, stdout);
     }
     st = sb_compare_table_close(&t, st, err);
     if (!st && t.tally.failed)

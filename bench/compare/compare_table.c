@@ -69,6 +69,7 @@ sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, 
     sb_compare_samples(a, na, b, nb, alpha, min_diff, &line->cmp);
     line->noise_a = sb_noise_spread_flag(&line->a);
     line->noise_b = sb_noise_spread_flag(&line->b);
+    line->kind_of_row = -1;
     if (line->cmp.verdict == SB_SAME)
         snprintf(line->note, sizeof line->note, "%s",
                  fabs(line->cmp.ratio - 1.0) < min_diff ? "difference below --min-diff" : "not significant");
@@ -114,6 +115,17 @@ static void count_line(sb_compare_tally *t, const sb_compare_line *l)
         if (l->cmp.ratio > 0 && isfinite(l->cmp.ratio)) {
             t->log_ratio_sum += log(l->cmp.ratio);
             t->ratios++;
+        }
+        if (l->kind_of_row >= 0 && l->cmp.ratio > 0) {
+            sb_aa_tally *aa = &t->aa[l->kind_of_row];
+            double far = l->cmp.ratio > 1 ? l->cmp.ratio : 1.0 / l->cmp.ratio;
+            aa->rows++;
+            if (fabs(l->cmp.ratio - 1.0) <= SB_AA_WITHIN)
+                aa->within++;
+            else if (l->unstable)
+                aa->flagged_out++;
+            if (far > SB_AA_FAR && !l->unstable)
+                aa->far_unflagged++;
         }
         break;
     case SB_LINE_FAILED: t->failed++; break;
@@ -179,6 +191,20 @@ void sb_compare_table_print_verdict(const sb_compare_table *t, FILE *fp)
     if (c->ratios)
         fprintf(fp, "; geometric mean time ratio B/A %.3f", exp(c->log_ratio_sum / c->ratios));
     fprintf(fp, "\n");
+}
+
+void sb_compare_table_print_aa(const sb_compare_table *t, FILE *fp)
+{
+    static const char *const KIND[2] = { "CPU", "GPU" };
+    for (int k = 0; k < 2; k++) {
+        const sb_aa_tally *aa = &t->tally.aa[k];
+        if (!aa->rows)
+            continue;
+        fprintf(fp, "%s rows: %d of %d (%.1f %%) within %.0f %% of the baseline, %d more flagged unstable (%.1f %% "
+                    "within or flagged); %d beyond %.2fx without the flag\n",
+                KIND[k], aa->within, aa->rows, 100.0 * aa->within / aa->rows, 100.0 * SB_AA_WITHIN, aa->flagged_out,
+                100.0 * (aa->within + aa->flagged_out) / aa->rows, aa->far_unflagged, SB_AA_FAR);
+    }
 }
 
 /* ---- exports ---- */

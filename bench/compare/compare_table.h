@@ -25,13 +25,27 @@ typedef struct sb_compare_line {
     double *a_ms, *b_ms;      /* the samples (owned), JUDGED only */
     sb_comparison cmp;
     int noise_a, noise_b;     /* noise.h flags of each side */
+    int kind_of_row;          /* --baseline: SB_ROW_CPU or SB_ROW_GPU; -1: two variants */
+    int unstable;             /* --baseline: either side's row is flagged unstable */
     char note[300];
 } sb_compare_line;
+
+enum { SB_ROW_CPU, SB_ROW_GPU };
+
+/* How well two result sets of one machine and commit agree (an A/A test),
+ * by kind of row: judged rows, within SB_AA_WITHIN, beyond it but flagged
+ * unstable, and beyond SB_AA_FAR without the flag. */
+#define SB_AA_WITHIN 0.10
+#define SB_AA_FAR 1.25
+typedef struct sb_aa_tally {
+    int rows, within, flagged_out, far_unflagged;
+} sb_aa_tally;
 
 typedef struct sb_compare_tally {
     int faster, slower, same, failed, skipped, only_baseline, only_current;
     double log_ratio_sum;
     int ratios;
+    sb_aa_tally aa[2];        /* SB_ROW_CPU, SB_ROW_GPU */
 } sb_compare_tally;
 
 enum { SB_COMPARE_MAX_WARNINGS = 32 };
@@ -76,5 +90,7 @@ void sb_compare_table_print_line(sb_compare_table *t, sb_compare_line *line, FIL
 void sb_compare_table_print_noise(const sb_compare_table *t, FILE *fp);
 /* "B against A: faster on N, slower on N, same on N ...". */
 void sb_compare_table_print_verdict(const sb_compare_table *t, FILE *fp);
+/* --baseline: the A/A lines, "CPU rows: N of M within 10 % ...". */
+void sb_compare_table_print_aa(const sb_compare_table *t, FILE *fp);
 
 #endif

@@ -17,6 +17,8 @@ int sb_noise_row_flags(const sb_row *r, int host)
         flags |= SB_NOISE_FLAG_OVER_PEAK;
     if (r->e2e.n > 0 && r->frame.n > 0 && r->e2e.median < r->frame.median)
         flags |= SB_NOISE_FLAG_E2E;
+    if (host && (r->round_spread > SB_ROUND_UNSTABLE || r->steal > SB_STEAL_UNSTABLE))
+        flags |= SB_NOISE_FLAG_UNSTABLE;
     char governor[64];
     if (host && sb_noise_governor(governor, sizeof governor))
         flags |= SB_NOISE_FLAG_GOVERNOR;
@@ -39,7 +41,8 @@ void sb_noise_flag_text(int flags, char *out, size_t size)
         const char *name;
     } NAMES[] = { { SB_NOISE_FLAG_SPREAD, "spread" }, { SB_NOISE_FLAG_OVER_PEAK, "over_peak" },
                   { SB_NOISE_FLAG_GOVERNOR, "governor" }, { SB_NOISE_FLAG_E2E, "e2e_below_frame" },
-                  { SB_NOISE_FLAG_THROTTLED, "throttled" }, { SB_NOISE_FLAG_LOW_CLOCK, "low_clock" } };
+                  { SB_NOISE_FLAG_THROTTLED, "throttled" }, { SB_NOISE_FLAG_LOW_CLOCK, "low_clock" },
+                  { SB_NOISE_FLAG_UNSTABLE, "unstable" } };
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0] && used < size; i++)
@@ -66,6 +69,18 @@ void sb_noise_warn(FILE *fp, const char *label, int flags, const sb_summary *s, 
         fprintf(fp, "warning: %s: %.1f %% of the measured host copy peak; the peak was probably measured "
                     "while the machine was busy, or the data stayed in cache\n",
                 label, 100.0 * peak_fraction);
+}
+
+void sb_noise_warn_unstable(FILE *fp, const char *label, const sb_row *r)
+{
+    if (r->round_spread > SB_ROUND_UNSTABLE)
+        fprintf(fp, "warning: %s: unstable: its %d rounds' medians lie up to %.0f %% from the row's; other "
+                    "programs or the machine's other tenants disturbed some of them\n",
+                label, r->rounds, 100.0 * r->round_spread);
+    if (r->steal > SB_STEAL_UNSTABLE)
+        fprintf(fp, "warning: %s: unstable: its CPUs lost %.0f %% of their time to other tenants of this "
+                    "(virtual) machine while it ran (steal)\n",
+                label, 100.0 * r->steal);
 }
 
 int sb_noise_governor(char *name, size_t size)

@@ -17,6 +17,12 @@
  *              slowdown reason just before or after its timed runs
  *   low_clock  a GPU row whose SM clock then was below SB_CLOCKS_LOW_FRACTION
  *              of the GPU's peak clock (nvbench's --throttle-threshold, 75 %)
+ *   unstable   a host row whose interleaved rounds disagree: a round's median
+ *              more than SB_ROUND_UNSTABLE (10 %) from the row's, or whose
+ *              CPUs lost more than SB_STEAL_UNSTABLE (5 %) of their time to
+ *              other tenants of the machine (steal) while it ran.  Two runs
+ *              of such a row need not agree within 10 %, which is what the
+ *              flag says (docs/measuring.md).
  */
 #ifndef SEGBENCH_NOISE_H
 #define SEGBENCH_NOISE_H
@@ -26,6 +32,8 @@
 
 #include "io/results.h"
 #include "harness/gpu_clocks.h"
+#include "harness/harness.h"
+#include "harness/host_noise.h"
 
 #define SB_NOISE_SPREAD 0.25
 
@@ -35,7 +43,8 @@ enum {
     SB_NOISE_FLAG_GOVERNOR = 4,
     SB_NOISE_FLAG_E2E = 8,
     SB_NOISE_FLAG_THROTTLED = 16,
-    SB_NOISE_FLAG_LOW_CLOCK = 32
+    SB_NOISE_FLAG_LOW_CLOCK = 32,
+    SB_NOISE_FLAG_UNSTABLE = 64
 };
 
 /* The flags of one sample set: spread only (as compare sees it). */
@@ -49,6 +58,8 @@ int sb_noise_clock_flags(const sb_row *r, int peak_sm_mhz);
 void sb_noise_flag_text(int flags, char *out, size_t size);
 /* One warning line: "warning: LABEL: <what> (<likely cause>)". */
 void sb_noise_warn(FILE *fp, const char *label, int flags, const sb_summary *s, double peak_fraction);
+/* The unstable flag's line, from the row's rounds and steal. */
+void sb_noise_warn_unstable(FILE *fp, const char *label, const sb_row *r);
 
 /* The CPU frequency governor when Linux names one that is not
  * "performance" ("powersave", "schedutil"): 1 and its name; else 0. */

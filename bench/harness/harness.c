@@ -2,7 +2,9 @@
 #include "harness/harness.h"
 
 #include "harness/agreement.h"
+#include "harness/host_noise.h"
 #include "harness/outputs.h"
+#include "harness/protocol.h"
 
 #include "segbench/clock.h"
 #include "segbench/trace.h"
@@ -24,7 +26,6 @@ void sb_timing_defaults(sb_timing_opts *o)
     o->census = 0;
 }
 
-static int is_device(const sb_variant *v) { return (v->flags & SB_DEVICE) != 0; }
 
 sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, int threads, void *stream,
                           int poison, sb_error *err)
@@ -41,7 +42,7 @@ sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, 
         return st;
     if (poison)
         sb_output_poison(s->out);
-    if (is_device(v) && (st = sb_device_timer_create(&s->timer, err))) {
+    if (sb_is_device(v) && (st = sb_device_timer_create(&s->timer, err))) {
         sb_session_close(s);
         return st;
     }
@@ -67,7 +68,7 @@ sb_status sb_session_frame(sb_session *s, double *ms, sb_error *err)
     if (!st)
         st = ops->fetch(s->state, err);
     *ms = sb_clock_ms() - t0;
-    if (st && is_device(s->v)) {
+    if (st && sb_is_device(s->v)) {
         sb_error ignored;
         sb_device_sync(s->exec.stream, &ignored);
     }
@@ -77,7 +78,7 @@ sb_status sb_session_frame(sb_session *s, double *ms, sb_error *err)
 sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *err)
 {
     sb_status st;
-    if (!is_device(s->v)) {
+    if (!sb_is_device(s->v)) {
         double t0 = sb_clock_ms();
         st = s->v->ops->run(s->state, err);
         *ms = sb_clock_ms() - t0;
@@ -139,7 +140,7 @@ sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *
         t->frame_ms = sb_clock_ms() - t1;
         t->run_ms = t3 - t2;
     }
-    if (st && state && is_device(v)) {
+    if (st && state && sb_is_device(v)) {
         sb_error ignored;
         sb_device_sync(stream, &ignored);
     }
@@ -166,8 +167,7 @@ sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void
     return st;
 }
 
-/* Has the repetition loop gathered enough? */
-static int enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget)
+int sb_enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget)
 {
     if (n >= o->max_reps)
         return 1;
@@ -183,8 +183,7 @@ static int enough_samples(const double *ms, int n, double started, const sb_timi
     return sb_median_rel_se(&s) < o->target_rse;
 }
 
-/* Samples for one row: kernel, end to end, per frame and setup. */
-static sb_status samples_alloc(sb_measurement *m, int n, sb_error *err)
+sb_status sb_samples_alloc(sb_measurement *m, int n, sb_error *err)
 {
     double **all[] = { &m->kernel_ms, &m->e2e_ms, &m->frame_ms, &m->setup_ms };
     for (int i = 0; i < 4; i++)
@@ -195,9 +194,7 @@ static sb_status samples_alloc(sb_measurement *m, int n, sb_error *err)
     return SB_OK;
 }
 
-/* Each of the n samples of a host row: one frame is the kernel sample and
- * the fetch, end to end adds the one setup (see harness.h, step 5). */
-static void host_row_times(sb_measurement *m, int n, double setup_ms, double fetch_ms)
+void sb_host_row_times(sb_measurement *m, int n, double setup_ms, double fetch_ms)
 {
     for (int i = 0; i < n; i++) {
         m->frame_ms[i] = m->kernel_ms[i] + fetch_ms;
@@ -228,16 +225,7 @@ enum { GPU_STILL_BUSY_MS = 50 };
 
 const char *const sb_step_names[SB_STEPS] = { "check", "warm-up", "timed", "frames", "cold runs" };
 
-/* A step of the protocol as a range inside the row's (trace.h), and the
- * step's wall time in m->step_ms: the clock runs from one step to the next
- * (ends with step SB_STEPS). */
-typedef struct step_clock {
-    sb_measurement *m;
-    int step;                  /* the one running, SB_STEPS: none */
-    double since;
-} step_clock;
-
-static void phase_named(step_clock *k, int step, const char *range)
+void sb_phase_named(step_clock *k, int step, const char *range)
 {
     double now = sb_clock_ms();
     if (k->step < SB_STEPS)
@@ -250,53 +238,17 @@ static void phase_named(step_clock *k, int step, const char *range)
     }
 }
 
-static void phase(step_clock *k, int step) { phase_named(k, step, step < SB_STEPS ? sb_step_names[step] : ""); }
+void sb_phase(step_clock *k, int step) { sb_phase_named(k, step, step < SB_STEPS ? sb_step_names[step] : ""); }
 
-/* The serial reference at one thread, slow: the run that made the
- * reference is its first sample, and where the budget allows (a run of at
- * most SB_REFERENCE_MEDIAN_OF budgets) two more make a median of three:
- * every speed-up the report gives over the serial reference divides by it. */
-static sb_status measure_reference(const sb_case *c, const sb_variant *v, void *stream, const sb_timing_opts *o,
-                                   sb_measurement *m, step_clock *k, sb_error *err)
-{
-    const sb_run_times *ref = &c->ref_times;
-    m->agreement.ok = 1;
-    snprintf(m->agreement.verdict, sizeof m->agreement.verdict, "reference");
-    m->kernel_ms[0] = ref->run_ms;
-    int n = 1;
-    phase(k, SB_STEP_TIMED);
-    if (ref->run_ms <= SB_REFERENCE_MEDIAN_OF * o->budget_ms && o->max_reps >= 3) {
-        sb_session s;
-        sb_status st = sb_session_open(&s, c, v, 1, stream, 0, err);
-        if (st)
-            return st;
-        while (!st && n < 3)
-            st = sb_session_sample(&s, 0, &m->kernel_ms[n++], err);
-        sb_session_close(&s);
-        if (st)
-            return st;
-    }
-    snprintf(m->agreement.metric, sizeof m->agreement.metric,
-             "the reference itself: its run defines the contract (slow row, %d sample%s)", n, n > 1 ? "s" : "");
-    sb_summarize(m->kernel_ms, n, &m->kernel);
-    host_row_times(m, n, ref->setup_ms, ref->frame_ms - ref->run_ms);
-    return SB_OK;
-}
-
-/* A slow row: the check run (ms) is its one sample (an observed one is
- * not: it runs once more); a device row adds one cold run. */
-static sb_status measure_slow(const sb_variant *v, sb_session *s, double ms, int observed, sb_measurement *m,
-                              sb_error *err)
+/* A slow device row: the check run (ms) is its one sample (an observed
+ * one is not: it runs once more), and one cold run its end to end. */
+static sb_status measure_slow(sb_session *s, double ms, int observed, sb_measurement *m, sb_error *err)
 {
     sb_status st;
     if (observed && (st = sb_session_sample(s, 0, &ms, err)))
         return st;
     m->kernel_ms[0] = ms;
     sb_summarize(m->kernel_ms, 1, &m->kernel);
-    if (!is_device(v)) {
-        host_row_times(m, 1, s->prepare_ms, s->fetch_ms);
-        return SB_OK;
-    }
     if ((st = device_cold_sample(s, m, 0, err)))
         return st;
     m->frame_ms[0] = m->e2e_ms[0] - m->setup_ms[0];
@@ -306,20 +258,13 @@ static sb_status measure_slow(const sb_variant *v, sb_session *s, double ms, int
     return SB_OK;
 }
 
-/* Warm-up: a host row's check run (check_ms) counts towards it
- * (harness.h); a GPU row right after another warms up for a quarter. */
-static sb_status measure_warmup(const sb_variant *v, sb_session *s, double check_ms, const sb_timing_opts *o,
-                                sb_error *err)
+/* Warm-up of a device row: a quarter of it right after another. */
+static sb_status measure_warmup(sb_session *s, const sb_timing_opts *o, sb_error *err)
 {
     double t0 = sb_clock_ms(), warm_ms = o->warmup_ms, ms;
-    int warm_min = o->warmup_min;
-    if (!is_device(v)) {
-        warm_ms -= check_ms;
-        warm_min = check_ms >= o->warmup_ms ? 0 : warm_min;
-    } else if (sb_clock_ms() - device_row_ended < GPU_STILL_BUSY_MS) {
+    if (sb_clock_ms() - device_row_ended < GPU_STILL_BUSY_MS)
         warm_ms /= 4;              /* the GPU ran the row before this one: its clocks are up */
-    }
-    for (int i = 0; i < warm_min || sb_clock_ms() - t0 < warm_ms; i++) {
+    for (int i = 0; i < o->warmup_min || sb_clock_ms() - t0 < warm_ms; i++) {
         sb_status st = sb_session_sample(s, o->flush_l2, &ms, err);
         if (st)
             return st;
@@ -331,24 +276,22 @@ static sb_status measure_warmup(const sb_variant *v, sb_session *s, double check
 
 /* Kernel time until the budget or the spread says enough, GPU clocks read
  * around it; then the last timed run's output must still agree. */
-static sb_status measure_timed(const sb_variant *v, sb_session *s, const sb_timing_opts *o, sb_measurement *m,
-                               step_clock *k, sb_error *err)
+static sb_status measure_timed(sb_session *s, const sb_timing_opts *o, sb_measurement *m, step_clock *k,
+                               sb_error *err)
 {
     sb_status st;
-    if (is_device(v))
-        sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_start);
+    sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_start);
     int n = 0;
     double t0 = sb_clock_ms();
     do {
         if ((st = sb_session_sample(s, o->flush_l2, &m->kernel_ms[n], err)))
             return st;
         n++;
-    } while (!enough_samples(m->kernel_ms, n, t0, o, o->budget_ms));
-    if (is_device(v))
-        sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_end);
+    } while (!sb_enough_samples(m->kernel_ms, n, t0, o, o->budget_ms));
+    sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_end);
     sb_summarize(m->kernel_ms, n, &m->kernel);
 
-    phase_named(k, SB_STEP_CHECK, "check again");
+    sb_phase_named(k, SB_STEP_CHECK, "check again");
     sb_agreement again;
     if ((st = sb_session_check(s, &again, err)))
         return st;
@@ -360,51 +303,48 @@ static sb_status measure_timed(const sb_variant *v, sb_session *s, const sb_timi
     return SB_OK;
 }
 
-/* Per frame and end to end (harness.h): a host row's from its timed
- * runs; a device row's measured, each for a quarter of the budget. */
-static sb_status measure_frames(const sb_variant *v, sb_session *s, const sb_timing_opts *o, sb_measurement *m,
-                                step_clock *k, sb_error *err)
+/* Per frame and end to end of a device row, each for a quarter of the
+ * budget (harness.h, step 5). */
+static sb_status measure_frames(sb_session *s, const sb_timing_opts *o, sb_measurement *m, step_clock *k,
+                                sb_error *err)
 {
     sb_status st;
-    if (!is_device(v)) {
-        host_row_times(m, m->kernel.n, s->prepare_ms, s->fetch_ms);
-        return SB_OK;
-    }
-    phase(k, SB_STEP_FRAMES);
+    sb_phase(k, SB_STEP_FRAMES);
     int n = 0;
     double t0 = sb_clock_ms();
     do {
         if ((st = sb_session_frame(s, &m->frame_ms[n], err)))
             return st;
         n++;
-    } while (!enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4));
+    } while (!sb_enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4));
     sb_summarize(m->frame_ms, n, &m->frame);
-    phase(k, SB_STEP_COLD);
+    sb_phase(k, SB_STEP_COLD);
     n = 0;
     t0 = sb_clock_ms();
     do {
         if ((st = device_cold_sample(s, m, n, err)))
             return st;
         n++;
-    } while (!enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 4));
+    } while (!sb_enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 4));
     sb_summarize(m->e2e_ms, n, &m->e2e);
     sb_summarize(m->setup_ms, n, &m->setup);
     return SB_OK;
 }
 
-static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads, void *stream,
-                             const sb_timing_opts *o, sb_measurement *m, step_clock *k, sb_error *err)
+/* The whole protocol for a device row. */
+static sb_status measure_device_row(const sb_case *c, const sb_variant *v, int threads, void *stream,
+                                    const sb_timing_opts *o, sb_measurement *m, step_clock *k, sb_error *err)
 {
-    sb_status st = samples_alloc(m, o->max_reps, err);
+    sb_status st = sb_samples_alloc(m, o->max_reps, err);
     if (st)
         return st;
-    if (v == c->reference_variant && threads == 1 && c->ref_times.run_ms >= o->budget_ms)
-        return measure_reference(c, v, stream, o, m, k, err);
-
-    /* 1. check before anything is timed (observed by the census if asked) */
-    phase(k, SB_STEP_CHECK);
+    /* 1. check before anything is timed (observed by the census if asked),
+     * once the host rows' threads have stopped spinning (host_noise.h):
+     * they would compete with this thread's launches and copies */
+    sb_phase(k, SB_STEP_CHECK);
+    sb_host_wait_quiet(SB_QUIET_MAX_MS);
     sb_error unobserved;
-    int observed = o->census && is_device(v) && sb_census_begin(&unobserved) == SB_OK;
+    int observed = o->census && sb_census_begin(&unobserved) == SB_OK;
     sb_session s;
     st = sb_session_open(&s, c, v, threads, stream, 1, err);
     double ms = 0.0;
@@ -415,37 +355,50 @@ static sb_status measure_row(const sb_case *c, const sb_variant *v, int threads,
         m->census_n = st ? -1 : n;
     }
     if (!st && ms >= o->budget_ms) {
-        st = measure_slow(v, &s, ms, observed, m, err);
+        st = measure_slow(&s, ms, observed, m, err);
     } else if (!st) {
-        phase(k, SB_STEP_WARMUP);                                 /* 2. warm-up */
-        st = measure_warmup(v, &s, ms, o, err);
+        sb_phase(k, SB_STEP_WARMUP);                              /* 2. warm-up */
+        st = measure_warmup(&s, o, err);
         if (!st) {
-            phase(k, SB_STEP_TIMED);                              /* 3. kernel time, 4. checked again */
-            st = measure_timed(v, &s, o, m, k, err);
+            sb_phase(k, SB_STEP_TIMED);                           /* 3. kernel time, 4. checked again */
+            st = measure_timed(&s, o, m, k, err);
         }
         if (!st)
-            st = measure_frames(v, &s, o, m, k, err);             /* 5. per frame and end to end */
+            st = measure_frames(&s, o, m, k, err);                /* 5. per frame and end to end */
     }
     sb_session_close(&s);
     return st;
 }
 
+/* A host row alone: the rounds protocol (rounds.c) with one round. */
+static sb_status measure_host_row(const sb_case *c, const sb_variant *v, int threads, const sb_timing_opts *o,
+                                  sb_measurement *m, sb_error *err)
+{
+    sb_rounds_row rr;
+    sb_status st = sb_rounds_open(&rr, c, v, threads, 1, o, m, err);
+    if (!st)
+        st = sb_rounds_next(&rr, o, err);
+    if (st) {
+        sb_rounds_release(&rr);
+        return st;
+    }
+    return sb_rounds_close(&rr, err);
+}
+
 sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
                      const sb_timing_opts *o, sb_measurement *m, sb_error *err)
 {
+    if (!sb_is_device(v))
+        return measure_host_row(c, v, threads, o, m, err);
     memset(m, 0, sizeof *m);
     m->census_n = -1;
-    char at[16] = "";
-    if (threads > 1)
-        snprintf(at, sizeof at, "@%d", threads);
-    sb_trace_push("%s/%s%s/%s/%s", c->algo->name, v->name, at, c->algo->stages[c->stage],
-                  c->image ? c->image : "image");
-    sb_trace_push("start");               /* each phase() pops the one before */
+    m->steal = -1.0;
+    sb_trace_push("%s/%s/%s/%s", c->algo->name, v->name, c->algo->stages[c->stage], c->image ? c->image : "image");
+    sb_trace_push("start");               /* each sb_phase() pops the one before */
     step_clock k = { m, SB_STEPS, 0.0 };
-    sb_status st = measure_row(c, v, threads, stream, o, m, &k, err);
-    phase(&k, SB_STEPS);
-    if (is_device(v))
-        device_row_ended = sb_clock_ms();
+    sb_status st = measure_device_row(c, v, threads, stream, o, m, &k, err);
+    sb_phase(&k, SB_STEPS);
+    device_row_ended = sb_clock_ms();
     sb_trace_pop();
     sb_trace_pop();
     return st;

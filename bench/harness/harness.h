@@ -143,6 +143,10 @@ typedef struct sb_measurement {
     int census_n;              /* kernels in census; -1: not taken (not asked, not a device
                                   row, CUPTI unavailable, or the check could not run) */
     sb_kernel_info census[SB_CENSUS_MAX];
+    int rounds;                /* host rows: rounds with samples (0: a device row) */
+    double round_spread;       /* the largest |round median / median - 1| */
+    double steal;              /* the share of its CPUs' time that other tenants took while
+                                  it ran (host_noise.h), -1: not known */
 } sb_measurement;
 
 /* The whole protocol for one row.  A broken contract is reported in
@@ -150,6 +154,44 @@ typedef struct sb_measurement {
 sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
                      const sb_timing_opts *o, sb_measurement *m, sb_error *err);
 void sb_measurement_free(sb_measurement *m);
+
+/* Host rows in interleaved rounds (bench: the host rows of one image and
+ * stage, docs/measuring.md).  sb_rounds_open checks the row (protocol
+ * step 1) and keeps its session; each sb_rounds_next is one round -- the
+ * row's CPUs quiet (host_noise.h), a warm-up (the first round's as in
+ * step 2, later ones one run and a quarter of warmup_ms), and the round's
+ * share of the budget of timed runs (step 3) -- so that rows measured
+ * round-robin share every burst of noise; sb_rounds_close checks again and
+ * summarises (steps 4, 5) into the measurement, with its rounds' spread.
+ * A slow row (its check run, or the serial reference's run, took the
+ * budget) has that run as a sample, and where one run takes at most
+ * SB_REFERENCE_MEDIAN_OF budgets takes two more, spread over the rounds.
+ * sb_measure runs a host row as one round.  On an error from open or
+ * next, sb_rounds_release frees the row instead of close. */
+enum { SB_ROUNDS = 3, SB_ROUNDS_MAX = 8 };
+#define SB_ROUND_UNSTABLE 0.10     /* a round's median this far from the row's: unstable */
+
+typedef struct sb_rounds_row {
+    const sb_case *c;
+    const sb_variant *v;
+    int threads;
+    sb_measurement *m;
+    sb_session s;
+    int open;                  /* s holds a prepared session */
+    int reference;             /* the serial reference, its case's run its first sample */
+    int slow;                  /* one run took the budget: whole runs, no warm-up */
+    double first_ms;           /* the check run (or the reference's run) */
+    int rounds, rounds_done;
+    int n;                     /* kernel samples so far */
+    int parts;                 /* entries of part_ms */
+    double part_ms[SB_ROUNDS_MAX + 3];   /* each round's median; a slow row's runs each */
+} sb_rounds_row;
+
+sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *v, int threads, int rounds,
+                         const sb_timing_opts *o, sb_measurement *m, sb_error *err);
+sb_status sb_rounds_next(sb_rounds_row *rr, const sb_timing_opts *o, sb_error *err);
+sb_status sb_rounds_close(sb_rounds_row *rr, sb_error *err);
+void sb_rounds_release(sb_rounds_row *rr);
 
 /* Check only (no timing). */
 sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void *stream, sb_agreement *ag,

@@ -254,6 +254,11 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
     fprintf(fp, "  \"run_seconds\": %.0f,\n", e->run_seconds);
     if (e->time_spent[0])
         fprintf(fp, "  \"invocation_time_s\": %s,\n", e->time_spent);
+    if (e->repeatability[0]) {
+        json_string(fp, "repeatability", e->repeatability, 1);
+        fprintf(fp, "  \"repeat_cpu_within\": %d,\n  \"repeat_cpu_rows\": %d,\n", e->repeat_cpu[0], e->repeat_cpu[1]);
+        fprintf(fp, "  \"repeat_gpu_within\": %d,\n  \"repeat_gpu_rows\": %d,\n", e->repeat_gpu[0], e->repeat_gpu[1]);
+    }
     fprintf(fp, "  \"gpu_present\": %s,\n", d->present ? "true" : "false");
     if (d->present) {
         json_string(fp, "gpu_name", d->name, 1);

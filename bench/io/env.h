@@ -42,6 +42,9 @@ typedef struct sb_env {
     double run_seconds;           /* the time bench spent on this run, resumes included */
     char time_spent[600];         /* where the latest invocation's time went, a JSON object of
                                      seconds (bench's account); "" none */
+    char repeatability[300];      /* how many rows repeated at the run's end (run/repeat.c), a
+                                     sentence; "" not measured */
+    int repeat_cpu[2], repeat_gpu[2];   /* of them within 10 %, and how many, by kind */
 } sb_env;
 
 /* Collect everything; measure bandwidth (a second or two) when asked, for

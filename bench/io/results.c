@@ -24,11 +24,14 @@ const char *const SB_ROWS_CSV_HEADER =
     "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags,"
     "frame_n,frame_median_ms,frame_min_ms,frame_p25_ms,frame_p75_ms,frame_max_ms,"
     "setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms,"
-    "sm_mhz_start,sm_mhz_end,mem_mhz_start,mem_mhz_end,clock_reasons";
+    "sm_mhz_start,sm_mhz_end,mem_mhz_start,mem_mhz_end,clock_reasons,rounds,round_spread,steal";
 const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms,run_id";
 /* Older files: V1 has no commit, date, run_id; V2 no flags; V3 no frame and
- * setup; V4 no clocks. */
-enum { CSV_FIELDS = 46, CSV_FIELDS_V4 = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28, CSV_FIELDS_V1 = 25 };
+ * setup; V4 no clocks; V5 no rounds. */
+enum {
+    CSV_FIELDS = 49, CSV_FIELDS_V5 = 46, CSV_FIELDS_V4 = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28,
+    CSV_FIELDS_V1 = 25
+};
 
 sb_row *sb_rows_add(sb_rows *rows)
 {
@@ -42,6 +45,7 @@ sb_row *sb_rows_add(sb_rows *rows)
     }
     sb_row *r = &rows->row[rows->count++];
     memset(r, 0, sizeof *r);
+    r->steal = -1.0;
     return r;
 }
 
@@ -67,6 +71,26 @@ int sb_row_same_key(const sb_row *a, const sb_row *b)
            strcmp(a->variant, b->variant) == 0 && strcmp(a->image, b->image) == 0;
 }
 
+int sb_row_unstable(const sb_row *r) { return r && strstr(r->flags, "unstable") != NULL; }
+
+const char *sb_row_marks(const sb_row *r)
+{
+    if (!r)
+        return "";
+    static const char *const MARKS[8] = {
+        "", " \xe2\x80\xa0", " \xe2\x80\xa1", " \xe2\x80\xa0 \xe2\x80\xa1",
+        " \xc2\xa7", " \xe2\x80\xa0 \xc2\xa7", " \xe2\x80\xa1 \xc2\xa7", " \xe2\x80\xa0 \xe2\x80\xa1 \xc2\xa7"
+    };
+    int once = r->kernel.n < 3;
+    int noisy = strstr(r->flags, "spread") || strstr(r->flags, "over_peak") || strstr(r->flags, "e2e_below");
+    return MARKS[once | noisy << 1 | sb_row_unstable(r) << 2];
+}
+
+const char *sb_ratio_mark(const sb_row *a, const sb_row *b)
+{
+    return sb_row_unstable(a) || sb_row_unstable(b) ? " \xc2\xa7" : "";
+}
+
 static void csv_summary(FILE *fp, const sb_summary *s)
 {
     fprintf(fp, "%d,%.6f,%.6f,%.6f,%.6f,%.6f", s->n, s->median, s->min, s->p25, s->p75, s->max);
@@ -89,6 +113,9 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
     csv_summary(fp, &r->setup);
     fprintf(fp, ",%d,%d,%d,%d,", r->sm_mhz[0], r->sm_mhz[1], r->mem_mhz[0], r->mem_mhz[1]);
     sb_csv_put_field(fp, r->clock_reasons);
+    fprintf(fp, ",%d,%.4f,", r->rounds, r->round_spread);
+    if (r->steal >= 0)
+        fprintf(fp, "%.4f", r->steal);
     fputc('\n', fp);
 }
 
@@ -222,7 +249,7 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         }
         char *f[CSV_FIELDS + 1];
         int nf = sb_csv_split(line, f, CSV_FIELDS + 1);
-        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V4 && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 &&
+        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V5 && nf != CSV_FIELDS_V4 && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 &&
             nf != CSV_FIELDS_V1) {
             st = sb_fail(err, SB_ERR_FORMAT, "%s: record %d: expected %d fields", path, lineno, CSV_FIELDS);
             break;
@@ -255,7 +282,13 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
             parse_summary(f + 29, &r->frame);
             parse_summary(f + 35, &r->setup);
         }
+        r->steal = -1.0;
         if (nf == CSV_FIELDS) {
+            r->rounds = atoi(f[46]);
+            r->round_spread = atof(f[47]);
+            r->steal = f[48][0] ? atof(f[48]) : -1.0;
+        }
+        if (nf >= CSV_FIELDS_V5) {
             for (int k = 0; k < 2; k++) {
                 r->sm_mhz[k] = atoi(f[41 + k]);
                 r->mem_mhz[k] = atoi(f[43 + k]);
@@ -528,6 +561,12 @@ sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *er
         fprintf(fp, "\"sm_mhz\": [%d, %d], \"mem_mhz\": [%d, %d], ", r->sm_mhz[0], r->sm_mhz[1], r->mem_mhz[0],
                 r->mem_mhz[1]);
         sb_json_key_str(fp, "clock_reasons", r->clock_reasons);
+        fprintf(fp, ", \"rounds\": %d, ", r->rounds);
+        sb_json_key_num(fp, "round_spread", r->round_spread);
+        if (r->steal >= 0) {
+            fprintf(fp, ", ");
+            sb_json_key_num(fp, "steal", r->steal);
+        }
         fprintf(fp, "}");
     }
     fprintf(fp, "\n]}\n");

@@ -43,6 +43,11 @@ typedef struct sb_row {
     char flags[64];          /* noise warnings, ';'-separated: spread, over_peak, throttled, ... (noise.h) */
     int sm_mhz[2], mem_mhz[2];   /* device rows: GPU clocks just before and after the timed runs (0: unknown) */
     char clock_reasons[64];  /* the throttling reasons seen then ("sw_power_cap"), or "" (gpu_clocks.h) */
+    int rounds;              /* host rows: the interleaved rounds (a slow row: runs) its median
+                                is over; 0: a device row, or a file older than this column */
+    double round_spread;     /* the largest |round median / median - 1| */
+    double steal;            /* the share of its CPUs' time taken by other tenants while its
+                                rounds ran; -1: not known */
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */
 } sb_row;
 
@@ -97,6 +102,16 @@ sb_status sb_results_repair(const char *rows_path, const char *samples_path, con
 
 /* Rows are identified by (algo, stage, variant, threads, image). */
 int sb_row_same_key(const sb_row *a, const sb_row *b);
+
+/* The marks a reader needs beside a row's time, from its samples and its
+ * flags column (compare/noise.h): " \u2020" measured once or twice, " \u2021"
+ * noisy (spread, over the host peak, a cold run below a frame), " \u00a7"
+ * unstable (its rounds disagreed, or steal); "" none.  NULL row: "". */
+const char *sb_row_marks(const sb_row *r);
+int sb_row_unstable(const sb_row *r);
+/* A ratio of two rows (a speed-up) is as good as the worse of them: " \u00a7"
+ * when either is unstable, else "". */
+const char *sb_ratio_mark(const sb_row *a, const sb_row *b);
 
 /* An append-only CSV file that lines are added to as they are made.
  * keep = 0 starts it afresh (atomically: the old file is replaced by one

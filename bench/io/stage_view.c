@@ -155,21 +155,27 @@ int view_is_cpu_backend(const char *backend)
 }
 
 /* Kernel time of the serial reference, or of the best CPU variant. */
-double view_baseline_ms(const stage_view *sv, const char *image, int best_cpu)
+const sb_row *view_baseline_row(const stage_view *sv, const char *image, int best_cpu)
 {
-    double t = 0.0;
+    const sb_row *best = NULL;
     for (int v = 0; v < sv->nvar; v++) {
         const sb_variant *var = sv->var[v];
         if (best_cpu ? !view_is_cpu_backend(var->backend) : strcmp(var->backend, "cpu") != 0)
             continue;
         int failed;
         const sb_row *r = view_best_row(sv, var->name, image, &failed);
-        if (r && (t == 0.0 || r->kernel.median < t))
-            t = r->kernel.median;
+        if (r && (!best || r->kernel.median < best->kernel.median))
+            best = r;
         if (!best_cpu)
             break;
     }
-    return t;
+    return best;
+}
+
+double view_baseline_ms(const stage_view *sv, const char *image, int best_cpu)
+{
+    const sb_row *r = view_baseline_row(sv, image, best_cpu);
+    return r ? r->kernel.median : 0.0;
 }
 
 /* Geometric mean speedup of a variant over the images of one group. */
@@ -211,6 +217,18 @@ double view_group_speedup(const stage_view *sv, const char *variant, int group, 
         }
     }
     return n ? exp(log_sum / n) : 0.0;
+}
+
+int view_group_unstable(const stage_view *sv, const char *variant, int group, int best_cpu)
+{
+    for (int i = 0; i < sv->nimg; i++) {
+        int f;
+        if (sv->img_group[i] == group &&
+            (sb_row_unstable(view_best_row(sv, variant, sv->img[i], &f)) ||
+             (best_cpu >= 0 && sb_row_unstable(view_baseline_row(sv, sv->img[i], best_cpu)))))
+            return 1;
+    }
+    return 0;
 }
 
 /* The fastest agreeing row at `image` among the variants `pick` accepts,

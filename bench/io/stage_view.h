@@ -40,6 +40,11 @@ const sb_row *view_best_row(const stage_view *sv, const char *variant, const cha
 int view_is_cpu_backend(const char *backend);
 /* Kernel time of the serial reference (best_cpu 0), or of the best CPU variant. */
 double view_baseline_ms(const stage_view *sv, const char *image, int best_cpu);
+/* Is a row behind a group's time (best_cpu -1) or speed-up (best_cpu 0
+ * over the serial reference, 1 over the best CPU) unstable (the § mark)? */
+int view_group_unstable(const stage_view *sv, const char *variant, int group, int best_cpu);
+/* The row behind view_baseline_ms (NULL: none). */
+const sb_row *view_baseline_row(const stage_view *sv, const char *image, int best_cpu);
 /* Geometric mean speedup of a variant over the images of one group. */
 double view_group_speedup(const stage_view *sv, const char *variant, int group, int best_cpu, int *failed);
 /* A variant's kernel median over a size group (geometric mean over its

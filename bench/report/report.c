@@ -311,6 +311,31 @@ static void report_sets_free(report_sets *rs)
     free(rs->profile);
 }
 
+/* How far this run's numbers can be trusted to repeat: what the run
+ * measured of itself at its end (run/repeat.c), and how many rows it
+ * flagged unstable (their rounds disagreed, or steal). */
+static void report_repeatability(FILE *md, const report_env *e, const report_sets *rs)
+{
+    char repeat[400];
+    sb_json_get(e->text, "repeatability", repeat, sizeof repeat);
+    int rows[2] = { 0, 0 }, unstable[2] = { 0, 0 };    /* CPU, GPU */
+    for (int a = 0; a < rs->nalgo; a++)
+        for (int i = 0; i < rs->rows[a].count; i++) {
+            const sb_row *r = &rs->rows[a].row[i];
+            int gpu = !view_is_cpu_backend(r->backend);
+            rows[gpu]++;
+            unstable[gpu] += sb_row_unstable(r);
+        }
+    if (strcmp(repeat, "?") != 0)
+        fprintf(md, "**Repeatability on this machine:** %s.", repeat);
+    else
+        fprintf(md, "**Repeatability on this machine:** not measured by this run (`segbench bench --repeat on` "
+                    "measures it).");
+    fprintf(md, " Flagged unstable (\xc2\xa7): %d of %d CPU rows, %d of %d GPU rows ([how a variant is "
+                "measured](../../docs/measuring.md)).\n\n",
+            unstable[0], rows[0], unstable[1], rows[1]);
+}
+
 /* REPORT.md's first screen: the title, notes on the set, the summary, how
  * far each stage is from its limit, the ladders in a line each, peers. */
 static void report_first_screen(FILE *md, const char *results_dir, const report_env *e, const report_sets *rs)
@@ -330,6 +355,7 @@ static void report_first_screen(FILE *md, const char *results_dir, const report_
         for (int i = 0; i < survey.nnotes; i++)
             fprintf(stderr, "segbench report: %s: %s\n", results_dir, survey.notes[i]);
     }
+    report_repeatability(md, e, rs);
     double copy_gbps = atof(e->copy);
     fprintf(md, "## Summary\n\nEach stage at the largest image it was measured on; medians.\n\n");
     report_summary_header(md);

@@ -146,6 +146,7 @@ static sb_status plot_time(plot_ctx *pc, const stage_view *sv, const char *algo,
     int points = 0;
     for (int v = 0; v < sv->nvar; v++) {
         fprintf(fp, "# %s\n", sv->var[v]->name);
+        int unstable = 0;
         for (int g = 0; g < sv->ngroup; g++)
             for (int i = 0; i < sv->nimg; i++) {
                 int failed;
@@ -154,11 +155,13 @@ static sb_status plot_time(plot_ctx *pc, const stage_view *sv, const char *algo,
                     !(r = view_best_row(sv, sv->var[v]->name, sv->img[i], &failed)))
                     continue;
                 fprintf(fp, "%g %g\n", sv->img_px[i] / 1e6, r->kernel.median);
+                unstable |= sb_row_unstable(r);
                 points++;
             }
         fprintf(fp, "\n\n");
-        size_t len = strlen(titles);
-        snprintf(titles + len, sizeof titles - len, "%s%s", v ? " " : "", sv->var[v]->name);
+        size_t len = strlen(titles);            /* \u00a7: a point of the line is unstable */
+        snprintf(titles + len, sizeof titles - len, "%s%s%s", v ? " " : "", sv->var[v]->name,
+                 unstable ? "\xc2\xa7" : "");
         len = strlen(colours);
         snprintf(colours + len, sizeof colours - len, "%s%s", v ? " " : "", report_colour(sv->var[v]));
     }
@@ -194,11 +197,13 @@ static sb_status plot_threads(plot_ctx *pc, const stage_view *sv, const char *al
             if (!(sv->var[v]->flags & SB_THREADED))
                 continue;
             double t1 = 0.0;
+            int unstable = 0;
             fprintf(fp, "# %s\n", sv->var[v]->name);
             for (int i = 0; i < sv->rows->count; i++) {
                 const sb_row *r = &sv->rows->row[i];
                 if (!view_row_is(r, sv->stage, sv->var[v]->name, sv->img[sv->sweep]))
                     continue;
+                unstable |= sb_row_unstable(r);
                 if (r->threads == 1)
                     t1 = r->kernel.median;
                 if (t1 > 0 && r->kernel.median > 0)
@@ -208,7 +213,8 @@ static sb_status plot_threads(plot_ctx *pc, const stage_view *sv, const char *al
             }
             fprintf(fp, "\n\n");
             size_t len = strlen(titles);
-            snprintf(titles + len, sizeof titles - len, "%s%s", nthreaded ? " " : "", sv->var[v]->name);
+            snprintf(titles + len, sizeof titles - len, "%s%s%s", nthreaded ? " " : "", sv->var[v]->name,
+                     unstable ? "\xc2\xa7" : "");
             len = strlen(colours);
             snprintf(colours + len, sizeof colours - len, "%s%s", nthreaded ? " " : "", report_colour(sv->var[v]));
             nthreaded++;
@@ -261,7 +267,8 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
         if (v == floor_v)
             floor_value = value;
         else
-            fprintf(fp, "%s %g %ld\n", r->variant, value, strtol(report_colour(sv->var[v]) + 1, NULL, 16));
+            fprintf(fp, "%s%s %g %ld\n", r->variant, sb_row_unstable(r) ? "\xc2\xa7" : "", value,
+                    strtol(report_colour(sv->var[v]) + 1, NULL, 16));
     }
     fclose(fp);
     char lines[768] = "";

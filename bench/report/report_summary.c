@@ -35,14 +35,7 @@ static int pick_cpu(const sb_variant *v) { return view_is_cpu_backend(v->backend
 static int pick_gpu(const sb_variant *v) { return !view_is_cpu_backend(v->backend) && !view_is_floor(v); }
 static int pick_rung(const sb_variant *v) { return view_is_gpu_rung(v); }
 
-/* The marks a reader needs beside a time: † measured once or twice, ‡
- * flagged noisy (spread, over the host peak, end to end below a frame). */
-static const char *marks(const sb_row *r)
-{
-    int once = r && r->kernel.n < 3;
-    int noisy = r && (strstr(r->flags, "spread") || strstr(r->flags, "over_peak") || strstr(r->flags, "e2e_below"));
-    return once && noisy ? " \xe2\x80\xa0 \xe2\x80\xa1" : once ? " \xe2\x80\xa0" : noisy ? " \xe2\x80\xa1" : "";
-}
+static const char *marks(const sb_row *r) { return sb_row_marks(r); }
 
 /* "openmp@16 1.23 ms" (kernel) or, by_frame, its per-frame time */
 static void variant_cell(const sb_row *r, int by_frame, char *out, size_t size)
@@ -59,10 +52,11 @@ static void variant_cell(const sb_row *r, int by_frame, char *out, size_t size)
         snprintf(out, size, "%s %s ms%s", r->variant, ms_text(ms, t, sizeof t), marks(r));
 }
 
-static void ratio_cell(double num, double den, char *out, size_t size)
+/* "12.3x", marked when either row is unstable (sb_ratio_mark) */
+static void ratio_cell(double num, double den, const char *mark, char *out, size_t size)
 {
     if (num > 0 && den > 0)
-        snprintf(out, size, "%.*fx", num / den < 10 ? 2 : num / den < 100 ? 1 : 0, num / den);
+        snprintf(out, size, "%.*fx%s", num / den < 10 ? 2 : num / den < 100 ? 1 : 0, num / den, mark);
     else
         snprintf(out, size, "-");
 }
@@ -93,7 +87,9 @@ void report_summary_legend(FILE *fp)
                 "kernel time over the stage's limit, and what bounds it (the limits table below says how each is "
                 "derived; 1.00x would be the speed of light). \xe2\x80\xa0 measured once or twice (each run took "
                 "at least the time budget); \xe2\x80\xa1 flagged noisy (its flags column: spread, over the host "
-                "peak, or a whole cold run below a frame).\n\n\xc2\xb9 Host-dependent: the serial reference is "
+                "peak, or a whole cold run below a frame); \xc2\xa7 unstable: its interleaved rounds disagreed by "
+                "more than 10 %%, or other tenants took its CPUs (steal), so another run may differ by more than "
+                "10 %% -- and so may a speed-up marked \xc2\xa7.\n\n\xc2\xb9 Host-dependent: the serial reference is "
                 "one core of this machine's CPU, and the same serial code runs at different speeds on the hosts "
                 "of different GPUs (MACHINES.md), so a speed-up over it says as much about the host as about the "
                 "GPU. Compare the GPU with the best CPU of the same host first.\n");
@@ -107,7 +103,8 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
         if (sv.nimg == 0)
             continue;
         const char *image = sv.img[sv.largest];
-        double serial = view_baseline_ms(&sv, image, 0);
+        const sb_row *serial_row = view_baseline_row(&sv, image, 0);
+        double serial = serial_row ? serial_row->kernel.median : 0.0;
         const sb_row *cpu = fastest(&sv, image, pick_cpu), *gpu = fastest(&sv, image, pick_gpu),
                      *cpu_f = fastest_by(&sv, image, pick_cpu, 1),
                      *gpu_f = fastest_by(&sv, image, pick_gpu, 1);
@@ -115,14 +112,16 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
             t[32], on[64], stream[64];
         variant_cell(cpu, 0, cpu_k, sizeof cpu_k);
         variant_cell(gpu, 0, gpu_k, sizeof gpu_k);
-        ratio_cell(cpu ? cpu->kernel.median : 0, gpu ? gpu->kernel.median : 0, x_k, sizeof x_k);
+        ratio_cell(cpu ? cpu->kernel.median : 0, gpu ? gpu->kernel.median : 0, sb_ratio_mark(cpu, gpu), x_k,
+                   sizeof x_k);
         variant_cell(cpu_f, 1, cpu_fr, sizeof cpu_fr);
         variant_cell(gpu_f, 1, gpu_fr, sizeof gpu_fr);
         if (gpu_f) {
             size_t n = strlen(gpu_fr);
             snprintf(gpu_fr + n, sizeof gpu_fr - n, " + %s", ms_text(gpu_f->setup.median, t, sizeof t));
         }
-        ratio_cell(cpu_f ? cpu_f->frame.median : 0, gpu_f ? gpu_f->frame.median : 0, x_f, sizeof x_f);
+        ratio_cell(cpu_f ? cpu_f->frame.median : 0, gpu_f ? gpu_f->frame.median : 0, sb_ratio_mark(cpu_f, gpu_f),
+                   x_f, sizeof x_f);
         /* which to use: already on the GPU, and streaming from the host */
         const sb_row *on_gpu = gpu && (!cpu || gpu->kernel.median < cpu->kernel.median) ? gpu : cpu;
         const sb_row *streaming = gpu_f && (!cpu_f || gpu_f->frame.median < cpu_f->frame.median) ? gpu_f : cpu_f;
@@ -135,8 +134,8 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
         stage_limit lim;
         stage_limit_compute(fastest(&sv, image, pick_rung), copy_gbps, p, &lim);
         report_limit_cell(&lim, fl, sizeof fl);
-        snprintf(ser, sizeof ser, "%s", serial > 0 ? ms_text(serial, t, sizeof t) : "-");
-        ratio_cell(serial, gpu ? gpu->kernel.median : 0, x_s, sizeof x_s);
+        snprintf(ser, sizeof ser, "%s%s", serial > 0 ? ms_text(serial, t, sizeof t) : "-", marks(serial_row));
+        ratio_cell(serial, gpu ? gpu->kernel.median : 0, sb_ratio_mark(serial_row, gpu), x_s, sizeof x_s);
         fprintf(fp, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", algo->name,
                 algo->name, algo->stages[s], report_md(REPORT_TEXT, image), cpu_k, gpu_k, x_k, cpu_fr, gpu_fr, x_f, use, fl, ser,
                 x_s);
@@ -148,7 +147,9 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
 sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
 {
     const char *image = sv->img[sv->largest];
-    double serial = view_baseline_ms(sv, image, 0), best_cpu = view_baseline_ms(sv, image, 1);
+    const sb_row *serial_row = view_baseline_row(sv, image, 0), *best_cpu_row = view_baseline_row(sv, image, 1);
+    double serial = serial_row ? serial_row->kernel.median : 0.0;
+    double best_cpu = best_cpu_row ? best_cpu_row->kernel.median : 0.0;
     char notes[300], name[200], t[32];
     report_notes_path(algo, notes, sizeof notes);
     fprintf(md, "#### The ladder, stage %s, at %s\n\nThe variants in teaching order (`segbench list`: the files' "
@@ -175,6 +176,7 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
     for (int part = 0; part < 2; part++) {        /* 0: CPU variants, 1: CUDA rungs and libraries */
         int step = 0;
         double prev = 0.0;
+        const sb_row *prev_row = NULL;
         for (int v = 0; v < sv->nvar; v++) {
             if (view_is_cpu_backend(sv->var[v]->backend) == part)
                 continue;
@@ -196,12 +198,12 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
                 continue;
             }
             if (part && sv->var[v]->idea[0]) {        /* a CUDA rung: over its parent, not its neighbour */
-                const sb_row *pr = sv->var[v]->parent ? view_best_row(sv, sv->var[v]->parent, image, &failed) : NULL;
-                prev = pr ? pr->kernel.median : 0.0;
+                prev_row = sv->var[v]->parent ? view_best_row(sv, sv->var[v]->parent, image, &failed) : NULL;
+                prev = prev_row ? prev_row->kernel.median : 0.0;
             }
-            ratio_cell(prev, r->kernel.median, vs_prev, sizeof vs_prev);
-            ratio_cell(best_cpu, r->kernel.median, vs_cpu, sizeof vs_cpu);
-            ratio_cell(serial, r->kernel.median, vs_serial, sizeof vs_serial);
+            ratio_cell(prev, r->kernel.median, sb_ratio_mark(prev_row, r), vs_prev, sizeof vs_prev);
+            ratio_cell(best_cpu, r->kernel.median, sb_ratio_mark(best_cpu_row, r), vs_cpu, sizeof vs_cpu);
+            ratio_cell(serial, r->kernel.median, sb_ratio_mark(serial_row, r), vs_serial, sizeof vs_serial);
             step++;
             fprintf(md, "| %d | %s | %s%s | %s | %s | %s | %s | %s%s%s%s%s |\n", step, variant,
                     ms_text(r->kernel.median, t, sizeof t), marks(r), step > 1 || prev > 0 ? vs_prev : "", vs_cpu,
@@ -211,6 +213,7 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
                 fprintf(fp, "%d %s %g %ld\n", ++plotted, variant, r->kernel.median,
                         strtol(report_colour(sv->var[v]) + 1, NULL, 16));
             prev = r->kernel.median;
+            prev_row = r;
         }
     }
     fclose(fp);
@@ -251,8 +254,8 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo)
             if (!r || view_is_floor(sv.var[v]) || view_is_cpu_backend(sv.var[v]->backend) == part)
                 continue;
             char t[32];
-            fprintf(fp, "%s%s %s", n++ ? " → " : part ? "; CUDA: " : " CPU: ", sv.var[v]->name,
-                    ms_text(r->kernel.median, t, sizeof t));
+            fprintf(fp, "%s%s %s%s", n++ ? " → " : part ? "; CUDA: " : " CPU: ", sv.var[v]->name,
+                    ms_text(r->kernel.median, t, sizeof t), marks(r));
         }
     }
     fprintf(fp, " ms\n");

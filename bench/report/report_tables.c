@@ -30,11 +30,12 @@ void report_speedup_table(FILE *fp, const stage_view *sv, int best_cpu)
             for (int g = 0; g < sv->ngroup; g++) {
                 int failed;
                 double s = view_group_speedup(sv, sv->var[v]->name, g, best_cpu, &failed);
-                const char *cell = pass ? (g ? ", %s %.*fx" : ": %s %.*fx") : " %s%.*fx |";
+                const char *cell = pass ? (g ? ", %s %.*fx%s" : ": %s %.*fx%s") : " %s%.*fx%s |";
+                const char *mark = view_group_unstable(sv, sv->var[v]->name, g, best_cpu) ? " \xc2\xa7" : "";
                 if (failed || s <= 0)
                     fprintf(fp, pass ? "" : failed ? " FAIL |" : " - |");
                 else
-                    fprintf(fp, cell, pass ? sv->group[g] : "", s < 10 ? 2 : s < 100 ? 1 : 0, s);
+                    fprintf(fp, cell, pass ? sv->group[g] : "", s < 10 ? 2 : s < 100 ? 1 : 0, s, mark);
             }
             if (!pass)
                 fprintf(fp, "\n");
@@ -65,7 +66,8 @@ void report_time_table(FILE *fp, const stage_view *sv)
             else if (ms <= 0)
                 fprintf(fp, " - |");
             else
-                fprintf(fp, ms >= 100 ? " %.0f |" : ms >= 1 ? " %.2f |" : " %.4f |", ms);
+                fprintf(fp, ms >= 100 ? " %.0f%s |" : ms >= 1 ? " %.2f%s |" : " %.4f%s |", ms,
+                        view_group_unstable(sv, sv->var[v]->name, g, -1) ? " \xc2\xa7" : "");
         }
         fprintf(fp, "\n");
     }
@@ -87,8 +89,9 @@ static int has_floor(const stage_view *sv)
 void report_largest_table(FILE *fp, const stage_view *sv)
 {
     const char *image = sv->img[sv->largest];
-    double ref = view_baseline_ms(sv, image, 0);
-    int bw = has_floor(sv), few = 0;
+    const sb_row *ref_row = view_baseline_row(sv, image, 0);
+    double ref = ref_row ? ref_row->kernel.median : 0.0;
+    int bw = has_floor(sv), few = 0, unstable = 0;
     fprintf(fp, "| variant | backend | threads | kernel ms (median) | p25-p75 | n | per frame ms | setup ms | "
                 "e2e ms | %s | vs cpu | agreement |\n|---|---|---:|---:|---:|---:|---:|---:|---:|%s---:|---|\n",
             bw ? "GB/s | % of peak" : "Mpx/s", bw ? "---:|---:|" : "---:|");
@@ -112,19 +115,26 @@ void report_largest_table(FILE *fp, const stage_view *sv)
         else
             snprintf(rate, sizeof rate, "%.1f", r->kernel.median > 0 ? r->width * (double)r->height / 1e3 /
                                                                        r->kernel.median : 0.0);
-        snprintf(speed, sizeof speed, "%.2fx", ref > 0 && r->kernel.median > 0 ? ref / r->kernel.median : 0.0);
+        snprintf(speed, sizeof speed, "%.2fx%s", ref > 0 && r->kernel.median > 0 ? ref / r->kernel.median : 0.0,
+                 sb_ratio_mark(ref_row, r));
+        unstable |= sb_row_unstable(r);
         char frame[32] = "-", setup[32] = "-";
         if (r->frame.n > 0) {
             snprintf(frame, sizeof frame, "%.3f", r->frame.median);
             snprintf(setup, sizeof setup, "%.3f", r->setup.median);
         }
-        fprintf(fp, "| %s%s | %s | %d | %.4f | %s | %d | %s | %s | %.3f | %s | %s | %s |\n", r->variant,
-                floor ? " (floor: speed of light)" : "", r->backend, r->threads, r->kernel.median, spread,
+        fprintf(fp, "| %s%s | %s | %d | %.4f%s | %s | %d | %s | %s | %.3f | %s | %s | %s |\n", r->variant,
+                floor ? " (floor: speed of light)" : "", r->backend, r->threads, r->kernel.median,
+                sb_row_unstable(r) ? " \xc2\xa7" : "", spread,
                 r->kernel.n, frame, setup, r->e2e.median, rate, floor ? "-" : speed, r->agreement);
     }
     if (few)
         fprintf(fp, "\n† measured once or twice: each run took at least the time budget, so there is no spread "
                     "to show.\n");
+    if (unstable)
+        fprintf(fp, "\n\xc2\xa7 unstable: the row's interleaved rounds disagreed by more than 10 %%, or other "
+                    "tenants took its CPUs (steal); another run may differ by more (its CSV's round_spread and "
+                    "steal columns).\n");
 }
 
 /* Kernel time and GB/s of each threaded variant at each thread count, at
@@ -163,7 +173,7 @@ void report_thread_table(FILE *fp, const stage_view *sv)
         for (int k = 0; k < ncounts; k++) {
             const sb_row *cell = view_find_row(sv, sv->var[v]->name, image, counts[k]);
             if (cell)
-                fprintf(fp, " %.3f ms, %.1f GB/s |", cell->kernel.median, cell->gbps);
+                fprintf(fp, " %.3f ms%s, %.1f GB/s |", cell->kernel.median, sb_row_marks(cell), cell->gbps);
             else
                 fprintf(fp, " - |");
         }

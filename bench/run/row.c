@@ -44,35 +44,60 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
     row->mem_mhz[1] = m->clocks_end.ok ? m->clocks_end.mem_mhz : 0;
     sb_gpu_clocks_reasons_text((m->clocks_start.reasons | m->clocks_end.reasons) & SB_CLOCKS_THROTTLE_MASK,
                                row->clock_reasons, sizeof row->clock_reasons);
+    row->rounds = m->rounds;
+    row->round_spread = m->round_spread;
+    row->steal = m->steal;
     row->kernel_ms = m->kernel_ms;
     row->e2e_ms = m->e2e_ms;
     row->frame_ms = m->frame_ms;
     row->setup_ms = m->setup_ms;
 }
 
+void run_row_label(const sb_case *c, const planned_row *p, const sb_dataset_image *im, char *out, size_t size)
+{
+    snprintf(out, size, "%s %s %s t%d %s", c->algo->name, c->algo->stages[c->stage], p->v->name, p->threads,
+             im->name);
+}
+
+/* the kernel census: a measured row's check run takes it (harness.h); a
+ * checked-only row, or one whose check took none, runs once for it */
+static int row_takes_census(const bench_run *r, const sb_variant *v)
+{
+    return (v->flags & SB_DEVICE) && r->kernels_log.fp && !r->census_off;
+}
+
 /* Measure (or check) one variant at one thread count; append its row. */
 sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
                   const planned_row *p, sb_error *fatal)
 {
-    const sb_algo *algo = c->algo;
     const sb_variant *v = p->v;
     char label[256];
-    snprintf(label, sizeof label, "%s %s %s t%d %s", algo->name, algo->stages[c->stage], v->name, p->threads,
-             im->name);
+    run_row_label(c, p, im, label, sizeof label);
     run_progress(r, label);
     void *stream = (v->flags & SB_DEVICE) ? r->stream : NULL;
 
     sb_error err = { SB_OK, "" };
-    /* the kernel census: a measured row's check run takes it (harness.h);
-     * a checked-only row, or one whose check took none, runs once for it */
-    int census = (v->flags & SB_DEVICE) && r->kernels_log.fp && !r->census_off;
     sb_timing_opts timing = r->timing;
-    timing.census = census && !r->o->check_only;
+    timing.census = row_takes_census(r, v) && !r->o->check_only;
     sb_measurement m;
     memset(&m, 0, sizeof m);
     sb_status st = r->o->check_only ? sb_check_only(c, v, p->threads, stream, &m.agreement, &err)
                                     : sb_measure(c, v, p->threads, stream, &timing, &m, &err);
-    if (census && !st) {
+    return run_row_record(r, rows, im, c, p, &m, st, &err, fatal);
+}
+
+sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
+                         const planned_row *p, sb_measurement *mp, sb_status st, const sb_error *errp,
+                         sb_error *fatal)
+{
+    const sb_algo *algo = c->algo;
+    const sb_variant *v = p->v;
+    char label[256];
+    run_row_label(c, p, im, label, sizeof label);
+    void *stream = (v->flags & SB_DEVICE) ? r->stream : NULL;
+    sb_measurement m = *mp;
+    sb_error err = *errp;
+    if (row_takes_census(r, v) && !st) {
         sb_error cerr = { SB_OK, "" };
         double t0 = sb_clock_ms();
         sb_status cs = m.census_n >= 0 ? sb_kernels_log(r->kernels_log.fp, &r->kernels_seen, algo->stages[c->stage],
@@ -103,7 +128,7 @@ sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const
     if (st) {                                  /* could not run at all: a failure too */
         m.agreement.ok = 0;
         snprintf(m.agreement.verdict, sizeof m.agreement.verdict, "FAIL");
-        snprintf(m.agreement.metric, sizeof m.agreement.metric, "error: %s", err.msg);
+        snprintf(m.agreement.metric, sizeof m.agreement.metric, "error: %.200s", err.msg);
         r->errors++;
     }
     if (!m.agreement.ok)
@@ -150,6 +175,8 @@ sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const
                100.0 * row->peak_fraction, row->agreement);
     fflush(stdout);
     sb_noise_warn(stderr, label, noise, &row->kernel, row->peak_fraction);
+    if (noise & SB_NOISE_FLAG_UNSTABLE)
+        sb_noise_warn_unstable(stderr, label, row);
     sb_measurement_free(&m);
     return wst;
 }

@@ -13,6 +13,7 @@
 
 #include "segbench/clock.h"
 #include "segbench/device.h"
+#include "segbench/placement.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,7 @@ static sb_status run_begin(bench_run *r, sb_error *err)
     sb_env_collect(&r->env, 0, o->threads, o->nthreads);
     snprintf(r->env.set, sizeof r->env.set, "%s", r->ds.name);
     r->env.l2_flush = o->timing.flush_l2;
+    sb_placement_enable(o->pin);
     r->timing = o->timing;
     snprintf(r->timing.gpu_uuid, sizeof r->timing.gpu_uuid, "%s", r->env.device.uuid);
     snprintf(r->row_commit, sizeof r->row_commit, "%s%s", r->env.commit, r->env.dirty == 1 ? "-dirty" : "");
@@ -164,6 +166,8 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     for (int i = 0; i < sb_algo_count() && !st; i++)
         if (sb_pattern_match(o->algos, sb_algo_at(i)->name))
             st = run_algo(r, sb_algo_at(i), err);
+    if (!st)
+        st = run_repeat(r, err);
     if (!st)
         st = run_finish(r, err);
     return run_close(r, st, err);

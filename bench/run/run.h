@@ -8,6 +8,7 @@
  *   case.c      per algorithm, per image, per stage: the serial reference
  *               once (a case), then every planned row against it
  *   row.c       one row: checked, timed, flagged, appended to the files
+ *   rounds.c    a case's host rows, timed in interleaved rounds
  *   files.c     the algorithm's append logs, env.json, --json
  *   pictures.c  the gallery and the quality of the reference's output
  *   account.c   progress, failures, and where the time went
@@ -28,6 +29,7 @@
 #include "segbench/error.h"
 
 enum { SB_RUN_THREAD_COUNTS = 16 };
+enum { SB_REPEAT_AUTO, SB_REPEAT_ON, SB_REPEAT_OFF };
 
 /* What one bench or check run does: the command line, parsed. */
 typedef struct sb_bench_opts {
@@ -43,6 +45,9 @@ typedef struct sb_bench_opts {
     int report;                   /* then report on the run */
     int no_size_caps;             /* bench: measure images above an algorithm's bench size too */
     sb_timing_opts timing;
+    int rounds;                   /* host rows: interleaved rounds (harness.h); 1: one row at a time */
+    int pin;                      /* host threads pinned (segbench/placement.h) */
+    int repeat;                   /* SB_REPEAT_*: measure a sample again at the end (repeat.c) */
     const char *results_dir;      /* NULL: results/<machine-id> */
     int quiet;
 } sb_bench_opts;

@@ -22,9 +22,9 @@ void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size
     char threads[128] = "";
     for (int i = 0, n = 0; i < o->nthreads; i++)
         n += snprintf(threads + n, sizeof threads - (size_t)n, "%s%d", i ? "," : "", o->threads[i]);
-    snprintf(out, size, "set=%s budget=%g min_reps=%d max_reps=%d threads=%s sweep=%s l2_flush=%d", set,
-             o->timing.budget_ms, o->timing.min_reps, o->timing.max_reps, threads, o->sweep_all ? "all" : "marked",
-             o->timing.flush_l2);
+    snprintf(out, size, "set=%s budget=%g min_reps=%d max_reps=%d threads=%s sweep=%s l2_flush=%d rounds=%d pin=%s",
+             set, o->timing.budget_ms, o->timing.min_reps, o->timing.max_reps, threads, o->sweep_all ? "all" : "marked",
+             o->timing.flush_l2, o->rounds, o->pin ? "on" : "off");
 }
 
 /* A published result set (results/published.txt) is a run of record: a

@@ -27,10 +27,11 @@ typedef struct planned_row {
  * references and pipeline inputs each case computes before its rows, the
  * kernel census, gallery and quality pictures, each step of the rows'
  * protocol, and the rows by kind -- the serial reference, CPU threads, the
- * GPU -- with the thread sweep's rows below the largest count apart.
+ * GPU -- with the thread sweep's rows below the largest count apart -- and
+ * the repeatability re-measure at the end.
  * Printed at the end and kept in env.json (invocation_time_s). */
 typedef struct time_account {
-    double references, census, pictures;
+    double references, census, pictures, repeat;
     double step[SB_STEPS];
     double serial, threaded, gpu, sweep;
 } time_account;
@@ -81,9 +82,29 @@ void run_report_unavailable(const sb_bench_opts *o);
 /* case.c: every image of one algorithm, every stage of an image. */
 sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err);
 
-/* row.c: measure (or check) one planned row against the case; append it. */
+/* row.c: measure (or check) one planned row against the case; append it.
+ * run_row_record appends a row measured elsewhere (st, err: how its
+ * measurement ended), taking m's samples. */
 sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c, const planned_row *p,
                   sb_error *fatal);
+sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
+                         const planned_row *p, sb_measurement *m, sb_status st, const sb_error *err,
+                         sb_error *fatal);
+/* "integral sum pthread t2 fruits": a row in progress lines and warnings. */
+void run_row_label(const sb_case *c, const planned_row *p, const sb_dataset_image *im, char *out, size_t size);
+
+/* rounds.c: the case's n host rows in interleaved rounds, then appended;
+ * run_host_measure measures them alone, into out[0..n) (each row's
+ * measurement, and how it ended). */
+typedef struct host_result {
+    sb_measurement m;
+    sb_status st;
+    sb_error err;
+} host_result;
+sb_status run_host_measure(bench_run *r, const sb_dataset_image *im, const sb_case *c, const planned_row *plan,
+                           int n, host_result *out);
+sb_status run_host_rows(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
+                        const planned_row *plan, int n, sb_error *fatal);
 
 /* files.c */
 sb_status run_write_env(bench_run *r, sb_error *err);
@@ -97,6 +118,9 @@ sb_status run_gallery(bench_run *r, const sb_algo *algo, const sb_dataset_image 
                       sb_error *err);
 sb_status run_quality(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
                       sb_error *err);
+
+/* repeat.c: the summary image's rows measured again, tallied into env. */
+sb_status run_repeat(bench_run *r, sb_error *err);
 
 /* account.c */
 void run_progress(bench_run *r, const char *what);

@@ -1,0 +1,88 @@
+/* host_noise.c - spinning threads and steal time (host_noise.h). */
+#define _GNU_SOURCE
+#include "harness/host_noise.h"
+
+#include "segbench/clock.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The state letter of thread `tid` ('R' running or runnable), 0 if gone. */
+static char thread_state(const char *tid)
+{
+    char path[64], text[512];
+    snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 0;
+    size_t n = fread(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    text[n] = '\0';
+    const char *close = strrchr(text, ')');     /* the name may hold spaces and ')' */
+    return close && close[1] == ' ' ? close[2] : 0;
+}
+
+/* Threads of this process other than the caller that are running: -1 if
+ * /proc cannot say. */
+static int others_running(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    char self[24];
+    snprintf(self, sizeof self, "%ld", (long)syscall(SYS_gettid));
+    int running = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.' && strcmp(e->d_name, self) != 0 && thread_state(e->d_name) == 'R')
+            running++;
+    closedir(d);
+    return running;
+}
+
+double sb_host_wait_quiet(double max_ms)
+{
+    double t0 = sb_clock_ms();
+    int running = others_running();
+    if (running < 0)
+        return -1.0;
+    while (running > 0 && sb_clock_ms() - t0 < max_ms) {
+        struct timespec nap = { 0, 200000 };    /* 0.2 ms */
+        nanosleep(&nap, NULL);
+        running = others_running();
+    }
+    return sb_clock_ms() - t0;
+}
+
+double sb_host_steal_ms(const int *cpus, int n)
+{
+    FILE *fp = fopen("/proc/stat", "r");
+    if (!fp)
+        return -1.0;
+    long tick = sysconf(_SC_CLK_TCK);
+    double total = 0.0;
+    int found = 0;
+    char line[512];
+    while (fgets(line, sizeof line, fp)) {
+        int cpu;
+        unsigned long long f[8];
+        if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &f[0], &f[1], &f[2], &f[3], &f[4],
+                   &f[5], &f[6], &f[7]) != 9)
+            continue;                   /* the "cpu " total line, or no steal column */
+        for (int i = 0; i < n; i++)
+            if (cpus[i] == cpu) {
+                total += (double)f[7];  /* user nice system idle iowait irq softirq steal */
+                found++;
+                break;
+            }
+    }
+    fclose(fp);
+    if (found == 0 || tick <= 0)
+        return -1.0;
+    return total * 1000.0 / (double)tick;
+}

@@ -1,0 +1,34 @@
+/* host_noise.h - what else is using a host row's CPUs: this process's own
+ * spinning threads, and other tenants of a virtual machine.
+ *
+ *   Spinning threads.  An OpenMP team's threads spin after a parallel
+ *   region (libgomp: 300,000 pauses by default, about 15 ms on a recent
+ *   Intel core) and the pthread pool's for POOL_SPIN_US: a row measured
+ *   while the last row's threads still spin on its CPUs shares them.
+ *   sb_host_wait_quiet() waits until every other thread of the process
+ *   sleeps (Linux: /proc/self/task/<tid>/stat says R or not).
+ *
+ *   Steal.  A virtual CPU waiting for its host is "steal" time in
+ *   /proc/stat, per CPU; a row whose CPUs lost more than
+ *   SB_STEAL_UNSTABLE of the time it ran is flagged unstable.
+ */
+#ifndef SEGBENCH_HOST_NOISE_H
+#define SEGBENCH_HOST_NOISE_H
+
+#define SB_STEAL_UNSTABLE 0.05
+
+/* How long a row waits for the last row's threads to stop spinning (more
+ * than libgomp's default spin on any CPU measured). */
+enum { SB_QUIET_MAX_MS = 50 };
+
+/* Wait until no other thread of this process is running, at most max_ms;
+ * returns the milliseconds waited, or -1 when Linux does not say (no
+ * /proc): nothing waited then. */
+double sb_host_wait_quiet(double max_ms);
+
+/* The steal time so far, in milliseconds, summed over the CPUs named in
+ * cpus[0..n) (/proc/stat's cpuN lines); -1 when not known.  Its
+ * resolution is the kernel's clock tick (10 ms). */
+double sb_host_steal_ms(const int *cpus, int n);
+
+#endif

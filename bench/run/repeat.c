@@ -1,0 +1,208 @@
+/* repeat.c - how well a run repeats on this machine.
+ *
+ * At the end of a bench run, the rows of each algorithm's summary image
+ * (harness/select.h: every stage, every variant) are measured again in the
+ * same process with the same protocol, and each kernel median is compared
+ * with the row's first one.  repeat.csv lists them; env.json and the
+ * report's first screen give the share of CPU and of GPU rows within
+ * SB_REPEAT_WITHIN.  --repeat auto (what make bench does) spends at most
+ * REPEAT_SHARE of the run's time on it: a case whose serial reference, or
+ * a row whose runs, would not fit is left out -- the costliest first, so
+ * what is left out is said, not hidden -- and the re-measure stops when
+ * its time is spent. */
+#include "run/state.h"
+
+#include "base/csv.h"
+#include "base/patterns.h"
+#include "harness/names.h"
+#include "harness/registry.h"
+
+#include "segbench/clock.h"
+#include "segbench/image_io.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SB_REPEAT_WITHIN 0.10
+#define REPEAT_SHARE 0.10
+
+typedef struct repeat_tally {
+    int cpu, cpu_within, gpu, gpu_within, left_out;
+    double allowance_ms, began_ms, estimate_ms;
+    FILE *csv;
+} repeat_tally;
+
+static int is_device(const sb_variant *v) { return (v->flags & SB_DEVICE) != 0; }
+
+/* What measuring a row again will roughly cost: a fast row its budget and
+ * a little; a slow one its runs and its check. */
+static double row_cost_ms(const sb_row *row, double budget_ms)
+{
+    double runs = row->kernel.median * (row->kernel.n + 1);
+    return runs > budget_ms ? runs : 1.3 * budget_ms;
+}
+
+/* Are we out of time (auto)?  on: never. */
+static int over(const bench_run *r, const repeat_tally *t, double more_ms)
+{
+    return r->o->repeat == SB_REPEAT_AUTO &&
+           (t->estimate_ms + more_ms > t->allowance_ms || sb_clock_ms() - t->began_ms > t->allowance_ms);
+}
+
+static void tally_row(repeat_tally *t, const sb_row *first, const sb_variant *v, const sb_measurement *m)
+{
+    double ratio = first->kernel.median > 0 ? m->kernel.median / first->kernel.median : 0.0;
+    int within = ratio > 0 && fabs(ratio - 1.0) <= SB_REPEAT_WITHIN;
+    if (is_device(v)) {
+        t->gpu++;
+        t->gpu_within += within;
+    } else {
+        t->cpu++;
+        t->cpu_within += within;
+    }
+    if (t->csv) {
+        sb_csv_put_fields(t->csv, (const char *const[]){ first->algo, first->stage, first->variant }, 3);
+        fprintf(t->csv, ",%d,", first->threads);
+        sb_csv_put_field(t->csv, first->image);
+        fprintf(t->csv, ",%.6f,%d,%.6f,%d,%.4f,%s,", first->kernel.median, first->kernel.n, m->kernel.median,
+                m->kernel.n, ratio, within ? "yes" : "no");
+        sb_csv_put_field(t->csv, first->flags);
+        fputc('\n', t->csv);
+    }
+}
+
+/* One stage of the summary image: the rows chosen are measured again
+ * (host rows in rounds, device rows one by one) and tallied. */
+static sb_status repeat_case(bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im,
+                             const sb_row **first, const planned_row *plan, int n, repeat_tally *t, sb_error *err)
+{
+    sb_image loaded = { 0 };
+    sb_status st = sb_image_load(im->path, algo->load_mode, &loaded, err);
+    if (st)
+        return st;
+    sb_case_data cd;
+    int usable = 0;
+    char why[300];
+    st = sb_case_open_image(&cd, algo, stage, im, &loaded, &usable, why, sizeof why, err);
+    sb_image_free(&loaded);
+    if (st || !usable) {
+        t->left_out += n;
+        return st;
+    }
+    planned_row host[RUN_MAX_CASE_ROWS];
+    const sb_row *host_first[RUN_MAX_CASE_ROWS];
+    int nhost = 0;
+    for (int k = 0; k < n; k++) {
+        if (!is_device(plan[k].v)) {
+            host_first[nhost] = first[k];
+            host[nhost++] = plan[k];
+            continue;
+        }
+        sb_measurement m;
+        sb_error row_err;
+        run_progress(r, "repeatability: a GPU row again");
+        if (sb_measure(&cd.c, plan[k].v, plan[k].threads, r->stream, &r->timing, &m, &row_err) == SB_OK)
+            tally_row(t, first[k], plan[k].v, &m);
+        sb_measurement_free(&m);
+    }
+    host_result *res = nhost > 0 ? calloc((size_t)nhost, sizeof *res) : NULL;
+    if (res) {
+        run_host_measure(r, im, &cd.c, host, nhost, res);
+        for (int k = 0; k < nhost; k++) {
+            if (res[k].st == SB_OK)
+                tally_row(t, host_first[k], host[k].v, &res[k].m);
+            sb_measurement_free(&res[k].m);
+        }
+        free(res);
+    } else {
+        t->left_out += nhost;
+    }
+    run_progress_clear(r);
+    sb_case_close(&cd);
+    return SB_OK;
+}
+
+/* The summary image's rows of one algorithm, stage by stage. */
+static sb_status repeat_algo(bench_run *r, const sb_algo *algo, repeat_tally *t, sb_error *err)
+{
+    char path[SB_PATH_MAX];
+    sb_rows rows = { 0 };
+    const sb_dataset_image *im = sb_summary_image(&r->ds, algo, run_size_caps(r->o));
+    if (!im || sb_path(path, err, "%s/%s.csv", r->results_dir, algo->name) ||
+        !run_csv_is_this_run(path, r->env.run_id, &rows))
+        return SB_OK;
+    sb_status st = SB_OK;
+    for (int stage = 0; stage < algo->stage_count && !st; stage++) {
+        static planned_row plan[RUN_MAX_CASE_ROWS];
+        static const sb_row *first[RUN_MAX_CASE_ROWS];
+        int n = 0, candidates = 0;
+        double reference_ms = 0.0, rows_ms = 0.0;
+        for (int i = 0; i < rows.count && n < RUN_MAX_CASE_ROWS; i++) {
+            const sb_row *row = &rows.row[i];
+            const sb_variant *v = sb_variant_find(algo->name, row->variant);
+            if (strcmp(row->stage, algo->stages[stage]) != 0 || strcmp(row->image, im->name) != 0 || !v ||
+                strcmp(row->agreement, "FAIL") == 0)
+                continue;
+            candidates++;
+            if (v == sb_reference_variant(algo) && row->threads == 1)
+                reference_ms = row->kernel.median;     /* opening the case runs it once */
+            double cost = row_cost_ms(row, r->timing.budget_ms);
+            if (over(r, t, reference_ms + rows_ms + cost))
+                continue;
+            rows_ms += cost;
+            first[n] = row;
+            plan[n++] = (planned_row){ v, row->threads };
+        }
+        if (n > 0 && over(r, t, reference_ms + rows_ms))
+            n = 0;                                   /* its reference alone is too slow */
+        t->left_out += candidates - n;
+        if (n == 0)
+            continue;
+        t->estimate_ms += reference_ms + rows_ms;
+        st = repeat_case(r, algo, stage, im, first, plan, n, t, err);
+    }
+    sb_rows_free(&rows);
+    return st;
+}
+
+static int percent(int part, int whole) { return whole ? (int)lround(100.0 * part / whole) : 0; }
+
+sb_status run_repeat(bench_run *r, sb_error *err)
+{
+    const sb_bench_opts *o = r->o;
+    if (o->check_only || o->repeat == SB_REPEAT_OFF)
+        return SB_OK;
+    repeat_tally t = { 0 };
+    t.began_ms = sb_clock_ms();
+    t.allowance_ms = REPEAT_SHARE * (t.began_ms - r->begun_ms + 1000.0 * r->seconds_before);
+    char path[SB_PATH_MAX];
+    sb_status st = sb_path(path, err, "%s/repeat.csv", r->results_dir);
+    if (st || !(t.csv = fopen(path, "w")))
+        return st ? st : sb_fail(err, SB_ERR_IO, "%s: cannot write", path);
+    fprintf(t.csv, "algo,stage,variant,threads,image,first_median_ms,first_n,again_median_ms,again_n,ratio,"
+                   "within_10pct,first_flags\n");
+    for (int i = 0; i < sb_algo_count() && !st; i++)
+        if (sb_pattern_match(o->algos, sb_algo_at(i)->name))
+            st = repeat_algo(r, sb_algo_at(i), &t, err);
+    if (fclose(t.csv) != 0 && !st)
+        st = sb_fail(err, SB_ERR_IO, "%s: cannot write", path);
+    if (st)
+        return st;
+    double seconds = (sb_clock_ms() - t.began_ms) / 1000.0;
+    char left[120] = "";
+    if (t.left_out)
+        snprintf(left, sizeof left, "; %d row(s) left out, too slow for a tenth of the run", t.left_out);
+    snprintf(r->env.repeatability, sizeof r->env.repeatability,
+             "%d %% of %d CPU rows and %d %% of %d GPU rows within 10 %% of their first measurement "
+             "(the summary image's rows, measured again at the end of the run in %.0f s%s; repeat.csv)",
+             percent(t.cpu_within, t.cpu), t.cpu, percent(t.gpu_within, t.gpu), t.gpu, seconds, left);
+    r->env.repeat_cpu[0] = t.cpu_within;
+    r->env.repeat_cpu[1] = t.cpu;
+    r->env.repeat_gpu[0] = t.gpu_within;
+    r->env.repeat_gpu[1] = t.gpu;
+    r->spent.repeat += seconds * 1000.0;
+    fprintf(stderr, "repeatability on this machine: %s\n", r->env.repeatability);
+    return SB_OK;
+}

@@ -1,0 +1,125 @@
+/* rounds.c - the host rows of one case, measured in interleaved rounds
+ * (harness.h, sb_rounds_*): every row checked first, then round after
+ * round each row takes its share of the timed runs in turn -- A B C,
+ * C B A, A B C: the order reversed every other round, so no row always
+ * follows the same one -- then each is closed and recorded in plan order.
+ * A burst of noise (another program, a neighbour on the host) then lands
+ * on a round of every row instead of on the whole of one, and shows as a
+ * round that disagrees.  Steal time on each row's CPUs is read over the
+ * whole block, which its rounds span. */
+#define _GNU_SOURCE            /* CPU_SETSIZE */
+#include "run/state.h"
+
+#include "harness/host_noise.h"
+
+#include "segbench/clock.h"
+#include "segbench/placement.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Steal is counted in clock ticks (10 ms): below this much CPU time in
+ * the block, a tick or two would read as a large share. */
+enum { STEAL_MIN_CPU_MS = 200 };
+
+typedef struct host_slot {
+    const planned_row *p;
+    sb_rounds_row rr;
+    sb_status st;
+    sb_error err;
+    double steal0;             /* ms of steal on its CPUs when the block began */
+} host_slot;
+
+/* The CPUs a row of `threads` runs on (placement.h): its own when pinned,
+ * else every CPU the process may use. */
+static int row_cpus(int threads, int *cpus, int max)
+{
+    if (sb_placement_enabled() && sb_placement_cpu(0) >= 0) {
+        int n = threads < max ? threads : max;
+        for (int i = 0; i < n; i++)
+            cpus[i] = sb_placement_cpu(i);
+        return n;
+    }
+    return sb_placement_order(cpus, max);
+}
+
+static double row_steal_ms(int threads, int *ncpus)
+{
+    static int cpus[CPU_SETSIZE];
+    *ncpus = row_cpus(threads, cpus, CPU_SETSIZE);
+    return sb_host_steal_ms(cpus, *ncpus);
+}
+
+static void block_progress(bench_run *r, const sb_case *c, const host_slot *s, const sb_dataset_image *im,
+                           const char *what)
+{
+    char label[300], row[256];
+    run_row_label(c, s->p, im, row, sizeof row);
+    snprintf(label, sizeof label, "%s (%s)", row, what);
+    run_progress(r, label);
+}
+
+sb_status run_host_measure(bench_run *r, const sb_dataset_image *im, const sb_case *c, const planned_row *plan,
+                           int n, host_result *out)
+{
+    host_slot *slot = calloc((size_t)n, sizeof *slot);
+    if (!slot) {
+        for (int k = 0; k < n; k++)
+            out[k].st = sb_fail(&out[k].err, SB_ERR_NOMEM, "out of memory for %d host rows", n);
+        return SB_ERR_NOMEM;
+    }
+    int rounds = r->o->rounds;
+    double began = sb_clock_ms();
+    for (int k = 0; k < n; k++) {
+        host_slot *s = &slot[k];
+        int ncpus;
+        s->p = &plan[k];
+        s->steal0 = row_steal_ms(s->p->threads, &ncpus);
+        block_progress(r, c, s, im, "check");
+        s->st = sb_rounds_open(&s->rr, c, s->p->v, s->p->threads, rounds, &r->timing, &out[k].m, &s->err);
+    }
+    for (int round = 0; round < rounds; round++)
+        for (int i = 0; i < n; i++) {
+            host_slot *s = &slot[round % 2 ? n - 1 - i : i];
+            if (s->st)
+                continue;
+            char what[32];
+            snprintf(what, sizeof what, "round %d of %d", round + 1, rounds);
+            block_progress(r, c, s, im, what);
+            s->st = sb_rounds_next(&s->rr, &r->timing, &s->err);
+        }
+    double wall = sb_clock_ms() - began;
+    for (int k = 0; k < n; k++) {
+        host_slot *s = &slot[k];
+        if (!s->st)
+            s->st = sb_rounds_close(&s->rr, &s->err);
+        else
+            sb_rounds_release(&s->rr);
+        int ncpus;
+        double steal1 = row_steal_ms(s->p->threads, &ncpus);
+        if (s->steal0 >= 0 && steal1 >= 0 && wall * ncpus >= STEAL_MIN_CPU_MS)
+            out[k].m.steal = (steal1 - s->steal0) / (wall * ncpus);
+        out[k].st = s->st;
+        out[k].err = s->err;
+    }
+    free(slot);
+    return SB_OK;
+}
+
+sb_status run_host_rows(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
+                        const planned_row *plan, int n, sb_error *fatal)
+{
+    host_result *res = calloc((size_t)n, sizeof *res);
+    if (!res)
+        return sb_fail(fatal, SB_ERR_NOMEM, "out of memory for %d host rows", n);
+    run_host_measure(r, im, c, plan, n, res);
+    sb_status st = SB_OK;
+    for (int k = 0; k < n; k++)
+        if (!st)
+            st = run_row_record(r, rows, im, c, &plan[k], &res[k].m, res[k].st, &res[k].err, fatal);
+        else
+            sb_measurement_free(&res[k].m);
+    free(res);
+    return st;
+}

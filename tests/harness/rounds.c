@@ -1,0 +1,258 @@
+/* rounds.c - host rows in interleaved rounds, where their threads run,
+ * and what else uses their CPUs (harness/rounds.c, host_noise.c,
+ * impl_pthread/placement.c and pool.c), called as functions. */
+#define _GNU_SOURCE            /* sched_getcpu, CPU_* */
+#include "test_groups.h"
+
+#include "compare/noise.h"
+#include "harness/cases.h"
+#include "harness/harness.h"
+#include "harness/host_noise.h"
+#include "harness/registry.h"
+
+#include "segbench/clock.h"
+#include "segbench/placement.h"
+
+#include "pool.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+/* A host variant whose run() takes run_ms[round] milliseconds (busy). */
+static double run_ms[4];
+static int round_now, runs;
+
+static void busy_ms(double ms)
+{
+    double t0 = sb_clock_ms();
+    while (sb_clock_ms() - t0 < ms)
+        ;
+}
+
+static sb_status timed_prepare(void **state, const sb_image *in, const void *params, void *out, const sb_exec *e,
+                               sb_error *err)
+{
+    (void)in, (void)params, (void)out, (void)e, (void)err;
+    *state = &runs;
+    return SB_OK;
+}
+static sb_status timed_run(void *state, sb_error *err)
+{
+    (void)state, (void)err;
+    runs++;
+    busy_ms(run_ms[round_now]);
+    return SB_OK;
+}
+static sb_status timed_fetch(void *state, sb_error *err)
+{
+    (void)state, (void)err;
+    return SB_OK;
+}
+static void timed_release(void *state) { (void)state; }
+
+static const sb_variant_ops TIMED_OPS = { timed_prepare, NULL, timed_run, timed_fetch, timed_release };
+static const sb_variant TIMED = { "integral", "timed", "cpu", "NONE", 0, 1u, &TIMED_OPS, "run_ms[round] a run",
+                                  "integral/timed", __FILE__, NULL, "", NULL };
+
+/* The timed variant in `rounds` rounds, run_ms[r] a run in round r; the
+ * check (which cannot pass: it writes nothing) is not what is tested. */
+static void measure_in_rounds(int rounds, const sb_timing_opts *o, sb_measurement *m)
+{
+    sb_image img;
+    sb_case_data cd;
+    sb_error err;
+    test_random_grey(&img, 16, 8, 1);
+    CHECKF(sb_case_open(&cd, sb_algo_find("integral"), 0, NULL, &img, &err) == SB_OK, "%s", err.msg);
+    sb_rounds_row rr;
+    round_now = 0;
+    runs = 0;
+    sb_status st = sb_rounds_open(&rr, &cd.c, &TIMED, 1, rounds, o, m, &err);
+    for (int r = 0; r < rounds && !st; r++) {
+        round_now = r;
+        st = sb_rounds_next(&rr, o, &err);
+    }
+    CHECKF(st == SB_OK, "%s", err.msg);
+    CHECKF(sb_rounds_close(&rr, &err) == SB_OK, "%s", err.msg);
+    sb_case_close(&cd);
+    sb_image_free(&img);
+}
+
+/* Each round takes its share of the samples; the row's spread is its
+ * rounds' disagreement, and a round 40 % slower than the others makes the
+ * row unstable where the rounds alone would have hidden it in a median. */
+static void test_rounds_share_and_flag(void)
+{
+    sb_timing_opts o;
+    sb_timing_defaults(&o);
+    o.budget_ms = 30;
+    o.warmup_ms = 2;
+    o.min_reps = 9;
+    o.max_reps = 300;
+    sb_measurement m;
+    run_ms[0] = run_ms[1] = run_ms[2] = 0.5;
+    measure_in_rounds(3, &o, &m);
+    CHECKF(m.rounds == 3 && m.kernel.n >= 9, "%d rounds, %d samples", m.rounds, m.kernel.n);
+    CHECKF(m.round_spread < SB_ROUND_UNSTABLE, "steady rounds spread %.3f", m.round_spread);
+    sb_measurement_free(&m);
+
+    run_ms[1] = 0.7;                                /* one round disturbed */
+    measure_in_rounds(3, &o, &m);
+    CHECKF(m.rounds == 3 && m.round_spread > SB_ROUND_UNSTABLE, "%d rounds, spread %.3f", m.rounds,
+           m.round_spread);
+    sb_row row;
+    memset(&row, 0, sizeof row);
+    row.kernel = m.kernel;
+    row.rounds = m.rounds;
+    row.round_spread = m.round_spread;
+    row.steal = -1.0;
+    CHECK(sb_noise_row_flags(&row, 1) & SB_NOISE_FLAG_UNSTABLE);
+    CHECK((sb_noise_row_flags(&row, 0) & SB_NOISE_FLAG_UNSTABLE) == 0);     /* GPU rows: not from rounds */
+    row.round_spread = 0.0;
+    row.steal = 0.2;                                /* a fifth of its CPUs' time stolen */
+    CHECK(sb_noise_row_flags(&row, 1) & SB_NOISE_FLAG_UNSTABLE);
+    char text[64];
+    sb_noise_flag_text(SB_NOISE_FLAG_UNSTABLE, text, sizeof text);
+    CHECKF(strcmp(text, "unstable") == 0, "%s", text);
+    sb_measurement_free(&m);
+}
+
+/* A row as long as the budget: its check run is a sample, and it takes
+ * two more -- one a round -- only while one run is at most 3 budgets. */
+static void test_rounds_slow_rows(void)
+{
+    sb_timing_opts o;
+    sb_timing_defaults(&o);
+    o.budget_ms = 4;
+    sb_measurement m;
+    run_ms[0] = run_ms[1] = run_ms[2] = 6;          /* 1.5 budgets */
+    measure_in_rounds(3, &o, &m);
+    CHECKF(m.kernel.n == 3 && runs == 3 && m.rounds == 3, "%d samples of %d runs, %d parts", m.kernel.n, runs,
+           m.rounds);
+    sb_measurement_free(&m);
+    run_ms[0] = run_ms[1] = run_ms[2] = 14;         /* 3.5 budgets: its one run */
+    measure_in_rounds(3, &o, &m);
+    CHECKF(m.kernel.n == 1 && runs == 1, "%d samples of %d runs", m.kernel.n, runs);
+    sb_measurement_free(&m);
+    run_ms[0] = run_ms[1] = run_ms[2] = 6;          /* one round (sb_measure): all three in it */
+    measure_in_rounds(1, &o, &m);
+    CHECKF(m.kernel.n == 3 && runs == 3, "%d samples of %d runs", m.kernel.n, runs);
+    sb_measurement_free(&m);
+}
+
+/* The placement: every CPU the process may use, once, the first thread of
+ * each core before any second one; a thread pinned there runs there; the
+ * caller held for a row gets its CPUs back. */
+static void test_placement(void)
+{
+    cpu_set_t allowed, now;
+    CHECK(sched_getaffinity(0, sizeof allowed, &allowed) == 0);
+    int order[CPU_SETSIZE];
+    int n = sb_placement_order(order, CPU_SETSIZE);
+    CHECKF(n == CPU_COUNT(&allowed), "%d CPUs placed of %d allowed", n, CPU_COUNT(&allowed));
+    for (int i = 0; i < n; i++) {
+        CHECKF(CPU_ISSET(order[i], &allowed), "CPU %d not allowed", order[i]);
+        for (int j = 0; j < i; j++)
+            CHECKF(order[j] != order[i], "CPU %d placed twice", order[i]);
+    }
+    CHECK(sb_placement_cpu(n) == sb_placement_cpu(0));          /* wraps */
+    sb_placement_hold(1, 0);
+    CHECK(sched_getaffinity(0, sizeof now, &now) == 0);
+    CHECKF(CPU_COUNT(&now) == 1 && CPU_ISSET(order[0], &now) && sched_getcpu() == order[0],
+           "held on %d CPUs, running on %d", CPU_COUNT(&now), sched_getcpu());
+    sb_placement_release();
+    CHECK(sched_getaffinity(0, sizeof now, &now) == 0 && CPU_EQUAL(&now, &allowed));
+    sb_placement_enable(0);
+    CHECK(sb_placement_cpu(0) == -1);
+    sb_placement_hold(1, 0);                                       /* off: nothing pinned */
+    CHECK(sched_getaffinity(0, sizeof now, &now) == 0 && CPU_EQUAL(&now, &allowed));
+    sb_placement_release();
+    sb_placement_enable(1);
+}
+
+/* The pool: worker i on thread i's CPU, and jobs back to back find the
+ * workers awake.  Before the workers spun, every job woke a sleeping one:
+ * on a virtual machine 0.1-0.5 ms each, which made pthread@2 of the
+ * integral image slower than the serial code (docs/measuring.md). */
+static int pool_cpu[4];
+static atomic_int pool_sum;
+static void pool_job(void *ctx, int index, int count)
+{
+    (void)ctx, (void)count;
+    pool_cpu[index] = sched_getcpu();
+    atomic_fetch_add(&pool_sum, index + 1);
+}
+
+static void test_pool_spins_then_sleeps(void)
+{
+    sb_pool *pool;
+    sb_error err;
+    CHECKF(sb_pool_create(&pool, 2, &err) == SB_OK, "%s", err.msg);
+    if (!pool)
+        return;
+    sb_placement_hold(2, 0);
+    atomic_store(&pool_sum, 0);
+    sb_pool_run(pool, pool_job, NULL);                           /* the worker has started */
+    unsigned long slept = sb_pool_sleeps(pool);
+    for (int i = 0; i < 1000; i++)
+        sb_pool_run(pool, pool_job, NULL);
+    unsigned long more = sb_pool_sleeps(pool) - slept;
+    CHECKF(atomic_load(&pool_sum) == 1001 * 3, "%d", atomic_load(&pool_sum));
+    CHECKF(more < 500, "%lu sleeps in 1000 back-to-back jobs", more);
+    if (sb_placement_cpu(1) >= 0)
+        CHECKF(pool_cpu[0] == sb_placement_cpu(0) && pool_cpu[1] == sb_placement_cpu(1),
+               "threads on CPUs %d, %d, not %d, %d", pool_cpu[0], pool_cpu[1], sb_placement_cpu(0),
+               sb_placement_cpu(1));
+    struct timespec pause = { 0, 5 * 1000 * 1000 };              /* long past the spin: asleep, woken */
+    nanosleep(&pause, NULL);
+    sb_pool_run(pool, pool_job, NULL);
+    CHECKF(atomic_load(&pool_sum) == 1002 * 3 && sb_pool_sleeps(pool) > slept + more,
+           "a job after a pause: sum %d", atomic_load(&pool_sum));
+    sb_placement_release();
+    sb_pool_destroy(pool);
+}
+
+/* host_noise: waiting for quiet returns at once when nothing else runs,
+ * and waits for a thread that spins (as OpenMP's do after a region). */
+static atomic_int spin_until_ms;
+static void *spinner(void *arg)
+{
+    (void)arg;
+    while (sb_clock_ms() < atomic_load(&spin_until_ms))
+        ;
+    return NULL;
+}
+
+static void test_host_noise(void)
+{
+    double waited = sb_host_wait_quiet(50);
+    if (waited < 0)
+        return;                                               /* no /proc here */
+    CHECKF(waited < 20, "waited %.1f ms with nothing running", waited);
+    pthread_t t;
+    atomic_store(&spin_until_ms, (int)sb_clock_ms() + 30);
+    if (pthread_create(&t, NULL, spinner, NULL) == 0) {
+        busy_ms(1);
+        waited = sb_host_wait_quiet(200);
+        pthread_join(t, NULL);
+        CHECKF(waited >= 15 && waited < 200, "waited %.1f ms for a thread spinning 30 ms", waited);
+    }
+    int cpu0 = sb_placement_order(&cpu0, 1) ? cpu0 : 0;
+    CHECK(sb_host_steal_ms(&cpu0, 1) >= 0);
+    int none = 100000;
+    CHECK(sb_host_steal_ms(&none, 1) < 0);
+}
+
+const sb_test tests_rounds[] = {
+    { "rounds: each round its share of the samples; a round 40 % slower makes the row unstable (so does steal)",
+      test_rounds_share_and_flag },
+    { "rounds: a slow row's check run is a sample, two more (one a round) only up to 3 budgets",
+      test_rounds_slow_rows },
+    { "placement: every usable CPU once, cores first; the caller held and given back", test_placement },
+    { "pool: worker i on thread i's CPU; back-to-back jobs find the workers awake, later ones wake them",
+      test_pool_spins_then_sleeps },
+    { "host noise: quiet at once when alone; waits for a spinning thread; steal read per CPU", test_host_noise },
+};
+const int tests_rounds_count = sizeof tests_rounds / sizeof tests_rounds[0];
