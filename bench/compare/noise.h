@@ -19,7 +19,7 @@
  *              of the GPU's peak clock (nvbench's --throttle-threshold, 75 %)
  *   unstable   a host row whose interleaved rounds disagree: a round's median
  *              more than SB_ROUND_UNSTABLE (10 %) from the row's, or whose
- *              CPUs lost more than SB_STEAL_UNSTABLE (5 %) of their time to
+ *              CPUs lost more than SB_STEAL_UNSTABLE (10 %) of their time to
  *              other tenants of the machine (steal) while it ran.  Two runs
  *              of such a row need not agree within 10 %, which is what the
  *              flag says (docs/measuring.md).
