@@ -49,7 +49,7 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
     [OPT_PIN] = { "pin", "on|off", "on", "host threads on fixed CPUs, one per core first (docs/measuring.md)" },
     [OPT_REPEAT] = { "repeat", "auto|on|off", "auto",
                      "at the end, measure the summary image's rows again and report how many repeat within 10 % "
-                     "(auto: when that costs at most 10 % of the run)" },
+                     "(auto: the rows that fit in 5 % of the run's time, the costliest left out first)" },
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL,
                            "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },

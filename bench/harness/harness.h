@@ -181,6 +181,7 @@ typedef struct sb_rounds_row {
     int reference;             /* the serial reference, its case's run its first sample */
     int slow;                  /* one run took the budget: whole runs, no warm-up */
     double first_ms;           /* the check run (or the reference's run) */
+    double median_ms;          /* the last round's median */
     int rounds, rounds_done;
     int n;                     /* kernel samples so far */
     int parts;                 /* entries of part_ms */

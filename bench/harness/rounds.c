@@ -93,11 +93,13 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
 }
 
 /* The round's warm-up: the first round's counts the check run (harness.h,
- * step 2); a later one re-warms what the other rows' rounds evicted. */
+ * step 2); a later one re-warms what the other rows' rounds evicted, for
+ * a quarter of warmup_ms -- no run at all for a row whose runs take that
+ * long, which re-reads its data from memory in its first microseconds. */
 static sb_status round_warmup(sb_rounds_row *rr, int round, const sb_timing_opts *o, sb_error *err)
 {
     double warm_ms = o->warmup_ms / 4, ms;
-    int warm_min = 1;
+    int warm_min = rr->median_ms < warm_ms;
     if (round == 0) {
         warm_ms = o->warmup_ms - rr->first_ms;
         warm_min = rr->first_ms >= o->warmup_ms ? 0 : o->warmup_min;
@@ -113,8 +115,26 @@ static sb_status round_warmup(sb_rounds_row *rr, int round, const sb_timing_opts
     return SB_OK;
 }
 
-/* The round's share of the timed runs: budget / rounds, min_reps / rounds
- * (rounded up), and of the max_reps still left an even share. */
+/* Has a round gathered its share?  The protocol's rule (harness.h, step
+ * 3) on budget / rounds and min_reps / rounds (rounded up), except that a
+ * row too slow for its share takes one run a round once the round's
+ * budget is spent: three rounds give it the three samples a row takes at
+ * least, at the cost the one-row protocol paid for them. */
+static int round_enough(const double *ms, int n, double started, const sb_timing_opts *share, double budget)
+{
+    if (n >= share->max_reps)
+        return 1;
+    if (sb_clock_ms() - started >= budget)
+        return n >= 1;
+    if (n < share->min_reps || n % 5)
+        return 0;
+    sb_summary s;
+    sb_summarize(ms, n, &s);
+    return sb_median_rel_se(&s) < share->target_rse;
+}
+
+/* The round's share of the timed runs (round_enough), of the max_reps
+ * still left an even share. */
 static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts *o, sb_error *err)
 {
     int left = rr->rounds - round;
@@ -131,11 +151,12 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
         if (st)
             return st;
         n++;
-    } while (!sb_enough_samples(ms, n, t0, &share, o->budget_ms / rr->rounds));
+    } while (!round_enough(ms, n, t0, &share, o->budget_ms / rr->rounds));
     rr->n += n;
     sb_summary s;
     sb_summarize(ms, n, &s);
     rr->part_ms[rr->parts++] = s.median;
+    rr->median_ms = s.median;
     return SB_OK;
 }
 
