@@ -17,7 +17,8 @@ int sb_noise_row_flags(const sb_row *r, int host)
         flags |= SB_NOISE_FLAG_OVER_PEAK;
     if (r->e2e.n > 0 && r->frame.n > 0 && r->e2e.median < r->frame.median)
         flags |= SB_NOISE_FLAG_E2E;
-    if (host && (r->round_spread > SB_ROUND_UNSTABLE || r->steal > SB_STEAL_UNSTABLE))
+    if (host && (r->round_spread > SB_ROUND_UNSTABLE || r->steal > SB_STEAL_UNSTABLE ||
+                 r->cpu_slowdown > SB_SLOWDOWN_UNSTABLE))
         flags |= SB_NOISE_FLAG_UNSTABLE;
     char governor[64];
     if (host && sb_noise_governor(governor, sizeof governor))
@@ -81,6 +82,10 @@ void sb_noise_warn_unstable(FILE *fp, const char *label, const sb_row *r)
         fprintf(fp, "warning: %s: unstable: its CPUs lost %.0f %% of their time to other tenants of this "
                     "(virtual) machine while it ran (steal)\n",
                 label, 100.0 * r->steal);
+    if (r->cpu_slowdown > SB_SLOWDOWN_UNSTABLE)
+        fprintf(fp, "warning: %s: unstable: its CPUs ran a fixed loop up to %.0f %% slower than their best in this "
+                    "run (another tenant on the same physical cores, or a lower clock)\n",
+                label, 100.0 * (r->cpu_slowdown - 1.0));
 }
 
 int sb_noise_governor(char *name, size_t size)

@@ -20,7 +20,9 @@
  *   unstable   a host row whose interleaved rounds disagree: a round's median
  *              more than SB_ROUND_UNSTABLE (10 %) from the row's, or whose
  *              CPUs lost more than SB_STEAL_UNSTABLE (10 %) of their time to
- *              other tenants of the machine (steal) while it ran.  Two runs
+ *              other tenants of the machine (steal) while it ran, or whose
+ *              CPUs ran a fixed loop more than SB_SLOWDOWN_UNSTABLE slower
+ *              than their best around its rounds (a busy neighbour).  Two runs
  *              of such a row need not agree within 10 %, which is what the
  *              flag says (docs/measuring.md).
  */

@@ -147,6 +147,8 @@ typedef struct sb_measurement {
     double round_spread;       /* the largest |round median / median - 1| */
     double steal;              /* the share of its CPUs' time that other tenants took while
                                   it ran (host_noise.h), -1: not known */
+    double slowdown;           /* host rows: how much slower than their best its CPUs ran a
+                                  fixed loop around its rounds (host_noise.h), 0: not known */
 } sb_measurement;
 
 /* The whole protocol for one row.  A broken contract is reported in
@@ -185,8 +187,13 @@ typedef struct sb_rounds_row {
     int rounds, rounds_done;
     int n;                     /* kernel samples so far */
     int parts;                 /* entries of part_ms */
+    double slowdown;           /* the worst sb_host_slowdown around its rounds */
     double part_ms[SB_ROUNDS_MAX + 3];   /* each round's median; a slow row's runs each */
 } sb_rounds_row;
+
+/* The CPUs a host row of `threads` runs on: its own when pinned
+ * (placement.h), else every CPU the process may use; returns how many. */
+int sb_rounds_cpus(int threads, int *cpus, int max);
 
 sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *v, int threads, int rounds,
                          const sb_timing_opts *o, sb_measurement *m, sb_error *err);

@@ -5,6 +5,8 @@
 #include "segbench/clock.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,4 +87,78 @@ double sb_host_steal_ms(const int *cpus, int n)
     if (found == 0 || tick <= 0)
         return -1.0;
     return total * 1000.0 / (double)tick;
+}
+
+/* ---- CPU speed ---- */
+
+enum { PROBE_STEPS = 40000, PROBE_TRIES = 3, PROBE_CPUS = CPU_SETSIZE };
+
+static double probe_best[PROBE_CPUS];          /* ms, 0: not yet probed */
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A chain of dependent multiply-adds: its time is the core's speed. */
+static double probe_once(void)
+{
+    volatile double seed = 1.0;
+    double x = seed, t0 = sb_clock_ms();
+    for (int i = 0; i < PROBE_STEPS; i++)
+        x = x * 0.9999999 + 1e-9;
+    double ms = sb_clock_ms() - t0;
+    seed = x;
+    return ms;
+}
+
+typedef struct probe_job {
+    int cpu;
+    double ms;                 /* the best of PROBE_TRIES, 0: could not pin */
+} probe_job;
+
+static void *probe_thread(void *arg)
+{
+    probe_job *job = arg;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(job->cpu, &one);
+    job->ms = 0.0;
+    if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0)
+        return NULL;
+    double best = 1e300;
+    for (int i = 0; i < PROBE_TRIES; i++) {
+        double ms = probe_once();
+        best = ms < best ? ms : best;
+    }
+    job->ms = best;
+    return NULL;
+}
+
+double sb_host_slowdown(const int *cpus, int n)
+{
+    probe_job *jobs = calloc((size_t)n, sizeof *jobs);
+    pthread_t *threads = calloc((size_t)n, sizeof *threads);
+    char *started = calloc((size_t)n, 1);
+    double worst = 0.0;
+    if (jobs && threads && started) {
+        for (int i = 0; i < n; i++) {
+            jobs[i].cpu = cpus[i];
+            started[i] = cpus[i] >= 0 && cpus[i] < PROBE_CPUS &&
+                         pthread_create(&threads[i], NULL, probe_thread, &jobs[i]) == 0;
+        }
+        pthread_mutex_lock(&probe_lock);
+        for (int i = 0; i < n; i++) {
+            if (!started[i])
+                continue;
+            pthread_join(threads[i], NULL);
+            double ms = jobs[i].ms, *best = &probe_best[jobs[i].cpu];
+            if (ms <= 0)
+                continue;
+            if (*best == 0.0 || ms < *best)
+                *best = ms;
+            worst = ms / *best > worst ? ms / *best : worst;
+        }
+        pthread_mutex_unlock(&probe_lock);
+    }
+    free(jobs);
+    free(threads);
+    free(started);
+    return worst;
 }

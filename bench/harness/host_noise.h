@@ -24,6 +24,24 @@
  * than libgomp's default spin on any CPU measured). */
 enum { SB_QUIET_MAX_MS = 50 };
 
+/*   CPU speed.  A virtual CPU can run slower than it did a minute ago
+ *   without any steal: its physical core's other hardware thread, or the
+ *   memory system, busy with another tenant's work.  On the H100 host (16
+ *   virtual CPUs, idle) one fixed loop took 1.0x to 2.1x the fastest CPU's
+ *   time depending on the CPU, and a serial row pinned to one CPU took
+ *   1.0 s in one run and 1.76 s in the next.  sb_host_slowdown() times a
+ *   fixed chain of dependent floating-point operations (no memory traffic)
+ *   on each of a row's CPUs and compares it with the best that CPU ever
+ *   ran it in this process; a row whose CPUs ran it more than
+ *   SB_SLOWDOWN_UNSTABLE slower at a round's start or end is flagged
+ *   unstable. */
+#define SB_SLOWDOWN_UNSTABLE 1.10
+
+/* The slowest of cpus[0..n)'s probe times over its own best, >= 1.0 (the
+ * probe runs on all of them at once, a thread pinned to each, about 1 ms);
+ * 0 when it cannot run there. */
+double sb_host_slowdown(const int *cpus, int n);
+
 /* Wait until no other thread of this process is running, at most max_ms;
  * returns the milliseconds waited, or -1 when Linux does not say (no
  * /proc): nothing waited then. */

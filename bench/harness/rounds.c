@@ -1,4 +1,5 @@
 /* rounds.c - host rows in interleaved rounds (harness.h). */
+#define _GNU_SOURCE            /* CPU_SETSIZE */
 #include "harness/harness.h"
 
 #include "harness/host_noise.h"
@@ -9,6 +10,7 @@
 #include "segbench/trace.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +30,27 @@ static void trace_end(void)
 {
     sb_trace_pop();
     sb_trace_pop();
+}
+
+int sb_rounds_cpus(int threads, int *cpus, int max)
+{
+    if (sb_placement_enabled() && sb_placement_cpu(0) >= 0) {
+        int n = threads < max ? threads : max;
+        for (int i = 0; i < n; i++)
+            cpus[i] = sb_placement_cpu(i);
+        return n;
+    }
+    return sb_placement_order(cpus, max);
+}
+
+/* How fast the row's CPUs run now (host_noise.h), into rr->slowdown. */
+static void probe_speed(sb_rounds_row *rr)
+{
+    static int cpus[CPU_SETSIZE];
+    int n = sb_rounds_cpus(rr->threads, cpus, CPU_SETSIZE);
+    double slowdown = n > 0 ? sb_host_slowdown(cpus, n) : 0.0;
+    if (slowdown > rr->slowdown)
+        rr->slowdown = slowdown;
 }
 
 /* The row's CPUs to itself: wait until the threads of the rows before
@@ -187,12 +210,16 @@ sb_status sb_rounds_next(sb_rounds_row *rr, const sb_timing_opts *o, sb_error *e
     hold_quiet(rr);
     sb_status st = SB_OK;
     if (rr->slow) {
+        probe_speed(rr);
         sb_phase(&k, SB_STEP_TIMED);
         st = round_slow(rr, round, o, err);
     } else if (!(st = round_warmup(rr, round, o, err))) {
+        probe_speed(rr);
         sb_phase(&k, SB_STEP_TIMED);            /* 3. kernel time */
         st = round_timed(rr, round, o, err);
     }
+    sb_phase(&k, SB_STEP_WARMUP);
+    probe_speed(rr);                            /* the CPUs' speed before and after */
     rr->rounds_done++;
     sb_phase(&k, SB_STEPS);
     sb_placement_release();
@@ -240,6 +267,7 @@ sb_status sb_rounds_close(sb_rounds_row *rr, sb_error *err)
         }
         m->rounds = rr->parts;
         m->round_spread = parts_spread(rr, m->kernel.median);
+        m->slowdown = rr->slowdown;
     }
     trace_end();
     sb_rounds_release(rr);

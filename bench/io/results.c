@@ -24,12 +24,12 @@ const char *const SB_ROWS_CSV_HEADER =
     "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags,"
     "frame_n,frame_median_ms,frame_min_ms,frame_p25_ms,frame_p75_ms,frame_max_ms,"
     "setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms,"
-    "sm_mhz_start,sm_mhz_end,mem_mhz_start,mem_mhz_end,clock_reasons,rounds,round_spread,steal";
+    "sm_mhz_start,sm_mhz_end,mem_mhz_start,mem_mhz_end,clock_reasons,rounds,round_spread,steal,cpu_slowdown";
 const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms,run_id";
 /* Older files: V1 has no commit, date, run_id; V2 no flags; V3 no frame and
  * setup; V4 no clocks; V5 no rounds. */
 enum {
-    CSV_FIELDS = 49, CSV_FIELDS_V5 = 46, CSV_FIELDS_V4 = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28,
+    CSV_FIELDS = 50, CSV_FIELDS_V5 = 46, CSV_FIELDS_V4 = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28,
     CSV_FIELDS_V1 = 25
 };
 
@@ -116,7 +116,7 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
     fprintf(fp, ",%d,%.4f,", r->rounds, r->round_spread);
     if (r->steal >= 0)
         fprintf(fp, "%.4f", r->steal);
-    fputc('\n', fp);
+    fprintf(fp, ",%.3f\n", r->cpu_slowdown);
 }
 
 sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err)
@@ -287,6 +287,7 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
             r->rounds = atoi(f[46]);
             r->round_spread = atof(f[47]);
             r->steal = f[48][0] ? atof(f[48]) : -1.0;
+            r->cpu_slowdown = atof(f[49]);
         }
         if (nf >= CSV_FIELDS_V5) {
             for (int k = 0; k < 2; k++) {
@@ -567,6 +568,8 @@ sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *er
             fprintf(fp, ", ");
             sb_json_key_num(fp, "steal", r->steal);
         }
+        fprintf(fp, ", ");
+        sb_json_key_num(fp, "cpu_slowdown", r->cpu_slowdown);
         fprintf(fp, "}");
     }
     fprintf(fp, "\n]}\n");

@@ -48,6 +48,8 @@ typedef struct sb_row {
     double round_spread;     /* the largest |round median / median - 1| */
     double steal;            /* the share of its CPUs' time taken by other tenants while its
                                 rounds ran; -1: not known */
+    double cpu_slowdown;     /* how much slower than their best its CPUs ran a fixed loop
+                                around its rounds (harness/host_noise.h); 0: not known */
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */
 } sb_row;
 

@@ -31,23 +31,10 @@ typedef struct host_slot {
     double steal0;             /* ms of steal on its CPUs when the block began */
 } host_slot;
 
-/* The CPUs a row of `threads` runs on (placement.h): its own when pinned,
- * else every CPU the process may use. */
-static int row_cpus(int threads, int *cpus, int max)
-{
-    if (sb_placement_enabled() && sb_placement_cpu(0) >= 0) {
-        int n = threads < max ? threads : max;
-        for (int i = 0; i < n; i++)
-            cpus[i] = sb_placement_cpu(i);
-        return n;
-    }
-    return sb_placement_order(cpus, max);
-}
-
 static double row_steal_ms(int threads, int *ncpus)
 {
     static int cpus[CPU_SETSIZE];
-    *ncpus = row_cpus(threads, cpus, CPU_SETSIZE);
+    *ncpus = sb_rounds_cpus(threads, cpus, CPU_SETSIZE);
     return sb_host_steal_ms(cpus, *ncpus);
 }
 
