@@ -43,7 +43,7 @@ void sb_noise_flag_text(int flags, char *out, size_t size)
     } NAMES[] = { { SB_NOISE_FLAG_SPREAD, "spread" }, { SB_NOISE_FLAG_OVER_PEAK, "over_peak" },
                   { SB_NOISE_FLAG_GOVERNOR, "governor" }, { SB_NOISE_FLAG_E2E, "e2e_below_frame" },
                   { SB_NOISE_FLAG_THROTTLED, "throttled" }, { SB_NOISE_FLAG_LOW_CLOCK, "low_clock" },
-                  { SB_NOISE_FLAG_UNSTABLE, "unstable" } };
+                  { SB_NOISE_FLAG_UNSTABLE, "unstable" }, { SB_NOISE_FLAG_SLOWER_THAN_SERIAL, "slower_than_serial" } };
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0] && used < size; i++)
@@ -86,6 +86,24 @@ void sb_noise_warn_unstable(FILE *fp, const char *label, const sb_row *r)
         fprintf(fp, "warning: %s: unstable: its CPUs ran a fixed loop up to %.0f %% slower than their best in this "
                     "run (another tenant on the same physical cores, or a lower clock)\n",
                 label, 100.0 * (r->cpu_slowdown - 1.0));
+}
+
+void sb_noise_warn_slower(FILE *fp, const char *label, int flags, const sb_row *r, double serial_ms, double gbps_1,
+                          double gbps_n)
+{
+    if (!(flags & SB_NOISE_FLAG_SLOWER_THAN_SERIAL))
+        return;
+    fprintf(fp, "warning: %s: slower than the serial reference beside it (%.4g against %.4g ms): ", label,
+            r->kernel.median, serial_ms);
+    if (flags & SB_NOISE_FLAG_UNSTABLE)
+        fprintf(fp, "it is unstable (above)\n");
+    else if (gbps_1 > 0 && gbps_n > 0 && gbps_n < 1.5 * gbps_1)
+        fprintf(fp, "memory bandwidth here barely grows with threads (memcpy %.1f GB/s at 1 thread, %.1f at %d), "
+                    "and this variant moves more bytes than the serial code\n",
+                gbps_1, gbps_n, r->threads);
+    else
+        fprintf(fp, "starting and joining %d threads costs more than the work they share at %dx%d\n", r->threads,
+                r->width, r->height);
 }
 
 int sb_noise_governor(char *name, size_t size)

@@ -22,7 +22,13 @@
  *              CPUs lost more than SB_STEAL_UNSTABLE (10 %) of their time to
  *              other tenants of the machine (steal) while it ran, or whose
  *              CPUs ran a fixed loop more than SB_SLOWDOWN_UNSTABLE slower
- *              than their best around its rounds (a busy neighbour).  Two runs
+ *              than their best around its rounds (a busy neighbour).
+ *   slower_than_serial  a threaded CPU row slower than the serial reference
+ *              measured in the same rounds: not noise but a result, flagged
+ *              so that no table shows it without its cause (the warning
+ *              names it: the row is unstable, or the host's memory bandwidth
+ *              barely grows with threads, or the threads cost more than the
+ *              work at this size).  Two runs
  *              of such a row need not agree within 10 %, which is what the
  *              flag says (docs/measuring.md).
  */
@@ -46,7 +52,8 @@ enum {
     SB_NOISE_FLAG_E2E = 8,
     SB_NOISE_FLAG_THROTTLED = 16,
     SB_NOISE_FLAG_LOW_CLOCK = 32,
-    SB_NOISE_FLAG_UNSTABLE = 64
+    SB_NOISE_FLAG_UNSTABLE = 64,
+    SB_NOISE_FLAG_SLOWER_THAN_SERIAL = 128
 };
 
 /* The flags of one sample set: spread only (as compare sees it). */
@@ -60,6 +67,11 @@ int sb_noise_clock_flags(const sb_row *r, int peak_sm_mhz);
 void sb_noise_flag_text(int flags, char *out, size_t size);
 /* One warning line: "warning: LABEL: <what> (<likely cause>)". */
 void sb_noise_warn(FILE *fp, const char *label, int flags, const sb_summary *s, double peak_fraction);
+/* The slower_than_serial line and its likely cause: unstable, memory
+ * bandwidth (memcpy gbps_1 at one thread, gbps_n at the row's count), or
+ * the threads' own cost. */
+void sb_noise_warn_slower(FILE *fp, const char *label, int flags, const sb_row *r, double serial_ms, double gbps_1,
+                          double gbps_n);
 /* The unstable flag's line, from the row's rounds and steal. */
 void sb_noise_warn_unstable(FILE *fp, const char *label, const sb_row *r);
 

@@ -3,16 +3,16 @@
  * The protocol (docs/measuring.md says it for a reader):
  *   1. check: prepare with poisoned outputs, run, fetch, compare with the
  *      reference.  Nothing is timed before this passes or fails.
- *      A slow row -- its check run took at least `budget_ms` -- stops here:
- *      that run is its one kernel sample, and its prepare + run + fetch its
- *      one end-to-end sample (device variants time one more prepare + run
- *      + fetch, since their check prepare also poisons device memory).  A
- *      run of seconds needs no warm-up, and repeating it would cost
- *      minutes; the report marks rows with fewer than 3 samples.  The
- *      reference variant at one thread is such a row's cheapest case: the
- *      run that computed the reference (sb_case.ref_times) is its first
- *      sample (two more where SB_REFERENCE_MEDIAN_OF allows), and its
- *      verdict is "reference".
+ *      A slow row -- its check run took at least `budget_ms` -- needs no
+ *      warm-up: that run is a kernel sample.  A device row stops there (its
+ *      one sample; one more prepare + run + fetch its end to end, since its
+ *      check prepare also poisons device memory); a host row takes two more
+ *      runs where one takes at most SB_REFERENCE_MEDIAN_OF budgets (in its
+ *      rounds, below), else stops too: repeating a run of seconds would
+ *      cost minutes, and the report marks rows with fewer than 3 samples.
+ *      The reference variant at one thread is such a row's cheapest case:
+ *      the run that computed the reference (sb_case.ref_times) is its
+ *      first sample, and its verdict is "reference".
  *      With `census` set, a device row's check run is the kernel census's
  *      (sb_measurement.census): CUPTI sees its launches.  Such a run is
  *      never a sample -- an observed launch costs host time -- so a slow
@@ -54,11 +54,12 @@
 #include "segbench/device.h"
 #include "segbench/stats.h"
 
-/* A slow serial reference (one run at least the budget) is run twice more
- * when one run takes at most this many budgets (300 ms at the default
- * 100 ms).  A trade: two more runs of every reference between 0.3 and 1 s
- * cost a default bench about 40-50 s on the H100 host, and such a row's
- * one run is then about 5 % off its median of three (docs/measuring.md). */
+/* A slow host row (one run at least the budget), the serial reference
+ * included, is run twice more when one run takes at most this many budgets
+ * (300 ms at the default 100 ms).  A trade: two more runs of every row
+ * between 0.3 and 1 s would cost a default bench about 40-50 s on the H100
+ * host, and such a row's one run is about 5 % off its median of three;
+ * those up to 0.3 s cost 26 s there (docs/measuring.md). */
 #define SB_REFERENCE_MEDIAN_OF 3
 
 /* Kernels one census can list (the distinct kernel, block, shared memory
@@ -149,6 +150,8 @@ typedef struct sb_measurement {
                                   it ran (host_noise.h), -1: not known */
     double slowdown;           /* host rows: how much slower than their best its CPUs ran a
                                   fixed loop around its rounds (host_noise.h), 0: not known */
+    double serial_ms;          /* threaded rows: the kernel median of the serial reference
+                                  measured beside it in its rounds, 0: not known */
 } sb_measurement;
 
 /* The whole protocol for one row.  A broken contract is reported in

@@ -408,8 +408,8 @@ static void report_last_part(FILE *md, const char *results_dir, const report_env
         fprintf(md, "%s[%s](%s.md)", a ? " · " : "", rs->algos[a]->name, rs->algos[a]->name);
     fprintf(md, "\n\n%s%s%s", gallery ? "[Gallery](gallery.md): the reference's pictures. " : "",
             machines > 1 ? "[MACHINES.md](../MACHINES.md): this machine beside the others. " : "",
-            "Why each CUDA variant is built as it is: `impl_cuda/<algo>/NOTES.md`; the method: the README's "
-            "\"How a variant is measured\".\n\n");
+            "Why each CUDA variant is built as it is: `impl_cuda/<algo>/NOTES.md`; the method: "
+            "[docs/measuring.md](../../docs/measuring.md).\n\n");
     sb_report_cli(md, results_dir);
     fprintf(md, "## The machine and how to read the numbers\n\n| | |\n|---|---|\n| GPU | %s |\n"
                 "| device copy bandwidth (measured, read + write) | %s GB/s |\n| CPU | %s (%s logical cores) |\n"

@@ -72,7 +72,7 @@ void run_account_text(const bench_run *r, char *line, size_t line_size, char *js
              "{\"total\": %.1f, \"references\": %.1f, \"check\": %.1f, \"warm_up\": %.1f, \"timed\": %.1f, "
              "\"per_frame\": %.1f, \"cold_runs\": %.1f, \"serial_rows\": %.1f, \"threaded_rows\": %.1f, "
              "\"sweep_rows\": %.1f, \"gpu_rows\": %.1f, \"census\": %.1f, \"gallery_quality\": %.1f, "
-             "\"repeatability\": %.1f, \"rest\": %.1f}",
+             "\"repeat_run\": %.1f, \"rest\": %.1f}",
              total / 1e3, a->references / 1e3, a->step[SB_STEP_CHECK] / 1e3, a->step[SB_STEP_WARMUP] / 1e3,
              a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3, a->step[SB_STEP_COLD] / 1e3,
              a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3, a->census / 1e3, a->pictures / 1e3,

@@ -77,6 +77,7 @@ sb_status run_host_measure(bench_run *r, const sb_dataset_image *im, const sb_ca
             s->st = sb_rounds_next(&s->rr, &r->timing, &s->err);
         }
     double wall = sb_clock_ms() - began;
+    int serial = -1;                  /* the serial reference's row, for slower_than_serial */
     for (int k = 0; k < n; k++) {
         host_slot *s = &slot[k];
         if (!s->st)
@@ -89,7 +90,11 @@ sb_status run_host_measure(bench_run *r, const sb_dataset_image *im, const sb_ca
             out[k].m.steal = (steal1 - s->steal0) / (wall * ncpus);
         out[k].st = s->st;
         out[k].err = s->err;
+        if (s->p->v == c->reference_variant && s->p->threads == 1 && s->st == SB_OK)
+            serial = k;
     }
+    for (int k = 0; k < n && serial >= 0; k++)
+        out[k].m.serial_ms = out[serial].m.kernel.median;
     free(slot);
     return SB_OK;
 }

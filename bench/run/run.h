@@ -9,6 +9,7 @@
  *               once (a case), then every planned row against it
  *   row.c       one row: checked, timed, flagged, appended to the files
  *   rounds.c    a case's host rows, timed in interleaved rounds
+ *   repeat.c    the summary image's rows measured again at the end
  *   files.c     the algorithm's append logs, env.json, --json
  *   pictures.c  the gallery and the quality of the reference's output
  *   account.c   progress, failures, and where the time went

@@ -86,6 +86,10 @@ static void test_results_round_trip(void)
     r->kernel_ms[2] = 3.0;
     r->setup_ms = malloc(sizeof(double));
     r->setup_ms[0] = 0.5;
+    r->rounds = 3;
+    r->round_spread = 0.125;
+    r->steal = 0.02;
+    r->cpu_slowdown = 1.25;
     sb_error err;
     const char *csv = test_path("r.csv"), *samples = test_path("r.samples.csv");
     CHECK(sb_rows_write_csv(&rows, csv, &err) == SB_OK);
@@ -106,6 +110,10 @@ static void test_results_round_trip(void)
     CHECK(back.row[0].setup.n == 1 && back.row[0].setup_ms && back.row[0].setup_ms[0] == 0.5);
     CHECKF(back.row[0].e2e.n == 3 && !back.row[0].e2e_ms, "an unknown sample kind was read as e2e (n %d)",
            back.row[0].e2e.n);
+    CHECKF(back.row[0].rounds == 3 && fabs(back.row[0].round_spread - 0.125) < 1e-9 &&
+               fabs(back.row[0].steal - 0.02) < 1e-9 && fabs(back.row[0].cpu_slowdown - 1.25) < 1e-9,
+           "rounds %d spread %g steal %g slowdown %g", back.row[0].rounds, back.row[0].round_spread,
+           back.row[0].steal, back.row[0].cpu_slowdown);
     sb_rows_free(&rows);
     sb_rows_free(&back);
 
@@ -121,6 +129,7 @@ static void test_results_round_trip(void)
     }
     CHECKF(sb_rows_read_csv(csv, &back, &err) == SB_OK, "%s", err.msg);
     CHECK(back.count == 1 && back.row[0].frame.n == 0 && back.row[0].setup.n == 0 && back.row[0].e2e.n == 3);
+    CHECK(back.row[0].rounds == 0 && back.row[0].steal < 0 && back.row[0].cpu_slowdown == 0);   /* not known */
     sb_rows_free(&back);
 }
 
@@ -664,7 +673,7 @@ static void test_generator_deterministic(void)
 const sb_test tests_harness[] = {
     { "harness: check, warm-up, repetition, per frame, setup and end-to-end on a CPU variant",
       test_measure_protocol },
-    { "results: CSV and raw samples round-trip (quotes, commas, frame and setup; older files)",
+    { "results: CSV and raw samples round-trip (quotes, commas, frame and setup, rounds, steal, CPU speed; older files)",
       test_results_round_trip },
     { "harness: prepare, upload, run, fetch, release in order; a frame uploads again", test_upload_order },
     { "harness: no warm-up after a check run as long as one; a reference repeated only up to 3 budgets",

@@ -1,0 +1,83 @@
+/* repeat.c - a run says how well it repeats (issue "Two runs, one
+ * answer"): the re-measure at its end, the report's first screen, the §
+ * mark on unstable rows and the speed-ups they are part of, and compare
+ * --baseline's A/A lines. */
+#define _DEFAULT_SOURCE
+#include "cli_util.h"
+#include "test_groups.h"
+
+#include "io/results.h"
+
+#include <string.h>
+
+static const char *repeat_png(void) { return test_grey_png("synth-48x32.png", 48, 32, 5); }
+
+/* The run measures its summary image's rows again: repeat.csv, env.json
+ * and the closing line; the report's first screen gives it and the count
+ * of unstable rows; a row flagged unstable is marked, and so is every
+ * speed-up over it. */
+static void test_run_states_its_repeatability(void)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", test_pathf("repeat"));
+    test_sh("mkdir -p %s", dir);
+    cli_result *r = cli("bench --image %s --algo integral --variant cpu,openmp --threads 1,2 --budget 3 --quiet "
+                        "--repeat on --results %s/R",
+                        repeat_png(), dir);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECKF(strstr(r->err, "repeatability on this machine: ") && strstr(r->err, "CPU rows"), "%s", r->err);
+    static char text[1 << 17];
+    test_slurp(test_pathf("repeat/R/repeat.csv"), text, sizeof text);
+    CHECKF(strstr(text, "first_median_ms,first_n,again_median_ms") && strstr(text, "\nintegral,sum,openmp,2,"),
+           "repeat.csv: %.500s", text);
+    test_slurp(test_pathf("repeat/R/env.json"), text, sizeof text);
+    CHECKF(strstr(text, "\"repeatability\": \"") && strstr(text, "\"repeat_cpu_rows\": 5"), "%.2000s", text);
+
+    /* no row flagged but the serial row of sum, as a disturbed run would leave it */
+    test_sh("cd %s/R && awk -F, -v OFS=, 'NR > 1 { $29 = ($2 == \"sum\" && $3 == \"cpu\") ? \"unstable\" : \"\" } "
+            "{ print }' integral.csv > t && mv t integral.csv", dir);
+    r = cli("report --results %s/R --out %s/out", dir, dir);
+    CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
+    test_slurp(test_pathf("repeat/out/REPORT.md"), text, sizeof text);
+    CHECKF(strstr(text, "**Repeatability on this machine:** ") && strstr(text, "of 5 CPU rows and") &&
+               strstr(text, "Flagged unstable (\xc2\xa7): 1 of 5 CPU rows"),
+           "%.1500s", text);
+    CHECKF(strstr(text, "\xc2\xa7 unstable: its interleaved rounds disagreed"), "no legend for \xc2\xa7");
+    /* the method is docs/measuring.md now, not a README section */
+    CHECKF(strstr(text, "the method: [docs/measuring.md](../../docs/measuring.md)") &&
+               !strstr(text, "How a variant is measured"),
+           "REPORT.md points elsewhere for the method");
+    test_slurp(test_pathf("repeat/out/integral.md"), text, sizeof text);
+    CHECKF(strstr(text, "x \xc2\xa7") != NULL, "no speed-up over the unstable serial row is marked: %.2000s", text);
+
+    /* two sets of one machine: the A/A lines of compare --baseline */
+    r = cli("compare --baseline %s/R --current %s/R", dir, dir);
+    CHECKF(r->code == 0 && strstr(r->out, "CPU rows: 5 of 5 (100.0 %) within 10 % of the baseline") &&
+               strstr(r->out, "0 beyond 1.25x without the flag"),
+           "%s%s", r->out, r->err);
+}
+
+/* The marks beside a time: † few samples, ‡ noisy, § unstable. */
+static void test_row_marks(void)
+{
+    sb_row a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.kernel.n = b.kernel.n = 10;
+    CHECK(strcmp(sb_row_marks(&a), "") == 0 && strcmp(sb_ratio_mark(&a, &b), "") == 0);
+    snprintf(a.flags, sizeof a.flags, "spread;unstable");
+    CHECKF(strcmp(sb_row_marks(&a), " \xe2\x80\xa1 \xc2\xa7") == 0, "'%s'", sb_row_marks(&a));
+    CHECK(strcmp(sb_ratio_mark(&b, &a), " \xc2\xa7") == 0 && strcmp(sb_ratio_mark(NULL, &a), " \xc2\xa7") == 0);
+    a.kernel.n = 1;
+    snprintf(a.flags, sizeof a.flags, "unstable");
+    CHECKF(strcmp(sb_row_marks(&a), " \xe2\x80\xa0 \xc2\xa7") == 0, "'%s'", sb_row_marks(&a));
+    CHECK(strcmp(sb_row_marks(NULL), "") == 0);
+}
+
+const sb_test tests_repeat[] = {
+    { "repeat: a run re-measures its summary rows (repeat.csv, env.json); the report says it; \xc2\xa7 marks "
+      "unstable rows and their speed-ups; compare --baseline gives the A/A lines",
+      test_run_states_its_repeatability },
+    { "repeat: the marks beside a time and a speed-up (\xe2\x80\xa0, \xe2\x80\xa1, \xc2\xa7)", test_row_marks },
+};
+const int tests_repeat_count = sizeof tests_repeat / sizeof tests_repeat[0];
