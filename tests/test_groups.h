@@ -7,6 +7,7 @@
 
 #include "segbench/image.h"
 
+#include "harness/cases.h"
 #include "io/results.h"
 
 
@@ -16,6 +17,12 @@
 sb_row *test_row_add(sb_rows *rows, const char *algo, const char *stage, const char *variant, const char *backend,
                      int threads, const char *image, int width, int height);
 void test_random_grey(sb_image *img, int width, int height, unsigned long long seed);
+/* A 16x8 random grey image opened as an integral case (stage sum). */
+void test_integral_case(sb_case_data *cd, sb_image *img);
+/* A host variant's fetch and release that have nothing to do (its output
+ * is computed in place), for the tests' own variants. */
+sb_status test_fetch_nothing(void *state, sb_error *err);
+void test_release_nothing(void *state);
 /* RGB test images (tests/algos/kmeans.c): uniform noise, and patches of colour. */
 void test_random_rgb(sb_image *img, int width, int height, unsigned long long seed);
 void test_patchy_rgb(sb_image *img, int width, int height, unsigned long long seed);

@@ -128,3 +128,18 @@ sb_row *test_row_add(sb_rows *rows, const char *algo, const char *stage, const c
     r->height = height;
     return r;
 }
+
+sb_status test_fetch_nothing(void *state, sb_error *err)
+{
+    (void)state, (void)err;
+    return SB_OK;
+}
+
+void test_release_nothing(void *state) { (void)state; }
+
+void test_integral_case(sb_case_data *cd, sb_image *img)
+{
+    sb_error err;
+    test_random_grey(img, 16, 8, 1);
+    CHECKF(sb_case_open(cd, sb_algo_find("integral"), 0, NULL, img, &err) == SB_OK, "%s", err.msg);
+}

@@ -232,12 +232,7 @@ static void log_release(void *state)
 }
 
 /* A small integral case for the logged variants. */
-static void logged_case_open(sb_case_data *cd, sb_image *img)
-{
-    sb_error err;
-    test_random_grey(img, 16, 8, 1);
-    CHECKF(sb_case_open(cd, sb_algo_find("integral"), 0, NULL, img, &err) == SB_OK, "%s", err.msg);
-}
+static void logged_case_open(sb_case_data *cd, sb_image *img) { test_integral_case(cd, img); }
 
 static void test_upload_order(void)
 {
@@ -313,8 +308,11 @@ static void test_protocol_spends_no_spare_runs(void)
     CHECKF(sb_measure(&cd.c, &v, 1, NULL, &o, &m, &err) == SB_OK, "%s", err.msg);
     CHECKF(runs_logged() == 1 + m.kernel.n, "%d runs for %d samples: a warm-up ran after a 12 ms check",
            runs_logged(), m.kernel.n);
-    CHECKF(m.step_ms[SB_STEP_WARMUP] < 5.0 && m.census_n == -1, "warm-up %g ms, census %d",
-           m.step_ms[SB_STEP_WARMUP], m.census_n);
+    /* (the warm-up step's time is no longer asserted: it now holds the
+     * wait for quiet CPUs and their speed probe, which take what the
+     * machine's load makes them; the run count above says no run was a
+     * warm-up) */
+    CHECKF(m.census_n == -1, "census %d", m.census_n);
     sb_measurement_free(&m);
 
     /* the reference variant: its case's reference run is its first sample;

@@ -46,14 +46,9 @@ static sb_status timed_run(void *state, sb_error *err)
     busy_ms(run_ms[round_now]);
     return SB_OK;
 }
-static sb_status timed_fetch(void *state, sb_error *err)
-{
-    (void)state, (void)err;
-    return SB_OK;
-}
-static void timed_release(void *state) { (void)state; }
 
-static const sb_variant_ops TIMED_OPS = { timed_prepare, NULL, timed_run, timed_fetch, timed_release };
+static const sb_variant_ops TIMED_OPS = { timed_prepare, NULL, timed_run, test_fetch_nothing,
+                                          test_release_nothing };
 static const sb_variant TIMED = { "integral", "timed", "cpu", "NONE", 0, 1u, &TIMED_OPS, "run_ms[round] a run",
                                   "integral/timed", __FILE__, NULL, "", NULL };
 
@@ -64,8 +59,7 @@ static void measure_in_rounds(int rounds, const sb_timing_opts *o, sb_measuremen
     sb_image img;
     sb_case_data cd;
     sb_error err;
-    test_random_grey(&img, 16, 8, 1);
-    CHECKF(sb_case_open(&cd, sb_algo_find("integral"), 0, NULL, &img, &err) == SB_OK, "%s", err.msg);
+    test_integral_case(&cd, &img);
     sb_rounds_row rr;
     round_now = 0;
     runs = 0;
@@ -200,7 +194,8 @@ static void test_pool_spins_then_sleeps(void)
         sb_pool_run(pool, pool_job, NULL);
     unsigned long more = sb_pool_sleeps(pool) - slept;
     CHECKF(atomic_load(&pool_sum) == 1001 * 3, "%d", atomic_load(&pool_sum));
-    CHECKF(more < 500, "%lu sleeps in 1000 back-to-back jobs", more);
+    CHECKF(more < 900, "%lu sleeps in 1000 back-to-back jobs (a pool that slept after each had 1000 or more)",
+           more);
     if (sb_placement_cpu(1) >= 0)
         CHECKF(pool_cpu[0] == sb_placement_cpu(0) && pool_cpu[1] == sb_placement_cpu(1),
                "threads on CPUs %d, %d, not %d, %d", pool_cpu[0], pool_cpu[1], sb_placement_cpu(0),

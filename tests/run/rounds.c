@@ -31,14 +31,9 @@ static sb_status letter_run(void *state, sb_error *err)
         turns[nturns++] = letter;    /* one letter per turn, however many runs it took */
     return SB_OK;
 }
-static sb_status letter_fetch(void *state, sb_error *err)
-{
-    (void)state, (void)err;
-    return SB_OK;
-}
-static void letter_release(void *state) { (void)state; }
 
-static const sb_variant_ops LETTER_OPS = { letter_prepare, NULL, letter_run, letter_fetch, letter_release };
+static const sb_variant_ops LETTER_OPS = { letter_prepare, NULL, letter_run, test_fetch_nothing,
+                                           test_release_nothing };
 
 static void test_rows_take_turns(void)
 {
@@ -62,9 +57,7 @@ static void test_rows_take_turns(void)
 
     sb_image img;
     sb_case_data cd;
-    sb_error err;
-    test_random_grey(&img, 16, 8, 1);
-    CHECKF(sb_case_open(&cd, sb_algo_find("integral"), 0, NULL, &img, &err) == SB_OK, "%s", err.msg);
+    test_integral_case(&cd, &img);
     sb_dataset_image im;
     memset(&im, 0, sizeof im);
     snprintf(im.name, sizeof im.name, "tiny");
