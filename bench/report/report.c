@@ -318,22 +318,28 @@ static void report_repeatability(FILE *md, const report_env *e, const report_set
 {
     char repeat[400];
     sb_json_get(e->text, "repeatability", repeat, sizeof repeat);
-    int rows[2] = { 0, 0 }, unstable[2] = { 0, 0 };    /* CPU, GPU */
+    int rows[2] = { 0, 0 }, unstable[2] = { 0, 0 }, in_rounds = 0;    /* CPU, GPU */
     for (int a = 0; a < rs->nalgo; a++)
         for (int i = 0; i < rs->rows[a].count; i++) {
             const sb_row *r = &rs->rows[a].row[i];
             int gpu = !view_is_cpu_backend(r->backend);
             rows[gpu]++;
             unstable[gpu] += sb_row_unstable(r);
+            in_rounds += !gpu && r->rounds > 0;
         }
     if (strcmp(repeat, "?") != 0)
         fprintf(md, "**Repeatability on this machine:** %s.", repeat);
     else
         fprintf(md, "**Repeatability on this machine:** not measured by this run (`segbench bench --repeat on` "
                     "measures it).");
-    fprintf(md, " Flagged unstable (\xc2\xa7): %d of %d CPU rows, %d of %d GPU rows ([how a variant is "
-                "measured](../../docs/measuring.md)).\n\n",
-            unstable[0], rows[0], unstable[1], rows[1]);
+    if (rows[0] > 0 && in_rounds == 0)        /* a set from before rounds and the flag */
+        fprintf(md, " Its CPU rows were measured one at a time, before CPU rows took turns in rounds and could "
+                    "be flagged unstable: two runs of them may differ by more than 10 %% unflagged "
+                    "([how a variant is measured](../../docs/measuring.md)).\n\n");
+    else
+        fprintf(md, " Flagged unstable (\xc2\xa7): %d of %d CPU rows, %d of %d GPU rows ([how a variant is "
+                    "measured](../../docs/measuring.md)).\n\n",
+                unstable[0], rows[0], unstable[1], rows[1]);
 }
 
 /* REPORT.md's first screen: the title, notes on the set, the summary, how

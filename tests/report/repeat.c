@@ -50,6 +50,16 @@ static void test_run_states_its_repeatability(void)
     test_slurp(test_pathf("repeat/out/integral.md"), text, sizeof text);
     CHECKF(strstr(text, "x \xc2\xa7") != NULL, "no speed-up over the unstable serial row is marked: %.2000s", text);
 
+    /* a set from before the rounds (no CPU row has any): the first screen
+     * says its CPU rows could not be flagged, rather than "0 flagged" */
+    test_sh("cd %s/R && awk -F, -v OFS=, 'NR > 1 { $47 = 0; $29 = \"\" } { print }' integral.csv > t && "
+            "mv t integral.csv", dir);
+    r = cli("report --results %s/R --out %s/old", dir, dir);
+    test_slurp(test_pathf("repeat/old/REPORT.md"), text, sizeof text);
+    CHECKF(r->code == 0 && strstr(text, "were measured one at a time, before CPU rows took turns in rounds") &&
+               !strstr(text, "Flagged unstable"),
+           "%.1200s", text);
+
     /* two sets of one machine: the A/A lines of compare --baseline */
     r = cli("compare --baseline %s/R --current %s/R", dir, dir);
     CHECKF(r->code == 0 && strstr(r->out, "CPU rows: 5 of 5 (100.0 %) within 10 % of the baseline") &&
