@@ -34,13 +34,10 @@ static void trace_end(void)
 
 int sb_rounds_cpus(int threads, int *cpus, int max)
 {
-    if (sb_placement_enabled() && sb_placement_cpu(0) >= 0) {
-        int n = threads < max ? threads : max;
-        for (int i = 0; i < n; i++)
-            cpus[i] = sb_placement_cpu(i);
-        return n;
-    }
-    return sb_placement_order(cpus, max);
+    int all = sb_placement_order(cpus, max);
+    if (sb_placement_enabled() && threads < all)
+        return threads;        /* threads 0..threads-1 on the order's first CPUs */
+    return all;                /* unpinned, or more threads than CPUs: every CPU */
 }
 
 /* How fast the row's CPUs run now (host_noise.h), into rr->slowdown. */
