@@ -167,12 +167,11 @@ sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void
     return st;
 }
 
-int sb_enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget)
+int sb_enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget, int few)
 {
     if (n >= o->max_reps)
         return 1;
-    int few = o->min_reps < 3 ? o->min_reps : 3;
-    if (n < o->min_reps)   /* rows too slow for min_reps in the budget settle for 3 */
+    if (n < o->min_reps)   /* rows too slow for min_reps in the budget settle for `few` */
         return n >= few && sb_clock_ms() - started >= budget;
     if (sb_clock_ms() - started >= budget)
         return 1;
@@ -182,6 +181,9 @@ int sb_enough_samples(const double *ms, int n, double started, const sb_timing_o
     sb_summarize(ms, n, &s);
     return sb_median_rel_se(&s) < o->target_rse;
 }
+
+/* What a row too slow for min_reps in its budget settles for: 3. */
+static int few_samples(const sb_timing_opts *o) { return o->min_reps < 3 ? o->min_reps : 3; }
 
 sb_status sb_samples_alloc(sb_measurement *m, int n, sb_error *err)
 {
@@ -287,7 +289,7 @@ static sb_status measure_timed(sb_session *s, const sb_timing_opts *o, sb_measur
         if ((st = sb_session_sample(s, o->flush_l2, &m->kernel_ms[n], err)))
             return st;
         n++;
-    } while (!sb_enough_samples(m->kernel_ms, n, t0, o, o->budget_ms));
+    } while (!sb_enough_samples(m->kernel_ms, n, t0, o, o->budget_ms, few_samples(o)));
     sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_end);
     sb_summarize(m->kernel_ms, n, &m->kernel);
 
@@ -316,7 +318,7 @@ static sb_status measure_frames(sb_session *s, const sb_timing_opts *o, sb_measu
         if ((st = sb_session_frame(s, &m->frame_ms[n], err)))
             return st;
         n++;
-    } while (!sb_enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4));
+    } while (!sb_enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4, few_samples(o)));
     sb_summarize(m->frame_ms, n, &m->frame);
     sb_phase(k, SB_STEP_COLD);
     n = 0;
@@ -325,7 +327,7 @@ static sb_status measure_frames(sb_session *s, const sb_timing_opts *o, sb_measu
         if ((st = device_cold_sample(s, m, n, err)))
             return st;
         n++;
-    } while (!sb_enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 4));
+    } while (!sb_enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 4, few_samples(o)));
     sb_summarize(m->e2e_ms, n, &m->e2e);
     sb_summarize(m->setup_ms, n, &m->setup);
     return SB_OK;

@@ -135,26 +135,12 @@ static sb_status round_warmup(sb_rounds_row *rr, int round, const sb_timing_opts
     return SB_OK;
 }
 
-/* Has a round gathered its share?  The protocol's rule (harness.h, step
- * 3) on budget / rounds and min_reps / rounds (rounded up), except that a
- * row too slow for its share takes one run a round once the round's
- * budget is spent: three rounds give it the three samples a row takes at
- * least, at the cost the one-row protocol paid for them. */
-static int round_enough(const double *ms, int n, double started, const sb_timing_opts *share, double budget)
-{
-    if (n >= share->max_reps)
-        return 1;
-    if (sb_clock_ms() - started >= budget)
-        return n >= 1;
-    if (n < share->min_reps || n % 5)
-        return 0;
-    sb_summary s;
-    sb_summarize(ms, n, &s);
-    return sb_median_rel_se(&s) < share->target_rse;
-}
-
-/* The round's share of the timed runs (round_enough), of the max_reps
- * still left an even share. */
+/* The round's share of the timed runs: the protocol's rule (harness.h,
+ * step 3) on budget / rounds, min_reps / rounds (rounded up) and an even
+ * share of the max_reps left, except that a row too slow for its share
+ * takes one run a round once the round's budget is spent: three rounds
+ * give it the three samples a row takes at least, at the cost the one-row
+ * protocol paid for them. */
 static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts *o, sb_error *err)
 {
     int left = rr->rounds - round;
@@ -171,7 +157,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
         if (st)
             return st;
         n++;
-    } while (!round_enough(ms, n, t0, &share, o->budget_ms / rr->rounds));
+    } while (!sb_enough_samples(ms, n, t0, &share, o->budget_ms / rr->rounds, 1));
     rr->n += n;
     sb_summary s;
     sb_summarize(ms, n, &s);

@@ -23,11 +23,11 @@
  * the block, a tick or two would read as a large share. */
 enum { STEAL_MIN_CPU_MS = 200 };
 
+/* A row of the block: its rounds, and where its result goes. */
 typedef struct host_slot {
     const planned_row *p;
     sb_rounds_row rr;
-    sb_status st;
-    sb_error err;
+    host_result *out;          /* its measurement, and how it ended */
     double steal0;             /* ms of steal on its CPUs when the block began */
 } host_slot;
 
@@ -62,35 +62,34 @@ sb_status run_host_measure(bench_run *r, const sb_dataset_image *im, const sb_ca
         host_slot *s = &slot[k];
         int ncpus;
         s->p = &plan[k];
+        s->out = &out[k];
         s->steal0 = row_steal_ms(s->p->threads, &ncpus);
         block_progress(r, c, s, im, "check");
-        s->st = sb_rounds_open(&s->rr, c, s->p->v, s->p->threads, rounds, &r->timing, &out[k].m, &s->err);
+        s->out->st = sb_rounds_open(&s->rr, c, s->p->v, s->p->threads, rounds, &r->timing, &s->out->m, &s->out->err);
     }
     for (int round = 0; round < rounds; round++)
         for (int i = 0; i < n; i++) {
             host_slot *s = &slot[round % 2 ? n - 1 - i : i];
-            if (s->st)
+            if (s->out->st)
                 continue;
             char what[32];
             snprintf(what, sizeof what, "round %d of %d", round + 1, rounds);
             block_progress(r, c, s, im, what);
-            s->st = sb_rounds_next(&s->rr, &r->timing, &s->err);
+            s->out->st = sb_rounds_next(&s->rr, &r->timing, &s->out->err);
         }
     double wall = sb_clock_ms() - began;
     int serial = -1;                  /* the serial reference's row, for slower_than_serial */
     for (int k = 0; k < n; k++) {
         host_slot *s = &slot[k];
-        if (!s->st)
-            s->st = sb_rounds_close(&s->rr, &s->err);
+        if (!s->out->st)
+            s->out->st = sb_rounds_close(&s->rr, &s->out->err);
         else
             sb_rounds_release(&s->rr);
         int ncpus;
         double steal1 = row_steal_ms(s->p->threads, &ncpus);
         if (s->steal0 >= 0 && steal1 >= 0 && wall * ncpus >= STEAL_MIN_CPU_MS)
-            out[k].m.steal = (steal1 - s->steal0) / (wall * ncpus);
-        out[k].st = s->st;
-        out[k].err = s->err;
-        if (s->p->v == c->reference_variant && s->p->threads == 1 && s->st == SB_OK)
+            s->out->m.steal = (steal1 - s->steal0) / (wall * ncpus);
+        if (s->p->v == c->reference_variant && s->p->threads == 1 && s->out->st == SB_OK)
             serial = k;
     }
     for (int k = 0; k < n && serial >= 0; k++)
