@@ -1,6 +1,8 @@
 // census.cu - the kernel census (segbench/device.h): CUPTI's runtime-API
-// callbacks see every kernel launch (<<<>>> compiles to cudaLaunchKernel)
-// with its function, block and dynamic shared memory; after the run the
+// callbacks see every kernel launch (<<<>>> compiles to cudaLaunchKernel,
+// a launch with attributes -- programmatic dependent launch, clusters --
+// goes through cudaLaunchKernelExC) with its function, block and dynamic
+// shared memory; after the run the
 // occupancy API and cudaFuncGetAttributes describe each one for the GPU
 // and binary in use.  Only the census run is observed: timing runs are
 // not (a subscribed callback costs time on every launch).
@@ -34,6 +36,8 @@ const CUpti_CallbackId LAUNCH_CBIDS[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
 };
 
 // Inside a callback only plain memory work: no CUDA calls.
@@ -49,6 +53,10 @@ void CUPTIAPI on_launch(void *, CUpti_CallbackDomain, CUpti_CallbackId cbid, con
         cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000) {
         auto *p = static_cast<const cudaLaunchCooperativeKernel_v9000_params *>(cb->functionParams);
         func = p->func, block = p->blockDim, smem = p->sharedMem;
+    } else if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060 ||
+               cbid == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060) {
+        auto *p = static_cast<const cudaLaunchKernelExC_v11060_params *>(cb->functionParams);
+        func = p->func, block = p->config->blockDim, smem = p->config->dynamicSmemBytes;
     } else {
         auto *p = static_cast<const cudaLaunchKernel_v7000_params *>(cb->functionParams);
         func = p->func, block = p->blockDim, smem = p->sharedMem;
