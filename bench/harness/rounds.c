@@ -119,10 +119,12 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
 static sb_status round_warmup(sb_rounds_row *rr, int round, const sb_timing_opts *o, sb_error *err)
 {
     double warm_ms = o->warmup_ms / 4, ms;
-    int warm_min = rr->median_ms < warm_ms;
+    int warm_min = 1;
     if (round == 0) {
         warm_ms = o->warmup_ms - rr->first_ms;
         warm_min = rr->first_ms >= o->warmup_ms ? 0 : o->warmup_min;
+    } else if (rr->median_ms >= warm_ms) {
+        return SB_OK;          /* one run would be the whole warm-up: none */
     }
     double t0 = sb_clock_ms();
     for (int i = 0; i < warm_min || sb_clock_ms() - t0 < warm_ms; i++) {

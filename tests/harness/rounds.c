@@ -113,6 +113,31 @@ static void test_rounds_share_and_flag(void)
     sb_measurement_free(&m);
 }
 
+/* A later round re-warms a fast row; a row whose one run is longer than
+ * that warm-up (a quarter of warmup_ms) runs none.  Before, the warm-up
+ * loop's first test passed at once, so every such row ran once more a
+ * round: 17 s of one H100 make bench. */
+static void test_rounds_warmup(void)
+{
+    sb_timing_opts o;
+    sb_timing_defaults(&o);
+    o.budget_ms = 30;
+    o.warmup_ms = 4;
+    o.min_reps = 3;
+    o.max_reps = 300;
+    sb_measurement m;
+    run_ms[0] = run_ms[1] = run_ms[2] = 6;          /* past warmup_ms: no warm-up in any round */
+    measure_in_rounds(3, &o, &m);
+    CHECKF(runs == 1 + m.kernel.n, "%d runs: the check, %d samples and %d warm-up", runs, m.kernel.n,
+           runs - 1 - m.kernel.n);
+    sb_measurement_free(&m);
+    run_ms[0] = run_ms[1] = run_ms[2] = 0.2;        /* a fast row: warmed every round */
+    measure_in_rounds(3, &o, &m);
+    CHECKF(runs >= 1 + m.kernel.n + 3, "%d runs: the check, %d samples and %d warm-up", runs, m.kernel.n,
+           runs - 1 - m.kernel.n);
+    sb_measurement_free(&m);
+}
+
 /* A row as long as the budget: its check run is a sample, and it takes
  * two more -- one a round -- only while one run is at most 3 budgets. */
 static void test_rounds_slow_rows(void)
@@ -243,6 +268,8 @@ static void test_host_noise(void)
 const sb_test tests_rounds[] = {
     { "rounds: each round its share of the samples; a round 40 % slower makes the row unstable (so does steal)",
       test_rounds_share_and_flag },
+    { "rounds: a later round warms a fast row again, a row longer than its warm-up not at all",
+      test_rounds_warmup },
     { "rounds: a slow row's check run is a sample, two more (one a round) only up to 3 budgets",
       test_rounds_slow_rows },
     { "placement: every usable CPU once, cores first; the caller held and given back", test_placement },
