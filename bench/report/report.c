@@ -336,10 +336,14 @@ static void report_repeatability(FILE *md, const report_env *e, const report_set
         fprintf(md, " Its CPU rows were measured one at a time, before CPU rows took turns in rounds and could "
                     "be flagged unstable: two runs of them may differ by more than 10 %% unflagged "
                     "([how a variant is measured](../../docs/measuring.md)).\n\n");
-    else
+    else if (rows[1] > 0)
         fprintf(md, " Flagged unstable (\xc2\xa7): %d of %d CPU rows, %d of %d GPU rows ([how a variant is "
                     "measured](../../docs/measuring.md)).\n\n",
                 unstable[0], rows[0], unstable[1], rows[1]);
+    else                                      /* a machine without a GPU */
+        fprintf(md, " Flagged unstable (\xc2\xa7): %d of %d CPU rows ([how a variant is "
+                    "measured](../../docs/measuring.md)).\n\n",
+                unstable[0], rows[0]);
 }
 
 /* REPORT.md's first screen: the title, notes on the set, the summary, how

@@ -195,10 +195,21 @@ sb_status run_repeat(bench_run *r, sb_error *err)
     char left[120] = "";
     if (t.left_out)
         snprintf(left, sizeof left, "; %d row(s) left out, too slow for 5 %% of the run", t.left_out);
+    /* each kind the run measured again, and only those: a machine
+     * without a GPU has no GPU rows to speak of */
+    char kinds[120] = "no row";
+    int cpu_share = percent(t.cpu_within, t.cpu), gpu_share = percent(t.gpu_within, t.gpu);
+    if (t.cpu && t.gpu)
+        snprintf(kinds, sizeof kinds, "%d %% of %d CPU rows and %d %% of %d GPU rows", cpu_share, t.cpu,
+                 gpu_share, t.gpu);
+    else if (t.cpu)
+        snprintf(kinds, sizeof kinds, "%d %% of %d CPU rows", cpu_share, t.cpu);
+    else if (t.gpu)
+        snprintf(kinds, sizeof kinds, "%d %% of %d GPU rows", gpu_share, t.gpu);
     snprintf(r->env.repeatability, sizeof r->env.repeatability,
-             "%d %% of %d CPU rows and %d %% of %d GPU rows within 10 %% of their first measurement "
+             "%s within 10 %% of their first measurement "
              "(the summary image's rows, measured again at the end of the run in %.0f s%s; repeat.csv)",
-             percent(t.cpu_within, t.cpu), t.cpu, percent(t.gpu_within, t.gpu), t.gpu, seconds, left);
+             kinds, seconds, left);
     r->env.repeat_cpu[0] = t.cpu_within;
     r->env.repeat_cpu[1] = t.cpu;
     r->env.repeat_gpu[0] = t.gpu_within;

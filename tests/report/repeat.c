@@ -25,7 +25,9 @@ static void test_run_states_its_repeatability(void)
                         "--repeat on --results %s/R",
                         repeat_png(), dir);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
-    CHECKF(strstr(r->err, "repeatability on this machine: ") && strstr(r->err, "CPU rows"), "%s", r->err);
+    CHECKF(strstr(r->err, "repeatability on this machine: ") && strstr(r->err, "% of 5 CPU rows within 10 %"),
+           "%s", r->err);
+    CHECKF(!strstr(r->err, "GPU rows"), "GPU rows named where none ran: %s", r->err);
     static char text[1 << 17];
     test_slurp(test_pathf("repeat/R/repeat.csv"), text, sizeof text);
     CHECKF(strstr(text, "first_median_ms,first_n,again_median_ms") && strstr(text, "\nintegral,sum,openmp,2,"),
@@ -39,8 +41,8 @@ static void test_run_states_its_repeatability(void)
     r = cli("report --results %s/R --out %s/out", dir, dir);
     CHECKF(r->code == 0, "report: exit %d: %s", r->code, r->err);
     test_slurp(test_pathf("repeat/out/REPORT.md"), text, sizeof text);
-    CHECKF(strstr(text, "**Repeatability on this machine:** ") && strstr(text, "of 5 CPU rows and") &&
-               strstr(text, "Flagged unstable (\xc2\xa7): 1 of 5 CPU rows"),
+    CHECKF(strstr(text, "**Repeatability on this machine:** ") && strstr(text, "of 5 CPU rows within") &&
+               strstr(text, "Flagged unstable (\xc2\xa7): 1 of 5 CPU rows (") && !strstr(text, "GPU rows"),
            "%.1500s", text);
     CHECKF(strstr(text, "\xc2\xa7 unstable: its interleaved rounds disagreed"), "no legend for \xc2\xa7");
     /* the method is docs/measuring.md now, not a README section */
