@@ -6,6 +6,6 @@ set title 'grabcut-maxflow rect: kernel time against image size (synthetic set)'
 set logscale xy
 set xlabel 'megapixels'
 set ylabel 'kernel time, median (ms)'
-names = 'cpu cpu-pr cpu-rounds pthread pthread-bk openmp cuda-global cuda-tiles cuda-graph'
+names = 'cpu§ cpu-pr§ cpu-rounds§ pthread§ pthread-bk§ openmp§ cuda-global cuda-tiles cuda-graph'
 colours = '#4d4d4d #7f7f7f #a6a6a6 #1f77b4 #6baed6 #17becf #d62728 #e377c2 #8c6d31'
 plot for [i=0:8] 'grabcut-maxflow-rect-time.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)

@@ -9,4 +9,4 @@ set logscale y
 set key inside top left
 set ylabel 'GB/s'
 set xtics rotate by -30
-plot 'integral-sqsum-bandwidth.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle, 2845.5 with lines dt 1 lw 2 lc rgb '#d62728' title 'device copy peak (2846 GB/s)', 63.7 with lines dt 1 lw 2 lc rgb '#1f77b4' title 'host memcpy peak, 16 threads (64 GB/s)', 1829.32 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
+plot 'integral-sqsum-bandwidth.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle, 2965 with lines dt 1 lw 2 lc rgb '#d62728' title 'device copy peak (2965 GB/s)', 119.6 with lines dt 1 lw 2 lc rgb '#1f77b4' title 'host memcpy peak, 16 threads (120 GB/s)', 1824.36 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'

@@ -9,4 +9,4 @@ set logscale y
 set key top right
 set ylabel 'kernel time, median (ms)'
 set xtics rotate by -30
-plot 'integral-sqsum-ladder.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle, 0.058944 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
+plot 'integral-sqsum-ladder.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle, 0.059104 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'

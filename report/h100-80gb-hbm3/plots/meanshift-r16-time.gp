@@ -6,6 +6,6 @@ set title 'meanshift r16: kernel time against image size (synthetic set)'
 set logscale xy
 set xlabel 'megapixels'
 set ylabel 'kernel time, median (ms)'
-names = 'cpu pthread openmp cuda-global cuda-tiles cuda-blocksums cuda-graph'
+names = 'cpu pthread§ openmp§ cuda-global cuda-tiles cuda-blocksums cuda-graph'
 colours = '#4d4d4d #1f77b4 #17becf #d62728 #e377c2 #8c6d31 #637939'
 plot for [i=0:6] 'meanshift-r16-time.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)
