@@ -411,13 +411,15 @@ static sb_status report_gallery_page(const char *results_dir, const char *out_di
 /* REPORT.md's last part: the contents, whole processes, the machine and
  * how to read the numbers, and the plots that could not be drawn. */
 static void report_last_part(FILE *md, const char *results_dir, const report_env *e, const report_sets *rs,
-                             const plot_ctx *pc, int gnuplot, int gallery, int machines)
+                             const plot_ctx *pc, int gnuplot, int gallery, const char *machines)
 {
     fprintf(md, "\n## Contents\n\n");
     for (int a = 0; a < rs->nalgo; a++)
         fprintf(md, "%s[%s](%s.md)", a ? " · " : "", rs->algos[a]->name, rs->algos[a]->name);
-    fprintf(md, "\n\n%s%s%s", gallery ? "[Gallery](gallery.md): the reference's pictures. " : "",
-            machines > 1 ? "[MACHINES.md](../MACHINES.md): this machine beside the others. " : "",
+    fprintf(md, "\n\n%s", gallery ? "[Gallery](gallery.md): the reference's pictures. " : "");
+    if (machines)
+        fprintf(md, "[MACHINES.md](%s): this machine beside the others. ", machines);
+    fprintf(md, "%s",
             "Why each CUDA variant is built as it is: `impl_cuda/<algo>/NOTES.md`; the method: "
             "[docs/measuring.md](../../docs/measuring.md).\n\n");
     sb_report_cli(md, results_dir);
@@ -465,7 +467,8 @@ static sb_status report_write(const char *out_dir, const char *md_text, const pl
     return SB_OK;
 }
 
-static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, int machines, sb_error *err)
+static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, const char *machines,
+                            sb_error *err)
 {
     char plots[SB_PATH_MAX], gallery_dir[SB_PATH_MAX];
     sb_status st;
@@ -549,13 +552,40 @@ static int result_sets(const char *root, char (**dirs)[SB_PATH_MAX], sb_error *e
     return n;
 }
 
-/* MACHINES.md in report_root, from every result set under root. */
+/* Does root's published.txt list any set?  Then MACHINES.md compares the
+ * sets it lists, and no other run can change that page. */
+static int has_published(const char *root)
+{
+    char reference[128];
+    sb_published_reference(root, reference, sizeof reference);
+    return reference[0] != '\0';
+}
+
+static int is_published(const char *root, const char *dir)
+{
+    const char *name = strrchr(dir, '/');
+    return !has_published(root) || sb_published_index(root, name ? name + 1 : dir) >= 0;
+}
+
+/* The sets among dirs[0..n) that root publishes (all of them where it
+ * publishes none), moved to the front; returns how many. */
+static int keep_published(const char *root, char (*dirs)[SB_PATH_MAX], int n)
+{
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (is_published(root, dirs[i]))
+            memmove(dirs[kept++], dirs[i], SB_PATH_MAX);
+    return kept;
+}
+
+/* report_root/MACHINES.md, from the published result sets under root. */
 static sb_status machines_page(const char *root, const char *report_root, const char *baseline, sb_error *err)
 {
     char (*dirs)[SB_PATH_MAX];
     int n = result_sets(root, &dirs, err);
     if (n == -2)
         return err->status;
+    n = keep_published(root, dirs, n);
     char tasks[SB_PATH_MAX], machines[SB_PATH_MAX];
     sb_status st = sb_path(tasks, err, "%s/slurm-tasks.tsv", root);
     if (!st)
@@ -566,6 +596,56 @@ static sb_status machines_page(const char *root, const char *report_root, const 
         st = sb_report_machines(dirs, n, root, baseline, machines, have_tasks ? tasks : NULL, err);
     free(dirs);
     return st;
+}
+
+/* out_dir/MACHINES.md: a set that is not published (a local machine's, or
+ * one outside the repository) beside the sets published under
+ * published_root, in its own report's folder -- the repository's
+ * MACHINES.md stays as its published sets make it. */
+static sb_status machines_beside(const char *set, const char *published_root, const char *out_dir,
+                                 const char *baseline, sb_error *err)
+{
+    char (*dirs)[SB_PATH_MAX];
+    int n = has_published(published_root) ? result_sets(published_root, &dirs, err) : (dirs = NULL, 0);
+    if (n == -2)
+        return err->status;
+    n = n > 0 ? keep_published(published_root, dirs, n) : 0;
+    char (*grown)[SB_PATH_MAX] = realloc(dirs, (size_t)(n + 1) * SB_PATH_MAX);
+    if (!grown) {
+        free(dirs);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory listing %s", published_root);
+    }
+    dirs = grown;
+    char path[SB_PATH_MAX];
+    sb_status st = sb_path(dirs[n], err, "%s", set);
+    if (!st)
+        st = sb_path(path, err, "%s/MACHINES.md", out_dir);
+    if (!st && n > 0)
+        st = sb_report_machines(dirs, n + 1, published_root, baseline, path, NULL, err);
+    free(dirs);
+    return st;
+}
+
+/* Is dir the working folder's results/?  A working folder whose results/
+ * publishes sets is a segbench repository, whose tracked report/ a run
+ * elsewhere must not touch. */
+static int is_working_results(const char *dir)
+{
+    char a[SB_PATH_MAX], b[SB_PATH_MAX];
+    return realpath(dir, a) && realpath("results", b) && strcmp(a, b) == 0;
+}
+
+/* How many of root's result sets it publishes (0 where it names none). */
+static int published_sets(const char *root)
+{
+    char (*dirs)[SB_PATH_MAX];
+    sb_error ignored;
+    int n = has_published(root) ? result_sets(root, &dirs, &ignored) : 0;
+    if (n > 0) {
+        n = keep_published(root, dirs, n);
+        free(dirs);
+    }
+    return n > 0 ? n : 0;
 }
 
 static const char *const NO_GNUPLOT = "segbench report: gnuplot not found: tables only; plots not redrawn "
@@ -592,16 +672,30 @@ sb_status sb_report_result_set(const char *results, const char *out, const char 
     while (base > results && base[-1] != '/')
         base--;
     snprintf(root, sizeof root, "%.*s", base > results ? (int)(base - results - 1) : 1, base > results ? results : ".");
-    snprintf(out_dir, sizeof out_dir, "%s", out ? out : "");
-    if (!out)
+    /* where the report goes: report/<set>, except for a set outside a
+     * repository's results/ (bench --results /tmp/x in a clone): beside
+     * the set, in <set>/report, so that nothing tracked changes */
+    int in_report = is_working_results(root) || !has_published("results");
+    if (out)
+        snprintf(out_dir, sizeof out_dir, "%s", out);
+    else if (in_report)
         snprintf(out_dir, sizeof out_dir, "report/%.*s", (int)(results + len - base), base);
+    else if (sb_path(out_dir, err, "%.*s/report", (int)len, results))
+        return err->status;
     int gnuplot = sb_find_program("gnuplot", NULL, 0);
     if (!gnuplot)
         fputs(NO_GNUPLOT, stderr);
-    sb_status st = report_one(results, out_dir, gnuplot, 1, err);
-    if (!st && !out)                  /* this machine beside the others; their own reports stay as they are */
-        st = machines_page(root, "report", baseline, err);
-    return st;
+    /* a published set is in MACHINES.md; another has its own page beside
+     * its report: itself beside the published sets */
+    const char *published_root = in_report ? root : "results";
+    int published = in_report && is_published(root, results);
+    int beside = !out && !published && published_sets(published_root) > 0;
+    sb_status st = report_one(results, out_dir, gnuplot, beside ? "MACHINES.md" : NULL, err);
+    if (st || out)
+        return st;
+    if (published)        /* this machine beside the others; their own reports stay as they are */
+        return machines_page(root, "report", baseline, err);
+    return beside ? machines_beside(results, published_root, out_dir, baseline, err) : SB_OK;
 }
 
 sb_status sb_report_all(const char *root, const char *out, const char *baseline, sb_error *err)
@@ -620,11 +714,19 @@ sb_status sb_report_all(const char *root, const char *out, const char *baseline,
     int gnuplot = sb_find_program("gnuplot", NULL, 0);
     if (!gnuplot)
         fputs(NO_GNUPLOT, stderr);
+    int published = 0;
+    for (int i = 0; i < ndirs; i++)
+        published += is_published(root, dirs[i]);
     sb_status st = SB_OK;
     for (int i = 0; i < ndirs && !st; i++) {
         char out_dir[SB_PATH_MAX];
+        int shown = is_published(root, dirs[i]);     /* in MACHINES.md, or beside it in its own */
         if (!(st = sb_path(out_dir, err, "%s/%s", report_root, strrchr(dirs[i], '/') + 1)))
-            st = report_one(dirs[i], out_dir, gnuplot, ndirs, err);
+            st = report_one(dirs[i], out_dir, gnuplot,
+                            shown ? (published > 1 ? "../MACHINES.md" : NULL) : published ? "MACHINES.md" : NULL,
+                            err);
+        if (!st && !shown && published)
+            st = machines_beside(dirs[i], root, out_dir, baseline, err);
     }
     free(dirs);
     if (!st)

@@ -122,7 +122,7 @@ static void test_machines_compare_one_code(void)
        "awk -F, -v OFS=, 'NR > 1 { $10 = $10 / 2 } { print }' beta/integral.csv > t && mv t beta/integral.csv && "
        "sed -i 's/\"commit\": \"\\([0-9a-f]*\\)\"/\"commit\": \"0000000000000000000000000000000000000000\"/; "
        "s/\"dirty\": [a-z]*/\"dirty\": false/' gamma/env.json && awk -F, -v OFS=, 'NR > 1 { $26 = \"0000000000000000000000000000000000000000\" } "
-       "{ print }' gamma/integral.csv > t && mv t gamma/integral.csv && printf 'beta\\n' > published.txt",
+       "{ print }' gamma/integral.csv > t && mv t gamma/integral.csv && printf 'beta\\nalpha\\ngamma\\n' > published.txt",
        dir);
     r = cli_in(dir, "report");
     CHECKF(r->code == 0, "report: exit %d: %s%s", r->code, r->out, r->err);
@@ -143,6 +143,49 @@ static void test_machines_compare_one_code(void)
     CHECKF(r->code == 0 && strstr(md, "Baseline: **alpha** (asked for with --baseline)"), "%s", r->err);
     r = cli_in(dir, "report --baseline delta");
     CHECKF(r->code == 2 && strstr(r->err, "no result set 'delta'"), "exit %d: %s", r->code, r->err);
+}
+
+/* In a repository (its results/ publishes sets), a local machine's run
+ * and a run written elsewhere change no tracked file: MACHINES.md is made
+ * from the published sets alone, the local set gets its own page beside
+ * its report, and a set outside results/ its report beside itself.
+ * Before, either rewrote report/MACHINES.md from whatever sets lay beside
+ * it (all of /tmp's), and --results /tmp/x wrote report/x/. */
+static void test_local_runs_leave_the_repository(void)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", test_pathf("repo"));
+    const char *opts = "--algo integral --variant cpu,openmp --threads 1 --budget 2 --quiet";
+    test_sh("mkdir -p %s/results %s/elsewhere", dir, dir);
+    cli_result *r = cli_in(dir, "bench --image %s %s --results results/pub1", truth_png(), opts);
+    CHECK(r->code == 0);
+    test_sh("cd %s/results && cp -r pub1 pub2 && printf 'pub1\\npub2\\n' > published.txt", dir);
+    r = cli_in(dir, "report");
+    static char machines[1 << 17], again[1 << 17], page[1 << 17];
+    test_slurp(test_pathf("repo/report/MACHINES.md"), machines, sizeof machines);
+    CHECKF(r->code == 0 && strstr(machines, "pub2"), "report: exit %d: %s", r->code, r->err);
+
+    r = cli_in(dir, "bench --image %s %s --results results/mine --report", truth_png(), opts);
+    test_slurp(test_pathf("repo/report/MACHINES.md"), again, sizeof again);
+    CHECKF(r->code == 0 && strcmp(machines, again) == 0, "a local run rewrote MACHINES.md: exit %d: %s", r->code,
+           r->err);
+    test_slurp(test_pathf("repo/report/mine/MACHINES.md"), page, sizeof page);
+    CHECKF(strstr(page, "| mine |") && strstr(page, "| pub1 |"), "no page of mine beside the published: %.800s",
+           page);
+    test_slurp(test_pathf("repo/report/mine/REPORT.md"), page, sizeof page);
+    CHECKF(strstr(page, "[MACHINES.md](MACHINES.md)"), "REPORT.md of mine links no page beside it");
+
+    r = cli_in(dir, "bench --image %s %s --results %s/elsewhere/x --report", truth_png(), opts, dir);
+    CHECKF(r->code == 0 && test_exists(test_pathf("repo/elsewhere/x/report/REPORT.md")) &&
+               !test_exists(test_pathf("repo/report/x")),
+           "--results elsewhere: exit %d: %s", r->code, r->err);
+    test_slurp(test_pathf("repo/report/MACHINES.md"), again, sizeof again);
+    CHECK(strcmp(machines, again) == 0);
+
+    r = cli_in(dir, "report");                       /* make report: the same page from the same sets */
+    test_slurp(test_pathf("repo/report/MACHINES.md"), again, sizeof again);
+    CHECKF(r->code == 0 && strcmp(machines, again) == 0 && test_exists(test_pathf("repo/report/mine/MACHINES.md")),
+           "make report: exit %d: %s", r->code, r->err);
 }
 
 /* The summary: best CPU and GPU by kernel and by frame, what to use, the
@@ -257,6 +300,8 @@ static void test_cli_messages(void)
 }
 
 const sb_test tests_report_truth[] = {
+    { "truth: a local run and a run elsewhere leave the repository's MACHINES.md and report/ alone",
+      test_local_runs_leave_the_repository },
     { "truth: a published set is never replaced by accident (-local, --overwrite)", test_published_sets_are_kept },
     { "truth: make bench's report touches only its machine; no gnuplot keeps older plots, said so",
       test_first_run_touches_only_its_own },
