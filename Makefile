@@ -321,8 +321,9 @@ datasets: datasets/build/$(SET)/manifest.tsv
 datasets/build/%/manifest.tsv: datasets/sets/%.set $(BUILD)/sbgen $(wildcard datasets/photos/*.png)
 	./$(BUILD)/sbgen $< $(dir $@)
 
-# bench --report writes this run's report and report/MACHINES.md and leaves
-# every other machine's report as it is; `make report` rewrites them all.
+# bench --report writes this run's report (and report/MACHINES.md for a
+# published machine, else its own page beside its report) and leaves every
+# other machine's report as it is; `make report` rewrites them all.
 bench: all datasets $(BUILD)/tools.ok
 	./$(BUILD)/segbench bench --set $(SET) --budget $(BUDGET) --report $(BENCH_FLAGS)
 
