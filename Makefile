@@ -344,7 +344,9 @@ exercise: $(BUILD)/segbench
 	@$(MAKE) --no-print-directory all
 grade: all datasets/build/smoke/manifest.tsv
 	@test -n "$(ALGO)" -a -n "$(RUNG)" || { echo "usage: make grade ALGO=integral RUNG=cuda-transposed [GRADE_FLAGS=...]"; exit 2; }
-	./$(BUILD)/segbench grade "$$ALGO/student-$$RUNG" $(GRADE_FLAGS)
+	@./$(BUILD)/segbench grade "$$ALGO/student-$$RUNG" $(GRADE_FLAGS); rc=$$?; \
+	  [ $$rc = 0 ] || echo "make grade: segbench grade exited $$rc (1 wrong, 2 usage, 3 not faster); make exits 2 on any failure"; \
+	  exit $$rc
 
 # The whole process of `segbench run` (PNG decode and encode included) under
 # hyperfine (an optional tool), on the set's largest image, every integral

@@ -2,6 +2,7 @@
 #include "base/patterns.h"
 
 #include "base/args.h"
+#include "base/options.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -30,10 +31,16 @@ sb_status sb_pattern_check(const char *patterns, const char *const *names, int c
             hit = fnmatch(item, names[i], 0) == 0;
         if (hit)
             continue;
-        char known[400] = "";
+        char known[1200] = "";
         size_t n = 0;
         for (int i = 0; i < count && n < sizeof known; i++)
             n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "", names[i]);
+        if (n >= sizeof known)                           /* a list too long to name whole */
+            snprintf(known + sizeof known - 5, 5, " ...");
+        const char *near = sb_nearest_name(item, names, count);
+        if (near)
+            return sb_fail(err, SB_ERR_USAGE, "%s: '%s' matches nothing (did you mean '%s'? there are: %s)", what,
+                           item, near, known);
         return sb_fail(err, SB_ERR_USAGE, "%s: '%s' matches nothing (there are: %s)", what, item, known);
     }
     return SB_OK;

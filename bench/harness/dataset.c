@@ -1,8 +1,11 @@
 /* dataset.c - manifest parsing (see dataset.h). */
 #include "harness/dataset.h"
 
+#include "base/options.h"
+
 #include "segbench/image_io.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +103,35 @@ sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *e
     return st;
 }
 
+/* The set under root/datasets/sets/ whose name is nearest `set` (a typo),
+ * into near; 0 when none is close. */
+static int nearest_set(const char *root, const char *set, char *near, size_t size)
+{
+    char dir[SB_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/datasets/sets", root);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    enum { MAX_SETS = 64 };
+    char names[MAX_SETS][64];
+    const char *list[MAX_SETS];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < MAX_SETS) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && len - 4 < sizeof names[n] && strcmp(e->d_name + len - 4, ".set") == 0) {
+            snprintf(names[n], sizeof names[n], "%.*s", (int)(len - 4), e->d_name);
+            list[n] = names[n];
+            n++;
+        }
+    }
+    closedir(d);
+    const char *best = sb_nearest_name(set, list, n);
+    if (best)
+        snprintf(near, size, "%s", best);
+    return best != NULL;
+}
+
 sb_status sb_dataset_load_set(const char *root, const char *set, sb_dataset *ds, sb_error *err)
 {
     char path[SB_PATH_MAX];
@@ -111,8 +143,12 @@ sb_status sb_dataset_load_set(const char *root, const char *set, sb_dataset *ds,
     if (stat(path, &sb) != 0) {
         char def[SB_PATH_MAX];
         snprintf(def, sizeof def, "%s/datasets/sets/%s.set", root, set);
-        if (stat(def, &sb) != 0)
+        if (stat(def, &sb) != 0) {
+            char near[64];
+            if (nearest_set(root, set, near, sizeof near))
+                return sb_fail(err, SB_ERR_USAGE, "unknown dataset '%s' (no %s; did you mean '%s'?)", set, def, near);
             return sb_fail(err, SB_ERR_USAGE, "unknown dataset '%s' (no %s)", set, def);
+        }
         return sb_fail(err, SB_ERR_USAGE, "dataset '%s' is not generated yet: run 'make datasets SET=%s'", set, set);
     }
     sb_status st = sb_dataset_load_manifest(path, ds, err);

@@ -30,8 +30,10 @@ static sb_status run_stage(bench_run *r, const sb_algo *algo, int stage, const s
     if (st)
         return st;
     if (!usable) {
-        if (!o->quiet)
+        if (!o->quiet) {
             printf("%-9s skipped on %s: %s\n", algo->name, im->name, why);
+            fflush(stdout);            /* in order with the rows, before the run's account on stderr */
+        }
         free(params);
         return SB_OK;
     }
@@ -51,6 +53,7 @@ static sb_status run_stage(bench_run *r, const sb_algo *algo, int stage, const s
          * are skipped, saying why, and the run goes on */
         printf("%-9s %-6s skipped on %s (%dx%d): %s\n", algo->name, algo->stages[stage], im->name, loaded->width,
                loaded->height, why_not.msg);
+        fflush(stdout);
         r->pairs_skipped++;
         return SB_OK;
     }
@@ -101,8 +104,10 @@ sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err)
         const sb_dataset_image *im = &r->ds.images[i];
         char why[300];
         if (sb_image_skip_reason(algo, im, run_size_caps(o), why, sizeof why)) {
-            if (!o->quiet)
+            if (!o->quiet) {
                 printf("%-9s skipped on %s (%dx%d): %s\n", algo->name, im->name, im->width, im->height, why);
+                fflush(stdout);
+            }
             continue;
         }
         st = run_image(r, algo, im, &rows, err);

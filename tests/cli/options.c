@@ -185,6 +185,27 @@ static void test_unknown_names_suggest(void)
     CHECKF(r->code == 2 && strstr(r->err, "unknown option '--zzzzzz' (see 'segbench list --help')"), "%s", r->err);
     r = cli("list --json=yes");
     CHECKF(r->code == 2 && strstr(r->err, "--json takes no value"), "%s", r->err);
+    /* names in a list and sets too, not only options */
+    r = cli("bench --variant opnemp --results %s/never", sb_test_dir());
+    CHECKF(r->code == 2 && strstr(r->err, "'opnemp' matches nothing (did you mean 'openmp'? there are: cpu,") &&
+               strstr(r->err, "cpu-rounds"),
+           "exit %d: %s", r->code, r->err);
+    r = cli("bench --set defualt --results %s/never", sb_test_dir());
+    CHECKF(r->code == 2 && strstr(r->err, "unknown dataset 'defualt'") && strstr(r->err, "did you mean 'default'?"),
+           "exit %d: %s", r->code, r->err);
+}
+
+/* A stage that cannot take an image says so in order with the rows, not
+ * after the run's account on stderr (stdout was flushed only by rows, so
+ * the last stages' skip lines came out at exit). */
+static void test_skips_in_order(void)
+{
+    cli_result *r = cli_exe("sh -c", "'%s bench --image %s --algo slic --variant cpu --budget 1 --results %s/skips "
+                                     "2>&1'",
+                            test_segbench_path(), grey_png("tiny.png", 6, 4), sb_test_dir());
+    const char *skip = strstr(r->out, "n1000-majority skipped on tiny (6x4)");
+    const char *account = strstr(r->out, "where the time went");
+    CHECKF(r->code == 0 && skip && account && skip < account, "exit %d: %s", r->code, r->out);
 }
 
 static void test_patterns(void)
@@ -561,6 +582,7 @@ static void test_readme_matches_help(void)
 }
 
 const sb_test tests_cli_options[] = {
+    { "cli: a stage skipped on an image says so before the run's account", test_skips_in_order },
     { "cli: every command's --help, -h and help COMMAND list all its options", test_help_lists_every_option },
     { "cli: --version names the version, commit, flags and CUDA architectures", test_version },
     { "cli: an unknown option or command suggests the nearest name", test_unknown_names_suggest },
