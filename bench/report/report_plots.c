@@ -180,6 +180,19 @@ static sb_status plot_time(plot_ctx *pc, const stage_view *sv, const char *algo,
     return SB_OK;
 }
 
+/* counts[0..*n) in increasing order, with `value` in it once. */
+static void add_count(int *counts, int *n, int max, int value)
+{
+    int at = 0;
+    while (at < *n && counts[at] < value)
+        at++;
+    if ((at < *n && counts[at] == value) || *n == max)
+        return;
+    memmove(counts + at + 1, counts + at, sizeof *counts * (size_t)(*n - at));
+    counts[at] = value;
+    (*n)++;
+}
+
 /* Plot 3: thread scaling at the image where the threads were swept
  * (none: no plot). */
 static sb_status plot_threads(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err)
@@ -193,6 +206,7 @@ static sb_status plot_threads(plot_ctx *pc, const stage_view *sv, const char *al
             return st;
         char titles[2048] = "", colours[SB_PATH_MAX] = "";
         int nthreaded = 0, max_threads = 1;
+        int counts[32], ncounts = 0;         /* the thread counts measured: the x axis's ticks */
         for (int v = 0; v < sv->nvar; v++) {
             if (!(sv->var[v]->flags & SB_THREADED))
                 continue;
@@ -210,6 +224,7 @@ static sb_status plot_threads(plot_ctx *pc, const stage_view *sv, const char *al
                     fprintf(fp, "%d %g\n", r->threads, t1 / r->kernel.median);
                 if (r->threads > max_threads)
                     max_threads = r->threads;
+                add_count(counts, &ncounts, 32, r->threads);
             }
             fprintf(fp, "\n\n");
             size_t len = strlen(titles);
@@ -221,14 +236,20 @@ static sb_status plot_threads(plot_ctx *pc, const stage_view *sv, const char *al
         }
         fclose(fp);
         if (nthreaded) {
+            char tics[256] = "";             /* "(1, 2, 4, 8, 16)", not gnuplot's powers of 2 */
+            for (int i = 0, used = 0; i < ncounts && used < (int)sizeof tics; i++)
+                used += snprintf(tics + used, sizeof tics - (size_t)used, "%s%d%s", i ? ", " : "(", counts[i],
+                                 i + 1 == ncounts ? ")" : "");
             snprintf(script, sizeof script,
-                     "%sset output '%s.png'\nset title '%s %s: thread scaling at %s (log-log)'\nset logscale xy 2\n"
+                     "%sset output '%s.png'\nset title '%s %s: thread scaling at %s (log-log)'\nset logscale x 2\n"
+                     "set logscale y 10\nset format y '%%g'\nset xtics %s\n"
                      "set xrange [1:%d]\nset xlabel 'threads'\nset ylabel 'speedup over 1 thread'\n"
                      "names = '%s'\ncolours = '%s'\nplot x title 'ideal (speed-up = threads)' with lines dashtype 2 "
                      "lc rgb '%s', "
                      "for [i=0:%d] '%s.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) "
                      "title word(names, i+1)\n",
-                     REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(REPORT_TEXT, sv->img[sv->sweep]), max_threads, titles, colours,
+                     REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(REPORT_TEXT, sv->img[sv->sweep]),
+                     ncounts ? tics : "autofreq", max_threads, titles, colours,
                      REPORT_FLOOR_COLOUR, nthreaded - 1, name);
             if ((st = report_plot_run(pc, name, script, err)))
                 return st;
