@@ -3,7 +3,10 @@ set key outside right top
 set grid ytics
 set output 'meanshift-filter-r16-threads.png'
 set title 'meanshift-filter r16: thread scaling at synth-640x480 (log-log)'
-set logscale xy 2
+set logscale x 2
+set logscale y 10
+set format y '%g'
+set xtics (1, 2, 4, 8, 16)
 set xrange [1:16]
 set xlabel 'threads'
 set ylabel 'speedup over 1 thread'
