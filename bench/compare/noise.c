@@ -26,6 +26,13 @@ int sb_noise_row_flags(const sb_row *r, int host)
     return flags;
 }
 
+int sb_noise_cache_resident(int flags, const sb_row *r, double llc_bytes)
+{
+    if ((flags & SB_NOISE_FLAG_OVER_PEAK) && llc_bytes > 0 && r->bytes > 0 && r->bytes <= llc_bytes)
+        return (flags & ~SB_NOISE_FLAG_OVER_PEAK) | SB_NOISE_FLAG_CACHE_RESIDENT;
+    return flags;
+}
+
 int sb_noise_clock_flags(const sb_row *r, int peak_sm_mhz)
 {
     int flags = r->clock_reasons[0] ? SB_NOISE_FLAG_THROTTLED : 0;
@@ -43,7 +50,8 @@ void sb_noise_flag_text(int flags, char *out, size_t size)
     } NAMES[] = { { SB_NOISE_FLAG_SPREAD, "spread" }, { SB_NOISE_FLAG_OVER_PEAK, "over_peak" },
                   { SB_NOISE_FLAG_GOVERNOR, "governor" }, { SB_NOISE_FLAG_E2E, "e2e_below_frame" },
                   { SB_NOISE_FLAG_THROTTLED, "throttled" }, { SB_NOISE_FLAG_LOW_CLOCK, "low_clock" },
-                  { SB_NOISE_FLAG_UNSTABLE, "unstable" }, { SB_NOISE_FLAG_SLOWER_THAN_SERIAL, "slower_than_serial" } };
+                  { SB_NOISE_FLAG_UNSTABLE, "unstable" }, { SB_NOISE_FLAG_SLOWER_THAN_SERIAL, "slower_than_serial" },
+                  { SB_NOISE_FLAG_CACHE_RESIDENT, "cache_resident" } };
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0] && used < size; i++)
@@ -68,7 +76,11 @@ void sb_noise_warn(FILE *fp, const char *label, int flags, const sb_summary *s, 
                 100.0 * SB_CLOCKS_LOW_FRACTION);
     if (flags & SB_NOISE_FLAG_OVER_PEAK)
         fprintf(fp, "warning: %s: %.1f %% of the measured host copy peak; the peak was probably measured "
-                    "while the machine was busy, or the data stayed in cache\n",
+                    "while the machine was busy\n",
+                label, 100.0 * peak_fraction);
+    if (flags & SB_NOISE_FLAG_CACHE_RESIDENT)
+        fprintf(fp, "note: %s: %.1f %% of the host's DRAM copy peak, as expected for a cache-resident image (its "
+                    "bytes fit in the last-level cache)\n",
                 label, 100.0 * peak_fraction);
 }
 

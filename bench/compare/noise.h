@@ -53,7 +53,8 @@ enum {
     SB_NOISE_FLAG_THROTTLED = 16,
     SB_NOISE_FLAG_LOW_CLOCK = 32,
     SB_NOISE_FLAG_UNSTABLE = 64,
-    SB_NOISE_FLAG_SLOWER_THAN_SERIAL = 128
+    SB_NOISE_FLAG_SLOWER_THAN_SERIAL = 128,
+    SB_NOISE_FLAG_CACHE_RESIDENT = 256    /* above the DRAM copy peak, as a working set in cache runs */
 };
 
 /* The flags of one sample set: spread only (as compare sees it). */
@@ -63,6 +64,10 @@ int sb_noise_row_flags(const sb_row *r, int host);
 /* The clock flags of a device row (throttled, low_clock), given the GPU's
  * peak SM clock (0: unknown, no low_clock). */
 int sb_noise_clock_flags(const sb_row *r, int peak_sm_mhz);
+/* A host row above the host copy peak whose bytes fit in the last-level
+ * cache (llc_bytes, 0 unknown) ran from cache, as expected: over_peak
+ * becomes cache_resident, which is no noise. */
+int sb_noise_cache_resident(int flags, const sb_row *r, double llc_bytes);
 /* "spread;over_peak" (no commas: it is a CSV field). */
 void sb_noise_flag_text(int flags, char *out, size_t size);
 /* One warning line: "warning: LABEL: <what> (<likely cause>)". */

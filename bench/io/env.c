@@ -150,6 +150,37 @@ static double host_copy_gbps(int threads)
     return best;
 }
 
+/* The size of CPU 0's last-level cache ("32768K" in the highest-level
+ * index of /sys/devices/system/cpu/cpu0/cache/), 0 where Linux does not
+ * say: a row's working set that fits in it may run above the DRAM copy
+ * peak. */
+static double env_llc_bytes(void)
+{
+    int best_level = 0;
+    double bytes = 0.0;
+    for (int i = 0; i < 8; i++) {
+        char path[96], text[32];
+        int level = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *fp = fopen(path, "r");
+        if (!fp)
+            continue;
+        int ok = fscanf(fp, "%d", &level) == 1;
+        fclose(fp);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!ok || level <= best_level || !(fp = fopen(path, "r")))
+            continue;
+        double size = 0.0;
+        char unit = '\0';
+        if (fgets(text, sizeof text, fp) && sscanf(text, "%lf%c", &size, &unit) >= 1) {
+            best_level = level;
+            bytes = size * (unit == 'K' ? 1024.0 : unit == 'M' ? 1048576.0 : unit == 'G' ? 1073741824.0 : 1.0);
+        }
+        fclose(fp);
+    }
+    return bytes;
+}
+
 void sb_env_collect(sb_env *env, int measure, const int *threads, int thread_counts)
 {
     memset(env, 0, sizeof *env);
@@ -157,6 +188,7 @@ void sb_env_collect(sb_env *env, int measure, const int *threads, int thread_cou
     env_cpu_model(env->cpu_model, sizeof env->cpu_model);
     env->cpu_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     env->cpu_usable_cores = sb_usable_cores();
+    env->cpu_llc_bytes = env_llc_bytes();
     if (gethostname(env->host, sizeof env->host) != 0)
         env->host[0] = '\0';
     env->host[sizeof env->host - 1] = '\0';
@@ -281,6 +313,7 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
     }
     json_string(fp, "cpu_model", e->cpu_model, 1);
     fprintf(fp, "  \"cpu_logical_cores\": %d,\n", e->cpu_cores);
+    fprintf(fp, "  \"cpu_llc_bytes\": %.0f,\n", e->cpu_llc_bytes);
     fprintf(fp, "  \"cpu_usable_cores\": %d,\n", e->cpu_usable_cores);
     json_string(fp, "host", e->host, 1);
     fprintf(fp, "  \"host_copy_gbps\": {");

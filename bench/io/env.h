@@ -18,6 +18,7 @@ typedef struct sb_env {
     char cpu_model[160];
     int cpu_cores;                /* online logical CPUs */
     int cpu_usable_cores;         /* of them, those this process may run on (its affinity) */
+    double cpu_llc_bytes;         /* CPU 0's last-level cache (sysfs); 0 unknown */
     char host[128];               /* the host's name: two result sets of one host say so */
     int host_threads[SB_ENV_MAX_THREAD_COUNTS];
     double host_copy_gbps[SB_ENV_MAX_THREAD_COUNTS];   /* memcpy with that many threads */

@@ -150,10 +150,11 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
     fill_row(r, row, im, c, v, p->threads, &m);
     m.kernel_ms = m.e2e_ms = m.frame_ms = m.setup_ms = NULL;   /* the row owns the samples now */
     int noise = sb_noise_row_flags(row, !(v->flags & SB_DEVICE)) | sb_noise_clock_flags(row, r->env.device.sm_clock_mhz);
+    noise = sb_noise_cache_resident(noise, row, r->env.cpu_llc_bytes);
     if ((v->flags & SB_THREADED) && p->threads > 1 && m.serial_ms > 0 && row->kernel.median > m.serial_ms)
         noise |= SB_NOISE_FLAG_SLOWER_THAN_SERIAL;
     sb_noise_flag_text(noise, row->flags, sizeof row->flags);
-    if (noise & ~(SB_NOISE_FLAG_GOVERNOR | SB_NOISE_FLAG_SLOWER_THAN_SERIAL))
+    if (noise & ~(SB_NOISE_FLAG_GOVERNOR | SB_NOISE_FLAG_SLOWER_THAN_SERIAL | SB_NOISE_FLAG_CACHE_RESIDENT))
         r->noisy++;
     /* the samples reach the file before their row: a row in the file has
      * its samples, and what a kill or a full disk leaves between the two
