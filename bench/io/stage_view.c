@@ -2,6 +2,7 @@
 #include "io/stage_view.h"
 
 #include "io/catalogue.h"
+#include "harness/registry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,6 +77,13 @@ void view_build(stage_view *sv, const sb_rows *rows, const char *algo, const cha
                 break;
             }
     }
+    /* memory-bound: a floor row was measured, or the algorithm says what a
+     * floor must write (so a machine without a GPU, which has no floor
+     * row, still weighs its CPU rows against the host's copy peak) */
+    const sb_algo *record = sb_algo_find(algo);
+    sv->memory_bound = record && record->floor_output;
+    for (int v = 0; v < sv->nvar; v++)
+        sv->memory_bound |= view_is_floor(sv->var[v]);
     for (int i = 0; i < rows->count; i++)
         if (strcmp(rows->row[i].stage, stage) == 0)
             view_image(sv, &rows->row[i]);

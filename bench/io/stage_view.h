@@ -24,6 +24,7 @@ typedef struct stage_view {
     double group_px[MAX_GROUPS];
     int largest;                          /* image index */
     int sweep;                            /* image with the most thread counts (where bench swept) */
+    int memory_bound;                     /* the stage has a byte floor: GB/s mean something */
 } stage_view;
 
 int view_is_synthetic(const char *image);

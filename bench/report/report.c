@@ -107,6 +107,16 @@ static int is_pipeline(const sb_algo *algo)
     return 0;
 }
 
+/* Has this algorithm any GPU row?  A machine without a GPU has none:
+ * then its pages say nothing of lessons and limits it could not measure. */
+static int has_gpu_rows(const sb_rows *rows)
+{
+    for (int i = 0; i < rows->count; i++)
+        if (!view_is_cpu_backend(rows->row[i].backend))
+            return 1;
+    return 0;
+}
+
 /* <algo>.md: everything about one algorithm on this machine. */
 static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *out_dir, const sb_algo *algo,
                            const sb_rows *rows, const profile_set *profile, sb_error *err)
@@ -126,10 +136,12 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
     char provenance[600];
     sb_result_set_provenance(path, provenance, sizeof provenance);
     report_notes_path(algo->name, notes, sizeof notes);
-    fprintf(md, "# %s\n\n[Back to the report](REPORT.md) · [the lessons: its CUDA ladder as a tree](lessons-%s.md). "
-                "%s.%s%s%s\n\nMeasured at %s. Agreement contract: %s. "
+    fprintf(md, "# %s\n\n[Back to the report](REPORT.md)", algo->name);
+    if (has_gpu_rows(rows))
+        fprintf(md, " · [the lessons: its CUDA ladder as a tree](lessons-%s.md)", algo->name);
+    fprintf(md, ". %s.%s%s%s\n\nMeasured at %s. Agreement contract: %s. "
                 "**%d of %d rows agree%s.**",
-            algo->name, algo->name, algo->summary, notes[0] ? " Notes on the CUDA variants: [NOTES.md](../../" : "", notes,
+            algo->summary, notes[0] ? " Notes on the CUDA variants: [NOTES.md](../../" : "", notes,
             notes[0] ? ")." : "", provenance, algo->contract, rows->count - fails, rows->count,
             fails ? "; the others are marked FAIL" : "");
     if (few)
@@ -236,8 +248,8 @@ static void report_env_read(const char *results_dir, report_env *e)
     sb_json_get(env, "rows_measured", e->measured, sizeof e->measured);
     sb_json_get(env, "rows_planned", e->planned, sizeof e->planned);
     sb_json_get(env, "run_seconds", e->seconds, sizeof e->seconds);
-    if (strcmp(e->copy, "?") == 0)
-        snprintf(e->copy, sizeof e->copy, "n/a");
+    if (strcmp(e->copy, "?") == 0 || atof(e->copy) <= 0)
+        snprintf(e->copy, sizeof e->copy, "none");           /* no GPU measured: atof() reads 0 */
     sb_json_get(env, "dataset", e->set, sizeof e->set);
     sb_json_get(env, "cpu_logical_cores", e->cores, sizeof e->cores);
     /* {"1": 22.7, "2": 28.2} -> 1: 22.7, 2: 28.2 */
@@ -372,16 +384,26 @@ static void report_first_screen(FILE *md, const char *results_dir, const report_
     for (int a = 0; a < rs->nalgo; a++)
         report_summary_rows(md, &rs->rows[a], rs->algos[a], copy_gbps, &rs->profile[a]);
     report_summary_legend(md);
-    fprintf(md, "\n## How far from the limit\n\nEach stage's fastest CUDA rung at the summary image against "
-                "the larger of its two floors, and what holds it back.\n\n");
-    report_limits_header(md);
+    int gpu = 0;
     for (int a = 0; a < rs->nalgo; a++)
-        for (int s = 0; s < rs->algos[a]->stage_count; s++) {
-            stage_limit lim;
-            stage_limit_of(&rs->rows[a], rs->algos[a], s, copy_gbps, &rs->profile[a], &lim);
-            report_limits_row(md, rs->algos[a]->name, &lim);
-        }
-    report_limits_legend(md);
+        gpu += has_gpu_rows(&rs->rows[a]);
+    fprintf(md, "\n## How far from the limit\n\n");
+    if (!gpu)
+        fprintf(md, "No GPU rows on this machine: the limit table weighs the fastest CUDA rung of each stage "
+                    "against its floors. The CPU rows of memory-bound stages are weighed against the host's "
+                    "memcpy peak on their algorithm's page (GB/s and %% of the peak).\n\n");
+    else {
+        fprintf(md, "Each stage's fastest CUDA rung at the summary image against the larger of its two floors, "
+                    "and what holds it back.\n\n");
+        report_limits_header(md);
+        for (int a = 0; a < rs->nalgo; a++)
+            for (int s = 0; s < rs->algos[a]->stage_count; s++) {
+                stage_limit lim;
+                stage_limit_of(&rs->rows[a], rs->algos[a], s, copy_gbps, &rs->profile[a], &lim);
+                report_limits_row(md, rs->algos[a]->name, &lim);
+            }
+        report_limits_legend(md);
+    }
     fprintf(md, "\n## The ladders\n\nEach algorithm's variants in teaching order, first stage, kernel ms (the "
                 "steps, their speed-ups and what each changes are on the algorithm's page; the CUDA rungs as a "
                 "tree of lessons, each edge's idea, gain and census change, on its lessons page):\n\n");
@@ -424,10 +446,10 @@ static void report_last_part(FILE *md, const char *results_dir, const report_env
             "[docs/measuring.md](../../docs/measuring.md).\n\n");
     sb_report_cli(md, results_dir);
     fprintf(md, "## The machine and how to read the numbers\n\n| | |\n|---|---|\n| GPU | %s |\n"
-                "| device copy bandwidth (measured, read + write) | %s GB/s |\n| CPU | %s (%s logical cores) |\n"
+                "| device copy bandwidth (measured, read + write) | %s%s |\n| CPU | %s (%s logical cores) |\n"
                 "| host memcpy bandwidth by threads (best of 5, GB/s) | %s |\n| dataset | %s |\n| commit | %s%s |\n"
                 "| run | %s: %s of %s planned rows, bench %s s |\n| date | %s |\n\n",
-            e->gpu, e->copy, e->cpu, e->cores, e->host, e->set, e->commit,
+            e->gpu, e->copy, atof(e->copy) > 0 ? " GB/s" : " (no GPU)", e->cpu, e->cores, e->host, e->set, e->commit,
             strcmp(e->dirty, "true") == 0 ? " (tree had local changes)" : "", e->run, e->measured, e->planned,
             e->seconds, e->date);
     fputs(HOW_TO_READ, md);
@@ -497,7 +519,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     pc.sm_count = atoi(e.sm_count);
     for (int a = 0; a < rs.nalgo && !st; a++) {
         st = algo_page(&pc, results_dir, out_dir, rs.algos[a], &rs.rows[a], &rs.profile[a], err);
-        if (!st)
+        if (!st && has_gpu_rows(&rs.rows[a]))       /* lessons are CUDA rungs: none measured, no page */
             st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], err);
     }
     int gallery = 0;

@@ -273,7 +273,8 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
     for (int v = 0; v < sv->nvar; v++)
         if (view_is_floor(sv->var[v]))
             floor_v = v;
-    snprintf(name, sizeof name, "%s-%s-%s", algo, sv->stage, floor_v >= 0 ? "bandwidth" : "throughput");
+    int memory_bound = sv->memory_bound;
+    snprintf(name, sizeof name, "%s-%s-%s", algo, sv->stage, memory_bound ? "bandwidth" : "throughput");
     if ((st = report_plot_data_open(pc, name, &fp, err)))
         return st;
     fprintf(fp, "variant value colour\n");
@@ -283,7 +284,7 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
         const sb_row *r = view_best_row(sv, sv->var[v]->name, sv->img[sv->largest], &failed);
         if (!r)
             continue;
-        double value = floor_v >= 0 ? r->gbps
+        double value = memory_bound ? r->gbps
                                     : (r->kernel.median > 0 ? r->width * (double)r->height / 1e3 / r->kernel.median : 0);
         if (v == floor_v)
             floor_value = value;
@@ -293,7 +294,7 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
     }
     fclose(fp);
     char lines[768] = "";
-    if (floor_v >= 0) {
+    if (memory_bound) {
         size_t n = 0;
         if (pc->device_peak > 0)
             n += (size_t)snprintf(lines + n, sizeof lines - n, ", %g with lines dt 1 lw 2 lc rgb '#d62728' title "
@@ -302,7 +303,7 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
             n += (size_t)snprintf(lines + n, sizeof lines - n, ", %g with lines dt 1 lw 2 lc rgb '#1f77b4' title "
                                   "'host memcpy peak, %d threads (%.0f GB/s)'", pc->host_peak, pc->host_threads,
                                   pc->host_peak);
-        if (floor_value > 0 && n < sizeof lines)
+        if (floor_v >= 0 && floor_value > 0 && n < sizeof lines)
             snprintf(lines + n, sizeof lines - n, ", %g with lines dt 2 lw 2 lc rgb '%s' title 'floor: %s'",
                      floor_value, REPORT_FLOOR_COLOUR, report_gp(REPORT_TEXT, sv->var[floor_v]->name));
     }
@@ -312,15 +313,20 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
              "set ylabel '%s'\nset xtics rotate by -30\n"
              "plot '%s.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle%s\n",
              REPORT_PLOT_HEAD, name, algo, sv->stage,
-             floor_v >= 0 ? "bandwidth, GB/s (log scale)" : "megapixels per second (log scale)",
-             report_gp(REPORT_TEXT, sv->img[sv->largest]), floor_v >= 0 ? "inside top left" : "off", floor_v >= 0 ? "GB/s" : "Mpx/s", name,
+             memory_bound ? "bandwidth, GB/s (log scale)" : "megapixels per second (log scale)",
+             report_gp(REPORT_TEXT, sv->img[sv->largest]), memory_bound ? "inside top left" : "off",
+             memory_bound ? "GB/s" : "Mpx/s", name,
              lines);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
-    if (floor_v >= 0)
+    if (memory_bound && pc->device_peak > 0)
         fprintf(md, "![bandwidth](plots/%s.png)\n\nEach bar is the stage's byte floor over the kernel median; "
                     "the lines are the two measured peaks a bar answers to: the device-to-device copy for GPU "
                     "rows, host memcpy at the most threads for CPU rows.\n\n", name);
+    else if (memory_bound)
+        fprintf(md, "![bandwidth](plots/%s.png)\n\nA memory-bound stage: each bar is its byte floor over the "
+                    "kernel median, against the host's measured memcpy peak at the most threads (no GPU here).\n\n",
+                name);
     else
         fprintf(md, "![throughput](plots/%s.png)\n\nA compute-bound stage: megapixels per second, not a "
                     "fraction of memory bandwidth.\n\n", name);

@@ -152,14 +152,20 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
     double best_cpu = best_cpu_row ? best_cpu_row->kernel.median : 0.0;
     char notes[300], name[200], t[32];
     report_notes_path(algo, notes, sizeof notes);
+    int gpu_rows = 0;              /* the CUDA rungs' tree is a lessons page only where they ran */
+    for (int i = 0; i < sv->rows->count; i++)
+        gpu_rows += !view_is_cpu_backend(sv->rows->row[i].backend);
+    char lessons[160] = "";
+    if (gpu_rows)
+        snprintf(lessons, sizeof lessons, "; the tree is on the [lessons page](lessons-%s.md)", algo);
     fprintf(md, "#### The ladder, stage %s, at %s\n\nThe variants in teaching order (`segbench list`: the files' "
                 "order), each at its best thread count: the CPU variants, then the CUDA rungs, each part a ladder "
                 "of its own: a CPU step's speed-up is over the step before it, a CUDA rung's over the rung it grows from "
-                "(its parent; the tree is on the [lessons page](lessons-%s.md)).%s%s%s\n\n"
+                "(its parent%s).%s%s%s\n\n"
                 "| step | variant | kernel ms | vs step before / parent | vs best CPU | vs serial\xc2\xb9 | what it changes | source |\n"
                 "|---:|---|---:|---:|---:|---:|---|---|\n",
-            sv->stage, image, algo, notes[0] ? " Why each step helps, and what did not: [NOTES.md](../../" : "", notes,
-            notes[0] ? ")." : "");
+            sv->stage, image, lessons, notes[0] ? " Why each step helps, and what did not: [NOTES.md](../../" : "",
+            notes, notes[0] ? ")." : "");
     snprintf(name, sizeof name, "%s-%s-ladder", algo, sv->stage);
     FILE *fp;
     sb_status st = report_plot_data_open(pc, name, &fp, err);

@@ -73,17 +73,8 @@ void report_time_table(FILE *fp, const stage_view *sv)
     }
 }
 
-/* Does the stage have a floor, so bytes per second mean something? */
-static int has_floor(const stage_view *sv)
-{
-    for (int v = 0; v < sv->nvar; v++)
-        if (view_is_floor(sv->var[v]))
-            return 1;
-    return 0;
-}
-
 /* Every variant at the largest image, best thread count.  Memory-bound
- * stages (those with a floor) show GB/s and the fraction of the measured
+ * stages (sv->memory_bound) show GB/s and the fraction of the measured
  * copy peak; compute-bound ones show megapixels per second.  A row measured
  * fewer than 3 times shows its value and a mark, not a range. */
 void report_largest_table(FILE *fp, const stage_view *sv)
@@ -91,7 +82,7 @@ void report_largest_table(FILE *fp, const stage_view *sv)
     const char *image = sv->img[sv->largest];
     const sb_row *ref_row = view_baseline_row(sv, image, 0);
     double ref = ref_row ? ref_row->kernel.median : 0.0;
-    int bw = has_floor(sv), few = 0, unstable = 0;
+    int bw = sv->memory_bound, few = 0, unstable = 0;
     fprintf(fp, "| variant | backend | threads | kernel ms (median) | p25-p75 | n | per frame ms | setup ms | "
                 "e2e ms | %s | vs cpu | agreement |\n|---|---|---:|---:|---:|---:|---:|---:|---:|%s---:|---|\n",
             bw ? "GB/s | % of peak" : "Mpx/s", bw ? "---:|---:|" : "---:|");

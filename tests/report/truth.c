@@ -188,6 +188,32 @@ static void test_local_runs_leave_the_repository(void)
            "make report: exit %d: %s", r->code, r->err);
 }
 
+/* A machine without a GPU: the integral image is still memory-bound (its
+ * CPU rows against the host's copy peak, the bandwidth plot drawn), the
+ * limit table gives way to a line saying why, no lessons page of "-"
+ * and no "n/a GB/s".  Before, every page called it compute-bound. */
+static void test_cpu_only_report(void)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", test_pathf("cpuonly"));
+    test_sh("mkdir -p %s", dir);
+    cli_result *r = cli_in(dir, "bench --image %s --algo integral --variant cpu,openmp --threads 1 --budget 2 "
+                                "--quiet --results R --report",
+                           truth_png());
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    static char md[1 << 17];
+    test_slurp(test_pathf("cpuonly/report/R/integral.md"), md, sizeof md);
+    CHECKF(strstr(md, "A memory-bound stage") && strstr(md, "| GB/s | % of peak |") && !strstr(md, "compute-bound") &&
+               !strstr(md, "lessons-integral.md"),
+           "%.1500s", md);
+    CHECK(test_exists(test_pathf("cpuonly/report/R/plots/integral-sum-bandwidth.gp")));
+    CHECK(!test_exists(test_pathf("cpuonly/report/R/lessons-integral.md")));
+    test_slurp(test_pathf("cpuonly/report/R/REPORT.md"), md, sizeof md);
+    CHECKF(strstr(md, "No GPU rows on this machine") && !strstr(md, "| fastest GPU rung |") &&
+               strstr(md, "| device copy bandwidth (measured, read + write) | none (no GPU) |"),
+           "%.3000s", md);
+}
+
 /* The summary: best CPU and GPU by kernel and by frame, what to use, the
  * serial reference marked host-dependent; e2e below a frame is flagged. */
 static void test_summary_tells_both(void)
@@ -304,6 +330,8 @@ static void test_cli_messages(void)
 }
 
 const sb_test tests_report_truth[] = {
+    { "truth: without a GPU, the integral image is memory-bound against the host peak; no empty limits or lessons",
+      test_cpu_only_report },
     { "truth: a local run and a run elsewhere leave the repository's MACHINES.md and report/ alone",
       test_local_runs_leave_the_repository },
     { "truth: a published set is never replaced by accident (-local, --overwrite)", test_published_sets_are_kept },
