@@ -6,6 +6,7 @@
 #include "course/lessons.h"
 #include "harness/names.h"
 #include "harness/renames.h"
+#include "io/env_json.h"
 #include "io/result_set.h"
 
 #include "segbench/spawn.h"
@@ -46,6 +47,20 @@ static void print_edge(const sb_variant *v, const sb_rows *rows, const char *dir
         printf("  %-8s %s: kernel %.4g -> %.4g ms (%s), per frame %.4g -> %.4g ms (%s)%s%s\n", stage, e.image,
                e.parent_kernel_ms, e.kernel_ms, g, e.parent_frame_ms, e.frame_ms, gf, census[0] ? "; census: " : "",
                census);
+}
+
+/* Whose numbers these are: the set, its machine, commit and run, and --
+ * for the default -- that it is the reference machine's run of record,
+ * not a measurement of this machine. */
+static void print_numbers_from(const char *dir, int asked)
+{
+    sb_run_info ri;
+    if (!sb_run_info_read(dir, &ri)) {
+        printf("numbers from %s\n", dir);
+        return;
+    }
+    printf("numbers from %s: machine %s, commit %.7s, run %s%s\n", dir, ri.machine_id, ri.commit, ri.run_id,
+           asked ? "" : " (the reference machine's run of record, not this machine; --results DIR reads another)");
 }
 
 /* The algorithm's whole tree, stage by stage. */
@@ -142,6 +157,8 @@ sb_status sb_lesson_show(const char *spec, const char *results, const char *stag
     int have_rows = sb_rows_read_ladders(csv, &rows, NULL, &ignored) == SB_OK;
     if (results && !have_rows)
         return sb_fail(err, SB_ERR_IO, "%s: no result rows for %s there", csv, algo->name);
+    if (have_rows)
+        print_numbers_from(dir, results != NULL);
     if (!v)
         show_tree(algo, have_rows ? &rows : NULL, dir, stage_name);
     else

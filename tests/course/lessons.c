@@ -152,6 +152,13 @@ static void test_lesson_command(void)
     CHECKF(r->code == 0 && strstr(r->out, "cuda-naive") && strstr(r->out, "└─ cuda-pdl") &&
                strstr(r->out, "├─ cuda-texture") && strstr(r->out, "[branch] "),
            "exit %d: %.2000s%s", r->code, r->out, r->err);
+    /* whose numbers: the set named, or the reference machine's run of record said to be so */
+    CHECKF(strstr(r->out, "numbers from ") && !strstr(r->out, "the reference machine's run of record"), "%.300s",
+           r->out);
+    r = cli("lesson integral/cuda-pdl --no-diff");
+    CHECKF(r->code == 0 && strstr(r->out, "numbers from results/") &&
+               strstr(r->out, "(the reference machine's run of record, not this machine"),
+           "exit %d: %.600s", r->code, r->out);
     r = cli("lesson integral/cpu");
     CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "integral/cpu is not a rung"), "%d: %s", r->code,
            r->err);
