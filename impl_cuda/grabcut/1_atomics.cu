@@ -11,8 +11,8 @@
  * values to the global totals itself: 4 or 10 64-bit atomics a pixel,
  * all landing on 40 or 100 addresses, which the L2 serialises.  Nothing
  * else differs, so the two rungs' times are the price of contended
- * global atomics (on the H100, about 10x: NOTES.md).  The results are the
- * same integers.
+ * global atomics (on the H100, over ten times: segbench lesson
+ * grabcut-kmeans/cuda-atomics).  The results are the same integers.
  */
 #include "gc_device.cuh"
 

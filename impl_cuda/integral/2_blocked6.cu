@@ -16,8 +16,8 @@
  * 1 + 4x7 = 29 bytes a pixel for the u32 sums where 5 suffice, and step 2
  * has one thread per row walking W/4 totals whose addresses are a row
  * apart (uncoalesced).  Kept so the report shows what each later design
- * bought.  What it bought on the H100 (sum, 3840x2160, run 20261123T025827Z-bcdf):
- * 1.466 -> 0.421 ms, 3.5x.
+ * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
+ * (the run of record's numbers).
  */
 #include "integral_device.cuh"
 

@@ -6,8 +6,7 @@
  * input.  Textures give 2-D-local caching and free border handling, which
  * help stencils that reread neighbours; this scan reads each pixel once
  * per pass in perfectly coalesced rows, so expect no gain -- the row is
- * here to show that, measured.  What it bought on the H100 (sum,
- * 3840x2160, run 20261123T025827Z-bcdf): 0.0245 -> 0.0287 ms, a 1.17x loss.
+ * here to show that, measured (segbench lesson integral/cuda-texture).
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  */

@@ -35,11 +35,11 @@
  * whatever order the GPU starts blocks in.  Flags carry the launch's
  * epoch, so the scratch needs no clearing between launches.
  *
- * What it bought on the H100 (sum, 3840x2160, run 20261123T053911Z-da92):
- * nothing yet -- 0.0244 -> 0.0313 ms, a 1.28x loss against cuda-pdl,
- * though it moves the fewest bytes.  ncu: 22 % occupancy, DRAM 20 % busy,
- * 14.6 cycles between a warp's instructions: the blocks spend their time
- * waiting on flags, not moving bytes.  NOTES.md has what was tried.
+ * What it bought on the H100: nothing yet -- a loss against cuda-pdl,
+ * though it moves the fewest bytes.  Nsight Compute shows low occupancy
+ * and DRAM mostly idle: the blocks spend their time waiting on flags, not
+ * moving bytes (segbench lesson integral/cuda-lookback has the times,
+ * NOTES.md the profile and what was tried).
  */
 #include "integral_device.cuh"
 

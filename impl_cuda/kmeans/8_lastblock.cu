@@ -5,9 +5,8 @@
  * in the block that finishes last (km_last_block: a fence, then a
  * ticket), so a pass is one launch instead of two.  What it should buy:
  * one launch gap and one kernel's ramp-up and tail a pass -- a few
- * microseconds each, against a pass of tens.  What it bought on the H100
- * (fixed10, 3840x2160, 10 passes, run 20261123T005616Z-820e): 0.720 ->
- * 0.690 ms, 1.04x: 3 us a pass.
+ * microseconds each, against a pass of tens.  What it bought on the H100:
+ * a few per cent (segbench lesson kmeans/cuda-lastblock).
  */
 #include "kmeans_device.cuh"
 

@@ -9,9 +9,8 @@
  * windows), and two of the three kernels go.  The price: 6 atomics a
  * pixel, and neighbouring pixels share a centre, so the atomics of a warp
  * pile onto the same few addresses -- which the tile rungs remove.
- * What it bought on the H100 (run 20261123T025827Z-bcdf, 10 iterations, S = 16): a
- * loss, 1.875 -> 2.857 ms at 1920x1080 and 7.89 -> 10.81 ms at 3840x2160:
- * the atomics' contention costs more than the reads it saves.
+ * What it bought on the H100: a loss -- the atomics' contention costs
+ * more than the reads it saves (segbench lesson slic/cuda-global).
  */
 #include "slic_device.cuh"
 

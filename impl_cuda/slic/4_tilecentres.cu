@@ -6,11 +6,9 @@
  * distance reads, so the 9 candidate reads of a pixel come from shared
  * memory with no int-to-float conversion (a quarter-rate instruction).
  * The sums are unchanged: 6 global atomics a pixel.  What it should buy:
- * the assignment's issue slots; the atomics stay the bound.  What the
- * tiles and the staging bought together on the H100 (run
- * 20261123T025827Z-bcdf, 10 iterations, S = 16): 2.857 -> 2.652 ms at
- * 1920x1080, 10.81 -> 9.66 ms at 3840x2160; 62.7 -> 48.0 ms for 1000
- * superpixels at 3840x2160.
+ * the assignment's issue slots; the atomics stay the bound.  What it
+ * bought on the H100: nothing the atomics let through -- a tie at S = 16,
+ * a loss for 1000 superpixels (segbench lesson slic/cuda-tilecentres).
  */
 #include "slic_device.cuh"
 

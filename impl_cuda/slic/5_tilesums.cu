@@ -7,9 +7,8 @@
  * (slic_tile_flush): about 150 global atomics per 1024 pixels instead of
  * 6144.  What it should buy: the global atomic traffic and its
  * serialisation on the few addresses a warp shares.  What it bought on
- * the H100 (run 20261123T025827Z-bcdf, 10 iterations, S = 16): 2.652 ->
- * 0.622 ms at 1920x1080, 9.66 -> 2.18 ms at 3840x2160; 48.0 -> 2.70 ms for
- * 1000 superpixels at 3840x2160.
+ * the H100: the ladder's largest step, several times at S = 16 and more
+ * for 1000 superpixels (segbench lesson slic/cuda-tilesums).
  */
 #include "slic_device.cuh"
 

@@ -6,11 +6,9 @@
  * first, and one lane per label adds the totals: 6 shared atomics per
  * label per warp instead of per pixel (slic_warp_add).  What it should
  * buy: the shared atomics' serialisation on a tile's few slots.  What it
- * bought on the H100 (run 20261123T025827Z-bcdf, 10 iterations): a loss
- * where superpixels are small -- at S = 16 a warp's row carries 2-3
- * labels, 0.622 -> 0.728 ms at 1920x1080, 2.18 -> 2.58 ms at 3840x2160 --
- * and a gain where they are large, 2.70 -> 2.34 ms for 1000 superpixels at
- * 3840x2160.
+ * bought on the H100: a loss where superpixels are small -- at S = 16 a
+ * warp's row carries 2-3 labels -- and a small gain where they are large,
+ * for 1000 superpixels (segbench lesson slic/cuda-warpagg).
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

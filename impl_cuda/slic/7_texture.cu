@@ -6,9 +6,8 @@
  * pixel is read once per iteration, in rows, so the texture path's
  * caching and addressing have little to offer over __ldg; expect the two
  * to tie.  (The source read the image through a texture; this row shows
- * what that buys here.)  What it bought on the H100 (run
- * 20261123T025827Z-bcdf, 10 iterations): a tie, 2.58 -> 2.57 ms at S = 16
- * and 2.34 -> 2.33 ms for 1000 superpixels, both at 3840x2160.
+ * what that buys here.)  What it bought on the H100: a tie (segbench
+ * lesson slic/cuda-texture).
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

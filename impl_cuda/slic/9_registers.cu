@@ -13,13 +13,11 @@
  * the cell row is tracked down the rows, so a thread divides by S once.
  * A warp's pixels change cell row together: the reload is a uniform
  * branch.
- * What it bought on the H100 (ncu, one 1920x1080 pass, S = 16): 26.5M ->
- * 17.6M warp instructions, but only 49.0 -> 45.8 us, because the 9 held
- * centres take 80 registers: 3 blocks an SM instead of 7, and the issue
- * slots in use fall from 71 % to 52 %.  The stage, 10 passes and
- * connectivity: 0.612 -> 0.565 ms at 1080p, 2.125 -> 2.051 ms at 4K (a
- * quick bench, against cuda-tilesums; the run of record is in NOTES.md).  Prefetching the next
- * row's colour did not help (0.573 ms).
+ * What it bought on the H100: a third fewer warp instructions (Nsight
+ * Compute, one 1920x1080 pass), but no faster stage, because the 9 held
+ * centres take 80 registers: fewer blocks an SM, and fewer issue slots in
+ * use (segbench lesson slic/cuda-registers has the run of record's times,
+ * NOTES.md the profile).  Prefetching the next row's colour did not help.
  */
 #include "slic_device.cuh"
 
