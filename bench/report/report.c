@@ -627,10 +627,12 @@ static sb_status machines_page(const char *root, const char *report_root, const 
 static sb_status machines_beside(const char *set, const char *published_root, const char *out_dir,
                                  const char *baseline, sb_error *err)
 {
-    char (*dirs)[SB_PATH_MAX];
-    int n = has_published(published_root) ? result_sets(published_root, &dirs, err) : (dirs = NULL, 0);
-    if (n == -2)
+    char (*dirs)[SB_PATH_MAX] = NULL;
+    int n = has_published(published_root) ? result_sets(published_root, &dirs, err) : 0;
+    if (n == -2) {
+        free(dirs);
         return err->status;
+    }
     n = n > 0 ? keep_published(published_root, dirs, n) : 0;
     char (*grown)[SB_PATH_MAX] = realloc(dirs, (size_t)(n + 1) * SB_PATH_MAX);
     if (!grown) {
@@ -660,14 +662,12 @@ static int is_working_results(const char *dir)
 /* How many of root's result sets it publishes (0 where it names none). */
 static int published_sets(const char *root)
 {
-    char (*dirs)[SB_PATH_MAX];
+    char (*dirs)[SB_PATH_MAX] = NULL;
     sb_error ignored;
     int n = has_published(root) ? result_sets(root, &dirs, &ignored) : 0;
-    if (n > 0) {
-        n = keep_published(root, dirs, n);
-        free(dirs);
-    }
-    return n > 0 ? n : 0;
+    int kept = n > 0 ? keep_published(root, dirs, n) : 0;
+    free(dirs);
+    return kept;
 }
 
 static const char *const NO_GNUPLOT = "segbench report: gnuplot not found: tables only; plots not redrawn "

@@ -74,17 +74,24 @@ static void measure_in_rounds(int rounds, const sb_timing_opts *o, sb_measuremen
     sb_image_free(&img);
 }
 
+/* The timing options of these tests: the defaults, with a short budget. */
+static sb_timing_opts round_opts(double budget_ms, double warmup_ms, int min_reps)
+{
+    sb_timing_opts o;
+    sb_timing_defaults(&o);
+    o.budget_ms = budget_ms;
+    o.warmup_ms = warmup_ms;
+    o.min_reps = min_reps;
+    o.max_reps = 300;
+    return o;
+}
+
 /* Each round takes its share of the samples; the row's spread is its
  * rounds' disagreement, and a round 40 % slower than the others makes the
  * row unstable where the rounds alone would have hidden it in a median. */
 static void test_rounds_share_and_flag(void)
 {
-    sb_timing_opts o;
-    sb_timing_defaults(&o);
-    o.budget_ms = 30;
-    o.warmup_ms = 2;
-    o.min_reps = 9;
-    o.max_reps = 300;
+    sb_timing_opts o = round_opts(30, 2, 9);
     sb_measurement m;
     run_ms[0] = run_ms[1] = run_ms[2] = 0.5;
     measure_in_rounds(3, &o, &m);
@@ -119,12 +126,7 @@ static void test_rounds_share_and_flag(void)
  * round: 17 s of one H100 make bench. */
 static void test_rounds_warmup(void)
 {
-    sb_timing_opts o;
-    sb_timing_defaults(&o);
-    o.budget_ms = 30;
-    o.warmup_ms = 4;
-    o.min_reps = 3;
-    o.max_reps = 300;
+    sb_timing_opts o = round_opts(30, 4, 3);
     sb_measurement m;
     run_ms[0] = run_ms[1] = run_ms[2] = 6;          /* past warmup_ms: no warm-up in any round */
     measure_in_rounds(3, &o, &m);

@@ -188,6 +188,17 @@ static void test_local_runs_leave_the_repository(void)
            "make report: exit %d: %s", r->code, r->err);
 }
 
+/* The integral image's cpu and openmp rows at `threads`, benched into
+ * <test dir>/<name>/R with `extra` options; the folder's path in dir. */
+static cli_result *bench_integral(const char *name, const char *threads, const char *extra, char *dir, size_t size)
+{
+    snprintf(dir, size, "%s", test_pathf("%s", name));
+    test_sh("mkdir -p %s", dir);
+    return cli_in(dir, "bench --image %s --algo integral --variant cpu,openmp --threads %s --budget 2 --quiet "
+                       "--results R %s",
+                  truth_png(), threads, extra);
+}
+
 /* A machine without a GPU: the integral image is still memory-bound (its
  * CPU rows against the host's copy peak, the bandwidth plot drawn), the
  * limit table gives way to a line saying why, no lessons page of "-"
@@ -195,11 +206,7 @@ static void test_local_runs_leave_the_repository(void)
 static void test_cpu_only_report(void)
 {
     char dir[1200];
-    snprintf(dir, sizeof dir, "%s", test_pathf("cpuonly"));
-    test_sh("mkdir -p %s", dir);
-    cli_result *r = cli_in(dir, "bench --image %s --algo integral --variant cpu,openmp --threads 1 --budget 2 "
-                                "--quiet --results R --report",
-                           truth_png());
+    cli_result *r = bench_integral("cpuonly", "1", "--report", dir, sizeof dir);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     static char md[1 << 17];
     test_slurp(test_pathf("cpuonly/report/R/integral.md"), md, sizeof md);
@@ -219,11 +226,7 @@ static void test_cpu_only_report(void)
 static void test_summary_tells_both(void)
 {
     char dir[1200];
-    snprintf(dir, sizeof dir, "%s", test_pathf("summary"));
-    test_sh("mkdir -p %s", dir);
-    cli_result *r = cli_in(dir, "bench --image %s --algo integral --variant cpu,openmp --threads 1,2 --budget 2 "
-                                "--quiet --results R",
-                           truth_png());
+    cli_result *r = bench_integral("summary", "1,2", "", dir, sizeof dir);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     /* a floor row, as a GPU run has one (cuda-copy), and the peak it answers to */
     test_sh("cd %s/R && awk -F, -v OFS=, 'NR == 2 { print; $3 = \"cuda-copy\"; $4 = \"cuda-global\"; $10 = $10 / 4; "
