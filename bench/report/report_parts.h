@@ -55,6 +55,13 @@ enum { REPORT_TEXT_MAX = 1024 };
 const char *report_md(char *out, const char *s);
 const char *report_gp(char *out, const char *s);
 
+/* gnuplot lines that start a log-scale bar plot at the decade below its
+ * shortest bar (least; 1 when none), into out (REPORT_TEXT_MAX bytes):
+ * "base = 0.01" and the y range from it, for boxxyerror bars drawn from
+ * base -- gnuplot's boxes start at 1 on a log axis, so bars under 1 ms
+ * hung down from the top. */
+const char *report_log_base(double least, char *out);
+
 /* ---- style and sources ---- */
 #define REPORT_FLOOR_COLOUR "#000000"
 /* "#rrggbb": one colour per variant name in every plot; CPU variants in

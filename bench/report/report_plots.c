@@ -180,6 +180,13 @@ static sb_status plot_time(plot_ctx *pc, const stage_view *sv, const char *algo,
     return SB_OK;
 }
 
+const char *report_log_base(double least, char *out)
+{
+    double base = least > 0 ? pow(10.0, floor(log10(least))) : 1.0;
+    snprintf(out, REPORT_TEXT_MAX, "base = %g\nset yrange [base:*]\nset offsets 0.3, 0.3, 0, 0\n", base);
+    return out;
+}
+
 /* counts[0..*n) in increasing order, with `value` in it once. */
 static void add_count(int *counts, int *n, int max, int value)
 {
@@ -278,7 +285,7 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
     if ((st = report_plot_data_open(pc, name, &fp, err)))
         return st;
     fprintf(fp, "variant value colour\n");
-    double floor_value = 0.0;
+    double floor_value = 0.0, least = 0.0;     /* least: the shortest bar, above the plot's base */
     for (int v = 0; v < sv->nvar; v++) {
         int failed;
         const sb_row *r = view_best_row(sv, sv->var[v]->name, sv->img[sv->largest], &failed);
@@ -286,11 +293,14 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
             continue;
         double value = memory_bound ? r->gbps
                                     : (r->kernel.median > 0 ? r->width * (double)r->height / 1e3 / r->kernel.median : 0);
-        if (v == floor_v)
+        if (v == floor_v) {
             floor_value = value;
-        else
+        } else {
             fprintf(fp, "%s%s %g %ld\n", r->variant, sb_row_unstable(r) ? "\xc2\xa7" : "", value,
                     strtol(report_colour(sv->var[v]) + 1, NULL, 16));
+            if (value > 0 && (least == 0 || value < least))
+                least = value;
+        }
     }
     fclose(fp);
     char lines[768] = "";
@@ -309,13 +319,14 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
     }
     snprintf(script, sizeof script,
              "%sset output '%s.png'\nset title '%s %s: %s at %s'\n"
-             "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset logscale y\nset key %s\n"
-             "set ylabel '%s'\nset xtics rotate by -30\n"
-             "plot '%s.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle%s\n",
+             "set style fill solid 0.8 border -1\nset logscale y\nset key %s\n"
+             "set ylabel '%s'\nset xtics rotate by -30\n%s"
+             "plot '%s.dat' using 0:2:($0-0.35):($0+0.35):(base):2:3:xtic(1) with boxxyerror lc rgb variable "
+             "notitle%s\n",
              REPORT_PLOT_HEAD, name, algo, sv->stage,
              memory_bound ? "bandwidth, GB/s (log scale)" : "megapixels per second (log scale)",
              report_gp(REPORT_TEXT, sv->img[sv->largest]), memory_bound ? "inside top left" : "off",
-             memory_bound ? "GB/s" : "Mpx/s", name,
+             memory_bound ? "GB/s" : "Mpx/s", report_log_base(least, REPORT_TEXT), name,
              lines);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;

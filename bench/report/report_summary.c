@@ -174,6 +174,7 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
     fprintf(fp, "step variant ms colour\n");
     const sb_row *floor = NULL;
     int plotted = 0, any_gpu = 0;
+    double least = 0.0;                       /* the shortest bar: the plot's decade starts below it */
     for (int v = 0; v < sv->nvar; v++) {
         int failed;
         any_gpu |= !view_is_cpu_backend(sv->var[v]->backend) && !view_is_floor(sv->var[v]) &&
@@ -215,9 +216,12 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
                     ms_text(r->kernel.median, t, sizeof t), marks(r), step > 1 || prev > 0 ? vs_prev : "", vs_cpu,
                     vs_serial,
                     sv->var[v]->summary, src[0] ? "[" : "", src, src[0] ? "](../../" : "", src, src[0] ? ")" : "");
-            if (part == any_gpu)             /* the plot: the CUDA rungs, or the CPU ones where there are none */
+            if (part == any_gpu) {           /* the plot: the CUDA rungs, or the CPU ones where there are none */
                 fprintf(fp, "%d %s %g %ld\n", ++plotted, variant, r->kernel.median,
                         strtol(report_colour(sv->var[v]) + 1, NULL, 16));
+                if (r->kernel.median > 0 && (least == 0 || r->kernel.median < least))
+                    least = r->kernel.median;
+            }
             prev = r->kernel.median;
             prev_row = r;
         }
@@ -233,10 +237,12 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
                  floor->kernel.median, REPORT_FLOOR_COLOUR, report_gp(REPORT_TEXT, floor->variant));
     snprintf(script, sizeof script,
              "%sset output '%s.png'\nset title '%s %s at %s: the %s ladder, kernel time per step (log scale)'\n"
-             "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset logscale y\nset key top right\n"
-             "set ylabel 'kernel time, median (ms)'\nset xtics rotate by -30\n"
-             "plot '%s.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle%s\n",
-             REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(REPORT_TEXT, image), any_gpu ? "CUDA" : "CPU", name, floor_line);
+             "set style fill solid 0.8 border -1\nset logscale y\nset key top right\n"
+             "set ylabel 'kernel time, median (ms)'\nset xtics rotate by -30\n%s"
+             "plot '%s.dat' using 1:3:($1-0.35):($1+0.35):(base):3:4:xtic(2) with boxxyerror lc rgb variable "
+             "notitle%s\n",
+             REPORT_PLOT_HEAD, name, algo, sv->stage, report_gp(REPORT_TEXT, image), any_gpu ? "CUDA" : "CPU",
+             report_log_base(least, REPORT_TEXT), name, floor_line);
     if ((st = report_plot_run(pc, name, script, err)))
         return st;
     fprintf(md, "\n![ladder](plots/%s.png)\n\n", name);
@@ -250,8 +256,13 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo)
     if (sv.nimg == 0)
         return;
     const char *image = sv.img[sv.largest];
-    fprintf(fp, "- [%s](%s.md) ([lessons](lessons-%s.md)), %s at %s:", algo->name, algo->name, algo->name,
-            algo->stages[0], report_md(REPORT_TEXT, image));
+    int gpu_rows = 0;                        /* a lessons page exists only where CUDA rungs ran */
+    for (int i = 0; i < rows->count; i++)
+        gpu_rows += !view_is_cpu_backend(rows->row[i].backend);
+    fprintf(fp, "- [%s](%s.md)", algo->name, algo->name);
+    if (gpu_rows)
+        fprintf(fp, " ([lessons](lessons-%s.md))", algo->name);
+    fprintf(fp, ", %s at %s:", algo->stages[0], report_md(REPORT_TEXT, image));
     for (int part = 0; part < 2; part++) {
         int n = 0;
         for (int v = 0; v < sv.nvar; v++) {

@@ -268,6 +268,11 @@ static void test_plots_say_it_straight(void)
     CHECKF(strstr(gp, "set logscale x 2") && strstr(gp, "set logscale y 10") && strstr(gp, "set format y '%g'") &&
                strstr(gp, "set xtics (1, 2)") && strstr(gp, "ideal"),
            "%s", gp);
+    /* log-scale bars stand on the decade below the shortest, not on 1 ms */
+    test_slurp(test_pathf("summary/report/R/plots/integral-sum-ladder.gp"), gp, sizeof gp);
+    CHECKF(strstr(gp, "base = ") && strstr(gp, "set yrange [base:*]") && strstr(gp, "with boxxyerror") &&
+               !strstr(gp, "with boxes"),
+           "%s", gp);
     test_slurp(test_pathf("summary/report/R/plots/integral-sum-bandwidth.gp"), gp, sizeof gp);
     CHECKF(strstr(gp, "GB/s") && strstr(gp, "host memcpy peak") && strstr(gp, "device copy peak (2000 GB/s)") &&
                strstr(gp, "floor: cuda-copy"),
