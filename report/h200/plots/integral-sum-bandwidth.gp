@@ -4,9 +4,11 @@ set grid ytics
 set output 'integral-sum-bandwidth.png'
 set title 'integral sum: bandwidth, GB/s (log scale) at synth-3840x2160'
 set style fill solid 0.8 border -1
-set boxwidth 0.7
 set logscale y
 set key inside top left
 set ylabel 'GB/s'
 set xtics rotate by -30
-plot 'integral-sum-bandwidth.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle, 4158.4 with lines dt 1 lw 2 lc rgb '#d62728' title 'device copy peak (4158 GB/s)', 95.2 with lines dt 1 lw 2 lc rgb '#1f77b4' title 'host memcpy peak, 16 threads (95 GB/s)', 3392.67 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
+base = 10
+set yrange [base:*]
+set offsets 0.3, 0.3, 0, 0
+plot 'integral-sum-bandwidth.dat' using 0:2:($0-0.35):($0+0.35):(base):2:3:xtic(1) with boxxyerror lc rgb variable notitle, 4158.4 with lines dt 1 lw 2 lc rgb '#d62728' title 'device copy peak (4158 GB/s)', 95.2 with lines dt 1 lw 2 lc rgb '#1f77b4' title 'host memcpy peak, 16 threads (95 GB/s)', 3392.67 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'

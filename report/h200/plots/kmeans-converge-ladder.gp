@@ -4,9 +4,11 @@ set grid ytics
 set output 'kmeans-converge-ladder.png'
 set title 'kmeans converge at synth-3840x2160: the CUDA ladder, kernel time per step (log scale)'
 set style fill solid 0.8 border -1
-set boxwidth 0.7
 set logscale y
 set key top right
 set ylabel 'kernel time, median (ms)'
 set xtics rotate by -30
-plot 'kmeans-converge-ladder.dat' using 1:3:4:xtic(2) with boxes lc rgb variable notitle
+base = 0.1
+set yrange [base:*]
+set offsets 0.3, 0.3, 0, 0
+plot 'kmeans-converge-ladder.dat' using 1:3:($1-0.35):($1+0.35):(base):3:4:xtic(2) with boxxyerror lc rgb variable notitle

@@ -4,9 +4,11 @@ set grid ytics
 set output 'meanshift-flood-r16-throughput.png'
 set title 'meanshift-flood r16: megapixels per second (log scale) at synth-1920x1080'
 set style fill solid 0.8 border -1
-set boxwidth 0.7
 set logscale y
 set key off
 set ylabel 'Mpx/s'
 set xtics rotate by -30
-plot 'meanshift-flood-r16-throughput.dat' using 0:2:3:xtic(1) with boxes lc rgb variable notitle
+base = 10
+set yrange [base:*]
+set offsets 0.3, 0.3, 0, 0
+plot 'meanshift-flood-r16-throughput.dat' using 0:2:($0-0.35):($0+0.35):(base):2:3:xtic(1) with boxxyerror lc rgb variable notitle
