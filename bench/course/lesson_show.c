@@ -93,7 +93,7 @@ static sb_status show_edge(const sb_algo *algo, const sb_variant *v, const sb_ro
     else
         printf("a root: it grows from no rung\n");
     printf("idea: %s\n", v->idea);
-    printf("gain over the parent (%s):\n", have_rows ? dir : "no result set here");
+    printf("gain over the parent%s\n", have_rows ? ":" : " (no result set here)");   /* whose: printed above */
     for (int s = 0; s < algo->stage_count && have_rows; s++)
         if ((!stage_name || strcmp(stage_name, algo->stages[s]) == 0) && (v->stages & (1u << s)))
             print_edge(v, rows, dir, algo->stages[s]);

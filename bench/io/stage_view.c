@@ -162,6 +162,14 @@ int view_is_cpu_backend(const char *backend)
     return strcmp(backend, "cpu") == 0 || strcmp(backend, "pthread") == 0 || strcmp(backend, "openmp") == 0;
 }
 
+int view_rows_have_gpu(const sb_rows *rows)
+{
+    for (int i = 0; i < rows->count; i++)
+        if (!view_is_cpu_backend(rows->row[i].backend))
+            return 1;
+    return 0;
+}
+
 /* Kernel time of the serial reference, or of the best CPU variant. */
 const sb_row *view_baseline_row(const stage_view *sv, const char *image, int best_cpu)
 {

@@ -39,6 +39,9 @@ const sb_row *view_find_row(const stage_view *sv, const char *variant, const cha
  * thread counts; *failed when every such row broke its contract. */
 const sb_row *view_best_row(const stage_view *sv, const char *variant, const char *image, int *failed);
 int view_is_cpu_backend(const char *backend);
+/* Has any of rows run on a GPU?  Without one, no CUDA rung was measured:
+ * no lessons page, no limit table. */
+int view_rows_have_gpu(const sb_rows *rows);
 /* Kernel time of the serial reference (best_cpu 0), or of the best CPU variant. */
 double view_baseline_ms(const stage_view *sv, const char *image, int best_cpu);
 /* Is a row behind a group's time (best_cpu -1) or speed-up (best_cpu 0

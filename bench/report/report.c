@@ -107,16 +107,6 @@ static int is_pipeline(const sb_algo *algo)
     return 0;
 }
 
-/* Has this algorithm any GPU row?  A machine without a GPU has none:
- * then its pages say nothing of lessons and limits it could not measure. */
-static int has_gpu_rows(const sb_rows *rows)
-{
-    for (int i = 0; i < rows->count; i++)
-        if (!view_is_cpu_backend(rows->row[i].backend))
-            return 1;
-    return 0;
-}
-
 /* <algo>.md: everything about one algorithm on this machine. */
 static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *out_dir, const sb_algo *algo,
                            const sb_rows *rows, const profile_set *profile, sb_error *err)
@@ -137,7 +127,7 @@ static sb_status algo_page(plot_ctx *pc, const char *results_dir, const char *ou
     sb_result_set_provenance(path, provenance, sizeof provenance);
     report_notes_path(algo->name, notes, sizeof notes);
     fprintf(md, "# %s\n\n[Back to the report](REPORT.md)", algo->name);
-    if (has_gpu_rows(rows))
+    if (view_rows_have_gpu(rows))
         fprintf(md, " · [the lessons: its CUDA ladder as a tree](lessons-%s.md)", algo->name);
     fprintf(md, ". %s.%s%s%s\n\nMeasured at %s. Agreement contract: %s. "
                 "**%d of %d rows agree%s.**",
@@ -386,7 +376,7 @@ static void report_first_screen(FILE *md, const char *results_dir, const report_
     report_summary_legend(md);
     int gpu = 0;
     for (int a = 0; a < rs->nalgo; a++)
-        gpu += has_gpu_rows(&rs->rows[a]);
+        gpu += view_rows_have_gpu(&rs->rows[a]);
     fprintf(md, "\n## How far from the limit\n\n");
     if (!gpu)
         fprintf(md, "No GPU rows on this machine: the limit table weighs the fastest CUDA rung of each stage "
@@ -519,7 +509,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     pc.sm_count = atoi(e.sm_count);
     for (int a = 0; a < rs.nalgo && !st; a++) {
         st = algo_page(&pc, results_dir, out_dir, rs.algos[a], &rs.rows[a], &rs.profile[a], err);
-        if (!st && has_gpu_rows(&rs.rows[a]))       /* lessons are CUDA rungs: none measured, no page */
+        if (!st && view_rows_have_gpu(&rs.rows[a]))       /* lessons are CUDA rungs: none measured, no page */
             st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], err);
     }
     int gallery = 0;
@@ -593,9 +583,11 @@ static int is_published(const char *root, const char *dir)
  * publishes none), moved to the front; returns how many. */
 static int keep_published(const char *root, char (*dirs)[SB_PATH_MAX], int n)
 {
+    if (!has_published(root))
+        return n > 0 ? n : 0;
     int kept = 0;
     for (int i = 0; i < n; i++)
-        if (is_published(root, dirs[i]))
+        if (sb_published_index(root, strrchr(dirs[i], '/') + 1) >= 0)
             memmove(dirs[kept++], dirs[i], SB_PATH_MAX);
     return kept;
 }

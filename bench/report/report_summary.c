@@ -152,11 +152,8 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
     double best_cpu = best_cpu_row ? best_cpu_row->kernel.median : 0.0;
     char notes[300], name[200], t[32];
     report_notes_path(algo, notes, sizeof notes);
-    int gpu_rows = 0;              /* the CUDA rungs' tree is a lessons page only where they ran */
-    for (int i = 0; i < sv->rows->count; i++)
-        gpu_rows += !view_is_cpu_backend(sv->rows->row[i].backend);
-    char lessons[160] = "";
-    if (gpu_rows)
+    char lessons[160] = "";        /* the CUDA rungs' tree is a lessons page only where they ran */
+    if (view_rows_have_gpu(sv->rows))
         snprintf(lessons, sizeof lessons, "; the tree is on the [lessons page](lessons-%s.md)", algo);
     fprintf(md, "#### The ladder, stage %s, at %s\n\nThe variants in teaching order (`segbench list`: the files' "
                 "order), each at its best thread count: the CPU variants, then the CUDA rungs, each part a ladder "
@@ -256,11 +253,8 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo)
     if (sv.nimg == 0)
         return;
     const char *image = sv.img[sv.largest];
-    int gpu_rows = 0;                        /* a lessons page exists only where CUDA rungs ran */
-    for (int i = 0; i < rows->count; i++)
-        gpu_rows += !view_is_cpu_backend(rows->row[i].backend);
     fprintf(fp, "- [%s](%s.md)", algo->name, algo->name);
-    if (gpu_rows)
+    if (view_rows_have_gpu(rows))             /* a lessons page exists only where CUDA rungs ran */
         fprintf(fp, " ([lessons](lessons-%s.md))", algo->name);
     fprintf(fp, ", %s at %s:", algo->stages[0], report_md(REPORT_TEXT, image));
     for (int part = 0; part < 2; part++) {
