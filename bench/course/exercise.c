@@ -486,6 +486,40 @@ static char *rename_exported(char *s, const sb_variant *rung)
     return s;
 }
 
+/* The messages of the copy name the student's rung: "ALGO/RUNG..." and
+ * "ALGO/PARENT..." at the start of a string literal become
+ * "ALGO/student-RUNG...", so an error from the student's copy (a stub
+ * runs the parent's code) names what the student is running. */
+static char *rename_messages(char *s, const sb_variant *rung, const sb_variant *parent)
+{
+    const char *names[2] = { rung->name, parent->name };
+    for (int k = 0; k < 2; k++) {
+        char from[160], to[160];
+        snprintf(from, sizeof from, "\"%s/%s", rung->algo, names[k]);
+        snprintf(to, sizeof to, "\"%s/" SB_STUDENT_PREFIX "%s", rung->algo, rung->name);
+        size_t flen = strlen(from), tlen = strlen(to), count = 0;
+        for (const char *p = strstr(s, from); p; p = strstr(p + flen, from))
+            count++;
+        char *t = malloc(strlen(s) + count * tlen + 1), *w = t;
+        if (!t)
+            return s;
+        for (const char *p = s; *p;) {
+            char next = p[flen];
+            if (strncmp(p, from, flen) == 0 && !is_word(next) && next != '-') {
+                memcpy(w, to, tlen);
+                w += tlen;
+                p += flen;
+            } else {
+                *w++ = *p++;
+            }
+        }
+        *w = '\0';
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
 sb_status exercise_write(const sb_variant *rung, const char *root, int solution, int force, int *parts,
                          char *written, size_t written_size, sb_error *err)
 {
@@ -557,7 +591,7 @@ sb_status exercise_write(const sb_variant *rung, const char *root, int solution,
         }
     }
     if (!st && o.s)
-        o.s = rename_exported(o.s, rung);
+        o.s = rename_messages(rename_exported(o.s, rung), rung, parent);
     if (!st)
         st = sb_atomic_write_text(written, o.s, err);
     free(o.s);
@@ -581,18 +615,34 @@ int exercise_todo_left(const char *path)
     return n;
 }
 
-sb_status sb_exercise_hand_out(const char *spec, const char *root, int solution, int force, sb_error *err)
+/* The rung ALGO/RUNG names (not a student's copy). */
+static sb_status lesson_rung(const char *spec, const sb_variant **v, sb_error *err)
 {
     if (!spec || !strchr(spec, '/'))
         return sb_fail(err, SB_ERR_USAGE, "which lesson? give ALGO/RUNG (segbench exercise integral/cuda-transposed)");
-    const sb_variant *v;
     int threads;
-    sb_status st = sb_parse_variant_spec(spec, &v, &threads, err);
+    sb_status st = sb_parse_variant_spec(spec, v, &threads, err);
     if (st)
         return st;
-    if (exercise_reference(v->algo, v->name))
-        return sb_fail(err, SB_ERR_USAGE, "%s is a student's copy already; give the rung (%s/%s)", v->who, v->algo,
-                       v->name + strlen(SB_STUDENT_PREFIX));
+    if (exercise_reference((*v)->algo, (*v)->name))
+        return sb_fail(err, SB_ERR_USAGE, "%s is a student's copy already; give the rung (%s/%s)", (*v)->who,
+                       (*v)->algo, (*v)->name + strlen(SB_STUDENT_PREFIX));
+    return SB_OK;
+}
+
+sb_status sb_exercise_export(const char *spec, const char *dir, sb_error *err)
+{
+    const sb_variant *v;
+    sb_status st = lesson_rung(spec, &v, err);
+    return st ? st : exercise_export(v, ".", dir, err);
+}
+
+sb_status sb_exercise_hand_out(const char *spec, const char *root, int solution, int force, sb_error *err)
+{
+    const sb_variant *v;
+    sb_status st = lesson_rung(spec, &v, err);
+    if (st)
+        return st;
     char written[4096];
     int parts = 0;
     if ((st = exercise_write(v, root, solution, force, &parts, written, sizeof written, err)))

@@ -137,6 +137,21 @@ static void test_grade_openmp(void)
     CHECKF(!strncmp(text, "date,student,variant,verdict", 28) && test_lines(text) == 4 &&
                strstr(text, ",\"Ada, L.\",kmeans/student-openmp,PASS,0,11,"),
            "%s", text);
+
+    /* The course's first exercise, the integral image's OpenMP stub: it
+     * kept a thread-count check without the parallel region, and failed
+     * every grade with "integral/openmp: asked for 2 threads, got 1" --
+     * no verdict, and the wrong name.  Now the stub is the serial loop:
+     * exact, not faster (exit 3), and its messages name the student's rung. */
+    r = cli("exercise integral/openmp --root %s", tree);
+    CHECKF(r->code == 0 && strstr(r->out, "3 TODO parts"), "exit %d: %s%s", r->code, r->out, r->err);
+    test_slurp(under(tree, "exercises/integral/integral_openmp.c"), text, sizeof text);
+    CHECKF(strstr(text, "\"integral/student-openmp: out of memory") && !strstr(text, "\"integral/openmp:"),
+           "the stub's messages name integral/openmp:\n%.3000s", text);
+    CHECKF(system(make) == 0, "make with the integral stub failed (see %s/make.log)", tree);
+    r = cli_exe(copy_exe, "grade integral/student-openmp --image %s --seed 11 --generated 2 --samples 11", png);
+    CHECKF(r->code == 3 && strstr(r->err, "integral/student-openmp is exact") && !strstr(r->err, "asked for"),
+           "the integral stub: exit %d: %s%s", r->code, r->out, r->err);
 }
 
 /* Several exercises at once, as a course hands them out: two stubs of one
