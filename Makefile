@@ -100,7 +100,9 @@ endif
 LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_SRC:%.c=$(BUILD)/%.o) \
                $(EXERCISE_OMP:%.c=$(BUILD)/%.o) \
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
-PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/test_cpu $(if $(NVCC),$(BUILD)/test_gpu)
+# (A student's kit, segbench exercise --export, has no tests/.)
+PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(if $(wildcard tests/test_main.c),$(BUILD)/test_cpu \
+               $(if $(NVCC),$(BUILD)/test_gpu))
 
 .PHONY: all check-layers check-size exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
 all: $(PROGRAMS)

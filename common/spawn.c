@@ -4,38 +4,112 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
-int sb_spawn(char *const argv[], const char *dir, const char *log)
+/* fork, then exec argv in dir with its output to log; the child leads a
+ * process group of its own when `group` (so that a time limit can stop
+ * whatever it started). */
+static pid_t start(char *const argv[], const char *dir, const char *log, int group)
 {
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    if (group)
+        setpgid(0, 0);
+    if (log) {
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(127);
+    }
+    if (dir && chdir(dir) != 0)
+        _exit(127);
+    if (strchr(argv[0], '/'))
+        execv(argv[0], argv);
+    else
+        execvp(argv[0], argv);
+    _exit(127);
+}
+
+int sb_spawn(char *const argv[], const char *dir, const char *log)
+{
+    pid_t pid = start(argv, dir, log, 0);
     if (pid < 0)
         return -1;
-    if (pid == 0) {
-        if (log) {
-            int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-            if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-                _exit(127);
-        }
-        if (dir && chdir(dir) != 0)
-            _exit(127);
-        if (strchr(argv[0], '/'))
-            execv(argv[0], argv);
-        else
-            execvp(argv[0], argv);
-        _exit(127);
-    }
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* While a limited child runs in its own process group, the terminal's
+ * Ctrl-C reaches only this process: pass it (and SIGTERM, SIGHUP) on to
+ * the group, then end as the signal ends us once the child is gone. */
+static volatile sig_atomic_t child_group, caught;
+static void forward(int sig)
+{
+    caught = sig;
+    if (child_group > 0)
+        kill(-(pid_t)child_group, sig);
+}
+
+int sb_spawn_limited(char *const argv[], const char *dir, const char *log, double seconds)
+{
+    const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
+    struct sigaction sa, old[3];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward;
+    sigemptyset(&sa.sa_mask);
+    caught = 0;
+    for (int i = 0; i < 3; i++)
+        sigaction(signals[i], &sa, &old[i]);
+    pid_t pid = start(argv, dir, log, 1);
+    if (pid < 0) {
+        for (int i = 0; i < 3; i++)
+            sigaction(signals[i], &old[i], NULL);
+        return -1;
+    }
+    setpgid(pid, pid);                       /* also here: no race with the child's own call */
+    child_group = pid;
+    struct timespec t0, now, nap = { 0, 20 * 1000 * 1000 };
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int status = 0, timed_out = 0, lost = 0;
+    for (;;) {
+        pid_t got = waitpid(pid, &status, seconds > 0 ? WNOHANG : 0);
+        if (got == pid)
+            break;
+        if (got < 0 && errno != EINTR) {
+            lost = 1;
+            break;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (!timed_out && seconds > 0 &&
+            (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec) > seconds) {
+            kill(-pid, SIGKILL);             /* the whole group: a make, its compilers, a grade */
+            timed_out = 1;
+        }
+        nanosleep(&nap, NULL);
+    }
+    child_group = 0;
+    for (int i = 0; i < 3; i++)
+        sigaction(signals[i], &old[i], NULL);
+    if (caught)
+        raise(caught);
+    if (lost)
+        return -1;
+    if (timed_out)
+        return SB_SPAWN_TIMED_OUT;
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return WEXITSTATUS(status);
 }
 
 int sb_find_program(const char *name, char *out, size_t size)

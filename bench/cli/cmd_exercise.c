@@ -13,12 +13,15 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { OPT_SOLUTION, OPT_FORCE, OPT_ROOT, OPT_COUNT };
+enum { OPT_SOLUTION, OPT_FORCE, OPT_ROOT, OPT_EXPORT, OPT_COUNT };
 
 static const sb_option EXERCISE_OPTIONS[OPT_COUNT] = {
     [OPT_SOLUTION] = { "solution", NULL, NULL, "write the reference solution (the rung itself) instead of the stub" },
     [OPT_FORCE] = { "force", NULL, NULL, "replace a student's file that is there" },
     [OPT_ROOT] = { "root", "DIR", ".", "the repository the copy goes into (DIR/exercises/ALGO/)" },
+    [OPT_EXPORT] = { "export", "DIR", NULL,
+                     "write a student's kit into the new folder DIR: this repository with the stub, without the "
+                     "reference solution (the rung's file and its descendants') or the tests" },
 };
 
 const sb_command sb_cmd_exercise = {
@@ -28,13 +31,14 @@ const sb_command sb_cmd_exercise = {
     "                                               where the lesson goes, between TODO markers\n"
     "  segbench exercise kmeans/openmp              exercises/kmeans/kmeans_openmp.c: its pragmas taken out\n"
     "Then make (it builds exercises/ when there is one) and segbench grade ALGO/student-RUNG.\n"
-    "A CUDA rung's lesson is what its file changes from its parent's; an OpenMP variant's, its pragmas.\n",
+    "A CUDA rung's lesson is what its file changes from its parent's; an OpenMP variant's, its pragmas.\n"
+    "  segbench exercise kmeans/openmp --export kit/  a student's kit: builds and grades, no solution in it\n",
     EXERCISE_OPTIONS, OPT_COUNT, 0, NULL, cmd_exercise,
 };
 
 sb_status cmd_exercise(int argc, char **argv, sb_error *err)
 {
-    const char *spec = NULL, *root = ".";
+    const char *spec = NULL, *root = ".", *export_dir = NULL;
     int solution = 0, force = 0;
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_exercise, argc, argv, err);
@@ -43,6 +47,10 @@ sb_status cmd_exercise(int argc, char **argv, sb_error *err)
         switch (o) {
         case OPT_SOLUTION: solution = 1; break;
         case OPT_FORCE: force = 1; break;
+        case OPT_EXPORT:
+            st = sb_dir_arg(p.value, "--export", err);
+            export_dir = p.value;
+            break;
         case OPT_ROOT:
             st = sb_dir_arg(p.value, "--root", err);
             root = p.value;
@@ -56,5 +64,7 @@ sb_status cmd_exercise(int argc, char **argv, sb_error *err)
         }
     if (p.status || st)
         return p.status ? p.status : st;
-    return sb_exercise_hand_out(spec, root, solution, force, err);
+    if (export_dir && (solution || force || strcmp(root, ".") != 0))
+        return sb_fail(err, SB_ERR_USAGE, "--export makes a kit of its own: no --solution, --force or --root with it");
+    return export_dir ? sb_exercise_export(spec, export_dir, err) : sb_exercise_hand_out(spec, root, solution, force, err);
 }

@@ -4,7 +4,11 @@
 #include "cli/commands.h"
 
 #include "base/args.h"
-#include "course/grade.h"
+#include "base/files.h"
+#include "course/grade_class.h"
+#include "report/report.h"
+
+#include "segbench/atomic_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +19,7 @@
 
 enum {
     OPT_SET, OPT_IMAGE, OPT_SPEED_SET, OPT_SEED, OPT_GENERATED, OPT_STAGE, OPT_SAMPLES, OPT_THREADS, OPT_NO_SANITIZER, OPT_JSON,
-    OPT_CLASS, OPT_STUDENT, OPT_MIN_DIFF, OPT_ALPHA, OPT_COUNT
+    OPT_CLASS, OPT_STUDENT, OPT_MIN_DIFF, OPT_ALPHA, OPT_SUBMISSIONS, OPT_WORK, OPT_TIMEOUT, OPT_LEADERBOARD, OPT_COUNT
 };
 
 static const sb_option GRADE_OPTIONS[OPT_COUNT] = {
@@ -29,29 +33,45 @@ static const sb_option GRADE_OPTIONS[OPT_COUNT] = {
     [OPT_THREADS] = { "threads", "N", "every core", "threads of a CPU rung and its reference solution" },
     [OPT_NO_SANITIZER] = { "no-sanitizer", NULL, NULL, "leave out compute-sanitizer (a GPU rung's memcheck, racecheck)" },
     [OPT_JSON] = { "json", "FILE", NULL, "the grade as a JSON record (- for stdout)" },
-    [OPT_CLASS] = { "class", "FILE.csv", NULL, "append the grade to a class leaderboard" },
+    [OPT_CLASS] = { "class", "FILE.csv", "none (--submissions: WORK/class.csv)", "append the grade to a class leaderboard" },
     [OPT_STUDENT] = { "student", "NAME", "$USER", "the name on the leaderboard" },
     [OPT_MIN_DIFF] = { "min-diff", "F", "0.03", "the smallest speed change that counts" },
     [OPT_ALPHA] = { "alpha", "P", "0.01", "significance level of the Mann-Whitney test" },
+    [OPT_SUBMISSIONS] = { "submissions", "DIR", NULL,
+                          "grade a whole class: DIR/<student>/<the exercise's file> or DIR/<student>.c|.cu, each built "
+                          "and graded apart" },
+    [OPT_WORK] = { "work", "DIR", "build-class", "with --submissions: where each student's tree is built (DIR/NNN)" },
+    [OPT_TIMEOUT] = { "timeout", "S", "900", "with --submissions: the longest a student's build, or grade, may take" },
+    [OPT_LEADERBOARD] = { "leaderboard", "FILE.md", "leaderboard-ALGO-RUNG.md beside the --class file",
+                          "with --submissions: the class's page (and its plot beside it)" },
 };
 
 const sb_command sb_cmd_grade = {
-    "grade", "ALGO/student-RUNG [options]",
+    "grade", "ALGO/student-RUNG [options]  |  ALGO/RUNG --submissions DIR [options]",
     "Grade a student's rung: exact on the set and on seeded images, sanitizer-clean, faster than its parent.",
     "  make exercise ALGO=integral RUNG=cuda-transposed && make && ./build/segbench grade integral/student-cuda-transposed\n"
     "Speed is the student's rung against its parent and the reference solution, interleaved on this\n"
     "machine, as ratios (a grade carries across GPUs), and as x limit (kernel median over the stage's\n"
     "limit: the bytes it must move at this machine's measured copy rate or, on a GPU, the warp\n"
-    "instructions of the stage's fastest rung in the reference machine's profile, whichever is longer).\n",
+    "instructions of the stage's fastest rung in the reference machine's profile, whichever is longer).\n"
+    "A class: segbench grade kmeans/openmp --submissions hand-ins/ --seed 4711 --class class.csv\n"
+    "grades every student's file in a tree of its own (build-class/NNN), one after another, with the\n"
+    "teacher's seed and images, and writes every row to --class and the class's page to --leaderboard.\n",
     GRADE_OPTIONS, OPT_COUNT, 0,
     "0 pass; 1 wrong output or a sanitizer finding; 2 usage or input error (not built: run make);\n"
-    "             3 correct but not faster than the parent (or, for a lesson that loses, TODO parts left); 130 interrupted",
+    "             3 correct but not faster than the parent (or, for a lesson that loses, TODO parts left); 130 interrupted\n"
+    "             (--submissions: 0 when every student was graded, whatever their verdicts)",
     cmd_grade,
 };
 
-static sb_status grade_parse(int argc, char **argv, grade_opts *o, const char **spec, sb_error *err)
+static sb_status grade_parse(int argc, char **argv, grade_opts *o, grade_class_opts *c, const char **leaderboard,
+                             const char **spec, sb_error *err)
 {
     memset(o, 0, sizeof *o);
+    memset(c, 0, sizeof *c);
+    c->work = "build-class";
+    c->root = ".";
+    c->timeout_s = 900;
     o->set = "smoke";
     o->speed_set = "default";
     o->generated = 4;
@@ -89,6 +109,10 @@ static sb_status grade_parse(int argc, char **argv, grade_opts *o, const char **
         case OPT_STUDENT: o->student = p.value; break;
         case OPT_MIN_DIFF: st = sb_parse_double(p.value, 0, 1, "--min-diff", &o->min_diff, err); break;
         case OPT_ALPHA: st = sb_parse_double(p.value, 1e-9, 0.5, "--alpha", &o->alpha, err); break;
+        case OPT_SUBMISSIONS: c->submissions = p.value; break;
+        case OPT_WORK: st = sb_dir_arg(p.value, "--work", err); c->work = p.value; break;
+        case OPT_TIMEOUT: st = sb_parse_double(p.value, 1, 86400, "--timeout", &c->timeout_s, err); break;
+        case OPT_LEADERBOARD: *leaderboard = p.value; break;
         case SB_OPT_ARG:
             if (*spec)
                 return sb_fail(err, SB_ERR_USAGE, "one ALGO/student-RUNG at a time (got '%s' and '%s')", *spec,
@@ -114,10 +138,50 @@ static sb_status grade_parse(int argc, char **argv, grade_opts *o, const char **
     return SB_OK;
 }
 
+/* --submissions: the class, then its page. */
+static sb_status grade_class(const grade_opts *o, const grade_class_opts *c, const char *leaderboard,
+                             const char *spec, sb_error *err)
+{
+    grade_class_result res;
+    sb_status st = grade_class_run(o, c, spec, &res, err);
+    if (st)
+        return st;
+    char page[SB_PATH_MAX];
+    if (!leaderboard) {                           /* beside the class CSV, named after the exercise */
+        const char *slash = strrchr(o->class_csv, '/');
+        char exercise[200];
+        snprintf(exercise, sizeof exercise, "%s", res.variant);
+        for (char *q = exercise; *q; q++)
+            if (*q == '/')
+                *q = '-';
+        if ((st = sb_path(page, err, "%.*sleaderboard-%s.md", slash ? (int)(slash - o->class_csv + 1) : 0,
+                          o->class_csv, exercise)))
+            return st;
+        leaderboard = page;
+    }
+    if ((st = report_leaderboard(o->class_csv, res.variant, o->seed, leaderboard, err)))
+        return st;
+    printf("graded %d student%s of %s: %d passed, %d correct but not fast enough, %d wrong, %d not graded\n"
+           "class: %s; page: %s\n", res.students, res.students == 1 ? "" : "s", res.variant, res.passed,
+           res.slower, res.wrong, res.failed, o->class_csv, leaderboard);
+    return SB_OK;
+}
+
 sb_status cmd_grade(int argc, char **argv, sb_error *err)
 {
     grade_opts o;
-    const char *spec = NULL;
-    sb_status st = grade_parse(argc, argv, &o, &spec, err);
-    return st ? st : sb_grade_run(&o, spec, err);
+    grade_class_opts c;
+    const char *spec = NULL, *leaderboard = NULL;
+    sb_status st = grade_parse(argc, argv, &o, &c, &leaderboard, &spec, err);
+    if (st)
+        return st;
+    if (!c.submissions && leaderboard)
+        return sb_fail(err, SB_ERR_USAGE, "--leaderboard goes with --submissions (a class's page)");
+    char csv[SB_PATH_MAX];
+    if (c.submissions && !o.class_csv) {          /* every student's row goes somewhere */
+        if ((st = sb_path(csv, err, "%s/class.csv", c.work)) || (st = sb_mkdirs(c.work, err)))
+            return st;
+        o.class_csv = csv;
+    }
+    return c.submissions ? grade_class(&o, &c, leaderboard, spec, err) : sb_grade_run(&o, spec, err);
 }

@@ -47,6 +47,15 @@ sb_status exercise_write(const sb_variant *rung, const char *root, int solution,
 /* The TODO parts left in a student's file (0 when none or unreadable). */
 int exercise_todo_left(const char *path);
 
+/* A student's kit in the new folder dir: the repository at root (its
+ * sources, documents, results and the dataset's sources; not its tests or
+ * builds) without the reference solution -- the rung's file and the file
+ * of every rung that grows from it -- with the stub in exercises/ALGO/
+ * and a KIT.md that says what to do.  It builds and grades as it is. */
+sb_status exercise_export(const sb_variant *rung, const char *root, const char *dir, sb_error *err);
+/* `segbench exercise ALGO/RUNG --export DIR`, from this repository. */
+sb_status sb_exercise_export(const char *spec, const char *dir, sb_error *err);
+
 /* `segbench exercise ALGO/RUNG`: the stub (or, solution, the reference
  * solution) written under root/exercises/, and what to do next printed. */
 sb_status sb_exercise_hand_out(const char *spec, const char *root, int solution, int force, sb_error *err);

@@ -11,8 +11,9 @@
  *      a loop of conditional graph nodes, SB_GRAPH_LOOP, which it cannot
  *      follow);
  *   3. fast: the student's rung, its parent and the reference solution
- *      timed interleaved (as compare does), the student's output poisoned
- *      and checked again after every timed run; speed is given as ratios
+ *      timed interleaved (as compare does) on an image and its mirror in
+ *      turn, every output poisoned before and checked after every timed
+ *      run (so an output kept from an earlier run is caught); speed is given as ratios
  *      (never absolute times) and as "x limit" against the stage's limit
  *      on this machine (the report's: its memory floor at this machine's
  *      copy rate, or, for a GPU rung, the issue floor of the stage's
@@ -28,6 +29,8 @@
  * the record and a leaderboard line. */
 #define _DEFAULT_SOURCE
 #include "course/grade.h"
+
+#include "course/grade_class.h"
 
 #include "base/csv.h"
 #include "base/files.h"
@@ -207,54 +210,86 @@ static void sanitize(const char *tool, const char *sanitizer, const sb_variant *
 
 /* ---- 3. fast ------------------------------------------------------------------------------- */
 
-static sb_status time_three(const grade_opts *o, grade *g, const sb_case *c, void *stream, sb_error *err)
+/* The timed image's twin: the same picture mirrored left to right (and
+ * its foreground rectangle with it), so it costs about as much and gives
+ * other outputs.  The timed runs alternate between the two, so a solution
+ * that keeps an output from an earlier run (of the check, or of the last
+ * timed run) instead of computing it is wrong on every other run. */
+static sb_status mirrored(const sb_image *in, const sb_dataset_image *im, sb_image *out, sb_dataset_image *twin,
+                          sb_error *err)
+{
+    sb_status st = sb_image_alloc(out, in->width, in->height, in->channels, err);
+    if (st)
+        return st;
+    int c = in->channels;
+    for (int y = 0; y < in->height; y++) {
+        const uint8_t *src = in->data + (size_t)y * in->stride;
+        uint8_t *dst = out->data + (size_t)y * out->stride;
+        for (int x = 0; x < in->width; x++)
+            memcpy(dst + (size_t)(in->width - 1 - x) * c, src + (size_t)x * c, (size_t)c);
+    }
+    *twin = *im;
+    if (twin->rect[2] > 0)
+        twin->rect[0] = in->width - im->rect[0] - im->rect[2];
+    return SB_OK;
+}
+
+/* The student's rung, its parent and the reference solution, run i of
+ * each on case i % 2 (the image, then its mirror). */
+static sb_status time_three(const grade_opts *o, grade *g, const sb_case *cases[2], void *stream, sb_error *err)
 {
     const sb_variant *v[3] = { g->student, g->parent, g->reference };
+    int nv = g->reference ? 3 : 2;            /* a student's kit holds no reference solution */
     int threads[3] = { o->threads, (g->parent->flags & SB_THREADED) ? o->threads : 1, o->threads };
-    sb_session s[3];
+    sb_session s[3][2];
     memset(s, 0, sizeof s);
     double *ms[3];
     for (int k = 0; k < 3; k++)
         ms[k] = calloc((size_t)o->samples, sizeof(double));
     sb_status st = (!ms[0] || !ms[1] || !ms[2]) ? sb_fail(err, SB_ERR_NOMEM, "out of memory") : SB_OK;
-    for (int k = 0; k < 3 && !st; k++) {
-        void *strm = (v[k]->flags & SB_DEVICE) ? stream : NULL;
-        if ((st = sb_session_open(&s[k], c, v[k], threads[k], strm, 1, err)))
-            break;
-        double warm;
-        for (int w = 0; w < 3 && !st; w++)                /* warm-up */
-            st = sb_session_sample(&s[k], 1, &warm, err);
-    }
+    for (int k = 0; k < nv && !st; k++)
+        for (int m = 0; m < 2 && !st; m++) {
+            void *strm = (v[k]->flags & SB_DEVICE) ? stream : NULL;
+            if ((st = sb_session_open(&s[k][m], cases[m], v[k], threads[k], strm, 1, err)))
+                break;
+            double warm;
+            for (int w = 0; w < 2 && !st; w++)            /* warm-up */
+                st = sb_session_sample(&s[k][m], 1, &warm, err);
+        }
     /* Rotate who goes first, so none always follows the same one.  Every
      * timed run starts from poisoned outputs and is checked after; all
      * three sides alike, so the host's work between runs (which changes
      * what the GPU's clocks and queues see) is the same for each. */
     for (int i = 0; i < o->samples && !st && !g->wrong[0]; i++)
-        for (int j = 0; j < 3 && !st && !g->wrong[0]; j++) {
-            int k = (i + j) % 3;
-            sb_output_poison(s[k].out);
-            st = sb_session_sample(&s[k], 1, &ms[k][i], err);
+        for (int j = 0; j < nv && !st && !g->wrong[0]; j++) {
+            int k = (i + j) % nv, m = i % 2;
+            sb_output_poison(s[k][m].out);
+            st = sb_session_sample(&s[k][m], 1, &ms[k][i], err);
             sb_agreement ag;
             if (!st)
-                st = sb_session_check(&s[k], &ag, err);
+                st = sb_session_check(&s[k][m], &ag, err);
             if (!st && !ag.ok)
-                snprintf(g->wrong, sizeof g->wrong, "%s: wrong output after timed run %d on %s, stage %s: %s",
-                         v[k]->who, i + 1, g->image, g->stage, ag.metric);
+                snprintf(g->wrong, sizeof g->wrong, "%s: wrong output after timed run %d on %s%s, stage %s: %s",
+                         v[k]->who, i + 1, g->image, m ? " mirrored" : "", g->stage, ag.metric);
         }
     if (!st && !g->wrong[0]) {
         g->timed = 1;
         sb_summarize(ms[0], o->samples, &g->s_student);
         sb_summarize(ms[1], o->samples, &g->s_parent);
-        sb_summarize(ms[2], o->samples, &g->s_reference);
         sb_compare_samples(ms[1], o->samples, ms[0], o->samples, o->alpha, o->min_diff, &g->vs_parent);
-        sb_compare_samples(ms[2], o->samples, ms[0], o->samples, o->alpha, o->min_diff, &g->vs_reference);
-        sb_comparison ref_parent;
-        sb_compare_samples(ms[1], o->samples, ms[2], o->samples, o->alpha, o->min_diff, &ref_parent);
-        g->ref_beats_parent = ref_parent.verdict == SB_FASTER;
+        if (g->reference) {
+            sb_summarize(ms[2], o->samples, &g->s_reference);
+            sb_compare_samples(ms[2], o->samples, ms[0], o->samples, o->alpha, o->min_diff, &g->vs_reference);
+            sb_comparison ref_parent;
+            sb_compare_samples(ms[1], o->samples, ms[2], o->samples, o->alpha, o->min_diff, &ref_parent);
+            g->ref_beats_parent = ref_parent.verdict == SB_FASTER;
+        }
+        const sb_case *c = cases[0];
         g->bytes = c->algo->bytes ? c->algo->bytes(c->input, c->params, c->reference) : 0;
     }
     for (int k = 0; k < 3; k++) {
-        sb_session_close(&s[k]);
+        for (int m = 0; m < 2; m++)
+            sb_session_close(&s[k][m]);
         free(ms[k]);
     }
     return st;
@@ -290,25 +325,34 @@ static sb_status grade_speed(const grade_opts *o, grade *g, const sb_algo *algo,
         return sb_fail(err, SB_ERR_USAGE, "no image can time %s", algo->name);
     }
     snprintf(g->image, sizeof g->image, "%s", im->name);
-    printf("  timing %s at %s (%dx%d): %d interleaved runs each of the student's, the parent's and the reference's\n",
-           g->stage, im->name, im->width, im->height, o->samples);
+    printf("  timing %s at %s (%dx%d) and its mirror: %d interleaved runs each of the student's, the parent's%s\n",
+           g->stage, im->name, im->width, im->height, o->samples, g->reference ? " and the reference's" : "");
     fflush(stdout);
-    sb_image loaded;
-    sb_status st = sb_image_load(im->path, algo->load_mode, &loaded, err);
-    if (st) {
-        sb_dataset_free(&speed);
-        return st;
+    sb_image loaded[2] = { { 0 } };
+    sb_dataset_image twin;
+    sb_status st = sb_image_load(im->path, algo->load_mode, &loaded[0], err);
+    if (!st)
+        st = mirrored(&loaded[0], im, &loaded[1], &twin, err);
+    const sb_dataset_image *ims[2] = { im, &twin };
+    sb_case_data cd[2];
+    int opened = 0;
+    for (int m = 0; m < 2 && !st; m++) {
+        int usable = 0;
+        char why[300];
+        if (!(st = sb_case_open_image(&cd[m], algo, stage, ims[m], &loaded[m], &usable, why, sizeof why, err)) &&
+            !usable)
+            st = sb_fail(err, SB_ERR_USAGE, "%s cannot time %s%s: %s", algo->name, im->name, m ? " mirrored" : "",
+                         why);
+        opened += !st;
     }
-    int usable = 0;
-    char why[300];
-    sb_case_data cd;
-    if (!(st = sb_case_open_image(&cd, algo, stage, im, &loaded, &usable, why, sizeof why, err)) && !usable)
-        st = sb_fail(err, SB_ERR_USAGE, "%s cannot time %s: %s", algo->name, im->name, why);
     if (!st) {
-        st = time_three(o, g, &cd.c, stream, err);
-        sb_case_close(&cd);
+        const sb_case *cases[2] = { &cd[0].c, &cd[1].c };
+        st = time_three(o, g, cases, stream, err);
     }
-    sb_image_free(&loaded);
+    for (int m = 0; m < opened; m++)
+        sb_case_close(&cd[m]);
+    sb_image_free(&loaded[0]);
+    sb_image_free(&loaded[1]);
     sb_dataset_free(&speed);
     return st;
 }
@@ -327,9 +371,13 @@ static void summary_line(const grade *g, const grade_opts *o, FILE *fp)
     if (g->memcheck[0])
         fprintf(fp, "; memcheck %s, racecheck %s", g->memcheck, g->racecheck);
     if (g->timed) {
-        fprintf(fp, "; %s at %s: %.2fx its parent %s (%s), %.2fx the reference %s (%s)", g->stage, g->image,
-                speedup(&g->vs_parent), g->parent->name, sb_verdict_name(g->vs_parent.verdict),
-                speedup(&g->vs_reference), g->reference->name, sb_verdict_name(g->vs_reference.verdict));
+        fprintf(fp, "; %s at %s: %.2fx its parent %s (%s)", g->stage, g->image, speedup(&g->vs_parent),
+                g->parent->name, sb_verdict_name(g->vs_parent.verdict));
+        if (g->reference)
+            fprintf(fp, ", %.2fx the reference %s (%s)", speedup(&g->vs_reference), g->reference->name,
+                    sb_verdict_name(g->vs_reference.verdict));
+        else
+            fprintf(fp, ", no reference solution here (a student's kit)");
         if (g->x_limit > 0)
             fprintf(fp, ", %.2fx limit (%s)", g->x_limit, g->limit_floor);
     }
@@ -345,7 +393,7 @@ static void json_record(const grade *g, const grade_opts *o, FILE *fp)
     fprintf(fp, ", ");
     sb_json_key_str(fp, "variant", g->student->who);
     fprintf(fp, ", ");
-    sb_json_key_str(fp, "reference", g->reference->name);
+    sb_json_key_str(fp, "reference", g->reference ? g->reference->name : "");
     fprintf(fp, ", ");
     sb_json_key_str(fp, "parent", g->parent->name);
     fprintf(fp, ", ");
@@ -366,9 +414,10 @@ static void json_record(const grade *g, const grade_opts *o, FILE *fp)
     fprintf(fp, ", ");
     sb_json_key_str(fp, "vs_parent", g->timed ? sb_verdict_name(g->vs_parent.verdict) : "");
     fprintf(fp, ", ");
-    sb_json_key_num(fp, "speedup_vs_reference", g->timed ? speedup(&g->vs_reference) : NAN);
+    int vs_ref = g->timed && g->reference;
+    sb_json_key_num(fp, "speedup_vs_reference", vs_ref ? speedup(&g->vs_reference) : NAN);
     fprintf(fp, ", ");
-    sb_json_key_str(fp, "vs_reference", g->timed ? sb_verdict_name(g->vs_reference.verdict) : "");
+    sb_json_key_str(fp, "vs_reference", vs_ref ? sb_verdict_name(g->vs_reference.verdict) : "");
     fprintf(fp, ", ");
     sb_json_key_num(fp, "x_limit", g->x_limit > 0 ? g->x_limit : NAN);
     fprintf(fp, ", ");
@@ -395,63 +444,24 @@ static sb_status grade_resolve(const char *spec, grade *g, sb_error *err)
     if (strncmp(name, SB_STUDENT_PREFIX, strlen(SB_STUDENT_PREFIX)) != 0)
         return sb_fail(err, SB_ERR_USAGE, "'%s' is not a student's rung: grade ALGO/student-RUNG (segbench exercise "
                        "ALGO/RUNG writes one)", spec);
+    /* The reference solution is the rung itself; a student's kit
+     * (segbench exercise --export) holds the student's copy without it. */
     g->reference = exercise_reference(algo, name);
-    if (!g->reference)
-        return sb_fail(err, SB_ERR_USAGE, "'%s': %s has no rung '%s'", spec, algo, name + strlen(SB_STUDENT_PREFIX));
     g->student = sb_variant_find(algo, name);
+    const char *rung = name + strlen(SB_STUDENT_PREFIX);
+    if (!g->reference && !g->student)
+        return sb_fail(err, SB_ERR_USAGE, "'%s': %s has no rung '%s'", spec, algo, rung);
     if (!g->student)
         return sb_fail(err, SB_ERR_USAGE, "%s is not built: write it with make exercise ALGO=%s RUNG=%s, then run "
-                       "make", spec, algo, g->reference->name);
+                       "make", spec, algo, rung);
     char why[400];
-    if (!(g->parent = exercise_parent(g->reference, why, sizeof why)))
+    if (!(g->parent = exercise_parent(g->reference ? g->reference : g->student, why, sizeof why)))
         return sb_fail(err, SB_ERR_USAGE, "%s", why);
     const sb_variant *need[3] = { g->student, g->parent, g->reference };
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3 && need[k]; k++)
         if (sb_variant_availability(need[k], why, sizeof why) != SB_AVAILABLE)
             return sb_fail(err, SB_ERR_UNAVAILABLE, "%s cannot run here: %s", need[k]->who, why);
     return SB_OK;
-}
-
-sb_status grade_class_append(const char *path, const grade_class_row *row, sb_error *err)
-{
-    char *old = NULL;
-    size_t len = 0;
-    sb_error read_err;
-    sb_status st = sb_file_read(path, 64u << 20, &old, &len, &read_err);
-    if (st == SB_ERR_IO && errno == ENOENT)
-        st = SB_OK;                              /* a new leaderboard */
-    else if (st)
-        return sb_fail(err, st, "%s", read_err.msg);
-    if (len && strncmp(old, GRADE_CLASS_HEADER, strlen(GRADE_CLASS_HEADER)) != 0) {
-        free(old);
-        return sb_fail(err, SB_ERR_FORMAT, "%s is not a segbench class leaderboard (its first line differs)", path);
-    }
-    char *text = NULL;
-    size_t text_len = 0;
-    FILE *fp = open_memstream(&text, &text_len);
-    if (!fp) {
-        free(old);
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
-    }
-    fputs(len ? old : GRADE_CLASS_HEADER, fp);
-    if (len && old[len - 1] != '\n')
-        fputc('\n', fp);
-    char exit_code[16], seed[32], checks[16], vs_parent[32], vs_reference[32], x_limit[32];
-    snprintf(exit_code, sizeof exit_code, "%d", row->exit_code);
-    snprintf(seed, sizeof seed, "%llu", row->seed);
-    snprintf(checks, sizeof checks, "%d", row->checks);
-    snprintf(vs_parent, sizeof vs_parent, "%.3f", row->vs_parent);
-    snprintf(vs_reference, sizeof vs_reference, "%.3f", row->vs_reference);
-    snprintf(x_limit, sizeof x_limit, "%.2f", row->x_limit);
-    const char *fields[] = { row->date, row->student, row->variant, row->verdict, exit_code, seed, checks,
-                             vs_parent, vs_reference, x_limit, row->machine, row->commit };
-    sb_csv_put_fields(fp, fields, (int)(sizeof fields / sizeof fields[0]));
-    fputc('\n', fp);
-    fclose(fp);
-    free(old);
-    st = text ? sb_atomic_write_text(path, text, err) : sb_fail(err, SB_ERR_NOMEM, "out of memory");
-    free(text);
-    return st;
 }
 
 static sb_status class_append(const grade *g, const grade_opts *o, sb_error *err)
@@ -504,9 +514,9 @@ static void grade_sanitize(const grade_opts *o, grade *g, const char *tmp, const
     sanitize("memcheck", sanitizer, g->student, small_image, log, g->memcheck, sizeof g->memcheck,
              &g->sanitizer_failed);
     snprintf(log, sizeof log, "%s/racecheck.log", tmp);
-    if (g->reference->flags & SB_GRAPH_LOOP)     /* the lesson puts the kernels in a graph loop */
+    if (g->student->flags & SB_GRAPH_LOOP)       /* the lesson puts the kernels in a graph loop */
         snprintf(g->racecheck, sizeof g->racecheck, "not run (it cannot follow kernels launched from "
-                 "conditional graph nodes; %s's kernels are race-checked under %s)", g->reference->name,
+                 "conditional graph nodes; the kernels of %s are race-checked under %s)", g->student->who,
                  g->parent->name);
     else
         sanitize("racecheck", sanitizer, g->student, small_image, log, g->racecheck, sizeof g->racecheck,
@@ -551,6 +561,18 @@ static sb_status grade_verdict(grade *g, sb_error *err)
         g->verdict = "FAIL (wrong)";
         verdict = sb_fail(err, SB_ERR_AGREEMENT, "%s: %s", g->student->who,
                           g->wrong[0] ? g->wrong : "compute-sanitizer found errors");
+    } else if (!g->reference && g->vs_parent.verdict != SB_FASTER) {       /* a student's kit */
+        g->verdict = "FAIL (correct, not faster than its parent)";
+        verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact but not faster than its parent %s (%.2fx, %s)%s",
+                          g->student->who, g->parent->name, speedup(&g->vs_parent),
+                          sb_verdict_name(g->vs_parent.verdict),
+                          g->todo_left ? todo : " (a lesson that loses, a branch, passes the teacher's grade when "
+                                                "exact, done and as fast as the reference)");
+    } else if (!g->reference) {
+        g->verdict = g->todo_left ? "FAIL (correct, TODO parts left)" : "PASS (here: faster than its parent)";
+        if (g->todo_left)
+            verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact and faster than its parent, but %s",
+                              g->student->who, todo + 2);
     } else if (g->ref_beats_parent && g->vs_parent.verdict != SB_FASTER) {
         g->verdict = "FAIL (correct, not faster than its parent)";
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact but not faster than its parent %s (%.2fx, %s)%s",
@@ -639,12 +661,17 @@ sb_status sb_grade_run(const grade_opts *o, const char *spec, sb_error *err)
     st = grade_generate(o, tmp, gen, &ngen, &gds, err);
     void *stream = NULL;
     char gpu_why[300];
-    int device = (g.student->flags | g.parent->flags | g.reference->flags) & SB_DEVICE;
+    int device = (g.student->flags | g.parent->flags) & SB_DEVICE;
     if (!st && device && sb_device_usable(gpu_why, sizeof gpu_why))
         st = sb_device_stream_create(&stream, err);
 
-    printf("grading %s against its parent %s and the reference %s (seed %llu)\n", g.student->who, g.parent->name,
-           g.reference->name, o->seed);
+    if (g.reference)
+        printf("grading %s against its parent %s and the reference %s (seed %llu)\n", g.student->who,
+               g.parent->name, g.reference->name, o->seed);
+    else
+        printf("grading %s against its parent %s (seed %llu); the reference solution is not here (a student's "
+               "kit): the teacher's grade also holds it to %.2fx the reference's speed\n", g.student->who,
+               g.parent->name, o->seed, GRADE_OF_REFERENCE);
     for (int i = 0; i < ds.count && !st && !g.wrong[0]; i++)     /* 1. exact */
         st = check_image(o, &g, algo, &ds.images[i], stream, err);
     for (int i = 0; i < gds.count && !st && !g.wrong[0]; i++)

@@ -1,6 +1,6 @@
 /* grade.h - `segbench grade ALGO/student-RUNG`: a student's copy of a
- * rung graded as a course must (grade.c says how), and the class
- * leaderboard it appends to. */
+ * rung graded as a course must (grade.c says how).  A whole class:
+ * grade_class.h. */
 #ifndef SEGBENCH_GRADE_H
 #define SEGBENCH_GRADE_H
 
@@ -11,6 +11,9 @@
 #include <stdio.h>
 
 enum { GRADE_MAX_GENERATED = 16 };
+
+/* A grade's exit status (sb_exit_code of its verdict). */
+enum { GRADE_EXIT_PASS = 0, GRADE_EXIT_WRONG = 1, GRADE_EXIT_USAGE = 2, GRADE_EXIT_SLOWER = 3 };
 
 typedef struct grade_opts {
     const char *set, *speed_set;           /* the set it must be exact on; the set whose summary image is timed */
@@ -26,23 +29,5 @@ typedef struct grade_opts {
  * but the lesson is not learnt. */
 sb_status sb_grade_run(const grade_opts *o, const char *spec, sb_error *err);
 
-/* One line of a class leaderboard. */
-typedef struct grade_class_row {
-    const char *date, *student, *variant, *verdict;
-    int exit_code;
-    unsigned long long seed;
-    int checks;
-    double vs_parent, vs_reference, x_limit;    /* speed-ups (0: not timed) and x limit */
-    const char *machine, *commit;
-} grade_class_row;
-
-#define GRADE_CLASS_HEADER \
-    "date,student,variant,verdict,exit,seed,checks,speedup_vs_parent,speedup_vs_reference,x_limit,machine,commit\n"
-
-/* Append a row to the leaderboard at path (created with its header): the
- * old file and the row written whole to a temporary file and renamed over
- * it.  Every field goes through base/csv.h, so any name comes back as it
- * went in.  A file whose first line is not the header is refused. */
-sb_status grade_class_append(const char *path, const grade_class_row *row, sb_error *err);
 
 #endif

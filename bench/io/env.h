@@ -63,6 +63,8 @@ void sb_env_print_json(const sb_env *env, FILE *fp);
 
 /* The commit this binary was built from ("-dirty" when the tree had changes). */
 const char *sb_env_build_commit(void);
+/* The CUDA targets it was built for ("90", "75 80 86 89 90"), or "none". */
+const char *sb_env_build_cuda_archs(void);
 
 /* "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
 void sb_env_slug(const char *name, char *out, size_t size);

@@ -28,4 +28,10 @@ sb_status sb_report_result_set(const char *results, const char *out, const char 
 /* `segbench report`: every result set under root, each to
  * out/<name>/ (out NULL: report/), and MACHINES.md beside them. */
 sb_status sb_report_all(const char *root, const char *out, const char *baseline, sb_error *err);
+
+/* A class's leaderboard page at md_path (and its plot beside it, named
+ * after it): the rows of exercise `variant` ("ALGO/student-RUNG") graded
+ * with `seed` in the class CSV, each student's last, best first. */
+sb_status report_leaderboard(const char *csv, const char *variant, unsigned long long seed, const char *md_path,
+                             sb_error *err);
 #endif

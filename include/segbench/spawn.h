@@ -3,7 +3,8 @@
  * Names that reach a program here (result folders, image files, source
  * paths) may hold any character; they go to it as arguments, never as
  * shell text: fork, then exec of argv.  Used for gnuplot (the report),
- * diff (segbench lesson) and compute-sanitizer (segbench grade). */
+ * diff (segbench lesson), compute-sanitizer (segbench grade), and make
+ * and the graders of a class (segbench grade --submissions). */
 #ifndef SEGBENCH_SPAWN_H
 #define SEGBENCH_SPAWN_H
 
@@ -19,6 +20,14 @@ extern "C" {
  * its exit status, 127 when it could not be started (as a shell does), or
  * -1 when it could not be forked, waited for, or ended by a signal. */
 int sb_spawn(char *const argv[], const char *dir, const char *log);
+
+/* sb_spawn with a time limit (seconds <= 0: none), for work that may not
+ * end (a student's code): past the limit the program and every process it
+ * started (its process group) are killed, and SB_SPAWN_TIMED_OUT is
+ * returned.  Ended by a signal: 128 + the signal's number, as a shell
+ * says it.  Else as sb_spawn. */
+enum { SB_SPAWN_TIMED_OUT = 124 };         /* as timeout(1) */
+int sb_spawn_limited(char *const argv[], const char *dir, const char *log, double seconds);
 
 /* Where name is on PATH: 1 with the path in out (when out is not NULL),
  * else 0. */

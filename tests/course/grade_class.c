@@ -2,7 +2,7 @@
 #include "test.h"
 
 #include "base/csv.h"
-#include "course/grade.h"
+#include "course/grade_class.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,562 @@
+/* grade_class.c - a whole class (grade_class.h): the leaderboard file,
+ * and grading a folder of submissions.
+ *
+ * Each student's file is built and graded apart, so that one student's
+ * build error, crash or endless loop is that student's row and nothing
+ * else: a tree of their own under the work folder (links to the
+ * teacher's sources, a copy of the teacher's build so that make compiles
+ * only the student's file, the file in exercises/ALGO/), make under a
+ * time limit, then that tree's segbench grade under a time limit, with
+ * the teacher's seed and images.  Students are graded one after another:
+ * two grades at once would time each other.  Nothing goes through a
+ * shell: a student's name is only ever an argument or a CSV field. */
+#define _DEFAULT_SOURCE
+#define _XOPEN_SOURCE 700
+#include "course/grade_class.h"
+
+#include "base/csv.h"
+#include "base/files.h"
+#include "course/exercise.h"
+#include "harness/registry.h"
+#include "io/env.h"
+
+#include "segbench/atomic_file.h"
+#include "segbench/spawn.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { CLASS_MAX = 2000, SOURCE_MAX = 1 << 20, CLASS_FIELDS = 12 };
+
+/* ---- the leaderboard file ------------------------------------------------------------------ */
+
+sb_status grade_class_append(const char *path, const grade_class_row *row, sb_error *err)
+{
+    char *old = NULL;
+    size_t len = 0;
+    sb_error read_err;
+    sb_status st = sb_file_read(path, 64u << 20, &old, &len, &read_err);
+    if (st == SB_ERR_IO && errno == ENOENT)
+        st = SB_OK;                              /* a new leaderboard */
+    else if (st)
+        return sb_fail(err, st, "%s", read_err.msg);
+    if (len && strncmp(old, GRADE_CLASS_HEADER, strlen(GRADE_CLASS_HEADER)) != 0) {
+        free(old);
+        return sb_fail(err, SB_ERR_FORMAT, "%s is not a segbench class leaderboard (its first line differs)", path);
+    }
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *fp = open_memstream(&text, &text_len);
+    if (!fp) {
+        free(old);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    }
+    fputs(len ? old : GRADE_CLASS_HEADER, fp);
+    if (len && old[len - 1] != '\n')
+        fputc('\n', fp);
+    char exit_code[16], seed[32], checks[16], vs_parent[32], vs_reference[32], x_limit[32];
+    snprintf(exit_code, sizeof exit_code, "%d", row->exit_code);
+    snprintf(seed, sizeof seed, "%llu", row->seed);
+    snprintf(checks, sizeof checks, "%d", row->checks);
+    snprintf(vs_parent, sizeof vs_parent, "%.3f", row->vs_parent);
+    snprintf(vs_reference, sizeof vs_reference, "%.3f", row->vs_reference);
+    snprintf(x_limit, sizeof x_limit, "%.2f", row->x_limit);
+    const char *fields[] = { row->date, row->student, row->variant, row->verdict, exit_code, seed, checks,
+                             vs_parent, vs_reference, x_limit, row->machine, row->commit };
+    sb_csv_put_fields(fp, fields, (int)(sizeof fields / sizeof fields[0]));
+    fputc('\n', fp);
+    fclose(fp);
+    free(old);
+    st = text ? sb_atomic_write_text(path, text, err) : sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    free(text);
+    return st;
+}
+
+sb_status grade_class_read(const char *path, const char *variant, unsigned long long seed, grade_class_row **rows,
+                           int *count, char **buf, sb_error *err)
+{
+    *rows = NULL;
+    *count = 0;
+    *buf = NULL;
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot read (%s)", path, strerror(errno));
+    /* every record's fields, one after another, in one growing buffer */
+    size_t cap = 0, used = 0, rcap = 0;
+    char *record = NULL, *text = NULL;
+    size_t record_cap = 0;
+    sb_status st = SB_OK;
+    grade_class_row *out = NULL;
+    int n = 0, line = 0;
+    for (ssize_t got; !st && (got = sb_csv_read_record(fp, &record, &record_cap)) > 0;) {
+        char *field[CLASS_FIELDS + 1];
+        if (line++ == 0)
+            continue;                              /* the header */
+        if (sb_csv_split(record, field, CLASS_FIELDS + 1) != CLASS_FIELDS || strcmp(field[2], variant) != 0 ||
+            strtoull(field[5], NULL, 10) != seed)
+            continue;
+        int who = -1;                              /* the student's earlier row: replaced */
+        for (int i = 0; i < n && who < 0; i++)
+            if (strcmp(text + (size_t)out[i].student, field[1]) == 0)
+                who = i;
+        if (who < 0 && n == (int)rcap) {
+            rcap = rcap ? 2 * rcap : 64;
+            grade_class_row *grown = realloc(out, rcap * sizeof *out);
+            if (!grown) {
+                st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
+                break;
+            }
+            out = grown;
+        }
+        grade_class_row *r = &out[who < 0 ? n++ : who];
+        size_t at[CLASS_FIELDS];
+        for (int f = 0; f < CLASS_FIELDS && !st; f++) {
+            size_t len = strlen(field[f]) + 1;
+            if (used + len > cap) {
+                size_t want = (used + len) * 2;
+                char *grown = realloc(text, want);
+                if (!grown) {
+                    st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                text = grown;
+                cap = want;
+            }
+            memcpy(text + used, field[f], len);
+            at[f] = used;
+            used += len;
+        }
+        if (st)
+            break;
+        /* offsets for now: the buffer may move until the end */
+        r->date = (const char *)at[0];
+        r->student = (const char *)at[1];
+        r->variant = (const char *)at[2];
+        r->verdict = (const char *)at[3];
+        r->exit_code = atoi(field[4]);
+        r->seed = seed;
+        r->checks = atoi(field[6]);
+        r->vs_parent = atof(field[7]);
+        r->vs_reference = atof(field[8]);
+        r->x_limit = atof(field[9]);
+        r->machine = (const char *)at[10];
+        r->commit = (const char *)at[11];
+    }
+    fclose(fp);
+    free(record);
+    if (st) {
+        free(out);
+        free(text);
+        return st;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i].date = text + (size_t)out[i].date;
+        out[i].student = text + (size_t)out[i].student;
+        out[i].variant = text + (size_t)out[i].variant;
+        out[i].verdict = text + (size_t)out[i].verdict;
+        out[i].machine = text + (size_t)out[i].machine;
+        out[i].commit = text + (size_t)out[i].commit;
+    }
+    *rows = out;
+    *count = n;
+    *buf = text;
+    return SB_OK;
+}
+
+/* ---- a student's tree ---------------------------------------------------------------------- */
+
+static int remove_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    return (type == FTW_DP ? rmdir(path) : unlink(path)) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/* Remove a tree this grader made (links are removed, never followed). */
+static sb_status remove_tree(const char *path, sb_error *err)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return errno == ENOENT ? SB_OK : sb_fail(err, SB_ERR_IO, "%s: %s", path, strerror(errno));
+    if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return sb_fail(err, SB_ERR_IO, "cannot remove %s: %s", path, strerror(errno));
+    return SB_OK;
+}
+
+/* What a student's tree shares with the teacher's: links to the sources,
+ * and copies of the build's objects (make compiles only what differs). */
+static const char *const SHARED[] = { "Makefile", "include", "common", "bench", "impl_cpu", "impl_pthread",
+                                      "impl_cuda", "scripts", "datasets", "results" };
+static const char *const BUILD_COPIED[] = { "bench", "common", "impl_cpu", "impl_pthread", "impl_cuda", "datasets",
+                                            "gen", "deps.ok", "tools.ok" };
+
+static sb_status make_tree(const char *root, const char *tree, const char *algo, const char *base,
+                           const char *source, size_t source_len, sb_error *err)
+{
+    char path[SB_PATH_MAX], target[SB_PATH_MAX];
+    sb_status st = remove_tree(tree, err);
+    if (!st)
+        st = sb_path(path, err, "%s/exercises/%s", tree, algo);
+    if (!st)
+        st = sb_mkdirs(path, err);
+    for (size_t i = 0; i < sizeof SHARED / sizeof SHARED[0] && !st; i++) {
+        if ((st = sb_path(target, err, "%s/%s", root, SHARED[i])) || (st = sb_path(path, err, "%s/%s", tree, SHARED[i])))
+            break;
+        if (access(target, F_OK) == 0 && symlink(target, path) != 0)
+            st = sb_fail(err, SB_ERR_IO, "cannot link %s: %s", path, strerror(errno));
+    }
+    if (!st && !(st = sb_path(path, err, "%s/exercises/%s/%s", tree, algo, base))) {
+        FILE *fp = fopen(path, "wb");
+        if (!fp || fwrite(source, 1, source_len, fp) != source_len)
+            st = sb_fail(err, SB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        if (fp && fclose(fp) != 0 && !st)
+            st = sb_fail(err, SB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    /* cp -a root/build/<each> tree/build/ */
+    char *argv[4 + sizeof BUILD_COPIED / sizeof BUILD_COPIED[0]], copies[sizeof BUILD_COPIED / sizeof BUILD_COPIED[0]][SB_PATH_MAX];
+    int argc = 0;
+    argv[argc++] = "cp";
+    argv[argc++] = "-a";
+    for (size_t i = 0; i < sizeof BUILD_COPIED / sizeof BUILD_COPIED[0] && !st; i++)
+        if (!(st = sb_path(copies[i], err, "%s/build/%s", root, BUILD_COPIED[i])) && access(copies[i], F_OK) == 0)
+            argv[argc++] = copies[i];
+    if (!st && !(st = sb_path(path, err, "%s/build", tree)) && !(st = sb_mkdirs(path, err))) {
+        argv[argc++] = path;
+        argv[argc] = NULL;
+        if (argc > 3 && sb_spawn(argv, NULL, NULL) != 0)
+            st = sb_fail(err, SB_ERR_IO, "cannot copy %s/build into %s", root, path);
+    }
+    return st;
+}
+
+/* ---- the submissions ----------------------------------------------------------------------- */
+
+typedef struct submission {
+    char name[256];            /* the student, as the folder or file names them */
+    char file[SB_PATH_MAX];    /* their file; "" when the folder holds none */
+} submission;
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const submission *)a)->name, ((const submission *)b)->name);
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n > t && strcmp(s + n - t, tail) == 0;
+}
+
+/* A student's folder: the exercise's file by its name, else the one file
+ * of its kind (.c or .cu) there. */
+static void folder_file(const char *dir, const char *base, const char *ext, char *file, size_t size)
+{
+    char path[SB_PATH_MAX];
+    struct stat sb;
+    file[0] = '\0';
+    if (snprintf(path, sizeof path, "%s/%s", dir, base) < (int)sizeof path && stat(path, &sb) == 0 &&
+        S_ISREG(sb.st_mode)) {
+        snprintf(file, size, "%s", path);
+        return;
+    }
+    DIR *d = opendir(dir);
+    int found = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (e->d_name[0] != '.' && ends_with(e->d_name, ext) &&
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path && stat(path, &sb) == 0 &&
+            S_ISREG(sb.st_mode) && found++ == 0)
+            snprintf(file, size, "%s", path);
+    if (found > 1)
+        file[0] = '\0';                          /* which one? none */
+    if (d)
+        closedir(d);
+}
+
+static sb_status find_submissions(const char *dir, const char *base, submission **out, int *count, sb_error *err)
+{
+    const char *ext = ends_with(base, ".cu") ? ".cu" : ".c";
+    DIR *d = opendir(dir);
+    if (!d)
+        return sb_fail(err, SB_ERR_IO, "--submissions %s: cannot read the folder (%s)", dir, strerror(errno));
+    submission *s = calloc(CLASS_MAX, sizeof *s);
+    int n = 0;
+    sb_status st = s ? SB_OK : sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    for (struct dirent *e; !st && (e = readdir(d));) {
+        char path[SB_PATH_MAX];
+        struct stat sb;
+        if (e->d_name[0] == '.' || (st = sb_path(path, err, "%s/%s", dir, e->d_name)) || stat(path, &sb) != 0)
+            continue;
+        if (n == CLASS_MAX) {
+            st = sb_fail(err, SB_ERR_LIMIT, "--submissions %s: more than %d entries", dir, CLASS_MAX);
+            break;
+        }
+        if (S_ISDIR(sb.st_mode)) {
+            snprintf(s[n].name, sizeof s[n].name, "%s", e->d_name);
+            folder_file(path, base, ext, s[n].file, sizeof s[n].file);
+            n++;
+        } else if (S_ISREG(sb.st_mode) && ends_with(e->d_name, ext)) {
+            snprintf(s[n].name, sizeof s[n].name, "%.*s", (int)(strlen(e->d_name) - strlen(ext)), e->d_name);
+            snprintf(s[n].file, sizeof s[n].file, "%s", path);
+            n++;
+        } else {
+            printf("  note: %s is neither a student's folder nor a %s file: left out\n", path, ext);
+        }
+    }
+    closedir(d);
+    if (!st && n == 0)
+        st = sb_fail(err, SB_ERR_USAGE, "--submissions %s: no submissions (a folder per student holding %s, or "
+                     "<student>%s files)", dir, base, ext);
+    if (st) {
+        free(s);
+        return st;
+    }
+    qsort(s, (size_t)n, sizeof *s, by_name);
+    *out = s;
+    *count = n;
+    return SB_OK;
+}
+
+/* ---- one student --------------------------------------------------------------------------- */
+
+/* The argument list of a student's grade: the teacher's options as they
+ * are, the images by absolute path (the grade runs in the student's tree). */
+typedef struct grade_argv {
+    char *v[64 + 2 * SB_IMAGE_FILES_MAX];
+    int n;
+    char seed[32], generated[16], samples[16], threads[16], min_diff[32], alpha[32];
+    char images[SB_IMAGE_FILES_MAX][PATH_MAX];
+} grade_argv;
+
+static void grade_args(const grade_opts *o, const char *exe, const char *variant, const char *csv, const char *json,
+                       const char *student, grade_argv *a)
+{
+    a->n = 0;
+    snprintf(a->seed, sizeof a->seed, "%llu", o->seed);
+    snprintf(a->generated, sizeof a->generated, "%d", o->generated);
+    snprintf(a->samples, sizeof a->samples, "%d", o->samples);
+    snprintf(a->threads, sizeof a->threads, "%d", o->threads);
+    snprintf(a->min_diff, sizeof a->min_diff, "%.6g", o->min_diff);
+    snprintf(a->alpha, sizeof a->alpha, "%.6g", o->alpha);
+    char *fixed[] = { (char *)exe, "grade", (char *)variant, "--seed", a->seed, "--generated", a->generated,
+                      "--samples", a->samples, "--threads", a->threads, "--min-diff", a->min_diff, "--alpha",
+                      a->alpha, "--set", (char *)o->set, "--speed-set", (char *)o->speed_set, "--class",
+                      (char *)csv, "--json", (char *)json, "--student", (char *)student };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        a->v[a->n++] = fixed[i];
+    if (o->stage) {
+        a->v[a->n++] = "--stage";
+        a->v[a->n++] = (char *)o->stage;
+    }
+    if (!o->sanitizer)
+        a->v[a->n++] = "--no-sanitizer";
+    for (int i = 0; i < o->images.nfiles; i++) {
+        if (!realpath(o->images.files[i], a->images[i]))
+            snprintf(a->images[i], sizeof a->images[i], "%s", o->images.files[i]);
+        a->v[a->n++] = "--image";
+        a->v[a->n++] = a->images[i];
+    }
+    a->v[a->n] = NULL;
+}
+
+/* The last line of a log that says something (a compiler's error, a
+ * grade's reason), into out. */
+static void last_words(const char *log, char *out, size_t size)
+{
+    out[0] = '\0';
+    char *text = sb_read_text(log);
+    if (!text)
+        return;
+    const char *best = NULL;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        if (strstr(line, "error") || strstr(line, "segbench grade:") || strstr(line, "grade ") == line)
+            best = line;
+    if (best)
+        snprintf(out, size, "%s", best);
+    free(text);
+}
+
+/* A row the student's grade could not write itself. */
+static sb_status class_row(const grade_opts *o, const char *csv, const char *student, const char *variant,
+                           const char *verdict, int code, sb_error *err)
+{
+    static char machine[96];                     /* this machine's name, as the grades give it */
+    if (!machine[0]) {
+        sb_env env;
+        sb_env_collect(&env, 0, NULL, 0);
+        snprintf(machine, sizeof machine, "%s", env.machine_id);
+    }
+    char date[40];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    grade_class_row row = { date, student, variant, verdict, code, o->seed, 0, 0, 0, 0, machine,
+                            sb_env_build_commit() };
+    return grade_class_append(csv, &row, err);
+}
+
+/* The make arguments that build a student's tree as the teacher's build
+ * was built: the same CUDA targets (or none) and the same commit. */
+typedef struct make_argv {
+    char *v[16];
+    char jobs[32], cuda[200], commit[120], dirty[32];
+} make_argv;
+
+static void make_args(const char *tree, make_argv *m)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    snprintf(m->jobs, sizeof m->jobs, "-j%ld", cores > 0 ? cores : 1);
+    const char *archs = sb_env_build_cuda_archs();
+    if (strcmp(archs, "none") == 0)
+        snprintf(m->cuda, sizeof m->cuda, "NVCC=");
+    else
+        snprintf(m->cuda, sizeof m->cuda, "CUDA_ARCH=%s", archs);
+    const char *commit = sb_env_build_commit(), *dirty = strstr(commit, "-dirty");
+    snprintf(m->commit, sizeof m->commit, "SB_GIT_COMMIT=%.*s", dirty ? (int)(dirty - commit) : (int)strlen(commit),
+             commit);
+    snprintf(m->dirty, sizeof m->dirty, "SB_GIT_DIRTY=%d", dirty != NULL);
+    char *v[] = { "make", "-C", (char *)tree, "--no-print-directory", m->jobs, m->cuda, m->commit, m->dirty,
+                  "INSTALL_TOOLS=no", "build/segbench", NULL };
+    memcpy(m->v, v, sizeof v);
+}
+
+/* Build and grade one student: their row goes into the class CSV.
+ * *code gets the exit code of their grade (or what stopped it). */
+static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, const char *variant, const char *algo,
+                               const char *base, const char *csv, const submission *sub, int index, int *code,
+                               sb_error *err)
+{
+    char tree[SB_PATH_MAX], log[SB_PATH_MAX], json[SB_PATH_MAX], exe[SB_PATH_MAX], words[400];
+    sb_status st;
+    if ((st = sb_path(tree, err, "%s/%03d", c->work, index)) || (st = sb_path(log, err, "%s/build.log", tree)) ||
+        (st = sb_path(json, err, "%s/grade.json", tree)) || (st = sb_path(exe, err, "%s/build/segbench", tree)))
+        return st;
+    if (!sub->file[0]) {
+        *code = GRADE_EXIT_USAGE;
+        printf("  %s: no %s in the folder (or more than one file of its kind)\n", sub->name, base);
+        return class_row(o, csv, sub->name, variant, "FAIL (nothing handed in)", *code, err);
+    }
+    char *source = NULL;
+    size_t len = 0;
+    sb_error read_err;
+    if (sb_file_read(sub->file, SOURCE_MAX, &source, &len, &read_err) != SB_OK) {
+        *code = GRADE_EXIT_USAGE;
+        printf("  %s: %s\n", sub->name, read_err.msg);
+        return class_row(o, csv, sub->name, variant, "FAIL (unreadable file)", *code, err);
+    }
+    st = make_tree(c->root, tree, algo, base, source, len, err);
+    free(source);
+    if (st)
+        return st;
+    make_argv m;
+    make_args(tree, &m);
+    int built = sb_spawn_limited(m.v, NULL, log, c->timeout_s);
+    if (built != 0) {
+        last_words(log, words, sizeof words);
+        *code = GRADE_EXIT_USAGE;
+        printf("  %s: FAIL (does not build%s)%s%s; see %s\n", sub->name,
+               built == SB_SPAWN_TIMED_OUT ? ": out of time" : "", words[0] ? ": " : "", words, log);
+        return class_row(o, csv, sub->name, variant, "FAIL (does not build)", *code, err);
+    }
+    grade_argv *a = malloc(sizeof *a);
+    if (!a)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    if (!(st = sb_path(log, err, "%s/grade.log", tree))) {
+        grade_args(o, exe, variant, csv, json, sub->name, a);
+        *code = sb_spawn_limited(a->v, tree, log, c->timeout_s);
+        last_words(log, words, sizeof words);
+    }
+    free(a);
+    if (st)
+        return st;
+    if (*code == GRADE_EXIT_PASS || *code == GRADE_EXIT_WRONG || *code == GRADE_EXIT_SLOWER) {
+        printf("  %s: %s\n", sub->name, words);    /* its grade line; the grade wrote its row */
+        return SB_OK;
+    }
+    char verdict[160];
+    if (*code == SB_SPAWN_TIMED_OUT)
+        snprintf(verdict, sizeof verdict, "FAIL (out of time: %.0f s)", c->timeout_s);
+    else if (*code > 128)
+        snprintf(verdict, sizeof verdict, "FAIL (crashed: signal %d)", *code - 128);
+    else
+        snprintf(verdict, sizeof verdict, "FAIL (could not be graded: exit %d)", *code);
+    printf("  %s: %s%s%s; see %s\n", sub->name, verdict, words[0] ? ": " : "", words, log);
+    return class_row(o, csv, sub->name, variant, verdict, *code, err);
+}
+
+sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const char *spec, grade_class_result *res,
+                          sb_error *err)
+{
+    memset(res, 0, sizeof *res);
+    char algo[64];
+    const char *slash = strchr(spec, '/');
+    if (!slash || (size_t)(slash - spec) >= sizeof algo)
+        return sb_fail(err, SB_ERR_USAGE, "'%s': name the exercise as ALGO/RUNG", spec);
+    snprintf(algo, sizeof algo, "%.*s", (int)(slash - spec), spec);
+    const char *rung_name = slash + 1;
+    if (sb_is_student_variant(rung_name))
+        rung_name += strlen(SB_STUDENT_PREFIX);
+    const sb_variant *rung = sb_variant_find(algo, rung_name);
+    char why[400];
+    if (!rung)
+        return sb_fail(err, SB_ERR_USAGE, "'%s': no rung %s/%s here (the teacher's tree holds every rung)", spec,
+                       algo, rung_name);
+    if (!exercise_parent(rung, why, sizeof why))
+        return sb_fail(err, SB_ERR_USAGE, "%s", why);
+    if (!o->class_csv)
+        return sb_fail(err, SB_ERR_USAGE, "--submissions needs --class FILE.csv (where every student's row goes)");
+    /* the trees link to the teacher's tree by absolute paths */
+    char root[PATH_MAX], work[PATH_MAX], made[PATH_MAX];
+    if (!realpath(c->root, root))
+        return sb_fail(err, SB_ERR_IO, "%s: %s", c->root, strerror(errno));
+    if (snprintf(made, sizeof made, "%s/build/segbench", root) >= (int)sizeof made || access(made, X_OK) != 0 ||
+        snprintf(made, sizeof made, "%s/Makefile", root) >= (int)sizeof made || access(made, R_OK) != 0)
+        return sb_fail(err, SB_ERR_USAGE, "%s is not a built segbench tree (no Makefile or build/segbench): grade a "
+                       "class from the repository's root, after make", root);
+    sb_status st = sb_mkdirs(c->work, err);
+    if (st)
+        return st;
+    if (!realpath(c->work, work))
+        return sb_fail(err, SB_ERR_IO, "--work %s: %s", c->work, strerror(errno));
+    grade_class_opts abs = *c;
+    abs.root = root;
+    abs.work = work;
+    c = &abs;
+    snprintf(res->variant, sizeof res->variant, "%s/" SB_STUDENT_PREFIX "%s", algo, rung->name);
+    const char *base = strrchr(rung->file, '/') ? strrchr(rung->file, '/') + 1 : rung->file;
+
+    char csv[PATH_MAX];
+    FILE *touch = fopen(o->class_csv, "a");       /* the leaderboard must be writable, and absolute for the trees */
+    if (!touch)
+        return sb_fail(err, SB_ERR_IO, "--class %s: cannot write (%s)", o->class_csv, strerror(errno));
+    fclose(touch);
+    if (!realpath(o->class_csv, csv))
+        return sb_fail(err, SB_ERR_IO, "--class %s: %s", o->class_csv, strerror(errno));
+    for (int i = 0; i < o->images.nfiles; i++)   /* the teacher's images, before anything is built */
+        if (access(o->images.files[i], R_OK) != 0)
+            return sb_fail(err, SB_ERR_IO, "--image %s: cannot read (%s)", o->images.files[i], strerror(errno));
+    submission *subs = NULL;
+    int n = 0;
+    if ((st = find_submissions(c->submissions, base, &subs, &n, err)))
+        return st;
+    printf("grading %d submission%s of %s (exercises/%s/%s) with seed %llu, each built in %s/NNN\n", n,
+               n == 1 ? "" : "s", res->variant, algo, base, o->seed, c->work);
+    for (int i = 0; i < n && !st; i++) {
+        printf("[%d/%d] %s\n", i + 1, n, subs[i].name);
+        int code = -1;
+        st = grade_student(o, c, res->variant, algo, base, csv, &subs[i], i + 1, &code, err);
+        res->students++;
+        res->passed += code == GRADE_EXIT_PASS;
+        res->wrong += code == GRADE_EXIT_WRONG;
+        res->slower += code == GRADE_EXIT_SLOWER;
+        res->failed += code != GRADE_EXIT_PASS && code != GRADE_EXIT_WRONG && code != GRADE_EXIT_SLOWER;
+    }
+    free(subs);
+    return st;
+}

@@ -1,0 +1,64 @@
+/* grade_class.h - a whole class: the leaderboard file every grade can
+ * append to (`segbench grade --class`), and `segbench grade --submissions
+ * DIR`, which grades every student's file of one exercise in a tree of
+ * its own, one after the other, with the teacher's seed and images. */
+#ifndef SEGBENCH_GRADE_CLASS_H
+#define SEGBENCH_GRADE_CLASS_H
+
+#include "course/grade.h"
+
+#include "segbench/error.h"
+
+#include <stdio.h>
+
+/* One line of a class leaderboard. */
+typedef struct grade_class_row {
+    const char *date, *student, *variant, *verdict;
+    int exit_code;
+    unsigned long long seed;
+    int checks;
+    double vs_parent, vs_reference, x_limit;    /* speed-ups (0: not timed) and x limit */
+    const char *machine, *commit;
+} grade_class_row;
+
+#define GRADE_CLASS_HEADER \
+    "date,student,variant,verdict,exit,seed,checks,speedup_vs_parent,speedup_vs_reference,x_limit,machine,commit\n"
+
+/* Append a row to the leaderboard at path (created with its header): the
+ * old file and the row written whole to a temporary file and renamed over
+ * it.  Every field goes through base/csv.h, so any name comes back as it
+ * went in.  A file whose first line is not the header is refused. */
+sb_status grade_class_append(const char *path, const grade_class_row *row, sb_error *err);
+
+/* The rows of a leaderboard for one exercise and seed (variant
+ * "ALGO/student-RUNG"), the last row of each student only, in the order
+ * of their first row.  The strings live in *buf (free it, and *rows). */
+sb_status grade_class_read(const char *path, const char *variant, unsigned long long seed, grade_class_row **rows,
+                           int *count, char **buf, sb_error *err);
+
+/* How a class is graded (beside grade_opts, which every student's grade
+ * gets as it is). */
+typedef struct grade_class_opts {
+    const char *submissions;   /* DIR: DIR/<student>/<the exercise's file>, or DIR/<student>.c|.cu */
+    const char *work;          /* each student's tree is built under it */
+    const char *root;          /* the teacher's repository (its sources and build/ are shared) */
+    double timeout_s;          /* a student's build, and their grade, each at most this long */
+} grade_class_opts;
+
+/* What came of grading a class. */
+typedef struct grade_class_result {
+    int students, passed, wrong, slower, failed;   /* failed: did not build, crashed, timed out */
+    char variant[160];                             /* "ALGO/student-RUNG" */
+} grade_class_result;
+
+/* Grade every submission of the exercise `spec` names (ALGO/RUNG or
+ * ALGO/student-RUNG): each in its own tree under c->work (links to the
+ * teacher's sources, a copy of the teacher's build, the student's file in
+ * exercises/ALGO/), built with make and graded by that tree's segbench
+ * with o (o->class_csv gets a row per student, whatever happened: a build
+ * that fails, a crash, a time limit are rows too).  One line per student
+ * on stdout.  Fails only when the class cannot be graded at all. */
+sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const char *spec, grade_class_result *res,
+                          sb_error *err);
+
+#endif

@@ -1,0 +1,265 @@
+/* class.c - a whole class (issue "A course a teacher can run"): a
+ * student's kit holds no reference solution and builds and grades as it
+ * is; `segbench grade --submissions` grades a folder of submissions in one
+ * command, each built and graded apart, and gives the known-wrong ones
+ * (an off-by-one at the strips' edges, a race, an output kept from an
+ * earlier run) their fail, a stub its "not faster", a build error and a
+ * crash their rows, and the solution its pass. */
+#define _DEFAULT_SOURCE
+#include "cli_util.h"
+#include "test_groups.h"
+
+#include "io/env.h"
+
+#include "segbench/image_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* text with its one `from` replaced by `to` (malloc'd); NULL when absent */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    if (!at)
+        return NULL;
+    size_t head = (size_t)(at - text), flen = strlen(from), tlen = strlen(to);
+    char *out = malloc(strlen(text) - flen + tlen + 1);
+    memcpy(out, text, head);
+    memcpy(out + head, to, tlen);
+    strcpy(out + head + tlen, at + flen);
+    return out;
+}
+
+static void hand_in(const char *dir, const char *student, const char *text)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", dir, student);
+    mkdir(path, 0777);
+    snprintf(path, sizeof path, "%s/%s/kmeans_openmp.c", dir, student);
+    FILE *fp = fopen(path, "w");
+    CHECKF(fp && text, "%s: %s", student, text ? "cannot write" : "the change did not apply");
+    if (fp && text)
+        fputs(text, fp);
+    if (fp)
+        fclose(fp);
+}
+
+/* The reference solution and the stub of kmeans/openmp, as the teacher's
+ * segbench writes them. */
+static int solution_and_stub(char *solution, char *stub, size_t size)
+{
+    const char *root = test_pathf("class-gen");
+    test_sh("rm -rf %s && mkdir -p %s", test_shq(root), test_shq(root));
+    cli_result *r = cli("exercise kmeans/openmp --root %s", root);
+    CHECK(r->code == 0);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/exercises/kmeans/kmeans_openmp.c", root);
+    test_slurp(path, stub, size);
+    r = cli("exercise kmeans/openmp --root %s --solution --force", root);
+    CHECK(r->code == 0);
+    test_slurp(path, solution, size);
+    return solution[0] && stub[0];
+}
+
+static const char *SOLUTION_REGION =
+    "#pragma omp parallel num_threads(s->threads) reduction(+ : total_changed)\n"
+    "    {\n"
+    "        sb_kmeans_sums mine[SB_KMEANS_MAX_K];\n"
+    "        memset(mine, 0, (size_t)k * sizeof mine[0]);\n"
+    "        int t = omp_get_thread_num(), n = omp_get_num_threads();\n"
+    "        int y0 = (int)((long)height * t / n), y1 = (int)((long)height * (t + 1) / n);\n"
+    "        total_changed += sb_kmeans_assign_rows(s->in, y0, y1, centres, k, first_pass, s->out->labels, mine);\n"
+    "#pragma omp critical(kmeans_merge)\n"
+    "        for (int c = 0; c < k; c++)\n"
+    "            for (int j = 0; j < 4; j++)\n"
+    "                sums[c][j] += mine[c][j];\n"
+    "    }";
+
+/* Every thread adds its rows straight into the pass's sums. */
+static const char *RACE_REGION =
+    "#pragma omp parallel for num_threads(s->threads) reduction(+ : total_changed)\n"
+    "    for (int y = 0; y < height; y++)\n"
+    "        total_changed += sb_kmeans_assign_rows(s->in, y, y + 1, centres, k, first_pass, s->out->labels, sums);";
+
+static const char *RUN_LINE =
+    "static sb_status openmp_run(void *state, sb_error *err) { return sb_kmeans_host_run(state, openmp_pass, err); }";
+
+/* Keeps the output of the last run and gives it back for the next run of
+ * the same size and parameters: exact on every image checked once, and
+ * as fast as a copy when the same image is timed again and again. */
+static const char *KEPT_RUN =
+    "static sb_kmeans_out kept;\n"
+    "static sb_kmeans_params kept_params;\n"
+    "static uint8_t *kept_labels;\n"
+    "static size_t kept_n;\n"
+    "static sb_status openmp_run(void *state, sb_error *err)\n"
+    "{\n"
+    "    sb_kmeans_host *h = state;\n"
+    "    size_t n = (size_t)h->in->width * (size_t)h->in->height;\n"
+    "    if (kept_labels && kept_n == n && kept.width == h->out->width &&\n"
+    "        memcmp(&kept_params, &h->params, sizeof kept_params) == 0) {\n"
+    "        uint8_t *labels = h->out->labels;\n"
+    "        *h->out = kept;\n"
+    "        h->out->labels = labels;\n"
+    "        memcpy(labels, kept_labels, n);\n"
+    "        return SB_OK;\n"
+    "    }\n"
+    "    sb_status st = sb_kmeans_host_run(state, openmp_pass, err);\n"
+    "    free(kept_labels);\n"
+    "    if ((kept_labels = malloc(n)))\n"
+    "        memcpy(kept_labels, h->out->labels, n);\n"
+    "    kept = *h->out;\n"
+    "    kept_params = h->params;\n"
+    "    kept_n = n;\n"
+    "    return st;\n"
+    "}";
+
+/* A CSV row's verdict and exit for a student ("" when none). */
+static const char *row_of(const char *csv, const char *student, char *out, size_t size)
+{
+    char key[64];
+    snprintf(key, sizeof key, ",%s,kmeans/student-openmp,", student);
+    const char *row = strstr(csv, key);
+    out[0] = '\0';
+    if (row)
+        snprintf(out, size, "%.*s", (int)strcspn(row + strlen(key), "\n"), row + strlen(key));
+    return out;
+}
+
+static void test_grade_submissions(void)
+{
+    const char *exe = test_segbench_path();
+    if (!strstr(exe, "build/segbench") || strstr(exe, "build-asan")) {
+        printf("    (skipped in this build: make test runs it)\n");
+        return;
+    }
+    static char solution[1 << 16], stub[1 << 16];
+    if (!solution_and_stub(solution, stub, sizeof solution))
+        return;
+    const char *dir = test_pathf("class-in");
+    test_sh("rm -rf %s && mkdir -p %s", test_shq(dir), test_shq(dir));
+    hand_in(dir, "ada", solution);                                          /* correct */
+    hand_in(dir, "bob", stub);                                              /* the stub: slow */
+    char *edge = replaced(solution, "y1 = (int)((long)height * (t + 1) / n);",
+                          "y1 = (int)((long)height * (t + 1) / n) - (t < n - 1);");   /* a row short at each edge */
+    char *race = replaced(solution, SOLUTION_REGION, RACE_REGION);
+    char *kept = replaced(solution, RUN_LINE, KEPT_RUN);
+    char *no_build = replaced(solution, "return SB_OK;", "return SB_OK");
+    char *crash = replaced(solution, "    sb_kmeans_host *s = ctx;",
+                           "    sb_kmeans_host *s = ctx;\n    if (s->in->width > 400) { volatile int *p = NULL; *p = 1; }");
+    hand_in(dir, "cy", edge);
+    hand_in(dir, "dee", race);
+    hand_in(dir, "eve", kept);
+    hand_in(dir, "fay", no_build);
+    hand_in(dir, "gus \"the 2nd\", 'x'", crash);                           /* a name no shell should see */
+    free(edge);
+    free(race);
+    free(kept);
+    free(no_build);
+    free(crash);
+
+    sb_image img;
+    test_patchy_rgb(&img, 480, 360, 7);
+    const char *png = test_pathf("class-teacher.png");
+    sb_error err;
+    CHECK(sb_image_save(png, &img, &err) == SB_OK);
+    sb_image_free(&img);
+    const char *work = test_pathf("class-work"), *csv = test_pathf("class-out/class.csv");
+    test_sh("rm -rf %s %s && mkdir -p %s", test_shq(work), test_shq(test_pathf("class-out")),
+            test_shq(test_pathf("class-out")));
+    cli_result *r = cli("grade kmeans/openmp --submissions %s --seed 4711 --generated 2 --samples 11 --image %s "
+                        "--class %s --work %s --timeout 300", dir, png, csv, work);
+    CHECKF(r->code == 0 && strstr(r->out, "graded 7 students of kmeans/student-openmp") &&
+               strstr(r->out, "[7/7] gus \"the 2nd\", 'x'"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+    static char text[1 << 16];
+    test_slurp(csv, text, sizeof text);
+    char row[512];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    /* on one core nothing beats the serial parent, and no race can show */
+    CHECKF(cores < 2 ? strstr(row_of(text, "ada", row, sizeof row), ",3,4711,") != NULL
+                     : strncmp(row_of(text, "ada", row, sizeof row), "PASS,0,4711,", 12) == 0,
+           "ada: %s", row);
+    CHECKF(strstr(row_of(text, "bob", row, sizeof row), "not faster than its parent)\",3,4711,"), "bob: %s", row);
+    CHECKF(strncmp(row_of(text, "cy", row, sizeof row), "FAIL (wrong),1,", 15) == 0, "cy: %s", row);
+    if (cores >= 2)
+        CHECKF(strncmp(row_of(text, "dee", row, sizeof row), "FAIL (wrong),1,", 15) == 0, "dee: %s", row);
+    CHECKF(strncmp(row_of(text, "eve", row, sizeof row), "FAIL (wrong),1,", 15) == 0, "eve: %s", row);
+    CHECKF(strstr(r->out, "eve: grade kmeans/student-openmp: FAIL (wrong)") && strstr(r->out, "mirrored"),
+           "the kept output is caught on the mirrored image: %s", r->out);
+    CHECKF(strncmp(row_of(text, "fay", row, sizeof row), "FAIL (does not build),2,", 24) == 0, "fay: %s", row);
+    CHECKF(strstr(text, "\"gus \"\"the 2nd\"\", 'x'\",kmeans/student-openmp,FAIL (crashed: signal 11),139,"),
+           "gus: %s", text);
+    CHECKF(test_lines(text) == 8, "%d lines:\n%s", test_lines(text), text);
+    /* the class's page: everyone, the pass first */
+    test_slurp(test_pathf("class-out/leaderboard-kmeans-student-openmp.md"), text, sizeof text);
+    CHECKF(strstr(text, "# Leaderboard: kmeans/student-openmp") && strstr(text, "Seed 4711; 7 students") &&
+               (cores < 2 || strstr(text, "| 1 | ada | PASS | 0 |")) && strstr(text, "| gus \"the 2nd\", 'x' |"),
+           "%s", text);
+    /* nothing to grade */
+    const char *empty = test_pathf("class-empty");
+    test_sh("rm -rf %s && mkdir -p %s", test_shq(empty), test_shq(empty));
+    r = cli("grade kmeans/openmp --submissions %s --class %s/x.csv --work %s", empty, empty, work);
+    CHECKF(r->code == 2 && test_lines(r->err) == 1, "%d: %s", r->code, r->err);
+    r = cli("grade kmeans/openmp --submissions %s --class %s --image /nonexistent.png", dir, csv);
+    CHECKF(r->code == 2 && strstr(r->err, "/nonexistent.png") && test_lines(r->err) == 1, "%d: %s", r->code, r->err);
+}
+
+/* A student's kit: the stub, no reference solution anywhere in it, no
+ * tests; it builds (from the objects of this build, to be quick) and
+ * grades the stub against its parent alone, and the solution passes. */
+static void test_kit(void)
+{
+    const char *exe = test_segbench_path();
+    if (!strstr(exe, "build/segbench") || strstr(exe, "build-asan")) {
+        printf("    (skipped in this build: make test runs it)\n");
+        return;
+    }
+    const char *kit = test_pathf("class-kit");
+    test_sh("rm -rf %s", test_shq(kit));
+    cli_result *r = cli("exercise kmeans/openmp --export %s", kit);
+    CHECKF(r->code == 0 && strstr(r->out, "impl_pthread/kmeans_openmp.c"), "exit %d: %s%s", r->code, r->out, r->err);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/impl_pthread/kmeans_openmp.c", kit);
+    CHECK(!test_exists(path));
+    snprintf(path, sizeof path, "%s/tests", kit);
+    CHECK(!test_exists(path));
+    snprintf(path, sizeof path, "%s/exercises/kmeans/kmeans_openmp.c", kit);
+    CHECK(test_exists(path));
+    snprintf(path, sizeof path, "%s/KIT.md", kit);
+    CHECK(test_exists(path));
+    char cmd[2400];
+    snprintf(cmd, sizeof cmd, "grep -rq 'critical(kmeans_merge)' %s", test_shq(kit));
+    CHECKF(system(cmd) != 0, "the solution's pragma is somewhere in the kit");
+    r = cli("exercise kmeans/openmp --export %s", kit);
+    CHECKF(r->code == 2 && strstr(r->err, "is there already"), "%d: %s", r->code, r->err);
+
+    /* as this build was made: with the same CUDA targets, or none */
+    const char *archs = sb_env_build_cuda_archs();
+    char cuda[300];
+    snprintf(cuda, sizeof cuda, strcmp(archs, "none") ? "CUDA_ARCH=%s" : "NVCC=", test_shq(archs));
+    test_sh("cp -a build %s/ && make -C %s %s build/segbench >%s/make.log 2>&1", test_shq(kit), test_shq(kit), cuda,
+            test_shq(kit));
+    snprintf(path, sizeof path, "%s/build/segbench", kit);
+    sb_image img;
+    test_patchy_rgb(&img, 480, 360, 9);
+    const char *png = test_pathf("class-kit.png");
+    sb_error err;
+    CHECK(sb_image_save(png, &img, &err) == SB_OK);
+    sb_image_free(&img);
+    r = cli_exe(path, "grade kmeans/student-openmp --seed 5 --generated 1 --samples 11 --image %s", png);
+    CHECKF(r->code == 3 && strstr(r->out, "no reference solution here") && strstr(r->err, "TODO parts"),
+           "the stub in the kit: exit %d: %s%s", r->code, r->out, r->err);
+}
+
+const sb_test tests_class[] = {
+    { "class: grade --submissions grades a folder in one command: pass, slow, off-by-one, race, kept output, "
+      "no build, crash",
+      test_grade_submissions },
+    { "class: a student's kit holds the stub and no solution, builds, and grades against the parent",
+      test_kit },
+};
+const int tests_class_count = sizeof tests_class / sizeof tests_class[0];
