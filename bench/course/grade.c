@@ -72,7 +72,7 @@
 typedef struct grade {
     const sb_variant *student, *reference, *parent;
     int checks, images;               /* checks run, on this many images */
-    char wrong[600];                  /* the first broken check, "" when none */
+    char wrong[1200];                 /* the first broken check, "" when none */
     char memcheck[200], racecheck[200];
     int sanitizer_failed;
     char stage[32], image[128];
@@ -153,7 +153,12 @@ static sb_status check_image(const grade_opts *o, grade *g, const sb_algo *algo,
         sb_agreement ag;
         void *strm = (g->student->flags & SB_DEVICE) ? stream : NULL;
         st = sb_check_only(&cd.c, g->student, o->threads, strm, &ag, err);
-        if (!st) {
+        if (st == SB_ERR_DEVICE) {             /* the student's kernels faulted: wrong, not ungradable */
+            snprintf(g->wrong, sizeof g->wrong, "the GPU failed running it on %s (%dx%d), stage %s: %s", im->name,
+                     im->width, im->height, algo->stages[s], err->msg);
+            st = SB_OK;
+        }
+        if (!st && !g->wrong[0]) {
             g->checks++;
             counted = 1;
             if (!ag.ok)
@@ -268,6 +273,12 @@ static sb_status time_three(const grade_opts *o, grade *g, const sb_case *cases[
             sb_agreement ag;
             if (!st)
                 st = sb_session_check(&s[k][m], &ag, err);
+            if (st == SB_ERR_DEVICE && k == 0) {   /* the student's kernels faulted */
+                snprintf(g->wrong, sizeof g->wrong, "the GPU failed in timed run %d on %s%s, stage %s: %s", i + 1,
+                         g->image, m ? " mirrored" : "", g->stage, err->msg);
+                st = SB_OK;
+                break;
+            }
             if (!st && !ag.ok)
                 snprintf(g->wrong, sizeof g->wrong, "%s: wrong output after timed run %d on %s%s, stage %s: %s",
                          v[k]->who, i + 1, g->image, m ? " mirrored" : "", g->stage, ag.metric);
