@@ -3,7 +3,8 @@
  * and a cut of synchronous push-relabel rounds over all nodes in one
  * cooperative kernel.
  *
- * Against the source: the whole solve is one cooperative kernel.  Every
+ * The root of its trees.  Unlike the source, the whole solve is one
+ * cooperative kernel.  Every
  * thread owns the same nodes all along (a grid-stride loop) and the grid
  * synchronises between phases with cooperative groups' grid.sync(), so
  * there is no launch and no host round trip per round -- the source

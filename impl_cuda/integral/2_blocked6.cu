@@ -1,7 +1,7 @@
 /* 2_blocked6.cu - the source's blocked six-kernel scan, kept faithfully
  * (variant "cuda-blocked6", backend cuda-global).
  *
- * Against cuda-naive: every thread has a few pixels of work instead of a
+ * Grows from cuda-naive: every thread has a few pixels of work instead of a
  * whole row or column, so the GPU is full.  The seed design scans in
  * blocks of four pixels, then fixes up the blocks
  * with the running totals of the blocks before them, first along rows and
@@ -18,6 +18,13 @@
  * apart (uncoalesced).  Kept so the report shows what each later design
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * written by make lesson-headers, checked by make test):
+ *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
+ *     kernel 1.461 -> 0.4194 ms (3.48x), per frame 2.275 -> 1.203 ms (1.89x)
+ *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
+ *     kernel 3.093 -> 1.087 ms (2.84x), per frame 5.063 -> 3.054 ms (1.66x)
  */
 #include "integral_device.cuh"
 

@@ -1,7 +1,7 @@
 /* filter_2_shared.cu - the mean-shift filter with its window staged in
  * shared memory (variant "cuda-shared" of the filter step).
  *
- * Against cuda-global: each 32x8 block first stages its tile and a halo
+ * A branch of cuda-global: each 32x8 block first stages its tile and a halo
  * of the radius on every side in shared memory, all threads loading
  * several pixels each; the windows are then read from there.  The window
  * moves with the mean, so it can leave the staged area (the source's
@@ -11,6 +11,17 @@
  * 20261123T025827Z-bcdf): 4.20 -> 4.66 ms, a loss at every radius -- L1
  * already serves the overlapping windows (NOTES.md).  A branch: the
  * pipeline runs cuda-global's filter.
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * written by make lesson-headers, checked by make test):
+ *   meanshift-filter r16 at synth-1920x1080 (cuda-global -> cuda-shared):
+ *     kernel 4.206 -> 4.658 ms (0.90x), per frame 4.481 -> 4.93 ms (0.91x)
+ *   meanshift-filter r8 at synth-1920x1080 (cuda-global -> cuda-shared):
+ *     kernel 1.298 -> 1.382 ms (0.94x), per frame 1.577 -> 1.661 ms (0.95x)
+ *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-shared):
+ *     kernel 0.5013 -> 0.5195 ms (0.96x), per frame 0.7821 -> 0.799 ms (0.98x)
+ *   meanshift-filter r2 at synth-1920x1080 (cuda-global -> cuda-shared):
+ *     kernel 0.2549 -> 0.2635 ms (0.97x), per frame 0.5332 -> 0.5421 ms (0.98x)
  */
 #include "ms_device.cuh"
 

@@ -1,7 +1,7 @@
 /* filter_3_texture.cu - the mean-shift filter with its window read
  * through a texture (variant "cuda-texture" of the filter step).
  *
- * Against cuda-global: every window pixel comes from a 2D texture object
+ * A branch of cuda-global: every window pixel comes from a 2D texture object
  * over the converted image (point sampling, integer coordinates: the
  * window is clipped, so no border mode is ever used), and the texture
  * cache -- organised for 2D locality, which suits windows that span many
@@ -10,6 +10,17 @@
  * (NOTES.md: 7.93 ms against cuda-shared's 4.67 at r16, 1080p; equal at
  * r2): one tex2D a window pixel runs below the rate of 4-byte loads that
  * hit in L1.  A branch: the pipeline runs cuda-global's filter.
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * written by make lesson-headers, checked by make test):
+ *   meanshift-filter r16 at synth-1920x1080 (cuda-global -> cuda-texture):
+ *     kernel 4.206 -> 7.942 ms (0.53x), per frame 4.481 -> 8.24 ms (0.54x)
+ *   meanshift-filter r8 at synth-1920x1080 (cuda-global -> cuda-texture):
+ *     kernel 1.298 -> 2.092 ms (0.62x), per frame 1.577 -> 2.372 ms (0.67x)
+ *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-texture):
+ *     kernel 0.5013 -> 0.6241 ms (0.80x), per frame 0.7821 -> 0.908 ms (0.86x)
+ *   meanshift-filter r2 at synth-1920x1080 (cuda-global -> cuda-texture):
+ *     kernel 0.2549 -> 0.2563 ms (0.99x), per frame 0.5332 -> 0.5313 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -1,7 +1,7 @@
 /* 2_global.cu - SLIC with the update fused into the assignment, global
  * memory only (variant "cuda-global").
  *
- * Against cuda-seed: the window reduction is gone.  Each thread, having
+ * Grows from cuda-seed: the window reduction is gone.  Each thread, having
  * chosen its pixel's centre, adds the pixel's x, y, colour and 1 straight
  * into that centre's sums with 64-bit global atomics; a small kernel then
  * applies the update rule (slic_enqueue_update).  Every pixel is read
@@ -11,6 +11,15 @@
  * pile onto the same few addresses -- which the tile rungs remove.
  * What it bought on the H100: a loss -- the atomics' contention costs
  * more than the reads it saves (segbench lesson slic/cuda-global).
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * written by make lesson-headers, checked by make test):
+ *   slic s16 at synth-3840x2160 (cuda-seed -> cuda-global):
+ *     kernel 7.893 -> 10.84 ms (0.73x), per frame 8.984 -> 11.93 ms (0.75x)
+ *   slic n1000 at synth-3840x2160 (cuda-seed -> cuda-global):
+ *     kernel 8.982 -> 62.61 ms (0.14x), per frame 10.09 -> 63.74 ms (0.16x)
+ *   slic n1000-majority at synth-3840x2160 (cuda-seed -> cuda-global):
+ *     kernel 8.581 -> 62.18 ms (0.14x), per frame 9.697 -> 63.57 ms (0.15x)
  */
 #include "slic_device.cuh"
 

@@ -18,6 +18,15 @@
  * centres take 80 registers: fewer blocks an SM, and fewer issue slots in
  * use (segbench lesson slic/cuda-registers has the run of record's times,
  * NOTES.md the profile).  Prefetching the next row's colour did not help.
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * written by make lesson-headers, checked by make test):
+ *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-registers):
+ *     kernel 2.014 -> 2.053 ms (0.98x), per frame 3.101 -> 3.134 ms (0.99x)
+ *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-registers):
+ *     kernel 2.443 -> 2.518 ms (0.97x), per frame 3.517 -> 3.594 ms (0.98x)
+ *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-registers):
+ *     kernel 2.039 -> 2.118 ms (0.96x), per frame 3.114 -> 3.194 ms (0.97x)
  */
 #include "slic_device.cuh"
 

@@ -8,8 +8,10 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
+#include "course/lesson_headers.h"
 #include "harness/registry.h"
 #include "harness/renames.h"
+#include "io/result_set.h"
 #include "io/results.h"
 
 #include <stdio.h>
@@ -258,7 +260,41 @@ static void test_kernels_private(void)
     CHECKF(text[0] == '\0', "kernels defined in two rung files (make them static):\n%.2000s", text);
 }
 
+/* Every rung file's opening comment says what it grows from ("Grows
+ * from P" on the main line, "A branch of P" for a clear loss off it; no
+ * "Against P", which ten headers said) and what the edge bought in the run
+ * of record, in a block make lesson-headers writes from it -- twelve rung
+ * files stated no measured gain.  A new run of record committed without
+ * make lesson-headers fails here, naming the files. */
+static void test_rung_headers(void)
+{
+    char dir[1024];
+    sb_reference_results_dir("results", dir, sizeof dir);
+    char *problems = NULL;
+    size_t len = 0;
+    lesson_header_report r = { .fp = open_memstream(&problems, &len) };
+    sb_error err;
+    sb_status st = lesson_headers(dir, 0, &r, &err);
+    fclose(r.fp);
+    CHECKF(st == SB_OK, "%s", err.msg);
+    CHECKF(r.files >= 30 && !r.stale && !r.wrong_words && !r.no_comment, "%d files, %d stale, %d words:\n%.3000s",
+           r.files, r.stale, r.wrong_words, problems ? problems : "");
+    free(problems);
+    /* and the check can fail: against another machine's set every block is behind */
+    lesson_header_report other = { 0 };
+    if (test_exists("results/h200/env.json")) {
+        CHECK(lesson_headers("results/h200", 0, &other, &err) == SB_OK);
+        CHECKF(other.stale == other.files && other.files == r.files, "%d of %d behind results/h200", other.stale,
+               other.files);
+    }
+    static char text[1 << 16];
+    test_slurp("impl_cuda/kmeans/4_warpsums.cu", text, sizeof text);
+    CHECK(strstr(text, " * Measured (the run of record: ") && strstr(text, "Grows from cuda-blocksums"));
+}
+
 const sb_test tests_lessons[] = {
+    { "lessons: every rung file's header names its parent as its place says, and the run of record's gain",
+      test_rung_headers },
     { "lessons: every CUDA variant declares its parent and idea; list --json gives parent and source",
       test_ladders_declared },
     { "lessons: an SB_RUNG line is read out of its file", test_rung_lines_read },
