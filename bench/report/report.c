@@ -510,7 +510,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     for (int a = 0; a < rs.nalgo && !st; a++) {
         st = algo_page(&pc, results_dir, out_dir, rs.algos[a], &rs.rows[a], &rs.profile[a], err);
         if (!st && view_rows_have_gpu(&rs.rows[a]))       /* lessons are CUDA rungs: none measured, no page */
-            st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], err);
+            st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], atof(e.copy), &rs.profile[a], err);
     }
     int gallery = 0;
     if (!st)

@@ -6,6 +6,7 @@
 #include "report/report_parts.h"
 
 #include "course/lessons.h"
+#include "report/report_limits.h"
 #include "segbench/atomic_file.h"
 
 #include <stdlib.h>
@@ -13,17 +14,32 @@
 
 enum { MAX_RUNGS = 32 };
 
-static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, const char *results_dir,
-                        const char *stage)
+/* The stage's limit (the report's: the larger of its memory floor and the
+ * issue floor of its fastest rung's profile) over a rung's kernel median:
+ * 100 % is the limit itself. */
+static void of_limit(const stage_limit *lim, double kernel_ms, char *out, size_t size)
 {
+    if (lim->limit_ms > 0 && kernel_ms > 0)
+        snprintf(out, size, "%.0f %%", 100.0 * lim->limit_ms / kernel_ms);
+    else
+        snprintf(out, size, "-");
+}
+
+static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, const char *results_dir, int stage_index,
+                        double copy_gbps, const profile_set *p)
+{
+    const char *stage = algo->stages[stage_index];
     const sb_variant *list[MAX_RUNGS];
     int n = lesson_rungs(algo->name, list, MAX_RUNGS), lost = 0;
-    fprintf(md, "| parent → rung | the idea | kernel ms | gain | per frame ms | gain | census: what changed | "
-                "line | source |\n|---|---|---:|---:|---:|---:|---|---|---|\n");
+    stage_limit lim;
+    stage_limit_of(rows, algo, stage_index, copy_gbps, p, &lim);
+    fprintf(md, "| parent → rung | the idea | kernel ms | gain | %% of limit | per frame ms | gain | census: what "
+                "changed | line | source |\n|---|---|---:|---:|---:|---:|---:|---|---|---|\n");
     for (int i = 0; i < n; i++) {
         lesson_edge e;
         lesson_edge_measure(&e, list[i], rows, results_dir, stage);
-        char g[32], gf[32], census[240], src[300], t[32] = "-", tf[32] = "-";
+        char g[32], gf[32], census[240], src[300], t[32] = "-", tf[32] = "-", pct[32];
+        of_limit(&lim, e.kernel_ms, pct, sizeof pct);
         lesson_gain_text(e.parent_kernel_ms, e.kernel_ms, g, sizeof g);
         lesson_gain_text(e.parent_frame_ms, e.frame_ms, gf, sizeof gf);
         lesson_census_text(&e, census, sizeof census);
@@ -33,9 +49,10 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
         if (e.frame_ms > 0)
             snprintf(tf, sizeof tf, "%.4g", e.frame_ms);
         int main_line = lesson_on_main_line(list[i], rows, stage);
-        fprintf(md, "| %s%s%s`%s` | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n",
+        fprintf(md, "| %s%s%s`%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n",
                 e.parent ? "`" : "*root* ", e.parent ? e.parent->name : "", e.parent ? "` → " : "",
-                list[i]->name, report_md(REPORT_TEXT, list[i]->idea), t, e.parent ? g : "", tf, e.parent ? gf : "",
+                list[i]->name, report_md(REPORT_TEXT, list[i]->idea), t, e.parent ? g : "", pct, tf,
+                e.parent ? gf : "",
                 census, !e.parent ? "root" : main_line ? "main" : "branch", src[0] ? "[" : "", src,
                 src[0] ? "](../../" : "", src, src[0] ? ")" : "");
         lost += e.parent && e.parent_kernel_ms > 0 && e.kernel_ms > e.parent_kernel_ms;
@@ -54,7 +71,7 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
 }
 
 sb_status report_lessons_page(const char *results_dir, const char *out_dir, const sb_algo *algo, const sb_rows *rows,
-                              sb_error *err)
+                              double copy_gbps, const profile_set *p, sb_error *err)
 {
     const sb_variant *list[MAX_RUNGS];
     if (lesson_rungs(algo->name, list, MAX_RUNGS) == 0)
@@ -70,7 +87,9 @@ sb_status report_lessons_page(const char *results_dir, const char *out_dir, cons
                 "with the one idea of that edge.  A gain is the parent's median over the rung's at the stage's "
                 "summary image: kernel time, and per frame (upload + run + fetch).  The census compares the "
                 "rungs' kernels: the most registers a thread and shared memory a block, the lowest theoretical "
-                "occupancy.  *Main* edges lead from the root to the fastest rung; *branches* vary a rung "
+                "occupancy.  *%% of limit* is the stage's limit (the report's: the larger of its memory floor at this "
+                "machine's copy rate and the issue floor of its fastest rung's profile) over the rung's kernel "
+                "median: 100 %% would be the limit itself.  *Main* edges lead from the root to the fastest rung; *branches* vary a rung "
                 "without leading there.  `segbench lesson %s/RUNG` prints one edge with `diff -u` of the two "
                 "files.\n\n",
             algo->name, algo->name, algo->name, notes[0] ? " · what was tried: [NOTES.md](../../" : "", notes,
@@ -83,7 +102,7 @@ sb_status report_lessons_page(const char *results_dir, const char *out_dir, cons
         fprintf(md, "## Stage %s, at %s\n\n```text\n", algo->stages[s], report_md(REPORT_TEXT, sv.img[sv.largest]));
         lesson_tree_print(md, algo->name, rows, results_dir, algo->stages[s]);
         fprintf(md, "```\n\n");
-        edges_table(md, algo, rows, results_dir, algo->stages[s]);
+        edges_table(md, algo, rows, results_dir, s, copy_gbps, p);
         fprintf(md, "\n");
     }
     fclose(md);

@@ -6,6 +6,7 @@
 #define SEGBENCH_REPORT_PARTS_H
 
 #include "io/stage_view.h"
+#include "profile/limits.h"
 
 #include "segbench/error.h"
 
@@ -91,7 +92,7 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
  * census change, the steps that lost (report_lessons.c); nothing when the
  * algorithm has no rungs. */
 sb_status report_lessons_page(const char *results_dir, const char *out_dir, const sb_algo *algo, const sb_rows *rows,
-                              sb_error *err);
+                              double copy_gbps, const profile_set *p, sb_error *err);
 
 /* ---- the kernel census ---- */
 /* The stage's kernels from results_dir/<algo>.kernels.csv, when there is one (report_kernels.c). */
