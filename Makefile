@@ -19,7 +19,8 @@
 #   make report     regenerate report/<machine>/ from results/<machine>/
 #   make compare A=integral/cuda-pdl B=integral/cuda-texture
 #   make bench-cli  whole `segbench run` processes under hyperfine (results/<machine>/cli.json)
-#   make profile    ncu over every CUDA rung after make bench (results/<machine>/<algo>.profile.csv)
+#   make profile    ncu over every CUDA rung after make bench (results/<machine>/<algo>.profile.csv);
+#                   ALGO=integral RUNG=cuda-transposed: that edge, parent and rung side by side
 #   make peers      OpenCV, scikit-image, CuPy, PyTorch on the same images (optional; results/<machine>/peers.csv)
 #   make bench-slurm PARTITIONS=a100,h100   one job per GPU type on a Slurm cluster, one report
 #   make test-slurm the same on a one-node Slurm cluster of this machine (root)
@@ -365,8 +366,11 @@ bench-cli: all datasets
 
 # Nsight Compute over every CUDA rung (a GPU machine with ncu; after make
 # bench, so the profile is the same run's): results/<machine>/<algo>.profile.csv.
+# make profile ALGO=integral RUNG=cuda-transposed: that lesson alone, the
+# rung and its parent side by side (a scratch set; the published one is
+# left alone).
 profile: all datasets
-	bash scripts/profile.sh --set $(SET)
+	bash scripts/profile.sh --set $(SET) $(if $(RUNG),--edge "$(ALGO)/$(RUNG)")
 
 # Peers (optional; python3 with OpenCV, scikit-image, CuPy, PyTorch where
 # installed): the same images on the same machine -> results/<machine>/peers.csv.

@@ -8,6 +8,13 @@
 #
 #   bash scripts/profile.sh [--results DIR] [--set NAME] [--algos a,b]
 #                                 [--rungs top|all] [--timeout S per algorithm]
+#   bash scripts/profile.sh --edge ALGO/RUNG [--set NAME] [--timeout S]
+#
+# --edge (make profile ALGO=... RUNG=...): one lesson, the rung and the
+# rung it grows from, profiled on the same image into a scratch result
+# set (the published profile is left alone), then printed side by side:
+# time under ncu, DRAM bytes and throughput, L2, issue slots, occupancy,
+# warp instructions, the top stall, each side's kernels.
 #
 # NCU names the ncu binary (default: ncu on PATH, else the toolkit's);
 # PROFILE_KEEP=DIR keeps each algorithm's raw ncu CSV, regions and output.
@@ -16,7 +23,7 @@
 set -euo pipefail
 
 segbench=./build/segbench
-results="" set=default algos="" timeout=150 rungs=top
+results="" set=default algos="" timeout=150 rungs=top edge=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --results) results=$2; shift 2 ;;
@@ -24,7 +31,8 @@ while [ $# -gt 0 ]; do
     --algos) algos=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --rungs) rungs=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --edge) edge=$2; shift 2 ;;
+    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "profile.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -36,6 +44,27 @@ if [ -z "$ncu" ]; then
     exit 2
 fi
 [ -x "$segbench" ] || { echo "make profile: $segbench not built (run make)" >&2; exit 2; }
+
+# One edge: parent and rung on the same image, into a scratch set.
+if [ -n "$edge" ]; then
+    algo=${edge%%/*}
+    parent=$("$segbench" lesson "$edge" --no-diff 2>/dev/null | sed -n 's/^grows from: \([^ ]*\).*/\1/p')
+    [ -n "$parent" ] || { echo "make profile: $edge is no edge of a ladder (segbench lesson $algo shows the tree)" >&2; exit 2; }
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/segbench-edge.XXXXXX")
+    trap 'rm -rf "$scratch"' EXIT
+    machine=$("$segbench" env --no-measure | sed -n 's/^ *"machine_id": "\(.*\)",$/\1/p')
+    if [ -f "results/$machine/env.json" ]; then cp "results/$machine/env.json" "$scratch/"; else "$segbench" env > "$scratch/env.json"; fi
+    echo "profile: $algo/$parent -> $edge under ncu, on the summary image of set '$set'"
+    timeout --signal=INT "$timeout" "$ncu" --profile-from-start off --clock-control none \
+        --graph-profiling graph --csv --page raw --print-units base --log-file "$scratch/ncu.csv" \
+        --section SpeedOfLight --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis \
+        --metrics dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg.per_second \
+        "$segbench" profile "$edge" "$algo/$parent" --set "$set" --warmup 1 --regions "$scratch/regions.tsv" \
+        > "$scratch/out" 2>&1 || { tail -n 5 "$scratch/out" >&2; echo "make profile: ncu or the run failed" >&2; exit 1; }
+    "$segbench" profile --import "$scratch/ncu.csv" --regions "$scratch/regions.tsv" --results "$scratch" >/dev/null
+    "$segbench" profile --edge "$edge" --results "$scratch"
+    exit $?
+fi
 if [ -z "$results" ]; then
     machine=$("$segbench" env --no-measure | sed -n 's/^ *"machine_id": "\(.*\)",$/\1/p')
     results=results/$machine

@@ -7,11 +7,13 @@
 
 #include "base/args.h"
 #include "profile/profile.h"
+#include "profile/profile_edge.h"
+#include "harness/names.h"
 
 #include <string.h>
 
 enum { OPT_SET, OPT_IMAGE, OPT_RECT, OPT_STAGE, OPT_THREADS, OPT_WARMUP, OPT_REGIONS, OPT_ALL_IMAGES,
-       OPT_NO_SIZE_CAPS, OPT_TOP, OPT_IMPORT, OPT_RESULTS, OPT_COUNT };
+       OPT_NO_SIZE_CAPS, OPT_TOP, OPT_IMPORT, OPT_RESULTS, OPT_EDGE, OPT_COUNT };
 
 static const sb_option PROFILE_OPTIONS[OPT_COUNT] = {
     [OPT_SET] = { "set", "NAME", "default", "the image set (datasets/sets/NAME.set)" },
@@ -29,6 +31,8 @@ static const sb_option PROFILE_OPTIONS[OPT_COUNT] = {
                      "instead: read ncu's --csv --page raw output of a profile run (with --regions and --results)" },
     [OPT_RESULTS] = { "results", "DIR", NULL,
                       "--top: the result set that names the fastest; --import: the one whose <algo>.profile.csv it writes" },
+    [OPT_EDGE] = { "edge", "ALGO/RUNG", NULL,
+                   "instead: the rung and its parent side by side from --results' profile (make profile ALGO= RUNG=)" },
 };
 
 const sb_command sb_cmd_profile = {
@@ -65,6 +69,7 @@ static sb_status profile_parse(int argc, char **argv, profile_opts *o, sb_error 
         case OPT_TOP: o->top = 1; break;
         case OPT_IMPORT: o->import = v; break;
         case OPT_RESULTS: st = sb_dir_arg(v, "--results", err), o->results = v; break;
+        case OPT_EDGE: o->edge = v; break;
         case SB_OPT_ARG:
             if (o->nspec == PROFILE_MAX_SPECS)
                 st = sb_fail(err, SB_ERR_USAGE, "at most %d ALGO/VARIANT arguments", PROFILE_MAX_SPECS);
@@ -81,6 +86,10 @@ static sb_status profile_parse(int argc, char **argv, profile_opts *o, sb_error 
     }
     if (p.status)
         return p.status;
+    if (o->edge)
+        return o->results && !o->nspec && !o->import
+                   ? SB_OK
+                   : sb_fail(err, SB_ERR_USAGE, "usage: segbench profile --edge ALGO/RUNG --results DIR");
     if (o->import)
         return o->regions && o->results && !o->nspec
                    ? SB_OK
@@ -96,5 +105,14 @@ sb_status cmd_profile(int argc, char **argv, sb_error *err)
 {
     static profile_opts o;
     sb_status st = profile_parse(argc, argv, &o, err);
-    return st ? st : sb_profile_run(&o, err);
+    if (st)
+        return st;
+    if (o.edge) {
+        const sb_variant *v;
+        int threads;
+        if ((st = sb_parse_variant_spec(o.edge, &v, &threads, err)))
+            return st;
+        return profile_edge_print(o.results, v, stdout, err);
+    }
+    return sb_profile_run(&o, err);
 }

@@ -21,7 +21,7 @@ typedef struct profile_opts {
     profile_spec spec[PROFILE_MAX_SPECS];
     int nspec;
     sb_image_choice images;   /* --set, --image, --rect */
-    const char *stages, *regions, *import, *results;
+    const char *stages, *regions, *import, *results, *edge;
     int threads, warmup, all_images, no_size_caps, top;
 } profile_opts;
 

@@ -276,7 +276,25 @@ static void test_compare_warns_of_machines(void)
            "exit %d: %s", r->code, r->err);
 }
 
+/* One lesson under ncu (make profile ALGO= RUNG=): the rung and its
+ * parent side by side from a set's profile, the change of each counter. */
+static void test_profile_edge(void)
+{
+    cli_result *r = cli("profile --edge integral/cuda-pdl --results results/h100-80gb-hbm3");
+    CHECKF(r->code == 0 && strstr(r->out, "sum at synth-3840x2160: cuda-inflight -> cuda-pdl") &&
+               strstr(r->out, "time under ncu, ms") && strstr(r->out, "warp instructions, millions") &&
+               strstr(r->out, "cuda-pdl's kernels:") && strstr(r->out, "tile_sat"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+    r = cli("profile --edge integral/cuda-naive --results results/h100-80gb-hbm3");
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "is a root"), "%d: %s", r->code, r->err);
+    r = cli("profile --edge integral/cuda-pdl --results %s", sb_test_dir());
+    CHECKF(r->code != 0 && test_lines(r->err) == 1 && strstr(r->err, "no profile there"), "%d: %s", r->code, r->err);
+    r = cli("profile --edge integral/cuda-pdl");
+    CHECKF(r->code == 2 && strstr(r->err, "--results DIR"), "%d: %s", r->code, r->err);
+}
+
 const sb_test tests_profile[] = {
+    { "profile: --edge prints a lesson's rung and parent side by side from a set's profile", test_profile_edge },
     { "profile: a CUDA rung without a GPU is refused in one line; bad names too", test_profile_refuses },
     { "profile: a CPU variant, every stage, checked, its regions logged", test_profile_cpu },
     { "profile: ncu's CSV becomes <algo>.profile.csv, sums and floors right", test_ncu_import },
