@@ -12,9 +12,9 @@
  *
  * is rewritten from the result set, and the check says which files are
  * behind it.  The words are the author's, and checked: a rung on its
- * tree's main line (the path from the root to the fastest rung) says
- * "Grows from PARENT", a branch "A branch of PARENT", for every SB_RUNG
- * line the file has. */
+ * tree's main line (the path from the root to the rung the tree declares
+ * its top, SB_LADDER_TOP) says "Grows from PARENT", a branch "A branch of
+ * PARENT", for every SB_RUNG line the file has. */
 #define _DEFAULT_SOURCE
 #include "course/lesson_headers.h"
 
@@ -112,29 +112,21 @@ static void check_words(const char *file, const char *comment, size_t len, const
             if (r->fp)
                 fprintf(r->fp, "%s: says \"Against ...\": a rung says what it grows from (or branches off)\n", file);
         }
-        /* "Grows from" on the main line at every stage; "A branch of" off
-         * it at every stage with a clear loss (over 3 %) at each: a tie
-         * decides the main line by noise, and then either word will do */
-        const sb_rows *rows = rows_of(rc, dir, v->algo);
+        /* the main line is declared (SB_LADDER_TOP), or else the path to
+         * the fastest rung at its first stage */
         const sb_algo *a = sb_algo_find(v->algo);
-        int stages = 0, on_main = 0, lost = 0;
-        for (int s = 0; rows && a && s < a->stage_count; s++)
-            if (v->stages & (1u << s)) {
-                lesson_edge e;
-                lesson_edge_measure(&e, v, rows, dir, a->stages[s]);
-                stages++;
-                on_main += lesson_on_main_line(v, rows, a->stages[s]);
-                lost += e.kernel_ms > 0 && e.parent_kernel_ms > 0 && e.kernel_ms > 1.03 * e.parent_kernel_ms;
-            }
-        int known = stages > 0 && (on_main == stages || (on_main == 0 && lost == stages));
-        int main_line = known && on_main > 0;
-        const char *want = !known ? NULL : main_line ? grows : branch;
-        if ((!says_grows && !says_branch) || (want && !strstr(want, says_grows ? "Grows" : "branch"))) {
+        const char *stage = NULL;
+        for (int st = 0; a && st < a->stage_count && !stage; st++)
+            if (v->stages & (1u << st))
+                stage = a->stages[st];
+        const sb_rows *rows = rows_of(rc, dir, v->algo);
+        int main_line = stage && lesson_on_main_line(v, rows, stage);
+        const char *want = main_line ? grows : branch;
+        if (!(main_line ? says_grows : says_branch)) {
             r->wrong_words++;
             if (r->fp)
-                fprintf(r->fp, "%s: %s's header should say \"%s\"%s\n", file, v->who, want ? want : grows,
-                        !want ? " or \"A branch of ...\"" : main_line ? " (on its tree's main line at every stage)"
-                                                                       : " (a branch: off the main line, and a loss, at every stage)");
+                fprintf(r->fp, "%s: %s's header should say \"%s\" (%s)\n", file, v->who, want,
+                        main_line ? "on its tree's main line" : "a branch: off its tree's main line");
         }
     }
 }

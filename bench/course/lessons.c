@@ -214,8 +214,35 @@ void lesson_census_text(const lesson_edge *e, char *out, size_t size)
     }
 }
 
+/* The rung of root's tree flagged SB_LADDER_TOP (not a student's copy),
+ * or NULL where the tree declares none. */
+static const sb_variant *declared_top(const sb_variant *root)
+{
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (!(v->flags & SB_LADDER_TOP) || strcmp(v->algo, root->algo) || sb_is_student_variant(v->name))
+            continue;
+        const sb_variant *r = v;
+        while (r->parent && sb_variant_find(r->algo, r->parent))
+            r = sb_variant_find(r->algo, r->parent);
+        if (r == root)
+            return v;
+    }
+    return NULL;
+}
+
 int lesson_on_main_line(const sb_variant *rung, const sb_rows *rows, const char *stage)
 {
+    const sb_variant *root = rung;
+    while (root->parent && sb_variant_find(root->algo, root->parent))
+        root = sb_variant_find(root->algo, root->parent);
+    const sb_variant *top = declared_top(root);
+    if (top) {                          /* declared: the path from the root to it */
+        for (const sb_variant *p = top; p; p = p->parent ? sb_variant_find(p->algo, p->parent) : NULL)
+            if (p == rung)
+                return 1;
+        return 0;
+    }
     if (!rows)
         return 1;
     stage_view sv;
@@ -225,10 +252,7 @@ int lesson_on_main_line(const sb_variant *rung, const sb_rows *rows, const char 
     const char *image = sv.img[sv.largest];
     const sb_variant *list[MAX_RUNGS];
     int n = lesson_rungs(rung->algo, list, MAX_RUNGS);
-    /* the fastest rung of rung's tree (the same root) */
-    const sb_variant *root = rung;
-    while (root->parent && sb_variant_find(root->algo, root->parent))
-        root = sb_variant_find(root->algo, root->parent);
+    /* undeclared: the fastest rung of rung's tree (the same root) */
     const sb_variant *best = NULL;
     double best_ms = 0;
     for (int i = 0; i < n; i++) {

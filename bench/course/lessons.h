@@ -52,8 +52,10 @@ void lesson_gain_text(double parent_ms, double ms, char *out, size_t size);
  * "same", or "" (no census).  A root: its kernels. */
 void lesson_census_text(const lesson_edge *e, char *out, size_t size);
 
-/* The rung's main line: is it on the path from its root to the fastest
- * rung of the tree at `stage` (kernel time, summary image)?  Else a branch. */
+/* The rung's main line: is it on the path from its root to the rung its
+ * tree declares its top (SB_LADDER_TOP)?  Else a branch.  A tree that
+ * declares none: the path to its fastest rung at `stage` (kernel time,
+ * summary image). */
 int lesson_on_main_line(const sb_variant *rung, const sb_rows *rows, const char *stage);
 
 /* The tree as indented text lines ("└─ cuda-pdl  0.0244 ms  1.18x  idea"),

@@ -89,8 +89,9 @@ sb_status report_lessons_page(const char *results_dir, const char *out_dir, cons
                 "rungs' kernels: the most registers a thread and shared memory a block, the lowest theoretical "
                 "occupancy.  *%% of limit* is the stage's limit (the report's: the larger of its memory floor at this "
                 "machine's copy rate and the issue floor of its fastest rung's profile) over the rung's kernel "
-                "median: 100 %% would be the limit itself.  *Main* edges lead from the root to the fastest rung; *branches* vary a rung "
-                "without leading there.  `segbench lesson %s/RUNG` prints one edge with `diff -u` of the two "
+                "median: 100 %% would be the limit itself.  *Main* edges lead from the root to the rung the tree declares its top (`SB_LADDER_TOP`: the "
+                "lesson plan's last step, whatever a run's near-ties say); *branches* vary a rung without leading "
+                "there.  `segbench lesson %s/RUNG` prints one edge with `diff -u` of the two "
                 "files.\n\n",
             algo->name, algo->name, algo->name, notes[0] ? " · what was tried: [NOTES.md](../../" : "", notes,
             notes[0] ? ")" : "", algo->name);

@@ -207,7 +207,7 @@ static sb_status rung_run(void *state, sb_error *err)
     return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
 }
 
-SB_VARIANT("kmeans", "cuda-lastblock", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+SB_VARIANT("kmeans", "cuda-lastblock", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
            "cuda-blockcount with the update in the block that finishes last: one launch a pass",
            rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
 SB_RUNG("kmeans", "cuda-lastblock", "cuda-blockcount",

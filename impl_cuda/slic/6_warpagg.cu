@@ -1,7 +1,7 @@
 /* 6_warpagg.cu - SLIC with warp-aggregated sums (variant "cuda-warpagg";
  * it was "cuda-shared").
  *
- * Grows from cuda-tilesums.  The idea: the lanes of a warp -- 32 pixels of
+ * A branch of cuda-tilesums.  The idea: the lanes of a warp -- 32 pixels of
  * one row, which carry only a few labels -- add their values together
  * first, and one lane per label adds the totals: 6 shared atomics per
  * label per warp instead of per pixel (slic_warp_add).  What it should

@@ -160,7 +160,7 @@ static sb_status rung_run(void *state, sb_error *err)
     return slic_run(d, [&](sb_error *e) { return rung_iterate(d, load, e); }, err);
 }
 
-SB_VARIANT("slic", "cuda-rows", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+SB_VARIANT("slic", "cuda-rows", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
            "cuda-tilesums with each thread's 4 rows consecutive, so they share one cell",
            rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
 SB_RUNG("slic", "cuda-rows", "cuda-tilesums",

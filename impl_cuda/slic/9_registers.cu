@@ -1,7 +1,7 @@
 /* 9_registers.cu - SLIC with each thread's candidate centres held in
  * registers across its rows (variant "cuda-registers").
  *
- * Grows from cuda-rows.  The idea: a thread's 4 consecutive rows nearly
+ * A branch of cuda-rows.  The idea: a thread's 4 consecutive rows nearly
  * always share one cell, so the same 9 candidates: it reads them from
  * shared memory once per cell row into registers (9 x 5 floats), not
  * once per pixel, and squares dx once per candidate and cell row too (x

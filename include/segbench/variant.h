@@ -69,10 +69,14 @@ enum {
                               checked against its own rule, not the reference */
     SB_INT32    = 1 << 3,  /* output is signed 32-bit (a library that cannot
                               represent sums above INT32_MAX) */
-    SB_GRAPH_LOOP = 1 << 4 /* launches its kernels from conditional nodes of a
+    SB_GRAPH_LOOP = 1 << 4, /* launches its kernels from conditional nodes of a
                               CUDA graph, which compute-sanitizer's racecheck
                               and synccheck cannot follow: its kernels are
                               race-checked where its parent launches them */
+    SB_LADDER_TOP = 1 << 5 /* the top of its tree's main line, declared: the
+                              main line is the path from the root to this
+                              rung, whatever a run's near-ties say; the
+                              rest of the tree is branches */
 };
 
 typedef struct sb_variant {
@@ -103,7 +107,7 @@ typedef struct sb_variant {
  *   algo, name  the algorithm (algo.h) and the variant's name, unique in it
  *   backend     cpu, pthread, openmp, cuda-global, cuda-shared, cuda-texture, lib
  *   needs       NONE, OPENMP, CUDA or NPP: what the build must have had
- *   flags       SB_THREADED, SB_DEVICE, SB_FLOOR, SB_INT32, SB_GRAPH_LOOP (above), or 0
+ *   flags       SB_THREADED, SB_DEVICE, SB_FLOOR, SB_INT32, SB_GRAPH_LOOP, SB_LADDER_TOP (above), or 0
  *   stages      ALL_STAGES, or a mask: bit i = the algorithm's stage i
  *   the ops     the five functions, in call order (upload NULL on the host)
  *

@@ -9,6 +9,7 @@
 #include "test_groups.h"
 
 #include "course/lesson_headers.h"
+#include "course/lessons.h"
 #include "harness/registry.h"
 #include "harness/renames.h"
 #include "io/result_set.h"
@@ -294,7 +295,51 @@ static void test_rung_headers(void)
     CHECK(strstr(text, " * Measured (the run of record: ") && strstr(text, "Grows from cuda-blocksums"));
 }
 
+static const sb_variant *root_of(const sb_variant *v)
+{
+    while (v->parent && sb_variant_find(v->algo, v->parent))
+        v = sb_variant_find(v->algo, v->parent);
+    return v;
+}
+
+/* Each tree of more than one rung declares its main line's top once
+ * (SB_LADDER_TOP): a main line re-derived from the fastest rung flipped
+ * with near-ties between stages and runs (SLIC's cuda-rows was main at
+ * s16 and a branch at n1000); the rungs above it are the main line. */
+static void test_declared_main_line(void)
+{
+    int trees = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *root = sb_variant_at(i);
+        if (root->parent || !root->idea[0] || sb_is_student_variant(root->name))
+            continue;
+        int members = 0, tops = 0;
+        const sb_variant *top = NULL;
+        for (int k = 0; k < sb_variant_count(); k++) {
+            const sb_variant *v = sb_variant_at(k);
+            if (strcmp(v->algo, root->algo) || sb_is_student_variant(v->name) || root_of(v) != root)
+                continue;
+            members++;
+            if (v->flags & SB_LADDER_TOP) {
+                tops++;
+                top = v;
+            }
+        }
+        if (members < 2)
+            continue;
+        trees++;
+        CHECKF(tops == 1, "%s's tree from %s (%d rungs) declares %d tops (SB_LADDER_TOP)", root->algo, root->name,
+               members, tops);
+        if (top)
+            CHECK(lesson_on_main_line(top, NULL, "any") && lesson_on_main_line(root, NULL, "any"));
+    }
+    CHECKF(trees >= 10, "%d trees of more than one rung", trees);
+    const sb_variant *rows = sb_variant_find("slic", "cuda-rows"), *warpagg = sb_variant_find("slic", "cuda-warpagg");
+    CHECK(rows && warpagg && lesson_on_main_line(rows, NULL, "n1000") && !lesson_on_main_line(warpagg, NULL, "s16"));
+}
+
 const sb_test tests_lessons[] = {
+    { "lessons: every tree of rungs declares its main line's top once (SB_LADDER_TOP)", test_declared_main_line },
     { "lessons: every rung file's header names its parent as its place says, and the run of record's gain",
       test_rung_headers },
     { "lessons: every CUDA variant declares its parent and idea; list --json gives parent and source",
