@@ -11,8 +11,7 @@
  * values to the global totals itself: 4 or 10 64-bit atomics a pixel,
  * all landing on 40 or 100 addresses, which the L2 serialises.  Nothing
  * else differs, so the two rungs' times are the price of contended
- * global atomics (on the H100, over ten times: segbench lesson
- * grabcut-kmeans/cuda-atomics).  The results are the same integers.
+ * global atomics (below: many times slower).  The results are the same integers.
  *
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):

@@ -8,8 +8,7 @@
  * (griddepcontrol.launch_dependents).  Here it hides two launch gaps and
  * lets tile_sat fetch its pixels while carry_scan is still running.  On
  * older GPUs the launches fall back to plain stream order.  What it
- * bought on the H100 (sum, 3840x2160): 28.7 -> 24.3 us in the A/B of
- * NOTES.md; the run of record measures cuda-inflight against it.
+ * bought: below, and the A/B of NOTES.md.
  *
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
  * explains them).

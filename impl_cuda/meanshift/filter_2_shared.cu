@@ -7,9 +7,8 @@
  * moves with the mean, so it can leave the staged area (the source's
  * kernel never moved it, which is what made a fixed halo enough there);
  * such a window is read from global memory instead -- the same sums, so
- * the same result.  What it bought on the H100 (r16, 1920x1080, run
- * 20261123T025827Z-bcdf): 4.20 -> 4.66 ms, a loss at every radius -- L1
- * already serves the overlapping windows (NOTES.md).  A branch: the
+ * the same result.  What it bought: a loss at every radius (below, and
+ * NOTES.md) -- L1 already serves the overlapping windows.  A branch: the
  * pipeline runs cuda-global's filter.
  *
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;

@@ -6,10 +6,9 @@
  * window is clipped, so no border mode is ever used), and the texture
  * cache -- organised for 2D locality, which suits windows that span many
  * rows -- takes the place of L1.  The kernel is cuda-global's with the
- * loads swapped.  What it bought on the H100: a loss from r4 up
- * (NOTES.md: 7.93 ms against cuda-shared's 4.67 at r16, 1080p; equal at
- * r2): one tex2D a window pixel runs below the rate of 4-byte loads that
- * hit in L1.  A branch: the pipeline runs cuda-global's filter.
+ * loads swapped.  What it bought: a loss from r4 up, a tie at r2 (below,
+ * and the radius sweep of NOTES.md): one tex2D a window pixel runs below
+ * the rate of 4-byte loads that hit in L1.  A branch: the pipeline runs cuda-global's filter.
  *
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):

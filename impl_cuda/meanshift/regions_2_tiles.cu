@@ -11,8 +11,7 @@
  *   3. every pixel follows its links to the root.
  * The global trees are then a tile-local root or two deep, and most
  * unions never touch global memory.  Region sums are cuda-global's.  What
- * it bought on the H100 (r16, 1920x1080, run 20261123T025827Z-bcdf, when
- * it came with block sums as "cuda-shared"): flood 1.75 -> 0.080 ms.
+ * it bought: below.
  *
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):

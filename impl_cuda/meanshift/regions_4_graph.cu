@@ -11,9 +11,8 @@
  * device (cudaGraphSetConditional).  A run is one cudaGraphLaunch, and the
  * host waits once, in fetch.  The price: the last round's relabel runs
  * although nothing moves (it leaves every label as it is).  What it
- * bought on the H100 (r16, run 20261123T053911Z-da92): 1080p 0.263 ->
- * 0.242 ms; the photos, which take more rounds, 1.1-1.6x (fruits 0.248 ->
- * 0.159 ms).  The parent's merge is the host loop of ms_device.cu
+ * bought: below at 1080p; more on the photos, which take more rounds
+ * (the report's meanshift-merge page).  The parent's merge is the host loop of ms_device.cu
  * (ms_merge): the same four steps (ms_device.cuh), with a flag read back
  * every round.
  *
