@@ -504,8 +504,8 @@ static char *rename_messages(char *s, const sb_variant *rung, const sb_variant *
         if (!t)
             return s;
         for (const char *p = s; *p;) {
-            char next = p[flen];
-            if (strncmp(p, from, flen) == 0 && !is_word(next) && next != '-') {
+            /* the whole name: not a longer one it begins ("cuda-tiles" in "cuda-tilescan") */
+            if (strncmp(p, from, flen) == 0 && !is_word(p[flen]) && p[flen] != '-') {
                 memcpy(w, to, tlen);
                 w += tlen;
                 p += flen;

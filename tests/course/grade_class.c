@@ -3,6 +3,7 @@
 
 #include "base/csv.h"
 #include "course/grade_class.h"
+#include "report/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,59 @@ static void test_class_fields_come_back(void)
     CHECK(grade_class_append(path, &row, &err) == SB_ERR_FORMAT);
 }
 
+/* The class's page reads one exercise and seed back, each student's last
+ * grade, and ranks them: passes first, then "not faster", then wrong,
+ * then what was not graded; within each, the faster over the reference. */
+static void test_leaderboard_page(void)
+{
+    char path[512], page[512];
+    snprintf(path, sizeof path, "%s/board.csv", sb_test_dir());
+    snprintf(page, sizeof page, "%s/board.md", sb_test_dir());
+    remove(path);
+    sb_error err;
+    grade_class_row r = { "2026-11-26T00:00:00Z", "ann", "kmeans/student-openmp", "FAIL (wrong)", 1, 7, 3, 0, 0, 0,
+                          "m", "c" };
+    CHECK(grade_class_append(path, &r, &err) == SB_OK);
+    r.verdict = "PASS", r.exit_code = 0, r.vs_reference = 0.95, r.vs_parent = 1.8;   /* ann again: the last counts */
+    CHECK(grade_class_append(path, &r, &err) == SB_OK);
+    r.student = "b|o\nb", r.verdict = "PASS", r.vs_reference = 1.02;
+    CHECK(grade_class_append(path, &r, &err) == SB_OK);
+    r.student = "cat", r.verdict = "FAIL (does not build)", r.exit_code = 2, r.vs_reference = 0;
+    CHECK(grade_class_append(path, &r, &err) == SB_OK);
+    r.student = "dan", r.verdict = "FAIL (correct, not faster than its parent)", r.exit_code = 3, r.vs_reference = 0.6;
+    CHECK(grade_class_append(path, &r, &err) == SB_OK);
+    r.student = "eve", r.seed = 8, r.verdict = "PASS", r.exit_code = 0;                 /* another seed: not this page */
+    CHECK(grade_class_append(path, &r, &err) == SB_OK);
+    r.student = "fay", r.seed = 7, r.variant = "integral/student-openmp";                 /* another exercise */
+    CHECK(grade_class_append(path, &r, &err) == SB_OK);
+
+    grade_class_row *rows;
+    int n;
+    char *buf;
+    CHECK(grade_class_read(path, "kmeans/student-openmp", 7, &rows, &n, &buf, &err) == SB_OK);
+    CHECKF(n == 4 && !strcmp(rows[0].student, "ann") && !strcmp(rows[0].verdict, "PASS") &&
+               !strcmp(rows[1].student, "b|o\nb"),
+           "%d rows", n);
+    free(rows);
+    free(buf);
+    CHECK(report_leaderboard(path, "kmeans/student-openmp", 7, page, &err) == SB_OK);
+    static char md[8192];
+    FILE *fp = fopen(page, "r");
+    size_t len = fp ? fread(md, 1, sizeof md - 1, fp) : 0;
+    md[len] = '\0';
+    if (fp)
+        fclose(fp);
+    const char *first = strstr(md, "| 1 | b\\|o b | PASS |"), *second = strstr(md, "| 2 | ann | PASS |"),
+               *third = strstr(md, "| 3 | dan |"), *fourth = strstr(md, "| 4 | cat | FAIL (does not build) | 2 |");
+    CHECKF(first && second && third && fourth && first < second && second < third && third < fourth &&
+               strstr(md, "4 students: **2 passed**, 1 correct but not fast enough, 0 wrong, 1 not graded") &&
+               !strstr(md, "eve") && !strstr(md, "fay"),
+           "%s", md);
+}
+
 const sb_test tests_grade_class[] = {
+    { "course: a class's leaderboard page: one exercise and seed, each student's last grade, passes first",
+      test_leaderboard_page },
     { "course: the class leaderboard quotes every field through base/csv (names with , \" CR LF come back whole)",
       test_class_fields_come_back },
 };
