@@ -50,6 +50,8 @@ static const sb_rows *rows_of(rows_cache *rc, const char *dir, const char *algo)
     rc->algo[i] = algo;
     rc->have[i] = snprintf(csv, sizeof csv, "%s/%s.csv", dir, algo) < (int)sizeof csv &&
                   sb_rows_read_ladders(csv, &rc->rows[i], NULL, &ignored) == SB_OK;
+    if (rc->have[i])
+        lesson_rows_samples(dir, algo, &rc->rows[i]);
     return rc->have[i] ? &rc->rows[i] : NULL;
 }
 
@@ -82,7 +84,7 @@ static void measured_block(FILE *fp, const char *file, const char *dir, const sb
                 continue;
             }
             char g[32], gf[32];
-            lesson_gain_text(e.parent_kernel_ms, e.kernel_ms, g, sizeof g);
+            lesson_gain_judged(&e, g, sizeof g);
             lesson_gain_text(e.parent_frame_ms, e.frame_ms, gf, sizeof gf);
             fprintf(fp, " *   %s %s at %s (%s -> %s):\n *     kernel %.4g -> %.4g ms (%s), per frame %.4g -> %.4g ms (%s)\n",
                     v->algo, a->stages[s], e.image, v->parent, v->name, e.parent_kernel_ms, e.kernel_ms, g,

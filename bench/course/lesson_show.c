@@ -33,7 +33,7 @@ static void print_edge(const sb_variant *v, const sb_rows *rows, const char *dir
     lesson_edge e;
     lesson_edge_measure(&e, v, rows, dir, stage);
     char g[32], gf[32], census[200];
-    lesson_gain_text(e.parent_kernel_ms, e.kernel_ms, g, sizeof g);
+    lesson_gain_judged(&e, g, sizeof g);
     lesson_gain_text(e.parent_frame_ms, e.frame_ms, gf, sizeof gf);
     lesson_census_text(&e, census, sizeof census);
     if (!e.image[0]) {
@@ -155,6 +155,8 @@ sb_status sb_lesson_show(const char *spec, const char *results, const char *stag
     sb_rows rows;
     sb_error ignored;
     int have_rows = sb_rows_read_ladders(csv, &rows, NULL, &ignored) == SB_OK;
+    if (have_rows)
+        lesson_rows_samples(dir, algo->name, &rows);
     if (results && !have_rows)
         return sb_fail(err, SB_ERR_IO, "%s: no result rows for %s there", csv, algo->name);
     if (have_rows)

@@ -112,7 +112,38 @@ void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *
             e->parent_frame_ms = p->frame.median;
         }
         census_read(&e->parent_census, results_dir, rung->algo, stage, e->image, e->parent->name);
+        if (r && p && r->kernel_ms && p->kernel_ms && r->kernel.n >= 3 && p->kernel.n >= 3) {
+            sb_comparison c;                   /* as compare judges: p < 0.01, at least 3 % */
+            sb_compare_samples(p->kernel_ms, p->kernel.n, r->kernel_ms, r->kernel.n, 0.01, 0.03, &c);
+            e->judged = 1;
+            e->verdict = c.verdict;
+        }
     }
+}
+
+void lesson_gain_judged(const lesson_edge *e, char *out, size_t size)
+{
+    char g[32];
+    lesson_gain_text(e->parent_kernel_ms, e->kernel_ms, g, sizeof g);
+    if (e->judged && e->verdict == SB_SAME && strcmp(g, "-") != 0)
+        snprintf(out, size, "same (%s)", g);
+    else
+        snprintf(out, size, "%s", g);
+}
+
+int lesson_edge_lost(const lesson_edge *e)
+{
+    if (!e->parent || !(e->parent_kernel_ms > 0) || !(e->kernel_ms > 0))
+        return 0;
+    return e->judged ? e->verdict == SB_SLOWER : e->kernel_ms > e->parent_kernel_ms;
+}
+
+void lesson_rows_samples(const char *results_dir, const char *algo, sb_rows *rows)
+{
+    char path[SB_PATH_MAX];
+    sb_error ignored;
+    if (snprintf(path, sizeof path, "%s/%s.samples.csv", results_dir, algo) < (int)sizeof path)
+        sb_rows_read_samples(path, rows, &ignored);
 }
 
 void lesson_gain_text(double parent_ms, double ms, char *out, size_t size)
@@ -284,7 +315,9 @@ static void tree_walk(FILE *fp, const sb_variant *const *list, int n, const sb_v
     char t[32] = "-", g[32];
     if (e.kernel_ms > 0)
         snprintf(t, sizeof t, "%.4g ms", e.kernel_ms);
-    lesson_gain_text(e.parent_kernel_ms, e.kernel_ms, g, sizeof g);
+    lesson_gain_judged(&e, g, sizeof g);
+    if (!strncmp(g, "same", 4))
+        snprintf(g, sizeof g, "same");          /* the column is narrow: the table beside it has the ratio */
     int main_line = lesson_on_main_line(node, rows, stage);
     int pad = width - 3 * depth;                /* the times in one column whatever the depth */
     fprintf(fp, "%s%s%-*s %12s  %7s  %s%s\n", prefix, depth ? (last ? "└─ " : "├─ ") : "", pad > 0 ? pad : 1,

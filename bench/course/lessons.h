@@ -10,6 +10,8 @@
 #include "harness/registry.h"
 #include "io/results.h"
 
+#include "segbench/stats.h"
+
 #include <stdio.h>
 
 /* A variant's kernels at one stage, from <algo>.kernels.csv (at the
@@ -33,6 +35,8 @@ typedef struct lesson_edge {
     char image[128];                   /* the stage's summary image ("" when neither ran) */
     double kernel_ms, parent_kernel_ms;  /* 0: no agreeing row */
     double frame_ms, parent_frame_ms;
+    int judged;                        /* both rows had their kernel samples: verdict is compare's */
+    sb_verdict verdict;                /* the rung against its parent (Mann-Whitney, as compare judges) */
     lesson_census census, parent_census;
 } lesson_edge;
 
@@ -47,6 +51,15 @@ void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *
 
 /* "1.18x" faster, "0.85x" (a loss), or "-" when either side has no time. */
 void lesson_gain_text(double parent_ms, double ms, char *out, size_t size);
+/* The edge's kernel gain as compare would call it: "1.18x" where the
+ * samples say faster or slower (or where there are no samples), "same
+ * (1.01x)" where they do not tell the two apart. */
+void lesson_gain_judged(const lesson_edge *e, char *out, size_t size);
+/* Did the edge lose: slower by compare's test, or (no samples) by its medians? */
+int lesson_edge_lost(const lesson_edge *e);
+/* Attach <results_dir>/<algo>.samples.csv's kernel samples to rows, so that
+ * edges are judged by compare's test; nothing when there is no such file. */
+void lesson_rows_samples(const char *results_dir, const char *algo, sb_rows *rows);
 /* What changed from the parent's kernels to the rung's, kernel by kernel
  * (by name): "+tile_pass (64 regs, 8.0 KB, 50 %); tile_sat: regs 40 -> 56",
  * "same", or "" (no census).  A root: its kernels. */

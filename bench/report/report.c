@@ -12,6 +12,8 @@
  */
 #include "report/report.h"
 
+#include "course/lessons.h"
+
 #include "base/files.h"
 
 #include "io/catalogue.h"
@@ -294,8 +296,10 @@ static sb_status report_sets_read(const char *results_dir, report_sets *rs, sb_e
             break;
         if (stat(path, &sbuf) != 0)
             continue;
-        if (!(st = sb_rows_read_ladders(path, &rs->rows[rs->nalgo], NULL, err)))
+        if (!(st = sb_rows_read_ladders(path, &rs->rows[rs->nalgo], NULL, err))) {
+            lesson_rows_samples(results_dir, sb_algo_at(a)->name, &rs->rows[rs->nalgo]);   /* edges judged by test */
             rs->algos[rs->nalgo++] = sb_algo_at(a);
+        }
     }
     for (int a = 0; a < rs->nalgo; a++)
         profile_read(results_dir, rs->algos[a]->name, &rs->profile[a]);

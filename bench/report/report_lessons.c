@@ -40,7 +40,7 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
         lesson_edge_measure(&e, list[i], rows, results_dir, stage);
         char g[32], gf[32], census[240], src[300], t[32] = "-", tf[32] = "-", pct[32];
         of_limit(&lim, e.kernel_ms, pct, sizeof pct);
-        lesson_gain_text(e.parent_kernel_ms, e.kernel_ms, g, sizeof g);
+        lesson_gain_judged(&e, g, sizeof g);
         lesson_gain_text(e.parent_frame_ms, e.frame_ms, gf, sizeof gf);
         lesson_census_text(&e, census, sizeof census);
         report_variant_source(list[i], src, sizeof src);
@@ -55,16 +55,16 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
                 e.parent ? gf : "",
                 census, !e.parent ? "root" : main_line ? "main" : "branch", src[0] ? "[" : "", src,
                 src[0] ? "](../../" : "", src, src[0] ? ")" : "");
-        lost += e.parent && e.parent_kernel_ms > 0 && e.kernel_ms > e.parent_kernel_ms;
+        lost += lesson_edge_lost(&e);
     }
     if (!lost)
         return;
-    fprintf(md, "\n**Tried and lost** (slower than the rung they grow from, kept because a course learns from them "
-                "too):\n\n");
+    fprintf(md, "\n**Tried and lost** (slower than the rung they grow from by compare's test -- Mann-Whitney p < 0.01 "
+                "and at least 3 %% -- kept because a course learns from them too):\n\n");
     for (int i = 0; i < n; i++) {
         lesson_edge e;
         lesson_edge_measure(&e, list[i], rows, results_dir, stage);
-        if (e.parent && e.parent_kernel_ms > 0 && e.kernel_ms > e.parent_kernel_ms)
+        if (lesson_edge_lost(&e))
             fprintf(md, "- `%s` from `%s`: %.2fx slower (%.4g against %.4g ms): %s\n", list[i]->name, e.parent->name,
                     e.kernel_ms / e.parent_kernel_ms, e.kernel_ms, e.parent_kernel_ms, report_md(REPORT_TEXT, list[i]->idea));
     }

@@ -16,7 +16,7 @@
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
  *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-atomics):
- *     kernel 2.398 -> 37.01 ms (0.06x), per frame 2.587 -> 37.24 ms (0.07x)
+ *     kernel 2.398 -> 37.01 ms (same (0.06x)), per frame 2.587 -> 37.24 ms (0.07x)
  *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-atomics):
  *     kernel 1.246 -> 16.28 ms (0.08x), per frame 1.595 -> 16.67 ms (0.10x)
  */

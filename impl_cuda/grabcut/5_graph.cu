@@ -31,9 +31,9 @@
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-graph):
- *     kernel 28.25 -> 26.41 ms (1.07x), per frame 29.07 -> 27.23 ms (1.07x)
+ *     kernel 28.25 -> 26.41 ms (same (1.07x)), per frame 29.07 -> 27.23 ms (1.07x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 41.66 -> 39.38 ms (1.06x), per frame 41.83 -> 39.59 ms (1.06x)
+ *     kernel 41.66 -> 39.38 ms (same (1.06x)), per frame 41.83 -> 39.59 ms (1.06x)
  */
 #include "gc_device.cuh"
 

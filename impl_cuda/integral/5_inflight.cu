@@ -18,7 +18,7 @@
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.02896 -> 0.02925 ms (0.99x), per frame 0.8025 -> 0.8034 ms (1.00x)
+ *     kernel 0.02896 -> 0.02925 ms (same (0.99x)), per frame 0.8025 -> 0.8034 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
  *     kernel 0.0807 -> 0.09664 ms (0.84x), per frame 2.054 -> 2.062 ms (1.00x)
  */

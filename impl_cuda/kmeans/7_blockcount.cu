@@ -12,9 +12,9 @@
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.8837 -> 0.9077 ms (0.97x), per frame 1.504 -> 1.527 ms (0.98x)
+ *     kernel 0.8837 -> 0.9077 ms (same (0.97x)), per frame 1.504 -> 1.527 ms (0.98x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.7084 -> 0.7251 ms (0.98x), per frame 1.33 -> 1.352 ms (0.98x)
+ *     kernel 0.7084 -> 0.7251 ms (same (0.98x)), per frame 1.33 -> 1.352 ms (0.98x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,7 +13,7 @@
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.8618 -> 0.8645 ms (1.00x), per frame 1.484 -> 1.486 ms (1.00x)
+ *     kernel 0.8618 -> 0.8645 ms (same (1.00x)), per frame 1.484 -> 1.486 ms (1.00x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-texture):
  *     kernel 0.6941 -> 0.7431 ms (0.93x), per frame 1.321 -> 1.33 ms (0.99x)
  */

@@ -19,7 +19,7 @@
  *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-texture):
  *     kernel 0.5013 -> 0.6241 ms (0.80x), per frame 0.7821 -> 0.908 ms (0.86x)
  *   meanshift-filter r2 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 0.2549 -> 0.2563 ms (0.99x), per frame 0.5332 -> 0.5313 ms (1.00x)
+ *     kernel 0.2549 -> 0.2563 ms (same (0.99x)), per frame 0.5332 -> 0.5313 ms (1.00x)
  */
 #include "ms_device.cuh"
 

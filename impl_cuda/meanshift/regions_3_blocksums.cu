@@ -15,7 +15,7 @@
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
  *     kernel 0.3211 -> 0.2547 ms (1.26x), per frame 0.7992 -> 0.7297 ms (1.10x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.605 -> 4.541 ms (1.01x), per frame 4.885 -> 4.837 ms (1.01x)
+ *     kernel 4.605 -> 4.541 ms (same (1.01x)), per frame 4.885 -> 4.837 ms (1.01x)
  */
 #include "ms_device.cuh"
 

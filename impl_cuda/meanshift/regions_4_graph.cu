@@ -21,7 +21,7 @@
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
  *     kernel 0.2547 -> 0.2416 ms (1.05x), per frame 0.7297 -> 0.7158 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.541 -> 4.522 ms (1.00x), per frame 4.837 -> 4.804 ms (1.01x)
+ *     kernel 4.541 -> 4.522 ms (same (1.00x)), per frame 4.837 -> 4.804 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -17,9 +17,9 @@
  *   slic s16 at synth-3840x2160 (cuda-seed -> cuda-global):
  *     kernel 7.893 -> 10.84 ms (0.73x), per frame 8.984 -> 11.93 ms (0.75x)
  *   slic n1000 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 8.982 -> 62.61 ms (0.14x), per frame 10.09 -> 63.74 ms (0.16x)
+ *     kernel 8.982 -> 62.61 ms (same (0.14x)), per frame 10.09 -> 63.74 ms (0.16x)
  *   slic n1000-majority at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 8.581 -> 62.18 ms (0.14x), per frame 9.697 -> 63.57 ms (0.15x)
+ *     kernel 8.581 -> 62.18 ms (same (0.14x)), per frame 9.697 -> 63.57 ms (0.15x)
  */
 #include "slic_device.cuh"
 

@@ -13,9 +13,9 @@
  *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
  *     kernel 10.84 -> 9.792 ms (1.11x), per frame 11.93 -> 10.89 ms (1.10x)
  *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.61 -> 36.68 ms (1.71x), per frame 63.74 -> 37.47 ms (1.70x)
+ *     kernel 62.61 -> 36.68 ms (same (1.71x)), per frame 63.74 -> 37.47 ms (1.70x)
  *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.18 -> 35.96 ms (1.73x), per frame 63.57 -> 37.29 ms (1.70x)
+ *     kernel 62.18 -> 35.96 ms (same (1.73x)), per frame 63.57 -> 37.29 ms (1.70x)
  */
 #include "slic_device.cuh"
 

@@ -13,11 +13,11 @@
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 9.792 -> 9.681 ms (1.01x), per frame 10.89 -> 10.77 ms (1.01x)
+ *     kernel 9.792 -> 9.681 ms (same (1.01x)), per frame 10.89 -> 10.77 ms (1.01x)
  *   slic n1000 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 36.68 -> 47.67 ms (0.77x), per frame 37.47 -> 48.87 ms (0.77x)
+ *     kernel 36.68 -> 47.67 ms (same (0.77x)), per frame 37.47 -> 48.87 ms (0.77x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 35.96 -> 47.34 ms (0.76x), per frame 37.29 -> 48.34 ms (0.77x)
+ *     kernel 35.96 -> 47.34 ms (same (0.76x)), per frame 37.29 -> 48.34 ms (0.77x)
  */
 #include "slic_device.cuh"
 

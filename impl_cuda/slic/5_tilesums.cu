@@ -15,9 +15,9 @@
  *   slic s16 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
  *     kernel 9.681 -> 2.013 ms (4.81x), per frame 10.77 -> 3.096 ms (3.48x)
  *   slic n1000 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.67 -> 2.441 ms (19.5x), per frame 48.87 -> 3.518 ms (13.9x)
+ *     kernel 47.67 -> 2.441 ms (same (19.5x)), per frame 48.87 -> 3.518 ms (13.9x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.34 -> 2.042 ms (23.2x), per frame 48.34 -> 3.14 ms (15.4x)
+ *     kernel 47.34 -> 2.042 ms (same (23.2x)), per frame 48.34 -> 3.14 ms (15.4x)
  */
 #include "slic_device.cuh"
 

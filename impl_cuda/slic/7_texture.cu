@@ -12,11 +12,11 @@
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.585 -> 2.567 ms (1.01x), per frame 3.663 -> 3.657 ms (1.00x)
+ *     kernel 2.585 -> 2.567 ms (same (1.01x)), per frame 3.663 -> 3.657 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.337 -> 2.326 ms (1.00x), per frame 3.413 -> 3.402 ms (1.00x)
+ *     kernel 2.337 -> 2.326 ms (same (1.00x)), per frame 3.413 -> 3.402 ms (1.00x)
  *   slic n1000-majority at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 1.933 -> 1.922 ms (1.01x), per frame 3.008 -> 3.002 ms (1.00x)
+ *     kernel 1.933 -> 1.922 ms (same (1.01x)), per frame 3.008 -> 3.002 ms (1.00x)
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

@@ -12,11 +12,11 @@
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.013 -> 2.014 ms (1.00x), per frame 3.096 -> 3.101 ms (1.00x)
+ *     kernel 2.013 -> 2.014 ms (same (1.00x)), per frame 3.096 -> 3.101 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.441 -> 2.443 ms (1.00x), per frame 3.518 -> 3.517 ms (1.00x)
+ *     kernel 2.441 -> 2.443 ms (same (1.00x)), per frame 3.518 -> 3.517 ms (1.00x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.042 -> 2.039 ms (1.00x), per frame 3.14 -> 3.114 ms (1.01x)
+ *     kernel 2.042 -> 2.039 ms (same (1.00x)), per frame 3.14 -> 3.114 ms (1.01x)
  */
 #include "slic_device.cuh"
 

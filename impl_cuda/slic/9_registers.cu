@@ -22,7 +22,7 @@
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-registers):
- *     kernel 2.014 -> 2.053 ms (0.98x), per frame 3.101 -> 3.134 ms (0.99x)
+ *     kernel 2.014 -> 2.053 ms (same (0.98x)), per frame 3.101 -> 3.134 ms (0.99x)
  *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-registers):
  *     kernel 2.443 -> 2.518 ms (0.97x), per frame 3.517 -> 3.594 ms (0.98x)
  *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-registers):

@@ -338,7 +338,31 @@ static void test_declared_main_line(void)
     CHECK(rows && warpagg && lesson_on_main_line(rows, NULL, "n1000") && !lesson_on_main_line(warpagg, NULL, "s16"));
 }
 
+/* A gain or a loss is "same" unless compare's test (Mann-Whitney on the
+ * samples, p < 0.01, at least 3 %) says otherwise: the lessons page listed
+ * ties such as SLIC's cuda-rows (2.439 against 2.437 ms) as tried and lost. */
+static void test_gain_judged(void)
+{
+    cli_result *r = cli("lesson slic/cuda-registers --no-diff --stage s16");
+    CHECKF(r->code == 0 && strstr(r->out, "(same (0.98x))"), "exit %d: %s%s", r->code, r->out, r->err);
+    r = cli("lesson slic/cuda-warpagg --no-diff --stage s16");
+    CHECKF(r->code == 0 && strstr(r->out, "(0.78x)") && !strstr(r->out, "same ("), "%s", r->out);
+    const char *out = test_pathf("judged-report");
+    r = cli("report --results results/h100-80gb-hbm3 --out %s", out);
+    static char md[1 << 17];
+    char path[1200];
+    snprintf(path, sizeof path, "%s/lessons-slic.md", out);
+    test_slurp(path, md, sizeof md);
+    const char *lost = strstr(md, "**Tried and lost**");
+    const char *end = lost ? strstr(lost, "\n## ") : NULL;
+    CHECKF(r->code == 0 && lost && strstr(lost, "`cuda-warpagg` from `cuda-tilesums`") &&
+               !(strstr(lost, "`cuda-rows` from") && (!end || strstr(lost, "`cuda-rows` from") < end)),
+           "%.1500s", lost ? lost : md);
+}
+
 const sb_test tests_lessons[] = {
+    { "lessons: a gain is 'same' unless compare's test says otherwise; ties are not 'tried and lost'",
+      test_gain_judged },
     { "lessons: every tree of rungs declares its main line's top once (SB_LADDER_TOP)", test_declared_main_line },
     { "lessons: every rung file's header names its parent as its place says, and the run of record's gain",
       test_rung_headers },
