@@ -243,6 +243,11 @@ static void test_kit(void)
     snprintf(cuda, sizeof cuda, strcmp(archs, "none") ? "CUDA_ARCH=%s" : "NVCC=", test_shq(archs));
     test_sh("cp -a build %s/ && make -C %s %s build/segbench >%s/make.log 2>&1", test_shq(kit), test_shq(kit), cuda,
             test_shq(kit));
+    test_sh("make -C %s %s test >%s/test.log 2>&1", test_shq(kit), cuda, test_shq(kit));
+    static char log[4096];
+    snprintf(path, sizeof path, "%s/test.log", kit);
+    test_slurp(path, log, sizeof log);
+    CHECKF(strstr(log, "a student's kit has no test suite"), "make test in the kit: %s", log);
     snprintf(path, sizeof path, "%s/build/segbench", kit);
     sb_image img;
     test_patchy_rgb(&img, 480, 360, 9);
