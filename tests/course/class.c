@@ -33,6 +33,18 @@ static char *replaced(const char *text, const char *from, const char *to)
     return out;
 }
 
+/* A 480x360 picture of patches, saved under the test folder as name. */
+static const char *patchy_png(const char *name, unsigned long long seed)
+{
+    sb_image img;
+    test_patchy_rgb(&img, 480, 360, seed);
+    const char *png = test_pathf("%s", name);
+    sb_error err;
+    CHECK(sb_image_save(png, &img, &err) == SB_OK);
+    sb_image_free(&img);
+    return png;
+}
+
 static void hand_in(const char *dir, const char *student, const char *text)
 {
     char path[1200];
@@ -161,12 +173,7 @@ static void test_grade_submissions(void)
     free(no_build);
     free(crash);
 
-    sb_image img;
-    test_patchy_rgb(&img, 480, 360, 7);
-    const char *png = test_pathf("class-teacher.png");
-    sb_error err;
-    CHECK(sb_image_save(png, &img, &err) == SB_OK);
-    sb_image_free(&img);
+    const char *png = patchy_png("class-teacher.png", 7);
     const char *work = test_pathf("class-work"), *csv = test_pathf("class-out/class.csv");
     test_sh("rm -rf %s %s && mkdir -p %s", test_shq(work), test_shq(test_pathf("class-out")),
             test_shq(test_pathf("class-out")));
@@ -249,12 +256,7 @@ static void test_kit(void)
     test_slurp(path, log, sizeof log);
     CHECKF(strstr(log, "a student's kit has no test suite"), "make test in the kit: %s", log);
     snprintf(path, sizeof path, "%s/build/segbench", kit);
-    sb_image img;
-    test_patchy_rgb(&img, 480, 360, 9);
-    const char *png = test_pathf("class-kit.png");
-    sb_error err;
-    CHECK(sb_image_save(png, &img, &err) == SB_OK);
-    sb_image_free(&img);
+    const char *png = patchy_png("class-kit.png", 9);
     r = cli_exe(path, "grade kmeans/student-openmp --seed 5 --generated 1 --samples 11 --image %s", png);
     CHECKF(r->code == 3 && strstr(r->out, "no reference solution here") && strstr(r->err, "TODO parts"),
            "the stub in the kit: exit %d: %s%s", r->code, r->out, r->err);
