@@ -14,6 +14,7 @@
 #include "run/state.h"
 
 #include "base/csv.h"
+#include "base/files.h"
 #include "base/patterns.h"
 #include "harness/names.h"
 #include "harness/registry.h"
@@ -170,6 +171,36 @@ static sb_status repeat_algo(bench_run *r, const sb_algo *algo, repeat_tally *t,
 
 static int percent(int part, int whole) { return whole ? (int)lround(100.0 * part / whole) : 0; }
 
+/* A run of some algorithms into a set that holds others (their rows stay,
+ * results.md) keeps their lines of the old repeat.csv too, and counts
+ * them: the set's repeatability is of all its rows, not of the last
+ * invocation's few.  Returns how many lines were kept. */
+static int keep_others(const char *old, const char *algos, repeat_tally *t)
+{
+    int kept = 0;
+    const char *line = old ? strchr(old, '\n') : NULL;            /* past the header */
+    for (line = line ? line + 1 : NULL; line && *line;) {
+        size_t len = strcspn(line, "\n");
+        char *copy = strndup(line, len), *f[13];
+        if (copy && sb_csv_split(copy, f, 13) == 12 && !sb_pattern_match(algos, f[0])) {
+            const sb_variant *v = sb_variant_find(f[0], f[2]);
+            int within = strcmp(f[10], "yes") == 0;
+            if (v && is_device(v)) {
+                t->gpu++;
+                t->gpu_within += within;
+            } else {
+                t->cpu++;
+                t->cpu_within += within;
+            }
+            fprintf(t->csv, "%.*s\n", (int)len, line);
+            kept++;
+        }
+        free(copy);
+        line += len + (line[len] == '\n');
+    }
+    return kept;
+}
+
 sb_status run_repeat(bench_run *r, sb_error *err)
 {
     const sb_bench_opts *o = r->o;
@@ -180,10 +211,15 @@ sb_status run_repeat(bench_run *r, sb_error *err)
     t.allowance_ms = REPEAT_SHARE * (t.began_ms - r->begun_ms + 1000.0 * r->seconds_before);
     char path[SB_PATH_MAX];
     sb_status st = sb_path(path, err, "%s/repeat.csv", r->results_dir);
-    if (st || !(t.csv = fopen(path, "w")))
+    char *old = st ? NULL : sb_read_text(path);
+    if (st || !(t.csv = fopen(path, "w"))) {
+        free(old);
         return st ? st : sb_fail(err, SB_ERR_IO, "%s: cannot write", path);
+    }
     fprintf(t.csv, "algo,stage,variant,threads,image,first_median_ms,first_n,again_median_ms,again_n,ratio,"
                    "within_10pct,first_flags\n");
+    int kept = keep_others(old, o->algos, &t);
+    free(old);
     for (int i = 0; i < sb_algo_count() && !st; i++)
         if (sb_pattern_match(o->algos, sb_algo_at(i)->name))
             st = repeat_algo(r, sb_algo_at(i), &t, err);
@@ -192,9 +228,12 @@ sb_status run_repeat(bench_run *r, sb_error *err)
     if (st)
         return st;
     double seconds = (sb_clock_ms() - t.began_ms) / 1000.0;
-    char left[120] = "";
+    char left[240] = "";
     if (t.left_out)
         snprintf(left, sizeof left, "; %d row(s) left out, too slow for 5 %% of the run", t.left_out);
+    if (kept)
+        snprintf(left + strlen(left), sizeof left - strlen(left), "; %d of them from the earlier run of the set's "
+                 "other algorithms", kept);
     /* each kind the run measured again, and only those: a machine
      * without a GPU has no GPU rows to speak of */
     char kinds[120] = "no row";

@@ -89,7 +89,30 @@ static void test_row_marks(void)
     CHECK(strcmp(sb_row_marks(NULL), "") == 0);
 }
 
+/* A run of one algorithm into a set that holds others keeps their rows,
+ * and now their re-measures too: the H100 run of record's repeatability
+ * ("92 % of 13 CPU rows and 98 % of 40 GPU rows") became "67 % of 3 CPU
+ * rows and 100 % of 5 GPU rows" after a bench of the integral image alone. */
+static void test_partial_run_keeps_repeatability(void)
+{
+    const char *dir = test_pathf("repeat-partial");
+    test_sh("rm -rf %s", test_shq(dir));
+    cli_result *r = cli("bench --image %s --algo integral --variant cpu,openmp --threads 1,2 --budget 3 --quiet "
+                        "--repeat on --results %s", repeat_png(), dir);
+    CHECKF(r->code == 0 && strstr(r->err, "% of 5 CPU rows within 10 %"), "exit %d: %s", r->code, r->err);
+    r = cli("bench --image %s --algo kmeans --variant cpu --threads 1 --budget 3 --quiet --repeat on --results %s",
+            repeat_png(), dir);
+    CHECKF(r->code == 0 && strstr(r->err, "of 7 CPU rows within 10 %") &&
+               strstr(r->err, "; 5 of them from the earlier run of the set's other algorithms"),
+           "exit %d: %s", r->code, r->err);
+    static char text[1 << 16];
+    test_slurp(test_pathf("repeat-partial/repeat.csv"), text, sizeof text);
+    CHECKF(strstr(text, "\nintegral,sum,openmp,2,") && strstr(text, "\nkmeans,converge,cpu,1,") && test_lines(text) == 8,
+           "%s", text);
+}
+
 const sb_test tests_repeat[] = {
+    { "repeat: a run of some algorithms keeps the re-measures of the set's others", test_partial_run_keeps_repeatability },
     { "repeat: a run re-measures its summary rows (repeat.csv, env.json); the report says it; \xc2\xa7 marks "
       "unstable rows and their speed-ups; compare --baseline gives the A/A lines",
       test_run_states_its_repeatability },
