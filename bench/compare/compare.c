@@ -215,6 +215,22 @@ static sb_status load_result_set(const char *where, const char *algo, sb_rows *r
     return st;
 }
 
+/* The host's memcpy rate on one thread in a set's env.json (GB/s; 0 when
+ * not there): how fast this host's cores and memory were when the run
+ * measured them. */
+static double host_copy_1(const char *dir)
+{
+    char path[SB_PATH_MAX];
+    snprintf(path, sizeof path, "%s/env.json", dir);
+    char *env = sb_read_text(path);
+    const char *obj = env ? strstr(env, "\"host_copy_gbps\": {") : NULL;
+    const char *one = obj ? strstr(obj, "\"1\": ") : NULL;
+    const char *end = obj ? strchr(obj, '}') : NULL;
+    double gbps = one && end && one < end ? atof(one + 5) : 0.0;
+    free(env);
+    return gbps;
+}
+
 /* Say, before any row, when a result set is not one finished run, or when
  * the two differ in what makes timings comparable. */
 static void warn_result_sets(const compare_opts *o, sb_compare_table *t)
@@ -251,6 +267,15 @@ static void warn_result_sets(const compare_opts *o, sb_compare_table *t)
     if (strcmp(a->cpu_model, b->cpu_model) || strcmp(a->cpu_cores, b->cpu_cores))
         sb_compare_table_warn(t, "different hosts: baseline %s with %s cores, current %s with %s cores",
                               a->cpu_model, a->cpu_cores, b->cpu_model, b->cpu_cores);
+    /* one model name, another host: a lent VM's "Intel Xeon Processor" on a
+     * host whose cores copied 18.8 GB/s against the run of record's 27.1
+     * ran every CPU row of the integral image 1.2-4x slower (H100, 2026-11-26) */
+    double ca = host_copy_1(dir[0]), cb = host_copy_1(dir[1]);
+    if (ca > 0 && cb > 0 && (ca > 1.15 * cb || cb > 1.15 * ca))
+        sb_compare_table_warn(t, "a host of another speed: one thread copied %.1f GB/s in the baseline's run and %.1f "
+                              "in the current's (%.0f %% apart): the CPU rows ran on a faster or busier host, and "
+                              "differ by that much before any change of code", ca, cb,
+                              100.0 * fabs(ca - cb) / (ca < cb ? ca : cb));
 }
 
 /* The median SM clock over an algorithm's device rows (0: none known). */

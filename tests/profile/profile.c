@@ -265,12 +265,12 @@ static void test_compare_warns_of_machines(void)
        "env.json && awk -F, -v OFS=, 'NR > 1 { $42 = 1980; $43 = 1980 } { print }' integral.csv > t && mv t integral.csv",
        test_shq(base));
     test_sh("cd %s && sed -i 's/^  \"run_id\":/  \"gpu_name\": \"NVIDIA H100\",\\n  \"gpu_uuid\": \"GPU-bbbb\",\\n  \"run_id\":/; "
-       "s/\"cpu_model\": \"/\"cpu_model\": \"Other /' env.json && "
+       "s/\"cpu_model\": \"/\"cpu_model\": \"Other /; s/\"host_copy_gbps\": {\"1\": [0-9.]*/\"host_copy_gbps\": {\"1\": 1.0/' env.json && "
        "awk -F, -v OFS=, 'NR > 1 { $42 = 1500; $43 = 1500 } { print }' integral.csv > t && mv t integral.csv",
        test_shq(cur));
     r = cli("compare --baseline %s --current %s", base, cur);
     CHECKF(r->code == 0 && strstr(r->err, "different GPUs: baseline NVIDIA H100 (GPU-aaaa), current NVIDIA H100 (GPU-bbbb)") &&
-               strstr(r->err, "different hosts: baseline ") &&
+               strstr(r->err, "different hosts: baseline ") && strstr(r->err, "a host of another speed: one thread copied ") &&
                strstr(r->err, "different GPU clocks: the baseline's rows ran at a median SM clock of 1980 MHz, the "
                               "current's at 1500 MHz"),
            "exit %d: %s", r->code, r->err);
