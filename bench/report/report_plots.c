@@ -143,9 +143,9 @@ static sb_status plot_time(plot_ctx *pc, const stage_view *sv, const char *algo,
         return st;
     char titles[2048] = "";
     char colours[SB_PATH_MAX] = "";
-    int points = 0;
+    int points = 0, few = 0;
     for (int v = 0; v < sv->nvar; v++) {
-        fprintf(fp, "# %s\n", sv->var[v]->name);
+        fprintf(fp, "# %s: megapixels, kernel median (ms), runs\n", sv->var[v]->name);
         int unstable = 0;
         for (int g = 0; g < sv->ngroup; g++)
             for (int i = 0; i < sv->nimg; i++) {
@@ -154,8 +154,9 @@ static sb_status plot_time(plot_ctx *pc, const stage_view *sv, const char *algo,
                 if (sv->img_group[i] != g || !view_is_synthetic(sv->img[i]) ||
                     !(r = view_best_row(sv, sv->var[v]->name, sv->img[i], &failed)))
                     continue;
-                fprintf(fp, "%g %g\n", sv->img_px[i] / 1e6, r->kernel.median);
+                fprintf(fp, "%g %g %d\n", sv->img_px[i] / 1e6, r->kernel.median, r->kernel.n);
                 unstable |= sb_row_unstable(r);
+                few += r->kernel.n < 3;
                 points++;
             }
         fprintf(fp, "\n\n");
@@ -170,12 +171,17 @@ static sb_status plot_time(plot_ctx *pc, const stage_view *sv, const char *algo,
              "%sset output '%s.png'\nset title '%s %s: kernel time against image size (synthetic set)'\n"
              "set logscale xy\nset xlabel 'megapixels'\nset ylabel 'kernel time, median (ms)'\n"
              "names = '%s'\ncolours = '%s'\nplot for [i=0:%d] '%s.dat' index i using 1:2 with linespoints "
-             "lc rgb word(colours, i+1) title word(names, i+1)\n",
-             REPORT_PLOT_HEAD, name, algo, sv->stage, titles, colours, sv->nvar - 1, name);
+             "lc rgb word(colours, i+1) title word(names, i+1), \\\n"
+             "     for [i=0:%d] '%s.dat' index i using 1:($3 < 3 ? $2 : 1/0) with points pt 6 ps 2.2 "
+             "lc rgb '#000000' title (i == 0 ? 'ringed: a median of 1 or 2 runs' : '')\n",
+             REPORT_PLOT_HEAD, name, algo, sv->stage, titles, colours, sv->nvar - 1, name, sv->nvar - 1, name);
     if (points) {                        /* no synthetic image measured (--image files): no plot to draw */
         if ((st = report_plot_run(pc, name, script, err)))
             return st;
         fprintf(md, "![time against size](plots/%s.png)\n\n", name);
+        if (few)
+            fprintf(md, "Ringed points (%d) are medians of one or two runs: rows whose runs each took the time "
+                        "budget, so they have no spread to judge them by.\n\n", few);
     }
     return SB_OK;
 }

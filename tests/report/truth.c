@@ -277,6 +277,15 @@ static void test_plots_say_it_straight(void)
     CHECKF(strstr(gp, "GB/s") && strstr(gp, "host memcpy peak") && strstr(gp, "device copy peak (2000 GB/s)") &&
                strstr(gp, "floor: cuda-copy"),
            "%s", gp);
+    /* time by size: a point that is the median of one or two runs is ringed */
+    test_slurp(test_pathf("summary/report/R/plots/integral-sum-time.gp"), gp, sizeof gp);
+    CHECKF(strstr(gp, "using 1:($3 < 3 ? $2 : 1/0) with points pt 6") && strstr(gp, "a median of 1 or 2 runs"),
+           "%s", gp);
+    test_slurp(test_pathf("summary/report/R/plots/integral-sum-time.dat"), gp, sizeof gp);
+    const char *point = strstr(gp, "runs\n");
+    int a = 0;
+    double x, y;
+    CHECKF(point && sscanf(point + 5, "%lf %lf %d", &x, &y, &a) == 3 && a >= 1, "%.500s", gp);
 }
 
 /* A student's rung built in the tree (segbench exercise) is no rung of the
