@@ -223,10 +223,7 @@ static double host_copy_1(const char *dir)
     char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/env.json", dir);
     char *env = sb_read_text(path);
-    const char *obj = env ? strstr(env, "\"host_copy_gbps\": {") : NULL;
-    const char *one = obj ? strstr(obj, "\"1\": ") : NULL;
-    const char *end = obj ? strchr(obj, '}') : NULL;
-    double gbps = one && end && one < end ? atof(one + 5) : 0.0;
+    double gbps = sb_json_host_copy(env, 1, NULL);
     free(env);
     return gbps;
 }

@@ -455,6 +455,34 @@ static int exported_names(const char *s, char names[][64], int max)
     return n;
 }
 
+/* s (malloc'd) with every whole `from` replaced by `to`: an occurrence
+ * neither led nor followed by a word character -- nor, for a variant's
+ * name (names_hyphen), followed by '-', so "cuda-tiles" is not found in
+ * "cuda-tilescan".  Returns the new text (s is freed), or s unchanged when
+ * out of memory. */
+static char *replace_whole(char *s, const char *from, const char *to, int names_hyphen)
+{
+    size_t flen = strlen(from), tlen = strlen(to), count = 0;
+    for (const char *p = strstr(s, from); p; p = strstr(p + flen, from))
+        count++;
+    char *t = malloc(strlen(s) + count * tlen + 1), *w = t;
+    if (!t)
+        return s;
+    for (const char *p = s; *p;) {
+        if (strncmp(p, from, flen) == 0 && (p == s || !is_word(p[-1]) || !is_word(from[0])) && !is_word(p[flen]) &&
+            !(names_hyphen && p[flen] == '-')) {
+            memcpy(w, to, tlen);
+            w += tlen;
+            p += flen;
+        } else {
+            *w++ = *p++;
+        }
+    }
+    *w = '\0';
+    free(s);
+    return t;
+}
+
 static char *rename_exported(char *s, const sb_variant *rung)
 {
     char prefix[160];
@@ -465,23 +493,9 @@ static char *rename_exported(char *s, const sb_variant *rung)
     char names[16][64];
     int n = exported_names(s, names, 16);
     for (int k = 0; k < n; k++) {
-        size_t len = strlen(names[k]), count = 0;
-        for (const char *p = strstr(s, names[k]); p; p = strstr(p + len, names[k]))
-            count++;
-        char *t = malloc(strlen(s) + count * (size_t)plen + 1), *w = t;
-        if (!t)
-            return s;
-        for (const char *p = s; *p;) {
-            if (strncmp(p, names[k], len) == 0 && (p == s || !is_word(p[-1])) && !is_word(p[len])) {
-                w += sprintf(w, "%s%s", prefix, names[k]);
-                p += len;
-            } else {
-                *w++ = *p++;
-            }
-        }
-        *w = '\0';
-        free(s);
-        s = t;
+        char to[240];
+        snprintf(to, sizeof to, "%.159s%.63s", prefix, names[k]);
+        s = replace_whole(s, names[k], to, 0);
     }
     return s;
 }
@@ -493,29 +507,12 @@ static char *rename_exported(char *s, const sb_variant *rung)
 static char *rename_messages(char *s, const sb_variant *rung, const sb_variant *parent)
 {
     const char *names[2] = { rung->name, parent->name };
+    char to[160];
+    snprintf(to, sizeof to, "\"%s/" SB_STUDENT_PREFIX "%s", rung->algo, rung->name);
     for (int k = 0; k < 2; k++) {
-        char from[160], to[160];
+        char from[160];
         snprintf(from, sizeof from, "\"%s/%s", rung->algo, names[k]);
-        snprintf(to, sizeof to, "\"%s/" SB_STUDENT_PREFIX "%s", rung->algo, rung->name);
-        size_t flen = strlen(from), tlen = strlen(to), count = 0;
-        for (const char *p = strstr(s, from); p; p = strstr(p + flen, from))
-            count++;
-        char *t = malloc(strlen(s) + count * tlen + 1), *w = t;
-        if (!t)
-            return s;
-        for (const char *p = s; *p;) {
-            /* the whole name: not a longer one it begins ("cuda-tiles" in "cuda-tilescan") */
-            if (strncmp(p, from, flen) == 0 && !is_word(p[flen]) && p[flen] != '-') {
-                memcpy(w, to, tlen);
-                w += tlen;
-                p += flen;
-            } else {
-                *w++ = *p++;
-            }
-        }
-        *w = '\0';
-        free(s);
-        s = t;
+        s = replace_whole(s, from, to, 1);
     }
     return s;
 }

@@ -62,3 +62,24 @@ int sb_run_info_read(const char *dir, sb_run_info *ri)
     free(env);
     return env != NULL;
 }
+
+double sb_json_host_copy(const char *text, int threads, int *at_threads)
+{
+    const char *obj = text ? strstr(text, "\"host_copy_gbps\": {") : NULL;
+    double rate = 0.0;
+    int at = 0;
+    for (const char *p = obj ? obj + 19 : ""; *p && *p != '}';) {
+        int t = 0;
+        double gbps = 0.0;
+        if (sscanf(p, " \"%d\": %lf", &t, &gbps) == 2 && (threads ? t == threads : t > at)) {
+            at = t;
+            rate = gbps;
+        }
+        p += strcspn(p, ",}");
+        if (*p == ',')
+            p++;
+    }
+    if (at_threads)
+        *at_threads = at;
+    return rate;
+}

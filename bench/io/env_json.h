@@ -11,6 +11,11 @@
  * sb_env_print_json writes, not JSON in general.  text may be NULL. */
 void sb_json_get(const char *text, const char *key, char *out, size_t size);
 
+/* The host memcpy rate in env.json's "host_copy_gbps" object (GB/s) at
+ * `threads` threads, or (threads 0) at the most threads it has, which
+ * *at_threads gets (may be NULL); 0 when absent.  text may be NULL. */
+double sb_json_host_copy(const char *text, int threads, int *at_threads);
+
 /* What env.json says of the run that wrote a result set. */
 typedef struct sb_run_info {
     char machine_id[96], set[64];

@@ -257,17 +257,7 @@ static void report_env_read(const char *results_dir, report_env *e)
 /* The host copy peak at the most threads, from env.json's host_copy_gbps. */
 static void report_host_peak(const report_env *e, plot_ctx *pc)
 {
-    for (const char *p = e->host_json ? e->host_json + 19 : ""; *p && *p != '}';) {
-        int threads = 0;
-        double gbps = 0.0;
-        if (sscanf(p, " \"%d\": %lf", &threads, &gbps) == 2 && threads > pc->host_threads) {
-            pc->host_threads = threads;
-            pc->host_peak = gbps;
-        }
-        p += strcspn(p, ",}");
-        if (*p == ',')
-            p++;
-    }
+    pc->host_peak = sb_json_host_copy(e->text, 0, &pc->host_threads);
 }
 
 /* The result set's algorithms, each one's rows read once and its profile:
