@@ -31,12 +31,16 @@ sb_status sb_pattern_check(const char *patterns, const char *const *names, int c
             hit = fnmatch(item, names[i], 0) == 0;
         if (hit)
             continue;
-        char known[1200] = "";
-        size_t n = 0;
-        for (int i = 0; i < count && n < sizeof known; i++)
-            n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", i ? ", " : "", names[i]);
-        if (n >= sizeof known)                           /* a list too long to name whole */
-            snprintf(known + sizeof known - 5, 5, " ...");
+        /* As many names as the one-line message has room for (sb_error
+         * holds SB_ERROR_MSG_MAX bytes), then how many more there are. */
+        char known[SB_ERROR_MSG_MAX] = "";
+        size_t used = strlen(what) + 2 * strlen(item) + 120;   /* the rest of the message, at most */
+        size_t room = used < sizeof known / 2 ? sizeof known - used : sizeof known / 2, n = 0;
+        int shown = 0;
+        while (shown < count && n + strlen(names[shown]) + 2 < room)
+            n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", shown ? ", " : "", names[shown]), shown++;
+        if (shown < count)
+            snprintf(known + n, sizeof known - n, " and %d more (segbench list)", count - shown);
         const char *near = sb_nearest_name(item, names, count);
         if (near)
             return sb_fail(err, SB_ERR_USAGE, "%s: '%s' matches nothing (did you mean '%s'? there are: %s)", what,

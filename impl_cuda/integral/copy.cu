@@ -14,8 +14,13 @@ enum { COPY_THREADS = 256, COPY_ITEMS = 4 };
 
 /* Each thread widens 4 pixels at a time: one 4-byte load (128 contiguous
  * bytes a warp) and one 16-byte store of sums (512 contiguous bytes a warp),
- * plus two 16-byte stores of squares for "sqsum".  COPY_ITEMS independent
- * groups per thread keep several loads in flight. */
+ * plus two 16-byte stores of squares for "sqsum".  A warp's 128 squares are
+ * 1 KB: lane i stores 16-byte pieces i and 32 + i of it (the squares of
+ * pixels 2i, 2i + 1 and 64 + 2i, 65 + 2i, fetched from the lanes that
+ * loaded them), so each store instruction writes 512 contiguous bytes; a
+ * lane storing its own four squares would leave every 32-byte sector half
+ * written by each instruction.  COPY_ITEMS independent groups per thread
+ * keep several loads in flight. */
 static __global__ void widen_copy(const uint8_t *in, uint32_t *sum, uint64_t *sq, size_t groups)
 {
     size_t first = (size_t)blockIdx.x * blockDim.x * COPY_ITEMS + threadIdx.x;
@@ -33,8 +38,16 @@ static __global__ void widen_copy(const uint8_t *in, uint32_t *sum, uint64_t *sq
             break;
         reinterpret_cast<uint4 *>(sum)[g] = make_uint4(p[k].x, p[k].y, p[k].z, p[k].w);
         if (sq) {
-            reinterpret_cast<ulonglong2 *>(sq)[2 * g] = make_ulonglong2(SquareOp::of(p[k].x), SquareOp::of(p[k].y));
-            reinterpret_cast<ulonglong2 *>(sq)[2 * g + 1] = make_ulonglong2(SquareOp::of(p[k].z), SquareOp::of(p[k].w));
+            int lane = threadIdx.x % 32;
+            size_t warp_first = g - lane;             /* the warp's first group; groups are whole warps */
+            uint32_t packed = *reinterpret_cast<const uint32_t *>(&p[k]);
+#pragma unroll
+            for (int half = 0; half < 2; half++) {
+                int piece = lane + 32 * half;         /* pixels 2 piece, 2 piece + 1 of the warp's 128 */
+                uint32_t from = __shfl_sync(LANES_ALL, packed, piece / 2);
+                uint32_t a = (from >> (16 * (piece % 2))) & 0xff, b = (from >> (16 * (piece % 2) + 8)) & 0xff;
+                reinterpret_cast<ulonglong2 *>(sq)[2 * warp_first + piece] = make_ulonglong2(SquareOp::of(a), SquareOp::of(b));
+            }
         }
     }
 }

@@ -187,9 +187,12 @@ static void test_unknown_names_suggest(void)
     CHECKF(r->code == 2 && strstr(r->err, "--json takes no value"), "%s", r->err);
     /* names in a list and sets too, not only options */
     r = cli("bench --variant opnemp --results %s/never", sb_test_dir());
-    CHECKF(r->code == 2 && strstr(r->err, "'opnemp' matches nothing (did you mean 'openmp'? there are: cpu,") &&
-               strstr(r->err, "cpu-rounds"),
+    CHECKF(r->code == 2 && strstr(r->err, "'opnemp' matches nothing (did you mean 'openmp'? there are: cpu,"),
            "exit %d: %s", r->code, r->err);
+    /* a list longer than the message holds is cut at a name, with the count
+     * of the rest: the message itself is never cut off (it was, at 512
+     * bytes, when the integral ladder grew) */
+    CHECKF(strstr(r->err, " more (segbench list))") || strstr(r->err, "cpu-rounds)"), "%s", r->err);
     r = cli("bench --set defualt --results %s/never", sb_test_dir());
     CHECKF(r->code == 2 && strstr(r->err, "unknown dataset 'defualt'") && strstr(r->err, "did you mean 'default'?"),
            "exit %d: %s", r->code, r->err);

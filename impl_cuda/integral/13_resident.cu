@@ -1,0 +1,433 @@
+/* 13_resident.cu - integral image in one kernel: each pixel read once,
+ * kept in shared memory across two grid-wide barriers (variant
+ * "cuda-resident").
+ *
+ * A branch of cuda-staged.  The idea: cuda-staged's three kernels are
+ * three phases of one cooperative kernel, whose blocks are all resident at
+ * once, so a grid-wide barrier (cooperative_groups' grid.sync) can stand
+ * where a kernel boundary stood.  What that buys: the pixels a block reads
+ * in the first phase stay in its shared memory until the third, so the
+ * image is read once, not twice, and no kernel waits for another to drain
+ * and the next to launch.
+ *
+ *   phase 1: each block reads its strips (STRIP_ROWS whole rows each),
+ *            keeps their pixels and writes their column sums;
+ *   grid.sync
+ *   phase 2: the column sums scanned down the strips, 32 columns a block;
+ *   grid.sync
+ *   phase 3: each block scans its strips' rows and writes every sum once
+ *            (cuda-staged's strip_sat, its pixels from shared memory).
+ *
+ * A block takes strips blockIdx.x, blockIdx.x + gridDim.x, ...; the grid
+ * is as large as the GPU holds at once (the occupancy calculator decides),
+ * and as many strips a block as the image needs.  When a block's strips do
+ * not fit in shared memory (images of more than about 30 Mpixels on an
+ * H100), phase 3 rereads them instead.
+ *
+ * What it bought: a loss (segbench lesson integral/cuda-resident).  The
+ * barriers are not free, and every phase now runs on only the blocks that
+ * fit at once (at 4K, one block of 8 warps an SM), where each kernel of
+ * cuda-staged had its own shape and programmatic dependent launch let
+ * each start while the one before drained: reading the pixels once does
+ * not pay for the waits.
+ *
+ * The strips, the carries and the scans are cuda-strips' (9_strips.cu
+ * explains them), the stores cuda-staged's.
+ */
+#include "integral_device.cuh"
+
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+enum {
+    STRIP_ROWS = 8,                           /* rows a strip; divides INTEGRAL_PAD_Y */
+    STRIP_THREADS = 256,                      /* a block: one strip, 16 pixels a thread */
+    STRIP_WARPS = STRIP_THREADS / 32,
+    PIXELS = 16,                              /* a thread's pixels of a row: one 16-byte load */
+    STRIP_SEGMENT = STRIP_THREADS * PIXELS    /* pixels of a row scanned at once */
+};
+static_assert(INTEGRAL_PAD_X % PIXELS == 0, "a thread's pixels are all inside the padded row or all out");
+
+/* 16 pixels of a row at once, and pixel i of them. */
+__device__ __forceinline__ uint4 load16(const uint8_t *in, int pitch, int x, int y)
+{
+    return __ldg(reinterpret_cast<const uint4 *>(in + (size_t)y * pitch + x));
+}
+__device__ __forceinline__ uint32_t pixel(const uint4 &q, int i)
+{
+    uint32_t w = i < 4 ? q.x : i < 8 ? q.y : i < 12 ? q.z : q.w;   /* i is a constant after unrolling */
+    return (w >> (8 * (i % 4))) & 0xff;
+}
+
+/* The values of a 16-pixel group summed, in four byte dot products
+ * (dp4a): the row totals need no unpacked pixels. */
+__device__ __forceinline__ uint32_t total16(SumOp, const uint4 &q)
+{
+    const uint32_t ones = 0x01010101u;
+    return __dp4a(q.x, ones, __dp4a(q.y, ones, __dp4a(q.z, ones, __dp4a(q.w, ones, 0u))));
+}
+__device__ __forceinline__ uint32_t total16(SquareOp, const uint4 &q)   /* at most 16 x 255^2 */
+{
+    return __dp4a(q.x, q.x, __dp4a(q.y, q.y, __dp4a(q.z, q.z, __dp4a(q.w, q.w, 0u))));
+}
+
+/* Four sums from consecutive addresses. */
+__device__ __forceinline__ void load4(const uint32_t *p, uint32_t v[4])
+{
+    uint4 q = *reinterpret_cast<const uint4 *>(p);
+    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+}
+__device__ __forceinline__ void load4(const uint64_t *p, uint64_t v[4])
+{
+    ulonglong2 a = reinterpret_cast<const ulonglong2 *>(p)[0], b = reinterpret_cast<const ulonglong2 *>(p)[1];
+    v[0] = a.x, v[1] = a.y, v[2] = b.x, v[3] = b.y;
+}
+/* A warp's row of sums (32 lanes x 16) leaves through shared memory: each
+ * lane puts its 16 sums in as 16-byte chunks, then takes out chunks lane,
+ * lane + 32, ..., so each store instruction writes 512 contiguous bytes.
+ * Chunk c sits at c ^ ((c / 8) % 8): the 8 lanes of a quarter-warp phase
+ * then touch 8 different bank groups both ways. */
+template <class T>
+struct row_stage {
+    enum { CHUNKS = 32 * PIXELS * (int)sizeof(T) / 16, PER_LANE = CHUNKS / 32 };
+    uint4 chunk[CHUNKS];
+    static __device__ __forceinline__ int at(int c) { return c ^ ((c >> 3) & 7); }
+};
+
+template <class T>
+__device__ __forceinline__ void store_row_staged(row_stage<T> &st, const T (&acc)[PIXELS], T *row, int x_warp,
+                                                 int pw, int lane)
+{
+    enum { PER_LANE = row_stage<T>::PER_LANE, PER_CHUNK = 16 / (int)sizeof(T) };
+#pragma unroll
+    for (int j = 0; j < PER_LANE; j++) {
+        uint4 v;
+        memcpy(&v, &acc[j * PER_CHUNK], 16);
+        st.chunk[row_stage<T>::at(lane * PER_LANE + j)] = v;
+    }
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < PER_LANE; k++) {
+        int c = lane + 32 * k;
+        int x = x_warp + c * PER_CHUNK;
+        if (x < pw)
+            __stcs(reinterpret_cast<uint4 *>(row + x), st.chunk[row_stage<T>::at(c)]);
+    }
+    __syncwarp();                                 /* the stage is free for the next row */
+}
+static_assert(INTEGRAL_PAD_Y % STRIP_ROWS == 0, "strips tile the padded height");
+
+/* The strips' column sums: [strips][pw]; after carry_scan, the carries U. */
+template <class T>
+struct strip_carries {
+    T *column;
+    int strips, pw;
+};
+
+/* Phase 2's scan, for the 32 columns col0.. of an [n][len] array m, in
+ * place: m[i][j] becomes the sum of m[0..i-1][j].  The block's warps split
+ * the rows into runs of up to SCAN_RUN; a round loads all its runs at
+ * once, each warp sums its run, the run totals of each column are scanned
+ * across the warps through shared memory, and each warp writes its run's
+ * prefixes. */
+enum { SCAN_RUN = 16 };
+
+template <class T>
+__device__ void scan_columns(T *m, int n, int len, int col0, int lane, int warp)
+{
+    __shared__ T run_total[STRIP_WARPS][33];      /* [run][column]; +1: no bank conflicts on the transpose */
+    int col = col0 + lane;
+    int run = min((int)SCAN_RUN, (n + STRIP_WARPS - 1) / STRIP_WARPS);   /* rows a warp */
+    T carry[32 / STRIP_WARPS] = {};               /* column warp + j STRIP_WARPS summed above the round */
+    for (int base = 0; base < n; base += STRIP_WARPS * run) {
+        int first = base + warp * run;
+        T v[SCAN_RUN], sum = 0;
+#pragma unroll
+        for (int k = 0; k < SCAN_RUN; k++) {
+            int i = first + k;
+            v[k] = (k < run && i < n && col < len) ? m[(size_t)i * len + col] : 0;
+            sum += v[k];
+        }
+        run_total[warp][lane] = sum;
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < 32 / STRIP_WARPS; j++) {   /* each warp scans the runs of its columns */
+            int column = warp + j * STRIP_WARPS;
+            T t = lane < STRIP_WARPS ? run_total[lane][column] : T(0);
+            T inclusive = warp_inclusive_scan(t, lane);
+            if (lane < STRIP_WARPS)
+                run_total[lane][column] = carry[j] + inclusive - t;
+            carry[j] += __shfl_sync(LANES_ALL, inclusive, 31);
+        }
+        __syncthreads();
+        T above = run_total[warp][lane];          /* column col summed over the runs before this one */
+#pragma unroll
+        for (int k = 0; k < SCAN_RUN; k++) {
+            int i = first + k;
+            if (k < run && i < n && col < len)
+                m[(size_t)i * len + col] = above;
+            above += v[k];
+        }
+        __syncthreads();                          /* run_total is rewritten next round */
+    }
+}
+
+/* The block-wide part of scanning ROWS rows at once.  On entry each warp's
+ * lane 31 has stored its warp's total of row r in part[r][warp]; on return
+ * part[r][w] holds the total of row r over warps before w, and
+ * segment[r] the total of row r over the whole block. */
+template <int ROWS, class T>
+__device__ __forceinline__ void block_scan_rows(T (&part)[ROWS][STRIP_WARPS], T (&segment)[ROWS], int lane,
+                                                int warp)
+{
+    __syncthreads();                              /* every warp's totals are in */
+    for (int r = warp; r < ROWS; r += STRIP_WARPS) {
+        T v = lane < STRIP_WARPS ? part[r][lane] : T(0);   /* a lane a warp */
+        T inclusive = warp_inclusive_scan(v, lane);
+        if (lane < STRIP_WARPS)
+            part[r][lane] = inclusive - v;
+        if (lane == 31)
+            segment[r] = inclusive;
+    }
+    __syncthreads();
+}
+static_assert(STRIP_WARPS <= 32, "block_scan_rows gives each warp total a lane");
+
+/* The whole table.  kept: this block's strips' pixels, [strip k][row][group
+ * of 16], when keep is set (dynamic shared memory). */
+template <class Op>
+static __global__ void __launch_bounds__(STRIP_THREADS) resident_sat(const uint8_t *in, strip_carries<typename Op::T> c,
+                                                                      typename Op::T *out, int keep)
+{
+    typedef typename Op::T T;
+    enum { ROWS = STRIP_ROWS + 1 };               /* row 0 here is U, row r + 1 the strip's row r */
+    extern __shared__ uint4 kept[];
+    __shared__ T part[ROWS][STRIP_WARPS], segment[ROWS];
+    __shared__ row_stage<T> stage[STRIP_WARPS];
+    cg::grid_group grid = cg::this_grid();
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    int groups = c.pw / PIXELS;                   /* 16-pixel groups a row */
+
+    /* Phase 1: read each strip once, keep it, write its column sums. */
+    for (int s = blockIdx.x, k = 0; s < c.strips; s += gridDim.x, k++)
+        for (int x0 = 0; x0 < c.pw; x0 += STRIP_SEGMENT) {
+            int g = x0 / PIXELS + threadIdx.x;
+            bool inside = g < groups;
+            uint4 pixels[STRIP_ROWS];             /* all loads in flight before the first use */
+#pragma unroll
+            for (int r = 0; r < STRIP_ROWS; r++)
+                pixels[r] = inside ? load16(in, c.pw, g * PIXELS, s * STRIP_ROWS + r) : make_uint4(0, 0, 0, 0);
+            T col[PIXELS];
+#pragma unroll
+            for (int i = 0; i < PIXELS; i++) {
+                col[i] = 0;
+#pragma unroll
+                for (int r = 0; r < STRIP_ROWS; r++)
+                    col[i] += Op::of(pixel(pixels[r], i));
+            }
+            if (keep && inside)
+#pragma unroll
+                for (int r = 0; r < STRIP_ROWS; r++)
+                    kept[(size_t)(k * STRIP_ROWS + r) * groups + g] = pixels[r];
+            store_row_staged(stage[warp], col, c.column + (size_t)s * c.pw, x0 + warp * 32 * PIXELS, c.pw, lane);
+        }
+    grid.sync();                                  /* every strip's column sums are written */
+
+    /* Phase 2: the column sums scanned down the strips: the carries U. */
+    for (int col0 = blockIdx.x * 32; col0 < c.pw; col0 += gridDim.x * 32)
+        scan_columns(c.column, c.strips, c.pw, col0, lane, warp);
+    grid.sync();                                  /* every carry is ready */
+
+    /* Phase 3: cuda-staged's strip_sat, a strip at a time. */
+    for (int s = blockIdx.x, k = 0; s < c.strips; s += gridDim.x, k++) {
+        int y0 = s * STRIP_ROWS;
+        const T *above = c.column + (size_t)s * c.pw;
+        T carry[ROWS];                            /* each row's sum left of the segment */
+#pragma unroll
+        for (int r = 0; r < ROWS; r++)
+            carry[r] = 0;
+
+        for (int x0 = 0; x0 < c.pw; x0 += STRIP_SEGMENT) {
+            int x = x0 + threadIdx.x * PIXELS, g = x / PIXELS;
+            bool inside = x < c.pw;               /* pw is a multiple of 16: all 16 or none */
+
+            uint4 pixels[STRIP_ROWS];
+#pragma unroll
+            for (int r = 0; r < STRIP_ROWS; r++)
+                pixels[r] = !inside ? make_uint4(0, 0, 0, 0)
+                            : keep  ? kept[(size_t)(k * STRIP_ROWS + r) * groups + g]
+                                    : load16(in, c.pw, x, y0 + r);
+            T u[PIXELS];
+#pragma unroll
+            for (int i = 0; i < PIXELS; i += 4) {
+                u[i] = u[i + 1] = u[i + 2] = u[i + 3] = 0;
+                if (inside)
+                    load4(above + x + i, u + i);
+            }
+
+            /* Each row's prefix within this thread's 16 pixels, then across the warp. */
+            T before[ROWS];                       /* the row summed over the warp's lanes before this one */
+            T total = 0;
+#pragma unroll
+            for (int i = 0; i < PIXELS; i++)
+                total += u[i];
+            T inclusive = warp_inclusive_scan(total, lane);
+            before[0] = inclusive - total;
+            if (lane == 31)
+                part[0][warp] = inclusive;
+#pragma unroll
+            for (int r = 0; r < STRIP_ROWS; r++) {
+                total = total16(Op(), pixels[r]);
+                inclusive = warp_inclusive_scan(total, lane);
+                before[r + 1] = inclusive - total;
+                if (lane == 31)
+                    part[r + 1][warp] = inclusive;
+            }
+            block_scan_rows(part, segment, lane, warp);
+
+            /* Row -1 starts the running column sums: S(x, y0 - 1). */
+            T left = carry[0] + part[0][warp] + before[0];
+            T acc[PIXELS];
+            acc[0] = left + u[0];
+#pragma unroll
+            for (int i = 1; i < PIXELS; i++)
+                acc[i] = acc[i - 1] + u[i];
+            carry[0] += segment[0];
+#pragma unroll
+            for (int r = 0; r < STRIP_ROWS; r++) {
+                T run = carry[r + 1] + part[r + 1][warp] + before[r + 1];   /* the row left of pixel 0 */
+#pragma unroll
+                for (int i = 0; i < PIXELS; i++) {
+                    run += Op::of(pixel(pixels[r], i));
+                    acc[i] += run;
+                }
+                store_row_staged(stage[warp], acc, out + (size_t)(y0 + r) * c.pw, x0 + warp * 32 * PIXELS, c.pw, lane);
+                carry[r + 1] += segment[r + 1];
+            }
+            __syncthreads();                      /* part and segment are rewritten next segment */
+        }
+    }
+}
+
+/* The launch shape of one table: as many blocks as the GPU holds at once
+ * (a cooperative launch needs them all resident), at most one a strip, and
+ * the strips kept in shared memory when they fit. */
+struct resident_shape {
+    int blocks, keep;
+    size_t kept_bytes;
+};
+
+template <class Op>
+static sb_status resident_plan(resident_shape *shape, const integral_device *d, int strips, sb_error *err)
+{
+    int dev = 0, sms = 0, smem_max = 0, per_sm = 0;
+    SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), err, d->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), err, d->who);
+    cudaFuncAttributes kernel;
+    SB_CUDA_TRY(cudaFuncGetAttributes(&kernel, resident_sat<Op>), err, d->who);
+    smem_max -= (int)kernel.sharedSizeBytes;      /* what a block may add to its static shared memory */
+    SB_CUDA_TRY(cudaFuncSetAttribute(resident_sat<Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_max),
+                err, d->who);
+    size_t strip_bytes = (size_t)STRIP_ROWS * d->pw;
+    for (int per_block = 1; per_block <= 8; per_block++) {   /* the fewest strips a block that fit */
+        size_t bytes = per_block * strip_bytes;
+        int blocks = sb_div_up(strips, per_block);
+        if (bytes > (size_t)smem_max)
+            break;
+        SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, resident_sat<Op>, STRIP_THREADS, bytes),
+                    err, d->who);
+        if (per_sm * sms >= blocks) {
+            *shape = (resident_shape){ blocks, 1, bytes };
+            return SB_OK;
+        }
+    }
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, resident_sat<Op>, STRIP_THREADS, 0), err,
+                d->who);
+    if (per_sm < 1)
+        return sb_fail(err, SB_ERR_DEVICE, "%s: the kernel cannot run on this GPU (no block fits an SM)", d->who);
+    *shape = (resident_shape){ per_sm * sms < strips ? per_sm * sms : strips, 0, 0 };
+    return SB_OK;
+}
+
+template <class Op>
+static sb_status resident_table(integral_device *d, const resident_shape &shape, strip_carries<typename Op::T> c,
+                                typename Op::T *out, sb_error *err)
+{
+    cudaLaunchAttribute together = {};
+    together.id = cudaLaunchAttributeCooperative;     /* all blocks resident: grid.sync is allowed */
+    together.val.cooperative = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.stream = d->stream;
+    cfg.attrs = &together;
+    cfg.numAttrs = 1;
+    cfg.gridDim = dim3(shape.blocks);
+    cfg.blockDim = dim3(STRIP_THREADS);
+    cfg.dynamicSmemBytes = shape.kept_bytes;
+    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, resident_sat<Op>, (const uint8_t *)d->in, c, out, shape.keep), err,
+                d->who);
+    return SB_OK;
+}
+
+/* ---- the variant ------------------------------------------------------------------- */
+
+struct rung_state {
+    integral_device dev;   /* first: the shared upload and fetch read it */
+    strip_carries<uint32_t> sum;
+    strip_carries<uint64_t> sq;
+    resident_shape sum_shape, sq_shape;
+};
+
+template <class T>
+static sb_status strip_carries_alloc(strip_carries<T> *c, const integral_device *d, sb_error *err)
+{
+    c->pw = d->pw;
+    c->strips = d->ph / STRIP_ROWS;
+    SB_CUDA_TRY(cudaMalloc(&c->column, (size_t)c->strips * c->pw * sizeof(T)), err, d->who);
+    return SB_OK;
+}
+
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    sb_status st = integral_device_open(state, sizeof(rung_state), INTEGRAL_SHARED_OUTPUTS, in, params,
+                                        output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    st = strip_carries_alloc(&s->sum, &s->dev, err);
+    if (!st)
+        st = resident_plan<SumOp>(&s->sum_shape, &s->dev, s->sum.strips, err);
+    if (!st && s->dev.squares)
+        st = strip_carries_alloc(&s->sq, &s->dev, err);
+    if (!st && s->dev.squares)
+        st = resident_plan<SquareOp>(&s->sq_shape, &s->dev, s->sq.strips, err);
+    return st;
+}
+
+static sb_status rung_run(void *state, sb_error *err)
+{
+    rung_state *s = (rung_state *)state;
+    integral_device *d = &s->dev;
+    sb_status st = resident_table<SumOp>(d, s->sum_shape, s->sum, d->sum, err);
+    if (!st && d->squares)
+        st = resident_table<SquareOp>(d, s->sq_shape, s->sq, d->sq, err);
+    return st;
+}
+
+static void rung_release(void *state)
+{
+    rung_state *s = (rung_state *)state;
+    if (s) {
+        cudaFree(s->sum.column);
+        cudaFree(s->sq.column);
+    }
+    integral_device_close(s);
+}
+
+SB_VARIANT("integral", "cuda-resident", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-staged as one cooperative kernel: pixels read once, kept in shared memory across grid barriers",
+           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
+SB_RUNG("integral", "cuda-resident", "cuda-staged",
+        "one kernel, grid-wide barriers for kernel boundaries: each pixel read once, kept in shared memory")
