@@ -62,11 +62,23 @@ static void rows_cache_free(rows_cache *rc)
             sb_rows_free(&rc->rows[i]);
 }
 
-/* The measured block for one file: a line per edge and stage. */
+/* The measured block for one file: a line per edge and stage.  The run it
+ * names is the one that measured the file's algorithm (a set benched one
+ * algorithm at a time holds several runs; env.json names the last). */
 static void measured_block(FILE *fp, const char *file, const char *dir, const sb_run_info *ri, rows_cache *rc)
 {
+    const char *run_id = ri->run_id, *commit = ri->commit;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        const sb_rows *rows = strcmp(v->file, file) == 0 ? rows_of(rc, dir, v->algo) : NULL;
+        if (rows && rows->count > 0) {
+            run_id = rows->row[0].run_id;
+            commit = rows->row[0].commit;
+            break;
+        }
+    }
     fprintf(fp, "%s: %s, run %s, commit %.7s;\n * written by make lesson-headers, checked by make test):\n",
-            MEASURED_MARK, ri->machine_id, ri->run_id, ri->commit);
+            MEASURED_MARK, ri->machine_id, run_id, commit);
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
         if (strcmp(v->file, file) != 0 || !v->parent || sb_is_student_variant(v->name))

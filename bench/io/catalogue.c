@@ -48,7 +48,10 @@ sb_status sb_catalogue_write(const char *dir, const char *algos, sb_error *err)
                         v->stages, v->summary, v->file && v->file[0] ? v->file : "-");
         }
     }
-    return sb_atomic_commit(&af, err);
+    if ((st = sb_atomic_commit(&af, err)))
+        return st;
+    sb_catalogue_load(dir);          /* what the run's summary lists: the file as written, new variants in */
+    return SB_OK;
 }
 
 /* Names as the registry makes them: letters, digits and - _ . @ + (the

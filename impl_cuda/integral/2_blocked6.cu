@@ -19,12 +19,12 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.461 -> 0.4194 ms (3.48x), per frame 2.275 -> 1.203 ms (1.89x)
+ *     kernel 1.465 -> 0.42 ms (3.49x), per frame 2.242 -> 1.187 ms (1.89x)
  *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 3.093 -> 1.087 ms (2.84x), per frame 5.063 -> 3.054 ms (1.66x)
+ *     kernel 3.092 -> 1.088 ms (2.84x), per frame 5.089 -> 3.067 ms (1.66x)
  */
 #include "integral_device.cuh"
 

@@ -37,12 +37,12 @@
  * use it before loading the next.  The next rungs change those one at a
  * time (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 0.4194 -> 0.03091 ms (13.6x), per frame 1.203 -> 0.8082 ms (1.49x)
+ *     kernel 0.42 -> 0.03059 ms (13.7x), per frame 1.187 -> 0.8003 ms (1.48x)
  *   integral sqsum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 1.087 -> 0.0844 ms (12.9x), per frame 3.054 -> 2.057 ms (1.48x)
+ *     kernel 1.088 -> 0.08314 ms (13.1x), per frame 3.067 -> 2.06 ms (1.49x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.03091 -> 0.02896 ms (1.07x), per frame 0.8082 -> 0.8025 ms (1.01x)
+ *     kernel 0.03059 -> 0.02966 ms (1.03x), per frame 0.8003 -> 0.8006 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.0844 -> 0.0807 ms (1.05x), per frame 2.057 -> 2.054 ms (1.00x)
+ *     kernel 0.08314 -> 0.08083 ms (same (1.03x)), per frame 2.06 -> 2.059 ms (1.00x)
  */
 #include "integral_device.cuh"
 

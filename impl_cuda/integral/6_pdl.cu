@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.02925 -> 0.02469 ms (1.18x), per frame 0.8034 -> 0.7987 ms (1.01x)
+ *     kernel 0.02795 -> 0.02442 ms (1.14x), per frame 0.7974 -> 0.7943 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.09664 -> 0.08939 ms (1.08x), per frame 2.062 -> 2.079 ms (0.99x)
+ *     kernel 0.09662 -> 0.09 ms (1.07x), per frame 2.073 -> 2.07 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02469 -> 0.02894 ms (0.85x), per frame 0.7987 -> 0.7955 ms (1.00x)
+ *     kernel 0.02442 -> 0.02862 ms (0.85x), per frame 0.7943 -> 0.8084 ms (0.98x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.08939 -> 0.08318 ms (1.07x), per frame 2.079 -> 2.055 ms (1.01x)
+ *     kernel 0.09 -> 0.08323 ms (1.08x), per frame 2.07 -> 2.064 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -41,12 +41,12 @@
  * moving bytes (segbench lesson integral/cuda-lookback has the times,
  * NOTES.md the profile and what was tried).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.02469 -> 0.03149 ms (0.78x), per frame 0.7987 -> 0.8064 ms (0.99x)
+ *     kernel 0.02442 -> 0.03158 ms (0.77x), per frame 0.7943 -> 0.7972 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.08939 -> 0.09395 ms (0.95x), per frame 2.079 -> 2.061 ms (1.01x)
+ *     kernel 0.09 -> 0.09453 ms (0.95x), per frame 2.07 -> 2.07 ms (1.00x)
  */
 #include "integral_device.cuh"
 

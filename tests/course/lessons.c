@@ -293,6 +293,17 @@ static void test_rung_headers(void)
     static char text[1 << 16];
     test_slurp("impl_cuda/kmeans/4_warpsums.cu", text, sizeof text);
     CHECK(strstr(text, " * Measured (the run of record: ") && strstr(text, "Grows from cuda-blocksums"));
+    /* the block names the run that measured its algorithm, not the set's
+     * last run (a set benched one algorithm at a time holds several: the
+     * k-means headers had named the integral image's run) */
+    char csv[1100], want[200];
+    snprintf(csv, sizeof csv, "%s/kmeans.csv", dir);
+    sb_rows rows = { 0 };
+    if (sb_rows_read_csv(csv, &rows, &err) == SB_OK && rows.count > 0) {
+        snprintf(want, sizeof want, ", run %s, commit %.7s;", rows.row[0].run_id, rows.row[0].commit);
+        CHECKF(strstr(text, want) != NULL, "impl_cuda/kmeans/4_warpsums.cu does not name %s", want);
+    }
+    sb_rows_free(&rows);
 }
 
 static const sb_variant *root_of(const sb_variant *v)
