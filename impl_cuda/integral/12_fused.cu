@@ -4,11 +4,11 @@
  * Grows from cuda-staged.  The idea: the "sqsum" stage wants the sums and
  * the squared sums of the same pixels, and every rung so far runs its
  * whole pipeline once per table, so the pixels are read four times and
- * six kernels wait on each other.  Here each kernel does both tables from
- * one load of its pixels: strip_totals sums values and squares, the two
- * carry arrays are scanned (one launch each), and strip_sat scans each
- * row twice, once per table, from the pixels in its registers.  The "sum"
- * stage runs exactly cuda-staged's kernels.
+ * six kernels wait on each other.  Here each kernel does both tables:
+ * strip_totals sums values and squares from one load of its pixels, one
+ * launch of carry_scans scans both carry arrays (a row of blocks each),
+ * and strip_sat scans each row twice, once per table, from the pixels in
+ * its registers.  The "sum" stage runs exactly cuda-staged's kernels.
  *
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
@@ -168,15 +168,13 @@ static __global__ void strip_totals(Loader load, strip_carries<uint32_t> c, stri
 enum { SCAN_WARPS = 16, SCAN_RUN = 24 };
 
 template <class T>
-static __global__ void __launch_bounds__(SCAN_WARPS * 32) carry_scan(strip_carries<T> c)
+__device__ void scan_down(strip_carries<T> c)
 {
     __shared__ T run_total[SCAN_WARPS][33];       /* [run][column]; +1: no bank conflicts on the transpose */
     int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     int col = blockIdx.x * 32 + lane, n = c.strips, len = c.pw;
     int run = min((int)SCAN_RUN, (n + SCAN_WARPS - 1) / SCAN_WARPS);   /* rows a warp */
     T *m = c.column;
-    let_next_kernel_start();                      /* strip_sat may start fetching pixels */
-    wait_for_previous_kernel();                   /* strip_totals' sums are all written */
     T carry[32 / SCAN_WARPS] = {};                /* column warp + j SCAN_WARPS summed above the round */
     for (int base = 0; base < n; base += SCAN_WARPS * run) {
         int first = base + warp * run;
@@ -209,6 +207,20 @@ static __global__ void __launch_bounds__(SCAN_WARPS * 32) carry_scan(strip_carri
         }
         __syncthreads();                          /* run_total is rewritten next round */
     }
+}
+
+/* Both tables' scans in one launch: blocks of row 1 of the grid scan the
+ * squares. */
+template <bool SQUARES>
+static __global__ void __launch_bounds__(SCAN_WARPS * 32) carry_scans(strip_carries<uint32_t> c,
+                                                                       strip_carries<uint64_t> q)
+{
+    let_next_kernel_start();                      /* strip_sat may start fetching pixels */
+    wait_for_previous_kernel();                   /* strip_totals' sums are all written */
+    if (!SQUARES || blockIdx.y == 0)
+        scan_down(c);
+    else
+        scan_down(q);
 }
 
 /* The block-wide part of scanning ROWS rows at once.  On entry each warp's
@@ -332,8 +344,8 @@ static __global__ void __launch_bounds__(STRIP_THREADS) strip_sat(const uint8_t 
     }
 }
 
-/* The four launches for both tables (three for the sums alone); each may
- * overlap the one before where the GPU supports it (overlap). */
+/* The three launches for both tables (or the sums alone); the second and
+ * third may overlap the one before where the GPU supports it (overlap). */
 template <bool SQUARES, class Loader>
 static sb_status strip_tables(integral_device *d, const Loader &load, strip_carries<uint32_t> c,
                               strip_carries<uint64_t> q, int overlap, sb_error *err)
@@ -349,11 +361,9 @@ static sb_status strip_tables(integral_device *d, const Loader &load, strip_carr
     cfg.stream = d->stream;
     cfg.attrs = &early;
     cfg.numAttrs = overlap ? 1 : 0;
-    cfg.gridDim = dim3(sb_div_up(c.pw, 32));
+    cfg.gridDim = dim3(sb_div_up(c.pw, 32), SQUARES ? 2 : 1);
     cfg.blockDim = dim3(SCAN_WARPS * 32);
-    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, carry_scan<uint32_t>, c), err, d->who);
-    if (SQUARES)
-        SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, carry_scan<uint64_t>, q), err, d->who);
+    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, carry_scans<SQUARES>, c, q), err, d->who);
     cfg.gridDim = dim3(c.strips);
     cfg.blockDim = dim3(STRIP_THREADS);
     SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, strip_sat<SQUARES>, (const uint8_t *)d->in, c, d->sum, q, d->sq), err,
