@@ -21,12 +21,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.0281 -> 0.05157 ms (0.54x), per frame 0.7952 -> 0.8207 ms (0.97x)
+ *     kernel 0.02795 -> 0.05126 ms (0.55x), per frame 0.7955 -> 0.8156 ms (0.98x)
  *   integral sqsum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.08246 -> 0.1721 ms (0.48x), per frame 2.058 -> 2.149 ms (0.96x)
+ *     kernel 0.08139 -> 0.1726 ms (0.47x), per frame 2.054 -> 2.149 ms (0.96x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.02659 -> 0.02642 ms (same (1.01x)), per frame 0.7938 -> 0.7945 ms (1.00x)
+ *     kernel 0.0263 -> 0.0264 ms (same (1.00x)), per frame 0.7915 -> 0.7949 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.07056 -> 0.06464 ms (1.09x), per frame 2.048 -> 2.039 ms (1.00x)
+ *     kernel 0.07083 -> 0.0631 ms (1.12x), per frame 2.045 -> 2.028 ms (1.01x)
  */
 #include "integral_device.cuh"
 

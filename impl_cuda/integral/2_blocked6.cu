@@ -19,12 +19,12 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.465 -> 0.42 ms (3.49x), per frame 2.242 -> 1.187 ms (1.89x)
+ *     kernel 1.5 -> 0.4207 ms (3.57x), per frame 2.278 -> 1.195 ms (1.91x)
  *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 3.092 -> 1.088 ms (2.84x), per frame 5.089 -> 3.067 ms (1.66x)
+ *     kernel 3.11 -> 1.093 ms (2.85x), per frame 5.082 -> 3.064 ms (1.66x)
  */
 #include "integral_device.cuh"
 

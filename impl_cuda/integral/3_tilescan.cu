@@ -37,12 +37,12 @@
  * use it before loading the next.  The next rungs change those one at a
  * time (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 0.42 -> 0.03059 ms (13.7x), per frame 1.187 -> 0.8003 ms (1.48x)
+ *     kernel 0.4207 -> 0.03002 ms (14.0x), per frame 1.195 -> 0.7985 ms (1.50x)
  *   integral sqsum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 1.088 -> 0.08314 ms (13.1x), per frame 3.067 -> 2.06 ms (1.49x)
+ *     kernel 1.093 -> 0.08442 ms (12.9x), per frame 3.064 -> 2.06 ms (1.49x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.03059 -> 0.02966 ms (1.03x), per frame 0.8003 -> 0.8006 ms (1.00x)
+ *     kernel 0.03002 -> 0.02952 ms (same (1.02x)), per frame 0.7985 -> 0.8224 ms (0.97x)
  *   integral sqsum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.08314 -> 0.08083 ms (same (1.03x)), per frame 2.06 -> 2.059 ms (1.00x)
+ *     kernel 0.08442 -> 0.08042 ms (1.05x), per frame 2.06 -> 2.054 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -15,12 +15,12 @@
  * explains them).  The three kernels run one after another (next rung:
  * 6_pdl.cu lets them overlap).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.02966 -> 0.02795 ms (1.06x), per frame 0.8006 -> 0.7974 ms (1.00x)
+ *     kernel 0.02952 -> 0.0279 ms (1.06x), per frame 0.8224 -> 0.7967 ms (1.03x)
  *   integral sqsum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.08083 -> 0.09662 ms (0.84x), per frame 2.059 -> 2.073 ms (0.99x)
+ *     kernel 0.08042 -> 0.09581 ms (0.84x), per frame 2.054 -> 2.76 ms (0.74x)
  */
 #include "integral_device.cuh"
 

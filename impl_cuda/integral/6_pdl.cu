@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.02795 -> 0.02442 ms (1.14x), per frame 0.7974 -> 0.7943 ms (1.00x)
+ *     kernel 0.0279 -> 0.02461 ms (1.13x), per frame 0.7967 -> 0.7925 ms (1.01x)
  *   integral sqsum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.09662 -> 0.09 ms (1.07x), per frame 2.073 -> 2.07 ms (1.00x)
+ *     kernel 0.09581 -> 0.08925 ms (1.07x), per frame 2.76 -> 2.061 ms (1.34x)
  */
 #include "integral_device.cuh"
 

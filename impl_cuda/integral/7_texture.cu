@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T055015Z-c318, commit 0a0f050;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02442 -> 0.02862 ms (0.85x), per frame 0.7943 -> 0.8084 ms (0.98x)
+ *     kernel 0.02461 -> 0.02883 ms (0.85x), per frame 0.7925 -> 0.7969 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.09 -> 0.08323 ms (1.08x), per frame 2.07 -> 2.064 ms (1.00x)
+ *     kernel 0.08925 -> 0.08261 ms (1.08x), per frame 2.061 -> 2.055 ms (1.00x)
  */
 #include "integral_device.cuh"
 
