@@ -37,8 +37,8 @@ sb_status sb_pattern_check(const char *patterns, const char *const *names, int c
         size_t used = strlen(what) + 2 * strlen(item) + 120;   /* the rest of the message, at most */
         size_t room = used < sizeof known / 2 ? sizeof known - used : sizeof known / 2, n = 0;
         int shown = 0;
-        while (shown < count && n + strlen(names[shown]) + 2 < room)
-            n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", shown ? ", " : "", names[shown]), shown++;
+        for (; shown < count && n + strlen(names[shown]) + 2 < room; shown++)
+            n += (size_t)snprintf(known + n, sizeof known - n, "%s%s", shown ? ", " : "", names[shown]);
         if (shown < count)
             snprintf(known + n, sizeof known - n, " and %d more (segbench list)", count - shown);
         const char *near = sb_nearest_name(item, names, count);
