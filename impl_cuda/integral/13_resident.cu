@@ -125,13 +125,6 @@ __device__ __forceinline__ void store_row_staged(row_stage<T> &st, const T (&acc
 }
 static_assert(INTEGRAL_PAD_Y % STRIP_ROWS == 0, "strips tile the padded height");
 
-/* The strips' column sums: [strips][pw]; after carry_scan, the carries U. */
-template <class T>
-struct strip_carries {
-    T *column;
-    int strips, pw;
-};
-
 /* Phase 2's scan, for the 32 columns col0.. of an [n][len] array m, in
  * place: m[i][j] becomes the sum of m[0..i-1][j].  The block's warps split
  * the rows into runs of up to SCAN_RUN; a round loads all its runs at
@@ -381,19 +374,9 @@ static sb_status resident_table(integral_device *d, const resident_shape &shape,
 
 struct rung_state {
     integral_device dev;   /* first: the shared upload and fetch read it */
-    strip_carries<uint32_t> sum;
-    strip_carries<uint64_t> sq;
+    strip_scratch carries;
     resident_shape sum_shape, sq_shape;
 };
-
-template <class T>
-static sb_status strip_carries_alloc(strip_carries<T> *c, const integral_device *d, sb_error *err)
-{
-    c->pw = d->pw;
-    c->strips = d->ph / STRIP_ROWS;
-    SB_CUDA_TRY(cudaMalloc(&c->column, (size_t)c->strips * c->pw * sizeof(T)), err, d->who);
-    return SB_OK;
-}
 
 static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
@@ -403,13 +386,11 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     if (st)
         return st;
     rung_state *s = (rung_state *)*state;
-    st = strip_carries_alloc(&s->sum, &s->dev, err);
+    st = strip_scratch_init(&s->carries, &s->dev, STRIP_ROWS, err);
     if (!st)
-        st = resident_plan<SumOp>(&s->sum_shape, &s->dev, s->sum.strips, err);
+        st = resident_plan<SumOp>(&s->sum_shape, &s->dev, s->carries.sum.strips, err);
     if (!st && s->dev.squares)
-        st = strip_carries_alloc(&s->sq, &s->dev, err);
-    if (!st && s->dev.squares)
-        st = resident_plan<SquareOp>(&s->sq_shape, &s->dev, s->sq.strips, err);
+        st = resident_plan<SquareOp>(&s->sq_shape, &s->dev, s->carries.sq.strips, err);
     return st;
 }
 
@@ -417,19 +398,17 @@ static sb_status rung_run(void *state, sb_error *err)
 {
     rung_state *s = (rung_state *)state;
     integral_device *d = &s->dev;
-    sb_status st = resident_table<SumOp>(d, s->sum_shape, s->sum, d->sum, err);
+    sb_status st = resident_table<SumOp>(d, s->sum_shape, s->carries.sum, d->sum, err);
     if (!st && d->squares)
-        st = resident_table<SquareOp>(d, s->sq_shape, s->sq, d->sq, err);
+        st = resident_table<SquareOp>(d, s->sq_shape, s->carries.sq, d->sq, err);
     return st;
 }
 
 static void rung_release(void *state)
 {
     rung_state *s = (rung_state *)state;
-    if (s) {
-        cudaFree(s->sum.column);
-        cudaFree(s->sq.column);
-    }
+    if (s)
+        strip_scratch_release(&s->carries);
     integral_device_close(s);
 }
 

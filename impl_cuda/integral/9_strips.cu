@@ -51,13 +51,6 @@ enum {
 };
 static_assert(INTEGRAL_PAD_Y % STRIP_ROWS == 0, "strips tile the padded height");
 
-/* The strips' column sums: [strips][pw]; after carry_scan, the carries U. */
-template <class T>
-struct strip_carries {
-    T *column;
-    int strips, pw;
-};
-
 /* The two halves of programmatic dependent launch (no-ops before sm_90,
  * where the launches are in plain stream order). */
 __device__ __forceinline__ void wait_for_previous_kernel()
@@ -281,19 +274,9 @@ static sb_status strip_table(integral_device *d, const Loader &load, strip_carri
 
 struct rung_state {
     integral_device dev;   /* first: the shared upload and fetch read it */
-    strip_carries<uint32_t> sum;
-    strip_carries<uint64_t> sq;
+    strip_scratch carries;
     int overlap;           /* programmatic dependent launch (compute capability 9.0+) */
 };
-
-template <class T>
-static sb_status strip_carries_alloc(strip_carries<T> *c, const integral_device *d, sb_error *err)
-{
-    c->pw = d->pw;
-    c->strips = d->ph / STRIP_ROWS;
-    SB_CUDA_TRY(cudaMalloc(&c->column, (size_t)c->strips * c->pw * sizeof(T)), err, d->who);
-    return SB_OK;
-}
 
 static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
@@ -307,10 +290,7 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     SB_CUDA_TRY(cudaGetDevice(&dev), err, s->dev.who);
     SB_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), err, s->dev.who);
     s->overlap = major >= 9;
-    st = strip_carries_alloc(&s->sum, &s->dev, err);
-    if (!st && s->dev.squares)
-        st = strip_carries_alloc(&s->sq, &s->dev, err);
-    return st;
+    return strip_scratch_init(&s->carries, &s->dev, STRIP_ROWS, err);
 }
 
 static sb_status rung_run(void *state, sb_error *err)
@@ -318,19 +298,17 @@ static sb_status rung_run(void *state, sb_error *err)
     rung_state *s = (rung_state *)state;
     integral_device *d = &s->dev;
     GlobalLoader load = { d->in, d->pw };
-    sb_status st = strip_table<SumOp>(d, load, s->sum, d->sum, s->overlap, err);
+    sb_status st = strip_table<SumOp>(d, load, s->carries.sum, d->sum, s->overlap, err);
     if (!st && d->squares)
-        st = strip_table<SquareOp>(d, load, s->sq, d->sq, s->overlap, err);
+        st = strip_table<SquareOp>(d, load, s->carries.sq, d->sq, s->overlap, err);
     return st;
 }
 
 static void rung_release(void *state)
 {
     rung_state *s = (rung_state *)state;
-    if (s) {
-        cudaFree(s->sum.column);
-        cudaFree(s->sq.column);
-    }
+    if (s)
+        strip_scratch_release(&s->carries);
     integral_device_close(s);
 }
 

@@ -117,3 +117,28 @@ void tiled_scratch_release(tiled_scratch *s)
     tile_carries_free(&s->sum);
     tile_carries_free(&s->sq);
 }
+
+/* ---- the strip rungs' scratch ---- */
+
+template <class T>
+static sb_status strip_carries_alloc(strip_carries<T> *c, const integral_device *d, int strip_rows, sb_error *err)
+{
+    c->pw = d->pw;
+    c->strips = d->ph / strip_rows;
+    SB_CUDA_TRY(cudaMalloc(&c->column, (size_t)c->strips * c->pw * sizeof(T)), err, d->who);
+    return SB_OK;
+}
+
+sb_status strip_scratch_init(strip_scratch *s, const integral_device *d, int strip_rows, sb_error *err)
+{
+    sb_status st = strip_carries_alloc(&s->sum, d, strip_rows, err);
+    if (!st && d->squares)
+        st = strip_carries_alloc(&s->sq, d, strip_rows, err);
+    return st;
+}
+
+void strip_scratch_release(strip_scratch *s)
+{
+    cudaFree(s->sum.column);
+    cudaFree(s->sq.column);
+}

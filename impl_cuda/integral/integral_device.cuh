@@ -108,6 +108,21 @@ struct tiled_scratch {
 sb_status tiled_scratch_init(tiled_scratch *s, const integral_device *d, sb_error *err);
 void tiled_scratch_release(tiled_scratch *s);
 
+/* The strip rungs' carries (9_strips.cu explains them): each strip's
+ * column sums, [strips][pw]; after the carry scan, the sums above each
+ * strip (U).  One array a table: the strip rungs' scratch. */
+template <class T>
+struct strip_carries {
+    T *column;
+    int strips, pw;
+};
+struct strip_scratch {
+    strip_carries<uint32_t> sum;
+    strip_carries<uint64_t> sq;   /* column NULL without squares */
+};
+sb_status strip_scratch_init(strip_scratch *s, const integral_device *d, int strip_rows, sb_error *err);
+void strip_scratch_release(strip_scratch *s);
+
 /* The start of every rung's prepare: a zeroed state of `state_size` bytes
  * (the rung's struct, an integral_device first) in *state, and the padded
  * buffers in it (zero padding; outputs poisoned with 0xA5 bytes when
