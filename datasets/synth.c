@@ -17,8 +17,15 @@
  * rectangle (its bounding box grown by 4 % of the image size) in the
  * manifest.
  *
- * Set files have one image a line:
+ * A scene is a short video of the same picture: the object moves a little
+ * from frame to frame and the noise is drawn afresh for each, so no two
+ * frames are equal.  Its frames are <name>-fNN.png, listed with the
+ * rectangle that holds the object in every frame in sequences.tsv
+ * (bench's stream rows, harness/stream.h).
+ *
+ * Set files have one image (or scene) a line:
  *     synth WIDTHxHEIGHT [seed=N] [gallery] [sweep]
+ *     scene WIDTHxHEIGHT [frames=N] [seed=N]   (N frames, 4 by default)
  *     photo NAME [gallery] [rect=X,Y,W,H] [sweep]   (datasets/photos/NAME.png;
  *                                     the object's rectangle, for GrabCut)
  * `gallery` puts the image in the report's gallery; `sweep` marks the
@@ -132,6 +139,18 @@ static int synth_noise(uint64_t seed, int x, int y, int c)
 
 static uint8_t clamp_u8(int v) { return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v); }
 
+/* Frame `frame` of a scene: the object moved right and down by a few
+ * per-mille of the image a frame, the noise drawn from a seed of its own. */
+static void synth_scene_frame(synth_scene *s, int frame)
+{
+    long dx = scale(30L * frame, s->w), dy = scale(12L * frame, s->h);
+    s->ex += dx;
+    s->cx += dx;
+    s->ey += dy;
+    s->cy += dy;
+    s->seed = sb_hash64(s->seed + 0x9e3779b97f4a7c15ull * (uint64_t)(frame + 1));
+}
+
 static sb_status synth_render(const synth_scene *s, sb_image *rgb, sb_image *labels, sb_image *mask,
                               int rect[4], sb_error *err)
 {
@@ -203,16 +222,55 @@ static sb_status synth_write(const char *dir, const char *name, int w, int h, ui
     return st;
 }
 
+/* A scene's frames, <name>-fNN.png, and the rectangle holding the object
+ * in all of them (the union of each frame's). */
+static sb_status scene_write(const char *dir, const char *name, int w, int h, uint64_t seed, int frames,
+                             int rect[4], sb_error *err)
+{
+    int x0 = w, y0 = h, x1 = -1, y1 = -1;
+    sb_status st = SB_OK;
+    for (int f = 0; f < frames && !st; f++) {
+        synth_scene scene;
+        synth_scene_init(&scene, w, h, seed);
+        synth_scene_frame(&scene, f);
+        sb_image rgb, labels, mask;
+        memset(&rgb, 0, sizeof rgb);
+        memset(&labels, 0, sizeof labels);
+        memset(&mask, 0, sizeof mask);
+        int r[4];
+        st = synth_render(&scene, &rgb, &labels, &mask, r, err);
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s-f%02d.png", dir, name, f);
+        if (!st)
+            st = sb_image_save(path, &rgb, err);
+        if (!st && r[2] > 0) {
+            x0 = r[0] < x0 ? r[0] : x0;
+            y0 = r[1] < y0 ? r[1] : y0;
+            x1 = r[0] + r[2] > x1 ? r[0] + r[2] : x1;
+            y1 = r[1] + r[3] > y1 ? r[1] + r[3] : y1;
+        }
+        sb_image_free(&rgb);
+        sb_image_free(&labels);
+        sb_image_free(&mask);
+    }
+    rect[0] = x1 < 0 ? 0 : x0;
+    rect[1] = x1 < 0 ? 0 : y0;
+    rect[2] = x1 < 0 ? 0 : x1 - x0;
+    rect[3] = x1 < 0 ? 0 : y1 - y0;
+    return st;
+}
+
 static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
 {
     FILE *set = fopen(set_path, "r");
     if (!set)
         return sb_fail(err, SB_ERR_IO, "%s: cannot open", set_path);
     sb_status st = sb_mkdirs(out_dir, err);
-    char *manifest = NULL;
-    size_t manifest_len = 0;
+    char *manifest = NULL, *sequences = NULL;
+    size_t manifest_len = 0, sequences_len = 0;
     FILE *mf = st ? NULL : open_memstream(&manifest, &manifest_len);
-    if (!st && !mf)
+    FILE *sf = st ? NULL : open_memstream(&sequences, &sequences_len);
+    if (!st && (!mf || !sf))
         st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
 
     /* photos live in ../photos beside the set file's directory */
@@ -225,6 +283,9 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
 
     if (mf)
         fprintf(mf, "# name\tpath\tkind\twidth\theight\trect_x\trect_y\trect_w\trect_h\tlabels\tmask\tgallery\tsweep\n");
+    if (sf)
+        fprintf(sf, "# name\tframes\twidth\theight\trect_x\trect_y\trect_w\trect_h\tpattern\n");
+    int scenes = 0;
     char line[512];
     int lineno = 0, count = 0;
     while (!st && fgets(line, sizeof line, set)) {
@@ -244,6 +305,18 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
             seed = strtoull(opt1 + 5, NULL, 10);
         else if (!strncmp(opt2, "seed=", 5))
             seed = strtoull(opt2 + 5, NULL, 10);
+        int frames = 4;
+        const char *frames_opt = !strncmp(opt1, "frames=", 7) ? opt1 : !strncmp(opt2, "frames=", 7) ? opt2 : NULL;
+        if (frames_opt) {
+            char *end;
+            long v = strtol(frames_opt + 7, &end, 10);
+            if (*end || v < 1 || v > 99) {
+                st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: '%s': a scene has 1 to 99 frames", set_path, lineno,
+                             frames_opt);
+                break;
+            }
+            frames = (int)v;
+        }
 
         if (!strcmp(kind, "synth")) {
             int w, h;
@@ -266,6 +339,28 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
             fprintf(mf, "%s\t%s.png\tsynthetic\t%d\t%d\t%d\t%d\t%d\t%d\t%s.labels.png\t%s.mask.png\t%s\t%s\n", name,
                     name, w, h, rect[0], rect[1], rect[2], rect[3], name, name, gallery ? "yes" : "no",
                     sweep ? "yes" : "no");
+        } else if (!strcmp(kind, "scene")) {
+            int w, h;
+            char tail;
+            if (sscanf(what, "%dx%d%c", &w, &h, &tail) != 2) {
+                st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: size '%s' is not WIDTHxHEIGHT", set_path, lineno, what);
+                break;
+            }
+            if ((st = sb_check_size(w, h, what, err)))
+                break;
+            char name[160];
+            if (seed == 1)
+                snprintf(name, sizeof name, "scene-%dx%d", w, h);
+            else
+                snprintf(name, sizeof name, "scene-%dx%d-s%llu", w, h, seed);
+            fprintf(stderr, "sbgen: %s/%s-f*.png (%d frames)\n", out_dir, name, frames);
+            int rect[4];
+            if ((st = scene_write(out_dir, name, w, h, seed, frames, rect, err)))
+                break;
+            fprintf(sf, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s-f*.png\n", name, frames, w, h, rect[0], rect[1],
+                    rect[2], rect[3], name);
+            scenes++;
+            continue;                    /* a scene is no image of the manifest */
         } else if (!strcmp(kind, "photo")) {
             if (!have_photos) {
                 st = sb_fail(err, SB_ERR_IO, "%s: photo directory not found", photos);
@@ -293,7 +388,8 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
                     gallery ? "yes" : "no", sweep ? "yes" : "no");
             sb_image_free(&img);
         } else {
-            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: unknown kind '%s' (synth or photo)", set_path, lineno, kind);
+            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: unknown kind '%s' (synth, scene or photo)", set_path, lineno,
+                         kind);
             break;
         }
         count++;
@@ -301,16 +397,24 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
     fclose(set);
     if (mf)
         fclose(mf);
+    if (sf)
+        fclose(sf);
     if (!st && count == 0)
         st = sb_fail(err, SB_ERR_FORMAT, "%s: lists no images", set_path);
+    char path[2048];
+    snprintf(path, sizeof path, "%s/sequences.tsv", out_dir);
+    if (!st && scenes)
+        st = sb_atomic_write_text(path, sequences, err);
+    else if (!st)
+        remove(path);                    /* none now: an older set's list would name frames no longer made */
     if (!st) {
-        char path[2048];
         snprintf(path, sizeof path, "%s/manifest.tsv", out_dir);
         st = sb_atomic_write_text(path, manifest, err);   /* last, so a manifest means a complete set */
         if (!st)
             fprintf(stderr, "sbgen: %s (%d images)\n", path, count);
     }
     free(manifest);
+    free(sequences);
     return st;
 }
 

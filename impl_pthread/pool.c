@@ -28,6 +28,7 @@ struct sb_pool {
     int size;
     pthread_t *threads;
     pthread_mutex_t lock;
+    pthread_mutex_t run_lock;   /* one job at a time: a shared pool may have two callers */
     pthread_cond_t wake, done;
     atomic_ulong generation;
     atomic_int pending;     /* workers still running the current job */
@@ -105,6 +106,7 @@ sb_status sb_pool_create(sb_pool **pool, int threads, sb_error *err)
         return sb_fail(err, SB_ERR_NOMEM, "thread pool: out of memory");
     p->size = threads;
     pthread_mutex_init(&p->lock, NULL);
+    pthread_mutex_init(&p->run_lock, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done, NULL);
     p->threads = calloc((size_t)threads, sizeof *p->threads);
@@ -131,6 +133,11 @@ sb_status sb_pool_create(sb_pool **pool, int threads, sb_error *err)
 
 void sb_pool_run(sb_pool *p, sb_pool_fn fn, void *ctx)
 {
+    /* Two instances of a variant share the process's pool (sb_pool_shared);
+     * when they run at once -- a stream's frames in flight, each on its own
+     * thread -- their jobs take turns instead of overwriting each other's
+     * fn and ctx. */
+    pthread_mutex_lock(&p->run_lock);
     p->fn = fn;
     p->ctx = ctx;
     atomic_store(&p->pending, p->size - 1);
@@ -154,6 +161,7 @@ void sb_pool_run(sb_pool *p, sb_pool_fn fn, void *ctx)
         }
         spin_pause();
     }
+    pthread_mutex_unlock(&p->run_lock);
 }
 
 unsigned long sb_pool_sleeps(const sb_pool *p) { return atomic_load(&((sb_pool *)p)->sleeps); }
@@ -171,6 +179,7 @@ void sb_pool_destroy(sb_pool *p)
     pthread_cond_destroy(&p->wake);
     pthread_cond_destroy(&p->done);
     pthread_mutex_destroy(&p->lock);
+    pthread_mutex_destroy(&p->run_lock);
     free(p->threads);
     free(p);
 }

@@ -26,7 +26,7 @@ typedef void (*sb_pool_fn)(void *ctx, int index, int count);
 
 sb_status sb_pool_create(sb_pool **pool, int threads, sb_error *err);
 /* The process's pool of `threads` threads (created on first use, joined at
- * exit).  Not for concurrent use by two callers. */
+ * exit).  Two callers running it at once take turns (sb_pool_run). */
 sb_status sb_pool_shared(sb_pool **pool, int threads, sb_error *err);
 void sb_pool_run(sb_pool *pool, sb_pool_fn fn, void *ctx);
 void sb_pool_destroy(sb_pool *pool);

@@ -10,6 +10,7 @@
 #include "base/args.h"
 #include "harness/cases.h"
 #include "harness/registry.h"
+#include "harness/stream.h"
 
 #include "segbench/device.h"
 #include "segbench/grabcut.h"
@@ -463,6 +464,68 @@ static void test_gpu_streaming(void)
     sb_image_free(&b);
 }
 
+/* Frames in flight (harness/stream.h): three different frames through
+ * every CUDA variant of each algorithm run whole, 1 and 3 instances at once
+ * on their own streams; every frame of the check pass and each instance's
+ * last one agree with that frame's own reference. */
+static void test_gpu_stream_in_flight(void)
+{
+    static const char *const algos[] = { "integral", "kmeans", "slic", "meanshift", "grabcut" };
+    for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++) {
+        const sb_algo *algo = sb_algo_find(algos[k]);
+        int grey = strcmp(algos[k], "integral") == 0;
+        sb_case_data cd[3];
+        const sb_case *frames[3];
+        int opened = 0;
+        sb_error err = { SB_OK, "" };
+        for (int f = 0; f < 3; f++) {
+            sb_image img;
+            if (grey)
+                test_random_grey(&img, 129, 67, 80 + f);
+            else
+                test_patchy_rgb(&img, 127, 71, 80 + f);
+            void *params = NULL;
+            sb_grabcut_params gp;
+            if (strcmp(algos[k], "grabcut") == 0) {
+                algo->params_default(&gp, 0);
+                int rect[4] = { 20, 15, 70, 45 };
+                memcpy(gp.rect, rect, sizeof gp.rect);
+                gp.iterations = 2;
+                params = &gp;
+            }
+            sb_status st = sb_case_open(&cd[f], algo, algo->stream_stage, params, &img, &err);
+            sb_image_free(&img);
+            CHECKF(st == SB_OK, "%s: %s", algos[k], err.msg);
+            if (st)
+                break;
+            frames[f] = &cd[f].c;
+            opened++;
+        }
+        for (int i = 0; opened == 3 && i < sb_variant_count(); i++) {
+            const sb_variant *v = sb_variant_at(i);
+            if (strcmp(v->algo, algos[k]) || !(v->flags & SB_DEVICE) || !v->ops ||
+                !(v->stages & (1u << algo->stream_stage)) || sb_in_list(gpu_exclude, v->name))
+                continue;
+            for (int in_flight = 1; in_flight <= 3; in_flight += 2) {
+                sb_stream_opts o;
+                sb_stream_defaults(&o);
+                o.in_flight = in_flight;
+                o.frames = 12;
+                o.warmup_ms = 1;
+                sb_stream_result r;
+                sb_status st = sb_stream_measure(frames, 3, v, &o, &r, &err);
+                CHECKF(st == SB_OK, "%s, %d in flight: %s", v->who, in_flight, err.msg);
+                CHECKF(st || r.agreement.ok, "%s, %d in flight: %s", v->who, in_flight, r.agreement.metric);
+                CHECKF(st || (r.frames == 12 && r.checked >= 3 + in_flight && r.fps > 0 && r.bound_fps > 0),
+                       "%s, %d in flight: %d frames timed, %d checked, %.1f frames/s, bound %.1f", v->who, in_flight,
+                       r.frames, r.checked, r.fps, r.bound_fps);
+            }
+        }
+        for (int f = 0; f < opened; f++)
+            sb_case_close(&cd[f]);
+    }
+}
+
 /* Stale t-links for g's n-links: flipped, halved or fresh, node by node,
  * so a flow found for them is far from g's. */
 static int32_t *stale_terms(const sb_gc_graph *g, unsigned long long seed)
@@ -604,6 +667,8 @@ int main(int argc, char **argv)
           test_gpu_kernel_census },
         { "gpu: streaming: a second frame uploaded into the same buffers gives its own reference",
           test_gpu_streaming },
+        { "gpu: stream: every CUDA variant, 1 and 3 frames in flight, each frame agrees with its own reference",
+          test_gpu_stream_in_flight },
     };
     const sb_test *groups[] = { gpu_tests };
     const int counts[] = { sizeof gpu_tests / sizeof gpu_tests[0] };

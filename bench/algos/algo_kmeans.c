@@ -169,6 +169,7 @@ const sb_algo sb_algo_kmeans = {
     .contract = "bit-exact: every label, every centre and the pass count equal the serial reference's",
     .stage_count = 2,
     .stages = kmeans_stages,
+    .stream_stage = 1,          /* fixed10 */
     .load_mode = SB_LOAD_RGB,
     .params_size = sizeof(sb_kmeans_params),
     .options_help = "--k 1..256 (16)  --init spread|kmeans++ (spread)  --seed N (1)  "

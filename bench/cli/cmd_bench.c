@@ -20,7 +20,7 @@
 enum {
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_MAX_PIXELS,
     OPT_MAX_MEMORY, OPT_BUDGET, OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_SIZE_CAPS, OPT_NO_FLUSH, OPT_RESUME, OPT_RESULTS,
-    OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_ROUNDS, OPT_PIN, OPT_REPEAT, OPT_COUNT
+    OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_ROUNDS, OPT_PIN, OPT_REPEAT, OPT_STREAM, OPT_COUNT
 };
 
 #define BENCH_BUDGET_MS 100
@@ -50,6 +50,9 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
     [OPT_REPEAT] = { "repeat", "auto|on|off", "auto",
                      "at the end, measure the summary image's rows again and report how many repeat within 10 % "
                      "(auto: the rows that fit in 5 % of the run's time, the costliest left out first)" },
+    [OPT_STREAM] = { "stream", "on|off|only", "on",
+                     "stream rows: each algorithm's scenes through its top GPU rung (1-3 frames in flight) and the "
+                     "serial reference (a frame per core), to <algo>.stream.csv; only: those alone, no other file touched" },
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL,
                            "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },
@@ -116,6 +119,9 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
         case OPT_PIN: st = sb_parse_choice(v, "--pin", (const char *const[]){ "off", "on", NULL }, &o->pin, err); break;
         case OPT_REPEAT:
             st = sb_parse_choice(v, "--repeat", (const char *const[]){ "auto", "on", "off", NULL }, &o->repeat, err);
+            break;
+        case OPT_STREAM:
+            st = sb_parse_choice(v, "--stream", (const char *const[]){ "on", "off", "only", NULL }, &o->stream, err);
             break;
         case OPT_RESUME: o->resume = 1; break;
         case OPT_RESULTS: st = sb_dir_arg(v, "--results", err), o->results_dir = v; break;

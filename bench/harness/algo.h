@@ -156,6 +156,12 @@ typedef struct sb_algo {
      * against --max-memory before anything is loaded (cases.h). */
     int host_bytes_per_px;
 
+    /* The stage bench's stream rows run (harness/stream.h): 0, the first,
+     * unless a program streaming video would run another (k-means: a
+     * fixed number of passes, so a frame's cost does not depend on when
+     * its content converges). */
+    int stream_stage;
+
     /* Stages that sweep one parameter, named by a letter and its value
      * ("r16", "r8", ...): the parameter's name ("radius"), so the report
      * adds a table and a plot of time against it (NULL: none). */

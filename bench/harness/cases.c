@@ -181,6 +181,8 @@ static sb_status steps_before(sb_case_data *cd, const sb_image *loaded, sb_image
     return st;
 }
 
+int sb_case_uses_memo(const sb_algo *algo, int stage) { return algo->after || feeds_a_pipeline(algo, stage); }
+
 sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
                        const sb_image *loaded, sb_error *err)
 {

@@ -24,6 +24,11 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
                        const sb_image *loaded, sb_error *err);
 void sb_case_close(sb_case_data *cd);
 
+/* Does a case of this stage go through the pipeline memo (a pipeline step,
+ * or the first step of one)?  Such cases are opened one at a time; the
+ * others share nothing and may be opened side by side (frames.h). */
+int sb_case_uses_memo(const sb_algo *algo, int stage);
+
 /* How many reference runs this process has made through the pipeline
  * memo: of the steps before a pipeline step, and of the cases of the
  * algorithms a pipeline starts from (each step, parameters and image

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,118 @@ static sb_status unique_names(const sb_dataset *ds, const char *what, sb_error *
                                "are keyed by name: rename one", what, ds->images[i].name, ds->images[j].path,
                                ds->images[i].path);
     return SB_OK;
+}
+
+sb_status sb_sequence_glob(const char *pattern, const int *rect, sb_sequence *seq, sb_error *err)
+{
+    memset(seq, 0, sizeof *seq);
+    glob_t g;
+    int rc = glob(pattern, GLOB_ERR, NULL, &g);
+    if (rc == GLOB_NOMATCH || (rc == 0 && g.gl_pathc == 0)) {
+        if (rc == 0)
+            globfree(&g);
+        return sb_fail(err, SB_ERR_USAGE, "%s: names no file (an empty sequence)", pattern);
+    }
+    if (rc != 0)
+        return sb_fail(err, rc == GLOB_NOSPACE ? SB_ERR_NOMEM : SB_ERR_IO, "%s: cannot list the frames", pattern);
+    sb_status st = SB_OK;
+    seq->frames = calloc(g.gl_pathc, sizeof *seq->frames);
+    if (!seq->frames)
+        st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; !st && i < g.gl_pathc; i++) {
+        const char *path = g.gl_pathv[i];
+        struct stat sbuf;
+        if (stat(path, &sbuf) != 0 || !S_ISREG(sbuf.st_mode)) {
+            st = sb_fail(err, SB_ERR_USAGE, "%s: not a regular file (frame %zu of %s)", path, i + 1, pattern);
+            break;
+        }
+        sb_image_info info;
+        if ((st = sb_image_probe(path, &info, err)))
+            break;
+        if (i > 0 && (info.width != seq->width || info.height != seq->height)) {
+            st = sb_fail(err, SB_ERR_USAGE, "%s is %dx%d and %s %dx%d: a sequence's frames are of one size", path,
+                         info.width, info.height, seq->frames[0], seq->width, seq->height);
+            break;
+        }
+        seq->width = info.width;
+        seq->height = info.height;
+        snprintf(seq->frames[seq->count++], SB_PATH_MAX, "%s", path);
+    }
+    globfree(&g);
+    if (st) {
+        sb_sequence_free(seq);
+        return st;
+    }
+    /* its name: the stem before the frame number ("clip/f*.png" -> "clip-f") */
+    const char *slash = strrchr(pattern, '/');
+    const char *base = slash ? slash + 1 : pattern;
+    int stem = (int)strcspn(base, "*?[.");
+    while (stem > 0 && (base[stem - 1] == '-' || base[stem - 1] == '_'))
+        stem--;
+    if (stem > 0)
+        snprintf(seq->name, sizeof seq->name, "%.*s", stem, base);
+    else if (slash && slash > pattern) {
+        const char *dir = slash;
+        while (dir > pattern && dir[-1] != '/')
+            dir--;
+        snprintf(seq->name, sizeof seq->name, "%.*s", (int)(slash - dir), dir);
+    } else
+        snprintf(seq->name, sizeof seq->name, "frames");
+    if (rect)
+        memcpy(seq->rect, rect, sizeof seq->rect);
+    else
+        sb_dataset_default_rect(seq->width, seq->height, seq->rect);
+    return SB_OK;
+}
+
+void sb_sequence_free(sb_sequence *seq)
+{
+    free(seq->frames);
+    memset(seq, 0, sizeof *seq);
+}
+
+/* sequences.tsv beside the manifest in dir: the set's scenes, if any. */
+static sb_status load_sequences(const char *dir, sb_dataset *ds, sb_error *err)
+{
+    char path[SB_PATH_MAX];
+    snprintf(path, sizeof path, "%s%ssequences.tsv", dir, dir[0] ? "/" : "");
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return SB_OK;
+    char line[4096];
+    int lineno = 0;
+    sb_status st = SB_OK;
+    while (!st && fgets(line, sizeof line, fp)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0] || line[0] == '#')
+            continue;
+        char name[128], pattern[1024];
+        int frames, w, h, r[4];
+        if (sscanf(line, "%127[^\t]\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%1023[^\t]", name, &frames, &w, &h, &r[0], &r[1],
+                   &r[2], &r[3], pattern) != 9) {
+            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: expected 9 tab-separated fields", path, lineno);
+            break;
+        }
+        sb_sequence *grown = realloc(ds->sequences, (size_t)(ds->nsequences + 1) * sizeof *grown);
+        if (!grown) {
+            st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
+            break;
+        }
+        ds->sequences = grown;
+        char full[SB_PATH_MAX];
+        dataset_join(full, sizeof full, dir, pattern);
+        sb_sequence *seq = &ds->sequences[ds->nsequences];
+        if ((st = sb_sequence_glob(full, r, seq, err)))
+            break;
+        ds->nsequences++;
+        snprintf(seq->name, sizeof seq->name, "%s", name);
+        if (seq->count != frames || seq->width != w || seq->height != h)
+            st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: %s lists %d frames of %dx%d, and %d of %dx%d are there: "
+                         "run 'make datasets'", path, lineno, name, frames, w, h, seq->count, seq->width, seq->height);
+    }
+    fclose(fp);
+    return st;
 }
 
 sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *err)
@@ -98,6 +211,8 @@ sb_status sb_dataset_load_manifest(const char *path, sb_dataset *ds, sb_error *e
         st = sb_fail(err, SB_ERR_FORMAT, "%s: lists no images", path);
     if (!st)
         st = unique_names(ds, path, err);
+    if (!st)
+        st = load_sequences(dir, ds, err);
     if (st)
         sb_dataset_free(ds);
     return st;
@@ -210,6 +325,9 @@ sb_status sb_dataset_from_files(char *const *paths, int count, const int *rect, 
 
 void sb_dataset_free(sb_dataset *ds)
 {
+    for (int i = 0; i < ds->nsequences; i++)
+        sb_sequence_free(&ds->sequences[i]);
+    free(ds->sequences);
     free(ds->images);
     memset(ds, 0, sizeof *ds);
 }

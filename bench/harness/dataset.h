@@ -4,7 +4,8 @@
  * A manifest (datasets/build/<set>/manifest.tsv, written by sbgen) has one
  * tab-separated line per image:
  *   name  path  kind  width  height  rect_x rect_y rect_w rect_h  labels  mask  gallery
- * with paths relative to the manifest and "-" for absent fields.
+ * with paths relative to the manifest and "-" for absent fields.  A set
+ * with scenes also has sequences.tsv beside it (sb_sequence, below).
  */
 #ifndef SEGBENCH_DATASET_H
 #define SEGBENCH_DATASET_H
@@ -25,11 +26,33 @@ typedef struct sb_dataset_image {
     int sweep;                /* bench sweeps thread counts here (see cmd_bench.c) */
 } sb_dataset_image;
 
+/* A sequence of frames of one size (a video), for the stream rows
+ * (stream.h): a set's scene (sequences.tsv beside its manifest, written
+ * by sbgen: name, frames, width, height, the rectangle holding the object
+ * in every frame, and the frames' file pattern) or `--frames GLOB`. */
+typedef struct sb_sequence {
+    char name[128];
+    int width, height;
+    int rect[4];              /* holds the object in every frame; w = 0 when none */
+    int count;
+    char (*frames)[SB_PATH_MAX];   /* the frame files, in name order */
+} sb_sequence;
+
 typedef struct sb_dataset {
     char name[64];
     int count;
     sb_dataset_image *images;
+    int nsequences;
+    sb_sequence *sequences;
 } sb_dataset;
+
+/* The files a glob pattern names (glob(3): no shell), in name order, as a
+ * sequence named after the pattern's directory and stem; each frame's
+ * size read from its header.  One clear line, and no sequence, when the
+ * pattern names no file, a file is no image, or two frames differ in size.
+ * rect: the object's rectangle (NULL: sb_dataset_default_rect). */
+sb_status sb_sequence_glob(const char *pattern, const int *rect, sb_sequence *seq, sb_error *err);
+void sb_sequence_free(sb_sequence *seq);
 
 /* Load datasets/build/<set>/manifest.tsv under `root` (the repository). */
 sb_status sb_dataset_load_set(const char *root, const char *set, sb_dataset *ds, sb_error *err);

@@ -1,7 +1,7 @@
 /* gpu_clocks.c - reading the GPU's clocks (gpu_clocks.h). */
 #include "harness/gpu_clocks.h"
+#include "harness/nvml.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -12,51 +12,17 @@
 
 extern char **environ;
 
-/* ---- NVML, loaded at run time -------------------------------------------------------------- */
-
-typedef struct nvml_device *nvml_device;
-enum { NVML_OK = 0, NVML_CLOCK_SM = 1, NVML_CLOCK_MEM = 2 };
-
-static struct {
-    int tried, ok;
-    int (*init)(void);
-    int (*by_uuid)(const char *, nvml_device *);
-    int (*by_index)(unsigned, nvml_device *);
-    int (*clock)(nvml_device, int, unsigned *);
-    int (*reasons)(nvml_device, unsigned long long *);
-} nvml;
-
-static int nvml_load(void)
-{
-    if (nvml.tried)
-        return nvml.ok;
-    nvml.tried = 1;
-    void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-        return 0;
-    *(void **)&nvml.init = dlsym(lib, "nvmlInit_v2");
-    *(void **)&nvml.by_uuid = dlsym(lib, "nvmlDeviceGetHandleByUUID");
-    *(void **)&nvml.by_index = dlsym(lib, "nvmlDeviceGetHandleByIndex_v2");
-    *(void **)&nvml.clock = dlsym(lib, "nvmlDeviceGetClockInfo");
-    /* the newer name first; drivers before r535 have only the older */
-    *(void **)&nvml.reasons = dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
-    if (!nvml.reasons)
-        *(void **)&nvml.reasons = dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
-    nvml.ok = nvml.init && nvml.by_uuid && nvml.by_index && nvml.clock && nvml.init() == NVML_OK;
-    return nvml.ok;
-}
+/* ---- NVML ---------------------------------------------------------------------------------- */
 
 static int nvml_read(const char *uuid, sb_gpu_clocks *c)
 {
-    nvml_device dev;
-    int found = uuid && *uuid ? nvml.by_uuid(uuid, &dev) : nvml.by_index(0, &dev);
+    sb_nvml_dev dev;
     unsigned sm = 0, mem = 0;
-    if (found != NVML_OK || nvml.clock(dev, NVML_CLOCK_SM, &sm) != NVML_OK ||
-        nvml.clock(dev, NVML_CLOCK_MEM, &mem) != NVML_OK)
+    if (!sb_nvml_device(uuid, &dev) || !sb_nvml_clock(dev, SB_NVML_CLOCK_SM, &sm) ||
+        !sb_nvml_clock(dev, SB_NVML_CLOCK_MEM, &mem))
         return 0;
     unsigned long long reasons = 0;
-    if (nvml.reasons)
-        nvml.reasons(dev, &reasons);
+    sb_nvml_reasons(dev, &reasons);
     c->sm_mhz = (int)sm;
     c->mem_mhz = (int)mem;
     c->reasons = reasons;
@@ -125,7 +91,7 @@ int sb_gpu_clocks_read(const char *uuid, sb_gpu_clocks *c)
     const char *sim = simulated();
     if (sim)
         c->ok = sscanf(sim, "%d,%d,%llx", &c->sm_mhz, &c->mem_mhz, &c->reasons) == 3;
-    else if (nvml_load())
+    else if (sb_nvml_load())
         c->ok = nvml_read(uuid, c);
     else
         c->ok = smi_read(uuid, c);
@@ -136,7 +102,7 @@ const char *sb_gpu_clocks_source(void)
 {
     if (simulated())
         return "simulated";
-    if (nvml_load())
+    if (sb_nvml_load())
         return "nvml";
     if (!smi_missing) {                  /* find out, once, whether nvidia-smi answers */
         sb_gpu_clocks probe;

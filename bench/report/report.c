@@ -266,6 +266,7 @@ typedef struct report_sets {
     sb_rows *rows;
     const sb_algo **algos;
     profile_set *profile;
+    stream_set *streams;       /* each algorithm's stream rows (report_streams.c) */
     int nalgo;
 } report_sets;
 
@@ -276,7 +277,8 @@ static sb_status report_sets_read(const char *results_dir, report_sets *rs, sb_e
     rs->rows = calloc((size_t)n, sizeof *rs->rows);
     rs->algos = calloc((size_t)n, sizeof *rs->algos);
     rs->profile = calloc((size_t)n, sizeof *rs->profile);
-    if (!rs->rows || !rs->algos || !rs->profile)
+    rs->streams = calloc((size_t)n, sizeof *rs->streams);
+    if (!rs->rows || !rs->algos || !rs->profile || !rs->streams)
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     sb_status st = SB_OK;
     for (int a = 0; a < n && !st; a++) {
@@ -291,8 +293,10 @@ static sb_status report_sets_read(const char *results_dir, report_sets *rs, sb_e
             rs->algos[rs->nalgo++] = sb_algo_at(a);
         }
     }
-    for (int a = 0; a < rs->nalgo; a++)
+    for (int a = 0; a < rs->nalgo; a++) {
         profile_read(results_dir, rs->algos[a]->name, &rs->profile[a]);
+        stream_set_read(results_dir, rs->algos[a]->name, &rs->streams[a]);
+    }
     return st;
 }
 
@@ -301,7 +305,9 @@ static void report_sets_free(report_sets *rs)
     for (int a = 0; a < rs->nalgo; a++) {
         sb_rows_free(&rs->rows[a]);
         profile_free(&rs->profile[a]);
+        stream_set_free(&rs->streams[a]);
     }
+    free(rs->streams);
     free(rs->rows);
     free(rs->algos);
     free(rs->profile);
@@ -366,8 +372,9 @@ static void report_first_screen(FILE *md, const char *results_dir, const report_
     fprintf(md, "## Summary\n\nEach stage at the largest image it was measured on; medians.\n\n");
     report_summary_header(md);
     for (int a = 0; a < rs->nalgo; a++)
-        report_summary_rows(md, &rs->rows[a], rs->algos[a], copy_gbps, &rs->profile[a]);
+        report_summary_rows(md, &rs->rows[a], rs->algos[a], copy_gbps, &rs->profile[a], &rs->streams[a]);
     report_summary_legend(md);
+    report_streams_table(md, rs->streams, rs->algos, rs->nalgo);
     int gpu = 0;
     for (int a = 0; a < rs->nalgo; a++)
         gpu += view_rows_have_gpu(&rs->rows[a]);
@@ -504,7 +511,8 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     for (int a = 0; a < rs.nalgo && !st; a++) {
         st = algo_page(&pc, results_dir, out_dir, rs.algos[a], &rs.rows[a], &rs.profile[a], err);
         if (!st && view_rows_have_gpu(&rs.rows[a]))       /* lessons are CUDA rungs: none measured, no page */
-            st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], atof(e.copy), &rs.profile[a], err);
+            st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], atof(e.copy), &rs.profile[a],
+                                     &rs.streams[a], err);
     }
     int gallery = 0;
     if (!st)

@@ -71,7 +71,7 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
 }
 
 sb_status report_lessons_page(const char *results_dir, const char *out_dir, const sb_algo *algo, const sb_rows *rows,
-                              double copy_gbps, const profile_set *p, sb_error *err)
+                              double copy_gbps, const profile_set *p, const stream_set *streams, sb_error *err)
 {
     const sb_variant *list[MAX_RUNGS];
     if (lesson_rungs(algo->name, list, MAX_RUNGS) == 0)
@@ -106,6 +106,7 @@ sb_status report_lessons_page(const char *results_dir, const char *out_dir, cons
         edges_table(md, algo, rows, results_dir, s, copy_gbps, p);
         fprintf(md, "\n");
     }
+    report_streams_in_flight(md, streams);
     fclose(md);
     char path[1400];
     snprintf(path, sizeof path, "%s/lessons-%s.md", out_dir, algo->name);

@@ -24,7 +24,7 @@ void report_limits_legend(FILE *md);
 /* One summary row per stage of one algorithm (markdown table rows), with
  * its x limit from the profile p (may be empty). */
 void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, double copy_gbps,
-                         const profile_set *p);
+                         const profile_set *p, const struct stream_set *streams);
 
 /* The algorithm page's roofline: every profiled rung a point (nothing
  * without a profile). */

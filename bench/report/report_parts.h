@@ -87,12 +87,29 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo);
 sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_algo *pipeline, FILE *md,
                                sb_error *err);
 
+/* ---- the stream rows (report_streams.c) ---- */
+typedef struct stream_set {
+    struct sb_stream_row *row;
+    int count;
+} stream_set;
+/* results_dir/<algo>.stream.csv, or no rows. */
+void stream_set_read(const char *results_dir, const char *algo, stream_set *ss);
+void stream_set_free(stream_set *ss);
+/* The first screen's streaming table: each algorithm's scenes, the best
+ * GPU and CPU stream, latency, energy, the share of the overlap bound. */
+void report_streams_table(FILE *md, const stream_set *sets, const struct sb_algo *const *algos, int nalgo);
+/* The summary's "streaming" pick for a stage from its stream rows at the
+ * largest scene ("cuda-fused, 3 in flight"); 0 when none was streamed. */
+int report_stream_use(const stream_set *ss, const char *stage, char *out, size_t size);
+/* The lessons page's frames-in-flight table (nothing without stream rows). */
+void report_streams_in_flight(FILE *md, const stream_set *ss);
+
 /* ---- the lessons ---- */
 /* lessons-<algo>.md: the CUDA ladder as a tree, each edge's idea, gain and
  * census change, the steps that lost (report_lessons.c); nothing when the
  * algorithm has no rungs. */
 sb_status report_lessons_page(const char *results_dir, const char *out_dir, const sb_algo *algo, const sb_rows *rows,
-                              double copy_gbps, const profile_set *p, sb_error *err);
+                              double copy_gbps, const profile_set *p, const stream_set *streams, sb_error *err);
 
 /* ---- the kernel census ---- */
 /* The stage's kernels from results_dir/<algo>.kernels.csv, when there is one (report_kernels.c). */

@@ -83,7 +83,8 @@ void report_summary_legend(FILE *fp)
                 "already where it is processed); *per frame*: by the time a program streaming images pays for "
                 "each (upload, run, download into existing buffers; a CPU variant's kernel time plus its fetch), "
                 "with the GPU's one-time setup after the +. *Use*: the faster of the two when the image is already "
-                "on the GPU (kernel) and when it streams from the host (per frame). *x limit*: the fastest CUDA rung's "
+                "on the GPU (kernel) and when frames stream from the host (the streaming table's fastest where the "
+                "stage was streamed, else per frame, one frame at a time). *x limit*: the fastest CUDA rung's "
                 "kernel time over the stage's limit, and what bounds it (the limits table below says how each is "
                 "derived; 1.00x would be the speed of light). \xe2\x80\xa0 measured once or twice (each run took "
                 "at least the time budget); \xe2\x80\xa1 flagged noisy (its flags column: spread, over the host "
@@ -95,7 +96,8 @@ void report_summary_legend(FILE *fp)
                 "GPU. Compare the GPU with the best CPU of the same host first.\n");
 }
 
-void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, double copy_gbps, const profile_set *p)
+void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, double copy_gbps, const profile_set *p,
+                         const stream_set *streams)
 {
     for (int s = 0; s < algo->stage_count; s++) {
         stage_view sv;
@@ -127,6 +129,7 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
         const sb_row *streaming = gpu_f && (!cpu_f || gpu_f->frame.median < cpu_f->frame.median) ? gpu_f : cpu_f;
         name_cell(on_gpu, on, sizeof on);
         name_cell(streaming, stream, sizeof stream);
+        report_stream_use(streams, algo->stages[s], stream, sizeof stream);   /* a stream measured: its fastest */
         if (!strcmp(on, stream))
             snprintf(use, sizeof use, "%s", on);
         else

@@ -54,27 +54,28 @@ void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_me
 void run_account_text(const bench_run *r, char *line, size_t line_size, char *json, size_t json_size)
 {
     const time_account *a = &r->spent;
-    double total = sb_clock_ms() - r->begun_ms, known = a->references + a->census + a->pictures + a->repeat;
+    double total = sb_clock_ms() - r->begun_ms, known = a->references + a->census + a->pictures + a->repeat + a->streams;
     for (int k = 0; k < SB_STEPS; k++)
         known += a->step[k];
     double rest = total > known ? total - known : 0.0;
     snprintf(line, line_size,
              "where the time went (%.0f s): serial references and pipeline inputs %.0f s, rows %.0f s, kernel census "
-             "%.0f s, gallery and quality %.0f s, repeatability %.0f s, the rest %.0f s (images, bandwidth ceilings, "
+             "%.0f s, gallery and quality %.0f s, repeatability %.0f s, stream rows %.0f s, the rest %.0f s (images, bandwidth ceilings, "
              "files)\n"
              "  rows by step: check %.0f s, warm-up %.0f, timed %.0f, per frame %.0f, cold runs %.0f; by kind: "
              "serial %.0f s, CPU threads %.0f (the sweep's smaller counts %.0f), GPU %.0f",
              total / 1e3, a->references / 1e3, (a->serial + a->threaded + a->gpu) / 1e3, a->census / 1e3,
-             a->pictures / 1e3, a->repeat / 1e3, rest / 1e3, a->step[SB_STEP_CHECK] / 1e3, a->step[SB_STEP_WARMUP] / 1e3,
+             a->pictures / 1e3, a->repeat / 1e3, a->streams / 1e3, rest / 1e3, a->step[SB_STEP_CHECK] / 1e3,
+             a->step[SB_STEP_WARMUP] / 1e3,
              a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3, a->step[SB_STEP_COLD] / 1e3,
              a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3);
     snprintf(json, json_size,
              "{\"total\": %.1f, \"references\": %.1f, \"check\": %.1f, \"warm_up\": %.1f, \"timed\": %.1f, "
              "\"per_frame\": %.1f, \"cold_runs\": %.1f, \"serial_rows\": %.1f, \"threaded_rows\": %.1f, "
              "\"sweep_rows\": %.1f, \"gpu_rows\": %.1f, \"census\": %.1f, \"gallery_quality\": %.1f, "
-             "\"repeat_run\": %.1f, \"rest\": %.1f}",
+             "\"repeat_run\": %.1f, \"streams\": %.1f, \"rest\": %.1f}",
              total / 1e3, a->references / 1e3, a->step[SB_STEP_CHECK] / 1e3, a->step[SB_STEP_WARMUP] / 1e3,
              a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3, a->step[SB_STEP_COLD] / 1e3,
              a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3, a->census / 1e3, a->pictures / 1e3,
-             a->repeat / 1e3, rest / 1e3);
+             a->repeat / 1e3, a->streams / 1e3, rest / 1e3);
 }

@@ -9,6 +9,7 @@
 #include "base/args.h"
 #include "base/patterns.h"
 #include "compare/noise.h"
+#include "harness/energy.h"
 #include "harness/host_noise.h"
 #include "io/catalogue.h"
 #include "report/report.h"
@@ -144,6 +145,32 @@ static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
     return st;
 }
 
+/* bench --stream only: the stream rows alone, into <algo>.stream.csv; no
+ * other file of the results folder is touched (its rows, env.json and
+ * report stay the run's that made them). */
+static sb_status run_streams_only(bench_run *r, sb_error *err)
+{
+    const sb_bench_opts *o = r->o;
+    sb_status st = run_start(r, err);
+    if (st)
+        return st;
+    fprintf(stderr, "machine %s; dataset %s (%d scenes); run %s: stream rows only, to %s/<algo>.stream.csv\n",
+            r->env.machine_id, r->ds.name, r->ds.nsequences, r->env.run_id, r->results_dir);
+    if (r->ds.nsequences == 0)
+        fprintf(stderr, "dataset %s has no scene: no stream rows (a 'scene WxH' line in its .set file)\n",
+                r->ds.name);
+    r->started_ms = sb_clock_ms();
+    sb_energy_open(r->env.device.present && r->env.device.has_image ? r->env.device.uuid : NULL);
+    for (int i = 0; i < sb_algo_count() && !st; i++)
+        if (sb_pattern_match(o->algos, sb_algo_at(i)->name))
+            st = run_streams(r, sb_algo_at(i), err);
+    if (!st && r->failures)
+        st = sb_fail(err, SB_ERR_AGREEMENT, "%d stream row(s) marked FAIL", r->failures);
+    sb_dataset_free(&r->ds);
+    sb_dir_lock_release(&r->lock);
+    return st;
+}
+
 sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
 {
     static bench_run run;
@@ -156,6 +183,8 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     sb_status st = run_begin(r, err);
     if (st)
         return st;
+    if (o->stream == SB_STREAM_ONLY && !o->check_only)
+        return run_streams_only(r, err);
     int present = 0;             /* rows measured before (--resume) */
     if (!o->check_only && (st = run_start(r, err)))
         return run_close(r, st, err);
@@ -171,12 +200,21 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
                         "changing clocks and are flagged 'governor' (cpupower frequency-set -g performance)\n",
                 governor);
     r->started_ms = sb_clock_ms();
-    for (int i = 0; i < sb_algo_count() && !st; i++)
-        if (sb_pattern_match(o->algos, sb_algo_at(i)->name))
-            st = run_algo(r, sb_algo_at(i), err);
-    if (!st)
+    if (o->stream != SB_STREAM_OFF && !o->check_only)
+        sb_energy_open(r->env.device.present && r->env.device.has_image ? r->env.device.uuid : NULL);
+    for (int i = 0; i < sb_algo_count() && !st; i++) {
+        const sb_algo *algo = sb_algo_at(i);
+        if (!sb_pattern_match(o->algos, algo->name))
+            continue;
+        if (o->stream != SB_STREAM_ONLY)
+            st = run_algo(r, algo, err);
+        if (!st && o->stream != SB_STREAM_OFF)
+            st = run_streams(r, algo, err);
+    }
+    if (!st && o->stream != SB_STREAM_ONLY)
         st = run_repeat(r, err);
     if (!st)
         st = run_finish(r, err);
     return run_close(r, st, err);
 }
+

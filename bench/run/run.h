@@ -14,6 +14,8 @@
  *   pictures.c  the gallery and the quality of the reference's output
  *   account.c   progress, failures, and where the time went
  *   census.c    <algo>.kernels.csv, the kernel census of device rows
+ *   streams.c   the stream rows: each scene of the set, frames in flight,
+ *               into <algo>.stream.csv (harness/stream.h)
  *   run.c       the steps above, in order
  *
  * single.c is the other run: `segbench run ALGO IN OUT`, one variant on one
@@ -31,6 +33,7 @@
 
 enum { SB_RUN_THREAD_COUNTS = 16 };
 enum { SB_REPEAT_AUTO, SB_REPEAT_ON, SB_REPEAT_OFF };
+enum { SB_STREAM_ON, SB_STREAM_OFF, SB_STREAM_ONLY };
 
 /* What one bench or check run does: the command line, parsed. */
 typedef struct sb_bench_opts {
@@ -49,6 +52,7 @@ typedef struct sb_bench_opts {
     int rounds;                   /* host rows: interleaved rounds (harness.h); 1: one row at a time */
     int pin;                      /* host threads pinned (segbench/placement.h) */
     int repeat;                   /* SB_REPEAT_*: measure a sample again at the end (repeat.c) */
+    int stream;                   /* SB_STREAM_*: the stream rows too, not, or alone (streams.c) */
     const char *results_dir;      /* NULL: results/<machine-id> */
     int quiet;
 } sb_bench_opts;

@@ -31,7 +31,7 @@ typedef struct planned_row {
  * the repeatability re-measure at the end.
  * Printed at the end and kept in env.json (invocation_time_s). */
 typedef struct time_account {
-    double references, census, pictures, repeat;
+    double references, census, pictures, repeat, streams;
     double step[SB_STEPS];
     double serial, threaded, gpu, sweep;
 } time_account;
@@ -118,6 +118,9 @@ sb_status run_gallery(bench_run *r, const sb_algo *algo, const sb_dataset_image 
                       sb_error *err);
 sb_status run_quality(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
                       sb_error *err);
+
+/* streams.c: the algorithm's stream rows, into <algo>.stream.csv. */
+sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err);
 
 /* repeat.c: the summary image's rows measured again, tallied into env. */
 sb_status run_repeat(bench_run *r, sb_error *err);

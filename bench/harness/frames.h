@@ -1,0 +1,25 @@
+/* frames.h - the cases of a sequence's frames (dataset.h's sb_sequence),
+ * for the stream rows: each frame loaded in the algorithm's format, copied
+ * to pinned memory, and its own serial reference computed, the frames
+ * side by side on several threads where the algorithm allows (its cases
+ * share no pipeline memo, cases.h): a stream of four 1080p frames whose
+ * references take 8 s each is ready in about 8 s, not 32. */
+#ifndef SEGBENCH_FRAMES_H
+#define SEGBENCH_FRAMES_H
+
+#include "harness/cases.h"
+
+typedef struct sb_frames {
+    int count;
+    sb_case_data *cd;           /* count cases */
+    const sb_case **c;          /* &cd[i].c, as sb_stream_measure takes them */
+    double ref_ms;              /* the references' wall time */
+} sb_frames;
+
+/* params: the stage's parameters for the sequence (sb_case_params with its
+ * rectangle).  jobs: at most this many frames at once (>= 1). */
+sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const void *params, const sb_sequence *seq,
+                         int jobs, sb_error *err);
+void sb_frames_close(sb_frames *fr);
+
+#endif

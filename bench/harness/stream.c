@@ -1,0 +1,417 @@
+/* stream.c - frames through one variant with K in flight (stream.h). */
+#include "harness/stream.h"
+
+#include "harness/agreement.h"
+#include "harness/outputs.h"
+#include "harness/protocol.h"
+
+#include "segbench/clock.h"
+#include "segbench/device.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A check pass whose frames took this long each is also the timed pass. */
+#define SLOW_FRAME_MS 100.0
+/* The bound's parts: this many samples of each, or this much time. */
+enum { BOUND_MIN_SAMPLES = 9, BOUND_SAMPLES = 256 };
+#define BOUND_BUDGET_MS 100.0
+
+void sb_stream_defaults(sb_stream_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->in_flight = 2;
+    o->threads = 1;
+    o->min_seconds = SB_ENERGY_MIN_S;
+    o->max_frames = 1000000;
+    o->warmup_ms = 200.0;
+}
+
+/* One instance of the variant: its own session (state, output, stream),
+ * and the case it runs, whose input is pointed at each frame in turn. */
+typedef struct instance {
+    sb_case c;
+    sb_image img;              /* the frame in flight: a frame's header, its pixels */
+    sb_session s;
+    void *stream;
+    int last;                  /* the distinct frame it ran last, -1: none */
+} instance;
+
+/* One pass of frames through the instances. */
+typedef struct pass {
+    instance *inst;
+    int k;
+    const sb_case *const *frames;
+    int n;
+    int total;                 /* frames to push (at most) */
+    double seconds;            /* > 0: take no frame after this long */
+    double deadline_ms;
+    int check;                 /* poison, then compare each output with its reference */
+    atomic_int next;           /* the next frame to hand out */
+    atomic_int stop;           /* an error or a failed check: hand out no more */
+    double *submit_ms, *done_ms;   /* per frame pushed */
+    pthread_mutex_t lock;      /* the fields below */
+    sb_status st;
+    sb_error err;
+    int failed, checked;
+    sb_agreement ag;
+} pass;
+
+typedef struct worker {
+    pass *p;
+    instance *in;
+} worker;
+
+static sb_status instance_frame(const sb_variant *v, instance *in, const sb_case *frame, sb_error *err)
+{
+    in->img.data = frame->input->data;        /* same size, stride and channels: one sequence */
+    in->c.reference = frame->reference;
+    const sb_variant_ops *ops = v->ops;
+    sb_status st = ops->upload ? ops->upload(in->s.state, err) : SB_OK;
+    if (!st)
+        st = ops->run(in->s.state, err);
+    if (!st)
+        st = ops->fetch(in->s.state, err);
+    if (st && sb_is_device(v)) {
+        sb_error ignored;
+        sb_device_sync(in->stream, &ignored);
+    }
+    return st;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    pass *p = w->p;
+    instance *in = w->in;
+    const sb_variant *v = in->s.v;
+    for (;;) {
+        if (atomic_load(&p->stop))
+            break;
+        if (p->deadline_ms > 0 && sb_clock_ms() > p->deadline_ms)
+            break;
+        int f = atomic_fetch_add(&p->next, 1);
+        if (f >= p->total)
+            break;
+        int d = f % p->n;
+        const sb_case *frame = p->frames[d];
+        if (p->check)
+            sb_output_poison(in->s.out);
+        sb_error err = { SB_OK, "" };
+        p->submit_ms[f] = sb_clock_ms();
+        sb_status st = instance_frame(v, in, frame, &err);
+        p->done_ms[f] = sb_clock_ms();
+        in->last = d;
+        sb_agreement ag = { 0 };
+        if (!st && p->check)
+            sb_output_check(frame->algo, frame->input, frame->params, frame->reference, in->s.out, v->flags, &ag);
+        pthread_mutex_lock(&p->lock);
+        if (st && !p->st) {
+            p->st = st;
+            p->err = err;
+        }
+        if (!st && p->check) {
+            p->checked++;
+            if (!ag.ok && !p->failed) {
+                p->failed = 1;
+                p->ag = ag;
+                snprintf(p->ag.metric, sizeof p->ag.metric, "frame %d of %d: %.200s", d + 1, p->n, ag.metric);
+            } else if (!p->failed) {
+                p->ag = ag;
+            }
+        }
+        pthread_mutex_unlock(&p->lock);
+        if (st || (p->check && !ag.ok))
+            atomic_store(&p->stop, 1);
+    }
+    return NULL;
+}
+
+/* Push `total` frames through the k instances, one host thread each.
+ * *wall_ms: first submission to last result. */
+static sb_status run_pass(pass *p, sb_energy_mark *before, sb_energy_mark *after, double *wall_ms, sb_error *err)
+{
+    p->submit_ms = calloc((size_t)p->total, sizeof *p->submit_ms);
+    p->done_ms = calloc((size_t)p->total, sizeof *p->done_ms);
+    worker *w = calloc((size_t)p->k, sizeof *w);
+    pthread_t *tid = calloc((size_t)p->k, sizeof *tid);
+    if (!p->submit_ms || !p->done_ms || !w || !tid) {
+        free(w);
+        free(tid);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory for a stream of %d frames", p->total);
+    }
+    atomic_init(&p->next, 0);
+    atomic_init(&p->stop, 0);
+    pthread_mutex_init(&p->lock, NULL);
+    p->st = SB_OK;
+    p->failed = p->checked = 0;
+    if (before)
+        sb_energy_mark_now(before);
+    if (p->seconds > 0)
+        p->deadline_ms = sb_clock_ms() + p->seconds * 1000.0;
+    int started = 0;
+    sb_status st = SB_OK;
+    for (int i = 0; i < p->k; i++) {
+        w[i].p = p;
+        w[i].in = &p->inst[i];
+        if (pthread_create(&tid[i], NULL, worker_main, &w[i]) != 0) {
+            atomic_store(&p->stop, 1);
+            st = sb_fail(err, SB_ERR_NOMEM, "cannot start stream thread %d of %d", i + 1, p->k);
+            break;
+        }
+        started++;
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    if (after)
+        sb_energy_mark_now(after);
+    pthread_mutex_destroy(&p->lock);
+    free(w);
+    free(tid);
+    if (!st && p->st) {
+        st = p->st;
+        *err = p->err;
+    }
+    int pushed = atomic_load(&p->next) < p->total ? atomic_load(&p->next) : p->total;
+    p->total = pushed;                         /* a deadline may have stopped it early */
+    double first = 1e300, last = -1e300;
+    for (int f = 0; f < pushed; f++) {
+        if (p->done_ms[f] <= 0)
+            continue;
+        first = fmin(first, p->submit_ms[f]);
+        last = fmax(last, p->done_ms[f]);
+    }
+    *wall_ms = last > first ? last - first : 0;
+    return st;
+}
+
+static void pass_free(pass *p)
+{
+    free(p->submit_ms);
+    free(p->done_ms);
+    p->submit_ms = p->done_ms = NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *ms, int n)
+{
+    qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+    return n ? sb_quantile_sorted(ms, n, 0.5) : 0;
+}
+
+/* Protocol step 3: one instance alone, each part of a frame apart. */
+static sb_status measure_bound(const sb_variant *v, instance *in, const sb_case *frame, const sb_stream_opts *o,
+                               sb_stream_result *r, sb_error *err)
+{
+    double up[BOUND_SAMPLES], run[BOUND_SAMPLES], down[BOUND_SAMPLES];
+    int n = 0;
+    sb_status st = SB_OK;
+    in->img.data = frame->input->data;
+    double started = sb_clock_ms();
+    if (!sb_is_device(v)) {
+        /* the serial reference's own run is this row's frame, where it is the same code */
+        if (v == frame->reference_variant && o->threads == 1 && frame->ref_times.run_ms >= SLOW_FRAME_MS)
+            run[n++] = frame->ref_times.run_ms;
+        while (!st && n < BOUND_SAMPLES && (n == 0 || (run[0] < SLOW_FRAME_MS && (n < BOUND_MIN_SAMPLES || sb_clock_ms() - started < BOUND_BUDGET_MS)))) {
+            double t0 = sb_clock_ms();
+            st = v->ops->run(in->s.state, err);
+            if (!st)
+                st = v->ops->fetch(in->s.state, err);
+            run[n++] = sb_clock_ms() - t0;
+        }
+        if (st)
+            return st;
+        r->run_ms = median_of(run, n);
+        r->bound_fps = r->run_ms > 0 ? o->in_flight * 1000.0 / r->run_ms : 0;
+        snprintf(r->bound_by, sizeof r->bound_by, "cpus");
+        return SB_OK;
+    }
+    while (!st && n < BOUND_SAMPLES && (n < BOUND_MIN_SAMPLES || sb_clock_ms() - started < BOUND_BUDGET_MS)) {
+        double t0 = sb_clock_ms();
+        st = v->ops->upload(in->s.state, err);
+        if (!st)
+            st = sb_device_sync(in->stream, err);
+        up[n] = sb_clock_ms() - t0;
+        if (!st)
+            st = sb_session_sample(&in->s, 0, &run[n], err);
+        t0 = sb_clock_ms();
+        if (!st)
+            st = v->ops->fetch(in->s.state, err);
+        down[n] = sb_clock_ms() - t0;
+        n += !st;
+    }
+    if (st) {
+        sb_error ignored;
+        sb_device_sync(in->stream, &ignored);
+        return st;
+    }
+    r->upload_ms = median_of(up, n);
+    r->run_ms = median_of(run, n);
+    r->fetch_ms = median_of(down, n);
+    double worst = fmax(r->upload_ms, fmax(r->run_ms, r->fetch_ms));
+    snprintf(r->bound_by, sizeof r->bound_by, "%s",
+             worst == r->upload_ms ? "upload" : worst == r->run_ms ? "run" : "fetch");
+    r->bound_fps = worst > 0 ? 1000.0 / worst : 0;
+    return SB_OK;
+}
+
+/* Latency percentiles and rate of a timed pass. */
+static sb_status pass_summarise(const pass *p, double wall_ms, sb_stream_result *r, sb_error *err)
+{
+    double *lat = malloc((size_t)p->total * sizeof *lat);
+    if (!lat)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    for (int f = 0; f < p->total; f++)
+        lat[f] = p->done_ms[f] - p->submit_ms[f];
+    qsort(lat, (size_t)p->total, sizeof *lat, cmp_double);
+    r->p50_ms = sb_quantile_sorted(lat, p->total, 0.50);
+    r->p99_ms = sb_quantile_sorted(lat, p->total, 0.99);
+    r->max_ms = lat[p->total - 1];
+    free(lat);
+    r->frames = p->total;
+    r->seconds = wall_ms / 1000.0;
+    r->fps = wall_ms > 0 ? p->total * 1000.0 / wall_ms : 0;
+    return SB_OK;
+}
+
+static void instances_close(instance *inst, int k)
+{
+    for (int i = 0; i < k; i++) {
+        sb_session_close(&inst[i].s);
+        sb_device_stream_destroy(inst[i].stream);
+    }
+    free(inst);
+}
+
+static sb_status instances_open(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
+                                instance **out, sb_error *err)
+{
+    int k = o->in_flight;
+    instance *inst = calloc((size_t)k, sizeof *inst);
+    if (!inst)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_status st = SB_OK;
+    for (int i = 0; i < k && !st; i++) {
+        instance *in = &inst[i];
+        const sb_case *first = frames[i % n];
+        in->c = *first;
+        in->img = *first->input;
+        in->c.input = &in->img;
+        in->last = -1;
+        if (sb_is_device(v) && (st = sb_device_stream_create(&in->stream, err)))
+            break;
+        st = sb_session_open(&in->s, &in->c, v, o->threads, in->stream, 1, err);
+    }
+    if (st) {
+        instances_close(inst, k);
+        return st;
+    }
+    *out = inst;
+    return SB_OK;
+}
+
+/* Protocol step 5: each instance's last output against its frame's reference. */
+static void check_last(const sb_case *const *frames, instance *inst, int k, const sb_variant *v,
+                       sb_stream_result *r)
+{
+    for (int i = 0; i < k; i++) {
+        if (inst[i].last < 0)
+            continue;
+        const sb_case *frame = frames[inst[i].last];
+        sb_agreement ag;
+        sb_output_check(frame->algo, frame->input, frame->params, frame->reference, inst[i].s.out, v->flags, &ag);
+        r->checked++;
+        if (!ag.ok) {
+            r->agreement = ag;
+            snprintf(r->agreement.metric, sizeof r->agreement.metric, "after the timed frames, frame %d: %.190s",
+                     inst[i].last + 1, ag.metric);
+            return;
+        }
+    }
+}
+
+sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
+                            sb_stream_result *r, sb_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->in_flight = o->in_flight;
+    r->threads = o->threads;
+    r->distinct = n;
+    if (n < 1 || o->in_flight < 1 || o->in_flight > SB_STREAM_MAX_IN_FLIGHT)
+        return sb_fail(err, SB_ERR_USAGE, "a stream needs at least one frame and 1..%d frames in flight",
+                       SB_STREAM_MAX_IN_FLIGHT);
+    for (int i = 1; i < n; i++)
+        if (frames[i]->input->width != frames[0]->input->width ||
+            frames[i]->input->height != frames[0]->input->height ||
+            frames[i]->input->stride != frames[0]->input->stride ||
+            frames[i]->input->channels != frames[0]->input->channels)
+            return sb_fail(err, SB_ERR_USAGE, "frame %d of the sequence is %dx%d, frame 1 %dx%d: a stream's frames "
+                           "are of one size", i + 1, frames[i]->input->width, frames[i]->input->height,
+                           frames[0]->input->width, frames[0]->input->height);
+    instance *inst = NULL;
+    sb_status st = instances_open(frames, n, v, o, &inst, err);
+    if (st)
+        return st;
+    int k = o->in_flight;
+    pass p = { .inst = inst, .k = k, .frames = frames, .n = n };
+
+    /* 1. check pass */
+    p.total = n > k ? n : k;
+    p.check = 1;
+    sb_energy_mark e0, e1;
+    double wall;
+    st = run_pass(&p, &e0, &e1, &wall, err);
+    r->checked = p.checked;
+    r->agreement = p.ag;
+    int timed = 0;
+    if (!st && p.failed) {
+        pass_free(&p);
+        instances_close(inst, k);
+        return SB_OK;
+    }
+    double per_frame = p.total ? wall * k / p.total : 0;
+    if (!st && o->frames == 0 && per_frame >= SLOW_FRAME_MS && wall >= o->min_seconds * 1000.0) {
+        st = pass_summarise(&p, wall, r, err);      /* a slow row: the check pass is the timed pass */
+        sb_energy_between(&e0, &e1, &r->energy);
+        timed = 1;
+    }
+    pass_free(&p);
+
+    /* 2. warm-up */
+    if (!st && !timed) {
+        p.check = 0;
+        p.total = o->max_frames;
+        p.seconds = o->warmup_ms / 1000.0;
+        st = run_pass(&p, NULL, NULL, &wall, err);
+        pass_free(&p);
+    }
+    /* 3. the bound */
+    if (!st)
+        st = measure_bound(v, &inst[0], frames[inst[0].last >= 0 ? inst[0].last : 0], o, r, err);
+    /* 4. timed pass */
+    if (!st && !timed) {
+        p.check = 0;
+        p.total = o->frames ? o->frames : o->max_frames;
+        p.seconds = o->frames ? 0 : o->min_seconds;
+        st = run_pass(&p, &e0, &e1, &wall, err);
+        if (!st)
+            st = pass_summarise(&p, wall, r, err);
+        sb_energy_between(&e0, &e1, &r->energy);
+        pass_free(&p);
+    }
+    if (!st) {
+        r->bound_fraction = r->bound_fps > 0 ? r->fps / r->bound_fps : 0;
+        check_last(frames, inst, k, v, r);         /* 5. */
+    }
+    instances_close(inst, k);
+    return st;
+}

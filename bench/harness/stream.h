@@ -1,0 +1,84 @@
+/* stream.h - frames per second: a sequence of frames through one variant
+ * with K frames in flight, the way a program that processes video runs it.
+ *
+ * K instances of the variant are prepared once, each with its own output
+ * (pinned host memory when a GPU is present) and, on the GPU, its own CUDA
+ * stream; K host threads each drive one instance, taking the next frame
+ * as soon as their last one is back: upload, run, fetch.  So on the GPU
+ * the upload of one frame, the kernels of another and the download of a
+ * third overlap, and on the CPU K frames run side by side, one per thread
+ * (frame-level parallelism, where a threaded row parallelises one frame).
+ * A frame is handed to an instance by pointing its input at the frame's
+ * pinned pixels (variant.h: upload copies from the input it was prepared
+ * with, read at each call), so no host copy is timed that a program
+ * decoding into pinned buffers would not make.
+ *
+ * The protocol:
+ *   1. check pass: every distinct frame at least once and every instance
+ *      at least once, K in flight, each output poisoned before its frame
+ *      and compared with the serial reference of that frame under the
+ *      algorithm's contract.  Nothing is timed before it passes.
+ *   2. warm-up pass: frames for `warmup_ms`.
+ *   3. the bound, on one instance alone: a device variant's upload, run
+ *      and fetch each timed apart (medians); the overlap bound is one frame
+ *      per max(upload, run, fetch) -- a stream cannot beat its slowest
+ *      stage.  A host variant's bound is K frames per one frame's time
+ *      alone: perfect scaling over its K threads.
+ *   4. timed pass: `frames` frames, or (frames = 0) frames taken until
+ *      `min_seconds` have passed (at least SB_ENERGY_MIN_S by default, so
+ *      the energy counters can be read), the counters read around it.  Each frame's latency runs from
+ *      its submission (its instance starts the upload) to its result on
+ *      the host (fetch returned).
+ *   5. each instance's last output checked again against the reference
+ *      of the frame it last ran (races that show only under load).
+ * A slow row -- its check pass's frames took at least SLOW_FRAME_MS each
+ * and the pass lasted min_seconds -- has its check pass as its timed
+ * pass (the comparisons are then a small part of its time): a stream
+ * of seconds-long frames is not run three times.
+ *
+ * The caller opens the energy counters first (sb_energy_open, energy.h).
+ */
+#ifndef SEGBENCH_STREAM_H
+#define SEGBENCH_STREAM_H
+
+#include "harness/energy.h"
+#include "harness/harness.h"
+
+enum { SB_STREAM_MAX_IN_FLIGHT = 64 };
+
+typedef struct sb_stream_opts {
+    int in_flight;            /* K: frames in flight, one instance (and thread) each */
+    int threads;              /* each instance's threads (a threaded CPU variant), >= 1 */
+    int frames;               /* frames in the timed pass; 0: as many as fill min_seconds */
+    double min_seconds;       /* the timed pass lasts at least this long (frames = 0) */
+    int max_frames;           /* at most this many, whatever min_seconds asks */
+    double warmup_ms;
+} sb_stream_opts;
+
+void sb_stream_defaults(sb_stream_opts *o);
+
+typedef struct sb_stream_result {
+    int in_flight, threads;
+    int frames;               /* frames timed */
+    int distinct;             /* distinct frames in the sequence */
+    int checked;              /* frames compared with their reference */
+    double seconds;           /* the timed pass: first submission to last result */
+    double fps;
+    double p50_ms, p99_ms, max_ms;   /* per-frame latency */
+    double upload_ms, run_ms, fetch_ms;   /* one frame's parts alone (medians); a host
+                                             variant's whole frame is run_ms */
+    double bound_fps;         /* the overlap bound (the protocol's step 3) */
+    double bound_fraction;    /* fps / bound_fps */
+    char bound_by[16];        /* "upload", "run", "fetch", or "cpus" for a host variant */
+    sb_energy energy;         /* over the timed pass */
+    sb_agreement agreement;   /* the first frame that broke the contract, else the last checked */
+} sb_stream_result;
+
+/* The whole protocol for one row: frames[0..n) are the sequence's
+ * distinct frames (cases of one algorithm, stage and size; frame i of
+ * the stream is frames[i % n]).  A broken contract is reported in
+ * r->agreement (and nothing is timed after it), not as an error. */
+sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
+                            sb_stream_result *r, sb_error *err);
+
+#endif

@@ -1,0 +1,42 @@
+/* stream_rows.h - results/<machine>/<algo>.stream.csv: bench's stream rows
+ * (harness/stream.h), one per (stage, variant, threads, frames in flight,
+ * sequence), written whole at the end of each algorithm's stream rows.
+ *
+ * Joules are per frame over the timed pass; idle watts are the machine's
+ * at rest, measured once per run, so a reader can take energy above idle
+ * as j_per_frame - idle_w / fps.  A column with no reading is empty, and
+ * energy_note says why ("n/a: this host exposes no RAPL ..."). */
+#ifndef SEGBENCH_STREAM_ROWS_H
+#define SEGBENCH_STREAM_ROWS_H
+
+#include "segbench/error.h"
+
+#include <stdio.h>
+
+typedef struct sb_stream_row {
+    char algo[32], stage[32], variant[48], backend[32];
+    int threads, in_flight;
+    char sequence[128];
+    int width, height;
+    int frames, distinct, checked;
+    double fps, seconds;
+    double p50_ms, p99_ms, max_ms;
+    double upload_ms, run_ms, fetch_ms;
+    double bound_fps, bound_fraction;
+    char bound_by[16];
+    double gpu_j, gpu_idle_w, cpu_j, cpu_idle_w;   /* per frame; watts; < 0: none */
+    char energy_note[200];
+    char agreement[16], metric[240];
+    char commit[64], date[32], run_id[48];
+} sb_stream_row;
+
+extern const char *const SB_STREAM_CSV_HEADER;
+
+void sb_stream_row_put_csv(FILE *fp, const sb_stream_row *r);
+/* The rows of one file into *rows (malloc'd, *count of them); a missing
+ * file is no rows. */
+sb_status sb_stream_rows_read(const char *path, sb_stream_row **rows, int *count, sb_error *err);
+/* Write rows[0..n) as the whole file, atomically. */
+sb_status sb_stream_rows_write(const char *path, const sb_stream_row *rows, int n, sb_error *err);
+
+#endif

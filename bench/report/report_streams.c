@@ -1,0 +1,194 @@
+/* report_streams.c - the stream rows in the report (report_parts.h): the
+ * first screen's streaming table, the summary's streaming pick, and the
+ * lessons page's frames-in-flight table. */
+#include "report/report_parts.h"
+
+#include "harness/algo.h"
+#include "base/files.h"
+#include "io/stream_rows.h"
+
+#include "segbench/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void stream_set_read(const char *results_dir, const char *algo, stream_set *ss)
+{
+    char path[SB_PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s.stream.csv", results_dir, algo);
+    sb_error ignored;
+    if (sb_stream_rows_read(path, &ss->row, &ss->count, &ignored) != SB_OK) {
+        ss->row = NULL;
+        ss->count = 0;
+    }
+}
+
+void stream_set_free(stream_set *ss)
+{
+    free(ss->row);
+    ss->row = NULL;
+    ss->count = 0;
+}
+
+static int is_device_row(const sb_stream_row *r) { return strncmp(r->backend, "cuda", 4) == 0; }
+
+/* The fastest agreeing row of one kind at one scene and stage. */
+static const sb_stream_row *best_at(const stream_set *ss, const char *stage, const char *sequence, int device)
+{
+    const sb_stream_row *best = NULL;
+    for (int i = 0; i < ss->count; i++) {
+        const sb_stream_row *r = &ss->row[i];
+        if (strcmp(r->stage, stage) || strcmp(r->sequence, sequence) || is_device_row(r) != device ||
+            strcmp(r->agreement, "FAIL") == 0)
+            continue;
+        if (!best || r->fps > best->fps)
+            best = r;
+    }
+    return best;
+}
+
+/* "cuda-fused, 3 in flight" / "cpu, 16 frames side by side" */
+static void who_cell(const sb_stream_row *r, char *out, size_t size)
+{
+    if (!r)
+        snprintf(out, size, "-");
+    else if (is_device_row(r))
+        snprintf(out, size, "%s, %d in flight", r->variant, r->in_flight);
+    else
+        snprintf(out, size, "%s%s%.0d, %d side by side", r->variant, r->threads > 1 ? "@" : "",
+                 r->threads > 1 ? r->threads : 0, r->in_flight);
+}
+
+static void joules_cell(const sb_stream_row *r, double j, double idle_w, char *out, size_t size)
+{
+    if (!r || j < 0)
+        snprintf(out, size, "n/a");
+    else if (idle_w >= 0 && r->fps > 0)
+        snprintf(out, size, "%.3g (%.3g)", j, j - idle_w / r->fps);
+    else
+        snprintf(out, size, "%.3g", j);
+}
+
+/* The scenes of one stage, in the order first streamed. */
+static int scenes_of(const stream_set *ss, const char *stage, const char **names, int max)
+{
+    int n = 0;
+    for (int i = 0; i < ss->count && n < max; i++) {
+        if (strcmp(ss->row[i].stage, stage))
+            continue;
+        int seen = 0;
+        for (int k = 0; k < n && !seen; k++)
+            seen = !strcmp(names[k], ss->row[i].sequence);
+        if (!seen)
+            names[n++] = ss->row[i].sequence;
+    }
+    return n;
+}
+
+void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const *algos, int nalgo)
+{
+    int any = 0;
+    for (int a = 0; a < nalgo; a++)
+        any += sets[a].count;
+    fprintf(md, "\n## Streaming\n\n");
+    if (!any) {
+        fprintf(md, "No stream rows in this set (`segbench bench --stream only` measures them: the set's "
+                    "scenes through each algorithm's top GPU rung and its serial reference).\n");
+        return;
+    }
+    fprintf(md, "A moving scene's frames through each algorithm, several in flight (`<algo>.stream.csv`): on the "
+                "GPU K instances, each on its own CUDA stream with its own pinned buffers, so one frame's upload, "
+                "another's kernels and a third's download overlap; on the CPU the serial reference, one frame per "
+                "core. Every distinct frame was checked against its own serial reference first. *Latency*: from a "
+                "frame's submission to its result on the host. *Bound*: one frame per max(upload, run, fetch) of "
+                "the variant alone, the most overlap can give (CPU: the cores times one frame alone). *J/frame*: "
+                "energy over the timed second(s), GPU (NVML) and, in brackets, above the idle draw; n/a where "
+                "the counter is not readable (the CSV's energy_note says why).\n\n");
+    fprintf(md, "| algorithm | stage | scene | best GPU | frames/s | latency p50 / p99 ms | GPU J/frame (above idle) | "
+                "%% of bound | best CPU | frames/s | GPU vs CPU |\n|---|---|---|---|---:|---:|---:|---:|---|---:|---:|\n");
+    for (int a = 0; a < nalgo; a++) {
+        const stream_set *ss = &sets[a];
+        for (int s = 0; s < algos[a]->stage_count; s++) {
+            const char *stage = algos[a]->stages[s], *scenes[16];
+            int n = scenes_of(ss, stage, scenes, 16);
+            for (int i = 0; i < n; i++) {
+                const sb_stream_row *g = best_at(ss, stage, scenes[i], 1), *c = best_at(ss, stage, scenes[i], 0);
+                char gw[96], cw[96], lat[48] = "-", j[48], bound[48] = "-", gf[32] = "-", cf[32] = "-", x[32] = "-";
+                who_cell(g, gw, sizeof gw);
+                who_cell(c, cw, sizeof cw);
+                joules_cell(g, g ? g->gpu_j : -1, g ? g->gpu_idle_w : -1, j, sizeof j);
+                if (g) {
+                    snprintf(gf, sizeof gf, "%.1f", g->fps);
+                    snprintf(lat, sizeof lat, "%.3g / %.3g", g->p50_ms, g->p99_ms);
+                    snprintf(bound, sizeof bound, "%.0f %% (%s)", 100.0 * g->bound_fraction, g->bound_by);
+                }
+                if (c)
+                    snprintf(cf, sizeof cf, "%.1f", c->fps);
+                if (g && c && c->fps > 0)
+                    snprintf(x, sizeof x, "%.1fx", g->fps / c->fps);
+                fprintf(md, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", algos[a]->name,
+                        algos[a]->name, stage, report_md(REPORT_TEXT, scenes[i]), gw, gf, lat, j, bound, cw, cf, x);
+            }
+        }
+    }
+    int failed = 0;
+    for (int a = 0; a < nalgo; a++)
+        for (int i = 0; i < sets[a].count; i++)
+            failed += strcmp(sets[a].row[i].agreement, "FAIL") == 0;
+    if (failed)
+        fprintf(md, "\n**%d stream row(s) broke their agreement contract** (agreement FAIL in the CSV) and are left "
+                    "out above.\n", failed);
+}
+
+int report_stream_use(const stream_set *ss, const char *stage, char *out, size_t size)
+{
+    const char *scenes[16];
+    int n = scenes_of(ss, stage, scenes, 16), largest = -1;
+    long most = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < ss->count; k++)
+            if (!strcmp(ss->row[k].sequence, scenes[i]) && (long)ss->row[k].width * ss->row[k].height > most) {
+                most = (long)ss->row[k].width * ss->row[k].height;
+                largest = i;
+            }
+    if (largest < 0)
+        return 0;
+    const sb_stream_row *g = best_at(ss, stage, scenes[largest], 1), *c = best_at(ss, stage, scenes[largest], 0);
+    const sb_stream_row *best = g && (!c || g->fps >= c->fps) ? g : c;
+    if (!best)
+        return 0;
+    who_cell(best, out, size);
+    return 1;
+}
+
+void report_streams_in_flight(FILE *md, const stream_set *ss)
+{
+    int any = 0;
+    for (int i = 0; i < ss->count; i++)
+        any += is_device_row(&ss->row[i]);
+    if (!any)
+        return;
+    fprintf(md, "## Frames in flight\n\nThe top rung streaming the set's scenes with K frames in flight, each "
+                "instance on its own CUDA stream with its own pinned buffers: the lesson of the frame, copy and "
+                "compute overlapped. *Bound*: one frame per max(upload, run, fetch) measured alone.\n\n"
+                "| stage | scene | rung | K | frames/s | gain over K = 1 | latency p50 / p99 ms | upload / run / "
+                "fetch ms | %% of bound |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (int i = 0; i < ss->count; i++) {
+        const sb_stream_row *r = &ss->row[i], *one = NULL;
+        if (!is_device_row(r))
+            continue;
+        for (int k = 0; k < ss->count && !one; k++)
+            if (ss->row[k].in_flight == 1 && !strcmp(ss->row[k].variant, r->variant) &&
+                !strcmp(ss->row[k].sequence, r->sequence) && !strcmp(ss->row[k].stage, r->stage))
+                one = &ss->row[k];
+        char gain[32] = "-";
+        if (one && one->fps > 0)
+            snprintf(gain, sizeof gain, "%.2fx", r->fps / one->fps);
+        int failed = !strcmp(r->agreement, "FAIL");
+        fprintf(md, "| %s | %s | %s | %d | %s%.1f | %s | %.3g / %.3g | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
+                r->stage, report_md(REPORT_TEXT, r->sequence), r->variant, r->in_flight, failed ? "FAIL " : "",
+                r->fps, gain, r->p50_ms, r->p99_ms, r->upload_ms, r->run_ms, r->fetch_ms, 100.0 * r->bound_fraction,
+                r->bound_by);
+    }
+    fprintf(md, "\n");
+}

@@ -1,0 +1,42 @@
+/* stream.h - stream rows from the command line and from bench: which
+ * sequence, which frames in flight, one row measured (harness/stream.h)
+ * and made into a line of <algo>.stream.csv (io/stream_rows.h) or into
+ * the lines `segbench stream` prints.
+ *
+ *   segbench stream ALGO/VARIANT[@THREADS] [--frames N|GLOB] [--in-flight K[,K...]]
+ *
+ * cli/cmd_stream.c parses the command line into sb_stream_request;
+ * streams.c is bench's stream rows. */
+#ifndef SEGBENCH_RUN_STREAM_H
+#define SEGBENCH_RUN_STREAM_H
+
+#include "harness/dataset.h"
+#include "harness/frames.h"
+#include "harness/stream.h"
+#include "io/stream_rows.h"
+
+#include "segbench/error.h"
+
+enum { SB_STREAM_KS = 8 };
+
+typedef struct sb_stream_request {
+    const char *spec;            /* ALGO/VARIANT[@THREADS] */
+    const char *frames;          /* a count, or a glob of the frame files; NULL: the set's scene */
+    const char *set;             /* the set whose scene streams (NULL: default) */
+    const char *size;            /* WIDTHxHEIGHT: the scene of that size (NULL: 1920x1080, else the first) */
+    const char *stage;           /* NULL: the algorithm's stream stage */
+    int in_flight[SB_STREAM_KS], nk;   /* 0 given: 3 on the GPU, every CPU on the host */
+    double seconds;              /* the timed pass at least (0: the default) */
+    int rect[4], has_rect;       /* the object's rectangle in every frame (a glob's frames) */
+} sb_stream_request;
+
+sb_status sb_run_stream(const sb_stream_request *q, sb_error *err);
+
+/* A measured stream as a row of <algo>.stream.csv; idle: the machine at
+ * rest (energy.h's sb_energy_idle). */
+void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, const sb_variant *v,
+                        const sb_sequence *seq, const sb_stream_result *res, const sb_energy *idle);
+/* The row in the few lines `segbench stream` and bench's progress print. */
+void sb_stream_row_print(FILE *fp, const sb_stream_row *row);
+
+#endif

@@ -1,0 +1,225 @@
+/* stream_cmd.c - `segbench stream` (stream.h): the sequence, the frames'
+ * references, a row for each number of frames in flight, printed; and the
+ * row format bench's stream rows share. */
+#include "run/stream.h"
+
+#include "base/args.h"
+#include "harness/names.h"
+#include "harness/protocol.h"
+#include "harness/registry.h"
+#include "harness/select.h"
+
+#include "segbench/device.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, const sb_variant *v,
+                        const sb_sequence *seq, const sb_stream_result *res, const sb_energy *idle)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->algo, sizeof row->algo, "%s", algo->name);
+    snprintf(row->stage, sizeof row->stage, "%s", algo->stages[stage]);
+    snprintf(row->variant, sizeof row->variant, "%s", v->name);
+    snprintf(row->backend, sizeof row->backend, "%s", v->backend);
+    row->threads = res->threads;
+    row->in_flight = res->in_flight;
+    snprintf(row->sequence, sizeof row->sequence, "%s", seq->name);
+    row->width = seq->width;
+    row->height = seq->height;
+    row->frames = res->frames;
+    row->distinct = res->distinct;
+    row->checked = res->checked;
+    row->fps = res->fps;
+    row->seconds = res->seconds;
+    row->p50_ms = res->p50_ms;
+    row->p99_ms = res->p99_ms;
+    row->max_ms = res->max_ms;
+    row->upload_ms = res->upload_ms;
+    row->run_ms = res->run_ms;
+    row->fetch_ms = res->fetch_ms;
+    row->bound_fps = res->bound_fps;
+    row->bound_fraction = res->bound_fraction;
+    snprintf(row->bound_by, sizeof row->bound_by, "%s", res->bound_by);
+    const sb_energy *e = &res->energy;
+    int device = sb_is_device(v);
+    row->gpu_j = device && e->gpu_j >= 0 && res->frames ? e->gpu_j / res->frames : -1;
+    row->cpu_j = e->cpu_j >= 0 && res->frames ? e->cpu_j / res->frames : -1;
+    row->gpu_idle_w = idle && idle->gpu_j >= 0 && idle->seconds > 0 ? idle->gpu_j / idle->seconds : -1;
+    row->cpu_idle_w = idle && idle->cpu_j >= 0 && idle->seconds > 0 ? idle->cpu_j / idle->seconds : -1;
+    char note[200] = "";
+    if (device && row->gpu_j < 0)
+        snprintf(note, sizeof note, "GPU %s", e->gpu_why);
+    if (row->cpu_j < 0) {
+        size_t n = strlen(note);
+        snprintf(note + n, sizeof note - n, "%sCPU %s", n ? "; " : "", e->cpu_why);
+    }
+    snprintf(row->energy_note, sizeof row->energy_note, "%s", note);
+    snprintf(row->agreement, sizeof row->agreement, "%s", res->agreement.verdict);
+    snprintf(row->metric, sizeof row->metric, "%s", res->agreement.metric);
+}
+
+/* One side's joules a frame, and above idle where idle is known; nothing
+ * when it has no reading (the row's energy note says why). */
+static void joules_text(char *out, size_t size, const char *side, double j, double idle_w, double fps)
+{
+    out[0] = '\0';
+    if (j >= 0 && idle_w >= 0 && fps > 0)
+        snprintf(out, size, "%s %.4g J/frame (%.4g above idle at %.0f W); ", side, j, j - idle_w / fps, idle_w);
+    else if (j >= 0)
+        snprintf(out, size, "%s %.4g J/frame; ", side, j);
+}
+
+void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
+{
+    int device = strncmp(r->backend, "cuda", 4) == 0 || strcmp(r->backend, "lib") == 0;
+    fprintf(fp, "%s/%s%s%.0d %s, %s (%dx%d, %d distinct frames), %d in flight:\n", r->algo, r->variant,
+            r->threads > 1 ? "@" : "", r->threads > 1 ? r->threads : 0, r->stage, r->sequence, r->width, r->height,
+            r->distinct, r->in_flight);
+    fprintf(fp, "  %10.1f frames/s   (%d frames in %.2f s)   latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n",
+            r->fps, r->frames, r->seconds, r->p50_ms, r->p99_ms, r->max_ms);
+    if (device)
+        fprintf(fp, "  bound %6.1f frames/s   (%s-bound: upload %.3f ms, run %.3f ms, fetch %.3f ms alone): "
+                    "%.1f %% of it\n", r->bound_fps, r->bound_by, r->upload_ms, r->run_ms, r->fetch_ms,
+                100.0 * r->bound_fraction);
+    else
+        fprintf(fp, "  bound %6.1f frames/s   (%d frame%s side by side at %.3f ms each alone): %.1f %% of it\n",
+                r->bound_fps, r->in_flight, r->in_flight == 1 ? "" : "s", r->run_ms, 100.0 * r->bound_fraction);
+    char gpu[96], cpu[96];
+    joules_text(gpu, sizeof gpu, "GPU", r->gpu_j, r->gpu_idle_w, r->fps);
+    joules_text(cpu, sizeof cpu, "CPU", r->cpu_j, r->cpu_idle_w, r->fps);
+    char line[400];
+    snprintf(line, sizeof line, "%s%s%s", gpu, cpu, r->energy_note);
+    size_t n = strlen(line);
+    if (n >= 2 && line[n - 2] == ';')
+        line[n - 2] = '\0';
+    fprintf(fp, "  energy: %s\n", line);
+    fprintf(fp, "  agreement: %s, %d frames checked: %s\n", r->agreement, r->checked, r->metric);
+}
+
+/* The set's scene to stream: of the size asked, else 1920x1080, else the first. */
+static sb_status pick_scene(const sb_stream_request *q, sb_dataset *ds, const sb_sequence **seq, sb_error *err)
+{
+    const char *set = q->set ? q->set : "default";
+    sb_status st = sb_dataset_load_set(".", set, ds, err);
+    if (st)
+        return st;
+    if (ds->nsequences == 0)
+        return sb_fail(err, SB_ERR_USAGE, "dataset '%s' has no scene to stream (a 'scene WxH' line in "
+                       "datasets/sets/%s.set, then 'make datasets SET=%s'); or give --frames 'DIR/*.png'", set, set,
+                       set);
+    const char *want = q->size ? q->size : "1920x1080";
+    char sizes[512] = "";
+    for (int i = 0; i < ds->nsequences; i++) {
+        char s[32];
+        snprintf(s, sizeof s, "%dx%d", ds->sequences[i].width, ds->sequences[i].height);
+        if (strcmp(s, want) == 0) {
+            *seq = &ds->sequences[i];
+            return SB_OK;
+        }
+        size_t n = strlen(sizes);
+        snprintf(sizes + n, sizeof sizes - n, "%s%s", n ? ", " : "", s);
+    }
+    if (q->size)
+        return sb_fail(err, SB_ERR_USAGE, "dataset '%s' has no %s scene (it has %s)", set, q->size, sizes);
+    *seq = &ds->sequences[0];
+    return SB_OK;
+}
+
+/* --frames: a count (digits alone) or a glob. */
+static int frames_is_count(const char *s)
+{
+    if (!s || !*s)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return 0;
+    return 1;
+}
+
+sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
+{
+    const sb_variant *v;
+    int threads;
+    sb_status st = sb_parse_variant_spec(q->spec, &v, &threads, err);
+    if (st)
+        return st;
+    char why[256];
+    if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
+        return sb_fail(err, SB_ERR_USAGE, "%s cannot run here: %s", v->who, why);
+    const sb_algo *algo = sb_algo_find(v->algo);
+    int stage = algo->stream_stage;
+    if (q->stage && (stage = sb_stage_find(algo, q->stage)) < 0)
+        return sb_fail(err, SB_ERR_USAGE, "%s has no stage '%s' (see 'segbench list --algo %s')", algo->name, q->stage,
+                       algo->name);
+    if (!(v->stages & (1u << stage)))
+        return sb_fail(err, SB_ERR_USAGE, "%s does not run the %s stage %s", v->who, algo->name, algo->stages[stage]);
+
+    sb_stream_opts o;
+    sb_stream_defaults(&o);
+    o.threads = threads;
+    if (q->seconds > 0)
+        o.min_seconds = q->seconds;
+    int counted = frames_is_count(q->frames);
+    if (counted && (st = sb_parse_int(q->frames, 1, 10000000, "--frames", &o.frames, err)))
+        return st;
+
+    sb_dataset ds = { 0 };
+    sb_sequence globbed = { 0 };
+    const sb_sequence *seq = NULL;
+    if (q->frames && !counted) {
+        if ((st = sb_sequence_glob(q->frames, q->has_rect ? q->rect : NULL, &globbed, err)))
+            return st;
+        seq = &globbed;
+    } else if ((st = pick_scene(q, &ds, &seq, err))) {
+        sb_dataset_free(&ds);
+        return st;
+    }
+    void *params = NULL;
+    int usable = 1;
+    char reason[256] = "";
+    st = sb_case_params(algo, stage, q->has_rect ? q->rect : seq->rect, &params, &usable, reason, sizeof reason, err);
+    if (!st && !usable)
+        st = sb_fail(err, SB_ERR_USAGE, "%s cannot take %s: %s", algo->name, seq->name, reason);
+    sb_frames fr = { 0 };
+    if (!st) {
+        fprintf(stderr, "%s: the serial reference of each of %d frames (%dx%d)...\n", seq->name, seq->count,
+                seq->width, seq->height);
+        st = sb_frames_open(&fr, algo, stage, params, seq, sb_usable_cores(), err);
+    }
+    sb_device_info dev = { 0 };
+    if (!st) {
+        if (sb_is_device(v))
+            sb_device_query(&dev);
+        sb_energy_open(dev.present ? dev.uuid : NULL);
+    }
+    const sb_energy *idle = st ? NULL : sb_energy_idle();
+    int ks[SB_STREAM_KS], nk = q->nk;
+    memcpy(ks, q->in_flight, sizeof ks);
+    if (nk == 0) {
+        ks[0] = sb_is_device(v) ? 3 : sb_usable_cores() / threads > 0 ? sb_usable_cores() / threads : 1;
+        nk = 1;
+    }
+    int failed = 0;
+    for (int i = 0; i < nk && !st; i++) {
+        o.in_flight = ks[i];
+        sb_stream_result res;
+        st = sb_stream_measure(fr.c, fr.count, v, &o, &res, err);
+        if (st)
+            break;
+        sb_stream_row row;
+        sb_stream_row_fill(&row, algo, stage, v, seq, &res, idle);
+        sb_stream_row_print(stdout, &row);
+        fflush(stdout);
+        failed += !res.agreement.ok;
+    }
+    sb_frames_close(&fr);
+    free(params);
+    sb_sequence_free(&globbed);
+    sb_dataset_free(&ds);
+    if (!st && failed)
+        st = sb_fail(err, SB_ERR_AGREEMENT, "%s broke its agreement contract on a frame of %s", v->who, seq->name);
+    return st;
+}

@@ -1,0 +1,174 @@
+/* streams.c - bench's stream rows (run/stream.h, harness/stream.h): after
+ * an algorithm's single-frame rows, each of the set's scenes that the
+ * algorithm takes (its bench size) streams through
+ *   - the top of its GPU ladder (SB_LADDER_TOP) with 1, 2 and 3 frames in
+ *     flight: the lessons page's frames-in-flight table, and the best GPU
+ *     rate;
+ *   - the serial reference with one frame per usable core: frame-level
+ *     parallelism, the honest CPU competitor of a stream.
+ * Only algorithms run whole (not the steps of a pipeline) stream.  The
+ * rows go to <algo>.stream.csv, rewritten whole when the algorithm's rows
+ * are done (a stream row takes about a second, so --resume measures them
+ * again). */
+#include "run/state.h"
+#include "run/stream.h"
+
+#include "harness/names.h"
+#include "harness/protocol.h"
+#include "harness/registry.h"
+#include "harness/select.h"
+
+#include "segbench/clock.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { STREAM_GPU_KS = 3, STREAM_ROWS_MAX = 64 };
+
+/* The variants an algorithm streams, with their frames in flight. */
+typedef struct stream_plan {
+    const sb_variant *v;
+    int ks[STREAM_GPU_KS], nk;
+} stream_plan;
+
+static int plan_streams(const bench_run *r, const sb_algo *algo, int stage, stream_plan *plan)
+{
+    int n = 0;
+    const sb_variant *ref = sb_reference_variant(algo);
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strcmp(v->algo, algo->name) || !(v->stages & (1u << stage)) || !v->ops)
+            continue;
+        int top = sb_is_device(v) && (v->flags & SB_LADDER_TOP);
+        if (!(top || v == ref) || !sb_variant_pick(r->o->variants, algo->name, v->name))
+            continue;
+        char why[256];
+        if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
+            continue;
+        stream_plan *p = &plan[n++];
+        p->v = v;
+        if (top) {
+            for (int k = 0; k < STREAM_GPU_KS; k++)
+                p->ks[k] = k + 1;
+            p->nk = STREAM_GPU_KS;
+        } else {
+            p->ks[0] = sb_usable_cores();
+            p->nk = 1;
+        }
+        if (n == 2)
+            break;
+    }
+    return n;
+}
+
+/* Does the algorithm stream this scene: whole (no pipeline step), within
+ * its bench size and the memory budget? */
+static int takes_scene(const bench_run *r, const sb_algo *algo, int stage, const sb_sequence *seq)
+{
+    if (sb_case_uses_memo(algo, stage))
+        return 0;
+    sb_dataset_image im;
+    memset(&im, 0, sizeof im);
+    im.width = seq->width;
+    im.height = seq->height;
+    memcpy(im.rect, seq->rect, sizeof im.rect);
+    char why[300];
+    return !sb_image_skip_reason(algo, &im, run_size_caps(r->o), why, sizeof why);
+}
+
+static void stamp_row(const bench_run *r, sb_stream_row *row)
+{
+    snprintf(row->commit, sizeof row->commit, "%s", r->row_commit);
+    snprintf(row->run_id, sizeof row->run_id, "%s", r->env.run_id);
+    time_t now = time(NULL);
+    strftime(row->date, sizeof row->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
+/* One scene through the planned variants, its rows appended to rows[]. */
+static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, const sb_sequence *seq,
+                              const stream_plan *plan, int nplan, sb_stream_row *rows, int *nrows, sb_error *err)
+{
+    void *params = NULL;
+    int usable = 1;
+    char why[256] = "";
+    sb_status st = sb_case_params(algo, stage, seq->rect, &params, &usable, why, sizeof why, err);
+    if (st || !usable) {
+        free(params);
+        if (!st)
+            fprintf(stderr, "%s: %s skipped: %s\n", algo->name, seq->name, why);
+        return st;
+    }
+    sb_frames fr;
+    double t0 = sb_clock_ms();
+    if (!r->o->quiet)
+        fprintf(stderr, "%s %s: the serial reference of each of %d frames of %s...\n", algo->name,
+                algo->stages[stage], seq->count, seq->name);
+    st = sb_frames_open(&fr, algo, stage, params, seq, sb_usable_cores(), err);
+    free(params);
+    if (st)
+        return st;
+    r->spent.references += sb_clock_ms() - t0;
+    const sb_energy *idle = sb_energy_idle();
+    for (int i = 0; i < nplan && !st; i++) {
+        sb_stream_opts o;
+        sb_stream_defaults(&o);
+        for (int k = 0; k < plan[i].nk && !st && *nrows < STREAM_ROWS_MAX; k++) {
+            o.in_flight = plan[i].ks[k];
+            sb_stream_result res;
+            sb_error row_err = { SB_OK, "" };
+            sb_status rst = sb_stream_measure(fr.c, fr.count, plan[i].v, &o, &res, &row_err);
+            if (rst) {              /* one row that cannot run (device memory): said, and the run goes on */
+                fprintf(stderr, "%s/%s stream of %s, %d in flight: %s\n", algo->name, plan[i].v->name, seq->name,
+                        o.in_flight, row_err.msg);
+                r->errors++;
+                continue;
+            }
+            sb_stream_row *row = &rows[(*nrows)++];
+            sb_stream_row_fill(row, algo, stage, plan[i].v, seq, &res, idle);
+            stamp_row(r, row);
+            if (!r->o->quiet)
+                fprintf(stderr, "  stream %s/%s %s, %d in flight: %.1f frames/s, p99 %.3f ms, %.0f %% of its bound "
+                                "(%s), %s\n", algo->name, plan[i].v->name, seq->name, row->in_flight, row->fps,
+                        row->p99_ms, 100.0 * row->bound_fraction, row->bound_by, row->agreement);
+            if (!res.agreement.ok) {
+                char label[200];
+                snprintf(label, sizeof label, "%s %s stream %s K=%d %s", algo->name, algo->stages[stage],
+                         plan[i].v->name, row->in_flight, seq->name);
+                run_note_failure(r, label, res.agreement.metric);
+            }
+        }
+    }
+    sb_frames_close(&fr);
+    return st;
+}
+
+sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err)
+{
+    int stage = algo->stream_stage;
+    if (r->o->check_only || r->ds.nsequences == 0 || stage >= algo->stage_count ||
+        !sb_stage_variant_chosen(NULL, r->o->stages, sb_reference_variant(algo), algo, stage))
+        return SB_OK;
+    stream_plan plan[2];
+    int nplan = plan_streams(r, algo, stage, plan);
+    int scenes = 0;
+    for (int i = 0; i < r->ds.nsequences; i++)
+        scenes += takes_scene(r, algo, stage, &r->ds.sequences[i]);
+    if (nplan == 0 || scenes == 0)
+        return SB_OK;
+    sb_stream_row *rows = calloc(STREAM_ROWS_MAX, sizeof *rows);
+    if (!rows)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    double t0 = sb_clock_ms();
+    int nrows = 0;
+    sb_status st = SB_OK;
+    for (int i = 0; i < r->ds.nsequences && !st; i++)
+        if (takes_scene(r, algo, stage, &r->ds.sequences[i]))
+            st = stream_scene(r, algo, stage, &r->ds.sequences[i], plan, nplan, rows, &nrows, err);
+    char path[SB_PATH_MAX];
+    if (!st && nrows && !(st = sb_path(path, err, "%s/%s.stream.csv", r->results_dir, algo->name)))
+        st = sb_stream_rows_write(path, rows, nrows, err);
+    r->spent.streams += sb_clock_ms() - t0;
+    free(rows);
+    return st;
+}
