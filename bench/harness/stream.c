@@ -89,12 +89,13 @@ static void *worker_main(void *arg)
     pass *p = w->p;
     instance *in = w->in;
     const sb_variant *v = in->s.v;
-    for (;;) {
+    int mine = (int)(in - p->inst);        /* the check pass deals frame f to instance f % k */
+    for (int taken = 0;; taken++) {
         if (atomic_load(&p->stop))
             break;
         if (p->deadline_ms > 0 && sb_clock_ms() > p->deadline_ms)
             break;
-        int f = atomic_fetch_add(&p->next, 1);
+        int f = p->check ? mine + taken * p->k : atomic_fetch_add(&p->next, 1);
         if (f >= p->total)
             break;
         int d = f % p->n;
@@ -151,8 +152,7 @@ static sb_status run_pass(pass *p, sb_energy_mark *before, sb_energy_mark *after
     p->failed = p->checked = 0;
     if (before)
         sb_energy_mark_now(before);
-    if (p->seconds > 0)
-        p->deadline_ms = sb_clock_ms() + p->seconds * 1000.0;
+    p->deadline_ms = p->seconds > 0 ? sb_clock_ms() + p->seconds * 1000.0 : 0;
     int started = 0;
     sb_status st = SB_OK;
     for (int i = 0; i < p->k; i++) {
@@ -176,7 +176,7 @@ static sb_status run_pass(pass *p, sb_energy_mark *before, sb_energy_mark *after
         st = p->st;
         *err = p->err;
     }
-    int pushed = atomic_load(&p->next) < p->total ? atomic_load(&p->next) : p->total;
+    int pushed = p->check || atomic_load(&p->next) > p->total ? p->total : atomic_load(&p->next);
     p->total = pushed;                         /* a deadline may have stopped it early */
     double first = 1e300, last = -1e300;
     for (int f = 0; f < pushed; f++) {

@@ -101,7 +101,9 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 "another's kernels and a third's download overlap; on the CPU the serial reference, one frame per "
                 "core. Every distinct frame was checked against its own serial reference first. *Latency*: from a "
                 "frame's submission to its result on the host. *Bound*: one frame per max(upload, run, fetch) of "
-                "the variant alone, the most overlap can give (CPU: the cores times one frame alone). *J/frame*: "
+                "the variant alone, the most overlap of copies and kernels can give (CPU: the cores times one frame alone); above 100 %% where the "
+                "kernels of different frames also ran at once (kernels that leave the GPU room, which the bound, one "
+                "frame's run at a time, does not count). *J/frame*: "
                 "energy over the timed second(s), GPU (NVML) and, in brackets, above the idle draw; n/a where "
                 "the counter is not readable (the CSV's energy_note says why).\n\n");
     fprintf(md, "| algorithm | stage | scene | best GPU | frames/s | latency p50 / p99 ms | GPU J/frame (above idle) | "

@@ -1,0 +1,287 @@
+/* stream.c - frames in flight (harness/stream.h), the sequences they come
+ * from (dataset.h), `segbench stream` and bench's stream rows. */
+#include "test.h"
+#include "test_groups.h"
+
+#include "../cli_util.h"
+
+#include "harness/dataset.h"
+#include "harness/registry.h"
+#include "harness/stream.h"
+#include "io/stream_rows.h"
+
+#include "segbench/image_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* n different random grey frames opened as integral cases (stage sum). */
+static int open_frames(sb_case_data *cd, const sb_case **frames, int n, const char *algo_name, int w, int h)
+{
+    const sb_algo *algo = sb_algo_find(algo_name);
+    for (int i = 0; i < n; i++) {
+        sb_image img;
+        if (algo->load_mode == SB_LOAD_GREY)
+            test_random_grey(&img, w, h, 500 + (unsigned)i);
+        else
+            test_patchy_rgb(&img, w, h, 500 + (unsigned)i);
+        sb_error err = { SB_OK, "" };
+        sb_status st = sb_case_open(&cd[i], algo, algo->stream_stage, NULL, &img, &err);
+        sb_image_free(&img);
+        CHECKF(st == SB_OK, "%s", err.msg);
+        if (st) {
+            for (int k = 0; k < i; k++)
+                sb_case_close(&cd[k]);
+            return 0;
+        }
+        frames[i] = &cd[i].c;
+    }
+    return 1;
+}
+
+static void stream_fixed(const sb_case *const *frames, int n, const sb_variant *v, int threads, int k, int count,
+                         sb_stream_result *r, sb_status *st, sb_error *err)
+{
+    sb_stream_opts o;
+    sb_stream_defaults(&o);
+    o.in_flight = k;
+    o.threads = threads;
+    o.frames = count;
+    o.warmup_ms = 1;
+    *st = sb_stream_measure(frames, n, v, &o, r, err);
+}
+
+static void test_stream_cpu(void)
+{
+    static const char *const algos[] = { "integral", "kmeans", "slic" };
+    for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+        sb_case_data cd[3];
+        const sb_case *frames[3];
+        if (!open_frames(cd, frames, 3, algos[a], 61, 37))
+            continue;
+        for (int k = 1; k <= 3; k += 2) {
+            sb_stream_result r;
+            sb_status st;
+            sb_error err = { SB_OK, "" };
+            stream_fixed(frames, 3, sb_variant_find(algos[a], "cpu"), 1, k, 10, &r, &st, &err);
+            CHECKF(st == SB_OK, "%s, %d in flight: %s", algos[a], k, err.msg);
+            CHECKF(st || r.agreement.ok, "%s, %d in flight: %s", algos[a], k, r.agreement.metric);
+            /* the check pass: every distinct frame and every instance; then each instance's last */
+            CHECKF(st || (r.frames == 10 && r.checked == (k > 3 ? k : 3) + k && r.in_flight == k),
+                   "%s, %d in flight: %d frames timed, %d checked", algos[a], k, r.frames, r.checked);
+            CHECKF(st || (r.fps > 0 && r.p50_ms > 0 && r.p99_ms >= r.p50_ms && r.max_ms >= r.p99_ms &&
+                          r.bound_fps > 0 && strcmp(r.bound_by, "cpus") == 0),
+                   "%s: %.1f frames/s, p50 %.3f, p99 %.3f, max %.3f, bound %.1f (%s)", algos[a], r.fps, r.p50_ms,
+                   r.p99_ms, r.max_ms, r.bound_fps, r.bound_by);
+            CHECKF(st || (r.energy.gpu_j < 0 && r.energy.gpu_why[0]), "no GPU here, yet GPU joules %.3f",
+                   r.energy.gpu_j);
+        }
+        for (int i = 0; i < 3; i++)
+            sb_case_close(&cd[i]);
+    }
+}
+
+/* Two instances of a pthread variant share the process's pool; run at once
+ * (a stream's frames in flight) their jobs overwrote each other's, and
+ * half the sums came out wrong. */
+static void test_stream_shared_pool(void)
+{
+    sb_case_data cd[3];
+    const sb_case *frames[3];
+    if (!open_frames(cd, frames, 3, "integral", 97, 61))
+        return;
+    for (int round = 0; round < 3; round++) {
+        sb_stream_result r;
+        sb_status st;
+        sb_error err = { SB_OK, "" };
+        stream_fixed(frames, 3, sb_variant_find("integral", "pthread"), 2, 2, 400, &r, &st, &err);
+        CHECKF(st == SB_OK, "%s", err.msg);
+        CHECKF(st || r.agreement.ok, "pthread@2, 2 in flight: %s", r.agreement.metric);
+    }
+    for (int i = 0; i < 3; i++)
+        sb_case_close(&cd[i]);
+}
+
+/* A variant that reads its frame once, in prepare, and serves that copy
+ * ever after: right on the first frame, wrong on the next. */
+typedef struct stale_state {
+    sb_image copy;             /* the frame prepare saw */
+    void *inner;               /* the serial variant, run on the copy */
+} stale_state;
+
+static sb_status stale_prepare(void **state, const sb_image *in, const void *params, void *output,
+                               const sb_exec *exec, sb_error *err)
+{
+    stale_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    *state = s;
+    s->copy = *in;
+    s->copy.data = malloc(in->stride * (size_t)in->height);
+    if (!s->copy.data)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    memcpy(s->copy.data, in->data, in->stride * (size_t)in->height);
+    return sb_variant_find("integral", "cpu")->ops->prepare(&s->inner, &s->copy, params, output, exec, err);
+}
+
+static sb_status stale_run(void *state, sb_error *err)
+{
+    stale_state *s = state;
+    return sb_variant_find("integral", "cpu")->ops->run(s->inner, err);
+}
+
+static void stale_release(void *state)
+{
+    stale_state *s = state;
+    if (s->inner)
+        sb_variant_find("integral", "cpu")->ops->release(s->inner);
+    free(s->copy.data);
+    free(s);
+}
+
+static void test_stream_stale_frame_caught(void)
+{
+    static const sb_variant_ops ops = { stale_prepare, NULL, stale_run, test_fetch_nothing, stale_release };
+    const sb_variant stale = { "integral", "test-stale", "cpu", "NONE", 0, 3u, &ops, "reads its frame in prepare",
+                               "integral/test-stale", "tests/harness/stream.c", NULL, "", NULL };
+    sb_case_data cd[3];
+    const sb_case *frames[3];
+    if (!open_frames(cd, frames, 3, "integral", 40, 30))
+        return;
+    sb_stream_result r;
+    sb_status st;
+    sb_error err = { SB_OK, "" };
+    stream_fixed(frames, 3, &stale, 1, 1, 10, &r, &st, &err);
+    CHECKF(st == SB_OK, "%s", err.msg);
+    CHECKF(!r.agreement.ok && strstr(r.agreement.metric, "frame 2 of 3") && r.frames == 0,
+           "a variant that keeps its first frame passed (or was timed): %s, %d frames timed", r.agreement.metric,
+           r.frames);
+    for (int i = 0; i < 3; i++)
+        sb_case_close(&cd[i]);
+}
+
+static void test_sequence_glob(void)
+{
+    test_sh("mkdir -p %s %s", test_path("seq"), test_path("mixed"));
+    test_grey_png("seq/clip-f02.png", 20, 10, 3);
+    test_grey_png("seq/clip-f00.png", 20, 10, 1);
+    test_grey_png("seq/clip-f01.png", 20, 10, 2);
+    test_grey_png("mixed/a-1.png", 20, 10, 1);
+    test_grey_png("mixed/a-2.png", 21, 10, 2);
+    sb_sequence seq;
+    sb_error err = { SB_OK, "" };
+    sb_status st = sb_sequence_glob(test_path("seq/clip-f*.png"), NULL, &seq, &err);
+    CHECKF(st == SB_OK, "%s", err.msg);
+    if (!st) {
+        CHECKF(seq.count == 3 && seq.width == 20 && seq.height == 10 && strstr(seq.frames[0], "f00") &&
+                   strstr(seq.frames[2], "f02") && strcmp(seq.name, "clip-f") == 0 && seq.rect[2] > 0,
+               "%d frames %dx%d, first %s, name '%s'", seq.count, seq.width, seq.height, seq.frames[0], seq.name);
+        sb_sequence_free(&seq);
+    }
+    st = sb_sequence_glob(test_path("seq/none-*.png"), NULL, &seq, &err);
+    CHECKF(st == SB_ERR_USAGE && strstr(err.msg, "empty sequence"), "an empty glob: %d %s", st, err.msg);
+    st = sb_sequence_glob(test_path("mixed/a-*.png"), NULL, &seq, &err);
+    CHECKF(st == SB_ERR_USAGE && strstr(err.msg, "21x10") && strstr(err.msg, "one size"), "mixed sizes: %d %s", st,
+           err.msg);
+    FILE *fp = fopen(test_path("seq/clip-f03.png"), "w");
+    if (fp) {
+        fputs("not a picture", fp);
+        fclose(fp);
+    }
+    st = sb_sequence_glob(test_path("seq/clip-f*.png"), NULL, &seq, &err);
+    CHECKF(st != SB_OK && strstr(err.msg, "clip-f03.png"), "a frame that is no image: %d %s", st, err.msg);
+    remove(test_path("seq/clip-f03.png"));
+
+    cli_result *r = cli("stream integral/cpu --frames %s --in-flight 2 --seconds 0.05",
+                        test_shq(test_path("seq/clip-f*.png")));
+    CHECKF(r->code == 0 && strstr(r->out, "frames/s") && strstr(r->out, "agreement: exact"), "exit %d: %s%s",
+           r->code, r->out, r->err);
+    r = cli("stream integral/cpu --frames %s", test_shq(test_path("mixed/a-*.png")));
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "one size"), "mixed sizes: exit %d: %s",
+           r->code, r->err);
+    r = cli("stream integral/cpu --frames %s", test_shq(test_path("seq/$(touch x)*.png")));
+    CHECKF(r->code == 2 && strstr(r->err, "empty sequence") && !test_exists("x"), "a hostile glob: exit %d: %s",
+           r->code, r->err);
+    r = cli("stream integral/cpu --frames %s --in-flight 0", test_shq(test_path("seq/clip-f*.png")));
+    CHECKF(r->code == 2 && test_lines(r->err) == 1, "--in-flight 0: exit %d: %s", r->code, r->err);
+}
+
+/* A set with a scene: the generator's frames differ and repeat, and bench
+ * --stream only writes <algo>.stream.csv and nothing else. */
+static void test_scene_and_bench_streams(void)
+{
+    const char *root = test_path("scene-root");
+    char sbgen[4200];
+    if (!realpath("build/sbgen", sbgen) && !realpath("build-asan/sbgen", sbgen))
+        snprintf(sbgen, sizeof sbgen, "build/sbgen");
+    FILE *fp = fopen(test_path("mini.set"), "w");
+    if (!fp) {
+        CHECK(0);
+        return;
+    }
+    fputs("synth 48x32\nscene 48x32 frames=3\n", fp);
+    fclose(fp);
+    test_sh("mkdir -p %s/datasets/build && %s %s %s/datasets/build/mini 2>/dev/null && %s %s %s/again 2>/dev/null",
+            root, sbgen, test_path("mini.set"), root, sbgen, test_path("mini.set"), root);
+    char a[4200], b[4200];
+    snprintf(a, sizeof a, "%s/datasets/build/mini", root);
+    snprintf(b, sizeof b, "%s/again", root);
+    test_sh("cmp -s %s/scene-48x32-f01.png %s/scene-48x32-f01.png && ! cmp -s %s/scene-48x32-f00.png "
+            "%s/scene-48x32-f01.png", a, b, a, a);
+    char manifest[4300];
+    snprintf(manifest, sizeof manifest, "%s/manifest.tsv", a);
+    sb_dataset ds;
+    sb_error err = { SB_OK, "" };
+    if (sb_dataset_load_manifest(manifest, &ds, &err) == SB_OK) {
+        CHECKF(ds.count == 1 && ds.nsequences == 1 && ds.sequences[0].count == 3 &&
+                   strcmp(ds.sequences[0].name, "scene-48x32") == 0 && ds.sequences[0].rect[2] > 0,
+               "%d images, %d sequences", ds.count, ds.nsequences);
+        sb_dataset_free(&ds);
+    } else {
+        CHECKF(0, "%s", err.msg);
+    }
+    test_sh("mkdir -p %s/results/x && echo keep > %s/results/x/integral.csv", root, root);
+    test_sh("cd %s && %s bench --set mini --algo integral,kmeans --stream only --results results/x --quiet "
+            "2>/dev/null", root, test_segbench_path());
+    char text[4096], path[4300];
+    snprintf(path, sizeof path, "%s/results/x/integral.csv", root);
+    test_slurp(path, text, sizeof text);
+    CHECKF(strcmp(text, "keep\n") == 0, "bench --stream only rewrote integral.csv: %.80s", text);
+    snprintf(path, sizeof path, "%s/results/x/env.json", root);
+    CHECKF(!test_exists(path), "bench --stream only wrote env.json");
+    snprintf(path, sizeof path, "%s/results/x/kmeans.stream.csv", root);
+    sb_stream_row *rows = NULL;
+    int n = 0;
+    CHECKF(sb_stream_rows_read(path, &rows, &n, &err) == SB_OK, "%s", err.msg);
+    CHECKF(n >= 1 && strcmp(rows[0].variant, "cpu") == 0 && strcmp(rows[0].stage, "fixed10") == 0 &&
+               strcmp(rows[0].agreement, "exact") == 0 && rows[0].fps > 0 && rows[0].seconds >= 0.99 &&
+               rows[0].distinct == 3 && rows[0].gpu_j < 0 && rows[0].energy_note[0],
+           "%d rows; first: %s %s %s %.1f frames/s over %.2f s", n, n ? rows[0].variant : "", n ? rows[0].stage : "",
+           n ? rows[0].agreement : "", n ? rows[0].fps : 0, n ? rows[0].seconds : 0);
+    /* what was read is what is written */
+    if (n) {
+        snprintf(path, sizeof path, "%s/copy.stream.csv", root);
+        sb_stream_row *again = NULL;
+        int m = 0;
+        CHECK(sb_stream_rows_write(path, rows, n, &err) == SB_OK && sb_stream_rows_read(path, &again, &m, &err) == SB_OK);
+        CHECK(m == n && again && again[0].fps == rows[0].fps && strcmp(again[0].metric, rows[0].metric) == 0 &&
+              again[0].gpu_j == rows[0].gpu_j);
+        free(again);
+    }
+    free(rows);
+}
+
+const sb_test tests_stream[] = {
+    { "stream: CPU frames in flight, each checked against its own frame's reference; rate, latency, bound",
+      test_stream_cpu },
+    { "stream: two instances of a pthread variant at once agree (their shared pool takes turns)",
+      test_stream_shared_pool },
+    { "stream: a variant that keeps its first frame fails on the second, and nothing is timed", test_stream_stale_frame_caught },
+    { "sequences: a glob in name order; an empty, mixed-size or broken sequence refused in one line; segbench stream",
+      test_sequence_glob },
+    { "stream: a scene's frames differ and repeat; bench --stream only writes <algo>.stream.csv alone",
+      test_scene_and_bench_streams },
+};
+const int tests_stream_count = sizeof tests_stream / sizeof tests_stream[0];
