@@ -349,6 +349,9 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     if (n < 1 || o->in_flight < 1 || o->in_flight > SB_STREAM_MAX_IN_FLIGHT)
         return sb_fail(err, SB_ERR_USAGE, "a stream needs at least one frame and 1..%d frames in flight",
                        SB_STREAM_MAX_IN_FLIGHT);
+    if (o->in_flight > 1 && (v->flags & SB_ONE_AT_A_TIME))
+        return sb_fail(err, SB_ERR_USAGE, "%s keeps state every instance shares (a __constant__ array): two frames "
+                       "in flight would overwrite each other's; stream it with --in-flight 1", v->who);
     for (int i = 1; i < n; i++)
         if (frames[i]->input->width != frames[0]->input->width ||
             frames[i]->input->height != frames[0]->input->height ||

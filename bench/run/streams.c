@@ -51,7 +51,7 @@ static int plan_streams(const bench_run *r, const sb_algo *algo, int stage, stre
         if (top) {
             for (int k = 0; k < STREAM_GPU_KS; k++)
                 p->ks[k] = k + 1;
-            p->nk = STREAM_GPU_KS;
+            p->nk = v->flags & SB_ONE_AT_A_TIME ? 1 : STREAM_GPU_KS;
         } else {
             p->ks[0] = sb_usable_cores();
             p->nk = 1;

@@ -73,10 +73,14 @@ enum {
                               CUDA graph, which compute-sanitizer's racecheck
                               and synccheck cannot follow: its kernels are
                               race-checked where its parent launches them */
-    SB_LADDER_TOP = 1 << 5 /* the top of its tree's main line, declared: the
+    SB_LADDER_TOP = 1 << 5, /* the top of its tree's main line, declared: the
                               main line is the path from the root to this
                               rung, whatever a run's near-ties say; the
                               rest of the tree is branches */
+    SB_ONE_AT_A_TIME = 1 << 6 /* keeps state every instance in the process
+                              shares (a __constant__ array): two instances
+                              running at once would overwrite each other's,
+                              so a stream takes it one frame in flight */
 };
 
 typedef struct sb_variant {
@@ -107,7 +111,8 @@ typedef struct sb_variant {
  *   algo, name  the algorithm (algo.h) and the variant's name, unique in it
  *   backend     cpu, pthread, openmp, cuda-global, cuda-shared, cuda-texture, lib
  *   needs       NONE, OPENMP, CUDA or NPP: what the build must have had
- *   flags       SB_THREADED, SB_DEVICE, SB_FLOOR, SB_INT32, SB_GRAPH_LOOP, SB_LADDER_TOP (above), or 0
+ *   flags       SB_THREADED, SB_DEVICE, SB_FLOOR, SB_INT32, SB_GRAPH_LOOP, SB_LADDER_TOP,
+ *               SB_ONE_AT_A_TIME (above), or 0
  *   stages      ALL_STAGES, or a mask: bit i = the algorithm's stage i
  *   the ops     the five functions, in call order (upload NULL on the host)
  *

@@ -273,7 +273,55 @@ static void test_scene_and_bench_streams(void)
     free(rows);
 }
 
+/* A CUDA rung that keeps a file-scope __constant__ or __device__ array
+ * shares it with every instance in the process: it says so
+ * (SB_ONE_AT_A_TIME), and a stream refuses it two frames in flight.  (On the
+ * H100, kmeans/cuda-seed with 3 in flight broke its contract: one
+ * instance's kernels read another's centres.) */
+/* A declaration at the start of a line, opening with `prefix`, of an array
+ * (a '[' before its ';') and not a function (no '(' before it). */
+static int file_scope_array(const char *text, const char *prefix)
+{
+    for (const char *p = text; (p = strstr(p, prefix)); p++) {
+        const char *end = strchr(p + 1, ';'), *bracket = strchr(p + 1, '['), *paren = strchr(p + 1, '(');
+        if (end && bracket && bracket < end && (!paren || paren > end))
+            return 1;
+    }
+    return 0;
+}
+
+static void test_one_at_a_time(void)
+{
+    int flagged = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strncmp(v->backend, "cuda-", 5) != 0 || strncmp(v->file, "impl_cuda/", 10) != 0)
+            continue;
+        static char text[1 << 18];
+        test_slurp(v->file, text, sizeof text);
+        int shared = file_scope_array(text, "\n__constant__ ") || file_scope_array(text, "\n__device__ ");
+        CHECKF(shared == !!(v->flags & SB_ONE_AT_A_TIME), "%s (%s): %s a file-scope device array but is %sflagged "
+               "SB_ONE_AT_A_TIME", v->who, v->file, shared ? "has" : "has no",
+               (v->flags & SB_ONE_AT_A_TIME) ? "" : "not ");
+        flagged += shared;
+    }
+    CHECKF(flagged == 1, "%d rungs keep a file-scope device array (kmeans/cuda-seed: 1)", flagged);
+    sb_case_data cd[2];
+    const sb_case *frames[2];
+    if (!open_frames(cd, frames, 2, "kmeans", 16, 8))
+        return;
+    sb_stream_result r;
+    sb_status st;
+    sb_error err = { SB_OK, "" };
+    stream_fixed(frames, 2, sb_variant_find("kmeans", "cuda-seed"), 1, 2, 4, &r, &st, &err);
+    CHECKF(st == SB_ERR_USAGE && strstr(err.msg, "--in-flight 1"), "cuda-seed two in flight: %d %s", st, err.msg);
+    for (int i = 0; i < 2; i++)
+        sb_case_close(&cd[i]);
+}
+
 const sb_test tests_stream[] = {
+    { "stream: a rung with a file-scope device array is flagged SB_ONE_AT_A_TIME and streams one frame at a time",
+      test_one_at_a_time },
     { "stream: CPU frames in flight, each checked against its own frame's reference; rate, latency, bound",
       test_stream_cpu },
     { "stream: two instances of a pthread variant at once agree (their shared pool takes turns)",
