@@ -17,9 +17,10 @@
 
 /* A check pass whose frames took this long each is also the timed pass. */
 #define SLOW_FRAME_MS 100.0
-/* The bound's parts: this many samples of each, or this much time. */
-enum { BOUND_MIN_SAMPLES = 9, BOUND_SAMPLES = 256 };
-#define BOUND_BUDGET_MS 100.0
+/* The bound's parts: at least this many samples of each on each distinct
+ * frame, and this much time over all of them. */
+enum { BOUND_MIN_SAMPLES = 3, BOUND_SAMPLES = 256 };
+#define BOUND_BUDGET_MS 200.0
 
 void sb_stream_defaults(sb_stream_opts *o)
 {
@@ -208,9 +209,11 @@ static double median_of(double *ms, int n)
     return n ? sb_quantile_sorted(ms, n, 0.5) : 0;
 }
 
-/* Protocol step 3: one instance alone, each part of a frame apart. */
-static sb_status measure_bound(const sb_variant *v, instance *in, const sb_case *frame, const sb_stream_opts *o,
-                               sb_stream_result *r, sb_error *err)
+/* One frame's parts alone on one instance (medians): a device variant's
+ * upload, run and fetch each timed apart; a host variant's whole frame in
+ * *run.  At least BOUND_MIN_SAMPLES of each, for about budget_ms. */
+static sb_status frame_parts(const sb_variant *v, instance *in, const sb_case *frame, const sb_stream_opts *o,
+                             double budget_ms, double *up_ms, double *run_ms, double *down_ms, sb_error *err)
 {
     double up[BOUND_SAMPLES], run[BOUND_SAMPLES], down[BOUND_SAMPLES];
     int n = 0;
@@ -218,24 +221,22 @@ static sb_status measure_bound(const sb_variant *v, instance *in, const sb_case 
     in->img.data = frame->input->data;
     double started = sb_clock_ms();
     if (!sb_is_device(v)) {
-        /* the serial reference's own run is this row's frame, where it is the same code */
+        /* the serial reference's own run on this frame is this row's, where it is the same code */
         if (v == frame->reference_variant && o->threads == 1 && frame->ref_times.run_ms >= SLOW_FRAME_MS)
             run[n++] = frame->ref_times.run_ms;
-        while (!st && n < BOUND_SAMPLES && (n == 0 || (run[0] < SLOW_FRAME_MS && (n < BOUND_MIN_SAMPLES || sb_clock_ms() - started < BOUND_BUDGET_MS)))) {
+        while (!st && n < BOUND_SAMPLES &&
+               (n == 0 || (run[0] < SLOW_FRAME_MS && (n < BOUND_MIN_SAMPLES || sb_clock_ms() - started < budget_ms)))) {
             double t0 = sb_clock_ms();
             st = v->ops->run(in->s.state, err);
             if (!st)
                 st = v->ops->fetch(in->s.state, err);
             run[n++] = sb_clock_ms() - t0;
         }
-        if (st)
-            return st;
-        r->run_ms = median_of(run, n);
-        r->bound_fps = r->run_ms > 0 ? o->in_flight * 1000.0 / r->run_ms : 0;
-        snprintf(r->bound_by, sizeof r->bound_by, "cpus");
-        return SB_OK;
+        *up_ms = *down_ms = 0;
+        *run_ms = st ? 0 : median_of(run, n);
+        return st;
     }
-    while (!st && n < BOUND_SAMPLES && (n < BOUND_MIN_SAMPLES || sb_clock_ms() - started < BOUND_BUDGET_MS)) {
+    while (!st && n < BOUND_SAMPLES && (n < BOUND_MIN_SAMPLES || sb_clock_ms() - started < budget_ms)) {
         double t0 = sb_clock_ms();
         st = v->ops->upload(in->s.state, err);
         if (!st)
@@ -254,9 +255,33 @@ static sb_status measure_bound(const sb_variant *v, instance *in, const sb_case 
         sb_device_sync(in->stream, &ignored);
         return st;
     }
-    r->upload_ms = median_of(up, n);
-    r->run_ms = median_of(run, n);
-    r->fetch_ms = median_of(down, n);
+    *up_ms = median_of(up, n);
+    *run_ms = median_of(run, n);
+    *down_ms = median_of(down, n);
+    return SB_OK;
+}
+
+/* Protocol step 3: each part of a frame alone, averaged over the distinct
+ * frames (a frame's work may depend on its content: GrabCut's max-flow
+ * rounds, k-means' passes). */
+static sb_status measure_bound(const sb_variant *v, instance *in, const sb_case *const *frames, int nframes,
+                               const sb_stream_opts *o, sb_stream_result *r, sb_error *err)
+{
+    for (int d = 0; d < nframes; d++) {
+        double up, run, down;
+        sb_status st = frame_parts(v, in, frames[d], o, BOUND_BUDGET_MS / nframes, &up, &run, &down, err);
+        if (st)
+            return st;
+        r->upload_ms += up / nframes;
+        r->run_ms += run / nframes;
+        r->fetch_ms += down / nframes;
+        in->last = d;              /* its output now holds this frame's (step 5 checks it) */
+    }
+    if (!sb_is_device(v)) {
+        r->bound_fps = r->run_ms > 0 ? o->in_flight * 1000.0 / r->run_ms : 0;
+        snprintf(r->bound_by, sizeof r->bound_by, "cpus");
+        return SB_OK;
+    }
     double worst = fmax(r->upload_ms, fmax(r->run_ms, r->fetch_ms));
     snprintf(r->bound_by, sizeof r->bound_by, "%s",
              worst == r->upload_ms ? "upload" : worst == r->run_ms ? "run" : "fetch");
@@ -399,7 +424,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     }
     /* 3. the bound */
     if (!st)
-        st = measure_bound(v, &inst[0], frames[inst[0].last >= 0 ? inst[0].last : 0], o, r, err);
+        st = measure_bound(v, &inst[0], frames, n, o, r, err);
     /* 4. timed pass */
     if (!st && !timed) {
         p.check = 0;

@@ -20,9 +20,10 @@
  *      algorithm's contract.  Nothing is timed before it passes.
  *   2. warm-up pass: frames for `warmup_ms`.
  *   3. the bound, on one instance alone: a device variant's upload, run
- *      and fetch each timed apart (medians); the overlap bound is one frame
- *      per max(upload, run, fetch) -- a stream cannot beat its slowest
- *      stage.  A host variant's bound is K frames per one frame's time
+ *      and fetch each timed apart (medians on each distinct frame, their
+ *      mean over the frames, whose work may differ); the overlap bound is
+ *      one frame per max(upload, run, fetch) -- a stream cannot beat its
+ *      slowest stage.  A host variant's bound is K frames per one frame's time
  *      alone: perfect scaling over its K threads.
  *   4. timed pass: `frames` frames, or (frames = 0) frames taken until
  *      `min_seconds` have passed (at least SB_ENERGY_MIN_S by default, so
