@@ -213,7 +213,8 @@ static double median_of(double *ms, int n)
  * upload, run and fetch each timed apart; a host variant's whole frame in
  * *run.  At least BOUND_MIN_SAMPLES of each, for about budget_ms. */
 static sb_status frame_parts(const sb_variant *v, instance *in, const sb_case *frame, const sb_stream_opts *o,
-                             double budget_ms, double *up_ms, double *run_ms, double *down_ms, sb_error *err)
+                             double budget_ms, double *up_ms, double *run_ms, double *down_ms, int *ran,
+                             sb_error *err)
 {
     double up[BOUND_SAMPLES], run[BOUND_SAMPLES], down[BOUND_SAMPLES];
     int n = 0;
@@ -222,7 +223,8 @@ static sb_status frame_parts(const sb_variant *v, instance *in, const sb_case *f
     double started = sb_clock_ms();
     if (!sb_is_device(v)) {
         /* the serial reference's own run on this frame is this row's, where it is the same code */
-        if (v == frame->reference_variant && o->threads == 1 && frame->ref_times.run_ms >= SLOW_FRAME_MS)
+        int reused = v == frame->reference_variant && o->threads == 1 && frame->ref_times.run_ms >= SLOW_FRAME_MS;
+        if (reused)
             run[n++] = frame->ref_times.run_ms;
         while (!st && n < BOUND_SAMPLES &&
                (n == 0 || (run[0] < SLOW_FRAME_MS && (n < BOUND_MIN_SAMPLES || sb_clock_ms() - started < budget_ms)))) {
@@ -234,6 +236,7 @@ static sb_status frame_parts(const sb_variant *v, instance *in, const sb_case *f
         }
         *up_ms = *down_ms = 0;
         *run_ms = st ? 0 : median_of(run, n);
+        *ran = n > reused;
         return st;
     }
     while (!st && n < BOUND_SAMPLES && (n < BOUND_MIN_SAMPLES || sb_clock_ms() - started < budget_ms)) {
@@ -258,6 +261,7 @@ static sb_status frame_parts(const sb_variant *v, instance *in, const sb_case *f
     *up_ms = median_of(up, n);
     *run_ms = median_of(run, n);
     *down_ms = median_of(down, n);
+    *ran = 1;
     return SB_OK;
 }
 
@@ -269,13 +273,15 @@ static sb_status measure_bound(const sb_variant *v, instance *in, const sb_case 
 {
     for (int d = 0; d < nframes; d++) {
         double up, run, down;
-        sb_status st = frame_parts(v, in, frames[d], o, BOUND_BUDGET_MS / nframes, &up, &run, &down, err);
+        int ran;
+        sb_status st = frame_parts(v, in, frames[d], o, BOUND_BUDGET_MS / nframes, &up, &run, &down, &ran, err);
         if (st)
             return st;
         r->upload_ms += up / nframes;
         r->run_ms += run / nframes;
         r->fetch_ms += down / nframes;
-        in->last = d;              /* its output now holds this frame's (step 5 checks it) */
+        if (ran)
+            in->last = d;          /* its output now holds this frame's (step 5 checks it) */
     }
     if (!sb_is_device(v)) {
         r->bound_fps = r->run_ms > 0 ? o->in_flight * 1000.0 / r->run_ms : 0;

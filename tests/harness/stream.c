@@ -95,6 +95,40 @@ static void test_stream_cpu(void)
     }
 }
 
+/* A slow row (frames of at least 100 ms): its checked pass is its timed
+ * pass, and the serial reference's own runs of the frames are its bound,
+ * so instance 0 runs nothing more -- and its last check must still compare
+ * its output with the frame it really ran last (on the H100, every slow
+ * CPU row failed that check once the bound went over every frame). */
+static void test_stream_slow_row(void)
+{
+    sb_case_data cd[2];
+    const sb_case *frames[2];
+    if (!open_frames(cd, frames, 2, "slic", 640, 480))
+        return;
+    if (cd[0].c.ref_times.run_ms < 100 || cd[1].c.ref_times.run_ms < 100) {
+        printf("    (this machine runs a 640x480 SLIC frame in %.0f ms: no slow row to test)\n",
+               cd[0].c.ref_times.run_ms);
+    } else {
+        sb_stream_opts o;
+        sb_stream_defaults(&o);
+        o.in_flight = 2;
+        o.min_seconds = 0.05;
+        sb_stream_result r;
+        sb_error err = { SB_OK, "" };
+        sb_status st = sb_stream_measure(frames, 2, sb_variant_find("slic", "cpu"), &o, &r, &err);
+        CHECKF(st == SB_OK, "%s", err.msg);
+        CHECKF(st || r.agreement.ok, "%s", r.agreement.metric);
+        CHECKF(st || (r.frames == 2 && r.checked == 4), "%d frames timed (the check pass's 2), %d checked", r.frames,
+               r.checked);
+        double mean = (cd[0].c.ref_times.run_ms + cd[1].c.ref_times.run_ms) / 2;
+        CHECKF(st || (r.run_ms > 0.99 * mean && r.run_ms < 1.01 * mean), "bound's frame %.1f ms, the references' %.1f",
+               r.run_ms, mean);
+    }
+    for (int i = 0; i < 2; i++)
+        sb_case_close(&cd[i]);
+}
+
 /* Two instances of a pthread variant share the process's pool; run at once
  * (a stream's frames in flight) their jobs overwrote each other's, and
  * half the sums came out wrong. */
@@ -336,6 +370,7 @@ const sb_test tests_stream[] = {
       test_one_at_a_time },
     { "stream: CPU frames in flight, each checked against its own frame's reference; rate, latency, bound",
       test_stream_cpu },
+    { "stream: a slow row is timed on its checked frames, the references' runs its bound", test_stream_slow_row },
     { "stream: two instances of a pthread variant at once agree (their shared pool takes turns)",
       test_stream_shared_pool },
     { "stream: a variant that keeps its first frame fails on the second, and nothing is timed", test_stream_stale_frame_caught },
