@@ -311,6 +311,19 @@ static sb_status pass_summarise(const pass *p, double wall_ms, sb_stream_result 
     r->frames = p->total;
     r->seconds = wall_ms / 1000.0;
     r->fps = wall_ms > 0 ? p->total * 1000.0 / wall_ms : 0;
+    /* the pass in thirds of its time: each third's rate against the whole's */
+    double first = 1e300;
+    int third[3] = { 0, 0, 0 };
+    for (int f = 0; f < p->total; f++)
+        first = fmin(first, p->submit_ms[f]);
+    for (int f = 0; f < p->total && wall_ms > 0; f++) {
+        int t = (int)(3.0 * (p->done_ms[f] - first) / wall_ms);
+        third[t < 0 ? 0 : t > 2 ? 2 : t]++;
+    }
+    r->spread = 0;
+    for (int t = 0; t < 3 && r->fps > 0; t++)
+        r->spread = fmax(r->spread, fabs(third[t] * 3000.0 / wall_ms / r->fps - 1.0));
+    r->few = p->total < SB_STREAM_FEW * p->k;
     return SB_OK;
 }
 

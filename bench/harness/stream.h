@@ -30,6 +30,8 @@
  *      the energy counters can be read), the counters read around it.  Each frame's latency runs from
  *      its submission (its instance starts the upload) to its result on
  *      the host (fetch returned).
+ *      The pass's thirds (by time) give the row's spread: a third whose
+ *      rate is more than SB_STREAM_UNSTABLE from the whole's flags it.
  *   5. each instance's last output checked again against the reference
  *      of the frame it last ran (races that show only under load).
  * A slow row -- its check pass's frames took at least SLOW_FRAME_MS each
@@ -46,6 +48,13 @@
 #include "harness/harness.h"
 
 enum { SB_STREAM_MAX_IN_FLIGHT = 64 };
+/* A stream row is flagged "few" with fewer frames than this per instance
+ * (a slow CPU row: one or two waves of frames, whose thirds say nothing),
+ * else "unstable" when a third of its timed pass ran at a rate more than
+ * SB_STREAM_UNSTABLE from the whole's (the CPU rows' rounds,
+ * docs/measuring.md, for a stream). */
+enum { SB_STREAM_FEW = 3 };
+#define SB_STREAM_UNSTABLE 0.10
 
 typedef struct sb_stream_opts {
     int in_flight;            /* K: frames in flight, one instance (and thread) each */
@@ -71,6 +80,8 @@ typedef struct sb_stream_result {
     double bound_fps;         /* the overlap bound (the protocol's step 3) */
     double bound_fraction;    /* fps / bound_fps */
     char bound_by[16];        /* "upload", "run", "fetch", or "cpus" for a host variant */
+    double spread;            /* the largest |rate of a third of the timed pass / the whole's - 1| */
+    int few;                  /* fewer than SB_STREAM_FEW frames an instance: its thirds say little */
     sb_energy energy;         /* over the timed pass */
     sb_agreement agreement;   /* the first frame that broke the contract, else the last checked */
 } sb_stream_result;

@@ -13,8 +13,8 @@ const char *const SB_STREAM_CSV_HEADER =
     "algo,stage,variant,backend,threads,in_flight,sequence,width,height,frames,distinct,checked,fps,seconds,"
     "latency_p50_ms,latency_p99_ms,latency_max_ms,upload_ms,run_ms,fetch_ms,bound_fps,bound_fraction,bound_by,"
     "gpu_j_per_frame,gpu_idle_w,cpu_j_per_frame,cpu_idle_w,energy_note,agreement,agreement_metric,commit,date,"
-    "run_id";
-enum { STREAM_COLUMNS = 33 };
+    "run_id,spread,flags";
+enum { STREAM_COLUMNS = 35, STREAM_COLUMNS_V1 = 33 };   /* V1: before spread and flags */
 
 /* A number, or an empty field where there is none (< 0). */
 static void put_num(FILE *fp, const char *fmt, double v)
@@ -41,6 +41,8 @@ void sb_stream_row_put_csv(FILE *fp, const sb_stream_row *r)
     fputc(',', fp);
     const char *tail[] = { r->energy_note, r->agreement, r->metric, r->commit, r->date, r->run_id };
     sb_csv_put_fields(fp, tail, 6);
+    fprintf(fp, ",%.4f,", r->spread);
+    sb_csv_put_field(fp, r->flags);
     fputc('\n', fp);
 }
 
@@ -61,7 +63,8 @@ sb_status sb_stream_rows_read(const char *path, sb_stream_row **rows, int *count
         if (line++ == 0)
             continue;                              /* the header */
         char *f[STREAM_COLUMNS + 1];
-        if (sb_csv_split(buf, f, STREAM_COLUMNS + 1) != STREAM_COLUMNS)
+        int nf = sb_csv_split(buf, f, STREAM_COLUMNS + 1);
+        if (nf != STREAM_COLUMNS && nf != STREAM_COLUMNS_V1)
             continue;                              /* not a row of this format */
         if (*count == cap_rows) {
             cap_rows = cap_rows ? 2 * cap_rows : 16;
@@ -107,6 +110,10 @@ sb_status sb_stream_rows_read(const char *path, sb_stream_row **rows, int *count
         snprintf(r->commit, sizeof r->commit, "%s", f[30]);
         snprintf(r->date, sizeof r->date, "%s", f[31]);
         snprintf(r->run_id, sizeof r->run_id, "%s", f[32]);
+        if (nf == STREAM_COLUMNS) {
+            r->spread = atof(f[33]);
+            snprintf(r->flags, sizeof r->flags, "%s", f[34]);
+        }
     }
     free(buf);
     fclose(fp);

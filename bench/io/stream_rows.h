@@ -28,6 +28,8 @@ typedef struct sb_stream_row {
     char energy_note[200];
     char agreement[16], metric[240];
     char commit[64], date[32], run_id[48];
+    double spread;           /* the largest |a third's rate / the whole's - 1| */
+    char flags[48];          /* "unstable", "few" (';'-separated), or "" */
 } sb_stream_row;
 
 extern const char *const SB_STREAM_CSV_HEADER;

@@ -47,6 +47,14 @@ static const sb_stream_row *best_at(const stream_set *ss, const char *stage, con
     return best;
 }
 
+/* A stream row's marks, as the other tables': \u2020 few frames an instance
+ * (one or two waves of slow frames), \u00a7 unstable (its thirds disagreed). */
+static const char *stream_marks(const sb_stream_row *r)
+{
+    int few = strstr(r->flags, "few") != NULL, unstable = strstr(r->flags, "unstable") != NULL;
+    return few && unstable ? " \xe2\x80\xa0 \xc2\xa7" : few ? " \xe2\x80\xa0" : unstable ? " \xc2\xa7" : "";
+}
+
 /* "cuda-fused, 3 in flight" / "cpu, 16 frames side by side" */
 static void who_cell(const sb_stream_row *r, char *out, size_t size)
 {
@@ -105,7 +113,11 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 "kernels of different frames also ran at once (kernels that leave the GPU room, which the bound, one "
                 "frame's run at a time, does not count). *J/frame*: "
                 "energy over the timed second(s), GPU (NVML) and, in brackets, above the idle draw; n/a where "
-                "the counter is not readable (the CSV's energy_note says why).\n\n");
+                "the counter is not readable (the CSV's energy_note says why). \xe2\x80\xa0 fewer than 3 frames an "
+                "instance were timed (slow frames: one or two waves); \xc2\xa7 unstable: a third of the timed frames "
+                "ran more than 10 %% from the whole's rate, so another run may differ as much. A stream row is "
+                "one measurement: on the H100 host its GPU rows repeated within 10 %% on another instance, its CPU "
+                "rows did not (docs/measuring.md).\n\n");
     fprintf(md, "| algorithm | stage | scene | best GPU | frames/s | latency p50 / p99 ms | GPU J/frame (above idle) | "
                 "%% of bound | best CPU | frames/s | GPU vs CPU |\n|---|---|---|---|---:|---:|---:|---:|---|---:|---:|\n");
     for (int a = 0; a < nalgo; a++) {
@@ -120,12 +132,12 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 who_cell(c, cw, sizeof cw);
                 joules_cell(g, g ? g->gpu_j : -1, g ? g->gpu_idle_w : -1, j, sizeof j);
                 if (g) {
-                    snprintf(gf, sizeof gf, "%.1f", g->fps);
+                    snprintf(gf, sizeof gf, "%.1f%s", g->fps, stream_marks(g));
                     snprintf(lat, sizeof lat, "%.3g / %.3g", g->p50_ms, g->p99_ms);
                     snprintf(bound, sizeof bound, "%.0f %% (%s)", 100.0 * g->bound_fraction, g->bound_by);
                 }
                 if (c)
-                    snprintf(cf, sizeof cf, "%.1f", c->fps);
+                    snprintf(cf, sizeof cf, "%.1f%s", c->fps, stream_marks(c));
                 if (g && c && c->fps > 0)
                     snprintf(x, sizeof x, "%.1fx", g->fps / c->fps);
                 fprintf(md, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", algos[a]->name,
@@ -187,9 +199,9 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
         if (one && one->fps > 0)
             snprintf(gain, sizeof gain, "%.2fx", r->fps / one->fps);
         int failed = !strcmp(r->agreement, "FAIL");
-        fprintf(md, "| %s | %s | %s | %d | %s%.1f | %s | %.3g / %.3g | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
+        fprintf(md, "| %s | %s | %s | %d | %s%.1f%s | %s | %.3g / %.3g | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
                 r->stage, report_md(REPORT_TEXT, r->sequence), r->variant, r->in_flight, failed ? "FAIL " : "",
-                r->fps, gain, r->p50_ms, r->p99_ms, r->upload_ms, r->run_ms, r->fetch_ms, 100.0 * r->bound_fraction,
+                r->fps, stream_marks(r), gain, r->p50_ms, r->p99_ms, r->upload_ms, r->run_ms, r->fetch_ms, 100.0 * r->bound_fraction,
                 r->bound_by);
     }
     fprintf(md, "\n");

@@ -57,6 +57,9 @@ void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, cons
         snprintf(note + n, sizeof note - n, "%sCPU %s", n ? "; " : "", e->cpu_why);
     }
     snprintf(row->energy_note, sizeof row->energy_note, "%s", note);
+    row->spread = res->spread;
+    /* a few frames an instance finish in waves: their thirds say nothing */
+    snprintf(row->flags, sizeof row->flags, "%s", res->few ? "few" : res->spread > SB_STREAM_UNSTABLE ? "unstable" : "");
     snprintf(row->agreement, sizeof row->agreement, "%s", res->agreement.verdict);
     snprintf(row->metric, sizeof row->metric, "%s", res->agreement.metric);
 }
@@ -78,8 +81,17 @@ void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
     fprintf(fp, "%s/%s%s%.0d %s, %s (%dx%d, %d distinct frames), %d in flight:\n", r->algo, r->variant,
             r->threads > 1 ? "@" : "", r->threads > 1 ? r->threads : 0, r->stage, r->sequence, r->width, r->height,
             r->distinct, r->in_flight);
-    fprintf(fp, "  %10.1f frames/s   (%d frames in %.2f s)   latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n",
-            r->fps, r->frames, r->seconds, r->p50_ms, r->p99_ms, r->max_ms);
+    char thirds[48] = "";
+    if (!strstr(r->flags, "few"))
+        snprintf(thirds, sizeof thirds, "; thirds within %.0f %%", 100.0 * r->spread);
+    fprintf(fp, "  %10.1f frames/s   (%d frames in %.2f s%s)   latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", r->fps,
+            r->frames, r->seconds, thirds, r->p50_ms, r->p99_ms, r->max_ms);
+    if (strstr(r->flags, "unstable"))
+        fprintf(fp, "  unstable: a third of the timed frames ran %.0f %% from the whole's rate; another run may differ "
+                    "as much\n", 100.0 * r->spread);
+    if (strstr(r->flags, "few"))
+        fprintf(fp, "  few: fewer than %d frames an instance were timed (slow frames): the rate is one or two waves "
+                    "of frames\n", SB_STREAM_FEW);
     if (device)
         fprintf(fp, "  bound %6.1f frames/s   (%s-bound: upload %.3f ms, run %.3f ms, fetch %.3f ms alone): "
                     "%.1f %% of it\n", r->bound_fps, r->bound_by, r->upload_ms, r->run_ms, r->fetch_ms,

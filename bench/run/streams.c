@@ -132,8 +132,10 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
             stamp_row(r, row);
             if (!r->o->quiet)
                 fprintf(stderr, "  stream %s/%s %s, %d in flight: %.1f frames/s, p99 %.3f ms, %.0f %% of its bound "
-                                "(%s), %s\n", algo->name, plan[i].v->name, seq->name, row->in_flight, row->fps,
-                        row->p99_ms, 100.0 * row->bound_fraction, row->bound_by, row->agreement);
+                                "(%s), %s%s%s\n", algo->name, plan[i].v->name, seq->name, row->in_flight, row->fps,
+                        row->p99_ms, 100.0 * row->bound_fraction, row->bound_by, row->agreement,
+                        row->flags[0] ? ", " : "", row->flags);
+            r->noisy += strstr(row->flags, "unstable") != NULL;
             if (!res.agreement.ok) {
                 char label[200];
                 snprintf(label, sizeof label, "%s %s stream %s K=%d %s", algo->name, algo->stages[stage],
