@@ -311,18 +311,24 @@ static sb_status pass_summarise(const pass *p, double wall_ms, sb_stream_result 
     r->frames = p->total;
     r->seconds = wall_ms / 1000.0;
     r->fps = wall_ms > 0 ? p->total * 1000.0 / wall_ms : 0;
-    /* the pass in thirds of its time: each third's rate against the whole's */
-    double first = 1e300;
-    int third[3] = { 0, 0, 0 };
-    for (int f = 0; f < p->total; f++)
-        first = fmin(first, p->submit_ms[f]);
-    for (int f = 0; f < p->total && wall_ms > 0; f++) {
-        int t = (int)(3.0 * (p->done_ms[f] - first) / wall_ms);
-        third[t < 0 ? 0 : t > 2 ? 2 : t]++;
-    }
+    /* the pass in thirds, each the same whole number of turns through the
+     * sequence (frames are handed out in order), so a frame whose work
+     * depends on its content weighs alike in each: a third's rate, its
+     * frames over the time from the last result of the third before to its
+     * own last, against the three thirds' */
     r->spread = 0;
-    for (int t = 0; t < 3 && r->fps > 0; t++)
-        r->spread = fmax(r->spread, fabs(third[t] * 3000.0 / wall_ms / r->fps - 1.0));
+    int m = p->n > 0 ? p->total / (3 * p->n) * p->n : 0;
+    double start = 1e300, end[3] = { 0, 0, 0 };
+    for (int f = 0; f < p->total; f++)
+        start = fmin(start, p->submit_ms[f]);
+    for (int f = 0; m > 0 && f < 3 * m; f++)
+        end[f / m] = fmax(end[f / m], p->done_ms[f]);
+    double whole = m > 0 ? 3.0 * m / (end[2] - start) : 0;
+    for (int t = 0; t < 3 && m > 0 && whole > 0; t++) {
+        double from = t == 0 ? start : end[t - 1];
+        if (end[t] > from)
+            r->spread = fmax(r->spread, fabs(m / (end[t] - from) / whole - 1.0));
+    }
     r->few = p->total < SB_STREAM_FEW * p->k;
     return SB_OK;
 }

@@ -30,8 +30,10 @@
  *      the energy counters can be read), the counters read around it.  Each frame's latency runs from
  *      its submission (its instance starts the upload) to its result on
  *      the host (fetch returned).
- *      The pass's thirds (by time) give the row's spread: a third whose
- *      rate is more than SB_STREAM_UNSTABLE from the whole's flags it.
+ *      The pass's thirds give the row's spread (each third the same whole
+ *      number of turns through the sequence, so content-dependent frames
+ *      weigh alike): a third whose rate is more than SB_STREAM_UNSTABLE
+ *      from the three's flags it.
  *   5. each instance's last output checked again against the reference
  *      of the frame it last ran (races that show only under load).
  * A slow row -- its check pass's frames took at least SLOW_FRAME_MS each
