@@ -13,7 +13,7 @@ static struct {
     int (*by_index)(unsigned, sb_nvml_dev *);
     int (*clock)(sb_nvml_dev, int, unsigned *);
     int (*reasons)(sb_nvml_dev, unsigned long long *);
-    int (*energy)(sb_nvml_dev, unsigned long long *);
+    int (*total_energy)(sb_nvml_dev, unsigned long long *);
 } nvml;
 
 int sb_nvml_load(void)
@@ -34,7 +34,7 @@ int sb_nvml_load(void)
     *(void **)&nvml.reasons = dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons");
     if (!nvml.reasons)
         *(void **)&nvml.reasons = dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
-    *(void **)&nvml.energy = dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption");
+    *(void **)&nvml.total_energy = dlsym(lib, "nvmlDeviceGetTotalEnergyConsumption");
     nvml.ok = nvml.init && nvml.by_uuid && nvml.by_index && nvml.clock && nvml.init() == 0;
     if (!nvml.ok)
         snprintf(nvml.why, sizeof nvml.why, "NVML did not initialise");
@@ -57,4 +57,4 @@ int sb_nvml_reasons(sb_nvml_dev dev, unsigned long long *reasons)
     return nvml.reasons && nvml.reasons(dev, reasons) == 0;
 }
 
-int sb_nvml_energy(sb_nvml_dev dev, unsigned long long *mj) { return nvml.energy && nvml.energy(dev, mj) == 0; }
+int sb_nvml_energy(sb_nvml_dev dev, unsigned long long *mj) { return nvml.total_energy && nvml.total_energy(dev, mj) == 0; }
