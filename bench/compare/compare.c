@@ -15,6 +15,7 @@
  * and for --export-json / --export-csv.
  */
 #include "compare/compare.h"
+#include "compare/compare_streams.h"
 #include "harness/device_status.h"
 
 #include "base/files.h"
@@ -409,8 +410,10 @@ sb_status sb_compare_run(const compare_opts *o, sb_error *err)
     if (!st) {
         sb_compare_table_print_noise(&t, stderr);
         sb_compare_table_print_verdict(&t, stdout);
-        if (o->baseline)
+        if (o->baseline) {
             sb_compare_table_print_aa(&t, stdout);
+            sb_compare_stream_rows(o->baseline, o->current, o->algos, o->variants, stdout);
+        }
     }
     st = sb_compare_table_close(&t, st, err);
     if (!st && t.tally.failed)
