@@ -260,6 +260,22 @@ static sb_status scene_write(const char *dir, const char *name, int w, int h, ui
     return st;
 }
 
+/* A synth or scene line's WIDTHxHEIGHT, checked, and its name: KIND-WxH,
+ * with -sSEED for a seed other than 1. */
+static sb_status sized_name(const char *kind, const char *what, unsigned long long seed, const char *set_path,
+                            int lineno, int *w, int *h, char *name, size_t size, sb_error *err)
+{
+    char tail;
+    if (sscanf(what, "%dx%d%c", w, h, &tail) != 2)
+        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: size '%s' is not WIDTHxHEIGHT", set_path, lineno, what);
+    sb_status st = sb_check_size(*w, *h, what, err);
+    if (!st && seed == 1)
+        snprintf(name, size, "%s-%dx%d", kind, *w, *h);
+    else if (!st)
+        snprintf(name, size, "%s-%dx%d-s%llu", kind, *w, *h, seed);
+    return st;
+}
+
 static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
 {
     FILE *set = fopen(set_path, "r");
@@ -318,20 +334,11 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
             frames = (int)v;
         }
 
+        int w, h;
+        char name[160];
         if (!strcmp(kind, "synth")) {
-            int w, h;
-            char tail;
-            if (sscanf(what, "%dx%d%c", &w, &h, &tail) != 2) {
-                st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: size '%s' is not WIDTHxHEIGHT", set_path, lineno, what);
+            if ((st = sized_name("synth", what, seed, set_path, lineno, &w, &h, name, sizeof name, err)))
                 break;
-            }
-            if ((st = sb_check_size(w, h, what, err)))
-                break;
-            char name[160];
-            if (seed == 1)
-                snprintf(name, sizeof name, "synth-%dx%d", w, h);
-            else
-                snprintf(name, sizeof name, "synth-%dx%d-s%llu", w, h, seed);
             fprintf(stderr, "sbgen: %s/%s.png\n", out_dir, name);
             int rect[4];
             if ((st = synth_write(out_dir, name, w, h, seed, rect, err)))
@@ -340,19 +347,8 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
                     name, w, h, rect[0], rect[1], rect[2], rect[3], name, name, gallery ? "yes" : "no",
                     sweep ? "yes" : "no");
         } else if (!strcmp(kind, "scene")) {
-            int w, h;
-            char tail;
-            if (sscanf(what, "%dx%d%c", &w, &h, &tail) != 2) {
-                st = sb_fail(err, SB_ERR_FORMAT, "%s:%d: size '%s' is not WIDTHxHEIGHT", set_path, lineno, what);
+            if ((st = sized_name("scene", what, seed, set_path, lineno, &w, &h, name, sizeof name, err)))
                 break;
-            }
-            if ((st = sb_check_size(w, h, what, err)))
-                break;
-            char name[160];
-            if (seed == 1)
-                snprintf(name, sizeof name, "scene-%dx%d", w, h);
-            else
-                snprintf(name, sizeof name, "scene-%dx%d-s%llu", w, h, seed);
             fprintf(stderr, "sbgen: %s/%s-f*.png (%d frames)\n", out_dir, name, frames);
             int rect[4];
             if ((st = scene_write(out_dir, name, w, h, seed, frames, rect, err)))

@@ -70,22 +70,18 @@ sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const vo
     fr->ref_ms = sb_clock_ms() - t0;
     sb_status st = SB_OK;
     for (int i = 0; i < n; i++) {
-        if (j.st[i] && !st) {
+        if (j.st[i] && !st) {               /* the first frame's error */
             st = j.st[i];
             *err = j.err[i];
         }
-        if (!j.st[i])
-            fr->count = i + 1;          /* sb_frames_close closes the opened ones */
-    }
-    for (int i = 0; i < n; i++)
         fr->c[i] = &fr->cd[i].c;
+    }
     free(j.st);
     free(j.err);
-    if (st) {
+    if (st) {                               /* the frames that opened, closed (a failed open left none) */
         for (int i = 0; i < n; i++)
             if (fr->cd[i].params)
                 sb_case_close(&fr->cd[i]);
-        fr->count = 0;
         sb_frames_close(fr);
         return st;
     }
