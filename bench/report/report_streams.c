@@ -30,7 +30,7 @@ void stream_set_free(stream_set *ss)
     ss->count = 0;
 }
 
-static int is_device_row(const sb_stream_row *r) { return strncmp(r->backend, "cuda", 4) == 0; }
+static int is_device_row(const sb_stream_row *r) { return !view_is_cpu_backend(r->backend); }
 
 /* The fastest agreeing row of one kind at one scene and stage. */
 static const sb_stream_row *best_at(const stream_set *ss, const char *stage, const char *sequence, int device)

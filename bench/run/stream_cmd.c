@@ -8,6 +8,7 @@
 #include "harness/protocol.h"
 #include "harness/registry.h"
 #include "harness/select.h"
+#include "io/stage_view.h"
 
 #include "segbench/device.h"
 
@@ -77,7 +78,7 @@ static void joules_text(char *out, size_t size, const char *side, double j, doub
 
 void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
 {
-    int device = strncmp(r->backend, "cuda", 4) == 0 || strcmp(r->backend, "lib") == 0;
+    int device = !view_is_cpu_backend(r->backend);
     fprintf(fp, "%s/%s%s%.0d %s, %s (%dx%d, %d distinct frames), %d in flight:\n", r->algo, r->variant,
             r->threads > 1 ? "@" : "", r->threads > 1 ? r->threads : 0, r->stage, r->sequence, r->width, r->height,
             r->distinct, r->in_flight);
