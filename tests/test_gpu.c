@@ -2,7 +2,7 @@
  * bit-exact against the serial reference on awkward sizes, every stage,
  * repeated runs.  --quick runs the small cases only (for
  * compute-sanitizer); --exclude leaves variants out (racecheck skips
- * NPP's own kernels). */
+ * NPP's own kernels; "graph-loops" names every SB_GRAPH_LOOP variant). */
 #include "test.h"
 #include "test_groups.h"
 
@@ -25,6 +25,14 @@
 
 static int gpu_quick;
 static const char *gpu_exclude = "";   /* comma list of variants to leave out */
+
+/* Is v left out by --exclude: by its name, or as one that launches from
+ * conditional graph nodes ("graph-loops"), which compute-sanitizer's
+ * racecheck and synccheck cannot follow (run_gpu_tests.sh)? */
+static int gpu_excluded(const sb_variant *v)
+{
+    return gpu_excluded(v) || ((v->flags & SB_GRAPH_LOOP) && sb_in_list(gpu_exclude, "graph-loops"));
+}
 static const char *gpu_only;           /* run the tests whose names hold one of these ("a|b") */
 
 static const int gpu_sizes[][2] = { { 1, 1 },     { 1, 200 },   { 200, 1 },   { 33, 17 },   { 127, 131 },
@@ -50,7 +58,7 @@ static void check_variants(const char *algo_name, const sb_image *img, const voi
         }
         for (int i = 0; i < sb_variant_count(); i++) {
             const sb_variant *v = sb_variant_at(i);
-            if (strcmp(v->algo, algo_name) || !(v->flags & SB_DEVICE) || !v->ops || sb_in_list(gpu_exclude, v->name))
+            if (strcmp(v->algo, algo_name) || !(v->flags & SB_DEVICE) || !v->ops || gpu_excluded(v))
                 continue;
             sb_session s;
             sb_agreement ag = { 0, "FAIL", "did not run" };
@@ -407,7 +415,7 @@ static void check_streaming(const char *algo_name, const sb_image *a, const sb_i
         memcpy(saved, ca.input.data, bytes);
     for (int i = 0; saved && i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
-        if (strcmp(v->algo, algo_name) || !(v->flags & SB_DEVICE) || !v->ops || sb_in_list(gpu_exclude, v->name))
+        if (strcmp(v->algo, algo_name) || !(v->flags & SB_DEVICE) || !v->ops || gpu_excluded(v))
             continue;
         sb_session s;
         sb_agreement ag_a = { 0, "FAIL", "did not run" }, ag_b = ag_a;
@@ -504,7 +512,7 @@ static void test_gpu_stream_in_flight(void)
         for (int i = 0; opened == 3 && i < sb_variant_count(); i++) {
             const sb_variant *v = sb_variant_at(i);
             if (strcmp(v->algo, algos[k]) || !(v->flags & SB_DEVICE) || !v->ops ||
-                !(v->stages & (1u << algo->stream_stage)) || sb_in_list(gpu_exclude, v->name))
+                !(v->stages & (1u << algo->stream_stage)) || gpu_excluded(v))
                 continue;
             for (int in_flight = 1; in_flight <= 3; in_flight += 2) {
                 if (in_flight > 1 && (v->flags & SB_ONE_AT_A_TIME))
@@ -586,7 +594,7 @@ static void test_gpu_maxflow_graphs(void)
                 for (int i = 0; i < sb_variant_count(); i++) {
                     const sb_variant *v = sb_variant_at(i);
                     if (strcmp(v->algo, "grabcut-maxflow") || !(v->flags & SB_DEVICE) || !v->ops ||
-                        sb_in_list(gpu_exclude, v->name))
+                        gpu_excluded(v))
                         continue;
                     sb_session ss;
                     sb_agreement ag = { 0, "FAIL", "did not run" };
