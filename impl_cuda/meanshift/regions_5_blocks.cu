@@ -34,8 +34,8 @@
 
 enum { CCL_TILE = 32, CCL_BLOCKS = CCL_TILE / 2 };
 
-/* The offsets of a, b, c, d from a in a tile's local indices. */
-__device__ __constant__ const int block_at[4] = { 0, 1, CCL_TILE, CCL_TILE + 1 };
+/* The offset of a, b, c or d (k = 0..3) from a in a tile's local indices. */
+static __device__ __forceinline__ int block_at(int k) { return (k >> 1) * CCL_TILE + (k & 1); }
 
 /* Each pixel's representative (an offset in block_at's terms) from the
  * block's inner joins: ab, ac, bd, cd.  Two sweeps reach every path of a
@@ -44,7 +44,7 @@ static __device__ __forceinline__ void block_components(const uint8_t j[4], int 
 {
     bool ab = j[1] & SB_CCL_LEFT, cd = j[3] & SB_CCL_LEFT, ac = j[2] & SB_CCL_UP, bd = j[3] & SB_CCL_UP;
     for (int k = 0; k < 4; k++)
-        rep[k] = block_at[k];
+        rep[k] = block_at(k);
     for (int sweep = 0; sweep < 2; sweep++) {
         if (ab)
             rep[0] = rep[1] = min(rep[0], rep[1]);
@@ -55,6 +55,46 @@ static __device__ __forceinline__ void block_components(const uint8_t j[4], int 
         if (cd)
             rep[2] = rep[3] = min(rep[2], rep[3]);
     }
+}
+
+/* rg_find with path halving: each node on the way is linked to its
+ * grandparent, so the trees of a tile stay shallow while its threads
+ * union.  Only nodes that are no longer roots are written, and always
+ * with one of their ancestors, so every set stays whole; a lost write
+ * (a concurrent atomicMin on the same node) is redone by the union that
+ * made it, which retries (rg_union). */
+static __device__ __forceinline__ int32_t find_halving(int32_t *link, int32_t i)
+{
+    volatile int32_t *l = link;
+    int32_t p;
+    while ((p = l[i]) != i) {
+        int32_t g = l[p];
+        if (g != p)
+            l[i] = g;
+        i = g;
+    }
+    return i;
+}
+
+/* rg_union over find_halving. */
+static __device__ __forceinline__ void union_halving(int32_t *link, int32_t a, int32_t b)
+{
+    bool done;
+    do {
+        a = find_halving(link, a);
+        b = find_halving(link, b);
+        if (a < b) {
+            int32_t old = atomicMin(&link[b], a);
+            done = old == b;
+            b = old;
+        } else if (b < a) {
+            int32_t old = atomicMin(&link[a], b);
+            done = old == a;
+            a = old;
+        } else {
+            done = true;
+        }
+    } while (!done);
 }
 
 /* A tile is 16x16 threads; local indices run in the same order as global
@@ -75,30 +115,36 @@ static __global__ void __launch_bounds__(CCL_BLOCKS * CCL_BLOCKS)
             j[k] &= ~SB_CCL_LEFT;
         if (ly + (k >> 1) == 0)
             j[k] &= ~SB_CCL_UP;
-        bits[t + block_at[k]] = j[k];
+        bits[t + block_at(k)] = j[k];
     }
     int rep[4];
     block_components(j, rep);
     for (int k = 0; k < 4; k++)
-        link[t + block_at[k]] = t + rep[k];
+        link[t + block_at(k)] = t + rep[k];
     __syncthreads();
     /* to the block on the left (its b and d) and the one above (its c and
-     * d); the second join of a side is skipped where it adds nothing: its
-     * pixel shares a's representative and the neighbour's two pixels are
-     * joined inside their block */
-    if (j[0] & SB_CCL_LEFT)
-        rg_union(link, t, t - 1);
-    if ((j[2] & SB_CCL_LEFT) && !((j[0] & SB_CCL_LEFT) && rep[2] == 0 && (bits[t + CCL_TILE - 1] & SB_CCL_UP)))
-        rg_union(link, t + CCL_TILE, t + CCL_TILE - 1);
-    if (j[0] & SB_CCL_UP)
-        rg_union(link, t, t - CCL_TILE);
-    if ((j[1] & SB_CCL_UP) && !((j[0] & SB_CCL_UP) && rep[1] == 0 && (bits[t - CCL_TILE + 1] & SB_CCL_LEFT)))
-        rg_union(link, t + 1, t - CCL_TILE + 1);
+     * d), skipping each join that a path of joins already made:
+     *   c's left join, where c shares a's representative, a joins left
+     *     and the left block's b and d are joined;
+     *   a's up join, where a joins left, the left block's b joins up and
+     *     the upper block's c joins left (the pixel rule of cuda-tiles);
+     *   b's up join, where b shares a's representative, a joins up and
+     *     the upper block's c and d are joined. */
+    bool a_left = j[0] & SB_CCL_LEFT, a_up = j[0] & SB_CCL_UP;
+    if (a_left)
+        union_halving(link, t, t - 1);
+    if ((j[2] & SB_CCL_LEFT) && !(a_left && rep[2] == 0 && (bits[t + CCL_TILE - 1] & SB_CCL_UP)))
+        union_halving(link, t + CCL_TILE, t + CCL_TILE - 1);
+    if (a_up && !(a_left && (bits[t - 1] & SB_CCL_UP) && (bits[t - CCL_TILE] & SB_CCL_LEFT)))
+        union_halving(link, t, t - CCL_TILE);
+    if ((j[1] & SB_CCL_UP) && !(a_up && rep[1] == 0 && (bits[t - CCL_TILE + 1] & SB_CCL_LEFT)))
+        union_halving(link, t + 1, t - CCL_TILE + 1);
     __syncthreads();
     /* no link changes now: each representative finds its tile-local root */
     int root[4];
     for (int k = 0; k < 4; k++)
-        root[k] = rep[k] == block_at[k] ? rg_find(link, t + block_at[k]) : root[rep[k] == 0 ? 0 : rep[k] == 1 ? 1 : 2];
+        root[k] = rep[k] == block_at(k) ? find_halving(link, t + block_at(k))
+                                        : root[rep[k] == 0 ? 0 : rep[k] == 1 ? 1 : 2];
     for (int k = 0; k < 4; k++) {
         int x = x0 + lx + (k & 1), y = y0 + ly + (k >> 1);
         if (x < width && y < height)
