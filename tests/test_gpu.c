@@ -31,7 +31,7 @@ static const char *gpu_exclude = "";   /* comma list of variants to leave out */
  * racecheck and synccheck cannot follow (run_gpu_tests.sh)? */
 static int gpu_excluded(const sb_variant *v)
 {
-    return gpu_excluded(v) || ((v->flags & SB_GRAPH_LOOP) && sb_in_list(gpu_exclude, "graph-loops"));
+    return sb_in_list(gpu_exclude, v->name) || ((v->flags & SB_GRAPH_LOOP) && sb_in_list(gpu_exclude, "graph-loops"));
 }
 static const char *gpu_only;           /* run the tests whose names hold one of these ("a|b") */
 
