@@ -59,18 +59,17 @@ static __device__ __forceinline__ void block_components(const uint8_t j[4], int 
 
 /* rg_find with path halving: each node on the way is linked to its
  * grandparent, so the trees of a tile stay shallow while its threads
- * union.  Only nodes that are no longer roots are written, and always
- * with one of their ancestors, so every set stays whole; a lost write
- * (a concurrent atomicMin on the same node) is redone by the union that
- * made it, which retries (rg_union). */
+ * union.  Only nodes that are no longer roots are written, with one of
+ * their ancestors, and by atomicMin, as the unions write: a link only
+ * ever moves to a smaller index, so every set stays whole. */
 static __device__ __forceinline__ int32_t find_halving(int32_t *link, int32_t i)
 {
-    volatile int32_t *l = link;
+    const volatile int32_t *l = link;
     int32_t p;
     while ((p = l[i]) != i) {
         int32_t g = l[p];
         if (g != p)
-            l[i] = g;
+            atomicMin(&link[i], g);
         i = g;
     }
     return i;

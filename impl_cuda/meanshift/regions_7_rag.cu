@@ -82,18 +82,17 @@ static __device__ __forceinline__ void block_components(const uint8_t j[4], int 
 
 /* rg_find with path halving: each node on the way is linked to its
  * grandparent, so the trees of a tile stay shallow while its threads
- * union.  Only nodes that are no longer roots are written, and always
- * with one of their ancestors, so every set stays whole; a lost write
- * (a concurrent atomicMin on the same node) is redone by the union that
- * made it, which retries (rg_union). */
+ * union.  Only nodes that are no longer roots are written, with one of
+ * their ancestors, and by atomicMin, as the unions write: a link only
+ * ever moves to a smaller index, so every set stays whole. */
 static __device__ __forceinline__ int32_t find_halving(int32_t *link, int32_t i)
 {
-    volatile int32_t *l = link;
+    const volatile int32_t *l = link;
     int32_t p;
     while ((p = l[i]) != i) {
         int32_t g = l[p];
         if (g != p)
-            l[i] = g;
+            atomicMin(&link[i], g);
         i = g;
     }
     return i;
@@ -718,10 +717,30 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
     return rag_graph_build(s, err);
 }
 
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
 static sb_status rung_run(void *state, sb_error *err)
 {
     ms_device *d = (ms_device *)state;
-    return ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
+    sb_status st = ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
+    if (getenv("SB_RAG_DEBUG")) {   /* DEBUG, temporary */
+        rung_state *s = (rung_state *)state;
+        cudaStreamSynchronize(d->stream);
+        unsigned c[2]; int f[3];
+        cudaMemcpy(c, s->counts, 8, cudaMemcpyDeviceToHost);
+        cudaMemcpy(f, d->flags, 12, cudaMemcpyDeviceToHost);
+        std::vector<int32_t> reg(c[0]), cur(d->n), fl(d->n);
+        cudaMemcpy(reg.data(), s->regions, 4 * (size_t)c[0], cudaMemcpyDeviceToHost);
+        cudaMemcpy(cur.data(), d->comp, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
+        cudaMemcpy(fl.data(), d->flood, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
+        unsigned roots = 0, cur_roots = 0, sorted = 1, listed_ok = 1;
+        for (unsigned i = 0; i < d->n; i++) roots += fl[i] == (int)i;
+        for (unsigned k = 0; k < c[0]; k++) { cur_roots += cur[reg[k]] == reg[k]; if (k && reg[k] <= reg[k-1]) sorted = 0; if (fl[reg[k]] != reg[k]) listed_ok = 0; }
+        fprintf(stderr, "RAG %dx%d: flood roots %u, listed %u (sorted %u, roots %u), edges %u, rounds %d, merged %d, count %d, cur roots %u\n",
+                d->width, d->height, roots, c[0], sorted, listed_ok, c[1], f[2], f[1], f[0], cur_roots);
+    }
+    return st;
 }
 
 static void rung_release(void *state)
