@@ -737,6 +737,35 @@ static sb_status rung_run(void *state, sb_error *err)
         unsigned roots = 0, cur_roots = 0, sorted = 1, listed_ok = 1;
         for (unsigned i = 0; i < d->n; i++) roots += fl[i] == (int)i;
         for (unsigned k = 0; k < c[0]; k++) { cur_roots += cur[reg[k]] == reg[k]; if (k && reg[k] <= reg[k-1]) sorted = 0; if (fl[reg[k]] != reg[k]) listed_ok = 0; }
+        /* fusion again, alone, and on the host */
+        rag_start(s, d->colour, err);
+        cudaStreamSynchronize(d->stream);
+        cudaMemcpy(c, s->counts, 8, cudaMemcpyDeviceToHost);
+        cudaMemcpy(cur.data(), d->comp, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
+        std::vector<uint32_t> col(d->n), mean(d->n);
+        std::vector<int32_t> cnt(d->n), hl(d->n);
+        cudaMemcpy(col.data(), d->colour, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
+        cudaMemcpy(mean.data(), d->mean, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
+        cudaMemcpy(cnt.data(), d->count, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
+        std::vector<long long> hs(3 * (size_t)d->n, 0); std::vector<int> hc(d->n, 0);
+        for (unsigned i = 0; i < d->n; i++) { int r = fl[i]; hc[r]++; for (int k = 0; k < 3; k++) hs[3*(size_t)r+k] += col[i] >> (8*k) & 255; }
+        unsigned bad_cnt = 0, bad_mean = 0;
+        for (unsigned k = 0; k < c[0]; k++) { int u = reg[k]; if (cnt[u] != hc[u]) bad_cnt++;
+            uint32_t m = 0; for (int q = 0; q < 3; q++) m |= (uint32_t)((2*hs[3*(size_t)u+q] + hc[u]) / (2*hc[u])) << (8*q);
+            if (m != mean[u]) bad_mean++; }
+        for (unsigned i = 0; i < d->n; i++) hl[i] = i;
+        auto hf = [&](int i) { while (hl[i] != i) i = hl[i]; return i; };
+        int j2 = sb_ms_join2(d->p.range); unsigned hfuse = 0;
+        for (unsigned i = 0; i < d->n; i++) {
+            int a = fl[i];
+            int nb[2] = { (int)((i + 1) % d->width ? fl[i + 1] : a), (int)(i + d->width < d->n ? fl[i + d->width] : a) };
+            for (int q = 0; q < 2; q++) if (nb[q] != a && sb_ms_d2(mean[a], mean[nb[q]]) <= j2) {
+                int x = hf(a), y = hf(nb[q]); if (x < y) hl[y] = x; else if (y < x) hl[x] = y; }
+        }
+        unsigned dev_fused = 0, bad_fused = 0;
+        for (unsigned k = 0; k < c[0]; k++) { int u = reg[k]; hfuse += hf(u) == u; dev_fused += cur[u] == u; bad_fused += cur[u] != hf(u); }
+        fprintf(stderr, "RAG fusion: counts wrong %u, means wrong %u, host fused %u, device fused %u, differing %u\n",
+                bad_cnt, bad_mean, hfuse, dev_fused, bad_fused);
         fprintf(stderr, "RAG %dx%d: flood roots %u, listed %u (sorted %u, roots %u), edges %u, rounds %d, merged %d, count %d, cur roots %u\n",
                 d->width, d->height, roots, c[0], sorted, listed_ok, c[1], f[2], f[1], f[0], cur_roots);
     }
