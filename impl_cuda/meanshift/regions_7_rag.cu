@@ -720,6 +720,7 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+#include <algorithm>
 static sb_status rung_run(void *state, sb_error *err)
 {
     ms_device *d = (ms_device *)state;
@@ -764,6 +765,34 @@ static sb_status rung_run(void *state, sb_error *err)
         }
         unsigned dev_fused = 0, bad_fused = 0;
         for (unsigned k = 0; k < c[0]; k++) { int u = reg[k]; hfuse += hf(u) == u; dev_fused += cur[u] == u; bad_fused += cur[u] != hf(u); }
+        {
+            std::vector<int2> ed(c[1]);
+            cudaMemcpy(ed.data(), s->edges, 8 * (size_t)c[1], cudaMemcpyDeviceToHost);
+            std::vector<int32_t> h2(d->n);
+            for (unsigned i = 0; i < d->n; i++) h2[i] = i;
+            auto f2 = [&](int i) { while (h2[i] != i) i = h2[i]; return i; };
+            unsigned bad_edge = 0;
+            for (auto e : ed) {
+                if (fl[e.x] != e.x || fl[e.y] != e.y || e.x >= e.y) bad_edge++;
+                if (sb_ms_d2(mean[e.x], mean[e.y]) <= j2) { int x = f2(e.x), y = f2(e.y); if (x < y) h2[y] = x; else if (y < x) h2[x] = y; }
+            }
+            unsigned efused = 0;
+            for (unsigned k = 0; k < c[0]; k++) efused += f2(reg[k]) == reg[k];
+            /* pixel pairs missing from the edges */
+            std::vector<std::pair<int,int>> have;
+            for (auto e : ed) have.push_back({e.x, e.y});
+            std::sort(have.begin(), have.end());
+            unsigned missing = 0, shown = 0;
+            for (unsigned i = 0; i < d->n; i++) {
+                int a = fl[i];
+                int nb[2] = { (int)((i + 1) % d->width ? fl[i + 1] : a), (int)(i + d->width < d->n ? fl[i + d->width] : a) };
+                for (int q = 0; q < 2; q++) if (nb[q] != a) {
+                    std::pair<int,int> k = { std::min(a, nb[q]), std::max(a, nb[q]) };
+                    if (!std::binary_search(have.begin(), have.end(), k)) { missing++; if (shown++ < 5) fprintf(stderr, "  missing (%d,%d) at pixel %u dir %d\n", k.first, k.second, i, q); }
+                }
+            }
+            fprintf(stderr, "RAG edges: %u bad, fused over the device's edges on the host %u, pixel pairs missing %u\n", bad_edge, efused, missing);
+        }
         fprintf(stderr, "RAG fusion: counts wrong %u, means wrong %u, host fused %u, device fused %u, differing %u\n",
                 bad_cnt, bad_mean, hfuse, dev_fused, bad_fused);
         fprintf(stderr, "RAG %dx%d: flood roots %u, listed %u (sorted %u, roots %u), edges %u, rounds %d, merged %d, count %d, cur roots %u\n",
