@@ -224,7 +224,7 @@ static __device__ __forceinline__ void send_edge(bool has, int32_t a, int32_t b,
     unsigned leaders = __ballot_sync(LANES_ALL, leader), base = 0;
     if (leaders && lane == (unsigned)(__ffs(leaders) - 1))
         base = atomicAdd(edge_count, __popc(leaders));
-    base = __shfl_sync(LANES_ALL, base, __ffs(leaders | 1u) - 1);
+    base = __shfl_sync(LANES_ALL, base, leaders ? __ffs(leaders) - 1 : 0);
     if (leader)
         edges[base + __popc(leaders & ((1u << lane) - 1))] = make_int2(min(a, b), max(a, b));
 }
@@ -717,88 +717,10 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
     return rag_graph_build(s, err);
 }
 
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
 static sb_status rung_run(void *state, sb_error *err)
 {
     ms_device *d = (ms_device *)state;
-    sb_status st = ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
-    if (getenv("SB_RAG_DEBUG")) {   /* DEBUG, temporary */
-        rung_state *s = (rung_state *)state;
-        cudaStreamSynchronize(d->stream);
-        unsigned c[2]; int f[3];
-        cudaMemcpy(c, s->counts, 8, cudaMemcpyDeviceToHost);
-        cudaMemcpy(f, d->flags, 12, cudaMemcpyDeviceToHost);
-        std::vector<int32_t> reg(c[0]), cur(d->n), fl(d->n);
-        cudaMemcpy(reg.data(), s->regions, 4 * (size_t)c[0], cudaMemcpyDeviceToHost);
-        cudaMemcpy(cur.data(), d->comp, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
-        cudaMemcpy(fl.data(), d->flood, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
-        unsigned roots = 0, cur_roots = 0, sorted = 1, listed_ok = 1;
-        for (unsigned i = 0; i < d->n; i++) roots += fl[i] == (int)i;
-        for (unsigned k = 0; k < c[0]; k++) { cur_roots += cur[reg[k]] == reg[k]; if (k && reg[k] <= reg[k-1]) sorted = 0; if (fl[reg[k]] != reg[k]) listed_ok = 0; }
-        /* fusion again, alone, and on the host */
-        rag_start(s, d->colour, err);
-        cudaStreamSynchronize(d->stream);
-        cudaMemcpy(c, s->counts, 8, cudaMemcpyDeviceToHost);
-        cudaMemcpy(cur.data(), d->comp, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
-        std::vector<uint32_t> col(d->n), mean(d->n);
-        std::vector<int32_t> cnt(d->n), hl(d->n);
-        cudaMemcpy(col.data(), d->colour, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
-        cudaMemcpy(mean.data(), d->mean, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
-        cudaMemcpy(cnt.data(), d->count, 4 * (size_t)d->n, cudaMemcpyDeviceToHost);
-        std::vector<long long> hs(3 * (size_t)d->n, 0); std::vector<int> hc(d->n, 0);
-        for (unsigned i = 0; i < d->n; i++) { int r = fl[i]; hc[r]++; for (int k = 0; k < 3; k++) hs[3*(size_t)r+k] += col[i] >> (8*k) & 255; }
-        unsigned bad_cnt = 0, bad_mean = 0;
-        for (unsigned k = 0; k < c[0]; k++) { int u = reg[k]; if (cnt[u] != hc[u]) bad_cnt++;
-            uint32_t m = 0; for (int q = 0; q < 3; q++) m |= (uint32_t)((2*hs[3*(size_t)u+q] + hc[u]) / (2*hc[u])) << (8*q);
-            if (m != mean[u]) bad_mean++; }
-        for (unsigned i = 0; i < d->n; i++) hl[i] = i;
-        auto hf = [&](int i) { while (hl[i] != i) i = hl[i]; return i; };
-        int j2 = sb_ms_join2(d->p.range); unsigned hfuse = 0;
-        for (unsigned i = 0; i < d->n; i++) {
-            int a = fl[i];
-            int nb[2] = { (int)((i + 1) % d->width ? fl[i + 1] : a), (int)(i + d->width < d->n ? fl[i + d->width] : a) };
-            for (int q = 0; q < 2; q++) if (nb[q] != a && sb_ms_d2(mean[a], mean[nb[q]]) <= j2) {
-                int x = hf(a), y = hf(nb[q]); if (x < y) hl[y] = x; else if (y < x) hl[x] = y; }
-        }
-        unsigned dev_fused = 0, bad_fused = 0;
-        for (unsigned k = 0; k < c[0]; k++) { int u = reg[k]; hfuse += hf(u) == u; dev_fused += cur[u] == u; bad_fused += cur[u] != hf(u); }
-        {
-            std::vector<int2> ed(c[1]);
-            cudaMemcpy(ed.data(), s->edges, 8 * (size_t)c[1], cudaMemcpyDeviceToHost);
-            std::vector<int32_t> h2(d->n);
-            for (unsigned i = 0; i < d->n; i++) h2[i] = i;
-            auto f2 = [&](int i) { while (h2[i] != i) i = h2[i]; return i; };
-            unsigned bad_edge = 0;
-            for (auto e : ed) {
-                if (fl[e.x] != e.x || fl[e.y] != e.y || e.x >= e.y) bad_edge++;
-                if (sb_ms_d2(mean[e.x], mean[e.y]) <= j2) { int x = f2(e.x), y = f2(e.y); if (x < y) h2[y] = x; else if (y < x) h2[x] = y; }
-            }
-            unsigned efused = 0;
-            for (unsigned k = 0; k < c[0]; k++) efused += f2(reg[k]) == reg[k];
-            /* pixel pairs missing from the edges */
-            std::vector<std::pair<int,int>> have;
-            for (auto e : ed) have.push_back({e.x, e.y});
-            std::sort(have.begin(), have.end());
-            unsigned missing = 0, shown = 0;
-            for (unsigned i = 0; i < d->n; i++) {
-                int a = fl[i];
-                int nb[2] = { (int)((i + 1) % d->width ? fl[i + 1] : a), (int)(i + d->width < d->n ? fl[i + d->width] : a) };
-                for (int q = 0; q < 2; q++) if (nb[q] != a) {
-                    std::pair<int,int> k = { std::min(a, nb[q]), std::max(a, nb[q]) };
-                    if (!std::binary_search(have.begin(), have.end(), k)) { missing++; if (shown++ < 5) fprintf(stderr, "  missing (%d,%d) at pixel %u dir %d\n", k.first, k.second, i, q); }
-                }
-            }
-            fprintf(stderr, "RAG edges: %u bad, fused over the device's edges on the host %u, pixel pairs missing %u\n", bad_edge, efused, missing);
-        }
-        fprintf(stderr, "RAG fusion: counts wrong %u, means wrong %u, host fused %u, device fused %u, differing %u\n",
-                bad_cnt, bad_mean, hfuse, dev_fused, bad_fused);
-        fprintf(stderr, "RAG %dx%d: flood roots %u, listed %u (sorted %u, roots %u), edges %u, rounds %d, merged %d, count %d, cur roots %u\n",
-                d->width, d->height, roots, c[0], sorted, listed_ok, c[1], f[2], f[1], f[0], cur_roots);
-    }
-    return st;
+    return ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
 }
 
 static void rung_release(void *state)
