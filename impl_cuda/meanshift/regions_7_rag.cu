@@ -218,6 +218,8 @@ enum { MS_SUM_THREADS = 1024, MS_SUM_SLOTS = 64, MS_SUM_PROBE = 8, MS_WARPS = MS
 /* One edge a distinct pair among the warp's lanes that have one. */
 static __device__ __forceinline__ void send_edge(bool has, int32_t a, int32_t b, int2 *edges, unsigned *edge_count)
 {
+    if (!__any_sync(LANES_ALL, has))           /* inside a region: most warps */
+        return;
     unsigned long long key = has ? (unsigned long long)(uint32_t)min(a, b) << 32 | (uint32_t)max(a, b) : ~0ull;
     unsigned same = __match_any_sync(LANES_ALL, key), lane = threadIdx.x & 31;
     bool leader = has && lane == (unsigned)(__ffs(same) - 1);
@@ -292,6 +294,18 @@ static __global__ void __launch_bounds__(MS_SUM_THREADS)
     }
 }
 
+static __device__ __forceinline__ unsigned mean_byte(unsigned long long s, int n)
+{
+    return (unsigned)((2 * s + n) / (2 * (unsigned long long)n));
+}
+
+static __device__ __forceinline__ uint32_t mean_of(const int32_t *count, const unsigned long long *sum, int32_t r)
+{
+    int k = count[r];
+    return sb_ms_pack(mean_byte(sum[3 * (size_t)r], k), mean_byte(sum[3 * (size_t)r + 1], k),
+                      mean_byte(sum[3 * (size_t)r + 2], k));
+}
+
 /* The blocks' root counts to offsets (one block: a running total over
  * chunks of 1024), and the region count. */
 static __global__ void __launch_bounds__(MS_SUM_THREADS) block_offsets(unsigned blocks, unsigned *block_roots,
@@ -322,17 +336,21 @@ static __global__ void __launch_bounds__(MS_SUM_THREADS) block_offsets(unsigned 
         *region_count = carry;
 }
 
-/* The parked roots into one list in pixel order: a block of threads a
- * block of pixels. */
-static __global__ void __launch_bounds__(MS_SUM_THREADS) order_regions(const int32_t *scratch,
-                                                                      const unsigned *block_offset,
-                                                                      const unsigned *region_count,
-                                                                      unsigned blocks, int32_t *regions)
+/* The parked roots into one list in pixel order, a block of threads a
+ * block of pixels; and each flood region's mean, each its own set. */
+static __global__ void __launch_bounds__(MS_SUM_THREADS)
+    order_regions(const int32_t *scratch, const unsigned *block_offset, const unsigned *region_count, unsigned blocks,
+                  const int32_t *count, const unsigned long long *sum, int32_t *regions, uint32_t *mean,
+                  int32_t *link)
 {
     unsigned b = blockIdx.x, end = b + 1 < blocks ? block_offset[b + 1] : *region_count;
     unsigned at = block_offset[b] + threadIdx.x;
-    if (at < end)
-        regions[at] = scratch[(size_t)b * MS_SUM_THREADS + threadIdx.x];
+    if (at < end) {
+        int32_t u = scratch[(size_t)b * MS_SUM_THREADS + threadIdx.x];
+        regions[at] = u;
+        mean[u] = mean_of(count, sum, u);
+        link[u] = u;
+    }
 }
 
 /* ---- the region graph ----------------------------------------------------------------------- *
@@ -346,30 +364,6 @@ enum { LIST_BLOCKS = 264, LIST_THREADS = 256 };
 #define FOR_EACH(k, length) \
     for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < (length); k += gridDim.x * blockDim.x)
 
-static __device__ __forceinline__ unsigned mean_byte(unsigned long long s, int n)
-{
-    return (unsigned)((2 * s + n) / (2 * (unsigned long long)n));
-}
-
-static __device__ __forceinline__ uint32_t mean_of(const int32_t *count, const unsigned long long *sum, int32_t r)
-{
-    int k = count[r];
-    return sb_ms_pack(mean_byte(sum[3 * (size_t)r], k), mean_byte(sum[3 * (size_t)r + 1], k),
-                      mean_byte(sum[3 * (size_t)r + 2], k));
-}
-
-/* Each flood region's mean; every region its own set. */
-static __global__ void flood_means(const unsigned *counts, const int32_t *regions, const int32_t *count,
-                                   const unsigned long long *sum, uint32_t *mean, int32_t *link)
-{
-    FOR_EACH(k, counts[0])
-    {
-        int32_t u = regions[k];
-        mean[u] = mean_of(count, sum, u);
-        link[u] = u;
-    }
-}
-
 /* Fusion: regions joined along the edges whose means lie within range. */
 static __global__ void fuse(const unsigned *counts, const int2 *edges, const uint32_t *mean, int join2,
                             int32_t *link)
@@ -382,28 +376,28 @@ static __global__ void fuse(const unsigned *counts, const int2 *edges, const uin
     }
 }
 
-static __global__ void fused_roots(const unsigned *counts, const int32_t *regions, const int32_t *link,
-                                   int32_t *cur)
+/* A region's sums: each flood region's added into its current region's.
+ * They start at zero; round_end, their last reader in a round, and
+ * clear_sums at the end clear them. */
+static __device__ __forceinline__ void add_sums(int32_t u, int32_t r, const int32_t *count,
+                                                const unsigned long long *sum, int32_t *round_count,
+                                                unsigned long long *round_sum)
 {
-    FOR_EACH(k, counts[0])
-    {
-        int32_t u = regions[k];
-        cur[u] = rg_find(link, u);
-    }
+    atomicAdd(&round_count[r], count[u]);
+    for (int c = 0; c < 3; c++)
+        atomicAdd(&round_sum[3 * (size_t)r + c], sum[3 * (size_t)u + c]);
 }
 
-/* A round's sums: each flood region's added into its current region's
- * (they start at zero, and round_target, their last reader, clears them). */
-static __global__ void round_sums(const unsigned *counts, const int32_t *regions, const int32_t *cur,
-                                  const int32_t *count, const unsigned long long *sum, int32_t *round_count,
-                                  unsigned long long *round_sum)
+/* Each flood region's fused root, and the first round's sums. */
+static __global__ void fused_roots(const unsigned *counts, const int32_t *regions, const int32_t *link, int32_t *cur,
+                                   const int32_t *count, const unsigned long long *sum, int32_t *round_count,
+                                   unsigned long long *round_sum)
 {
     FOR_EACH(k, counts[0])
     {
-        int32_t u = regions[k], r = cur[u];
-        atomicAdd(&round_count[r], count[u]);
-        for (int c = 0; c < 3; c++)
-            atomicAdd(&round_sum[3 * (size_t)r + c], sum[3 * (size_t)u + c]);
+        int32_t u = regions[k], r = rg_find(link, u);
+        cur[u] = r;
+        add_sums(u, r, count, sum, round_count, round_sum);
     }
 }
 
@@ -422,7 +416,7 @@ static __global__ void round_means(const unsigned *counts, const int32_t *region
 }
 
 static __device__ __forceinline__ void note(unsigned long long *best, const int32_t *count, const uint32_t *mean,
-                                     int32_t small, int32_t other, int min_area)
+                                            int32_t small, int32_t other, int min_area)
 {
     if (count[small] < min_area)
         atomicMin(&best[small], (unsigned long long)sb_ms_prune_key(sb_ms_d2(mean[small], mean[other]), other));
@@ -443,30 +437,24 @@ static __global__ void round_best(const unsigned *counts, const int2 *edges, con
     }
 }
 
-static __global__ void round_target(const unsigned *counts, const int32_t *regions, const int32_t *cur,
-                                    const unsigned long long *best, int32_t *target, int32_t *round_count,
-                                    unsigned long long *round_sum)
+/* A region's pointer: its best neighbour, or itself; of two that point
+ * at each other, the smaller keeps itself. */
+static __device__ __forceinline__ int32_t target_of(const unsigned long long *best, int32_t r)
 {
-    FOR_EACH(k, counts[0])
-    {
-        int32_t r = regions[k];
-        if (cur[r] == r) {
-            target[r] = best[r] == ~0ull ? r : (int32_t)(uint32_t)best[r];
-            round_count[r] = 0;
-            round_sum[3 * (size_t)r] = round_sum[3 * (size_t)r + 1] = round_sum[3 * (size_t)r + 2] = 0;
-        }
-    }
+    return best[r] == ~0ull ? r : (int32_t)(uint32_t)best[r];
 }
 
-/* Two regions pointing at each other: the smaller keeps itself. */
-static __device__ __forceinline__ int32_t pointer(const int32_t *target, int32_t r)
+static __device__ __forceinline__ int32_t pointer(const unsigned long long *best, int32_t r)
 {
-    int32_t t = target[r];
-    return target[t] == r && r < t ? r : t;
+    int32_t t = target_of(best, r);
+    return target_of(best, t) == r && r < t ? r : t;
 }
 
+/* Each region's pointers followed to their end; its sums are read for
+ * the last time this round. */
 static __global__ void round_end(const unsigned *counts, const int32_t *regions, const int32_t *cur,
-                                 const int32_t *target, int32_t *end, int32_t *first, int *merged)
+                                 const unsigned long long *best, int32_t *end, int32_t *first, int32_t *round_count,
+                                 unsigned long long *round_sum, int *merged)
 {
     FOR_EACH(k, counts[0])
     {
@@ -474,10 +462,12 @@ static __global__ void round_end(const unsigned *counts, const int32_t *regions,
         if (cur[r] != r)
             continue;
         int32_t e = r, next;
-        while ((next = pointer(target, e)) != e)
+        while ((next = pointer(best, e)) != e)
             e = next;
         end[r] = e;
         first[r] = INT_MAX;
+        round_count[r] = 0;
+        round_sum[3 * (size_t)r] = round_sum[3 * (size_t)r + 1] = round_sum[3 * (size_t)r + 2] = 0;
         if (e != r)
             *merged = 1;
     }
@@ -494,22 +484,29 @@ static __global__ void round_first(const unsigned *counts, const int32_t *region
     }
 }
 
-/* Each flood region to its new region: a thread reads and writes only
- * its own cur[u], and end and first only at current roots. */
+/* Each flood region to its new region, and the next round's sums: a
+ * thread reads and writes only its own cur[u], and end and first only at
+ * this round's roots. */
 static __global__ void round_relabel(const unsigned *counts, const int32_t *regions, const int32_t *end,
-                                     const int32_t *first, int32_t *cur)
+                                     const int32_t *first, int32_t *cur, const int32_t *count,
+                                     const unsigned long long *sum, int32_t *round_count,
+                                     unsigned long long *round_sum)
 {
     FOR_EACH(k, counts[0])
     {
-        int32_t u = regions[k];
-        cur[u] = first[end[cur[u]]];
+        int32_t u = regions[k], r = first[end[cur[u]]];
+        cur[u] = r;
+        add_sums(u, r, count, sum, round_count, round_sum);
     }
 }
 
-static __global__ void ms_continue(cudaGraphConditionalHandle loop, const int *merged, int *rounds)
+/* Another round while one merged and rounds remain; the flag is cleared
+ * for the next round. */
+static __global__ void ms_continue(cudaGraphConditionalHandle loop, int *merged, int *rounds)
 {
     int done = ++*rounds;
     cudaGraphSetConditional(loop, *merged && done < SB_MS_MAX_PRUNE);
+    *merged = 0;
 }
 
 /* ---- numbering ---------------------------------------------------------------------------- *
@@ -548,16 +545,21 @@ static __global__ void __launch_bounds__(MS_SUM_THREADS) number_regions(const un
         *region_total = (int)carry;
 }
 
-/* The flood sums' last reader clears them: every run starts at zero
- * (ms_device.cu, "sizes and means"). */
-static __global__ void clear_flood_sums(const unsigned *counts, const int32_t *regions, int32_t *count,
-                                        unsigned long long *sum)
+/* The sums' last reader clears them, so every run starts at zero
+ * (ms_device.cu, "sizes and means"): the flood regions', and the last
+ * round's (round_relabel added them for a round that will not come). */
+static __global__ void clear_sums(const unsigned *counts, const int32_t *regions, const int32_t *cur, int32_t *count,
+                                  unsigned long long *sum, int32_t *round_count, unsigned long long *round_sum)
 {
     FOR_EACH(k, counts[0])
     {
         int32_t u = regions[k];
         count[u] = 0;
         sum[3 * (size_t)u] = sum[3 * (size_t)u + 1] = sum[3 * (size_t)u + 2] = 0;
+        if (cur[u] == u) {
+            round_count[u] = 0;
+            round_sum[3 * (size_t)u] = round_sum[3 * (size_t)u + 1] = round_sum[3 * (size_t)u + 2] = 0;
+        }
     }
 }
 
@@ -577,15 +579,15 @@ static sb_status rag_start(rung_state *s, const uint32_t *colour, sb_error *err)
 {
     ms_device *d = &s->dev;
     SB_CUDA_TRY(cudaMemsetAsync(s->counts, 0, 2 * sizeof *s->counts, d->stream), err, d->who);
-    SB_CUDA_TRY(cudaMemsetAsync(d->flags + 2, 0, sizeof(int), d->stream), err, d->who);   /* rounds */
+    SB_CUDA_TRY(cudaMemsetAsync(d->flags + 1, 0, 2 * sizeof(int), d->stream), err, d->who);   /* merged, rounds */
     pixel_pass<<<s->blocks, MS_SUM_THREADS, 0, d->stream>>>(d->width, d->n, d->flood, colour, d->count, d->sum,
                                                              s->scratch, s->block_roots, s->edges, s->counts);
     block_offsets<<<1, MS_SUM_THREADS, 0, d->stream>>>(s->blocks, s->block_roots, s->counts);
     order_regions<<<s->blocks, MS_SUM_THREADS, 0, d->stream>>>(s->scratch, s->block_roots, s->counts, s->blocks,
-                                                                s->regions);
-    LIST_LAUNCH(flood_means, s->counts, s->regions, d->count, d->sum, d->mean, d->parent);
+                                                                d->count, d->sum, s->regions, d->mean, d->parent);
     LIST_LAUNCH(fuse, s->counts, s->edges, d->mean, sb_ms_join2(d->p.range), d->parent);
-    LIST_LAUNCH(fused_roots, s->counts, s->regions, d->parent, d->comp);
+    LIST_LAUNCH(fused_roots, s->counts, s->regions, d->parent, d->comp, d->count, d->sum, s->round_count,
+                s->round_sum);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
@@ -593,14 +595,13 @@ static sb_status rag_start(rung_state *s, const uint32_t *colour, sb_error *err)
 static sb_status rag_round(rung_state *s, cudaGraphConditionalHandle loop, sb_error *err)
 {
     ms_device *d = &s->dev;
-    LIST_LAUNCH(round_sums, s->counts, s->regions, d->comp, d->count, d->sum, s->round_count, s->round_sum);
     LIST_LAUNCH(round_means, s->counts, s->regions, d->comp, s->round_count, s->round_sum, d->mean, d->best);
     LIST_LAUNCH(round_best, s->counts, s->edges, d->comp, s->round_count, d->mean, d->best, d->p.min_area);
-    LIST_LAUNCH(round_target, s->counts, s->regions, d->comp, d->best, d->target, s->round_count, s->round_sum);
-    SB_CUDA_TRY(cudaMemsetAsync(d->flags + 1, 0, sizeof(int), d->stream), err, d->who);
-    LIST_LAUNCH(round_end, s->counts, s->regions, d->comp, d->target, d->end, d->first, d->flags + 1);
+    LIST_LAUNCH(round_end, s->counts, s->regions, d->comp, d->best, d->end, d->first, s->round_count, s->round_sum,
+                d->flags + 1);
     LIST_LAUNCH(round_first, s->counts, s->regions, d->comp, d->end, d->first);
-    LIST_LAUNCH(round_relabel, s->counts, s->regions, d->end, d->first, d->comp);
+    LIST_LAUNCH(round_relabel, s->counts, s->regions, d->end, d->first, d->comp, d->count, d->sum, s->round_count,
+                s->round_sum);
     ms_continue<<<1, 1, 0, d->stream>>>(loop, d->flags + 1, d->flags + 2);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
@@ -611,7 +612,7 @@ static sb_status rag_finish(rung_state *s, sb_error *err)
     ms_device *d = &s->dev;
     number_regions<<<1, MS_SUM_THREADS, 0, d->stream>>>(s->counts, s->regions, d->comp, d->number, d->flags);
     MS_LAUNCH(write_labels, d->n, d->flood, d->comp, d->number, d->labels);
-    LIST_LAUNCH(clear_flood_sums, s->counts, s->regions, d->count, d->sum);
+    LIST_LAUNCH(clear_sums, s->counts, s->regions, d->comp, d->count, d->sum, s->round_count, s->round_sum);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
@@ -711,7 +712,7 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
     SB_CUDA_TRY(rag_alloc(&s->counts, 2), err, d->who);
     SB_CUDA_TRY(rag_alloc(&s->round_count, n), err, d->who);
     SB_CUDA_TRY(rag_alloc(&s->round_sum, 3 * n), err, d->who);
-    /* zero once: every run leaves them zero (round_target) */
+    /* zero once: every run leaves them zero (round_end, clear_sums) */
     SB_CUDA_TRY(cudaMemsetAsync(s->round_count, 0, n * sizeof *s->round_count, d->stream), err, d->who);
     SB_CUDA_TRY(cudaMemsetAsync(s->round_sum, 0, 3 * n * sizeof *s->round_sum, d->stream), err, d->who);
     return rag_graph_build(s, err);
