@@ -151,7 +151,7 @@ MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("meanshift-flood", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "join bits, union-find in 32x32 shared tiles, then the tiles' seams, then roots",
            flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift-merge", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,

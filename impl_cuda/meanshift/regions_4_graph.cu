@@ -276,10 +276,10 @@ static sb_status rung_run(void *state, sb_error *err)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-merge", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("meanshift-merge", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-blocksums' merge recorded as one CUDA graph: the pruning rounds in a device-side WHILE loop",
            merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("meanshift", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "the cuda-blocksums pipeline with its merge as one CUDA graph",
            pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_RUNG("meanshift-merge", "cuda-graph", "cuda-blocksums",
