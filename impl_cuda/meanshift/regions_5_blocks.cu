@@ -16,8 +16,8 @@
  * cuda-graph's.  For the flood, a diff against regions_2_tiles.cu also
  * shows cuda-blocksums' sums and cuda-graph's graph, which the flood
  * never runs.  Nsight Compute at 1080p: the tile kernel 38.6 -> 22.6 us.
- * On the photos (a quarter of the pixels) it loses: a quarter of the
- * threads cannot hide the latency of 256-thread tiles there.
+ * On the photos, an eighth of the pixels, it loses (the lessons page);
+ * why is not profiled yet.
  */
 #include "ms_device.cuh"
 
