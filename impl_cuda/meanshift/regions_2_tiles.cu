@@ -13,14 +13,14 @@
  * unions never touch global memory.  Region sums are cuda-global's.  What
  * it bought: below.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T110800Z-1ecb, commit 61cb83e;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.773 -> 0.07971 ms (22.2x), per frame 2.133 -> 0.438 ms (4.87x)
+ *     kernel 1.769 -> 0.08027 ms (22.0x), per frame 2.118 -> 0.4183 ms (5.06x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.959 -> 0.3211 ms (6.10x), per frame 2.446 -> 0.7992 ms (3.06x)
+ *     kernel 1.977 -> 0.3015 ms (6.56x), per frame 2.463 -> 0.7849 ms (3.14x)
  *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 7.838 -> 4.605 ms (1.70x), per frame 8.185 -> 4.885 ms (1.68x)
+ *     kernel 8.021 -> 4.592 ms (1.75x), per frame 8.342 -> 4.891 ms (1.71x)
  */
 #include "ms_device.cuh"
 

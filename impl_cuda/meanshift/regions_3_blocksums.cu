@@ -10,12 +10,12 @@
  * fewer global atomics on a large region.  The components are
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T110800Z-1ecb, commit 61cb83e;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 0.3211 -> 0.2547 ms (1.26x), per frame 0.7992 -> 0.7297 ms (1.10x)
+ *     kernel 0.3015 -> 0.257 ms (1.17x), per frame 0.7849 -> 0.7367 ms (1.07x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.605 -> 4.541 ms (same (1.01x)), per frame 4.885 -> 4.837 ms (1.01x)
+ *     kernel 4.592 -> 4.543 ms (same (1.01x)), per frame 4.891 -> 4.834 ms (1.01x)
  */
 #include "ms_device.cuh"
 

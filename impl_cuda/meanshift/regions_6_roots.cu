@@ -12,6 +12,15 @@
  * are.  Nsight Compute at 1080p says why it loses: the pixels' own walks
  * cost little (cuda-blocks' ccl_flatten 14.2 us against 5.2 + 9.7 here),
  * and listing the roots costs the tile kernel 8 us (22.6 -> 30.7 us).
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T110800Z-1ecb, commit 61cb83e;
+ * written by make lesson-headers, checked by make test):
+ *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
+ *     kernel 0.06954 -> 0.07344 ms (0.95x), per frame 0.415 -> 0.4189 ms (0.99x)
+ *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
+ *     kernel 0.2312 -> 0.2376 ms (same (0.97x)), per frame 0.708 -> 0.7144 ms (0.99x)
+ *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
+ *     kernel 4.494 -> 4.505 ms (same (1.00x)), per frame 4.792 -> 4.788 ms (1.00x)
  */
 #include "ms_device.cuh"
 
