@@ -208,6 +208,8 @@ __global__ void ms_count_roots(unsigned n, const int32_t *label, int *count)
 
 static sb_status ms_flood(ms_device *d, const uint32_t *colour, int32_t *labels, sb_error *err)
 {
+    if (d->regions->flood)
+        return d->regions->flood(d, colour, labels, err);
     MS_LAUNCH(ms_join_colour, d->width, d->n, colour, sb_ms_join2(d->p.range), d->join);
     SB_CUDA_LAUNCHED(err, d->who);
     sb_status st = d->regions->components(d, d->join, labels, err);

@@ -45,10 +45,18 @@ struct ms_device;
  *                under the join bits (d->parent is scratch);
  *   region_sums: for every region of `label`, its pixel count and L, u,
  *                v sums added into d->count and d->sum at its root (they
- *                start at zero: see ms_device.cu, "sizes and means"). */
+ *                start at zero: see ms_device.cu, "sizes and means");
+ *   flood:       optional, the whole flood step -- labels[i] the smallest
+ *                index of pixel i's region of similar neighbours, the
+ *                region count in d->flags[0] -- for a rung that does it
+ *                in fewer passes; NULL: join bits, components and the
+ *                count in turn (ms_device.cu, ms_flood).
+ * A rung whose merge is its own (d->merge_graph) and whose flood is its
+ * own leaves the members those never call NULL. */
 struct ms_regions {
     sb_status (*components)(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err);
     sb_status (*region_sums)(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err);
+    sb_status (*flood)(ms_device *d, const uint32_t *colour, int32_t *labels, sb_error *err);
 };
 
 struct ms_device {

@@ -83,7 +83,7 @@ static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint
 
 /* ---- the rung -------------------------------------------------------------------------- */
 
-static const ms_regions rung_regions = { rung_components, rung_region_sums };
+static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr };
 
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
