@@ -785,10 +785,10 @@ static void rung_release(void *state)
 MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-seams", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+SB_VARIANT("meanshift-flood", "cuda-seams", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
            "cuda-fused with each seam join left out where the seam's previous pixel already made it",
            flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)
-SB_VARIANT("meanshift", "cuda-seams", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+SB_VARIANT("meanshift", "cuda-seams", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
            "the cuda-fused pipeline with the seams' repeated joins left out",
            pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)
 SB_RUNG("meanshift-flood", "cuda-seams", "cuda-fused",

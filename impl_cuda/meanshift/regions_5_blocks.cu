@@ -368,7 +368,7 @@ MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-blocks", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("meanshift-flood", "cuda-blocks", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-tiles' components with a thread a 2x2 block: only each block component's first pixel in the union-find",
            flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift-merge", "cuda-blocks", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,

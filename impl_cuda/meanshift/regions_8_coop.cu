@@ -757,7 +757,7 @@ MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 SB_VARIANT("meanshift-merge", "cuda-coop", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
            "cuda-rag with the pruning rounds in one cooperative kernel, grid barriers between their phases",
            merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)
-SB_VARIANT("meanshift", "cuda-coop", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("meanshift", "cuda-coop", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-rag pipeline with the pruning rounds in one cooperative kernel",
            pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)
 SB_RUNG("meanshift-merge", "cuda-coop", "cuda-rag",
