@@ -13,14 +13,14 @@
  * unions never touch global memory.  Region sums are cuda-global's.  What
  * it bought: below.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T110800Z-1ecb, commit 61cb83e;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.769 -> 0.08027 ms (22.0x), per frame 2.118 -> 0.4183 ms (5.06x)
+ *     kernel 1.767 -> 0.07936 ms (22.3x), per frame 2.081 -> 0.3965 ms (5.25x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.977 -> 0.3015 ms (6.56x), per frame 2.463 -> 0.7849 ms (3.14x)
+ *     kernel 1.994 -> 0.3109 ms (6.41x), per frame 2.514 -> 0.7895 ms (3.18x)
  *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 8.021 -> 4.592 ms (1.75x), per frame 8.342 -> 4.891 ms (1.71x)
+ *     kernel 8.046 -> 4.597 ms (1.75x), per frame 8.286 -> 4.884 ms (1.70x)
  */
 #include "ms_device.cuh"
 

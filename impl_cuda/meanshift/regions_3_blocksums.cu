@@ -10,12 +10,12 @@
  * fewer global atomics on a large region.  The components are
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T110800Z-1ecb, commit 61cb83e;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 0.3015 -> 0.257 ms (1.17x), per frame 0.7849 -> 0.7367 ms (1.07x)
+ *     kernel 0.3109 -> 0.2543 ms (1.22x), per frame 0.7895 -> 0.7361 ms (1.07x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.592 -> 4.543 ms (same (1.01x)), per frame 4.891 -> 4.834 ms (1.01x)
+ *     kernel 4.597 -> 4.584 ms (same (1.00x)), per frame 4.884 -> 4.844 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -19,14 +19,14 @@
  * On the photos, an eighth of the pixels, it loses (the lessons page);
  * why is not profiled yet.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T110800Z-1ecb, commit 61cb83e;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-tiles -> cuda-blocks):
- *     kernel 0.08027 -> 0.06954 ms (1.15x), per frame 0.4183 -> 0.415 ms (1.01x)
+ *     kernel 0.07936 -> 0.06808 ms (1.17x), per frame 0.3965 -> 0.3891 ms (1.02x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 0.2421 -> 0.2312 ms (1.05x), per frame 0.7192 -> 0.708 ms (1.02x)
+ *     kernel 0.2433 -> 0.2317 ms (1.05x), per frame 0.7147 -> 0.7077 ms (1.01x)
  *   meanshift r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 4.537 -> 4.494 ms (same (1.01x)), per frame 4.871 -> 4.792 ms (1.02x)
+ *     kernel 4.518 -> 4.497 ms (same (1.00x)), per frame 4.812 -> 4.796 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -13,14 +13,14 @@
  * cost little (cuda-blocks' ccl_flatten 14.2 us against 5.2 + 9.7 here),
  * and listing the roots costs the tile kernel 8 us (22.6 -> 30.7 us).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T110800Z-1ecb, commit 61cb83e;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.06954 -> 0.07344 ms (0.95x), per frame 0.415 -> 0.4189 ms (0.99x)
+ *     kernel 0.06808 -> 0.07264 ms (0.94x), per frame 0.3891 -> 0.3885 ms (1.00x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.2312 -> 0.2376 ms (same (0.97x)), per frame 0.708 -> 0.7144 ms (0.99x)
+ *     kernel 0.2317 -> 0.2364 ms (same (0.98x)), per frame 0.7077 -> 0.7111 ms (1.00x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 4.494 -> 4.505 ms (same (1.00x)), per frame 4.792 -> 4.788 ms (1.00x)
+ *     kernel 4.497 -> 4.516 ms (same (1.00x)), per frame 4.796 -> 4.806 ms (1.00x)
  */
 #include "ms_device.cuh"
 
