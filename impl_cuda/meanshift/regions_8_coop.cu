@@ -103,22 +103,7 @@ static __device__ __forceinline__ int32_t find_halving(int32_t *link, int32_t i)
 /* rg_union over find_halving. */
 static __device__ __forceinline__ void union_halving(int32_t *link, int32_t a, int32_t b)
 {
-    bool done;
-    do {
-        a = find_halving(link, a);
-        b = find_halving(link, b);
-        if (a < b) {
-            int32_t old = atomicMin(&link[b], a);
-            done = old == b;
-            b = old;
-        } else if (b < a) {
-            int32_t old = atomicMin(&link[a], b);
-            done = old == a;
-            a = old;
-        } else {
-            done = true;
-        }
-    } while (!done);
+    rg_union_by(link, a, b, find_halving);
 }
 
 /* A tile is 16x16 threads; local indices run in the same order as global

@@ -20,13 +20,16 @@ static __device__ __forceinline__ int32_t rg_find(const int32_t *parent, int32_t
     return i;
 }
 
-/* Join the sets of a and b; the smaller root wins (see above). */
-static __device__ __forceinline__ void rg_union(int32_t *parent, int32_t a, int32_t b)
+/* Join the sets of a and b, their roots found by find(parent, i): rg_find,
+ * or a rung's own (one that compresses paths as it goes); the smaller
+ * root wins (see above). */
+template <class Find>
+static __device__ __forceinline__ void rg_union_by(int32_t *parent, int32_t a, int32_t b, const Find &find)
 {
     bool done;
     do {
-        a = rg_find(parent, a);
-        b = rg_find(parent, b);
+        a = find(parent, a);
+        b = find(parent, b);
         if (a < b) {
             int32_t old = atomicMin(&parent[b], a);
             done = old == b;
@@ -39,6 +42,12 @@ static __device__ __forceinline__ void rg_union(int32_t *parent, int32_t a, int3
             done = true;
         }
     } while (!done);
+}
+
+/* Join the sets of a and b; the smaller root wins (see above). */
+static __device__ __forceinline__ void rg_union(int32_t *parent, int32_t a, int32_t b)
+{
+    rg_union_by(parent, a, b, rg_find);
 }
 
 #endif
