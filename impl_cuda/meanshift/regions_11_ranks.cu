@@ -609,6 +609,24 @@ static __global__ void __launch_bounds__(LIST_THREADS)
     }
 }
 
+/* The sums' last reader clears them, so every run starts at zero
+ * (ms_device.cu, "sizes and means"): the flood regions', and the last
+ * round's (round_relabel added them for a round that will not come). */
+static __global__ void clear_sums(const unsigned *counts, const int32_t *regions, const int32_t *cur, int32_t *count,
+                                  unsigned long long *sum, int32_t *round_count, unsigned long long *round_sum)
+{
+    FOR_EACH(k, counts[0])
+    {
+        int32_t u = regions[k];
+        count[u] = 0;
+        sum[3 * (size_t)u] = sum[3 * (size_t)u + 1] = sum[3 * (size_t)u + 2] = 0;
+        if (cur[u] == u) {
+            round_count[u] = 0;
+            round_sum[3 * (size_t)u] = round_sum[3 * (size_t)u + 1] = round_sum[3 * (size_t)u + 2] = 0;
+        }
+    }
+}
+
 static __global__ void write_labels(unsigned n, const int32_t *flood, const int32_t *cur, const int32_t *number,
                                     int32_t *labels)
 {
@@ -734,8 +752,6 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
         return st;
     rung_state *s = (rung_state *)*state;
     ms_device *d = &s->dev;
-    if (step == SB_MS_FLOOD)            /* the flood has no merge */
-        return SB_OK;
     size_t n = d->n;
     s->blocks = sb_div_up(n, MS_SUM_THREADS);
     SB_CUDA_TRY(rag_alloc(&s->regions, n), err, d->who);
