@@ -2,8 +2,11 @@
  * cooperative kernel (variant "cuda-ranks" of the merge and pipeline
  * steps).
  *
- * Grows from cuda-coop for the merge.
- * Grows from cuda-seams for the pipeline.
+ * A branch of cuda-coop for the merge.
+ * A branch of cuda-seams for the pipeline.
+ * It wins on the photos of many regions and loses a little on the
+ * synthetic images of few, whose regions one block numbered in one chunk:
+ * there the two grid barriers cost more than they save.
  * The one idea is in the numbering.  There one block of 1024 threads
  * walked the whole list of flood regions a chunk at a time, three
  * barriers a chunk: on `board`, a photo of many small regions, Nsight
