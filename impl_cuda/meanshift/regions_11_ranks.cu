@@ -17,6 +17,13 @@
  * order -- two grid barriers instead of a launch of one block.  For the
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
+ * written by make lesson-headers, checked by make test):
+ *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-ranks):
+ *     kernel 0.07688 -> 0.07931 ms (0.97x), per frame 0.5465 -> 0.5595 ms (0.98x)
+ *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-ranks):
+ *     kernel 4.324 -> 4.334 ms (same (1.00x)), per frame 4.634 -> 4.621 ms (1.00x)
  */
 #include "ms_device.cuh"
 

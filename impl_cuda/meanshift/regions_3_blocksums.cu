@@ -10,12 +10,12 @@
  * fewer global atomics on a large region.  The components are
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 0.3109 -> 0.2543 ms (1.22x), per frame 0.7895 -> 0.7361 ms (1.07x)
+ *     kernel 0.324 -> 0.2576 ms (1.26x), per frame 0.8045 -> 0.7394 ms (1.09x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.597 -> 4.584 ms (same (1.00x)), per frame 4.884 -> 4.844 ms (1.01x)
+ *     kernel 4.662 -> 4.577 ms (same (1.02x)), per frame 4.922 -> 4.892 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -16,12 +16,12 @@
  * (ms_merge): the same four steps (ms_device.cuh), with a flag read back
  * every round.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 0.2543 -> 0.2433 ms (1.05x), per frame 0.7361 -> 0.7147 ms (1.03x)
+ *     kernel 0.2576 -> 0.2422 ms (1.06x), per frame 0.7394 -> 0.7197 ms (1.03x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.584 -> 4.518 ms (same (1.01x)), per frame 4.844 -> 4.812 ms (1.01x)
+ *     kernel 4.577 -> 4.525 ms (same (1.01x)), per frame 4.892 -> 4.807 ms (1.02x)
  */
 #include "ms_device.cuh"
 

@@ -23,12 +23,12 @@
  * components (flood, in the pipeline) are cuda-blocks'; the graph with
  * its WHILE loop is cuda-graph's, recorded around these kernels.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 0.2317 -> 0.0988 ms (2.35x), per frame 0.7077 -> 0.5605 ms (1.26x)
+ *     kernel 0.2311 -> 0.09944 ms (2.32x), per frame 0.7144 -> 0.5658 ms (1.26x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 4.497 -> 4.374 ms (same (1.03x)), per frame 4.796 -> 4.66 ms (1.03x)
+ *     kernel 4.497 -> 4.358 ms (1.03x), per frame 4.789 -> 4.684 ms (1.02x)
  */
 #include "ms_device.cuh"
 

@@ -13,12 +13,12 @@
  * region merged is read by every thread after a barrier.  The merge is
  * then one plain graph, with no conditional node.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 0.0988 -> 0.07646 ms (1.29x), per frame 0.5605 -> 0.5391 ms (1.04x)
+ *     kernel 0.09944 -> 0.07688 ms (1.29x), per frame 0.5658 -> 0.5465 ms (1.04x)
  *   meanshift r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 4.374 -> 4.353 ms (same (1.00x)), per frame 4.66 -> 4.631 ms (1.01x)
+ *     kernel 4.358 -> 4.35 ms (same (1.00x)), per frame 4.684 -> 4.633 ms (1.01x)
  */
 #include "ms_device.cuh"
 
