@@ -516,10 +516,10 @@ static const gc_cut graph_cut = { graph_prepare, graph_solve, graph_release, 1 }
 GC_CUDA_OPS(maxflow_graph, GC_MAXFLOW, graph_cut)
 GC_CUDA_OPS(pipeline_graph, GC_PIPELINE, graph_cut)
 
-SB_VARIANT("grabcut-maxflow", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut-maxflow", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-tiles' tiled cut with its loop on the device: one CUDA graph, nested WHILE nodes, no host wait",
            maxflow_graph_prepare, maxflow_graph_upload, maxflow_graph_run, maxflow_graph_fetch, maxflow_graph_release)
-SB_VARIANT("grabcut", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-warm with each cut's loop on the device: one CUDA graph a cut, no host wait before fetch",
            pipeline_graph_prepare, pipeline_graph_upload, pipeline_graph_run, pipeline_graph_fetch, pipeline_graph_release)
 SB_RUNG("grabcut-maxflow", "cuda-graph", "cuda-tiles", "the cut's loop on the device: one CUDA graph, nested WHILE nodes, no host wait")
