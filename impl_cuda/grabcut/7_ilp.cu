@@ -509,10 +509,10 @@ static const gc_cut graph_cut = { graph_prepare, graph_solve, graph_release, 1 }
 GC_CUDA_OPS(maxflow_ilp, GC_MAXFLOW, graph_cut)
 GC_CUDA_OPS(pipeline_ilp, GC_PIPELINE, graph_cut)
 
-SB_VARIANT("grabcut-maxflow", "cuda-ilp", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut-maxflow", "cuda-ilp", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-graph's cut with each round's loads issued together: heights and residuals in registers",
            maxflow_ilp_prepare, maxflow_ilp_upload, maxflow_ilp_run, maxflow_ilp_fetch, maxflow_ilp_release)
-SB_VARIANT("grabcut", "cuda-ilp", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut", "cuda-ilp", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-graph with each round's loads issued together: one wait a phase, decisions on registers",
            pipeline_ilp_prepare, pipeline_ilp_upload, pipeline_ilp_run, pipeline_ilp_fetch, pipeline_ilp_release)
 SB_RUNG("grabcut-maxflow", "cuda-ilp", "cuda-graph", "a round's loads issued together: neighbours' heights and residuals in registers")
