@@ -511,10 +511,10 @@ static const gc_cut graph_cut = { graph_prepare, graph_solve, graph_release, 1 }
 GC_CUDA_OPS(maxflow_inplace, GC_MAXFLOW, graph_cut)
 GC_CUDA_OPS(pipeline_inplace, GC_PIPELINE, graph_cut)
 
-SB_VARIANT("grabcut-maxflow", "cuda-inplace", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut-maxflow", "cuda-inplace", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-halo's cut with two barriers a round: new heights written in place",
            maxflow_inplace_prepare, maxflow_inplace_upload, maxflow_inplace_run, maxflow_inplace_fetch, maxflow_inplace_release)
-SB_VARIANT("grabcut", "cuda-inplace", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut", "cuda-inplace", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-halo with two barriers a round: new heights written in place",
            pipeline_inplace_prepare, pipeline_inplace_upload, pipeline_inplace_run, pipeline_inplace_fetch, pipeline_inplace_release)
 SB_RUNG("grabcut-maxflow", "cuda-inplace", "cuda-halo", "two barriers a round: new heights written in place, no staging array")
