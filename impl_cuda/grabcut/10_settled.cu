@@ -548,11 +548,11 @@ static const gc_cut graph_cut = { graph_prepare, graph_solve, graph_release, 1 }
 GC_CUDA_OPS(maxflow_settled, GC_MAXFLOW, graph_cut)
 GC_CUDA_OPS(pipeline_settled, GC_PIPELINE, graph_cut)
 
-SB_VARIANT("grabcut-maxflow", "cuda-settled", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut-maxflow", "cuda-settled", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-inplace's cut whose global relabel runs a tile only when it or a neighbour changed in the last launch",
            maxflow_settled_prepare, maxflow_settled_upload, maxflow_settled_run, maxflow_settled_fetch,
            maxflow_settled_release)
-SB_VARIANT("grabcut", "cuda-settled", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut", "cuda-settled", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-inplace with a global relabel that skips settled tiles",
            pipeline_settled_prepare, pipeline_settled_upload, pipeline_settled_run, pipeline_settled_fetch,
            pipeline_settled_release)
