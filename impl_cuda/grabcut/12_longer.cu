@@ -540,7 +540,7 @@ GC_CUDA_OPS(pipeline_longer, GC_PIPELINE, graph_cut)
 SB_VARIANT("grabcut-maxflow", "cuda-longer", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
            "cuda-tally's cut with 16 rounds a launch and a global relabel every 4 sweeps",
            maxflow_longer_prepare, maxflow_longer_upload, maxflow_longer_run, maxflow_longer_fetch, maxflow_longer_release)
-SB_VARIANT("grabcut", "cuda-longer", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut", "cuda-longer", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-tally with 16 rounds a launch and a global relabel every 4 sweeps",
            pipeline_longer_prepare, pipeline_longer_upload, pipeline_longer_run, pipeline_longer_fetch, pipeline_longer_release)
 SB_RUNG("grabcut-maxflow", "cuda-longer", "cuda-tally", "longer launches: 16 rounds inside a tile before its borders are exchanged")

@@ -212,10 +212,10 @@ GC_CUDA_OPS(graph_global, GC_GRAPH, rounds_cut)
 GC_CUDA_OPS(maxflow_global, GC_MAXFLOW, rounds_cut)
 GC_CUDA_OPS(pipeline_global, GC_PIPELINE, rounds_cut)
 
-SB_VARIANT("grabcut-kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut-kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "thread a pixel, per-block shared sums then global atomics, 10 passes ending on a device flag",
            kmeans_global_prepare, kmeans_global_upload, kmeans_global_run, kmeans_global_fetch, kmeans_global_release)
-SB_VARIANT("grabcut-gmm", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
+SB_VARIANT("grabcut-gmm", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "thread a pixel, per-block shared moment sums, mixtures in one block (the host's function)",
            gmm_global_prepare, gmm_global_upload, gmm_global_run, gmm_global_fetch, gmm_global_release)
 SB_VARIANT("grabcut-graph", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
