@@ -13,12 +13,12 @@
  * else differs, so the two rungs' times are the price of contended
  * global atomics (below: many times slower).  The results are the same integers.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
  * written by make lesson-headers, checked by make test):
  *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-atomics):
- *     kernel 2.398 -> 37.01 ms (same (0.06x)), per frame 2.587 -> 37.24 ms (0.07x)
+ *     kernel 2.391 -> 37.02 ms (same (0.06x)), per frame 2.571 -> 37.35 ms (0.07x)
  *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-atomics):
- *     kernel 1.246 -> 16.28 ms (0.08x), per frame 1.595 -> 16.67 ms (0.10x)
+ *     kernel 1.244 -> 16.18 ms (0.08x), per frame 1.481 -> 16.54 ms (0.09x)
  */
 #include "gc_device.cuh"
 

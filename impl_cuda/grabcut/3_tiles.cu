@@ -22,12 +22,12 @@
  * is read once a batch.  "Rounds" for this variant count sweeps (four
  * colour launches each), which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 200.8 -> 28.25 ms (7.11x), per frame 201.1 -> 29.07 ms (6.92x)
+ *     kernel 208.7 -> 27.86 ms (7.49x), per frame 202.5 -> 28.68 ms (7.06x)
  *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 820.1 -> 106.9 ms (7.67x), per frame 850.7 -> 106.8 ms (7.97x)
+ *     kernel 843.9 -> 106.3 ms (7.94x), per frame 849.1 -> 106 ms (8.01x)
  */
 #include "gc_device.cuh"
 

@@ -24,10 +24,10 @@
  * Pipeline only: the grabcut-maxflow step is one cut from zero flow,
  * which is cuda-tiles'.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
  * written by make lesson-headers, checked by make test):
  *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 106.9 -> 41.66 ms (2.57x), per frame 106.8 -> 41.83 ms (2.55x)
+ *     kernel 106.3 -> 46.43 ms (2.29x), per frame 106 -> 41.74 ms (2.54x)
  */
 #include "gc_device.cuh"
 

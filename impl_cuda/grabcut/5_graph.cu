@@ -28,12 +28,12 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-graph):
- *     kernel 28.25 -> 26.41 ms (same (1.07x)), per frame 29.07 -> 27.23 ms (1.07x)
+ *     kernel 27.86 -> 26.32 ms (same (1.06x)), per frame 28.68 -> 27.13 ms (1.06x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 41.66 -> 39.38 ms (same (1.06x)), per frame 41.83 -> 39.59 ms (1.06x)
+ *     kernel 46.43 -> 39.45 ms (same (1.18x)), per frame 41.74 -> 39.66 ms (1.05x)
  */
 #include "gc_device.cuh"
 
