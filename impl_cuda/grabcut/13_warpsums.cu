@@ -7,9 +7,9 @@
  * in the warp before touching shared memory.  Once the rungs before had
  * made the cut faster, the per-pixel steps were a fifth to two fifths of
  * the pipeline (at 1920x1080 k-means alone 2.4 ms of cuda-longer's 20.6),
- * and their time is not their bytes: gc_kmeans_pass (gc_device.cu) has every thread add
- * 4 values, gc_learn_sums 10, each a 64-bit atomic on the block's shared
- * totals, and a block's 256 pixels fall on a handful of the 10
+ * and their time is not their bytes: gc_kmeans_pass (gc_device.cu) has
+ * every thread add 4 values, gc_learn_sums 10, each a 64-bit atomic on the
+ * block's shared totals, and a block's 256 pixels fall on a handful of the 10
  * (side, component) totals, so the atomics on one address queue up.
  * Neighbouring pixels mostly share their component: here each warp takes
  * its lanes one distinct component at a time (the lowest waiting lane's,
