@@ -280,7 +280,6 @@ struct tile_flags {
 
 struct tiles_state {
     tile_flags *flags;                 /* device */
-    tile_flags *host;                  /* pinned */
     int32_t *last_term;                /* the t-links d's flow is for (device) */
 };
 
@@ -288,7 +287,6 @@ static inline void tiles_release(gc_dev *d)
 {
     tiles_state *s = (tiles_state *)d->cut_state;
     cudaFree(s->flags);
-    cudaFreeHost(s->host);
     cudaFree(s->last_term);
     free(s);
 }
@@ -462,7 +460,6 @@ static sb_status graph_prepare(gc_dev *d, sb_error *err)
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
     d->cut_state = g;
     SB_CUDA_TRY(cudaMalloc(&g->tiles.flags, sizeof(tile_flags)), err, d->who);
-    SB_CUDA_TRY(cudaMallocHost(&g->tiles.host, sizeof(tile_flags)), err, d->who);
     SB_CUDA_TRY(cudaMalloc(&g->tiles.last_term, sizeof(int32_t) * (size_t)d->n), err, d->who);
     cudaStream_t side[2] = { nullptr, nullptr };
     cudaGraph_t whole = nullptr;
