@@ -18,7 +18,7 @@ int sb_noise_row_flags(const sb_row *r, int host)
     if (r->e2e.n > 0 && r->frame.n > 0 && r->e2e.median < r->frame.median)
         flags |= SB_NOISE_FLAG_E2E;
     if (host && (r->round_spread > SB_ROUND_UNSTABLE || r->steal > SB_STEAL_UNSTABLE ||
-                 r->cpu_slowdown > SB_SLOWDOWN_UNSTABLE))
+                 r->cpu_slowdown > SB_SLOWDOWN_UNSTABLE || r->mem_slowdown > SB_MEMORY_UNSTABLE))
         flags |= SB_NOISE_FLAG_UNSTABLE;
     char governor[64];
     if (host && sb_noise_governor(governor, sizeof governor))
@@ -98,6 +98,11 @@ void sb_noise_warn_unstable(FILE *fp, const char *label, const sb_row *r)
         fprintf(fp, "warning: %s: unstable: its CPUs ran a fixed loop up to %.0f %% slower than their best in this "
                     "run (another tenant on the same physical cores, or a lower clock)\n",
                 label, 100.0 * (r->cpu_slowdown - 1.0));
+    if (r->mem_slowdown > SB_MEMORY_UNSTABLE)
+        fprintf(fp, "warning: %s: unstable: the host's memory read a fixed buffer up to %.0f %% slower than its "
+                    "best in this run around the row's %d run%s (another tenant's memory traffic); so few runs "
+                    "cannot show that they repeat\n",
+                label, 100.0 * (r->mem_slowdown - 1.0), r->kernel.n, r->kernel.n == 1 ? "" : "s");
 }
 
 void sb_noise_warn_slower(FILE *fp, const char *label, int flags, const sb_row *r, double serial_ms, double gbps_1,

@@ -22,7 +22,10 @@
  *              CPUs lost more than SB_STEAL_UNSTABLE (10 %) of their time to
  *              other tenants of the machine (steal) while it ran, or whose
  *              CPUs ran a fixed loop more than SB_SLOWDOWN_UNSTABLE slower
- *              than their best around its rounds (a busy neighbour).
+ *              than their best around its rounds (a busy neighbour), or, a
+ *              slow row (its runs are its samples), whose runs began or ended
+ *              with the host's memory read more than SB_MEMORY_UNSTABLE
+ *              slower than its best (a neighbour's memory traffic).
  *   slower_than_serial  a threaded CPU row slower than the serial reference
  *              measured in the same rounds: not noise but a result, flagged
  *              so that no table shows it without its cause (the warning

@@ -1,9 +1,11 @@
 /* cases.c - image -> sb_case (see cases.h). */
 #include "harness/cases.h"
 
+#include "harness/host_noise.h"
 #include "harness/outputs.h"
 #include "harness/registry.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,16 @@ static long memo_runs;
 static unsigned long memo_clock;
 
 long sb_case_steps_run(void) { return memo_runs; }
+
+/* The serial reference's run, between two reads of the host's memory speed
+ * (host_noise.h): a slow reference row's run is its first sample. */
+static sb_status run_reference(const sb_case *c, const sb_variant *ref, void *out, sb_run_times *t, sb_error *err)
+{
+    double before = sb_host_memory_slowdown();
+    sb_status st = sb_run_once(c, ref, 1, NULL, out, 1, t, err);
+    t->mem_slowdown = fmax(before, sb_host_memory_slowdown());
+    return st;
+}
 
 static int same_image(const sb_image *a, const sb_image *b)
 {
@@ -106,7 +118,7 @@ static sb_status step_output(const sb_algo *algo, const sb_image *in, const void
         c.params = m->params;
         c.input = &m->in;
         sb_output_poison(m->out);             /* as a case's reference: what it leaves unwritten shows */
-        st = sb_run_once(&c, sb_reference_variant(algo), 1, NULL, m->out, 1, &m->times, err);
+        st = run_reference(&c, sb_reference_variant(algo), m->out, &m->times, err);
         memo_runs++;
     }
     if (st) {
@@ -232,7 +244,7 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
         }
     } else if (!(st = sb_output_alloc(algo, &cd->reference, &cd->input, cd->params, err))) {
         sb_output_poison(cd->reference);
-        st = sb_run_once(&cd->c, ref, 1, NULL, cd->reference, 1, &cd->c.ref_times, err);
+        st = run_reference(&cd->c, ref, cd->reference, &cd->c.ref_times, err);
     }
     if (st) {
         sb_case_close(cd);

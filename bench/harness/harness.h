@@ -86,6 +86,8 @@ typedef struct sb_run_times {
     double frame_ms;           /* upload + run + fetch */
     double run_ms;             /* run() alone: meaningful for host variants only
                                   (a device run() just enqueues) */
+    double mem_slowdown;       /* the reference's run: the worst host memory speed just
+                                  before and after it (host_noise.h), 0: not probed */
 } sb_run_times;
 
 /* One image made ready for one algorithm and stage. */
@@ -150,6 +152,8 @@ typedef struct sb_measurement {
                                   it ran (host_noise.h), -1: not known */
     double slowdown;           /* host rows: how much slower than their best its CPUs ran a
                                   fixed loop around its rounds (host_noise.h), 0: not known */
+    double mem_slowdown;       /* slow host rows: how much slower than its best the host's
+                                  memory read just before and after each run, 0: not probed */
     double serial_ms;          /* threaded rows: the kernel median of the serial reference
                                   measured beside it in its rounds, 0: not known */
 } sb_measurement;
@@ -191,6 +195,7 @@ typedef struct sb_rounds_row {
     int n;                     /* kernel samples so far */
     int parts;                 /* entries of part_ms */
     double slowdown;           /* the worst sb_host_slowdown around its rounds */
+    double mem_slowdown;       /* a slow row: the worst sb_host_memory_slowdown around its runs */
     double part_ms[SB_ROUNDS_MAX + 3];   /* each round's median; a slow row's runs each */
 } sb_rounds_row;
 

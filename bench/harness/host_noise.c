@@ -1,4 +1,5 @@
-/* host_noise.c - spinning threads and steal time (host_noise.h). */
+/* host_noise.c - spinning threads, steal time, CPU and memory speed
+ * (host_noise.h). */
 #define _GNU_SOURCE
 #include "harness/host_noise.h"
 
@@ -161,4 +162,58 @@ double sb_host_slowdown(const int *cpus, int n)
     free(threads);
     free(started);
     return worst;
+}
+
+/* ---- memory speed ---- */
+
+/* Twice the 2-core machine's L3 (32 MB, shared with other tenants), so a
+ * read there always goes to memory, where another tenant's traffic
+ * competes with ours.  An 8 MB buffer read twice was tried first: its
+ * speed depended on whether the row before had evicted it from the L3
+ * (2.5-5.8x its best on every row), not on the neighbours.  (The H100
+ * host's L3 holds 300 MB: there it reads the shared L3.) */
+enum { MEMORY_PROBE_BYTES = 64 << 20, MEMORY_PROBE_TRIES = 1 };
+
+static double memory_best;                     /* ms, 0: not yet probed */
+
+static volatile unsigned long long memory_sink;   /* the sums, kept: the reads are not dead code */
+
+static double memory_read_once(const unsigned long long *words, size_t n)
+{
+    unsigned long long s0 = 0, s1 = 0, s2 = 0, s3 = 0;   /* four chains: the loads, not the adds, bound it */
+    double t0 = sb_clock_ms();
+    for (size_t i = 0; i + 3 < n; i += 4) {
+        s0 += words[i];
+        s1 += words[i + 1];
+        s2 += words[i + 2];
+        s3 += words[i + 3];
+    }
+    double ms = sb_clock_ms() - t0;
+    memory_sink = s0 + s1 + s2 + s3;
+    return ms;
+}
+
+double sb_host_memory_slowdown(void)
+{
+    static unsigned long long *words;
+    size_t n = MEMORY_PROBE_BYTES / sizeof *words;
+    pthread_mutex_lock(&probe_lock);
+    if (!words && (words = malloc(MEMORY_PROBE_BYTES)) != NULL)
+        for (size_t i = 0; i < n; i++)            /* touched: no page faults in the probe */
+            words[i] = i;
+    double slowdown = 0.0;
+    if (words) {
+        double ms = 1e300;
+        for (int i = 0; i < MEMORY_PROBE_TRIES; i++) {
+            double once = memory_read_once(words, n);
+            ms = once < ms ? once : ms;
+        }
+        if (ms > 0) {
+            if (memory_best == 0.0 || ms < memory_best)
+                memory_best = ms;
+            slowdown = ms / memory_best;
+        }
+    }
+    pthread_mutex_unlock(&probe_lock);
+    return slowdown;
 }

@@ -42,6 +42,24 @@ enum { SB_QUIET_MAX_MS = 50 };
  * 0 when it cannot run there. */
 double sb_host_slowdown(const int *cpus, int n);
 
+/*   Memory speed.  The fixed loop above runs in registers, and another
+ *   tenant's memory traffic leaves it untouched: on a 2-core cloud machine
+ *   (AMD EPYC, one L3 shared with other tenants) it stayed within 3 % for
+ *   minutes while a serial SLIC-like loop over a 1080p image slowed by up
+ *   to 1.5x for a minute at a time, and a read of a buffer larger than the
+ *   L3 slowed with it (docs/measuring.md, cause 7).
+ *   sb_host_memory_slowdown() reads a 64 MB buffer on the calling thread
+ *   and compares the read with the fastest this process ever made; a slow
+ *   row (whose runs
+ *   are its samples, one or three) whose runs began or ended with it more
+ *   than SB_MEMORY_UNSTABLE slower is flagged unstable: a sample or three
+ *   cannot show on their own that they repeat. */
+#define SB_MEMORY_UNSTABLE 1.25
+
+/* The host's memory speed now: this read's time over the best, >= 1.0;
+ * 0 when the buffer cannot be had. */
+double sb_host_memory_slowdown(void);
+
 /* Wait until no other thread of this process is running, at most max_ms;
  * returns the milliseconds waited, or -1 when Linux does not say (no
  * /proc): nothing waited then. */

@@ -50,6 +50,18 @@ static void probe_speed(sb_rounds_row *rr)
         rr->slowdown = slowdown;
 }
 
+/* One run of a slow row, a sample, between two reads of the host's memory
+ * speed (host_noise.h): a run of seconds has no rounds of its own to show
+ * that a neighbour's memory traffic slowed it. */
+static sb_status slow_run(sb_rounds_row *rr, double *ms, sb_error *err)
+{
+    double before = sb_host_memory_slowdown();
+    sb_status st = sb_session_sample(&rr->s, 0, ms, err);
+    double after = sb_host_memory_slowdown();
+    rr->mem_slowdown = fmax(rr->mem_slowdown, fmax(before, after));
+    return st;
+}
+
 /* The row's CPUs to itself: wait until the threads of the rows before
  * stop spinning, then pin this row's (placement.h). */
 static void hold_quiet(const sb_rounds_row *rr)
@@ -88,6 +100,7 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
         /* the run that made the case's reference is the first sample */
         rr->reference = rr->slow = 1;
         rr->first_ms = c->ref_times.run_ms;
+        rr->mem_slowdown = c->ref_times.mem_slowdown;
         m->agreement.ok = 1;
         snprintf(m->agreement.verdict, sizeof m->agreement.verdict, "reference");
         if (slow_samples(rr, o) > 1) {
@@ -101,6 +114,8 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
         if (!st && !(st = sb_session_sample(&rr->s, 0, &rr->first_ms, err)))
             st = sb_session_check(&rr->s, &m->agreement, err);
         rr->slow = rr->first_ms >= o->budget_ms;
+        if (!st && rr->slow)                       /* a sample: the memory's speed after it */
+            rr->mem_slowdown = sb_host_memory_slowdown();
     }
     if (!st && rr->slow) {                     /* a run of seconds needs no warm-up */
         m->kernel_ms[rr->n++] = rr->first_ms;
@@ -175,7 +190,7 @@ static sb_status round_slow(sb_rounds_row *rr, int round, const sb_timing_opts *
     int take = want > 0 ? (want + left - 1) / left : 0;
     for (int i = 0; i < take && rr->open; i++) {
         double ms;
-        sb_status st = sb_session_sample(&rr->s, 0, &ms, err);
+        sb_status st = slow_run(rr, &ms, err);
         if (st)
             return st;
         rr->m->kernel_ms[rr->n++] = ms;
@@ -253,6 +268,7 @@ sb_status sb_rounds_close(sb_rounds_row *rr, sb_error *err)
         m->rounds = rr->parts;
         m->round_spread = parts_spread(rr, m->kernel.median);
         m->slowdown = rr->slowdown;
+        m->mem_slowdown = rr->mem_slowdown;
     }
     trace_end();
     sb_rounds_release(rr);

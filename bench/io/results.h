@@ -50,6 +50,8 @@ typedef struct sb_row {
                                 rounds ran; -1: not known */
     double cpu_slowdown;     /* how much slower than their best its CPUs ran a fixed loop
                                 around its rounds (harness/host_noise.h); 0: not known */
+    double mem_slowdown;     /* a slow row (runs of the budget or more): how much slower than
+                                its best the host's memory read around its runs; 0: not probed */
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */
 } sb_row;
 

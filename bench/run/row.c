@@ -48,6 +48,7 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
     row->round_spread = m->round_spread;
     row->steal = m->steal;
     row->cpu_slowdown = m->slowdown;
+    row->mem_slowdown = m->mem_slowdown;
     row->kernel_ms = m->kernel_ms;
     row->e2e_ms = m->e2e_ms;
     row->frame_ms = m->frame_ms;

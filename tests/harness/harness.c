@@ -90,6 +90,7 @@ static void test_results_round_trip(void)
     r->round_spread = 0.125;
     r->steal = 0.02;
     r->cpu_slowdown = 1.25;
+    r->mem_slowdown = 1.375;
     sb_error err;
     const char *csv = test_path("r.csv"), *samples = test_path("r.samples.csv");
     CHECK(sb_rows_write_csv(&rows, csv, &err) == SB_OK);
@@ -111,9 +112,10 @@ static void test_results_round_trip(void)
     CHECKF(back.row[0].e2e.n == 3 && !back.row[0].e2e_ms, "an unknown sample kind was read as e2e (n %d)",
            back.row[0].e2e.n);
     CHECKF(back.row[0].rounds == 3 && fabs(back.row[0].round_spread - 0.125) < 1e-9 &&
-               fabs(back.row[0].steal - 0.02) < 1e-9 && fabs(back.row[0].cpu_slowdown - 1.25) < 1e-9,
-           "rounds %d spread %g steal %g slowdown %g", back.row[0].rounds, back.row[0].round_spread,
-           back.row[0].steal, back.row[0].cpu_slowdown);
+               fabs(back.row[0].steal - 0.02) < 1e-9 && fabs(back.row[0].cpu_slowdown - 1.25) < 1e-9 &&
+               fabs(back.row[0].mem_slowdown - 1.375) < 1e-9,
+           "rounds %d spread %g steal %g slowdown %g memory %g", back.row[0].rounds, back.row[0].round_spread,
+           back.row[0].steal, back.row[0].cpu_slowdown, back.row[0].mem_slowdown);
     sb_rows_free(&rows);
     sb_rows_free(&back);
 
@@ -245,7 +247,7 @@ static void test_upload_order(void)
     logged_case_open(&cd, &img);
 
     memset(&the_log, 0, sizeof the_log);
-    sb_run_times t = { -1, -1, -1 };
+    sb_run_times t = { -1, -1, -1, -1 };
     CHECK(sb_run_once(&cd.c, &v, 1, NULL, cd.reference, 0, &t, &err) == SB_OK);
     CHECKF(strcmp(the_log.calls, "PURFX") == 0, "one run called %s, not PURFX", the_log.calls);
     CHECK(t.setup_ms >= 0 && t.frame_ms >= t.run_ms && t.run_ms >= 0);
