@@ -66,7 +66,10 @@
 /* A lesson that wins is learnt when the student's rung is faster than its
  * parent and within a tenth of the reference solution's speed: "faster"
  * alone passed an unchanged stub that ran 5 % faster than its parent (the
- * same code, compiled apart) on the H100. */
+ * same code, compiled apart) on the H100.  Short of that only when the
+ * interleaved samples say so (compare's test: slower, significantly): the
+ * reference solution graded against itself on the 2-core cloud machine
+ * once measured 0.894x its own speed, "not significant", and failed. */
 #define GRADE_OF_REFERENCE 0.90
 
 typedef struct grade {
@@ -589,7 +592,8 @@ static sb_status grade_verdict(grade *g, sb_error *err)
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact but not faster than its parent %s (%.2fx, %s)%s",
                           g->student->who, g->parent->name, speedup(&g->vs_parent),
                           sb_verdict_name(g->vs_parent.verdict), todo);
-    } else if (g->ref_beats_parent && speedup(&g->vs_reference) < GRADE_OF_REFERENCE) {
+    } else if (g->ref_beats_parent && g->vs_reference.verdict == SB_SLOWER &&
+               speedup(&g->vs_reference) < GRADE_OF_REFERENCE) {
         g->verdict = "FAIL (correct, short of the lesson's gain)";
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact and %.2fx its parent, but %.2fx the reference "
                           "solution (at least %.2fx passes)%s", g->student->who, speedup(&g->vs_parent),

@@ -124,8 +124,9 @@ void report_largest_table(FILE *fp, const stage_view *sv)
                     "to show.\n");
     if (unstable)
         fprintf(fp, "\n\xc2\xa7 unstable: the row's interleaved rounds disagreed by more than 10 %%, or other "
-                    "tenants took its CPUs (steal); another run may differ by more (its CSV's round_spread and "
-                    "steal columns).\n");
+                    "tenants took its CPUs (steal), or its CPUs or (a slow row) the host's memory ran slower than "
+                    "their best in the run; another run may differ by more (its CSV's round_spread, steal, "
+                    "cpu_slowdown and mem_slowdown columns).\n");
 }
 
 /* Kernel time and GB/s of each threaded variant at each thread count, at
