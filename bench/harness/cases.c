@@ -5,7 +5,6 @@
 #include "harness/outputs.h"
 #include "harness/registry.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,13 +44,12 @@ static unsigned long memo_clock;
 
 long sb_case_steps_run(void) { return memo_runs; }
 
-/* The serial reference's run, between two reads of the host's memory speed
+/* The serial reference's run, and after a long one the host's memory speed
  * (host_noise.h): a slow reference row's run is its first sample. */
 static sb_status run_reference(const sb_case *c, const sb_variant *ref, void *out, sb_run_times *t, sb_error *err)
 {
-    double before = sb_host_memory_slowdown();
     sb_status st = sb_run_once(c, ref, 1, NULL, out, 1, t, err);
-    t->mem_slowdown = fmax(before, sb_host_memory_slowdown());
+    t->mem_slowdown = !st && t->run_ms >= SB_MEMORY_PROBE_MIN_MS ? sb_host_memory_slowdown() : 0.0;
     return st;
 }
 

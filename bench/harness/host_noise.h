@@ -56,6 +56,11 @@ double sb_host_slowdown(const int *cpus, int n);
  *   cannot show on their own that they repeat. */
 #define SB_MEMORY_UNSTABLE 1.25
 
+/* The serial reference's run is read after it only from this long: a
+ * shorter one is no slow row's sample at the default budget (100 ms), and
+ * commands other than bench (check, run, grade) skip the probe's cost. */
+enum { SB_MEMORY_PROBE_MIN_MS = 50 };
+
 /* The host's memory speed now: this read's time over the best, >= 1.0;
  * 0 when the buffer cannot be had. */
 double sb_host_memory_slowdown(void);
