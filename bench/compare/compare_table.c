@@ -120,6 +120,8 @@ static void count_line(sb_compare_tally *t, const sb_compare_line *l)
             sb_aa_tally *aa = &t->aa[l->kind_of_row];
             double far = l->cmp.ratio > 1 ? l->cmp.ratio : 1.0 / l->cmp.ratio;
             aa->rows++;
+            aa->flagged_a += l->unstable_a;
+            aa->flagged_b += l->unstable_b;
             if (fabs(l->cmp.ratio - 1.0) <= SB_AA_WITHIN)
                 aa->within++;
             else if (l->unstable)
@@ -201,9 +203,11 @@ void sb_compare_table_print_aa(const sb_compare_table *t, FILE *fp)
         if (!aa->rows)
             continue;
         fprintf(fp, "%s rows: %d of %d (%.1f %%) within %.0f %% of the baseline, %d more flagged unstable (%.1f %% "
-                    "within or flagged); %d beyond %.2fx without the flag\n",
+                    "within or flagged); %d beyond %.2fx without the flag; flagged unstable: %d (%.1f %%) in the "
+                    "baseline, %d (%.1f %%) in the current set\n",
                 KIND[k], aa->within, aa->rows, 100.0 * aa->within / aa->rows, 100.0 * SB_AA_WITHIN, aa->flagged_out,
-                100.0 * (aa->within + aa->flagged_out) / aa->rows, aa->far_unflagged, SB_AA_FAR);
+                100.0 * (aa->within + aa->flagged_out) / aa->rows, aa->far_unflagged, SB_AA_FAR, aa->flagged_a,
+                100.0 * aa->flagged_a / aa->rows, aa->flagged_b, 100.0 * aa->flagged_b / aa->rows);
     }
 }
 

@@ -27,6 +27,7 @@ typedef struct sb_compare_line {
     int noise_a, noise_b;     /* noise.h flags of each side */
     int kind_of_row;          /* --baseline: SB_ROW_CPU or SB_ROW_GPU; -1: two variants */
     int unstable;             /* --baseline: either side's row is flagged unstable */
+    int unstable_a, unstable_b;   /* --baseline: the baseline's row, the current set's row */
     char note[300];
 } sb_compare_line;
 
@@ -34,11 +35,13 @@ enum { SB_ROW_CPU, SB_ROW_GPU };
 
 /* How well two result sets of one machine and commit agree (an A/A test),
  * by kind of row: judged rows, within SB_AA_WITHIN, beyond it but flagged
- * unstable, and beyond SB_AA_FAR without the flag. */
+ * unstable, and beyond SB_AA_FAR without the flag; and how many rows each
+ * set flagged (issue 47's cap: at most a tenth of a kind's rows). */
 #define SB_AA_WITHIN 0.10
 #define SB_AA_FAR 1.25
 typedef struct sb_aa_tally {
     int rows, within, flagged_out, far_unflagged;
+    int flagged_a, flagged_b;     /* rows flagged unstable in the baseline, in the current set */
 } sb_aa_tally;
 
 typedef struct sb_compare_tally {
