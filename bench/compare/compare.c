@@ -338,7 +338,6 @@ static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const 
             line->kind_of_row = view_is_cpu_backend(rb->backend) ? SB_ROW_CPU : SB_ROW_GPU;
             line->unstable_a = sb_row_unstable(rb);
             line->unstable_b = sb_row_unstable(rc);
-            line->unstable = line->unstable_a || line->unstable_b;
         }
         sb_compare_table_print_line(t, line, stdout);
     }

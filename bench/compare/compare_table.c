@@ -119,14 +119,15 @@ static void count_line(sb_compare_tally *t, const sb_compare_line *l)
         if (l->kind_of_row >= 0 && l->cmp.ratio > 0) {
             sb_aa_tally *aa = &t->aa[l->kind_of_row];
             double far = l->cmp.ratio > 1 ? l->cmp.ratio : 1.0 / l->cmp.ratio;
+            int unstable = l->unstable_a || l->unstable_b;   /* either side's flag excuses the pair */
             aa->rows++;
             aa->flagged_a += l->unstable_a;
             aa->flagged_b += l->unstable_b;
             if (fabs(l->cmp.ratio - 1.0) <= SB_AA_WITHIN)
                 aa->within++;
-            else if (l->unstable)
+            else if (unstable)
                 aa->flagged_out++;
-            if (far > SB_AA_FAR && !l->unstable)
+            if (far > SB_AA_FAR && !unstable)
                 aa->far_unflagged++;
         }
         break;

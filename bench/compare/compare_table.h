@@ -26,8 +26,8 @@ typedef struct sb_compare_line {
     sb_comparison cmp;
     int noise_a, noise_b;     /* noise.h flags of each side */
     int kind_of_row;          /* --baseline: SB_ROW_CPU or SB_ROW_GPU; -1: two variants */
-    int unstable;             /* --baseline: either side's row is flagged unstable */
-    int unstable_a, unstable_b;   /* --baseline: the baseline's row, the current set's row */
+    int unstable_a, unstable_b;   /* --baseline: the baseline's row, the current set's row is
+                                     flagged unstable */
     char note[300];
 } sb_compare_line;
 
