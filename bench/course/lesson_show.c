@@ -40,7 +40,10 @@ static void print_edge(const sb_variant *v, const sb_rows *rows, const char *dir
         printf("  %-8s no rows in the result set\n", stage);
         return;
     }
-    if (!e.parent || !e.parent_kernel_ms)
+    if (!e.kernel_ms)                             /* the parent measured, the rung not (yet) */
+        printf("  %-8s %s: this rung has no row here (its parent: kernel %.4g ms, per frame %.4g ms)\n", stage,
+               e.image, e.parent_kernel_ms, e.parent_frame_ms);
+    else if (!e.parent || !e.parent_kernel_ms)
         printf("  %-8s %s: kernel %.4g ms, per frame %.4g ms%s%s%s\n", stage, e.image, e.kernel_ms, e.frame_ms,
                e.parent ? " (the parent has no row here)" : "", census[0] ? "; census: " : "", census);
     else

@@ -163,6 +163,10 @@ static void test_lesson_command(void)
     CHECKF(r->code == 0 && strstr(r->out, "numbers from results/") &&
                strstr(r->out, "(the reference machine's run of record, not this machine"),
            "exit %d: %.600s", r->code, r->out);
+    r = cli("lesson integral/cuda-lookback --results %s --stage sum --no-diff", dir);   /* the parent alone */
+    CHECKF(r->code == 0 && strstr(r->out, "this rung has no row here (its parent: kernel 0.05 ms") &&
+               !strstr(r->out, "-> 0 ms"),
+           "exit %d: %.600s", r->code, r->out);
     r = cli("lesson integral/cpu");
     CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "integral/cpu is not a rung"), "%d: %s", r->code,
            r->err);
