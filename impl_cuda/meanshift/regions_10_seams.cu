@@ -16,7 +16,7 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
  *     kernel 0.05309 -> 0.05014 ms (1.06x), per frame 0.3713 -> 0.3658 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 4.323 -> 4.324 ms (same (1.00x)), per frame 4.652 -> 4.634 ms (1.00x)
+ *     kernel 4.332 -> 4.327 ms (same (1.00x)), per frame 4.657 -> 4.615 ms (1.01x)
  */
 #include "ms_device.cuh"
 

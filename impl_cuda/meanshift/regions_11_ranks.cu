@@ -18,12 +18,12 @@
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-ranks):
- *     kernel 0.07688 -> 0.07931 ms (0.97x), per frame 0.5465 -> 0.5595 ms (0.98x)
+ *     kernel 0.0773 -> 0.07891 ms (same (0.98x)), per frame 0.5393 -> 0.5628 ms (0.96x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-ranks):
- *     kernel 4.324 -> 4.334 ms (same (1.00x)), per frame 4.634 -> 4.621 ms (1.00x)
+ *     kernel 4.327 -> 4.325 ms (same (1.00x)), per frame 4.615 -> 4.621 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -18,9 +18,9 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
  *     kernel 1.767 -> 0.07936 ms (22.3x), per frame 2.081 -> 0.3965 ms (5.25x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 2.031 -> 0.324 ms (6.27x), per frame 2.492 -> 0.8045 ms (3.10x)
+ *     kernel 2.024 -> 0.3176 ms (6.37x), per frame 2.505 -> 0.7975 ms (3.14x)
  *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 8.048 -> 4.662 ms (1.73x), per frame 8.366 -> 4.922 ms (1.70x)
+ *     kernel 8.122 -> 4.639 ms (1.75x), per frame 8.394 -> 4.946 ms (1.70x)
  */
 #include "ms_device.cuh"
 

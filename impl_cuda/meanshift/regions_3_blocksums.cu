@@ -10,12 +10,12 @@
  * fewer global atomics on a large region.  The components are
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 0.324 -> 0.2576 ms (1.26x), per frame 0.8045 -> 0.7394 ms (1.09x)
+ *     kernel 0.3176 -> 0.2604 ms (1.22x), per frame 0.7975 -> 0.7355 ms (1.08x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.662 -> 4.577 ms (same (1.02x)), per frame 4.922 -> 4.892 ms (1.01x)
+ *     kernel 4.639 -> 4.553 ms (same (1.02x)), per frame 4.946 -> 4.854 ms (1.02x)
  */
 #include "ms_device.cuh"
 

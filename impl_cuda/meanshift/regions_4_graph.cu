@@ -16,12 +16,12 @@
  * (ms_merge): the same four steps (ms_device.cuh), with a flag read back
  * every round.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 0.2576 -> 0.2422 ms (1.06x), per frame 0.7394 -> 0.7197 ms (1.03x)
+ *     kernel 0.2604 -> 0.2445 ms (1.07x), per frame 0.7355 -> 0.7217 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.577 -> 4.525 ms (same (1.01x)), per frame 4.892 -> 4.807 ms (1.02x)
+ *     kernel 4.553 -> 4.515 ms (same (1.01x)), per frame 4.854 -> 4.804 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -24,9 +24,9 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-tiles -> cuda-blocks):
  *     kernel 0.07936 -> 0.06808 ms (1.17x), per frame 0.3965 -> 0.3891 ms (1.02x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 0.2422 -> 0.2311 ms (1.05x), per frame 0.7197 -> 0.7144 ms (1.01x)
+ *     kernel 0.2445 -> 0.2325 ms (1.05x), per frame 0.7217 -> 0.7097 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 4.525 -> 4.497 ms (same (1.01x)), per frame 4.807 -> 4.789 ms (1.00x)
+ *     kernel 4.515 -> 4.493 ms (same (1.01x)), per frame 4.804 -> 4.792 ms (1.00x)
  */
 #include "ms_device.cuh"
 

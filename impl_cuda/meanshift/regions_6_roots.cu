@@ -18,9 +18,9 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
  *     kernel 0.06808 -> 0.07264 ms (0.94x), per frame 0.3891 -> 0.3885 ms (1.00x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.2311 -> 0.2368 ms (same (0.98x)), per frame 0.7144 -> 0.7194 ms (0.99x)
+ *     kernel 0.2325 -> 0.2399 ms (0.97x), per frame 0.7097 -> 0.716 ms (0.99x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 4.497 -> 4.51 ms (same (1.00x)), per frame 4.789 -> 4.798 ms (1.00x)
+ *     kernel 4.493 -> 4.504 ms (same (1.00x)), per frame 4.792 -> 4.791 ms (1.00x)
  */
 #include "ms_device.cuh"
 

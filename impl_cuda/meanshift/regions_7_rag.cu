@@ -23,12 +23,12 @@
  * components (flood, in the pipeline) are cuda-blocks'; the graph with
  * its WHILE loop is cuda-graph's, recorded around these kernels.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 0.2311 -> 0.09944 ms (2.32x), per frame 0.7144 -> 0.5658 ms (1.26x)
+ *     kernel 0.2325 -> 0.1018 ms (2.28x), per frame 0.7097 -> 0.561 ms (1.27x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 4.497 -> 4.358 ms (1.03x), per frame 4.789 -> 4.684 ms (1.02x)
+ *     kernel 4.493 -> 4.361 ms (same (1.03x)), per frame 4.792 -> 4.644 ms (1.03x)
  */
 #include "ms_device.cuh"
 

@@ -13,12 +13,12 @@
  * region merged is read by every thread after a barrier.  The merge is
  * then one plain graph, with no conditional node.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T114700Z-127f, commit 8abc2ed;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 0.09944 -> 0.07688 ms (1.29x), per frame 0.5658 -> 0.5465 ms (1.04x)
+ *     kernel 0.1018 -> 0.0773 ms (1.32x), per frame 0.561 -> 0.5393 ms (1.04x)
  *   meanshift r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 4.358 -> 4.35 ms (same (1.00x)), per frame 4.684 -> 4.633 ms (1.01x)
+ *     kernel 4.361 -> 4.336 ms (same (1.01x)), per frame 4.644 -> 4.645 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -19,7 +19,7 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-fused):
  *     kernel 0.06808 -> 0.05309 ms (1.28x), per frame 0.3891 -> 0.3713 ms (1.05x)
  *   meanshift r16 at synth-1920x1080 (cuda-coop -> cuda-fused):
- *     kernel 4.35 -> 4.323 ms (same (1.01x)), per frame 4.633 -> 4.652 ms (1.00x)
+ *     kernel 4.336 -> 4.332 ms (same (1.00x)), per frame 4.645 -> 4.657 ms (1.00x)
  */
 #include "ms_device.cuh"
 
