@@ -232,7 +232,19 @@ $(BUILD)/tests/test_main.o: tests/test_main.c $(BUILD)/gen/test_groups.inc $(BUI
 	@echo "  CC    $<"
 	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
 
-$(BUILD)/bench/harness/registry.o: bench/harness/registry.c $(BUILD)/gen/variants.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
+# The variants' code identities (bench/base/code_id.h) for registry.c: a
+# small program built first hashes each variant file's text and all that
+# reaches it.  Run on every make, rewritten only when an identity changes.
+$(BUILD)/code_ids: scripts/code_ids.c bench/base/code_id.c bench/base/code_id.h $(BUILD)/deps.ok
+	@mkdir -p $(dir $@)
+	@echo "  CC    $@"
+	$(Q)$(CC) -O2 -std=c11 -Wall -Wextra -Ibench -o $@ scripts/code_ids.c bench/base/code_id.c
+$(BUILD)/gen/code_ids.inc: $(BUILD)/code_ids FORCE
+	@mkdir -p $(dir $@)
+	$(Q)$(BUILD)/code_ids . $$(sh scripts/variant_table.sh --files .) > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(BUILD)/bench/harness/registry.o: bench/harness/registry.c $(BUILD)/gen/variants.inc $(BUILD)/gen/code_ids.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@

@@ -10,8 +10,15 @@
 # the order of its lines.  Every file is read whether or not this build
 # can compile it, so a variant it cannot build is still listed.
 #
-# Usage: variant_table.sh ROOT   (the directory holding impl_cpu/ ...)
+# Usage: variant_table.sh ROOT          (the directory holding impl_cpu/ ...)
+#        variant_table.sh --files ROOT  the variants' source files alone, one a line
+#                                       (for build/code_ids: base/code_id.h)
 set -eu
+only_files=0
+if [ "${1:-}" = --files ]; then
+    only_files=1
+    shift
+fi
 root=${1:-.}
 cd "$root"
 files="$(ls impl_cpu/*.c) $(ls impl_pthread/*_pthread.c) $(ls impl_pthread/*_openmp.c)"
@@ -23,6 +30,12 @@ for dir in exercises/*/; do
     [ -d "$dir" ] || continue
     files="$files $(ls "$dir" | grep -E '(\.cu|_openmp\.c)$' | sort -V | sed "s|^|$dir|")"
 done
+if [ "$only_files" = 1 ]; then
+    for file in $files; do
+        grep -q '^SB_VARIANT(' "$file" && echo "$file"
+    done
+    exit 0
+fi
 for file in $files; do
     # From a line that opens with SB_VARIANT( to the line that closes its
     # parentheses, counting none inside string literals; #line points

@@ -77,6 +77,8 @@ static void list_json(const char *algos, const char *variants, const sb_device_i
             printf(", ");
             sb_json_key_str(stdout, "source", var->file);
             printf(", ");
+            sb_json_key_str(stdout, "code_id", sb_variant_code_id(var));   /* base/code_id.h */
+            printf(", ");
             sb_json_key_str(stdout, "idea", var->idea);
             printf(", ");
             key_str_or_null("formerly", var->formerly);

@@ -40,6 +40,24 @@ static const registry_rung registry_rungs[] = {
 #undef SB_RUNG
 enum { RUNG_COUNT = sizeof registry_rungs / sizeof registry_rungs[0] };
 
+/* Each variant file's code identity (base/code_id.h), hashed by the
+ * build (build/code_ids, the Makefile) from the sources it compiled. */
+typedef struct registry_code {
+    const char *file, *id;
+} registry_code;
+static const registry_code registry_codes[] = {
+#include "code_ids.inc"
+    { NULL, NULL }
+};
+
+const char *sb_variant_code_id(const sb_variant *v)
+{
+    for (int i = 0; v && registry_codes[i].file; i++)
+        if (strcmp(registry_codes[i].file, v->file) == 0)
+            return registry_codes[i].id;
+    return "";
+}
+
 /* The ops themselves, one slot a row, which the rows point at. */
 static sb_variant_ops registry_ops[REGISTRY_SIZE];
 static int registry_strays;

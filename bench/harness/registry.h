@@ -18,6 +18,9 @@ const sb_variant *sb_variant_at(int i);
 const sb_variant *sb_variant_find(const char *algo, const char *name);
 /* (sb_variant_current_name, io/renames.h: the name now of a renamed one.) */
 const sb_variant *sb_reference_variant(const sb_algo *algo);
+/* The code identity of the variant's source as this program was built
+ * from it (base/code_id.h: 16 hex digits); "" when the build has none. */
+const char *sb_variant_code_id(const sb_variant *v);
 
 /* Registrations that matched no row of the table, or a row already
  * taken (each also warned about on stderr); 0 in a sound build. */

@@ -13,6 +13,7 @@
 #include "report/report.h"
 
 #include "base/args.h"
+#include "io/code_ids.h"
 #include "io/env.h"
 #include "harness/registry.h"
 #include "io/result_set.h"
@@ -333,6 +334,97 @@ static void side_by_side(FILE *md, machine *m, const int *pick, int n, int ratio
     }
 }
 
+/* The row of `variant` at (stage, image) at its best thread count, or NULL. */
+static const sb_row *variant_row(const sb_rows *rows, const char *stage, const char *image, const char *variant)
+{
+    const sb_row *b = NULL;
+    for (int i = 0; i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        if (!strcmp(r->stage, stage) && !strcmp(r->image, image) && !strcmp(r->variant, variant) &&
+            strcmp(r->agreement, "FAIL") && r->kernel.median > 0 && (!b || r->kernel.median < b->kernel.median))
+            b = r;
+    }
+    return b;
+}
+
+/* Every row both sets measured (algorithm, stage, variant, threads,
+ * image), by whether its code is the same on both (io/code_ids.h). */
+static void code_census(const machine *a, const machine *b, int *same, int *other, int *unknown)
+{
+    *same = *other = *unknown = 0;
+    for (int al = 0; al < sb_algo_count(); al++)
+        for (int i = 0; i < a->rows[al].count; i++)
+            for (int j = 0; j < b->rows[al].count; j++) {
+                const sb_row *ra = &a->rows[al].row[i], *rb = &b->rows[al].row[j];
+                if (!sb_row_same_key(ra, rb))
+                    continue;
+                char ia[SB_CODE_ID_LEN + 1], ib[SB_CODE_ID_LEN + 1];
+                sb_row_code_id(ra, ia);
+                sb_row_code_id(rb, ib);
+                if (!ia[0] || !ib[0])
+                    ++*unknown;
+                else if (strcmp(ia, ib) == 0)
+                    ++*same;
+                else
+                    ++*other;
+                break;
+            }
+}
+
+/* A set measured at another commit than the baseline (or at several):
+ * its rows compared with the baseline's where their code is the same. */
+static void same_code_section(FILE *md, machine *m, int base, int k)
+{
+    int same, other, unknown;
+    code_census(&m[base], &m[k], &same, &other, &unknown);
+    fprintf(md, "\n## %s against %s, where the code is the same\n\n%s was measured at %.7s%s, the baseline at "
+                "%.7s%s. Two rows are the same code when their variant's code identity agrees: a hash of its source "
+                "file and of every file that reaches it, which a row records (its `code_id`) or, for a row older "
+                "than that column, git gives at the row's commit (docs/machines.md). Of the %d rows both sets "
+                "measured, %d are the same code and %d other code",
+            set_name(&m[k]), set_name(&m[base]), set_name(&m[k]), m[k].commit,
+            strcmp(m[k].commit, "mixed") ? "" : " (rows of several commits)", m[base].commit,
+            strcmp(m[base].commit, "mixed") ? "" : " (rows of several commits)", same + other + unknown, same, other);
+    fprintf(md, unknown ? "; %d cannot say (no code identity: not a git checkout, or a commit it lacks).\n\n"
+                        : ".\n\n", unknown);
+    if (!same)
+        return;
+    fprintf(md, "For each algorithm and stage, at the largest synthetic image both measured: each backend's fastest "
+                "variant on the baseline and the same variant on %s, where its code is the same there (kernel "
+                "medians, ms; threaded variants at their best thread count).\n\n| algorithm | stage | image | "
+                "backend | variant | %s ms | %s ms | %s vs %s |\n|---|---|---|---|---|---:|---:|---:|\n",
+            set_name(&m[k]), set_name(&m[base]), set_name(&m[k]), set_name(&m[k]), set_name(&m[base]));
+    int shown = 0, left_out = 0;
+    machine pair[2];
+    for (int a = 0; a < sb_algo_count(); a++) {
+        const sb_algo *algo = sb_algo_at(a);
+        memcpy(&pair[0].rows[a], &m[base].rows[a], sizeof pair[0].rows[a]);
+        memcpy(&pair[1].rows[a], &m[k].rows[a], sizeof pair[1].rows[a]);
+        for (int s = 0; s < algo->stage_count; s++) {
+            const char *image = common_image(pair, 2, a, algo->stages[s]);
+            for (int b = 0; image && b < NBACKENDS; b++) {
+                const sb_row *lead = best(&m[base].rows[a], algo->stages[s], image, BACKENDS[b]);
+                const sb_row *there = lead ? variant_row(&m[k].rows[a], algo->stages[s], image, lead->variant) : NULL;
+                if (!lead || !there)
+                    continue;
+                if (!sb_rows_same_code(lead, there)) {
+                    left_out++;
+                    continue;
+                }
+                fprintf(md, "| %s | %s | %s | %s | %s |", algo->name, algo->stages[s], report_md(REPORT_TEXT, image),
+                        BACKENDS[b], lead->variant);
+                ms_cell(md, lead->kernel.median, NULL);
+                ms_cell(md, there->kernel.median, NULL);
+                fprintf(md, " %.2fx |\n", lead->kernel.median / there->kernel.median);
+                shown++;
+            }
+        }
+    }
+    fprintf(md, "\n%d of these fastest variants are the same code on both and compared above; %d are other code "
+                "on %s and left out.\n",
+            shown, left_out, set_name(&m[k]));
+}
+
 /* Two result sets of one GPU model in one host, measured at one commit:
  * two cards that should be the same, running the same code.  Every GPU row
  * both have, compared by kernel median: how far apart two cards of one
@@ -469,8 +561,8 @@ sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *re
                 strcmp(m[k].gpu, "?") ? report_md(REPORT_TEXT, m[k].gpu) : "none", report_md(REPORT_TEXT, m[k].cpu), m[k].cores, m[k].commit,
                 strstr(m[k].commit, "-dirty") ? "-dirty" : "", report_md(REPORT_TEXT, m[k].run.run_id), m[k].date);
         fprintf(md, m[k].copy_gbps > 0 ? "%.0f |" : "- |", m[k].copy_gbps);
-        fprintf(md, " %s |\n", k == base ? "baseline" : is_stale ? "**stale**: other code than the baseline, below apart"
-                                                                 : "same code as the baseline");
+        fprintf(md, " %s |\n", k == base ? "baseline" : is_stale ? "another commit: compared row by row where the code is the same (below)"
+                                                                 : "same commit as the baseline");
     }
     fprintf(md, "\n");
     if (tasks_path)
@@ -500,10 +592,13 @@ sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *re
                     set_name(&m[same[1]]), bw, set_name(&m[same[0]]), follow[0] ? follow : "none at these sizes",
                     flat[0] ? flat : "none");
     } else if (n > 1) {
-        fprintf(md, "No other result set was measured at the baseline's commit (%.7s): no machine is compared with "
-                    "it. Measure them at one commit (docs/machines.md says how) to compare the machines, not the code.\n",
+        fprintf(md, "No other result set was measured at the baseline's commit (%.7s): none is compared as a whole. "
+                    "Each is compared below where its rows' code is the same as the baseline's; measure them at one "
+                    "commit (docs/machines.md says how) to compare every row.\n",
                 m[base].commit);
     }
+    for (int k = 0; k < nstale; k++)
+        same_code_section(md, m, base, stale[k]);
     for (int k = 0; k < nstale; k++) {
         int pair[2] = { stale[k], stale[k] };
         fprintf(md, "\n## %s, measured at other code (stale)\n\nCommit %.7s%s against the baseline's %.7s: "

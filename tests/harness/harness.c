@@ -91,6 +91,7 @@ static void test_results_round_trip(void)
     r->steal = 0.02;
     r->cpu_slowdown = 1.25;
     r->mem_slowdown = 1.375;
+    snprintf(r->code_id, sizeof r->code_id, "0123456789abcdef");
     sb_error err;
     const char *csv = test_path("r.csv"), *samples = test_path("r.samples.csv");
     CHECK(sb_rows_write_csv(&rows, csv, &err) == SB_OK);
@@ -116,6 +117,7 @@ static void test_results_round_trip(void)
                fabs(back.row[0].mem_slowdown - 1.375) < 1e-9,
            "rounds %d spread %g steal %g slowdown %g memory %g", back.row[0].rounds, back.row[0].round_spread,
            back.row[0].steal, back.row[0].cpu_slowdown, back.row[0].mem_slowdown);
+    CHECKF(strcmp(back.row[0].code_id, "0123456789abcdef") == 0, "code_id read back as '%s'", back.row[0].code_id);
     sb_rows_free(&rows);
     sb_rows_free(&back);
 
@@ -132,6 +134,7 @@ static void test_results_round_trip(void)
     CHECKF(sb_rows_read_csv(csv, &back, &err) == SB_OK, "%s", err.msg);
     CHECK(back.count == 1 && back.row[0].frame.n == 0 && back.row[0].setup.n == 0 && back.row[0].e2e.n == 3);
     CHECK(back.row[0].rounds == 0 && back.row[0].steal < 0 && back.row[0].cpu_slowdown == 0);   /* not known */
+    CHECK(back.row[0].code_id[0] == '\0');
     sb_rows_free(&back);
 }
 

@@ -105,7 +105,9 @@ static void test_first_run_touches_only_its_own(void)
 }
 
 /* MACHINES.md: every machine's commit and run, a stated baseline, the same
- * variant compared at one commit, a set of other code shown apart. */
+ * variant compared at one commit; a set of another commit compared row by
+ * row where its code identity is the same (gamma), and not where it is
+ * other code (delta). */
 static void test_machines_compare_one_code(void)
 {
     char dir[1200];
@@ -114,7 +116,7 @@ static void test_machines_compare_one_code(void)
     test_sh("mkdir -p %s/results", dir);
     cli_result *r = cli_in(dir, "bench --image %s %s --results results/alpha", truth_png(), opts);
     CHECK(r->code == 0);
-    /* beta: the same run, a machine twice as fast; gamma: other code */
+    /* beta: the same run, a machine twice as fast; gamma: another commit, the same code; delta: other code */
     test_sh("cd %s/results && sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"alpha\"/' alpha/env.json && "
        "cp -r alpha beta && cp -r alpha gamma && "
        "sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"beta\"/' beta/env.json && "
@@ -122,15 +124,25 @@ static void test_machines_compare_one_code(void)
        "awk -F, -v OFS=, 'NR > 1 { $10 = $10 / 2 } { print }' beta/integral.csv > t && mv t beta/integral.csv && "
        "sed -i 's/\"commit\": \"\\([0-9a-f]*\\)\"/\"commit\": \"0000000000000000000000000000000000000000\"/; "
        "s/\"dirty\": [a-z]*/\"dirty\": false/' gamma/env.json && awk -F, -v OFS=, 'NR > 1 { $26 = \"0000000000000000000000000000000000000000\" } "
-       "{ print }' gamma/integral.csv > t && mv t gamma/integral.csv && printf 'beta\\nalpha\\ngamma\\n' > published.txt",
+       "{ print }' gamma/integral.csv > t && mv t gamma/integral.csv && cp -r gamma delta && "
+       "sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"delta\"/' delta/env.json && "
+       "awk -F, -v OFS=, 'NR > 1 { $52 = \"ffffffffffffffff\" } { print }' delta/integral.csv > t && "
+       "mv t delta/integral.csv && printf 'beta\\nalpha\\ngamma\\ndelta\\n' > published.txt",
        dir);
     r = cli_in(dir, "report");
     CHECKF(r->code == 0, "report: exit %d: %s%s", r->code, r->out, r->err);
     static char md[1 << 17];
     test_slurp(test_pathf("machines/report/MACHINES.md"), md, sizeof md);
     CHECKF(strstr(md, "Baseline: **beta** (the reference machine"), "no stated baseline: %.600s", md);
-    CHECKF(strstr(md, "| gamma |") && strstr(md, "**stale**") && strstr(md, "## gamma, measured at other code"),
-           "gamma is not shown apart as stale");
+    CHECKF(strstr(md, "| gamma |") && strstr(md, "another commit: compared row by row where the code is the same") &&
+               strstr(md, "## gamma, measured at other code"),
+           "gamma is not shown apart: %.1500s", md);
+    const char *g = strstr(md, "## gamma against beta, where the code is the same");
+    const char *d = strstr(md, "## delta against beta, where the code is the same");
+    CHECKF(g && strstr(g, "| beta ms | gamma ms | gamma vs beta |") && strstr(g, "are the same code and 0 other code"),
+           "gamma, of the same code, is not compared row by row: %.2000s", g ? g : md);
+    CHECKF(d && strstr(d, ", 0 are the same code and") && !strstr(d, "| beta ms | delta ms |"),
+           "delta, of other code, is compared: %.1500s", d ? d : md);
     CHECKF(strstr(md, "## The same code on each machine") && strstr(md, "| beta ms | alpha ms | alpha vs beta |"),
            "alpha and beta are not compared: %.1500s", md);
     CHECKF(strstr(md, "0.50x |"), "alpha, half as fast, does not read 0.50x: %.3000s", md);
@@ -141,8 +153,8 @@ static void test_machines_compare_one_code(void)
     r = cli_in(dir, "report --baseline alpha");
     test_slurp(test_pathf("machines/report/MACHINES.md"), md, sizeof md);
     CHECKF(r->code == 0 && strstr(md, "Baseline: **alpha** (asked for with --baseline)"), "%s", r->err);
-    r = cli_in(dir, "report --baseline delta");
-    CHECKF(r->code == 2 && strstr(r->err, "no result set 'delta'"), "exit %d: %s", r->code, r->err);
+    r = cli_in(dir, "report --baseline epsilon");
+    CHECKF(r->code == 2 && strstr(r->err, "no result set 'epsilon'"), "exit %d: %s", r->code, r->err);
 }
 
 /* In a repository (its results/ publishes sets), a local machine's run
@@ -354,7 +366,7 @@ const sb_test tests_report_truth[] = {
     { "truth: a published set is never replaced by accident (-local, --overwrite)", test_published_sets_are_kept },
     { "truth: make bench's report touches only its machine; no gnuplot keeps older plots, said so",
       test_first_run_touches_only_its_own },
-    { "truth: MACHINES.md has a stated baseline, compares one variant at one commit, shows stale sets apart",
+    { "truth: MACHINES.md has a stated baseline, compares one commit whole and another where its code is the same",
       test_machines_compare_one_code },
     { "truth: the summary gives kernel and per-frame winners; e2e below a frame is flagged", test_summary_tells_both },
     { "truth: thread scaling log-log, bandwidth against both peaks", test_plots_say_it_straight },

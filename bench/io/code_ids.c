@@ -1,0 +1,120 @@
+/* code_ids.c - a row's code identity, recorded or from git (code_ids.h). */
+#define _GNU_SOURCE            /* mkstemp */
+#include "io/code_ids.h"
+
+#include "base/files.h"
+#include "harness/registry.h"
+
+#include "segbench/spawn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* What git gave, kept: the same commits and files come back for every row. */
+enum { KEPT_MAX = 1024 };
+typedef struct kept {
+    char commit[64];
+    char path[512];            /* a source file's, repository-relative */
+    char *text;                /* NULL: git has no such file there */
+    char id[SB_CODE_ID_LEN + 1];
+    int is_id;                 /* an identity (path is the variant file), else a text */
+} kept;
+static kept kept_list[KEPT_MAX];
+static int kept_count;
+
+void sb_code_ids_forget(void)
+{
+    for (int i = 0; i < kept_count; i++)
+        free(kept_list[i].text);
+    kept_count = 0;
+}
+
+static kept *find_kept(const char *commit, const char *path, int is_id)
+{
+    for (int i = 0; i < kept_count; i++)
+        if (kept_list[i].is_id == is_id && !strcmp(kept_list[i].commit, commit) && !strcmp(kept_list[i].path, path))
+            return &kept_list[i];
+    return NULL;
+}
+
+static kept *add_kept(const char *commit, const char *path, int is_id)
+{
+    if (kept_count == KEPT_MAX)
+        sb_code_ids_forget();
+    kept *k = &kept_list[kept_count++];
+    memset(k, 0, sizeof *k);
+    snprintf(k->commit, sizeof k->commit, "%s", commit);
+    snprintf(k->path, sizeof k->path, "%s", path);
+    k->is_id = is_id;
+    return k;
+}
+
+/* `git show COMMIT:PATH` (no shell: the path goes as one argument). */
+static char *git_text(const char *commit, const char *path)
+{
+    char spec[SB_PATH_MAX + 80], log[] = "/tmp/segbench-git-XXXXXX";
+    snprintf(spec, sizeof spec, "%s:%s", commit, path);
+    int fd = mkstemp(log);
+    if (fd < 0)
+        return NULL;
+    close(fd);
+    char *argv[] = { "git", "show", spec, NULL };
+    char *text = sb_spawn(argv, NULL, log) == 0 ? sb_read_text(log) : NULL;
+    unlink(log);
+    return text;
+}
+
+/* The reader for sb_code_id: a file's text at the commit ctx names. */
+static char *text_at_commit(const char *path, void *ctx)
+{
+    const char *commit = ctx;
+    kept *k = find_kept(commit, path, 0);
+    if (!k) {
+        char *text = git_text(commit, path);
+        k = add_kept(commit, path, 0);
+        k->text = text;
+    }
+    return k->text ? strdup(k->text) : NULL;
+}
+
+/* A full commit name (40 hex digits, no "-dirty"): only such a commit
+ * names the code that ran. */
+static int plain_commit(const char *c)
+{
+    if (strlen(c) != 40)
+        return 0;
+    for (const char *p = c; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return 0;
+    return 1;
+}
+
+void sb_row_code_id(const sb_row *r, char id[SB_CODE_ID_LEN + 1])
+{
+    id[0] = '\0';
+    if (r->code_id[0]) {
+        snprintf(id, SB_CODE_ID_LEN + 1, "%.16s", r->code_id);
+        return;
+    }
+    const sb_variant *v = sb_variant_find(r->algo, r->variant);
+    if (!v || !plain_commit(r->commit))
+        return;
+    kept *k = find_kept(r->commit, v->file, 1);
+    if (!k) {
+        char found[SB_CODE_ID_LEN + 1];
+        sb_code_id(v->file, text_at_commit, (void *)r->commit, found);
+        k = add_kept(r->commit, v->file, 1);
+        snprintf(k->id, sizeof k->id, "%s", found);
+    }
+    snprintf(id, SB_CODE_ID_LEN + 1, "%s", k->id);
+}
+
+int sb_rows_same_code(const sb_row *a, const sb_row *b)
+{
+    char ia[SB_CODE_ID_LEN + 1], ib[SB_CODE_ID_LEN + 1];
+    sb_row_code_id(a, ia);
+    sb_row_code_id(b, ib);
+    return ia[0] && strcmp(ia, ib) == 0;
+}

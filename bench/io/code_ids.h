@@ -1,0 +1,22 @@
+/* code_ids.h - the code identity of a result row (base/code_id.h): the one
+ * it recorded, or, for a row measured before rows recorded one, the
+ * identity of its variant's files as git holds them at the row's commit.
+ * Two rows are the same code when their identities agree, whatever their
+ * commits (MACHINES.md compares machines on such rows). */
+#ifndef SEGBENCH_IO_CODE_IDS_H
+#define SEGBENCH_IO_CODE_IDS_H
+
+#include "base/code_id.h"
+#include "io/results.h"
+
+/* The row's identity into id ("" when it has none and git cannot give
+ * one: no repository here, an unknown commit, a file not in it). */
+void sb_row_code_id(const sb_row *r, char id[SB_CODE_ID_LEN + 1]);
+
+/* 1 when both rows' identities are known and equal. */
+int sb_rows_same_code(const sb_row *a, const sb_row *b);
+
+/* Forget what git gave (the texts and identities kept between calls). */
+void sb_code_ids_forget(void);
+
+#endif

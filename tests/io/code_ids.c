@@ -1,0 +1,97 @@
+/* code_ids.c - a variant's code identity (base/code_id.h) and a row's
+ * (io/code_ids.h): what reaches a variant, what leaves its identity alone,
+ * and the build's identities against the tree's. */
+#include "test.h"
+#include "test_groups.h"
+#include "cli_util.h"
+
+#include "base/code_id.h"
+#include "harness/registry.h"
+#include "io/code_ids.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An in-memory tree: path, text pairs, NULL-terminated. */
+static char *read_fake(const char *path, void *ctx)
+{
+    const char *const *tree = ctx;
+    for (int i = 0; tree[i]; i += 2)
+        if (strcmp(tree[i], path) == 0)
+            return strdup(tree[i + 1]);
+    return NULL;
+}
+
+static void test_what_reaches_a_variant(void)
+{
+    const char *rung_a = "/* a rung\n * Measured (the run of record: m, run 1, commit abc;\n *   1 ms\n */\n"
+                         "#include \"dev.cuh\"\n#include \"../warp.cuh\"\n#include <stdio.h>\nint k;\n";
+    const char *rung_b = "/* a rung\n * Measured (the run of record: m, run 2, commit def;\n *   2 ms\n */\n"
+                         "#include \"dev.cuh\"\n#include \"../warp.cuh\"\n#include <stdio.h>\nint k;\n";
+    const char *tree[] = { "impl_cuda/x/1_a.cu", rung_a, "impl_cuda/x/dev.cuh", "#include \"segbench/x.h\"\n",
+                           "impl_cuda/x/dev.cu", "int dev;\n", "impl_cuda/warp.cuh", "int warp;\n",
+                           "include/segbench/x.h", "int x;\n", "impl_pthread/x_pthread.c",
+                           "#include \"x_host.h\"\n", "impl_cpu/x_host.h", "int host;\n", "impl_cpu/x.c", "int serial;\n",
+                           NULL };
+    char id[SB_CODE_ID_LEN + 1], again[SB_CODE_ID_LEN + 1];
+    /* the rung, dev.cuh and its dev.cu, ../warp.cuh, and segbench/x.h from include/ */
+    CHECKF(sb_code_id("impl_cuda/x/1_a.cu", read_fake, tree, id) == 5 && strlen(id) == SB_CODE_ID_LEN, "%s", id);
+    tree[1] = rung_b;                         /* only the measured block differs */
+    sb_code_id("impl_cuda/x/1_a.cu", read_fake, tree, again);
+    CHECKF(strcmp(id, again) == 0, "a new measured block changed the identity: %s against %s", id, again);
+    tree[7] = "int warp; /* changed */\n";    /* an included header */
+    sb_code_id("impl_cuda/x/1_a.cu", read_fake, tree, again);
+    CHECKF(strcmp(id, again) != 0, "a changed header left the identity at %s", id);
+    tree[7] = "int warp;\n";
+    tree[5] = "int dev = 1;\n";               /* the implementation beside a header */
+    sb_code_id("impl_cuda/x/1_a.cu", read_fake, tree, again);
+    CHECKF(strcmp(id, again) != 0, "a changed dev.cu left the identity at %s", id);
+    /* impl_pthread reaches impl_cpu's x_host.h, and through it the serial x.c */
+    CHECK(sb_code_id("impl_pthread/x_pthread.c", read_fake, tree, id) == 3);
+    CHECK(sb_code_id("impl_cuda/x/none.cu", read_fake, tree, id) == 0 && id[0] == '\0');
+}
+
+static void test_build_and_rows(void)
+{
+    /* the build's identity of every variant is the tree's now */
+    int checked = 0, wrong = 0;
+    char first_wrong[300] = "";
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        char id[SB_CODE_ID_LEN + 1];
+        if (sb_code_id(v->file, sb_code_id_read_tree, ".", id) == 0)
+            continue;
+        checked++;
+        if (strcmp(id, sb_variant_code_id(v)) != 0 && !wrong++)
+            snprintf(first_wrong, sizeof first_wrong, "%s: built %s, tree %s", v->who, sb_variant_code_id(v), id);
+    }
+    CHECKF(checked > 50 && wrong == 0, "%d of %d variants differ (%s): rebuild?", wrong, checked, first_wrong);
+    cli_result *r = cli("list --json --algo integral --variant cpu");
+    char want[64];
+    snprintf(want, sizeof want, "\"code_id\": \"%s\"", sb_variant_code_id(sb_variant_find("integral", "cpu")));
+    CHECKF(r->code == 0 && strstr(r->out, want), "list --json lacks %s: %.400s", want, r->out);
+    /* a row's own identity wins; two rows without one and no commit git knows cannot be said the same */
+    sb_row a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    snprintf(a.algo, sizeof a.algo, "integral");
+    snprintf(a.variant, sizeof a.variant, "cpu");
+    b = a;
+    snprintf(a.commit, sizeof a.commit, "not-a-commit");
+    snprintf(b.commit, sizeof b.commit, "not-a-commit");
+    CHECK(!sb_rows_same_code(&a, &b));
+    snprintf(a.code_id, sizeof a.code_id, "00000000000000aa");
+    snprintf(b.code_id, sizeof b.code_id, "00000000000000aa");
+    CHECK(sb_rows_same_code(&a, &b));
+    snprintf(b.code_id, sizeof b.code_id, "00000000000000bb");
+    CHECK(!sb_rows_same_code(&a, &b));
+}
+
+const sb_test tests_io_code_ids[] = {
+    { "io: a variant's code identity: its includes and their implementations, not its measured block",
+      test_what_reaches_a_variant },
+    { "io: the build's code identities are the tree's; list --json shows them; rows compare by them",
+      test_build_and_rows },
+};
+const int tests_io_code_ids_count = sizeof tests_io_code_ids / sizeof tests_io_code_ids[0];
