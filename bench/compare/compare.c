@@ -25,6 +25,7 @@
 #include "harness/cases.h"
 #include "harness/harness.h"
 #include "harness/host_noise.h"
+#include "io/code_ids.h"
 #include "harness/names.h"
 #include "io/result_set.h"
 #include "io/stage_view.h"
@@ -338,6 +339,10 @@ static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const 
             line->kind_of_row = view_is_cpu_backend(rb->backend) ? SB_ROW_CPU : SB_ROW_GPU;
             line->unstable_a = sb_row_unstable(rb);
             line->unstable_b = sb_row_unstable(rc);
+            char ia[SB_CODE_ID_LEN + 1], ic[SB_CODE_ID_LEN + 1];
+            sb_row_code_id(rb, ia);
+            sb_row_code_id(rc, ic);
+            line->other_code = ia[0] && ic[0] && strcmp(ia, ic) != 0;
         }
         sb_compare_table_print_line(t, line, stdout);
     }

@@ -116,7 +116,9 @@ static void count_line(sb_compare_tally *t, const sb_compare_line *l)
             t->log_ratio_sum += log(l->cmp.ratio);
             t->ratios++;
         }
-        if (l->kind_of_row >= 0 && l->cmp.ratio > 0) {
+        if (l->kind_of_row >= 0 && l->other_code) {
+            t->aa[l->kind_of_row].other_code++;
+        } else if (l->kind_of_row >= 0 && l->cmp.ratio > 0) {
             sb_aa_tally *aa = &t->aa[l->kind_of_row];
             double far = l->cmp.ratio > 1 ? l->cmp.ratio : 1.0 / l->cmp.ratio;
             int unstable = l->unstable_a || l->unstable_b;   /* either side's flag excuses the pair */
@@ -148,9 +150,10 @@ void sb_compare_table_print_line(sb_compare_table *t, sb_compare_line *l, FILE *
     snprintf(label, sizeof label, "  %s", l->label);   /* a long label pushes its line right */
     switch (l->kind) {
     case SB_LINE_JUDGED:
-        fprintf(fp, "%-*s %10.4f %10.4f  %6.3f [%6.3f, %6.3f] %8.2g  %s%s%s%s%s\n", LABEL_WIDTH, label, l->a.median,
+        fprintf(fp, "%-*s %10.4f %10.4f  %6.3f [%6.3f, %6.3f] %8.2g  %s%s%s%s%s%s\n", LABEL_WIDTH, label, l->a.median,
                 l->b.median, l->cmp.ratio, l->cmp.lo, l->cmp.hi, l->cmp.p_value, sb_verdict_name(l->cmp.verdict),
-                l->note[0] ? " (" : "", l->note, l->note[0] ? ")" : "", (l->noise_a | l->noise_b) ? " noisy" : "");
+                l->note[0] ? " (" : "", l->note, l->note[0] ? ")" : "", (l->noise_a | l->noise_b) ? " noisy" : "",
+                l->other_code ? " [other code]" : "");
         break;
     case SB_LINE_ONLY_BASELINE:
         fprintf(fp, "%-*s %10.4f %10s  only in the baseline\n", LABEL_WIDTH, label, l->a.median, "-");
@@ -201,6 +204,9 @@ void sb_compare_table_print_aa(const sb_compare_table *t, FILE *fp)
     static const char *const KIND[2] = { "CPU", "GPU" };
     for (int k = 0; k < 2; k++) {
         const sb_aa_tally *aa = &t->tally.aa[k];
+        if (!aa->rows && aa->other_code)
+            fprintf(fp, "%s rows: every one of the %d compared is other code (its variant changed): no repeat to "
+                        "count\n", KIND[k], aa->other_code);
         if (!aa->rows)
             continue;
         fprintf(fp, "%s rows: %d of %d (%.1f %%) within %.0f %% of the baseline, %d more flagged unstable (%.1f %% "
@@ -209,6 +215,9 @@ void sb_compare_table_print_aa(const sb_compare_table *t, FILE *fp)
                 KIND[k], aa->within, aa->rows, 100.0 * aa->within / aa->rows, 100.0 * SB_AA_WITHIN, aa->flagged_out,
                 100.0 * (aa->within + aa->flagged_out) / aa->rows, aa->far_unflagged, SB_AA_FAR, aa->flagged_a,
                 100.0 * aa->flagged_a / aa->rows, aa->flagged_b, 100.0 * aa->flagged_b / aa->rows);
+        if (aa->other_code)
+            fprintf(fp, "  (%d %s row(s) of other code left out: their variant's code identity changed between "
+                        "the sets, marked [other code] above)\n", aa->other_code, KIND[k]);
     }
 }
 

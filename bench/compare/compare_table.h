@@ -28,20 +28,24 @@ typedef struct sb_compare_line {
     int kind_of_row;          /* --baseline: SB_ROW_CPU or SB_ROW_GPU; -1: two variants */
     int unstable_a, unstable_b;   /* --baseline: the baseline's row, the current set's row is
                                      flagged unstable */
+    int other_code;           /* --baseline: the two rows' code identities are known and differ
+                                 (io/code_ids.h): the variant changed between the sets */
     char note[300];
 } sb_compare_line;
 
 enum { SB_ROW_CPU, SB_ROW_GPU };
 
-/* How well two result sets of one machine and commit agree (an A/A test),
- * by kind of row: judged rows, within SB_AA_WITHIN, beyond it but flagged
- * unstable, and beyond SB_AA_FAR without the flag; and how many rows each
- * set flagged (issue 47's cap: at most a tenth of a kind's rows). */
+/* How well two result sets of one machine agree (an A/A test), by kind of
+ * row: judged rows, within SB_AA_WITHIN, beyond it but flagged unstable,
+ * and beyond SB_AA_FAR without the flag; how many rows each set flagged
+ * (issue 47's cap: at most a tenth of a kind's rows); and the rows left
+ * out because their code changed between the sets (two commits). */
 #define SB_AA_WITHIN 0.10
 #define SB_AA_FAR 1.25
 typedef struct sb_aa_tally {
     int rows, within, flagged_out, far_unflagged;
     int flagged_a, flagged_b;     /* rows flagged unstable in the baseline, in the current set */
+    int other_code;               /* rows left out: their variant's code changed (not a repeat) */
 } sb_aa_tally;
 
 typedef struct sb_compare_tally {

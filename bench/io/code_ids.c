@@ -91,24 +91,28 @@ static int plain_commit(const char *c)
     return 1;
 }
 
-void sb_row_code_id(const sb_row *r, char id[SB_CODE_ID_LEN + 1])
+void sb_code_id_at(const char *algo, const char *variant, const char *commit, char id[SB_CODE_ID_LEN + 1])
 {
     id[0] = '\0';
-    if (r->code_id[0]) {
-        snprintf(id, SB_CODE_ID_LEN + 1, "%.16s", r->code_id);
+    const sb_variant *v = sb_variant_find(algo, variant);
+    if (!v || !plain_commit(commit))
         return;
-    }
-    const sb_variant *v = sb_variant_find(r->algo, r->variant);
-    if (!v || !plain_commit(r->commit))
-        return;
-    kept *k = find_kept(r->commit, v->file, 1);
+    kept *k = find_kept(commit, v->file, 1);
     if (!k) {
         char found[SB_CODE_ID_LEN + 1];
-        sb_code_id(v->file, text_at_commit, (void *)r->commit, found);
-        k = add_kept(r->commit, v->file, 1);
+        sb_code_id(v->file, text_at_commit, (void *)commit, found);
+        k = add_kept(commit, v->file, 1);
         snprintf(k->id, sizeof k->id, "%s", found);
     }
     snprintf(id, SB_CODE_ID_LEN + 1, "%s", k->id);
+}
+
+void sb_row_code_id(const sb_row *r, char id[SB_CODE_ID_LEN + 1])
+{
+    if (r->code_id[0])
+        snprintf(id, SB_CODE_ID_LEN + 1, "%.16s", r->code_id);
+    else
+        sb_code_id_at(r->algo, r->variant, r->commit, id);
 }
 
 int sb_rows_same_code(const sb_row *a, const sb_row *b)

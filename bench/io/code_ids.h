@@ -13,6 +13,9 @@
  * one: no repository here, an unknown commit, a file not in it). */
 void sb_row_code_id(const sb_row *r, char id[SB_CODE_ID_LEN + 1]);
 
+/* The identity of algo's variant at a commit, from git ("" when unknown). */
+void sb_code_id_at(const char *algo, const char *variant, const char *commit, char id[SB_CODE_ID_LEN + 1]);
+
 /* 1 when both rows' identities are known and equal. */
 int sb_rows_same_code(const sb_row *a, const sb_row *b);
 

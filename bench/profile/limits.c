@@ -21,6 +21,7 @@
 
 #include "harness/renames.h"
 
+#include "io/code_ids.h"
 #include "io/stage_view.h"
 
 #include "harness/registry.h"
@@ -33,7 +34,7 @@
 
 /* ---- <algo>.profile.csv ---- */
 
-enum { PROFILE_FIELDS = 22 };
+enum { PROFILE_FIELDS = 23, PROFILE_FIELDS_V1 = 22 };   /* V1: no code_id */
 
 int profile_read(const char *results_dir, const char *algo, profile_set *p)
 {
@@ -48,7 +49,8 @@ int profile_read(const char *results_dir, const char *algo, profile_set *p)
     int lineno = 0, cap_lines = 0;
     while (sb_csv_read_record(fp, &rec, &cap) > 0) {
         rec[strcspn(rec, "\r\n")] = '\0';
-        if (lineno++ == 0 || sb_csv_split(rec, f, PROFILE_FIELDS + 1) != PROFILE_FIELDS)
+        int nf = lineno++ == 0 ? 0 : sb_csv_split(rec, f, PROFILE_FIELDS + 1);
+        if (nf != PROFILE_FIELDS && nf != PROFILE_FIELDS_V1)
             continue;
         if (p->count == cap_lines) {
             int grown_cap = cap_lines ? 2 * cap_lines : 64;
@@ -78,6 +80,7 @@ int profile_read(const char *results_dir, const char *algo, profile_set *p)
         l->top_stall_pct = atof(f[19]);
         snprintf(l->commit, sizeof l->commit, "%s", f[20]);
         snprintf(l->run_id, sizeof l->run_id, "%s", f[21]);
+        snprintf(l->code_id, sizeof l->code_id, "%s", nf == PROFILE_FIELDS ? f[22] : "");
     }
     free(rec);
     fclose(fp);
@@ -154,9 +157,18 @@ void stage_limit_compute(const sb_row *top, double copy_gbps, const profile_set 
                  top->bytes / 1e6);
         return;
     }
-    char note[160] = "";
+    /* a profile of the same code as the timed row is its profile, whatever
+     * the commits (io/code_ids.h); of other code, or unknown, it says so */
+    char note[160] = "", profiled[SB_CODE_ID_LEN + 1], timed[SB_CODE_ID_LEN + 1];
+    if (l->code_id[0])
+        snprintf(profiled, sizeof profiled, "%.16s", l->code_id);
+    else
+        sb_code_id_at(top->algo, top->variant, l->commit, profiled);
+    sb_row_code_id(top, timed);
     size_t cl = strcspn(l->commit, "-");
-    if (strncmp(l->commit, top->commit, cl) != 0)
+    if (profiled[0] && timed[0] && strcmp(profiled, timed) != 0)
+        snprintf(note, sizeof note, " (profiled at other code: commit %.10s, timed at %.10s)", l->commit, top->commit);
+    else if ((!profiled[0] || !timed[0]) && strncmp(l->commit, top->commit, cl) != 0)
         snprintf(note, sizeof note, " (profiled at commit %.10s, timed at %.10s)", l->commit, top->commit);
     /* Rates over the timed run: the profile's counts (bytes, instructions)
      * are the run's own, while its durations are of kernels ncu replayed

@@ -16,6 +16,7 @@ typedef struct profile_line {
     double duration_ms, dram_bytes, dram_fraction, l2_pct, issue_pct, occupancy_pct;
     double warp_insts, sm_mhz, issue_floor_ms, top_stall_pct;
     char top_stall[48], commit[64], run_id[48];
+    char code_id[24];          /* the profiled variant's code identity ("": a file older than the column) */
 } profile_line;
 
 typedef struct profile_set {

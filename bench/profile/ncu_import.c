@@ -4,6 +4,7 @@
 #include "base/files.h"
 
 #include "base/csv.h"
+#include "harness/registry.h"
 #include "io/env.h"
 #include "io/env_json.h"
 
@@ -18,7 +19,7 @@
 const char *const SB_PROFILE_CSV_HEADER =
     "algo,stage,variant,threads,image,kernel,launches,duration_ms,dram_read_bytes,dram_write_bytes,dram_gbps,"
     "dram_pct_of_copy,l2_pct,issue_pct,achieved_occupancy_pct,warp_instructions,sm_mhz,issue_floor_ms,top_stall,"
-    "top_stall_pct,commit,run_id";
+    "top_stall_pct,commit,run_id,code_id";
 
 enum { MAX_REGIONS = 1024, MAX_KERNELS = 4096, MAX_STALLS = 32, MAX_COLS = 2048 };
 
@@ -280,7 +281,8 @@ static void put_line(FILE *fp, const region *g, const char *kernel, const kernel
             s->occ_ns / ns, s->insts, hz * 1e-6, floor_ms);
     sb_csv_put_field(fp, top >= 0 && s->stall_ns[top] > 0 ? c->stall_name[top] : "");
     fprintf(fp, ",%.1f,", top >= 0 && stalls > 0 ? 100.0 * s->stall_ns[top] / stalls : 0.0);
-    sb_csv_put_fields(fp, (const char *const[]){ e->commit, e->run_id }, 2);
+    const char *code_id = sb_variant_code_id(sb_variant_find(g->algo, g->variant));   /* what ran under ncu */
+    sb_csv_put_fields(fp, (const char *const[]){ e->commit, e->run_id, code_id }, 3);
     fputc('\n', fp);
 }
 

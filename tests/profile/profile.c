@@ -209,6 +209,41 @@ static void test_limit_on_other_gpu(void)
     profile_free(&p);
 }
 
+/* The profile of a timed row: joined by code identity, not commit.  A
+ * profile made at another commit of the same code is the row's, silently;
+ * one of other code says so (io/code_ids.h). */
+static void test_profile_join_by_code(void)
+{
+    const char *dir = gpu_results();
+    profile_set p;
+    CHECK(profile_read(dir, "integral", &p));
+    profile_line *l = (profile_line *)profile_total(&p, "sum", "cuda-pdl", "opt");
+    const char *built = sb_variant_code_id(sb_variant_find("integral", "cuda-pdl"));
+    CHECKF(l && strcmp(l->code_id, built) == 0, "the profile's code_id is '%s', the build's %s", l ? l->code_id : "-",
+           built);
+    if (!l) {
+        profile_free(&p);
+        return;
+    }
+    sb_row top;
+    memset(&top, 0, sizeof top);
+    snprintf(top.algo, sizeof top.algo, "integral");
+    snprintf(top.stage, sizeof top.stage, "sum");
+    snprintf(top.variant, sizeof top.variant, "cuda-pdl");
+    snprintf(top.image, sizeof top.image, "opt");
+    snprintf(top.commit, sizeof top.commit, "another-commit");
+    snprintf(top.code_id, sizeof top.code_id, "%s", built);
+    top.kernel.median = 0.05;
+    top.bytes = 15360;
+    stage_limit lim;
+    stage_limit_compute(&top, 3000.0, &p, &lim);
+    CHECKF(!strstr(lim.bound, "profiled at"), "the same code, another commit: %s", lim.bound);
+    snprintf(top.code_id, sizeof top.code_id, "ffffffffffffffff");
+    stage_limit_compute(&top, 3000.0, &p, &lim);
+    CHECKF(strstr(lim.bound, "(profiled at other code: commit"), "other code: %s", lim.bound);
+    profile_free(&p);
+}
+
 /* A device row's clocks: flags, CSV round trip, the reasons by name. */
 static void test_clock_flags(void)
 {
@@ -298,6 +333,8 @@ const sb_test tests_profile[] = {
     { "profile: a CUDA rung without a GPU is refused in one line; bad names too", test_profile_refuses },
     { "profile: a CPU variant, every stage, checked, its regions logged", test_profile_cpu },
     { "profile: ncu's CSV becomes <algo>.profile.csv, sums and floors right", test_ncu_import },
+    { "profile: a profile joins its timed row by code identity, and says so when the code differs",
+      test_profile_join_by_code },
     { "profile: every stage gets an x limit and a named bound; the roofline is drawn", test_limits_in_report },
     { "profile: the grader's limit on another GPU: the profiled issue floor at its SMs and clock, or bytes",
       test_limit_on_other_gpu },

@@ -77,6 +77,14 @@ static void test_run_states_its_repeatability(void)
     r = cli("compare --baseline %s/R --current %s/R2", dir, dir);
     CHECKF(r->code == 0 && strstr(r->out, "flagged unstable: 0 (0.0 %) in the baseline, 1 (20.0 %) in the current set"),
            "%s%s", r->out, r->err);
+    /* a row whose variant's code changed is the experiment, not a repeat: marked, and out of the A/A count */
+    test_sh("rm -rf %s/R3 && cp -r %s/R %s/R3 && cd %s/R3 && awk -F, -v OFS=, 'NR > 1 && $2 == \"sum\" && "
+            "$3 == \"cpu\" { $52 = \"ffffffffffffffff\" } { print }' integral.csv > t && mv t integral.csv",
+            dir, dir, dir, dir);
+    r = cli("compare --baseline %s/R --current %s/R3", dir, dir);
+    CHECKF(r->code == 0 && strstr(r->out, "[other code]") && strstr(r->out, "CPU rows: 4 of 4 (100.0 %) within") &&
+               strstr(r->out, "(1 CPU row(s) of other code left out"),
+           "%s%s", r->out, r->err);
 }
 
 /* The marks beside a time: † few samples, ‡ noisy, § unstable. */
