@@ -79,11 +79,11 @@ static char *text_at_commit(const char *path, void *ctx)
     return k->text ? strdup(k->text) : NULL;
 }
 
-/* A full commit name (40 hex digits, no "-dirty"): only such a commit
+/* A commit name (7 to 40 hex digits, no "-dirty"): only such a commit
  * names the code that ran. */
 static int plain_commit(const char *c)
 {
-    if (strlen(c) != 40)
+    if (strlen(c) < 7 || strlen(c) > 40)
         return 0;
     for (const char *p = c; *p; p++)
         if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
