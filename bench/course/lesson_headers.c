@@ -97,7 +97,7 @@ static void measured_block(FILE *fp, const char *file, const char *dir, const sb
             }
             char g[32], gf[32];
             lesson_gain_judged(&e, g, sizeof g);
-            lesson_gain_text(e.parent_frame_ms, e.frame_ms, gf, sizeof gf);
+            lesson_frame_gain(&e, gf, sizeof gf);
             fprintf(fp, " *   %s %s at %s (%s -> %s):\n *     kernel %.4g -> %.4g ms (%s), per frame %.4g -> %.4g ms (%s)\n",
                     v->algo, a->stages[s], e.image, v->parent, v->name, e.parent_kernel_ms, e.kernel_ms, g,
                     e.parent_frame_ms, e.frame_ms, gf);

@@ -34,7 +34,7 @@ static void print_edge(const sb_variant *v, const sb_rows *rows, const char *dir
     lesson_edge_measure(&e, v, rows, dir, stage);
     char g[32], gf[32], census[200];
     lesson_gain_judged(&e, g, sizeof g);
-    lesson_gain_text(e.parent_frame_ms, e.frame_ms, gf, sizeof gf);
+    lesson_frame_gain(&e, gf, sizeof gf);
     lesson_census_text(&e, census, sizeof census);
     if (!e.image[0]) {
         printf("  %-8s no rows in the result set\n", stage);

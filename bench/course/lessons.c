@@ -85,6 +85,49 @@ static void census_read(lesson_census *c, const char *results_dir, const char *a
     fclose(fp);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of per frame less kernel over the CUDA rows of (stage,
+ * image): what crossing the bus takes there; 0 when fewer than 4 rows
+ * (too few for one of them to stand out). */
+static double median_transfer(const sb_rows *rows, const char *algo, const char *stage, const char *image)
+{
+    double *t = malloc((size_t)(rows->count > 0 ? rows->count : 1) * sizeof *t);
+    int n = 0;
+    for (int i = 0; t && i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        if (!strcmp(r->algo, algo) && !strcmp(r->stage, stage) && !strcmp(r->image, image) &&
+            !strncmp(r->backend, "cuda", 4) && r->frame.median > 0 && r->kernel.median > 0)
+            t[n++] = r->frame.median - r->kernel.median;
+    }
+    double median = 0.0;
+    if (n >= 4) {
+        qsort(t, (size_t)n, sizeof *t, by_value);
+        median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    }
+    free(t);
+    return median;
+}
+
+static int frame_outlier(const sb_row *r, double transfer)
+{
+    double own = r->frame.median - r->kernel.median, excess = own - transfer;
+    return transfer > 0 && r->frame.median > 0 && own > LESSON_FRAME_OUTLIER * transfer &&
+           excess > LESSON_FRAME_SLACK_MS && excess > LESSON_FRAME_SHARE * r->frame.median;
+}
+
+void lesson_frame_gain(const lesson_edge *e, char *out, size_t size)
+{
+    if (e->frame_outlier || e->parent_frame_outlier)
+        snprintf(out, size, "- (outlier)");
+    else
+        lesson_gain_text(e->parent_frame_ms, e->frame_ms, out, size);
+}
+
 void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *rows, const char *results_dir,
                          const char *stage)
 {
@@ -100,9 +143,11 @@ void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *
     snprintf(e->image, sizeof e->image, "%s", sv.img[sv.largest]);
     int failed;
     const sb_row *r = view_best_row(&sv, rung->name, e->image, &failed);
+    double transfer = median_transfer(rows, rung->algo, stage, e->image);
     if (r) {
         e->kernel_ms = r->kernel.median;
         e->frame_ms = r->frame.median;
+        e->frame_outlier = frame_outlier(r, transfer);
     }
     census_read(&e->census, results_dir, rung->algo, stage, e->image, rung->name);
     if (e->parent) {
@@ -110,6 +155,7 @@ void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *
         if (p) {
             e->parent_kernel_ms = p->kernel.median;
             e->parent_frame_ms = p->frame.median;
+            e->parent_frame_outlier = frame_outlier(p, transfer);
         }
         census_read(&e->parent_census, results_dir, rung->algo, stage, e->image, e->parent->name);
         if (r && p && r->kernel_ms && p->kernel_ms && r->kernel.n >= 3 && p->kernel.n >= 3) {

@@ -35,6 +35,8 @@ typedef struct lesson_edge {
     char image[128];                   /* the stage's summary image ("" when neither ran) */
     double kernel_ms, parent_kernel_ms;  /* 0: no agreeing row */
     double frame_ms, parent_frame_ms;
+    int frame_outlier, parent_frame_outlier;   /* its upload + download (per frame - kernel) far above
+                                                  the stage's other rungs' at the image: disturbed */
     int judged;                        /* both rows had their kernel samples: verdict is compare's */
     sb_verdict verdict;                /* the rung against its parent (Mann-Whitney, as compare judges) */
     lesson_census census, parent_census;
@@ -51,6 +53,20 @@ void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *
 
 /* "1.18x" faster, "0.85x" (a loss), or "-" when either side has no time. */
 void lesson_gain_text(double parent_ms, double ms, char *out, size_t size);
+/* A row's per-frame time is an outlier when its upload and download (per
+ * frame less kernel) take more than LESSON_FRAME_OUTLIER times the median
+ * of the stage's CUDA rows at that image, by more than LESSON_FRAME_SLACK_MS
+ * and more than LESSON_FRAME_SHARE of its per-frame time: the same bytes
+ * cross the bus for every rung, so such a time was disturbed (or the rung
+ * moves more), and a per-frame gain against it says nothing.  (A long
+ * kernel's per frame less kernel is the difference of two noisy medians:
+ * the share keeps its noise out.) */
+#define LESSON_FRAME_OUTLIER 1.5
+#define LESSON_FRAME_SLACK_MS 0.05
+#define LESSON_FRAME_SHARE 0.05
+/* The edge's per-frame gain: lesson_gain_text's, or "- (outlier)" when
+ * either side's per-frame time is an outlier. */
+void lesson_frame_gain(const lesson_edge *e, char *out, size_t size);
 /* The edge's kernel gain as compare would call it: "1.18x" where the
  * samples say faster or slower (or where there are no samples), "same
  * (1.01x)" where they do not tell the two apart. */

@@ -41,7 +41,7 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
         char g[32], gf[32], census[240], src[300], t[32] = "-", tf[32] = "-", pct[32];
         of_limit(&lim, e.kernel_ms, pct, sizeof pct);
         lesson_gain_judged(&e, g, sizeof g);
-        lesson_gain_text(e.parent_frame_ms, e.frame_ms, gf, sizeof gf);
+        lesson_frame_gain(&e, gf, sizeof gf);
         lesson_census_text(&e, census, sizeof census);
         report_variant_source(list[i], src, sizeof src);
         if (e.kernel_ms > 0)
@@ -85,7 +85,10 @@ sb_status report_lessons_page(const char *results_dir, const char *out_dir, cons
     fprintf(md, "# %s: the lessons\n\n[Back to the report](REPORT.md) · [%s's page](%s.md)%s%s%s\n\n"
                 "The CUDA rungs as a tree: each rung under the rung it grows from (the `SB_RUNG` line in its file), "
                 "with the one idea of that edge.  A gain is the parent's median over the rung's at the stage's "
-                "summary image: kernel time, and per frame (upload + run + fetch).  The census compares the "
+                "summary image: kernel time, and per frame (upload + run + fetch); a per-frame gain reads "
+                "*- (outlier)* where either side's upload and download took far longer than the stage's other "
+                "rungs' there (over 1.5x their median, and over 5 %% of its frame): a disturbed time, not a gain.  "
+                "The census compares the "
                 "rungs' kernels: the most registers a thread and shared memory a block, the lowest theoretical "
                 "occupancy.  *%% of limit* is the stage's limit (the report's: the larger of its memory floor at this "
                 "machine's copy rate and the issue floor of its fastest rung's profile) over the rung's kernel "

@@ -181,6 +181,45 @@ static void test_lesson_command(void)
            r->err);
 }
 
+/* A per-frame time whose upload and download take far longer than the
+ * stage's other rungs' at that image is an outlier, and an edge against it
+ * shows no per-frame gain (at 4K, cuda-pdl's 1.79 ms against its
+ * neighbours' 0.82 once gave its children a "2.16x"). */
+static void test_frame_outliers(void)
+{
+    sb_rows rows = { 0 };
+    /* kernel, per frame (ms): the bus takes 0.80 ms for every rung but cuda-pdl's 1.77 */
+    const char *name[] = { "cuda-tilescan", "cuda-inflight", "cuda-pdl", "cuda-texture", "cuda-lookback" };
+    const double kernel[] = { 0.040, 0.030, 0.024, 0.026, 0.031 }, frame[] = { 0.84, 0.83, 1.793, 0.826, 0.83 };
+    for (int i = 0; i < 5; i++) {
+        sb_row *r = test_row_add(&rows, "integral", "sum", name[i], "cuda-shared", 1, "synth-3840x2160", 3840, 2160);
+        if (!r)
+            return;
+        snprintf(r->agreement, sizeof r->agreement, "exact");
+        r->kernel.n = r->frame.n = 10;
+        r->kernel.median = kernel[i];
+        r->frame.median = frame[i];
+    }
+    lesson_edge e;
+    char gain[64];
+    lesson_edge_measure(&e, sb_variant_find("integral", "cuda-texture"), &rows, NULL, "sum");   /* pdl -> texture */
+    lesson_frame_gain(&e, gain, sizeof gain);
+    CHECKF(e.parent_frame_outlier && !e.frame_outlier && !strcmp(gain, "- (outlier)"), "pdl -> texture: %s", gain);
+    lesson_edge_measure(&e, sb_variant_find("integral", "cuda-pdl"), &rows, NULL, "sum");       /* inflight -> pdl */
+    lesson_frame_gain(&e, gain, sizeof gain);
+    CHECKF(e.frame_outlier && !strcmp(gain, "- (outlier)"), "inflight -> pdl: %s", gain);
+    lesson_edge_measure(&e, sb_variant_find("integral", "cuda-inflight"), &rows, NULL, "sum");  /* neither */
+    lesson_frame_gain(&e, gain, sizeof gain);
+    CHECKF(!e.frame_outlier && !e.parent_frame_outlier && strcmp(gain, "- (outlier)") != 0, "%s", gain);
+    /* a long kernel's frame less kernel is the difference of two noisy medians: 1.3 ms against the
+     * median 0.8 (1.6x) on a 38.3 ms frame moves its per-frame gain by 1 %: no outlier */
+    rows.row[2].kernel.median = 37.0;
+    rows.row[2].frame.median = 38.3;
+    lesson_edge_measure(&e, sb_variant_find("integral", "cuda-pdl"), &rows, NULL, "sum");
+    CHECKF(!e.frame_outlier, "a 0.5 ms excess on a 38.3 ms frame called an outlier");
+    sb_rows_free(&rows);
+}
+
 static void test_lessons_page(void)
 {
     const char *dir = rung_results(), *out = test_pathf("lesson-report");
@@ -389,6 +428,7 @@ const sb_test tests_lessons[] = {
       test_lesson_command },
     { "lessons: the report's lessons page: tree, edges, tried and lost; the ladder against the parent",
       test_lessons_page },
+    { "lessons: an edge against a per-frame outlier shows no per-frame gain", test_frame_outliers },
     { "lessons: no kernel is defined in two rung files (a copied kernel keeps internal linkage)", test_kernels_private },
 };
 const int tests_lessons_count = sizeof tests_lessons / sizeof tests_lessons[0];
