@@ -11,12 +11,12 @@
  * tile's stretch of the seam always joins, so no skip ever rests on
  * another seam's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 0.05309 -> 0.05014 ms (1.06x), per frame 0.3713 -> 0.3658 ms (1.02x)
+ *     kernel 0.05333 -> 0.05083 ms (1.05x), per frame 0.3712 -> 0.3716 ms (1.00x)
  *   meanshift r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 4.332 -> 4.327 ms (same (1.00x)), per frame 4.657 -> 4.615 ms (1.01x)
+ *     kernel 4.332 -> 4.333 ms (same (1.00x)), per frame 4.617 -> 4.605 ms (1.00x)
  */
 #include "ms_device.cuh"
 

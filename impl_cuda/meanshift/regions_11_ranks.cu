@@ -23,7 +23,7 @@
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-ranks):
  *     kernel 0.0773 -> 0.07891 ms (same (0.98x)), per frame 0.5393 -> 0.5628 ms (0.96x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-ranks):
- *     kernel 4.327 -> 4.325 ms (same (1.00x)), per frame 4.615 -> 4.621 ms (1.00x)
+ *     kernel 4.333 -> 4.33 ms (same (1.00x)), per frame 4.605 -> 4.614 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -25,7 +25,7 @@
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-active):
  *     kernel 0.0773 -> 0.07802 ms (same (0.99x)), per frame 0.5393 -> 0.5469 ms (0.99x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-active):
- *     kernel 4.327 -> 4.332 ms (same (1.00x)), per frame 4.615 -> 4.618 ms (1.00x)
+ *     kernel 4.333 -> 4.323 ms (same (1.00x)), per frame 4.605 -> 4.631 ms (0.99x)
  */
 #include "ms_device.cuh"
 

@@ -15,10 +15,12 @@
  * and the pass is as long as its loads and stores of every pixel's link
  * and label (NOTES.md).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
  * written by make lesson-headers, checked by make test):
- *   meanshift-flood r16 (cuda-seams -> cuda-warproots): not both in the run
- *   meanshift r16 (cuda-seams -> cuda-warproots): not both in the run
+ *   meanshift-flood r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
+ *     kernel 0.05083 -> 0.05042 ms (same (1.01x)), per frame 0.3716 -> 0.3727 ms (1.00x)
+ *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
+ *     kernel 4.333 -> 4.328 ms (same (1.00x)), per frame 4.605 -> 4.621 ms (1.00x)
  */
 #include "ms_device.cuh"
 

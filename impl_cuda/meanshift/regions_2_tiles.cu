@@ -13,14 +13,14 @@
  * unions never touch global memory.  Region sums are cuda-global's.  What
  * it bought: below.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.767 -> 0.07936 ms (22.3x), per frame 2.081 -> 0.3965 ms (5.25x)
+ *     kernel 1.747 -> 0.07954 ms (22.0x), per frame 2.093 -> 0.3993 ms (5.24x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
  *     kernel 2.024 -> 0.3176 ms (6.37x), per frame 2.505 -> 0.7975 ms (3.14x)
  *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 8.122 -> 4.639 ms (1.75x), per frame 8.394 -> 4.946 ms (1.70x)
+ *     kernel 7.883 -> 4.622 ms (1.71x), per frame 8.233 -> 4.881 ms (1.69x)
  */
 #include "ms_device.cuh"
 

@@ -15,7 +15,7 @@
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
  *     kernel 0.3176 -> 0.2604 ms (1.22x), per frame 0.7975 -> 0.7355 ms (1.08x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.639 -> 4.553 ms (same (1.02x)), per frame 4.946 -> 4.854 ms (1.02x)
+ *     kernel 4.622 -> 4.56 ms (same (1.01x)), per frame 4.881 -> 4.863 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -21,7 +21,7 @@
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
  *     kernel 0.2604 -> 0.2445 ms (1.07x), per frame 0.7355 -> 0.7217 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.553 -> 4.515 ms (same (1.01x)), per frame 4.854 -> 4.804 ms (1.01x)
+ *     kernel 4.56 -> 4.52 ms (same (1.01x)), per frame 4.863 -> 4.813 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -19,14 +19,14 @@
  * On the photos, an eighth of the pixels, it loses (the lessons page);
  * why is not profiled yet.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-tiles -> cuda-blocks):
- *     kernel 0.07936 -> 0.06808 ms (1.17x), per frame 0.3965 -> 0.3891 ms (1.02x)
+ *     kernel 0.07954 -> 0.06778 ms (1.17x), per frame 0.3993 -> 0.3889 ms (1.03x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
  *     kernel 0.2445 -> 0.2325 ms (1.05x), per frame 0.7217 -> 0.7097 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 4.515 -> 4.493 ms (same (1.01x)), per frame 4.804 -> 4.792 ms (1.00x)
+ *     kernel 4.52 -> 4.496 ms (same (1.01x)), per frame 4.813 -> 4.791 ms (1.00x)
  */
 #include "ms_device.cuh"
 

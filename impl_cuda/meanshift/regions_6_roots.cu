@@ -13,14 +13,14 @@
  * cost little (cuda-blocks' ccl_flatten 14.2 us against 5.2 + 9.7 here),
  * and listing the roots costs the tile kernel 8 us (22.6 -> 30.7 us).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.06808 -> 0.07264 ms (0.94x), per frame 0.3891 -> 0.3885 ms (1.00x)
+ *     kernel 0.06778 -> 0.07264 ms (0.93x), per frame 0.3889 -> 0.392 ms (0.99x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
  *     kernel 0.2325 -> 0.2399 ms (0.97x), per frame 0.7097 -> 0.716 ms (0.99x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 4.493 -> 4.504 ms (same (1.00x)), per frame 4.792 -> 4.791 ms (1.00x)
+ *     kernel 4.496 -> 4.508 ms (same (1.00x)), per frame 4.791 -> 4.797 ms (1.00x)
  */
 #include "ms_device.cuh"
 

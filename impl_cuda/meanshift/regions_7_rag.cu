@@ -28,7 +28,7 @@
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
  *     kernel 0.2325 -> 0.1018 ms (2.28x), per frame 0.7097 -> 0.561 ms (1.27x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 4.493 -> 4.361 ms (same (1.03x)), per frame 4.792 -> 4.644 ms (1.03x)
+ *     kernel 4.496 -> 4.37 ms (same (1.03x)), per frame 4.791 -> 4.653 ms (1.03x)
  */
 #include "ms_device.cuh"
 

@@ -18,7 +18,7 @@
  *   meanshift-merge r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
  *     kernel 0.1018 -> 0.0773 ms (1.32x), per frame 0.561 -> 0.5393 ms (1.04x)
  *   meanshift r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 4.361 -> 4.336 ms (same (1.01x)), per frame 4.644 -> 4.645 ms (1.00x)
+ *     kernel 4.37 -> 4.342 ms (same (1.01x)), per frame 4.653 -> 4.626 ms (1.01x)
  */
 #include "ms_device.cuh"
 

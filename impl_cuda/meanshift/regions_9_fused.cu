@@ -14,12 +14,12 @@
  * its cooperative rounds -- is cuda-coop's.  The merge step alone has no
  * flood, so it stays cuda-coop.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T112558Z-1965, commit 2b2ff06;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-fused):
- *     kernel 0.06808 -> 0.05309 ms (1.28x), per frame 0.3891 -> 0.3713 ms (1.05x)
+ *     kernel 0.06778 -> 0.05333 ms (1.27x), per frame 0.3889 -> 0.3712 ms (1.05x)
  *   meanshift r16 at synth-1920x1080 (cuda-coop -> cuda-fused):
- *     kernel 4.336 -> 4.332 ms (same (1.00x)), per frame 4.645 -> 4.657 ms (1.00x)
+ *     kernel 4.342 -> 4.332 ms (same (1.00x)), per frame 4.626 -> 4.617 ms (1.00x)
  */
 #include "ms_device.cuh"
 
