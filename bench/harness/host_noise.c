@@ -92,9 +92,13 @@ double sb_host_steal_ms(const int *cpus, int n)
 
 /* ---- CPU speed ---- */
 
-enum { PROBE_STEPS = 40000, PROBE_TRIES = 3, PROBE_CPUS = CPU_SETSIZE };
+enum { PROBE_STEPS = 40000, PROBE_TRIES = 3, PROBE_CPUS = CPU_SETSIZE, PROBE_TEAMS = 65 };
 
-static double probe_best[PROBE_CPUS];          /* ms, 0: not yet probed */
+/* The best time of each CPU, by how many CPUs ran the probe at once
+ * (teams of more than 64 share the last row): a CPU runs slower while the
+ * others run too, so a probe is held to the best of probes like it.
+ * Each row (PROBE_CPUS ms, 0: not yet probed) is allocated when first used. */
+static double *probe_best[PROBE_TEAMS];
 static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* A chain of dependent multiply-adds: its time is the core's speed. */
@@ -132,6 +136,16 @@ static void *probe_thread(void *arg)
     return NULL;
 }
 
+void sb_host_speed_forget(void)
+{
+    pthread_mutex_lock(&probe_lock);
+    for (int t = 0; t < PROBE_TEAMS; t++) {
+        free(probe_best[t]);
+        probe_best[t] = NULL;
+    }
+    pthread_mutex_unlock(&probe_lock);
+}
+
 double sb_host_slowdown(const int *cpus, int n)
 {
     probe_job *jobs = calloc((size_t)n, sizeof *jobs);
@@ -145,13 +159,17 @@ double sb_host_slowdown(const int *cpus, int n)
                          pthread_create(&threads[i], NULL, probe_thread, &jobs[i]) == 0;
         }
         pthread_mutex_lock(&probe_lock);
+        int team = n < PROBE_TEAMS ? n : PROBE_TEAMS - 1;
+        if (!probe_best[team])
+            probe_best[team] = calloc(PROBE_CPUS, sizeof *probe_best[team]);
         for (int i = 0; i < n; i++) {
             if (!started[i])
                 continue;
             pthread_join(threads[i], NULL);
-            double ms = jobs[i].ms, *best = &probe_best[jobs[i].cpu];
-            if (ms <= 0)
+            double ms = jobs[i].ms;
+            if (ms <= 0 || !probe_best[team])
                 continue;
+            double *best = &probe_best[team][jobs[i].cpu];
             if (*best == 0.0 || ms < *best)
                 *best = ms;
             worst = ms / *best > worst ? ms / *best : worst;

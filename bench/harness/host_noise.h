@@ -31,16 +31,23 @@ enum { SB_QUIET_MAX_MS = 50 };
  *   time depending on the CPU, and a serial row pinned to one CPU took
  *   1.0 s in one run and 1.76 s in the next.  sb_host_slowdown() times a
  *   fixed chain of dependent floating-point operations (no memory traffic)
- *   on each of a row's CPUs and compares it with the best that CPU ever
- *   ran it in this process; a row whose CPUs ran it more than
+ *   on each of a row's CPUs at once and compares it with the best that CPU
+ *   ran it in this process with as many CPUs running it at once (16 busy
+ *   CPUs run slower than one: against bests taken by smaller teams, the
+ *   slowest of 16 read a median 1.31x on the H100 host, and flagged nearly
+ *   every 16-thread row); a row whose CPUs ran it more than
  *   SB_SLOWDOWN_UNSTABLE slower at a round's start or end is flagged
- *   unstable. */
+ *   unstable.  The caller probes quiet CPUs (sb_host_wait_quiet): a probe
+ *   thread beside a spinning worker of the row's own team waits for that
+ *   worker's time slice. */
 #define SB_SLOWDOWN_UNSTABLE 1.10
 
-/* The slowest of cpus[0..n)'s probe times over its own best, >= 1.0 (the
- * probe runs on all of them at once, a thread pinned to each, about 1 ms);
- * 0 when it cannot run there. */
+/* The slowest of cpus[0..n)'s probe times over its own best in probes of
+ * n CPUs, >= 1.0 (the probe runs on all of them at once, a thread pinned
+ * to each, about 1 ms); 0 when it cannot run there. */
 double sb_host_slowdown(const int *cpus, int n);
+/* Forget every CPU's best (a test that needs a first probe). */
+void sb_host_speed_forget(void);
 
 /*   Memory speed.  The fixed loop above runs in registers, and another
  *   tenant's memory traffic leaves it untouched: on a 2-core cloud machine

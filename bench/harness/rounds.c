@@ -40,10 +40,13 @@ int sb_rounds_cpus(int threads, int *cpus, int max)
     return all;                /* unpinned, or more threads than CPUs: every CPU */
 }
 
-/* How fast the row's CPUs run now (host_noise.h), into rr->slowdown. */
+/* How fast the row's CPUs run now (host_noise.h), into rr->slowdown: once
+ * they are quiet, since a probe beside the row's own spinning threads
+ * would read their time slices. */
 static void probe_speed(sb_rounds_row *rr)
 {
     static int cpus[CPU_SETSIZE];
+    sb_host_wait_quiet(SB_QUIET_MAX_MS);
     int n = sb_rounds_cpus(rr->threads, cpus, CPU_SETSIZE);
     double slowdown = n > 0 ? sb_host_slowdown(cpus, n) : 0.0;
     if (slowdown > rr->slowdown)

@@ -47,11 +47,14 @@ static sb_status run_begin(bench_run *r, sb_error *err)
     snprintf(r->env.set, sizeof r->env.set, "%s", r->ds.name);
     r->env.l2_flush = o->timing.flush_l2;
     sb_placement_enable(o->pin);
-    /* each CPU's best speed, the bound its rows are held to (host_noise.h) */
+    /* each CPU's best speed in each team of the thread counts, the bound
+     * its rows are held to (host_noise.h) */
     static int cpus[CPU_SETSIZE];
-    int ncpus = sb_placement_order(cpus, CPU_SETSIZE);
-    for (int i = 0; i < 3 && ncpus > 0 && !o->check_only; i++)
-        sb_host_slowdown(cpus, ncpus);
+    for (int t = 0; t < o->nthreads && !o->check_only; t++) {
+        int ncpus = sb_rounds_cpus(o->threads[t], cpus, CPU_SETSIZE);
+        for (int i = 0; i < 3 && ncpus > 0; i++)
+            sb_host_slowdown(cpus, ncpus);
+    }
     r->timing = o->timing;
     snprintf(r->timing.gpu_uuid, sizeof r->timing.gpu_uuid, "%s", r->env.device.uuid);
     snprintf(r->row_commit, sizeof r->row_commit, "%s%s", r->env.commit, r->env.dirty == 1 ? "-dirty" : "");

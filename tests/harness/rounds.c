@@ -200,6 +200,23 @@ static void test_memory_probe_flags(void)
     CHECKF(first >= 1.0 && again >= 1.0, "probe read %g then %g of its best", first, again);
 }
 
+/* The CPU speed probe holds a probe of n CPUs to the bests of probes of n
+ * CPUs: the first probe of a team is its own best, whatever one CPU alone
+ * ran before (16 busy CPUs run slower than one, and every 16-thread row
+ * of the H100 host read slow against bests of smaller teams). */
+static void test_speed_probe_by_team(void)
+{
+    int order[CPU_SETSIZE];
+    int n = sb_placement_order(order, CPU_SETSIZE);
+    if (n < 2)
+        return;
+    sb_host_speed_forget();                          /* the rows of earlier tests probed teams too */
+    for (int i = 0; i < 5; i++)
+        CHECK(sb_host_slowdown(order, 1) >= 1.0);
+    double first = sb_host_slowdown(order, 2);     /* no probe of two CPUs before this one */
+    CHECKF(first == 1.0, "the first probe of two CPUs read %g of a best", first);
+}
+
 /* The placement: every CPU the process may use, once, the first thread of
  * each core before any second one; a thread pinned there runs there; the
  * caller held for a row gets its CPUs back. */
@@ -313,6 +330,7 @@ const sb_test tests_rounds[] = {
       test_rounds_slow_rows },
     { "rounds: a slow row's runs are read against the host's memory speed; beyond 1.25x it is unstable",
       test_memory_probe_flags },
+    { "rounds: the CPU speed probe holds a team of CPUs to the best of teams of its size", test_speed_probe_by_team },
     { "placement: every usable CPU once, cores first; the caller held and given back", test_placement },
     { "pool: worker i on thread i's CPU; back-to-back jobs find the workers awake, later ones wake them",
       test_pool_spins_then_sleeps },
