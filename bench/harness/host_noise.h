@@ -32,10 +32,10 @@ enum { SB_QUIET_MAX_MS = 50 };
  *   1.0 s in one run and 1.76 s in the next.  sb_host_slowdown() times a
  *   fixed chain of dependent floating-point operations (no memory traffic)
  *   on each of a row's CPUs at once and compares it with the best that CPU
- *   ran it in this process with as many CPUs running it at once (16 busy
- *   CPUs run slower than one: against bests taken by smaller teams, the
- *   slowest of 16 read a median 1.31x on the H100 host, and flagged nearly
- *   every 16-thread row); a row whose CPUs ran it more than
+ *   ran it in this process with as many CPUs running it at once (16 CPUs
+ *   busy at once may run slower than one: on the H100 host, against bests
+ *   that smaller teams had set, the slowest of 16 read a median 1.31x);
+ *   a row whose CPUs ran it more than
  *   SB_SLOWDOWN_UNSTABLE slower at a round's start or end is flagged
  *   unstable.  The caller probes quiet CPUs (sb_host_wait_quiet): a probe
  *   thread beside a spinning worker of the row's own team waits for that
