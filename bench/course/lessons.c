@@ -5,6 +5,8 @@
 #include "harness/renames.h"
 #include "io/stage_view.h"
 
+#include "segbench/stats.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,12 +87,6 @@ static void census_read(lesson_census *c, const char *results_dir, const char *a
     fclose(fp);
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The median of per frame less kernel over the CUDA rows of (stage,
  * image): what crossing the bus takes there; 0 when fewer than 4 rows
  * (too few for one of them to stand out). */
@@ -104,13 +100,11 @@ static double median_transfer(const sb_rows *rows, const char *algo, const char 
             !strncmp(r->backend, "cuda", 4) && r->frame.median > 0 && r->kernel.median > 0)
             t[n++] = r->frame.median - r->kernel.median;
     }
-    double median = 0.0;
-    if (n >= 4) {
-        qsort(t, (size_t)n, sizeof *t, by_value);
-        median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-    }
+    sb_summary sum = { 0 };
+    if (n >= 4)
+        sb_summarize(t, n, &sum);
     free(t);
-    return median;
+    return sum.median;
 }
 
 static int frame_outlier(const sb_row *r, double transfer)

@@ -235,17 +235,24 @@ static void load_machine(machine *m, const char *dir)
                 snprintf(m->commit, sizeof m->commit, "mixed");
 }
 
-/* The time of one variant (best thread count) at (stage, image), or 0. */
-static double variant_ms(const sb_rows *rows, const char *stage, const char *image, const char *variant)
+/* The row of `variant` at (stage, image) at its best thread count, or NULL. */
+static const sb_row *variant_row(const sb_rows *rows, const char *stage, const char *image, const char *variant)
 {
-    double best_ms = 0.0;
+    const sb_row *b = NULL;
     for (int i = 0; i < rows->count; i++) {
         const sb_row *r = &rows->row[i];
         if (!strcmp(r->stage, stage) && !strcmp(r->image, image) && !strcmp(r->variant, variant) &&
-            strcmp(r->agreement, "FAIL") && r->kernel.median > 0 && (!best_ms || r->kernel.median < best_ms))
-            best_ms = r->kernel.median;
+            strcmp(r->agreement, "FAIL") && r->kernel.median > 0 && (!b || r->kernel.median < b->kernel.median))
+            b = r;
     }
-    return best_ms;
+    return b;
+}
+
+/* The time of one variant (best thread count) at (stage, image), or 0. */
+static double variant_ms(const sb_rows *rows, const char *stage, const char *image, const char *variant)
+{
+    const sb_row *r = variant_row(rows, stage, image, variant);
+    return r ? r->kernel.median : 0.0;
 }
 
 /* " 39.10 |", or with the variant's name: " 39.10 (cuda-graph) |" */
@@ -332,19 +339,6 @@ static void side_by_side(FILE *md, machine *m, const int *pick, int n, int ratio
             }
         }
     }
-}
-
-/* The row of `variant` at (stage, image) at its best thread count, or NULL. */
-static const sb_row *variant_row(const sb_rows *rows, const char *stage, const char *image, const char *variant)
-{
-    const sb_row *b = NULL;
-    for (int i = 0; i < rows->count; i++) {
-        const sb_row *r = &rows->row[i];
-        if (!strcmp(r->stage, stage) && !strcmp(r->image, image) && !strcmp(r->variant, variant) &&
-            strcmp(r->agreement, "FAIL") && r->kernel.median > 0 && (!b || r->kernel.median < b->kernel.median))
-            b = r;
-    }
-    return b;
 }
 
 /* Every row both sets measured (algorithm, stage, variant, threads,
