@@ -147,15 +147,15 @@ static void test_rounds_slow_rows(void)
 {
     sb_timing_opts o;
     sb_timing_defaults(&o);
-    o.budget_ms = 4;
+    o.budget_ms = 8;                                /* runs of 10 ms: 14 ms from 3 budgets, room for a CI machine's pauses */
     sb_measurement m;
-    run_ms[0] = run_ms[1] = run_ms[2] = 6;          /* 1.5 budgets */
+    run_ms[0] = run_ms[1] = run_ms[2] = 10;         /* 1.25 budgets */
     measure_in_rounds(3, &o, &m);
     CHECKF(m.kernel.n == 3 && runs == 3 && m.rounds == 3, "%d samples of %d runs, %d parts", m.kernel.n, runs,
            m.rounds);
     CHECKF(m.mem_slowdown >= 1.0, "a slow row's runs not probed for memory speed (%g)", m.mem_slowdown);
     sb_measurement_free(&m);
-    run_ms[0] = run_ms[1] = run_ms[2] = 14;         /* 3.5 budgets: its one run */
+    run_ms[0] = run_ms[1] = run_ms[2] = 28;         /* 3.5 budgets: its one run */
     measure_in_rounds(3, &o, &m);
     CHECKF(m.kernel.n == 1 && runs == 1, "%d samples of %d runs", m.kernel.n, runs);
     CHECKF(m.mem_slowdown >= 1.0, "a one-run row not probed for memory speed (%g)", m.mem_slowdown);
@@ -164,7 +164,7 @@ static void test_rounds_slow_rows(void)
     measure_in_rounds(3, &o, &m);
     CHECKF(m.kernel.n > 3 && m.mem_slowdown == 0.0, "%d samples, memory slowdown %g", m.kernel.n, m.mem_slowdown);
     sb_measurement_free(&m);
-    run_ms[0] = run_ms[1] = run_ms[2] = 6;          /* one round (sb_measure): all three in it */
+    run_ms[0] = run_ms[1] = run_ms[2] = 10;         /* one round (sb_measure): all three in it */
     measure_in_rounds(1, &o, &m);
     CHECKF(m.kernel.n == 3 && runs == 3, "%d samples of %d runs", m.kernel.n, runs);
     sb_measurement_free(&m);
