@@ -1,0 +1,419 @@
+/* 14_ticket.cu - cuda-staged in one pass: strips taken by ticket, each
+ * learning the column sums above it by decoupled look-back over the strips
+ * before it (variant "cuda-ticket").
+ *
+ * A branch of cuda-staged.  The idea: cuda-staged reads the image twice
+ * (strip_totals, then strip_sat) and waits between them for a grid-wide
+ * carry scan.  Here one kernel does all three: a block takes a strip from
+ * an atomic ticket, loads its pixels, sums each column of the strip, and
+ * posts those sums (an "aggregate"); then it learns U, the column sums
+ * above the strip, from the strips before it, posts U plus its own sums
+ * (an "inclusive"), and scans and writes its rows as cuda-staged's
+ * strip_sat does.  Each pixel is read once.
+ *
+ * The look-back (Merrill and Garland 2016, "Single-pass parallel prefix
+ * scan with decoupled look-back") here carries a vector, not a number: a
+ * strip's carry is one sum per column.  Each warp looks back along its own
+ * slice of 512 columns (its lanes' 16 columns each), with a flag per strip
+ * and slice.  Its lane k watches strip s - 1 - k for k < LOOKBACK; the warp
+ * waits until one of them is inclusive and every nearer one has posted,
+ * then adds their vectors.  A window without an inclusive is waited out,
+ * not walked past: summing every aggregate back to the first strip, as a
+ * scalar look-back does, would read a quadratic number of vectors when all
+ * the strips run at once, as they do at 4K.
+ *
+ * Tickets, not blockIdx, give a block its strip, so a block waits only on
+ * strips taken before it, whose blocks are running: the spin cannot
+ * deadlock whatever order the GPU starts blocks in.  Flags carry the
+ * launch's epoch, so nothing is cleared between launches (cuda-lookback,
+ * 8_lookback.cu, does the same).
+ *
+ * The strips and the scans are cuda-strips' (9_strips.cu explains them),
+ * the loads and stores cuda-staged's.
+ */
+#include "integral_device.cuh"
+
+#include <cuda/atomic>
+
+enum {
+    STRIP_ROWS = 8,                           /* rows a strip; divides INTEGRAL_PAD_Y */
+    STRIP_THREADS = 256,                      /* a block: one strip, 16 pixels a thread */
+    STRIP_WARPS = STRIP_THREADS / 32,
+    PIXELS = 16,                              /* a thread's pixels of a row: one 16-byte load */
+    STRIP_SEGMENT = STRIP_THREADS * PIXELS,   /* pixels of a row scanned at once */
+    SLICE = 32 * PIXELS,                      /* columns a warp: the width of one look-back chain */
+    LOOKBACK = 8                              /* strips before it a warp watches at once (at most 32) */
+};
+static_assert(INTEGRAL_PAD_X % PIXELS == 0, "a thread's pixels are all inside the padded row or all out");
+
+/* 16 pixels of a row at once, and pixel i of them. */
+__device__ __forceinline__ uint4 load16(const uint8_t *in, int pitch, int x, int y)
+{
+    return __ldg(reinterpret_cast<const uint4 *>(in + (size_t)y * pitch + x));
+}
+__device__ __forceinline__ uint32_t pixel(const uint4 &q, int i)
+{
+    uint32_t w = i < 4 ? q.x : i < 8 ? q.y : i < 12 ? q.z : q.w;   /* i is a constant after unrolling */
+    return (w >> (8 * (i % 4))) & 0xff;
+}
+
+/* The values of a 16-pixel group summed, in four byte dot products
+ * (dp4a): the row totals need no unpacked pixels. */
+__device__ __forceinline__ uint32_t total16(SumOp, const uint4 &q)
+{
+    const uint32_t ones = 0x01010101u;
+    return __dp4a(q.x, ones, __dp4a(q.y, ones, __dp4a(q.z, ones, __dp4a(q.w, ones, 0u))));
+}
+__device__ __forceinline__ uint32_t total16(SquareOp, const uint4 &q)   /* at most 16 x 255^2 */
+{
+    return __dp4a(q.x, q.x, __dp4a(q.y, q.y, __dp4a(q.z, q.z, __dp4a(q.w, q.w, 0u))));
+}
+
+/* A warp's row of sums (32 lanes x 16) leaves through shared memory: each
+ * lane puts its 16 sums in as 16-byte chunks, then takes out chunks lane,
+ * lane + 32, ..., so each store instruction writes 512 contiguous bytes.
+ * Chunk c sits at c ^ ((c / 8) % 8): the 8 lanes of a quarter-warp phase
+ * then touch 8 different bank groups both ways. */
+template <class T>
+struct row_stage {
+    enum { CHUNKS = 32 * PIXELS * (int)sizeof(T) / 16, PER_LANE = CHUNKS / 32 };
+    uint4 chunk[CHUNKS];
+    static __device__ __forceinline__ int at(int c) { return c ^ ((c >> 3) & 7); }
+};
+
+template <class T>
+__device__ __forceinline__ void store_row_staged(row_stage<T> &st, const T (&acc)[PIXELS], T *row, int x_warp,
+                                                 int pw, int lane)
+{
+    enum { PER_LANE = row_stage<T>::PER_LANE, PER_CHUNK = 16 / (int)sizeof(T) };
+#pragma unroll
+    for (int j = 0; j < PER_LANE; j++) {
+        uint4 v;
+        memcpy(&v, &acc[j * PER_CHUNK], 16);
+        st.chunk[row_stage<T>::at(lane * PER_LANE + j)] = v;
+    }
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < PER_LANE; k++) {
+        int c = lane + 32 * k;
+        int x = x_warp + c * PER_CHUNK;
+        if (x < pw)
+            __stcs(reinterpret_cast<uint4 *>(row + x), st.chunk[row_stage<T>::at(c)]);
+    }
+    __syncwarp();                                 /* the stage is free for the next row */
+}
+static_assert(INTEGRAL_PAD_Y % STRIP_ROWS == 0, "strips tile the padded height");
+
+/* ---- the chains: a flag per strip and slice, epoch * 2 (+1 when inclusive) ---------- */
+
+/* What one launch needs to find its strip and its predecessors' sums. */
+template <class T>
+struct ticket_args {
+    int strips, slices, pw;        /* strips down, warp slices across, the row pitch */
+    T *agg;                        /* [strips][pw] each strip's column sums */
+    T *inc;                        /* [strips][pw] the column sums down to each strip's bottom row */
+    uint32_t *flag;                /* [strips][slices] */
+    uint32_t *ticket;              /* blocks take strips in this order */
+    uint32_t first_ticket, epoch;
+};
+
+__device__ __forceinline__ uint32_t flag_acquire(const uint32_t *flag)
+{
+    return cuda::atomic_ref<const uint32_t, cuda::thread_scope_device>(*flag).load(cuda::memory_order_acquire);
+}
+
+/* Every lane has written its values; make them visible, then raise the flag. */
+__device__ __forceinline__ void flag_publish(uint32_t *flag, uint32_t value, int lane)
+{
+    __threadfence();
+    __syncwarp();
+    if (lane == 0)
+        cuda::atomic_ref<uint32_t, cuda::thread_scope_device>(*flag).store(value, cuda::memory_order_release);
+}
+
+/* A lane's 16 column sums to and from the chains, through L2 (another SM
+ * reads or wrote them). */
+template <class T>
+__device__ __forceinline__ void put16(T *p, const T (&v)[PIXELS])
+{
+#pragma unroll
+    for (int i = 0; i < PIXELS * (int)sizeof(T) / 16; i++) {
+        uint4 q;
+        memcpy(&q, reinterpret_cast<const char *>(v) + 16 * i, 16);
+        __stcg(reinterpret_cast<uint4 *>(p) + i, q);
+    }
+}
+template <class T>
+__device__ __forceinline__ void add16(const T *p, T (&sum)[PIXELS])
+{
+    T v[PIXELS];
+#pragma unroll
+    for (int i = 0; i < PIXELS * (int)sizeof(T) / 16; i++) {
+        uint4 q = __ldcg(reinterpret_cast<const uint4 *>(p) + i);
+        memcpy(reinterpret_cast<char *>(v) + 16 * i, &q, 16);
+    }
+#pragma unroll
+    for (int i = 0; i < PIXELS; i++)
+        sum[i] += v[i];
+}
+
+/* U for this lane's 16 columns: the sums of the strips before strip s.
+ * Lane k watches strip s - 1 - k (k < LOOKBACK); once one of them is
+ * inclusive and every nearer one has posted, the warp adds the nearer
+ * ones' aggregates and that one's inclusive. */
+template <class T>
+__device__ void look_back(const ticket_args<T> &a, int s, int slice, int x, bool inside, int lane, T (&u)[PIXELS])
+{
+#pragma unroll
+    for (int i = 0; i < PIXELS; i++)
+        u[i] = 0;
+    int window = min((int)LOOKBACK, s);
+    if (window == 0)
+        return;                                   /* the first strip: nothing above */
+    const uint32_t *watched = a.flag + (size_t)(s - 1 - lane) * a.slices + slice;
+    unsigned inclusive;
+    for (unsigned pause = 32;; pause = min(2 * pause, 512u)) {   /* back off: leave L2 to the writers */
+        uint32_t f = lane < window ? flag_acquire(watched) : 0;
+        unsigned posted = __ballot_sync(LANES_ALL, f >> 1 == a.epoch);
+        inclusive = __ballot_sync(LANES_ALL, f == a.epoch * 2 + 1);
+        unsigned upto = (inclusive & (0u - inclusive)) * 2 - 1;   /* the nearest inclusive and all nearer */
+        if (inclusive && (posted & upto) == upto)
+            break;
+        __nanosleep(pause);
+    }
+    int nearest = __ffs(inclusive) - 1;
+    if (!inside)
+        return;
+    for (int k = 0; k < nearest; k++)
+        add16(a.agg + (size_t)(s - 1 - k) * a.pw + x, u);
+    add16(a.inc + (size_t)(s - 1 - nearest) * a.pw + x, u);
+}
+
+/* This warp's link of the chain: post the strip's column sums, learn U
+ * from the strips before, post U plus the strip's sums. */
+template <class T>
+__device__ __forceinline__ void column_carries(const ticket_args<T> &a, int s, int slice, int x, bool inside,
+                                               int lane, const T (&col)[PIXELS], T (&u)[PIXELS])
+{
+    uint32_t *mine = a.flag + (size_t)s * a.slices + slice;
+    size_t at = (size_t)s * a.pw + x;
+    if (s > 0) {                                  /* the first strip goes straight to inclusive */
+        if (inside)
+            put16(a.agg + at, col);
+        flag_publish(mine, a.epoch * 2, lane);
+    }
+    look_back(a, s, slice, x, inside, lane, u);
+    T below[PIXELS];
+#pragma unroll
+    for (int i = 0; i < PIXELS; i++)
+        below[i] = u[i] + col[i];
+    if (inside)
+        put16(a.inc + at, below);
+    flag_publish(mine, a.epoch * 2 + 1, lane);
+}
+
+/* The block-wide part of scanning ROWS rows at once.  On entry each warp's
+ * lane 31 has stored its warp's total of row r in part[r][warp]; on return
+ * part[r][w] holds the total of row r over warps before w, and
+ * segment[r] the total of row r over the whole block. */
+template <int ROWS, class T>
+__device__ __forceinline__ void block_scan_rows(T (&part)[ROWS][STRIP_WARPS], T (&segment)[ROWS], int lane,
+                                                int warp)
+{
+    __syncthreads();                              /* every warp's totals are in */
+    for (int r = warp; r < ROWS; r += STRIP_WARPS) {
+        T v = lane < STRIP_WARPS ? part[r][lane] : T(0);   /* a lane a warp */
+        T inclusive = warp_inclusive_scan(v, lane);
+        if (lane < STRIP_WARPS)
+            part[r][lane] = inclusive - v;
+        if (lane == 31)
+            segment[r] = inclusive;
+    }
+    __syncthreads();
+}
+static_assert(STRIP_WARPS <= 32, "block_scan_rows gives each warp total a lane");
+
+/* A block per strip, the strip taken by ticket: row -1 (the carries U,
+ * from the look-back) and the strip's rows, one segment of the row at a
+ * time. */
+template <class Op>
+static __global__ void __launch_bounds__(STRIP_THREADS) ticket_sat(const uint8_t *in, ticket_args<typename Op::T> a,
+                                                                    typename Op::T *out)
+{
+    typedef typename Op::T T;
+    enum { ROWS = STRIP_ROWS + 1 };               /* row 0 here is U, row r + 1 the strip's row r */
+    __shared__ T part[ROWS][STRIP_WARPS], segment[ROWS];
+    __shared__ row_stage<T> stage[STRIP_WARPS];
+    __shared__ uint32_t my_ticket;
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    if (threadIdx.x == 0)
+        my_ticket = atomicAdd(a.ticket, 1u) - a.first_ticket;
+    __syncthreads();
+    int s = (int)my_ticket, y0 = s * STRIP_ROWS;
+
+    T carry[ROWS];                                /* each row's sum left of the segment */
+#pragma unroll
+    for (int r = 0; r < ROWS; r++)
+        carry[r] = 0;
+
+    for (int x0 = 0; x0 < a.pw; x0 += STRIP_SEGMENT) {
+        int x = x0 + threadIdx.x * PIXELS;
+        bool inside = x < a.pw;                   /* pw is a multiple of 16: all 16 or none */
+
+        uint4 pixels[STRIP_ROWS];                 /* all loads in flight before the first use */
+#pragma unroll
+        for (int r = 0; r < STRIP_ROWS; r++)
+            pixels[r] = inside ? load16(in, a.pw, x, y0 + r) : make_uint4(0, 0, 0, 0);
+
+        /* The strip's column sums, posted; U learnt from the strips before. */
+        T col[PIXELS];
+#pragma unroll
+        for (int i = 0; i < PIXELS; i++) {
+            col[i] = 0;
+#pragma unroll
+            for (int r = 0; r < STRIP_ROWS; r++)
+                col[i] += Op::of(pixel(pixels[r], i));
+        }
+        T u[PIXELS];
+        if (x0 + warp * SLICE < a.pw)             /* the warp has columns in this segment */
+            column_carries(a, s, x0 / SLICE + warp, x, inside, lane, col, u);
+        else
+#pragma unroll
+            for (int i = 0; i < PIXELS; i++)
+                u[i] = 0;
+
+        /* Each row's prefix within this thread's 16 pixels, then across the warp. */
+        T before[ROWS];                           /* the row summed over the warp's lanes before this one */
+        T total = 0;
+#pragma unroll
+        for (int i = 0; i < PIXELS; i++)
+            total += u[i];
+        T inclusive = warp_inclusive_scan(total, lane);
+        before[0] = inclusive - total;
+        if (lane == 31)
+            part[0][warp] = inclusive;
+#pragma unroll
+        for (int r = 0; r < STRIP_ROWS; r++) {
+            total = total16(Op(), pixels[r]);
+            inclusive = warp_inclusive_scan(total, lane);
+            before[r + 1] = inclusive - total;
+            if (lane == 31)
+                part[r + 1][warp] = inclusive;
+        }
+        block_scan_rows(part, segment, lane, warp);
+
+        /* Row -1 starts the running column sums: S(x, y0 - 1). */
+        T left = carry[0] + part[0][warp] + before[0];
+        T acc[PIXELS];
+        acc[0] = left + u[0];
+#pragma unroll
+        for (int i = 1; i < PIXELS; i++)
+            acc[i] = acc[i - 1] + u[i];
+        carry[0] += segment[0];
+#pragma unroll
+        for (int r = 0; r < STRIP_ROWS; r++) {
+            T run = carry[r + 1] + part[r + 1][warp] + before[r + 1];   /* the row left of pixel 0 */
+#pragma unroll
+            for (int i = 0; i < PIXELS; i++) {
+                run += Op::of(pixel(pixels[r], i));
+                acc[i] += run;
+            }
+            store_row_staged(stage[warp], acc, out + (size_t)(y0 + r) * a.pw, x0 + warp * 32 * PIXELS, a.pw, lane);
+            carry[r + 1] += segment[r + 1];
+        }
+        __syncthreads();                          /* part and segment are rewritten next segment */
+    }
+}
+
+/* ---- the host side ------------------------------------------------------------------ */
+
+/* The chains' values (sized for the squares' 64-bit sums), flags and ticket. */
+struct ticket_scratch {
+    int strips, slices;
+    void *agg, *inc;
+    uint32_t *flag, *ticket;
+    uint32_t next_ticket;              /* the first ticket of the next launch */
+    uint32_t epoch;                    /* of the last launch; 0: none yet */
+};
+
+static sb_status ticket_scratch_init(ticket_scratch *s, const integral_device *d, sb_error *err)
+{
+    s->strips = d->ph / STRIP_ROWS;
+    s->slices = sb_div_up(d->pw, SLICE);
+    size_t values = (size_t)s->strips * d->pw * sizeof(uint64_t), flags = (size_t)s->strips * s->slices;
+    SB_CUDA_TRY(cudaMalloc(&s->agg, values), err, d->who);
+    SB_CUDA_TRY(cudaMalloc(&s->inc, values), err, d->who);
+    SB_CUDA_TRY(cudaMalloc(&s->flag, flags * sizeof(uint32_t)), err, d->who);
+    SB_CUDA_TRY(cudaMalloc(&s->ticket, sizeof(uint32_t)), err, d->who);
+    SB_CUDA_TRY(cudaMemsetAsync(s->flag, 0, flags * sizeof(uint32_t), d->stream), err, d->who);
+    SB_CUDA_TRY(cudaMemsetAsync(s->ticket, 0, sizeof(uint32_t), d->stream), err, d->who);
+    return SB_OK;
+}
+
+static void ticket_scratch_release(ticket_scratch *s)
+{
+    cudaFree(s->agg);
+    cudaFree(s->inc);
+    cudaFree(s->flag);
+    cudaFree(s->ticket);
+}
+
+/* One launch a table: a new epoch (flags of older launches then read as
+ * "not yet"), tickets continuing where the last launch stopped. */
+template <class Op>
+static sb_status ticket_table(integral_device *d, ticket_scratch *s, typename Op::T *out, sb_error *err)
+{
+    typedef typename Op::T T;
+    if (s->epoch >= (1u << 30)) {             /* flags would wrap: start again from zero */
+        SB_CUDA_TRY(cudaMemsetAsync(s->flag, 0, (size_t)s->strips * s->slices * sizeof(uint32_t), d->stream), err,
+                    d->who);
+        s->epoch = 0;
+    }
+    ticket_args<T> a = { s->strips, s->slices, d->pw, (T *)s->agg, (T *)s->inc, s->flag, s->ticket,
+                         s->next_ticket, ++s->epoch };
+    s->next_ticket += (uint32_t)s->strips;
+    ticket_sat<Op><<<s->strips, STRIP_THREADS, 0, d->stream>>>(d->in, a, out);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+/* ---- the variant ------------------------------------------------------------------- */
+
+struct rung_state {
+    integral_device dev;   /* first: the shared upload and fetch read it */
+    ticket_scratch chains;
+};
+
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    sb_status st = integral_device_open(state, sizeof(rung_state), INTEGRAL_SHARED_OUTPUTS, in, params,
+                                        output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    return ticket_scratch_init(&s->chains, &s->dev, err);
+}
+
+static sb_status rung_run(void *state, sb_error *err)
+{
+    rung_state *s = (rung_state *)state;
+    sb_status st = ticket_table<SumOp>(&s->dev, &s->chains, s->dev.sum, err);
+    if (!st && s->dev.squares)
+        st = ticket_table<SquareOp>(&s->dev, &s->chains, s->dev.sq, err);
+    return st;
+}
+
+static void rung_release(void *state)
+{
+    rung_state *s = (rung_state *)state;
+    if (s)
+        ticket_scratch_release(&s->chains);
+    integral_device_close(s);
+}
+
+SB_VARIANT("integral", "cuda-ticket", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-staged in one pass: strips by ticket, column carries by decoupled look-back",
+           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
+SB_RUNG("integral", "cuda-ticket", "cuda-staged",
+        "one pass: each strip's column carries by vector look-back over the strips before it")
