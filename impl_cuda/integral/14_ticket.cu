@@ -42,7 +42,8 @@ enum {
     PIXELS = 16,                              /* a thread's pixels of a row: one 16-byte load */
     STRIP_SEGMENT = STRIP_THREADS * PIXELS,   /* pixels of a row scanned at once */
     SLICE = 32 * PIXELS,                      /* columns a warp: the width of one look-back chain */
-    LOOKBACK = 8                              /* strips before it a warp watches at once (at most 32) */
+    LOOKBACK = 32,                            /* strips before it a warp watches at once (at most 32) */
+    LOOKBACK_WALK = 0                         /* 1: add a window of aggregates and watch the next */
 };
 static_assert(INTEGRAL_PAD_X % PIXELS == 0, "a thread's pixels are all inside the padded row or all out");
 
@@ -143,50 +144,68 @@ __device__ __forceinline__ void put16(T *p, const T (&v)[PIXELS])
         __stcg(reinterpret_cast<uint4 *>(p) + i, q);
     }
 }
+/* Add the column sums of n strips, lane by lane: strip `first`, then the
+ * n - 1 strips above it, from inc for the last when last_inclusive, from
+ * agg otherwise.  GROUP strips' loads are in flight before the first add. */
 template <class T>
-__device__ __forceinline__ void add16(const T *p, T (&sum)[PIXELS])
+__device__ __forceinline__ void add_strips(const ticket_args<T> &a, int first, int n, bool last_inclusive, int x,
+                                           T (&sum)[PIXELS])
 {
-    T v[PIXELS];
+    enum { CHUNKS = PIXELS * (int)sizeof(T) / 16, GROUP = 4 * (int)sizeof(uint32_t) / (int)sizeof(T) };
+    for (int k = 0; k < n; k += GROUP) {
+        uint4 q[GROUP][CHUNKS];
 #pragma unroll
-    for (int i = 0; i < PIXELS * (int)sizeof(T) / 16; i++) {
-        uint4 q = __ldcg(reinterpret_cast<const uint4 *>(p) + i);
-        memcpy(reinterpret_cast<char *>(v) + 16 * i, &q, 16);
+        for (int g = 0; g < GROUP; g++) {
+            int j = k + g;
+            const T *values = (j == n - 1 && last_inclusive ? a.inc : a.agg) + (size_t)(first - j) * a.pw + x;
+#pragma unroll
+            for (int c = 0; c < CHUNKS; c++)
+                q[g][c] = j < n ? __ldcg(reinterpret_cast<const uint4 *>(values) + c) : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int g = 0; g < GROUP; g++) {
+            T v[PIXELS];
+            memcpy(v, q[g], sizeof v);
+#pragma unroll
+            for (int i = 0; i < PIXELS; i++)
+                sum[i] += v[i];
+        }
     }
-#pragma unroll
-    for (int i = 0; i < PIXELS; i++)
-        sum[i] += v[i];
 }
 
 /* U for this lane's 16 columns: the sums of the strips before strip s.
- * Lane k watches strip s - 1 - k (k < LOOKBACK); once one of them is
- * inclusive and every nearer one has posted, the warp adds the nearer
- * ones' aggregates and that one's inclusive. */
+ * Lane k watches strip base - 1 - k (k < LOOKBACK), base = s at first.
+ * Once one of them is inclusive and every nearer one has posted, the warp
+ * adds the nearer ones' aggregates and that one's inclusive, and is done.
+ * A window of aggregates only is added whole and the next one watched
+ * (LOOKBACK_WALK), or waited on until an inclusive appears in it. */
 template <class T>
 __device__ void look_back(const ticket_args<T> &a, int s, int slice, int x, bool inside, int lane, T (&u)[PIXELS])
 {
 #pragma unroll
     for (int i = 0; i < PIXELS; i++)
         u[i] = 0;
-    int window = min((int)LOOKBACK, s);
-    if (window == 0)
-        return;                                   /* the first strip: nothing above */
-    const uint32_t *watched = a.flag + (size_t)(s - 1 - lane) * a.slices + slice;
-    unsigned inclusive;
-    for (unsigned pause = 32;; pause = min(2 * pause, 512u)) {   /* back off: leave L2 to the writers */
-        uint32_t f = lane < window ? flag_acquire(watched) : 0;
-        unsigned posted = __ballot_sync(LANES_ALL, f >> 1 == a.epoch);
-        inclusive = __ballot_sync(LANES_ALL, f == a.epoch * 2 + 1);
-        unsigned upto = (inclusive & (0u - inclusive)) * 2 - 1;   /* the nearest inclusive and all nearer */
-        if (inclusive && (posted & upto) == upto)
-            break;
-        __nanosleep(pause);
+    for (int base = s; base > 0;) {               /* strips base.. are counted */
+        int window = min((int)LOOKBACK, base);
+        const uint32_t *watched = a.flag + (size_t)(base - 1 - lane) * a.slices + slice;
+        unsigned inclusive;
+        for (unsigned pause = 32;; pause = min(2 * pause, 512u)) {   /* back off: leave L2 to the writers */
+            uint32_t f = lane < window ? flag_acquire(watched) : 0;
+            unsigned posted = __ballot_sync(LANES_ALL, f >> 1 == a.epoch);
+            inclusive = __ballot_sync(LANES_ALL, f == a.epoch * 2 + 1);
+            unsigned upto = inclusive ? (inclusive & (0u - inclusive)) * 2 - 1   /* the nearest and all nearer */
+                                      : (window == 32 ? ~0u : (1u << window) - 1);
+            if ((posted & upto) == upto && (inclusive || LOOKBACK_WALK))
+                break;
+            __nanosleep(pause);
+        }
+        int n = inclusive ? __ffs(inclusive) : window;
+        if (inside)
+            add_strips(a, base - 1, n, inclusive != 0, x, u);
+        if (inclusive)
+            return;
+        base -= window;
     }
-    int nearest = __ffs(inclusive) - 1;
-    if (!inside)
-        return;
-    for (int k = 0; k < nearest; k++)
-        add16(a.agg + (size_t)(s - 1 - k) * a.pw + x, u);
-    add16(a.inc + (size_t)(s - 1 - nearest) * a.pw + x, u);
 }
 
 /* This warp's link of the chain: post the strip's column sums, learn U
@@ -237,7 +256,7 @@ static_assert(STRIP_WARPS <= 32, "block_scan_rows gives each warp total a lane")
  * from the look-back) and the strip's rows, one segment of the row at a
  * time. */
 template <class Op>
-static __global__ void __launch_bounds__(STRIP_THREADS) ticket_sat(const uint8_t *in, ticket_args<typename Op::T> a,
+static __global__ void __launch_bounds__(STRIP_THREADS, 2) ticket_sat(const uint8_t *in, ticket_args<typename Op::T> a,
                                                                     typename Op::T *out)
 {
     typedef typename Op::T T;
