@@ -15,18 +15,22 @@
  * scan with decoupled look-back") here carries a vector, not a number: a
  * strip's carry is one sum per column.  Each warp looks back along its own
  * slice of 512 columns (its lanes' 16 columns each), with a flag per strip
- * and slice.  Its lane k watches strip s - 1 - k for k < LOOKBACK; the warp
- * waits until one of them is inclusive and every nearer one has posted,
- * then adds their vectors.  A window without an inclusive is waited out,
- * not walked past: summing every aggregate back to the first strip, as a
- * scalar look-back does, would read a quadratic number of vectors when all
- * the strips run at once, as they do at 4K.
+ * and slice: its lanes watch the LOOKBACK strips before it at once, and
+ * it adds their column sums until it meets an inclusive.
  *
  * Tickets, not blockIdx, give a block its strip, so a block waits only on
  * strips taken before it, whose blocks are running: the spin cannot
  * deadlock whatever order the GPU starts blocks in.  Flags carry the
  * launch's epoch, so nothing is cleared between launches (cuda-lookback,
  * 8_lookback.cu, does the same).
+ *
+ * What it bought on the H100: a loss, 2.4x at 4K (NOTES.md, "A single pass
+ * by ticket", has the measurements).  Every strip's inclusive waits on the
+ * inclusive of a strip before it, so the strips post their inclusives one
+ * after another, each a round of flag, loads, fence and flag through L2:
+ * about 0.2 us a strip, 270 strips at 4K.  Three kernels do that carry
+ * scan in parallel, in about 5 us.  A wider window lets a strip skip
+ * ahead but adds more strips' sums, which are vectors: 2 KB a warp each.
  *
  * The strips and the scans are cuda-strips' (9_strips.cu explains them),
  * the loads and stores cuda-staged's.
@@ -42,8 +46,7 @@ enum {
     PIXELS = 16,                              /* a thread's pixels of a row: one 16-byte load */
     STRIP_SEGMENT = STRIP_THREADS * PIXELS,   /* pixels of a row scanned at once */
     SLICE = 32 * PIXELS,                      /* columns a warp: the width of one look-back chain */
-    LOOKBACK = 32,                            /* strips before it a warp watches at once (at most 32) */
-    LOOKBACK_WALK = 0                         /* 1: add a window of aggregates and watch the next */
+    LOOKBACK = 4                              /* strips before it a warp watches at once (at most 32) */
 };
 static_assert(INTEGRAL_PAD_X % PIXELS == 0, "a thread's pixels are all inside the padded row or all out");
 
@@ -174,11 +177,10 @@ __device__ __forceinline__ void add_strips(const ticket_args<T> &a, int first, i
 }
 
 /* U for this lane's 16 columns: the sums of the strips before strip s.
- * Lane k watches strip base - 1 - k (k < LOOKBACK), base = s at first.
- * Once one of them is inclusive and every nearer one has posted, the warp
- * adds the nearer ones' aggregates and that one's inclusive, and is done.
- * A window of aggregates only is added whole and the next one watched
- * (LOOKBACK_WALK), or waited on until an inclusive appears in it. */
+ * Lane k watches strip base - 1 - k (k < LOOKBACK), base = s at first,
+ * until every one of them has posted.  If one is inclusive, the warp adds
+ * the nearer ones' aggregates and the nearest inclusive, and is done; if
+ * none is, it adds the window's aggregates and watches the next window. */
 template <class T>
 __device__ void look_back(const ticket_args<T> &a, int s, int slice, int x, bool inside, int lane, T (&u)[PIXELS])
 {
@@ -195,7 +197,7 @@ __device__ void look_back(const ticket_args<T> &a, int s, int slice, int x, bool
             inclusive = __ballot_sync(LANES_ALL, f == a.epoch * 2 + 1);
             unsigned upto = inclusive ? (inclusive & (0u - inclusive)) * 2 - 1   /* the nearest and all nearer */
                                       : (window == 32 ? ~0u : (1u << window) - 1);
-            if ((posted & upto) == upto && (inclusive || LOOKBACK_WALK))
+            if ((posted & upto) == upto)
                 break;
             __nanosleep(pause);
         }
@@ -254,7 +256,8 @@ static_assert(STRIP_WARPS <= 32, "block_scan_rows gives each warp total a lane")
 
 /* A block per strip, the strip taken by ticket: row -1 (the carries U,
  * from the look-back) and the strip's rows, one segment of the row at a
- * time. */
+ * time.  Two blocks an SM (at most 128 registers a thread), so that nearly
+ * all of a 4K image's strips run at once. */
 template <class Op>
 static __global__ void __launch_bounds__(STRIP_THREADS, 2) ticket_sat(const uint8_t *in, ticket_args<typename Op::T> a,
                                                                     typename Op::T *out)
