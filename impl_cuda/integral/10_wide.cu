@@ -21,12 +21,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.02795 -> 0.05126 ms (0.55x), per frame 0.7955 -> 0.8156 ms (0.98x)
+ *     kernel 0.0281 -> 0.05002 ms (0.56x), per frame 0.8088 -> 0.8334 ms (0.97x)
  *   integral sqsum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.08139 -> 0.1726 ms (0.47x), per frame 2.054 -> 2.149 ms (0.96x)
+ *     kernel 0.08219 -> 0.1721 ms (0.48x), per frame 2.079 -> 2.169 ms (0.96x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.05126 -> 0.0263 ms (1.95x), per frame 0.8156 -> 0.7915 ms (1.03x)
+ *     kernel 0.05002 -> 0.02634 ms (1.90x), per frame 0.8334 -> 0.819 ms (1.02x)
  *   integral sqsum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.1726 -> 0.07083 ms (2.44x), per frame 2.149 -> 2.045 ms (1.05x)
+ *     kernel 0.1721 -> 0.07149 ms (2.41x), per frame 2.169 -> 2.057 ms (1.05x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.0263 -> 0.0264 ms (same (1.00x)), per frame 0.7915 -> 0.7949 ms (1.00x)
+ *     kernel 0.02634 -> 0.02648 ms (same (0.99x)), per frame 0.819 -> 0.7984 ms (1.03x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.07083 -> 0.0631 ms (1.12x), per frame 2.045 -> 2.028 ms (1.01x)
+ *     kernel 0.07149 -> 0.06275 ms (1.14x), per frame 2.057 -> 2.053 ms (1.00x)
  */
 #include "integral_device.cuh"
 

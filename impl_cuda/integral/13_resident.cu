@@ -34,12 +34,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.0263 -> 0.0304 ms (0.87x), per frame 0.7915 -> 0.8032 ms (0.99x)
+ *     kernel 0.02634 -> 0.03032 ms (0.87x), per frame 0.819 -> 0.8304 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.07083 -> 0.08619 ms (0.82x), per frame 2.045 -> 2.053 ms (1.00x)
+ *     kernel 0.07149 -> 0.08749 ms (0.82x), per frame 2.057 -> 2.065 ms (1.00x)
  */
 #include "integral_device.cuh"
 

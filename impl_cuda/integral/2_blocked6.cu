@@ -19,12 +19,12 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.5 -> 0.4207 ms (3.57x), per frame 2.278 -> 1.195 ms (1.91x)
+ *     kernel 1.464 -> 0.4211 ms (3.48x), per frame 2.253 -> 1.215 ms (1.85x)
  *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 3.11 -> 1.093 ms (2.85x), per frame 5.082 -> 3.064 ms (1.66x)
+ *     kernel 3.098 -> 1.091 ms (2.84x), per frame 5.154 -> 3.081 ms (1.67x)
  */
 #include "integral_device.cuh"
 

@@ -37,12 +37,12 @@
  * use it before loading the next.  The next rungs change those one at a
  * time (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 0.4207 -> 0.03002 ms (14.0x), per frame 1.195 -> 0.7985 ms (1.50x)
+ *     kernel 0.4211 -> 0.03022 ms (13.9x), per frame 1.215 -> 0.8362 ms (1.45x)
  *   integral sqsum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 1.093 -> 0.08442 ms (12.9x), per frame 3.064 -> 2.06 ms (1.49x)
+ *     kernel 1.091 -> 0.08315 ms (13.1x), per frame 3.081 -> 2.075 ms (1.49x)
  */
 #include "integral_device.cuh"
 

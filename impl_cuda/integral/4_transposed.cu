@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.03002 -> 0.02952 ms (same (1.02x)), per frame 0.7985 -> 0.8224 ms (0.97x)
+ *     kernel 0.03022 -> 0.02986 ms (same (1.01x)), per frame 0.8362 -> 0.8231 ms (1.02x)
  *   integral sqsum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.08442 -> 0.08042 ms (1.05x), per frame 2.06 -> 2.054 ms (1.00x)
+ *     kernel 0.08315 -> 0.08058 ms (1.03x), per frame 2.075 -> 2.068 ms (1.00x)
  */
 #include "integral_device.cuh"
 

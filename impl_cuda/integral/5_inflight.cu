@@ -15,12 +15,12 @@
  * explains them).  The three kernels run one after another (next rung:
  * 6_pdl.cu lets them overlap).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.02952 -> 0.0279 ms (1.06x), per frame 0.8224 -> 0.7967 ms (1.03x)
+ *     kernel 0.02986 -> 0.02774 ms (1.08x), per frame 0.8231 -> 0.8094 ms (1.02x)
  *   integral sqsum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.08042 -> 0.09581 ms (0.84x), per frame 2.054 -> 2.76 ms (0.74x)
+ *     kernel 0.08058 -> 0.0967 ms (0.83x), per frame 2.068 -> 2.138 ms (0.97x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.0279 -> 0.02461 ms (1.13x), per frame 0.7967 -> 0.7925 ms (1.01x)
+ *     kernel 0.02774 -> 0.02462 ms (1.13x), per frame 0.8094 -> 0.8221 ms (0.98x)
  *   integral sqsum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.09581 -> 0.08925 ms (1.07x), per frame 2.76 -> 2.061 ms (1.34x)
+ *     kernel 0.0967 -> 0.08896 ms (1.09x), per frame 2.138 -> 2.125 ms (1.01x)
  */
 #include "integral_device.cuh"
 

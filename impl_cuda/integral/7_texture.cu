@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02461 -> 0.02883 ms (0.85x), per frame 0.7925 -> 0.7969 ms (0.99x)
+ *     kernel 0.02462 -> 0.02894 ms (0.85x), per frame 0.8221 -> 0.8165 ms (1.01x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.08925 -> 0.08261 ms (1.08x), per frame 2.061 -> 2.055 ms (1.00x)
+ *     kernel 0.08896 -> 0.08328 ms (1.07x), per frame 2.125 -> 2.082 ms (1.02x)
  */
 #include "integral_device.cuh"
 

@@ -41,12 +41,12 @@
  * moving bytes (segbench lesson integral/cuda-lookback has the times,
  * NOTES.md the profile and what was tried).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.02461 -> 0.0312 ms (0.79x), per frame 0.7925 -> 0.8009 ms (0.99x)
+ *     kernel 0.02462 -> 0.03126 ms (0.79x), per frame 0.8221 -> 0.8173 ms (1.01x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.08925 -> 0.09504 ms (0.94x), per frame 2.061 -> 2.064 ms (1.00x)
+ *     kernel 0.08896 -> 0.09474 ms (0.94x), per frame 2.125 -> 2.086 ms (1.02x)
  */
 #include "integral_device.cuh"
 

@@ -34,12 +34,12 @@
  * cheaper carry scan for the 64-bit squares; at 4K a block walks four
  * segments of a row one after another, which the next rung removes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T062543Z-db75, commit 92eb484;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.02461 -> 0.02795 ms (0.88x), per frame 0.7925 -> 0.7955 ms (1.00x)
+ *     kernel 0.02462 -> 0.0281 ms (0.88x), per frame 0.8221 -> 0.8088 ms (1.02x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.08925 -> 0.08139 ms (1.10x), per frame 2.061 -> 2.054 ms (1.00x)
+ *     kernel 0.08896 -> 0.08219 ms (1.08x), per frame 2.125 -> 2.079 ms (1.02x)
  */
 #include "integral_device.cuh"
 
