@@ -67,6 +67,7 @@ OMP_SRC     := $(if $(OPENMP),$(wildcard impl_pthread/*_openmp.c))
 # student-<rung>, only when exercises/ holds them.
 EXERCISE_CU := $(wildcard exercises/*/*.cu)
 EXERCISE_OMP := $(if $(OPENMP),$(wildcard exercises/*/*_openmp.c))
+EXERCISE_PTHREAD := $(wildcard exercises/*/*_pthread.c)
 BENCH_SRC   := $(filter-out bench/cli/main.c,$(wildcard bench/*/*.c))
 TEST_SRC    := $(filter-out tests/test_gpu.c tests/fuzz/%,$(wildcard tests/*.c tests/*/*.c))
 
@@ -100,7 +101,7 @@ else
 endif
 
 LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_SRC:%.c=$(BUILD)/%.o) \
-               $(EXERCISE_OMP:%.c=$(BUILD)/%.o) \
+               $(EXERCISE_OMP:%.c=$(BUILD)/%.o) $(EXERCISE_PTHREAD:%.c=$(BUILD)/%.o) \
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 # (A student's kit, segbench exercise --export, has no tests/.)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(if $(wildcard tests/test_main.c),$(BUILD)/test_cpu \

@@ -97,3 +97,4 @@ static void pthread_release(void *state)
 SB_VARIANT("integral", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
            "row bands, then column bands, on a thread pool",
            pthread_prepare, NULL, pthread_run, pthread_fetch, pthread_release)
+SB_RUNG("integral", "pthread", NULL, "the root of the CPU ladder: row bands, then column bands, on a thread pool")

@@ -28,7 +28,7 @@ done
 # students' copies (make exercise), last, when there are any
 for dir in exercises/*/; do
     [ -d "$dir" ] || continue
-    files="$files $(ls "$dir" | grep -E '(\.cu|_openmp\.c)$' | sort -V | sed "s|^|$dir|")"
+    files="$files $(ls "$dir" | grep -E '(\.cu|_openmp\.c|_pthread\.c)$' | sort -V | sed "s|^|$dir|")"
 done
 if [ "$only_files" = 1 ]; then
     for file in $files; do

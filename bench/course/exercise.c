@@ -35,6 +35,17 @@ const sb_variant *exercise_reference(const char *algo, const char *name)
 
 static int is_openmp(const sb_variant *v) { return strcmp(v->backend, "openmp") == 0; }
 
+/* A rung that grows from v, or NULL. */
+static const sb_variant *first_child(const sb_variant *v)
+{
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *w = sb_variant_at(i);
+        if (w->parent && strcmp(w->algo, v->algo) == 0 && strcmp(w->parent, v->name) == 0)
+            return w;
+    }
+    return NULL;
+}
+
 const sb_variant *exercise_parent(const sb_variant *rung, char *why, size_t why_size)
 {
     if (is_openmp(rung))
@@ -43,9 +54,11 @@ const sb_variant *exercise_parent(const sb_variant *rung, char *why, size_t why_
         snprintf(why, why_size, "%s is the serial reference: every exercise is measured against it", rung->who);
         return NULL;
     }
-    if (strcmp(rung->backend, "pthread") == 0) {
+    if (strcmp(rung->backend, "pthread") == 0 && !rung->parent) {
+        const sb_variant *child = first_child(rung);
         snprintf(why, why_size, "%s has no exercise: a pthread variant's parallel code is spread over its "
-                 "thread pool's calls; try %s/openmp", rung->who, rung->algo);
+                 "thread pool's calls; try %s/openmp%s%s%s", rung->who, rung->algo, child ? ", or " : "",
+                 child ? child->who : "", child ? ", which grows from it" : "");
         return NULL;
     }
     const sb_variant *parent = rung->parent ? sb_variant_find(rung->algo, rung->parent) : NULL;
@@ -342,8 +355,63 @@ static int openmp_stub(out *o, const text *t, const char *src_dir, int count_onl
     return parts;
 }
 
+/* A line that says nothing a student must write: blank, a comment, or
+ * punctuation ("}", "};", "{", ") {") and "#pragma unroll". */
+static int trivial_line(const text *t, int k)
+{
+    if (t->comment[k])
+        return 1;
+    const char *p = t->line[k] + strspn(t->line[k], " \t");
+    if (strncmp(p, "#pragma unroll", 14) == 0)
+        return 1;
+    return p[strspn(p, "{}();, \t\r")] == '\0';
+}
+
+/* A stretch where the rung's file differs from its parent's in code:
+ * parent lines [i, i2), rung lines [j, j2), both counted in the lines
+ * taking part (ia, ib of diff_stub). */
+typedef struct hunk {
+    int i, i2, j, j2;
+} hunk;
+
+enum { MAX_PARTS = 10 };   /* a stub's TODO parts at most: the course's teachable size */
+
+/* Two neighbouring hunks become one part (the lines between them, the same
+ * in both files, shown inside it) when only trivial lines lie between, and
+ * then, while there are more than MAX_PARTS, the two with the fewest of
+ * the rung's lines between them. */
+static int merge_hunks(hunk *h, int n, const text *a, const int *ia, const text *b, const int *ib)
+{
+    int kept = 0;
+    for (int k = 0; k < n; k++) {
+        int trivial = kept > 0;
+        for (int x = kept ? h[kept - 1].i2 : 0; trivial && x < h[k].i; x++)
+            trivial = trivial_line(a, ia[x]);
+        for (int x = kept ? h[kept - 1].j2 : 0; trivial && x < h[k].j; x++)
+            trivial = trivial_line(b, ib[x]);
+        if (trivial) {
+            h[kept - 1].i2 = h[k].i2;
+            h[kept - 1].j2 = h[k].j2;
+        } else {
+            h[kept++] = h[k];
+        }
+    }
+    while (kept > MAX_PARTS) {
+        int best = 1;
+        for (int k = 2; k < kept; k++)
+            if (h[k].j - h[k - 1].j2 < h[best].j - h[best - 1].j2)
+                best = k;
+        h[best - 1].i2 = h[best].i2;
+        h[best - 1].j2 = h[best].j2;
+        memmove(&h[best], &h[best + 1], (size_t)(kept - best - 1) * sizeof *h);
+        kept--;
+    }
+    return kept;
+}
+
 /* A CUDA rung: the diff against the parent, each part with code in it
- * replaced by the parent's lines between TODO markers. */
+ * replaced by the parent's lines between TODO markers (merge_hunks decides
+ * what a part holds); what differs in comments only is the rung's. */
 static int diff_stub(out *o, const text *a, const text *b, const char *src_dir, int nparts, sb_error *err)
 {
     int ia[MAX_LINES], ib[MAX_LINES], na = 0, nb = 0;   /* the lines taking part: no registration */
@@ -354,7 +422,10 @@ static int diff_stub(out *o, const text *a, const text *b, const char *src_dir, 
         if (!b->reg[i])
             ib[nb++] = i;
     int *len = calloc((size_t)(na + 1) * (size_t)(nb + 1), sizeof *len);
-    if (!len) {
+    hunk *h = malloc((size_t)(na + nb + 1) * sizeof *h);
+    if (!len || !h) {
+        free(len);
+        free(h);
         sb_fail(err, SB_ERR_NOMEM, "out of memory");
         return -1;
     }
@@ -364,16 +435,14 @@ static int diff_stub(out *o, const text *a, const text *b, const char *src_dir, 
             L(i, j) = strcmp(a->line[ia[i]], b->line[ib[j]]) == 0 ? L(i + 1, j + 1) + 1
                       : L(i + 1, j) >= L(i, j + 1)                ? L(i + 1, j)
                                                                   : L(i, j + 1);
-    int i = 0, j = 0, parts = 0;
+    int i = 0, j = 0, n = 0;
     while (i < na || j < nb) {
         if (i < na && j < nb && strcmp(a->line[ia[i]], b->line[ib[j]]) == 0) {
-            if (o)
-                put_line(o, b->line[ib[j]], src_dir);
             i++;
             j++;
             continue;
         }
-        /* a hunk: parent lines [i, i2), rung lines [j, j2) */
+        /* a stretch of differences: parent lines [i, i2), rung lines [j, j2) */
         int i2 = i, j2 = j;
         while (i2 < na || j2 < nb) {
             if (i2 < na && j2 < nb && strcmp(a->line[ia[i2]], b->line[ib[j2]]) == 0)
@@ -388,31 +457,36 @@ static int diff_stub(out *o, const text *a, const text *b, const char *src_dir, 
             code |= !a->comment[ia[k]];
         for (int k = j; k < j2; k++)
             code |= !b->comment[ib[k]];
-        if (!code) {                           /* words only: the rung's */
-            for (int k = j; k < j2 && o; k++)
-                put_line(o, b->line[ib[k]], src_dir);
-        } else {
-            parts++;
-            if (o) {
-                const char *first = i < i2 ? a->line[ia[i]] : j < j2 ? b->line[ib[j]] : "";
-                int indent = (int)strspn(first, " \t");
-                if (i2 == i)
-                    put(o, "%.*s" TODO_MARK "%d of %d): the lesson adds code here (the rung has %d line%s).\n",
-                        indent, first, parts, nparts, j2 - j, j2 - j == 1 ? "" : "s");
-                else
-                    put(o, "%.*s" TODO_MARK "%d of %d): the lesson changes the parent's %d line%s below (the rung "
-                           "has %d here).\n",
-                        indent, first, parts, nparts, i2 - i, i2 - i == 1 ? "" : "s", j2 - j);
-                for (int k = i; k < i2; k++)
-                    put_line(o, a->line[ia[k]], src_dir);
-                put(o, "%.*s// END TODO(exercise part %d)\n", indent, first, parts);
-            }
-        }
+        if (code)
+            h[n++] = (hunk){ i, i2, j, j2 };
         i = i2;
         j = j2;
     }
 #undef L
     free(len);
+    int parts = merge_hunks(h, n, a, ia, b, ib);
+    j = 0;
+    for (int p = 0; p < parts && o; p++) {
+        for (; j < h[p].j; j++)                   /* the same in both, or comments: the rung's */
+            put_line(o, b->line[ib[j]], src_dir);
+        const hunk *x = &h[p];
+        const char *first = x->i < x->i2 ? a->line[ia[x->i]] : b->line[ib[x->j]];
+        int indent = (int)strspn(first, " \t"), rung_lines = x->j2 - x->j;
+        if (x->i2 == x->i)
+            put(o, "%.*s" TODO_MARK "%d of %d): the lesson adds code here (the rung has %d line%s).\n", indent,
+                first, p + 1, nparts, rung_lines, rung_lines == 1 ? "" : "s");
+        else
+            put(o, "%.*s" TODO_MARK "%d of %d): the lesson changes the parent's %d line%s below (the rung has %d "
+                   "here).\n",
+                indent, first, p + 1, nparts, x->i2 - x->i, x->i2 - x->i == 1 ? "" : "s", rung_lines);
+        for (int k = x->i; k < x->i2; k++)
+            put_line(o, a->line[ia[k]], src_dir);
+        put(o, "%.*s// END TODO(exercise part %d)\n", indent, first, p + 1);
+        j = x->j2;
+    }
+    for (; j < nb && o; j++)
+        put_line(o, b->line[ib[j]], src_dir);
+    free(h);
     return parts;
 }
 

@@ -10,7 +10,11 @@
  *     // END TODO(exercise part 2)
  *
  * so the stub builds, is exact (it is the parent) and is as fast as the
- * parent: the grader (segbench grade) tells it apart by speed.  Parts that
+ * parent: the grader (segbench grade) tells it apart by speed.  A part
+ * may hold lines the two files share: two stretches of differences with
+ * only blank lines, comments, braces or "#pragma unroll" between them are
+ * one part, and a stub has at most 10 parts (the two stretches with the
+ * fewest lines between them are joined until it has).  Parts that
  * differ only in comments keep the rung's words (the lesson's statement).
  * An OpenMP variant's lesson is its `#pragma omp` lines: the stub is the
  * serial loop with a TODO where each pragma was.

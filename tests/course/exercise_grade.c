@@ -8,6 +8,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
+#include "course/exercise.h"
 #include "harness/registry.h"
 #include "segbench/image_io.h"
 
@@ -32,11 +33,11 @@ static void test_cuda_stub(void)
     const char *root = test_pathf("course-cuda");
     test_sh("rm -rf %s && mkdir -p %s", test_shq(root), test_shq(root));
     cli_result *r = cli("exercise integral/cuda-transposed --root %s", root);
-    CHECKF(r->code == 0 && strstr(r->out, "4 TODO parts") && strstr(r->out, "integral/student-cuda-transposed"),
+    CHECKF(r->code == 0 && strstr(r->out, "3 TODO parts") && strstr(r->out, "integral/student-cuda-transposed"),
            "exit %d: %s%s", r->code, r->out, r->err);
     static char text[1 << 16];
     test_slurp(under(root, "exercises/integral/4_transposed.cu"), text, sizeof text);
-    CHECKF(strstr(text, "// TODO(exercise part 1 of 4)") && strstr(text, "// END TODO(exercise part 4)") &&
+    CHECKF(strstr(text, "// TODO(exercise part 1 of 3)") && strstr(text, "// END TODO(exercise part 3)") &&
                strstr(text, "T row_total = warp_sum(a + b + d + e);") &&          /* the parent's way */
                !strstr(text, "warp_sums_transposed(row, lane)") &&                /* not the lesson's */
                strstr(text, "SB_VARIANT(\"integral\", \"student-cuda-transposed\", \"cuda-shared\"") &&
@@ -54,7 +55,7 @@ static void test_cuda_stub(void)
     /* what has no lesson to take out */
     const char *none[][2] = { { "integral/cuda-naive", "is a root" },
                               { "integral/cpu", "is the serial reference" },
-                              { "integral/pthread", "try integral/openmp" },
+                              { "integral/pthread", "try integral/openmp, or integral/pthread-strips" },
                               { "integral/cuda-nope", "unknown variant" } };
     for (int i = 0; i < 4; i++) {
         r = cli("exercise %s --root %s", none[i][0], root);
@@ -152,6 +153,33 @@ static void test_grade_openmp(void)
     r = cli_exe(copy_exe, "grade integral/student-openmp --image %s --seed 11 --generated 2 --samples 11", png);
     CHECKF(r->code == 3 && strstr(r->err, "integral/student-openmp is exact") && !strstr(r->err, "asked for"),
            "the integral stub: exit %d: %s%s", r->code, r->out, r->err);
+
+    /* The CPU track beyond pragmas: a pthread rung with a parent is a
+     * lesson like a CUDA rung's (the diff against its parent's file).
+     * Before, every pthread variant was refused ("has no exercise"). */
+    r = cli("exercise integral/pthread-strips --root %s", tree);
+    CHECKF(r->code == 0 && strstr(r->out, "TODO part") && strstr(r->out, "integral/student-pthread-strips"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+    test_slurp(under(tree, "exercises/integral/integral_strips_pthread.c"), text, sizeof text);
+    CHECKF(strstr(text, "phase_columns") && !strstr(text, "strip_totals(void") &&
+               strstr(text, "#include \"../../impl_pthread/pool.h\""),
+           "the pthread stub is not its parent's code:\n%.3000s", text);
+    CHECKF(system(make) == 0, "make with the pthread stub failed (see %s/make.log)", tree);
+    const char *grade_strips = "grade integral/student-pthread-strips --image %s/class.png --seed 11 --generated 2 "
+                               "--samples 11";
+    r = cli_exe(copy_exe, grade_strips, tree);
+    CHECKF(r->code == 3 && strstr(r->err, "integral/student-pthread-strips is exact"),
+           "the pthread stub: exit %d: %s%s", r->code, r->out, r->err);
+    r = cli("exercise integral/pthread-strips --root %s --solution --force", tree);
+    CHECK(r->code == 0);
+    CHECKF(system(make) == 0, "make with the pthread solution failed (see %s/make.log)", tree);
+    r = cli_exe(copy_exe, grade_strips, tree);
+    CHECKF(r->code == 0 && strstr(r->out, "grade integral/student-pthread-strips: PASS") &&
+               strstr(r->out, "its parent pthread"),
+           "the pthread solution: exit %d: %s%s", r->code, r->out, r->err);
+    r = cli("exercise integral/pthread --root %s", tree);
+    CHECKF(r->code == 2 && strstr(r->err, "integral/pthread-strips, which grows from it"), "exit %d: %s%s", r->code,
+           r->out, r->err);
 }
 
 /* Several exercises at once, as a course hands them out: two stubs of one
@@ -220,15 +248,75 @@ static void test_graph_loop_flag(void)
            flagged);
 }
 
+/* The lines of a file that hold code (not blank, not a comment line of
+ * this project's style, not an SB_VARIANT or SB_RUNG statement, not the
+ * warning switches a stub of a file with several algorithms starts with):
+ * a stub's must be its parent's, however its parts are cut. */
+static int code_lines(const char *text)
+{
+    int n = 0, depth = 0;                         /* depth > 0: inside a registration's parentheses */
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n'), *q = p + strspn(p, " \t");
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (depth > 0 || !strncmp(p, "SB_VARIANT(", 11) || !strncmp(p, "SB_RUNG(", 8)) {
+            for (size_t k = 0, quoted = 0; k < len; k++)
+                if (p[k] == '"' && (k == 0 || p[k - 1] != '\\'))
+                    quoted = !quoted;
+                else if (!quoted)
+                    depth += (p[k] == '(') - (p[k] == ')');
+        } else {
+            n += *q != '\n' && *q && strncmp(q, "//", 2) && strncmp(q, "/*", 2) && *q != '*' &&
+                 strncmp(q, "#pragma nv_diag_suppress", 24) && strncmp(q, "#pragma GCC diagnostic", 22);
+        }
+        p += len + (end != NULL);
+    }
+    return n;
+}
+
+/* Every CUDA lesson's stub has 1 to 10 TODO parts and its parent's code.
+ * Before, the parts were the stretches of a line diff: a "}" or a blank
+ * line the two files shared cut one change in two, and 42 of 82 stubs had
+ * more than 10 parts (integral/cuda-strips 36, meanshift-merge/cuda-active
+ * 49). */
+static void test_stub_sizes(void)
+{
+    const char *root = test_pathf("course-sizes");
+    test_sh("rm -rf %s && mkdir -p %s", test_shq(root), test_shq(root));
+    static char stub[1 << 18], parent_text[1 << 18];
+    int edges = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        char why[200], written[1200];
+        const sb_variant *parent = strncmp(v->backend, "cuda", 4) ? NULL : exercise_parent(v, why, sizeof why);
+        if (!parent || !strncmp(v->name, SB_STUDENT_PREFIX, strlen(SB_STUDENT_PREFIX)))
+            continue;
+        int parts = 0;
+        sb_error err = { 0 };
+        sb_status st = exercise_write(v, root, 0, 1, &parts, written, sizeof written, &err);
+        CHECKF(st == SB_OK, "%s: %s", v->who, err.msg);
+        if (st)
+            continue;
+        edges++;
+        CHECKF(parts >= 1 && parts <= 10, "%s: %d TODO parts", v->who, parts);
+        test_slurp(written, stub, sizeof stub);
+        test_slurp(parent->file, parent_text, sizeof parent_text);
+        CHECKF(code_lines(stub) == code_lines(parent_text), "%s: its stub has %d lines of code, its parent %s %d",
+               v->who, code_lines(stub), parent->file, code_lines(parent_text));
+    }
+    CHECKF(edges >= 80 || !sb_device_built(), "only %d CUDA lessons", edges);
+}
+
 const sb_test tests_course[] = {
     { "course: segbench exercise writes a CUDA rung's stub (the parent's code between TODOs) and its solution; "
       "refuses what has no lesson",
       test_cuda_stub },
-    { "course: grading an OpenMP exercise in a copy of the tree: the stub fails, a wrong one fails, the solution passes",
+    { "course: grading an OpenMP exercise and a pthread rung's in a copy of the tree: the stub fails, a wrong one fails, "
+      "the solution passes",
       test_grade_openmp },
     { "course: stubs of one parent, and copies of a file that registers several algorithms, build side by side",
       test_stubs_side_by_side },
     { "course: exactly the rungs that loop in conditional graph nodes are flagged SB_GRAPH_LOOP (no racecheck)",
       test_graph_loop_flag },
+    { "course: every CUDA lesson's stub has 1 to 10 TODO parts and its parent's lines of code", test_stub_sizes },
 };
 const int tests_course_count = sizeof tests_course / sizeof tests_course[0];
