@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.05002 -> 0.02634 ms (1.90x), per frame 0.8334 -> 0.819 ms (1.02x)
+ *     kernel 0.0515 -> 0.02666 ms (1.93x), per frame 0.8247 -> 0.8021 ms (1.03x)
  *   integral sqsum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.1721 -> 0.07149 ms (2.41x), per frame 2.169 -> 2.057 ms (1.05x)
+ *     kernel 0.1707 -> 0.07168 ms (2.38x), per frame 2.15 -> 2.28 ms (0.94x)
  */
 #include "integral_device.cuh"
 

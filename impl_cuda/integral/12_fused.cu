@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.02634 -> 0.02648 ms (same (0.99x)), per frame 0.819 -> 0.7984 ms (1.03x)
+ *     kernel 0.02666 -> 0.02659 ms (same (1.00x)), per frame 0.8021 -> 0.8045 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.07149 -> 0.06275 ms (1.14x), per frame 2.057 -> 2.053 ms (1.00x)
+ *     kernel 0.07168 -> 0.06302 ms (1.14x), per frame 2.28 -> 2.062 ms (1.11x)
  */
 #include "integral_device.cuh"
 

@@ -34,12 +34,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.02634 -> 0.03032 ms (0.87x), per frame 0.819 -> 0.8304 ms (0.99x)
+ *     kernel 0.02666 -> 0.03037 ms (0.88x), per frame 0.8021 -> 0.8043 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.07149 -> 0.08749 ms (0.82x), per frame 2.057 -> 2.065 ms (1.00x)
+ *     kernel 0.07168 -> 0.0871 ms (0.82x), per frame 2.28 -> 2.069 ms (1.10x)
  */
 #include "integral_device.cuh"
 

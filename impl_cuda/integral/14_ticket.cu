@@ -35,12 +35,12 @@
  * The strips and the scans are cuda-strips' (9_strips.cu explains them),
  * the loads and stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.02634 -> 0.06296 ms (0.42x), per frame 0.819 -> 0.837 ms (0.98x)
+ *     kernel 0.02666 -> 0.06352 ms (0.42x), per frame 0.8021 -> 0.8395 ms (0.96x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.07149 -> 0.2298 ms (0.31x), per frame 2.057 -> 2.221 ms (0.93x)
+ *     kernel 0.07168 -> 0.2317 ms (0.31x), per frame 2.28 -> 2.23 ms (1.02x)
  */
 #include "integral_device.cuh"
 

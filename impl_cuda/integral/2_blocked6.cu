@@ -19,12 +19,12 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.464 -> 0.4211 ms (3.48x), per frame 2.253 -> 1.215 ms (1.85x)
+ *     kernel 1.467 -> 0.4202 ms (3.49x), per frame 2.248 -> 1.2 ms (1.87x)
  *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 3.098 -> 1.091 ms (2.84x), per frame 5.154 -> 3.081 ms (1.67x)
+ *     kernel 3.093 -> 1.089 ms (2.84x), per frame 5.074 -> 3.063 ms (1.66x)
  */
 #include "integral_device.cuh"
 

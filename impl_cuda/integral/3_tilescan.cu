@@ -37,12 +37,12 @@
  * use it before loading the next.  The next rungs change those one at a
  * time (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 0.4211 -> 0.03022 ms (13.9x), per frame 1.215 -> 0.8362 ms (1.45x)
+ *     kernel 0.4202 -> 0.0317 ms (13.3x), per frame 1.2 -> 0.8125 ms (1.48x)
  *   integral sqsum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 1.091 -> 0.08315 ms (13.1x), per frame 3.081 -> 2.075 ms (1.49x)
+ *     kernel 1.089 -> 0.08323 ms (13.1x), per frame 3.063 -> 2.065 ms (1.48x)
  */
 #include "integral_device.cuh"
 

@@ -15,12 +15,12 @@
  * explains them).  The three kernels run one after another (next rung:
  * 6_pdl.cu lets them overlap).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.02986 -> 0.02774 ms (1.08x), per frame 0.8231 -> 0.8094 ms (1.02x)
+ *     kernel 0.02874 -> 0.02861 ms (same (1.00x)), per frame 0.8143 -> 0.8066 ms (1.01x)
  *   integral sqsum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.08058 -> 0.0967 ms (0.83x), per frame 2.068 -> 2.138 ms (0.97x)
+ *     kernel 0.08038 -> 0.09654 ms (0.83x), per frame 2.06 -> 2.077 ms (0.99x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.02774 -> 0.02462 ms (1.13x), per frame 0.8094 -> 0.8221 ms (0.98x)
+ *     kernel 0.02861 -> 0.02461 ms (1.16x), per frame 0.8066 -> 0.8066 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.0967 -> 0.08896 ms (1.09x), per frame 2.138 -> 2.125 ms (1.01x)
+ *     kernel 0.09654 -> 0.08994 ms (1.07x), per frame 2.077 -> 2.074 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02462 -> 0.02894 ms (0.85x), per frame 0.8221 -> 0.8165 ms (1.01x)
+ *     kernel 0.02461 -> 0.02907 ms (0.85x), per frame 0.8066 -> 0.8013 ms (1.01x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.08896 -> 0.08328 ms (1.07x), per frame 2.125 -> 2.082 ms (1.02x)
+ *     kernel 0.08994 -> 0.08328 ms (1.08x), per frame 2.074 -> 2.069 ms (1.00x)
  */
 #include "integral_device.cuh"
 

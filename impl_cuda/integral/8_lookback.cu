@@ -41,12 +41,12 @@
  * moving bytes (segbench lesson integral/cuda-lookback has the times,
  * NOTES.md the profile and what was tried).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T211617Z-aff9, commit 3d627fb;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.02462 -> 0.03126 ms (0.79x), per frame 0.8221 -> 0.8173 ms (1.01x)
+ *     kernel 0.02461 -> 0.0312 ms (0.79x), per frame 0.8066 -> 0.8027 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.08896 -> 0.09474 ms (0.94x), per frame 2.125 -> 2.086 ms (1.02x)
+ *     kernel 0.08994 -> 0.09522 ms (0.94x), per frame 2.074 -> 2.377 ms (0.87x)
  */
 #include "integral_device.cuh"
 

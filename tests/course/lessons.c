@@ -229,7 +229,7 @@ static void test_lessons_page(void)
     char path[1200];
     snprintf(path, sizeof path, "%s/lessons-integral.md", out);
     test_slurp(path, md, sizeof md);
-    CHECKF(strstr(md, "# integral: the lessons") && strstr(md, "```text\ncuda-naive") &&
+    CHECKF(strstr(md, "# integral: the lessons") && strstr(md, "```text\n") && strstr(md, "\ncuda-naive ") &&
                strstr(md, "| `cuda-inflight` → `cuda-pdl` | programmatic dependent launch") &&
                strstr(md, "| 0.05 | 2.00x | 31 % | 0.2 | 2.00x | tile_sat: regs 40 -> 48 occupancy 100 -> 62 % | main |") &&
                strstr(md, "| kernel ms | gain | % of limit |") &&

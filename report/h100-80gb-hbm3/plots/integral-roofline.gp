@@ -10,4 +10,4 @@ set xrange [0.00586935:1.42581]
 set yrange [*:3137.9]
 set key inside top left
 set grid
-plot (x*2945.2 < 1045.97 ? x*2945.2 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2945 GB/s', (x*2945.2 >= 1045.97 ? 1045.97 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1981 MHz', 'integral-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'integral-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
+plot (x*2945.7 < 1045.97 ? x*2945.7 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2946 GB/s', (x*2945.7 >= 1045.97 ? 1045.97 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1981 MHz', 'integral-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'integral-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
