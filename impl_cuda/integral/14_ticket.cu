@@ -208,6 +208,7 @@ __device__ void look_back(const ticket_args<T> &a, int s, int slice, int x, bool
                 break;
             __nanosleep(pause);
         }
+        __syncwarp();                             /* each lane's acquire now orders every lane's loads below */
         int n = inclusive ? __ffs(inclusive) : window;
         if (inside)
             add_strips(a, base - 1, n, inclusive != 0, x, u);

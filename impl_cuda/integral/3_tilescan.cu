@@ -1,41 +1,21 @@
 /* 3_tilescan.cu - tiled integral image: warp-shuffle scans over 128 x 32
  * tiles, every sum written once (variant "cuda-tilescan").
  *
- * Grows from cuda-blocked6.  The idea: tiles instead of whole-table
- * passes.  The integral image needs each output once (4 bytes) and each
- * pixel once (1 byte): 5 bytes a pixel.  Scanning rows and then columns
- * through global memory rewrites the whole table (blocked6: ~29 bytes a
- * pixel).  Instead (after Nehab et al. 2011, "GPU-efficient recursive
- * filtering and summed-area tables", Algorithm SAT), cut the image into
- * tiles, and
- *   1. tile_totals: read the image once and keep only each tile's column
- *      totals, row totals and grand total -- about 1/32 of the output;
- *   2. carry_scan:  prefix-sum those totals across tiles (small);
- *   3. tile_sat:    read the image again (mostly from L2: it is 1/4 of the
- *      output's size) and write each tile's final sums once, starting from
- *      the carries.
- * Traffic: 2 bytes read + 4 written a pixel, plus ~3 % for the totals.
+ * Grows from cuda-smemscan.  The idea: warp shuffles.  cuda-smemscan
+ * (2_smemscan.cu explains the tiles, the carries and the three kernels)
+ * passes a warp's values between its lanes through a row of shared
+ * memory: each lane stores, the warp waits at __syncwarp, each lane loads.
+ * A shuffle (__shfl_xor_sync, __shfl_up_sync, __shfl_sync) moves a value
+ * from one lane's register to another's in one instruction: no store, no
+ * load, no wait.  So every row total is a warp_sum, every row prefix a
+ * warp_inclusive_scan (warp.cuh), and the row carries a __shfl_sync from
+ * the lane that holds them -- no shared memory and no __syncthreads in the
+ * two big kernels.
  *
- * One warp owns one tile of 128 x 32 pixels: lane i holds columns
- * 4i..4i+3, the warp walks the 32 rows, and every horizontal sum is a
- * warp shuffle scan -- no shared memory and no __syncthreads in the two
- * big kernels.  For a pixel (x, y) in the tile whose top-left is (x0, y0):
- *
- *   S(x, y) = S(x, y0-1) + sum over rows y0..y of [ L(y') + rowprefix(x, y') ]
- *   S(x, y0-1) = corner + sum over x0..x of U(x')
- *
- * where L(y') is row y' summed left of the tile, U(x') column x' summed
- * above the tile, and corner = S(x0-1, y0-1) = the sum of the tile totals
- * above-left.  carry_scan turns the totals into exactly these: per row,
- * the exclusive prefix over tiles to the left (L); per column, over tiles
- * above (U); per tile, the tile totals above (V, summed along the row of
- * tiles for the corner).
- *
- * The three kernels run one after another, each waiting for the one
- * before to finish.  Each is written the plain way: a row total is one
- * warp sum (5 shuffles a row), the carry scan and tile_sat load a row and
- * use it before loading the next.  The next rungs change those one at a
- * time (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
+ * Each kernel is still written the plain way: a row total is one warp sum
+ * (5 shuffles a row), the carry scan and tile_sat load a row and use it
+ * before loading the next.  The next rungs change those one at a time
+ * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
  * written by make lesson-headers, checked by make test):
@@ -227,5 +207,5 @@ static void rung_release(void *state)
 SB_VARIANT("integral", "cuda-tilescan", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "128x32 tiles scanned by warp shuffles: totals, carry scan, one write per sum",
            rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-tilescan", "cuda-blocked6",
-        "tiles instead of whole-table passes: warp-shuffle scans, one carry scan, every sum written once")
+SB_RUNG("integral", "cuda-tilescan", "cuda-smemscan",
+        "warp shuffles instead of shared memory for a warp's sums, scans and broadcasts: register to register")

@@ -140,6 +140,7 @@ __device__ void look_back(const chain<T> &c, uint32_t epoch, int lane, T (&sum)[
                  pause = min(2 * pause, 512u))
                 __nanosleep(pause);
         unsigned inclusive = __ballot_sync(LANES_ALL, f & 1);
+        __syncwarp();                                  /* each lane's acquire now orders every lane's loads below */
         int last = inclusive ? __ffs(inclusive) - 1 : 31;
         last = min(last, c.count - 1 - done);
         for (int k = 0; k <= last; k++) {

@@ -196,7 +196,7 @@ static void test_check_can_fail(void)
 
 static void test_registry(void)
 {
-    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-tilescan", "cuda-transposed", "cuda-inflight",
+    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-smemscan", "cuda-tilescan", "cuda-transposed", "cuda-inflight",
                             "cuda-pdl", "cuda-texture", "cuda-lookback", "cuda-strips", "cuda-wide", "cuda-staged", "cuda-fused", "cuda-resident", "cuda-ticket", "npp", "cuda-copy", "pthread-strips" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECKF(sb_variant_find("integral", names[i]) != NULL, "integral/%s is not registered", names[i]);

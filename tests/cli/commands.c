@@ -40,7 +40,7 @@ static void test_list(void)
 {
     cli_result *r = cli("list");
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
-    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-tilescan", "cuda-transposed", "cuda-inflight",
+    const char *names[] = { "cpu", "pthread", "openmp", "cuda-naive", "cuda-blocked6", "cuda-smemscan", "cuda-tilescan", "cuda-transposed", "cuda-inflight",
                             "cuda-pdl", "cuda-texture", "cuda-lookback", "cuda-strips", "cuda-wide", "cuda-staged", "cuda-fused", "cuda-resident", "cuda-ticket", "npp", "cuda-copy", "pthread-strips" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         CHECKF(strstr(r->out, names[i]) != NULL, "list does not show %s", names[i]);

@@ -1,0 +1,282 @@
+/* 2_smemscan.cu - tiled integral image: 128 x 32 tiles, every sum written
+ * once, a warp's sums and scans through shared memory (variant
+ * "cuda-smemscan").
+ *
+ * Grows from cuda-blocked6.  The idea: tiles instead of whole-table
+ * passes.  The integral image needs each output once (4 bytes) and each
+ * pixel once (1 byte): 5 bytes a pixel.  Scanning rows and then columns
+ * through global memory rewrites the whole table (blocked6: ~29 bytes a
+ * pixel).  Instead (after Nehab et al. 2011, "GPU-efficient recursive
+ * filtering and summed-area tables", Algorithm SAT), cut the image into
+ * tiles, and
+ *   1. tile_totals: read the image once and keep only each tile's column
+ *      totals, row totals and grand total -- about 1/32 of the output;
+ *   2. carry_scan:  prefix-sum those totals across tiles (small);
+ *   3. tile_sat:    read the image again (mostly from L2: it is 1/4 of the
+ *      output's size) and write each tile's final sums once, starting from
+ *      the carries.
+ * Traffic: 2 bytes read + 4 written a pixel, plus ~3 % for the totals.
+ *
+ * One warp owns one tile of 128 x 32 pixels: lane i holds columns
+ * 4i..4i+3 and the warp walks the 32 rows.  For a pixel (x, y) in the
+ * tile whose top-left is (x0, y0):
+ *
+ *   S(x, y) = S(x, y0-1) + sum over rows y0..y of [ L(y') + rowprefix(x, y') ]
+ *   S(x, y0-1) = corner + sum over x0..x of U(x')
+ *
+ * where L(y') is row y' summed left of the tile, U(x') column x' summed
+ * above the tile, and corner = S(x0-1, y0-1) = the sum of the tile totals
+ * above-left.  carry_scan turns the totals into exactly these: per row,
+ * the exclusive prefix over tiles to the left (L); per column, over tiles
+ * above (U); per tile, the tile totals above (V, summed along the row of
+ * tiles for the corner).
+ *
+ * Every horizontal sum, scan and broadcast across a warp's lanes goes
+ * through a row of shared memory that belongs to the warp (smem_sum,
+ * smem_scan, smem_broadcast below): each lane writes its value, the warp
+ * waits (__syncwarp), each lane reads what it needs.  The next rung,
+ * cuda-tilescan, does the same steps with warp shuffles.
+ *
+ * The three kernels run one after another, each waiting for the one
+ * before to finish.
+ */
+#include "integral_device.cuh"
+
+/* ---- a warp's sums through shared memory ------------------------------------------ */
+
+/* The row of shared memory that belongs to this thread's warp (a block
+ * has at most 32 warps). */
+template <class T>
+__device__ __forceinline__ T *warp_row()
+{
+    __shared__ T row[32][32];
+    return row[threadIdx.x / 32];
+}
+
+/* The sum over all 32 lanes (a butterfly: every lane gets it). */
+template <class T>
+__device__ __forceinline__ T smem_sum(T v)
+{
+    T *row = warp_row<T>();
+    int lane = threadIdx.x % 32;
+#pragma unroll
+    for (int d = 16; d > 0; d >>= 1) {
+        row[lane] = v;
+        __syncwarp();
+        v += row[lane ^ d];
+        __syncwarp();                             /* the row is rewritten next step */
+    }
+    return v;
+}
+
+/* Lane i gets the sum of lanes 0..i. */
+template <class T>
+__device__ __forceinline__ T smem_scan(T v, int lane)
+{
+    T *row = warp_row<T>();
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        row[lane] = v;
+        __syncwarp();
+        if (lane >= d)
+            v += row[lane - d];
+        __syncwarp();
+    }
+    return v;
+}
+
+/* Every lane gets lane src's v. */
+template <class T>
+__device__ __forceinline__ T smem_broadcast(T v, int src)
+{
+    T *row = warp_row<T>();
+    row[threadIdx.x % 32] = v;
+    __syncwarp();
+    T got = row[src];
+    __syncwarp();
+    return got;
+}
+
+enum { TILES_PER_BLOCK = 4 };     /* one warp each */
+
+/* 1. Each warp reads its tile once and writes its 128 column totals, its
+ * TILE_H row totals and its grand total.  Row r's total is one warp sum,
+ * kept by lane r. */
+template <class Op, class Loader>
+static __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
+{
+    typedef typename Op::T T;
+    int lane = threadIdx.x % 32;
+    int tx = blockIdx.x * TILES_PER_BLOCK + threadIdx.x / 32, ty = blockIdx.y;
+    if (tx >= c.tiles_x)
+        return;                                   /* whole warps only */
+    int x = tx * TILE_W + lane * 4, y0 = ty * TILE_H;
+
+    T col[4] = { 0, 0, 0, 0 }, my_row_total = 0;
+#pragma unroll
+    for (int r = 0; r < TILE_H; r++) {
+        uchar4 p = load(x, y0 + r);
+        T a = Op::of(p.x), b = Op::of(p.y), d = Op::of(p.z), e = Op::of(p.w);
+        col[0] += a;
+        col[1] += b;
+        col[2] += d;
+        col[3] += e;
+        T row_total = smem_sum(a + b + d + e);    /* every lane gets it */
+        if (lane == r)
+            my_row_total = row_total;
+    }
+    store4(c.column + (size_t)ty * c.pw + x, col);
+    if (lane < TILE_H)
+        c.row[(size_t)tx * c.ph + y0 + lane] = my_row_total;
+    T tile_total = smem_sum(lane < TILE_H ? my_row_total : T(0));
+    if (lane == 0)
+        c.tile[(size_t)ty * c.tiles_x + tx] = tile_total;
+}
+
+/* 2. In place, for every column j of an [n][len] array m: m[i][j] becomes
+ * the sum of m[0..i-1][j].  A block of 32 warps takes 32 columns and walks
+ * down them 32 rows a round through shared memory: each warp loads one
+ * row (coalesced), then each warp scans one column (a transposed read),
+ * then all are stored. */
+enum { SCAN_ROUND = 32 };
+
+template <class T>
+__device__ void exclusive_scan_down(T *m, int n, int len, int col0)
+{
+    __shared__ T tile[SCAN_ROUND][33];            /* +1: no bank conflicts on the transpose */
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    int col = col0 + lane;
+    T carry = 0;                                  /* running total of column col0 + warp */
+    for (int base = 0; base < n; base += SCAN_ROUND) {
+#pragma unroll
+        for (int k = 0; k < SCAN_ROUND; k += 32) {
+            int i = base + k + warp;
+            tile[k + warp][lane] = (i < n && col < len) ? m[(size_t)i * len + col] : 0;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < SCAN_ROUND; k += 32) {
+            T v = tile[k + lane][warp];
+            T inclusive = smem_scan(v, lane);
+            tile[k + lane][warp] = carry + inclusive - v;
+            carry += smem_broadcast(inclusive, 31);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < SCAN_ROUND; k += 32) {
+            int i = base + k + warp;
+            if (i < n && col < len)
+                m[(size_t)i * len + col] = tile[k + warp][lane];
+        }
+    }
+}
+
+/* One launch for all three scans: blocks [0, a) do the column totals,
+ * [a, b) the tile totals, [b, end) the row totals. */
+template <class T>
+static __global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
+{
+    int a = (c.pw + 31) / 32, b = a + (c.tiles_x + 31) / 32;
+    int blk = blockIdx.x;
+    if (blk < a)
+        exclusive_scan_down(c.column, c.tiles_y, c.pw, blk * 32);
+    else if (blk < b)
+        exclusive_scan_down(c.tile, c.tiles_y, c.tiles_x, (blk - a) * 32);
+    else
+        exclusive_scan_down(c.row, c.tiles_x, c.ph, (blk - b) * 32);
+}
+
+/* 3. Each warp rereads its tile and writes its final sums once. */
+template <class Op, class Loader>
+static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename Op::T *out)
+{
+    typedef typename Op::T T;
+    int lane = threadIdx.x % 32;
+    int tx = blockIdx.x * TILES_PER_BLOCK + threadIdx.x / 32, ty = blockIdx.y;
+    if (tx >= c.tiles_x)
+        return;
+    int x = tx * TILE_W + lane * 4, y0 = ty * TILE_H;
+
+    /* The integral row just above the tile, at this lane's 4 columns. */
+    T corner = 0;
+    for (int t = lane; t < tx; t += 32)
+        corner += c.tile[(size_t)ty * c.tiles_x + t];
+    corner = smem_sum(corner);
+    const T *u = c.column + (size_t)ty * c.pw + x;
+    T u0 = u[0], u1 = u0 + u[1], u2 = u1 + u[2], u3 = u2 + u[3];
+    T before = corner + smem_scan(u3, lane) - u3;
+    T acc[4] = { before + u0, before + u1, before + u2, before + u3 };
+
+    T left_of_tile = lane < TILE_H ? c.row[(size_t)tx * c.ph + y0 + lane] : 0;   /* L of row y0 + lane */
+#pragma unroll
+    for (int r = 0; r < TILE_H; r++) {
+        uchar4 p = load(x, y0 + r);
+        T s0 = Op::of(p.x), s1 = s0 + Op::of(p.y), s2 = s1 + Op::of(p.z), s3 = s2 + Op::of(p.w);
+        T left = smem_broadcast(left_of_tile, r) + smem_scan(s3, lane) - s3;
+        acc[0] += left + s0;
+        acc[1] += left + s1;
+        acc[2] += left + s2;
+        acc[3] += left + s3;
+        store4(out + (size_t)(y0 + r) * c.pw + x, acc);
+    }
+}
+
+/* The three launches for one table, in stream order. */
+template <class Op, class Loader>
+static sb_status tiled_table(integral_device *d, const Loader &load, tile_carries<typename Op::T> c,
+                             typename Op::T *out, sb_error *err)
+{
+    typedef typename Op::T T;
+    dim3 tiles(sb_div_up(c.tiles_x, TILES_PER_BLOCK), c.tiles_y);
+    int scan_blocks = sb_div_up(c.pw, 32) + sb_div_up(c.tiles_x, 32) + sb_div_up(c.ph, 32);
+    tile_totals<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
+    SB_CUDA_LAUNCHED(err, d->who);
+    carry_scan<T><<<scan_blocks, 1024, 0, d->stream>>>(c);
+    SB_CUDA_LAUNCHED(err, d->who);
+    tile_sat<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c, out);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+/* ---- the variant ------------------------------------------------------------------- */
+
+struct rung_state {
+    integral_device dev;   /* first: the shared upload and fetch read it */
+    tiled_scratch carries;
+};
+
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    sb_status st = integral_device_open(state, sizeof(rung_state), INTEGRAL_SHARED_OUTPUTS, in, params,
+                                        output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    return tiled_scratch_init(&s->carries, &s->dev, err);
+}
+
+static sb_status rung_run(void *state, sb_error *err)
+{
+    rung_state *s = (rung_state *)state;
+    integral_device *d = &s->dev;
+    GlobalLoader load = { d->in, d->pw };
+    sb_status st = tiled_table<SumOp>(d, load, s->carries.sum, d->sum, err);
+    if (!st && d->squares)
+        st = tiled_table<SquareOp>(d, load, s->carries.sq, d->sq, err);
+    return st;
+}
+
+static void rung_release(void *state)
+{
+    rung_state *s = (rung_state *)state;
+    if (s)
+        tiled_scratch_release(&s->carries);
+    integral_device_close(s);
+}
+
+SB_VARIANT("integral", "cuda-smemscan", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "128x32 tiles, a warp's sums and scans through shared memory: totals, carry scan, one write per sum",
+           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
+SB_RUNG("integral", "cuda-smemscan", "cuda-blocked6",
+        "tiles instead of whole-table passes: the image read twice, one carry scan, every sum written once")
