@@ -21,12 +21,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.02797 -> 0.0515 ms (0.54x), per frame 0.8784 -> 0.8247 ms (1.07x)
+ *     kernel 0.02739 -> 0.05098 ms (0.54x), per frame 0.8029 -> 0.8203 ms (0.98x)
  *   integral sqsum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.08278 -> 0.1707 ms (0.48x), per frame 2.08 -> 2.15 ms (0.97x)
+ *     kernel 0.08221 -> 0.171 ms (0.48x), per frame 2.051 -> 2.147 ms (0.96x)
  */
 #include "integral_device.cuh"
 

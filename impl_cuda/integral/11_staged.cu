@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.0515 -> 0.02666 ms (1.93x), per frame 0.8247 -> 0.8021 ms (1.03x)
+ *     kernel 0.05098 -> 0.02707 ms (1.88x), per frame 0.8203 -> 0.7987 ms (1.03x)
  *   integral sqsum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.1707 -> 0.07168 ms (2.38x), per frame 2.15 -> 2.28 ms (0.94x)
+ *     kernel 0.171 -> 0.07139 ms (2.40x), per frame 2.147 -> 2.042 ms (1.05x)
  */
 #include "integral_device.cuh"
 

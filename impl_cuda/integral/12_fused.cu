@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.02666 -> 0.02659 ms (same (1.00x)), per frame 0.8021 -> 0.8045 ms (1.00x)
+ *     kernel 0.02707 -> 0.02611 ms (1.04x), per frame 0.7987 -> 0.7979 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.07168 -> 0.06302 ms (1.14x), per frame 2.28 -> 2.062 ms (1.11x)
+ *     kernel 0.07139 -> 0.06285 ms (1.14x), per frame 2.042 -> 2.039 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -35,12 +35,12 @@
  * The strips and the scans are cuda-strips' (9_strips.cu explains them),
  * the loads and stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.02666 -> 0.06352 ms (0.42x), per frame 0.8021 -> 0.8395 ms (0.96x)
+ *     kernel 0.02707 -> 0.0633 ms (0.43x), per frame 0.7987 -> 0.8401 ms (0.95x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.07168 -> 0.2317 ms (0.31x), per frame 2.28 -> 2.23 ms (1.02x)
+ *     kernel 0.07139 -> 0.2303 ms (0.31x), per frame 2.042 -> 2.197 ms (0.93x)
  */
 #include "integral_device.cuh"
 

@@ -19,12 +19,12 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.467 -> 0.4202 ms (3.49x), per frame 2.248 -> 1.2 ms (1.87x)
+ *     kernel 1.461 -> 0.4206 ms (3.47x), per frame 2.24 -> 1.192 ms (1.88x)
  *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 3.093 -> 1.089 ms (2.84x), per frame 5.074 -> 3.063 ms (1.66x)
+ *     kernel 3.086 -> 1.087 ms (2.84x), per frame 5.081 -> 3.069 ms (1.66x)
  */
 #include "integral_device.cuh"
 

@@ -17,12 +17,12 @@
  * before loading the next.  The next rungs change those one at a time
  * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 0.4202 -> 0.0317 ms (13.3x), per frame 1.2 -> 0.8125 ms (1.48x)
- *   integral sqsum at synth-3840x2160 (cuda-blocked6 -> cuda-tilescan):
- *     kernel 1.089 -> 0.08323 ms (13.1x), per frame 3.063 -> 2.065 ms (1.48x)
+ *   integral sum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
+ *     kernel 0.03218 -> 0.0305 ms (1.06x), per frame 0.8023 -> 0.8047 ms (1.00x)
+ *   integral sqsum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
+ *     kernel 0.088 -> 0.08251 ms (1.07x), per frame 2.079 -> 2.075 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -15,12 +15,12 @@
  * explains them).  The three kernels run one after another (next rung:
  * 6_pdl.cu lets them overlap).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.02874 -> 0.02861 ms (same (1.00x)), per frame 0.8143 -> 0.8066 ms (1.01x)
+ *     kernel 0.02866 -> 0.02726 ms (1.05x), per frame 0.8 -> 0.8003 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.08038 -> 0.09654 ms (0.83x), per frame 2.06 -> 2.077 ms (0.99x)
+ *     kernel 0.0795 -> 0.0945 ms (0.84x), per frame 2.063 -> 2.08 ms (0.99x)
  */
 #include "integral_device.cuh"
 

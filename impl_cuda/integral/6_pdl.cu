@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.02861 -> 0.02461 ms (1.16x), per frame 0.8066 -> 0.8066 ms (1.00x)
+ *     kernel 0.02726 -> 0.02456 ms (1.11x), per frame 0.8003 -> 0.7939 ms (1.01x)
  *   integral sqsum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.09654 -> 0.08994 ms (1.07x), per frame 2.077 -> 2.074 ms (1.00x)
+ *     kernel 0.0945 -> 0.08854 ms (1.07x), per frame 2.08 -> 2.077 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02461 -> 0.02907 ms (0.85x), per frame 0.8066 -> 0.8013 ms (1.01x)
+ *     kernel 0.02456 -> 0.02877 ms (0.85x), per frame 0.7939 -> 0.8027 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.08994 -> 0.08328 ms (1.08x), per frame 2.074 -> 2.069 ms (1.00x)
+ *     kernel 0.08854 -> 0.08334 ms (1.06x), per frame 2.077 -> 2.058 ms (1.01x)
  */
 #include "integral_device.cuh"
 

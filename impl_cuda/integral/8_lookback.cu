@@ -41,12 +41,12 @@
  * moving bytes (segbench lesson integral/cuda-lookback has the times,
  * NOTES.md the profile and what was tried).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.02461 -> 0.0312 ms (0.79x), per frame 0.8066 -> 0.8027 ms (1.00x)
+ *     kernel 0.02456 -> 0.03104 ms (0.79x), per frame 0.7939 -> 0.7995 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.08994 -> 0.09522 ms (0.94x), per frame 2.074 -> 2.377 ms (0.87x)
+ *     kernel 0.08854 -> 0.09477 ms (0.93x), per frame 2.077 -> 2.07 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -34,12 +34,12 @@
  * cheaper carry scan for the 64-bit squares; at 4K a block walks four
  * segments of a row one after another, which the next rung removes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T213325Z-a872, commit 2c04323;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.02461 -> 0.02797 ms (0.88x), per frame 0.8066 -> 0.8784 ms (0.92x)
+ *     kernel 0.02456 -> 0.02739 ms (0.90x), per frame 0.7939 -> 0.8029 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.08994 -> 0.08278 ms (1.09x), per frame 2.074 -> 2.08 ms (1.00x)
+ *     kernel 0.08854 -> 0.08221 ms (1.08x), per frame 2.077 -> 2.051 ms (1.01x)
  */
 #include "integral_device.cuh"
 

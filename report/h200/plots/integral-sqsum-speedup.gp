@@ -10,5 +10,5 @@ set logscale y
 set ylabel 'speedup (x)'
 set xlabel 'image size (photos: geometric mean)'
 cols = '2 3 4 5 6 7 8 10'
-colours = '#4d4d4d #1f77b4 #17becf #ff7f0e #bcbd22 #843c39 #9467bd #8c564b'
+colours = '#4d4d4d #1f77b4 #17becf #ff7f0e #bcbd22 #3182bd #9467bd #8c564b'
 plot for [k=1:8] 'integral-sqsum-speedup.dat' using int(word(cols, k)):xtic(1) title columnheader(int(word(cols, k))) lc rgb word(colours, k), 'integral-sqsum-speedup-floor.dat' using 1:2 with linespoints dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
