@@ -45,6 +45,65 @@ if [ -z "$ncu" ]; then
 fi
 [ -x "$segbench" ] || { echo "make profile: $segbench not built (run make)" >&2; exit 2; }
 
+# ncu's own sections (speed of light, occupancy, warp states, issue
+# slots) and the counts the limits are made of (ncu_import.h).  A list of
+# single metrics instead costs as many passes, and on ncu 2025.3 it timed
+# kernels 25x slower than they run (seen on the H100, 2026-11-25).
+sections=(--section SpeedOfLight --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis)
+metrics=dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg.per_second
+
+# ncu_pass LOOPS LOG REGIONS OUT SPEC... [profile options]: one ncu run of
+# segbench profile over the variants that launch from conditional graph
+# nodes (LOOPS=only) or over the others (none).  The first are one result
+# a graph (--graph-profiling graph: ncu cannot profile the kernel nodes of
+# a graph with conditional nodes one by one); the others must be profiled
+# without it, which timed every plain kernel 15-21x slower than it runs
+# (integral's widen_copy: 265 against 12.5 us, H100, ncu 2025.3,
+# 2026-11-26).  A pass with nothing to profile writes no files.
+ncu_pass() {
+    local loops=$1 log=$2 regions=$3 out=$4
+    shift 4
+    local mode=()
+    [ "$loops" = only ] && mode=(--graph-profiling graph)
+    rm -f "$log" "$regions"
+    timeout --signal=INT "$timeout" "$ncu" --profile-from-start off --clock-control none "${mode[@]}" \
+        --csv --page raw --print-units base --log-file "$log" "${sections[@]}" --metrics "$metrics" \
+        "$segbench" profile "$@" --graph-loops "$loops" --warmup 1 --regions "$regions" > "$out" 2>&1
+}
+
+# has_loops ALGO: whether any variant of ALGO launches from conditional
+# graph nodes (else the second pass is skipped).
+has_loops() { "$segbench" list --algo "$1" --json | grep -q '"graph_loop": true'; }
+
+# import_passes RESULTS LOG_PREFIX REGIONS_PREFIX: both passes' ncu files
+# (PREFIX-none.*, PREFIX-only.*) into RESULTS/<algo>.profile.csv, the
+# second pass's rows after the first's.
+import_passes() {
+    local results=$1 logs=$2 regions=$3 loops status=0 first=1 tmp
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/segbench-import.XXXXXX")
+    cp "$results/env.json" "$tmp/"
+    for loops in none only; do
+        # a pass that profiled nothing left the regions' header alone
+        [ -f "$regions-$loops.tsv" ] && [ "$(wc -l < "$regions-$loops.tsv")" -gt 1 ] && [ -f "$logs-$loops.csv" ] ||
+            continue
+        if [ "$first" = 1 ]; then
+            "$segbench" profile --import "$logs-$loops.csv" --regions "$regions-$loops.tsv" --results "$results" ||
+                status=1
+            first=0
+        else
+            "$segbench" profile --import "$logs-$loops.csv" --regions "$regions-$loops.tsv" --results "$tmp" >/dev/null ||
+                status=1
+            for f in "$tmp"/*.profile.csv; do
+                [ -f "$f" ] || continue
+                if [ -f "$results/${f##*/}" ]; then tail -n +2 "$f" >> "$results/${f##*/}"; else cp "$f" "$results/"; fi
+                echo "added the graph loops' rows to $results/${f##*/}"
+            done
+        fi
+    done
+    rm -rf "$tmp"
+    return $status
+}
+
 # One edge: parent and rung on the same image, into a scratch set.
 if [ -n "$edge" ]; then
     algo=${edge%%/*}
@@ -55,13 +114,13 @@ if [ -n "$edge" ]; then
     machine=$("$segbench" env --no-measure | sed -n 's/^ *"machine_id": "\(.*\)",$/\1/p')
     if [ -f "results/$machine/env.json" ]; then cp "results/$machine/env.json" "$scratch/"; else "$segbench" env > "$scratch/env.json"; fi
     echo "profile: $algo/$parent -> $edge under ncu, on the summary image of set '$set'"
-    timeout --signal=INT "$timeout" "$ncu" --profile-from-start off --clock-control none \
-        --graph-profiling graph --csv --page raw --print-units base --log-file "$scratch/ncu.csv" \
-        --section SpeedOfLight --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis \
-        --metrics dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg.per_second \
-        "$segbench" profile "$edge" "$algo/$parent" --set "$set" --warmup 1 --regions "$scratch/regions.tsv" \
-        > "$scratch/out" 2>&1 || { tail -n 5 "$scratch/out" >&2; echo "make profile: ncu or the run failed" >&2; exit 1; }
-    "$segbench" profile --import "$scratch/ncu.csv" --regions "$scratch/regions.tsv" --results "$scratch" >/dev/null
+    for loops in none only; do
+        [ "$loops" = none ] || has_loops "$algo" || continue
+        ncu_pass "$loops" "$scratch/ncu-$loops.csv" "$scratch/regions-$loops.tsv" "$scratch/out" \
+            "$edge" "$algo/$parent" --set "$set" ||
+            { tail -n 5 "$scratch/out" >&2; echo "make profile: ncu or the run failed" >&2; exit 1; }
+    done
+    import_passes "$scratch" "$scratch/ncu" "$scratch/regions" >/dev/null || exit 1
     "$segbench" profile --edge "$edge" --results "$scratch"
     exit $?
 fi
@@ -73,13 +132,6 @@ fi
 [ -n "$algos" ] || algos=$("$segbench" list | sed -n 's/^\([a-z0-9-]*\): .*/\1/p' | paste -sd, -)
 
 case "$rungs" in top|all) ;; *) echo "profile.sh: --rungs is top or all" >&2; exit 2 ;; esac
-# ncu's own sections (speed of light, occupancy, warp states, issue
-# slots) and the counts the limits are made of (ncu_import.h).  A list of
-# single metrics instead costs as many passes, and on ncu 2025.3 it timed
-# kernels 25x slower than they run (seen on the H100, 2026-11-25).
-sections=(--section SpeedOfLight --section Occupancy --section WarpStateStats --section ComputeWorkloadAnalysis)
-metrics=dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg.per_second
-
 work=$(mktemp -d "${TMPDIR:-/tmp}/segbench-profile.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 status=0
@@ -89,21 +141,16 @@ for algo in "${list[@]}"; do
     started=$SECONDS
     pick=(--top --results "$results")
     [ "$rungs" = all ] && pick=()
-    # A CUDA graph is one result (ncu cannot profile the kernel nodes of a
-    # graph with conditional nodes one by one).
-    if ! timeout --signal=INT "$timeout" "$ncu" --profile-from-start off --clock-control none \
-        --graph-profiling graph --csv --page raw --print-units base --log-file "$work/$algo.ncu.csv" \
-        "${sections[@]}" --metrics "$metrics" \
-        "$segbench" profile "$algo/cuda-*" "${pick[@]}" --set "$set" --warmup 1 --regions "$work/$algo.regions.tsv" \
-        > "$work/$algo.out" 2>&1; then
-        echo "profile: $algo: ncu or the run failed or took over ${timeout} s; its last lines:" >&2
-        tail -n 5 "$work/$algo.out" >&2
-        status=1
-    fi
-    if [ -f "$work/$algo.regions.tsv" ] && [ -f "$work/$algo.ncu.csv" ]; then
-        "$segbench" profile --import "$work/$algo.ncu.csv" --regions "$work/$algo.regions.tsv" --results "$results" ||
+    for loops in none only; do
+        [ "$loops" = none ] || has_loops "$algo" || continue
+        if ! ncu_pass "$loops" "$work/$algo.ncu-$loops.csv" "$work/$algo.regions-$loops.tsv" "$work/$algo.out-$loops" \
+            "$algo/cuda-*" "${pick[@]}" --set "$set"; then
+            echo "profile: $algo: ncu or the run failed or took over ${timeout} s; its last lines:" >&2
+            tail -n 5 "$work/$algo.out-$loops" >&2
             status=1
-    fi
+        fi
+    done
+    import_passes "$results" "$work/$algo.ncu" "$work/$algo.regions" || status=1
     echo "profile: $algo took $((SECONDS - started)) s"
     [ -z "${PROFILE_KEEP:-}" ] || cp "$work/$algo".* "$PROFILE_KEEP"/ 2>/dev/null || true
 done

@@ -13,7 +13,7 @@
 #include <string.h>
 
 enum { OPT_SET, OPT_IMAGE, OPT_RECT, OPT_STAGE, OPT_THREADS, OPT_WARMUP, OPT_REGIONS, OPT_ALL_IMAGES,
-       OPT_NO_SIZE_CAPS, OPT_TOP, OPT_IMPORT, OPT_RESULTS, OPT_EDGE, OPT_COUNT };
+       OPT_NO_SIZE_CAPS, OPT_TOP, OPT_GRAPH_LOOPS, OPT_IMPORT, OPT_RESULTS, OPT_EDGE, OPT_COUNT };
 
 static const sb_option PROFILE_OPTIONS[OPT_COUNT] = {
     [OPT_SET] = { "set", "NAME", "default", "the image set (datasets/sets/NAME.set)" },
@@ -27,6 +27,10 @@ static const sb_option PROFILE_OPTIONS[OPT_COUNT] = {
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL, "the summary image may be above the algorithm's bench size" },
     [OPT_TOP] = { "top", NULL, NULL,
                   "of the variants chosen, only each stage's fastest GPU rung in --results and its parent" },
+    [OPT_GRAPH_LOOPS] = { "graph-loops", "all|only|none", "all",
+                          "of the variants chosen, those that launch from conditional graph nodes (only), the others "
+                          "(none), or both: ncu needs --graph-profiling graph for the first and times the others "
+                          "wrongly with it" },
     [OPT_IMPORT] = { "import", "NCU_CSV", NULL,
                      "instead: read ncu's --csv --page raw output of a profile run (with --regions and --results)" },
     [OPT_RESULTS] = { "results", "DIR", NULL,
@@ -67,6 +71,12 @@ static sb_status profile_parse(int argc, char **argv, profile_opts *o, sb_error 
         case OPT_ALL_IMAGES: o->all_images = 1; break;
         case OPT_NO_SIZE_CAPS: o->no_size_caps = 1; break;
         case OPT_TOP: o->top = 1; break;
+        case OPT_GRAPH_LOOPS:
+            if (!strcmp(v, "all") || !strcmp(v, "only") || !strcmp(v, "none"))
+                o->graph_loops = v[0] == 'o' ? PROFILE_GRAPH_LOOPS_ONLY : v[0] == 'n' ? PROFILE_GRAPH_LOOPS_NONE : 0;
+            else
+                st = sb_fail(err, SB_ERR_USAGE, "--graph-loops: '%s' is not all, only or none", v);
+            break;
         case OPT_IMPORT: o->import = v; break;
         case OPT_RESULTS: st = sb_dir_arg(v, "--results", err), o->results = v; break;
         case OPT_EDGE: o->edge = v; break;

@@ -68,8 +68,9 @@ static void list_json(const char *algos, const char *variants, const sb_device_i
                 sb_json_key_str(stdout, keys[k], values[k]);
                 printf(", ");
             }
-            printf("\"threaded\": %s, \"device\": %s, \"floor\": %s, ", (var->flags & SB_THREADED) ? "true" : "false",
-                   (var->flags & SB_DEVICE) ? "true" : "false", (var->flags & SB_FLOOR) ? "true" : "false");
+            printf("\"threaded\": %s, \"device\": %s, \"floor\": %s, \"graph_loop\": %s, ",
+                   (var->flags & SB_THREADED) ? "true" : "false", (var->flags & SB_DEVICE) ? "true" : "false",
+                   (var->flags & SB_FLOOR) ? "true" : "false", (var->flags & SB_GRAPH_LOOP) ? "true" : "false");
             sb_json_key_str(stdout, "summary", var->summary);
             /* the ladder: the rung it grows from (null: a root), its source file, the edge's idea */
             printf(", ");

@@ -211,8 +211,10 @@ static sb_status profile_image(profile_run *r, const profile_spec *ps, const sb_
             int count = r->o->top ? 2 : sb_variant_count();
             for (int i = 0; i < count && !st; i++) {
                 const sb_variant *v = r->o->top ? pick[i] : sb_variant_at(i);
+                int loop = (v && (v->flags & SB_GRAPH_LOOP)) != 0;
                 if (!v || strcmp(v->algo, algo->name) || !sb_variant_match(ps->pattern, v->algo, v->name) ||
-                    !(v->stages & (1u << stage)))
+                    !(v->stages & (1u << stage)) || (r->o->graph_loops == PROFILE_GRAPH_LOOPS_ONLY && !loop) ||
+                    (r->o->graph_loops == PROFILE_GRAPH_LOOPS_NONE && loop))
                     continue;
                 int threads = 1;
                 if (v->flags & SB_THREADED)

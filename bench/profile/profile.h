@@ -17,12 +17,17 @@ typedef struct profile_spec {
     int threads;              /* 0: the default */
 } profile_spec;
 
+/* --graph-loops: which of the chosen variants run (SB_GRAPH_LOOP: those
+ * that launch from conditional graph nodes). */
+enum { PROFILE_GRAPH_LOOPS_ONLY = 1, PROFILE_GRAPH_LOOPS_NONE = 2 };
+
 typedef struct profile_opts {
     profile_spec spec[PROFILE_MAX_SPECS];
     int nspec;
     sb_image_choice images;   /* --set, --image, --rect */
     const char *stages, *regions, *import, *results, *edge;
     int threads, warmup, all_images, no_size_caps, top;
+    int graph_loops;          /* 0 (all), PROFILE_GRAPH_LOOPS_ONLY or _NONE */
 } profile_opts;
 
 /* "slic/cuda-*", "grabcut/pthread-bk@8": one ALGO/VARIANT argument. */

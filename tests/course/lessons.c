@@ -51,6 +51,13 @@ static void test_ladders_declared(void)
                strstr(r->out, "\"parent\": null, \"source\": \"impl_cuda/integral/1_naive.cu\"") &&
                strstr(r->out, "\"formerly\": \"cuda-shared\""),
            "list --json: %.1500s", r->out);
+    /* make profile asks list --json which rungs ncu must take as whole graphs */
+    r = cli("list --json --algo meanshift-merge --variant cuda-graph,cuda-blocksums");
+    CHECKF(r->code == 0 && strstr(r->out, "\"graph_loop\": true") && strstr(r->out, "\"graph_loop\": false"),
+           "list --json: %.1500s", r->out);
+    r = cli("profile integral/cuda-copy --graph-loops maybe");
+    CHECKF(r->code == 2 && strstr(r->err, "--graph-loops: 'maybe' is not all, only or none"), "exit %d: %s", r->code,
+           r->err);
 }
 
 /* variant_table.sh reads an SB_RUNG line out of a file as it reads
