@@ -72,8 +72,10 @@ ncu_pass() {
 }
 
 # has_loops ALGO: whether any variant of ALGO launches from conditional
-# graph nodes (else the second pass is skipped).
-has_loops() { "$segbench" list --algo "$1" --json | grep -q '"graph_loop": true'; }
+# graph nodes (else the second pass is skipped).  grep -c, not -q: -q
+# stops reading at the first match, and under pipefail the list's SIGPIPE
+# would fail the test.
+has_loops() { [ "$("$segbench" list --algo "$1" --json | grep -c '"graph_loop": true')" -gt 0 ]; }
 
 # import_passes RESULTS LOG_PREFIX REGIONS_PREFIX: both passes' ncu files
 # (PREFIX-none.*, PREFIX-only.*) into RESULTS/<algo>.profile.csv, the
