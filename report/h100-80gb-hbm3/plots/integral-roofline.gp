@@ -6,7 +6,7 @@ set title 'integral: instruction roofline (counts: Nsight Compute; time: the tim
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.00587368:1.41879]
+set xrange [0.00587259:1.41851]
 set yrange [*:3136.32]
 set key inside top left
 set grid
