@@ -30,8 +30,10 @@ const sb_command sb_cmd_exercise = {
     "  segbench exercise integral/cuda-transposed   exercises/integral/4_transposed.cu: the parent's code\n"
     "                                               where the lesson goes, between TODO markers\n"
     "  segbench exercise kmeans/openmp              exercises/kmeans/kmeans_openmp.c: its pragmas taken out\n"
+    "  segbench exercise integral/pthread-strips    a CPU rung: the parent pthread's code where the lesson goes\n"
     "Then make (it builds exercises/ when there is one) and segbench grade ALGO/student-RUNG.\n"
-    "A CUDA rung's lesson is what its file changes from its parent's; an OpenMP variant's, its pragmas.\n"
+    "A CUDA or pthread rung's lesson is what its file changes from its parent's (at most 10 TODO parts);\n"
+    "an OpenMP variant's, its pragmas.\n"
     "  segbench exercise kmeans/openmp --export kit/  a student's kit: builds and grades, no solution in it\n",
     EXERCISE_OPTIONS, OPT_COUNT, 0, NULL, cmd_exercise,
 };
