@@ -6,7 +6,7 @@ set title 'meanshift-filter: instruction roofline (counts: Nsight Compute; time:
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0886567:1055.6]
+set xrange [0.0886567:1071.37]
 set yrange [*:3136.32]
 set key inside top left
 set grid

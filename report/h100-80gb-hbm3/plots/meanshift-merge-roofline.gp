@@ -6,7 +6,7 @@ set title 'meanshift-merge: instruction roofline (counts: Nsight Compute; time: 
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0886119:3.35936]
+set xrange [0.0886119:3.34429]
 set yrange [*:3134.74]
 set key inside top left
 set grid
