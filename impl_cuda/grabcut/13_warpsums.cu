@@ -1,14 +1,13 @@
 /* 13_warpsums.cu - GrabCut with its k-means and GMM sums gathered a warp
- * at a time (variant "cuda-warpsums" of grabcut-kmeans, grabcut-gmm and
- * the pipeline).
+ * at a time (variant "cuda-warpsums" of the pipeline; the steps' own are
+ * in 2_warpsums.cu).
  *
- * Grows from cuda-longer in the pipeline, whose cut it keeps.
- * Grows from cuda-global in the k-means and GMM steps.  The idea: aggregate
- * in the warp before touching shared memory.  Once the rungs before had
+ * Grows from cuda-longer, whose cut it keeps.  The idea: aggregate in
+ * the warp before touching shared memory.  Once the rungs before had
  * made the cut faster, the per-pixel steps were a fifth to two fifths of
  * the pipeline (at 1920x1080 k-means alone 2.4 ms of cuda-longer's 20.6),
- * and their time is not their bytes: gc_kmeans_pass (gc_device.cu) has
- * every thread add 4 values, gc_learn_sums 10, each a 64-bit atomic on the
+ * and their time is not their bytes: block_kmeans_pass has
+ * every thread add 4 values, block_learn_sums 10, each a 64-bit atomic on the
  * block's shared totals, and a block's 256 pixels fall on a handful of the 10
  * (side, component) totals, so the atomics on one address queue up.
  * Neighbouring pixels mostly share their component: here each warp takes
@@ -642,51 +641,12 @@ static void warp_kmeans(gc_dev *d)
 static void warp_learn(gc_dev *d) { warp_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s); }
 
 static const gc_sums warp_sums = { warp_kmeans, warp_learn };
-static const gc_cut no_cut = { nullptr, nullptr, nullptr, 0 };   /* the steps alone do not cut */
-
 /* ---- the variants ---- */
 
-static sb_status open_warpsums(void **state, int step, const gc_cut *cut, const sb_image *in, const void *params,
-                               void *output, const sb_exec *exec, sb_error *err)
-{
-    sb_status st = gc_dev_open((gc_dev **)state, step, cut, in, params, output, exec, err);
-    if (!st)
-        ((gc_dev *)*state)->sums = &warp_sums;
-    return st;
-}
+GC_CUDA_OPS(pipeline_warpsums, GC_PIPELINE, graph_cut, warp_sums)
 
-static sb_status kmeans_prepare(void **state, const sb_image *in, const void *params, void *output,
-                                const sb_exec *exec, sb_error *err)
-{
-    return open_warpsums(state, GC_KMEANS, &no_cut, in, params, output, exec, err);
-}
-
-static sb_status gmm_prepare(void **state, const sb_image *in, const void *params, void *output,
-                             const sb_exec *exec, sb_error *err)
-{
-    return open_warpsums(state, GC_GMM, &no_cut, in, params, output, exec, err);
-}
-
-static sb_status pipeline_prepare(void **state, const sb_image *in, const void *params, void *output,
-                                  const sb_exec *exec, sb_error *err)
-{
-    return open_warpsums(state, GC_PIPELINE, &graph_cut, in, params, output, exec, err);
-}
-
-static sb_status warpsums_upload(void *s, sb_error *err) { return gc_dev_upload((gc_dev *)s, err); }
-static sb_status warpsums_run(void *s, sb_error *err) { return gc_dev_run((gc_dev *)s, err); }
-static sb_status warpsums_fetch(void *s, sb_error *err) { return gc_dev_fetch((gc_dev *)s, err); }
-static void warpsums_release(void *s) { gc_dev_close((gc_dev *)s); }
-
-SB_VARIANT("grabcut-kmeans", "cuda-warpsums", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-global with the sums gathered a warp at a time: one shared atomic per distinct cluster and value",
-           kmeans_prepare, warpsums_upload, warpsums_run, warpsums_fetch, warpsums_release)
-SB_VARIANT("grabcut-gmm", "cuda-warpsums", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-global with the moments gathered a warp at a time: one shared atomic per distinct component and moment",
-           gmm_prepare, warpsums_upload, warpsums_run, warpsums_fetch, warpsums_release)
 SB_VARIANT("grabcut", "cuda-warpsums", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
            "cuda-longer with the k-means and GMM sums gathered a warp at a time",
-           pipeline_prepare, warpsums_upload, warpsums_run, warpsums_fetch, warpsums_release)
-SB_RUNG("grabcut-kmeans", "cuda-warpsums", "cuda-global", "the sums gathered a warp at a time: one shared atomic per distinct cluster")
-SB_RUNG("grabcut-gmm", "cuda-warpsums", "cuda-global", "the moments gathered a warp at a time: one shared atomic per distinct component")
+           pipeline_warpsums_prepare, pipeline_warpsums_upload, pipeline_warpsums_run, pipeline_warpsums_fetch,
+           pipeline_warpsums_release)
 SB_RUNG("grabcut", "cuda-warpsums", "cuda-longer", "the k-means and GMM sums gathered a warp at a time: one shared atomic per distinct component")

@@ -21,8 +21,10 @@
  * brute force and Edmonds-Karp; test_gpu checks every iteration's flow
  * and the final mask of this rung against the serial reference.
  *
- * Pipeline only: the grabcut-maxflow step is one cut from zero flow,
- * which is cuda-tiles'.
+ * The grabcut-maxflow step is one cut from zero flow, so there this rung
+ * is cuda-tiles with the repair carried along, never run (its times are
+ * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
+ * repair.
  *
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
  * written by make lesson-headers, checked by make test):
@@ -419,9 +421,92 @@ static sb_status warm_solve(gc_dev *d, int it, sb_error *err)
 
 static const gc_cut warm_cut = { warm_prepare, warm_solve, tiles_release, 1 };
 
-GC_CUDA_OPS(pipeline_warm, GC_PIPELINE, warm_cut)
+/* ---- the k-means and GMM sums, a block at a time ---- */
 
+/* One k-means pass: each pixel's nearest centre among its side's 5, the
+ * changed count and the integer sums, the block's totals gathered in
+ * shared memory first.  A no-op once converged. */
+static __global__ void block_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp,
+                                         gc_dev_scratch *s, const int *passes)
+{
+    __shared__ sb_kmeans_prepped centres[2 * SB_GC_K];
+    __shared__ unsigned long long sums[2 * SB_GC_K][4];
+    __shared__ unsigned long long changed;
+    if (s->kdone)
+        return;
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K)
+        centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
+    if (t < 2 * SB_GC_K * 4)
+        sums[t / 4][t % 4] = 0;
+    if (t == 0)
+        changed = 0;
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        int side = SB_GC_SIDE(mask[i]);
+        const uint8_t *px = rgb + 3 * i;
+        int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
+        if (*passes == 0 || comp[i] != best)
+            atomicAdd(&changed, 1ull);
+        comp[i] = (uint8_t)best;
+        unsigned long long *sm = sums[side * SB_GC_K + best];
+        atomicAdd(&sm[0], (unsigned long long)px[0]);
+        atomicAdd(&sm[1], (unsigned long long)px[1]);
+        atomicAdd(&sm[2], (unsigned long long)px[2]);
+        atomicAdd(&sm[3], 1ull);
+    }
+    __syncthreads();
+    if (t < 2 * SB_GC_K * 4 && sums[t / 4][t % 4])
+        atomicAdd(&s->ksums[t / 4][t % 4], sums[t / 4][t % 4]);
+    if (t == 0 && changed)
+        atomicAdd(&s->changed, changed);
+}
+
+/* The GMM moments of every pixel's side and component, the block's
+ * totals gathered in shared memory first (as in block_kmeans_pass). */
+static __global__ void block_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
+                                        gc_dev_scratch *s)
+{
+    __shared__ unsigned long long sums[2 * SB_GC_K][10];
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K * 10)
+        sums[t / 10][t % 10] = 0;
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        uint64_t own[10] = { 0 };
+        sb_gc_sums_add(own, rgb + 3 * i);
+        unsigned long long *sm = sums[SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]];
+        for (int j = 0; j < 10; j++)
+            atomicAdd(&sm[j], (unsigned long long)own[j]);
+    }
+    __syncthreads();
+    if (t < 2 * SB_GC_K * 10 && sums[t / 10][t % 10])
+        atomicAdd(&(&s->gsums[0][0][0])[t], sums[t / 10][t % 10]);
+}
+
+static void block_kmeans(gc_dev *d)
+{
+    block_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
+                                                                &d->stats->passes);
+}
+
+static void block_learn(gc_dev *d) { block_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s); }
+
+static const gc_sums block_sums = { block_kmeans, block_learn };
+
+/* ---- the variants ---- */
+
+GC_CUDA_OPS(maxflow_warm, GC_MAXFLOW, warm_cut, block_sums)
+GC_CUDA_OPS(pipeline_warm, GC_PIPELINE, warm_cut, block_sums)
+
+SB_VARIANT("grabcut-maxflow", "cuda-warm", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-tiles carrying the warm start along: a single cut starts from zero flow, so it never runs",
+           maxflow_warm_prepare, maxflow_warm_upload, maxflow_warm_run, maxflow_warm_fetch, maxflow_warm_release)
 SB_VARIANT("grabcut", "cuda-warm", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-tiles with cuts 2-5 warm-started: the last cut's flow kept, t-link residuals repaired",
            pipeline_warm_prepare, pipeline_warm_upload, pipeline_warm_run, pipeline_warm_fetch, pipeline_warm_release)
+SB_RUNG("grabcut-maxflow", "cuda-warm", "cuda-tiles",
+        "the warm start carried along: a single cut starts from zero flow, as in cuda-tiles (a step for cuda-graph)")
 SB_RUNG("grabcut", "cuda-warm", "cuda-tiles", "cuts 2-5 warm-started: the last cut's flow kept, only t-link residuals repaired")

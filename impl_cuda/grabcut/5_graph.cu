@@ -1,16 +1,12 @@
 /* 5_graph.cu - GrabCut's warm-started tiled cut with its loop on the
  * device (variant "cuda-graph" of grabcut-maxflow and the pipeline).
  *
- * Grows from cuda-warm in the pipeline (grabcut).  As a single cut
- * (grabcut-maxflow), which is never warm-started, it grows from cuda-tiles:
- * Grows from cuda-tiles there, and its diff against 3_tiles.cu also shows
- * the warm repair it carries along, which a single cold cut never runs.
- * The idea: who drives the loop.  cuda-warm's host enqueues
- * a batch of BFS launches, copies a flag back and waits for it, again
- * until the BFS settles; then a batch of sweeps, copies the counts back
- * and waits; and so on: a dozen or more waits a cut, each an idle GPU
- * while the host wakes up.  Here the loop is recorded once, at prepare,
- * as one CUDA graph with nested conditional WHILE nodes (CUDA 12.4+):
+ * Grows from cuda-warm.  The idea: who drives the loop.  cuda-warm's host
+ * enqueues a batch of BFS launches, copies a flag back and waits for it,
+ * again until the BFS settles; then a batch of sweeps, copies the counts
+ * back and waits; and so on: a dozen or more waits a cut, each an idle GPU
+ * while the host wakes up.  Here the loop is recorded once, at prepare, as
+ * one CUDA graph with nested conditional WHILE nodes (CUDA 12.4+):
  *
  *     while (a node is active) {
  *         BFS start; while (a tile changed) { 8 BFS launches; bfs_next }
@@ -508,16 +504,91 @@ static sb_status graph_solve(gc_dev *d, int it, sb_error *err)
 
 static const gc_cut graph_cut = { graph_prepare, graph_solve, graph_release, 1 };
 
+/* ---- the k-means and GMM sums, a block at a time ---- */
+
+/* One k-means pass: each pixel's nearest centre among its side's 5, the
+ * changed count and the integer sums, the block's totals gathered in
+ * shared memory first.  A no-op once converged. */
+static __global__ void block_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp,
+                                         gc_dev_scratch *s, const int *passes)
+{
+    __shared__ sb_kmeans_prepped centres[2 * SB_GC_K];
+    __shared__ unsigned long long sums[2 * SB_GC_K][4];
+    __shared__ unsigned long long changed;
+    if (s->kdone)
+        return;
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K)
+        centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
+    if (t < 2 * SB_GC_K * 4)
+        sums[t / 4][t % 4] = 0;
+    if (t == 0)
+        changed = 0;
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        int side = SB_GC_SIDE(mask[i]);
+        const uint8_t *px = rgb + 3 * i;
+        int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
+        if (*passes == 0 || comp[i] != best)
+            atomicAdd(&changed, 1ull);
+        comp[i] = (uint8_t)best;
+        unsigned long long *sm = sums[side * SB_GC_K + best];
+        atomicAdd(&sm[0], (unsigned long long)px[0]);
+        atomicAdd(&sm[1], (unsigned long long)px[1]);
+        atomicAdd(&sm[2], (unsigned long long)px[2]);
+        atomicAdd(&sm[3], 1ull);
+    }
+    __syncthreads();
+    if (t < 2 * SB_GC_K * 4 && sums[t / 4][t % 4])
+        atomicAdd(&s->ksums[t / 4][t % 4], sums[t / 4][t % 4]);
+    if (t == 0 && changed)
+        atomicAdd(&s->changed, changed);
+}
+
+/* The GMM moments of every pixel's side and component, the block's
+ * totals gathered in shared memory first (as in block_kmeans_pass). */
+static __global__ void block_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
+                                        gc_dev_scratch *s)
+{
+    __shared__ unsigned long long sums[2 * SB_GC_K][10];
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K * 10)
+        sums[t / 10][t % 10] = 0;
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        uint64_t own[10] = { 0 };
+        sb_gc_sums_add(own, rgb + 3 * i);
+        unsigned long long *sm = sums[SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]];
+        for (int j = 0; j < 10; j++)
+            atomicAdd(&sm[j], (unsigned long long)own[j]);
+    }
+    __syncthreads();
+    if (t < 2 * SB_GC_K * 10 && sums[t / 10][t % 10])
+        atomicAdd(&(&s->gsums[0][0][0])[t], sums[t / 10][t % 10]);
+}
+
+static void block_kmeans(gc_dev *d)
+{
+    block_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
+                                                                &d->stats->passes);
+}
+
+static void block_learn(gc_dev *d) { block_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s); }
+
+static const gc_sums block_sums = { block_kmeans, block_learn };
+
 /* ---- the variants ---- */
 
-GC_CUDA_OPS(maxflow_graph, GC_MAXFLOW, graph_cut)
-GC_CUDA_OPS(pipeline_graph, GC_PIPELINE, graph_cut)
+GC_CUDA_OPS(maxflow_graph, GC_MAXFLOW, graph_cut, block_sums)
+GC_CUDA_OPS(pipeline_graph, GC_PIPELINE, graph_cut, block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-tiles' tiled cut with its loop on the device: one CUDA graph, nested WHILE nodes, no host wait",
+           "cuda-warm's tiled cut with its loop on the device: one CUDA graph, nested WHILE nodes, no host wait",
            maxflow_graph_prepare, maxflow_graph_upload, maxflow_graph_run, maxflow_graph_fetch, maxflow_graph_release)
 SB_VARIANT("grabcut", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-warm with each cut's loop on the device: one CUDA graph a cut, no host wait before fetch",
            pipeline_graph_prepare, pipeline_graph_upload, pipeline_graph_run, pipeline_graph_fetch, pipeline_graph_release)
-SB_RUNG("grabcut-maxflow", "cuda-graph", "cuda-tiles", "the cut's loop on the device: one CUDA graph, nested WHILE nodes, no host wait")
+SB_RUNG("grabcut-maxflow", "cuda-graph", "cuda-warm", "the cut's loop on the device: one CUDA graph, nested WHILE nodes, no host wait")
 SB_RUNG("grabcut", "cuda-graph", "cuda-warm", "each cut's loop on the device: one CUDA graph a cut, no host wait before fetch")

@@ -2,13 +2,13 @@
  * the CUDA variants share (gc_device.cuh).
  *
  * One thread a pixel.  Sums (k-means centres, GMM moments, beta) are
- * integers: each block adds its pixels into shared-memory totals (the
- * source's per-block partial sums), then one atomic per total and block
- * into global memory (the cuda-atomics rung, 1_atomics.cu, brings its
- * own k-means and GMM sums: a gc_sums).  Integer addition commutes, so
- * the totals equal the host's either way.  The tiny steps -- centres from sums, mixtures from moments --
- * run in one block with grabcut.h's functions.  Nothing returns to the
- * host until fetch: the k-means loop stops on a device flag.
+ * integers, so in whatever order they are added the totals equal the
+ * host's.  The k-means pass and the GMM moment sums are the rung's (a
+ * gc_sums: each rung file holds the ones it runs, since rungs differ in
+ * them); beta's sum is here.  The tiny steps -- centres from sums,
+ * mixtures from moments -- run in one block with grabcut.h's functions.
+ * Nothing returns to the host until fetch: the k-means loop stops on a
+ * device flag.
  */
 #include "gc_device.cuh"
 
@@ -27,46 +27,6 @@ __global__ void gc_mask_init(int width, int height, int4 rect, uint8_t *mask)
         return;
     int x = (int)(i % width), y = (int)(i / width);
     mask[i] = x >= rect.x && x < rect.z && y >= rect.y && y < rect.w ? SB_GC_PR_FGD : SB_GC_BGD;
-}
-
-/* One k-means pass: each pixel's nearest centre among its side's 5, the
- * changed count and the integer sums, the block's totals gathered in
- * shared memory first.  A no-op once converged. */
-__global__ void gc_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp, gc_dev_scratch *s,
-                               const int *passes)
-{
-    __shared__ sb_kmeans_prepped centres[2 * SB_GC_K];
-    __shared__ unsigned long long sums[2 * SB_GC_K][4];
-    __shared__ unsigned long long changed;
-    if (s->kdone)
-        return;
-    int t = threadIdx.x;
-    if (t < 2 * SB_GC_K)
-        centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
-    if (t < 2 * SB_GC_K * 4)
-        sums[t / 4][t % 4] = 0;
-    if (t == 0)
-        changed = 0;
-    __syncthreads();
-    long i = (long)blockIdx.x * blockDim.x + t;
-    if (i < n) {
-        int side = SB_GC_SIDE(mask[i]);
-        const uint8_t *px = rgb + 3 * i;
-        int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
-        if (*passes == 0 || comp[i] != best)
-            atomicAdd(&changed, 1ull);
-        comp[i] = (uint8_t)best;
-        unsigned long long *sm = sums[side * SB_GC_K + best];
-        atomicAdd(&sm[0], (unsigned long long)px[0]);
-        atomicAdd(&sm[1], (unsigned long long)px[1]);
-        atomicAdd(&sm[2], (unsigned long long)px[2]);
-        atomicAdd(&sm[3], 1ull);
-    }
-    __syncthreads();
-    if (t < 2 * SB_GC_K * 4 && sums[t / 4][t % 4])
-        atomicAdd(&s->ksums[t / 4][t % 4], sums[t / 4][t % 4]);
-    if (t == 0 && changed)
-        atomicAdd(&s->changed, changed);
 }
 
 /* After a pass: the update rule (kmeans.h), the pass count, convergence. */
@@ -89,29 +49,6 @@ __global__ void gc_kmeans_update(gc_dev_scratch *s, int *passes)
             s->kdone = 1;
         s->changed = 0;
     }
-}
-
-/* The GMM moments of every pixel's side and component, the block's
- * totals gathered in shared memory first (as in gc_kmeans_pass). */
-__global__ void gc_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
-                              gc_dev_scratch *s)
-{
-    __shared__ unsigned long long sums[2 * SB_GC_K][10];
-    int t = threadIdx.x;
-    if (t < 2 * SB_GC_K * 10)
-        sums[t / 10][t % 10] = 0;
-    __syncthreads();
-    long i = (long)blockIdx.x * blockDim.x + t;
-    if (i < n) {
-        uint64_t own[10] = { 0 };
-        sb_gc_sums_add(own, rgb + 3 * i);
-        unsigned long long *sm = sums[SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]];
-        for (int j = 0; j < 10; j++)
-            atomicAdd(&sm[j], (unsigned long long)own[j]);
-    }
-    __syncthreads();
-    if (t < 2 * SB_GC_K * 10 && sums[t / 10][t % 10])
-        atomicAdd(&(&s->gsums[0][0][0])[t], sums[t / 10][t % 10]);
 }
 
 /* Both mixtures from the moments (grabcut.h's function), then the moments
@@ -239,11 +176,7 @@ static sb_status step_kmeans(gc_dev *d, sb_error *err)
     SB_CUDA_LAUNCHED(err, d->who);
     /* at most 10 passes, each a no-op after convergence: no read-back */
     for (int pass = 0; pass < SB_GC_KMEANS_PASSES; pass++) {
-        if (d->sums)
-            d->sums->kmeans_pass(d);
-        else
-            gc_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
-                                                                  &d->stats->passes);
+        d->sums->kmeans_pass(d);
         gc_kmeans_update<<<1, 32, 0, d->stream>>>(d->s, &d->stats->passes);
     }
     SB_CUDA_LAUNCHED(err, d->who);
@@ -252,10 +185,7 @@ static sb_status step_kmeans(gc_dev *d, sb_error *err)
 
 static sb_status step_learn(gc_dev *d, sb_error *err)
 {
-    if (d->sums)
-        d->sums->learn_sums(d);
-    else
-        gc_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
+    d->sums->learn_sums(d);
     gc_learn_finish<<<1, 128, 0, d->stream>>>(d->s);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
@@ -405,8 +335,8 @@ sb_status gc_dev_upload(gc_dev *d, sb_error *err)
     return SB_OK;
 }
 
-sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const sb_image *in, const void *params,
-                      void *output, const sb_exec *exec, sb_error *err)
+sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const gc_sums *sums, const sb_image *in,
+                      const void *params, void *output, const sb_exec *exec, sb_error *err)
 {
     *out = NULL;
     const char *who = exec->who;
@@ -424,6 +354,7 @@ sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const sb_image 
     d->who = who;
     d->step = step;
     d->cut = cut;
+    d->sums = sums;
     d->width = in->width;
     d->height = in->height;
     d->n = (long)in->width * in->height;

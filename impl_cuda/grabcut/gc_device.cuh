@@ -1,6 +1,7 @@
 /* gc_device.cuh - GrabCut on the device: the state every CUDA variant
  * keeps and the per-pixel steps (gc_device.cu).  The max-flow solver is
- * the one thing a rung supplies (a gc_cut: 2_global.cu, 3_tiles.cu).
+ * what a rung supplies (a gc_cut: 1_global.cu, 3_tiles.cu), with its k-means
+ * and GMM sums (a gc_sums).
  * The arithmetic is grabcut.h's and maxflow.h's, the same functions the
  * host runs, so results are equal to the bit. */
 #ifndef SEGBENCH_GC_DEVICE_CUH
@@ -17,10 +18,10 @@ enum gc_dev_step { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW, GC_PIPELINE };
 
 struct gc_dev;
 
-/* A rung's own k-means pass and GMM moment sums (1_atomics.cu: every
- * pixel adds straight to the global totals), each enqueued on d->stream.
- * Every other rung leaves gc_dev.sums NULL and runs gc_device.cu's, which
- * gather each block's totals in shared memory first. */
+/* A rung's k-means pass and GMM moment sums, each enqueued on d->stream:
+ * a block's totals gathered in shared memory first (1_global.cu and the
+ * cut's rungs), every pixel adding straight to the global totals
+ * (2_atomics.cu), or a warp's first (2_warpsums.cu, 13_warpsums.cu). */
 struct gc_sums {
     void (*kmeans_pass)(gc_dev *d);
     void (*learn_sums)(gc_dev *d);
@@ -61,7 +62,7 @@ struct gc_dev {
     const char *who;
     int step;
     const gc_cut *cut;                 /* the rung's max-flow solver */
-    const gc_sums *sums;               /* the rung's own sums, or NULL for gc_device.cu's */
+    const gc_sums *sums;               /* the rung's k-means and GMM sums */
     int width, height;
     long n;
     cudaStream_t stream;
@@ -103,23 +104,23 @@ __device__ __forceinline__ int gc_kmeans_nearest(const sb_kmeans_prepped *c, con
 
 /* gc_device.cu */
 int gc_dev_cuts(const gc_dev *d);      /* how many cuts a run makes */
-sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const sb_image *in, const void *params,
-                      void *output, const sb_exec *exec, sb_error *err);
+sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const gc_sums *sums, const sb_image *in,
+                      const void *params, void *output, const sb_exec *exec, sb_error *err);
 void gc_dev_close(gc_dev *d);
 sb_status gc_dev_upload(gc_dev *d, sb_error *err);
 sb_status gc_dev_run(gc_dev *d, sb_error *err);
 sb_status gc_dev_fetch(gc_dev *d, sb_error *err);
 
-/* A rung's five ops for one step, around gc_dev and its cut. */
-#define GC_CUDA_OPS(prefix, step, cut)                                                                   \
+/* A rung's five ops for one step, around gc_dev, its cut and its sums. */
+#define GC_CUDA_OPS(prefix, step, cut, sums)                                                            \
     static sb_status prefix##_prepare(void **state, const sb_image *in, const void *params, void *output, \
-                                      const sb_exec *exec, sb_error *err)                                \
-    {                                                                                                      \
-        return gc_dev_open((gc_dev **)state, step, &cut, in, params, output, exec, err);                 \
-    }                                                                                                      \
-    static sb_status prefix##_upload(void *s, sb_error *err) { return gc_dev_upload((gc_dev *)s, err); }   \
-    static sb_status prefix##_run(void *s, sb_error *err) { return gc_dev_run((gc_dev *)s, err); }         \
-    static sb_status prefix##_fetch(void *s, sb_error *err) { return gc_dev_fetch((gc_dev *)s, err); }     \
+                                      const sb_exec *exec, sb_error *err)                               \
+    {                                                                                                   \
+        return gc_dev_open((gc_dev **)state, step, &cut, &sums, in, params, output, exec, err);         \
+    }                                                                                                   \
+    static sb_status prefix##_upload(void *s, sb_error *err) { return gc_dev_upload((gc_dev *)s, err); } \
+    static sb_status prefix##_run(void *s, sb_error *err) { return gc_dev_run((gc_dev *)s, err); }      \
+    static sb_status prefix##_fetch(void *s, sb_error *err) { return gc_dev_fetch((gc_dev *)s, err); }  \
     static void prefix##_release(void *s) { gc_dev_close((gc_dev *)s); }
 
 #endif

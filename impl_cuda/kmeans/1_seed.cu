@@ -19,11 +19,11 @@
 
 #include <cstdlib>
 
-enum { SEED_THREADS = 256 };
+enum { BLOCK_THREADS = 256 };
 
 __constant__ float4 seed_centres[SB_KMEANS_MAX_K];
 
-static __global__ void km_seed_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k, int first_pass,
+static __global__ void km_pass(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k, int first_pass,
                                int *changed)
 {
     unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -61,7 +61,7 @@ static sb_status seed_pass(void *ctx, const sb_kmeans_prepped *centres, int firs
                                         cudaMemcpyHostToDevice, s->stream),
                 err, s->who);
     SB_CUDA_TRY(cudaMemsetAsync(s->changed, 0, sizeof(int), s->stream), err, s->who);
-    km_seed_assign<<<sb_div_up((unsigned long long)s->n, SEED_THREADS), SEED_THREADS, 0, s->stream>>>(
+    km_pass<<<sb_div_up((unsigned long long)s->n, BLOCK_THREADS), BLOCK_THREADS, 0, s->stream>>>(
         s->rgb, (unsigned long long)s->n, s->labels, s->params.k, first_pass, s->changed);
     SB_CUDA_LAUNCHED(err, s->who);
     SB_CUDA_TRY(cudaMemcpyAsync(s->out->labels, s->labels, (size_t)s->n, cudaMemcpyDeviceToHost, s->stream), err,

@@ -25,7 +25,7 @@
  */
 #include "kmeans_device.cuh"
 
-enum { GLOBAL_THREADS = 256, GLOBAL_BLOCKS_PER_SM = 4 };
+enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };
 
 struct rung_state {
     km_device dev;          /* first: the shared upload and fetch read it */
@@ -33,8 +33,8 @@ struct rung_state {
     unsigned *partial;      /* blocks x k x 4 */
 };
 
-static __global__ void km_global_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
-                                 int first_pass, const float4 *prepped, unsigned *partial, km_control *control)
+static __global__ void km_pass(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
+                               int first_pass, const float4 *prepped, unsigned *partial, km_control *control)
 {
     if (__ldcg(&control->done))
         return;
@@ -55,7 +55,7 @@ static __global__ void km_global_assign(const uint8_t *rgb, unsigned long long n
 
 /* One block: column sums of the partials into `sums`, zeroing them, then
  * the end of the pass. */
-static __global__ void km_global_reduce(unsigned blocks, int k, int converge, unsigned *partial, unsigned long long *sums,
+static __global__ void km_reduce(unsigned blocks, int k, int converge, unsigned *partial, unsigned long long *sums,
                                  int32_t *centres, float4 *prepped, km_control *control)
 {
     if (__ldcg(&control->done))
@@ -81,7 +81,7 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
         return st;
     rung_state *s = (rung_state *)*state;
     km_device *d = &s->dev;
-    s->blocks = km_grid_blocks(d, (unsigned long long)d->n, GLOBAL_THREADS, GLOBAL_BLOCKS_PER_SM);
+    s->blocks = km_grid_blocks(d, (unsigned long long)d->n, BLOCK_THREADS, BLOCKS_PER_SM);
     size_t bytes = (size_t)s->blocks * d->params.k * 4 * sizeof(unsigned);
     SB_CUDA_TRY(cudaMalloc(&s->partial, bytes), err, d->who);
     SB_CUDA_TRY(cudaMemsetAsync(s->partial, 0, bytes, d->stream), err, d->who);
@@ -91,12 +91,12 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
 static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
     km_device *d = &s->dev;
-    km_global_assign<<<s->blocks, GLOBAL_THREADS, 0, d->stream>>>(
+    km_pass<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(
         (const uint8_t *)d->rgb, (unsigned long long)d->n, (uint8_t *)d->labels, d->params.k, first_pass,
         d->prepped, s->partial, d->control);
     SB_CUDA_LAUNCHED(err, d->who);
-    km_global_reduce<<<1, 1024, 0, d->stream>>>(s->blocks, d->params.k, !d->params.fixed, s->partial, d->sums,
-                                                d->centres, d->prepped, d->control);
+    km_reduce<<<1, 1024, 0, d->stream>>>(s->blocks, d->params.k, !d->params.fixed, s->partial, d->sums,
+                                         d->centres, d->prepped, d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }

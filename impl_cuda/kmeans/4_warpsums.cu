@@ -53,9 +53,9 @@ struct rung_state {
     unsigned blocks;
 };
 
-static __global__ void km_warpsums_assign(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
-                                    int first_pass, const float4 *prepped, unsigned long long *sums,
-                                    km_control *control)
+static __global__ void km_pass(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
+                               int first_pass, const float4 *prepped, unsigned long long *sums,
+                               km_control *control)
 {
     if (__ldcg(&control->done))
         return;
@@ -102,7 +102,7 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
 static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
     km_device *d = &s->dev;
-    km_warpsums_assign<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(
+    km_pass<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(
         (const uint8_t *)d->rgb, (unsigned long long)d->n, (uint8_t *)d->labels, d->params.k, first_pass,
         d->prepped, d->sums, d->control);
     SB_CUDA_LAUNCHED(err, d->who);

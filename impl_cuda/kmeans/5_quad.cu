@@ -1,15 +1,15 @@
-/* 5_quad.cu - k-means with 4 pixels a thread (variant "cuda-quad").
+/* 5_quad.cu - k-means with a word of 4 labels a thread (variant
+ * "cuda-quad").
  *
- * Grows from cuda-warpsums.  The idea: each thread takes a quad of 4
- * pixels -- 3 aligned words of the packed image in, one word of 4 labels
- * out, where cuda-warpsums moves single bytes -- and one read of each
- * centre from shared memory serves the 4 pixels (km_nearest4).  The
- * changed labels of a quad are found 4 at a time (__vcmpne4).  The sums
- * still go in pixel by pixel, as in cuda-warpsums, and the update is
+ * Grows from cuda-fourpixels.  The idea: a quad's 4 labels go out as one
+ * word, where cuda-fourpixels stores 4 bytes one by one, and which of them
+ * changed is found 4 at a time: __vcmpne4 compares the old word with the
+ * new one byte by byte (0xff in each byte that differs), and a population
+ * count of the bytes inside the image gives the quad's changed count.  The
+ * sums still go in pixel by pixel, as in cuda-warpsums, and the update is
  * still a second launch.
- * What it should buy: fewer, wider memory instructions and a quarter of
- * the centre reads: the kernel is bound by instruction issue once the
- * atomics are aggregated.
+ * What it should buy: one load and one store of labels a thread instead
+ * of four of each, and no loop with a branch per pixel.
  *
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
  * written by make lesson-headers, checked by make test):
@@ -20,7 +20,7 @@
  */
 #include "kmeans_device.cuh"
 
-enum { KM_QUAD_THREADS = 256 };
+enum { BLOCK_THREADS = 256 };
 
 /* Loaders: quad q is words 3q, 3q+1, 3q+2 (pixel i's byte c at 3i + c). */
 struct GlobalLoader {
@@ -86,9 +86,9 @@ __device__ __forceinline__ void km_nearest4(const float4 *centre, int k, const u
     }
 }
 
-static __global__ void __launch_bounds__(KM_QUAD_THREADS)
-    km_quad_pass(GlobalLoader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
-                 int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, km_control *control)
+static __global__ void __launch_bounds__(BLOCK_THREADS)
+    km_pass(GlobalLoader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
+            int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, km_control *control)
 {
     if (__ldcg(&control->done))
         return;
@@ -157,8 +157,8 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     km_device *d = &s->dev;
     /* blocks: as many as fit on the GPU at this kernel's occupancy */
     int per_sm = 0;
-    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass, KM_QUAD_THREADS, 0), err, d->who);
-    s->blocks = km_grid_blocks(d, d->quads, KM_QUAD_THREADS, (unsigned)per_sm);
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_pass, BLOCK_THREADS, 0), err, d->who);
+    s->blocks = km_grid_blocks(d, d->quads, BLOCK_THREADS, (unsigned)per_sm);
     return SB_OK;
 }
 
@@ -166,9 +166,9 @@ static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
     km_device *d = &s->dev;
     GlobalLoader load = { d->rgb };
-    km_quad_pass<<<s->blocks, KM_QUAD_THREADS, 0, d->stream>>>(load, d->quads, (unsigned long long)d->n, d->labels,
-                                                              d->params.k, first_pass, !d->params.fixed, d->sums,
-                                                              d->centres, d->prepped, d->control);
+    km_pass<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(load, d->quads, (unsigned long long)d->n, d->labels,
+                                                        d->params.k, first_pass, !d->params.fixed, d->sums,
+                                                        d->centres, d->prepped, d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     km_finish_kernel<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres, d->prepped,
                                                d->control);
@@ -183,7 +183,7 @@ static sb_status rung_run(void *state, sb_error *err)
 }
 
 SB_VARIANT("kmeans", "cuda-quad", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-warpsums with 4 pixels a thread: word loads, one centre read for 4 pixels",
+           "cuda-fourpixels with a word of 4 labels a thread, the changed ones found by __vcmpne4",
            rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
-SB_RUNG("kmeans", "cuda-quad", "cuda-warpsums",
-        "4 pixels a thread: 3 words in, a word of 4 labels out, one centre read for 4 pixels")
+SB_RUNG("kmeans", "cuda-quad", "cuda-fourpixels",
+        "a word of 4 labels out a thread, the changed ones counted 4 at a time with __vcmpne4")

@@ -17,7 +17,7 @@
  */
 #include "kmeans_device.cuh"
 
-enum { KM_QUAD_THREADS = 256 };
+enum { BLOCK_THREADS = 256 };
 
 /* Loaders: quad q is words 3q, 3q+1, 3q+2 (pixel i's byte c at 3i + c). */
 struct GlobalLoader {
@@ -98,9 +98,9 @@ __device__ __forceinline__ bool km_last_block(km_control *control)
     return last;
 }
 
-static __global__ void __launch_bounds__(KM_QUAD_THREADS)
-    km_quad_pass(GlobalLoader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
-                 int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, km_control *control)
+static __global__ void __launch_bounds__(BLOCK_THREADS)
+    km_pass(GlobalLoader load, unsigned quads, unsigned long long n, uint32_t *labels, int k, int first_pass,
+            int converge, unsigned long long *sums, int32_t *centres, float4 *prepped, km_control *control)
 {
     if (__ldcg(&control->done))
         return;
@@ -185,8 +185,8 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     km_device *d = &s->dev;
     /* blocks: as many as fit on the GPU at this kernel's occupancy */
     int per_sm = 0;
-    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_quad_pass, KM_QUAD_THREADS, 0), err, d->who);
-    s->blocks = km_grid_blocks(d, d->quads, KM_QUAD_THREADS, (unsigned)per_sm);
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_pass, BLOCK_THREADS, 0), err, d->who);
+    s->blocks = km_grid_blocks(d, d->quads, BLOCK_THREADS, (unsigned)per_sm);
     return SB_OK;
 }
 
@@ -194,9 +194,9 @@ static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
     km_device *d = &s->dev;
     GlobalLoader load = { d->rgb };
-    km_quad_pass<<<s->blocks, KM_QUAD_THREADS, 0, d->stream>>>(load, d->quads, (unsigned long long)d->n, d->labels,
-                                                              d->params.k, first_pass, !d->params.fixed, d->sums,
-                                                              d->centres, d->prepped, d->control);
+    km_pass<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(load, d->quads, (unsigned long long)d->n, d->labels,
+                                                        d->params.k, first_pass, !d->params.fixed, d->sums,
+                                                        d->centres, d->prepped, d->control);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }

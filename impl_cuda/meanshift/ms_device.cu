@@ -258,22 +258,6 @@ sb_status ms_prune_apply(ms_device *d, int32_t *labels, sb_error *err)
     return SB_OK;
 }
 
-/* One pruning round of the regions in `labels`; *merged says whether any
- * region merged (then `labels` holds the new regions).  The trip count is
- * data-dependent, so each round reads a flag back: one 4-byte copy. */
-static sb_status ms_prune_round(ms_device *d, const uint32_t *colour, int32_t *labels, int *merged, sb_error *err)
-{
-    *merged = 0;
-    sb_status st = ms_prune_mark(d, colour, labels, err);
-    if (st)
-        return st;
-    SB_CUDA_TRY(cudaMemcpyAsync(d->host_flags + 1, d->flags + 1, sizeof(int), cudaMemcpyDeviceToHost, d->stream), err,
-                d->who);
-    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
-    *merged = d->host_flags[1];
-    return *merged ? ms_prune_apply(d, labels, err) : SB_OK;
-}
-
 /* Before the rounds: the flood regions' means, and fusion into d->comp. */
 sb_status ms_merge_start(ms_device *d, const uint32_t *colour, const int32_t *flood, sb_error *err)
 {
@@ -305,17 +289,9 @@ static sb_status ms_merge(ms_device *d, const uint32_t *colour, const int32_t *f
         SB_CUDA_TRY(cudaGraphLaunch(d->merge_graph, d->stream), err, d->who);
         return SB_OK;
     }
-    sb_status st = ms_merge_start(d, colour, flood, err);
-    if (st)
-        return st;
-    for (int round = 0; round < SB_MS_MAX_PRUNE && d->p.min_area > 1; round++) {
-        int merged = 0;
-        if ((st = ms_prune_round(d, colour, d->comp, &merged, err)))
-            return st;
-        if (!merged)
-            break;
-    }
-    return ms_merge_finish(d, d->comp, labels, err);
+    if (!d->regions->merge)
+        return sb_fail(err, SB_ERR_UNAVAILABLE, "%s: this rung has no merge", d->who);
+    return d->regions->merge(d, colour, flood, labels, err);
 }
 
 /* ---- the variant functions --------------------------------------------------------------------- */

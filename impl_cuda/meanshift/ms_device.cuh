@@ -50,13 +50,18 @@ struct ms_device;
  *                index of pixel i's region of similar neighbours, the
  *                region count in d->flags[0] -- for a rung that does it
  *                in fewer passes; NULL: join bits, components and the
- *                count in turn (ms_device.cu, ms_flood).
+ *                count in turn (ms_device.cu, ms_flood);
+ *   merge:       the merge driven from the host, labels[i] the final
+ *                region of pixel i: the merge's steps (below) in a host
+ *                loop; NULL in a rung that records the merge as a graph
+ *                (d->merge_graph, regions_4_graph.cu and after).
  * A rung whose merge is its own (d->merge_graph) and whose flood is its
  * own leaves the members those never call NULL. */
 struct ms_regions {
     sb_status (*components)(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err);
     sb_status (*region_sums)(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err);
     sb_status (*flood)(ms_device *d, const uint32_t *colour, int32_t *labels, sb_error *err);
+    sb_status (*merge)(ms_device *d, const uint32_t *colour, const int32_t *flood, int32_t *labels, sb_error *err);
 };
 
 struct ms_device {
@@ -109,11 +114,11 @@ sb_status ms_cuda_upload(void *state, sb_error *err);
 /* The step's output back into the harness's, then wait. */
 sb_status ms_cuda_fetch(void *state, sb_error *err);
 
-/* The merge's steps, each enqueued on d->stream (ms_device.cu); the host
- * loop runs start, then rounds of mark and apply while a region merged,
- * then finish.  A rung that records them as a graph (regions_4_graph.cu) puts the
- * instantiated graph in d->merge_graph: ms_segment then launches it
- * instead of the kernels one by one.
+/* The merge's steps, each enqueued on d->stream (ms_device.cu).  A
+ * rung's merge runs start, then rounds of mark and apply while a region
+ * merged, then finish: from a host loop (the first rungs' `merge`), or
+ * recorded as a graph (regions_4_graph.cu and after), whose instance in
+ * d->merge_graph ms_segment launches instead.
  *   start:  the flood regions' means, and fusion into d->comp;
  *   mark:   sizes and means, best neighbours, targets, pointer ends
  *           (flags[1] = 1 when some region merges);

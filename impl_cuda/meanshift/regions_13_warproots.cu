@@ -724,7 +724,7 @@ static sb_status rag_graph_build(rung_state *s, sb_error *err)
 
 /* The flood and the merge are this file's own: no shared step asks for
  * components or region sums. */
-static const ms_regions rung_regions = { nullptr, nullptr, rung_flood };
+static const ms_regions rung_regions = { nullptr, nullptr, rung_flood, nullptr };
 
 template <class T>
 static cudaError_t rag_alloc(T **p, size_t count)

@@ -81,9 +81,32 @@ static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint
     return SB_OK;
 }
 
+/* ---- the merge, driven by the host ------------------------------------------------------- *
+ *
+ * start, then pruning rounds while a region merged, then finish.  How
+ * many rounds an image takes is known only on the device, so every round
+ * copies a 4-byte "did anything merge?" flag back and waits for it. */
+
+static sb_status rung_merge(ms_device *d, const uint32_t *colour, const int32_t *flood, int32_t *labels,
+                            sb_error *err)
+{
+    sb_status st = ms_merge_start(d, colour, flood, err);
+    for (int round = 0; !st && round < SB_MS_MAX_PRUNE && d->p.min_area > 1; round++) {
+        if ((st = ms_prune_mark(d, colour, d->comp, err)))
+            break;
+        SB_CUDA_TRY(cudaMemcpyAsync(d->host_flags + 1, d->flags + 1, sizeof(int), cudaMemcpyDeviceToHost,
+                                    d->stream), err, d->who);
+        SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+        if (!d->host_flags[1])
+            break;
+        st = ms_prune_apply(d, d->comp, err);
+    }
+    return st ? st : ms_merge_finish(d, d->comp, labels, err);
+}
+
 /* ---- the rung -------------------------------------------------------------------------- */
 
-static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr };
+static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr, rung_merge };
 
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)

@@ -1,20 +1,19 @@
 /* regions_4_graph.cu - mean-shift's region merge as one CUDA graph
  * (variant "cuda-graph" of the merge and pipeline steps).
  *
- * Grows from cuda-blocksums: the same kernels, but the host no longer drives
- * them.  cuda-blocksums launches some 25 kernels one by one and, in every
- * pruning round, copies a 4-byte "did anything merge?" flag back and
- * waits for it, because the number of rounds depends on the image.  Here
- * the whole merge is recorded once, at prepare, as a graph whose rounds
- * sit in a conditional WHILE node (CUDA 12.4+): a one-thread kernel at the
- * end of each round sets the loop's condition from the flag on the
- * device (cudaGraphSetConditional).  A run is one cudaGraphLaunch, and the
- * host waits once, in fetch.  The price: the last round's relabel runs
+ * Grows from cuda-blocksums: the same kernels, but the host no longer
+ * drives them.  cuda-blocksums' merge (rung_merge) launches some 25
+ * kernels one by one and, in every pruning round, copies a 4-byte "did
+ * anything merge?" flag back and waits for it, because the number of
+ * rounds depends on the image.  Here the whole merge is recorded once,
+ * at prepare, as a graph whose rounds sit in a conditional WHILE node
+ * (CUDA 12.4+): a one-thread kernel at the end of each round sets the
+ * loop's condition from the flag on the device
+ * (cudaGraphSetConditional).  A run is one cudaGraphLaunch, and the host
+ * waits once, in fetch.  The price: the last round's relabel runs
  * although nothing moves (it leaves every label as it is).  What it
  * bought: below at 1080p; more on the photos, which take more rounds
- * (the report's meanshift-merge page).  The parent's merge is the host loop of ms_device.cu
- * (ms_merge): the same four steps (ms_device.cuh), with a flag read back
- * every round.
+ * (the report's meanshift-merge page).
  *
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
  * written by make lesson-headers, checked by make test):
@@ -256,7 +255,7 @@ static sb_status ms_merge_graph_build(ms_device *d, sb_error *err)
 
 /* ---- the rung -------------------------------------------------------------------------- */
 
-static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr };
+static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr, nullptr };
 
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)

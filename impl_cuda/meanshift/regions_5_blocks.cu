@@ -332,7 +332,7 @@ static sb_status ms_merge_graph_build(ms_device *d, sb_error *err)
 
 /* ---- the rung -------------------------------------------------------------------------- */
 
-static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr };
+static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr, nullptr };
 
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)

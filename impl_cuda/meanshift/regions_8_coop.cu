@@ -679,7 +679,7 @@ static sb_status rag_graph_build(rung_state *s, sb_error *err)
 /* ---- the rung -------------------------------------------------------------------------- */
 
 /* The merge is this file's own, so no shared step asks for region sums. */
-static const ms_regions rung_regions = { rung_components, nullptr, nullptr };
+static const ms_regions rung_regions = { rung_components, nullptr, nullptr, nullptr };
 
 template <class T>
 static cudaError_t rag_alloc(T **p, size_t count)

@@ -1,36 +1,27 @@
-/* 9_registers.cu - SLIC with each thread's candidate centres held in
- * registers across its rows (variant "cuda-registers").
+/* 9_registers.cu - SLIC with what does not change down a column computed
+ * once a thread (variant "cuda-registers").
  *
- * A branch of cuda-rows.  The idea: a thread's 4 consecutive rows nearly
- * always share one cell, so the same 9 candidates: it reads them from
- * shared memory once per cell row into registers (9 x 5 floats), not
- * once per pixel, and squares dx once per candidate and cell row too (x
- * is the same down a column; sb_slic_distance_dx2 makes the same
- * operations as sb_slic_distance, so the same value).  What holding them
- * needs: cells outside the grid are staged at infinity (slic_tile_stage),
- * so the loop has no bounds tests (such a centre is never nearer than
- * another, and slic.h skips it); the nearest is kept as an index 0..8;
- * the cell row is tracked down the rows, so a thread divides by S once.
- * A warp's pixels change cell row together: the reload is a uniform
- * branch.
+ * A branch of cuda-held.  The idea: hoist out of the row loop what a
+ * thread's column fixes.  x is the same down the column, so each held
+ * candidate keeps dx^2 instead of its x, squared once a cell row, not
+ * once a pixel (sb_slic_distance_dx2 makes the same operations as
+ * sb_slic_distance, so the same value); and the cell row is tracked down
+ * the rows, so a thread divides by S once, not once a row.
  * What it bought on the H100: a third fewer warp instructions (Nsight
- * Compute, one 1920x1080 pass), but no faster stage, because the 9 held
- * centres take 80 registers: fewer blocks an SM, and fewer issue slots in
- * use (segbench lesson slic/cuda-registers has the run of record's times,
- * NOTES.md the profile).  Prefetching the next row's colour did not help.
- *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-registers):
- *     kernel 2.014 -> 2.053 ms (same (0.98x)), per frame 3.101 -> 3.134 ms (0.99x)
- *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-registers):
- *     kernel 2.443 -> 2.518 ms (0.97x), per frame 3.517 -> 3.594 ms (0.98x)
- *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-registers):
- *     kernel 2.039 -> 2.118 ms (0.96x), per frame 3.114 -> 3.194 ms (0.97x)
+ * Compute, one 1920x1080 pass, against cuda-rows), but no faster stage,
+ * because the 9 held centres take 80 registers: fewer blocks an SM, and
+ * fewer issue slots in use (segbench lesson slic/cuda-registers has the
+ * run of record's times, NOTES.md the profile).  Prefetching the next
+ * row's colour did not help.
  */
 #include "slic_device.cuh"
 
 enum { TILE = 32, TILE_ROWS = 8, TILE_THREADS = TILE * TILE_ROWS };
+
+struct GlobalColour {
+    const ushort4 *colour;
+    __device__ __forceinline__ ushort4 operator()(size_t i) const { return __ldg(&colour[i]); }
+};
 
 /* Cells per side of a tile's candidate window: the cells it covers plus
  * one on each side, (31/S + 4)^2 at most, 25 for S = 16. */
@@ -120,17 +111,18 @@ struct HeldCentre {
 };
 
 /* 80 registers, 3 blocks an SM.  Capping them for more blocks spills and
- * loses (ncu, 1080p pass: 2 blocks 59.2 us, 3 45.8, 4 49.3, 5 55.5). */
+ * loses (ncu, cuda-registers' 1080p pass: 2 blocks 59.2 us, 3 45.8, 4
+ * 49.3, 5 55.5). */
 static __global__ void __launch_bounds__(TILE_THREADS, 3)
-    slic_registers_pass(const ushort4 *colour, sb_slic_geometry g, const sb_slic_centre *centres, int32_t *labels,
-                        unsigned long long *sums)
+    slic_tile_pass(GlobalColour load, sb_slic_geometry g, const sb_slic_centre *centres, int32_t *labels,
+                   unsigned long long *sums)
 {
     TileShared t = slic_tile_stage(g, centres);
-    int x = blockIdx.x * TILE + threadIdx.x, gx = x / g.S;
+    int x = blockIdx.x * TILE + threadIdx.x, gx = x / g.S;       /* the pixel's cell column: once a thread */
     float px = (float)(SB_SLIC_XY_UNIT * x);
     HeldCentre held[9];
     int held_gy = -1, first_slot = 0;   /* the cell row `held` is for; its (-1, -1) candidate's slot */
-    int y = blockIdx.y * TILE + threadIdx.y * ROWS_PER_THREAD;
+    int y = blockIdx.y * TILE + threadIdx.y * ROWS_PER_THREAD;   /* 4 consecutive rows a thread */
     int gy = y / g.S, next_cell_row = (gy + 1) * g.S;   /* one division a thread, not one a row */
     bool in_x = x < g.width;
     size_t i = (size_t)y * g.width + x;
@@ -155,7 +147,7 @@ static __global__ void __launch_bounds__(TILE_THREADS, 3)
         int local = -1;
         unsigned v[6] = { 0, 0, 0, 0, 0, 0 };
         if (in_x) {
-            ushort4 c = __ldg(&colour[i]);
+            ushort4 c = load(i);
             const float pc[3] = { (float)c.x, (float)c.y, (float)c.z };
             float py = (float)(SB_SLIC_XY_UNIT * y), best = INFINITY;
             int nearest = 0;
@@ -171,7 +163,7 @@ static __global__ void __launch_bounds__(TILE_THREADS, 3)
             local = first_slot + (nearest / 3) * t.span + nearest % 3;
             slic_sum_values(v, x, y, c);
         }
-        if (local >= 0)
+        if (local >= 0)                 /* 6 shared atomics a pixel */
 #pragma unroll
             for (int j = 0; j < 6; j++)
                 atomicAdd(&t.acc[6 * local + j], v[j]);
@@ -179,32 +171,32 @@ static __global__ void __launch_bounds__(TILE_THREADS, 3)
     slic_tile_flush(t, g, sums);
 }
 
+static sb_status rung_iterate(slic_device *d, GlobalColour load, sb_error *err)
+{
+    const sb_slic_geometry &g = d->geo;
+    dim3 block(TILE, TILE_ROWS), grid(sb_div_up(g.width, TILE), sb_div_up(g.height, TILE));
+    slic_tile_pass<<<grid, block, slic_tile_shared_bytes(g.S), d->stream>>>(load, g, d->centres, d->labels, d->sums);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return slic_enqueue_update(d, err);
+}
+
 static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
 {
     sb_status st = slic_device_open(state, sizeof(slic_device), in, params, output, exec, err);
-    return st ? st : slic_allow_shared(slic_registers_pass, slic_tile_shared_bytes(((slic_device *)*state)->geo.S),
+    return st ? st : slic_allow_shared(slic_tile_pass, slic_tile_shared_bytes(((slic_device *)*state)->geo.S),
                                        (slic_device *)*state, err);
-}
-
-static sb_status rung_iterate(slic_device *d, sb_error *err)
-{
-    const sb_slic_geometry &g = d->geo;
-    dim3 block(TILE, TILE_ROWS), grid(sb_div_up(g.width, TILE), sb_div_up(g.height, TILE));
-    slic_registers_pass<<<grid, block, slic_tile_shared_bytes(g.S), d->stream>>>(d->colour, g, d->centres,
-                                                                                 d->labels, d->sums);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return slic_enqueue_update(d, err);
 }
 
 static sb_status rung_run(void *state, sb_error *err)
 {
     slic_device *d = (slic_device *)state;
-    return slic_run(d, [&](sb_error *e) { return rung_iterate(d, e); }, err);
+    GlobalColour load = { d->colour };
+    return slic_run(d, [&](sb_error *e) { return rung_iterate(d, load, e); }, err);
 }
 
 SB_VARIANT("slic", "cuda-registers", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-rows with a thread's 9 candidates and their dx^2 held in registers down its 4 rows",
+           "cuda-held with dx^2 held instead of x, and the cell row tracked, not divided, down the rows",
            rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
-SB_RUNG("slic", "cuda-registers", "cuda-rows",
-        "the 9 candidates and their dx^2 held in registers down a thread's 4 rows, read once a cell row")
+SB_RUNG("slic", "cuda-registers", "cuda-held",
+        "what a column fixes computed once a thread: dx^2 held with each candidate, the cell row tracked, not divided")

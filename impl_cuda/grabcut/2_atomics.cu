@@ -1,24 +1,18 @@
-/* 2_global.cu - GrabCut with global memory (variant "cuda-global" of every
- * GrabCut step and the pipeline): gc_device.cu's thread-a-pixel steps,
- * and a cut of synchronous push-relabel rounds over all nodes in one
- * cooperative kernel.
+/* 2_atomics.cu - GrabCut's k-means and GMM learning with every pixel's
+ * sums added straight to global memory (variant "cuda-atomics" of the
+ * grabcut-kmeans and grabcut-gmm steps).
  *
- * The root of its trees.  Unlike the source, the whole solve is one
- * cooperative kernel.  Every
- * thread owns the same nodes all along (a grid-stride loop) and the grid
- * synchronises between phases with cooperative groups' grid.sync(), so
- * there is no launch and no host round trip per round -- the source
- * launched kernels per round and read a flag back.  Phases:
- *   - the global relabel: heights = exact BFS distances to the sink, by
- *     Bellman-Ford sweeps (sb_mf_relax) in place until none changes;
- *   - then up to SB_MF_RELABEL_EVERY rounds of push (phase A) and
- *     gather-relabel (phase B), node functions shared with the host;
- *   - the last BFS gives the canonical cut: h = INF is foreground.
- * Decisions that every thread must share (stop? sweep again?) come from a
- * grid-wide count: each block adds __syncthreads_count to one of three
- * rotating counters, the grid syncs, everyone reads it.  Rounds are the
- * host's rounds exactly (same heights, same pushes), so pthread, OpenMP,
- * cpu-rounds and cuda-global report the same round counts.
+ * A branch of cuda-global, and its lesson.  Both steps add integer
+ * totals -- k-means 4 per centre (R, G, B, count), GMM 10 moments per
+ * component -- over 10 targets (5 components on each side of the mask).
+ * cuda-global gathers each block's totals in shared memory and adds them
+ * to global memory once a block (block_kmeans_pass, block_learn_sums).
+ * Here each pixel adds its values to the global totals itself: 4 or 10
+ * 64-bit atomics a pixel, all landing on 40 or 100 addresses, which the
+ * L2 serialises.  Nothing else differs (the rest of the file is
+ * cuda-global's, its cut unused by these two steps), so the two rungs'
+ * times are the price of contended global atomics (below: many times
+ * slower).  The results are the same integers.
  */
 #include "gc_device.cuh"
 
@@ -204,32 +198,77 @@ static void rounds_release(gc_dev *d) { free(d->cut_state); }
 
 static const gc_cut rounds_cut = { rounds_prepare, rounds_solve, rounds_release, 0 };
 
+/* ---- the k-means and GMM sums, every pixel straight to global memory ---- */
+
+/* One k-means pass: each pixel's nearest centre among its side's 5, the
+ * changed count and the integer sums, all added to global memory by every
+ * pixel.  A no-op once converged. */
+static __global__ void direct_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp,
+                                          gc_dev_scratch *s, const int *passes)
+{
+    __shared__ sb_kmeans_prepped centres[2 * SB_GC_K];
+    if (s->kdone)
+        return;
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K)
+        centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i >= n)
+        return;
+    int side = SB_GC_SIDE(mask[i]);
+    const uint8_t *px = rgb + 3 * i;
+    int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
+    if (*passes == 0 || comp[i] != best)
+        atomicAdd(&s->changed, 1ull);
+    comp[i] = (uint8_t)best;
+    unsigned long long *sum = s->ksums[side * SB_GC_K + best];
+    atomicAdd(&sum[0], (unsigned long long)px[0]);
+    atomicAdd(&sum[1], (unsigned long long)px[1]);
+    atomicAdd(&sum[2], (unsigned long long)px[2]);
+    atomicAdd(&sum[3], 1ull);
+}
+
+/* The GMM moments of every pixel's side and component, each added to
+ * global memory by its pixel. */
+static __global__ void direct_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
+                                         gc_dev_scratch *s)
+{
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    uint64_t own[10] = { 0 };
+    sb_gc_sums_add(own, rgb + 3 * i);
+    unsigned long long *sum = &s->gsums[0][0][0] + 10 * (SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]);
+    for (int j = 0; j < 10; j++)
+        atomicAdd(&sum[j], (unsigned long long)own[j]);
+}
+
+static void direct_kmeans(gc_dev *d)
+{
+    direct_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
+                                                                 &d->stats->passes);
+}
+
+static void direct_learn(gc_dev *d)
+{
+    direct_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s);
+}
+
+static const gc_sums direct_sums = { direct_kmeans, direct_learn };
+
 /* ---- the variants ---- */
 
-GC_CUDA_OPS(kmeans_global, GC_KMEANS, rounds_cut)
-GC_CUDA_OPS(gmm_global, GC_GMM, rounds_cut)
-GC_CUDA_OPS(graph_global, GC_GRAPH, rounds_cut)
-GC_CUDA_OPS(maxflow_global, GC_MAXFLOW, rounds_cut)
-GC_CUDA_OPS(pipeline_global, GC_PIPELINE, rounds_cut)
+GC_CUDA_OPS(kmeans_atomics, GC_KMEANS, rounds_cut, direct_sums)
+GC_CUDA_OPS(gmm_atomics, GC_GMM, rounds_cut, direct_sums)
 
-SB_VARIANT("grabcut-kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "thread a pixel, per-block shared sums then global atomics, 10 passes ending on a device flag",
-           kmeans_global_prepare, kmeans_global_upload, kmeans_global_run, kmeans_global_fetch, kmeans_global_release)
-SB_VARIANT("grabcut-gmm", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "thread a pixel, per-block shared moment sums, mixtures in one block (the host's function)",
-           gmm_global_prepare, gmm_global_upload, gmm_global_run, gmm_global_fetch, gmm_global_release)
-SB_VARIANT("grabcut-graph", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "thread a pixel: warp-summed beta, then n-links and t-links",
-           graph_global_prepare, graph_global_upload, graph_global_run, graph_global_fetch, graph_global_release)
-SB_VARIANT("grabcut-maxflow", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "one cooperative kernel: BFS relabel and push-relabel rounds over all nodes, grid.sync between phases",
-           maxflow_global_prepare, maxflow_global_upload, maxflow_global_run, maxflow_global_fetch, maxflow_global_release)
-SB_VARIANT("grabcut", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-global steps and cut, everything resident, one read-back at the end",
-           pipeline_global_prepare, pipeline_global_upload, pipeline_global_run, pipeline_global_fetch, pipeline_global_release)
-SB_RUNG("grabcut-kmeans", "cuda-global", NULL, "the root: a thread a pixel, per-block shared sums, the loop ending on a device flag")
-SB_RUNG("grabcut-gmm", "cuda-global", NULL, "the root: a thread a pixel, per-block moment sums, mixtures by the host's function in one block")
-SB_RUNG("grabcut-graph", "cuda-global", NULL, "the root: a thread a pixel, a warp-summed beta, then n-links and t-links")
-SB_RUNG("grabcut-maxflow", "cuda-global", NULL,
-        "the root: push-relabel as one cooperative kernel, grid.sync between phases, BFS global relabel")
-SB_RUNG("grabcut", "cuda-global", NULL, "the root: the cuda-global steps and cut, resident, one read-back at the end")
+SB_VARIANT("grabcut-kmeans", "cuda-atomics", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-global with every pixel's sums added straight to the global totals (4 atomics a pixel)",
+           kmeans_atomics_prepare, kmeans_atomics_upload, kmeans_atomics_run, kmeans_atomics_fetch, kmeans_atomics_release)
+SB_VARIANT("grabcut-gmm", "cuda-atomics", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-global with every pixel's moments added straight to the global totals (10 atomics a pixel)",
+           gmm_atomics_prepare, gmm_atomics_upload, gmm_atomics_run, gmm_atomics_fetch, gmm_atomics_release)
+SB_RUNG("grabcut-kmeans", "cuda-atomics", "cuda-global",
+        "every pixel adds its sums straight to the global totals: the branch that shows why blocks sum first")
+SB_RUNG("grabcut-gmm", "cuda-atomics", "cuda-global",
+        "every pixel adds its moments straight to the global totals: the branch that shows why blocks sum first")

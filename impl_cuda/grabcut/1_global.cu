@@ -1,0 +1,311 @@
+/* 1_global.cu - GrabCut with global memory (variant "cuda-global" of every
+ * GrabCut step and the pipeline): thread-a-pixel steps (gc_device.cu's,
+ * with this file's k-means and GMM sums, a block's totals gathered in
+ * shared memory first), and a cut of synchronous push-relabel rounds over
+ * all nodes in one cooperative kernel.
+ *
+ * The root of its trees.  Unlike the source, the whole solve is one
+ * cooperative kernel.  Every
+ * thread owns the same nodes all along (a grid-stride loop) and the grid
+ * synchronises between phases with cooperative groups' grid.sync(), so
+ * there is no launch and no host round trip per round -- the source
+ * launched kernels per round and read a flag back.  Phases:
+ *   - the global relabel: heights = exact BFS distances to the sink, by
+ *     Bellman-Ford sweeps (sb_mf_relax) in place until none changes;
+ *   - then up to SB_MF_RELABEL_EVERY rounds of push (phase A) and
+ *     gather-relabel (phase B), node functions shared with the host;
+ *   - the last BFS gives the canonical cut: h = INF is foreground.
+ * Decisions that every thread must share (stop? sweep again?) come from a
+ * grid-wide count: each block adds __syncthreads_count to one of three
+ * rotating counters, the grid syncs, everyone reads it.  Rounds are the
+ * host's rounds exactly (same heights, same pushes), so pthread, OpenMP,
+ * cpu-rounds and cuda-global report the same round counts.
+ */
+#include "gc_device.cuh"
+
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+#define MF_BLOCK 256
+
+struct mf_args {
+    int width, height;
+    long n;
+    const int32_t *term, *n0, *n1, *n2, *n3;
+    int32_t *r, *sink, *excess, *h0, *h1, *inflow;
+    uint8_t *fg;
+    int *counter;
+    long long *flow;
+    gc_dev_stats *stats;
+    int it;
+};
+
+/* How many of the grid's threads had pred set (0 exactly when none). */
+static __device__ int grid_count(cg::grid_group &g, int *counter, int &step, int pred)
+{
+    int c = __syncthreads_count(pred);
+    if (threadIdx.x == 0 && c)
+        atomicAdd(&counter[step % 3], c);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        counter[(step + 1) % 3] = 0;      /* the next step's; last read two steps ago */
+    g.sync();
+    int total = *(volatile int *)&counter[step % 3];
+    step++;
+    return total;
+}
+
+/* The global relabel into h: BFS distances to the sink, INF where none. */
+static __device__ void grid_bfs(cg::grid_group &g, const sb_mf_net &net, int32_t *h, long n, long first, long stride,
+                         int *counter, int &step)
+{
+    for (long p = first; p < n; p += stride)
+        h[p] = net.sink[p] > 0 ? 1 : SB_MF_INF;
+    g.sync();
+    for (;;) {
+        int changed = 0;
+        for (long p = first; p < n; p += stride) {
+            int32_t nh = sb_mf_relax(&net, h, n, p);
+            if (nh < h[p]) {
+                h[p] = nh;
+                changed = 1;
+            }
+        }
+        if (!grid_count(g, counter, step, changed))
+            break;
+    }
+}
+
+static __global__ void __launch_bounds__(MF_BLOCK) mf_rounds_kernel(mf_args a)
+{
+    cg::grid_group g = cg::this_grid();
+    long n = a.n, stride = (long)gridDim.x * blockDim.x, first = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    sb_mf_net net = { a.width, a.height, a.r, a.sink, a.excess };
+    const int32_t *nl[4] = { a.n0, a.n1, a.n2, a.n3 };
+
+    /* the residual network before any flow (sb_mf_net_init) */
+    for (long p = first; p < n; p += stride) {
+        int x = (int)(p % a.width), y = (int)(p / a.width);
+        for (int k = 0; k < SB_MF_DIRS; k++) {
+            int qx = x + sb_mf_dx(k), qy = y + sb_mf_dy(k);
+            int32_t c = 0;
+            if (qx >= 0 && qy >= 0 && qx < a.width && qy < a.height)
+                c = k < 4 ? nl[k][p] : nl[k - 4][(long)qy * a.width + qx];
+            a.r[(size_t)k * n + p] = c;
+        }
+        int32_t t = a.term[p];
+        a.excess[p] = t > 0 ? t : 0;
+        a.sink[p] = t < 0 ? -t : 0;
+        a.inflow[p] = 0;
+    }
+    if (first == 0) {
+        a.counter[0] = a.counter[1] = a.counter[2] = 0;
+        *a.flow = 0;
+    }
+    g.sync();
+
+    int step = 0, rounds = 0, relabels = 0, done = 0;
+    int32_t *h = a.h0, *h_next = a.h1;
+    while (!done) {
+        grid_bfs(g, net, h, n, first, stride, a.counter, step);
+        relabels++;
+        for (int i = 0; i < SB_MF_RELABEL_EVERY; i++) {
+            int active = 0;
+            for (long p = first; p < n; p += stride)
+                if (a.excess[p] > 0 && h[p] < SB_MF_INF) {
+                    active = 1;
+                    sb_mf_push(&net, h, a.inflow, n, p);
+                }
+            if (!grid_count(g, a.counter, step, active)) {
+                done = 1;
+                break;
+            }
+            rounds++;
+            active = 0;
+            for (long p = first; p < n; p += stride) {
+                int32_t e = a.excess[p] + a.inflow[p];
+                a.inflow[p] = 0;
+                a.excess[p] = e;
+                int32_t hn = sb_mf_relabel(&net, h, n, p, e);
+                h_next[p] = hn;
+                active |= e > 0 && hn < SB_MF_INF;
+            }
+            int32_t *t = h;
+            h = h_next;
+            h_next = t;
+            if (!grid_count(g, a.counter, step, active)) {
+                done = 1;
+                break;
+            }
+        }
+    }
+
+    /* the canonical cut and the flow */
+    grid_bfs(g, net, h, n, first, stride, a.counter, step);
+    long long flow = 0;
+    for (long p = first; p < n; p += stride) {
+        a.fg[p] = h[p] >= SB_MF_INF;
+        if (a.term[p] < 0)
+            flow += (long long)-a.term[p] - a.sink[p];
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        flow += __shfl_down_sync(0xffffffffu, flow, o);
+    if ((threadIdx.x & 31) == 0 && flow)
+        atomicAdd((unsigned long long *)a.flow, (unsigned long long)flow);
+    g.sync();
+    if (first == 0) {
+        a.stats->flow[a.it] = *a.flow;
+        a.stats->rounds[a.it] = rounds;
+        a.stats->relabels[a.it] = relabels;
+    }
+}
+
+/* ---- the cut the rung supplies ---- */
+
+struct rounds_state {
+    int blocks;                        /* resident blocks of the cooperative kernel */
+};
+
+static sb_status rounds_prepare(gc_dev *d, sb_error *err)
+{
+    rounds_state *s = (rounds_state *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->cut_state = s;
+    int dev, coop = 0, sms = 0, per_sm = 0;
+    SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev), err, d->who);
+    if (!coop)
+        return sb_fail(err, SB_ERR_UNAVAILABLE, "%s: the device cannot launch cooperative kernels", d->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), err, d->who);
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mf_rounds_kernel, MF_BLOCK, 0), err, d->who);
+    /* every block must be resident for grid.sync(); no more than the nodes need */
+    long wanted = (d->n + MF_BLOCK - 1) / MF_BLOCK;
+    long most = (long)per_sm * sms;
+    s->blocks = (int)(wanted < most ? wanted : most);
+    if (s->blocks < 1)
+        return sb_fail(err, SB_ERR_DEVICE, "%s: the max-flow kernel cannot be resident", d->who);
+    return SB_OK;
+}
+
+static sb_status rounds_solve(gc_dev *d, int it, sb_error *err)
+{
+    rounds_state *s = (rounds_state *)d->cut_state;
+    mf_args a = { d->width, d->height, d->n, d->term, d->nlink[0], d->nlink[1], d->nlink[2], d->nlink[3],
+                  d->r, d->sink, d->excess, d->h[0], d->h[1], d->inflow, d->fg, d->s->counter, &d->s->flow,
+                  d->stats, it };
+    void *args[] = { &a };
+    SB_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)mf_rounds_kernel, dim3(s->blocks), dim3(MF_BLOCK), args, 0,
+                                            d->stream),
+                err, d->who);
+    return SB_OK;
+}
+
+static void rounds_release(gc_dev *d) { free(d->cut_state); }
+
+static const gc_cut rounds_cut = { rounds_prepare, rounds_solve, rounds_release, 0 };
+
+/* ---- the k-means and GMM sums, a block at a time ---- */
+
+/* One k-means pass: each pixel's nearest centre among its side's 5, the
+ * changed count and the integer sums, the block's totals gathered in
+ * shared memory first.  A no-op once converged. */
+static __global__ void block_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp,
+                                         gc_dev_scratch *s, const int *passes)
+{
+    __shared__ sb_kmeans_prepped centres[2 * SB_GC_K];
+    __shared__ unsigned long long sums[2 * SB_GC_K][4];
+    __shared__ unsigned long long changed;
+    if (s->kdone)
+        return;
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K)
+        centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
+    if (t < 2 * SB_GC_K * 4)
+        sums[t / 4][t % 4] = 0;
+    if (t == 0)
+        changed = 0;
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        int side = SB_GC_SIDE(mask[i]);
+        const uint8_t *px = rgb + 3 * i;
+        int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
+        if (*passes == 0 || comp[i] != best)
+            atomicAdd(&changed, 1ull);
+        comp[i] = (uint8_t)best;
+        unsigned long long *sm = sums[side * SB_GC_K + best];
+        atomicAdd(&sm[0], (unsigned long long)px[0]);
+        atomicAdd(&sm[1], (unsigned long long)px[1]);
+        atomicAdd(&sm[2], (unsigned long long)px[2]);
+        atomicAdd(&sm[3], 1ull);
+    }
+    __syncthreads();
+    if (t < 2 * SB_GC_K * 4 && sums[t / 4][t % 4])
+        atomicAdd(&s->ksums[t / 4][t % 4], sums[t / 4][t % 4]);
+    if (t == 0 && changed)
+        atomicAdd(&s->changed, changed);
+}
+
+/* The GMM moments of every pixel's side and component, the block's
+ * totals gathered in shared memory first (as in block_kmeans_pass). */
+static __global__ void block_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
+                                        gc_dev_scratch *s)
+{
+    __shared__ unsigned long long sums[2 * SB_GC_K][10];
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K * 10)
+        sums[t / 10][t % 10] = 0;
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        uint64_t own[10] = { 0 };
+        sb_gc_sums_add(own, rgb + 3 * i);
+        unsigned long long *sm = sums[SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]];
+        for (int j = 0; j < 10; j++)
+            atomicAdd(&sm[j], (unsigned long long)own[j]);
+    }
+    __syncthreads();
+    if (t < 2 * SB_GC_K * 10 && sums[t / 10][t % 10])
+        atomicAdd(&(&s->gsums[0][0][0])[t], sums[t / 10][t % 10]);
+}
+
+static void block_kmeans(gc_dev *d)
+{
+    block_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
+                                                                &d->stats->passes);
+}
+
+static void block_learn(gc_dev *d) { block_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s); }
+
+static const gc_sums block_sums = { block_kmeans, block_learn };
+
+/* ---- the variants ---- */
+
+GC_CUDA_OPS(kmeans_global, GC_KMEANS, rounds_cut, block_sums)
+GC_CUDA_OPS(gmm_global, GC_GMM, rounds_cut, block_sums)
+GC_CUDA_OPS(graph_global, GC_GRAPH, rounds_cut, block_sums)
+GC_CUDA_OPS(maxflow_global, GC_MAXFLOW, rounds_cut, block_sums)
+GC_CUDA_OPS(pipeline_global, GC_PIPELINE, rounds_cut, block_sums)
+
+SB_VARIANT("grabcut-kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "thread a pixel, per-block shared sums then global atomics, 10 passes ending on a device flag",
+           kmeans_global_prepare, kmeans_global_upload, kmeans_global_run, kmeans_global_fetch, kmeans_global_release)
+SB_VARIANT("grabcut-gmm", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "thread a pixel, per-block shared moment sums, mixtures in one block (the host's function)",
+           gmm_global_prepare, gmm_global_upload, gmm_global_run, gmm_global_fetch, gmm_global_release)
+SB_VARIANT("grabcut-graph", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
+           "thread a pixel: warp-summed beta, then n-links and t-links",
+           graph_global_prepare, graph_global_upload, graph_global_run, graph_global_fetch, graph_global_release)
+SB_VARIANT("grabcut-maxflow", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "one cooperative kernel: BFS relabel and push-relabel rounds over all nodes, grid.sync between phases",
+           maxflow_global_prepare, maxflow_global_upload, maxflow_global_run, maxflow_global_fetch, maxflow_global_release)
+SB_VARIANT("grabcut", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "the cuda-global steps and cut, everything resident, one read-back at the end",
+           pipeline_global_prepare, pipeline_global_upload, pipeline_global_run, pipeline_global_fetch, pipeline_global_release)
+SB_RUNG("grabcut-kmeans", "cuda-global", NULL, "the root: a thread a pixel, per-block shared sums, the loop ending on a device flag")
+SB_RUNG("grabcut-gmm", "cuda-global", NULL, "the root: a thread a pixel, per-block moment sums, mixtures by the host's function in one block")
+SB_RUNG("grabcut-graph", "cuda-global", NULL, "the root: a thread a pixel, a warp-summed beta, then n-links and t-links")
+SB_RUNG("grabcut-maxflow", "cuda-global", NULL,
+        "the root: push-relabel as one cooperative kernel, grid.sync between phases, BFS global relabel")
+SB_RUNG("grabcut", "cuda-global", NULL, "the root: the cuda-global steps and cut, resident, one read-back at the end")
