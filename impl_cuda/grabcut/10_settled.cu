@@ -21,12 +21,12 @@
  * stamps every tile with the number before its first launch.  The same
  * heights, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 23.24 -> 12.73 ms (1.83x), per frame 24.06 -> 13.55 ms (1.78x)
+ *     kernel 23.26 -> 12.75 ms (1.82x), per frame 24.15 -> 13.65 ms (1.77x)
  *   grabcut rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 35.58 -> 23.18 ms (same (1.54x)), per frame 35.78 -> 23.4 ms (1.53x)
+ *     kernel 35.43 -> 23 ms (same (1.54x)), per frame 35.65 -> 23.25 ms (1.53x)
  */
 #include "gc_device.cuh"
 

@@ -15,12 +15,12 @@
  * cuda-settled's; the flow and cut cannot differ).  One launch a sweep
  * fewer, and no pass over the nodes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 12.73 -> 12.04 ms (1.06x), per frame 13.55 -> 12.89 ms (1.05x)
+ *     kernel 12.75 -> 12.06 ms (1.06x), per frame 13.65 -> 12.91 ms (1.06x)
  *   grabcut rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 23.18 -> 22.23 ms (same (1.04x)), per frame 23.4 -> 22.37 ms (1.05x)
+ *     kernel 23 -> 22.05 ms (same (1.04x)), per frame 23.25 -> 22.2 ms (1.05x)
  */
 #include "gc_device.cuh"
 

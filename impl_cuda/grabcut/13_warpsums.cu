@@ -20,14 +20,10 @@
  * changed-label count is a ballot.  The sums are integers, so the totals,
  * centres and mixtures are equal to the bit.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
- *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 2.391 -> 0.2701 ms (8.85x), per frame 2.571 -> 0.441 ms (5.83x)
- *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 1.244 -> 0.1503 ms (8.28x), per frame 1.481 -> 0.3636 ms (4.07x)
  *   grabcut rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 20.63 -> 15.31 ms (1.35x), per frame 20.86 -> 15.51 ms (1.35x)
+ *     kernel 20.51 -> 15.18 ms (1.35x), per frame 20.74 -> 15.36 ms (1.35x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

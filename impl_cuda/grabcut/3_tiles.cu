@@ -22,12 +22,12 @@
  * is read once a batch.  "Rounds" for this variant count sweeps (four
  * colour launches each), which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 208.7 -> 27.86 ms (7.49x), per frame 202.5 -> 28.68 ms (7.06x)
+ *     kernel 211 -> 28.16 ms (7.49x), per frame 203.1 -> 29.03 ms (7.00x)
  *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 843.9 -> 106.3 ms (7.94x), per frame 849.1 -> 106 ms (8.01x)
+ *     kernel 842.9 -> 115.8 ms (7.28x), per frame 854.6 -> 108.1 ms (7.90x)
  */
 #include "gc_device.cuh"
 

@@ -26,10 +26,12 @@
  * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
  * repair.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
+ *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
+ *     kernel 28.16 -> 28.12 ms (same (1.00x)), per frame 29.03 -> 28.97 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 106.3 -> 46.43 ms (2.29x), per frame 106 -> 41.74 ms (2.54x)
+ *     kernel 115.8 -> 42.18 ms (2.74x), per frame 108.1 -> 42.36 ms (2.55x)
  */
 #include "gc_device.cuh"
 

@@ -24,12 +24,12 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-graph):
- *     kernel 27.86 -> 26.32 ms (same (1.06x)), per frame 28.68 -> 27.13 ms (1.06x)
+ *   grabcut-maxflow rect at synth-1920x1080 (cuda-warm -> cuda-graph):
+ *     kernel 28.12 -> 26.32 ms (same (1.07x)), per frame 28.97 -> 27.17 ms (1.07x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 46.43 -> 39.45 ms (same (1.18x)), per frame 41.74 -> 39.66 ms (1.05x)
+ *     kernel 42.18 -> 39.48 ms (same (1.07x)), per frame 42.36 -> 39.68 ms (1.07x)
  */
 #include "gc_device.cuh"
 

@@ -33,12 +33,12 @@
  * each sweep (tile_count, a pass over every node) is gone.  "Rounds" for
  * this variant count waves.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 26.32 -> 30.3 ms (same (0.87x)), per frame 27.13 -> 31.17 ms (0.87x)
+ *     kernel 26.32 -> 30.36 ms (same (0.87x)), per frame 27.17 -> 31.39 ms (0.87x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 39.45 -> 45.3 ms (same (0.87x)), per frame 39.66 -> 45.51 ms (0.87x)
+ *     kernel 39.48 -> 45.4 ms (same (0.87x)), per frame 39.68 -> 45.62 ms (0.87x)
  */
 #include "gc_device.cuh"
 

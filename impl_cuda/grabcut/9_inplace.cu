@@ -12,12 +12,12 @@
  * active?") is all the next round needs.  Two barriers a round, one
  * shared array fewer; the same pushes, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T132810Z-3f2e, commit 5cc2514;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 23.39 -> 23.24 ms (same (1.01x)), per frame 24.23 -> 24.06 ms (1.01x)
+ *     kernel 23.4 -> 23.26 ms (same (1.01x)), per frame 24.24 -> 24.15 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 35.74 -> 35.58 ms (same (1.00x)), per frame 35.92 -> 35.78 ms (1.00x)
+ *     kernel 35.74 -> 35.43 ms (same (1.01x)), per frame 35.79 -> 35.65 ms (1.00x)
  */
 #include "gc_device.cuh"
 

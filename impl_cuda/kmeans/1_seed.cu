@@ -21,7 +21,7 @@
 
 enum { BLOCK_THREADS = 256 };
 
-__constant__ float4 seed_centres[SB_KMEANS_MAX_K];
+static __constant__ float4 seed_centres[SB_KMEANS_MAX_K];
 
 static __global__ void km_pass(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k, int first_pass,
                                int *changed)

@@ -1,11 +1,16 @@
 /* 2_global.cu - k-means with the whole loop on the device, global memory
  * only (variant "cuda-global").
  *
- * Grows from cuda-seed: nothing crosses the bus between passes.  The update
- * runs on the device, so the image is uploaded once (in prepare) and the
- * host reads back one km_control every KM_BATCH passes (none in fixed
- * mode).  That removes two full-image copies, a stream synchronisation
- * and a serial host pass over every pixel from each pass.
+ * Grows from cuda-devsums: the loop moves onto the device.  cuda-devsums
+ * already makes the sums there, but the host applies the update and
+ * decides whether to go on, so every pass copies the sums back and waits.
+ * Here the reduce kernel also applies the update rule (km_finish_pass),
+ * counts the pass and raises km_control::done when nothing changed; the
+ * centres, written by the device, live in global memory (not
+ * __constant__, which only the host writes) and the pass kernel reads
+ * them from there.  The host enqueues KM_BATCH passes at a time and reads
+ * one km_control back after each batch (none in fixed mode); passes after
+ * convergence return at once (the shared loop, km_run_passes).
  *
  * Kept simple on purpose, as the baseline for cuda-blocksums:
  *   - one thread per pixel (grid-stride), three byte loads each;
@@ -16,12 +21,12 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 254.7 -> 9.598 ms (26.5x), per frame 256.8 -> 10.21 ms (25.1x)
+ *     kernel 332.1 -> 9.288 ms (35.8x), per frame 354.7 -> 9.902 ms (- (outlier))
  *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 281.8 -> 7.97 ms (35.4x), per frame 212.3 -> 8.599 ms (24.7x)
+ *     kernel 267.1 -> 7.241 ms (36.9x), per frame 248.3 -> 7.908 ms (31.4x)
  */
 #include "kmeans_device.cuh"
 
@@ -118,5 +123,5 @@ static void rung_release(void *state)
 SB_VARIANT("kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "loop on the device: thread per pixel, global atomics into per-block sums, reduce kernel",
            rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)
-SB_RUNG("kmeans", "cuda-global", "cuda-seed",
-        "the loop on the device: per-pixel global atomics into a slice per block, a reduce kernel, no host round trip")
+SB_RUNG("kmeans", "cuda-global", "cuda-devsums",
+        "the loop on the device: the reduce kernel applies the update, the host reads a flag once a batch of passes")

@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 9.598 -> 1.938 ms (4.95x), per frame 10.21 -> 2.552 ms (4.00x)
+ *     kernel 9.288 -> 1.924 ms (4.83x), per frame 9.902 -> 2.564 ms (3.86x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 7.97 -> 1.6 ms (4.98x), per frame 8.599 -> 2.222 ms (3.87x)
+ *     kernel 7.241 -> 1.589 ms (4.56x), per frame 7.908 -> 2.216 ms (3.57x)
  */
 #include "kmeans_device.cuh"
 

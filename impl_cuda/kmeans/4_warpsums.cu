@@ -12,12 +12,12 @@
  * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.938 -> 1.401 ms (1.38x), per frame 2.552 -> 2.02 ms (1.26x)
+ *     kernel 1.924 -> 1.385 ms (1.39x), per frame 2.564 -> 2.009 ms (1.28x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.6 -> 1.173 ms (1.36x), per frame 2.222 -> 1.795 ms (1.24x)
+ *     kernel 1.589 -> 1.17 ms (1.36x), per frame 2.216 -> 1.809 ms (1.22x)
  */
 #include "kmeans_device.cuh"
 

@@ -11,12 +11,12 @@
  * What it should buy: one load and one store of labels a thread instead
  * of four of each, and no loop with a branch per pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-quad):
- *     kernel 1.401 -> 1.02 ms (1.37x), per frame 2.02 -> 1.645 ms (1.23x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-quad):
- *     kernel 1.173 -> 0.8183 ms (1.43x), per frame 1.795 -> 1.441 ms (1.25x)
+ *   kmeans converge at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
+ *     kernel 1.2 -> 1.008 ms (1.19x), per frame 1.83 -> 1.637 ms (1.12x)
+ *   kmeans fixed10 at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
+ *     kernel 0.9663 -> 0.8094 ms (1.19x), per frame 1.624 -> 2.273 ms (- (outlier))
  */
 #include "kmeans_device.cuh"
 

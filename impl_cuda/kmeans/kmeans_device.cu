@@ -88,13 +88,18 @@ sb_status km_cuda_upload(void *state, sb_error *err)
     return SB_OK;
 }
 
-unsigned km_grid_blocks(const km_device *d, unsigned long long items, unsigned threads, unsigned per_sm)
+unsigned km_blocks_for(int sm_count, long n, unsigned long long items, unsigned threads, unsigned per_sm)
 {
-    unsigned fill = (unsigned)d->sm_count * (per_sm > 0 ? per_sm : 1);
+    unsigned fill = (unsigned)sm_count * (per_sm > 0 ? per_sm : 1);
     unsigned needed = sb_div_up(items, threads);
-    unsigned safe = sb_div_up((unsigned long long)d->n, 1u << 24);
+    unsigned safe = sb_div_up((unsigned long long)n, 1u << 24);
     unsigned blocks = needed < fill ? needed : fill;
     return blocks < safe ? safe : blocks;
+}
+
+unsigned km_grid_blocks(const km_device *d, unsigned long long items, unsigned threads, unsigned per_sm)
+{
+    return km_blocks_for(d->sm_count, d->n, items, threads, per_sm);
 }
 
 __global__ void km_finish_kernel(int k, int converge, unsigned long long *sums, int32_t *centres, float4 *prepped,

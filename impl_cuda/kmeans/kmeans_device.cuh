@@ -87,6 +87,8 @@ sb_status km_cuda_fetch(void *state, sb_error *err);
  * the items need, and enough that no block sees 2^24 pixels (its 32-bit
  * shared sums cannot overflow). */
 unsigned km_grid_blocks(const km_device *d, unsigned long long items, unsigned threads, unsigned per_sm);
+/* The same for a rung without a km_device: the GPU's SM count, n pixels. */
+unsigned km_blocks_for(int sm_count, long n, unsigned long long items, unsigned threads, unsigned per_sm);
 
 /* One block: the end of a pass whose sums the pass kernel added, for the
  * rungs that update in a second launch (kmeans_device.cu). */

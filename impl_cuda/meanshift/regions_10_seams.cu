@@ -16,7 +16,7 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
  *     kernel 0.05333 -> 0.05083 ms (1.05x), per frame 0.3712 -> 0.3716 ms (1.00x)
  *   meanshift r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 4.332 -> 4.333 ms (same (1.00x)), per frame 4.617 -> 4.605 ms (1.00x)
+ *     kernel 4.306 -> 4.295 ms (same (1.00x)), per frame 4.597 -> 4.603 ms (1.00x)
  */
 #include "ms_device.cuh"
 

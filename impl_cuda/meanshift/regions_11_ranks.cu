@@ -18,12 +18,12 @@
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235823Z-c0f1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-ranks):
- *     kernel 0.0773 -> 0.07891 ms (same (0.98x)), per frame 0.5393 -> 0.5628 ms (0.96x)
+ *     kernel 0.07672 -> 0.07819 ms (same (0.98x)), per frame 0.5526 -> 0.5513 ms (1.00x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-ranks):
- *     kernel 4.333 -> 4.33 ms (same (1.00x)), per frame 4.605 -> 4.614 ms (1.00x)
+ *     kernel 4.295 -> 4.298 ms (same (1.00x)), per frame 4.603 -> 4.637 ms (0.99x)
  */
 #include "ms_device.cuh"
 

@@ -20,7 +20,7 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
  *     kernel 0.05083 -> 0.05042 ms (same (1.01x)), per frame 0.3716 -> 0.3727 ms (1.00x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
- *     kernel 4.333 -> 4.328 ms (same (1.00x)), per frame 4.605 -> 4.621 ms (1.00x)
+ *     kernel 4.295 -> 4.293 ms (same (1.00x)), per frame 4.603 -> 4.606 ms (1.00x)
  */
 #include "ms_device.cuh"
 

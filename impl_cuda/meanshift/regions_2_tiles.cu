@@ -18,9 +18,9 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
  *     kernel 1.747 -> 0.07954 ms (22.0x), per frame 2.093 -> 0.3993 ms (5.24x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 2.024 -> 0.3176 ms (6.37x), per frame 2.505 -> 0.7975 ms (3.14x)
+ *     kernel 2.033 -> 0.3194 ms (6.37x), per frame 2.576 -> 0.8049 ms (3.20x)
  *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 7.883 -> 4.622 ms (1.71x), per frame 8.233 -> 4.881 ms (1.69x)
+ *     kernel 8.093 -> 4.665 ms (1.73x), per frame 8.448 -> 4.967 ms (1.70x)
  */
 #include "ms_device.cuh"
 

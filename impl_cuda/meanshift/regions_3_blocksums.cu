@@ -10,12 +10,12 @@
  * fewer global atomics on a large region.  The components are
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235823Z-c0f1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 0.3176 -> 0.2604 ms (1.22x), per frame 0.7975 -> 0.7355 ms (1.08x)
+ *     kernel 0.3194 -> 0.2637 ms (1.21x), per frame 0.8049 -> 0.7521 ms (1.07x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.622 -> 4.56 ms (same (1.01x)), per frame 4.881 -> 4.863 ms (1.00x)
+ *     kernel 4.665 -> 4.581 ms (same (1.02x)), per frame 4.967 -> 4.898 ms (1.01x)
  */
 #include "ms_device.cuh"
 

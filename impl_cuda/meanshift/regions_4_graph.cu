@@ -15,12 +15,12 @@
  * bought: below at 1080p; more on the photos, which take more rounds
  * (the report's meanshift-merge page).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235823Z-c0f1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 0.2604 -> 0.2445 ms (1.07x), per frame 0.7355 -> 0.7217 ms (1.02x)
+ *     kernel 0.2637 -> 0.2428 ms (1.09x), per frame 0.7521 -> 0.7313 ms (1.03x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.56 -> 4.52 ms (same (1.01x)), per frame 4.863 -> 4.813 ms (1.01x)
+ *     kernel 4.581 -> 4.512 ms (same (1.02x)), per frame 4.898 -> 4.831 ms (1.01x)
  */
 #include "ms_device.cuh"
 

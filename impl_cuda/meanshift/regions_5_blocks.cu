@@ -24,9 +24,9 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-tiles -> cuda-blocks):
  *     kernel 0.07954 -> 0.06778 ms (1.17x), per frame 0.3993 -> 0.3889 ms (1.03x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 0.2445 -> 0.2325 ms (1.05x), per frame 0.7217 -> 0.7097 ms (1.02x)
+ *     kernel 0.2428 -> 0.2319 ms (1.05x), per frame 0.7313 -> 0.7175 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 4.52 -> 4.496 ms (same (1.01x)), per frame 4.813 -> 4.791 ms (1.00x)
+ *     kernel 4.512 -> 4.5 ms (same (1.00x)), per frame 4.831 -> 4.812 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -18,9 +18,9 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
  *     kernel 0.06778 -> 0.07264 ms (0.93x), per frame 0.3889 -> 0.392 ms (0.99x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.2325 -> 0.2399 ms (0.97x), per frame 0.7097 -> 0.716 ms (0.99x)
+ *     kernel 0.2319 -> 0.2392 ms (0.97x), per frame 0.7175 -> 0.7827 ms (0.92x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 4.496 -> 4.508 ms (same (1.00x)), per frame 4.791 -> 4.797 ms (1.00x)
+ *     kernel 4.5 -> 4.51 ms (same (1.00x)), per frame 4.812 -> 4.839 ms (0.99x)
  */
 #include "ms_device.cuh"
 

@@ -23,12 +23,12 @@
  * components (flood, in the pipeline) are cuda-blocks'; the graph with
  * its WHILE loop is cuda-graph's, recorded around these kernels.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235823Z-c0f1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 0.2325 -> 0.1018 ms (2.28x), per frame 0.7097 -> 0.561 ms (1.27x)
+ *     kernel 0.2319 -> 0.1016 ms (2.28x), per frame 0.7175 -> 0.5743 ms (1.25x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 4.496 -> 4.37 ms (same (1.03x)), per frame 4.791 -> 4.653 ms (1.03x)
+ *     kernel 4.5 -> 4.331 ms (1.04x), per frame 4.812 -> 4.634 ms (1.04x)
  */
 #include "ms_device.cuh"
 

@@ -13,12 +13,12 @@
  * region merged is read by every thread after a barrier.  The merge is
  * then one plain graph, with no conditional node.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T180456Z-7b40, commit 23f8fee;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T235823Z-c0f1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 0.1018 -> 0.0773 ms (1.32x), per frame 0.561 -> 0.5393 ms (1.04x)
+ *     kernel 0.1016 -> 0.07672 ms (1.32x), per frame 0.5743 -> 0.5526 ms (1.04x)
  *   meanshift r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 4.37 -> 4.342 ms (same (1.01x)), per frame 4.653 -> 4.626 ms (1.01x)
+ *     kernel 4.331 -> 4.308 ms (same (1.01x)), per frame 4.634 -> 4.626 ms (1.00x)
  */
 #include "ms_device.cuh"
 

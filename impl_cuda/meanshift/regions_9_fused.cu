@@ -19,7 +19,7 @@
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-fused):
  *     kernel 0.06778 -> 0.05333 ms (1.27x), per frame 0.3889 -> 0.3712 ms (1.05x)
  *   meanshift r16 at synth-1920x1080 (cuda-coop -> cuda-fused):
- *     kernel 4.342 -> 4.332 ms (same (1.00x)), per frame 4.626 -> 4.617 ms (1.00x)
+ *     kernel 4.308 -> 4.306 ms (same (1.00x)), per frame 4.626 -> 4.597 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -8,14 +8,14 @@
  * atomics a pixel: the tile is the frame the next rungs fill.
  * What it should buy: little on its own -- a few instructions a pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T234902Z-f773, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 10.84 -> 9.792 ms (1.11x), per frame 11.93 -> 10.89 ms (1.10x)
+ *     kernel 10.82 -> 9.782 ms (1.11x), per frame 11.91 -> 10.92 ms (1.09x)
  *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.61 -> 36.68 ms (same (1.71x)), per frame 63.74 -> 37.47 ms (1.70x)
+ *     kernel 63.23 -> 37.08 ms (same (1.71x)), per frame 64.47 -> 38.31 ms (1.68x)
  *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.18 -> 35.96 ms (same (1.73x)), per frame 63.57 -> 37.29 ms (1.70x)
+ *     kernel 62.84 -> 36.69 ms (same (1.71x)), per frame 63.97 -> 37.55 ms (1.70x)
  */
 #include "slic_device.cuh"
 

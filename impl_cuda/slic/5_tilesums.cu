@@ -10,14 +10,14 @@
  * the H100: the ladder's largest step, several times at S = 16 and more
  * for 1000 superpixels (segbench lesson slic/cuda-tilesums).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T234902Z-f773, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 9.681 -> 2.013 ms (4.81x), per frame 10.77 -> 3.096 ms (3.48x)
+ *     kernel 9.671 -> 2.015 ms (4.80x), per frame 10.8 -> 3.123 ms (3.46x)
  *   slic n1000 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.67 -> 2.441 ms (same (19.5x)), per frame 48.87 -> 3.518 ms (13.9x)
+ *     kernel 48.24 -> 2.442 ms (same (19.8x)), per frame 49.57 -> 3.566 ms (13.9x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.34 -> 2.042 ms (same (23.2x)), per frame 48.34 -> 3.14 ms (15.4x)
+ *     kernel 48.04 -> 2.039 ms (same (23.6x)), per frame 49.09 -> 3.113 ms (15.8x)
  */
 #include "slic_device.cuh"
 

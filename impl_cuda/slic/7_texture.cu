@@ -9,14 +9,14 @@
  * what that buys here.)  What it bought on the H100: a tie (segbench
  * lesson slic/cuda-texture).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T234902Z-f773, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.585 -> 2.567 ms (same (1.01x)), per frame 3.663 -> 3.657 ms (1.00x)
+ *     kernel 2.581 -> 2.569 ms (same (1.00x)), per frame 3.673 -> 3.67 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.337 -> 2.326 ms (same (1.00x)), per frame 3.413 -> 3.402 ms (1.00x)
+ *     kernel 2.338 -> 2.328 ms (same (1.00x)), per frame 3.455 -> 3.445 ms (1.00x)
  *   slic n1000-majority at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 1.933 -> 1.922 ms (same (1.01x)), per frame 3.008 -> 3.002 ms (1.00x)
+ *     kernel 1.935 -> 1.924 ms (same (1.01x)), per frame 3.005 -> 3.01 ms (1.00x)
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

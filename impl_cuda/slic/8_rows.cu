@@ -9,14 +9,14 @@
  * What it should buy: on its own, little (the candidates are still read
  * per pixel); it is the layout cuda-registers needs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T234902Z-f773, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.013 -> 2.014 ms (same (1.00x)), per frame 3.096 -> 3.101 ms (1.00x)
+ *     kernel 2.015 -> 2.014 ms (same (1.00x)), per frame 3.123 -> 3.11 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.441 -> 2.443 ms (same (1.00x)), per frame 3.518 -> 3.517 ms (1.00x)
+ *     kernel 2.442 -> 2.445 ms (same (1.00x)), per frame 3.566 -> 3.562 ms (1.00x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.042 -> 2.039 ms (same (1.00x)), per frame 3.14 -> 3.114 ms (1.01x)
+ *     kernel 2.039 -> 2.041 ms (same (1.00x)), per frame 3.113 -> 3.127 ms (1.00x)
  */
 #include "slic_device.cuh"
 

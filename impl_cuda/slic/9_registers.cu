@@ -13,6 +13,15 @@
  * fewer issue slots in use (segbench lesson slic/cuda-registers has the
  * run of record's times, NOTES.md the profile).  Prefetching the next
  * row's colour did not help.
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261126T234902Z-f773, commit c1a60b2;
+ * written by make lesson-headers, checked by make test):
+ *   slic s16 at synth-3840x2160 (cuda-held -> cuda-registers):
+ *     kernel 2.092 -> 2.052 ms (same (1.02x)), per frame 3.186 -> 3.139 ms (1.02x)
+ *   slic n1000 at synth-3840x2160 (cuda-held -> cuda-registers):
+ *     kernel 2.529 -> 2.52 ms (same (1.00x)), per frame 3.646 -> 3.622 ms (1.01x)
+ *   slic n1000-majority at synth-3840x2160 (cuda-held -> cuda-registers):
+ *     kernel 2.127 -> 2.119 ms (same (1.00x)), per frame 3.213 -> 3.227 ms (1.00x)
  */
 #include "slic_device.cuh"
 

@@ -1,0 +1,146 @@
+/* 2_copyonce.cu - the source's k-means scheme with the image copied to
+ * the device once (variant "cuda-copyonce").
+ *
+ * Grows from cuda-seed.  The idea: the pixels do not change between
+ * passes, so they cross the bus once, in upload, not in every pass.  A
+ * pass still copies the centres into __constant__ memory, runs a thread a
+ * pixel, copies the labels and the change flag back, waits, and
+ * recomputes the centres on the host (the host loop every CPU variant
+ * uses, sb_kmeans_host_loop), so the result is exact by construction.
+ * What it should buy: of the seed's round trip, the image's 3 bytes a
+ * pixel up; the labels' byte a pixel down, the wait and the host's pass
+ * over every pixel remain.
+ */
+#include "kmeans_device.cuh"
+
+#include <cstdlib>
+
+enum { BLOCK_THREADS = 256 };
+
+static __constant__ float4 seed_centres[SB_KMEANS_MAX_K];
+
+static __global__ void km_pass(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k, int first_pass,
+                               int *changed)
+{
+    unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned label = km_nearest(seed_centres, k, rgb[3 * i], rgb[3 * i + 1], rgb[3 * i + 2]);
+    if (first_pass || labels[i] != label)
+        *changed = 1;                 /* the source's flag: any change at all */
+    labels[i] = (uint8_t)label;
+}
+
+struct seed_state {
+    const sb_image *in;
+    sb_kmeans_params params;
+    sb_kmeans_out *out;
+    cudaStream_t stream;
+    const char *who;       /* for messages */
+    long n;
+    int32_t initial[SB_KMEANS_MAX_K][3];
+    uint8_t *rgb;          /* device, packed */
+    uint8_t *labels;       /* device */
+    int *changed;          /* device flag */
+    int *host_changed;     /* pinned */
+};
+
+static sb_status seed_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
+                           long *changed, sb_error *err)
+{
+    seed_state *s = (seed_state *)ctx;
+    const sb_image *in = s->in;
+    SB_CUDA_TRY(cudaMemcpyToSymbolAsync(seed_centres, centres, (size_t)s->params.k * sizeof(float4), 0,
+                                        cudaMemcpyHostToDevice, s->stream),
+                err, s->who);
+    SB_CUDA_TRY(cudaMemsetAsync(s->changed, 0, sizeof(int), s->stream), err, s->who);
+    km_pass<<<sb_div_up((unsigned long long)s->n, BLOCK_THREADS), BLOCK_THREADS, 0, s->stream>>>(
+        s->rgb, (unsigned long long)s->n, s->labels, s->params.k, first_pass, s->changed);
+    SB_CUDA_LAUNCHED(err, s->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(s->out->labels, s->labels, (size_t)s->n, cudaMemcpyDeviceToHost, s->stream), err,
+                s->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(s->host_changed, s->changed, sizeof(int), cudaMemcpyDeviceToHost, s->stream),
+                err, s->who);
+    SB_CUDA_TRY(cudaStreamSynchronize(s->stream), err, s->who);
+    sb_kmeans_accumulate_rows(in, 0, in->height, s->out->labels, sums);
+    *changed = *s->host_changed;
+    return SB_OK;
+}
+
+static void seed_release(void *state)
+{
+    seed_state *s = (seed_state *)state;
+    if (!s)
+        return;
+    cudaFree(s->rgb);
+    cudaFree(s->labels);
+    cudaFree(s->changed);
+    cudaFreeHost(s->host_changed);
+    free(s);
+}
+
+static sb_status seed_open(seed_state *s, const sb_exec *exec, sb_error *err)
+{
+    SB_CUDA_TRY(cudaMalloc(&s->rgb, (size_t)s->n * 3), err, s->who);
+    SB_CUDA_TRY(cudaMalloc(&s->labels, (size_t)s->n), err, s->who);
+    SB_CUDA_TRY(cudaMalloc(&s->changed, sizeof(int)), err, s->who);
+    SB_CUDA_TRY(cudaMallocHost(&s->host_changed, sizeof(int)), err, s->who);
+    if (exec->poison)
+        SB_CUDA_TRY(cudaMemsetAsync(s->labels, 0xA5, (size_t)s->n, s->stream), err, s->who);
+    return SB_OK;
+}
+
+/* A frame: its initial centres, on the host, and its pixels onto the
+ * device, once for every pass of every run. */
+static sb_status seed_upload(void *state, sb_error *err)
+{
+    seed_state *s = (seed_state *)state;
+    const sb_image *in = s->in;
+    SB_CUDA_TRY(cudaMemcpy2DAsync(s->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
+                                  (size_t)in->height, cudaMemcpyHostToDevice, s->stream),
+                err, s->who);
+    return sb_kmeans_initial(s->in, &s->params, s->initial, err);
+}
+
+static sb_status seed_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    *state = NULL;
+    if (in->channels != 3)
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", exec->who, in->channels);
+    seed_state *s = (seed_state *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", exec->who);
+    s->in = in;
+    s->params = *(const sb_kmeans_params *)params;
+    s->out = (sb_kmeans_out *)output;
+    s->stream = (cudaStream_t)exec->stream;
+    s->who = exec->who;
+    s->n = (long)in->width * in->height;
+    sb_status st = seed_open(s, exec, err);
+    if (st) {
+        seed_release(s);
+        return st;
+    }
+    *state = s;
+    return SB_OK;
+}
+
+static sb_status seed_run(void *state, sb_error *err)
+{
+    seed_state *s = (seed_state *)state;
+    return sb_kmeans_host_loop(&s->params, (const int32_t(*)[3])s->initial, seed_pass, s, s->out, err);
+}
+
+static sb_status seed_fetch(void *state, sb_error *err)
+{
+    (void)state;
+    (void)err;
+    return SB_OK;    /* the labels came back in the last pass; centres were computed on the host */
+}
+
+SB_VARIANT("kmeans", "cuda-copyonce", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME, ALL_STAGES,
+           "cuda-seed with the image copied to the device once, in upload, not in every pass",
+           seed_prepare, seed_upload, seed_run, seed_fetch, seed_release)
+SB_RUNG("kmeans", "cuda-copyonce", "cuda-seed",
+        "the image copied to the device once, in upload: a pass moves the centres up and the labels down")

@@ -1,0 +1,189 @@
+/* 2_devsums.cu - the source's k-means scheme with the sums made on the
+ * device (variant "cuda-devsums").
+ *
+ * Grows from cuda-copyonce.  The idea: the host needs each centre's sums,
+ * not every pixel's label, so the device makes them.  Each pixel adds its
+ * colour and a count into its block's slice of a global array of partial
+ * sums (4 global atomics; the grid is sized to fill the GPU and strides
+ * over the image, so the slices stay few), and one block adds the slices
+ * up (km_reduce).  A pass copies back 4k sums and the change flag, not n
+ * labels, and the host's pass over every pixel is gone; the host still
+ * applies the update and decides whether to go on (sb_kmeans_host_loop),
+ * so it waits once a pass.  The labels come back once, in fetch.
+ * What it should buy: the labels' byte a pixel down and the host's pass
+ * over the image, every pass.
+ */
+#include "kmeans_device.cuh"
+
+#include <cstdlib>
+#include <cstring>
+
+enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };
+
+static __constant__ float4 seed_centres[SB_KMEANS_MAX_K];
+
+static __global__ void km_pass(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k, int first_pass,
+                               unsigned *partial, int *changed)
+{
+    unsigned *mine = partial + (size_t)blockIdx.x * k * 4;   /* < 2^24 pixels a block: no overflow */
+    for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        unsigned r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
+        unsigned label = km_nearest(seed_centres, k, r, g, b);
+        if (first_pass || labels[i] != label)
+            *changed = 1;             /* the source's flag: any change at all */
+        labels[i] = (uint8_t)label;
+        atomicAdd(&mine[4 * label], r);
+        atomicAdd(&mine[4 * label + 1], g);
+        atomicAdd(&mine[4 * label + 2], b);
+        atomicAdd(&mine[4 * label + 3], 1u);
+    }
+}
+
+/* One block: column sums of the partials into `sums`, zeroing them. */
+static __global__ void km_reduce(unsigned blocks, int k, unsigned *partial, unsigned long long *sums)
+{
+    for (int j = threadIdx.x; j < 4 * k; j += blockDim.x) {
+        unsigned long long total = 0;
+        for (unsigned b = 0; b < blocks; b++) {
+            total += partial[(size_t)b * 4 * k + j];
+            partial[(size_t)b * 4 * k + j] = 0;
+        }
+        sums[j] = total;
+    }
+}
+
+struct seed_state {
+    const sb_image *in;
+    sb_kmeans_params params;
+    sb_kmeans_out *out;
+    cudaStream_t stream;
+    const char *who;       /* for messages */
+    long n;
+    int32_t initial[SB_KMEANS_MAX_K][3];
+    uint8_t *rgb;          /* device, packed */
+    uint8_t *labels;       /* device */
+    unsigned blocks;
+    unsigned *partial;     /* device: blocks x k x 4 */
+    unsigned long long *sums;        /* device: k x 4 */
+    unsigned long long *host_sums;   /* pinned */
+    int *changed;          /* device flag */
+    int *host_changed;     /* pinned */
+};
+
+static sb_status seed_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
+                           long *changed, sb_error *err)
+{
+    seed_state *s = (seed_state *)ctx;
+    SB_CUDA_TRY(cudaMemcpyToSymbolAsync(seed_centres, centres, (size_t)s->params.k * sizeof(float4), 0,
+                                        cudaMemcpyHostToDevice, s->stream),
+                err, s->who);
+    SB_CUDA_TRY(cudaMemsetAsync(s->changed, 0, sizeof(int), s->stream), err, s->who);
+    km_pass<<<s->blocks, BLOCK_THREADS, 0, s->stream>>>(s->rgb, (unsigned long long)s->n, s->labels, s->params.k,
+                                                        first_pass, s->partial, s->changed);
+    SB_CUDA_LAUNCHED(err, s->who);
+    km_reduce<<<1, 1024, 0, s->stream>>>(s->blocks, s->params.k, s->partial, s->sums);
+    SB_CUDA_LAUNCHED(err, s->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(s->host_sums, s->sums, (size_t)s->params.k * sizeof(sums[0]), cudaMemcpyDeviceToHost,
+                                s->stream), err, s->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(s->host_changed, s->changed, sizeof(int), cudaMemcpyDeviceToHost, s->stream),
+                err, s->who);
+    SB_CUDA_TRY(cudaStreamSynchronize(s->stream), err, s->who);
+    memcpy(sums, s->host_sums, (size_t)s->params.k * sizeof(sums[0]));
+    *changed = *s->host_changed;
+    return SB_OK;
+}
+
+static void seed_release(void *state)
+{
+    seed_state *s = (seed_state *)state;
+    if (!s)
+        return;
+    cudaFree(s->rgb);
+    cudaFree(s->labels);
+    cudaFree(s->partial);
+    cudaFree(s->sums);
+    cudaFreeHost(s->host_sums);
+    cudaFree(s->changed);
+    cudaFreeHost(s->host_changed);
+    free(s);
+}
+
+static sb_status seed_open(seed_state *s, const sb_exec *exec, sb_error *err)
+{
+    SB_CUDA_TRY(cudaMalloc(&s->rgb, (size_t)s->n * 3), err, s->who);
+    SB_CUDA_TRY(cudaMalloc(&s->labels, (size_t)s->n), err, s->who);
+    int dev, sm_count;
+    SB_CUDA_TRY(cudaGetDevice(&dev), err, s->who);
+    SB_CUDA_TRY(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev), err, s->who);
+    s->blocks = km_blocks_for(sm_count, s->n, (unsigned long long)s->n, BLOCK_THREADS, BLOCKS_PER_SM);
+    size_t partial_bytes = (size_t)s->blocks * s->params.k * 4 * sizeof(unsigned);
+    SB_CUDA_TRY(cudaMalloc(&s->partial, partial_bytes), err, s->who);
+    SB_CUDA_TRY(cudaMemsetAsync(s->partial, 0, partial_bytes, s->stream), err, s->who);
+    SB_CUDA_TRY(cudaMalloc(&s->sums, (size_t)s->params.k * 4 * sizeof(unsigned long long)), err, s->who);
+    SB_CUDA_TRY(cudaMallocHost(&s->host_sums, (size_t)s->params.k * 4 * sizeof(unsigned long long)), err, s->who);
+    SB_CUDA_TRY(cudaMalloc(&s->changed, sizeof(int)), err, s->who);
+    SB_CUDA_TRY(cudaMallocHost(&s->host_changed, sizeof(int)), err, s->who);
+    if (exec->poison)
+        SB_CUDA_TRY(cudaMemsetAsync(s->labels, 0xA5, (size_t)s->n, s->stream), err, s->who);
+    return SB_OK;
+}
+
+/* A frame: its initial centres, on the host, and its pixels onto the
+ * device, once for every pass of every run. */
+static sb_status seed_upload(void *state, sb_error *err)
+{
+    seed_state *s = (seed_state *)state;
+    const sb_image *in = s->in;
+    SB_CUDA_TRY(cudaMemcpy2DAsync(s->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
+                                  (size_t)in->height, cudaMemcpyHostToDevice, s->stream),
+                err, s->who);
+    return sb_kmeans_initial(s->in, &s->params, s->initial, err);
+}
+
+static sb_status seed_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    *state = NULL;
+    if (in->channels != 3)
+        return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", exec->who, in->channels);
+    seed_state *s = (seed_state *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", exec->who);
+    s->in = in;
+    s->params = *(const sb_kmeans_params *)params;
+    s->out = (sb_kmeans_out *)output;
+    s->stream = (cudaStream_t)exec->stream;
+    s->who = exec->who;
+    s->n = (long)in->width * in->height;
+    sb_status st = seed_open(s, exec, err);
+    if (st) {
+        seed_release(s);
+        return st;
+    }
+    *state = s;
+    return SB_OK;
+}
+
+static sb_status seed_run(void *state, sb_error *err)
+{
+    seed_state *s = (seed_state *)state;
+    return sb_kmeans_host_loop(&s->params, (const int32_t(*)[3])s->initial, seed_pass, s, s->out, err);
+}
+
+/* The labels, once a run; the centres and the pass count were made on
+ * the host. */
+static sb_status seed_fetch(void *state, sb_error *err)
+{
+    seed_state *s = (seed_state *)state;
+    SB_CUDA_TRY(cudaMemcpyAsync(s->out->labels, s->labels, (size_t)s->n, cudaMemcpyDeviceToHost, s->stream), err,
+                s->who);
+    SB_CUDA_TRY(cudaStreamSynchronize(s->stream), err, s->who);
+    return SB_OK;
+}
+
+SB_VARIANT("kmeans", "cuda-devsums", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME, ALL_STAGES,
+           "cuda-copyonce with the sums made on the device: per-block slices, a reduce kernel, 4k sums back a pass",
+           seed_prepare, seed_upload, seed_run, seed_fetch, seed_release)
+SB_RUNG("kmeans", "cuda-devsums", "cuda-copyonce",
+        "the sums made on the device (a slice per block, one reduce block): 4k sums come back a pass, not the labels")
