@@ -404,8 +404,8 @@ static void test_declared_main_line(void)
  * ties such as SLIC's cuda-rows (2.439 against 2.437 ms) as tried and lost. */
 static void test_gain_judged(void)
 {
-    cli_result *r = cli("lesson slic/cuda-registers --no-diff --stage s16");
-    CHECKF(r->code == 0 && strstr(r->out, "(same (0.98x))"), "exit %d: %s%s", r->code, r->out, r->err);
+    cli_result *r = cli("lesson slic/cuda-registers --no-diff --stage s16");   /* 2.092 -> 2.052 ms */
+    CHECKF(r->code == 0 && strstr(r->out, "(same (1.02x))"), "exit %d: %s%s", r->code, r->out, r->err);
     r = cli("lesson slic/cuda-warpagg --no-diff --stage s16");
     CHECKF(r->code == 0 && strstr(r->out, "(0.78x)") && !strstr(r->out, "same ("), "%s", r->out);
     const char *out = test_pathf("judged-report");
