@@ -9,7 +9,17 @@
  * uses, sb_kmeans_host_loop), so the result is exact by construction.
  * What it should buy: of the seed's round trip, the image's 3 bytes a
  * pixel up; the labels' byte a pixel down, the wait and the host's pass
- * over every pixel remain.
+ * over every pixel remain.  What it bought on the H100: little (the run
+ * of record's rows: 1.0x to 1.5x, most near 1.0x and within the host's
+ * noise), because the host's pass over every pixel, not the copy, is most
+ * of a pass: measure before moving bytes.
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
+ * written by make lesson-headers, checked by make test):
+ *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
+ *     kernel 359.7 -> 281.1 ms (1.28x), per frame 306.5 -> 275.7 ms (1.11x)
+ *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
+ *     kernel 317.2 -> 320.6 ms (0.99x), per frame 319.8 -> 315.5 ms (1.01x)
  */
 #include "kmeans_device.cuh"
 

@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 9.288 -> 1.924 ms (4.83x), per frame 9.902 -> 2.564 ms (3.86x)
+ *     kernel 9.167 -> 1.932 ms (4.75x), per frame 9.791 -> 2.552 ms (3.84x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 7.241 -> 1.589 ms (4.56x), per frame 7.908 -> 2.216 ms (3.57x)
+ *     kernel 7.589 -> 1.598 ms (4.75x), per frame 8.237 -> 2.239 ms (3.68x)
  */
 #include "kmeans_device.cuh"
 

@@ -12,12 +12,12 @@
  * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.924 -> 1.385 ms (1.39x), per frame 2.564 -> 2.009 ms (1.28x)
+ *     kernel 1.932 -> 1.397 ms (1.38x), per frame 2.552 -> 2.02 ms (1.26x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.589 -> 1.17 ms (1.36x), per frame 2.216 -> 1.809 ms (1.22x)
+ *     kernel 1.598 -> 1.171 ms (1.36x), per frame 2.239 -> 1.808 ms (1.24x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * the centre reads: the kernel is bound by instruction issue once the
  * atomics are aggregated.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.385 -> 1.2 ms (1.15x), per frame 2.009 -> 1.83 ms (1.10x)
+ *     kernel 1.397 -> 1.211 ms (1.15x), per frame 2.02 -> 1.831 ms (1.10x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.17 -> 0.9663 ms (1.21x), per frame 1.809 -> 1.624 ms (1.11x)
+ *     kernel 1.171 -> 0.9726 ms (1.20x), per frame 1.808 -> 1.611 ms (1.12x)
  */
 #include "kmeans_device.cuh"
 

@@ -11,12 +11,12 @@
  * What it should buy: one load and one store of labels a thread instead
  * of four of each, and no loop with a branch per pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 1.2 -> 1.008 ms (1.19x), per frame 1.83 -> 1.637 ms (1.12x)
+ *     kernel 1.211 -> 1.021 ms (1.19x), per frame 1.831 -> 1.644 ms (1.11x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 0.9663 -> 0.8094 ms (1.19x), per frame 1.624 -> 2.273 ms (- (outlier))
+ *     kernel 0.9726 -> 0.8167 ms (1.19x), per frame 1.611 -> 1.462 ms (1.10x)
  */
 #include "kmeans_device.cuh"
 

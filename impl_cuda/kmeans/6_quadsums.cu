@@ -8,12 +8,12 @@
  * What it should buy: a quarter of the aggregation shuffles and shared
  * atomics on the common path.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 1.008 -> 0.8707 ms (1.16x), per frame 1.637 -> 1.499 ms (1.09x)
+ *     kernel 1.021 -> 0.882 ms (1.16x), per frame 1.644 -> 1.507 ms (1.09x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 0.8094 -> 0.6985 ms (1.16x), per frame 2.273 -> 1.348 ms (- (outlier))
+ *     kernel 0.8167 -> 0.7027 ms (1.16x), per frame 1.462 -> 1.347 ms (1.09x)
  */
 #include "kmeans_device.cuh"
 

@@ -8,12 +8,12 @@
  * microseconds each, against a pass of tens.  What it bought on the H100:
  * a few per cent (segbench lesson kmeans/cuda-lastblock).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.899 -> 0.8599 ms (1.05x), per frame 1.529 -> 1.488 ms (1.03x)
+ *     kernel 0.9079 -> 0.8618 ms (1.05x), per frame 1.528 -> 1.484 ms (1.03x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.7188 -> 0.6928 ms (1.04x), per frame 1.366 -> 1.339 ms (1.02x)
+ *     kernel 0.728 -> 0.6964 ms (1.05x), per frame 1.381 -> 1.341 ms (1.03x)
  */
 #include "kmeans_device.cuh"
 

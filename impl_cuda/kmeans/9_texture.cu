@@ -10,12 +10,12 @@
  * cudaDevAttrMaxTexture1DLinearWidth elements; larger images are refused
  * with that message.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234736Z-d909, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.8599 -> 0.8661 ms (same (0.99x)), per frame 1.488 -> 1.494 ms (1.00x)
+ *     kernel 0.8618 -> 0.874 ms (same (0.99x)), per frame 1.484 -> 1.494 ms (0.99x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.6928 -> 0.6947 ms (same (1.00x)), per frame 1.339 -> 1.366 ms (0.98x)
+ *     kernel 0.6964 -> 0.7002 ms (same (0.99x)), per frame 1.341 -> 1.345 ms (1.00x)
  */
 #include "kmeans_device.cuh"
 

@@ -342,7 +342,7 @@ static void test_scene_and_bench_streams(void)
 }
 
 /* A CUDA rung that keeps a file-scope __constant__ or __device__ array
- * shares it with every instance in the process: it says so
+ * (static or not) shares it with every instance in the process: it says so
  * (SB_ONE_AT_A_TIME), and a stream refuses it two frames in flight.  (On the
  * H100, kmeans/cuda-seed with 3 in flight broke its contract: one
  * instance's kernels read another's centres.) */
@@ -367,13 +367,15 @@ static void test_one_at_a_time(void)
             continue;
         static char text[1 << 18];
         test_slurp(v->file, text, sizeof text);
-        int shared = file_scope_array(text, "\n__constant__ ") || file_scope_array(text, "\n__device__ ");
-        CHECKF(shared == !!(v->flags & SB_ONE_AT_A_TIME), "%s (%s): %s a file-scope device array but is %sflagged "
-               "SB_ONE_AT_A_TIME", v->who, v->file, shared ? "has" : "has no",
+        int shared = file_scope_array(text, "\n__constant__ ") || file_scope_array(text, "\n__device__ ") ||
+                     file_scope_array(text, "\nstatic __constant__ ") || file_scope_array(text, "\nstatic __device__ ");
+        CHECKF(shared == !!(v->flags & SB_ONE_AT_A_TIME), "%s (%s): %s file-scope device array but is %sflagged "
+               "SB_ONE_AT_A_TIME", v->who, v->file, shared ? "has a" : "has no",
                (v->flags & SB_ONE_AT_A_TIME) ? "" : "not ");
         flagged += shared;
     }
-    CHECKF(flagged == 1, "%d rungs keep a file-scope device array (kmeans/cuda-seed: 1)", flagged);
+    CHECKF(flagged == 3, "%d rungs keep a file-scope device array (kmeans/cuda-seed, cuda-copyonce, cuda-devsums: 3)",
+           flagged);
     sb_case_data cd[2];
     const sb_case *frames[2];
     if (!open_frames(cd, frames, 2, "kmeans", 16, 8))

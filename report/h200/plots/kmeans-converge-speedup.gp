@@ -10,5 +10,5 @@ set logscale y
 set ylabel 'speedup (x)'
 set xlabel 'image size (photos: geometric mean)'
 cols = '2 3 4 5 6 7 8'
-colours = '#4d4d4d #1f77b4 #17becf #ff7f0e #d62728 #7b4173 #9467bd'
+colours = '#4d4d4d #1f77b4 #17becf #ff7f0e #d62728 #e377c2 #9467bd'
 plot for [k=1:7] 'kmeans-converge-speedup.dat' using int(word(cols, k)):xtic(1) title columnheader(int(word(cols, k))) lc rgb word(colours, k)
