@@ -1,12 +1,13 @@
 /* 3_tiles.cu - GrabCut's max-flow in shared-memory tiles (variant
  * "cuda-tiles" of grabcut-maxflow and the pipeline; it was "cuda-shared").
  *
- * Grows from cuda-global.  The idea: a tiled cut; only the cut differs: the per-pixel steps are the
- * same (gc_device.cu).  What a tile buys: a block loads a 16x16 tile -- its nodes' residuals,
- * excess and heights, and its neighbours' heights (the halo) -- and runs
- * up to TILE_ROUNDS push/relabel rounds in shared memory, with
- * __syncthreads() between phases instead of a grid-wide barrier, before
- * writing back.  Excess travels up to TILE_ROUNDS steps a launch.
+ * Grows from cuda-launches.  The idea: tiles.  cuda-launches runs one
+ * phase of one round a launch over every node, each node's data in
+ * global memory.  Here a block loads a 16x16 tile -- its nodes'
+ * residuals, excess and heights, and its neighbours' heights (the halo)
+ * -- and runs up to TILE_ROUNDS push/relabel rounds in shared memory,
+ * with __syncthreads() between phases, before writing back.  Excess
+ * travels up to TILE_ROUNDS steps a launch.
  *
  * Why it stays correct: tiles run in four colours by (tile x % 2, tile y
  * % 2), one colour a launch, so no two running tiles touch: a halo node
@@ -16,11 +17,10 @@
  * exactly one node of exactly one running tile.
  *
  * The global relabel is tiled too: a block relaxes distances inside its
- * tile until they settle (Bellman-Ford in shared memory), whole-grid
- * launches repeat until no tile changes anything; a launch after a quiet
- * one returns at once, so launches are enqueued in batches and the flag
- * is read once a batch.  "Rounds" for this variant count sweeps (four
- * colour launches each), which is not comparable to cuda-global's rounds.
+ * tile until they settle (Bellman-Ford in shared memory), in the batches
+ * of launches cuda-launches enqueues.  "Rounds" for this variant count
+ * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
+ * sweeps, which is not comparable to cuda-global's rounds.
  *
  * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
  * written by make lesson-headers, checked by make test):
@@ -470,6 +470,6 @@ SB_VARIANT("grabcut-maxflow", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_
 SB_VARIANT("grabcut", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global steps with the tiled cut",
            pipeline_shared_prepare, pipeline_shared_upload, pipeline_shared_run, pipeline_shared_fetch, pipeline_shared_release)
-SB_RUNG("grabcut-maxflow", "cuda-tiles", "cuda-global",
+SB_RUNG("grabcut-maxflow", "cuda-tiles", "cuda-launches",
         "16x16 tiles in four colours: push/relabel rounds in shared memory between block barriers, not grid barriers")
-SB_RUNG("grabcut", "cuda-tiles", "cuda-global", "the tiled cut (grabcut-maxflow's cuda-tiles) in the pipeline")
+SB_RUNG("grabcut", "cuda-tiles", "cuda-launches", "the tiled cut (grabcut-maxflow's cuda-tiles) in the pipeline")

@@ -1,0 +1,345 @@
+/* 2_launches.cu - GrabCut's cut as launches the host enqueues (variant
+ * "cuda-launches" of grabcut-maxflow and the pipeline).
+ *
+ * Grows from cuda-global.  The idea: a cut made of ordinary launches, not
+ * one cooperative kernel.  Each phase of cuda-global's loop becomes a
+ * kernel of a thread a node -- a BFS sweep, a push, a gather-relabel --
+ * and the kernel boundary is the grid barrier.  The decisions every
+ * thread shared through grid.sync (sweep again? any node active?) become
+ * flags on the device: a BFS sweep returns at once when the sweep before
+ * it changed nothing, and a round's kernels return at once once a phase
+ * found no active node (a one-thread kernel after each phase decides, and
+ * counts the round).  So the host enqueues BFS_PER_CHECK sweeps, or a
+ * period of SB_MF_RELABEL_EVERY rounds, and reads the flags back once.
+ * The rounds are cuda-global's (the same synchronous algorithm, the same
+ * node functions), so its round and relabel counts are the host's.
+ * What it should buy: nothing yet, and it may lose (a launch a phase, and
+ * a grid no longer limited to the resident blocks); what it opens: a
+ * launch can now hold what a block keeps on chip (cuda-tiles).
+ */
+#include "gc_device.cuh"
+
+#define NODE_BLOCK 256
+#define BFS_PER_CHECK 8
+
+struct node_net {
+    int width, height;
+    long n;
+    int32_t *r, *sink, *excess, *inflow;
+};
+
+/* Flags and counts the loop reads back, and the round's decisions. */
+struct node_flags {
+    int bfs[BFS_PER_CHECK + 1];        /* BFS launch s changed a height */
+    int active;                        /* the phase running found an active node */
+    int done;                          /* no active node: the rounds' kernels return at once */
+    int rounds;
+};
+
+/* ---- the global relabel ---- */
+
+static __global__ void node_bfs_init(node_net t, int32_t *h, int *changed)
+{
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < t.n)
+        h[p] = t.sink[p] > 0 ? 1 : SB_MF_INF;
+    if (p == 0)
+        changed[0] = 1;
+}
+
+/* One Bellman-Ford sweep in place (sb_mf_relax), launch `slot`: skipped
+ * when launch slot - 1 changed nothing. */
+static __global__ void node_bfs(node_net t, int32_t *h, int *changed, int slot)
+{
+    if (changed[slot - 1] == 0)
+        return;
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    int mine = 0;
+    if (p < t.n) {
+        sb_mf_net net = { t.width, t.height, t.r, t.sink, t.excess };
+        int32_t nh = sb_mf_relax(&net, h, t.n, p);
+        if (nh < h[p]) {
+            h[p] = nh;
+            mine = 1;
+        }
+    }
+    if (__syncthreads_or(mine) && threadIdx.x == 0)
+        changed[slot] = 1;
+}
+
+/* ---- the rounds: a kernel a phase ---- */
+
+/* Phase A: every active node pushes (sb_mf_push). */
+static __global__ void node_push(node_net t, const int32_t *h, node_flags *f)
+{
+    if (f->done)
+        return;
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    int active = p < t.n && t.excess[p] > 0 && h[p] < SB_MF_INF;
+    if (active) {
+        sb_mf_net net = { t.width, t.height, t.r, t.sink, t.excess };
+        sb_mf_push(&net, h, t.inflow, t.n, p);
+    }
+    if (__syncthreads_or(active) && threadIdx.x == 0)
+        f->active = 1;
+}
+
+/* Phase B: the excess gathered, the new heights (sb_mf_relabel) into h_next. */
+static __global__ void node_relabel(node_net t, const int32_t *h, int32_t *h_next, node_flags *f)
+{
+    if (f->done)
+        return;
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    int active = 0;
+    if (p < t.n) {
+        int32_t e = t.excess[p] + t.inflow[p];
+        t.inflow[p] = 0;
+        t.excess[p] = e;
+        sb_mf_net net = { t.width, t.height, t.r, t.sink, t.excess };
+        int32_t hn = sb_mf_relabel(&net, h, t.n, p, e);
+        h_next[p] = hn;
+        active = e > 0 && hn < SB_MF_INF;
+    }
+    if (__syncthreads_or(active) && threadIdx.x == 0)
+        f->active = 1;
+}
+
+/* After a phase, what every thread of cuda-global read from its grid-wide
+ * count: no active node ends the loop; an active push phase is a round. */
+static __global__ void node_decide(node_flags *f, int push_phase)
+{
+    if (f->done)
+        return;
+    if (!f->active)
+        f->done = 1;
+    else if (push_phase)
+        f->rounds++;
+    f->active = 0;
+}
+
+static __global__ void node_init(node_net t, const int32_t *term, const int32_t *n0, const int32_t *n1, const int32_t *n2,
+                          const int32_t *n3)
+{
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= t.n)
+        return;
+    const int32_t *nl[4] = { n0, n1, n2, n3 };
+    int x = (int)(p % t.width), y = (int)(p / t.width);
+    for (int k = 0; k < SB_MF_DIRS; k++) {
+        int qx = x + sb_mf_dx(k), qy = y + sb_mf_dy(k);
+        int32_t c = 0;
+        if (qx >= 0 && qy >= 0 && qx < t.width && qy < t.height)
+            c = k < 4 ? nl[k][p] : nl[k - 4][(long)qy * t.width + qx];
+        t.r[(size_t)k * t.n + p] = c;
+    }
+    t.excess[p] = term[p] > 0 ? term[p] : 0;
+    t.sink[p] = term[p] < 0 ? -term[p] : 0;
+    t.inflow[p] = 0;
+}
+
+static __global__ void node_cut(node_net t, const int32_t *h, const int32_t *term, uint8_t *fg, long long *flow)
+{
+    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long f = 0;
+    if (p < t.n) {
+        fg[p] = h[p] >= SB_MF_INF;
+        f = (long long)(term[p] < 0 ? -term[p] : 0) - t.sink[p];   /* sb_mf_sink_flow */
+    }
+    for (int o = 16; o > 0; o >>= 1)
+        f += __shfl_down_sync(0xffffffffu, f, o);
+    if ((threadIdx.x & 31) == 0 && f)
+        atomicAdd((unsigned long long *)flow, (unsigned long long)f);
+}
+
+static __global__ void node_stats(const long long *flow, const node_flags *f, int relabels, gc_dev_stats *stats, int it)
+{
+    stats->flow[it] = *flow;
+    stats->rounds[it] = f->rounds;
+    stats->relabels[it] = relabels;
+}
+
+/* ---- the host loop: one read-back a batch ---- */
+
+struct launches_state {
+    node_flags *flags;                 /* device */
+    node_flags *host;                  /* pinned */
+};
+
+static sb_status launches_prepare(gc_dev *d, sb_error *err)
+{
+    launches_state *s = (launches_state *)calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
+    d->cut_state = s;
+    SB_CUDA_TRY(cudaMalloc(&s->flags, sizeof(node_flags)), err, d->who);
+    SB_CUDA_TRY(cudaMallocHost(&s->host, sizeof(node_flags)), err, d->who);
+    return SB_OK;
+}
+
+static void launches_release(gc_dev *d)
+{
+    launches_state *s = (launches_state *)d->cut_state;
+    if (!s)
+        return;
+    cudaFree(s->flags);
+    cudaFreeHost(s->host);
+    free(s);
+}
+
+/* The global relabel into h: sweeps in batches of BFS_PER_CHECK until one
+ * changes nothing. */
+static sb_status launches_bfs(gc_dev *d, node_net t, int32_t *h, node_flags *flags, node_flags *host, sb_error *err)
+{
+    unsigned blocks = sb_div_up((unsigned long long)d->n, NODE_BLOCK);
+    node_bfs_init<<<blocks, NODE_BLOCK, 0, d->stream>>>(t, h, flags->bfs);
+    SB_CUDA_LAUNCHED(err, d->who);
+    for (;;) {
+        SB_CUDA_TRY(cudaMemsetAsync(flags->bfs + 1, 0, sizeof(int) * BFS_PER_CHECK, d->stream), err, d->who);
+        for (int s = 1; s <= BFS_PER_CHECK; s++)
+            node_bfs<<<blocks, NODE_BLOCK, 0, d->stream>>>(t, h, flags->bfs, s);
+        SB_CUDA_LAUNCHED(err, d->who);
+        SB_CUDA_TRY(cudaMemcpyAsync(host->bfs, flags->bfs, sizeof host->bfs, cudaMemcpyDeviceToHost, d->stream), err,
+                    d->who);
+        SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+        if (host->bfs[BFS_PER_CHECK] == 0)
+            return SB_OK;
+        /* still changing: the next batch's launch 1 looks at slot 0 */
+        SB_CUDA_TRY(cudaMemsetAsync(flags->bfs, 0xff, sizeof(int), d->stream), err, d->who);
+    }
+}
+
+/* A cut from zero flow: cuda-global's loop -- a global relabel, then up
+ * to SB_MF_RELABEL_EVERY rounds of push and gather-relabel, the done flag
+ * read back once a period -- and the final BFS's canonical cut. */
+static sb_status launches_solve(gc_dev *d, int it, sb_error *err)
+{
+    launches_state *state = (launches_state *)d->cut_state;
+    node_flags *flags = state->flags, *host = state->host;
+    node_net t = { d->width, d->height, d->n, d->r, d->sink, d->excess, d->inflow };
+    unsigned blocks = sb_div_up((unsigned long long)d->n, NODE_BLOCK);
+    node_init<<<blocks, NODE_BLOCK, 0, d->stream>>>(t, d->term, d->nlink[0], d->nlink[1], d->nlink[2], d->nlink[3]);
+    SB_CUDA_LAUNCHED(err, d->who);
+    SB_CUDA_TRY(cudaMemsetAsync(flags, 0, sizeof *flags, d->stream), err, d->who);
+    SB_CUDA_TRY(cudaMemsetAsync(&d->s->flow, 0, sizeof d->s->flow, d->stream), err, d->who);
+    int relabels = 0;
+    sb_status st;
+    for (;;) {
+        if ((st = launches_bfs(d, t, d->h[0], flags, host, err)))
+            return st;
+        relabels++;
+        for (int i = 0; i < SB_MF_RELABEL_EVERY; i++) {
+            int32_t *h = d->h[i & 1], *h_next = d->h[(i & 1) ^ 1];
+            node_push<<<blocks, NODE_BLOCK, 0, d->stream>>>(t, h, flags);
+            node_decide<<<1, 1, 0, d->stream>>>(flags, 1);
+            node_relabel<<<blocks, NODE_BLOCK, 0, d->stream>>>(t, h, h_next, flags);
+            node_decide<<<1, 1, 0, d->stream>>>(flags, 0);
+        }
+        SB_CUDA_LAUNCHED(err, d->who);
+        SB_CUDA_TRY(cudaMemcpyAsync(&host->done, &flags->done, sizeof host->done, cudaMemcpyDeviceToHost, d->stream),
+                    err, d->who);
+        SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+        if (host->done)
+            break;
+    }
+    if ((st = launches_bfs(d, t, d->h[0], flags, host, err)))
+        return st;
+    node_cut<<<blocks, NODE_BLOCK, 0, d->stream>>>(t, d->h[0], d->term, d->fg, &d->s->flow);
+    node_stats<<<1, 1, 0, d->stream>>>(&d->s->flow, flags, relabels, d->stats, it);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static const gc_cut launches_cut = { launches_prepare, launches_solve, launches_release, 0 };
+
+/* ---- the k-means and GMM sums, a block at a time ---- */
+
+/* One k-means pass: each pixel's nearest centre among its side's 5, the
+ * changed count and the integer sums, the block's totals gathered in
+ * shared memory first.  A no-op once converged. */
+static __global__ void block_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp,
+                                         gc_dev_scratch *s, const int *passes)
+{
+    __shared__ sb_kmeans_prepped centres[2 * SB_GC_K];
+    __shared__ unsigned long long sums[2 * SB_GC_K][4];
+    __shared__ unsigned long long changed;
+    if (s->kdone)
+        return;
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K)
+        centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
+    if (t < 2 * SB_GC_K * 4)
+        sums[t / 4][t % 4] = 0;
+    if (t == 0)
+        changed = 0;
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        int side = SB_GC_SIDE(mask[i]);
+        const uint8_t *px = rgb + 3 * i;
+        int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
+        if (*passes == 0 || comp[i] != best)
+            atomicAdd(&changed, 1ull);
+        comp[i] = (uint8_t)best;
+        unsigned long long *sm = sums[side * SB_GC_K + best];
+        atomicAdd(&sm[0], (unsigned long long)px[0]);
+        atomicAdd(&sm[1], (unsigned long long)px[1]);
+        atomicAdd(&sm[2], (unsigned long long)px[2]);
+        atomicAdd(&sm[3], 1ull);
+    }
+    __syncthreads();
+    if (t < 2 * SB_GC_K * 4 && sums[t / 4][t % 4])
+        atomicAdd(&s->ksums[t / 4][t % 4], sums[t / 4][t % 4]);
+    if (t == 0 && changed)
+        atomicAdd(&s->changed, changed);
+}
+
+/* The GMM moments of every pixel's side and component, the block's
+ * totals gathered in shared memory first (as in block_kmeans_pass). */
+static __global__ void block_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
+                                        gc_dev_scratch *s)
+{
+    __shared__ unsigned long long sums[2 * SB_GC_K][10];
+    int t = threadIdx.x;
+    if (t < 2 * SB_GC_K * 10)
+        sums[t / 10][t % 10] = 0;
+    __syncthreads();
+    long i = (long)blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        uint64_t own[10] = { 0 };
+        sb_gc_sums_add(own, rgb + 3 * i);
+        unsigned long long *sm = sums[SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]];
+        for (int j = 0; j < 10; j++)
+            atomicAdd(&sm[j], (unsigned long long)own[j]);
+    }
+    __syncthreads();
+    if (t < 2 * SB_GC_K * 10 && sums[t / 10][t % 10])
+        atomicAdd(&(&s->gsums[0][0][0])[t], sums[t / 10][t % 10]);
+}
+
+static void block_kmeans(gc_dev *d)
+{
+    block_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
+                                                                &d->stats->passes);
+}
+
+static void block_learn(gc_dev *d) { block_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s); }
+
+static const gc_sums block_sums = { block_kmeans, block_learn };
+
+/* ---- the variants ---- */
+
+GC_CUDA_OPS(maxflow_launches, GC_MAXFLOW, launches_cut, block_sums)
+GC_CUDA_OPS(pipeline_launches, GC_PIPELINE, launches_cut, block_sums)
+
+SB_VARIANT("grabcut-maxflow", "cuda-launches", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-global's rounds as launches: a kernel a phase, decisions on device flags, one read-back a period",
+           maxflow_launches_prepare, maxflow_launches_upload, maxflow_launches_run, maxflow_launches_fetch,
+           maxflow_launches_release)
+SB_VARIANT("grabcut", "cuda-launches", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
+           "the cuda-global steps with the cut as launches the host enqueues",
+           pipeline_launches_prepare, pipeline_launches_upload, pipeline_launches_run, pipeline_launches_fetch,
+           pipeline_launches_release)
+SB_RUNG("grabcut-maxflow", "cuda-launches", "cuda-global",
+        "the cut as ordinary launches: a kernel a phase, the grid barrier a kernel boundary, flags decide on the device")
+SB_RUNG("grabcut", "cuda-launches", "cuda-global",
+        "the cut as ordinary launches: a kernel a phase, the grid barrier a kernel boundary, flags decide on the device")
