@@ -21,12 +21,12 @@
  * stamps every tile with the number before its first launch.  The same
  * heights, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 23.26 -> 12.75 ms (1.82x), per frame 24.15 -> 13.65 ms (1.77x)
+ *     kernel 23.31 -> 12.75 ms (1.83x), per frame 24.17 -> 13.64 ms (1.77x)
  *   grabcut rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 35.43 -> 23 ms (same (1.54x)), per frame 35.65 -> 23.25 ms (1.53x)
+ *     kernel 35.57 -> 23.1 ms (same (1.54x)), per frame 35.79 -> 23.3 ms (1.54x)
  */
 #include "gc_device.cuh"
 

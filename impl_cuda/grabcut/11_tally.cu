@@ -15,12 +15,12 @@
  * cuda-settled's; the flow and cut cannot differ).  One launch a sweep
  * fewer, and no pass over the nodes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 12.75 -> 12.06 ms (1.06x), per frame 13.65 -> 12.91 ms (1.06x)
+ *     kernel 12.75 -> 12.13 ms (1.05x), per frame 13.64 -> 12.95 ms (1.05x)
  *   grabcut rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 23 -> 22.05 ms (same (1.04x)), per frame 23.25 -> 22.2 ms (1.05x)
+ *     kernel 23.1 -> 22.09 ms (same (1.05x)), per frame 23.3 -> 22.26 ms (1.05x)
  */
 #include "gc_device.cuh"
 

@@ -20,10 +20,10 @@
  * changed-label count is a ballot.  The sums are integers, so the totals,
  * centres and mixtures are equal to the bit.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
  * written by make lesson-headers, checked by make test):
  *   grabcut rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 20.51 -> 15.18 ms (1.35x), per frame 20.74 -> 15.36 ms (1.35x)
+ *     kernel 20.69 -> 15.26 ms (1.36x), per frame 20.84 -> 15.38 ms (1.35x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

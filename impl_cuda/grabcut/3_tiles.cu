@@ -22,12 +22,12 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
  * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 211 -> 28.16 ms (7.49x), per frame 203.1 -> 29.03 ms (7.00x)
- *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 842.9 -> 115.8 ms (7.28x), per frame 854.6 -> 108.1 ms (7.90x)
+ *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
+ *     kernel 250.3 -> 28.09 ms (8.91x), per frame 245.1 -> 28.99 ms (8.46x)
+ *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
+ *     kernel 972.1 -> 107.5 ms (9.04x), per frame 987.5 -> 107.3 ms (9.20x)
  */
 #include "gc_device.cuh"
 

@@ -26,12 +26,12 @@
  * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
  * repair.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 28.16 -> 28.12 ms (same (1.00x)), per frame 29.03 -> 28.97 ms (1.00x)
+ *     kernel 28.09 -> 28.09 ms (same (1.00x)), per frame 28.99 -> 28.9 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 115.8 -> 42.18 ms (2.74x), per frame 108.1 -> 42.36 ms (2.55x)
+ *     kernel 107.5 -> 41.95 ms (2.56x), per frame 107.3 -> 42.09 ms (2.55x)
  */
 #include "gc_device.cuh"
 

@@ -24,12 +24,12 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 28.12 -> 26.32 ms (same (1.07x)), per frame 28.97 -> 27.17 ms (1.07x)
+ *     kernel 28.09 -> 26.4 ms (same (1.06x)), per frame 28.9 -> 27.24 ms (1.06x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 42.18 -> 39.48 ms (same (1.07x)), per frame 42.36 -> 39.68 ms (1.07x)
+ *     kernel 41.95 -> 39.49 ms (same (1.06x)), per frame 42.09 -> 39.69 ms (1.06x)
  */
 #include "gc_device.cuh"
 

@@ -14,12 +14,12 @@
  * residual's old value still in global memory: one trip a launch instead
  * of one a round.  The same pushes, the same sweeps, the same cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-ilp -> cuda-halo):
- *     kernel 23.59 -> 23.4 ms (same (1.01x)), per frame 24.43 -> 24.24 ms (1.01x)
+ *     kernel 23.66 -> 23.42 ms (same (1.01x)), per frame 24.51 -> 24.29 ms (1.01x)
  *   grabcut rect at synth-1920x1080 (cuda-ilp -> cuda-halo):
- *     kernel 36.1 -> 35.74 ms (same (1.01x)), per frame 36.29 -> 35.79 ms (1.01x)
+ *     kernel 36.11 -> 35.78 ms (same (1.01x)), per frame 36.3 -> 36 ms (1.01x)
  */
 #include "gc_device.cuh"
 

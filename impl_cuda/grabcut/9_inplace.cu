@@ -12,12 +12,12 @@
  * active?") is all the next round needs.  Two barriers a round, one
  * shared array fewer; the same pushes, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 23.4 -> 23.26 ms (same (1.01x)), per frame 24.24 -> 24.15 ms (1.00x)
+ *     kernel 23.42 -> 23.31 ms (same (1.00x)), per frame 24.29 -> 24.17 ms (1.01x)
  *   grabcut rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 35.74 -> 35.43 ms (same (1.01x)), per frame 35.79 -> 35.65 ms (1.00x)
+ *     kernel 35.78 -> 35.57 ms (same (1.01x)), per frame 36 -> 35.79 ms (1.01x)
  */
 #include "gc_device.cuh"
 

@@ -10,5 +10,5 @@ set logscale y
 set ylabel 'speedup (x)'
 set xlabel 'image size (photos: geometric mean)'
 cols = '2 3 4 5 6'
-colours = '#4d4d4d #1f77b4 #17becf #d62728 #e377c2'
+colours = '#4d4d4d #1f77b4 #17becf #d62728 #8c6d31'
 plot for [k=1:5] 'grabcut-rect-speedup.dat' using int(word(cols, k)):xtic(1) title columnheader(int(word(cols, k))) lc rgb word(colours, k)
