@@ -1,6 +1,7 @@
 /* grabcut.c - GrabCut's steps and pipeline on the host (grabcut.h), and
  * the serial variants: "cpu" (the reference; Boykov-Kolmogorov cuts) of
- * every step and "cpu-pr" (serial FIFO push-relabel) of the max-flow.
+ * every step and "cpu-pr" (serial FIFO push-relabel) of the max-flow
+ * ("cpu-rounds" has a file of its own, maxflow_rounds.c).
  * The pthread and OpenMP variants reuse all of this with their runner
  * and the synchronous push-relabel rounds. */
 #include "grabcut_host.h"
@@ -39,11 +40,8 @@ void sb_gc_host_release(void *state)
     free(h);
 }
 
-sb_status sb_gc_host_prepare(void **state, sb_gc_step step, sb_mf_solver solver, const char *who,
-                             const sb_image *in, const void *params, void *output, sb_band_runner runner,
-                             sb_error *err)
+sb_status sb_gc_host_check(sb_gc_step step, const char *who, const sb_image *in, const void *params, sb_error *err)
 {
-    *state = NULL;
     const sb_grabcut_params *p = params;
     if (in->channels != 3)
         return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB image (got %d channels)", who, in->channels);
@@ -53,6 +51,24 @@ sb_status sb_gc_host_prepare(void **state, sb_gc_step step, sb_mf_solver solver,
     if (step != SB_GC_STEP_KMEANS && step != SB_GC_STEP_PIPELINE && !p->upstream)
         return sb_fail(err, SB_ERR_USAGE, "%s: needs %s (run it through segbench, which computes them)", who,
                        step_needs[step]);
+    if (step == SB_GC_STEP_MAXFLOW) {
+        const sb_gc_graph *g = p->upstream;
+        if (g->width != in->width || g->height != in->height)
+            return sb_fail(err, SB_ERR_USAGE, "%s: the graph is %dx%d, the image %dx%d", who, g->width, g->height,
+                           in->width, in->height);
+    }
+    return SB_OK;
+}
+
+sb_status sb_gc_host_prepare(void **state, sb_gc_step step, sb_mf_solver solver, const char *who,
+                             const sb_image *in, const void *params, void *output, sb_band_runner runner,
+                             sb_error *err)
+{
+    *state = NULL;
+    const sb_grabcut_params *p = params;
+    sb_status st = sb_gc_host_check(step, who, in, params, err);
+    if (st)
+        return st;
     sb_gc_host *h = calloc(1, sizeof *h);
     if (!h)
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", who);
@@ -209,7 +225,6 @@ GC_CPU_PREPARE(gmm_prepare, SB_GC_STEP_GMM, SB_MF_BK)
 GC_CPU_PREPARE(graph_prepare, SB_GC_STEP_GRAPH, SB_MF_BK)
 GC_CPU_PREPARE(maxflow_prepare, SB_GC_STEP_MAXFLOW, SB_MF_BK)
 GC_CPU_PREPARE(maxflow_fifo_prepare, SB_GC_STEP_MAXFLOW, SB_MF_FIFO)
-GC_CPU_PREPARE(maxflow_rounds_prepare, SB_GC_STEP_MAXFLOW, SB_MF_ROUNDS)
 GC_CPU_PREPARE(pipeline_prepare, SB_GC_STEP_PIPELINE, SB_MF_BK)
 
 SB_VARIANT("grabcut-kmeans", "cpu", "cpu", NONE, 0, ALL_STAGES,
@@ -227,9 +242,6 @@ SB_VARIANT("grabcut-maxflow", "cpu", "cpu", NONE, 0, ALL_STAGES,
 SB_VARIANT("grabcut-maxflow", "cpu-pr", "cpu", NONE, 0, ALL_STAGES,
            "serial FIFO push-relabel, global relabel after every n relabels",
            maxflow_fifo_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
-SB_VARIANT("grabcut-maxflow", "cpu-rounds", "cpu", NONE, 0, ALL_STAGES,
-           "the synchronous push-relabel rounds of the parallel variants, on one thread",
-           maxflow_rounds_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
 SB_VARIANT("grabcut", "cpu", "cpu", NONE, 0, ALL_STAGES,
            "serial reference: the steps in turn, Boykov-Kolmogorov cuts",
            pipeline_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)

@@ -50,6 +50,11 @@ typedef struct sb_gc_host {
     long *changed;                   /* bands */
 } sb_gc_host;
 
+/* What every step's prepare checks first: an RGB image, sane parameters,
+ * and for a step after k-means the upstream step's output (for the cut, a
+ * graph of the image's size); `who` names the variant in messages. */
+sb_status sb_gc_host_check(sb_gc_step step, const char *who, const sb_image *in, const void *params,
+                           sb_error *err);
 /* prepare(): check parameters, allocate, and point the state at the input
  * and output; `who` names the variant in messages. */
 sb_status sb_gc_host_prepare(void **state, sb_gc_step step, sb_mf_solver solver, const char *who,

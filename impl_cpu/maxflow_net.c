@@ -113,28 +113,25 @@ void sb_mf_rounds_close(sb_mf_rounds *mr)
     free(mr);
 }
 
-/* Global relabel: exact distances to the sink by a queue (serial, O(n));
- * the device reaches the same distances by relaxation sweeps. */
-static void global_relabel(sb_mf_rounds *mr)
+void sb_mf_global_relabel(const sb_mf_net *net, int32_t *h, int32_t *queue)
 {
-    int32_t *h = mr->h[mr->cur];
-    long head = 0, tail = 0, n = mr->n;
+    long head = 0, tail = 0, n = (long)net->width * net->height;
     for (long p = 0; p < n; p++) {
-        h[p] = mr->net.sink[p] > 0 ? 1 : SB_MF_INF;
+        h[p] = net->sink[p] > 0 ? 1 : SB_MF_INF;
         if (h[p] == 1)
-            mr->queue[tail++] = (int32_t)p;
+            queue[tail++] = (int32_t)p;
     }
     while (head < tail) {
-        long w = mr->queue[head++];
-        int x = (int)(w % mr->width), y = (int)(w / mr->width);
+        long w = queue[head++];
+        int x = (int)(w % net->width), y = (int)(w / net->width);
         for (int k = 0; k < SB_MF_DIRS; k++) {
             int vx = x + sb_mf_dx(k), vy = y + sb_mf_dy(k);
-            if (vx < 0 || vy < 0 || vx >= mr->width || vy >= mr->height)
+            if (vx < 0 || vy < 0 || vx >= net->width || vy >= net->height)
                 continue;
-            long v = (long)vy * mr->width + vx;
-            if (h[v] == SB_MF_INF && mr->net.r[(size_t)(k ^ 4) * n + v] > 0) {
+            long v = (long)vy * net->width + vx;
+            if (h[v] == SB_MF_INF && net->r[(size_t)(k ^ 4) * n + v] > 0) {
                 h[v] = h[w] + 1;
-                mr->queue[tail++] = (int32_t)v;
+                queue[tail++] = (int32_t)v;
             }
         }
     }
@@ -205,7 +202,7 @@ static void solve_from(sb_mf_rounds *mr, const sb_gc_graph *g, const sb_band_run
     mr->cur = 0;
     int rounds = 0, relabels = 0, done = 0;
     while (!done) {
-        global_relabel(mr);
+        sb_mf_global_relabel(&mr->net, mr->h[mr->cur], mr->queue);
         relabels++;
         for (int i = 0; i < SB_MF_RELABEL_EVERY; i++) {
             sb_band_run(runner, push_band, mr);

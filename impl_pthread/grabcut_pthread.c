@@ -1,5 +1,6 @@
 /* grabcut_pthread.c - GrabCut on explicit POSIX threads (variant "pthread"
- * of every GrabCut step and the pipeline).
+ * of every GrabCut step but the cut, and of the pipeline; the cut's is
+ * maxflow_rounds_pthread.c, a lesson of its own).
  *
  * The steps are impl_cpu/grabcut_steps.c's band phases and the cut is the
  * synchronous push-relabel of maxflow.h, whose two phases a round are two
@@ -41,7 +42,6 @@ static sb_status prepare(void **state, sb_gc_step step, const sb_image *in, cons
 GC_PTHREAD_PREPARE(kmeans_prepare, SB_GC_STEP_KMEANS)
 GC_PTHREAD_PREPARE(gmm_prepare, SB_GC_STEP_GMM)
 GC_PTHREAD_PREPARE(graph_prepare, SB_GC_STEP_GRAPH)
-GC_PTHREAD_PREPARE(maxflow_prepare, SB_GC_STEP_MAXFLOW)
 GC_PTHREAD_PREPARE(pipeline_prepare, SB_GC_STEP_PIPELINE)
 
 static sb_status maxflow_bk_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -65,9 +65,6 @@ SB_VARIANT("grabcut-gmm", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
 SB_VARIANT("grabcut-graph", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
            "row bands on a thread pool",
            graph_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
-SB_VARIANT("grabcut-maxflow", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
-           "synchronous push-relabel rounds in row bands on a thread pool, serial BFS relabel",
-           maxflow_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)
 SB_VARIANT("grabcut", "pthread", "pthread", NONE, SB_THREADED, ALL_STAGES,
            "the steps on a thread pool, push-relabel rounds for the cuts, cuts 2-5 warm-started from the last flow",
            pipeline_prepare, NULL, sb_gc_host_run, sb_gc_host_fetch, sb_gc_host_release)

@@ -112,6 +112,17 @@ void sb_placement_pin_self(int index)
     pthread_setaffinity_np(pthread_self(), sizeof one, &one);   /* a refusal leaves it where it was */
 }
 
+void sb_placement_attr(pthread_attr_t *attr, int index)
+{
+    int cpu = sb_placement_cpu(index);
+    if (cpu < 0)
+        return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pthread_attr_setaffinity_np(attr, sizeof one, &one);        /* a refusal leaves it unpinned */
+}
+
 void sb_placement_hold(int threads, int openmp_team)
 {
     if (sb_placement_cpu(0) < 0)

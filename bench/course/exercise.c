@@ -274,12 +274,71 @@ static void put_statement(out *o, const text *t, const statement *st, const char
     }
 }
 
+/* A statement's arguments, split at the commas outside parentheses and
+ * string literals, each trimmed; returns how many (at most max). */
+enum { STATEMENT_CHARS = 2048, VARIANT_ARGS = 12 };
+static int statement_args(const text *t, const statement *st, char *buf, char *args[], int max)
+{
+    size_t len = 0;
+    for (int i = st->first; i <= st->last; i++)
+        len += (size_t)snprintf(buf + len, len < STATEMENT_CHARS ? STATEMENT_CHARS - len : 0, "%s ", t->line[i]);
+    if (len >= STATEMENT_CHARS)
+        return 0;
+    char *p = strchr(buf, '(');
+    int n = 0, depth = 0, instr = 0;
+    if (!p)
+        return 0;
+    char *start = ++p;
+    for (; *p && n < max; p++) {
+        if (instr) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == '"')
+                instr = 0;
+        } else if (*p == '"') {
+            instr = 1;
+        } else if (*p == '(') {
+            depth++;
+        } else if ((*p == ',' && depth == 0) || (*p == ')' && depth-- == 0)) {
+            int last = *p == ')';
+            *p = '\0';
+            start += strspn(start, " \t");
+            for (char *e = p; e > start && (e[-1] == ' ' || e[-1] == '\t'); e--)
+                e[-1] = '\0';
+            args[n++] = start;
+            start = p + 1;
+            if (last)
+                break;
+        }
+    }
+    return n;
+}
+
+/* A stub's SB_VARIANT: the student's rung is the rung -- its backend,
+ * needs, flags and summary, so that a pthread lesson grown from a serial
+ * parent is timed at every thread count -- run by the parent's code: the
+ * parent's stages and functions.  Falls back to the parent's statement
+ * when either does not parse. */
+static void put_stub_variant(out *o, const text *a, const statement *sa, const text *b, const statement *sb,
+                             const char *name)
+{
+    static char abuf[STATEMENT_CHARS], bbuf[STATEMENT_CHARS];
+    char *aa[VARIANT_ARGS], *ba[VARIANT_ARGS];
+    if (statement_args(a, sa, abuf, aa, VARIANT_ARGS) != VARIANT_ARGS ||
+        statement_args(b, sb, bbuf, ba, VARIANT_ARGS) != VARIANT_ARGS) {
+        put_statement(o, a, sa, name);
+        return;
+    }
+    put(o, "SB_VARIANT(%s, \"%s\", %s, %s, %s, %s,\n           %s,\n           %s, %s, %s, %s, %s)\n", ba[0], name,
+        ba[2], ba[3], ba[4], aa[5], ba[6], aa[7], aa[8], aa[9], aa[10], aa[11]);
+}
+
 /* The copy's registration: the rung's variant, named student-<name>, for
  * the rung's algorithm only -- a file that registers the rung for several
  * algorithms (a stage and its pipeline) is copied once per exercise, and
  * each copy must own its one student rung, or the grader could time
- * another copy.  A stub holds the parent's code, so its SB_VARIANT line is
- * the parent's (it names the parent's functions); its SB_RUNG line is the
+ * another copy.  A stub holds the parent's code, so its SB_VARIANT names
+ * the parent's functions (put_stub_variant); its SB_RUNG line is the
  * rung's (the student's rung grows from the rung's parent). */
 static void put_registrations(out *o, const text *a, const text *b, int stub, const char *algo)
 {
@@ -296,7 +355,7 @@ static void put_registrations(out *o, const text *a, const text *b, int stub, co
         }
         for (int i = 0; i < na; i++)
             if (!sa[i].rung && strcmp(sa[i].algo, sb[j].algo) == 0) {
-                put_statement(o, a, &sa[i], name);
+                put_stub_variant(o, a, &sa[i], b, &sb[j], name);
                 break;
             }
     }

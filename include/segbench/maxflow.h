@@ -85,6 +85,11 @@ void sb_mf_canonical_cut(int width, int height, const int32_t *r, long node_stri
  * sum over p of max(-term, 0) - sink (a warm-started network may leave
  * sink residual on a node whose term > 0: sb_mf_rewarm). */
 int64_t sb_mf_sink_flow(const sb_gc_graph *g, const int32_t *sink_residual, long n);
+/* The rounds' global relabel: h(p) = the exact BFS distance to the sink
+ * over residual edges (1 with residual sink capacity), SB_MF_INF where
+ * there is no path.  Serial, O(n); queue: n ints.  The device reaches the
+ * same distances by relaxation sweeps (sb_mf_relax). */
+void sb_mf_global_relabel(const sb_mf_net *net, int32_t *h, int32_t *queue);
 
 /* Boykov-Kolmogorov (the reference): flow value and canonical cut. */
 sb_status sb_mf_bk(const sb_gc_graph *g, sb_gc_cut_out *out, sb_error *err);

@@ -17,6 +17,8 @@
 #ifndef SEGBENCH_PLACEMENT_H
 #define SEGBENCH_PLACEMENT_H
 
+#include <pthread.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,6 +34,13 @@ int sb_placement_order(int *cpus, int max);
 int sb_placement_cpu(int index);
 /* Pin the calling thread to sb_placement_cpu(index); nothing when off. */
 void sb_placement_pin_self(int index);
+/* Set a new thread's attributes so that it starts on sb_placement_cpu(index),
+ * pinned from its first instruction; nothing when off (the attributes are
+ * the caller's, initialised).  A new thread that pins itself instead
+ * starts on its creator's CPU -- it inherits the creator's affinity, one
+ * CPU while the harness holds the caller -- and may wait there until the
+ * creator yields it: a thread started for a short job runs after it. */
+void sb_placement_attr(pthread_attr_t *attr, int index);
 
 /* Before a host row: the caller on CPU 0 of the order and, for an OpenMP
  * variant (openmp_team), OpenMP's team of `threads` on theirs -- pinned

@@ -183,6 +183,55 @@ static int64_t edmonds_karp(const sb_gc_graph *g, uint8_t *fg)
     return flow;
 }
 
+/* Every registered CPU variant of the cut (the lesson files cpu-rounds
+ * and pthread among them: they solve with code of their own, not the
+ * shared rounds) on g, at 1, 2 and 5 threads: flow and canonical cut, and
+ * for a rounds variant the very rounds of the shared solver, whatever the
+ * bands.  The graph goes in as the graph step's output would. */
+static void check_cut_variants(const sb_gc_graph *g, int64_t flow, const uint8_t *fg, int rounds, const char *what)
+{
+    size_t n = (size_t)g->width * g->height;
+    sb_image img;
+    test_fill(&img, g->width, g->height, 3, 0);
+    sb_grabcut_params p;
+    sb_algo_find("grabcut-maxflow")->params_default(&p, 0);
+    int rect[4] = { 0, 0, g->width, g->height };
+    memcpy(p.rect, rect, sizeof rect);
+    p.upstream = g;
+    sb_gc_cut_out out = { g->width, g->height, malloc(n), 0, 0, 0 };
+    static const int threads[] = { 1, 2, 5 };
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strcmp(v->algo, "grabcut-maxflow") != 0 || !v->ops || (v->flags & SB_DEVICE))
+            continue;
+        for (int t = 0; t < 3 && (t == 0 || (v->flags & SB_THREADED)); t++) {
+            sb_exec exec = { threads[t], NULL, 0, v->who };
+            sb_error err = { SB_OK, "" };
+            void *state = NULL;
+            memset(out.fg, 0xA5, n);
+            out.flow = -1;
+            out.rounds = -1;
+            sb_status st = v->ops->prepare(&state, &img, &p, &out, &exec, &err);
+            if (!st)
+                st = v->ops->run(state, &err);
+            if (!st)
+                st = v->ops->fetch(state, &err);
+            v->ops->release(state);
+            CHECKF(st == SB_OK, "%s@%d %s: %s", v->who, threads[t], what, err.msg);
+            if (st)
+                continue;
+            CHECKF(out.flow == flow && memcmp(out.fg, fg, n) == 0, "%s@%d %s: flow %lld (expected %lld)%s", v->who,
+                   threads[t], what, (long long)out.flow, (long long)flow,
+                   memcmp(out.fg, fg, n) ? ", the cut differs from the canonical one" : "");
+            int is_rounds = !strcmp(v->name, "cpu-rounds") || !strcmp(v->name, "pthread") || !strcmp(v->name, "openmp");
+            CHECKF(!is_rounds || out.rounds == rounds, "%s@%d %s: %d rounds, the shared solver %d", v->who,
+                   threads[t], what, out.rounds, rounds);
+        }
+    }
+    free(out.fg);
+    sb_image_free(&img);
+}
+
 /* Every host solver on g: flow and canonical cut against the expected. */
 /* Warm start from a deliberately stale flow: the rounds solve graphs of
  * g's n-links with other t-links first -- `stale` of them, each from the
@@ -222,6 +271,7 @@ static void check_solvers(const sb_gc_graph *g, int64_t flow, const uint8_t *fg,
     size_t n = (size_t)g->width * g->height;
     sb_gc_cut_out out = { g->width, g->height, malloc(n), 0, 0, 0 };
     sb_error err;
+    int rounds = -1;           /* the shared rounds solver's (one band) */
     static const char *const names[] = { "bk",           "fifo push-relabel", "rounds (1 band)",
                                          "rounds (3 bands)", "bk (1 band)",     "bk (3 bands)",
                                          "bk (16 bands)", "rounds, warm from a stale flow",
@@ -254,7 +304,10 @@ static void check_solvers(const sb_gc_graph *g, int64_t flow, const uint8_t *fg,
         CHECKF(out.flow == flow, "%s %s: flow %lld, expected %lld", names[s], what, (long long)out.flow,
                (long long)flow);
         CHECKF(memcmp(out.fg, fg, n) == 0, "%s %s: the cut differs from the canonical one", names[s], what);
+        if (s == 2)
+            rounds = out.rounds;
     }
+    check_cut_variants(g, flow, fg, rounds, what);
     free(out.fg);
 }
 
