@@ -101,26 +101,29 @@ int sb_placement_cpu(int index)
     return pl.order[index % pl.count];
 }
 
-void sb_placement_pin_self(int index)
+/* The set of thread `index`'s one CPU; 0 when placement is off. */
+static int one_cpu(int index, cpu_set_t *one)
 {
     int cpu = sb_placement_cpu(index);
     if (cpu < 0)
-        return;
+        return 0;
+    CPU_ZERO(one);
+    CPU_SET(cpu, one);
+    return 1;
+}
+
+void sb_placement_pin_self(int index)
+{
     cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    pthread_setaffinity_np(pthread_self(), sizeof one, &one);   /* a refusal leaves it where it was */
+    if (one_cpu(index, &one))
+        pthread_setaffinity_np(pthread_self(), sizeof one, &one);   /* a refusal leaves it where it was */
 }
 
 void sb_placement_attr(pthread_attr_t *attr, int index)
 {
-    int cpu = sb_placement_cpu(index);
-    if (cpu < 0)
-        return;
     cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    pthread_attr_setaffinity_np(attr, sizeof one, &one);        /* a refusal leaves it unpinned */
+    if (one_cpu(index, &one))
+        pthread_attr_setaffinity_np(attr, sizeof one, &one);        /* a refusal leaves it unpinned */
 }
 
 void sb_placement_hold(int threads, int openmp_team)

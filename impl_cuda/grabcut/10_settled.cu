@@ -21,10 +21,10 @@
  * stamps every tile with the number before its first launch.  The same
  * heights, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 23.31 -> 12.75 ms (1.83x), per frame 24.17 -> 13.64 ms (1.77x)
+ *     kernel 23.26 -> 12.72 ms (1.83x), per frame 24.09 -> 13.54 ms (1.78x)
  *   grabcut rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
  *     kernel 35.57 -> 23.1 ms (same (1.54x)), per frame 35.79 -> 23.3 ms (1.54x)
  */

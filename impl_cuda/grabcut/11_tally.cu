@@ -15,10 +15,10 @@
  * cuda-settled's; the flow and cut cannot differ).  One launch a sweep
  * fewer, and no pass over the nodes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 12.75 -> 12.13 ms (1.05x), per frame 13.64 -> 12.95 ms (1.05x)
+ *     kernel 12.72 -> 12.05 ms (1.06x), per frame 13.54 -> 12.87 ms (1.05x)
  *   grabcut rect at synth-1920x1080 (cuda-settled -> cuda-tally):
  *     kernel 23.1 -> 22.09 ms (same (1.05x)), per frame 23.3 -> 22.26 ms (1.05x)
  */

@@ -19,10 +19,10 @@
  * bought on the H100: a loss, 0.84x for one cut at 1080p: two launches a
  * phase (the phase, then its decision) cost more than a grid barrier.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 209.2 -> 250.3 ms (0.84x), per frame 204.1 -> 245.1 ms (0.83x)
+ *     kernel 215.2 -> 250.3 ms (0.86x), per frame 211.1 -> 248.4 ms (0.85x)
  *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-launches):
  *     kernel 845.8 -> 972.1 ms (0.87x), per frame 846 -> 987.5 ms (0.86x)
  */

@@ -22,10 +22,10 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 250.3 -> 28.09 ms (8.91x), per frame 245.1 -> 28.99 ms (8.46x)
+ *     kernel 250.3 -> 28.11 ms (8.90x), per frame 248.4 -> 29.05 ms (8.55x)
  *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
  *     kernel 972.1 -> 107.5 ms (9.04x), per frame 987.5 -> 107.3 ms (9.20x)
  */

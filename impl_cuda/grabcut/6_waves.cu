@@ -33,10 +33,10 @@
  * each sweep (tile_count, a pass over every node) is gone.  "Rounds" for
  * this variant count waves.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 26.4 -> 30.36 ms (same (0.87x)), per frame 27.24 -> 31.23 ms (0.87x)
+ *     kernel 26.31 -> 30.41 ms (same (0.87x)), per frame 27.14 -> 31.27 ms (0.87x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-waves):
  *     kernel 39.49 -> 45.39 ms (same (0.87x)), per frame 39.69 -> 45.58 ms (0.87x)
  */

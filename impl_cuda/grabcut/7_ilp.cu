@@ -17,10 +17,10 @@
  * pushes, their order and the relabels are cuda-graph's: the same sweeps,
  * the same cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 26.4 -> 23.66 ms (same (1.12x)), per frame 27.24 -> 24.51 ms (1.11x)
+ *     kernel 26.31 -> 23.54 ms (same (1.12x)), per frame 27.14 -> 24.38 ms (1.11x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
  *     kernel 39.49 -> 36.11 ms (same (1.09x)), per frame 39.69 -> 36.3 ms (1.09x)
  */

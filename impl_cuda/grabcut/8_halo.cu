@@ -14,10 +14,10 @@
  * residual's old value still in global memory: one trip a launch instead
  * of one a round.  The same pushes, the same sweeps, the same cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-ilp -> cuda-halo):
- *     kernel 23.66 -> 23.42 ms (same (1.01x)), per frame 24.51 -> 24.29 ms (1.01x)
+ *     kernel 23.54 -> 23.35 ms (same (1.01x)), per frame 24.38 -> 24.73 ms (0.99x)
  *   grabcut rect at synth-1920x1080 (cuda-ilp -> cuda-halo):
  *     kernel 36.11 -> 35.78 ms (same (1.01x)), per frame 36.3 -> 36 ms (1.01x)
  */

@@ -12,10 +12,10 @@
  * active?") is all the next round needs.  Two barriers a round, one
  * shared array fewer; the same pushes, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 23.42 -> 23.31 ms (same (1.00x)), per frame 24.29 -> 24.17 ms (1.01x)
+ *     kernel 23.35 -> 23.26 ms (same (1.00x)), per frame 24.73 -> 24.09 ms (1.03x)
  *   grabcut rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
  *     kernel 35.78 -> 35.57 ms (same (1.01x)), per frame 36 -> 35.79 ms (1.01x)
  */

@@ -14,12 +14,12 @@
  * noise), because the host's pass over every pixel, not the copy, is most
  * of a pass: measure before moving bytes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 359.7 -> 281.1 ms (1.28x), per frame 306.5 -> 275.7 ms (1.11x)
+ *     kernel 266.1 -> 307.6 ms (0.87x), per frame 302.2 -> 260.9 ms (- (outlier))
  *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 317.2 -> 320.6 ms (0.99x), per frame 319.8 -> 315.5 ms (1.01x)
+ *     kernel 256.4 -> 239.1 ms (1.07x), per frame 317.7 -> 230.1 ms (- (outlier))
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * What it should buy: the labels' byte a pixel down and the host's pass
  * over the image, every pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 281.1 -> 9.915 ms (28.3x), per frame 275.7 -> 10.55 ms (26.1x)
+ *     kernel 307.6 -> 9.766 ms (31.5x), per frame 260.9 -> 10.38 ms (25.1x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 320.6 -> 7.365 ms (43.5x), per frame 315.5 -> 8.072 ms (39.1x)
+ *     kernel 239.1 -> 8.243 ms (29.0x), per frame 230.1 -> 8.825 ms (26.1x)
  */
 #include "kmeans_device.cuh"
 

@@ -24,12 +24,12 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 9.915 -> 9.167 ms (1.08x), per frame 10.55 -> 9.791 ms (1.08x)
+ *     kernel 9.766 -> 8.911 ms (1.10x), per frame 10.38 -> 9.559 ms (1.09x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 7.365 -> 7.589 ms (0.97x), per frame 8.072 -> 8.237 ms (0.98x)
+ *     kernel 8.243 -> 7.949 ms (1.04x), per frame 8.825 -> 8.563 ms (1.03x)
  */
 #include "kmeans_device.cuh"
 

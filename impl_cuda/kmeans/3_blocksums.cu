@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 9.167 -> 1.932 ms (4.75x), per frame 9.791 -> 2.552 ms (3.84x)
+ *     kernel 8.911 -> 1.933 ms (4.61x), per frame 9.559 -> 2.557 ms (3.74x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 7.589 -> 1.598 ms (4.75x), per frame 8.237 -> 2.239 ms (3.68x)
+ *     kernel 7.949 -> 1.598 ms (4.98x), per frame 8.563 -> 2.244 ms (3.82x)
  */
 #include "kmeans_device.cuh"
 

@@ -12,12 +12,12 @@
  * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.932 -> 1.397 ms (1.38x), per frame 2.552 -> 2.02 ms (1.26x)
+ *     kernel 1.933 -> 1.393 ms (1.39x), per frame 2.557 -> 2.019 ms (1.27x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.598 -> 1.171 ms (1.36x), per frame 2.239 -> 1.808 ms (1.24x)
+ *     kernel 1.598 -> 1.178 ms (1.36x), per frame 2.244 -> 1.921 ms (1.17x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * the centre reads: the kernel is bound by instruction issue once the
  * atomics are aggregated.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.397 -> 1.211 ms (1.15x), per frame 2.02 -> 1.831 ms (1.10x)
+ *     kernel 1.393 -> 1.216 ms (1.15x), per frame 2.019 -> 1.837 ms (1.10x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.171 -> 0.9726 ms (1.20x), per frame 1.808 -> 1.611 ms (1.12x)
+ *     kernel 1.178 -> 0.9764 ms (1.21x), per frame 1.921 -> 1.602 ms (1.20x)
  */
 #include "kmeans_device.cuh"
 

@@ -11,12 +11,12 @@
  * What it should buy: one load and one store of labels a thread instead
  * of four of each, and no loop with a branch per pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 1.211 -> 1.021 ms (1.19x), per frame 1.831 -> 1.644 ms (1.11x)
+ *     kernel 1.216 -> 1.024 ms (1.19x), per frame 1.837 -> 1.646 ms (1.12x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 0.9726 -> 0.8167 ms (1.19x), per frame 1.611 -> 1.462 ms (1.10x)
+ *     kernel 0.9764 -> 0.815 ms (1.20x), per frame 1.602 -> 1.439 ms (1.11x)
  */
 #include "kmeans_device.cuh"
 

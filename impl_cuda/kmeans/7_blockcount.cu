@@ -9,12 +9,12 @@
  * What it should buy: little once labels settle (few quads change), but
  * the first passes change nearly every quad.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T001459Z-dcdd, commit daff45f;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.882 -> 0.9079 ms (same (0.97x)), per frame 1.507 -> 1.528 ms (0.99x)
+ *     kernel 0.8806 -> 0.9115 ms (0.97x), per frame 1.509 -> 1.536 ms (0.98x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.7027 -> 0.728 ms (0.97x), per frame 1.347 -> 1.381 ms (0.97x)
+ *     kernel 0.7083 -> 0.7281 ms (same (0.97x)), per frame 1.334 -> 1.355 ms (0.98x)
  */
 #include "kmeans_device.cuh"
 
