@@ -13,6 +13,11 @@
  * relabel stays serial: a BFS is a chain of dependent steps, and it runs
  * once every SB_MF_RELABEL_EVERY rounds.  Every thread count takes the
  * same rounds to the same preflow as cpu-rounds.
+ *
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * written by make lesson-headers, checked by make test):
+ *   grabcut-maxflow rect at synth-1920x1080 (cpu-rounds -> pthread):
+ *     kernel 6078 -> 1391 ms (4.37x), per frame 6078 -> 1391 ms (4.37x)
  */
 #include "grabcut_host.h"
 

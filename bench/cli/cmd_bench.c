@@ -59,7 +59,7 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
     [OPT_RESUME] = { "resume", NULL, NULL, "finish the run in the results directory (same commit and options)" },
     [OPT_RESULTS] = { "results", "DIR", "results/<machine-id>",
                       "where the results go (a published set, results/published.txt: <machine-id>-local)" },
-    [OPT_OVERWRITE] = { "overwrite", NULL, NULL, "write into a published result set, replacing its run" },
+    [OPT_OVERWRITE] = { "overwrite", NULL, NULL, "write into a published result set, replacing its run (whole algorithms: no row of one left out)" },
     [OPT_REPORT] = { "report", NULL, NULL, "then write this run's report and report/MACHINES.md (what make bench does)" },
     [OPT_JSON] = { "json", NULL, NULL, "also write <algo>.json (rows with their samples) beside each CSV" },
     [OPT_WAIT] = { "wait", NULL, NULL, "when another bench is writing to the results folder, wait for it (default: exit 2)" },

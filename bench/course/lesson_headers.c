@@ -1,6 +1,6 @@
-/* lesson_headers.c - every CUDA rung file's opening comment names the
- * rung it grows from and states what its edge bought, from the run of
- * record (lesson_headers.h).
+/* lesson_headers.c - every CUDA and pthread rung file's opening comment
+ * names the rung it grows from and states what its edge bought, from the
+ * run of record (lesson_headers.h).
  *
  * The numbers are written, never typed: a block at the end of the
  * opening comment,
@@ -185,7 +185,8 @@ sb_status lesson_headers(const char *dir, int write, lesson_header_report *r, sb
     int ndone = 0;
     for (int i = 0; i < sb_variant_count() && !st; i++) {
         const sb_variant *v = sb_variant_at(i);
-        if (!v->parent || sb_is_student_variant(v->name) || strncmp(v->backend, "cuda-", 5) != 0)
+        if (!v->parent || sb_is_student_variant(v->name) ||
+            (strncmp(v->backend, "cuda-", 5) != 0 && strcmp(v->backend, "pthread") != 0))
             continue;
         int seen = 0;
         for (int k = 0; k < ndone && !seen; k++)

@@ -1,11 +1,16 @@
 /* start.c - a run takes its results folder: where it goes (a published
- * run of record is spared), the folder's lock, a new run id or the run
+ * run of record is spared, and so are its rows a narrower --overwrite
+ * would drop), the folder's lock, a new run id or the run
  * being resumed (same machine, commit and options), what killed runs left
  * half-written, and the machine's bandwidth ceilings. */
 #include "run/state.h"
 
+#include "base/patterns.h"
+#include "harness/names.h"
+#include "harness/registry.h"
 #include "io/env_json.h"
 #include "io/result_set.h"
+#include "io/results.h"
 
 #include "segbench/atomic_file.h"
 
@@ -49,6 +54,47 @@ static sb_status spare_published(const sb_bench_opts *o, char *dir, size_t size,
     fprintf(stderr, "%s/ is a published run of record (%s/published.txt): this run goes to %s-local/ "
                     "(--overwrite replaces the published one)\n", dir, root, dir);
     snprintf(dir + len, size - len, "-local");
+    return SB_OK;
+}
+
+/* --overwrite replaces a benched algorithm's rows in a published set,
+ * every one: a run that picks some of its variants or stages would leave
+ * the set without the rest (a k-means bench of its CPU variants alone dropped
+ * every CUDA row of the run of record).  Refused, naming what would go. */
+static sb_status spare_unselected(const sb_bench_opts *o, const char *dir, sb_error *err)
+{
+    char root[SB_PATH_MAX];
+    const char *slash = strrchr(dir, '/');
+    if ((!o->variants && !o->stages) ||
+        sb_path(root, err, "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".") ||
+        sb_published_index(root, slash ? slash + 1 : dir) < 0)
+        return SB_OK;
+    for (int a = 0; a < sb_algo_count(); a++) {
+        const sb_algo *algo = sb_algo_at(a);
+        char csv[SB_PATH_MAX];
+        sb_rows rows;
+        sb_error ignored;
+        if (!sb_pattern_match(o->algos, algo->name) || sb_path(csv, &ignored, "%s/%s.csv", dir, algo->name) ||
+            sb_rows_read_csv(csv, &rows, &ignored) != SB_OK)
+            continue;
+        int left = 0;
+        const char *example = NULL;
+        for (int i = 0; i < rows.count; i++) {
+            const sb_row *row = &rows.row[i];
+            if (!sb_variant_pick(o->variants, algo->name, row->variant) || !sb_pattern_match(o->stages, row->stage)) {
+                if (!left++)
+                    example = row->variant;
+            }
+        }
+        char first[64];
+        snprintf(first, sizeof first, "%s", example ? example : "");
+        sb_rows_free(&rows);
+        if (left)
+            return sb_fail(err, SB_ERR_USAGE, "%s/%s.csv holds %d row%s this run's --variant/--stage leave%s out "
+                           "(%s, ...), and --overwrite would drop them: bench the whole algorithm into a published "
+                           "set, or choose another --results", dir, algo->name, left, left == 1 ? "" : "s",
+                           left == 1 ? "s" : "", first);
+    }
     return SB_OK;
 }
 
@@ -108,6 +154,8 @@ sb_status run_start(bench_run *r, sb_error *err)
     else
         st = sb_path(r->results_dir, err, "results/%s", r->env.machine_id);
     if (st || (st = spare_published(o, r->results_dir, sizeof r->results_dir, err)))
+        return st;
+    if (o->overwrite && !o->resume && (st = spare_unselected(o, r->results_dir, err)))
         return st;
     char what[200];
     snprintf(what, sizeof what, "bench (dataset %s)", r->ds.name);

@@ -42,7 +42,8 @@ static void machine_id(char *out, size_t size)
 }
 
 /* A published set is not replaced by accident: the default run goes to
- * <machine>-local, --results into it is refused, --overwrite replaces it. */
+ * <machine>-local, --results into it is refused, --overwrite replaces it
+ * (whole algorithms only). */
 static void test_published_sets_are_kept(void)
 {
     char dir[1200];
@@ -68,6 +69,15 @@ static void test_published_sets_are_kept(void)
     r = cli_in(dir, "bench --image %s %s --overwrite", truth_png(), opts);
     test_slurp(test_pathf("pub/results/%s/integral.csv", id), after, sizeof after);
     CHECKF(r->code == 0 && strcmp(before, after) != 0, "--overwrite: exit %d: %s", r->code, r->err);
+    /* --overwrite of some of an algorithm's variants would drop the rest:
+     * a k-means bench of its CPU variants alone once dropped every CUDA
+     * row of the run of record.  Refused, the set untouched. */
+    r = cli_in(dir, "bench --image %s --algo integral --variant pthread --threads 1 --budget 2 --quiet --overwrite",
+               truth_png());
+    test_slurp(test_pathf("pub/results/%s/integral.csv", id), before, sizeof before);
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "integral.csv holds") &&
+               strstr(r->err, "(cpu, ...)") && strcmp(before, after) == 0,
+           "--overwrite of one variant: exit %d: %s", r->code, r->err);
 }
 
 /* bench --report (what make bench runs) writes its own report and
@@ -363,7 +373,8 @@ const sb_test tests_report_truth[] = {
       test_cpu_only_report },
     { "truth: a local run and a run elsewhere leave the repository's MACHINES.md and report/ alone",
       test_local_runs_leave_the_repository },
-    { "truth: a published set is never replaced by accident (-local, --overwrite)", test_published_sets_are_kept },
+    { "truth: a published set is never replaced by accident (-local, --overwrite of whole algorithms)",
+      test_published_sets_are_kept },
     { "truth: make bench's report touches only its machine; no gnuplot keeps older plots, said so",
       test_first_run_touches_only_its_own },
     { "truth: MACHINES.md has a stated baseline, compares one commit whole and another where its code is the same",
