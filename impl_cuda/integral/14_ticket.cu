@@ -196,7 +196,8 @@ __device__ void look_back(const ticket_args<T> &a, int s, int slice, int x, bool
         u[i] = 0;
     for (int base = s; base > 0;) {               /* strips base.. are counted */
         int window = min((int)LOOKBACK, base);
-        const uint32_t *watched = a.flag + (size_t)(base - 1 - lane) * a.slices + slice;
+        /* a lane past the window watches nothing (and points at no strip before 0) */
+        const uint32_t *watched = lane < window ? a.flag + (size_t)(base - 1 - lane) * a.slices + slice : a.flag;
         unsigned inclusive;
         for (unsigned pause = 32;; pause = min(2 * pause, 512u)) {   /* back off: leave L2 to the writers */
             uint32_t f = lane < window ? flag_acquire(watched) : 0;
