@@ -17,12 +17,12 @@
  * a pixel.  (The OpenMP variant is the same algorithm, its two loops
  * scheduled statically for the same reason.)
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 1.099 -> 0.4411 ms (2.49x), per frame 1.1 -> 0.4419 ms (2.49x)
+ *     kernel 1.309 -> 0.5246 ms (2.50x), per frame 1.31 -> 0.5253 ms (2.49x)
  *   integral sqsum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 3.204 -> 1.385 ms (2.31x), per frame 3.205 -> 1.385 ms (2.31x)
+ *     kernel 6.282 -> 1.789 ms (3.51x), per frame 6.283 -> 1.79 ms (3.51x)
  */
 #include "segbench/integral.h"
 #include "segbench/variant.h"

@@ -18,12 +18,12 @@
  * impl_pthread/pool.c (the "pthread" variant's shared pool) also spins a
  * while before it sleeps, so back-to-back passes find it awake.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 127.8 -> 131.1 ms (same (0.97x)), per frame 127.8 -> 131.1 ms (0.97x)
+ *     kernel 152.6 -> 150.3 ms (same (1.02x)), per frame 152.6 -> 150.3 ms (1.02x)
  *   kmeans fixed10 at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 113 -> 117.4 ms (same (0.96x)), per frame 113 -> 117.4 ms (0.96x)
+ *     kernel 144.5 -> 136.8 ms (same (1.06x)), per frame 144.5 -> 136.8 ms (1.06x)
  */
 #include "segbench/kmeans.h"
 #include "segbench/placement.h"

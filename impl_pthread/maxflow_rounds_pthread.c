@@ -14,10 +14,10 @@
  * once every SB_MF_RELABEL_EVERY rounds.  Every thread count takes the
  * same rounds to the same preflow as cpu-rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cpu-rounds -> pthread):
- *     kernel 6078 -> 1391 ms (4.37x), per frame 6078 -> 1391 ms (4.37x)
+ *     kernel 8647 -> 1936 ms (4.47x), per frame 8647 -> 1936 ms (4.47x)
  */
 #include "grabcut_host.h"
 

@@ -21,12 +21,12 @@
  * stamps every tile with the number before its first launch.  The same
  * heights, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 23.26 -> 12.72 ms (1.83x), per frame 24.09 -> 13.54 ms (1.78x)
+ *     kernel 23.37 -> 12.77 ms (1.83x), per frame 24.22 -> 13.61 ms (1.78x)
  *   grabcut rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 35.57 -> 23.1 ms (same (1.54x)), per frame 35.79 -> 23.3 ms (1.54x)
+ *     kernel 35.76 -> 23.1 ms (same (1.55x)), per frame 35.92 -> 23.29 ms (1.54x)
  */
 #include "gc_device.cuh"
 

@@ -20,10 +20,10 @@
  * changed-label count is a ballot.  The sums are integers, so the totals,
  * centres and mixtures are equal to the bit.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T004139Z-c684, commit fb425cd;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   grabcut rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 20.69 -> 15.26 ms (1.36x), per frame 20.84 -> 15.38 ms (1.35x)
+ *     kernel 20.7 -> 15.24 ms (1.36x), per frame 20.89 -> 15.42 ms (1.36x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -19,12 +19,12 @@
  * the file is cuda-global's (its cut unused by these two steps); the
  * pipeline takes the same sums in 13_warpsums.cu.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235139Z-96c1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 2.396 -> 0.2777 ms (8.63x), per frame 2.569 -> 0.4654 ms (5.52x)
+ *     kernel 2.391 -> 0.2712 ms (8.82x), per frame 2.569 -> 0.4475 ms (5.74x)
  *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 1.244 -> 0.1521 ms (8.18x), per frame 1.486 -> 0.3696 ms (4.02x)
+ *     kernel 1.241 -> 0.1517 ms (8.18x), per frame 1.484 -> 0.3861 ms (3.84x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -22,12 +22,12 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 250.3 -> 28.11 ms (8.90x), per frame 248.4 -> 29.05 ms (8.55x)
+ *     kernel 245.7 -> 28.44 ms (8.64x), per frame 249.7 -> 29.34 ms (8.51x)
  *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 972.1 -> 107.5 ms (9.04x), per frame 987.5 -> 107.3 ms (9.20x)
+ *     kernel 968.2 -> 108.2 ms (8.95x), per frame 980.3 -> 108.5 ms (9.04x)
  */
 #include "gc_device.cuh"
 

@@ -26,12 +26,12 @@
  * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
  * repair.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 28.11 -> 28.37 ms (same (0.99x)), per frame 29.05 -> 29.67 ms (0.98x)
+ *     kernel 28.44 -> 28.53 ms (same (1.00x)), per frame 29.34 -> 29.09 ms (1.01x)
  *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 107.5 -> 41.95 ms (2.56x), per frame 107.3 -> 42.09 ms (2.55x)
+ *     kernel 108.2 -> 42.45 ms (2.55x), per frame 108.5 -> 42.58 ms (2.55x)
  */
 #include "gc_device.cuh"
 

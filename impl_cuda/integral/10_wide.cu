@@ -21,12 +21,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.02739 -> 0.05098 ms (0.54x), per frame 0.8029 -> 0.8203 ms (0.98x)
+ *     kernel 0.02806 -> 0.05165 ms (0.54x), per frame 0.8434 -> 0.8425 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.08221 -> 0.171 ms (0.48x), per frame 2.051 -> 2.147 ms (0.96x)
+ *     kernel 0.08219 -> 0.1753 ms (0.47x), per frame 2.062 -> 2.165 ms (0.95x)
  */
 #include "integral_device.cuh"
 

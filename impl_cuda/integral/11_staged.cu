@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.05098 -> 0.02707 ms (1.88x), per frame 0.8203 -> 0.7987 ms (1.03x)
+ *     kernel 0.05165 -> 0.02722 ms (1.90x), per frame 0.8425 -> 0.7948 ms (1.06x)
  *   integral sqsum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.171 -> 0.07139 ms (2.40x), per frame 2.147 -> 2.042 ms (1.05x)
+ *     kernel 0.1753 -> 0.07114 ms (2.46x), per frame 2.165 -> 2.097 ms (1.03x)
  */
 #include "integral_device.cuh"
 

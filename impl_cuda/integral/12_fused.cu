@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.02707 -> 0.02611 ms (1.04x), per frame 0.7987 -> 0.7979 ms (1.00x)
+ *     kernel 0.02722 -> 0.02646 ms (same (1.03x)), per frame 0.7948 -> 0.7996 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.07139 -> 0.06285 ms (1.14x), per frame 2.042 -> 2.039 ms (1.00x)
+ *     kernel 0.07114 -> 0.06301 ms (1.13x), per frame 2.097 -> 2.074 ms (1.01x)
  */
 #include "integral_device.cuh"
 

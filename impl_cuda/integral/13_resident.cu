@@ -34,12 +34,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.02707 -> 0.03026 ms (0.89x), per frame 0.7987 -> 0.7984 ms (1.00x)
+ *     kernel 0.02722 -> 0.03032 ms (0.90x), per frame 0.7948 -> 0.8177 ms (0.97x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.07139 -> 0.08714 ms (0.82x), per frame 2.042 -> 2.064 ms (0.99x)
+ *     kernel 0.07114 -> 0.08682 ms (0.82x), per frame 2.097 -> 2.076 ms (1.01x)
  */
 #include "integral_device.cuh"
 

@@ -35,12 +35,12 @@
  * The strips and the scans are cuda-strips' (9_strips.cu explains them),
  * the loads and stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.02707 -> 0.0633 ms (0.43x), per frame 0.7987 -> 0.8401 ms (0.95x)
+ *     kernel 0.02722 -> 0.06547 ms (0.42x), per frame 0.7948 -> 0.8416 ms (0.94x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.07139 -> 0.2303 ms (0.31x), per frame 2.042 -> 2.197 ms (0.93x)
+ *     kernel 0.07114 -> 0.2321 ms (0.31x), per frame 2.097 -> 2.218 ms (0.95x)
  */
 #include "integral_device.cuh"
 

@@ -17,12 +17,12 @@
  * before loading the next.  The next rungs change those one at a time
  * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.03218 -> 0.0305 ms (1.06x), per frame 0.8023 -> 0.8047 ms (1.00x)
+ *     kernel 0.03214 -> 0.03019 ms (1.06x), per frame 0.8147 -> 0.8009 ms (1.02x)
  *   integral sqsum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.088 -> 0.08251 ms (1.07x), per frame 2.079 -> 2.075 ms (1.00x)
+ *     kernel 0.08891 -> 0.08288 ms (1.07x), per frame 2.078 -> 2.065 ms (1.01x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.0305 -> 0.02866 ms (1.06x), per frame 0.8047 -> 0.8 ms (1.01x)
+ *     kernel 0.03019 -> 0.02829 ms (1.07x), per frame 0.8009 -> 0.8046 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.08251 -> 0.0795 ms (1.04x), per frame 2.075 -> 2.063 ms (1.01x)
+ *     kernel 0.08288 -> 0.07946 ms (1.04x), per frame 2.065 -> 2.059 ms (1.00x)
  */
 #include "integral_device.cuh"
 

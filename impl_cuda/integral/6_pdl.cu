@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.02726 -> 0.02456 ms (1.11x), per frame 0.8003 -> 0.7939 ms (1.01x)
+ *     kernel 0.02856 -> 0.02445 ms (1.17x), per frame 0.802 -> 0.8045 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.0945 -> 0.08854 ms (1.07x), per frame 2.08 -> 2.077 ms (1.00x)
+ *     kernel 0.09557 -> 0.0896 ms (1.07x), per frame 2.074 -> 2.131 ms (0.97x)
  */
 #include "integral_device.cuh"
 

@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02456 -> 0.02877 ms (0.85x), per frame 0.7939 -> 0.8027 ms (0.99x)
+ *     kernel 0.02445 -> 0.02883 ms (0.85x), per frame 0.8045 -> 0.8151 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.08854 -> 0.08334 ms (1.06x), per frame 2.077 -> 2.058 ms (1.01x)
+ *     kernel 0.0896 -> 0.08336 ms (1.07x), per frame 2.131 -> 2.079 ms (1.03x)
  */
 #include "integral_device.cuh"
 

@@ -41,12 +41,12 @@
  * moving bytes (segbench lesson integral/cuda-lookback has the times,
  * NOTES.md the profile and what was tried).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.02456 -> 0.03104 ms (0.79x), per frame 0.7939 -> 0.7995 ms (0.99x)
+ *     kernel 0.02445 -> 0.03136 ms (0.78x), per frame 0.8045 -> 0.8061 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.08854 -> 0.09477 ms (0.93x), per frame 2.077 -> 2.07 ms (1.00x)
+ *     kernel 0.0896 -> 0.09434 ms (0.95x), per frame 2.131 -> 2.073 ms (1.03x)
  */
 #include "integral_device.cuh"
 

@@ -34,12 +34,12 @@
  * cheaper carry scan for the 64-bit squares; at 4K a block walks four
  * segments of a row one after another, which the next rung removes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T214344Z-a68d, commit 2199971;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.02456 -> 0.02739 ms (0.90x), per frame 0.7939 -> 0.8029 ms (0.99x)
+ *     kernel 0.02445 -> 0.02806 ms (0.87x), per frame 0.8045 -> 0.8434 ms (0.95x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.08854 -> 0.08221 ms (1.08x), per frame 2.077 -> 2.051 ms (1.01x)
+ *     kernel 0.0896 -> 0.08219 ms (1.09x), per frame 2.131 -> 2.062 ms (1.03x)
  */
 #include "integral_device.cuh"
 

@@ -14,12 +14,12 @@
  * noise), because the host's pass over every pixel, not the copy, is most
  * of a pass: measure before moving bytes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 266.1 -> 307.6 ms (0.87x), per frame 302.2 -> 260.9 ms (- (outlier))
+ *     kernel 334.7 -> 304.2 ms (1.10x), per frame 338.7 -> 302.3 ms (1.12x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 256.4 -> 239.1 ms (1.07x), per frame 317.7 -> 230.1 ms (- (outlier))
+ *     kernel 347 -> 254.3 ms (1.36x), per frame 328.9 -> 258.5 ms (1.27x)
  */
 #include "kmeans_device.cuh"
 

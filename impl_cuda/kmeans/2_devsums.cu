@@ -13,12 +13,12 @@
  * What it should buy: the labels' byte a pixel down and the host's pass
  * over the image, every pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 307.6 -> 9.766 ms (31.5x), per frame 260.9 -> 10.38 ms (25.1x)
+ *     kernel 304.2 -> 9.638 ms (31.6x), per frame 302.3 -> 10.28 ms (29.4x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 239.1 -> 8.243 ms (29.0x), per frame 230.1 -> 8.825 ms (26.1x)
+ *     kernel 254.3 -> 8.276 ms (30.7x), per frame 258.5 -> 8.937 ms (28.9x)
  */
 #include "kmeans_device.cuh"
 

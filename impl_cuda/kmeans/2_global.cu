@@ -24,12 +24,12 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 9.766 -> 8.911 ms (1.10x), per frame 10.38 -> 9.559 ms (1.09x)
+ *     kernel 9.638 -> 8.752 ms (1.10x), per frame 10.28 -> 9.356 ms (1.10x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 8.243 -> 7.949 ms (1.04x), per frame 8.825 -> 8.563 ms (1.03x)
+ *     kernel 8.276 -> 6.882 ms (1.20x), per frame 8.937 -> 7.529 ms (1.19x)
  */
 #include "kmeans_device.cuh"
 

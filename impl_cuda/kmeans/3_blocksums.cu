@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 8.911 -> 1.933 ms (4.61x), per frame 9.559 -> 2.557 ms (3.74x)
+ *     kernel 8.752 -> 1.925 ms (4.55x), per frame 9.356 -> 2.549 ms (3.67x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 7.949 -> 1.598 ms (4.98x), per frame 8.563 -> 2.244 ms (3.82x)
+ *     kernel 6.882 -> 1.594 ms (4.32x), per frame 7.529 -> 2.234 ms (3.37x)
  */
 #include "kmeans_device.cuh"
 

@@ -12,12 +12,12 @@
  * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.933 -> 1.393 ms (1.39x), per frame 2.557 -> 2.019 ms (1.27x)
+ *     kernel 1.925 -> 1.4 ms (1.37x), per frame 2.549 -> 2.022 ms (1.26x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.598 -> 1.178 ms (1.36x), per frame 2.244 -> 1.921 ms (1.17x)
+ *     kernel 1.594 -> 1.173 ms (1.36x), per frame 2.234 -> 1.822 ms (1.23x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * the centre reads: the kernel is bound by instruction issue once the
  * atomics are aggregated.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.393 -> 1.216 ms (1.15x), per frame 2.019 -> 1.837 ms (1.10x)
+ *     kernel 1.4 -> 1.208 ms (1.16x), per frame 2.022 -> 1.827 ms (1.11x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.178 -> 0.9764 ms (1.21x), per frame 1.921 -> 1.602 ms (1.20x)
+ *     kernel 1.173 -> 0.9703 ms (1.21x), per frame 1.822 -> 1.606 ms (1.13x)
  */
 #include "kmeans_device.cuh"
 

@@ -8,12 +8,12 @@
  * What it should buy: a quarter of the aggregation shuffles and shared
  * atomics on the common path.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 1.024 -> 0.8806 ms (1.16x), per frame 1.646 -> 1.509 ms (1.09x)
+ *     kernel 1.013 -> 0.8821 ms (1.15x), per frame 1.64 -> 1.504 ms (1.09x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 0.815 -> 0.7083 ms (1.15x), per frame 1.439 -> 1.334 ms (1.08x)
+ *     kernel 0.8127 -> 0.6992 ms (1.16x), per frame 1.441 -> 1.331 ms (1.08x)
  */
 #include "kmeans_device.cuh"
 

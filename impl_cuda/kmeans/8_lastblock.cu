@@ -8,12 +8,12 @@
  * microseconds each, against a pass of tens.  What it bought on the H100:
  * a few per cent (segbench lesson kmeans/cuda-lastblock).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T020617Z-eb2e, commit 8167229;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.9115 -> 0.8701 ms (1.05x), per frame 1.536 -> 1.498 ms (1.03x)
+ *     kernel 0.9039 -> 0.8607 ms (1.05x), per frame 1.528 -> 1.492 ms (1.02x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.7281 -> 0.6996 ms (1.04x), per frame 1.355 -> 1.327 ms (1.02x)
+ *     kernel 0.7195 -> 0.6927 ms (1.04x), per frame 1.357 -> 1.325 ms (1.02x)
  */
 #include "kmeans_device.cuh"
 

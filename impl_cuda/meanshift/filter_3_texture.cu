@@ -10,16 +10,16 @@
  * and the radius sweep of NOTES.md): one tex2D a window pixel runs below
  * the rate of 4-byte loads that hit in L1.  A branch: the pipeline runs cuda-global's filter.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T002038Z-634e, commit fb996fa;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-filter r16 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 4.206 -> 7.942 ms (0.53x), per frame 4.481 -> 8.24 ms (0.54x)
+ *     kernel 4.21 -> 7.921 ms (0.53x), per frame 4.495 -> 8.239 ms (0.55x)
  *   meanshift-filter r8 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 1.298 -> 2.092 ms (0.62x), per frame 1.577 -> 2.372 ms (0.67x)
+ *     kernel 1.296 -> 2.094 ms (0.62x), per frame 1.592 -> 2.39 ms (0.67x)
  *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 0.5013 -> 0.6241 ms (0.80x), per frame 0.7821 -> 0.908 ms (0.86x)
+ *     kernel 0.5012 -> 0.6254 ms (0.80x), per frame 0.7875 -> 0.9106 ms (0.86x)
  *   meanshift-filter r2 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 0.2549 -> 0.2563 ms (same (0.99x)), per frame 0.5332 -> 0.5313 ms (1.00x)
+ *     kernel 0.2546 -> 0.255 ms (same (1.00x)), per frame 0.536 -> 0.5316 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -11,12 +11,12 @@
  * tile's stretch of the seam always joins, so no skip ever rests on
  * another seam's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 0.05333 -> 0.05083 ms (1.05x), per frame 0.3712 -> 0.3716 ms (1.00x)
+ *     kernel 0.05482 -> 0.05187 ms (1.06x), per frame 0.3745 -> 0.3803 ms (0.98x)
  *   meanshift r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 4.306 -> 4.295 ms (same (1.00x)), per frame 4.597 -> 4.603 ms (1.00x)
+ *     kernel 4.325 -> 4.334 ms (same (1.00x)), per frame 4.63 -> 4.626 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -20,12 +20,12 @@
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235823Z-c0f1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-active):
- *     kernel 0.07672 -> 0.07794 ms (same (0.98x)), per frame 0.5526 -> 0.5507 ms (1.00x)
+ *     kernel 0.07731 -> 0.0787 ms (same (0.98x)), per frame 0.5529 -> 0.5618 ms (0.98x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-active):
- *     kernel 4.295 -> 4.297 ms (same (1.00x)), per frame 4.603 -> 4.601 ms (1.00x)
+ *     kernel 4.334 -> 4.341 ms (same (1.00x)), per frame 4.626 -> 4.64 ms (1.00x)
  */
 #include "ms_device.cuh"
 

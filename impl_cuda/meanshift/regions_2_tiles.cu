@@ -13,14 +13,14 @@
  * unions never touch global memory.  Region sums are cuda-global's.  What
  * it bought: below.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.747 -> 0.07954 ms (22.0x), per frame 2.093 -> 0.3993 ms (5.24x)
+ *     kernel 1.863 -> 0.08187 ms (22.8x), per frame 2.22 -> 0.4074 ms (5.45x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 2.033 -> 0.3194 ms (6.37x), per frame 2.576 -> 0.8049 ms (3.20x)
+ *     kernel 2.111 -> 0.3136 ms (6.73x), per frame 2.605 -> 0.7879 ms (3.31x)
  *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 8.093 -> 4.665 ms (1.73x), per frame 8.448 -> 4.967 ms (1.70x)
+ *     kernel 8.233 -> 4.629 ms (1.78x), per frame 8.575 -> 4.914 ms (1.74x)
  */
 #include "ms_device.cuh"
 

@@ -15,12 +15,12 @@
  * bought: below at 1080p; more on the photos, which take more rounds
  * (the report's meanshift-merge page).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235823Z-c0f1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 0.2637 -> 0.2428 ms (1.09x), per frame 0.7521 -> 0.7313 ms (1.03x)
+ *     kernel 0.2611 -> 0.2442 ms (1.07x), per frame 0.737 -> 0.7218 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.581 -> 4.512 ms (same (1.02x)), per frame 4.898 -> 4.831 ms (1.01x)
+ *     kernel 4.555 -> 4.521 ms (same (1.01x)), per frame 4.829 -> 4.82 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -19,14 +19,14 @@
  * On the photos, an eighth of the pixels, it loses (the lessons page);
  * why is not profiled yet.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-tiles -> cuda-blocks):
- *     kernel 0.07954 -> 0.06778 ms (1.17x), per frame 0.3993 -> 0.3889 ms (1.03x)
+ *     kernel 0.08187 -> 0.07008 ms (1.17x), per frame 0.4074 -> 0.3912 ms (1.04x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 0.2428 -> 0.2319 ms (1.05x), per frame 0.7313 -> 0.7175 ms (1.02x)
+ *     kernel 0.2442 -> 0.234 ms (1.04x), per frame 0.7218 -> 0.7068 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 4.512 -> 4.5 ms (same (1.00x)), per frame 4.831 -> 4.812 ms (1.00x)
+ *     kernel 4.521 -> 4.499 ms (same (1.00x)), per frame 4.82 -> 4.789 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -13,14 +13,14 @@
  * cost little (cuda-blocks' ccl_flatten 14.2 us against 5.2 + 9.7 here),
  * and listing the roots costs the tile kernel 8 us (22.6 -> 30.7 us).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.06778 -> 0.07264 ms (0.93x), per frame 0.3889 -> 0.392 ms (0.99x)
+ *     kernel 0.07008 -> 0.0721 ms (same (0.97x)), per frame 0.3912 -> 0.3948 ms (0.99x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.2319 -> 0.2392 ms (0.97x), per frame 0.7175 -> 0.7827 ms (0.92x)
+ *     kernel 0.234 -> 0.2372 ms (same (0.99x)), per frame 0.7068 -> 0.7221 ms (0.98x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 4.5 -> 4.51 ms (same (1.00x)), per frame 4.812 -> 4.839 ms (0.99x)
+ *     kernel 4.499 -> 4.513 ms (same (1.00x)), per frame 4.789 -> 4.779 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -23,12 +23,12 @@
  * components (flood, in the pipeline) are cuda-blocks'; the graph with
  * its WHILE loop is cuda-graph's, recorded around these kernels.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235823Z-c0f1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 0.2319 -> 0.1016 ms (2.28x), per frame 0.7175 -> 0.5743 ms (1.25x)
+ *     kernel 0.234 -> 0.1004 ms (2.33x), per frame 0.7068 -> 0.5699 ms (1.24x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 4.5 -> 4.331 ms (1.04x), per frame 4.812 -> 4.634 ms (1.04x)
+ *     kernel 4.499 -> 4.374 ms (same (1.03x)), per frame 4.789 -> 4.684 ms (1.02x)
  */
 #include "ms_device.cuh"
 

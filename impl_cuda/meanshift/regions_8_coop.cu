@@ -13,12 +13,12 @@
  * region merged is read by every thread after a barrier.  The merge is
  * then one plain graph, with no conditional node.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T235823Z-c0f1, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 0.1016 -> 0.07672 ms (1.32x), per frame 0.5743 -> 0.5526 ms (1.04x)
+ *     kernel 0.1004 -> 0.07731 ms (1.30x), per frame 0.5699 -> 0.5529 ms (1.03x)
  *   meanshift r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 4.331 -> 4.308 ms (same (1.01x)), per frame 4.634 -> 4.626 ms (1.00x)
+ *     kernel 4.374 -> 4.347 ms (same (1.01x)), per frame 4.684 -> 4.644 ms (1.01x)
  */
 #include "ms_device.cuh"
 

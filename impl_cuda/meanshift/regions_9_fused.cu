@@ -14,12 +14,12 @@
  * its cooperative rounds -- is cuda-coop's.  The merge step alone has no
  * flood, so it stays cuda-coop.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T183817Z-7126, commit b1bf17b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-fused):
- *     kernel 0.06778 -> 0.05333 ms (1.27x), per frame 0.3889 -> 0.3712 ms (1.05x)
+ *     kernel 0.07008 -> 0.05482 ms (1.28x), per frame 0.3912 -> 0.3745 ms (1.04x)
  *   meanshift r16 at synth-1920x1080 (cuda-coop -> cuda-fused):
- *     kernel 4.308 -> 4.306 ms (same (1.00x)), per frame 4.626 -> 4.597 ms (1.01x)
+ *     kernel 4.347 -> 4.325 ms (same (1.00x)), per frame 4.644 -> 4.63 ms (1.00x)
  */
 #include "ms_device.cuh"
 

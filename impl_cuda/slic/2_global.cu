@@ -12,14 +12,14 @@
  * What it bought on the H100: a loss -- the atomics' contention costs
  * more than the reads it saves (segbench lesson slic/cuda-global).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234902Z-f773, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 7.891 -> 10.82 ms (0.73x), per frame 8.981 -> 11.91 ms (0.75x)
+ *     kernel 7.889 -> 10.91 ms (0.72x), per frame 9.06 -> 12.06 ms (0.75x)
  *   slic n1000 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 8.996 -> 63.23 ms (same (0.14x)), per frame 10.14 -> 64.47 ms (0.16x)
+ *     kernel 8.979 -> 63.2 ms (same (0.14x)), per frame 10.12 -> 64.27 ms (0.16x)
  *   slic n1000-majority at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 8.598 -> 62.84 ms (same (0.14x)), per frame 9.706 -> 63.97 ms (0.15x)
+ *     kernel 8.574 -> 62.7 ms (same (0.14x)), per frame 9.678 -> 63.85 ms (0.15x)
  */
 #include "slic_device.cuh"
 

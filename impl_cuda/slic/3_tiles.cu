@@ -8,14 +8,14 @@
  * atomics a pixel: the tile is the frame the next rungs fill.
  * What it should buy: little on its own -- a few instructions a pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234902Z-f773, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 10.82 -> 9.782 ms (1.11x), per frame 11.91 -> 10.92 ms (1.09x)
+ *     kernel 10.91 -> 9.844 ms (1.11x), per frame 12.06 -> 10.97 ms (1.10x)
  *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 63.23 -> 37.08 ms (same (1.71x)), per frame 64.47 -> 38.31 ms (1.68x)
+ *     kernel 63.2 -> 36.88 ms (same (1.71x)), per frame 64.27 -> 37.99 ms (1.69x)
  *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.84 -> 36.69 ms (same (1.71x)), per frame 63.97 -> 37.55 ms (1.70x)
+ *     kernel 62.7 -> 36.76 ms (same (1.71x)), per frame 63.85 -> 37.6 ms (1.70x)
  */
 #include "slic_device.cuh"
 

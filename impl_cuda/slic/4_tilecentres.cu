@@ -10,14 +10,14 @@
  * bought on the H100: nothing the atomics let through -- a tie at S = 16,
  * a loss for 1000 superpixels (segbench lesson slic/cuda-tilecentres).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234902Z-f773, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 9.782 -> 9.671 ms (same (1.01x)), per frame 10.92 -> 10.8 ms (1.01x)
+ *     kernel 9.844 -> 9.724 ms (same (1.01x)), per frame 10.97 -> 10.94 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 37.08 -> 48.24 ms (same (0.77x)), per frame 38.31 -> 49.57 ms (0.77x)
+ *     kernel 36.88 -> 48.08 ms (same (0.77x)), per frame 37.99 -> 49.33 ms (0.77x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 36.69 -> 48.04 ms (same (0.76x)), per frame 37.55 -> 49.09 ms (0.76x)
+ *     kernel 36.76 -> 47.55 ms (same (0.77x)), per frame 37.6 -> 48.96 ms (0.77x)
  */
 #include "slic_device.cuh"
 

@@ -15,14 +15,14 @@
  * so fewer blocks fit on an SM (capping the registers for more blocks
  * spills and loses, measured on cuda-registers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261126T234902Z-f773, commit c1a60b2;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.014 -> 2.092 ms (0.96x), per frame 3.11 -> 3.186 ms (0.98x)
+ *     kernel 2.009 -> 2.088 ms (0.96x), per frame 3.133 -> 3.215 ms (0.97x)
  *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.445 -> 2.529 ms (0.97x), per frame 3.562 -> 3.646 ms (0.98x)
+ *     kernel 2.443 -> 2.528 ms (0.97x), per frame 3.573 -> 3.645 ms (0.98x)
  *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.041 -> 2.127 ms (0.96x), per frame 3.127 -> 3.213 ms (0.97x)
+ *     kernel 2.04 -> 2.126 ms (0.96x), per frame 3.123 -> 3.223 ms (0.97x)
  */
 #include "slic_device.cuh"
 
