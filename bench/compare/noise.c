@@ -26,6 +26,11 @@ int sb_noise_row_flags(const sb_row *r, int host)
     return flags;
 }
 
+int sb_noise_host_row(unsigned variant_flags)
+{
+    return !(variant_flags & SB_DEVICE) || (variant_flags & SB_HOST_BOUND);
+}
+
 int sb_noise_cache_resident(int flags, const sb_row *r, double llc_bytes)
 {
     if ((flags & SB_NOISE_FLAG_OVER_PEAK) && llc_bytes > 0 && r->bytes > 0 && r->bytes <= llc_bytes)

@@ -64,6 +64,10 @@ enum {
 int sb_noise_spread_flag(const sb_summary *s);
 /* The flags of a benchmark row; host says whether it ran on the CPU. */
 int sb_noise_row_flags(const sb_row *r, int host);
+/* Whether a variant's rows take the host rows' flags (sb_noise_row_flags'
+ * host): a CPU variant's, and a device variant's whose every pass waits on
+ * the host's computing (SB_HOST_BOUND, segbench/variant.h). */
+int sb_noise_host_row(unsigned variant_flags);
 /* The clock flags of a device row (throttled, low_clock), given the GPU's
  * peak SM clock (0: unknown, no low_clock). */
 int sb_noise_clock_flags(const sb_row *r, int peak_sm_mhz);

@@ -5,9 +5,12 @@
 
 #include "run/census.h"
 #include "compare/noise.h"
+#include "harness/host_noise.h"
 
 #include "segbench/clock.h"
+#include "segbench/placement.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -69,6 +72,27 @@ static int row_takes_census(const bench_run *r, const sb_variant *v)
     return (v->flags & SB_DEVICE) && r->kernels_log.fp && !r->census_off;
 }
 
+/* A host-bound device row (SB_HOST_BOUND: every pass waits on the host's
+ * own computing) moves with the host's noise, as a CPU row does: its host
+ * thread runs pinned to the first CPU, and the CPU and memory probes
+ * before and after its timed runs give it the host rows' slowdowns
+ * (host_noise.h), so the unstable flag can say when the host was slow.
+ * On the H100 host its rows moved up to 1.9x between two runs of record
+ * with nothing flagged, 20 of the 22 GPU rows beyond 1.25x. */
+static void host_bound_probe(sb_measurement *m, int first)
+{
+    int cpu = sb_placement_cpu(0);
+    if (first) {
+        sb_host_wait_quiet(SB_QUIET_MAX_MS);
+        sb_placement_hold(1, 0);
+    }
+    double slow = cpu >= 0 ? sb_host_slowdown(&cpu, 1) : 0.0, mem = sb_host_memory_slowdown();
+    m->slowdown = fmax(m->slowdown, slow);
+    m->mem_slowdown = fmax(m->mem_slowdown, mem);
+    if (!first)
+        sb_placement_release();
+}
+
 /* Measure (or check) one variant at one thread count; append its row. */
 sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
                   const planned_row *p, sb_error *fatal)
@@ -84,8 +108,17 @@ sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const
     timing.census = row_takes_census(r, v) && !r->o->check_only;
     sb_measurement m;
     memset(&m, 0, sizeof m);
+    int host_bound = (v->flags & SB_HOST_BOUND) && !r->o->check_only;
+    sb_measurement probes = { 0 };
+    if (host_bound)
+        host_bound_probe(&probes, 1);
     sb_status st = r->o->check_only ? sb_check_only(c, v, p->threads, stream, &m.agreement, &err)
                                     : sb_measure(c, v, p->threads, stream, &timing, &m, &err);
+    if (host_bound) {
+        host_bound_probe(&probes, 0);
+        m.slowdown = fmax(m.slowdown, probes.slowdown);
+        m.mem_slowdown = fmax(m.mem_slowdown, probes.mem_slowdown);
+    }
     return run_row_record(r, rows, im, c, p, &m, st, &err, fatal);
 }
 
@@ -151,7 +184,7 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
     }
     fill_row(r, row, im, c, v, p->threads, &m);
     m.kernel_ms = m.e2e_ms = m.frame_ms = m.setup_ms = NULL;   /* the row owns the samples now */
-    int noise = sb_noise_row_flags(row, !(v->flags & SB_DEVICE)) | sb_noise_clock_flags(row, r->env.device.sm_clock_mhz);
+    int noise = sb_noise_row_flags(row, sb_noise_host_row(v->flags)) | sb_noise_clock_flags(row, r->env.device.sm_clock_mhz);
     noise = sb_noise_cache_resident(noise, row, r->env.cpu_llc_bytes);
     if ((v->flags & SB_THREADED) && p->threads > 1 && m.serial_ms > 0 && row->kernel.median > m.serial_ms)
         noise |= SB_NOISE_FLAG_SLOWER_THAN_SERIAL;

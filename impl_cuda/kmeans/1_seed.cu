@@ -142,7 +142,7 @@ static sb_status seed_fetch(void *state, sb_error *err)
     return SB_OK;    /* the labels came back in the last pass; centres were computed on the host */
 }
 
-SB_VARIANT("kmeans", "cuda-seed", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME, ALL_STAGES,
+SB_VARIANT("kmeans", "cuda-seed", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME | SB_HOST_BOUND, ALL_STAGES,
            "the source's scheme: centres in __constant__, update on the host, image copied every pass",
            seed_prepare, seed_upload, seed_run, seed_fetch, seed_release)
 SB_RUNG("kmeans", "cuda-seed", NULL,

@@ -149,7 +149,7 @@ static sb_status seed_fetch(void *state, sb_error *err)
     return SB_OK;    /* the labels came back in the last pass; centres were computed on the host */
 }
 
-SB_VARIANT("kmeans", "cuda-copyonce", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME, ALL_STAGES,
+SB_VARIANT("kmeans", "cuda-copyonce", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME | SB_HOST_BOUND, ALL_STAGES,
            "cuda-seed with the image copied to the device once, in upload, not in every pass",
            seed_prepare, seed_upload, seed_run, seed_fetch, seed_release)
 SB_RUNG("kmeans", "cuda-copyonce", "cuda-seed",

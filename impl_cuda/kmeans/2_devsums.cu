@@ -189,7 +189,7 @@ static sb_status seed_fetch(void *state, sb_error *err)
     return SB_OK;
 }
 
-SB_VARIANT("kmeans", "cuda-devsums", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME, ALL_STAGES,
+SB_VARIANT("kmeans", "cuda-devsums", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME | SB_HOST_BOUND, ALL_STAGES,
            "cuda-copyonce with the sums made on the device: per-block slices, a reduce kernel, 4k sums back a pass",
            seed_prepare, seed_upload, seed_run, seed_fetch, seed_release)
 SB_RUNG("kmeans", "cuda-devsums", "cuda-copyonce",

@@ -77,10 +77,15 @@ enum {
                               main line is the path from the root to this
                               rung, whatever a run's near-ties say; the
                               rest of the tree is branches */
-    SB_ONE_AT_A_TIME = 1 << 6 /* keeps state every instance in the process
+    SB_ONE_AT_A_TIME = 1 << 6, /* keeps state every instance in the process
                               shares (a __constant__ array): two instances
                               running at once would overwrite each other's,
                               so a stream takes it one frame in flight */
+    SB_HOST_BOUND = 1 << 7  /* a device variant whose every pass waits on the
+                              host's own computing (k-means' update on the
+                              CPU): its time moves with the host's noise, so
+                              its rows run on a pinned host thread and get
+                              the host rows' probes and unstable flag */
 };
 
 typedef struct sb_variant {

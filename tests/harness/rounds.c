@@ -2,6 +2,7 @@
  * and what else uses their CPUs (harness/rounds.c, host_noise.c,
  * impl_pthread/placement.c and pool.c), called as functions. */
 #define _GNU_SOURCE            /* sched_getcpu, CPU_* */
+#include "cli_util.h"
 #include "test_groups.h"
 
 #include "compare/noise.h"
@@ -321,6 +322,37 @@ static void test_host_noise(void)
     CHECK(sb_host_steal_ms(&none, 1) < 0);
 }
 
+/* A device variant whose every pass waits on the host's computing moves
+ * with the host's noise: on the H100 host k-means' cuda-seed and
+ * cuda-copyonce rows moved up to 1.9x between two runs of record, 20 of
+ * the 22 GPU rows beyond 1.25x, none flagged, since only CPU rows took the
+ * host probes.  Exactly the device variants driven by the host's k-means
+ * loop are SB_HOST_BOUND now, and their rows take the host rows' flags. */
+static void test_host_bound_rows(void)
+{
+    int flagged = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (!(v->flags & SB_DEVICE))
+            continue;
+        static char text[1 << 18];
+        test_slurp(v->file, text, sizeof text);
+        int host_loop = strstr(text, "sb_kmeans_host_loop(") != NULL;
+        CHECKF(host_loop == !!(v->flags & SB_HOST_BOUND), "%s (%s): %s the host's k-means loop but is %sflagged "
+               "SB_HOST_BOUND", v->who, v->file, host_loop ? "runs" : "does not run",
+               (v->flags & SB_HOST_BOUND) ? "" : "not ");
+        flagged += host_loop;
+    }
+    CHECKF(flagged == 3, "%d host-bound device variants (k-means cuda-seed, cuda-copyonce, cuda-devsums: 3)", flagged);
+    CHECK(sb_noise_host_row(0) && sb_noise_host_row(SB_THREADED) && sb_noise_host_row(SB_DEVICE | SB_HOST_BOUND) &&
+          !sb_noise_host_row(SB_DEVICE));
+    sb_row row;
+    memset(&row, 0, sizeof row);
+    row.cpu_slowdown = 1.3;                          /* its CPU ran the fixed loop 30 % slower */
+    CHECK(sb_noise_row_flags(&row, sb_noise_host_row(SB_DEVICE | SB_HOST_BOUND)) & SB_NOISE_FLAG_UNSTABLE);
+    CHECK(!(sb_noise_row_flags(&row, sb_noise_host_row(SB_DEVICE)) & SB_NOISE_FLAG_UNSTABLE));
+}
+
 const sb_test tests_rounds[] = {
     { "rounds: each round its share of the samples; a round 40 % slower makes the row unstable (so does steal)",
       test_rounds_share_and_flag },
@@ -335,5 +367,7 @@ const sb_test tests_rounds[] = {
     { "pool: worker i on thread i's CPU; back-to-back jobs find the workers awake, later ones wake them",
       test_pool_spins_then_sleeps },
     { "host noise: quiet at once when alone; waits for a spinning thread; steal read per CPU", test_host_noise },
+    { "host noise: the device variants that wait on the host's k-means loop are host-bound, flagged as host rows",
+      test_host_bound_rows },
 };
 const int tests_rounds_count = sizeof tests_rounds / sizeof tests_rounds[0];
