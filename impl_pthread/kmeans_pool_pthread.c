@@ -18,12 +18,12 @@
  * impl_pthread/pool.c (the "pthread" variant's shared pool) also spins a
  * while before it sleeps, so back-to-back passes find it awake.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 152.6 -> 150.3 ms (same (1.02x)), per frame 152.6 -> 150.3 ms (1.02x)
+ *     kernel 135.1 -> 135.5 ms (same (1.00x)), per frame 135.1 -> 135.5 ms (1.00x)
  *   kmeans fixed10 at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 144.5 -> 136.8 ms (same (1.06x)), per frame 144.5 -> 136.8 ms (1.06x)
+ *     kernel 116.9 -> 114.7 ms (same (1.02x)), per frame 116.9 -> 114.7 ms (1.02x)
  */
 #include "segbench/kmeans.h"
 #include "segbench/placement.h"

@@ -14,12 +14,12 @@
  * noise), because the host's pass over every pixel, not the copy, is most
  * of a pass: measure before moving bytes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 334.7 -> 304.2 ms (1.10x), per frame 338.7 -> 302.3 ms (1.12x)
+ *     kernel 332.7 -> 303.1 ms (1.10x), per frame 281.8 -> 279.1 ms (1.01x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 347 -> 254.3 ms (1.36x), per frame 328.9 -> 258.5 ms (1.27x)
+ *     kernel 336.2 -> 370.6 ms (0.91x), per frame 304.9 -> 290.6 ms (1.05x)
  */
 #include "kmeans_device.cuh"
 

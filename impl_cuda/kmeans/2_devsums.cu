@@ -13,12 +13,12 @@
  * What it should buy: the labels' byte a pixel down and the host's pass
  * over the image, every pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 304.2 -> 9.638 ms (31.6x), per frame 302.3 -> 10.28 ms (29.4x)
+ *     kernel 303.1 -> 9.527 ms (31.8x), per frame 279.1 -> 10.14 ms (27.5x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 254.3 -> 8.276 ms (30.7x), per frame 258.5 -> 8.937 ms (28.9x)
+ *     kernel 370.6 -> 8.07 ms (45.9x), per frame 290.6 -> 8.696 ms (33.4x)
  */
 #include "kmeans_device.cuh"
 

@@ -24,12 +24,12 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 9.638 -> 8.752 ms (1.10x), per frame 10.28 -> 9.356 ms (1.10x)
+ *     kernel 9.527 -> 9.225 ms (1.03x), per frame 10.14 -> 9.869 ms (1.03x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 8.276 -> 6.882 ms (1.20x), per frame 8.937 -> 7.529 ms (1.19x)
+ *     kernel 8.07 -> 7.25 ms (1.11x), per frame 8.696 -> 7.974 ms (1.09x)
  */
 #include "kmeans_device.cuh"
 

@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 8.752 -> 1.925 ms (4.55x), per frame 9.356 -> 2.549 ms (3.67x)
+ *     kernel 9.225 -> 1.928 ms (4.79x), per frame 9.869 -> 2.555 ms (3.86x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 6.882 -> 1.594 ms (4.32x), per frame 7.529 -> 2.234 ms (3.37x)
+ *     kernel 7.25 -> 1.591 ms (4.56x), per frame 7.974 -> 2.224 ms (3.59x)
  */
 #include "kmeans_device.cuh"
 

@@ -12,12 +12,12 @@
  * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.925 -> 1.4 ms (1.37x), per frame 2.549 -> 2.022 ms (1.26x)
+ *     kernel 1.928 -> 1.398 ms (1.38x), per frame 2.555 -> 2.028 ms (1.26x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.594 -> 1.173 ms (1.36x), per frame 2.234 -> 1.822 ms (1.23x)
+ *     kernel 1.591 -> 1.169 ms (1.36x), per frame 2.224 -> 1.794 ms (1.24x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * the centre reads: the kernel is bound by instruction issue once the
  * atomics are aggregated.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.4 -> 1.208 ms (1.16x), per frame 2.022 -> 1.827 ms (1.11x)
+ *     kernel 1.398 -> 1.211 ms (1.15x), per frame 2.028 -> 1.838 ms (1.10x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.173 -> 0.9703 ms (1.21x), per frame 1.822 -> 1.606 ms (1.13x)
+ *     kernel 1.169 -> 0.9738 ms (1.20x), per frame 1.794 -> 1.602 ms (1.12x)
  */
 #include "kmeans_device.cuh"
 

@@ -11,12 +11,12 @@
  * What it should buy: one load and one store of labels a thread instead
  * of four of each, and no loop with a branch per pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 1.208 -> 1.013 ms (1.19x), per frame 1.827 -> 1.64 ms (1.11x)
+ *     kernel 1.211 -> 1.018 ms (1.19x), per frame 1.838 -> 1.649 ms (1.11x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 0.9703 -> 0.8127 ms (1.19x), per frame 1.606 -> 1.441 ms (1.11x)
+ *     kernel 0.9738 -> 0.8172 ms (1.19x), per frame 1.602 -> 2.251 ms (- (outlier))
  */
 #include "kmeans_device.cuh"
 

@@ -8,12 +8,12 @@
  * What it should buy: a quarter of the aggregation shuffles and shared
  * atomics on the common path.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 1.013 -> 0.8821 ms (1.15x), per frame 1.64 -> 1.504 ms (1.09x)
+ *     kernel 1.018 -> 0.8829 ms (1.15x), per frame 1.649 -> 1.516 ms (1.09x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 0.8127 -> 0.6992 ms (1.16x), per frame 1.441 -> 1.331 ms (1.08x)
+ *     kernel 0.8172 -> 0.7031 ms (1.16x), per frame 2.251 -> 1.337 ms (- (outlier))
  */
 #include "kmeans_device.cuh"
 

@@ -9,12 +9,12 @@
  * What it should buy: little once labels settle (few quads change), but
  * the first passes change nearly every quad.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.8821 -> 0.9039 ms (same (0.98x)), per frame 1.504 -> 1.528 ms (0.98x)
+ *     kernel 0.8829 -> 0.9117 ms (0.97x), per frame 1.516 -> 1.544 ms (0.98x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.6992 -> 0.7195 ms (same (0.97x)), per frame 1.331 -> 1.357 ms (0.98x)
+ *     kernel 0.7031 -> 0.7283 ms (0.97x), per frame 1.337 -> 1.359 ms (0.98x)
  */
 #include "kmeans_device.cuh"
 

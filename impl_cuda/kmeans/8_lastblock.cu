@@ -8,12 +8,12 @@
  * microseconds each, against a pass of tens.  What it bought on the H100:
  * a few per cent (segbench lesson kmeans/cuda-lastblock).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.9039 -> 0.8607 ms (1.05x), per frame 1.528 -> 1.492 ms (1.02x)
+ *     kernel 0.9117 -> 0.8608 ms (1.06x), per frame 1.544 -> 1.497 ms (1.03x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.7195 -> 0.6927 ms (1.04x), per frame 1.357 -> 1.325 ms (1.02x)
+ *     kernel 0.7283 -> 0.6959 ms (1.05x), per frame 1.359 -> 1.325 ms (1.03x)
  */
 #include "kmeans_device.cuh"
 

@@ -10,12 +10,12 @@
  * cudaDevAttrMaxTexture1DLinearWidth elements; larger images are refused
  * with that message.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.8607 -> 0.8693 ms (same (0.99x)), per frame 1.492 -> 1.505 ms (0.99x)
+ *     kernel 0.8608 -> 0.875 ms (same (0.98x)), per frame 1.497 -> 1.506 ms (0.99x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.6927 -> 0.6973 ms (same (0.99x)), per frame 1.325 -> 1.337 ms (0.99x)
+ *     kernel 0.6959 -> 0.7027 ms (same (0.99x)), per frame 1.325 -> 1.341 ms (0.99x)
  */
 #include "kmeans_device.cuh"
 
