@@ -83,6 +83,25 @@ typedef struct text {
     unsigned char reg[MAX_LINES];       /* part of an SB_VARIANT / SB_RUNG statement */
 } text;
 
+/* One step of a scan over C code: past an escape inside a string literal,
+ * *p moves on; returns the character at *p when it is code outside every
+ * string literal (not the quotes that open and close one), else 0. */
+static char code_char(char **p, int *instr)
+{
+    if (*instr) {
+        if (**p == '\\' && (*p)[1])
+            (*p)++;
+        else if (**p == '"')
+            *instr = 0;
+        return 0;
+    }
+    if (**p == '"') {
+        *instr = 1;
+        return 0;
+    }
+    return **p;
+}
+
 static sb_status text_read(const char *file, text *t, sb_error *err)
 {
     memset(t, 0, sizeof *t);
@@ -131,19 +150,9 @@ static sb_status text_read(const char *file, text *t, sb_error *err)
         int depth = 0, instr = 0;
         for (; i < t->n; i++) {
             t->reg[i] = 1;
-            for (const char *p = t->line[i]; *p; p++) {
-                if (instr) {
-                    if (*p == '\\' && p[1])
-                        p++;
-                    else if (*p == '"')
-                        instr = 0;
-                } else if (*p == '"') {
-                    instr = 1;
-                } else if (*p == '(') {
-                    depth++;
-                } else if (*p == ')') {
-                    depth--;
-                }
+            for (char *p = t->line[i]; *p; p++) {
+                char c = code_char(&p, &instr);
+                depth += (c == '(') - (c == ')');
             }
             if (depth <= 0)
                 break;
@@ -290,16 +299,10 @@ static int statement_args(const text *t, const statement *st, char *buf, char *a
         return 0;
     char *start = ++p;
     for (; *p && n < max; p++) {
-        if (instr) {
-            if (*p == '\\' && p[1])
-                p++;
-            else if (*p == '"')
-                instr = 0;
-        } else if (*p == '"') {
-            instr = 1;
-        } else if (*p == '(') {
+        char c = code_char(&p, &instr);
+        if (c == '(') {
             depth++;
-        } else if ((*p == ',' && depth == 0) || (*p == ')' && depth-- == 0)) {
+        } else if ((c == ',' && depth == 0) || (c == ')' && depth-- == 0)) {
             int last = *p == ')';
             *p = '\0';
             start += strspn(start, " \t");
