@@ -32,18 +32,26 @@ void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size
              o->timing.flush_l2, o->rounds, o->pin ? "on" : "off");
 }
 
+/* Whether dir is a published result set (listed in the published.txt of
+ * the folder above it); root gets that folder. */
+static int published(const char *dir, char *root, sb_error *err)
+{
+    const char *slash = strrchr(dir, '/');
+    return !sb_path(root, err, "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".") &&
+           sb_published_index(root, slash ? slash + 1 : dir) >= 0;
+}
+
 /* A published result set (results/published.txt) is a run of record: a
  * run goes there only with --overwrite or --resume.  Otherwise, given by
  * --results, it is refused; by default, the run goes to <dir>-local. */
 static sb_status spare_published(const sb_bench_opts *o, char *dir, size_t size, sb_error *err)
 {
     char root[SB_PATH_MAX], env[SB_PATH_MAX];
-    const char *slash = strrchr(dir, '/');
-    sb_status bad = sb_path(root, err, "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
-    if (bad || (bad = sb_path(env, err, "%s/env.json", dir)))
+    sb_status bad = sb_path(env, err, "%s/env.json", dir);
+    if (bad)
         return bad;
     struct stat st;
-    if (o->overwrite || o->resume || sb_published_index(root, slash ? slash + 1 : dir) < 0 || stat(env, &st) != 0)
+    if (o->overwrite || o->resume || !published(dir, root, err) || stat(env, &st) != 0)
         return SB_OK;
     if (o->results_dir)
         return sb_fail(err, SB_ERR_USAGE, "%s/ is a published run of record (%s/published.txt): --overwrite replaces "
@@ -64,10 +72,7 @@ static sb_status spare_published(const sb_bench_opts *o, char *dir, size_t size,
 static sb_status spare_unselected(const sb_bench_opts *o, const char *dir, sb_error *err)
 {
     char root[SB_PATH_MAX];
-    const char *slash = strrchr(dir, '/');
-    if ((!o->variants && !o->stages) ||
-        sb_path(root, err, "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".") ||
-        sb_published_index(root, slash ? slash + 1 : dir) < 0)
+    if ((!o->variants && !o->stages) || !published(dir, root, err))
         return SB_OK;
     for (int a = 0; a < sb_algo_count(); a++) {
         const sb_algo *algo = sb_algo_at(a);
