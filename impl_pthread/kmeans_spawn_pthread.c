@@ -17,6 +17,7 @@
  * millisecond at 16 threads there: pthread-pool, which grows from this
  * file, starts its threads once.
  */
+#include "segbench/bands.h"
 #include "segbench/kmeans.h"
 #include "segbench/placement.h"
 #include "segbench/variant.h"
@@ -49,7 +50,8 @@ struct threads_state {
 static void band_pass(threads_state *s, int i, int n)
 {
     const sb_kmeans_host *h = &s->host;
-    int y0 = (int)((long)h->in->height * i / n), y1 = (int)((long)h->in->height * (i + 1) / n);
+    int y0, y1;
+    sb_band_rows(h->in->height, i, n, &y0, &y1);
     sb_kmeans_sums *sums = s->partial + (size_t)i * SB_KMEANS_MAX_K;
     memset(sums, 0, (size_t)h->params.k * sizeof *sums);
     s->changed[i] = sb_kmeans_assign_rows(h->in, y0, y1, s->centres, h->params.k, s->first_pass, h->out->labels,
