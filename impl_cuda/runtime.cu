@@ -125,6 +125,32 @@ extern "C" sb_status sb_device_sync(void *stream, sb_error *err)
     return SB_OK;
 }
 
+extern "C" sb_status sb_device_event_create(void **event, sb_error *err)
+{
+    cudaEvent_t e;
+    SB_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), err, WHO);
+    *event = e;
+    return SB_OK;
+}
+
+extern "C" void sb_device_event_destroy(void *event)
+{
+    if (event)
+        cudaEventDestroy((cudaEvent_t)event);
+}
+
+extern "C" sb_status sb_device_event_record(void *event, void *stream, sb_error *err)
+{
+    SB_CUDA_TRY(cudaEventRecord((cudaEvent_t)event, (cudaStream_t)stream), err, WHO);
+    return SB_OK;
+}
+
+extern "C" sb_status sb_device_stream_wait(void *stream, void *event, sb_error *err)
+{
+    SB_CUDA_TRY(cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)event, 0), err, WHO);
+    return SB_OK;
+}
+
 struct sb_device_timer {
     cudaEvent_t begin, end;
 };

@@ -24,6 +24,28 @@ sb_status sb_device_stream_create(void **stream, sb_error *err)
 
 void sb_device_stream_destroy(void *stream) { (void)stream; }
 
+sb_status sb_device_event_create(void **event, sb_error *err)
+{
+    *event = NULL;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
+void sb_device_event_destroy(void *event) { (void)event; }
+
+sb_status sb_device_event_record(void *event, void *stream, sb_error *err)
+{
+    (void)event;
+    (void)stream;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
+sb_status sb_device_stream_wait(void *stream, void *event, sb_error *err)
+{
+    (void)event;
+    (void)stream;
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
 sb_status sb_device_sync(void *stream, sb_error *err)
 {
     (void)stream;

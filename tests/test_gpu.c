@@ -474,8 +474,9 @@ static void test_gpu_streaming(void)
 
 /* Frames in flight (harness/stream.h): three different frames through
  * every CUDA variant of each algorithm run whole, 1 and 3 instances at once
- * on their own streams; every frame of the check pass and each instance's
- * last one agree with that frame's own reference. */
+ * on their own streams, and 2 with runs in turn (an event between the
+ * streams); every frame of the check pass and each instance's last one
+ * agree with that frame's own reference. */
 static void test_gpu_stream_in_flight(void)
 {
     static const char *const algos[] = { "integral", "kmeans", "slic", "meanshift", "grabcut" };
@@ -514,21 +515,28 @@ static void test_gpu_stream_in_flight(void)
             if (strcmp(v->algo, algos[k]) || !(v->flags & SB_DEVICE) || !v->ops ||
                 !(v->stages & (1u << algo->stream_stage)) || gpu_excluded(v))
                 continue;
-            for (int in_flight = 1; in_flight <= 3; in_flight += 2) {
+            static const struct {
+                int k, in_turn;
+            } ways[] = { { 1, 0 }, { 3, 0 }, { 2, 1 } };
+            for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
+                int in_flight = ways[w].k;
                 if (in_flight > 1 && (v->flags & SB_ONE_AT_A_TIME))
                     continue;       /* refused (tests/harness/stream.c); two at once share its state */
                 sb_stream_opts o;
                 sb_stream_defaults(&o);
                 o.in_flight = in_flight;
+                o.runs_in_turn = ways[w].in_turn;
                 o.frames = 12;
                 o.warmup_ms = 1;
                 sb_stream_result r;
+                const char *how = ways[w].in_turn ? ", runs in turn" : "";
                 sb_status st = sb_stream_measure(frames, 3, v, &o, &r, &err);
-                CHECKF(st == SB_OK, "%s, %d in flight: %s", v->who, in_flight, err.msg);
-                CHECKF(st || r.agreement.ok, "%s, %d in flight: %s", v->who, in_flight, r.agreement.metric);
-                CHECKF(st || (r.frames == 12 && r.checked >= 3 + in_flight && r.fps > 0 && r.bound_fps > 0),
-                       "%s, %d in flight: %d frames timed, %d checked, %.1f frames/s, bound %.1f", v->who, in_flight,
-                       r.frames, r.checked, r.fps, r.bound_fps);
+                CHECKF(st == SB_OK, "%s, %d in flight%s: %s", v->who, in_flight, how, err.msg);
+                CHECKF(st || r.agreement.ok, "%s, %d in flight%s: %s", v->who, in_flight, how, r.agreement.metric);
+                CHECKF(st || (r.frames == 12 && r.checked >= 3 + in_flight && r.fps > 0 && r.bound_fps > 0 &&
+                              r.runs_in_turn == ways[w].in_turn),
+                       "%s, %d in flight%s: %d frames timed, %d checked, %.1f frames/s, bound %.1f", v->who,
+                       in_flight, how, r.frames, r.checked, r.fps, r.bound_fps);
             }
         }
         for (int f = 0; f < opened; f++)
@@ -677,7 +685,8 @@ int main(int argc, char **argv)
           test_gpu_kernel_census },
         { "gpu: streaming: a second frame uploaded into the same buffers gives its own reference",
           test_gpu_streaming },
-        { "gpu: stream: every CUDA variant, 1 and 3 frames in flight, each frame agrees with its own reference",
+        { "gpu: stream: every CUDA variant, 1 and 3 frames in flight and 2 in turn, each frame agrees with its own "
+          "reference",
           test_gpu_stream_in_flight },
     };
     const sb_test *groups[] = { gpu_tests };

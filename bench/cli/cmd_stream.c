@@ -8,13 +8,15 @@
 
 #include <string.h>
 
-enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_MAX_PIXELS, OPT_COUNT };
+enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_RUNS, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_MAX_PIXELS, OPT_COUNT };
 
 static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
     [OPT_FRAMES] = { "frames", "N|GLOB", "1 s of frames",
                      "frames to time, or the frame files to stream ('clip/*.png', quoted: segbench expands it)" },
     [OPT_IN_FLIGHT] = { "in-flight", "K[,K...]", "3 on the GPU, every core on the CPU",
                         "frames in flight: K instances, each with its own stream (GPU) or thread (CPU)" },
+    [OPT_RUNS] = { "runs", "overlap|in-turn", "overlap",
+                   "GPU: frames' runs overlap freely, or each waits for the run before it (copies still overlap)" },
     [OPT_SET] = { "set", "NAME", "default", "the image set whose scene streams" },
     [OPT_SIZE] = { "size", "WxH", "1920x1080", "the set's scene of this size" },
     [OPT_STAGE] = { "stage", "NAME", "the algorithm's stream stage", "the stage (parameter preset)" },
@@ -48,6 +50,11 @@ sb_status cmd_stream(int argc, char **argv, sb_error *err)
         switch (opt) {
         case OPT_FRAMES: q.frames = p.value; break;
         case OPT_SET: q.set = p.value; break;
+        case OPT_RUNS:
+            if (strcmp(p.value, "overlap") && strcmp(p.value, "in-turn"))
+                st = sb_fail(err, SB_ERR_USAGE, "--runs takes overlap or in-turn, not '%s'", p.value);
+            q.runs_in_turn = !strcmp(p.value, "in-turn");
+            break;
         case OPT_SIZE: q.size = p.value; break;
         case OPT_STAGE: q.stage = p.value; break;
         case OPT_MAX_PIXELS: st = sb_option_max_pixels(p.value, err); break;

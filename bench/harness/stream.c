@@ -40,7 +40,15 @@ typedef struct instance {
     sb_session s;
     void *stream;
     int last;                  /* the distinct frame it ran last, -1: none */
+    void *ran;                 /* runs in turn: recorded after each of its runs */
 } instance;
+
+/* Runs in turn (sb_stream_opts.runs_in_turn): each frame's run starts on
+ * the GPU once the run enqueued before it has ended. */
+typedef struct turn {
+    pthread_mutex_t lock;
+    void *last;                /* the event after the last run enqueued; NULL: none yet */
+} turn;
 
 /* One pass of frames through the instances. */
 typedef struct pass {
@@ -52,6 +60,7 @@ typedef struct pass {
     double seconds;            /* > 0: take no frame after this long */
     double deadline_ms;
     int check;                 /* poison, then compare each output with its reference */
+    turn *turn;                /* runs in turn, or NULL: runs overlap freely */
     atomic_int next;           /* the next frame to hand out */
     atomic_int stop;           /* an error or a failed check: hand out no more */
     double *submit_ms, *done_ms;   /* per frame pushed */
@@ -67,14 +76,32 @@ typedef struct worker {
     instance *in;
 } worker;
 
-static sb_status instance_frame(const sb_variant *v, instance *in, const sb_case *frame, sb_error *err)
+/* The run of a frame; in turn, after the run enqueued before it (the
+ * lock also orders the enqueueing, so turns follow the host's order). */
+static sb_status instance_run(const sb_variant *v, instance *in, turn *t, sb_error *err)
+{
+    if (!t)
+        return v->ops->run(in->s.state, err);
+    pthread_mutex_lock(&t->lock);
+    sb_status st = t->last ? sb_device_stream_wait(in->stream, t->last, err) : SB_OK;
+    if (!st)
+        st = v->ops->run(in->s.state, err);
+    if (!st)
+        st = sb_device_event_record(in->ran, in->stream, err);
+    if (!st)
+        t->last = in->ran;
+    pthread_mutex_unlock(&t->lock);
+    return st;
+}
+
+static sb_status instance_frame(const sb_variant *v, instance *in, const sb_case *frame, turn *t, sb_error *err)
 {
     in->img.data = frame->input->data;        /* same size, stride and channels: one sequence */
     in->c.reference = frame->reference;
     const sb_variant_ops *ops = v->ops;
     sb_status st = ops->upload ? ops->upload(in->s.state, err) : SB_OK;
     if (!st)
-        st = ops->run(in->s.state, err);
+        st = instance_run(v, in, t, err);
     if (!st)
         st = ops->fetch(in->s.state, err);
     if (st && sb_is_device(v)) {
@@ -105,7 +132,7 @@ static void *worker_main(void *arg)
             sb_output_poison(in->s.out);
         sb_error err = { SB_OK, "" };
         p->submit_ms[f] = sb_clock_ms();
-        sb_status st = instance_frame(v, in, frame, &err);
+        sb_status st = instance_frame(v, in, frame, p->turn, &err);
         p->done_ms[f] = sb_clock_ms();
         in->last = d;
         sb_agreement ag = { 0 };
@@ -337,6 +364,7 @@ static void instances_close(instance *inst, int k)
 {
     for (int i = 0; i < k; i++) {
         sb_session_close(&inst[i].s);
+        sb_device_event_destroy(inst[i].ran);
         sb_device_stream_destroy(inst[i].stream);
     }
     free(inst);
@@ -358,6 +386,8 @@ static sb_status instances_open(const sb_case *const *frames, int n, const sb_va
         in->c.input = &in->img;
         in->last = -1;
         if (sb_is_device(v) && (st = sb_device_stream_create(&in->stream, err)))
+            break;
+        if (sb_is_device(v) && o->runs_in_turn && (st = sb_device_event_create(&in->ran, err)))
             break;
         st = sb_session_open(&in->s, &in->c, v, o->threads, in->stream, 1, err);
     }
@@ -416,6 +446,12 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         return st;
     int k = o->in_flight;
     pass p = { .inst = inst, .k = k, .frames = frames, .n = n };
+    turn t = { .last = NULL };
+    if (o->runs_in_turn && sb_is_device(v)) {
+        pthread_mutex_init(&t.lock, NULL);
+        p.turn = &t;
+        r->runs_in_turn = 1;
+    }
 
     /* 1. check pass */
     p.total = n > k ? n : k;
@@ -429,6 +465,8 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     if (!st && p.failed) {
         pass_free(&p);
         instances_close(inst, k);
+        if (p.turn)
+            pthread_mutex_destroy(&t.lock);
         return SB_OK;
     }
     double per_frame = p.total ? wall * k / p.total : 0;
@@ -466,5 +504,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         check_last(frames, inst, k, v, r);         /* 5. */
     }
     instances_close(inst, k);
+    if (p.turn)
+        pthread_mutex_destroy(&t.lock);
     return st;
 }

@@ -13,6 +13,17 @@
  * with, read at each call), so no host copy is timed that a program
  * decoding into pinned buffers would not make.
  *
+ * Runs in turn (runs_in_turn).  Frames' runs may overlap freely, or each
+ * frame's run may wait on an event recorded after the run enqueued before
+ * it, so the GPU runs one frame's kernels at a time while the others copy.
+ * Kernels that fill the GPU, run freely, can fall into lock-step: the
+ * block scheduler serves two waiting kernels in turn, two frames' passes
+ * alternate, each run takes twice as long, and the copies of both frames
+ * then coincide instead of hiding under a run (H100, k-means at 4K with 2
+ * in flight: 790 frames/s free, 1,415 in turn; docs/measuring.md).
+ * Kernels that leave the GPU room gain from running at once (k-means at
+ * 640x480: 14,226 free, 8,487 in turn).
+ *
  * The protocol:
  *   1. check pass: every distinct frame at least once and every instance
  *      at least once, K in flight, each output poisoned before its frame
@@ -65,12 +76,14 @@ typedef struct sb_stream_opts {
     double min_seconds;       /* the timed pass lasts at least this long (frames = 0) */
     int max_frames;           /* at most this many, whatever min_seconds asks */
     double warmup_ms;
+    int runs_in_turn;         /* GPU: each frame's run waits for the run enqueued before it */
 } sb_stream_opts;
 
 void sb_stream_defaults(sb_stream_opts *o);
 
 typedef struct sb_stream_result {
     int in_flight, threads;
+    int runs_in_turn;         /* the runs were in turn (sb_stream_opts) */
     int frames;               /* frames timed */
     int distinct;             /* distinct frames in the sequence */
     int checked;              /* frames compared with their reference */

@@ -5,7 +5,9 @@
  * Joules are per frame over the timed pass; idle watts are the machine's
  * at rest, measured once per run, so a reader can take energy above idle
  * as j_per_frame - idle_w / fps.  A column with no reading is empty, and
- * energy_note says why ("n/a: this host exposes no RAPL ..."). */
+ * energy_note says why ("n/a: this host exposes no RAPL ...").  `runs`
+ * says how a GPU row's frames shared the GPU (harness/stream.h): files
+ * written before it (35 columns) read as "overlap", which they were. */
 #ifndef SEGBENCH_STREAM_ROWS_H
 #define SEGBENCH_STREAM_ROWS_H
 
@@ -30,7 +32,12 @@ typedef struct sb_stream_row {
     char commit[64], date[32], run_id[48];
     double spread;           /* the largest |a third's rate / the whole's - 1| */
     char flags[48];          /* "unstable", "few" (';'-separated), or "" */
+    char runs[12];           /* GPU: "overlap" (frames' runs free) or "in-turn"; "" for a host row */
 } sb_stream_row;
+
+/* ", runs in turn" for a row whose frames' runs took turns, else "": the
+ * words a table puts after "K in flight". */
+const char *sb_stream_runs_note(const sb_stream_row *r);
 
 extern const char *const SB_STREAM_CSV_HEADER;
 

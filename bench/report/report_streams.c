@@ -61,7 +61,7 @@ static void who_cell(const sb_stream_row *r, char *out, size_t size)
     if (!r)
         snprintf(out, size, "-");
     else if (is_device_row(r))
-        snprintf(out, size, "%s, %d in flight", r->variant, r->in_flight);
+        snprintf(out, size, "%s, %d in flight%s", r->variant, r->in_flight, sb_stream_runs_note(r));
     else
         snprintf(out, size, "%s%s%.0d, %d side by side", r->variant, r->threads > 1 ? "@" : "",
                  r->threads > 1 ? r->threads : 0, r->in_flight);
@@ -111,7 +111,9 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 "frame's submission to its result on the host. *Bound*: one frame per max(upload, run, fetch) of "
                 "the variant alone, the most overlap of copies and kernels can give (CPU: the cores times one frame alone); above 100 %% where the "
                 "kernels of different frames also ran at once (kernels that leave the GPU room, which the bound, one "
-                "frame's run at a time, does not count). *J/frame*: "
+                "frame's run at a time, does not count); *runs in turn*: each frame's kernels waited for the "
+                "frame before it's, so runs never shared the GPU while copies still overlapped them (where kernels "
+                "that fill the GPU otherwise fall into lock-step, docs/measuring.md). *J/frame*: "
                 "energy over the timed second(s), GPU (NVML) and, in brackets, above the idle draw; n/a where "
                 "the counter is not readable (the CSV's energy_note says why). \xe2\x80\xa0 fewer than 3 frames an "
                 "instance were timed (slow frames: one or two waves); \xc2\xa7 unstable: a third of the timed frames "
@@ -184,7 +186,8 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
         return;
     fprintf(md, "## Frames in flight\n\nThe top rung streaming the set's scenes with K frames in flight, each "
                 "instance on its own CUDA stream with its own pinned buffers: the lesson of the frame, copy and "
-                "compute overlapped. *Bound*: one frame per max(upload, run, fetch) measured alone.\n\n"
+                "compute overlapped. *Bound*: one frame per max(upload, run, fetch) measured alone. *In turn*: "
+                "each frame's run waited for the one before it (an event), so only copies overlapped kernels.\n\n"
                 "| stage | scene | rung | K | frames/s | gain over K = 1 | latency p50 / p99 ms | upload / run / "
                 "fetch ms | %% of bound |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < ss->count; i++) {
@@ -192,15 +195,17 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
         if (!is_device_row(r))
             continue;
         for (int k = 0; k < ss->count && !one; k++)
-            if (ss->row[k].in_flight == 1 && !strcmp(ss->row[k].variant, r->variant) &&
+            if (ss->row[k].in_flight == 1 && !strcmp(ss->row[k].runs, "overlap") &&
+                !strcmp(ss->row[k].variant, r->variant) &&
                 !strcmp(ss->row[k].sequence, r->sequence) && !strcmp(ss->row[k].stage, r->stage))
                 one = &ss->row[k];
         char gain[32] = "-";
         if (one && one->fps > 0)
             snprintf(gain, sizeof gain, "%.2fx", r->fps / one->fps);
         int failed = !strcmp(r->agreement, "FAIL");
-        fprintf(md, "| %s | %s | %s | %d | %s%.1f%s | %s | %.3g / %.3g | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
-                r->stage, report_md(REPORT_TEXT, r->sequence), r->variant, r->in_flight, failed ? "FAIL " : "",
+        fprintf(md, "| %s | %s | %s | %d%s | %s%.1f%s | %s | %.3g / %.3g | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
+                r->stage, report_md(REPORT_TEXT, r->sequence), r->variant, r->in_flight,
+                strcmp(r->runs, "in-turn") ? "" : ", in turn", failed ? "FAIL " : "",
                 r->fps, stream_marks(r), gain, r->p50_ms, r->p99_ms, r->upload_ms, r->run_ms, r->fetch_ms, 100.0 * r->bound_fraction,
                 r->bound_by);
     }

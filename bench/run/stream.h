@@ -28,6 +28,7 @@ typedef struct sb_stream_request {
     int in_flight[SB_STREAM_KS], nk;   /* 0 given: 3 on the GPU, every CPU on the host */
     double seconds;              /* the timed pass at least (0: the default) */
     int rect[4], has_rect;       /* the object's rectangle in every frame (a glob's frames) */
+    int runs_in_turn;            /* GPU: each frame's run after the one before it (harness/stream.h) */
 } sb_stream_request;
 
 sb_status sb_run_stream(const sb_stream_request *q, sb_error *err);

@@ -46,6 +46,7 @@ void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, cons
     snprintf(row->bound_by, sizeof row->bound_by, "%s", res->bound_by);
     const sb_energy *e = &res->energy;
     int device = sb_is_device(v);
+    snprintf(row->runs, sizeof row->runs, "%s", !device ? "" : res->runs_in_turn ? "in-turn" : "overlap");
     row->gpu_j = device && e->gpu_j >= 0 && res->frames ? e->gpu_j / res->frames : -1;
     row->cpu_j = e->cpu_j >= 0 && res->frames ? e->cpu_j / res->frames : -1;
     row->gpu_idle_w = idle && idle->gpu_j >= 0 && idle->seconds > 0 ? idle->gpu_j / idle->seconds : -1;
@@ -79,9 +80,9 @@ static void joules_text(char *out, size_t size, const char *side, double j, doub
 void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
 {
     int device = !view_is_cpu_backend(r->backend);
-    fprintf(fp, "%s/%s%s%.0d %s, %s (%dx%d, %d distinct frames), %d in flight:\n", r->algo, r->variant,
+    fprintf(fp, "%s/%s%s%.0d %s, %s (%dx%d, %d distinct frames), %d in flight%s:\n", r->algo, r->variant,
             r->threads > 1 ? "@" : "", r->threads > 1 ? r->threads : 0, r->stage, r->sequence, r->width, r->height,
-            r->distinct, r->in_flight);
+            r->distinct, r->in_flight, sb_stream_runs_note(r));
     char thirds[48] = "";
     if (!strstr(r->flags, "few"))
         snprintf(thirds, sizeof thirds, "; thirds within %.0f %%", 100.0 * r->spread);
@@ -173,6 +174,7 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
     sb_stream_opts o;
     sb_stream_defaults(&o);
     o.threads = threads;
+    o.runs_in_turn = q->runs_in_turn;
     if (q->seconds > 0)
         o.min_seconds = q->seconds;
     int counted = frames_is_count(q->frames);

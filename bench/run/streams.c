@@ -2,8 +2,9 @@
  * an algorithm's single-frame rows, each of the set's scenes that the
  * algorithm takes (its bench size) streams through
  *   - the top of its GPU ladder (SB_LADDER_TOP) with 1, 2 and 3 frames in
- *     flight: the lessons page's frames-in-flight table, and the best GPU
- *     rate;
+ *     flight, and 2 with runs in turn (harness/stream.h: kernels that fill
+ *     the GPU fall into lock-step when two frames' runs overlap freely):
+ *     the lessons page's frames-in-flight table, and the best GPU rate;
  *   - the serial reference with one frame per usable core: frame-level
  *     parallelism, the honest CPU competitor of a stream.
  * Only algorithms run whole (not the steps of a pipeline) stream.  The
@@ -24,12 +25,17 @@
 #include <string.h>
 #include <time.h>
 
-enum { STREAM_GPU_KS = 3, STREAM_ROWS_MAX = 64 };
+enum { STREAM_GPU_KS = 4, STREAM_ROWS_MAX = 64 };
+
+/* The GPU rows: frames in flight, and whether their runs take turns. */
+static const struct {
+    int k, in_turn;
+} GPU_ROWS[STREAM_GPU_KS] = { { 1, 0 }, { 2, 0 }, { 3, 0 }, { 2, 1 } };
 
 /* The variants an algorithm streams, with their frames in flight. */
 typedef struct stream_plan {
     const sb_variant *v;
-    int ks[STREAM_GPU_KS], nk;
+    int ks[STREAM_GPU_KS], in_turn[STREAM_GPU_KS], nk;
 } stream_plan;
 
 static int plan_streams(const bench_run *r, const sb_algo *algo, int stage, stream_plan *plan)
@@ -53,11 +59,14 @@ static int plan_streams(const bench_run *r, const sb_algo *algo, int stage, stre
             stream_plan *p = &plan[n++];
             p->v = v;
             if (top) {
-                for (int k = 0; k < STREAM_GPU_KS; k++)
-                    p->ks[k] = k + 1;
+                for (int k = 0; k < STREAM_GPU_KS; k++) {
+                    p->ks[k] = GPU_ROWS[k].k;
+                    p->in_turn[k] = GPU_ROWS[k].in_turn;
+                }
                 p->nk = v->flags & SB_ONE_AT_A_TIME ? 1 : STREAM_GPU_KS;
             } else {
                 p->ks[0] = sb_usable_cores();
+                p->in_turn[0] = 0;
                 p->nk = 1;
             }
         }
@@ -118,12 +127,13 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
         sb_stream_defaults(&o);
         for (int k = 0; k < plan[i].nk && !st && *nrows < STREAM_ROWS_MAX; k++) {
             o.in_flight = plan[i].ks[k];
+            o.runs_in_turn = plan[i].in_turn[k];
             sb_stream_result res;
             sb_error row_err = { SB_OK, "" };
             sb_status rst = sb_stream_measure(fr.c, fr.count, plan[i].v, &o, &res, &row_err);
             if (rst) {              /* one row that cannot run (device memory): said, and the run goes on */
-                fprintf(stderr, "%s/%s stream of %s, %d in flight: %s\n", algo->name, plan[i].v->name, seq->name,
-                        o.in_flight, row_err.msg);
+                fprintf(stderr, "%s/%s stream of %s, %d in flight%s: %s\n", algo->name, plan[i].v->name,
+                        seq->name, o.in_flight, o.runs_in_turn ? ", runs in turn" : "", row_err.msg);
                 r->errors++;
                 continue;
             }
@@ -131,15 +141,16 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
             sb_stream_row_fill(row, algo, stage, plan[i].v, seq, &res, idle);
             stamp_row(r, row);
             if (!r->o->quiet)
-                fprintf(stderr, "  stream %s/%s %s, %d in flight: %.1f frames/s, p99 %.3f ms, %.0f %% of its bound "
-                                "(%s), %s%s%s\n", algo->name, plan[i].v->name, seq->name, row->in_flight, row->fps,
+                fprintf(stderr, "  stream %s/%s %s, %d in flight%s: %.1f frames/s, p99 %.3f ms, %.0f %% of its "
+                                "bound (%s), %s%s%s\n", algo->name, plan[i].v->name, seq->name, row->in_flight,
+                        sb_stream_runs_note(row), row->fps,
                         row->p99_ms, 100.0 * row->bound_fraction, row->bound_by, row->agreement,
                         row->flags[0] ? ", " : "", row->flags);
             r->noisy += strstr(row->flags, "unstable") != NULL;
             if (!res.agreement.ok) {
                 char label[200];
-                snprintf(label, sizeof label, "%s %s stream %s K=%d %s", algo->name, algo->stages[stage],
-                         plan[i].v->name, row->in_flight, seq->name);
+                snprintf(label, sizeof label, "%s %s stream %s K=%d%s %s", algo->name, algo->stages[stage],
+                         plan[i].v->name, row->in_flight, sb_stream_runs_note(row), seq->name);
                 run_note_failure(r, label, res.agreement.metric);
             }
         }

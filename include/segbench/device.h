@@ -46,6 +46,15 @@ sb_status sb_device_stream_create(void **stream, sb_error *err);
 void sb_device_stream_destroy(void *stream);
 sb_status sb_device_sync(void *stream, sb_error *err);
 
+/* An event, to order work across streams: record() marks the point the
+ * stream's work has reached; wait() makes later work on another stream
+ * start only once that point is passed (the record made before the call:
+ * a later record of the same event does not move it). */
+sb_status sb_device_event_create(void **event, sb_error *err);
+void sb_device_event_destroy(void *event);
+sb_status sb_device_event_record(void *event, void *stream, sb_error *err);
+sb_status sb_device_stream_wait(void *stream, void *event, sb_error *err);
+
 /* A pair of CUDA events: begin() records the first on the stream, end()
  * records the second, waits for it and returns the elapsed milliseconds.
  * end() also reports any error raised by the work in between. */

@@ -58,8 +58,33 @@ static void test_compare_stream_rows(void)
     free(text);
 }
 
+/* A row whose runs took turns is another row than the one at the same K
+ * whose runs overlapped: each is matched with its own kind. */
+static void test_compare_stream_runs(void)
+{
+    sb_stream_row base[] = { stream_row("cuda-fused", 2, 800, ""), stream_row("cuda-fused", 2, 1400, "") };
+    sb_stream_row cur[] = { stream_row("cuda-fused", 2, 1410, ""), stream_row("cuda-fused", 2, 790, "") };
+    snprintf(base[0].runs, sizeof base[0].runs, "overlap");
+    snprintf(base[1].runs, sizeof base[1].runs, "in-turn");
+    snprintf(cur[0].runs, sizeof cur[0].runs, "in-turn");
+    snprintf(cur[1].runs, sizeof cur[1].runs, "overlap");
+    sb_error err = { SB_OK, "" };
+    test_sh("mkdir -p %s %s", test_path("cr-base"), test_path("cr-cur"));
+    CHECK(sb_stream_rows_write(test_path("cr-base/integral.stream.csv"), base, 2, &err) == SB_OK);
+    CHECK(sb_stream_rows_write(test_path("cr-cur/integral.stream.csv"), cur, 2, &err) == SB_OK);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    int n = sb_compare_stream_rows(test_path("cr-base"), test_path("cr-cur"), "integral", NULL, fp);
+    fclose(fp);
+    CHECKF(n == 2 && text && !strstr(text, "faster") && !strstr(text, "slower") && strstr(text, "K=2 in turn"),
+           "%d rows compared; each with its own kind, both the same: %s", n, text);
+    free(text);
+}
+
 const sb_test tests_compare_streams[] = {
     { "compare: two sets' stream rows, frames/s: same within 10 % or flagged, faster, slower, one side only",
       test_compare_stream_rows },
+    { "compare: a stream row whose runs took turns is matched only with its own kind", test_compare_stream_runs },
 };
 const int tests_compare_streams_count = sizeof tests_compare_streams / sizeof tests_compare_streams[0];

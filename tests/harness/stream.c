@@ -257,6 +257,9 @@ static void test_sequence_glob(void)
            r->code, r->err);
     r = cli("stream integral/cpu --frames %s --in-flight 0", test_shq(test_path("seq/clip-f*.png")));
     CHECKF(r->code == 2 && test_lines(r->err) == 1, "--in-flight 0: exit %d: %s", r->code, r->err);
+    r = cli("stream integral/cpu --frames %s --runs sideways", test_shq(test_path("seq/clip-f*.png")));
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "--runs"), "--runs sideways: exit %d: %s",
+           r->code, r->err);
 }
 
 /* A set with a scene: the generator's frames differ and repeat, and bench
@@ -318,7 +321,14 @@ static void test_scene_and_bench_streams(void)
         int m = 0;
         CHECK(sb_stream_rows_write(path, rows, n, &err) == SB_OK && sb_stream_rows_read(path, &again, &m, &err) == SB_OK);
         CHECK(m == n && again && again[0].fps == rows[0].fps && strcmp(again[0].metric, rows[0].metric) == 0 &&
-              again[0].gpu_j == rows[0].gpu_j && strcmp(again[0].flags, rows[0].flags) == 0);
+              again[0].gpu_j == rows[0].gpu_j && strcmp(again[0].flags, rows[0].flags) == 0 &&
+              strcmp(again[0].runs, rows[0].runs) == 0 && !rows[0].runs[0]);   /* a host row: no GPU runs */
+        free(again);
+        /* a GPU row's runs survive the round trip */
+        snprintf(rows[0].runs, sizeof rows[0].runs, "in-turn");
+        CHECK(sb_stream_rows_write(path, rows, 1, &err) == SB_OK && sb_stream_rows_read(path, &again, &m, &err) == SB_OK);
+        CHECKF(m == 1 && again && strcmp(again[0].runs, "in-turn") == 0 && strcmp(again[0].flags, rows[0].flags) == 0,
+               "runs read back as '%s'", m == 1 && again ? again[0].runs : "");
         free(again);
         /* a file from before the spread and flags columns reads as before */
         snprintf(path, sizeof path, "%s/old.stream.csv", root);
@@ -335,7 +345,8 @@ static void test_scene_and_bench_streams(void)
         }
         CHECK(sb_stream_rows_read(path, &again, &m, &err) == SB_OK);
         CHECK(m == 1 && again && again[0].fps == 32000.5 && again[0].cpu_j < 0 && again[0].gpu_j == 0.005 &&
-              !again[0].flags[0] && strcmp(again[0].run_id, "run1") == 0);
+              !again[0].flags[0] && strcmp(again[0].run_id, "run1") == 0 &&
+              strcmp(again[0].runs, "overlap") == 0);   /* the only way a GPU row ran before the column */
         free(again);
     }
     free(rows);
