@@ -27,33 +27,44 @@ static sb_stream_row stream_row(const char *variant, int k, double fps, const ch
     return r;
 }
 
+/* The two sets written under test_path(name-base) and test_path(name-cur),
+ * and compare's stream table of them (malloc'd); *n the rows compared. */
+static char *compare_sets(const char *name, const sb_stream_row *base, int nb, const sb_stream_row *cur, int nc,
+                          const char *variants, int *n)
+{
+    sb_error err = { SB_OK, "" };
+    test_sh("mkdir -p %s %s", test_pathf("%s-base", name), test_pathf("%s-cur", name));
+    CHECK(sb_stream_rows_write(test_pathf("%s-base/integral.stream.csv", name), base, nb, &err) == SB_OK);
+    CHECK(sb_stream_rows_write(test_pathf("%s-cur/integral.stream.csv", name), cur, nc, &err) == SB_OK);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    *n = sb_compare_stream_rows(test_pathf("%s-base", name), test_pathf("%s-cur", name), "integral", variants, fp);
+    fclose(fp);
+    if (!text) {
+        fprintf(stderr, "compare_sets: out of memory\n");
+        exit(2);
+    }
+    return text;
+}
+
 static void test_compare_stream_rows(void)
 {
     sb_stream_row base[] = { stream_row("cuda-fused", 1, 1000, ""), stream_row("cuda-fused", 2, 1000, ""),
                              stream_row("cpu", 4, 100, ""), stream_row("cuda-fused", 3, 1000, "") };
     sb_stream_row cur[] = { stream_row("cuda-fused", 1, 1050, ""), stream_row("cuda-fused", 2, 1300, ""),
                             stream_row("cpu", 4, 60, "unstable"), stream_row("cuda-pdl", 2, 900, "") };
-    sb_error err = { SB_OK, "" };
-    test_sh("mkdir -p %s %s", test_path("cs-base"), test_path("cs-cur"));
-    CHECK(sb_stream_rows_write(test_path("cs-base/integral.stream.csv"), base, 4, &err) == SB_OK);
-    CHECK(sb_stream_rows_write(test_path("cs-cur/integral.stream.csv"), cur, 4, &err) == SB_OK);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
-    int n = sb_compare_stream_rows(test_path("cs-base"), test_path("cs-cur"), "integral", NULL, fp);
-    fclose(fp);
+    int n;
+    char *text = compare_sets("cs", base, 4, cur, 4, NULL, &n);
     CHECKF(n == 3, "%d rows compared: %s", n, text);
-    CHECKF(text && strstr(text, "K=1 scene-64x48") && strstr(strstr(text, "K=1 scene-64x48"), "same"),
+    CHECKF(strstr(text, "K=1 scene-64x48") && strstr(strstr(text, "K=1 scene-64x48"), "same"),
            "within 10 %%: same: %s", text);
-    CHECKF(text && strstr(text, "1.30x  faster"), "30 %% more frames/s: faster: %s", text);
-    CHECKF(text && strstr(text, "same (flagged: unstable)"), "a flagged row is same: %s", text);
-    CHECKF(text && strstr(text, "only in the baseline") && strstr(text, "cuda-pdl K=2 scene-64x48: only in the current"),
+    CHECKF(strstr(text, "1.30x  faster"), "30 %% more frames/s: faster: %s", text);
+    CHECKF(strstr(text, "same (flagged: unstable)"), "a flagged row is same: %s", text);
+    CHECKF(strstr(text, "only in the baseline") && strstr(text, "cuda-pdl K=2 scene-64x48: only in the current"),
            "rows on one side only: %s", text);
     free(text);
-    text = NULL;
-    fp = open_memstream(&text, &len);
-    n = sb_compare_stream_rows(test_path("cs-base"), test_path("cs-cur"), "integral", "cpu", fp);
-    fclose(fp);
+    text = compare_sets("cs", base, 4, cur, 4, "cpu", &n);
     CHECKF(n == 1 && !strstr(text, "cuda-fused"), "--variant cpu: %d rows: %s", n, text);
     free(text);
 }
@@ -68,16 +79,9 @@ static void test_compare_stream_runs(void)
     snprintf(base[1].runs, sizeof base[1].runs, "in-turn");
     snprintf(cur[0].runs, sizeof cur[0].runs, "in-turn");
     snprintf(cur[1].runs, sizeof cur[1].runs, "overlap");
-    sb_error err = { SB_OK, "" };
-    test_sh("mkdir -p %s %s", test_path("cr-base"), test_path("cr-cur"));
-    CHECK(sb_stream_rows_write(test_path("cr-base/integral.stream.csv"), base, 2, &err) == SB_OK);
-    CHECK(sb_stream_rows_write(test_path("cr-cur/integral.stream.csv"), cur, 2, &err) == SB_OK);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
-    int n = sb_compare_stream_rows(test_path("cr-base"), test_path("cr-cur"), "integral", NULL, fp);
-    fclose(fp);
-    CHECKF(n == 2 && text && !strstr(text, "faster") && !strstr(text, "slower") && strstr(text, "K=2 in turn"),
+    int n;
+    char *text = compare_sets("cr", base, 2, cur, 2, NULL, &n);
+    CHECKF(n == 2 && !strstr(text, "faster") && !strstr(text, "slower") && strstr(text, "K=2 in turn"),
            "%d rows compared; each with its own kind, both the same: %s", n, text);
     free(text);
 }
