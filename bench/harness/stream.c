@@ -447,11 +447,9 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     int k = o->in_flight;
     pass p = { .inst = inst, .k = k, .frames = frames, .n = n };
     turn t = { .last = NULL };
-    if (o->runs_in_turn && sb_is_device(v)) {
-        pthread_mutex_init(&t.lock, NULL);
-        p.turn = &t;
-        r->runs_in_turn = 1;
-    }
+    pthread_mutex_init(&t.lock, NULL);
+    r->runs_in_turn = o->runs_in_turn && sb_is_device(v);
+    p.turn = r->runs_in_turn ? &t : NULL;
 
     /* 1. check pass */
     p.total = n > k ? n : k;
@@ -465,8 +463,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     if (!st && p.failed) {
         pass_free(&p);
         instances_close(inst, k);
-        if (p.turn)
-            pthread_mutex_destroy(&t.lock);
+        pthread_mutex_destroy(&t.lock);
         return SB_OK;
     }
     double per_frame = p.total ? wall * k / p.total : 0;
@@ -504,7 +501,6 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         check_last(frames, inst, k, v, r);         /* 5. */
     }
     instances_close(inst, k);
-    if (p.turn)
-        pthread_mutex_destroy(&t.lock);
+    pthread_mutex_destroy(&t.lock);
     return st;
 }
