@@ -119,7 +119,7 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 "instance were timed (slow frames: one or two waves); \xc2\xa7 unstable: a third of the timed frames "
                 "ran more than 10 %% from the whole's rate, so another run may differ as much. A stream row is "
                 "one measurement: on the H100 host 38-39 of its 39 GPU rows repeated within 10 %% on other instances "
-                "(39 of 39 on 2026-11-27), "
+                "(39 of 39, then 52 of 52, on 2026-11-27), "
                 "4-7 of its 13 CPU rows (docs/measuring.md).\n\n");
     fprintf(md, "| algorithm | stage | scene | best GPU | frames/s | latency p50 / p99 ms | GPU J/frame (above idle) | "
                 "%% of bound | best CPU | frames/s | GPU vs CPU |\n|---|---|---|---|---:|---:|---:|---:|---|---:|---:|\n");
