@@ -74,6 +74,16 @@ static void test_cuda_stub(void)
  * reference solution restored passes (exit 0).  On one core nothing can
  * be faster than the serial parent: there the restored solution passes
  * as a lesson that cannot win (no TODO left, as fast as the reference). */
+/* A solution's grade on this machine: exact, and faster than its parent
+ * (exit 0), or -- on a busy 2-core runner, where a speed-up of 1.2-1.5x
+ * may not show as significant -- "exact but not faster" (exit 3) with no
+ * TODO left; never a wrong answer.  A unit test asserts correctness, not
+ * speed (the grades of record are the H100's). */
+static int exact_solution(const cli_result *r)
+{
+    return r->code == 0 || (r->code == 3 && strstr(r->err, "is exact") && !strstr(r->err, "TODO"));
+}
+
 static void test_grade_openmp(void)
 {
     const char *exe = test_segbench_path();
@@ -213,18 +223,14 @@ static void test_grade_openmp(void)
     CHECK(r->code == 0);
     CHECKF(system(make) == 0, "make with the pthread solutions failed (see %s/make.log)", tree);
     r = cli_exe(copy_exe, grade_strips, tree);
-    CHECKF(r->code == 0 && strstr(r->out, "grade integral/student-pthread-strips: PASS") &&
+    CHECKF(exact_solution(r) && (r->code || strstr(r->out, "grade integral/student-pthread-strips: PASS")) &&
                strstr(r->out, "its parent pthread"),
            "the pthread solution: exit %d: %s%s", r->code, r->out, r->err);
     r = cli_exe(copy_exe, grade_pool, tree);
     CHECKF(r->code == 1 && strstr(r->err, "wrong output") && strstr(r->out, "FAIL (wrong)"),
            "the pool that does not wait for its workers: exit %d: %s%s", r->code, r->out, r->err);
-    /* The max-flow's solution: exact, and on two cores 1.3-1.5x its parent
-     * on this machine; a busy 2-core runner may not show it, so "exact
-     * but not faster" (exit 3) is accepted, never a wrong answer. */
     r = cli_exe(copy_exe, grade_cut, tree);
-    CHECKF(r->code == 0 || (r->code == 3 && strstr(r->err, "is exact") && !strstr(r->err, "TODO")),
-           "the max-flow solution: exit %d: %s%s", r->code, r->out, r->err);
+    CHECKF(exact_solution(r), "the max-flow solution: exit %d: %s%s", r->code, r->out, r->err);
     r = cli("exercise integral/pthread --root %s", tree);
     CHECKF(r->code == 2 && strstr(r->err, "integral/pthread-strips, which grows from it"), "exit %d: %s%s", r->code,
            r->out, r->err);
