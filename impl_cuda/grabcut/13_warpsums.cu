@@ -1,6 +1,10 @@
 /* 13_warpsums.cu - GrabCut with its k-means and GMM sums gathered a warp
  * at a time (variant "cuda-warpsums" of the pipeline; the steps' own are
- * in 2_warpsums.cu).
+ * in 2_warpsums.cu), and of grabcut-maxflow.  In grabcut-maxflow it is
+ * A branch of cuda-longer that changes nothing: a single cut runs no
+ * k-means or GMM sums, so it is cuda-longer's cut, carried so that the
+ * branches after it (cuda-keep, cuda-bfs32) show one idea each in both
+ * ladders.
  *
  * Grows from cuda-longer, whose cut it keeps.  The idea: aggregate in
  * the warp before touching shared memory.  Once the rungs before had
@@ -639,10 +643,17 @@ static void warp_learn(gc_dev *d) { warp_learn_sums<<<gc_blocks(d), GC_BLOCK, 0,
 static const gc_sums warp_sums = { warp_kmeans, warp_learn };
 /* ---- the variants ---- */
 
+GC_CUDA_OPS(maxflow_warpsums, GC_MAXFLOW, graph_cut, warp_sums)
 GC_CUDA_OPS(pipeline_warpsums, GC_PIPELINE, graph_cut, warp_sums)
 
 SB_VARIANT("grabcut", "cuda-warpsums", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
            "cuda-longer with the k-means and GMM sums gathered a warp at a time",
            pipeline_warpsums_prepare, pipeline_warpsums_upload, pipeline_warpsums_run, pipeline_warpsums_fetch,
            pipeline_warpsums_release)
+SB_VARIANT("grabcut-maxflow", "cuda-warpsums", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
+           "cuda-longer's cut, carrying the pipeline's warp sums (a single cut runs none)",
+           maxflow_warpsums_prepare, maxflow_warpsums_upload, maxflow_warpsums_run, maxflow_warpsums_fetch,
+           maxflow_warpsums_release)
+SB_RUNG("grabcut-maxflow", "cuda-warpsums", "cuda-longer",
+        "the pipeline's warp sums carried along: a single cut runs no k-means or GMM step (a step for cuda-keep)")
 SB_RUNG("grabcut", "cuda-warpsums", "cuda-longer", "the k-means and GMM sums gathered a warp at a time: one shared atomic per distinct component")
