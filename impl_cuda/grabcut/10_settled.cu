@@ -21,12 +21,12 @@
  * stamps every tile with the number before its first launch.  The same
  * heights, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 23.37 -> 12.77 ms (1.83x), per frame 24.22 -> 13.61 ms (1.78x)
+ *     kernel 23.23 -> 12.85 ms (1.81x), per frame 24.12 -> 13.71 ms (1.76x)
  *   grabcut rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 35.76 -> 23.1 ms (same (1.55x)), per frame 35.92 -> 23.29 ms (1.54x)
+ *     kernel 35.64 -> 23.17 ms (same (1.54x)), per frame 35.9 -> 23.34 ms (1.54x)
  */
 #include "gc_device.cuh"
 

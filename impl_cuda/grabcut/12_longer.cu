@@ -15,12 +15,12 @@
  * before.  Half the launches for the same rounds; the sweeps and
  * relabels differ from cuda-tally's, the flow and the cut do not.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 12.09 -> 11.01 ms (1.10x), per frame 12.93 -> 11.84 ms (1.09x)
+ *     kernel 12.09 -> 10.94 ms (1.10x), per frame 12.92 -> 11.77 ms (1.10x)
  *   grabcut rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 22.16 -> 20.7 ms (same (1.07x)), per frame 22.3 -> 20.89 ms (1.07x)
+ *     kernel 22.11 -> 20.71 ms (same (1.07x)), per frame 22.35 -> 20.95 ms (1.07x)
  */
 #include "gc_device.cuh"
 

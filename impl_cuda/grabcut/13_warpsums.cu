@@ -24,10 +24,12 @@
  * changed-label count is a ballot.  The sums are integers, so the totals,
  * centres and mixtures are equal to the bit.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
  * written by make lesson-headers, checked by make test):
+ *   grabcut-maxflow rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
+ *     kernel 10.94 -> 10.99 ms (same (1.00x)), per frame 11.77 -> 11.83 ms (0.99x)
  *   grabcut rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 20.7 -> 15.24 ms (1.36x), per frame 20.89 -> 15.42 ms (1.36x)
+ *     kernel 20.71 -> 15.25 ms (1.36x), per frame 20.95 -> 15.43 ms (1.36x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -19,12 +19,12 @@
  * bought on the H100: a loss, 0.84x for one cut at 1080p: two launches a
  * phase (the phase, then its decision) cost more than a grid barrier.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 202.3 -> 245.7 ms (0.82x), per frame 213.5 -> 249.7 ms (0.86x)
+ *     kernel 208.6 -> 248.7 ms (0.84x), per frame 203.6 -> 242.3 ms (0.84x)
  *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 824.6 -> 968.2 ms (0.85x), per frame 825.4 -> 980.3 ms (0.84x)
+ *     kernel 845.2 -> 1005 ms (0.84x), per frame 853.9 -> 1011 ms (0.84x)
  */
 #include "gc_device.cuh"
 

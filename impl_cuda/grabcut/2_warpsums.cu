@@ -19,12 +19,12 @@
  * the file is cuda-global's (its cut unused by these two steps); the
  * pipeline takes the same sums in 13_warpsums.cu.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 2.391 -> 0.2712 ms (8.82x), per frame 2.569 -> 0.4475 ms (5.74x)
+ *     kernel 2.393 -> 0.2789 ms (8.58x), per frame 2.588 -> 0.5825 ms (4.44x)
  *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 1.241 -> 0.1517 ms (8.18x), per frame 1.484 -> 0.3861 ms (3.84x)
+ *     kernel 1.241 -> 0.1521 ms (8.16x), per frame 1.473 -> 0.368 ms (4.00x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

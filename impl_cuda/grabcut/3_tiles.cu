@@ -22,12 +22,12 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 245.7 -> 28.44 ms (8.64x), per frame 249.7 -> 29.34 ms (8.51x)
+ *     kernel 248.7 -> 28.17 ms (8.83x), per frame 242.3 -> 29.02 ms (8.35x)
  *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 968.2 -> 108.2 ms (8.95x), per frame 980.3 -> 108.5 ms (9.04x)
+ *     kernel 1005 -> 107.9 ms (9.32x), per frame 1011 -> 107.4 ms (9.42x)
  */
 #include "gc_device.cuh"
 

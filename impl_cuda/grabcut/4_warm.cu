@@ -26,12 +26,12 @@
  * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
  * repair.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 28.44 -> 28.53 ms (same (1.00x)), per frame 29.34 -> 29.09 ms (1.01x)
+ *     kernel 28.17 -> 28.29 ms (same (1.00x)), per frame 29.02 -> 29.18 ms (0.99x)
  *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 108.2 -> 42.45 ms (2.55x), per frame 108.5 -> 42.58 ms (2.55x)
+ *     kernel 107.9 -> 42.39 ms (2.55x), per frame 107.4 -> 42.42 ms (2.53x)
  */
 #include "gc_device.cuh"
 

@@ -24,12 +24,12 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 28.53 -> 26.45 ms (same (1.08x)), per frame 29.09 -> 27.32 ms (1.06x)
+ *     kernel 28.29 -> 26.33 ms (same (1.07x)), per frame 29.18 -> 27.18 ms (1.07x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 42.45 -> 39.62 ms (same (1.07x)), per frame 42.58 -> 39.8 ms (1.07x)
+ *     kernel 42.39 -> 39.46 ms (same (1.07x)), per frame 42.42 -> 39.71 ms (1.07x)
  */
 #include "gc_device.cuh"
 

@@ -17,12 +17,12 @@
  * pushes, their order and the relabels are cuda-graph's: the same sweeps,
  * the same cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 26.45 -> 23.7 ms (same (1.12x)), per frame 27.32 -> 24.56 ms (1.11x)
+ *     kernel 26.33 -> 23.61 ms (same (1.12x)), per frame 27.18 -> 24.46 ms (1.11x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 39.62 -> 36.24 ms (same (1.09x)), per frame 39.8 -> 36.47 ms (1.09x)
+ *     kernel 39.46 -> 36.1 ms (same (1.09x)), per frame 39.71 -> 36.3 ms (1.09x)
  */
 #include "gc_device.cuh"
 
