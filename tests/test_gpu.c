@@ -564,8 +564,10 @@ static int32_t *stale_terms(const sb_gc_graph *g, unsigned long long seed)
  * against Boykov-Kolmogorov, from zero flow and (the warm solvers) from a
  * stale flow: the cut of other t-links first.  From zero flow, cuda-global
  * and cuda-launches must take exactly the host rounds' round and relabel
- * counts (the same synchronous algorithm), and cuda-graph cuda-tiles' sweeps and
- * relabels (the same loop, driven from the device). */
+ * counts (the same synchronous algorithm), cuda-graph cuda-tiles' sweeps and
+ * relabels (the same loop, driven from the device), and cuda-keep and
+ * cuda-bfs32 cuda-warpsums' (a cold cut keeps nothing; the relabel's exact
+ * distances do not depend on its tiles). */
 static void test_gpu_maxflow_graphs(void)
 {
     static const int sizes[][2] = { { 1, 1 }, { 17, 13 }, { 33, 7 }, { 1, 45 }, { 100, 37 }, { 129, 65 },
@@ -599,6 +601,8 @@ static void test_gpu_maxflow_graphs(void)
             for (int from_stale = 0; from_stale < 2; from_stale++) {
                 p.stale_term = from_stale ? stale : NULL;
                 int tiles_sweeps = -1, tiles_relabels = -1;      /* cuda-tiles', for cuda-graph */
+                static const char *const same_as_warpsums[] = { "cuda-warpsums", "cuda-keep", "cuda-bfs32" };
+                int counts[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };     /* their sweeps and relabels */
                 for (int i = 0; i < sb_variant_count(); i++) {
                     const sb_variant *v = sb_variant_at(i);
                     if (strcmp(v->algo, "grabcut-maxflow") || !(v->flags & SB_DEVICE) || !v->ops ||
@@ -623,6 +627,11 @@ static void test_gpu_maxflow_graphs(void)
                             tiles_sweeps = got->rounds;
                             tiles_relabels = got->relabels;
                         }
+                        for (int j = 0; j < 3; j++)
+                            if (!st && !from_stale && !strcmp(v->name, same_as_warpsums[j])) {
+                                counts[j][0] = got->rounds;
+                                counts[j][1] = got->relabels;
+                            }
                         if (!st && !from_stale && !strcmp(v->name, "cuda-graph"))
                             CHECKF(got->rounds == tiles_sweeps && got->relabels == tiles_relabels,
                                    "%dx%d kind %d: cuda-graph %d sweeps %d relabels, cuda-tiles %d and %d", w, h,
@@ -631,6 +640,13 @@ static void test_gpu_maxflow_graphs(void)
                     }
                     CHECKF(st == SB_OK, "maxflow/%s %dx%d kind %d%s: %s", v->name, w, h, kind, how, err.msg);
                     CHECKF(ag.ok, "maxflow/%s %dx%d kind %d%s: %s", v->name, w, h, kind, how, ag.metric);
+                }
+                for (int j = 1; j < 3 && !from_stale; j++) {
+                    if (*gpu_exclude && (counts[j][0] < 0 || counts[0][0] < 0))
+                        continue;                                  /* left out by --exclude */
+                    CHECKF(counts[j][0] == counts[0][0] && counts[j][1] == counts[0][1] && counts[0][0] >= 0,
+                           "%dx%d kind %d: %s %d sweeps %d relabels, cuda-warpsums %d and %d", w, h, kind,
+                           same_as_warpsums[j], counts[j][0], counts[j][1], counts[0][0], counts[0][1]);
                 }
             }
             free(stale);
