@@ -51,8 +51,7 @@ struct tile_net {
 /* When each tile last changed a height: launch `slot` of a batch is
  * number *base + slot. */
 struct bfs_tiles {
-    int *stamp;
-    long count;
+    int *stamp;                                 /* a tile-shaped init stamps every tile: no count */
     const int *base;
 };
 
@@ -462,7 +461,7 @@ static sb_status record_while(gc_dev *d, cudaStream_t s, cudaStream_t inner, con
 static sb_status record_bfs(gc_dev *d, cudaStream_t s, cudaStream_t inner, tile_net t, tile_flags *f, sb_error *err)
 {
     dim3 grid(sb_div_up(d->width, TILE), sb_div_up(d->height, TILE));
-    bfs_tiles bt = { ((tiles_state *)d->cut_state)->bfs_stamp, (long)grid.x * grid.y, &f->bfs_base };
+    bfs_tiles bt = { ((tiles_state *)d->cut_state)->bfs_stamp, &f->bfs_base };
     tile_bfs_init<<<grid, TILE * TILE, 0, s>>>(t, f->bfs, bt, &f->keep);
     SB_CUDA_LAUNCHED(err, d->who);
     return record_while(d, s, inner, [&](cudaGraphConditionalHandle changing) {
