@@ -14,10 +14,10 @@
  * once every SB_MF_RELABEL_EVERY rounds.  Every thread count takes the
  * same rounds to the same preflow as cpu-rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cpu-rounds -> pthread):
- *     kernel 7714 -> 2566 ms (3.01x), per frame 7714 -> 2566 ms (3.01x)
+ *     kernel 8609 -> 2121 ms (4.06x), per frame 8609 -> 2121 ms (4.06x)
  */
 #include "grabcut_host.h"
 

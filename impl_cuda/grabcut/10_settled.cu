@@ -21,12 +21,12 @@
  * stamps every tile with the number before its first launch.  The same
  * heights, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 23.23 -> 12.85 ms (1.81x), per frame 24.12 -> 13.71 ms (1.76x)
+ *     kernel 23.33 -> 12.79 ms (1.82x), per frame 24.17 -> 13.67 ms (1.77x)
  *   grabcut rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 35.64 -> 23.17 ms (same (1.54x)), per frame 35.9 -> 23.34 ms (1.54x)
+ *     kernel 35.56 -> 23.11 ms (same (1.54x)), per frame 35.79 -> 23.32 ms (1.53x)
  */
 #include "gc_device.cuh"
 

@@ -15,12 +15,12 @@
  * cuda-settled's; the flow and cut cannot differ).  One launch a sweep
  * fewer, and no pass over the nodes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 12.85 -> 12.09 ms (1.06x), per frame 13.71 -> 12.92 ms (1.06x)
+ *     kernel 12.79 -> 12.12 ms (1.06x), per frame 13.67 -> 13.07 ms (1.05x)
  *   grabcut rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 23.17 -> 22.11 ms (same (1.05x)), per frame 23.34 -> 22.35 ms (1.04x)
+ *     kernel 23.11 -> 22.13 ms (same (1.04x)), per frame 23.32 -> 22.33 ms (1.04x)
  */
 #include "gc_device.cuh"
 

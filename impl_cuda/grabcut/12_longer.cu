@@ -15,12 +15,12 @@
  * before.  Half the launches for the same rounds; the sweeps and
  * relabels differ from cuda-tally's, the flow and the cut do not.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 12.09 -> 10.94 ms (1.10x), per frame 12.92 -> 11.77 ms (1.10x)
+ *     kernel 12.12 -> 11.02 ms (1.10x), per frame 13.07 -> 11.88 ms (1.10x)
  *   grabcut rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 22.11 -> 20.71 ms (same (1.07x)), per frame 22.35 -> 20.95 ms (1.07x)
+ *     kernel 22.13 -> 20.71 ms (same (1.07x)), per frame 22.33 -> 20.94 ms (1.07x)
  */
 #include "gc_device.cuh"
 

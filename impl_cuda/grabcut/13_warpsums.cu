@@ -24,12 +24,12 @@
  * changed-label count is a ballot.  The sums are integers, so the totals,
  * centres and mixtures are equal to the bit.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 10.94 -> 10.99 ms (same (1.00x)), per frame 11.77 -> 11.83 ms (0.99x)
+ *     kernel 11.02 -> 11.02 ms (same (1.00x)), per frame 11.88 -> 11.9 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 20.71 -> 15.25 ms (1.36x), per frame 20.95 -> 15.43 ms (1.36x)
+ *     kernel 20.71 -> 15.26 ms (1.36x), per frame 20.94 -> 15.43 ms (1.36x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

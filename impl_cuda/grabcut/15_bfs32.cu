@@ -15,12 +15,12 @@
  * fruits (4 % slower), so the relabels' launches are not what a cut
  * waits for; its sweeps are.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warpsums -> cuda-bfs32):
- *     kernel 10.99 -> 11.02 ms (same (1.00x)), per frame 11.83 -> 11.89 ms (1.00x)
+ *     kernel 11.02 -> 11.03 ms (same (1.00x)), per frame 11.9 -> 11.9 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-warpsums -> cuda-bfs32):
- *     kernel 15.25 -> 15.54 ms (same (0.98x)), per frame 15.43 -> 15.77 ms (0.98x)
+ *     kernel 15.26 -> 15.5 ms (same (0.98x)), per frame 15.43 -> 15.74 ms (0.98x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -19,12 +19,12 @@
  * bought on the H100: a loss, 0.84x for one cut at 1080p: two launches a
  * phase (the phase, then its decision) cost more than a grid barrier.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 208.6 -> 248.7 ms (0.84x), per frame 203.6 -> 242.3 ms (0.84x)
+ *     kernel 209.8 -> 251.1 ms (0.84x), per frame 203.6 -> 242.9 ms (0.84x)
  *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 845.2 -> 1005 ms (0.84x), per frame 853.9 -> 1011 ms (0.84x)
+ *     kernel 848.8 -> 978.3 ms (0.87x), per frame 845 -> 986.6 ms (0.86x)
  */
 #include "gc_device.cuh"
 

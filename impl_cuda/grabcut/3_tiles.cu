@@ -22,12 +22,12 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 248.7 -> 28.17 ms (8.83x), per frame 242.3 -> 29.02 ms (8.35x)
+ *     kernel 251.1 -> 28.43 ms (8.83x), per frame 242.9 -> 29.25 ms (8.30x)
  *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 1005 -> 107.9 ms (9.32x), per frame 1011 -> 107.4 ms (9.42x)
+ *     kernel 978.3 -> 108.3 ms (9.04x), per frame 986.6 -> 107.6 ms (9.17x)
  */
 #include "gc_device.cuh"
 

@@ -26,12 +26,12 @@
  * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
  * repair.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 28.17 -> 28.29 ms (same (1.00x)), per frame 29.02 -> 29.18 ms (0.99x)
+ *     kernel 28.43 -> 28.54 ms (same (1.00x)), per frame 29.25 -> 29.41 ms (0.99x)
  *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 107.9 -> 42.39 ms (2.55x), per frame 107.4 -> 42.42 ms (2.53x)
+ *     kernel 108.3 -> 42.35 ms (2.56x), per frame 107.6 -> 42.52 ms (2.53x)
  */
 #include "gc_device.cuh"
 

@@ -24,12 +24,12 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 28.29 -> 26.33 ms (same (1.07x)), per frame 29.18 -> 27.18 ms (1.07x)
+ *     kernel 28.54 -> 26.39 ms (same (1.08x)), per frame 29.41 -> 27.24 ms (1.08x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 42.39 -> 39.46 ms (same (1.07x)), per frame 42.42 -> 39.71 ms (1.07x)
+ *     kernel 42.35 -> 39.4 ms (same (1.07x)), per frame 42.52 -> 39.6 ms (1.07x)
  */
 #include "gc_device.cuh"
 

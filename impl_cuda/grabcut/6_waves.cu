@@ -33,12 +33,12 @@
  * each sweep (tile_count, a pass over every node) is gone.  "Rounds" for
  * this variant count waves.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 26.33 -> 30.31 ms (same (0.87x)), per frame 27.18 -> 31.17 ms (0.87x)
+ *     kernel 26.39 -> 30.36 ms (same (0.87x)), per frame 27.24 -> 31.21 ms (0.87x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 39.46 -> 45.37 ms (same (0.87x)), per frame 39.71 -> 45.64 ms (0.87x)
+ *     kernel 39.4 -> 45.3 ms (same (0.87x)), per frame 39.6 -> 45.51 ms (0.87x)
  */
 #include "gc_device.cuh"
 

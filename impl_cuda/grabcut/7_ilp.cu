@@ -17,12 +17,12 @@
  * pushes, their order and the relabels are cuda-graph's: the same sweeps,
  * the same cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 26.33 -> 23.61 ms (same (1.12x)), per frame 27.18 -> 24.46 ms (1.11x)
+ *     kernel 26.39 -> 23.65 ms (same (1.12x)), per frame 27.24 -> 24.5 ms (1.11x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 39.46 -> 36.1 ms (same (1.09x)), per frame 39.71 -> 36.3 ms (1.09x)
+ *     kernel 39.4 -> 36.09 ms (same (1.09x)), per frame 39.6 -> 36.25 ms (1.09x)
  */
 #include "gc_device.cuh"
 

@@ -12,12 +12,12 @@
  * active?") is all the next round needs.  Two barriers a round, one
  * shared array fewer; the same pushes, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T070711Z-22f1, commit d928ab5;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 23.38 -> 23.23 ms (same (1.01x)), per frame 24.31 -> 24.12 ms (1.01x)
+ *     kernel 23.44 -> 23.33 ms (same (1.00x)), per frame 24.29 -> 24.17 ms (1.01x)
  *   grabcut rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 35.82 -> 35.64 ms (same (1.01x)), per frame 36.07 -> 35.9 ms (1.00x)
+ *     kernel 35.75 -> 35.56 ms (same (1.01x)), per frame 35.93 -> 35.79 ms (1.00x)
  */
 #include "gc_device.cuh"
 
