@@ -35,26 +35,49 @@ static const uint8_t *part_data(const void *out, const sb_out_part *p, int plane
     return plane ? *(const uint8_t *const *)at : (const uint8_t *)at;
 }
 
+/* Element i read as each kind it may be: signed, unsigned, floating. */
+typedef struct element {
+    long long s;
+    unsigned long long u;
+    double d;
+} element;
+
+static element element_at(const sb_out_part *p, const uint8_t *data, size_t i)
+{
+    const uint8_t *e = data + i * p->size;
+    element v = { 0, 0, 0.0 };
+    switch (p->size) {
+    case 1: v.s = (int8_t)e[0]; v.u = e[0]; break;
+    case 2: { int16_t x; memcpy(&x, e, 2); v.s = x; v.u = (uint16_t)x; break; }
+    case 4: { int32_t x; float f; memcpy(&x, e, 4); memcpy(&f, e, 4); v.s = x; v.u = (uint32_t)x; v.d = f; break; }
+    case 8: { int64_t x; memcpy(&x, e, 8); memcpy(&v.d, e, 8); v.s = x; v.u = (uint64_t)x; break; }
+    default: break;
+    }
+    return v;
+}
+
 /* Element i as text ("" for a record, whose bytes say nothing alone). */
 static void value_text(char *buf, size_t size, const sb_out_part *p, const uint8_t *data, size_t i)
 {
-    const uint8_t *e = data + i * p->size;
-    long long s = 0;
-    unsigned long long u = 0;
-    double d = 0.0;
-    switch (p->size) {
-    case 1: s = (int8_t)e[0]; u = e[0]; break;
-    case 2: { int16_t v; memcpy(&v, e, 2); s = v; u = (uint16_t)v; break; }
-    case 4: { int32_t v; float f; memcpy(&v, e, 4); memcpy(&f, e, 4); s = v; u = (uint32_t)v; d = f; break; }
-    case 8: { int64_t v; memcpy(&v, e, 8); memcpy(&d, e, 8); s = v; u = (uint64_t)v; break; }
-    default: break;
-    }
+    element v = element_at(p, data, i);
     switch (p->elem) {
-    case SB_ELEM_INT: snprintf(buf, size, "%lld", s); break;
-    case SB_ELEM_UINT: snprintf(buf, size, "%llu", u); break;
-    case SB_ELEM_FLOAT: snprintf(buf, size, p->size == 4 ? "%.9g" : "%.17g", d); break;
+    case SB_ELEM_INT: snprintf(buf, size, "%lld", v.s); break;
+    case SB_ELEM_UINT: snprintf(buf, size, "%llu", v.u); break;
+    case SB_ELEM_FLOAT: snprintf(buf, size, p->size == 4 ? "%.9g" : "%.17g", v.d); break;
     default: buf[0] = '\0'; break;
     }
+}
+
+/* Two integer elements of any widths and signedness: the same number? */
+static int same_integer(const sb_out_part *pw, const uint8_t *want, const sb_out_part *pg, const uint8_t *got,
+                        size_t i)
+{
+    element w = element_at(pw, want, i), g = element_at(pg, got, i);
+    int w_neg = pw->elem == SB_ELEM_INT && w.s < 0, g_neg = pg->elem == SB_ELEM_INT && g.s < 0;
+    if (w_neg || g_neg)
+        return w_neg && g_neg && w.s == g.s;
+    return (pw->elem == SB_ELEM_INT ? (unsigned long long)w.s : w.u) ==
+           (pg->elem == SB_ELEM_INT ? (unsigned long long)g.s : g.u);
 }
 
 static void where_text(char *buf, size_t size, const sb_out_part *p, size_t i)
@@ -79,11 +102,34 @@ typedef struct part_result {
     char error[160];
 } part_result;
 
-static part_result compare_part(const sb_out_part *p, const uint8_t *want, const uint8_t *got, unsigned flags)
+/* A narrow variant's plane against the reference's wider one, by value. */
+static part_result compare_values(const sb_out_part *pw, const uint8_t *want, const sb_out_part *pg,
+                                  const uint8_t *got)
+{
+    part_result r = { 0, 0, 0, 0, "" };
+    int integers = (pw->elem == SB_ELEM_INT || pw->elem == SB_ELEM_UINT) &&
+                   (pg->elem == SB_ELEM_INT || pg->elem == SB_ELEM_UINT);
+    if (!integers || pw->check != SB_CHECK_EXACT || pw->count != pg->count) {
+        snprintf(r.error, sizeof r.error, "%zu elements of %zu bytes against %zu of %zu: the layouts do not match",
+                 pg->count, pg->size, pw->count, pw->size);
+        r.failed = 1;
+        return r;
+    }
+    for (size_t i = 0; i < pw->count; i++)
+        if (!same_integer(pw, want, pg, got, i) && r.differ++ == 0)
+            r.first = i;
+    r.failed = r.differ > 0;
+    return r;
+}
+
+static part_result compare_part(const sb_out_part *p, const uint8_t *want, const sb_out_part *pg, const uint8_t *got,
+                                unsigned flags)
 {
     part_result r = { 0, 0, 0, 0, "" };
     if (p->check == SB_CHECK_REPORT)
         return r;
+    if (pg->size != p->size || pg->elem != p->elem)
+        return compare_values(p, want, pg, got);
     if (p->check == SB_CHECK_PARTITION) {
         long first = -1;
         sb_error err;
@@ -118,7 +164,7 @@ static void say_item(metric_text *t, int i, int n)
     say(t, "%s", i == 0 ? "" : i == n - 1 ? " and " : ", ");
 }
 
-static void say_equal(metric_text *t, const sb_out_layout *l, const void *want, int floor)
+static void say_equal(metric_text *t, const sb_out_layout *l, const sb_out_layout *lg, const void *want, int floor)
 {
     int n = l->planes, k = 0;
     for (int i = 0; i < l->fields; i++)
@@ -132,6 +178,8 @@ static void say_equal(metric_text *t, const sb_out_layout *l, const void *want, 
             say_item(t, k++, n);
             if (p->count != 1 || plane) {
                 say(t, "%zu %s%s", p->count, p->name, p->check == SB_CHECK_PARTITION ? " (as a partition)" : "");
+                if (plane && lg->plane[i].size != p->size)
+                    say(t, " (in %zu bits)", 8 * lg->plane[i].size);
             } else {
                 char v[64];
                 value_text(v, sizeof v, p, part_data(want, p, 0), 0);
@@ -142,12 +190,12 @@ static void say_equal(metric_text *t, const sb_out_layout *l, const void *want, 
 }
 
 static void say_differ(metric_text *t, const sb_out_part *p, const part_result *r, const uint8_t *want,
-                       const uint8_t *got, int *said)
+                       const sb_out_part *pg, const uint8_t *got, int *said)
 {
     char at[48], w[64], g[64];
     where_text(at, sizeof at, p, r->first);
     value_text(w, sizeof w, p, want, r->first);
-    value_text(g, sizeof g, p, got, r->first);
+    value_text(g, sizeof g, pg, got, r->first);
     say(t, "%s", (*said)++ ? "; " : "");
     if (r->error[0])
         say(t, "%s: could not compare: %s", p->name, r->error);
@@ -211,12 +259,22 @@ void sb_output_check(const sb_algo *algo, const sb_image *in, const void *params
     ag->ok = 0;
     snprintf(ag->verdict, sizeof ag->verdict, "FAIL");
 
-    /* the layout for this image and these parameters, made in a scratch struct */
-    sb_out_layout l;
+    /* the layouts for this image and these parameters, made in scratch
+     * structs: the reference's, and the variant's (a narrow one's own) */
+    sb_out_layout l, lg;
     memset(&l, 0, sizeof l);
-    void *shape = calloc(1, algo->output_size);
+    memset(&lg, 0, sizeof lg);
+    void *shape = calloc(1, algo->output_size), *narrow_shape = calloc(1, algo->output_size);
     sb_error err;
-    if (!shape || algo->output_layout(shape, in, params, &l, &err) != SB_OK) {
+    sb_layout_fn *got_layout = sb_output_layout_for(algo, variant_flags);
+    int made = shape && narrow_shape && algo->output_layout(shape, in, params, &l, &err) == SB_OK &&
+               got_layout(narrow_shape, in, params, &lg, &err) == SB_OK;
+    free(narrow_shape);
+    if (made && (lg.planes != l.planes || lg.fields != l.fields)) {
+        snprintf(err.msg, sizeof err.msg, "%s's narrow layout has other parts than its own", algo->name);
+        made = 0;
+    }
+    if (!made) {
         say(&t, "could not compare: %.200s", shape ? err.msg : "out of memory");
         free(shape);
         return;
@@ -236,16 +294,16 @@ void sb_output_check(const sb_algo *algo, const sb_image *in, const void *params
     int said = 0;
     for (int plane = 1; plane >= 0; plane--)
         for (int i = 0; i < (plane ? l.planes : l.fields); i++) {
-            const sb_out_part *p = plane ? &l.plane[i] : &l.field[i];
-            const uint8_t *w = part_data(want, p, plane), *g = part_data(got, p, plane);
-            part_result r = compare_part(p, w, g, variant_flags);
+            const sb_out_part *p = plane ? &l.plane[i] : &l.field[i], *pg = plane ? &lg.plane[i] : &lg.field[i];
+            const uint8_t *w = part_data(want, p, plane), *g = part_data(got, pg, plane);
+            part_result r = compare_part(p, w, pg, g, variant_flags);
             if (r.failed)
-                say_differ(&t, p, &r, w, g, &said);
+                say_differ(&t, p, &r, w, pg, g, &said);
         }
     ag->ok = said == 0;
     if (ag->ok) {
         snprintf(ag->verdict, sizeof ag->verdict, "exact");
-        say_equal(&t, &l, want, floor);
+        say_equal(&t, &l, &lg, want, floor);
     }
     say_reported(&t, &l, got);
     expected_free(&l, expected);

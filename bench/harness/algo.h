@@ -64,6 +64,10 @@ typedef struct sb_out_layout {
     sb_out_part *last;           /* the part added last (sb_out_check_*) */
 } sb_out_layout;
 
+/* Fill an output struct's own fields and declare its parts (outputs.h). */
+typedef sb_status sb_layout_fn(void *out, const sb_image *in, const void *params, sb_out_layout *l,
+                               sb_error *err);
+
 typedef struct sb_algo {
     const char *name;            /* "integral" */
     const char *summary;
@@ -86,8 +90,14 @@ typedef struct sb_algo {
      * result field with sb_out_plane / sb_out_field; SB_ERR_USAGE names a
      * bad parameter. */
     size_t output_size;
-    sb_status (*output_layout)(void *out, const sb_image *in, const void *params, sb_out_layout *l,
-                               sb_error *err);
+    sb_layout_fn *output_layout;
+
+    /* The same output in its narrowest types, for SB_NARROW variants (NULL:
+     * the algorithm has none): as output_layout, the same parts in the same
+     * order, some planes in fewer bytes an element (SLIC's labels in 16
+     * bits), so less crosses the bus.  The agreement check compares such a
+     * plane with the reference's by value. */
+    sb_layout_fn *narrow_layout;
 
     /* SB_FLOOR variants (a copy over the same bytes) are checked against
      * their own rule, not the reference: write the output the floor must

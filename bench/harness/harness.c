@@ -37,7 +37,7 @@ sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, 
     s->exec.stream = stream;
     s->exec.poison = poison;
     s->exec.who = v->who;
-    sb_status st = sb_output_alloc(c->algo, &s->out, c->input, c->params, err);
+    sb_status st = sb_output_alloc_for(c->algo, v->flags, &s->out, c->input, c->params, err);
     if (st)
         return st;
     if (poison)

@@ -43,7 +43,18 @@ void sb_out_check(sb_out_layout *l, sb_part_check check, unsigned flags)
 
 const sb_out_layout *sb_output_layout(const void *out) { return layout_of((void *)out); }
 
+sb_layout_fn *sb_output_layout_for(const sb_algo *algo, unsigned variant_flags)
+{
+    return (variant_flags & SB_NARROW) && algo->narrow_layout ? algo->narrow_layout : algo->output_layout;
+}
+
 sb_status sb_output_alloc(const sb_algo *algo, void **out, const sb_image *in, const void *params, sb_error *err)
+{
+    return sb_output_alloc_for(algo, 0, out, in, params, err);
+}
+
+sb_status sb_output_alloc_for(const sb_algo *algo, unsigned variant_flags, void **out, const sb_image *in,
+                              const void *params, sb_error *err)
 {
     *out = NULL;
     char *block = calloc(1, HEADER + algo->output_size);
@@ -51,7 +62,7 @@ sb_status sb_output_alloc(const sb_algo *algo, void **out, const sb_image *in, c
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory for the output", algo->name);
     void *o = block + HEADER;
     sb_out_layout *l = layout_of(o);
-    sb_status st = algo->output_layout(o, in, params, l, err);
+    sb_status st = sb_output_layout_for(algo, variant_flags)(o, in, params, l, err);
     for (int i = 0; !st && i < l->planes; i++)
         if (!(*plane_ptr(o, &l->plane[i]) = sb_host_alloc(bytes_of(&l->plane[i]) ? bytes_of(&l->plane[i]) : 1)))
             st = sb_fail(err, SB_ERR_NOMEM, "%s: out of memory for a %dx%d image's output", algo->name, in->width,

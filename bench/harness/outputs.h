@@ -43,6 +43,12 @@ void sb_out_check(sb_out_layout *l, sb_part_check check, unsigned flags);
     sb_out_field(l, offsetof(T, member), sizeof((T *)0)->member, name, elem, sizeof((T *)0)->member[0], count)
 
 sb_status sb_output_alloc(const sb_algo *algo, void **out, const sb_image *in, const void *params, sb_error *err);
+/* The output a variant with these flags writes: the narrow layout for an
+ * SB_NARROW variant of an algorithm that has one, else the same as above. */
+sb_status sb_output_alloc_for(const sb_algo *algo, unsigned variant_flags, void **out, const sb_image *in,
+                              const void *params, sb_error *err);
+/* The layout function behind sb_output_alloc_for. */
+sb_layout_fn *sb_output_layout_for(const sb_algo *algo, unsigned variant_flags);
 void sb_output_poison(void *out);
 void sb_output_free(void *out);     /* NULL: nothing */
 

@@ -154,9 +154,13 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
     r->weight_done += run_row_weight(p, im);
     run_account_row(r, v, p->threads, &m);
     run_progress_clear(r);
-    if (st == SB_ERR_DEVICE_MEMORY) {          /* the GPU cannot hold this image: say so, go on */
-        printf("%-9s %-6s %-14s t%-3d %-20s skipped: too little free GPU memory (%s)\n", algo->name,
-               algo->stages[c->stage], v->name, p->threads, im->name, err.msg);
+    if (st == SB_ERR_DEVICE_MEMORY || st == SB_ERR_LIMIT) {
+        /* the GPU cannot hold this image, or the variant cannot take this
+         * case by design (an SB_NARROW variant's values do not fit): say
+         * so, go on */
+        printf("%-9s %-6s %-14s t%-3d %-20s skipped: %s (%s)\n", algo->name, algo->stages[c->stage], v->name,
+               p->threads, im->name, st == SB_ERR_LIMIT ? "the variant cannot take it" : "too little free GPU memory",
+               err.msg);
         r->skipped++;
         sb_measurement_free(&m);
         return SB_OK;

@@ -351,7 +351,7 @@ sb_status sb_run_single(const sb_single_request *request, sb_error *err)
     if (!st && (q.v->flags & SB_DEVICE))
         st = sb_device_stream_create(&stream, err);
     if (!st)
-        st = sb_output_alloc(algo, &out, &cd.input, cd.params, err);
+        st = sb_output_alloc_for(algo, q.v->flags, &out, &cd.input, cd.params, err);
     double ms = 0.0;
     if (!st)
         st = run_and_write(&q, &cd, out, stream, &ms, err);

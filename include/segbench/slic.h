@@ -96,6 +96,9 @@ typedef struct sb_slic_centre {
 typedef struct sb_slic_out {
     int width, height;
     int32_t *labels;           /* width * height, rows packed */
+    uint16_t *labels16;        /* the same in 16 bits, in place of labels (NULL there), from a
+                                  variant that writes the narrow output (SB_NARROW); only
+                                  where every label fits (at most 65,536 superpixels) */
     int centre_count;          /* grid_w * grid_h */
     sb_slic_centre *centres;   /* after the last update */
     int superpixels;           /* distinct labels (full: labels are 0..superpixels-1) */

@@ -81,11 +81,17 @@ enum {
                               shares (a __constant__ array): two instances
                               running at once would overwrite each other's,
                               so a stream takes it one frame in flight */
-    SB_HOST_BOUND = 1 << 7  /* a device variant whose every pass waits on the
+    SB_HOST_BOUND = 1 << 7, /* a device variant whose every pass waits on the
                               host's own computing (k-means' update on the
                               CPU): its time moves with the host's noise, so
                               its rows run on a pinned host thread and get
                               the host rows' probes and unstable flag */
+    SB_NARROW = 1 << 8      /* writes its output in the algorithm's narrow
+                              layout (sb_algo.narrow_layout: SLIC's labels
+                              in 16 bits), so fewer bytes cross the bus;
+                              checked against the reference by value.  A
+                              case whose values do not fit, it refuses
+                              with SB_ERR_LIMIT, and bench skips the row */
 };
 
 typedef struct sb_variant {

@@ -17,6 +17,7 @@
 #include "segbench/kmeans.h"
 #include "segbench/grabcut.h"
 #include "segbench/meanshift.h"
+#include "segbench/slic.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -482,6 +483,71 @@ static void test_declared_checks(void)
     sb_image_free(&grey);
 }
 
+/* A narrow variant (SB_NARROW) gets the algorithm's narrow layout -- SLIC's
+ * labels in 16 bits, no 32-bit plane -- and the check compares it with the
+ * reference's 32-bit labels by value: equal numbers pass and say so, one
+ * moved label fails naming it, and a reference label no 16 bits hold
+ * (-1) never equals the 65535 its low bits make.  Every SB_NARROW variant's
+ * algorithm has a narrow layout. */
+static void test_narrow_outputs(void)
+{
+    sb_image rgb;
+    test_patchy_rgb(&rgb, 48, 40, 11);
+    const sb_algo *slic = sb_algo_find("slic");
+    sb_slic_params p;
+    slic->params_default(&p, 0);
+    sb_error err;
+    void *ref = NULL, *got = NULL;
+    CHECKF(sb_output_alloc(slic, &ref, &rgb, &p, &err) == SB_OK, "%s", err.msg);
+    CHECKF(sb_output_alloc_for(slic, SB_NARROW, &got, &rgb, &p, &err) == SB_OK, "%s", err.msg);
+    if (!ref || !got) {
+        sb_output_free(ref);
+        sb_output_free(got);
+        sb_image_free(&rgb);
+        return;
+    }
+    CHECKF(sb_slic_serial(&rgb, &p, ref, &err) == SB_OK, "%s", err.msg);
+    sb_slic_out *r = ref, *g = got;
+    CHECK(g->labels == NULL && g->labels16 != NULL && r->labels16 == NULL);
+    CHECK(sb_output_layout(got)->plane[0].size == 2 && sb_output_layout(ref)->plane[0].size == 4);
+    size_t n = 48 * 40;
+    for (size_t i = 0; i < n; i++)
+        g->labels16[i] = (uint16_t)r->labels[i];
+    memcpy(g->centres, r->centres, (size_t)r->centre_count * sizeof *r->centres);
+    g->superpixels = r->superpixels;
+
+    sb_agreement ag;
+    sb_output_check(slic, &rgb, &p, ref, got, SB_NARROW, &ag);
+    CHECKF(ag.ok && strstr(ag.metric, "1920 labels (in 16 bits)"), "%s", ag.metric);
+    g->labels16[48 * 5 + 7] ^= 1;
+    sb_output_check(slic, &rgb, &p, ref, got, SB_NARROW, &ag);
+    CHECKF(!ag.ok && strstr(ag.metric, "1 of 1920 labels differ, first at (7,5)"), "%s", ag.metric);
+    g->labels16[48 * 5 + 7] ^= 1;
+    int32_t was = r->labels[3];
+    r->labels[3] = -1;
+    g->labels16[3] = 65535;
+    sb_output_check(slic, &rgb, &p, ref, got, SB_NARROW, &ag);
+    CHECKF(!ag.ok && strstr(ag.metric, "first at (3,0): 65535 != -1"), "%s", ag.metric);
+    r->labels[3] = was;
+    g->labels16[3] = (uint16_t)was;
+    sb_output_check(slic, &rgb, &p, ref, ref, 0, &ag);     /* a 32-bit output says nothing of bits */
+    CHECKF(ag.ok && !strstr(ag.metric, "bits"), "%s", ag.metric);
+    sb_output_free(ref);
+    sb_output_free(got);
+    sb_image_free(&rgb);
+
+    int narrow = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (!(v->flags & SB_NARROW))
+            continue;
+        narrow++;
+        const sb_algo *a = sb_algo_find(v->algo);
+        CHECKF(a && a->narrow_layout, "%s is SB_NARROW but its algorithm has no narrow layout", v->who);
+    }
+    CHECK(narrow >= 1);
+}
+
 /* A pipeline step's input is made by the harness from the reference of
  * the steps before (algo->after, algo->feed): the merge step's input is
  * the filter's output, its flood labels the flood's; the filter, which
@@ -700,6 +766,8 @@ const sb_test tests_harness[] = {
     { "variants: one row each, from its own numbered file, every compiled one registered", test_registrations },
     { "agreement: each declared part compared as declared (partition, count, records; reported parts not)",
       test_declared_checks },
+    { "agreement: a narrow variant's 16-bit labels against the reference's 32-bit ones, by value",
+      test_narrow_outputs },
     { "cases: a pipeline step's input from the steps before, each run once", test_pipeline_steps },
     { "variants: variants.tsv keeps each variant's file (an older file: the registry's); written, it is read back",
       test_catalogue_source_file },
