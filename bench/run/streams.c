@@ -5,6 +5,9 @@
  *     flight, and 2 with runs in turn (harness/stream.h: kernels that fill
  *     the GPU fall into lock-step when two frames' runs overlap freely):
  *     the lessons page's frames-in-flight table, and the best GPU rate;
+ *   - the same for each branch off the top that narrows its output
+ *     (SB_NARROW: SLIC's labels in 16 bits), so that lesson's gain in
+ *     frames/s stands beside the top's;
  *   - the serial reference with one frame per usable core: frame-level
  *     parallelism, the honest CPU competitor of a stream.
  * Only algorithms run whole (not the steps of a pipeline) stream.  The
@@ -25,7 +28,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { STREAM_GPU_KS = 4, STREAM_ROWS_MAX = 64 };
+enum { STREAM_GPU_KS = 4, STREAM_ROWS_MAX = 64, STREAM_PLAN_MAX = 4 };
 
 /* The GPU rows: frames in flight, and whether their runs take turns. */
 static const struct {
@@ -38,27 +41,44 @@ typedef struct stream_plan {
     int ks[STREAM_GPU_KS], in_turn[STREAM_GPU_KS], nk;
 } stream_plan;
 
+/* Is v a lesson of the frame that grows from the top: a narrow output
+ * (SB_NARROW) whose parent is the algorithm's GPU ladder top?  Its rows
+ * beside the top's give that edge's gain in frames/s. */
+static int narrows_the_top(const sb_variant *v)
+{
+    if (!sb_is_device(v) || !(v->flags & SB_NARROW) || !v->parent)
+        return 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *t = sb_variant_at(i);
+        if ((t->flags & SB_LADDER_TOP) && sb_is_device(t) && !strcmp(t->algo, v->algo) && !strcmp(t->name, v->parent))
+            return 1;
+    }
+    return 0;
+}
+
 static int plan_streams(const bench_run *r, const sb_algo *algo, int stage, stream_plan *plan)
 {
     int n = 0;
     const sb_variant *ref = sb_reference_variant(algo);
-    /* the GPU's rows first: after the CPU's, which keeps every core busy with
-     * frames for seconds, the GPU rows' latency showed tails (p99 up to 2.7x
-     * p50 on the H100) that the same rows run alone did not (1.1x) */
-    for (int pass = 0; pass < 2 && n < 2; pass++) {
-        for (int i = 0; i < sb_variant_count() && n < 2; i++) {
+    /* the GPU's rows first (the top, then the narrow lessons off it): after
+     * the CPU's, which keeps every core busy with frames for seconds, the
+     * GPU rows' latency showed tails (p99 up to 2.7x p50 on the H100) that
+     * the same rows run alone did not (1.1x) */
+    for (int pass = 0; pass < 3; pass++) {
+        int first = n;
+        for (int i = 0; i < sb_variant_count() && n < STREAM_PLAN_MAX && !(pass == 0 && n > first); i++) {
             const sb_variant *v = sb_variant_at(i);
             if (strcmp(v->algo, algo->name) || !(v->stages & (1u << stage)) || !v->ops)
                 continue;
-            int top = sb_is_device(v) && (v->flags & SB_LADDER_TOP);
-            if (!(top || v == ref) || top != (pass == 0) || !sb_variant_pick(r->o->variants, algo->name, v->name))
+            int gpu = sb_is_device(v) && (pass == 0 ? (v->flags & SB_LADDER_TOP) != 0 : narrows_the_top(v));
+            if ((pass < 2 ? !gpu : v != ref) || !sb_variant_pick(r->o->variants, algo->name, v->name))
                 continue;
             char why[256];
             if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
                 continue;
             stream_plan *p = &plan[n++];
             p->v = v;
-            if (top) {
+            if (pass < 2) {
                 for (int k = 0; k < STREAM_GPU_KS; k++) {
                     p->ks[k] = GPU_ROWS[k].k;
                     p->in_turn[k] = GPU_ROWS[k].in_turn;
@@ -165,7 +185,7 @@ sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err)
     if (r->o->check_only || r->ds.nsequences == 0 || stage >= algo->stage_count ||
         !sb_stage_variant_chosen(NULL, r->o->stages, sb_reference_variant(algo), algo, stage))
         return SB_OK;
-    stream_plan plan[2];
+    stream_plan plan[STREAM_PLAN_MAX];
     int nplan = plan_streams(r, algo, stage, plan);
     int scenes = 0;
     for (int i = 0; i < r->ds.nsequences; i++)
