@@ -4,6 +4,7 @@
 #include "report/report_parts.h"
 
 #include "harness/algo.h"
+#include "harness/registry.h"
 #include "base/files.h"
 #include "io/stream_rows.h"
 
@@ -178,6 +179,19 @@ int report_stream_use(const stream_set *ss, const char *stage, char *out, size_t
     return 1;
 }
 
+/* The row of `variant` on r's stage and scene with K in flight and these runs. */
+static const sb_stream_row *same_scene(const stream_set *ss, const sb_stream_row *r, const char *variant, int k,
+                                       const char *runs)
+{
+    for (int i = 0; i < ss->count; i++) {
+        const sb_stream_row *o = &ss->row[i];
+        if (o->in_flight == k && !strcmp(o->runs, runs) && !strcmp(o->variant, variant) &&
+            !strcmp(o->sequence, r->sequence) && !strcmp(o->stage, r->stage))
+            return o;
+    }
+    return NULL;
+}
+
 void report_streams_in_flight(FILE *md, const stream_set *ss)
 {
     int any = 0;
@@ -187,27 +201,29 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
         return;
     fprintf(md, "## Frames in flight\n\nThe top rung streaming the set's scenes with K frames in flight, each "
                 "instance on its own CUDA stream with its own pinned buffers: the lesson of the frame, copy and "
-                "compute overlapped. *Bound*: one frame per max(upload, run, fetch) measured alone. *In turn*: "
-                "each frame's run waited for the one before it (an event), so only copies overlapped kernels.\n\n"
-                "| stage | scene | rung | K | frames/s | gain over K = 1 | latency p50 / p99 ms | upload / run / "
-                "fetch ms | %% of bound |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+                "compute overlapped; below it, any branch off the top that narrows its output (fewer bytes on the "
+                "bus), with its gain over the top at the same K. *Bound*: one frame per max(upload, run, fetch) "
+                "measured alone. *In turn*: each frame's run waited for the one before it (an event), so only "
+                "copies overlapped kernels.\n\n"
+                "| stage | scene | rung | K | frames/s | gain over K = 1 | over its parent | latency p50 / p99 ms | "
+                "upload / run / fetch ms | %% of bound |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < ss->count; i++) {
-        const sb_stream_row *r = &ss->row[i], *one = NULL;
+        const sb_stream_row *r = &ss->row[i];
         if (!is_device_row(r))
             continue;
-        for (int k = 0; k < ss->count && !one; k++)
-            if (ss->row[k].in_flight == 1 && !strcmp(ss->row[k].runs, "overlap") &&
-                !strcmp(ss->row[k].variant, r->variant) &&
-                !strcmp(ss->row[k].sequence, r->sequence) && !strcmp(ss->row[k].stage, r->stage))
-                one = &ss->row[k];
-        char gain[32] = "-";
+        const sb_variant *v = sb_variant_find(r->algo, r->variant);
+        const sb_stream_row *one = same_scene(ss, r, r->variant, 1, "overlap");
+        const sb_stream_row *parent = v && v->parent ? same_scene(ss, r, v->parent, r->in_flight, r->runs) : NULL;
+        char gain[32] = "-", over[32] = "-";
         if (one && one->fps > 0)
             snprintf(gain, sizeof gain, "%.2fx", r->fps / one->fps);
+        if (parent && parent->fps > 0)
+            snprintf(over, sizeof over, "%.2fx", r->fps / parent->fps);
         int failed = !strcmp(r->agreement, "FAIL");
-        fprintf(md, "| %s | %s | %s | %d%s | %s%.1f%s | %s | %.3g / %.3g | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
+        fprintf(md, "| %s | %s | %s | %d%s | %s%.1f%s | %s | %s | %.3g / %.3g | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
                 r->stage, report_md(REPORT_TEXT, r->sequence), r->variant, r->in_flight,
-                strcmp(r->runs, "in-turn") ? "" : ", in turn", failed ? "FAIL " : "",
-                r->fps, stream_marks(r), gain, r->p50_ms, r->p99_ms, r->upload_ms, r->run_ms, r->fetch_ms, 100.0 * r->bound_fraction,
+                strcmp(r->runs, "in-turn") ? "" : ", in turn", failed ? "FAIL " : "", r->fps, stream_marks(r), gain,
+                over, r->p50_ms, r->p99_ms, r->upload_ms, r->run_ms, r->fetch_ms, 100.0 * r->bound_fraction,
                 r->bound_by);
     }
     fprintf(md, "\n");

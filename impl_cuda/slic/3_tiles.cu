@@ -8,14 +8,14 @@
  * atomics a pixel: the tile is the frame the next rungs fill.
  * What it should buy: little on its own -- a few instructions a pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 10.91 -> 9.844 ms (1.11x), per frame 12.06 -> 10.97 ms (1.10x)
+ *     kernel 10.81 -> 9.786 ms (1.10x), per frame 11.96 -> 10.87 ms (1.10x)
  *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 63.2 -> 36.88 ms (same (1.71x)), per frame 64.27 -> 37.99 ms (1.69x)
+ *     kernel 62.58 -> 33.39 ms (same (1.87x)), per frame 63.74 -> 34.39 ms (1.85x)
  *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.7 -> 36.76 ms (same (1.71x)), per frame 63.85 -> 37.6 ms (1.70x)
+ *     kernel 62.27 -> 32.82 ms (same (1.90x)), per frame 63.25 -> 33.92 ms (1.86x)
  */
 #include "slic_device.cuh"
 

@@ -10,14 +10,14 @@
  * the H100: the ladder's largest step, several times at S = 16 and more
  * for 1000 superpixels (segbench lesson slic/cuda-tilesums).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 9.724 -> 2.008 ms (4.84x), per frame 10.94 -> 3.126 ms (3.50x)
+ *     kernel 9.689 -> 2.015 ms (4.81x), per frame 10.8 -> 3.104 ms (3.48x)
  *   slic n1000 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 48.08 -> 2.439 ms (same (19.7x)), per frame 49.33 -> 3.567 ms (13.8x)
+ *     kernel 47.28 -> 2.444 ms (same (19.3x)), per frame 48.53 -> 3.519 ms (13.8x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.55 -> 2.035 ms (same (23.4x)), per frame 48.96 -> 3.122 ms (15.7x)
+ *     kernel 46.82 -> 2.04 ms (same (22.9x)), per frame 47.88 -> 3.121 ms (15.3x)
  */
 #include "slic_device.cuh"
 

@@ -9,14 +9,14 @@
  * What it should buy: on its own, little (the candidates are still read
  * per pixel); it is the layout cuda-registers needs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.008 -> 2.009 ms (same (1.00x)), per frame 3.126 -> 3.133 ms (1.00x)
+ *     kernel 2.015 -> 2.01 ms (same (1.00x)), per frame 3.104 -> 3.113 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.439 -> 2.443 ms (same (1.00x)), per frame 3.567 -> 3.573 ms (1.00x)
+ *     kernel 2.444 -> 2.445 ms (same (1.00x)), per frame 3.519 -> 3.534 ms (1.00x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.035 -> 2.04 ms (same (1.00x)), per frame 3.122 -> 3.123 ms (1.00x)
+ *     kernel 2.04 -> 2.045 ms (same (1.00x)), per frame 3.121 -> 3.138 ms (0.99x)
  */
 #include "slic_device.cuh"
 

@@ -14,14 +14,14 @@
  * run of record's times, NOTES.md the profile).  Prefetching the next
  * row's colour did not help.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.088 -> 2.048 ms (same (1.02x)), per frame 3.215 -> 3.155 ms (1.02x)
+ *     kernel 2.09 -> 2.054 ms (same (1.02x)), per frame 3.197 -> 3.147 ms (1.02x)
  *   slic n1000 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.528 -> 2.518 ms (same (1.00x)), per frame 3.645 -> 3.631 ms (1.00x)
+ *     kernel 2.528 -> 2.521 ms (same (1.00x)), per frame 3.6 -> 3.61 ms (1.00x)
  *   slic n1000-majority at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.126 -> 2.115 ms (same (1.01x)), per frame 3.223 -> 3.206 ms (1.01x)
+ *     kernel 2.127 -> 2.116 ms (same (1.01x)), per frame 3.209 -> 3.2 ms (1.00x)
  */
 #include "slic_device.cuh"
 

@@ -4,6 +4,9 @@
 
 #include "report/report_parts.h"
 
+#include "io/stream_rows.h"
+
+#include <stdio.h>
 #include <string.h>
 
 static void test_safe_text(void)
@@ -32,7 +35,46 @@ static void test_safe_text(void)
     CHECKF(n < REPORT_TEXT_MAX && n >= 3 && strcmp(cut + n - 3, "...") == 0, "text over the limit ends in '...' (%zu)", n);
 }
 
+/* The lessons page's frames-in-flight table sets a narrow branch's stream
+ * beside its parent's at the same K and kind of run (SLIC's cuda-labels16
+ * against the top, cuda-rows); the top's own parent has no stream rows. */
+static void test_in_flight_over_parent(void)
+{
+    sb_stream_row rows[3];
+    memset(rows, 0, sizeof rows);
+    const char *variant[3] = { "cuda-rows", "cuda-labels16", "cuda-labels16" };
+    const double fps[3] = { 320.0, 352.0, 500.0 };
+    const int k[3] = { 1, 1, 2 };
+    for (int i = 0; i < 3; i++) {
+        snprintf(rows[i].algo, sizeof rows[i].algo, "slic");
+        snprintf(rows[i].stage, sizeof rows[i].stage, "s16");
+        snprintf(rows[i].variant, sizeof rows[i].variant, "%s", variant[i]);
+        snprintf(rows[i].backend, sizeof rows[i].backend, "cuda-shared");
+        snprintf(rows[i].sequence, sizeof rows[i].sequence, "scene-3840x2160");
+        snprintf(rows[i].runs, sizeof rows[i].runs, "overlap");
+        snprintf(rows[i].agreement, sizeof rows[i].agreement, "exact");
+        snprintf(rows[i].bound_by, sizeof rows[i].bound_by, "run");
+        rows[i].in_flight = k[i];
+        rows[i].fps = fps[i];
+    }
+    stream_set ss = { rows, 3 };
+    char text[4096] = "";
+    FILE *md = fmemopen(text, sizeof text - 1, "w");
+    if (!md) {
+        CHECK(0);
+        return;
+    }
+    report_streams_in_flight(md, &ss);
+    fclose(md);
+    CHECKF(strstr(text, "| over its parent |") && strstr(text, "| cuda-rows | 1 | 320.0 | 1.00x | - |") &&
+               strstr(text, "| cuda-labels16 | 1 | 352.0 | 1.00x | 1.10x |") &&
+               strstr(text, "| cuda-labels16 | 2 | 500.0 | 1.42x | - |"),
+           "%s", text);
+}
+
 const sb_test tests_report_text[] = {
+    { "report: the frames-in-flight table gives a narrow branch's gain over its parent at the same K",
+      test_in_flight_over_parent },
     { "report: safe text for Markdown and gnuplot in caller buffers, a long name whole, one past the limit ends in ...",
       test_safe_text },
 };
