@@ -17,12 +17,12 @@
  * a pixel.  (The OpenMP variant is the same algorithm, its two loops
  * scheduled statically for the same reason.)
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 1.309 -> 0.5246 ms (2.50x), per frame 1.31 -> 0.5253 ms (2.49x)
+ *     kernel 1.089 -> 0.4865 ms (2.24x), per frame 1.09 -> 0.4872 ms (2.24x)
  *   integral sqsum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 6.282 -> 1.789 ms (3.51x), per frame 6.283 -> 1.79 ms (3.51x)
+ *     kernel 4.041 -> 1.478 ms (2.73x), per frame 4.042 -> 1.479 ms (2.73x)
  */
 #include "segbench/integral.h"
 #include "segbench/variant.h"

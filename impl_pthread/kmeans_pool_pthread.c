@@ -18,12 +18,12 @@
  * impl_pthread/pool.c (the "pthread" variant's shared pool) also spins a
  * while before it sleeps, so back-to-back passes find it awake.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 135.1 -> 135.5 ms (same (1.00x)), per frame 135.1 -> 135.5 ms (1.00x)
+ *     kernel 156.5 -> 132.3 ms (same (1.18x)), per frame 156.5 -> 132.3 ms (1.18x)
  *   kmeans fixed10 at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 116.9 -> 114.7 ms (same (1.02x)), per frame 116.9 -> 114.7 ms (1.02x)
+ *     kernel 120.6 -> 127.4 ms (same (0.95x)), per frame 120.6 -> 127.4 ms (0.95x)
  */
 #include "segbench/bands.h"
 #include "segbench/kmeans.h"

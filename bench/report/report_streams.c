@@ -56,6 +56,11 @@ static const char *stream_marks(const sb_stream_row *r)
     return few && unstable ? " \xe2\x80\xa0 \xc2\xa7" : few ? " \xe2\x80\xa0" : unstable ? " \xc2\xa7" : "";
 }
 
+/* A GPU row's latency tail: p99 above twice p50 (issue 48's bound on
+ * every GPU stream row), marked where its latency is shown. */
+static int has_tail(const sb_stream_row *r) { return is_device_row(r) && r->p99_ms > 2.0 * r->p50_ms; }
+static const char *tail_mark(const sb_stream_row *r) { return has_tail(r) ? " \xe2\x80\xa1" : ""; }
+
 /* "cuda-fused, 3 in flight" / "cpu, 16 frames side by side" */
 static void who_cell(const sb_stream_row *r, char *out, size_t size)
 {
@@ -118,9 +123,10 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 "energy over the timed second(s), GPU (NVML) and, in brackets, above the idle draw; n/a where "
                 "the counter is not readable (the CSV's energy_note says why). \xe2\x80\xa0 fewer than 3 frames an "
                 "instance were timed (slow frames: one or two waves); \xc2\xa7 unstable: a third of the timed frames "
-                "ran more than 10 %% from the whole's rate, so another run may differ as much. A stream row is "
+                "ran more than 10 %% from the whole's rate, so another run may differ as much; \xe2\x80\xa1 a "
+                "tail: p99 latency above twice p50. A stream row is "
                 "one measurement: on the H100 host 38-39 of its 39 GPU rows repeated within 10 %% on other instances "
-                "(39 of 39, then 52 of 52, on 2026-11-27), "
+                "(39 of 39, then 52 of 52, then 63 of 64, on 2026-11-27), "
                 "4-7 of its 13 CPU rows (docs/measuring.md).\n\n");
     fprintf(md, "| algorithm | stage | scene | best GPU | frames/s | latency p50 / p99 ms | GPU J/frame (above idle) | "
                 "%% of bound | best CPU | frames/s | GPU vs CPU |\n|---|---|---|---|---:|---:|---:|---:|---|---:|---:|\n");
@@ -137,7 +143,7 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 joules_cell(g, g ? g->gpu_j : -1, g ? g->gpu_idle_w : -1, j, sizeof j);
                 if (g) {
                     snprintf(gf, sizeof gf, "%.1f%s", g->fps, stream_marks(g));
-                    snprintf(lat, sizeof lat, "%.3g / %.3g", g->p50_ms, g->p99_ms);
+                    snprintf(lat, sizeof lat, "%.3g / %.3g%s", g->p50_ms, g->p99_ms, tail_mark(g));
                     snprintf(bound, sizeof bound, "%.0f %% (%s)", 100.0 * g->bound_fraction, g->bound_by);
                 }
                 if (c)
@@ -149,10 +155,17 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
             }
         }
     }
-    int failed = 0;
+    int failed = 0, gpu = 0, tails = 0;
     for (int a = 0; a < nalgo; a++)
-        for (int i = 0; i < sets[a].count; i++)
+        for (int i = 0; i < sets[a].count; i++) {
             failed += strcmp(sets[a].row[i].agreement, "FAIL") == 0;
+            gpu += is_device_row(&sets[a].row[i]);
+            tails += has_tail(&sets[a].row[i]);
+        }
+    if (gpu)
+        fprintf(md, "\nLatency tails: %d of the %d GPU stream rows have p99 above twice p50 (\xe2\x80\xa1; each "
+                    "algorithm's lessons page lists its rows). On the H100 host they come and go with the "
+                    "instance (docs/measuring.md, \"Streams\").\n", tails, gpu);
     if (failed)
         fprintf(md, "\n**%d stream row(s) broke their agreement contract** (agreement FAIL in the CSV) and are left "
                     "out above.\n", failed);
@@ -204,7 +217,7 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
                 "compute overlapped; below it, any branch off the top that narrows its output (fewer bytes on the "
                 "bus), with its gain over the top at the same K. *Bound*: one frame per max(upload, run, fetch) "
                 "measured alone. *In turn*: each frame's run waited for the one before it (an event), so only "
-                "copies overlapped kernels.\n\n"
+                "copies overlapped kernels. \xe2\x80\xa1 p99 latency above twice p50.\n\n"
                 "| stage | scene | rung | K | frames/s | gain over K = 1 | over its parent | latency p50 / p99 ms | "
                 "upload / run / fetch ms | %% of bound |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < ss->count; i++) {
@@ -220,11 +233,11 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
         if (parent && parent->fps > 0)
             snprintf(over, sizeof over, "%.2fx", r->fps / parent->fps);
         int failed = !strcmp(r->agreement, "FAIL");
-        fprintf(md, "| %s | %s | %s | %d%s | %s%.1f%s | %s | %s | %.3g / %.3g | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
+        fprintf(md, "| %s | %s | %s | %d%s | %s%.1f%s | %s | %s | %.3g / %.3g%s | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
                 r->stage, report_md(REPORT_TEXT, r->sequence), r->variant, r->in_flight,
                 strcmp(r->runs, "in-turn") ? "" : ", in turn", failed ? "FAIL " : "", r->fps, stream_marks(r), gain,
-                over, r->p50_ms, r->p99_ms, r->upload_ms, r->run_ms, r->fetch_ms, 100.0 * r->bound_fraction,
-                r->bound_by);
+                over, r->p50_ms, r->p99_ms, tail_mark(r), r->upload_ms, r->run_ms, r->fetch_ms,
+                100.0 * r->bound_fraction, r->bound_by);
     }
     fprintf(md, "\n");
 }

@@ -15,12 +15,12 @@
  * before.  Half the launches for the same rounds; the sweeps and
  * relabels differ from cuda-tally's, the flow and the cut do not.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 12.12 -> 11.02 ms (1.10x), per frame 13.07 -> 11.88 ms (1.10x)
+ *     kernel 12.07 -> 10.96 ms (1.10x), per frame 12.91 -> 11.79 ms (1.09x)
  *   grabcut rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 22.13 -> 20.71 ms (same (1.07x)), per frame 22.33 -> 20.94 ms (1.07x)
+ *     kernel 22.05 -> 20.63 ms (same (1.07x)), per frame 22.25 -> 20.86 ms (1.07x)
  */
 #include "gc_device.cuh"
 

@@ -24,12 +24,12 @@
  * changed-label count is a ballot.  The sums are integers, so the totals,
  * centres and mixtures are equal to the bit.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 11.02 -> 11.02 ms (same (1.00x)), per frame 11.88 -> 11.9 ms (1.00x)
+ *     kernel 10.96 -> 10.97 ms (same (1.00x)), per frame 11.79 -> 11.82 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 20.71 -> 15.26 ms (1.36x), per frame 20.94 -> 15.43 ms (1.36x)
+ *     kernel 20.63 -> 15.23 ms (1.35x), per frame 20.86 -> 15.44 ms (1.35x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

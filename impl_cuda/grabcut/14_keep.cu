@@ -24,12 +24,12 @@
  * butterfly the lower heights cost sweeps (warm cuts of 12, 9, 5 and 9
  * sweeps became 10, 9, 9 and 9; the pipeline 11 % slower).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warpsums -> cuda-keep):
- *     kernel 11.02 -> 10.99 ms (same (1.00x)), per frame 11.9 -> 11.85 ms (1.00x)
+ *     kernel 10.97 -> 10.98 ms (same (1.00x)), per frame 11.82 -> 11.91 ms (0.99x)
  *   grabcut rect at synth-1920x1080 (cuda-warpsums -> cuda-keep):
- *     kernel 15.26 -> 15.06 ms (same (1.01x)), per frame 15.43 -> 15.27 ms (1.01x)
+ *     kernel 15.23 -> 15.03 ms (same (1.01x)), per frame 15.44 -> 15.25 ms (1.01x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

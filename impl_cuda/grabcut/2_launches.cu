@@ -19,12 +19,12 @@
  * bought on the H100: a loss, 0.84x for one cut at 1080p: two launches a
  * phase (the phase, then its decision) cost more than a grid barrier.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 209.8 -> 251.1 ms (0.84x), per frame 203.6 -> 242.9 ms (0.84x)
+ *     kernel 201.2 -> 254.7 ms (0.79x), per frame 211.5 -> 247.5 ms (0.85x)
  *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 848.8 -> 978.3 ms (0.87x), per frame 845 -> 986.6 ms (0.86x)
+ *     kernel 829.9 -> 968 ms (0.86x), per frame 826.8 -> 979.1 ms (0.84x)
  */
 #include "gc_device.cuh"
 

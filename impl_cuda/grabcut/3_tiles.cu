@@ -22,12 +22,12 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 251.1 -> 28.43 ms (8.83x), per frame 242.9 -> 29.25 ms (8.30x)
+ *     kernel 254.7 -> 29.67 ms (8.59x), per frame 247.5 -> 29.07 ms (8.51x)
  *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 978.3 -> 108.3 ms (9.04x), per frame 986.6 -> 107.6 ms (9.17x)
+ *     kernel 968 -> 107.6 ms (8.99x), per frame 979.1 -> 107.3 ms (9.13x)
  */
 #include "gc_device.cuh"
 

@@ -26,12 +26,12 @@
  * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
  * repair.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 28.43 -> 28.54 ms (same (1.00x)), per frame 29.25 -> 29.41 ms (0.99x)
+ *     kernel 29.67 -> 28.41 ms (same (1.04x)), per frame 29.07 -> 29.29 ms (0.99x)
  *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 108.3 -> 42.35 ms (2.56x), per frame 107.6 -> 42.52 ms (2.53x)
+ *     kernel 107.6 -> 41.91 ms (2.57x), per frame 107.3 -> 42.03 ms (2.55x)
  */
 #include "gc_device.cuh"
 

@@ -17,12 +17,12 @@
  * pushes, their order and the relabels are cuda-graph's: the same sweeps,
  * the same cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T075600Z-394d, commit 0a02d0d;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 26.39 -> 23.65 ms (same (1.12x)), per frame 27.24 -> 24.5 ms (1.11x)
+ *     kernel 26.4 -> 23.71 ms (same (1.11x)), per frame 27.25 -> 24.53 ms (1.11x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 39.4 -> 36.09 ms (same (1.09x)), per frame 39.6 -> 36.25 ms (1.09x)
+ *     kernel 39.46 -> 36.13 ms (same (1.09x)), per frame 39.65 -> 36.32 ms (1.09x)
  */
 #include "gc_device.cuh"
 

@@ -21,12 +21,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.02806 -> 0.05165 ms (0.54x), per frame 0.8434 -> 0.8425 ms (1.00x)
+ *     kernel 0.02797 -> 0.05248 ms (0.53x), per frame 0.7939 -> 0.8176 ms (0.97x)
  *   integral sqsum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.08219 -> 0.1753 ms (0.47x), per frame 2.062 -> 2.165 ms (0.95x)
+ *     kernel 0.08162 -> 0.1724 ms (0.47x), per frame 2.052 -> 2.355 ms (0.87x)
  */
 #include "integral_device.cuh"
 

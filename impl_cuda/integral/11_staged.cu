@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.05165 -> 0.02722 ms (1.90x), per frame 0.8425 -> 0.7948 ms (1.06x)
+ *     kernel 0.05248 -> 0.02627 ms (2.00x), per frame 0.8176 -> 0.8037 ms (1.02x)
  *   integral sqsum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.1753 -> 0.07114 ms (2.46x), per frame 2.165 -> 2.097 ms (1.03x)
+ *     kernel 0.1724 -> 0.07136 ms (2.42x), per frame 2.355 -> 2.054 ms (1.15x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.02722 -> 0.02646 ms (same (1.03x)), per frame 0.7948 -> 0.7996 ms (0.99x)
+ *     kernel 0.02627 -> 0.02637 ms (same (1.00x)), per frame 0.8037 -> 0.8161 ms (0.98x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.07114 -> 0.06301 ms (1.13x), per frame 2.097 -> 2.074 ms (1.01x)
+ *     kernel 0.07136 -> 0.06301 ms (1.13x), per frame 2.054 -> 2.044 ms (1.01x)
  */
 #include "integral_device.cuh"
 

@@ -34,12 +34,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.02722 -> 0.03032 ms (0.90x), per frame 0.7948 -> 0.8177 ms (0.97x)
+ *     kernel 0.02627 -> 0.03037 ms (0.87x), per frame 0.8037 -> 0.8026 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.07114 -> 0.08682 ms (0.82x), per frame 2.097 -> 2.076 ms (1.01x)
+ *     kernel 0.07136 -> 0.0884 ms (0.81x), per frame 2.054 -> 2.063 ms (1.00x)
  */
 #include "integral_device.cuh"
 

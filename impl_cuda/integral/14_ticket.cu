@@ -35,12 +35,12 @@
  * The strips and the scans are cuda-strips' (9_strips.cu explains them),
  * the loads and stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.02722 -> 0.06547 ms (0.42x), per frame 0.7948 -> 0.8416 ms (0.94x)
+ *     kernel 0.02627 -> 0.06387 ms (0.41x), per frame 0.8037 -> 0.838 ms (0.96x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.07114 -> 0.2321 ms (0.31x), per frame 2.097 -> 2.218 ms (0.95x)
+ *     kernel 0.07136 -> 0.2286 ms (0.31x), per frame 2.054 -> 2.202 ms (0.93x)
  */
 #include "integral_device.cuh"
 

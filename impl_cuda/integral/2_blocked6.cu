@@ -19,12 +19,12 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.479 -> 0.4207 ms (3.52x), per frame 2.254 -> 1.199 ms (1.88x)
+ *     kernel 1.485 -> 0.42 ms (3.54x), per frame 2.256 -> 1.203 ms (1.88x)
  *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 3.124 -> 1.094 ms (2.85x), per frame 5.08 -> 3.072 ms (1.65x)
+ *     kernel 3.117 -> 1.093 ms (2.85x), per frame 5.106 -> 3.075 ms (1.66x)
  */
 #include "integral_device.cuh"
 

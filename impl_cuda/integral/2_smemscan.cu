@@ -40,12 +40,12 @@
  * The three kernels run one after another, each waiting for the one
  * before to finish.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-blocked6 -> cuda-smemscan):
- *     kernel 0.4207 -> 0.03214 ms (13.1x), per frame 1.199 -> 0.8147 ms (1.47x)
+ *     kernel 0.42 -> 0.03245 ms (12.9x), per frame 1.203 -> 0.8072 ms (1.49x)
  *   integral sqsum at synth-3840x2160 (cuda-blocked6 -> cuda-smemscan):
- *     kernel 1.094 -> 0.08891 ms (12.3x), per frame 3.072 -> 2.078 ms (1.48x)
+ *     kernel 1.093 -> 0.08877 ms (12.3x), per frame 3.075 -> 2.068 ms (1.49x)
  */
 #include "integral_device.cuh"
 

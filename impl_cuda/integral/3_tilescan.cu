@@ -17,12 +17,12 @@
  * before loading the next.  The next rungs change those one at a time
  * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.03214 -> 0.03019 ms (1.06x), per frame 0.8147 -> 0.8009 ms (1.02x)
+ *     kernel 0.03245 -> 0.03056 ms (1.06x), per frame 0.8072 -> 0.8051 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.08891 -> 0.08288 ms (1.07x), per frame 2.078 -> 2.065 ms (1.01x)
+ *     kernel 0.08877 -> 0.08358 ms (1.06x), per frame 2.068 -> 2.062 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02445 -> 0.02883 ms (0.85x), per frame 0.8045 -> 0.8151 ms (0.99x)
+ *     kernel 0.02456 -> 0.02896 ms (0.85x), per frame 0.8028 -> 0.8063 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.0896 -> 0.08336 ms (1.07x), per frame 2.131 -> 2.079 ms (1.03x)
+ *     kernel 0.08965 -> 0.08256 ms (1.09x), per frame 2.07 -> 2.276 ms (0.91x)
  */
 #include "integral_device.cuh"
 

@@ -34,12 +34,12 @@
  * cheaper carry scan for the 64-bit squares; at 4K a block walks four
  * segments of a row one after another, which the next rung removes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.02445 -> 0.02806 ms (0.87x), per frame 0.8045 -> 0.8434 ms (0.95x)
+ *     kernel 0.02456 -> 0.02797 ms (0.88x), per frame 0.8028 -> 0.7939 ms (1.01x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.0896 -> 0.08219 ms (1.09x), per frame 2.131 -> 2.062 ms (1.03x)
+ *     kernel 0.08965 -> 0.08162 ms (1.10x), per frame 2.07 -> 2.052 ms (1.01x)
  */
 #include "integral_device.cuh"
 

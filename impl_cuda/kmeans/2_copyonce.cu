@@ -14,12 +14,12 @@
  * noise), because the host's pass over every pixel, not the copy, is most
  * of a pass: measure before moving bytes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 332.7 -> 303.1 ms (1.10x), per frame 281.8 -> 279.1 ms (1.01x)
+ *     kernel 308.8 -> 376.7 ms (0.82x), per frame 272.1 -> 267.5 ms (1.02x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 336.2 -> 370.6 ms (0.91x), per frame 304.9 -> 290.6 ms (1.05x)
+ *     kernel 225.3 -> 325.2 ms (0.69x), per frame 264.3 -> 226.8 ms (- (outlier))
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * What it should buy: the labels' byte a pixel down and the host's pass
  * over the image, every pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 303.1 -> 9.527 ms (31.8x), per frame 279.1 -> 10.14 ms (27.5x)
+ *     kernel 376.7 -> 8.931 ms (42.2x), per frame 267.5 -> 9.598 ms (27.9x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 370.6 -> 8.07 ms (45.9x), per frame 290.6 -> 8.696 ms (33.4x)
+ *     kernel 325.2 -> 7.663 ms (42.4x), per frame 226.8 -> 8.267 ms (27.4x)
  */
 #include "kmeans_device.cuh"
 

@@ -24,12 +24,12 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 9.527 -> 9.225 ms (1.03x), per frame 10.14 -> 9.869 ms (1.03x)
+ *     kernel 8.931 -> 8.719 ms (same (1.02x)), per frame 9.598 -> 9.436 ms (1.02x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 8.07 -> 7.25 ms (1.11x), per frame 8.696 -> 7.974 ms (1.09x)
+ *     kernel 7.663 -> 7.201 ms (1.06x), per frame 8.267 -> 7.826 ms (1.06x)
  */
 #include "kmeans_device.cuh"
 

@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 9.225 -> 1.928 ms (4.79x), per frame 9.869 -> 2.555 ms (3.86x)
+ *     kernel 8.719 -> 1.938 ms (4.50x), per frame 9.436 -> 2.557 ms (3.69x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 7.25 -> 1.591 ms (4.56x), per frame 7.974 -> 2.224 ms (3.59x)
+ *     kernel 7.201 -> 1.595 ms (4.52x), per frame 7.826 -> 2.218 ms (3.53x)
  */
 #include "kmeans_device.cuh"
 

@@ -12,12 +12,12 @@
  * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.928 -> 1.398 ms (1.38x), per frame 2.555 -> 2.028 ms (1.26x)
+ *     kernel 1.938 -> 1.408 ms (1.38x), per frame 2.557 -> 2.025 ms (1.26x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.591 -> 1.169 ms (1.36x), per frame 2.224 -> 1.794 ms (1.24x)
+ *     kernel 1.595 -> 1.175 ms (1.36x), per frame 2.218 -> 1.799 ms (1.23x)
  */
 #include "kmeans_device.cuh"
 

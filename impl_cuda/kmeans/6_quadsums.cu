@@ -8,12 +8,12 @@
  * What it should buy: a quarter of the aggregation shuffles and shared
  * atomics on the common path.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 1.018 -> 0.8829 ms (1.15x), per frame 1.649 -> 1.516 ms (1.09x)
+ *     kernel 1.027 -> 0.883 ms (1.16x), per frame 1.653 -> 1.505 ms (1.10x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 0.8172 -> 0.7031 ms (1.16x), per frame 2.251 -> 1.337 ms (- (outlier))
+ *     kernel 0.8194 -> 0.7085 ms (1.16x), per frame 1.447 -> 1.354 ms (1.07x)
  */
 #include "kmeans_device.cuh"
 

@@ -9,12 +9,12 @@
  * What it should buy: little once labels settle (few quads change), but
  * the first passes change nearly every quad.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.8829 -> 0.9117 ms (0.97x), per frame 1.516 -> 1.544 ms (0.98x)
+ *     kernel 0.883 -> 0.9246 ms (0.95x), per frame 1.505 -> 1.534 ms (0.98x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.7031 -> 0.7283 ms (0.97x), per frame 1.337 -> 1.359 ms (0.98x)
+ *     kernel 0.7085 -> 0.7289 ms (same (0.97x)), per frame 1.354 -> 1.354 ms (1.00x)
  */
 #include "kmeans_device.cuh"
 

@@ -10,12 +10,12 @@
  * cudaDevAttrMaxTexture1DLinearWidth elements; larger images are refused
  * with that message.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T025154Z-feff, commit 6750f4b;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.8608 -> 0.875 ms (same (0.98x)), per frame 1.497 -> 1.506 ms (0.99x)
+ *     kernel 0.8671 -> 0.8719 ms (same (0.99x)), per frame 1.488 -> 1.495 ms (1.00x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.6959 -> 0.7027 ms (same (0.99x)), per frame 1.325 -> 1.341 ms (0.99x)
+ *     kernel 0.6975 -> 0.7046 ms (same (0.99x)), per frame 1.325 -> 1.328 ms (1.00x)
  */
 #include "kmeans_device.cuh"
 

@@ -11,12 +11,12 @@
  * tile's stretch of the seam always joins, so no skip ever rests on
  * another seam's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 0.05482 -> 0.05187 ms (1.06x), per frame 0.3745 -> 0.3803 ms (0.98x)
+ *     kernel 0.05392 -> 0.05206 ms (1.04x), per frame 0.3763 -> 0.37 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 4.325 -> 4.334 ms (same (1.00x)), per frame 4.63 -> 4.626 ms (1.00x)
+ *     kernel 4.307 -> 4.293 ms (same (1.00x)), per frame 4.59 -> 4.586 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -20,12 +20,12 @@
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-active):
- *     kernel 0.07731 -> 0.0787 ms (same (0.98x)), per frame 0.5529 -> 0.5618 ms (0.98x)
+ *     kernel 0.0763 -> 0.07846 ms (same (0.97x)), per frame 0.5405 -> 0.546 ms (0.99x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-active):
- *     kernel 4.334 -> 4.341 ms (same (1.00x)), per frame 4.626 -> 4.64 ms (1.00x)
+ *     kernel 4.293 -> 4.301 ms (same (1.00x)), per frame 4.586 -> 4.644 ms (0.99x)
  */
 #include "ms_device.cuh"
 

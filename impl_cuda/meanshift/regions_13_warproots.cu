@@ -15,12 +15,12 @@
  * and the pass is as long as its loads and stores of every pixel's link
  * and label (NOTES.md).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
- *     kernel 0.05187 -> 0.05325 ms (same (0.97x)), per frame 0.3803 -> 0.3794 ms (1.00x)
+ *     kernel 0.05206 -> 0.05146 ms (same (1.01x)), per frame 0.37 -> 0.3708 ms (1.00x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
- *     kernel 4.334 -> 4.331 ms (same (1.00x)), per frame 4.626 -> 4.625 ms (1.00x)
+ *     kernel 4.293 -> 4.295 ms (same (1.00x)), per frame 4.586 -> 4.591 ms (1.00x)
  */
 #include "ms_device.cuh"
 

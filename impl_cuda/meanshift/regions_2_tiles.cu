@@ -13,14 +13,14 @@
  * unions never touch global memory.  Region sums are cuda-global's.  What
  * it bought: below.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.863 -> 0.08187 ms (22.8x), per frame 2.22 -> 0.4074 ms (5.45x)
+ *     kernel 1.858 -> 0.08165 ms (22.8x), per frame 2.196 -> 0.4 ms (5.49x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 2.111 -> 0.3136 ms (6.73x), per frame 2.605 -> 0.7879 ms (3.31x)
+ *     kernel 2.114 -> 0.3151 ms (6.71x), per frame 2.579 -> 0.8427 ms (3.06x)
  *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 8.233 -> 4.629 ms (1.78x), per frame 8.575 -> 4.914 ms (1.74x)
+ *     kernel 8.176 -> 4.618 ms (1.77x), per frame 8.488 -> 4.888 ms (1.74x)
  */
 #include "ms_device.cuh"
 

@@ -15,12 +15,12 @@
  * bought: below at 1080p; more on the photos, which take more rounds
  * (the report's meanshift-merge page).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 0.2611 -> 0.2442 ms (1.07x), per frame 0.737 -> 0.7218 ms (1.02x)
+ *     kernel 0.2577 -> 0.244 ms (1.06x), per frame 0.7381 -> 0.7187 ms (1.03x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.555 -> 4.521 ms (same (1.01x)), per frame 4.829 -> 4.82 ms (1.00x)
+ *     kernel 4.523 -> 4.489 ms (same (1.01x)), per frame 4.81 -> 4.77 ms (1.01x)
  */
 #include "ms_device.cuh"
 

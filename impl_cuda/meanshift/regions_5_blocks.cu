@@ -19,14 +19,14 @@
  * On the photos, an eighth of the pixels, it loses (the lessons page);
  * why is not profiled yet.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-tiles -> cuda-blocks):
- *     kernel 0.08187 -> 0.07008 ms (1.17x), per frame 0.4074 -> 0.3912 ms (1.04x)
+ *     kernel 0.08165 -> 0.07005 ms (1.17x), per frame 0.4 -> 0.3916 ms (1.02x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 0.2442 -> 0.234 ms (1.04x), per frame 0.7218 -> 0.7068 ms (1.02x)
+ *     kernel 0.244 -> 0.2323 ms (1.05x), per frame 0.7187 -> 0.7099 ms (1.01x)
  *   meanshift r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 4.521 -> 4.499 ms (same (1.00x)), per frame 4.82 -> 4.789 ms (1.01x)
+ *     kernel 4.489 -> 4.474 ms (same (1.00x)), per frame 4.77 -> 4.75 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -13,12 +13,12 @@
  * region merged is read by every thread after a barrier.  The merge is
  * then one plain graph, with no conditional node.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 0.1004 -> 0.07731 ms (1.30x), per frame 0.5699 -> 0.5529 ms (1.03x)
+ *     kernel 0.09963 -> 0.0763 ms (1.31x), per frame 0.559 -> 0.5405 ms (1.03x)
  *   meanshift r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 4.374 -> 4.347 ms (same (1.01x)), per frame 4.684 -> 4.644 ms (1.01x)
+ *     kernel 4.338 -> 4.318 ms (same (1.00x)), per frame 4.629 -> 4.622 ms (1.00x)
  */
 #include "ms_device.cuh"
 

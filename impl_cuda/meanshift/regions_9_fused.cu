@@ -14,12 +14,12 @@
  * its cooperative rounds -- is cuda-coop's.  The merge step alone has no
  * flood, so it stays cuda-coop.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T022220Z-e79e, commit adc0c76;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-fused):
- *     kernel 0.07008 -> 0.05482 ms (1.28x), per frame 0.3912 -> 0.3745 ms (1.04x)
+ *     kernel 0.07005 -> 0.05392 ms (1.30x), per frame 0.3916 -> 0.3763 ms (1.04x)
  *   meanshift r16 at synth-1920x1080 (cuda-coop -> cuda-fused):
- *     kernel 4.347 -> 4.325 ms (same (1.00x)), per frame 4.644 -> 4.63 ms (1.00x)
+ *     kernel 4.318 -> 4.307 ms (same (1.00x)), per frame 4.622 -> 4.59 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -12,14 +12,14 @@
  * What it bought on the H100: a loss -- the atomics' contention costs
  * more than the reads it saves (segbench lesson slic/cuda-global).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 7.89 -> 10.81 ms (0.73x), per frame 9.051 -> 11.96 ms (0.76x)
+ *     kernel 7.893 -> 10.83 ms (0.73x), per frame 9.004 -> 12.22 ms (0.74x)
  *   slic n1000 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 9.004 -> 62.58 ms (same (0.14x)), per frame 10.12 -> 63.74 ms (0.16x)
+ *     kernel 8.998 -> 62.65 ms (same (0.14x)), per frame 10.1 -> 63.81 ms (0.16x)
  *   slic n1000-majority at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 8.605 -> 62.27 ms (same (0.14x)), per frame 9.688 -> 63.25 ms (0.15x)
+ *     kernel 8.599 -> 62.22 ms (same (0.14x)), per frame 9.714 -> 63.45 ms (0.15x)
  */
 #include "slic_device.cuh"
 

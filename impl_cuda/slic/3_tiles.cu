@@ -8,14 +8,14 @@
  * atomics a pixel: the tile is the frame the next rungs fill.
  * What it should buy: little on its own -- a few instructions a pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 10.81 -> 9.786 ms (1.10x), per frame 11.96 -> 10.87 ms (1.10x)
+ *     kernel 10.83 -> 9.788 ms (1.11x), per frame 12.22 -> 10.88 ms (1.12x)
  *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.58 -> 33.39 ms (same (1.87x)), per frame 63.74 -> 34.39 ms (1.85x)
+ *     kernel 62.65 -> 36.54 ms (same (1.71x)), per frame 63.81 -> 37.76 ms (1.69x)
  *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.27 -> 32.82 ms (same (1.90x)), per frame 63.25 -> 33.92 ms (1.86x)
+ *     kernel 62.22 -> 36.31 ms (same (1.71x)), per frame 63.45 -> 37.24 ms (1.70x)
  */
 #include "slic_device.cuh"
 

@@ -9,14 +9,14 @@
  * what that buys here.)  What it bought on the H100: a tie (segbench
  * lesson slic/cuda-texture).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.581 -> 2.569 ms (same (1.00x)), per frame 3.684 -> 3.696 ms (1.00x)
+ *     kernel 2.586 -> 2.568 ms (same (1.01x)), per frame 3.685 -> 3.66 ms (1.01x)
  *   slic n1000 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.337 -> 2.328 ms (same (1.00x)), per frame 3.421 -> 3.406 ms (1.00x)
+ *     kernel 2.337 -> 2.328 ms (same (1.00x)), per frame 3.431 -> 3.407 ms (1.01x)
  *   slic n1000-majority at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 1.932 -> 1.922 ms (same (1.01x)), per frame 3.015 -> 3.007 ms (1.00x)
+ *     kernel 1.936 -> 1.926 ms (same (1.01x)), per frame 3.013 -> 3.012 ms (1.00x)
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

@@ -9,14 +9,14 @@
  * What it should buy: on its own, little (the candidates are still read
  * per pixel); it is the layout cuda-registers needs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.015 -> 2.01 ms (same (1.00x)), per frame 3.104 -> 3.113 ms (1.00x)
+ *     kernel 2.017 -> 2.013 ms (same (1.00x)), per frame 3.106 -> 3.103 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.444 -> 2.445 ms (same (1.00x)), per frame 3.519 -> 3.534 ms (1.00x)
+ *     kernel 2.443 -> 2.443 ms (same (1.00x)), per frame 3.546 -> 4.571 ms (- (outlier))
  *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.04 -> 2.045 ms (same (1.00x)), per frame 3.121 -> 3.138 ms (0.99x)
+ *     kernel 2.042 -> 2.043 ms (same (1.00x)), per frame 3.128 -> 4.409 ms (- (outlier))
  */
 #include "slic_device.cuh"
 

@@ -15,14 +15,14 @@
  * so fewer blocks fit on an SM (capping the registers for more blocks
  * spills and loses, measured on cuda-registers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.01 -> 2.09 ms (0.96x), per frame 3.113 -> 3.197 ms (0.97x)
+ *     kernel 2.013 -> 2.093 ms (0.96x), per frame 3.103 -> 3.183 ms (0.97x)
  *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.445 -> 2.528 ms (0.97x), per frame 3.534 -> 3.6 ms (0.98x)
+ *     kernel 2.443 -> 2.531 ms (0.97x), per frame 4.571 -> 3.616 ms (- (outlier))
  *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.045 -> 2.127 ms (0.96x), per frame 3.138 -> 3.209 ms (0.98x)
+ *     kernel 2.043 -> 2.128 ms (0.96x), per frame 4.409 -> 3.204 ms (- (outlier))
  */
 #include "slic_device.cuh"
 

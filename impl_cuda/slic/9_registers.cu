@@ -14,14 +14,14 @@
  * run of record's times, NOTES.md the profile).  Prefetching the next
  * row's colour did not help.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T090917Z-4652, commit fb25076;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.09 -> 2.054 ms (same (1.02x)), per frame 3.197 -> 3.147 ms (1.02x)
+ *     kernel 2.093 -> 2.053 ms (same (1.02x)), per frame 3.183 -> 3.148 ms (1.01x)
  *   slic n1000 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.528 -> 2.521 ms (same (1.00x)), per frame 3.6 -> 3.61 ms (1.00x)
+ *     kernel 2.531 -> 2.52 ms (same (1.00x)), per frame 3.616 -> 3.6 ms (1.00x)
  *   slic n1000-majority at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.127 -> 2.116 ms (same (1.01x)), per frame 3.209 -> 3.2 ms (1.00x)
+ *     kernel 2.128 -> 2.121 ms (same (1.00x)), per frame 3.204 -> 3.204 ms (1.00x)
  */
 #include "slic_device.cuh"
 

@@ -37,7 +37,8 @@ static void test_safe_text(void)
 
 /* The lessons page's frames-in-flight table sets a narrow branch's stream
  * beside its parent's at the same K and kind of run (SLIC's cuda-labels16
- * against the top, cuda-rows); the top's own parent has no stream rows. */
+ * against the top, cuda-rows); the top's own parent has no stream rows.  A
+ * p99 above twice p50 is marked (‡), one at twice is not. */
 static void test_in_flight_over_parent(void)
 {
     sb_stream_row rows[3];
@@ -56,6 +57,8 @@ static void test_in_flight_over_parent(void)
         snprintf(rows[i].bound_by, sizeof rows[i].bound_by, "run");
         rows[i].in_flight = k[i];
         rows[i].fps = fps[i];
+        rows[i].p50_ms = 3.0;
+        rows[i].p99_ms = i == 2 ? 6.5 : 6.0;        /* the last one's tail is above twice p50 */
     }
     stream_set ss = { rows, 3 };
     char text[4096] = "";
@@ -68,12 +71,13 @@ static void test_in_flight_over_parent(void)
     fclose(md);
     CHECKF(strstr(text, "| over its parent |") && strstr(text, "| cuda-rows | 1 | 320.0 | 1.00x | - |") &&
                strstr(text, "| cuda-labels16 | 1 | 352.0 | 1.00x | 1.10x |") &&
-               strstr(text, "| cuda-labels16 | 2 | 500.0 | 1.42x | - |"),
+               strstr(text, "| cuda-labels16 | 2 | 500.0 | 1.42x | - | 3 / 6.5 \xe2\x80\xa1 |") &&
+               strstr(text, "| 1.10x | 3 / 6 |"),
            "%s", text);
 }
 
 const sb_test tests_report_text[] = {
-    { "report: the frames-in-flight table gives a narrow branch's gain over its parent at the same K",
+    { "report: the frames-in-flight table gives a narrow branch's gain over its parent at the same K, and marks latency tails",
       test_in_flight_over_parent },
     { "report: safe text for Markdown and gnuplot in caller buffers, a long name whole, one past the limit ends in ...",
       test_safe_text },
