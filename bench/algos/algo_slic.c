@@ -73,8 +73,9 @@ static sb_status slic_params_option(void *params, const char *key, const char *v
     return sb_fail(err, SB_ERR_USAGE, "slic: unknown option --%s (see 'segbench run --help')", key);
 }
 
-static sb_status slic_output_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,
-                                    sb_error *err)
+/* The output's parts, its labels in 32 bits or, narrow, in 16. */
+static sb_status slic_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l, int narrow,
+                             sb_error *err)
 {
     sb_slic_geometry g;
     sb_status st = sb_slic_geometry_init(&g, in->width, in->height, params, err);
@@ -84,10 +85,20 @@ static sb_status slic_output_layout(void *out, const sb_image *in, const void *p
     o->width = in->width;
     o->height = in->height;
     o->centre_count = g.centres;
-    SB_OUT_PLANE(l, sb_slic_out, labels, "labels", SB_ELEM_INT, (size_t)in->width * (size_t)in->height, in->width);
+    size_t n = (size_t)in->width * (size_t)in->height;
+    if (narrow)
+        SB_OUT_PLANE(l, sb_slic_out, labels16, "labels", SB_ELEM_UINT, n, in->width);
+    else
+        SB_OUT_PLANE(l, sb_slic_out, labels, "labels", SB_ELEM_INT, n, in->width);
     SB_OUT_PLANE(l, sb_slic_out, centres, "centres", SB_ELEM_RECORD, (size_t)g.centres, 0);
     SB_OUT_FIELD(l, sb_slic_out, superpixels, "the superpixel count", SB_ELEM_INT);
     return SB_OK;
+}
+
+static sb_status slic_output_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,
+                                    sb_error *err)
+{
+    return slic_layout(out, in, params, l, 0, err);
 }
 
 /* The narrow output (SB_NARROW variants): the labels in 16 bits, half the
@@ -96,19 +107,7 @@ static sb_status slic_output_layout(void *out, const sb_image *in, const void *p
 static sb_status slic_narrow_layout(void *out, const sb_image *in, const void *params, sb_out_layout *l,
                                     sb_error *err)
 {
-    sb_slic_geometry g;
-    sb_status st = sb_slic_geometry_init(&g, in->width, in->height, params, err);
-    if (st)
-        return st;
-    sb_slic_out *o = out;
-    o->width = in->width;
-    o->height = in->height;
-    o->centre_count = g.centres;
-    SB_OUT_PLANE(l, sb_slic_out, labels16, "labels", SB_ELEM_UINT, (size_t)in->width * (size_t)in->height,
-                 in->width);
-    SB_OUT_PLANE(l, sb_slic_out, centres, "centres", SB_ELEM_RECORD, (size_t)g.centres, 0);
-    SB_OUT_FIELD(l, sb_slic_out, superpixels, "the superpixel count", SB_ELEM_INT);
-    return SB_OK;
+    return slic_layout(out, in, params, l, 1, err);
 }
 
 /* Pixel i's label, from whichever plane the output has. */

@@ -212,13 +212,9 @@ static sb_status rung_fetch(void *state, sb_error *err)
     SB_CUDA_TRY(cudaMemcpyAsync(out->labels16, s->labels16, (size_t)d->n * sizeof(uint16_t), cudaMemcpyDeviceToHost,
                                 d->stream),
                 err, d->who);
-    SB_CUDA_TRY(cudaMemcpyAsync(out->centres, d->centres, (size_t)d->geo.centres * sizeof(sb_slic_centre),
-                                cudaMemcpyDeviceToHost, d->stream),
-                err, d->who);
-    SB_CUDA_TRY(cudaMemcpyAsync(&out->superpixels, d->superpixels, sizeof(int), cudaMemcpyDeviceToHost, d->stream),
-                err, d->who);
-    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
-    out->centre_count = d->geo.centres;
+    sb_status st = slic_fetch_centres(d, err);
+    if (st)
+        return st;
     if (out->superpixels > LABELS16_MAX)  /* connectivity numbers pieces afresh: more pieces than centres */
         return sb_fail(err, SB_ERR_LIMIT, "%s: %d superpixels, and 16-bit labels hold at most %d", d->who,
                        out->superpixels, LABELS16_MAX);

@@ -180,13 +180,9 @@ sb_status slic_finish(slic_device *d, sb_error *err)
     return SB_OK;
 }
 
-sb_status slic_cuda_fetch(void *state, sb_error *err)
+sb_status slic_fetch_centres(slic_device *d, sb_error *err)
 {
-    slic_device *d = (slic_device *)state;
     sb_slic_out *out = d->host_out;
-    SB_CUDA_TRY(cudaMemcpyAsync(out->labels, d->labels, (size_t)d->n * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                d->stream),
-                err, d->who);
     SB_CUDA_TRY(cudaMemcpyAsync(out->centres, d->centres, (size_t)d->geo.centres * sizeof(sb_slic_centre),
                                 cudaMemcpyDeviceToHost, d->stream),
                 err, d->who);
@@ -195,6 +191,15 @@ sb_status slic_cuda_fetch(void *state, sb_error *err)
     SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
     out->centre_count = d->geo.centres;
     return SB_OK;
+}
+
+sb_status slic_cuda_fetch(void *state, sb_error *err)
+{
+    slic_device *d = (slic_device *)state;
+    SB_CUDA_TRY(cudaMemcpyAsync(d->host_out->labels, d->labels, (size_t)d->n * sizeof(int32_t),
+                                cudaMemcpyDeviceToHost, d->stream),
+                err, d->who);
+    return slic_fetch_centres(d, err);
 }
 
 void slic_device_close(void *state)

@@ -9,7 +9,8 @@
  * then sets up what only it needs; its run hands its iteration to
  * slic_run, the run every rung shares; its release frees its own things,
  * then calls slic_device_close.  Upload and fetch are shared
- * (slic_cuda_upload, slic_cuda_fetch).
+ * (slic_cuda_upload, slic_cuda_fetch; cuda-labels16 fetches its labels
+ * itself, then the rest with slic_fetch_centres).
  *
  * Layout: the converted colour is a ushort4 a pixel (L, a, b, 0: one
  * aligned 8-byte load); labels are int32; a centre is slic.h's 16-byte
@@ -60,6 +61,9 @@ void slic_device_close(void *state);
 
 sb_status slic_cuda_upload(void *state, sb_error *err);   /* the pixels */
 sb_status slic_cuda_fetch(void *state, sb_error *err);    /* labels, centres, count; then wait */
+/* The fetch after the labels, which a rung that fetches its labels its own
+ * way (cuda-labels16) shares: centres and count, then wait. */
+sb_status slic_fetch_centres(slic_device *d, sb_error *err);
 
 /* Before the iterations: the colour conversion and the first centres. */
 sb_status slic_start(slic_device *d, sb_error *err);
