@@ -8,14 +8,14 @@
  * atomics a pixel: the tile is the frame the next rungs fill.
  * What it should buy: little on its own -- a few instructions a pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 10.83 -> 9.788 ms (1.11x), per frame 12.22 -> 10.88 ms (1.12x)
+ *     kernel 10.82 -> 9.791 ms (1.11x), per frame 11.97 -> 10.95 ms (1.09x)
  *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.65 -> 36.54 ms (same (1.71x)), per frame 63.81 -> 37.76 ms (1.69x)
+ *     kernel 63.29 -> 37.12 ms (same (1.70x)), per frame 64.38 -> 38.28 ms (1.68x)
  *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.22 -> 36.31 ms (same (1.71x)), per frame 63.45 -> 37.24 ms (1.70x)
+ *     kernel 62.88 -> 36.62 ms (same (1.72x)), per frame 64 -> 37.62 ms (1.70x)
  */
 #include "slic_device.cuh"
 

@@ -10,14 +10,14 @@
  * bought on the H100: nothing the atomics let through -- a tie at S = 16,
  * a loss for 1000 superpixels (segbench lesson slic/cuda-tilecentres).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 9.788 -> 9.682 ms (same (1.01x)), per frame 10.88 -> 10.73 ms (1.01x)
+ *     kernel 9.791 -> 9.677 ms (same (1.01x)), per frame 10.95 -> 10.81 ms (1.01x)
  *   slic n1000 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 36.54 -> 47.91 ms (same (0.76x)), per frame 37.76 -> 49.04 ms (0.77x)
+ *     kernel 37.12 -> 48.41 ms (same (0.77x)), per frame 38.28 -> 49.53 ms (0.77x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 36.31 -> 47.57 ms (same (0.76x)), per frame 37.24 -> 48.7 ms (0.76x)
+ *     kernel 36.62 -> 47.98 ms (same (0.76x)), per frame 37.62 -> 49.03 ms (0.77x)
  */
 #include "slic_device.cuh"
 

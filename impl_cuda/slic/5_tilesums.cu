@@ -10,14 +10,14 @@
  * the H100: the ladder's largest step, several times at S = 16 and more
  * for 1000 superpixels (segbench lesson slic/cuda-tilesums).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 9.682 -> 2.017 ms (4.80x), per frame 10.73 -> 3.106 ms (3.45x)
+ *     kernel 9.677 -> 2.015 ms (4.80x), per frame 10.81 -> 3.122 ms (3.46x)
  *   slic n1000 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.91 -> 2.443 ms (same (19.6x)), per frame 49.04 -> 3.546 ms (13.8x)
+ *     kernel 48.41 -> 2.444 ms (same (19.8x)), per frame 49.53 -> 3.564 ms (13.9x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.57 -> 2.042 ms (same (23.3x)), per frame 48.7 -> 3.128 ms (15.6x)
+ *     kernel 47.98 -> 2.038 ms (same (23.5x)), per frame 49.03 -> 3.136 ms (15.6x)
  */
 #include "slic_device.cuh"
 

@@ -10,14 +10,14 @@
  * warp's row carries 2-3 labels -- and a small gain where they are large,
  * for 1000 superpixels (segbench lesson slic/cuda-warpagg).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-warpagg):
- *     kernel 2.017 -> 2.586 ms (0.78x), per frame 3.106 -> 3.685 ms (0.84x)
+ *     kernel 2.015 -> 2.585 ms (0.78x), per frame 3.122 -> 3.73 ms (0.84x)
  *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-warpagg):
- *     kernel 2.443 -> 2.337 ms (1.05x), per frame 3.546 -> 3.431 ms (1.03x)
+ *     kernel 2.444 -> 2.339 ms (1.04x), per frame 3.564 -> 3.438 ms (1.04x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-warpagg):
- *     kernel 2.042 -> 1.936 ms (1.05x), per frame 3.128 -> 3.013 ms (1.04x)
+ *     kernel 2.038 -> 1.932 ms (1.05x), per frame 3.136 -> 3.023 ms (1.04x)
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

@@ -9,14 +9,14 @@
  * What it should buy: on its own, little (the candidates are still read
  * per pixel); it is the layout cuda-registers needs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.017 -> 2.013 ms (same (1.00x)), per frame 3.106 -> 3.103 ms (1.00x)
+ *     kernel 2.015 -> 2.014 ms (same (1.00x)), per frame 3.122 -> 3.123 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.443 -> 2.443 ms (same (1.00x)), per frame 3.546 -> 4.571 ms (- (outlier))
+ *     kernel 2.444 -> 2.446 ms (same (1.00x)), per frame 3.564 -> 3.523 ms (1.01x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.042 -> 2.043 ms (same (1.00x)), per frame 3.128 -> 4.409 ms (- (outlier))
+ *     kernel 2.038 -> 2.043 ms (same (1.00x)), per frame 3.136 -> 3.131 ms (1.00x)
  */
 #include "slic_device.cuh"
 

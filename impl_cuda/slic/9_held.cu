@@ -15,14 +15,14 @@
  * so fewer blocks fit on an SM (capping the registers for more blocks
  * spills and loses, measured on cuda-registers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.013 -> 2.093 ms (0.96x), per frame 3.103 -> 3.183 ms (0.97x)
+ *     kernel 2.014 -> 2.093 ms (0.96x), per frame 3.123 -> 3.194 ms (0.98x)
  *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.443 -> 2.531 ms (0.97x), per frame 4.571 -> 3.616 ms (- (outlier))
+ *     kernel 2.446 -> 2.529 ms (0.97x), per frame 3.523 -> 3.615 ms (0.97x)
  *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.043 -> 2.128 ms (0.96x), per frame 4.409 -> 3.204 ms (- (outlier))
+ *     kernel 2.043 -> 2.125 ms (0.96x), per frame 3.131 -> 3.213 ms (0.97x)
  */
 #include "slic_device.cuh"
 

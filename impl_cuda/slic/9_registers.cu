@@ -14,14 +14,14 @@
  * run of record's times, NOTES.md the profile).  Prefetching the next
  * row's colour did not help.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.093 -> 2.053 ms (same (1.02x)), per frame 3.183 -> 3.148 ms (1.01x)
+ *     kernel 2.093 -> 2.055 ms (same (1.02x)), per frame 3.194 -> 3.181 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.531 -> 2.52 ms (same (1.00x)), per frame 3.616 -> 3.6 ms (1.00x)
+ *     kernel 2.529 -> 2.522 ms (same (1.00x)), per frame 3.615 -> 3.648 ms (0.99x)
  *   slic n1000-majority at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.128 -> 2.121 ms (same (1.00x)), per frame 3.204 -> 3.204 ms (1.00x)
+ *     kernel 2.125 -> 2.116 ms (same (1.00x)), per frame 3.213 -> 3.192 ms (1.01x)
  */
 #include "slic_device.cuh"
 
