@@ -263,13 +263,19 @@ void sb_output_check(const sb_algo *algo, const sb_image *in, const void *params
      * structs: the reference's, and the variant's (a narrow one's own) */
     sb_out_layout l, lg;
     memset(&l, 0, sizeof l);
-    memset(&lg, 0, sizeof lg);
-    void *shape = calloc(1, algo->output_size), *narrow_shape = calloc(1, algo->output_size);
+    void *shape = calloc(1, algo->output_size);
     sb_error err;
+    int made = shape && algo->output_layout(shape, in, params, &l, &err) == SB_OK;
+    lg = l;
     sb_layout_fn *got_layout = sb_output_layout_for(algo, variant_flags);
-    int made = shape && narrow_shape && algo->output_layout(shape, in, params, &l, &err) == SB_OK &&
-               got_layout(narrow_shape, in, params, &lg, &err) == SB_OK;
-    free(narrow_shape);
+    if (made && got_layout != algo->output_layout) {
+        void *narrow_shape = calloc(1, algo->output_size);
+        memset(&lg, 0, sizeof lg);
+        made = narrow_shape && got_layout(narrow_shape, in, params, &lg, &err) == SB_OK;
+        if (!narrow_shape)
+            snprintf(err.msg, sizeof err.msg, "out of memory");
+        free(narrow_shape);
+    }
     if (made && (lg.planes != l.planes || lg.fields != l.fields)) {
         snprintf(err.msg, sizeof err.msg, "%s's narrow layout has other parts than its own", algo->name);
         made = 0;
