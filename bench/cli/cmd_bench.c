@@ -51,7 +51,8 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
                      "at the end, measure the summary image's rows again and report how many repeat within 10 % "
                      "(auto: the rows that fit in 5 % of the run's time, the costliest left out first)" },
     [OPT_STREAM] = { "stream", "on|off|only", "on",
-                     "stream rows: each algorithm's scenes through its top GPU rung (1-3 frames in flight) and the "
+                     "stream rows: each algorithm's scenes through its top GPU rung (1-3 frames in flight; also a narrow "
+                     "branch off it) and the "
                      "serial reference (a frame per core), to <algo>.stream.csv; only: those alone, no other file touched" },
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL,
                            "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
