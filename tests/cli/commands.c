@@ -624,6 +624,7 @@ static void test_interrupt_removes_temp_files(void)
     CHECK(sb_mkdirs(dir, &err) == SB_OK);
     pid_t pid = fork();
     if (pid == 0) {
+        signal(SIGINT, SIG_DFL);        /* as at a terminal: a background job of a script inherits it ignored */
         sb_temp_remove_on_signal();
         sb_atomic_file af;
         if (sb_atomic_open(&af, path, &err) != SB_OK)
