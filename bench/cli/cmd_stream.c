@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_RUNS, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_MAX_PIXELS, OPT_COUNT };
+enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_RUNS, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_FROM_COLOUR, OPT_MAX_PIXELS, OPT_COUNT };
 
 static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
     [OPT_FRAMES] = { "frames", "N|GLOB", "1 s of frames",
@@ -23,6 +23,9 @@ static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
     [OPT_SECONDS] = { "seconds", "S", "1", "time at least this long (energy needs 1 s)" },
     [OPT_RECT] = { "rect", "X,Y,W,H", "the scene's; inset by a tenth for --frames",
                    "GrabCut's rectangle, holding the object in every frame" },
+    [OPT_FROM_COLOUR] = { "from-colour", NULL, "off",
+                          "the integral image: the frames come in colour and the host makes each one's grey inside "
+                          "its frame (a colour-taking variant, cuda-colour, always streams them so)" },
     [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
 };
 
@@ -35,6 +38,7 @@ const sb_command sb_cmd_stream = {
     "Printed: frames/s, latency p50/p99 (submission to result on the host), the overlap bound\n"
     "max(upload, run, fetch) and the share of it reached, joules per frame (NVML, RAPL) where readable.\n"
     "  segbench stream integral/cuda-fused --size 3840x2160 --in-flight 1,2,3\n"
+    "  segbench stream integral/cuda-fused --from-colour    (against integral/cuda-colour)\n"
     "  segbench stream kmeans/cpu --frames 'clip/*.png'\n",
     STREAM_OPTIONS, OPT_COUNT, 0, SB_EXIT_AGREEMENT, cmd_stream,
 };
@@ -56,6 +60,7 @@ sb_status cmd_stream(int argc, char **argv, sb_error *err)
             q.runs_in_turn = !strcmp(p.value, "in-turn");
             break;
         case OPT_SIZE: q.size = p.value; break;
+        case OPT_FROM_COLOUR: q.colour_frames = 1; break;
         case OPT_STAGE: q.stage = p.value; break;
         case OPT_MAX_PIXELS: st = sb_option_max_pixels(p.value, err); break;
         case OPT_SECONDS: st = sb_parse_double(p.value, 0.01, 3600, "--seconds", &q.seconds, err); break;

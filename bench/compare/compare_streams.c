@@ -14,7 +14,7 @@ static int same_row(const sb_stream_row *a, const sb_stream_row *b)
 {
     return !strcmp(a->algo, b->algo) && !strcmp(a->stage, b->stage) && !strcmp(a->variant, b->variant) &&
            a->threads == b->threads && a->in_flight == b->in_flight && !strcmp(a->runs, b->runs) &&
-           !strcmp(a->sequence, b->sequence);
+           !strcmp(a->sequence, b->sequence) && !strcmp(a->source, b->source);
 }
 
 static void read_set(const char *dir, const char *algo, sb_stream_row **rows, int *n)
@@ -32,8 +32,9 @@ static void read_set(const char *dir, const char *algo, sb_stream_row **rows, in
 static void print_line(FILE *fp, const sb_stream_row *a, const sb_stream_row *b)
 {
     char who[320];
-    snprintf(who, sizeof who, "%s %s %s%s%.0d K=%d%s %s", a->algo, a->stage, a->variant, a->threads > 1 ? "@" : "",
-             a->threads > 1 ? a->threads : 0, a->in_flight, strcmp(a->runs, "in-turn") ? "" : " in turn", a->sequence);
+    snprintf(who, sizeof who, "%s %s %s%s%.0d K=%d%s %s%s", a->algo, a->stage, a->variant, a->threads > 1 ? "@" : "",
+             a->threads > 1 ? a->threads : 0, a->in_flight, strcmp(a->runs, "in-turn") ? "" : " in turn", a->sequence,
+             sb_stream_source_note(a));
     if (!b) {
         fprintf(fp, "  %-58s %12.1f %12s  only in the baseline\n", who, a->fps, "-");
         return;
@@ -79,9 +80,9 @@ int sb_compare_stream_rows(const char *baseline, const char *current, const char
             for (int b = 0; b < nb && !in_base; b++)
                 in_base = same_row(&base[b], &cur[c]);
             if (!in_base && sb_variant_match(variants, algo, cur[c].variant))
-                fprintf(fp, "  %s %s %s K=%d%s %s: only in the current (%.1f frames/s)\n", algo, cur[c].stage,
+                fprintf(fp, "  %s %s %s K=%d%s %s%s: only in the current (%.1f frames/s)\n", algo, cur[c].stage,
                         cur[c].variant, cur[c].in_flight, strcmp(cur[c].runs, "in-turn") ? "" : " in turn",
-                        cur[c].sequence, cur[c].fps);
+                        cur[c].sequence, sb_stream_source_note(&cur[c]), cur[c].fps);
         }
         free(base);
         free(cur);

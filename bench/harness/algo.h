@@ -77,6 +77,11 @@ typedef struct sb_algo {
                                     "r16"); params_default takes the index.  (A pipeline's
                                     parts are its steps, each an algorithm of its own.) */
     sb_load_mode load_mode;      /* how images are loaded for it (grey, RGB) */
+    /* Its variants take grey, made from the loaded colour image with
+     * sb_luma_u8 by the case (cases.c), which keeps the colour image too:
+     * an SB_COLOUR_IN variant takes that and makes the grey itself (the
+     * integral image; load_mode is then SB_LOAD_RGB). */
+    int luma_input;
     size_t params_size;
     const char *options_help;    /* its `segbench run` options, or "" */
 

@@ -193,6 +193,52 @@ static sb_status steps_before(sb_case_data *cd, const sb_image *loaded, sb_image
 
 int sb_case_uses_memo(const sb_algo *algo, int stage) { return algo->after || feeds_a_pipeline(algo, stage); }
 
+/* dst = a copy of src in pinned memory (variants upload from it). */
+static sb_status pinned_copy(const sb_image *src, sb_image *dst, sb_error *err)
+{
+    size_t bytes = src->stride * (size_t)src->height;
+    *dst = *src;
+    dst->data = sb_host_alloc(bytes);
+    if (!dst->data)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory preparing a %dx%d image", src->width, src->height);
+    memcpy(dst->data, src->data, bytes);
+    return SB_OK;
+}
+
+void sb_case_luma(const sb_image *colour, sb_image *grey)
+{
+    for (int y = 0; y < colour->height; y++) {
+        const uint8_t *s = sb_image_row(colour, y);
+        uint8_t *d = sb_image_row(grey, y);
+        for (int x = 0; x < colour->width; x++)
+            d[x] = sb_luma_u8(s[3 * x], s[3 * x + 1], s[3 * x + 2]);
+    }
+}
+
+/* algo->luma_input: the colour image, pinned, and its luma as the input.
+ * A grey image's colour repeats it (sb_luma_u8 of (v, v, v) is v). */
+static sb_status colour_and_luma(sb_case_data *cd, const sb_image *loaded, sb_error *err)
+{
+    if (loaded->channels != 1 && loaded->channels != 3)
+        return sb_fail(err, SB_ERR_USAGE, "%s takes a grey or colour image, not %d channels", cd->c.algo->name,
+                       loaded->channels);
+    sb_image repeated = { 0 };
+    sb_status st = loaded->channels == 1 ? sb_image_convert(loaded, 3, &repeated, err) : SB_OK;
+    if (!st)
+        st = pinned_copy(loaded->channels == 1 ? &repeated : loaded, &cd->colour, err);
+    sb_image_free(&repeated);
+    if (st)
+        return st;
+    sb_image grey = { loaded->width, loaded->height, 1, (size_t)loaded->width, NULL };
+    grey.data = sb_host_alloc(grey.stride * (size_t)grey.height);
+    if (!grey.data)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory preparing a %dx%d image", grey.width, grey.height);
+    sb_case_luma(&cd->colour, &grey);
+    cd->input = grey;
+    cd->c.colour = &cd->colour;
+    return SB_OK;
+}
+
 sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
                        const sb_image *loaded, sb_error *err)
 {
@@ -216,16 +262,11 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
         }
         loaded = &derived;
     }
-    size_t bytes = loaded->stride * (size_t)loaded->height;
-    cd->input = *loaded;
-    cd->input.data = sb_host_alloc(bytes);
-    if (cd->input.data)
-        memcpy(cd->input.data, loaded->data, bytes);
+    sb_status made = algo->luma_input ? colour_and_luma(cd, loaded, err) : pinned_copy(loaded, &cd->input, err);
     sb_image_free(&derived);
-    if (!cd->input.data) {
-        int width = cd->input.width, height = cd->input.height;   /* sb_case_close clears them */
+    if (made) {
         sb_case_close(cd);
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory preparing a %dx%d image", width, height);
+        return made;
     }
 
     cd->c.stage = stage;
@@ -261,6 +302,7 @@ void sb_case_close(sb_case_data *cd)
     for (int i = 0; i < cd->steps; i++)
         cd->step[i]->holders--;
     sb_host_free(cd->input.data);
+    sb_host_free(cd->colour.data);
     free(cd->params);
     memset(cd, 0, sizeof *cd);
 }

@@ -11,6 +11,7 @@ enum { SB_STEPS_MAX = 8 };
 typedef struct sb_case_data {
     sb_case c;
     sb_image input;               /* pinned copy (data from sb_host_alloc) */
+    sb_image colour;              /* algo->luma_input: the colour image (pinned), input its luma */
     void *params;
     void *reference;
     struct sb_step_memo *reference_memo;   /* holds the reference when a pipeline starts from it */
@@ -19,10 +20,19 @@ typedef struct sb_case_data {
 } sb_case_data;
 
 /* `loaded` is the image as sb_image_load gave it in algo->load_mode.
- * params: NULL for the stage's defaults. */
+ * params: NULL for the stage's defaults.  For an algorithm whose variants
+ * take grey made from colour (algo->luma_input), `loaded` may be colour
+ * (3 channels: the input is its luma, sb_case_luma) or grey (the colour
+ * image then repeats it, whose luma is the grey again). */
 sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
                        const sb_image *loaded, sb_error *err);
 void sb_case_close(sb_case_data *cd);
+
+/* grey = the luma of colour (3 channels), pixel by pixel with sb_luma_u8:
+ * how a case makes its grey input, and how a stream's host makes a grey
+ * variant's frame from a colour frame (stream.h).  grey is as wide and as
+ * tall, 1 channel, its pixels already allocated. */
+void sb_case_luma(const sb_image *colour, sb_image *grey);
 
 /* Does a case of this stage go through the pipeline memo (a pipeline step,
  * or the first step of one)?  Such cases are opened one at a time; the

@@ -27,6 +27,11 @@ void sb_timing_defaults(sb_timing_opts *o)
 }
 
 
+const sb_image *sb_case_input(const sb_case *c, const sb_variant *v)
+{
+    return (v->flags & SB_COLOUR_IN) && c->colour ? c->colour : c->input;
+}
+
 sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, int threads, void *stream,
                           int poison, sb_error *err)
 {
@@ -47,7 +52,7 @@ sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, 
         return st;
     }
     double t0 = sb_clock_ms();
-    st = v->ops->prepare(&s->state, c->input, c->params, s->out, &s->exec, err);
+    st = v->ops->prepare(&s->state, sb_case_input(c, v), c->params, s->out, &s->exec, err);
     s->prepare_ms = sb_clock_ms() - t0;
     if (!st && v->ops->upload)
         st = v->ops->upload(s->state, err);
@@ -125,7 +130,7 @@ sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *
     sb_exec exec = { threads, stream, poison, v->who };
     void *state = NULL;
     double t0 = sb_clock_ms();
-    sb_status st = v->ops->prepare(&state, c->input, c->params, out, &exec, err);
+    sb_status st = v->ops->prepare(&state, sb_case_input(c, v), c->params, out, &exec, err);
     double t1 = sb_clock_ms();
     if (!st && v->ops->upload)
         st = v->ops->upload(state, err);

@@ -96,11 +96,17 @@ typedef struct sb_case {
     int stage;
     const void *params;
     const sb_image *input;     /* pinned copy, in the algorithm's format */
+    const sb_image *colour;    /* algo->luma_input: the colour image input is the luma of
+                                  (pinned), what SB_COLOUR_IN variants take; else NULL */
     const void *reference;     /* the reference variant's output */
     const sb_variant *reference_variant;
     sb_run_times ref_times;    /* the reference's one run (host clock), zeros if unknown */
     const char *image;         /* its name, for the profiler's ranges (NULL: "image") */
 } sb_case;
+
+/* The image a variant is prepared with: the case's colour image for an
+ * SB_COLOUR_IN variant, else its input. */
+const sb_image *sb_case_input(const sb_case *c, const sb_variant *v);
 
 /* A prepared variant: state, output and timer, ready to sample. */
 typedef struct sb_session {

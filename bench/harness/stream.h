@@ -13,6 +13,13 @@
  * with, read at each call), so no host copy is timed that a program
  * decoding into pinned buffers would not make.
  *
+ * Colour frames (colour_frames; an algorithm whose variants take grey
+ * made from colour, sb_algo.luma_input: the integral image).  A camera
+ * gives colour: an SB_COLOUR_IN variant takes each frame as it is and
+ * makes the grey on the GPU, and any other variant's host makes it first,
+ * in the instance's own thread and pinned buffer (sb_case_luma), inside
+ * the frame's latency -- the host's part of the frame (host_ms).
+ *
  * Runs in turn (runs_in_turn).  Frames' runs may overlap freely, or each
  * frame's run may wait on an event recorded after the run enqueued before
  * it, so the GPU runs one frame's kernels at a time while the others copy.
@@ -35,7 +42,9 @@
  *      mean over the frames, whose work may differ); the overlap bound is
  *      one frame per max(upload, run, fetch) -- a stream cannot beat its
  *      slowest stage.  A host variant's bound is K frames per one frame's time
- *      alone: perfect scaling over its K threads.
+ *      alone: perfect scaling over its K threads.  Where the host makes
+ *      each frame's grey, K frames per host_ms bounds it too: K threads
+ *      each converting one frame at a time.
  *   4. timed pass: `frames` frames, or (frames = 0) frames taken until
  *      `min_seconds` have passed (at least SB_ENERGY_MIN_S by default, so
  *      the energy counters can be read), the counters read around it.  Each frame's latency runs from
@@ -77,6 +86,7 @@ typedef struct sb_stream_opts {
     int max_frames;           /* at most this many, whatever min_seconds asks */
     double warmup_ms;
     int runs_in_turn;         /* GPU: each frame's run waits for the run enqueued before it */
+    int colour_frames;        /* frames arrive in colour (above); implied for SB_COLOUR_IN */
 } sb_stream_opts;
 
 void sb_stream_defaults(sb_stream_opts *o);
@@ -84,6 +94,7 @@ void sb_stream_defaults(sb_stream_opts *o);
 typedef struct sb_stream_result {
     int in_flight, threads;
     int runs_in_turn;         /* the runs were in turn (sb_stream_opts) */
+    int colour_frames;        /* the frames came in colour (sb_stream_opts) */
     int frames;               /* frames timed */
     int distinct;             /* distinct frames in the sequence */
     int checked;              /* frames compared with their reference */
@@ -92,9 +103,11 @@ typedef struct sb_stream_result {
     double p50_ms, p99_ms, max_ms;   /* per-frame latency */
     double upload_ms, run_ms, fetch_ms;   /* one frame's parts alone (medians); a host
                                              variant's whole frame is run_ms */
+    double host_ms;           /* colour frames, a grey variant: its host making the grey */
     double bound_fps;         /* the overlap bound (the protocol's step 3) */
     double bound_fraction;    /* fps / bound_fps */
-    char bound_by[16];        /* "upload", "run", "fetch", or "cpus" for a host variant */
+    char bound_by[16];        /* "upload", "run", "fetch", "host" (making the grey), or
+                                 "cpus" for a host variant */
     double spread;            /* the largest |rate of a third of the timed pass / the whole's - 1| */
     int few;                  /* fewer than SB_STREAM_FEW frames an instance: its thirds say little */
     sb_energy energy;         /* over the timed pass */

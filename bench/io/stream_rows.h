@@ -7,7 +7,11 @@
  * as j_per_frame - idle_w / fps.  A column with no reading is empty, and
  * energy_note says why ("n/a: this host exposes no RAPL ...").  `runs`
  * says how a GPU row's frames shared the GPU (harness/stream.h): files
- * written before it (35 columns) read as "overlap", which they were. */
+ * written before it (35 columns) read as "overlap", which they were.
+ * `source` is "colour" where the frames came in colour to an algorithm
+ * that takes their grey (harness/stream.h), else empty, as in files
+ * written before it (36 columns); host_ms is then the host's part of a
+ * frame, making its grey (0 where the GPU makes it). */
 #ifndef SEGBENCH_STREAM_ROWS_H
 #define SEGBENCH_STREAM_ROWS_H
 
@@ -33,7 +37,12 @@ typedef struct sb_stream_row {
     double spread;           /* the largest |a third's rate / the whole's - 1| */
     char flags[48];          /* "unstable", "few" (';'-separated), or "" */
     char runs[12];           /* GPU: "overlap" (frames' runs free) or "in-turn"; "" for a host row */
+    char source[12];         /* "colour": colour frames to a grey algorithm; "": its own format */
+    double host_ms;          /* colour frames: the host's part of a frame alone (its grey) */
 } sb_stream_row;
+
+/* " from colour" for a row whose frames came in colour, else "". */
+const char *sb_stream_source_note(const sb_stream_row *r);
 
 /* ", runs in turn" for a row whose frames' runs took turns, else "": the
  * words a table puts after "K in flight". */

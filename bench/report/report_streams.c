@@ -33,14 +33,16 @@ void stream_set_free(stream_set *ss)
 
 static int is_device_row(const sb_stream_row *r) { return !view_is_cpu_backend(r->backend); }
 
-/* The fastest agreeing row of one kind at one scene and stage. */
+/* The fastest agreeing row of one kind at one scene and stage, from
+ * frames in the algorithm's own format (colour frames to a grey
+ * algorithm are a lesson of their own: the lessons page). */
 static const sb_stream_row *best_at(const stream_set *ss, const char *stage, const char *sequence, int device)
 {
     const sb_stream_row *best = NULL;
     for (int i = 0; i < ss->count; i++) {
         const sb_stream_row *r = &ss->row[i];
         if (strcmp(r->stage, stage) || strcmp(r->sequence, sequence) || is_device_row(r) != device ||
-            strcmp(r->agreement, "FAIL") == 0)
+            strcmp(r->agreement, "FAIL") == 0 || r->source[0])
             continue;
         if (!best || r->fps > best->fps)
             best = r;
@@ -124,7 +126,8 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 "the counter is not readable (the CSV's energy_note says why). \xe2\x80\xa0 fewer than 3 frames an "
                 "instance were timed (slow frames: one or two waves); \xc2\xa7 unstable: a third of the timed frames "
                 "ran more than 10 %% from the whole's rate, so another run may differ as much; \xe2\x80\xa1 a "
-                "tail: p99 latency above twice p50. A stream row is "
+                "tail: p99 latency above twice p50. Rows from colour frames to the integral image (its host or "
+                "its GPU making the grey) are on its lessons page. A stream row is "
                 "one measurement: on the H100 host 38-39 of its 39 GPU rows repeated within 10 %% on other instances "
                 "(39 of 39, then 52 of 52, then 63 of 64, on 2026-11-27), "
                 "4-7 of its 13 CPU rows (docs/measuring.md).\n\n");
@@ -192,14 +195,15 @@ int report_stream_use(const stream_set *ss, const char *stage, char *out, size_t
     return 1;
 }
 
-/* The row of `variant` on r's stage and scene with K in flight and these runs. */
+/* The row of `variant` on r's stage, scene and frames' source with K in
+ * flight and these runs. */
 static const sb_stream_row *same_scene(const stream_set *ss, const sb_stream_row *r, const char *variant, int k,
                                        const char *runs)
 {
     for (int i = 0; i < ss->count; i++) {
         const sb_stream_row *o = &ss->row[i];
         if (o->in_flight == k && !strcmp(o->runs, runs) && !strcmp(o->variant, variant) &&
-            !strcmp(o->sequence, r->sequence) && !strcmp(o->stage, r->stage))
+            !strcmp(o->sequence, r->sequence) && !strcmp(o->stage, r->stage) && !strcmp(o->source, r->source))
             return o;
     }
     return NULL;
@@ -215,9 +219,12 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
     fprintf(md, "## Frames in flight\n\nThe top rung streaming the set's scenes with K frames in flight, each "
                 "instance on its own CUDA stream with its own pinned buffers: the lesson of the frame, copy and "
                 "compute overlapped; below it, any branch off the top that narrows its output (fewer bytes on the "
-                "bus), with its gain over the top at the same K. *Bound*: one frame per max(upload, run, fetch) "
-                "measured alone. *In turn*: each frame's run waited for the one before it (an event), so only "
-                "copies overlapped kernels. \xe2\x80\xa1 p99 latency above twice p50.\n\n"
+                "bus) or takes the frames in colour and makes their grey on the GPU, with its gain over its parent "
+                "at the same K (*from colour*: the frames came in colour; a grey rung's host made each one's grey "
+                "first, inside its frame, *host* ms alone). *Bound*: one frame per max(upload, run, fetch) "
+                "measured alone, or K per host ms where that is less. *In turn*: each frame's run waited for the "
+                "one before it (an event), so only copies overlapped kernels. \xe2\x80\xa1 p99 latency above "
+                "twice p50.\n\n"
                 "| stage | scene | rung | K | frames/s | gain over K = 1 | over its parent | latency p50 / p99 ms | "
                 "upload / run / fetch ms | %% of bound |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < ss->count; i++) {
@@ -227,16 +234,18 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
         const sb_variant *v = sb_variant_find(r->algo, r->variant);
         const sb_stream_row *one = same_scene(ss, r, r->variant, 1, "overlap");
         const sb_stream_row *parent = v && v->parent ? same_scene(ss, r, v->parent, r->in_flight, r->runs) : NULL;
-        char gain[32] = "-", over[32] = "-";
+        char gain[32] = "-", over[32] = "-", host[32] = "";
         if (one && one->fps > 0)
             snprintf(gain, sizeof gain, "%.2fx", r->fps / one->fps);
         if (parent && parent->fps > 0)
             snprintf(over, sizeof over, "%.2fx", r->fps / parent->fps);
+        if (r->host_ms > 0)
+            snprintf(host, sizeof host, "host %.3g; ", r->host_ms);
         int failed = !strcmp(r->agreement, "FAIL");
-        fprintf(md, "| %s | %s | %s | %d%s | %s%.1f%s | %s | %s | %.3g / %.3g%s | %.3g / %.3g / %.3g | %.0f %% (%s) |\n",
-                r->stage, report_md(REPORT_TEXT, r->sequence), r->variant, r->in_flight,
+        fprintf(md, "| %s | %s%s | %s | %d%s | %s%.1f%s | %s | %s | %.3g / %.3g%s | %s%.3g / %.3g / %.3g | %.0f %% (%s) |\n",
+                r->stage, report_md(REPORT_TEXT, r->sequence), sb_stream_source_note(r), r->variant, r->in_flight,
                 strcmp(r->runs, "in-turn") ? "" : ", in turn", failed ? "FAIL " : "", r->fps, stream_marks(r), gain,
-                over, r->p50_ms, r->p99_ms, tail_mark(r), r->upload_ms, r->run_ms, r->fetch_ms,
+                over, r->p50_ms, r->p99_ms, tail_mark(r), host, r->upload_ms, r->run_ms, r->fetch_ms,
                 100.0 * r->bound_fraction, r->bound_by);
     }
     fprintf(md, "\n");

@@ -3,7 +3,7 @@
  * and made into a line of <algo>.stream.csv (io/stream_rows.h) or into
  * the lines `segbench stream` prints.
  *
- *   segbench stream ALGO/VARIANT[@THREADS] [--frames N|GLOB] [--in-flight K[,K...]]
+ *   segbench stream ALGO/VARIANT[@THREADS] [--frames N|GLOB] [--in-flight K[,K...]] [--from-colour]
  *
  * cli/cmd_stream.c parses the command line into sb_stream_request;
  * streams.c is bench's stream rows. */
@@ -29,6 +29,7 @@ typedef struct sb_stream_request {
     double seconds;              /* the timed pass at least (0: the default) */
     int rect[4], has_rect;       /* the object's rectangle in every frame (a glob's frames) */
     int runs_in_turn;            /* GPU: each frame's run after the one before it (harness/stream.h) */
+    int colour_frames;           /* the frames in colour, the host making a grey variant's grey */
 } sb_stream_request;
 
 sb_status sb_run_stream(const sb_stream_request *q, sb_error *err);

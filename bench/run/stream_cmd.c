@@ -47,6 +47,8 @@ void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, cons
     const sb_energy *e = &res->energy;
     int device = sb_is_device(v);
     snprintf(row->runs, sizeof row->runs, "%s", !device ? "" : res->runs_in_turn ? "in-turn" : "overlap");
+    snprintf(row->source, sizeof row->source, "%s", res->colour_frames ? "colour" : "");
+    row->host_ms = res->host_ms;
     row->gpu_j = device && e->gpu_j >= 0 && res->frames ? e->gpu_j / res->frames : -1;
     row->cpu_j = e->cpu_j >= 0 && res->frames ? e->cpu_j / res->frames : -1;
     row->gpu_idle_w = idle && idle->gpu_j >= 0 && idle->seconds > 0 ? idle->gpu_j / idle->seconds : -1;
@@ -80,9 +82,9 @@ static void joules_text(char *out, size_t size, const char *side, double j, doub
 void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
 {
     int device = !view_is_cpu_backend(r->backend);
-    fprintf(fp, "%s/%s%s%.0d %s, %s (%dx%d, %d distinct frames), %d in flight%s:\n", r->algo, r->variant,
-            r->threads > 1 ? "@" : "", r->threads > 1 ? r->threads : 0, r->stage, r->sequence, r->width, r->height,
-            r->distinct, r->in_flight, sb_stream_runs_note(r));
+    fprintf(fp, "%s/%s%s%.0d %s, %s%s (%dx%d, %d distinct frames), %d in flight%s:\n", r->algo, r->variant,
+            r->threads > 1 ? "@" : "", r->threads > 1 ? r->threads : 0, r->stage, r->sequence,
+            sb_stream_source_note(r), r->width, r->height, r->distinct, r->in_flight, sb_stream_runs_note(r));
     char thirds[48] = "";
     if (!strstr(r->flags, "few"))
         snprintf(thirds, sizeof thirds, "; thirds within %.0f %%", 100.0 * r->spread);
@@ -100,7 +102,11 @@ void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
                 100.0 * r->bound_fraction);
     else
         fprintf(fp, "  bound %6.1f frames/s   (%d frame%s side by side at %.3f ms each alone): %.1f %% of it\n",
-                r->bound_fps, r->in_flight, r->in_flight == 1 ? "" : "s", r->run_ms, 100.0 * r->bound_fraction);
+                r->bound_fps, r->in_flight, r->in_flight == 1 ? "" : "s", r->host_ms + r->run_ms,
+                100.0 * r->bound_fraction);
+    if (r->host_ms > 0)
+        fprintf(fp, "  host: %.3f ms a frame alone making its grey from the colour frame, on the frame's own "
+                    "thread\n", r->host_ms);
     char gpu[96], cpu[96];
     joules_text(gpu, sizeof gpu, "GPU", r->gpu_j, r->gpu_idle_w, r->fps);
     joules_text(cpu, sizeof cpu, "CPU", r->cpu_j, r->cpu_idle_w, r->fps);
@@ -175,6 +181,7 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
     sb_stream_defaults(&o);
     o.threads = threads;
     o.runs_in_turn = q->runs_in_turn;
+    o.colour_frames = q->colour_frames;
     if (q->seconds > 0)
         o.min_seconds = q->seconds;
     int counted = frames_is_count(q->frames);

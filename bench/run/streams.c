@@ -8,6 +8,10 @@
  *   - the same for each branch off the top that narrows its output
  *     (SB_NARROW: SLIC's labels in 16 bits), so that lesson's gain in
  *     frames/s stands beside the top's;
+ *   - the same for each branch off the top that takes colour frames and
+ *     makes their grey on the GPU (SB_COLOUR_IN: the integral image), and
+ *     for the top itself from the same colour frames, its host making
+ *     each one's grey: that lesson's gain;
  *   - the serial reference with one frame per usable core: frame-level
  *     parallelism, the honest CPU competitor of a stream.
  * Only algorithms run whole (not the steps of a pipeline) stream.  The
@@ -28,7 +32,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { STREAM_GPU_KS = 4, STREAM_ROWS_MAX = 64, STREAM_PLAN_MAX = 4 };
+enum { STREAM_GPU_KS = 4, STREAM_ROWS_MAX = 64, STREAM_PLAN_MAX = 6 };
 
 /* The GPU rows: frames in flight, and whether their runs take turns. */
 static const struct {
@@ -39,14 +43,16 @@ static const struct {
 typedef struct stream_plan {
     const sb_variant *v;
     int ks[STREAM_GPU_KS], in_turn[STREAM_GPU_KS], nk;
+    int colour;                 /* from colour frames (harness/stream.h) */
 } stream_plan;
 
 /* Is v a lesson of the frame that grows from the top: a narrow output
- * (SB_NARROW) whose parent is the algorithm's GPU ladder top?  Its rows
- * beside the top's give that edge's gain in frames/s. */
-static int narrows_the_top(const sb_variant *v)
+ * (SB_NARROW) or a colour input (SB_COLOUR_IN) whose parent is the
+ * algorithm's GPU ladder top?  Its rows beside the top's give that edge's
+ * gain in frames/s. */
+static int frame_lesson_off_the_top(const sb_variant *v)
 {
-    if (!sb_is_device(v) || !(v->flags & SB_NARROW) || !v->parent)
+    if (!sb_is_device(v) || !(v->flags & (SB_NARROW | SB_COLOUR_IN)) || !v->parent)
         return 0;
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *t = sb_variant_at(i);
@@ -56,39 +62,57 @@ static int narrows_the_top(const sb_variant *v)
     return 0;
 }
 
+/* The GPU rows' frames in flight, or the host's: one frame per usable core. */
+static void plan_ks(stream_plan *p, int gpu)
+{
+    if (gpu) {
+        for (int k = 0; k < STREAM_GPU_KS; k++) {
+            p->ks[k] = GPU_ROWS[k].k;
+            p->in_turn[k] = GPU_ROWS[k].in_turn;
+        }
+        p->nk = p->v->flags & SB_ONE_AT_A_TIME ? 1 : STREAM_GPU_KS;
+    } else {
+        p->ks[0] = sb_usable_cores();
+        p->in_turn[0] = 0;
+        p->nk = 1;
+    }
+}
+
 static int plan_streams(const bench_run *r, const sb_algo *algo, int stage, stream_plan *plan)
 {
     int n = 0;
     const sb_variant *ref = sb_reference_variant(algo);
-    /* the GPU's rows first (the top, then the narrow lessons off it): after
-     * the CPU's, which keeps every core busy with frames for seconds, the
-     * GPU rows' latency showed tails (p99 up to 2.7x p50 on the H100) that
-     * the same rows run alone did not (1.1x) */
+    const sb_variant *top = NULL;
+    int colour_lessons = 0;
+    /* the GPU's rows first (the top, then the frame's lessons off it):
+     * after the CPU's, which keeps every core busy with frames for
+     * seconds, the GPU rows' latency showed tails (p99 up to 2.7x p50 on
+     * the H100) that the same rows run alone did not (1.1x) */
     for (int pass = 0; pass < 3; pass++) {
         int first = n;
         for (int i = 0; i < sb_variant_count() && n < STREAM_PLAN_MAX && !(pass == 0 && n > first); i++) {
             const sb_variant *v = sb_variant_at(i);
             if (strcmp(v->algo, algo->name) || !(v->stages & (1u << stage)) || !v->ops)
                 continue;
-            int gpu = sb_is_device(v) && (pass == 0 ? (v->flags & SB_LADDER_TOP) != 0 : narrows_the_top(v));
+            int gpu = sb_is_device(v) && (pass == 0 ? (v->flags & SB_LADDER_TOP) != 0 : frame_lesson_off_the_top(v));
             if ((pass < 2 ? !gpu : v != ref) || !sb_variant_pick(r->o->variants, algo->name, v->name))
                 continue;
             char why[256];
             if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
                 continue;
             stream_plan *p = &plan[n++];
+            memset(p, 0, sizeof *p);
             p->v = v;
-            if (pass < 2) {
-                for (int k = 0; k < STREAM_GPU_KS; k++) {
-                    p->ks[k] = GPU_ROWS[k].k;
-                    p->in_turn[k] = GPU_ROWS[k].in_turn;
-                }
-                p->nk = v->flags & SB_ONE_AT_A_TIME ? 1 : STREAM_GPU_KS;
-            } else {
-                p->ks[0] = sb_usable_cores();
-                p->in_turn[0] = 0;
-                p->nk = 1;
-            }
+            plan_ks(p, pass < 2);
+            top = pass == 0 ? v : top;
+            colour_lessons += pass == 1 && (v->flags & SB_COLOUR_IN);
+        }
+        if (pass == 1 && top && colour_lessons && n < STREAM_PLAN_MAX) {   /* the top from colour frames */
+            stream_plan *p = &plan[n++];
+            memset(p, 0, sizeof *p);
+            p->v = top;
+            p->colour = 1;
+            plan_ks(p, 1);
         }
     }
     return n;
@@ -148,12 +172,14 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
         for (int k = 0; k < plan[i].nk && !st && *nrows < STREAM_ROWS_MAX; k++) {
             o.in_flight = plan[i].ks[k];
             o.runs_in_turn = plan[i].in_turn[k];
+            o.colour_frames = plan[i].colour;
             sb_stream_result res;
             sb_error row_err = { SB_OK, "" };
             sb_status rst = sb_stream_measure(fr.c, fr.count, plan[i].v, &o, &res, &row_err);
             if (rst) {              /* one row that cannot run (device memory): said, and the run goes on */
-                fprintf(stderr, "%s/%s stream of %s, %d in flight%s: %s\n", algo->name, plan[i].v->name,
-                        seq->name, o.in_flight, o.runs_in_turn ? ", runs in turn" : "", row_err.msg);
+                fprintf(stderr, "%s/%s stream of %s%s, %d in flight%s: %s\n", algo->name, plan[i].v->name,
+                        seq->name, o.colour_frames ? " from colour" : "", o.in_flight,
+                        o.runs_in_turn ? ", runs in turn" : "", row_err.msg);
                 r->errors++;
                 continue;
             }
@@ -161,16 +187,17 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
             sb_stream_row_fill(row, algo, stage, plan[i].v, seq, &res, idle);
             stamp_row(r, row);
             if (!r->o->quiet)
-                fprintf(stderr, "  stream %s/%s %s, %d in flight%s: %.1f frames/s, p99 %.3f ms, %.0f %% of its "
-                                "bound (%s), %s%s%s\n", algo->name, plan[i].v->name, seq->name, row->in_flight,
-                        sb_stream_runs_note(row), row->fps,
+                fprintf(stderr, "  stream %s/%s %s%s, %d in flight%s: %.1f frames/s, p99 %.3f ms, %.0f %% of its "
+                                "bound (%s), %s%s%s\n", algo->name, plan[i].v->name, seq->name,
+                        sb_stream_source_note(row), row->in_flight, sb_stream_runs_note(row), row->fps,
                         row->p99_ms, 100.0 * row->bound_fraction, row->bound_by, row->agreement,
                         row->flags[0] ? ", " : "", row->flags);
             r->noisy += strstr(row->flags, "unstable") != NULL;
             if (!res.agreement.ok) {
                 char label[200];
-                snprintf(label, sizeof label, "%s %s stream %s K=%d%s %s", algo->name, algo->stages[stage],
-                         plan[i].v->name, row->in_flight, sb_stream_runs_note(row), seq->name);
+                snprintf(label, sizeof label, "%s %s stream %s K=%d%s %s%s", algo->name, algo->stages[stage],
+                         plan[i].v->name, row->in_flight, sb_stream_runs_note(row), seq->name,
+                         sb_stream_source_note(row));
                 run_note_failure(r, label, res.agreement.metric);
             }
         }

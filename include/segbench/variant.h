@@ -86,12 +86,17 @@ enum {
                               CPU): its time moves with the host's noise, so
                               its rows run on a pinned host thread and get
                               the host rows' probes and unstable flag */
-    SB_NARROW = 1 << 8      /* writes its output in the algorithm's narrow
+    SB_NARROW = 1 << 8,     /* writes its output in the algorithm's narrow
                               layout (sb_algo.narrow_layout: SLIC's labels
                               in 16 bits), so fewer bytes cross the bus;
                               checked against the reference by value.  A
                               case whose values do not fit, it refuses
                               with SB_ERR_LIMIT, and bench skips the row */
+    SB_COLOUR_IN = 1 << 9   /* takes each frame in colour where its algorithm
+                              takes grey (sb_algo.luma_input: the integral
+                              image) and makes the grey itself, exactly as
+                              sb_luma_u8 does: the frame crosses the bus in
+                              colour and the host converts nothing */
 };
 
 typedef struct sb_variant {
@@ -123,7 +128,7 @@ typedef struct sb_variant {
  *   backend     cpu, pthread, openmp, cuda-global, cuda-shared, cuda-texture, lib
  *   needs       NONE, OPENMP, CUDA or NPP: what the build must have had
  *   flags       SB_THREADED, SB_DEVICE, SB_FLOOR, SB_INT32, SB_GRAPH_LOOP, SB_LADDER_TOP,
- *               SB_ONE_AT_A_TIME (above), or 0
+ *               SB_ONE_AT_A_TIME, SB_HOST_BOUND, SB_NARROW, SB_COLOUR_IN (above), or 0
  *   stages      ALL_STAGES, or a mask: bit i = the algorithm's stage i
  *   the ops     the five functions, in call order (upload NULL on the host)
  *

@@ -548,6 +548,70 @@ static void test_narrow_outputs(void)
     CHECK(narrow >= 1);
 }
 
+/* An algorithm whose variants take grey made from colour (luma_input:
+ * the integral image) keeps the colour image in its case: from a colour
+ * image the input is its luma, pixel by pixel (sb_luma_u8); from a grey
+ * one the colour repeats it.  An SB_COLOUR_IN variant is prepared with
+ * the colour, any other with the grey; every SB_COLOUR_IN variant's
+ * algorithm takes luma input. */
+static void test_colour_cases(void)
+{
+    const sb_algo *integral = sb_algo_find("integral");
+    CHECK(integral->luma_input && integral->load_mode == SB_LOAD_RGB);
+    sb_image rgb, grey;
+    test_patchy_rgb(&rgb, 23, 9, 77);
+    test_random_grey(&grey, 23, 9, 78);
+    sb_case_data cd;
+    sb_error err = { SB_OK, "" };
+    sb_status st = sb_case_open(&cd, integral, 0, NULL, &rgb, &err);
+    CHECKF(st == SB_OK, "%s", err.msg);
+    if (!st) {
+        int bad = 0;
+        for (int y = 0; y < 9; y++)
+            for (int x = 0; x < 23; x++) {
+                const uint8_t *c = sb_image_row(&rgb, y) + 3 * x;
+                bad += sb_image_row(cd.c.input, y)[x] != sb_luma_u8(c[0], c[1], c[2]);
+                bad += memcmp(sb_image_row(cd.c.colour, y) + 3 * x, c, 3) != 0;
+            }
+        CHECKF(bad == 0 && cd.c.input->channels == 1 && cd.c.colour->channels == 3, "%d pixels differ", bad);
+        const sb_variant cpu = *sb_variant_find("integral", "cpu");
+        sb_variant colour_in = cpu;
+        colour_in.flags |= SB_COLOUR_IN;
+        CHECK(sb_case_input(&cd.c, &cpu) == cd.c.input && sb_case_input(&cd.c, &colour_in) == cd.c.colour);
+        sb_case_close(&cd);
+    }
+    st = sb_case_open(&cd, integral, 0, NULL, &grey, &err);
+    CHECKF(st == SB_OK, "%s", err.msg);
+    if (!st) {
+        int bad = 0;
+        for (int y = 0; y < 9; y++)
+            for (int x = 0; x < 23; x++) {
+                uint8_t v = sb_image_row(&grey, y)[x];
+                const uint8_t *c = sb_image_row(cd.c.colour, y) + 3 * x;
+                bad += sb_image_row(cd.c.input, y)[x] != v || c[0] != v || c[1] != v || c[2] != v;
+            }
+        CHECKF(bad == 0, "%d pixels of a grey image differ", bad);
+        sb_case_close(&cd);
+    }
+    st = sb_case_open(&cd, sb_algo_find("kmeans"), 0, NULL, &rgb, &err);
+    CHECKF(st == SB_OK && cd.c.colour == NULL, "k-means keeps no second image: %s", err.msg);
+    if (!st)
+        sb_case_close(&cd);
+    sb_image_free(&rgb);
+    sb_image_free(&grey);
+
+    int colour = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (!(v->flags & SB_COLOUR_IN))
+            continue;
+        colour++;
+        const sb_algo *a = sb_algo_find(v->algo);
+        CHECKF(a && a->luma_input, "%s is SB_COLOUR_IN but its algorithm does not take luma", v->who);
+    }
+    CHECK(colour >= 1);
+}
+
 /* A pipeline step's input is made by the harness from the reference of
  * the steps before (algo->after, algo->feed): the merge step's input is
  * the filter's output, its flood labels the flood's; the filter, which
@@ -768,6 +832,8 @@ const sb_test tests_harness[] = {
       test_declared_checks },
     { "agreement: a narrow variant's 16-bit labels against the reference's 32-bit ones, by value",
       test_narrow_outputs },
+    { "cases: the integral image's grey is the luma of its colour image, kept for SB_COLOUR_IN variants",
+      test_colour_cases },
     { "cases: a pipeline step's input from the steps before, each run once", test_pipeline_steps },
     { "variants: variants.tsv keeps each variant's file (an older file: the registry's); written, it is read back",
       test_catalogue_source_file },

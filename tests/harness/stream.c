@@ -5,6 +5,7 @@
 
 #include "../cli_util.h"
 
+#include "harness/cases.h"
 #include "harness/dataset.h"
 #include "harness/registry.h"
 #include "harness/stream.h"
@@ -213,6 +214,115 @@ static void test_stream_stale_frame_caught(void)
         sb_case_close(&cd[i]);
 }
 
+/* A host variant that takes colour frames (SB_COLOUR_IN) and makes the
+ * grey itself before the serial integral image: with the luma, as the
+ * contract says; or, to show the check can fail, with the green channel. */
+typedef struct colour_state {
+    const sb_image *colour;    /* the frame, read at each run */
+    sb_image grey;
+    int green;                 /* the wrong grey */
+    void *inner;               /* the serial variant, run on grey */
+} colour_state;
+
+static sb_status colour_prepare_as(void **state, const sb_image *in, const void *params, void *output,
+                                   const sb_exec *exec, int green, sb_error *err)
+{
+    colour_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    *state = s;
+    if (in->channels != 3)
+        return sb_fail(err, SB_ERR_USAGE, "%s: takes colour, got %d channels", exec->who, in->channels);
+    s->colour = in;
+    s->green = green;
+    sb_status st = sb_image_alloc(&s->grey, in->width, in->height, 1, err);
+    return st ? st : sb_variant_find("integral", "cpu")->ops->prepare(&s->inner, &s->grey, params, output, exec, err);
+}
+static sb_status colour_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                const sb_exec *exec, sb_error *err)
+{
+    return colour_prepare_as(state, in, params, output, exec, 0, err);
+}
+static sb_status green_prepare(void **state, const sb_image *in, const void *params, void *output,
+                               const sb_exec *exec, sb_error *err)
+{
+    return colour_prepare_as(state, in, params, output, exec, 1, err);
+}
+
+static sb_status colour_run(void *state, sb_error *err)
+{
+    colour_state *s = state;
+    if (s->green)
+        for (int y = 0; y < s->grey.height; y++)
+            for (int x = 0; x < s->grey.width; x++)
+                sb_image_row(&s->grey, y)[x] = sb_image_row(s->colour, y)[3 * x + 1];
+    else
+        sb_case_luma(s->colour, &s->grey);
+    return sb_variant_find("integral", "cpu")->ops->run(s->inner, err);
+}
+
+static void colour_release(void *state)
+{
+    colour_state *s = state;
+    if (s->inner)
+        sb_variant_find("integral", "cpu")->ops->release(s->inner);
+    sb_image_free(&s->grey);
+    free(s);
+}
+
+/* Colour frames (harness/stream.h): a variant that takes them gets them
+ * as they are and agrees; the serial variant gets each frame's grey made
+ * by its own thread (host_ms, and a bound of K frames per host_ms at
+ * most); a variant that makes the wrong grey fails; an algorithm that
+ * takes its frames as they are refuses colour frames. */
+static void test_stream_colour_frames(void)
+{
+    static const sb_variant_ops ops = { colour_prepare, NULL, colour_run, test_fetch_nothing, colour_release };
+    static const sb_variant_ops green_ops = { green_prepare, NULL, colour_run, test_fetch_nothing, colour_release };
+    const sb_variant colour = { "integral", "test-colour", "cpu", "NONE", SB_COLOUR_IN, 3u, &ops,
+                                "makes the luma itself", "integral/test-colour", "tests/harness/stream.c", NULL, "",
+                                NULL };
+    const sb_variant green = { "integral", "test-green", "cpu", "NONE", SB_COLOUR_IN, 3u, &green_ops,
+                               "takes green for grey", "integral/test-green", "tests/harness/stream.c", NULL, "",
+                               NULL };
+    sb_case_data cd[3];
+    const sb_case *frames[3];
+    if (!open_frames(cd, frames, 3, "integral", 53, 29))
+        return;
+    CHECK(frames[0]->colour && frames[0]->colour->channels == 3 && frames[0]->input->channels == 1);
+    sb_stream_result r;
+    sb_status st;
+    sb_error err = { SB_OK, "" };
+    stream_fixed(frames, 3, &colour, 1, 2, 12, &r, &st, &err);
+    CHECKF(st == SB_OK && r.agreement.ok && r.colour_frames && r.host_ms == 0,
+           "a colour-taking variant: %s / %s, colour %d, host %.3f ms", err.msg, r.agreement.metric, r.colour_frames,
+           r.host_ms);
+
+    sb_stream_opts o;
+    sb_stream_defaults(&o);
+    o.in_flight = 2;
+    o.frames = 12;
+    o.warmup_ms = 1;
+    o.colour_frames = 1;
+    st = sb_stream_measure(frames, 3, sb_variant_find("integral", "cpu"), &o, &r, &err);
+    CHECKF(st == SB_OK && r.agreement.ok && r.colour_frames && r.host_ms > 0 && r.checked >= 3,
+           "the serial variant from colour frames: %s / %s, host %.4f ms", err.msg, r.agreement.metric, r.host_ms);
+    CHECKF(st || r.bound_fps <= 2 * 1000.0 / r.host_ms * 1.000001, "bound %.1f frames/s above K per host_ms (%.1f)",
+           r.bound_fps, 2 * 1000.0 / r.host_ms);
+
+    stream_fixed(frames, 3, &green, 1, 1, 4, &r, &st, &err);
+    CHECKF(st == SB_OK && !r.agreement.ok && r.frames == 0, "green for grey passed: %s", r.agreement.metric);
+    for (int i = 0; i < 3; i++)
+        sb_case_close(&cd[i]);
+
+    if (!open_frames(cd, frames, 2, "kmeans", 20, 10))
+        return;
+    st = sb_stream_measure(frames, 2, sb_variant_find("kmeans", "cpu"), &o, &r, &err);
+    CHECKF(st == SB_ERR_USAGE && strstr(err.msg, "colour frames"), "k-means from colour frames: %d %s", st, err.msg);
+    for (int i = 0; i < 2; i++)
+        sb_case_close(&cd[i]);
+}
+
 static void test_sequence_glob(void)
 {
     test_sh("mkdir -p %s %s", test_path("seq"), test_path("mixed"));
@@ -329,6 +439,16 @@ static void test_scene_and_bench_streams(void)
         CHECK(sb_stream_rows_write(path, rows, 1, &err) == SB_OK && sb_stream_rows_read(path, &again, &m, &err) == SB_OK);
         CHECKF(m == 1 && again && strcmp(again[0].runs, "in-turn") == 0 && strcmp(again[0].flags, rows[0].flags) == 0,
                "runs read back as '%s'", m == 1 && again ? again[0].runs : "");
+        CHECK(m == 1 && again && !again[0].source[0] && again[0].host_ms == 0);
+        free(again);
+        /* and a row from colour frames its source and host part */
+        snprintf(rows[0].source, sizeof rows[0].source, "colour");
+        rows[0].host_ms = 13.125;
+        CHECK(sb_stream_rows_write(path, rows, 1, &err) == SB_OK && sb_stream_rows_read(path, &again, &m, &err) == SB_OK);
+        CHECKF(m == 1 && again && strcmp(again[0].source, "colour") == 0 && again[0].host_ms == 13.125 &&
+                   strcmp(again[0].runs, "in-turn") == 0,
+               "source read back as '%s', host %.3f ms", m == 1 && again ? again[0].source : "",
+               m == 1 && again ? again[0].host_ms : 0);
         free(again);
         /* a file from before the spread and flags columns reads as before */
         snprintf(path, sizeof path, "%s/old.stream.csv", root);
@@ -409,6 +529,8 @@ const sb_test tests_stream[] = {
     { "stream: two instances of a pthread variant at once agree (their shared pool takes turns)",
       test_stream_shared_pool },
     { "stream: a variant that keeps its first frame fails on the second, and nothing is timed", test_stream_stale_frame_caught },
+    { "stream: colour frames -- a colour-taking variant agrees, a grey one's host makes the grey (host_ms), "
+      "a wrong grey fails, k-means refuses them", test_stream_colour_frames },
     { "sequences: a glob in name order; an empty, mixed-size or broken sequence refused in one line; segbench stream",
       test_sequence_glob },
     { "stream: a scene's frames differ and repeat; bench --stream only writes <algo>.stream.csv alone",

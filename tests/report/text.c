@@ -4,6 +4,7 @@
 
 #include "report/report_parts.h"
 
+#include "harness/registry.h"
 #include "io/stream_rows.h"
 
 #include <stdio.h>
@@ -76,9 +77,62 @@ static void test_in_flight_over_parent(void)
            "%s", text);
 }
 
+/* Colour frames to the integral image: the colour branch (cuda-colour)
+ * is set beside its parent's row from the same colour frames, never
+ * beside the parent's grey row; the host's part is shown; and the first
+ * screen's best GPU row is taken from the grey frames alone. */
+static void test_in_flight_from_colour(void)
+{
+    sb_stream_row rows[3];
+    memset(rows, 0, sizeof rows);
+    const char *variant[3] = { "cuda-fused", "cuda-fused", "cuda-colour" };
+    const char *source[3] = { "", "colour", "colour" };
+    const double fps[3] = { 1600.0, 230.0, 1500.0 }, host[3] = { 0, 13.1, 0 };
+    for (int i = 0; i < 3; i++) {
+        snprintf(rows[i].algo, sizeof rows[i].algo, "integral");
+        snprintf(rows[i].stage, sizeof rows[i].stage, "sum");
+        snprintf(rows[i].variant, sizeof rows[i].variant, "%s", variant[i]);
+        snprintf(rows[i].backend, sizeof rows[i].backend, "cuda-shared");
+        snprintf(rows[i].sequence, sizeof rows[i].sequence, "scene-3840x2160");
+        snprintf(rows[i].runs, sizeof rows[i].runs, "overlap");
+        snprintf(rows[i].agreement, sizeof rows[i].agreement, "exact");
+        snprintf(rows[i].bound_by, sizeof rows[i].bound_by, "%s", i == 1 ? "host" : "fetch");
+        snprintf(rows[i].source, sizeof rows[i].source, "%s", source[i]);
+        rows[i].in_flight = 3;
+        rows[i].fps = fps[i];
+        rows[i].host_ms = host[i];
+        rows[i].p50_ms = 1.0;
+        rows[i].p99_ms = 1.2;
+    }
+    stream_set ss = { rows, 3 };
+    char text[8192] = "";
+    FILE *md = fmemopen(text, sizeof text - 1, "w");
+    if (!md) {
+        CHECK(0);
+        return;
+    }
+    report_streams_in_flight(md, &ss);
+    fclose(md);
+    CHECKF(strstr(text, "| scene-3840x2160 from colour | cuda-colour | 3 | 1500.0 | - | 6.52x |") &&
+               strstr(text, "| scene-3840x2160 from colour | cuda-fused | 3 | 230.0 |") &&
+               strstr(text, "| host 13.1; ") && strstr(text, "(host) |"),
+           "%s", text);
+    const sb_algo *algo = sb_algo_find("integral");
+    md = fmemopen(text, sizeof text - 1, "w");
+    if (!md) {
+        CHECK(0);
+        return;
+    }
+    report_streams_table(md, &ss, &algo, 1);
+    fclose(md);
+    CHECKF(strstr(text, "| cuda-fused, 3 in flight | 1600.0 |") && !strstr(text, "cuda-colour, 3"), "%s", text);
+}
+
 const sb_test tests_report_text[] = {
     { "report: the frames-in-flight table gives a narrow branch's gain over its parent at the same K, and marks latency tails",
       test_in_flight_over_parent },
+    { "report: colour frames -- the colour branch against its parent from the same colour frames; the first screen "
+      "takes grey frames' rows", test_in_flight_from_colour },
     { "report: safe text for Markdown and gnuplot in caller buffers, a long name whole, one past the limit ends in ...",
       test_safe_text },
 };
