@@ -102,14 +102,27 @@ static void check_all_variants(const sb_image *img, const char *what)
     check_variants("integral", img, NULL, what);
 }
 
+/* Random colour: random bytes, 3 a pixel (the integral image's colour
+ * frames: its grey is their luma, and a colour-taking rung makes it). */
+static void random_colour(sb_image *img, int width, int height, unsigned long long seed)
+{
+    test_random_grey(img, 3 * width, height, seed);
+    img->width = width;
+    img->channels = 3;
+}
+
 static void test_gpu_awkward_sizes(void)
 {
     int count = gpu_quick ? QUICK_SIZES : GPU_SIZES;
     for (int k = 0; k < count; k++) {
         sb_image img;
-        test_random_grey(&img, gpu_sizes[k][0], gpu_sizes[k][1], 500 + k);
         char what[64];
+        test_random_grey(&img, gpu_sizes[k][0], gpu_sizes[k][1], 500 + k);
         snprintf(what, sizeof what, "%dx%d random", img.width, img.height);
+        check_all_variants(&img, what);
+        sb_image_free(&img);
+        random_colour(&img, gpu_sizes[k][0], gpu_sizes[k][1], 900 + k);
+        snprintf(what, sizeof what, "%dx%d random colour", img.width, img.height);
         check_all_variants(&img, what);
         sb_image_free(&img);
     }
@@ -426,11 +439,18 @@ static void check_streaming(const char *algo_name, const sb_image *a, const sb_i
         sb_case_close(&ca);
         return;
     }
-    size_t bytes = ca.input.stride * (size_t)ca.input.height;
-    unsigned char *saved = malloc(bytes);
-    CHECK(saved && bytes == cb.input.stride * (size_t)cb.input.height);
-    if (saved)
-        memcpy(saved, ca.input.data, bytes);
+    /* the frame a variant reads: the colour image where the case keeps one
+     * (algo->luma_input), so an SB_COLOUR_IN variant's is refilled too */
+    sb_image *in_a = &ca.input, *in_b = &cb.input, *colour_a = ca.c.colour ? &ca.colour : NULL;
+    size_t bytes = in_a->stride * (size_t)in_a->height;
+    size_t colour_bytes = colour_a ? colour_a->stride * (size_t)colour_a->height : 0;
+    unsigned char *saved = malloc(bytes + colour_bytes);
+    CHECK(saved && bytes == in_b->stride * (size_t)in_b->height);
+    if (saved) {
+        memcpy(saved, in_a->data, bytes);
+        if (colour_a)
+            memcpy(saved + bytes, colour_a->data, colour_bytes);
+    }
     for (int i = 0; saved && i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
         if (strcmp(v->algo, algo_name) || !(v->flags & SB_DEVICE) || !v->ops || gpu_excluded(v))
@@ -443,13 +463,17 @@ static void check_streaming(const char *algo_name, const sb_image *a, const sb_i
             st = sb_session_sample(&s, 0, &ms, &err);
             if (!st)
                 st = sb_session_check(&s, &ag_a, &err);
-            memcpy(ca.input.data, cb.input.data, bytes);     /* the next frame, in the same host buffer */
+            memcpy(in_a->data, in_b->data, bytes);     /* the next frame, in the same host buffer */
+            if (colour_a)
+                memcpy(colour_a->data, cb.colour.data, colour_bytes);
             if (!st)
                 st = sb_session_frame(&s, &ms, &err);
             if (!st)
                 sb_output_check(algo, &cb.input, cb.params, cb.reference, s.out, v->flags, &ag_b);
             sb_session_close(&s);
-            memcpy(ca.input.data, saved, bytes);
+            memcpy(in_a->data, saved, bytes);
+            if (colour_a)
+                memcpy(colour_a->data, saved + bytes, colour_bytes);
         }
         CHECKF(st == SB_OK, "%s/%s streaming failed to run: %s", algo_name, v->name, err.msg);
         CHECKF(ag_a.ok && ag_b.ok, "%s/%s: frame A %s, then frame B %s", algo_name, v->name, ag_a.metric,
@@ -464,8 +488,8 @@ static void check_streaming(const char *algo_name, const sb_image *a, const sb_i
 static void test_gpu_streaming(void)
 {
     sb_image a, b;
-    test_random_grey(&a, 129, 33, 71);
-    test_random_grey(&b, 129, 33, 72);
+    random_colour(&a, 129, 33, 71);
+    random_colour(&b, 129, 33, 72);
     check_streaming("integral", &a, &b, NULL);
     sb_image_free(&a);
     sb_image_free(&b);
@@ -500,15 +524,15 @@ static void test_gpu_stream_in_flight(void)
     static const char *const algos[] = { "integral", "kmeans", "slic", "meanshift", "grabcut" };
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++) {
         const sb_algo *algo = sb_algo_find(algos[k]);
-        int grey = strcmp(algos[k], "integral") == 0;
+        int noise = strcmp(algos[k], "integral") == 0;
         sb_case_data cd[3];
         const sb_case *frames[3];
         int opened = 0;
         sb_error err = { SB_OK, "" };
         for (int f = 0; f < 3; f++) {
             sb_image img;
-            if (grey)
-                test_random_grey(&img, 129, 67, 80 + f);
+            if (noise)
+                random_colour(&img, 129, 67, 80 + f);   /* the integral image's grey is their luma */
             else
                 test_patchy_rgb(&img, 127, 71, 80 + f);
             void *params = NULL;
@@ -533,21 +557,26 @@ static void test_gpu_stream_in_flight(void)
             if (strcmp(v->algo, algos[k]) || !(v->flags & SB_DEVICE) || !v->ops ||
                 !(v->stages & (1u << algo->stream_stage)) || gpu_excluded(v))
                 continue;
+            /* the last way: colour frames, the host making a grey rung's grey
+             * (only where the algorithm takes luma: the integral image) */
             static const struct {
-                int k, in_turn;
-            } ways[] = { { 1, 0 }, { 3, 0 }, { 2, 1 } };
+                int k, in_turn, colour;
+            } ways[] = { { 1, 0, 0 }, { 3, 0, 0 }, { 2, 1, 0 }, { 2, 0, 1 } };
             for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
                 int in_flight = ways[w].k;
                 if (in_flight > 1 && (v->flags & SB_ONE_AT_A_TIME))
                     continue;       /* refused (tests/harness/stream.c); two at once share its state */
+                if (ways[w].colour && !algo->luma_input)
+                    continue;
                 sb_stream_opts o;
                 sb_stream_defaults(&o);
                 o.in_flight = in_flight;
                 o.runs_in_turn = ways[w].in_turn;
+                o.colour_frames = ways[w].colour;
                 o.frames = 12;
                 o.warmup_ms = 1;
                 sb_stream_result r;
-                const char *how = ways[w].in_turn ? ", runs in turn" : "";
+                const char *how = ways[w].in_turn ? ", runs in turn" : ways[w].colour ? ", from colour" : "";
                 sb_status st = sb_stream_measure(frames, 3, v, &o, &r, &err);
                 CHECKF(st == SB_OK, "%s, %d in flight%s: %s", v->who, in_flight, how, err.msg);
                 CHECKF(st || r.agreement.ok, "%s, %d in flight%s: %s", v->who, in_flight, how, r.agreement.metric);
