@@ -17,12 +17,12 @@
  * a pixel.  (The OpenMP variant is the same algorithm, its two loops
  * scheduled statically for the same reason.)
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 1.089 -> 0.4865 ms (2.24x), per frame 1.09 -> 0.4872 ms (2.24x)
+ *     kernel 1.625 -> 0.6379 ms (2.55x), per frame 1.625 -> 0.6384 ms (2.55x)
  *   integral sqsum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 4.041 -> 1.478 ms (2.73x), per frame 4.042 -> 1.479 ms (2.73x)
+ *     kernel 4.087 -> 1.722 ms (2.37x), per frame 4.087 -> 1.723 ms (2.37x)
  */
 #include "segbench/integral.h"
 #include "segbench/variant.h"

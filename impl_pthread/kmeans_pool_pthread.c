@@ -18,12 +18,12 @@
  * impl_pthread/pool.c (the "pthread" variant's shared pool) also spins a
  * while before it sleeps, so back-to-back passes find it awake.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 156.5 -> 132.3 ms (same (1.18x)), per frame 156.5 -> 132.3 ms (1.18x)
+ *     kernel 157.1 -> 172 ms (same (0.91x)), per frame 157.1 -> 172 ms (0.91x)
  *   kmeans fixed10 at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 120.6 -> 127.4 ms (same (0.95x)), per frame 120.6 -> 127.4 ms (0.95x)
+ *     kernel 148 -> 149.7 ms (same (0.99x)), per frame 148 -> 149.7 ms (0.99x)
  */
 #include "segbench/bands.h"
 #include "segbench/kmeans.h"

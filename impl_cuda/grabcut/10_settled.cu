@@ -21,12 +21,12 @@
  * stamps every tile with the number before its first launch.  The same
  * heights, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 23.29 -> 12.75 ms (1.83x), per frame 24.14 -> 13.56 ms (1.78x)
+ *     kernel 23.31 -> 12.77 ms (1.83x), per frame 24.25 -> 13.62 ms (1.78x)
  *   grabcut rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 35.66 -> 23.02 ms (same (1.55x)), per frame 35.95 -> 23.27 ms (1.54x)
+ *     kernel 35.82 -> 23.17 ms (same (1.55x)), per frame 36.03 -> 23.36 ms (1.54x)
  */
 #include "gc_device.cuh"
 

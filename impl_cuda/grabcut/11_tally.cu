@@ -15,12 +15,12 @@
  * cuda-settled's; the flow and cut cannot differ).  One launch a sweep
  * fewer, and no pass over the nodes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 12.75 -> 12.07 ms (1.06x), per frame 13.56 -> 12.91 ms (1.05x)
+ *     kernel 12.77 -> 12.13 ms (1.05x), per frame 13.62 -> 13 ms (1.05x)
  *   grabcut rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 23.02 -> 22.05 ms (same (1.04x)), per frame 23.27 -> 22.25 ms (1.05x)
+ *     kernel 23.17 -> 22.15 ms (same (1.05x)), per frame 23.36 -> 22.39 ms (1.04x)
  */
 #include "gc_device.cuh"
 

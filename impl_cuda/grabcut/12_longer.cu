@@ -15,12 +15,12 @@
  * before.  Half the launches for the same rounds; the sweeps and
  * relabels differ from cuda-tally's, the flow and the cut do not.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 12.07 -> 10.96 ms (1.10x), per frame 12.91 -> 11.79 ms (1.09x)
+ *     kernel 12.13 -> 11.03 ms (1.10x), per frame 13 -> 11.89 ms (1.09x)
  *   grabcut rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 22.05 -> 20.63 ms (same (1.07x)), per frame 22.25 -> 20.86 ms (1.07x)
+ *     kernel 22.15 -> 20.7 ms (same (1.07x)), per frame 22.39 -> 20.92 ms (1.07x)
  */
 #include "gc_device.cuh"
 

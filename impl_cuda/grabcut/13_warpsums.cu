@@ -24,12 +24,12 @@
  * changed-label count is a ballot.  The sums are integers, so the totals,
  * centres and mixtures are equal to the bit.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 10.96 -> 10.97 ms (same (1.00x)), per frame 11.79 -> 11.82 ms (1.00x)
+ *     kernel 11.03 -> 11.02 ms (same (1.00x)), per frame 11.89 -> 11.89 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 20.63 -> 15.23 ms (1.35x), per frame 20.86 -> 15.44 ms (1.35x)
+ *     kernel 20.7 -> 15.25 ms (1.36x), per frame 20.92 -> 15.49 ms (1.35x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -24,12 +24,12 @@
  * butterfly the lower heights cost sweeps (warm cuts of 12, 9, 5 and 9
  * sweeps became 10, 9, 9 and 9; the pipeline 11 % slower).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warpsums -> cuda-keep):
- *     kernel 10.97 -> 10.98 ms (same (1.00x)), per frame 11.82 -> 11.91 ms (0.99x)
+ *     kernel 11.02 -> 10.97 ms (same (1.00x)), per frame 11.89 -> 11.82 ms (1.01x)
  *   grabcut rect at synth-1920x1080 (cuda-warpsums -> cuda-keep):
- *     kernel 15.23 -> 15.03 ms (same (1.01x)), per frame 15.44 -> 15.25 ms (1.01x)
+ *     kernel 15.25 -> 15.04 ms (same (1.01x)), per frame 15.49 -> 15.25 ms (1.02x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -15,12 +15,12 @@
  * fruits (4 % slower), so the relabels' launches are not what a cut
  * waits for; its sweeps are.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warpsums -> cuda-bfs32):
- *     kernel 10.97 -> 10.96 ms (same (1.00x)), per frame 11.82 -> 11.8 ms (1.00x)
+ *     kernel 11.02 -> 11.03 ms (same (1.00x)), per frame 11.89 -> 11.88 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-warpsums -> cuda-bfs32):
- *     kernel 15.23 -> 15.51 ms (same (0.98x)), per frame 15.44 -> 15.65 ms (0.99x)
+ *     kernel 15.25 -> 15.51 ms (same (0.98x)), per frame 15.49 -> 15.73 ms (0.99x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -19,12 +19,12 @@
  * bought on the H100: a loss, 0.84x for one cut at 1080p: two launches a
  * phase (the phase, then its decision) cost more than a grid barrier.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 201.2 -> 254.7 ms (0.79x), per frame 211.5 -> 247.5 ms (0.85x)
+ *     kernel 215.3 -> 249.6 ms (0.86x), per frame 203.2 -> 243.8 ms (0.83x)
  *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 829.9 -> 968 ms (0.86x), per frame 826.8 -> 979.1 ms (0.84x)
+ *     kernel 822.4 -> 957.6 ms (0.86x), per frame 825.2 -> 976.8 ms (0.84x)
  */
 #include "gc_device.cuh"
 

@@ -19,12 +19,12 @@
  * the file is cuda-global's (its cut unused by these two steps); the
  * pipeline takes the same sums in 13_warpsums.cu.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 2.383 -> 0.2732 ms (8.72x), per frame 2.554 -> 0.4469 ms (5.72x)
+ *     kernel 2.39 -> 0.2707 ms (8.83x), per frame 2.592 -> 0.458 ms (5.66x)
  *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 1.24 -> 0.1516 ms (8.18x), per frame 1.508 -> 0.37 ms (4.08x)
+ *     kernel 1.241 -> 0.1504 ms (8.25x), per frame 1.467 -> 0.3702 ms (3.96x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -22,12 +22,12 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 254.7 -> 29.67 ms (8.59x), per frame 247.5 -> 29.07 ms (8.51x)
+ *     kernel 249.6 -> 28.11 ms (8.88x), per frame 243.8 -> 29.13 ms (8.37x)
  *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 968 -> 107.6 ms (8.99x), per frame 979.1 -> 107.3 ms (9.13x)
+ *     kernel 957.6 -> 107.9 ms (8.87x), per frame 976.8 -> 107.2 ms (9.11x)
  */
 #include "gc_device.cuh"
 

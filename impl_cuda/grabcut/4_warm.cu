@@ -26,12 +26,12 @@
  * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
  * repair.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 29.67 -> 28.41 ms (same (1.04x)), per frame 29.07 -> 29.29 ms (0.99x)
+ *     kernel 28.11 -> 28.08 ms (same (1.00x)), per frame 29.13 -> 28.97 ms (1.01x)
  *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 107.6 -> 41.91 ms (2.57x), per frame 107.3 -> 42.03 ms (2.55x)
+ *     kernel 107.9 -> 41.78 ms (2.58x), per frame 107.2 -> 41.96 ms (2.56x)
  */
 #include "gc_device.cuh"
 

@@ -24,12 +24,12 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 28.41 -> 26.4 ms (same (1.08x)), per frame 29.29 -> 27.25 ms (1.08x)
+ *     kernel 28.08 -> 26.41 ms (same (1.06x)), per frame 28.97 -> 27.28 ms (1.06x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 41.91 -> 39.46 ms (same (1.06x)), per frame 42.03 -> 39.65 ms (1.06x)
+ *     kernel 41.78 -> 39.64 ms (same (1.05x)), per frame 41.96 -> 39.83 ms (1.05x)
  */
 #include "gc_device.cuh"
 

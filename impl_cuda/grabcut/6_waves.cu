@@ -33,12 +33,12 @@
  * each sweep (tile_count, a pass over every node) is gone.  "Rounds" for
  * this variant count waves.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 26.4 -> 30.33 ms (same (0.87x)), per frame 27.25 -> 31.2 ms (0.87x)
+ *     kernel 26.41 -> 30.35 ms (same (0.87x)), per frame 27.28 -> 31.24 ms (0.87x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 39.46 -> 45.35 ms (same (0.87x)), per frame 39.65 -> 45.55 ms (0.87x)
+ *     kernel 39.64 -> 45.5 ms (same (0.87x)), per frame 39.83 -> 45.72 ms (0.87x)
  */
 #include "gc_device.cuh"
 

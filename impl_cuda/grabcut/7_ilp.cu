@@ -17,12 +17,12 @@
  * pushes, their order and the relabels are cuda-graph's: the same sweeps,
  * the same cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 26.4 -> 23.71 ms (same (1.11x)), per frame 27.25 -> 24.53 ms (1.11x)
+ *     kernel 26.41 -> 23.68 ms (same (1.12x)), per frame 27.28 -> 24.57 ms (1.11x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 39.46 -> 36.13 ms (same (1.09x)), per frame 39.65 -> 36.32 ms (1.09x)
+ *     kernel 39.64 -> 36.23 ms (same (1.09x)), per frame 39.83 -> 36.43 ms (1.09x)
  */
 #include "gc_device.cuh"
 

@@ -12,12 +12,12 @@
  * active?") is all the next round needs.  Two barriers a round, one
  * shared array fewer; the same pushes, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 23.44 -> 23.29 ms (same (1.01x)), per frame 24.49 -> 24.14 ms (1.01x)
+ *     kernel 23.44 -> 23.31 ms (same (1.01x)), per frame 24.3 -> 24.25 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 35.89 -> 35.66 ms (same (1.01x)), per frame 36.23 -> 35.95 ms (1.01x)
+ *     kernel 35.92 -> 35.82 ms (same (1.00x)), per frame 36.18 -> 36.03 ms (1.00x)
  */
 #include "gc_device.cuh"
 

@@ -21,12 +21,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.02797 -> 0.05248 ms (0.53x), per frame 0.7939 -> 0.8176 ms (0.97x)
+ *     kernel 0.02826 -> 0.05136 ms (0.55x), per frame 0.8045 -> 0.8234 ms (0.98x)
  *   integral sqsum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.08162 -> 0.1724 ms (0.47x), per frame 2.052 -> 2.355 ms (0.87x)
+ *     kernel 0.0809 -> 0.1713 ms (0.47x), per frame 2.056 -> 2.145 ms (0.96x)
  */
 #include "integral_device.cuh"
 

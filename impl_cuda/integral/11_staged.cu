@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.05248 -> 0.02627 ms (2.00x), per frame 0.8176 -> 0.8037 ms (1.02x)
+ *     kernel 0.05136 -> 0.02702 ms (1.90x), per frame 0.8234 -> 0.795 ms (1.04x)
  *   integral sqsum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.1724 -> 0.07136 ms (2.42x), per frame 2.355 -> 2.054 ms (1.15x)
+ *     kernel 0.1713 -> 0.07189 ms (2.38x), per frame 2.145 -> 2.046 ms (1.05x)
  */
 #include "integral_device.cuh"
 

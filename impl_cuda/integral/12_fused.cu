@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.02627 -> 0.02637 ms (same (1.00x)), per frame 0.8037 -> 0.8161 ms (0.98x)
+ *     kernel 0.02702 -> 0.02626 ms (same (1.03x)), per frame 0.795 -> 0.8014 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.07136 -> 0.06301 ms (1.13x), per frame 2.054 -> 2.044 ms (1.01x)
+ *     kernel 0.07189 -> 0.06323 ms (1.14x), per frame 2.046 -> 2.036 ms (1.00x)
  */
 #include "integral_device.cuh"
 

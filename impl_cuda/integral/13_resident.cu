@@ -34,12 +34,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.02627 -> 0.03037 ms (0.87x), per frame 0.8037 -> 0.8026 ms (1.00x)
+ *     kernel 0.02702 -> 0.03008 ms (0.90x), per frame 0.795 -> 0.8008 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.07136 -> 0.0884 ms (0.81x), per frame 2.054 -> 2.063 ms (1.00x)
+ *     kernel 0.07189 -> 0.08762 ms (0.82x), per frame 2.046 -> 2.061 ms (0.99x)
  */
 #include "integral_device.cuh"
 

@@ -35,12 +35,12 @@
  * The strips and the scans are cuda-strips' (9_strips.cu explains them),
  * the loads and stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.02627 -> 0.06387 ms (0.41x), per frame 0.8037 -> 0.838 ms (0.96x)
+ *     kernel 0.02702 -> 0.06338 ms (0.43x), per frame 0.795 -> 0.8348 ms (0.95x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.07136 -> 0.2286 ms (0.31x), per frame 2.054 -> 2.202 ms (0.93x)
+ *     kernel 0.07189 -> 0.2358 ms (0.30x), per frame 2.046 -> 2.208 ms (0.93x)
  */
 #include "integral_device.cuh"
 

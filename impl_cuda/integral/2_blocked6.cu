@@ -19,12 +19,12 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.485 -> 0.42 ms (3.54x), per frame 2.256 -> 1.203 ms (1.88x)
+ *     kernel 1.454 -> 0.4201 ms (3.46x), per frame 2.221 -> 1.195 ms (1.86x)
  *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 3.117 -> 1.093 ms (2.85x), per frame 5.106 -> 3.075 ms (1.66x)
+ *     kernel 3.084 -> 1.084 ms (2.84x), per frame 5.063 -> 3.047 ms (1.66x)
  */
 #include "integral_device.cuh"
 

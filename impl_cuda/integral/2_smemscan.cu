@@ -40,12 +40,12 @@
  * The three kernels run one after another, each waiting for the one
  * before to finish.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-blocked6 -> cuda-smemscan):
- *     kernel 0.42 -> 0.03245 ms (12.9x), per frame 1.203 -> 0.8072 ms (1.49x)
+ *     kernel 0.4201 -> 0.03322 ms (12.6x), per frame 1.195 -> 0.8026 ms (1.49x)
  *   integral sqsum at synth-3840x2160 (cuda-blocked6 -> cuda-smemscan):
- *     kernel 1.093 -> 0.08877 ms (12.3x), per frame 3.075 -> 2.068 ms (1.49x)
+ *     kernel 1.084 -> 0.08774 ms (12.4x), per frame 3.047 -> 2.061 ms (1.48x)
  */
 #include "integral_device.cuh"
 

@@ -17,12 +17,12 @@
  * before loading the next.  The next rungs change those one at a time
  * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.03245 -> 0.03056 ms (1.06x), per frame 0.8072 -> 0.8051 ms (1.00x)
+ *     kernel 0.03322 -> 0.03005 ms (1.11x), per frame 0.8026 -> 0.811 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.08877 -> 0.08358 ms (1.06x), per frame 2.068 -> 2.062 ms (1.00x)
+ *     kernel 0.08774 -> 0.08205 ms (1.07x), per frame 2.061 -> 2.065 ms (1.00x)
  */
 #include "integral_device.cuh"
 

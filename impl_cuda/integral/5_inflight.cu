@@ -15,12 +15,12 @@
  * explains them).  The three kernels run one after another (next rung:
  * 6_pdl.cu lets them overlap).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.02941 -> 0.02878 ms (same (1.02x)), per frame 0.8085 -> 0.8027 ms (1.01x)
+ *     kernel 0.02851 -> 0.02734 ms (1.04x), per frame 0.8026 -> 0.7983 ms (1.01x)
  *   integral sqsum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.08099 -> 0.09621 ms (0.84x), per frame 2.066 -> 2.071 ms (1.00x)
+ *     kernel 0.07958 -> 0.0951 ms (0.84x), per frame 2.058 -> 2.074 ms (0.99x)
  */
 #include "integral_device.cuh"
 

@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02456 -> 0.02896 ms (0.85x), per frame 0.8028 -> 0.8063 ms (1.00x)
+ *     kernel 0.02438 -> 0.02862 ms (0.85x), per frame 0.7932 -> 0.7993 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.08965 -> 0.08256 ms (1.09x), per frame 2.07 -> 2.276 ms (0.91x)
+ *     kernel 0.08947 -> 0.08258 ms (1.08x), per frame 2.066 -> 2.061 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -41,12 +41,12 @@
  * moving bytes (segbench lesson integral/cuda-lookback has the times,
  * NOTES.md the profile and what was tried).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.02456 -> 0.03136 ms (0.78x), per frame 0.8028 -> 0.7958 ms (1.01x)
+ *     kernel 0.02438 -> 0.03106 ms (0.79x), per frame 0.7932 -> 0.8021 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.08965 -> 0.09491 ms (0.94x), per frame 2.07 -> 2.072 ms (1.00x)
+ *     kernel 0.08947 -> 0.0949 ms (0.94x), per frame 2.066 -> 2.07 ms (1.00x)
  */
 #include "integral_device.cuh"
 

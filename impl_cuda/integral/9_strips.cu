@@ -34,12 +34,12 @@
  * cheaper carry scan for the 64-bit squares; at 4K a block walks four
  * segments of a row one after another, which the next rung removes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.02456 -> 0.02797 ms (0.88x), per frame 0.8028 -> 0.7939 ms (1.01x)
+ *     kernel 0.02438 -> 0.02826 ms (0.86x), per frame 0.7932 -> 0.8045 ms (0.99x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.08965 -> 0.08162 ms (1.10x), per frame 2.07 -> 2.052 ms (1.01x)
+ *     kernel 0.08947 -> 0.0809 ms (1.11x), per frame 2.066 -> 2.056 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -14,12 +14,12 @@
  * noise), because the host's pass over every pixel, not the copy, is most
  * of a pass: measure before moving bytes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 308.8 -> 376.7 ms (0.82x), per frame 272.1 -> 267.5 ms (1.02x)
+ *     kernel 411.6 -> 406.9 ms (1.01x), per frame 410 -> 407.4 ms (1.01x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 225.3 -> 325.2 ms (0.69x), per frame 264.3 -> 226.8 ms (- (outlier))
+ *     kernel 256.3 -> 251.9 ms (1.02x), per frame 254.6 -> 262.5 ms (0.97x)
  */
 #include "kmeans_device.cuh"
 

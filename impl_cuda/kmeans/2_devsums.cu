@@ -13,12 +13,12 @@
  * What it should buy: the labels' byte a pixel down and the host's pass
  * over the image, every pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 376.7 -> 8.931 ms (42.2x), per frame 267.5 -> 9.598 ms (27.9x)
+ *     kernel 406.9 -> 9.892 ms (41.1x), per frame 407.4 -> 10.55 ms (38.6x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 325.2 -> 7.663 ms (42.4x), per frame 226.8 -> 8.267 ms (27.4x)
+ *     kernel 251.9 -> 8.571 ms (29.4x), per frame 262.5 -> 9.181 ms (28.6x)
  */
 #include "kmeans_device.cuh"
 

@@ -24,12 +24,12 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 8.931 -> 8.719 ms (same (1.02x)), per frame 9.598 -> 9.436 ms (1.02x)
+ *     kernel 9.892 -> 9.105 ms (1.09x), per frame 10.55 -> 9.753 ms (1.08x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 7.663 -> 7.201 ms (1.06x), per frame 8.267 -> 7.826 ms (1.06x)
+ *     kernel 8.571 -> 7.366 ms (1.16x), per frame 9.181 -> 7.997 ms (1.15x)
  */
 #include "kmeans_device.cuh"
 

@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 8.719 -> 1.938 ms (4.50x), per frame 9.436 -> 2.557 ms (3.69x)
+ *     kernel 9.105 -> 1.93 ms (4.72x), per frame 9.753 -> 2.562 ms (3.81x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 7.201 -> 1.595 ms (4.52x), per frame 7.826 -> 2.218 ms (3.53x)
+ *     kernel 7.366 -> 1.595 ms (4.62x), per frame 7.997 -> 2.223 ms (3.60x)
  */
 #include "kmeans_device.cuh"
 

@@ -12,12 +12,12 @@
  * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.938 -> 1.408 ms (1.38x), per frame 2.557 -> 2.025 ms (1.26x)
+ *     kernel 1.93 -> 1.397 ms (1.38x), per frame 2.562 -> 2.024 ms (1.27x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.595 -> 1.175 ms (1.36x), per frame 2.218 -> 1.799 ms (1.23x)
+ *     kernel 1.595 -> 1.17 ms (1.36x), per frame 2.223 -> 1.796 ms (1.24x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * the centre reads: the kernel is bound by instruction issue once the
  * atomics are aggregated.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.408 -> 1.211 ms (1.16x), per frame 2.025 -> 1.833 ms (1.10x)
+ *     kernel 1.397 -> 1.211 ms (1.15x), per frame 2.024 -> 1.834 ms (1.10x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.175 -> 0.9758 ms (1.20x), per frame 1.799 -> 1.601 ms (1.12x)
+ *     kernel 1.17 -> 0.9739 ms (1.20x), per frame 1.796 -> 1.609 ms (1.12x)
  */
 #include "kmeans_device.cuh"
 

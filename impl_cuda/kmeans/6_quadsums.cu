@@ -8,12 +8,12 @@
  * What it should buy: a quarter of the aggregation shuffles and shared
  * atomics on the common path.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 1.027 -> 0.883 ms (1.16x), per frame 1.653 -> 1.505 ms (1.10x)
+ *     kernel 1.015 -> 0.8818 ms (1.15x), per frame 1.647 -> 1.51 ms (1.09x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 0.8194 -> 0.7085 ms (1.16x), per frame 1.447 -> 1.354 ms (1.07x)
+ *     kernel 0.8124 -> 0.6998 ms (1.16x), per frame 1.447 -> 1.333 ms (1.09x)
  */
 #include "kmeans_device.cuh"
 

@@ -9,12 +9,12 @@
  * What it should buy: little once labels settle (few quads change), but
  * the first passes change nearly every quad.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.883 -> 0.9246 ms (0.95x), per frame 1.505 -> 1.534 ms (0.98x)
+ *     kernel 0.8818 -> 0.9061 ms (same (0.97x)), per frame 1.51 -> 1.537 ms (0.98x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.7085 -> 0.7289 ms (same (0.97x)), per frame 1.354 -> 1.354 ms (1.00x)
+ *     kernel 0.6998 -> 0.7194 ms (same (0.97x)), per frame 1.333 -> 1.354 ms (0.98x)
  */
 #include "kmeans_device.cuh"
 

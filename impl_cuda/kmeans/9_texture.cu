@@ -10,12 +10,12 @@
  * cudaDevAttrMaxTexture1DLinearWidth elements; larger images are refused
  * with that message.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.8671 -> 0.8719 ms (same (0.99x)), per frame 1.488 -> 1.495 ms (1.00x)
+ *     kernel 0.8599 -> 0.8691 ms (same (0.99x)), per frame 1.49 -> 1.495 ms (1.00x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.6975 -> 0.7046 ms (same (0.99x)), per frame 1.325 -> 1.328 ms (1.00x)
+ *     kernel 0.6895 -> 0.6941 ms (same (0.99x)), per frame 1.315 -> 1.328 ms (0.99x)
  */
 #include "kmeans_device.cuh"
 

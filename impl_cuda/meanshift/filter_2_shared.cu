@@ -11,16 +11,16 @@
  * NOTES.md) -- L1 already serves the overlapping windows.  A branch: the
  * pipeline runs cuda-global's filter.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-filter r16 at synth-1920x1080 (cuda-global -> cuda-shared):
- *     kernel 4.174 -> 4.622 ms (0.90x), per frame 4.462 -> 4.91 ms (0.91x)
+ *     kernel 4.209 -> 4.678 ms (0.90x), per frame 4.51 -> 4.985 ms (0.90x)
  *   meanshift-filter r8 at synth-1920x1080 (cuda-global -> cuda-shared):
- *     kernel 1.288 -> 1.374 ms (0.94x), per frame 1.563 -> 1.654 ms (0.95x)
+ *     kernel 1.295 -> 1.382 ms (0.94x), per frame 1.583 -> 1.669 ms (0.95x)
  *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-shared):
- *     kernel 0.498 -> 0.5151 ms (0.97x), per frame 0.7755 -> 0.7942 ms (0.98x)
+ *     kernel 0.5025 -> 0.5201 ms (0.97x), per frame 0.7796 -> 0.7984 ms (0.98x)
  *   meanshift-filter r2 at synth-1920x1080 (cuda-global -> cuda-shared):
- *     kernel 0.2533 -> 0.2622 ms (0.97x), per frame 0.5314 -> 0.5424 ms (0.98x)
+ *     kernel 0.2543 -> 0.2635 ms (0.97x), per frame 0.5348 -> 0.5418 ms (0.99x)
  */
 #include "ms_device.cuh"
 

@@ -10,16 +10,16 @@
  * and the radius sweep of NOTES.md): one tex2D a window pixel runs below
  * the rate of 4-byte loads that hit in L1.  A branch: the pipeline runs cuda-global's filter.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-filter r16 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 4.174 -> 7.902 ms (0.53x), per frame 4.462 -> 8.202 ms (0.54x)
+ *     kernel 4.209 -> 7.93 ms (0.53x), per frame 4.51 -> 8.264 ms (0.55x)
  *   meanshift-filter r8 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 1.288 -> 2.081 ms (0.62x), per frame 1.563 -> 2.357 ms (0.66x)
+ *     kernel 1.295 -> 2.096 ms (0.62x), per frame 1.583 -> 2.375 ms (0.67x)
  *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 0.498 -> 0.6191 ms (0.80x), per frame 0.7755 -> 0.9011 ms (0.86x)
+ *     kernel 0.5025 -> 0.6239 ms (0.81x), per frame 0.7796 -> 0.9041 ms (0.86x)
  *   meanshift-filter r2 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 0.2533 -> 0.2539 ms (same (1.00x)), per frame 0.5314 -> 0.5341 ms (0.99x)
+ *     kernel 0.2543 -> 0.2547 ms (same (1.00x)), per frame 0.5348 -> 0.5323 ms (1.00x)
  */
 #include "ms_device.cuh"
 

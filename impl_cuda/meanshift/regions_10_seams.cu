@@ -11,12 +11,12 @@
  * tile's stretch of the seam always joins, so no skip ever rests on
  * another seam's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 0.05392 -> 0.05206 ms (1.04x), per frame 0.3763 -> 0.37 ms (1.02x)
+ *     kernel 0.05275 -> 0.04952 ms (1.07x), per frame 0.3787 -> 0.369 ms (1.03x)
  *   meanshift r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 4.307 -> 4.293 ms (same (1.00x)), per frame 4.59 -> 4.586 ms (1.00x)
+ *     kernel 4.33 -> 4.327 ms (same (1.00x)), per frame 4.612 -> 4.61 ms (1.00x)
  */
 #include "ms_device.cuh"
 

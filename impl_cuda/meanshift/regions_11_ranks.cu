@@ -18,12 +18,12 @@
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-ranks):
- *     kernel 0.0763 -> 0.0783 ms (same (0.97x)), per frame 0.5405 -> 0.5459 ms (0.99x)
+ *     kernel 0.07638 -> 0.0785 ms (same (0.97x)), per frame 0.5524 -> 0.5537 ms (1.00x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-ranks):
- *     kernel 4.293 -> 4.307 ms (same (1.00x)), per frame 4.586 -> 4.594 ms (1.00x)
+ *     kernel 4.327 -> 4.327 ms (same (1.00x)), per frame 4.61 -> 4.627 ms (1.00x)
  */
 #include "ms_device.cuh"
 

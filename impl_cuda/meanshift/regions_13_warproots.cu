@@ -15,12 +15,12 @@
  * and the pass is as long as its loads and stores of every pixel's link
  * and label (NOTES.md).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
- *     kernel 0.05206 -> 0.05146 ms (same (1.01x)), per frame 0.37 -> 0.3708 ms (1.00x)
+ *     kernel 0.04952 -> 0.04968 ms (same (1.00x)), per frame 0.369 -> 0.3745 ms (0.99x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
- *     kernel 4.293 -> 4.295 ms (same (1.00x)), per frame 4.586 -> 4.591 ms (1.00x)
+ *     kernel 4.327 -> 4.325 ms (same (1.00x)), per frame 4.61 -> 4.645 ms (0.99x)
  */
 #include "ms_device.cuh"
 

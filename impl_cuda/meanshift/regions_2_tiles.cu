@@ -13,14 +13,14 @@
  * unions never touch global memory.  Region sums are cuda-global's.  What
  * it bought: below.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.858 -> 0.08165 ms (22.8x), per frame 2.196 -> 0.4 ms (5.49x)
+ *     kernel 1.711 -> 0.07822 ms (21.9x), per frame 2.058 -> 0.4017 ms (5.12x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 2.114 -> 0.3151 ms (6.71x), per frame 2.579 -> 0.8427 ms (3.06x)
+ *     kernel 2.148 -> 0.3194 ms (6.73x), per frame 2.638 -> 0.8035 ms (3.28x)
  *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 8.176 -> 4.618 ms (1.77x), per frame 8.488 -> 4.888 ms (1.74x)
+ *     kernel 7.926 -> 4.624 ms (1.71x), per frame 8.248 -> 4.937 ms (1.67x)
  */
 #include "ms_device.cuh"
 

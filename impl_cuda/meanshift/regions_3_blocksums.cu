@@ -10,12 +10,12 @@
  * fewer global atomics on a large region.  The components are
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 0.3151 -> 0.2577 ms (1.22x), per frame 0.8427 -> 0.7381 ms (1.14x)
+ *     kernel 0.3194 -> 0.2681 ms (1.19x), per frame 0.8035 -> 0.7608 ms (1.06x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.618 -> 4.523 ms (same (1.02x)), per frame 4.888 -> 4.81 ms (1.02x)
+ *     kernel 4.624 -> 4.601 ms (same (1.00x)), per frame 4.937 -> 4.897 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -15,12 +15,12 @@
  * bought: below at 1080p; more on the photos, which take more rounds
  * (the report's meanshift-merge page).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 0.2577 -> 0.244 ms (1.06x), per frame 0.7381 -> 0.7187 ms (1.03x)
+ *     kernel 0.2681 -> 0.2436 ms (1.10x), per frame 0.7608 -> 0.7397 ms (1.03x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.523 -> 4.489 ms (same (1.01x)), per frame 4.81 -> 4.77 ms (1.01x)
+ *     kernel 4.601 -> 4.519 ms (same (1.02x)), per frame 4.897 -> 4.805 ms (1.02x)
  */
 #include "ms_device.cuh"
 

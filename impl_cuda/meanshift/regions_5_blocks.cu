@@ -19,14 +19,14 @@
  * On the photos, an eighth of the pixels, it loses (the lessons page);
  * why is not profiled yet.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-tiles -> cuda-blocks):
- *     kernel 0.08165 -> 0.07005 ms (1.17x), per frame 0.4 -> 0.3916 ms (1.02x)
+ *     kernel 0.07822 -> 0.06685 ms (1.17x), per frame 0.4017 -> 0.3919 ms (1.02x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 0.244 -> 0.2323 ms (1.05x), per frame 0.7187 -> 0.7099 ms (1.01x)
+ *     kernel 0.2436 -> 0.2328 ms (1.05x), per frame 0.7397 -> 0.7349 ms (1.01x)
  *   meanshift r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 4.489 -> 4.474 ms (same (1.00x)), per frame 4.77 -> 4.75 ms (1.00x)
+ *     kernel 4.519 -> 4.495 ms (same (1.01x)), per frame 4.805 -> 4.788 ms (1.00x)
  */
 #include "ms_device.cuh"
 

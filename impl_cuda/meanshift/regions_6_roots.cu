@@ -13,14 +13,14 @@
  * cost little (cuda-blocks' ccl_flatten 14.2 us against 5.2 + 9.7 here),
  * and listing the roots costs the tile kernel 8 us (22.6 -> 30.7 us).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.07005 -> 0.07309 ms (0.96x), per frame 0.3916 -> 0.3942 ms (0.99x)
+ *     kernel 0.06685 -> 0.07222 ms (0.93x), per frame 0.3919 -> 0.3938 ms (1.00x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.2323 -> 0.2368 ms (same (0.98x)), per frame 0.7099 -> 0.7113 ms (1.00x)
+ *     kernel 0.2328 -> 0.237 ms (same (0.98x)), per frame 0.7349 -> 0.7215 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 4.474 -> 4.474 ms (same (1.00x)), per frame 4.75 -> 4.758 ms (1.00x)
+ *     kernel 4.495 -> 4.508 ms (same (1.00x)), per frame 4.788 -> 4.803 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -23,12 +23,12 @@
  * components (flood, in the pipeline) are cuda-blocks'; the graph with
  * its WHILE loop is cuda-graph's, recorded around these kernels.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 0.2323 -> 0.09963 ms (2.33x), per frame 0.7099 -> 0.559 ms (1.27x)
+ *     kernel 0.2328 -> 0.1015 ms (2.29x), per frame 0.7349 -> 0.5747 ms (1.28x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 4.474 -> 4.338 ms (1.03x), per frame 4.75 -> 4.629 ms (1.03x)
+ *     kernel 4.495 -> 4.37 ms (same (1.03x)), per frame 4.788 -> 4.651 ms (1.03x)
  */
 #include "ms_device.cuh"
 

@@ -13,12 +13,12 @@
  * region merged is read by every thread after a barrier.  The merge is
  * then one plain graph, with no conditional node.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 0.09963 -> 0.0763 ms (1.31x), per frame 0.559 -> 0.5405 ms (1.03x)
+ *     kernel 0.1015 -> 0.07638 ms (1.33x), per frame 0.5747 -> 0.5524 ms (1.04x)
  *   meanshift r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 4.338 -> 4.318 ms (same (1.00x)), per frame 4.629 -> 4.622 ms (1.00x)
+ *     kernel 4.37 -> 4.342 ms (same (1.01x)), per frame 4.651 -> 4.632 ms (1.00x)
  */
 #include "ms_device.cuh"
 

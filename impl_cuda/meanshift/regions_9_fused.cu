@@ -14,12 +14,12 @@
  * its cooperative rounds -- is cuda-coop's.  The merge step alone has no
  * flood, so it stays cuda-coop.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T091710Z-4468, commit 8b36682;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-fused):
- *     kernel 0.07005 -> 0.05392 ms (1.30x), per frame 0.3916 -> 0.3763 ms (1.04x)
+ *     kernel 0.06685 -> 0.05275 ms (1.27x), per frame 0.3919 -> 0.3787 ms (1.03x)
  *   meanshift r16 at synth-1920x1080 (cuda-coop -> cuda-fused):
- *     kernel 4.318 -> 4.307 ms (same (1.00x)), per frame 4.622 -> 4.59 ms (1.01x)
+ *     kernel 4.342 -> 4.33 ms (same (1.00x)), per frame 4.632 -> 4.612 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -8,14 +8,14 @@
  * atomics a pixel: the tile is the frame the next rungs fill.
  * What it should buy: little on its own -- a few instructions a pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 10.82 -> 9.791 ms (1.11x), per frame 11.97 -> 10.95 ms (1.09x)
+ *     kernel 10.82 -> 9.782 ms (1.11x), per frame 11.96 -> 10.86 ms (1.10x)
  *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 63.29 -> 37.12 ms (same (1.70x)), per frame 64.38 -> 38.28 ms (1.68x)
+ *     kernel 62.56 -> 36.44 ms (same (1.72x)), per frame 63.85 -> 37.71 ms (1.69x)
  *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.88 -> 36.62 ms (same (1.72x)), per frame 64 -> 37.62 ms (1.70x)
+ *     kernel 62.25 -> 36.25 ms (same (1.72x)), per frame 63.36 -> 37.19 ms (1.70x)
  */
 #include "slic_device.cuh"
 

@@ -10,14 +10,14 @@
  * the H100: the ladder's largest step, several times at S = 16 and more
  * for 1000 superpixels (segbench lesson slic/cuda-tilesums).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 9.677 -> 2.015 ms (4.80x), per frame 10.81 -> 3.122 ms (3.46x)
+ *     kernel 9.657 -> 1.999 ms (4.83x), per frame 10.77 -> 3.098 ms (3.48x)
  *   slic n1000 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 48.41 -> 2.444 ms (same (19.8x)), per frame 49.53 -> 3.564 ms (13.9x)
+ *     kernel 47.71 -> 2.436 ms (same (19.6x)), per frame 48.9 -> 3.526 ms (13.9x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.98 -> 2.038 ms (same (23.5x)), per frame 49.03 -> 3.136 ms (15.6x)
+ *     kernel 47.3 -> 2.032 ms (same (23.3x)), per frame 48.52 -> 3.132 ms (15.5x)
  */
 #include "slic_device.cuh"
 

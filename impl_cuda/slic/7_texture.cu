@@ -9,14 +9,14 @@
  * what that buys here.)  What it bought on the H100: a tie (segbench
  * lesson slic/cuda-texture).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.585 -> 2.568 ms (same (1.01x)), per frame 3.73 -> 3.706 ms (1.01x)
+ *     kernel 2.56 -> 2.547 ms (same (1.01x)), per frame 3.668 -> 3.653 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.339 -> 2.329 ms (same (1.00x)), per frame 3.438 -> 3.417 ms (1.01x)
+ *     kernel 2.331 -> 2.324 ms (same (1.00x)), per frame 3.453 -> 3.406 ms (1.01x)
  *   slic n1000-majority at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 1.932 -> 1.923 ms (same (1.00x)), per frame 3.023 -> 3.038 ms (1.00x)
+ *     kernel 1.928 -> 1.918 ms (same (1.01x)), per frame 3.023 -> 3.026 ms (1.00x)
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

@@ -15,14 +15,14 @@
  * so fewer blocks fit on an SM (capping the registers for more blocks
  * spills and loses, measured on cuda-registers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.014 -> 2.093 ms (0.96x), per frame 3.123 -> 3.194 ms (0.98x)
+ *     kernel 1.995 -> 2.076 ms (0.96x), per frame 3.102 -> 3.186 ms (0.97x)
  *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.446 -> 2.529 ms (0.97x), per frame 3.523 -> 3.615 ms (0.97x)
+ *     kernel 2.442 -> 2.524 ms (0.97x), per frame 3.55 -> 3.674 ms (0.97x)
  *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.043 -> 2.125 ms (0.96x), per frame 3.131 -> 3.213 ms (0.97x)
+ *     kernel 2.036 -> 2.119 ms (0.96x), per frame 3.148 -> 3.231 ms (0.97x)
  */
 #include "slic_device.cuh"
 

@@ -14,14 +14,14 @@
  * run of record's times, NOTES.md the profile).  Prefetching the next
  * row's colour did not help.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T095624Z-407f, commit 66324c7;
+ * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.093 -> 2.055 ms (same (1.02x)), per frame 3.194 -> 3.181 ms (1.00x)
+ *     kernel 2.076 -> 2.038 ms (same (1.02x)), per frame 3.186 -> 3.133 ms (1.02x)
  *   slic n1000 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.529 -> 2.522 ms (same (1.00x)), per frame 3.615 -> 3.648 ms (0.99x)
+ *     kernel 2.524 -> 2.518 ms (same (1.00x)), per frame 3.674 -> 3.636 ms (1.01x)
  *   slic n1000-majority at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.125 -> 2.116 ms (same (1.00x)), per frame 3.213 -> 3.192 ms (1.01x)
+ *     kernel 2.119 -> 2.112 ms (same (1.00x)), per frame 3.231 -> 3.235 ms (1.00x)
  */
 #include "slic_device.cuh"
 

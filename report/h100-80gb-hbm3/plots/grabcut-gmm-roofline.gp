@@ -6,8 +6,8 @@ set title 'grabcut-gmm: instruction roofline (counts: Nsight Compute; time: the 
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0897778:68.3729]
+set xrange [0.0892782:68.3976]
 set yrange [*:3156.91]
 set key inside top left
 set grid
-plot (x*2930.3 < 1052.3 ? x*2930.3 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2930 GB/s', (x*2930.3 >= 1052.3 ? 1052.3 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1993 MHz', 'grabcut-gmm-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'grabcut-gmm-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
+plot (x*2946.7 < 1052.3 ? x*2946.7 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2947 GB/s', (x*2946.7 >= 1052.3 ? 1052.3 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1993 MHz', 'grabcut-gmm-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'grabcut-gmm-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle

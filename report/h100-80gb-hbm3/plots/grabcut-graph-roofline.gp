@@ -6,8 +6,8 @@ set title 'grabcut-graph: instruction roofline (counts: Nsight Compute; time: th
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.088922:11.545]
-set yrange [*:3126.82]
+set xrange [0.0881583:11.4371]
+set yrange [*:3117.31]
 set key inside top left
 set grid
-plot (x*2930.3 < 1042.27 ? x*2930.3 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2930 GB/s', (x*2930.3 >= 1042.27 ? 1042.27 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1974 MHz', 'grabcut-graph-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'grabcut-graph-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
+plot (x*2946.7 < 1039.1 ? x*2946.7 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2947 GB/s', (x*2946.7 >= 1039.1 ? 1039.1 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1968 MHz', 'grabcut-graph-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'grabcut-graph-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle

@@ -6,8 +6,8 @@ set title 'grabcut: instruction roofline (counts: Nsight Compute; time: the time
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0897328:3.49001]
-set yrange [*:3155.33]
+set xrange [0.0892782:3.48988]
+set yrange [*:3156.91]
 set key inside top left
 set grid
-plot (x*2930.3 < 1051.78 ? x*2930.3 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2930 GB/s', (x*2930.3 >= 1051.78 ? 1051.78 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1992 MHz', 'grabcut-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'grabcut-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
+plot (x*2946.7 < 1052.3 ? x*2946.7 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2947 GB/s', (x*2946.7 >= 1052.3 ? 1052.3 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1993 MHz', 'grabcut-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'grabcut-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle

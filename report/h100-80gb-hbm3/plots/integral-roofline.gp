@@ -6,8 +6,8 @@ set title 'integral: instruction roofline (counts: Nsight Compute; time: the tim
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0240579:1.42924]
-set yrange [*:3141.07]
+set xrange [0.0241072:1.41483]
+set yrange [*:3126.82]
 set key inside top left
 set grid
-plot (x*2930.3 < 1047.02 ? x*2930.3 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2930 GB/s', (x*2930.3 >= 1047.02 ? 1047.02 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1983 MHz', 'integral-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'integral-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
+plot (x*2946.7 < 1042.27 ? x*2946.7 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2947 GB/s', (x*2946.7 >= 1042.27 ? 1042.27 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1974 MHz', 'integral-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'integral-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle

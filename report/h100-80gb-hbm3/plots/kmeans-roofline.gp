@@ -6,8 +6,8 @@ set title 'kmeans: instruction roofline (counts: Nsight Compute; time: the timed
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0897328:5.58137]
-set yrange [*:3155.33]
+set xrange [0.088651:5.5905]
+set yrange [*:3134.74]
 set key inside top left
 set grid
-plot (x*2930.3 < 1051.78 ? x*2930.3 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2930 GB/s', (x*2930.3 >= 1051.78 ? 1051.78 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1992 MHz', 'kmeans-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'kmeans-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
+plot (x*2946.7 < 1044.91 ? x*2946.7 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2947 GB/s', (x*2946.7 >= 1044.91 ? 1044.91 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1979 MHz', 'kmeans-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'kmeans-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle

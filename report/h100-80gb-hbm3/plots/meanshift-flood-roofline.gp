@@ -6,8 +6,8 @@ set title 'meanshift-flood: instruction roofline (counts: Nsight Compute; time: 
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0891922:2.88829]
-set yrange [*:3136.32]
+set xrange [0.0882479:2.81361]
+set yrange [*:3120.48]
 set key inside top left
 set grid
-plot (x*2930.3 < 1045.44 ? x*2930.3 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2930 GB/s', (x*2930.3 >= 1045.44 ? 1045.44 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1980 MHz', 'meanshift-flood-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'meanshift-flood-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
+plot (x*2946.7 < 1040.16 ? x*2946.7 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2947 GB/s', (x*2946.7 >= 1040.16 ? 1040.16 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1970 MHz', 'meanshift-flood-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'meanshift-flood-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle

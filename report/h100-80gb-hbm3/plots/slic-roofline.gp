@@ -6,8 +6,8 @@ set title 'slic: instruction roofline (counts: Nsight Compute; time: the timed r
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0886967:5.52149]
-set yrange [*:3118.9]
+set xrange [0.0884718:5.51911]
+set yrange [*:3128.4]
 set key inside top left
 set grid
-plot (x*2930.3 < 1039.63 ? x*2930.3 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2930 GB/s', (x*2930.3 >= 1039.63 ? 1039.63 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1969 MHz', 'slic-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'slic-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
+plot (x*2946.7 < 1042.8 ? x*2946.7 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 2947 GB/s', (x*2946.7 >= 1042.8 ? 1042.8 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1975 MHz', 'slic-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'slic-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
