@@ -51,9 +51,10 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
                      "at the end, measure the summary image's rows again and report how many repeat within 10 % "
                      "(auto: the rows that fit in 5 % of the run's time, the costliest left out first)" },
     [OPT_STREAM] = { "stream", "on|off|only", "on",
-                     "stream rows: each algorithm's scenes through its top GPU rung (1-3 frames in flight; also a narrow "
-                     "branch off it) and the "
-                     "serial reference (a frame per core), to <algo>.stream.csv; only: those alone, no other file touched" },
+                     "stream rows: each algorithm's scenes through its top GPU rung (1-3 frames in flight; also a "
+                     "branch off it that narrows its output or takes colour frames, beside the top from colour) and "
+                     "the serial reference (a frame per core), to <algo>.stream.csv; only: those alone, no other file "
+                     "touched" },
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL,
                            "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },

@@ -129,7 +129,7 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 "tail: p99 latency above twice p50. Rows from colour frames to the integral image (its host or "
                 "its GPU making the grey) are on its lessons page. A stream row is "
                 "one measurement: on the H100 host 38-39 of its 39 GPU rows repeated within 10 %% on other instances "
-                "(39 of 39, then 52 of 52, then 63 of 64, on 2026-11-27), "
+                "(39 of 39, then 52 of 52, then 63 of 64 twice, on 2026-11-27), "
                 "4-7 of its 13 CPU rows (docs/measuring.md).\n\n");
     fprintf(md, "| algorithm | stage | scene | best GPU | frames/s | latency p50 / p99 ms | GPU J/frame (above idle) | "
                 "%% of bound | best CPU | frames/s | GPU vs CPU |\n|---|---|---|---|---:|---:|---:|---:|---|---:|---:|\n");

@@ -36,6 +36,43 @@ static void test_safe_text(void)
     CHECKF(n < REPORT_TEXT_MAX && n >= 3 && strcmp(cut + n - 3, "...") == 0, "text over the limit ends in '...' (%zu)", n);
 }
 
+/* An agreeing GPU stream row with its frames' runs overlapping, at 1 ms
+ * p50 and 1.2 ms p99 (a test sets what it is about). */
+static void gpu_row(sb_stream_row *r, const char *algo, const char *stage, const char *variant, int k, double fps)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->algo, sizeof r->algo, "%s", algo);
+    snprintf(r->stage, sizeof r->stage, "%s", stage);
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    snprintf(r->backend, sizeof r->backend, "cuda-shared");
+    snprintf(r->sequence, sizeof r->sequence, "scene-3840x2160");
+    snprintf(r->runs, sizeof r->runs, "overlap");
+    snprintf(r->agreement, sizeof r->agreement, "exact");
+    snprintf(r->bound_by, sizeof r->bound_by, "run");
+    r->in_flight = k;
+    r->fps = fps;
+    r->p50_ms = 1.0;
+    r->p99_ms = 1.2;
+}
+
+/* What one of the report's stream tables writes for these rows, into
+ * text[size] ("" when it cannot be written). */
+static void stream_text(const sb_stream_row *rows, int n, int first_screen, char *text, size_t size)
+{
+    stream_set ss = { (sb_stream_row *)rows, n };
+    const sb_algo *algo = sb_algo_find(rows[0].algo);
+    memset(text, 0, size);
+    FILE *md = fmemopen(text, size - 1, "w");
+    CHECK(md != NULL);
+    if (!md)
+        return;
+    if (first_screen)
+        report_streams_table(md, &ss, &algo, 1);
+    else
+        report_streams_in_flight(md, &ss);
+    fclose(md);
+}
+
 /* The lessons page's frames-in-flight table sets a narrow branch's stream
  * beside its parent's at the same K and kind of run (SLIC's cuda-labels16
  * against the top, cuda-rows); the top's own parent has no stream rows.  A
@@ -43,33 +80,15 @@ static void test_safe_text(void)
 static void test_in_flight_over_parent(void)
 {
     sb_stream_row rows[3];
-    memset(rows, 0, sizeof rows);
-    const char *variant[3] = { "cuda-rows", "cuda-labels16", "cuda-labels16" };
-    const double fps[3] = { 320.0, 352.0, 500.0 };
-    const int k[3] = { 1, 1, 2 };
+    gpu_row(&rows[0], "slic", "s16", "cuda-rows", 1, 320.0);
+    gpu_row(&rows[1], "slic", "s16", "cuda-labels16", 1, 352.0);
+    gpu_row(&rows[2], "slic", "s16", "cuda-labels16", 2, 500.0);
     for (int i = 0; i < 3; i++) {
-        snprintf(rows[i].algo, sizeof rows[i].algo, "slic");
-        snprintf(rows[i].stage, sizeof rows[i].stage, "s16");
-        snprintf(rows[i].variant, sizeof rows[i].variant, "%s", variant[i]);
-        snprintf(rows[i].backend, sizeof rows[i].backend, "cuda-shared");
-        snprintf(rows[i].sequence, sizeof rows[i].sequence, "scene-3840x2160");
-        snprintf(rows[i].runs, sizeof rows[i].runs, "overlap");
-        snprintf(rows[i].agreement, sizeof rows[i].agreement, "exact");
-        snprintf(rows[i].bound_by, sizeof rows[i].bound_by, "run");
-        rows[i].in_flight = k[i];
-        rows[i].fps = fps[i];
         rows[i].p50_ms = 3.0;
         rows[i].p99_ms = i == 2 ? 6.5 : 6.0;        /* the last one's tail is above twice p50 */
     }
-    stream_set ss = { rows, 3 };
-    char text[4096] = "";
-    FILE *md = fmemopen(text, sizeof text - 1, "w");
-    if (!md) {
-        CHECK(0);
-        return;
-    }
-    report_streams_in_flight(md, &ss);
-    fclose(md);
+    char text[4096];
+    stream_text(rows, 3, 0, text, sizeof text);
     CHECKF(strstr(text, "| over its parent |") && strstr(text, "| cuda-rows | 1 | 320.0 | 1.00x | - |") &&
                strstr(text, "| cuda-labels16 | 1 | 352.0 | 1.00x | 1.10x |") &&
                strstr(text, "| cuda-labels16 | 2 | 500.0 | 1.42x | - | 3 / 6.5 \xe2\x80\xa1 |") &&
@@ -84,47 +103,20 @@ static void test_in_flight_over_parent(void)
 static void test_in_flight_from_colour(void)
 {
     sb_stream_row rows[3];
-    memset(rows, 0, sizeof rows);
-    const char *variant[3] = { "cuda-fused", "cuda-fused", "cuda-colour" };
-    const char *source[3] = { "", "colour", "colour" };
-    const double fps[3] = { 1600.0, 230.0, 1500.0 }, host[3] = { 0, 13.1, 0 };
-    for (int i = 0; i < 3; i++) {
-        snprintf(rows[i].algo, sizeof rows[i].algo, "integral");
-        snprintf(rows[i].stage, sizeof rows[i].stage, "sum");
-        snprintf(rows[i].variant, sizeof rows[i].variant, "%s", variant[i]);
-        snprintf(rows[i].backend, sizeof rows[i].backend, "cuda-shared");
-        snprintf(rows[i].sequence, sizeof rows[i].sequence, "scene-3840x2160");
-        snprintf(rows[i].runs, sizeof rows[i].runs, "overlap");
-        snprintf(rows[i].agreement, sizeof rows[i].agreement, "exact");
-        snprintf(rows[i].bound_by, sizeof rows[i].bound_by, "%s", i == 1 ? "host" : "fetch");
-        snprintf(rows[i].source, sizeof rows[i].source, "%s", source[i]);
-        rows[i].in_flight = 3;
-        rows[i].fps = fps[i];
-        rows[i].host_ms = host[i];
-        rows[i].p50_ms = 1.0;
-        rows[i].p99_ms = 1.2;
-    }
-    stream_set ss = { rows, 3 };
-    char text[8192] = "";
-    FILE *md = fmemopen(text, sizeof text - 1, "w");
-    if (!md) {
-        CHECK(0);
-        return;
-    }
-    report_streams_in_flight(md, &ss);
-    fclose(md);
+    gpu_row(&rows[0], "integral", "sum", "cuda-fused", 3, 1600.0);
+    gpu_row(&rows[1], "integral", "sum", "cuda-fused", 3, 230.0);
+    gpu_row(&rows[2], "integral", "sum", "cuda-colour", 3, 1500.0);
+    for (int i = 1; i < 3; i++)
+        snprintf(rows[i].source, sizeof rows[i].source, "colour");
+    rows[1].host_ms = 13.1;
+    snprintf(rows[1].bound_by, sizeof rows[1].bound_by, "host");
+    char text[8192];
+    stream_text(rows, 3, 0, text, sizeof text);
     CHECKF(strstr(text, "| scene-3840x2160 from colour | cuda-colour | 3 | 1500.0 | - | 6.52x |") &&
                strstr(text, "| scene-3840x2160 from colour | cuda-fused | 3 | 230.0 |") &&
                strstr(text, "| host 13.1; ") && strstr(text, "(host) |"),
            "%s", text);
-    const sb_algo *algo = sb_algo_find("integral");
-    md = fmemopen(text, sizeof text - 1, "w");
-    if (!md) {
-        CHECK(0);
-        return;
-    }
-    report_streams_table(md, &ss, &algo, 1);
-    fclose(md);
+    stream_text(rows, 3, 1, text, sizeof text);
     CHECKF(strstr(text, "| cuda-fused, 3 in flight | 1600.0 |") && !strstr(text, "cuda-colour, 3"), "%s", text);
 }
 
