@@ -15,7 +15,8 @@
 #   make test-course-gpu ALGOS="integral kmeans"   every lesson's stub fails the
 #                   grader and its reference solution passes (needs a GPU)
 #   make bench      build, generate the dataset, check and time every variant,
-#                   write results/<machine>/ and report/<machine>/REPORT.md
+#                   write results/<machine>/ and report/<machine>/REPORT.md;
+#                   RECORD=1: the run of record's protocol (longer: docs/measuring.md)
 #   make report     regenerate report/<machine>/ from results/<machine>/
 #   make compare A=integral/cuda-pdl B=integral/cuda-texture
 #   make bench-cli  whole `segbench run` processes under hyperfine (results/<machine>/cli.json)
@@ -26,10 +27,11 @@
 #   make test-slurm the same on a one-node Slurm cluster of this machine (root)
 #   make test-slurm-gpus  a task per GPU of one host, a result set each, at once (two stand-in GPUs; root)
 #
-# Options: SET=smoke|default|full (dataset), BUDGET=ms per row, BENCH_FLAGS=...,
-# CUDA_ARCH="80 90" (GPU targets; default: the GPU this machine has, else
-# every architecture from Turing to Hopper), NVCC=path (or NVCC= to build
-# without CUDA), V=1 (show full compiler command lines).
+# Options: SET=smoke|default|full (dataset), BUDGET=ms per row (50; RECORD=1: 100),
+# BENCH_FLAGS=..., CUDA_ARCH="80 90" (GPU targets; default: the GPU this
+# machine has, else none; CUDA_ARCH=all: every architecture from Turing to
+# Hopper), NVCC=path (or NVCC= to build without CUDA), CCACHE= (no ccache),
+# V=1 (full compiler command lines; make test: each test's time, the ten slowest).
 
 # Every core unless the command line says -j: the CUDA build for five GPU
 # generations takes minutes on one core.
@@ -39,10 +41,18 @@ ifeq ($(filter -j%,$(MAKEFLAGS)),)
 endif
 
 SET         ?= default
-BUDGET      ?= 100
+# make bench measures each row for up to BUDGET ms (it stops sooner once
+# the median is known to 0.5 %); RECORD=1 is the run of record's protocol,
+# which spends twice that on every row (docs/measuring.md).
+RECORD      ?=
+BUDGET      ?= $(if $(filter 1,$(RECORD)),100,50)
 BENCH_FLAGS ?=
 
 CC          ?= cc
+# ccache, where installed, in front of every compile (CCACHE= turns it off).
+ifeq ($(origin CCACHE),undefined)
+  CCACHE    := $(shell command -v ccache 2>/dev/null)
+endif
 NVCC        ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 CUDA_HOME   ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 
@@ -71,32 +81,58 @@ EXERCISE_PTHREAD := $(wildcard exercises/*/*_pthread.c)
 BENCH_SRC   := $(filter-out bench/cli/main.c,$(wildcard bench/*/*.c))
 TEST_SRC    := $(filter-out tests/test_gpu.c tests/fuzz/%,$(wildcard tests/*.c tests/*/*.c))
 
+# GPU targets.  CUDA_ARCH="80 90" on the command line wins; CUDA_ARCH=all
+# is machine code for every architecture from Turing to Hopper that this
+# nvcc knows; CUDA_ARCH=none builds no device code.  Otherwise the compute
+# capability of the GPU this machine has (what -arch=native picks), and
+# where there is no GPU, none: a machine that cannot run device code does
+# not wait minutes for it (CI proves it compiles with CUDA_ARCH=all).  The
+# newest target also gets PTX, which the driver compiles for newer GPUs.
+# Each set of targets keeps its objects in a folder of its own
+# (build/cuda-90/, build/cuda-75-80-86-89-90/), so switching between them
+# relinks and never recompiles.
+CUDA_ALL    := 75 80 86 89 90
 ifneq ($(NVCC),)
-  # GPU targets.  CUDA_ARCH="80 90" on the command line wins.  Otherwise the
-  # compute capability of the GPU this machine has (what -arch=native
-  # picks), else machine code for every architecture from Turing to Hopper
-  # that this nvcc knows.  The newest target also gets PTX, which the driver
-  # compiles for GPUs newer than the build.
   ifeq ($(origin CUDA_ARCH),undefined)
     CUDA_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | \
                    head -n 1 | tr -d '. ' | grep -E '^[0-9]+$$')
-    ifeq ($(CUDA_ARCH),)
-      CUDA_ARCH := $(filter $(patsubst compute_%,%,$(shell $(NVCC) --list-gpu-arch 2>/dev/null)),75 80 86 89 90)
-      CUDA_ARCH := $(if $(CUDA_ARCH),$(CUDA_ARCH),90)
+    CUDA_ARCH := $(if $(CUDA_ARCH),$(CUDA_ARCH),none)
+    CUDA_WHY  := $(if $(filter none,$(CUDA_ARCH)),no GPU at build time: CUDA_ARCH=none; make CUDA_ARCH=all builds them)
+  endif
+  ifeq ($(strip $(CUDA_ARCH)),all)
+    override CUDA_ARCH := $(filter $(patsubst compute_%,%,$(shell $(NVCC) --list-gpu-arch 2>/dev/null)),$(CUDA_ALL))
+    override CUDA_ARCH := $(if $(CUDA_ARCH),$(CUDA_ARCH),90)
+  endif
+  ifeq ($(strip $(CUDA_ARCH)),)
+    override CUDA_ARCH := none
+  endif
+  ifneq ($(strip $(CUDA_ARCH)),none)
+    CUDA_PTX  := $(shell echo $(CUDA_ARCH) | tr " " "\n" | sort -n | tail -n 1)
+    GENCODE   := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
+                 -gencode arch=compute_$(CUDA_PTX),code=compute_$(CUDA_PTX)
+    # An nvcc that cannot compile here (too old for the host compiler, or
+    # no host compiler it accepts): one line, and the CPU build goes on.
+    CUDA_WHY  := $(shell sh scripts/nvcc_probe.sh "$(NVCC)" "$(BUILD)/gen" $(GENCODE))
+    ifneq ($(CUDA_WHY),)
+      $(info make: $(CUDA_WHY); building without CUDA (CUDA variants: not built))
+      override CUDA_ARCH := none
     endif
   endif
-  CUDA_PTX  := $(shell echo $(CUDA_ARCH) | tr " " "\n" | sort -n | tail -n 1)
+endif
+# Why a build has no device code, for segbench list (runtime_stub.c).
+NO_CUDA_WHY := $(if $(NVCC),$(or $(CUDA_WHY),CUDA_ARCH=none),nvcc was not found at build time)
+ifneq ($(filter-out none,$(CUDA_ARCH)),)
+  CUDA_BUILD := $(BUILD)/cuda-$(subst $(eval) ,-,$(strip $(CUDA_ARCH)))
   NPP       := $(wildcard $(CUDA_HOME)/include/nppi.h)
   CUDA_SRC  := $(filter-out impl_cuda/integral/npp.cu,$(wildcard impl_cuda/*.cu impl_cuda/*/*.cu)) \
                $(if $(NPP),impl_cuda/integral/npp.cu) $(EXERCISE_CU)
-  GENCODE   := $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
-               -gencode arch=compute_$(CUDA_PTX),code=compute_$(CUDA_PTX)
   SB_NVCCFLAGS := -O3 -std=c++17 -Iinclude $(GENCODE) -Xcompiler -Wall,-Wextra -MMD -MP
   ALL_NVCCFLAGS = $(SB_NVCCFLAGS) $(NVCCFLAGS)
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,--as-needed \
                $(if $(NPP),-lnppist -lnppif -lnppc) -lcudart -lcupti -lstdc++ -Wl,--no-as-needed
-  DEVICE_OBJ = $(CUDA_SRC:%.cu=$(BUILD)/%.o)
+  DEVICE_OBJ = $(CUDA_SRC:%.cu=$(CUDA_BUILD)/%.o)
 else
+  override CUDA_ARCH := none
   DEVICE_OBJ = $(BUILD)/impl_cuda/runtime_stub.o
 endif
 
@@ -105,7 +141,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
                $(BENCH_SRC:%.c=$(BUILD)/%.o) $(DEVICE_OBJ)
 # (A student's kit, segbench exercise --export, has no tests/.)
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(if $(wildcard tests/test_main.c),$(BUILD)/test_cpu \
-               $(if $(NVCC),$(BUILD)/test_gpu))
+               $(if $(CUDA_BUILD),$(BUILD)/test_gpu))
 
 .PHONY: all check-layers check-size exercise grade lesson-headers test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
 all: $(PROGRAMS)
@@ -127,6 +163,7 @@ $(BUILD)/deps.ok:
 	  fi; \
 	fi
 	@$(if $(NVCC),true,echo "make: note: nvcc not found; building the CPU suite only (CUDA variants: not built)")
+	@$(if $(CUDA_BUILD),true,$(if $(NVCC),$(if $(CUDA_WHY),,echo "make: note: CUDA_ARCH=none: no device code (CUDA variants: not built)")))
 	@touch $@
 
 # The optional tools of make bench: gnuplot (plots) and hyperfine (make
@@ -163,7 +200,8 @@ $(BUILD)/gen/buildinfo.h: FORCE
 	   echo '#define SB_BUILD_CFLAGS "$(ALL_CFLAGS) $(OPENMP)"'; \
 	   echo '#define SB_BUILD_NVCC_VERSION "$(if $(NVCC),$(shell $(NVCC) --version 2>/dev/null | tail -1 | tr -d '"\\'),none)"'; \
 	   echo '#define SB_BUILD_NVCCFLAGS "$(ALL_NVCCFLAGS)"'; \
-	   echo '#define SB_BUILD_CUDA_ARCHS "$(if $(NVCC),$(CUDA_ARCH),none)"'; \
+	   echo '#define SB_BUILD_CUDA_ARCHS "$(CUDA_ARCH)"'; \
+	   echo '#define SB_BUILD_NO_CUDA_WHY "$(subst ",,$(subst ',,$(subst \,,$(NO_CUDA_WHY))))"'; \
 	   echo '#define SB_BUILD_COMMIT "$(BUILD_COMMIT)"'; } > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE:
@@ -174,9 +212,15 @@ $(BUILD)/gen/cflags: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-$(BUILD)/gen/nvccflags: FORCE
+$(CUDA_BUILD)/nvccflags: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(NVCC) $(ALL_NVCCFLAGS)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+# What the programs are linked from: a new set of GPU targets (or none)
+# relinks them, even where every object is older than the last link.
+$(BUILD)/gen/link: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DEVICE_OBJ) $(CUDA_LIBS) $(LDFLAGS)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # ---- compile ----------------------------------------------------------------
@@ -190,7 +234,8 @@ $(BUILD)/gen/nvccflags: FORCE
 # "io/results.h": bench/README.md), by bench/ and the tests alone.
 $(BUILD)/impl_pthread/%.o: HOST_INC := -Iimpl_cpu
 $(BUILD)/exercises/%.o: HOST_INC := -Iimpl_cpu
-$(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu -Iimpl_pthread -Ibench -Itests
+# (The tests' tables leave sb_test's last field, `alone`, out where it is 0.)
+$(BUILD)/tests/%.o: HOST_INC := -Iimpl_cpu -Iimpl_pthread -Ibench -Itests -Wno-missing-field-initializers
 $(BUILD)/bench/%.o: HOST_INC := -Ibench
 # NVTX ranges (trace.h) where the CUDA toolkit has NVTX 3's headers.
 NVTX_INC    := $(if $(wildcard $(CUDA_HOME)/include/nvtx3/nvToolsExt.h),-DSB_HAVE_NVTX -I$(CUDA_HOME)/include)
@@ -199,21 +244,21 @@ $(BUILD)/common/trace.o: HOST_INC := $(NVTX_INC)
 $(BUILD)/%.o: %.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(PNG_CFLAGS) -c $< -o $@
+	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) $(HOST_INC) $(PNG_CFLAGS) -c $< -o $@
 
 $(BUILD)/impl_pthread/%_openmp.o: impl_pthread/%_openmp.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< (OpenMP)"
-	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
+	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
 # placement.c pins OpenMP's team too, where the compiler has OpenMP.
 $(BUILD)/impl_pthread/placement.o: impl_pthread/placement.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< $(if $(OPENMP),(OpenMP))"
-	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
+	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
 $(BUILD)/exercises/%_openmp.o: exercises/%_openmp.c $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $< (OpenMP)"
-	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
+	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) $(HOST_INC) $(OPENMP) -c $< -o $@
 
 # The variant table: every impl_* file's SB_VARIANT lines (variant.h), in
 # ladder order, for registry.c.  Read on every make (an exercise removed
@@ -231,7 +276,7 @@ $(BUILD)/gen/test_groups.inc: FORCE
 $(BUILD)/tests/test_main.o: tests/test_main.c $(BUILD)/gen/test_groups.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
+	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
 
 # The variants' code identities (bench/base/code_id.h) for registry.c: a
 # small program built first hashes each variant file's text and all that
@@ -248,37 +293,43 @@ $(BUILD)/gen/code_ids.inc: $(BUILD)/code_ids FORCE
 $(BUILD)/bench/harness/registry.o: bench/harness/registry.c $(BUILD)/gen/variants.inc $(BUILD)/gen/code_ids.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
+	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
+
+$(BUILD)/impl_cuda/runtime_stub.o: impl_cuda/runtime_stub.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok $(BUILD)/gen/cflags
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c $< -o $@
 
 $(BUILD)/bench/io/env.o $(BUILD)/bench/cli/main.o: $(BUILD)/bench/%.o: bench/%.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
+	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
 
-$(BUILD)/%.o: %.cu $(BUILD)/deps.ok $(BUILD)/gen/nvccflags
+$(CUDA_BUILD)/%.o: %.cu $(BUILD)/deps.ok $(CUDA_BUILD)/nvccflags
 	@mkdir -p $(dir $@)
 	@echo "  NVCC  $< (sm_$(subst $(eval) ,$(comma)sm_,$(strip $(CUDA_ARCH))))"
-	$(Q)$(NVCC) $(ALL_NVCCFLAGS) -c $< -o $@
+	$(Q)$(CCACHE) $(NVCC) $(ALL_NVCCFLAGS) -c $< -o $@
 
 # ---- link -------------------------------------------------------------------
-LINK = @echo "  LINK  $@"; $(CC) $(OPENMP) $(LDFLAGS) -o $@ $^ $(CUDA_LIBS) $(LDLIBS)
+LINK = @echo "  LINK  $@"; $(CC) $(OPENMP) $(LDFLAGS) -o $@ $(filter %.o,$^) $(CUDA_LIBS) $(LDLIBS)
 
-$(BUILD)/segbench: $(BUILD)/bench/cli/main.o $(LIB_OBJ)
+$(BUILD)/segbench: $(BUILD)/bench/cli/main.o $(LIB_OBJ) $(BUILD)/gen/link
 	$(LINK)
 
 $(BUILD)/sbgen: $(BUILD)/datasets/synth.o $(COMMON_SRC:%.c=$(BUILD)/%.o)
 	@echo "  LINK  $@"; $(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/test_cpu: $(TEST_SRC:%.c=$(BUILD)/%.o) $(LIB_OBJ)
+$(BUILD)/test_cpu: $(TEST_SRC:%.c=$(BUILD)/%.o) $(LIB_OBJ) $(BUILD)/gen/link
 	$(LINK)
 
-$(BUILD)/test_gpu: $(BUILD)/tests/test_gpu.o $(filter-out $(BUILD)/tests/test_main.o,$(TEST_SRC:%.c=$(BUILD)/%.o)) $(LIB_OBJ)
+$(BUILD)/test_gpu: $(BUILD)/tests/test_gpu.o $(filter-out $(BUILD)/tests/test_main.o,$(TEST_SRC:%.c=$(BUILD)/%.o)) $(LIB_OBJ) \
+                  $(BUILD)/gen/link
 	$(LINK)
 
 # ---- what the README promises -------------------------------------------------
 ifneq ($(wildcard tests/test_main.c),)
 test: $(BUILD)/test_cpu $(BUILD)/segbench $(BUILD)/sbgen
-	./$(BUILD)/test_cpu
+	./$(BUILD)/test_cpu $(if $(filter 1,$(V)),-v)
 else
 test: $(BUILD)/segbench
 	@echo "make test: a student's kit has no test suite (KIT.md): ./build/segbench grade checks your exercise"
@@ -346,8 +397,14 @@ datasets/build/%/manifest.tsv: datasets/sets/%.set $(BUILD)/sbgen $(wildcard dat
 # bench --report writes this run's report (and report/MACHINES.md for a
 # published machine, else its own page beside its report) and leaves every
 # other machine's report as it is; `make report` rewrites them all.
-bench: all datasets $(BUILD)/tools.ok
-	./$(BUILD)/segbench bench --set $(SET) --budget $(BUDGET) --report $(BENCH_FLAGS)
+# It ends saying where its time went: the build and datasets here, the
+# rest in segbench's own account (each algorithm, streams, the report).
+bench:
+	@t0=$$(date +%s); $(MAKE) --no-print-directory all datasets $(BUILD)/tools.ok || exit $$?; t1=$$(date +%s); \
+	echo "./$(BUILD)/segbench bench --set $(SET) --budget $(BUDGET) --report $(BENCH_FLAGS)"; \
+	./$(BUILD)/segbench bench --set $(SET) --budget $(BUDGET) --report $(BENCH_FLAGS); rc=$$?; t2=$$(date +%s); \
+	echo "make bench: $$((t2 - t0)) s: build, datasets and tools $$((t1 - t0)) s, segbench bench $$((t2 - t1)) s" \
+	  "(its account above)$(if $(filter 1,$(RECORD)),; the run of record's protocol (RECORD=1))"; exit $$rc
 
 report: $(BUILD)/segbench $(BUILD)/tools.ok
 	./$(BUILD)/segbench report

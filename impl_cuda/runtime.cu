@@ -13,6 +13,7 @@
 static const char *WHO = "device";
 
 extern "C" int sb_device_built(void) { return 1; }
+extern "C" const char *sb_device_missing_why(void) { return ""; }
 
 static int runtime_device_present = -1;   /* -1 not asked yet */
 static sb_device_info runtime_info;       /* the answer, asked once */

@@ -1,14 +1,18 @@
-/* runtime_stub.c - device.h for builds without nvcc: no device, plain
- * host memory, and "not built" from every device call. */
+/* runtime_stub.c - device.h for builds without device code (no nvcc, or
+ * CUDA_ARCH=none): no device, plain host memory, and "not built" with the
+ * build's reason (buildinfo.h) from every device call. */
 #include "segbench/device.h"
+
+#include "buildinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *NOT_BUILT = "CUDA support not built (nvcc was not found at build time)";
+static const char *NOT_BUILT = "CUDA support not built (" SB_BUILD_NO_CUDA_WHY ")";
 
 int sb_device_built(void) { return 0; }
+const char *sb_device_missing_why(void) { return SB_BUILD_NO_CUDA_WHY; }
 
 void sb_device_query(sb_device_info *info)
 {

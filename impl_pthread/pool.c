@@ -10,6 +10,10 @@
  * image slower than the serial code on a 2-core machine (docs/measuring.md).
  * Worker i runs on sb_placement_cpu(i), the CPU OpenMP's thread i gets.
  * The generation counter makes a spurious wake-up harmless.
+ * A pool with more threads than the CPUs it may use never spins: a
+ * spinning thread would hold the CPU that the thread it waits for needs
+ * (libgomp throttles its spin for the same reason), and a test suite of
+ * 7-thread pools on 2 cores spent most of its time so.
  */
 #include "pool.h"
 
@@ -20,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* How long an idle worker (and a waiting caller) spins before it sleeps. */
 enum { POOL_SPIN_US = 200 };
@@ -34,6 +39,7 @@ struct sb_pool {
     atomic_int pending;     /* workers still running the current job */
     atomic_int quit;
     atomic_ulong sleeps;    /* times a worker or the caller slept (sb_pool_sleeps) */
+    double spin_us;         /* POOL_SPIN_US, or 0 when the threads outnumber the CPUs */
     sb_pool_fn fn;          /* written before generation is bumped */
     void *ctx;
 };
@@ -55,7 +61,7 @@ static inline void spin_pause(void)
 /* Spin until the generation moves past `seen` (or quit), then sleep. */
 static unsigned long next_job(sb_pool *p, unsigned long seen)
 {
-    double until = now_us() + POOL_SPIN_US;
+    double until = now_us() + p->spin_us;
     for (int i = 0;; i++) {
         unsigned long g = atomic_load_explicit(&p->generation, memory_order_acquire);
         if (g != seen || atomic_load(&p->quit))
@@ -72,6 +78,14 @@ static unsigned long next_job(sb_pool *p, unsigned long seen)
     unsigned long g = atomic_load(&p->generation);
     pthread_mutex_unlock(&p->lock);
     return g;
+}
+
+/* The CPUs this process may run on. */
+static int usable_cpus(void)
+{
+    int cpus[1024];
+    int n = sb_placement_order(cpus, 1024);
+    return n > 0 ? n : (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 static void *pool_worker(void *arg)
@@ -105,6 +119,7 @@ sb_status sb_pool_create(sb_pool **pool, int threads, sb_error *err)
     if (!p)
         return sb_fail(err, SB_ERR_NOMEM, "thread pool: out of memory");
     p->size = threads;
+    p->spin_us = threads <= usable_cpus() ? POOL_SPIN_US : 0.0;
     pthread_mutex_init(&p->lock, NULL);
     pthread_mutex_init(&p->run_lock, NULL);
     pthread_cond_init(&p->wake, NULL);
@@ -148,7 +163,7 @@ void sb_pool_run(sb_pool *p, sb_pool_fn fn, void *ctx)
 
     fn(ctx, 0, p->size);
 
-    double until = now_us() + POOL_SPIN_US;
+    double until = now_us() + p->spin_us;
     for (int i = 0; atomic_load_explicit(&p->pending, memory_order_acquire) > 0; i++) {
         if ((i & 63) == 63 && now_us() > until) {
             pthread_mutex_lock(&p->lock);

@@ -12,7 +12,11 @@
 typedef struct sb_test {
     const char *name;
     void (*fn)(void);
+    int alone;                 /* SB_TEST_ALONE: its verdict needs an idle machine, so it
+                                  runs after the others, with no other test beside it */
 } sb_test;
+
+#define SB_TEST_ALONE 1
 
 void sb_test_fail(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -32,11 +36,18 @@ void sb_test_fail(const char *file, int line, const char *fmt, ...)
             sb_test_fail(__FILE__, __LINE__, __VA_ARGS__);             \
     } while (0)
 
-/* Run the tests whose name contains `filter` (NULL: all); returns the
- * number that failed. */
-int sb_test_run(const sb_test *const *groups, const int *counts, int ngroups, const char *filter);
+typedef struct sb_test_options {
+    int jobs;                  /* tests at once, each in its own process; 1: all in this one, in order */
+    int verbose;               /* each test's time, and the slowest ten at the end */
+} sb_test_options;
 
-/* A fresh directory under /tmp for this process, removed by sb_test_run. */
+/* Run the tests whose name contains `filter` (NULL: all); returns the
+ * number that failed.  The last line printed is "N passed, N failed". */
+int sb_test_run(const sb_test *const *groups, const int *counts, int ngroups, const char *filter,
+                const sb_test_options *opt);
+
+/* A fresh directory under /tmp for this test (this process with one job),
+ * removed when it ends. */
 const char *sb_test_dir(void);
 
 #endif

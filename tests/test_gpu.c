@@ -754,7 +754,7 @@ int main(int argc, char **argv)
     };
     const sb_test *groups[] = { gpu_tests };
     const int counts[] = { sizeof gpu_tests / sizeof gpu_tests[0] };
-    int failed = sb_test_run(groups, counts, 1, gpu_only);
+    int failed = sb_test_run(groups, counts, 1, gpu_only, NULL);
     sb_device_release_scratch();
     return failed ? 1 : 0;
 }

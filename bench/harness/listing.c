@@ -112,7 +112,7 @@ sb_status sb_list_print(const char *algos, const char *variants, int json, sb_er
         return SB_OK;
     }
     if (!sb_device_built())
-        printf("GPU: CUDA support not built (nvcc was not found at build time)\n\n");
+        printf("GPU: CUDA support not built (%s)\n\n", sb_device_missing_why());
     else if (!dev.present)
         printf("GPU: %s; CUDA variants are skipped\n\n", gpu_why);
     else

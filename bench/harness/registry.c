@@ -261,7 +261,7 @@ int sb_stage_find(const sb_algo *algo, const char *stage)
 sb_availability sb_variant_availability(const sb_variant *v, char *why, size_t why_size)
 {
     if (!v->ops) {
-        const char *need = strcmp(v->needs, "CUDA") == 0     ? "nvcc was not found at build time"
+        const char *need = strcmp(v->needs, "CUDA") == 0     ? sb_device_missing_why()
                            : strcmp(v->needs, "NPP") == 0    ? "NPP was not found at build time"
                            : strcmp(v->needs, "OPENMP") == 0 ? "the compiler has no OpenMP"
                                                                 : "not compiled in";

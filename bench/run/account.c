@@ -5,6 +5,7 @@
 #include "segbench/clock.h"
 
 #include <stdio.h>
+#include <string.h>
 
 void run_progress(bench_run *r, const char *what)
 {
@@ -50,6 +51,38 @@ void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_me
         r->spent.sweep += row;
 }
 
+void run_account_algo(bench_run *r, const char *algo, int streams, double ms)
+{
+    time_account *a = &r->spent;
+    int i = 0;
+    while (i < a->nalgos && strcmp(a->algo[i].name, algo) != 0)
+        i++;
+    if (i == a->nalgos) {
+        if (a->nalgos == RUN_ACCOUNT_ALGOS)
+            return;
+        a->algo[a->nalgos++].name = algo;
+    }
+    if (streams)
+        a->algo[i].streams += ms;
+    else
+        a->algo[i].rows += ms;
+}
+
+/* "integral 12 s (streams 5), kmeans 40 s (streams 9), ..." */
+static void account_by_algo(const time_account *a, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < a->nalgos && used < size; i++) {
+        char streams[32] = "";
+        if (a->algo[i].streams >= 500.0)
+            snprintf(streams, sizeof streams, " (streams %.0f)", a->algo[i].streams / 1e3);
+        int n = snprintf(out + used, size - used, "%s%s %.0f s%s", i ? ", " : "", a->algo[i].name,
+                         (a->algo[i].rows + a->algo[i].streams) / 1e3, streams);
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
+
 /* The account, as a line for a reader and a JSON object for env.json. */
 void run_account_text(const bench_run *r, char *line, size_t line_size, char *json, size_t json_size)
 {
@@ -58,17 +91,20 @@ void run_account_text(const bench_run *r, char *line, size_t line_size, char *js
     for (int k = 0; k < SB_STEPS; k++)
         known += a->step[k];
     double rest = total > known ? total - known : 0.0;
+    char by_algo[600];
+    account_by_algo(a, by_algo, sizeof by_algo);
     snprintf(line, line_size,
              "where the time went (%.0f s): serial references and pipeline inputs %.0f s, rows %.0f s, kernel census "
              "%.0f s, gallery and quality %.0f s, repeatability %.0f s, stream rows %.0f s, the rest %.0f s (images, bandwidth ceilings, "
              "files)\n"
              "  rows by step: check %.0f s, warm-up %.0f, timed %.0f, per frame %.0f, cold runs %.0f; by kind: "
-             "serial %.0f s, CPU threads %.0f (the sweep's smaller counts %.0f), GPU %.0f",
+             "serial %.0f s, CPU threads %.0f (the sweep's smaller counts %.0f), GPU %.0f\n"
+             "  by algorithm (check, timing, pictures and streams): %s",
              total / 1e3, a->references / 1e3, (a->serial + a->threaded + a->gpu) / 1e3, a->census / 1e3,
              a->pictures / 1e3, a->repeat / 1e3, a->streams / 1e3, rest / 1e3, a->step[SB_STEP_CHECK] / 1e3,
              a->step[SB_STEP_WARMUP] / 1e3,
              a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3, a->step[SB_STEP_COLD] / 1e3,
-             a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3);
+             a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3, by_algo);
     snprintf(json, json_size,
              "{\"total\": %.1f, \"references\": %.1f, \"check\": %.1f, \"warm_up\": %.1f, \"timed\": %.1f, "
              "\"per_frame\": %.1f, \"cold_runs\": %.1f, \"serial_rows\": %.1f, \"threaded_rows\": %.1f, "

@@ -97,7 +97,7 @@ static sb_status run_finish(bench_run *r, sb_error *err)
 {
     sb_status st = SB_OK;
     if (!r->o->check_only) {
-        char line[800];
+        char line[1600];
         run_account_text(r, line, sizeof line, r->env.time_spent, sizeof r->env.time_spent);
         r->env.run_finished = 1;
         st = run_write_env(r, err);
@@ -138,7 +138,10 @@ static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
     sb_dir_lock_release(&r->lock);
     if (r->o->report && !r->o->check_only && (st == SB_OK || st == SB_ERR_AGREEMENT)) {
         sb_error report_err = { SB_OK, "" };
+        double t0 = sb_clock_ms();
         sb_status rst = sb_report_result_set(r->results_dir, NULL, NULL, &report_err);
+        if (!rst)
+            fprintf(stderr, "the report took %.0f s\n", (sb_clock_ms() - t0) / 1e3);
         if (rst && !st) {
             st = rst;
             *err = report_err;
@@ -210,10 +213,14 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
         const sb_algo *algo = sb_algo_at(i);
         if (!sb_pattern_match(o->algos, algo->name))
             continue;
+        double t0 = sb_clock_ms();
         if (o->stream != SB_STREAM_ONLY)
             st = run_algo(r, algo, err);
+        double t1 = sb_clock_ms();
         if (!st && o->stream != SB_STREAM_OFF)
             st = run_streams(r, algo, err);
+        run_account_algo(r, algo->name, 0, t1 - t0);
+        run_account_algo(r, algo->name, 1, sb_clock_ms() - t1);
     }
     if (!st && o->stream != SB_STREAM_ONLY)
         st = run_repeat(r, err);

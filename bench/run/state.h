@@ -30,10 +30,19 @@ typedef struct planned_row {
  * GPU -- with the thread sweep's rows below the largest count apart -- and
  * the repeatability re-measure at the end.
  * Printed at the end and kept in env.json (invocation_time_s). */
+enum { RUN_ACCOUNT_ALGOS = 16 };
+
 typedef struct time_account {
     double references, census, pictures, repeat, streams;
     double step[SB_STEPS];
     double serial, threaded, gpu, sweep;
+    /* each algorithm's share: its cases (references, rows, pictures) and
+     * its stream rows, in the order measured */
+    struct {
+        const char *name;
+        double rows, streams;
+    } algo[RUN_ACCOUNT_ALGOS];
+    int nalgos;
 } time_account;
 
 typedef struct bench_run {
@@ -131,5 +140,7 @@ void run_progress_clear(bench_run *r);
 void run_note_failure(bench_run *r, const char *row, const char *metric);
 void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_measurement *m);
 void run_account_text(const bench_run *r, char *line, size_t line_size, char *json, size_t json_size);
+/* ms of an algorithm's cases (streams = 0) or stream rows (1), added to its share */
+void run_account_algo(bench_run *r, const char *algo, int streams, double ms);
 
 #endif

@@ -38,6 +38,11 @@ typedef struct sb_device_info {
 /* 1 when this binary was built with CUDA. */
 int sb_device_built(void);
 
+/* Why it was not ("" when it was): no nvcc at build time, an nvcc that
+ * could not compile there, no GPU at build time (CUDA_ARCH=none by
+ * default) or CUDA_ARCH=none asked for. */
+const char *sb_device_missing_why(void);
+
 /* Fill *info; never fails (present = 0 and a reason when there is no GPU).
  * The first call initialises the CUDA context. */
 void sb_device_query(sb_device_info *info);

@@ -355,7 +355,7 @@ static void test_host_bound_rows(void)
 
 const sb_test tests_rounds[] = {
     { "rounds: each round its share of the samples; a round 40 % slower makes the row unstable (so does steal)",
-      test_rounds_share_and_flag },
+      test_rounds_share_and_flag, SB_TEST_ALONE },
     { "rounds: a later round warms a fast row again, a row longer than its warm-up not at all",
       test_rounds_warmup },
     { "rounds: a slow row's check run is a sample, two more (one a round) only up to 3 budgets",

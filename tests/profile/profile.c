@@ -126,13 +126,25 @@ static const char *gpu_results(void)
     return dir;
 }
 
-static void test_ncu_import(void)
+/* gpu_results() with the profile of NCU_CSV imported: what the report
+ * and the limits read (made once in this process). */
+static const char *profiled_results(void)
 {
     const char *dir = gpu_results(), *csv = test_pathf("ncu.csv"), *regions = test_pathf("ncu.regions.tsv");
+    char path[1300];
+    snprintf(path, sizeof path, "%s/integral.profile.csv", dir);
+    if (test_exists(path))
+        return dir;
     write_text(csv, NCU_CSV);
     write_text(regions, REGIONS);
     cli_result *r = cli("profile --import %s --regions %s --results %s", csv, regions, dir);
     CHECKF(r->code == 0 && strstr(r->out, "integral.profile.csv"), "exit %d: %s %s", r->code, r->out, r->err);
+    return dir;
+}
+
+static void test_ncu_import(void)
+{
+    const char *dir = profiled_results(), *csv = test_pathf("ncu.csv"), *regions = test_pathf("ncu.regions.tsv");
     char text[8192], path[1300];
     snprintf(path, sizeof path, "%s/integral.profile.csv", dir);
     test_slurp(path, text, sizeof text);
@@ -147,7 +159,7 @@ static void test_ncu_import(void)
     /* a marker past the regions the run logged (ncu stopped mid-run): the rest is left out */
     write_text(regions, "region\talgo\tstage\tvariant\tthreads\timage\twidth\theight\tverdict\tms\n"
                         "0\tintegral\tsum\tcuda-pdl\t1\topt\t64\t48\texact\t0.5\n");
-    r = cli("profile --import %s --regions %s --results %s", csv, regions, test_pathf("nowhere"));
+    cli_result *r = cli("profile --import %s --regions %s --results %s", csv, regions, test_pathf("nowhere"));
     CHECKF(r->code == 2 && strstr(r->err, "env.json"), "%s", r->err);
     write_text(csv, "==PROF== nothing profiled\n");
     r = cli("profile --import %s --regions %s --results %s", csv, regions, dir);
@@ -164,7 +176,7 @@ static void test_ncu_import(void)
  * 4 % of issue, the kernels fill 80 % of the run, barriers first. */
 static void test_limits_in_report(void)
 {
-    const char *dir = gpu_results(), *out = test_pathf("prof-report");
+    const char *dir = profiled_results(), *out = test_pathf("prof-report");
     cli_result *r = cli("report --results %s --out %s", dir, out);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     static char md[1 << 17];
@@ -191,7 +203,7 @@ static void test_limits_in_report(void)
  * limit" against its few bytes, where the report says 1.13x.) */
 static void test_limit_on_other_gpu(void)
 {
-    const char *dir = gpu_results();           /* its integral.profile.csv: test_ncu_import's */
+    const char *dir = profiled_results();
     const sb_algo *algo = sb_algo_find("integral");
     profile_set p;
     CHECK(profile_read(dir, "integral", &p));
@@ -214,7 +226,7 @@ static void test_limit_on_other_gpu(void)
  * one of other code says so (io/code_ids.h). */
 static void test_profile_join_by_code(void)
 {
-    const char *dir = gpu_results();
+    const char *dir = profiled_results();
     profile_set p;
     CHECK(profile_read(dir, "integral", &p));
     profile_line *l = (profile_line *)profile_total(&p, "sum", "cuda-pdl", "opt");
