@@ -11,10 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A suite built elsewhere (build-asan) is not the one these copies extend. */
+static int in_make_test_build(void)
+{
+    const char *exe = test_segbench_path();
+    if (!strstr(exe, "build/segbench") || strstr(exe, "build-asan")) {
+        printf("    (skipped in this build: make test runs it)\n");
+        return 0;
+    }
+    return 1;
+}
+
 /* A copy of what make needs (the built objects too: only what changes is
- * rebuilt) at <test dir>/<name>; its path, or NULL. */
+ * rebuilt) at <test dir>/<name>; its path, or NULL (not make test's build,
+ * or the copy failed). */
 static const char *tree_copy(const char *name)
 {
+    if (!in_make_test_build())
+        return NULL;
     static char tree[700];
     snprintf(tree, sizeof tree, "%s", test_pathf("%s", name));
     char cmd[2000];
@@ -27,23 +41,10 @@ static const char *tree_copy(const char *name)
     return rc ? NULL : tree;
 }
 
-/* A suite built elsewhere (build-asan) is not the one these copies extend. */
-static int in_make_test_build(void)
-{
-    const char *exe = test_segbench_path();
-    if (!strstr(exe, "build/segbench") || strstr(exe, "build-asan")) {
-        printf("    (skipped in this build: make test runs it)\n");
-        return 0;
-    }
-    return 1;
-}
-
 /* nvcc stand-ins that cannot compile: one says why (an nvcc too new for
  * the host compiler), one fails with no word at all. */
 static void test_nvcc_that_cannot_compile(void)
 {
-    if (!in_make_test_build())
-        return;
     const char *tree = tree_copy("broken-nvcc");
     if (!tree)
         return;
@@ -85,8 +86,6 @@ static void test_nvcc_that_cannot_compile(void)
  * binary: the stub's object was older than the last link. */
 static void test_targets_relink(void)
 {
-    if (!in_make_test_build())
-        return;
     const char *tree = tree_copy("relink");
     if (!tree)
         return;

@@ -230,7 +230,8 @@ static void test_check_bench_report(void)
     CHECK(test_exists(path));
     /* where the run's time went: said at the end, kept in env.json */
     CHECKF(strstr(r->err, "where the time went (") && strstr(r->err, "serial references and pipeline inputs") &&
-               strstr(r->err, "rows by step: check"),
+               strstr(r->err, "rows by step: check") &&
+               strstr(r->err, "by algorithm (check, timing, pictures and streams): integral "),
            "%s", r->err);
     {
         static char env[1 << 15];
