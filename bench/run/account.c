@@ -5,7 +5,6 @@
 #include "segbench/clock.h"
 
 #include <stdio.h>
-#include <string.h>
 
 void run_progress(bench_run *r, const char *what)
 {
@@ -51,21 +50,11 @@ void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_me
         r->spent.sweep += row;
 }
 
-void run_account_algo(bench_run *r, const char *algo, int streams, double ms)
+void run_account_algo(bench_run *r, const char *algo, double rows_ms, double streams_ms)
 {
     time_account *a = &r->spent;
-    int i = 0;
-    while (i < a->nalgos && strcmp(a->algo[i].name, algo) != 0)
-        i++;
-    if (i == a->nalgos) {
-        if (a->nalgos == RUN_ACCOUNT_ALGOS)
-            return;
-        a->algo[a->nalgos++].name = algo;
-    }
-    if (streams)
-        a->algo[i].streams += ms;
-    else
-        a->algo[i].rows += ms;
+    if (a->nalgos < RUN_ACCOUNT_ALGOS)
+        a->algo[a->nalgos++] = (algo_time){ algo, rows_ms, streams_ms };
 }
 
 /* "integral 12 s (streams 5), kmeans 40 s (streams 9), ..." */

@@ -32,16 +32,18 @@ typedef struct planned_row {
  * Printed at the end and kept in env.json (invocation_time_s). */
 enum { RUN_ACCOUNT_ALGOS = 16 };
 
+/* One algorithm's share of a run: its cases (references, rows, pictures)
+ * and its stream rows. */
+typedef struct algo_time {
+    const char *name;
+    double rows, streams;
+} algo_time;
+
 typedef struct time_account {
     double references, census, pictures, repeat, streams;
     double step[SB_STEPS];
     double serial, threaded, gpu, sweep;
-    /* each algorithm's share: its cases (references, rows, pictures) and
-     * its stream rows, in the order measured */
-    struct {
-        const char *name;
-        double rows, streams;
-    } algo[RUN_ACCOUNT_ALGOS];
+    algo_time algo[RUN_ACCOUNT_ALGOS];   /* in the order measured */
     int nalgos;
 } time_account;
 
@@ -140,7 +142,7 @@ void run_progress_clear(bench_run *r);
 void run_note_failure(bench_run *r, const char *row, const char *metric);
 void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_measurement *m);
 void run_account_text(const bench_run *r, char *line, size_t line_size, char *json, size_t json_size);
-/* ms of an algorithm's cases (streams = 0) or stream rows (1), added to its share */
-void run_account_algo(bench_run *r, const char *algo, int streams, double ms);
+/* An algorithm's share, once it is done: ms of its cases and of its stream rows. */
+void run_account_algo(bench_run *r, const char *algo, double rows_ms, double streams_ms);
 
 #endif
