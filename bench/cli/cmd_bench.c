@@ -41,7 +41,7 @@ enum {
 
 static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
     SELECTION_OPTIONS,
-    [OPT_BUDGET] = { "budget", "MS", SB_STR(BENCH_BUDGET_MS), "time to spend measuring each row" },
+    [OPT_BUDGET] = { "budget", "MS", SB_STR(BENCH_BUDGET_MS), "time to spend measuring each row (a budget under 50 ms also shortens the 20 ms warm-up to 2/5 of it)" },
     [OPT_MIN_REPS] = { "min-reps", "N", "10", "samples per row at least; a row slower than the budget takes 1" },
     [OPT_MAX_REPS] = { "max-reps", "N", "2000", "samples per row at most" },
     [OPT_ROUNDS] = { "rounds", "N", "3",
@@ -140,6 +140,10 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
     }
     if (p.status || st)
         return p.status ? p.status : st;
+    /* a row's warm-up is at most 2/5 of its budget: 20 ms from a budget of
+     * 50 ms up, less below (a quick look, or a test on tiny images) */
+    if (o->timing.warmup_ms > o->timing.budget_ms / 2.5)
+        o->timing.warmup_ms = o->timing.budget_ms / 2.5;
     if (o->timing.max_reps < o->timing.min_reps)
         return sb_fail(err, SB_ERR_USAGE, "--max-reps %d is below --min-reps %d", o->timing.max_reps,
                        o->timing.min_reps);

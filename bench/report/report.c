@@ -505,7 +505,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     st = report_sets_read(results_dir, &rs, err);
     if (!st)
         report_first_screen(md, results_dir, &e, &rs);
-    plot_ctx pc = { plots, gnuplot, 0, 0, 0, "", atof(e.copy), 0.0, 0, 0 };
+    plot_ctx pc = { .dir = plots, .gnuplot = gnuplot, .device_peak = atof(e.copy) };
     report_host_peak(&e, &pc);
     pc.sm_count = atoi(e.sm_count);
     for (int a = 0; a < rs.nalgo && !st; a++) {
@@ -514,6 +514,7 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
             st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], atof(e.copy), &rs.profile[a],
                                      &rs.streams[a], err);
     }
+    report_plots_draw(&pc);
     int gallery = 0;
     if (!st)
         st = report_gallery_page(results_dir, out_dir, &gallery, err);

@@ -66,6 +66,7 @@ static sb_status leaderboard_plot(const grade_class_row *rows, int n, const char
              REPORT_PLOT_HEAD, report_gp(REPORT_TEXT, name), report_gp(REPORT_TEXT, variant), tics,
              report_gp(REPORT_TEXT, name));
     st = report_plot_run(&pc, name, script, err);
+    report_plots_draw(&pc);
     if (!st && pc.made)
         fprintf(md, "\n![each student's speed over the reference solution](%s.png)\n\nGreen passed; the dashed "
                 "line is the pass bar (0.9x the reference), the grey one the reference itself.\n",

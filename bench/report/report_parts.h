@@ -29,11 +29,17 @@ typedef struct plot_ctx {
     double host_peak;         /* its host memcpy at the most threads measured, GB/s */
     int host_threads;         /* ... at this many threads */
     int sm_count;             /* the GPU's multiprocessors (the roofline's issue roof) */
+    FILE *batch;              /* plots/.batch.gp: the scripts waiting for report_plots_draw */
+    int pending;              /* how many */
 } plot_ctx;
 
 extern const char *const REPORT_PLOT_HEAD;
-/* Write plots/<name>.gp and run gnuplot on it (or note it as missing). */
+/* Write plots/<name>.gp and queue it for gnuplot (or note it as missing). */
 sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb_error *err);
+/* Draw every queued plot: one gnuplot for all of them (a gnuplot costs
+ * ~70 ms to start, and a report draws hundreds), and each alone, to find
+ * which, only if that one fails.  Call it before reading pc->made. */
+void report_plots_draw(plot_ctx *pc);
 sb_status report_plot_data_open(const plot_ctx *pc, const char *name, FILE **fp, sb_error *err);
 sb_status report_plots_for_stage(plot_ctx *pc, const stage_view *sv, const char *algo, FILE *md, sb_error *err);
 sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, FILE *md, sb_error *err);

@@ -19,6 +19,26 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* gnuplot on plots/<name>.gp alone: drawn, or counted missing. */
+static void plot_draw_one(plot_ctx *pc, const char *name)
+{
+    char gp[300], log[1400];
+    snprintf(gp, sizeof gp, "%s.gp", name);
+    snprintf(log, sizeof log, "%s/%s.log", pc->dir, name);
+    char *const argv[] = { "gnuplot", gp, NULL };     /* no shell: folder names may hold anything */
+    if (sb_spawn(argv, pc->dir, log) == 0) {
+        pc->made++;
+        remove(log);
+        return;
+    }
+    pc->missing++;
+    size_t len = strlen(pc->missing_list);
+    if (len + strlen(name) + 32 < sizeof pc->missing_list)
+        snprintf(pc->missing_list + len, sizeof pc->missing_list - len, "%s%s.png", len ? ", " : "", name);
+}
+
+static const char *const BATCH = ".batch.gp";
+
 sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb_error *err)
 {
     char path[1400];
@@ -27,20 +47,22 @@ sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb
     if (st)
         return st;
     if (pc->gnuplot) {
-        char gp[300], log[1400];
-        snprintf(gp, sizeof gp, "%s.gp", name);
-        snprintf(log, sizeof log, "%s/%s.log", pc->dir, name);
-        char *const argv[] = { "gnuplot", gp, NULL };     /* no shell: folder names may hold anything */
-        if (sb_spawn(argv, pc->dir, log) == 0) {
-            pc->made++;
-            remove(log);
-            return SB_OK;
+        if (!pc->batch) {
+            snprintf(path, sizeof path, "%s/%s", pc->dir, BATCH);
+            pc->batch = fopen(path, "w");
         }
+        if (pc->batch && !strpbrk(name, "'\n")) {
+            fprintf(pc->batch, "reset\nload '%s.gp'\n", name);    /* each script sets its own terminal and output */
+            pc->pending++;
+        } else {
+            plot_draw_one(pc, name);
+        }
+        return SB_OK;
     }
     char png[1400];
     struct stat sbuf;
     snprintf(png, sizeof png, "%s/%s.png", pc->dir, name);
-    if (!pc->gnuplot && stat(png, &sbuf) == 0) {
+    if (stat(png, &sbuf) == 0) {
         pc->kept++;                   /* an earlier report's picture: kept, and said to be older */
         return SB_OK;
     }
@@ -49,6 +71,36 @@ sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb
     if (len + strlen(name) + 32 < sizeof pc->missing_list)
         snprintf(pc->missing_list + len, sizeof pc->missing_list - len, "%s%s.png", len ? ", " : "", name);
     return SB_OK;
+}
+
+void report_plots_draw(plot_ctx *pc)
+{
+    if (!pc->batch)
+        return;
+    fclose(pc->batch);
+    pc->batch = NULL;
+    char path[1400], log[1400];
+    snprintf(path, sizeof path, "%s/%s", pc->dir, BATCH);
+    snprintf(log, sizeof log, "%s/.batch.log", pc->dir);
+    char *const argv[] = { "gnuplot", (char *)BATCH, NULL };
+    if (sb_spawn(argv, pc->dir, log) == 0) {
+        pc->made += pc->pending;
+    } else {                          /* one of them failed: each alone, to know which */
+        FILE *fp = fopen(path, "r");
+        char line[400];
+        while (fp && fgets(line, sizeof line, fp)) {
+            size_t n = strlen(line);
+            if (strncmp(line, "load '", 6) == 0 && n > 11 && strcmp(line + n - 5, ".gp'\n") == 0) {
+                line[n - 5] = '\0';
+                plot_draw_one(pc, line + 6);
+            }
+        }
+        if (fp)
+            fclose(fp);
+    }
+    pc->pending = 0;
+    remove(log);
+    remove(path);
 }
 
 /* plots/<name>.dat, for writing */

@@ -1,14 +1,17 @@
 /* text.c - the report's safe text (report_parts.h): names made safe for
  * Markdown tables and gnuplot strings, never cut without a word. */
-#include "test.h"
+#include "test_groups.h"
 
 #include "report/report_parts.h"
 
 #include "harness/registry.h"
 #include "io/stream_rows.h"
 
+#include "segbench/spawn.h"
+
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void test_safe_text(void)
 {
@@ -120,7 +123,40 @@ static void test_in_flight_from_colour(void)
     CHECKF(strstr(text, "| cuda-fused, 3 in flight | 1600.0 |") && !strstr(text, "cuda-colour, 3"), "%s", text);
 }
 
+/* A report's plots are drawn by one gnuplot (report_plots_draw); when one
+ * script fails, that one alone is missing and named, the others drawn. */
+static void test_plots_in_one_gnuplot(void)
+{
+    if (!sb_find_program("gnuplot", NULL, 0)) {
+        printf("    (no gnuplot here: nothing to draw)\n");
+        return;
+    }
+    const char *dir = test_path("batch-plots");
+    test_sh("mkdir -p %s", dir);
+    plot_ctx pc = { .dir = dir, .gnuplot = 1 };
+    sb_error err;
+    const char *names[] = { "first", "broken", "last" };
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 3; i++) {
+            char script[400];
+            snprintf(script, sizeof script, "%sset output '%s.png'\n%s\n", REPORT_PLOT_HEAD, names[i],
+                     i == 1 && round == 1 ? "plot nonsense_function(x" : "plot x*x");
+            CHECK(report_plot_run(&pc, names[i], script, &err) == SB_OK);
+        }
+        CHECKF(pc.pending == 3 && pc.made == (round ? 3 : 0), "round %d: %d pending, %d made", round, pc.pending, pc.made);
+        report_plots_draw(&pc);
+    }
+    /* the first round drew all three at once; the second, one broken: each alone */
+    CHECKF(pc.made == 5 && pc.missing == 1 && strcmp(pc.missing_list, "broken.png") == 0,
+           "made %d, missing %d (%s)", pc.made, pc.missing, pc.missing_list);
+    struct stat st;
+    CHECK(stat(test_pathf("batch-plots/first.png"), &st) == 0 && st.st_size > 0);
+    CHECK(stat(test_pathf("batch-plots/last.png"), &st) == 0 && st.st_size > 0);
+    CHECK(stat(test_pathf("batch-plots/.batch.gp"), &st) != 0);       /* the batch is not left behind */
+}
+
 const sb_test tests_report_text[] = {
+    { "report: the plots drawn by one gnuplot; a broken script alone is missing, and named", test_plots_in_one_gnuplot },
     { "report: the frames-in-flight table gives a narrow branch's gain over its parent at the same K, and marks latency tails",
       test_in_flight_over_parent },
     { "report: colour frames -- the colour branch against its parent from the same colour frames; the first screen "
