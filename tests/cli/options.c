@@ -264,7 +264,8 @@ static void test_exit_codes(void)
         char results[600];
         snprintf(results, sizeof results, "%s/opt-interrupted", sb_test_dir());
         execl(test_segbench_path(), "segbench", "bench", "--image", grey_png("opt-big.png", 1500, 1000), "--algo",
-              "integral", "--variant", "cpu", "--budget", "60000", "--results", results, (char *)NULL);
+              "integral", "--variant", "cpu", "--budget", "60000", "--min-reps", "100000", "--max-reps", "100000",
+              "--results", results, (char *)NULL);   /* minutes of runs: still running when the signal comes */
         _exit(127);
     }
     usleep(700 * 1000);
