@@ -172,19 +172,25 @@ sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void
     return st;
 }
 
-int sb_enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget, int few)
+sb_stop sb_enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget, int few)
 {
     if (n >= o->max_reps)
-        return 1;
+        return SB_STOP_MAX;
     if (n < o->min_reps)   /* rows too slow for min_reps in the budget settle for `few` */
-        return n >= few && sb_clock_ms() - started >= budget;
+        return n >= few && sb_clock_ms() - started >= budget ? SB_STOP_BUDGET : SB_STOP_NONE;
     if (sb_clock_ms() - started >= budget)
-        return 1;
+        return SB_STOP_BUDGET;
     if (n % 5)
-        return 0;                      /* re-summarise every few samples */
+        return SB_STOP_NONE;           /* re-summarise every few samples */
     sb_summary s;
     sb_summarize(ms, n, &s);
-    return sb_median_rel_se(&s) < o->target_rse;
+    return sb_median_rel_se(&s) < o->target_rse ? SB_STOP_RULE : SB_STOP_NONE;
+}
+
+const char *sb_stop_name(sb_stop why)
+{
+    static const char *const names[] = { "", "noise", "budget", "max_reps", "slow" };
+    return why >= SB_STOP_NONE && why <= SB_STOP_SLOW ? names[why] : "";
 }
 
 /* What a row too slow for min_reps in its budget settles for: 3. */
@@ -255,6 +261,7 @@ static sb_status measure_slow(sb_session *s, double ms, int observed, sb_measure
     if (observed && (st = sb_session_sample(s, 0, &ms, err)))
         return st;
     m->kernel_ms[0] = ms;
+    m->stopped = SB_STOP_SLOW;
     sb_summarize(m->kernel_ms, 1, &m->kernel);
     if ((st = device_cold_sample(s, m, 0, err)))
         return st;
@@ -294,7 +301,7 @@ static sb_status measure_timed(sb_session *s, const sb_timing_opts *o, sb_measur
         if ((st = sb_session_sample(s, o->flush_l2, &m->kernel_ms[n], err)))
             return st;
         n++;
-    } while (!sb_enough_samples(m->kernel_ms, n, t0, o, o->budget_ms, few_samples(o)));
+    } while (!(m->stopped = sb_enough_samples(m->kernel_ms, n, t0, o, o->budget_ms, few_samples(o))));
     sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_end);
     sb_summarize(m->kernel_ms, n, &m->kernel);
 

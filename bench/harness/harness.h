@@ -142,8 +142,16 @@ sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *
 enum { SB_STEP_CHECK, SB_STEP_WARMUP, SB_STEP_TIMED, SB_STEP_FRAMES, SB_STEP_COLD, SB_STEPS };
 extern const char *const sb_step_names[SB_STEPS];   /* "check", "warm-up", ... */
 
+/* Why a row's kernel samples stopped (protocol step 3), the worst over its
+ * rounds: the noise rule (the median's relative standard error under
+ * target_rse), the budget, max_reps, or a slow row's whole runs (step 1). */
+typedef enum sb_stop { SB_STOP_NONE, SB_STOP_RULE, SB_STOP_BUDGET, SB_STOP_MAX, SB_STOP_SLOW } sb_stop;
+/* "noise", "budget", "max_reps", "slow"; "" for SB_STOP_NONE */
+const char *sb_stop_name(sb_stop why);
+
 typedef struct sb_measurement {
     double step_ms[SB_STEPS];  /* this row's wall time in each step */
+    sb_stop stopped;           /* why its kernel samples stopped */
     sb_agreement agreement;
     sb_gpu_clocks clocks_start, clocks_end;   /* device rows: around the kernel timing */
     sb_summary kernel, e2e, frame, setup;
@@ -203,6 +211,7 @@ typedef struct sb_rounds_row {
     double slowdown;           /* the worst sb_host_slowdown around its rounds */
     double mem_slowdown;       /* a slow row: the worst sb_host_memory_slowdown around its runs */
     double part_ms[SB_ROUNDS_MAX + 3];   /* each round's median; a slow row's runs each */
+    sb_stop stopped;           /* the worst reason a round stopped */
 } sb_rounds_row;
 
 /* The CPUs a host row of `threads` runs on: its own when pinned

@@ -10,9 +10,10 @@ static inline int sb_is_device(const sb_variant *v) { return (v->flags & SB_DEVI
 
 /* Has a repetition loop gathered enough?  ms[0..n) are its samples, taken
  * since `started`: at least min_reps and the median's relative standard
- * error under target_rse, or `budget` spent with at least `few` (a row:
- * min(3, min_reps); a round: 1), or max_reps. */
-int sb_enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget, int few);
+ * error under target_rse (SB_STOP_RULE), or `budget` spent with at least
+ * `few` (a row: min(3, min_reps); a round: 1; SB_STOP_BUDGET), or max_reps
+ * (SB_STOP_MAX).  SB_STOP_NONE: not yet. */
+sb_stop sb_enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget, int few);
 
 /* Room for o->max_reps samples of each kind: kernel, end to end, per
  * frame and setup. */

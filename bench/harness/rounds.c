@@ -172,12 +172,15 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
     double *ms = rr->m->kernel_ms + rr->n;
     int n = 0;
     double t0 = sb_clock_ms();
+    sb_stop why;
     do {
         sb_status st = sb_session_sample(&rr->s, 0, &ms[n], err);
         if (st)
             return st;
         n++;
-    } while (!sb_enough_samples(ms, n, t0, &share, o->budget_ms / rr->rounds, 1));
+    } while (!(why = sb_enough_samples(ms, n, t0, &share, o->budget_ms / rr->rounds, 1)));
+    if (why > rr->stopped)
+        rr->stopped = why;
     rr->n += n;
     sb_summary s;
     sb_summarize(ms, n, &s);
@@ -269,6 +272,7 @@ sb_status sb_rounds_close(sb_rounds_row *rr, sb_error *err)
             sb_host_row_times(m, rr->n, rr->s.prepare_ms, rr->s.fetch_ms);
         }
         m->rounds = rr->parts;
+        m->stopped = rr->slow ? SB_STOP_SLOW : rr->stopped;
         m->round_spread = parts_spread(rr, m->kernel.median);
         m->slowdown = rr->slowdown;
         m->mem_slowdown = rr->mem_slowdown;

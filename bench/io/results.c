@@ -24,12 +24,13 @@ const char *const SB_ROWS_CSV_HEADER =
     "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags,"
     "frame_n,frame_median_ms,frame_min_ms,frame_p25_ms,frame_p75_ms,frame_max_ms,"
     "setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms,"
-    "sm_mhz_start,sm_mhz_end,mem_mhz_start,mem_mhz_end,clock_reasons,rounds,round_spread,steal,cpu_slowdown,mem_slowdown,code_id";
+    "sm_mhz_start,sm_mhz_end,mem_mhz_start,mem_mhz_end,clock_reasons,rounds,round_spread,steal,cpu_slowdown,mem_slowdown,code_id,stopped";
 const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms,run_id";
 /* Older files: V1 has no commit, date, run_id; V2 no flags; V3 no frame and
- * setup; V4 no clocks; V5 no rounds; V6 no mem_slowdown; V7 no code_id. */
+ * setup; V4 no clocks; V5 no rounds; V6 no mem_slowdown; V7 no code_id;
+ * V8 no stopped. */
 enum {
-    CSV_FIELDS = 52, CSV_FIELDS_V7 = 51, CSV_FIELDS_V6 = 50, CSV_FIELDS_V5 = 46, CSV_FIELDS_V4 = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28,
+    CSV_FIELDS = 53, CSV_FIELDS_V8 = 52, CSV_FIELDS_V7 = 51, CSV_FIELDS_V6 = 50, CSV_FIELDS_V5 = 46, CSV_FIELDS_V4 = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28,
     CSV_FIELDS_V1 = 25
 };
 
@@ -118,6 +119,8 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
         fprintf(fp, "%.4f", r->steal);
     fprintf(fp, ",%.3f,%.3f,", r->cpu_slowdown, r->mem_slowdown);
     sb_csv_put_field(fp, r->code_id);
+    fputc(',', fp);
+    sb_csv_put_field(fp, r->stopped);
     fputc('\n', fp);
 }
 
@@ -251,7 +254,7 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         }
         char *f[CSV_FIELDS + 1];
         int nf = sb_csv_split(line, f, CSV_FIELDS + 1);
-        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V7 && nf != CSV_FIELDS_V6 && nf != CSV_FIELDS_V5 && nf != CSV_FIELDS_V4 && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 &&
+        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V8 && nf != CSV_FIELDS_V7 && nf != CSV_FIELDS_V6 && nf != CSV_FIELDS_V5 && nf != CSV_FIELDS_V4 && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 &&
             nf != CSV_FIELDS_V1) {
             st = sb_fail(err, SB_ERR_FORMAT, "%s: record %d: expected %d fields", path, lineno, CSV_FIELDS);
             break;
@@ -293,8 +296,10 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
         }
         if (nf >= CSV_FIELDS_V7)
             r->mem_slowdown = atof(f[50]);
-        if (nf == CSV_FIELDS)
+        if (nf >= CSV_FIELDS_V8)
             copy_field(r->code_id, sizeof r->code_id, f[51]);
+        if (nf == CSV_FIELDS)
+            copy_field(r->stopped, sizeof r->stopped, f[52]);
         if (nf >= CSV_FIELDS_V5) {
             for (int k = 0; k < 2; k++) {
                 r->sm_mhz[k] = atoi(f[41 + k]);
@@ -580,6 +585,8 @@ sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *er
         sb_json_key_num(fp, "mem_slowdown", r->mem_slowdown);
         fprintf(fp, ", ");
         sb_json_key_str(fp, "code_id", r->code_id);
+        fprintf(fp, ", ");
+        sb_json_key_str(fp, "stopped", r->stopped);
         fprintf(fp, "}");
     }
     fprintf(fp, "\n]}\n");

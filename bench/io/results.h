@@ -52,6 +52,7 @@ typedef struct sb_row {
                                 around its rounds (harness/host_noise.h); 0: not known */
     double mem_slowdown;     /* a slow row (runs of the budget or more): how much slower than
                                 its best the host's memory read around its runs; 0: not probed */
+    char stopped[12];        /* why its kernel samples stopped: noise, budget, max_reps, slow (harness.h); "": not known */
     char code_id[24];        /* the code identity of the variant that ran (base/code_id.h);
                                 "": a file older than this column (io/code_ids.h finds it from git) */
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */

@@ -40,6 +40,8 @@ void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_me
         r->spent.step[k] += m->step_ms[k];
         row += m->step_ms[k];
     }
+    if (m->stopped >= SB_STOP_NONE && m->stopped <= SB_STOP_SLOW)
+        r->spent.stopped[m->stopped]++;
     if (v->flags & SB_DEVICE)
         r->spent.gpu += row;
     else if (v->flags & SB_THREADED)
@@ -88,12 +90,14 @@ void run_account_text(const bench_run *r, char *line, size_t line_size, char *js
              "files)\n"
              "  rows by step: check %.0f s, warm-up %.0f, timed %.0f, per frame %.0f, cold runs %.0f; by kind: "
              "serial %.0f s, CPU threads %.0f (the sweep's smaller counts %.0f), GPU %.0f\n"
+             "  rows stopped by the noise rule %d, by the budget %d, at max_reps %d; slow rows %d\n"
              "  by algorithm (check, timing, pictures and streams): %s",
              total / 1e3, a->references / 1e3, (a->serial + a->threaded + a->gpu) / 1e3, a->census / 1e3,
              a->pictures / 1e3, a->repeat / 1e3, a->streams / 1e3, rest / 1e3, a->step[SB_STEP_CHECK] / 1e3,
              a->step[SB_STEP_WARMUP] / 1e3,
              a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3, a->step[SB_STEP_COLD] / 1e3,
-             a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3, by_algo);
+             a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3, a->stopped[SB_STOP_RULE],
+             a->stopped[SB_STOP_BUDGET], a->stopped[SB_STOP_MAX], a->stopped[SB_STOP_SLOW], by_algo);
     snprintf(json, json_size,
              "{\"total\": %.1f, \"references\": %.1f, \"check\": %.1f, \"warm_up\": %.1f, \"timed\": %.1f, "
              "\"per_frame\": %.1f, \"cold_runs\": %.1f, \"serial_rows\": %.1f, \"threaded_rows\": %.1f, "

@@ -53,6 +53,7 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
     row->cpu_slowdown = m->slowdown;
     row->mem_slowdown = m->mem_slowdown;
     snprintf(row->code_id, sizeof row->code_id, "%s", sb_variant_code_id(v));
+    snprintf(row->stopped, sizeof row->stopped, "%s", sb_stop_name(m->stopped));
     row->kernel_ms = m->kernel_ms;
     row->e2e_ms = m->e2e_ms;
     row->frame_ms = m->frame_ms;

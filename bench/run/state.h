@@ -43,6 +43,7 @@ typedef struct time_account {
     double references, census, pictures, repeat, streams;
     double step[SB_STEPS];
     double serial, threaded, gpu, sweep;
+    int stopped[SB_STOP_SLOW + 1];       /* rows by why their samples stopped (harness.h) */
     algo_time algo[RUN_ACCOUNT_ALGOS];   /* in the order measured */
     int nalgos;
 } time_account;

@@ -230,7 +230,7 @@ static void test_check_bench_report(void)
     CHECK(test_exists(path));
     /* where the run's time went: said at the end, kept in env.json */
     CHECKF(strstr(r->err, "where the time went (") && strstr(r->err, "serial references and pipeline inputs") &&
-               strstr(r->err, "rows by step: check") &&
+               strstr(r->err, "rows by step: check") && strstr(r->err, "rows stopped by the noise rule ") &&
                strstr(r->err, "by algorithm (check, timing, pictures and streams): integral "),
            "%s", r->err);
     {
@@ -722,6 +722,42 @@ static void test_throwaway_rung(void)
     }
 }
 
+/* Each row says why its kernel samples stopped (issue "The README's two
+ * commands in minutes"): max_reps, the budget, or the noise rule; a slow
+ * row's whole runs; and the CSV reads it back. */
+static void test_rows_say_why_they_stopped(void)
+{
+    const char *cases[][2] = {
+        { "--budget 1000 --min-reps 4 --max-reps 4", "max_reps" },
+        { "--budget 1 --min-reps 100000 --max-reps 100000", "budget" },
+    };
+    for (int i = 0; i < 2; i++) {
+        const char *dir = test_pathf("stopped-%d", i);
+        cli_result *r = cli("bench --image %s --algo integral --variant cpu,openmp --threads 1 --rounds 1 %s "
+                            "--results %s --quiet --stream off --repeat off", small_png(), cases[i][0], dir);
+        CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+        sb_rows rows = { 0 };
+        sb_error err;
+        char path[700];
+        snprintf(path, sizeof path, "%s/integral.csv", dir);
+        CHECKF(sb_rows_read_csv(path, &rows, &err) == SB_OK && rows.count >= 4, "%s: %d rows", path, rows.count);
+        for (int k = 0; k < rows.count; k++)
+            CHECKF(strcmp(rows.row[k].stopped, cases[i][1]) == 0, "%s: %s %s stopped '%s', not %s", cases[i][0],
+                   rows.row[k].stage, rows.row[k].variant, rows.row[k].stopped, cases[i][1]);
+        sb_rows_free(&rows);
+    }
+    /* a budget below one run: the row is slow, its check run its sample */
+    const char *dir = test_pathf("stopped-slow");
+    cli_result *r = cli("bench --image %s --algo kmeans --variant cpu --threads 1 --budget 1 --results %s --quiet "
+                        "--stream off --repeat off", medium_png(), dir);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    static char csv[1 << 16];
+    char path[700];
+    snprintf(path, sizeof path, "%s/kmeans.csv", dir);
+    test_slurp(path, csv, sizeof csv);
+    CHECKF(strstr(csv, ",code_id,stopped\n") && strstr(csv, ",slow\n"), "%.2000s", csv);
+}
+
 const sb_test tests_cli[] = {
     { "cli: list shows every integral variant and its status", test_list },
     { "cli: run writes the output picture", test_run_writes_output },
@@ -729,6 +765,8 @@ const sb_test tests_cli[] = {
     { "cli: kmeans as a tool (--k, --labels, centres on stdout) and its bad parameters", test_kmeans_tool },
     { "cli: compare of a variant with itself says same", test_compare_self_is_same },
     { "cli: check, bench, report and baseline compare on a small image", test_check_bench_report },
+    { "cli: each row says why its samples stopped (noise, budget, max_reps, slow), and reads back",
+      test_rows_say_why_they_stopped },
     { "cli: bench of a gallery image with an algorithm that has no gallery", test_bench_gallery_without_hook },
     { "cli: a GPU this binary has no code for: list says so, bench skips, run refuses", test_no_kernel_image },
     { "cli: no GPU is said once, not once per CUDA variant", test_no_gpu_one_line },

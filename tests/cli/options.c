@@ -330,12 +330,13 @@ static void test_bench_json_and_flags_column(void)
     test_slurp(path, text, sizeof text);
     CHECKF(json_valid(text), "bench --json: not JSON: %.300s", text);
     CHECKF(strstr(text, "\"variant\": \"pthread\"") && strstr(text, "\"samples_ms\": [") &&
-               strstr(text, "\"flags\": ") && strstr(text, "\"frame\": {") && strstr(text, "\"setup\": {"),
+               strstr(text, "\"flags\": ") && strstr(text, "\"frame\": {") && strstr(text, "\"setup\": {") &&
+               strstr(text, "\"stopped\": \""),
            "%.300s", text);
     snprintf(path, sizeof path, "%s/integral.csv", baseline_set());
     test_slurp(path, text, sizeof text);
     CHECKF(strstr(text, ",run_id,flags,frame_n,") != NULL && strstr(text, ",setup_max_ms,sm_mhz_start,") != NULL &&
-               strstr(text, ",clock_reasons,rounds,round_spread,steal,cpu_slowdown,mem_slowdown,code_id\n") != NULL,
+               strstr(text, ",clock_reasons,rounds,round_spread,steal,cpu_slowdown,mem_slowdown,code_id,stopped\n") != NULL,
            "integral.csv header: %.400s", text);
 }
 
