@@ -325,9 +325,36 @@ static sb_status frame_parts(const sb_variant *v, instance *in, const sb_case *f
 /* Protocol step 3: each part of a frame alone, averaged over the distinct
  * frames (a frame's work may depend on its content: GrabCut's max-flow
  * rounds, k-means' passes). */
+/* The overlap bound from one frame's parts alone, at K = o->in_flight. */
+static void bound_from_parts(const sb_variant *v, const sb_stream_opts *o, sb_stream_result *r)
+{
+    if (!sb_is_device(v)) {
+        double frame_ms = r->host_ms + r->run_ms;
+        r->bound_fps = frame_ms > 0 ? o->in_flight * 1000.0 / frame_ms : 0;
+        snprintf(r->bound_by, sizeof r->bound_by, "cpus");
+        return;
+    }
+    double worst = fmax(r->upload_ms, fmax(r->run_ms, r->fetch_ms));
+    snprintf(r->bound_by, sizeof r->bound_by, "%s",
+             worst == r->upload_ms ? "upload" : worst == r->run_ms ? "run" : "fetch");
+    r->bound_fps = worst > 0 ? 1000.0 / worst : 0;
+    if (r->host_ms > 0 && o->in_flight * 1000.0 / r->host_ms < r->bound_fps) {   /* K threads making greys */
+        r->bound_fps = o->in_flight * 1000.0 / r->host_ms;
+        snprintf(r->bound_by, sizeof r->bound_by, "host");
+    }
+}
+
 static sb_status measure_bound(const sb_variant *v, instance *in, const sb_case *const *frames, int nframes,
                                const sb_stream_opts *o, sb_stream_result *r, sb_error *err)
 {
+    if (o->parts_of) {                 /* measured with another K: the parts are the same */
+        r->host_ms = o->parts_of->host_ms;
+        r->upload_ms = o->parts_of->upload_ms;
+        r->run_ms = o->parts_of->run_ms;
+        r->fetch_ms = o->parts_of->fetch_ms;
+        bound_from_parts(v, o, r);
+        return SB_OK;
+    }
     for (int d = 0; d < nframes; d++) {
         double host, up, run, down;
         int ran;
@@ -342,20 +369,7 @@ static sb_status measure_bound(const sb_variant *v, instance *in, const sb_case 
         if (ran)
             in->last = d;          /* its output now holds this frame's (step 5 checks it) */
     }
-    if (!sb_is_device(v)) {
-        double frame_ms = r->host_ms + r->run_ms;
-        r->bound_fps = frame_ms > 0 ? o->in_flight * 1000.0 / frame_ms : 0;
-        snprintf(r->bound_by, sizeof r->bound_by, "cpus");
-        return SB_OK;
-    }
-    double worst = fmax(r->upload_ms, fmax(r->run_ms, r->fetch_ms));
-    snprintf(r->bound_by, sizeof r->bound_by, "%s",
-             worst == r->upload_ms ? "upload" : worst == r->run_ms ? "run" : "fetch");
-    r->bound_fps = worst > 0 ? 1000.0 / worst : 0;
-    if (r->host_ms > 0 && o->in_flight * 1000.0 / r->host_ms < r->bound_fps) {   /* K threads making greys */
-        r->bound_fps = o->in_flight * 1000.0 / r->host_ms;
-        snprintf(r->bound_by, sizeof r->bound_by, "host");
-    }
+    bound_from_parts(v, o, r);
     return SB_OK;
 }
 

@@ -37,7 +37,9 @@
  *      and compared with the serial reference of that frame under the
  *      algorithm's contract.  Nothing is timed before it passes.
  *   2. warm-up pass: frames for `warmup_ms`.
- *   3. the bound, on one instance alone: a device variant's upload, run
+ *   3. the bound, on one instance alone (the same for every K, so the
+ *      rows of one variant, scene and source measure it once, with their
+ *      first K, and the others take it: parts_of): a device variant's upload, run
  *      and fetch each timed apart (medians on each distinct frame, their
  *      mean over the frames, whose work may differ); the overlap bound is
  *      one frame per max(upload, run, fetch) -- a stream cannot beat its
@@ -78,6 +80,8 @@ enum { SB_STREAM_MAX_IN_FLIGHT = 64 };
 enum { SB_STREAM_FEW = 3 };
 #define SB_STREAM_UNSTABLE 0.10
 
+struct sb_stream_result;
+
 typedef struct sb_stream_opts {
     int in_flight;            /* K: frames in flight, one instance (and thread) each */
     int threads;              /* each instance's threads (a threaded CPU variant), >= 1 */
@@ -87,6 +91,9 @@ typedef struct sb_stream_opts {
     double warmup_ms;
     int runs_in_turn;         /* GPU: each frame's run waits for the run enqueued before it */
     int colour_frames;        /* frames arrive in colour (above); implied for SB_COLOUR_IN */
+    const struct sb_stream_result *parts_of;   /* a row of this variant, frames and source
+                                  measured before (another K): the bound's one-instance parts
+                                  (step 3) are its, not measured again; NULL: measured */
 } sb_stream_opts;
 
 void sb_stream_defaults(sb_stream_opts *o);

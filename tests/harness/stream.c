@@ -520,7 +520,40 @@ static void test_one_at_a_time(void)
         sb_case_close(&cd[i]);
 }
 
+/* bench's rows of one variant and scene differ in K alone: the first
+ * measures the bound's one-frame parts, the others take them (parts_of)
+ * and scale the bound by their own K. */
+static void test_stream_bound_parts_shared(void)
+{
+    sb_case_data cd[2];
+    const sb_case *frames[2];
+    if (!open_frames(cd, frames, 2, "integral", 61, 37))
+        return;
+    const sb_variant *v = sb_variant_find("integral", "cpu");
+    sb_stream_result first, later;
+    sb_status st;
+    sb_error err = { SB_OK, "" };
+    stream_fixed(frames, 2, v, 1, 1, 6, &first, &st, &err);
+    CHECKF(st == SB_OK && first.agreement.ok && first.run_ms > 0 && first.bound_fps > 0, "first: %s", err.msg);
+    sb_stream_opts o;
+    sb_stream_defaults(&o);
+    o.in_flight = 3;
+    o.frames = 6;
+    o.warmup_ms = 1;
+    o.parts_of = &first;
+    st = sb_stream_measure(frames, 2, v, &o, &later, &err);
+    CHECKF(st == SB_OK && later.agreement.ok && later.run_ms == first.run_ms && later.host_ms == first.host_ms &&
+               fabs(later.bound_fps - 3 * first.bound_fps) < 1e-9 * first.bound_fps &&
+               strcmp(later.bound_by, "cpus") == 0 && later.frames == 6,
+           "K=3 from K=1's parts: run %.4f / %.4f ms, bound %.1f / %.1f (%s)", later.run_ms, first.run_ms,
+           later.bound_fps, first.bound_fps, later.bound_by);
+    for (int i = 0; i < 2; i++)
+        sb_case_close(&cd[i]);
+}
+
 const sb_test tests_stream[] = {
+    { "stream: a variant's rows of one scene share the bound's one-frame parts, each bound at its own K",
+      test_stream_bound_parts_shared },
     { "stream: a rung with a file-scope device array is flagged SB_ONE_AT_A_TIME and streams one frame at a time",
       test_one_at_a_time },
     { "stream: CPU frames in flight, each checked against its own frame's reference; rate, latency, bound",
