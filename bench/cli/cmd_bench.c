@@ -3,6 +3,7 @@
  * selected image, checked against the reference and (for bench) timed,
  * each row appended to results/<machine-id>/<algo>.csv as it is measured. */
 #include "cli/commands.h"
+#include "harness/energy.h"
 #include "harness/select.h"
 
 #include "base/files.h"
@@ -20,7 +21,7 @@
 enum {
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_MAX_PIXELS,
     OPT_MAX_MEMORY, OPT_BUDGET, OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_SIZE_CAPS, OPT_NO_FLUSH, OPT_RESUME, OPT_RESULTS,
-    OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_ROUNDS, OPT_PIN, OPT_REPEAT, OPT_STREAM, OPT_COUNT
+    OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_ROUNDS, OPT_PIN, OPT_REPEAT, OPT_STREAM, OPT_STREAM_SECONDS, OPT_COUNT
 };
 
 #define BENCH_BUDGET_MS 100
@@ -55,6 +56,9 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
                      "branch off it that narrows its output or takes colour frames, beside the top from colour) and "
                      "the serial reference (a frame per core), to <algo>.stream.csv; only: those alone, no other file "
                      "touched" },
+    [OPT_STREAM_SECONDS] = { "stream-seconds", "S", "1",
+                             "each stream row's timed pass (make bench: 0.5; below 1 s the energy counters are not "
+                             "read: their window)" },
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL,
                            "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },
@@ -94,6 +98,7 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
     o->rounds = SB_ROUNDS;
     o->pin = 1;
     o->repeat = SB_REPEAT_AUTO;
+    o->stream_seconds = SB_ENERGY_MIN_S;
     sb_optparse p;
     sb_optparse_begin(&p, o->check_only ? &sb_cmd_check : &sb_cmd_bench, argc, argv, err);
     sb_status st = SB_OK;
@@ -124,6 +129,9 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
             break;
         case OPT_STREAM:
             st = sb_parse_choice(v, "--stream", (const char *const[]){ "on", "off", "only", NULL }, &o->stream, err);
+            break;
+        case OPT_STREAM_SECONDS:
+            st = sb_parse_double(v, 0.1, 600.0, "--stream-seconds", &o->stream_seconds, err);
             break;
         case OPT_RESUME: o->resume = 1; break;
         case OPT_RESULTS: st = sb_dir_arg(v, "--results", err), o->results_dir = v; break;

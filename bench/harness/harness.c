@@ -143,6 +143,7 @@ sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *
     if (t) {
         t->setup_ms = t1 - t0;
         t->frame_ms = sb_clock_ms() - t1;
+        t->began_ms = t1;
         t->run_ms = t3 - t2;
     }
     if (st && state && sb_is_device(v)) {
@@ -234,7 +235,7 @@ static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_
  * row's clocks are read around its timing, and a slow-clocked row is
  * flagged), and warms up for a quarter of warmup_ms. */
 static double device_row_ended = -1e300;
-enum { GPU_STILL_BUSY_MS = 50 };
+enum { GPU_STILL_BUSY_MS = 250 };
 
 const char *const sb_step_names[SB_STEPS] = { "check", "warm-up", "timed", "frames", "cold runs" };
 

@@ -88,6 +88,7 @@ typedef struct sb_run_times {
                                   (a device run() just enqueues) */
     double mem_slowdown;       /* the reference's run: the worst host memory speed just
                                   before and after it (host_noise.h), 0: not probed */
+    double began_ms;           /* the host clock (sb_clock_ms) when the upload began */
 } sb_run_times;
 
 /* One image made ready for one algorithm and stage. */

@@ -61,7 +61,9 @@
  * A slow row -- its check pass's frames took at least SLOW_FRAME_MS each
  * and the pass lasted min_seconds -- has its check pass as its timed
  * pass (the comparisons are then a small part of its time): a stream
- * of seconds-long frames is not run three times.
+ * of seconds-long frames is not run three times.  The serial reference's
+ * row with the references' pass's k (reference_pass) has that pass as
+ * its check and timed pass, where the pass is slow so: not run four times.
  *
  * The caller opens the energy counters first (sb_energy_open, energy.h).
  */
@@ -82,6 +84,22 @@ enum { SB_STREAM_FEW = 3 };
 
 struct sb_stream_result;
 
+/* The frames' references made as a stream of the serial reference would
+ * run them (frames.h): k frames at once, one thread each, over `total`
+ * frames -- the n distinct ones, then repeats of them up to k, each
+ * compared with its frame's reference (a reference that changed from run
+ * to run would break the contract of every row) -- each frame's
+ * submission and result times kept, and the energy counters read around
+ * the pass.  The serial reference's stream row with k in flight takes it
+ * as its check and timed pass where its frames are slow (the protocol's
+ * slow row, below): the same runs are not made twice. */
+typedef struct sb_reference_pass {
+    int k, n, total;
+    double *submit_ms, *done_ms;      /* per frame of the pass */
+    sb_energy_mark before, after;
+    sb_agreement ag;                  /* the repeats against the references */
+} sb_reference_pass;
+
 typedef struct sb_stream_opts {
     int in_flight;            /* K: frames in flight, one instance (and thread) each */
     int threads;              /* each instance's threads (a threaded CPU variant), >= 1 */
@@ -94,6 +112,7 @@ typedef struct sb_stream_opts {
     const struct sb_stream_result *parts_of;   /* a row of this variant, frames and source
                                   measured before (another K): the bound's one-instance parts
                                   (step 3) are its, not measured again; NULL: measured */
+    const sb_reference_pass *reference_pass;   /* the frames' references' pass, or NULL */
 } sb_stream_opts;
 
 void sb_stream_defaults(sb_stream_opts *o);

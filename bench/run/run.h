@@ -53,6 +53,7 @@ typedef struct sb_bench_opts {
     int pin;                      /* host threads pinned (segbench/placement.h) */
     int repeat;                   /* SB_REPEAT_*: measure a sample again at the end (repeat.c) */
     int stream;                   /* SB_STREAM_*: the stream rows too, not, or alone (streams.c) */
+    double stream_seconds;        /* each stream row's timed pass (harness/stream.h: min_seconds) */
     const char *results_dir;      /* NULL: results/<machine-id> */
     int quiet;
 } sb_bench_opts;

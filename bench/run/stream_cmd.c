@@ -227,6 +227,7 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
     int failed = 0;
     for (int i = 0; i < nk && !st; i++) {
         o.in_flight = ks[i];
+        o.reference_pass = &fr.pass;
         sb_stream_result res;
         st = sb_stream_measure(fr.c, fr.count, v, &o, &res, err);
         if (st)

@@ -13,7 +13,9 @@
  *     for the top itself from the same colour frames, its host making
  *     each one's grey: that lesson's gain;
  *   - the serial reference with one frame per usable core: frame-level
- *     parallelism, the honest CPU competitor of a stream.
+ *     parallelism, the honest CPU competitor of a stream (where its frames
+ *     are slow, the pass that made the frames' references is its row:
+ *     harness/frames.h).
  * A variant's rows of one scene differ in K alone: the first measures the
  * bound's one-frame parts (harness/stream.h, step 3) and the others take
  * them, with a quarter of the warm-up.
@@ -172,6 +174,9 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
     for (int i = 0; i < nplan && !st; i++) {
         sb_stream_opts o;
         sb_stream_defaults(&o);
+        if (r->o->stream_seconds > 0)
+            o.min_seconds = r->o->stream_seconds;
+        o.reference_pass = &fr.pass;
         sb_stream_result first;        /* the variant's first row here: its bound's parts serve the others */
         const double warmup_ms = o.warmup_ms;
         for (int k = 0; k < plan[i].nk && !st && *nrows < STREAM_ROWS_MAX; k++) {

@@ -813,7 +813,34 @@ static void test_generator_deterministic(void)
     sb_dataset_free(&ds);
 }
 
+/* The sizes and scenes of a set file: its synth and scene lines, in order. */
+static void set_sizes(const char *path, char *out, size_t size)
+{
+    out[0] = '\0';
+    FILE *fp = fopen(path, "r");
+    CHECKF(fp != NULL, "%s: cannot open", path);
+    char line[256];
+    size_t used = 0;
+    while (fp && fgets(line, sizeof line, fp))
+        if ((!strncmp(line, "synth ", 6) || !strncmp(line, "scene ", 6)) && used + strlen(line) < size)
+            used += (size_t)snprintf(out + used, size - used, "%s", line);
+    if (fp)
+        fclose(fp);
+}
+
+/* make bench's default set and the run of record's differ in photos alone:
+ * every table has the same columns (sizes) and the same stream rows. */
+static void test_default_and_record_sets(void)
+{
+    char def[2048], rec[2048];
+    set_sizes("datasets/sets/default.set", def, sizeof def);
+    set_sizes("datasets/sets/record.set", rec, sizeof rec);
+    CHECKF(def[0] && strcmp(def, rec) == 0, "default's sizes and scenes:\n%s\nrecord's:\n%s", def, rec);
+}
+
 const sb_test tests_harness[] = {
+    { "sets: make bench's default set and the run of record's have the same sizes and scenes",
+      test_default_and_record_sets },
     { "harness: check, warm-up, repetition, per frame, setup and end-to-end on a CPU variant",
       test_measure_protocol },
     { "results: CSV and raw samples round-trip (quotes, commas, frame and setup, rounds, steal, CPU speed; older files)",

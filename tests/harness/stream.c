@@ -7,6 +7,7 @@
 
 #include "harness/cases.h"
 #include "harness/dataset.h"
+#include "harness/frames.h"
 #include "harness/registry.h"
 #include "harness/stream.h"
 #include "io/stream_rows.h"
@@ -131,6 +132,109 @@ static void test_stream_slow_row(void)
         CHECKF(st || (r.run_ms > 0.99 * mean && r.run_ms < 1.01 * mean), "bound's frame %.1f ms, the references' %.1f",
                r.run_ms, mean);
     }
+    for (int i = 0; i < 2; i++)
+        sb_case_close(&cd[i]);
+}
+
+/* The frames' references, made side by side (frames.h): the distinct
+ * frames, then repeats up to one a thread, each agreeing with its first
+ * run, with each frame's times kept as a stream's. */
+static void test_frames_reference_pass(void)
+{
+    test_sh("mkdir -p %s", test_path("refs"));
+    for (int i = 0; i < 3; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "refs/f%d.png", i);
+        test_grey_png(name, 40, 30, (unsigned)i + 1);
+    }
+    sb_sequence seq;
+    sb_error err = { SB_OK, "" };
+    sb_status st = sb_sequence_glob(test_path("refs/f*.png"), NULL, &seq, &err);
+    CHECKF(st == SB_OK, "%s", err.msg);
+    if (st)
+        return;
+    const sb_algo *algo = sb_algo_find("integral");
+    void *params = NULL;
+    int usable = 0;
+    char why[200];
+    st = sb_case_params(algo, algo->stream_stage, NULL, &params, &usable, why, sizeof why, &err);
+    for (int jobs = 1; jobs <= 5 && !st; jobs += 2) {
+        sb_frames fr;
+        st = sb_frames_open(&fr, algo, algo->stream_stage, params, &seq, jobs, &err);
+        CHECKF(st == SB_OK, "%d jobs: %s", jobs, err.msg);
+        if (st)
+            break;
+        const sb_reference_pass *p = &fr.pass;
+        int want = jobs > 3 ? jobs : 3;
+        CHECKF(fr.count == 3 && p->n == 3 && p->total == want && p->k == (jobs < want ? jobs : want),
+               "%d jobs: %d frames, pass of %d over %d with %d at once", jobs, fr.count, p->total, p->n, p->k);
+        CHECKF(p->ag.ok && strcmp(p->ag.verdict, "reference") == 0 &&
+                   (want == 3 || strstr(p->ag.metric, "2 repeats")),
+               "%d jobs: %s %s", jobs, p->ag.verdict, p->ag.metric);
+        for (int f = 0; f < p->total; f++)
+            CHECKF(p->done_ms[f] >= p->submit_ms[f] && p->submit_ms[f] > 0, "frame %d: %.3f to %.3f ms", f,
+                   p->submit_ms[f], p->done_ms[f]);
+        /* a frame's time is its reference's run, not the case's making (its
+         * pinned copy: 0.5 s a 4K frame with 16 threads pinning at once) */
+        for (int d = 0; d < 3; d++)
+            CHECKF(fabs(p->done_ms[d] - p->submit_ms[d] - fr.c[d]->ref_times.frame_ms) < 1e-6,
+                   "frame %d: %.6f ms in the pass, its reference's run %.6f ms", d, p->done_ms[d] - p->submit_ms[d],
+                   fr.c[d]->ref_times.frame_ms);
+        sb_frames_close(&fr);
+    }
+    free(params);
+    sb_sequence_free(&seq);
+}
+
+/* The serial reference's stream row with the references' pass's K takes
+ * that pass as its timed pass where its frames are slow (100 ms or more
+ * each): the frames' runs are not made twice.  A pass made with another K,
+ * another variant, or fast frames leaves the row to its own passes. */
+static void test_stream_takes_reference_pass(void)
+{
+    sb_case_data cd[2];
+    const sb_case *frames[2];
+    if (!open_frames(cd, frames, 2, "integral", 61, 37))
+        return;
+    double submit[3] = { 1000, 1000, 1150 }, done[3] = { 1150, 1160, 1300 };
+    sb_reference_pass pass = { .k = 2, .n = 2, .total = 3, .submit_ms = submit, .done_ms = done };
+    pass.ag.ok = 1;
+    snprintf(pass.ag.verdict, sizeof pass.ag.verdict, "reference");
+    sb_stream_opts o;
+    sb_stream_defaults(&o);
+    o.in_flight = 2;
+    o.min_seconds = 0.25;
+    o.warmup_ms = 1;
+    o.reference_pass = &pass;
+    sb_stream_result r;
+    sb_error err = { SB_OK, "" };
+    sb_status st = sb_stream_measure(frames, 2, sb_variant_find("integral", "cpu"), &o, &r, &err);
+    CHECKF(st == SB_OK && strcmp(r.agreement.verdict, "reference") == 0 && r.frames == 3 && r.checked >= 1 &&
+               fabs(r.seconds - 0.3) < 1e-9 && fabs(r.p50_ms - 150) < 1e-9,
+           "%s: %s, %d frames in %.3f s, p50 %.1f ms, %d checked", err.msg, r.agreement.verdict, r.frames, r.seconds,
+           r.p50_ms, r.checked);
+    /* another K, another variant, or a pass too short: a pass of its own */
+    const char *variant[3] = { "cpu", "openmp", "cpu" };
+    int k[3] = { 3, 2, 2 };
+    double min_s[3] = { 0.25, 0.25, 0.5 };
+    for (int i = 0; i < 3; i++) {
+        o.in_flight = k[i];
+        o.min_seconds = min_s[i];
+        o.frames = 5;
+        st = sb_stream_measure(frames, 2, sb_variant_find("integral", variant[i]), &o, &r, &err);
+        CHECKF(st == SB_OK && strcmp(r.agreement.verdict, "exact") == 0 && r.frames == 5,
+               "%s, K=%d, %.2f s: %s %s, %d frames", variant[i], k[i], min_s[i], err.msg, r.agreement.verdict,
+               r.frames);
+        o.frames = 0;
+    }
+    /* a pass whose repeats disagreed: the row fails, nothing timed */
+    o.in_flight = 2;
+    o.min_seconds = 0.25;
+    pass.ag.ok = 0;
+    snprintf(pass.ag.verdict, sizeof pass.ag.verdict, "FAIL");
+    st = sb_stream_measure(frames, 2, sb_variant_find("integral", "cpu"), &o, &r, &err);
+    CHECKF(st == SB_OK && !r.agreement.ok && r.frames == 0, "a failed pass: %s, %d frames", r.agreement.verdict,
+           r.frames);
     for (int i = 0; i < 2; i++)
         sb_case_close(&cd[i]);
 }
@@ -559,6 +663,10 @@ const sb_test tests_stream[] = {
     { "stream: CPU frames in flight, each checked against its own frame's reference; rate, latency, bound",
       test_stream_cpu },
     { "stream: a slow row is timed on its checked frames, the references' runs its bound", test_stream_slow_row },
+    { "frames: the references side by side, repeats up to one a thread agreeing with their first runs, times kept",
+      test_frames_reference_pass },
+    { "stream: the serial reference's row takes the references' pass where it is slow and made with its K",
+      test_stream_takes_reference_pass },
     { "stream: two instances of a pthread variant at once agree (their shared pool takes turns)",
       test_stream_shared_pool },
     { "stream: a variant that keeps its first frame fails on the second, and nothing is timed", test_stream_stale_frame_caught },
