@@ -12,11 +12,16 @@
 typedef struct sb_test {
     const char *name;
     void (*fn)(void);
-    int alone;                 /* SB_TEST_ALONE: its verdict needs an idle machine, so it
-                                  runs after the others, with no other test beside it */
+    int flags;                 /* SB_TEST_* below, or 0 */
 } sb_test;
 
+/* Its verdict needs an idle machine: it runs after the others, with no
+ * other test beside it. */
 #define SB_TEST_ALONE 1
+/* It takes many seconds: started before the others beside it, so that
+ * the suite does not end waiting on it alone (its output still comes in
+ * the list's order). */
+#define SB_TEST_LONG 2
 
 void sb_test_fail(const char *file, int line, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -216,19 +216,23 @@ static void print_ready(suite *s, int *next)
 static void run_batch(suite *s, int from, int to, int width, int *next)
 {
     int running = 0;
-    for (int i = from; i < to; i++) {
-        while (running >= width) {
-            reap_one(s);
-            running--;
-            print_ready(s, next);
+    /* the long tests first (SB_TEST_LONG), then the rest, each in list order */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = from; i < to; i++) {
+            if (((s->jobs[i].t->flags & SB_TEST_LONG) != 0) != (pass == 0))
+                continue;
+            while (running >= width) {
+                reap_one(s);
+                running--;
+                print_ready(s, next);
+            }
+            if (start_job(s, i) == 0)
+                running++;
+            else {
+                s->jobs[i].done = 1;
+                s->jobs[i].failed_checks = -1;
+            }
         }
-        if (start_job(s, i) == 0)
-            running++;
-        else {
-            s->jobs[i].done = 1;
-            s->jobs[i].failed_checks = -1;
-        }
-    }
     while (running > 0) {
         reap_one(s);
         running--;
@@ -295,7 +299,7 @@ int sb_test_run(const sb_test *const *groups, const int *counts, int ngroups, co
         for (int g = 0; g < ngroups; g++)
             for (int i = 0; i < counts[g]; i++) {
                 const sb_test *t = &groups[g][i];
-                if (runner_selected(t->name, filter) && (jobs == 1 ? pass == 0 : (t->alone != 0) == pass))
+                if (runner_selected(t->name, filter) && (jobs == 1 ? pass == 0 : ((t->flags & SB_TEST_ALONE) != 0) == pass))
                     s.jobs[s.n++].t = t;
             }
     double began = now_s();
@@ -309,7 +313,7 @@ int sb_test_run(const sb_test *const *groups, const int *counts, int ngroups, co
             return 1;
         }
         int shared = 0, next = 0;
-        while (shared < s.n && !s.jobs[shared].t->alone)
+        while (shared < s.n && !(s.jobs[shared].t->flags & SB_TEST_ALONE))
             shared++;
         run_batch(&s, 0, shared, jobs, &next);
         run_batch(&s, shared, s.n, 1, &next);

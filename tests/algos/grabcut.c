@@ -530,7 +530,8 @@ static void test_grabcut_finds_object(void)
 }
 
 const sb_test tests_grabcut[] = {
-    { "grabcut: every max-flow solver = brute force (flow and canonical cut), tiny random grids", test_maxflow_brute_force },
+    { "grabcut: every max-flow solver = brute force (flow and canonical cut), tiny random grids", test_maxflow_brute_force,
+      SB_TEST_LONG },
     { "grabcut: every max-flow solver = Edmonds-Karp on awkward grids", test_maxflow_edmonds_karp },
     { "grabcut: many minimum cuts, one canonical cut", test_maxflow_ties },
     { "grabcut: the shared exp and log against libm; quantization", test_exp_log },

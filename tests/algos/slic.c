@@ -417,7 +417,7 @@ const sb_test tests_slic[] = {
     { "slic: S, grid and constants; too many or too few superpixels refused", test_geometry },
     { "slic: update rule (rounding, empty centre kept)", test_update_rule },
     { "slic: host algorithm = plain re-implementation, 1, 3 and 5 bands", test_host_matches_naive },
-    { "slic: every CPU variant exact on awkward sizes, connected labels", test_cpu_variants_exact },
+    { "slic: every CPU variant exact on awkward sizes, connected labels", test_cpu_variants_exact, SB_TEST_LONG },
     { "slic: connectivity enforcement = breadth-first reference, any bands", test_regions_match_bfs },
     { "slic: quality metrics on hand-made maps", test_metrics_known_answers },
 };

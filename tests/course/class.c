@@ -267,7 +267,7 @@ static void test_kit(void)
 const sb_test tests_class[] = {
     { "class: grade --submissions grades a folder in one command: pass, slow, off-by-one, race, kept output, "
       "no build, crash",
-      test_grade_submissions },
+      test_grade_submissions, SB_TEST_LONG },
     { "class: a student's kit holds the stub and no solution, builds, and grades against the parent",
       test_kit },
 };

@@ -367,7 +367,7 @@ const sb_test tests_course[] = {
       test_cuda_stub },
     { "course: grading an OpenMP exercise and a pthread rung's in a copy of the tree: the stub fails, a wrong one fails, "
       "the solution passes",
-      test_grade_openmp },
+      test_grade_openmp, SB_TEST_LONG },
     { "course: stubs of one parent, and copies of a file that registers several algorithms, build side by side",
       test_stubs_side_by_side },
     { "course: exactly the rungs that loop in conditional graph nodes are flagged SB_GRAPH_LOOP (no racecheck)",

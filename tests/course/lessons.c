@@ -423,7 +423,7 @@ static void test_gain_judged(void)
 
 const sb_test tests_lessons[] = {
     { "lessons: a gain is 'same' unless compare's test says otherwise; ties are not 'tried and lost'",
-      test_gain_judged },
+      test_gain_judged, SB_TEST_LONG },
     { "lessons: every tree of rungs declares its main line's top once (SB_LADDER_TOP)", test_declared_main_line },
     { "lessons: every rung file's header names its parent as its place says, and the run of record's gain",
       test_rung_headers },
