@@ -44,15 +44,22 @@ static int open_frames(sb_case_data *cd, const sb_case **frames, int n, const ch
     return 1;
 }
 
-static void stream_fixed(const sb_case *const *frames, int n, const sb_variant *v, int threads, int k, int count,
-                         sb_stream_result *r, sb_status *st, sb_error *err)
+/* The defaults with k frames in flight and next to no warm-up. */
+static sb_stream_opts quick_opts(int k)
 {
     sb_stream_opts o;
     sb_stream_defaults(&o);
     o.in_flight = k;
+    o.warmup_ms = 1;
+    return o;
+}
+
+static void stream_fixed(const sb_case *const *frames, int n, const sb_variant *v, int threads, int k, int count,
+                         sb_stream_result *r, sb_status *st, sb_error *err)
+{
+    sb_stream_opts o = quick_opts(k);
     o.threads = threads;
     o.frames = count;
-    o.warmup_ms = 1;
     *st = sb_stream_measure(frames, n, v, &o, r, err);
 }
 
@@ -200,11 +207,8 @@ static void test_stream_takes_reference_pass(void)
     sb_reference_pass pass = { .k = 2, .n = 2, .total = 3, .submit_ms = submit, .done_ms = done };
     pass.ag.ok = 1;
     snprintf(pass.ag.verdict, sizeof pass.ag.verdict, "reference");
-    sb_stream_opts o;
-    sb_stream_defaults(&o);
-    o.in_flight = 2;
+    sb_stream_opts o = quick_opts(2);
     o.min_seconds = 0.25;
-    o.warmup_ms = 1;
     o.reference_pass = &pass;
     sb_stream_result r;
     sb_error err = { SB_OK, "" };
@@ -639,11 +643,8 @@ static void test_stream_bound_parts_shared(void)
     sb_error err = { SB_OK, "" };
     stream_fixed(frames, 2, v, 1, 1, 6, &first, &st, &err);
     CHECKF(st == SB_OK && first.agreement.ok && first.run_ms > 0 && first.bound_fps > 0, "first: %s", err.msg);
-    sb_stream_opts o;
-    sb_stream_defaults(&o);
-    o.in_flight = 3;
+    sb_stream_opts o = quick_opts(3);
     o.frames = 6;
-    o.warmup_ms = 1;
     o.parts_of = &first;
     st = sb_stream_measure(frames, 2, v, &o, &later, &err);
     CHECKF(st == SB_OK && later.agreement.ok && later.run_ms == first.run_ms && later.host_ms == first.host_ms &&
