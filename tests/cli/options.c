@@ -259,8 +259,8 @@ static void test_exit_codes(void)
     pid_t pid = fork();
     if (pid == 0) {
         signal(SIGINT, SIG_DFL);        /* as at a terminal: a background job of a script inherits it ignored */
-        freopen("/dev/null", "w", stdout);
-        freopen("/dev/null", "w", stderr);
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(127);
         char results[600];
         snprintf(results, sizeof results, "%s/opt-interrupted", sb_test_dir());
         execl(test_segbench_path(), "segbench", "bench", "--image", grey_png("opt-big.png", 1500, 1000), "--algo",
