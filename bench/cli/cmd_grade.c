@@ -178,8 +178,11 @@ sb_status cmd_grade(int argc, char **argv, sb_error *err)
     if (!c.submissions && leaderboard)
         return sb_fail(err, SB_ERR_USAGE, "--leaderboard goes with --submissions (a class's page)");
     char csv[SB_PATH_MAX];
+    sb_dir_lock work_lock = { -1 };                /* held until the process ends */
+    if (c.submissions && (st = grade_class_claim_work(c.work, &work_lock, err)))
+        return st;
     if (c.submissions && !o.class_csv) {          /* every student's row goes somewhere */
-        if ((st = sb_path(csv, err, "%s/class.csv", c.work)) || (st = sb_mkdirs(c.work, err)))
+        if ((st = sb_path(csv, err, "%s/class.csv", c.work)))
             return st;
         o.class_csv = csv;
     }

@@ -171,6 +171,69 @@ sb_status grade_class_read(const char *path, const char *variant, unsigned long 
     return SB_OK;
 }
 
+/* ---- the work folder ----------------------------------------------------------------------- */
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n > t && strcmp(s + n - t, tail) == 0;
+}
+
+
+/* A name the grader gives what it makes in a work folder: a student's
+ * tree (NNN), the class CSV, a class's page. */
+static int graders_name(const char *name)
+{
+    size_t digits = strspn(name, "0123456789");
+    return (digits >= 3 && name[digits] == '\0') || !strcmp(name, "class.csv") || !strcmp(name, ".lock") ||
+           (!strncmp(name, "leaderboard-", 12) && ends_with(name, ".md"));
+}
+
+/* The first entry of dir that the grader would not have made (a work
+ * folder from before the mark counts as the grader's when it holds
+ * nothing else), or "" (its name in first). */
+static int foreign_entry(const char *dir, char *first, size_t size)
+{
+    first[0] = '\0';
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !graders_name(e->d_name)) {
+            snprintf(first, size, "%s", e->d_name);
+            break;
+        }
+    closedir(d);
+    return 0;
+}
+
+sb_status grade_class_claim_work(const char *work, sb_dir_lock *lock, sb_error *err)
+{
+    char mark[SB_PATH_MAX], first[256];
+    sb_status st = sb_path(mark, err, "%s/" GRADE_WORK_MARK, work);
+    if (st)
+        return st;
+    struct stat sb;
+    if (stat(work, &sb) == 0 && !S_ISDIR(sb.st_mode))
+        return sb_fail(err, SB_ERR_USAGE, "--work %s is not a folder", work);
+    if (stat(work, &sb) == 0 && access(mark, F_OK) != 0) {
+        if (foreign_entry(work, first, sizeof first) != 0)
+            return sb_fail(err, SB_ERR_IO, "--work %s: cannot read the folder (%s)", work, strerror(errno));
+        if (first[0])
+            return sb_fail(err, SB_ERR_USAGE, "--work %s holds files segbench did not make (%s, ...): the class's "
+                           "trees are removed and rebuilt there; name a new or empty folder", work, first);
+    }
+    static const char busy[] = ", or name another --work folder";
+    if ((st = sb_mkdirs(work, err)) || (st = sb_dir_lock_take(lock, work, "grade --submissions", 0, busy, err)))
+        return st;
+    FILE *fp = fopen(mark, "a");
+    if (!fp || fclose(fp) != 0) {
+        sb_dir_lock_release(lock);
+        return sb_fail(err, SB_ERR_IO, "--work %s: cannot write %s (%s)", work, mark, strerror(errno));
+    }
+    return SB_OK;
+}
+
 /* ---- a student's tree ---------------------------------------------------------------------- */
 
 static int remove_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
@@ -247,12 +310,6 @@ typedef struct submission {
 static int by_name(const void *a, const void *b)
 {
     return strcmp(((const submission *)a)->name, ((const submission *)b)->name);
-}
-
-static int ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n > t && strcmp(s + n - t, tail) == 0;
 }
 
 /* A student's folder: the exercise's file by its name, else the one file

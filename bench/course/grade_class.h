@@ -6,6 +6,7 @@
 #define SEGBENCH_GRADE_CLASS_H
 
 #include "course/grade.h"
+#include "io/dir_lock.h"
 
 #include "segbench/error.h"
 
@@ -50,6 +51,17 @@ typedef struct grade_class_result {
     int students, passed, wrong, slower, failed;   /* failed: did not build, crashed, timed out */
     char variant[160];                             /* "ALGO/student-RUNG" */
 } grade_class_result;
+
+/* Take the work folder for one grading of a class, before anything is
+ * written there: made if absent, with a mark that segbench made it
+ * (GRADE_WORK_MARK); refused, naming what it holds, when it holds files
+ * and no mark -- a folder of the teacher's, whose WORK/NNN would be
+ * removed and rebuilt -- unless all it holds has the names the grader
+ * gives (a work folder from before the mark); refused when another
+ * grading holds its lock (io/dir_lock.h: held until released or the
+ * process ends). */
+#define GRADE_WORK_MARK ".segbench-grade-work"
+sb_status grade_class_claim_work(const char *work, sb_dir_lock *lock, sb_error *err);
 
 /* Grade every submission of the exercise `spec` names (ALGO/RUNG or
  * ALGO/student-RUNG): each in its own tree under c->work (links to the

@@ -11,7 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-sb_status sb_dir_lock_take(sb_dir_lock *lock, const char *dir, const char *what, int wait, sb_error *err)
+sb_status sb_dir_lock_take(sb_dir_lock *lock, const char *dir, const char *what, int wait, const char *hint,
+                           sb_error *err)
 {
     char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/.lock", dir);
@@ -30,8 +31,8 @@ sb_status sb_dir_lock_take(sb_dir_lock *lock, const char *dir, const char *what,
         }
         if (!wait) {
             sb_dir_lock_release(lock);
-            return sb_fail(err, SB_ERR_USAGE, "%s/ is in use by %s; wait for it to end, or use --wait "
-                           "(or --results DIR for another folder)", dir, holder[0] ? holder : "another segbench");
+            return sb_fail(err, SB_ERR_USAGE, "%s/ is in use by %s; wait for it to end%s", dir,
+                           holder[0] ? holder : "another segbench", hint ? hint : "");
         }
         fprintf(stderr, "waiting for %s/, in use by %s...\n", dir, holder[0] ? holder : "another segbench");
         while (flock(lock->fd, LOCK_EX) != 0)

@@ -18,9 +18,11 @@ typedef struct sb_dir_lock {
 } sb_dir_lock;
 
 /* Take the lock of `dir` (which must exist) for `what` ("bench --set
- * smoke").  Held elsewhere: wait when `wait`, else SB_ERR_BUSY naming the
- * holder. */
-sb_status sb_dir_lock_take(sb_dir_lock *lock, const char *dir, const char *what, int wait, sb_error *err);
+ * smoke").  Held elsewhere: wait when `wait`, else a usage error naming
+ * the holder, and then `hint` (what the command offers instead: ", or
+ * use --wait"). */
+sb_status sb_dir_lock_take(sb_dir_lock *lock, const char *dir, const char *what, int wait, const char *hint,
+                           sb_error *err);
 void sb_dir_lock_release(sb_dir_lock *lock);
 
 #endif

@@ -165,7 +165,9 @@ sb_status run_start(bench_run *r, sb_error *err)
         return st;
     char what[200];
     snprintf(what, sizeof what, "bench (dataset %s)", r->ds.name);
-    if ((st = sb_mkdirs(r->results_dir, err)) || (st = sb_dir_lock_take(&r->lock, r->results_dir, what, o->wait, err)) ||
+    static const char busy[] = ", or use --wait (or --results DIR for another folder)";
+    if ((st = sb_mkdirs(r->results_dir, err)) ||
+        (st = sb_dir_lock_take(&r->lock, r->results_dir, what, o->wait, busy, err)) ||
         (st = start_run(r, err)))
         return st;
     /* what runs killed before this one left half-written (the lock says

@@ -9,6 +9,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
+#include "io/dir_lock.h"
 #include "io/env.h"
 
 #include "segbench/image_io.h"
@@ -264,11 +265,53 @@ static void test_kit(void)
            "the stub in the kit: exit %d: %s%s", r->code, r->out, r->err);
 }
 
+/* The work folder: one that holds a teacher's files is refused and left
+ * as it was (its NNN trees would be removed and rebuilt); one that another
+ * grading holds is refused; one the grader made, or one from before its
+ * mark that holds only what the grader makes, is taken.  Before, a
+ * teacher's --work lost its NNN folders, and two gradings in one --work
+ * overwrote each other's trees. */
+static void test_work_folder_claimed(void)
+{
+    const char *subs = test_pathf("work-subs"), *work = test_pathf("work-teacher");
+    test_sh("rm -rf %s %s && mkdir -p %s %s/001 && echo notes > %s/001/plan.txt && echo mine > %s/notes.txt",
+            test_shq(subs), test_shq(work), test_shq(subs), test_shq(work), test_shq(work), test_shq(work));
+    cli_result *r = cli("grade kmeans/openmp --submissions %s --work %s", subs, work);
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "holds files segbench did not make (notes.txt"),
+           "a teacher's folder: exit %d: %s", r->code, r->err);
+    CHECKF(test_exists(test_pathf("work-teacher/001/plan.txt")) && !test_exists(test_pathf("work-teacher/class.csv")),
+           "the teacher's folder was changed");
+
+    /* a work folder from before the mark: the grader's names only */
+    const char *old = test_pathf("work-old");
+    test_sh("rm -rf %s && mkdir -p %s/001 %s/002 && touch %s/class.csv %s/leaderboard-kmeans-student-openmp.md",
+            test_shq(old), test_shq(old), test_shq(old), test_shq(old), test_shq(old));
+    r = cli("grade kmeans/openmp --submissions %s --work %s", subs, old);
+    CHECKF(r->code == 2 && strstr(r->err, "no submissions") && test_exists(test_pathf("work-old/.segbench-grade-work")),
+           "an older work folder: exit %d: %s", r->code, r->err);
+
+    /* another grading holds it */
+    sb_dir_lock held = { -1 };
+    sb_error err = { SB_OK, "" };
+    CHECKF(sb_dir_lock_take(&held, old, "grade (a test's)", 0, NULL, &err) == SB_OK, "%s", err.msg);
+    r = cli("grade kmeans/openmp --submissions %s --work %s", subs, old);
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "in use by segbench grade (a test's)") &&
+               strstr(r->err, "another --work folder"),
+           "a held work folder: exit %d: %s", r->code, r->err);
+    sb_dir_lock_release(&held);
+    test_sh("touch %s/a-file", test_shq(old));
+    r = cli("grade kmeans/openmp --submissions %s --work %s/a-file", subs, old);
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "is not a folder"), "--work a file: exit %d: %s",
+           r->code, r->err);
+}
+
 const sb_test tests_class[] = {
     { "class: grade --submissions grades a folder in one command: pass, slow, off-by-one, race, kept output, "
       "no build, crash",
       test_grade_submissions, SB_TEST_LONG },
     { "class: a student's kit holds the stub and no solution, builds, and grades against the parent",
       test_kit },
+    { "class: --work -- a teacher's folder refused and left as it was, one in use refused, an older one taken",
+      test_work_folder_claimed },
 };
 const int tests_class_count = sizeof tests_class / sizeof tests_class[0];
