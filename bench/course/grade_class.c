@@ -304,8 +304,48 @@ static sb_status make_tree(const char *root, const char *tree, const char *algo,
 
 typedef struct submission {
     char name[256];            /* the student, as the folder or file names them */
+    char entry[256];           /* the folder's or the file's own name */
+    char shown[1024];          /* name as printed: control characters escaped */
+    int is_dir;
     char file[SB_PATH_MAX];    /* their file; "" when the folder holds none */
 } submission;
+
+/* A name for a terminal line: each control character (a newline, an
+ * escape sequence's ESC) as \n, \r, \t or \xNN, so that no name writes
+ * a line of its own or moves the cursor. */
+static void shown_name(const char *name, char *out, size_t size)
+{
+    size_t used = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && used + 5 < size; p++) {
+        if (*p >= 0x20 && *p != 0x7f)
+            out[used++] = (char)*p;
+        else
+            used += (size_t)snprintf(out + used, size - used, *p == '\n' ? "\\n" : *p == '\r' ? "\\r" :
+                                     *p == '\t' ? "\\t" : "\\x%02x", *p);
+    }
+    out[used] = '\0';
+}
+
+/* Two entries that name one student (bob/ and bob.c): each graded under
+ * its own entry's name, said once, never one of them dropped. */
+static void part_clashes(submission *s, int n)
+{
+    for (int i = 0; i + 1 < n; i++) {
+        int j = i;
+        while (j + 1 < n && !strcmp(s[j + 1].name, s[i].name))
+            j++;
+        if (j == i)
+            continue;
+        printf("  note: %d entries name the student %s:", j - i + 1, s[i].shown);
+        for (int k = i; k <= j; k++) {
+            snprintf(s[k].name, sizeof s[k].name, "%s%s", s[k].entry, s[k].is_dir ? "/" : "");
+            shown_name(s[k].name, s[k].shown, sizeof s[k].shown);
+            printf(" %s", s[k].shown);
+        }
+        printf(" -- each graded under that name\n");
+        i = j;
+    }
+}
 
 static int by_name(const void *a, const void *b)
 {
@@ -349,7 +389,15 @@ static sb_status find_submissions(const char *dir, const char *base, submission 
     for (struct dirent *e; !st && (e = readdir(d));) {
         char path[SB_PATH_MAX];
         struct stat sb;
-        if (e->d_name[0] == '.' || (st = sb_path(path, err, "%s/%s", dir, e->d_name)) || stat(path, &sb) != 0)
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (e->d_name[0] == '.') {
+            char shown[1024];
+            shown_name(e->d_name, shown, sizeof shown);
+            printf("  note: %s is hidden: left out (rename it without the leading dot to grade it)\n", shown);
+            continue;
+        }
+        if ((st = sb_path(path, err, "%s/%s", dir, e->d_name)) || stat(path, &sb) != 0)
             continue;
         if (n == CLASS_MAX) {
             st = sb_fail(err, SB_ERR_LIMIT, "--submissions %s: more than %d entries", dir, CLASS_MAX);
@@ -358,10 +406,14 @@ static sb_status find_submissions(const char *dir, const char *base, submission 
         if (S_ISDIR(sb.st_mode)) {
             snprintf(s[n].name, sizeof s[n].name, "%s", e->d_name);
             folder_file(path, base, ext, s[n].file, sizeof s[n].file);
-            n++;
         } else if (S_ISREG(sb.st_mode) && ends_with(e->d_name, ext)) {
             snprintf(s[n].name, sizeof s[n].name, "%.*s", (int)(strlen(e->d_name) - strlen(ext)), e->d_name);
             snprintf(s[n].file, sizeof s[n].file, "%s", path);
+        }
+        if (S_ISDIR(sb.st_mode) || (S_ISREG(sb.st_mode) && ends_with(e->d_name, ext))) {
+            snprintf(s[n].entry, sizeof s[n].entry, "%s", e->d_name);
+            shown_name(s[n].name, s[n].shown, sizeof s[n].shown);
+            s[n].is_dir = S_ISDIR(sb.st_mode);
             n++;
         } else {
             printf("  note: %s is neither a student's folder nor a %s file: left out\n", path, ext);
@@ -376,6 +428,7 @@ static sb_status find_submissions(const char *dir, const char *base, submission 
         return st;
     }
     qsort(s, (size_t)n, sizeof *s, by_name);
+    part_clashes(s, n);
     *out = s;
     *count = n;
     return SB_OK;
@@ -496,7 +549,7 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
         return st;
     if (!sub->file[0]) {
         *code = GRADE_EXIT_USAGE;
-        printf("  %s: no %s in the folder (or more than one file of its kind)\n", sub->name, base);
+        printf("  %s: no %s in the folder (or more than one file of its kind)\n", sub->shown, base);
         return class_row(o, csv, sub->name, variant, "FAIL (nothing handed in)", *code, err);
     }
     char *source = NULL;
@@ -504,7 +557,7 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     sb_error read_err;
     if (sb_file_read(sub->file, SOURCE_MAX, &source, &len, &read_err) != SB_OK) {
         *code = GRADE_EXIT_USAGE;
-        printf("  %s: %s\n", sub->name, read_err.msg);
+        printf("  %s: %s\n", sub->shown, read_err.msg);
         return class_row(o, csv, sub->name, variant, "FAIL (unreadable file)", *code, err);
     }
     st = make_tree(c->root, tree, algo, base, source, len, err);
@@ -517,7 +570,7 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     if (built != 0) {
         last_words(log, words, sizeof words);
         *code = GRADE_EXIT_USAGE;
-        printf("  %s: FAIL (does not build%s)%s%s; see %s\n", sub->name,
+        printf("  %s: FAIL (does not build%s)%s%s; see %s\n", sub->shown,
                built == SB_SPAWN_TIMED_OUT ? ": out of time" : "", words[0] ? ": " : "", words, log);
         return class_row(o, csv, sub->name, variant, "FAIL (does not build)", *code, err);
     }
@@ -533,7 +586,7 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     if (st)
         return st;
     if (*code == GRADE_EXIT_PASS || *code == GRADE_EXIT_WRONG || *code == GRADE_EXIT_SLOWER) {
-        printf("  %s: %s\n", sub->name, words);    /* its grade line; the grade wrote its row */
+        printf("  %s: %s\n", sub->shown, words);   /* its grade line; the grade wrote its row */
         return SB_OK;
     }
     char verdict[160];
@@ -543,7 +596,7 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
         snprintf(verdict, sizeof verdict, "FAIL (crashed: signal %d)", *code - 128);
     else
         snprintf(verdict, sizeof verdict, "FAIL (could not be graded: exit %d)", *code);
-    printf("  %s: %s%s%s; see %s\n", sub->name, verdict, words[0] ? ": " : "", words, log);
+    printf("  %s: %s%s%s; see %s\n", sub->shown, verdict, words[0] ? ": " : "", words, log);
     return class_row(o, csv, sub->name, variant, verdict, *code, err);
 }
 
@@ -605,7 +658,7 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
     printf("grading %d submission%s of %s (exercises/%s/%s) with seed %llu, each built in %s/NNN\n", n,
                n == 1 ? "" : "s", res->variant, algo, base, o->seed, c->work);
     for (int i = 0; i < n && !st; i++) {
-        printf("[%d/%d] %s\n", i + 1, n, subs[i].name);
+        printf("[%d/%d] %s\n", i + 1, n, subs[i].shown);
         int code = -1;
         st = grade_student(o, c, res->variant, algo, base, csv, &subs[i], i + 1, &code, err);
         res->students++;

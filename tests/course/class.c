@@ -305,6 +305,31 @@ static void test_work_folder_claimed(void)
            r->code, r->err);
 }
 
+/* Names: a hidden entry said and left out, two entries of one student
+ * (bob/ and bob.c) each graded under its own name rather than one row
+ * for both, a newline in a name escaped on the terminal (a name cannot
+ * write a line of its own) and kept whole in the CSV.  None of these
+ * hand-ins builds: an empty folder, a file over the size limit. */
+static void test_submission_names(void)
+{
+    const char *subs = test_pathf("names-subs"), *work = test_pathf("names-work");
+    test_sh("rm -rf %s %s && mkdir -p %s/bob %s/'eve\nmallory: PASS' && "
+            "head -c 1100000 /dev/zero | tr '\\0' ' ' > %s/bob.c && echo 'int x;' > %s/.sneaky.c",
+            test_shq(subs), test_shq(work), test_shq(subs), test_shq(subs), test_shq(subs), test_shq(subs));
+    cli_result *r = cli("grade kmeans/openmp --submissions %s --work %s", subs, work);
+    CHECKF(r->code == 0 && strstr(r->out, "note: .sneaky.c is hidden: left out") &&
+               strstr(r->out, "note: 2 entries name the student bob:") && strstr(r->out, "[1/3] bob/") &&
+               strstr(r->out, "[2/3] bob.c") && strstr(r->out, "[3/3] eve\\nmallory: PASS") &&
+               !strstr(r->out, "\nmallory"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+    static char text[8192];
+    test_slurp(test_pathf("names-work/class.csv"), text, sizeof text);
+    CHECKF(strstr(text, ",bob/,kmeans/student-openmp,FAIL (nothing handed in),") &&
+               strstr(text, ",bob.c,kmeans/student-openmp,FAIL (unreadable file),") &&
+               strstr(text, ",\"eve\nmallory: PASS\",kmeans/student-openmp,FAIL (nothing handed in),"),
+           "%s", text);
+}
+
 const sb_test tests_class[] = {
     { "class: grade --submissions grades a folder in one command: pass, slow, off-by-one, race, kept output, "
       "no build, crash",
@@ -313,5 +338,7 @@ const sb_test tests_class[] = {
       test_kit },
     { "class: --work -- a teacher's folder refused and left as it was, one in use refused, an older one taken",
       test_work_folder_claimed },
+    { "class: a hidden hand-in said and left out, bob/ and bob.c graded apart, a newline in a name escaped",
+      test_submission_names },
 };
 const int tests_class_count = sizeof tests_class / sizeof tests_class[0];
