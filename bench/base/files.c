@@ -1,12 +1,16 @@
 /* files.c - whole files and paths (see files.h). */
+#define _XOPEN_SOURCE 700           /* nftw */
 #include "base/files.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 sb_status sb_path(char *out, sb_error *err, const char *fmt, ...)
 {
@@ -68,4 +72,21 @@ char *sb_read_text(const char *path)
     char *text;
     sb_error ignored;
     return sb_file_read(path, SIZE_MAX - 1, &text, NULL, &ignored) == SB_OK ? text : NULL;
+}
+
+static int remove_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    return (type == FTW_DP ? rmdir(path) : unlink(path)) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+sb_status sb_remove_tree(const char *path, sb_error *err)
+{
+    struct stat sb;
+    if (lstat(path, &sb) != 0)
+        return errno == ENOENT ? SB_OK : sb_fail(err, SB_ERR_IO, "%s: %s", path, strerror(errno));
+    if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return sb_fail(err, SB_ERR_IO, "cannot remove %s: %s", path, strerror(errno));
+    return SB_OK;
 }

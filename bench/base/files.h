@@ -32,4 +32,8 @@ sb_status sb_file_read(const char *path, size_t max_bytes, char **text, size_t *
 /* The same for a file that may be absent: its text, or NULL. */
 char *sb_read_text(const char *path);
 
+/* Remove path and all below it (a link is removed, never followed); a
+ * path that is not there is no error. */
+sb_status sb_remove_tree(const char *path, sb_error *err);
+
 #endif

@@ -8,7 +8,7 @@
  * variants by their files -- and the kit's grader, with no reference to
  * time, measures the student's rung against its parent alone (grade.c).
  * The test suite stays out: it tests the whole tree. */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE            /* renameat2 */
 #include "course/exercise.h"
 
 #include "base/files.h"
@@ -18,6 +18,7 @@
 #include "segbench/spawn.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,16 +101,13 @@ static sb_status kit_readme(const sb_variant *rung, const char *dir, const char 
     return st;
 }
 
-sb_status exercise_export(const sb_variant *rung, const char *root, const char *dir, sb_error *err)
+/* The kit's parts into `dir`: the repository's, the datasets' sources,
+ * the solution's files taken out, the stub and KIT.md. */
+static sb_status write_kit(const sb_variant *rung, const char *root, const char *dir, const char **gone, int *ngone,
+                           int *parts, char *stub, size_t stub_size, sb_error *err)
 {
-    char why[400];
-    if (!exercise_parent(rung, why, sizeof why))
-        return sb_fail(err, SB_ERR_USAGE, "%s", why);
-    struct stat sb;
-    if (stat(dir, &sb) == 0)
-        return sb_fail(err, SB_ERR_USAGE, "--export %s: it is there already; a kit goes into a new folder", dir);
-    sb_status st = sb_mkdirs(dir, err);
     char from[SB_PATH_MAX], to[SB_PATH_MAX];
+    sb_status st = SB_OK;
     for (size_t i = 0; i < sizeof KIT_PARTS / sizeof KIT_PARTS[0] && !st; i++)
         if (!(st = sb_path(from, err, "%s/%s", root, KIT_PARTS[i])) && access(from, F_OK) == 0)
             st = copy_in(from, dir, err);
@@ -118,21 +116,55 @@ sb_status exercise_export(const sb_variant *rung, const char *root, const char *
     for (size_t i = 0; i < sizeof KIT_DATASETS / sizeof KIT_DATASETS[0] && !st; i++)
         if (!(st = sb_path(from, err, "%s/datasets/%s", root, KIT_DATASETS[i])) && access(from, F_OK) == 0)
             st = copy_in(from, to, err);
-    const char *gone[KIT_MAX_GONE];
-    int ngone = st ? 0 : solution_files(rung, gone);
-    for (int i = 0; i < ngone && !st; i++)
+    *ngone = st ? 0 : solution_files(rung, gone);
+    for (int i = 0; i < *ngone && !st; i++)
         if (!(st = sb_path(to, err, "%s/%s", dir, gone[i])) && unlink(to) != 0 && errno != ENOENT)
             st = sb_fail(err, SB_ERR_IO, "cannot remove %s: %s", to, strerror(errno));
-    int parts = 0;
     char written[SB_PATH_MAX];
     if (!st)
-        st = exercise_write(rung, dir, 0, 0, &parts, written, sizeof written, err);
-    const char *stub = written + strlen(dir) + (written[strlen(dir)] == '/');
+        st = exercise_write(rung, dir, 0, 0, parts, written, sizeof written, err);
     if (!st)
-        st = kit_readme(rung, dir, stub, parts, ngone, gone, err);
+        snprintf(stub, stub_size, "%s", written + strlen(dir) + (written[strlen(dir)] == '/'));
     if (!st)
-        printf("wrote a kit for %s in %s: %s with %d TODO part%s, KIT.md; %d file%s of the solution left out "
-               "(%s%s)\n", rung->who, dir, stub, parts, parts == 1 ? "" : "s", ngone, ngone == 1 ? "" : "s",
-               gone[0], ngone > 1 ? ", ..." : "");
+        st = kit_readme(rung, dir, stub, *parts, *ngone, gone, err);
     return st;
+}
+
+/* The kit is made in a hidden folder beside `dir` and renamed to it once
+ * whole: a kit that fails half-way (a full disk, a copy that breaks)
+ * leaves nothing, so it holds no solution and a retry is not refused. */
+sb_status exercise_export(const sb_variant *rung, const char *root, const char *dir, sb_error *err)
+{
+    char why[400];
+    if (!exercise_parent(rung, why, sizeof why))
+        return sb_fail(err, SB_ERR_USAGE, "%s", why);
+    struct stat sb;
+    if (stat(dir, &sb) == 0)
+        return sb_fail(err, SB_ERR_USAGE, "--export %s: it is there already; a kit goes into a new folder", dir);
+    const char *slash = strrchr(dir, '/'), *name = slash ? slash + 1 : dir;
+    char parent[SB_PATH_MAX], partial[SB_PATH_MAX];
+    sb_status st = sb_path(parent, err, "%.*s", slash ? (int)(slash - dir) : 1, slash ? dir : ".");
+    if (!st && !parent[0])
+        st = sb_path(parent, err, "/");
+    if (!st)
+        st = sb_mkdirs(parent, err);
+    if (!st && !(st = sb_path(partial, err, "%s/.%s.partial-XXXXXX", parent, name)) && !mkdtemp(partial))
+        st = sb_fail(err, SB_ERR_IO, "--export %s: cannot make a folder beside it (%s)", dir, strerror(errno));
+    if (st)
+        return st;
+    const char *gone[KIT_MAX_GONE];
+    int ngone = 0, parts = 0;
+    char stub[SB_PATH_MAX] = "";
+    st = write_kit(rung, root, partial, gone, &ngone, &parts, stub, sizeof stub, err);
+    if (!st && renameat2(AT_FDCWD, partial, AT_FDCWD, dir, RENAME_NOREPLACE) != 0)
+        st = sb_fail(err, SB_ERR_IO, "--export %s: cannot put the kit there (%s)", dir, strerror(errno));
+    if (st) {
+        sb_error ignored;
+        sb_remove_tree(partial, &ignored);
+        return st;
+    }
+    printf("wrote a kit for %s in %s: %s with %d TODO part%s, KIT.md; %d file%s of the solution left out (%s%s)\n",
+           rung->who, dir, stub, parts, parts == 1 ? "" : "s", ngone, ngone == 1 ? "" : "s", gone[0],
+           ngone > 1 ? ", ..." : "");
+    return SB_OK;
 }

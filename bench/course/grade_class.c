@@ -25,7 +25,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,24 +235,6 @@ sb_status grade_class_claim_work(const char *work, sb_dir_lock *lock, sb_error *
 
 /* ---- a student's tree ---------------------------------------------------------------------- */
 
-static int remove_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)sb;
-    (void)ftw;
-    return (type == FTW_DP ? rmdir(path) : unlink(path)) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-/* Remove a tree this grader made (links are removed, never followed). */
-static sb_status remove_tree(const char *path, sb_error *err)
-{
-    struct stat sb;
-    if (lstat(path, &sb) != 0)
-        return errno == ENOENT ? SB_OK : sb_fail(err, SB_ERR_IO, "%s: %s", path, strerror(errno));
-    if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
-        return sb_fail(err, SB_ERR_IO, "cannot remove %s: %s", path, strerror(errno));
-    return SB_OK;
-}
-
 /* What a student's tree shares with the teacher's: links to the sources,
  * and copies of the build's objects (make compiles only what differs). */
 static const char *const SHARED[] = { "Makefile", "include", "common", "bench", "impl_cpu", "impl_pthread",
@@ -265,7 +246,7 @@ static sb_status make_tree(const char *root, const char *tree, const char *algo,
                            const char *source, size_t source_len, sb_error *err)
 {
     char path[SB_PATH_MAX], target[SB_PATH_MAX];
-    sb_status st = remove_tree(tree, err);
+    sb_status st = sb_remove_tree(tree, err);   /* a tree this grader made */
     if (!st)
         st = sb_path(path, err, "%s/exercises/%s", tree, algo);
     if (!st)

@@ -9,6 +9,8 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
+#include "course/exercise.h"
+#include "harness/registry.h"
 #include "io/dir_lock.h"
 #include "io/env.h"
 
@@ -330,6 +332,28 @@ static void test_submission_names(void)
            "%s", text);
 }
 
+/* A kit that fails half-way leaves nothing: here the teacher's tree has
+ * a file where the solution's folder should be, so taking the solution
+ * out fails after every part is copied.  Before, the half kit stayed (its
+ * copied parts, whatever solution they held) and a second --export to
+ * the same folder was refused as "there already". */
+static void test_kit_all_or_nothing(void)
+{
+    const char *root = test_pathf("kit-bad-root"), *kits = test_pathf("kit-bad"), *kit = test_pathf("kit-bad/k");
+    test_sh("rm -rf %s %s && mkdir -p %s/include %s && cp Makefile %s/ && echo 'not a folder' > %s/impl_pthread",
+            test_shq(root), test_shq(kits), test_shq(root), test_shq(kits), test_shq(root), test_shq(root));
+    const sb_variant *rung = sb_variant_find("kmeans", "openmp");
+    sb_error err = { SB_OK, "" };
+    sb_status st = exercise_export(rung, root, kit, &err);
+    CHECKF(st != SB_OK && strstr(err.msg, "impl_pthread"), "a kit from a broken tree: %d %s", st, err.msg);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s)\"", test_shq(kits));
+    CHECKF(system(cmd) == 0, "a failed kit left files in %s", kits);
+    cli_result *r = cli("exercise kmeans/openmp --export %s", kit);
+    CHECKF(r->code == 0 && test_exists(test_pathf("kit-bad/k/KIT.md")), "the retry: exit %d: %s%s", r->code, r->out,
+           r->err);
+}
+
 const sb_test tests_class[] = {
     { "class: grade --submissions grades a folder in one command: pass, slow, off-by-one, race, kept output, "
       "no build, crash",
@@ -340,5 +364,6 @@ const sb_test tests_class[] = {
       test_work_folder_claimed },
     { "class: a hidden hand-in said and left out, bob/ and bob.c graded apart, a newline in a name escaped",
       test_submission_names },
+    { "class: a kit that fails half-way leaves nothing, and the retry writes it", test_kit_all_or_nothing },
 };
 const int tests_class_count = sizeof tests_class / sizeof tests_class[0];
