@@ -1,5 +1,9 @@
 /* spawn.c - spawn.h: fork, then exec, never a shell. */
+#define _DEFAULT_SOURCE            /* DT_DIR */
 #include "segbench/spawn.h"
+
+#include <ctype.h>
+#include <dirent.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,6 +66,83 @@ static void forward(int sig)
         kill(-(pid_t)child_group, sig);
 }
 
+static int contained = -1;         /* sb_spawn_contain: 1 with a subreaper, 0 without, -1: not asked */
+static int strays;
+
+int sb_spawn_contain(void)
+{
+    contained = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+    return contained ? 0 : -1;
+}
+
+int sb_spawn_strays(void) { return strays; }
+
+/* The processes ended since the last program ended (each counted once). */
+enum { STRAYS_MAX = 4096 };
+static pid_t stray[STRAYS_MAX];
+
+static void count_stray(pid_t pid)
+{
+    for (int i = 0; i < strays && i < STRAYS_MAX; i++)
+        if (stray[i] == pid)
+            return;
+    if (strays < STRAYS_MAX)
+        stray[strays] = pid;
+    strays++;
+}
+
+/* This process's children now, from /proc: each killed (a zombie is only
+ * waited for).  How many were still alive. */
+static int kill_children(void)
+{
+    DIR *d = opendir("/proc");
+    int live = 0;
+    pid_t me = getpid();
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        char path[300], line[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *fp = fopen(path, "r");
+        size_t got = fp ? fread(line, 1, sizeof line - 1, fp) : 0;
+        if (fp)
+            fclose(fp);
+        line[got] = '\0';
+        const char *after = strrchr(line, ')');   /* past the name, which may hold anything */
+        char state;
+        int ppid;
+        if (!after || sscanf(after + 1, " %c %d", &state, &ppid) != 2 || ppid != me || state == 'Z')
+            continue;
+        pid_t pid = (pid_t)atoi(e->d_name);
+        live++;
+        count_stray(pid);
+        kill(pid, SIGKILL);
+    }
+    if (d)
+        closedir(d);
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+        ;
+    return live;
+}
+
+/* What the ended program left behind, ended: with a subreaper, every
+ * process that came back here (its children, once it ended, and any whose
+ * parent died before), round after round until two looks 2 ms apart find
+ * none (a killed process's own children come back in their turn); then
+ * its process group, whatever is left in it. */
+static void end_strays(pid_t group)
+{
+    strays = 0;
+    struct timespec nap = { 0, 2 * 1000 * 1000 };
+    for (int quiet = 0, round = 0; contained > 0 && quiet < 2 && round < 1000; round++) {
+        int live = kill_children();
+        quiet = live ? 0 : quiet + 1;
+        if (!live)
+            nanosleep(&nap, NULL);
+    }
+    kill(-group, SIGKILL);
+}
+
 int sb_spawn_limited(char *const argv[], const char *dir, const char *log, double seconds)
 {
     const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
@@ -99,6 +181,8 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
         nanosleep(&nap, NULL);
     }
     child_group = 0;
+    if (contained >= 0)
+        end_strays(pid);
     for (int i = 0; i < 3; i++)
         sigaction(signals[i], &old[i], NULL);
     if (caught)

@@ -517,6 +517,15 @@ static void make_args(const char *tree, make_argv *m)
     memcpy(m->v, v, sizeof v);
 }
 
+/* The processes a student's build or grade left running, ended by the
+ * spawn (sb_spawn_contain), said. */
+static void say_strays(const submission *sub, const char *what)
+{
+    int n = sb_spawn_strays();
+    if (n > 0)
+        printf("  %s: their %s left %d process%s running: ended\n", sub->shown, what, n, n == 1 ? "" : "es");
+}
+
 /* Build and grade one student: their row goes into the class CSV.
  * *code gets the exit code of their grade (or what stopped it). */
 static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, const char *variant, const char *algo,
@@ -548,6 +557,7 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     make_argv m;
     make_args(tree, &m);
     int built = sb_spawn_limited(m.v, NULL, log, c->timeout_s);
+    say_strays(sub, "build");
     if (built != 0) {
         last_words(log, words, sizeof words);
         *code = GRADE_EXIT_USAGE;
@@ -561,6 +571,7 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     if (!(st = sb_path(log, err, "%s/grade.log", tree))) {
         grade_args(o, exe, variant, csv, json, sub->name, a);
         *code = sb_spawn_limited(a->v, tree, log, c->timeout_s);
+        say_strays(sub, "grade");
         last_words(log, words, sizeof words);
     }
     free(a);
@@ -636,6 +647,9 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
     int n = 0;
     if ((st = find_submissions(c->submissions, base, &subs, &n, err)))
         return st;
+    if (sb_spawn_contain() != 0)          /* no subreaper: a student's setsid() child could outlive them */
+        printf("  note: this kernel has no child subreaper: processes a student starts in a session of their own "
+               "may outlive their grade\n");
     printf("grading %d submission%s of %s (exercises/%s/%s) with seed %llu, each built in %s/NNN\n", n,
                n == 1 ? "" : "s", res->variant, algo, base, o->seed, c->work);
     for (int i = 0; i < n && !st; i++) {

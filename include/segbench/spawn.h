@@ -29,6 +29,17 @@ int sb_spawn(char *const argv[], const char *dir, const char *log);
 enum { SB_SPAWN_TIMED_OUT = 124 };         /* as timeout(1) */
 int sb_spawn_limited(char *const argv[], const char *dir, const char *log, double seconds);
 
+/* For untrusted work: from now on this process is the reaper of its
+ * children's orphans (Linux's PR_SET_CHILD_SUBREAPER), and each
+ * sb_spawn_limited, once its program has ended, ends every process that
+ * program left behind -- its process group, and every process that came
+ * back to this one as its parent (a child that called setsid(), a fork
+ * of a fork): each killed, and waited for.  The count of those is
+ * sb_spawn_strays().  Returns 0, or -1 where the kernel offers no
+ * subreaper (then only the process group is ended). */
+int sb_spawn_contain(void);
+int sb_spawn_strays(void);
+
 /* Where name is on PATH: 1 with the path in out (when out is not NULL),
  * else 0. */
 int sb_find_program(const char *name, char *out, size_t size);

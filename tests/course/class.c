@@ -165,16 +165,35 @@ static void test_grade_submissions(void)
     char *no_build = replaced(solution, "return SB_OK;", "return SB_OK");
     char *crash = replaced(solution, "    sb_kmeans_host *s = ctx;",
                            "    sb_kmeans_host *s = ctx;\n    if (s->in->width > 400) { volatile int *p = NULL; *p = 1; }");
+    /* 40 children and a grandchild in a session of its own, all asleep for
+     * ten minutes: they outlived the grading before */
+    char *forks = replaced(solution, "    sb_kmeans_host *s = ctx;",
+                           "    sb_kmeans_host *s = ctx;\n"
+                           "    static int strays;\n"
+                           "    if (!strays++) {\n"
+                           "        for (int i = 0; i < 40; i++)\n"
+                           "            if (fork() == 0) { prctl(PR_SET_NAME, \"sb-stray\"); sleep(600); _exit(0); }\n"
+                           "        if (fork() == 0) {\n"
+                           "            setsid();\n"
+                           "            if (fork() == 0) { prctl(PR_SET_NAME, \"sb-stray\"); sleep(600); }\n"
+                           "            _exit(0);\n"
+                           "        }\n"
+                           "    }");
+    char *forking = forks ? replaced(forks, "#include <omp.h>", "#include <omp.h>\n#include <sys/prctl.h>\n"
+                                                               "#include <unistd.h>") : NULL;
     hand_in(dir, "cy", edge);
     hand_in(dir, "dee", race);
     hand_in(dir, "eve", kept);
     hand_in(dir, "fay", no_build);
     hand_in(dir, "gus \"the 2nd\", 'x'", crash);                           /* a name no shell should see */
+    hand_in(dir, "hal", forking);
     free(edge);
     free(race);
     free(kept);
     free(no_build);
     free(crash);
+    free(forks);
+    free(forking);
 
     const char *png = patchy_png("class-teacher.png", 7);
     const char *work = test_pathf("class-work"), *csv = test_pathf("class-out/class.csv");
@@ -182,8 +201,8 @@ static void test_grade_submissions(void)
             test_shq(test_pathf("class-out")));
     cli_result *r = cli("grade kmeans/openmp --submissions %s --seed 4711 --generated 2 --samples 11 --image %s "
                         "--class %s --work %s --timeout 300", dir, png, csv, work);
-    CHECKF(r->code == 0 && strstr(r->out, "graded 7 students of kmeans/student-openmp") &&
-               strstr(r->out, "[7/7] gus \"the 2nd\", 'x'"),
+    CHECKF(r->code == 0 && strstr(r->out, "graded 8 students of kmeans/student-openmp") &&
+               strstr(r->out, "[7/8] gus \"the 2nd\", 'x'"),
            "exit %d: %s%s", r->code, r->out, r->err);
     static char text[1 << 16];
     test_slurp(csv, text, sizeof text);
@@ -205,10 +224,14 @@ static void test_grade_submissions(void)
     CHECKF(strncmp(row_of(text, "fay", row, sizeof row), "FAIL (does not build),2,", 24) == 0, "fay: %s", row);
     CHECKF(strstr(text, "\"gus \"\"the 2nd\"\", 'x'\",kmeans/student-openmp,FAIL (crashed: signal 11),139,"),
            "gus: %s", text);
-    CHECKF(test_lines(text) == 8, "%d lines:\n%s", test_lines(text), text);
+    CHECKF(test_lines(text) == 9, "%d lines:\n%s", test_lines(text), text);
+    /* hal's 41 sleepers: ended, said, none left */
+    CHECKF(strstr(r->out, "hal: their grade left 41 processes running: ended") &&
+               system("pgrep -x sb-stray >/dev/null") != 0,
+           "processes a student started outlived the grading:\n%s", r->out);
     /* the class's page: everyone, the pass first */
     test_slurp(test_pathf("class-out/leaderboard-kmeans-student-openmp.md"), text, sizeof text);
-    CHECKF(strstr(text, "# Leaderboard: kmeans/student-openmp") && strstr(text, "Seed 4711; 7 students") &&
+    CHECKF(strstr(text, "# Leaderboard: kmeans/student-openmp") && strstr(text, "Seed 4711; 8 students") &&
                (cores < 2 || strstr(text, "| 1 | ada | PASS | 0 |")) && strstr(text, "| gus \"the 2nd\", 'x' |"),
            "%s", text);
     /* nothing to grade */
