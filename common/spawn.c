@@ -1,5 +1,5 @@
 /* spawn.c - spawn.h: fork, then exec, never a shell. */
-#define _DEFAULT_SOURCE            /* DT_DIR */
+#define _GNU_SOURCE                /* pipe2 */
 #include "segbench/spawn.h"
 
 #include <ctype.h>
@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@
 /* fork, then exec argv in dir with its output to log; the child leads a
  * process group of its own when `group` (so that a time limit can stop
  * whatever it started). */
-static pid_t start(char *const argv[], const char *dir, const char *log, int group)
+static pid_t start(char *const argv[], const char *dir, const char *log, int group, int out_fd)
 {
     fflush(stdout);
     fflush(stderr);
@@ -29,7 +30,10 @@ static pid_t start(char *const argv[], const char *dir, const char *log, int gro
         return pid;
     if (group)
         setpgid(0, 0);
-    if (log) {
+    if (out_fd >= 0) {
+        if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+            _exit(127);
+    } else if (log) {
         int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
             _exit(127);
@@ -45,7 +49,7 @@ static pid_t start(char *const argv[], const char *dir, const char *log, int gro
 
 int sb_spawn(char *const argv[], const char *dir, const char *log)
 {
-    pid_t pid = start(argv, dir, log, 0);
+    pid_t pid = start(argv, dir, log, 0, -1);
     if (pid < 0)
         return -1;
     int status;
@@ -143,6 +147,72 @@ static void end_strays(pid_t group)
     kill(-group, SIGKILL);
 }
 
+/* A contained program's output, through a pipe into its log: the first
+ * SB_SPAWN_LOG_HEAD bytes as they come, the last SB_SPAWN_LOG_TAIL kept
+ * in a ring and written at the end after a line saying how much was left
+ * out between -- so that 100 MB on stdout take neither the disk nor the
+ * memory, and the verdict a program prints last is still there. */
+enum { SB_SPAWN_LOG_HEAD = 2 << 20, SB_SPAWN_LOG_TAIL = 1 << 20 };
+typedef struct log_pump {
+    int in, out;               /* the pipe's read end, the log; -1: none */
+    long long written, total;
+    char *tail;                /* ring of SB_SPAWN_LOG_TAIL bytes, after the head */
+    size_t tail_len, tail_at;
+} log_pump;
+
+static void pump_take(log_pump *p, const char *buf, size_t n)
+{
+    p->total += (long long)n;
+    size_t head = p->written < SB_SPAWN_LOG_HEAD ? (size_t)(SB_SPAWN_LOG_HEAD - p->written) : 0;
+    if (head > n)
+        head = n;
+    if (head && write(p->out, buf, head) == (ssize_t)head)
+        p->written += (long long)head;
+    for (size_t i = head; i < n && p->tail; i++) {
+        p->tail[p->tail_at] = buf[i];
+        p->tail_at = (p->tail_at + 1) % SB_SPAWN_LOG_TAIL;
+        if (p->tail_len < SB_SPAWN_LOG_TAIL)
+            p->tail_len++;
+    }
+}
+
+/* Read what is there now (wait up to ms for it); 0 at the end of the pipe. */
+static int pump_read(log_pump *p, int ms)
+{
+    struct pollfd pfd = { p->in, POLLIN, 0 };
+    if (poll(&pfd, 1, ms) <= 0)
+        return 1;
+    char buf[65536];
+    ssize_t n = read(p->in, buf, sizeof buf);
+    if (n > 0)
+        pump_take(p, buf, (size_t)n);
+    return n != 0 && !(n < 0 && errno != EINTR && errno != EAGAIN);
+}
+
+static void pump_finish(log_pump *p)
+{
+    while (pump_read(p, 0) && p->in >= 0) {
+        struct pollfd pfd = { p->in, POLLIN, 0 };
+        if (poll(&pfd, 1, 0) <= 0)
+            break;
+    }
+    long long left_out = p->total - p->written - (long long)p->tail_len;
+    if (p->tail_len) {
+        char line[160];
+        int n = snprintf(line, sizeof line, "\n[segbench: %lld bytes of output left out here: a log keeps the first "
+                         "%d MB and the last %d MB]\n", left_out, SB_SPAWN_LOG_HEAD >> 20, SB_SPAWN_LOG_TAIL >> 20);
+        if (left_out > 0 && write(p->out, line, (size_t)n) != n)
+            p->written = -1;
+        size_t first = p->tail_len < SB_SPAWN_LOG_TAIL ? 0 : p->tail_at;
+        size_t a = SB_SPAWN_LOG_TAIL - first < p->tail_len ? SB_SPAWN_LOG_TAIL - first : p->tail_len;
+        if (write(p->out, p->tail + first, a) != (ssize_t)a || write(p->out, p->tail, p->tail_len - a) < 0)
+            p->written = -1;
+    }
+    close(p->in);
+    close(p->out);
+    free(p->tail);
+}
+
 int sb_spawn_limited(char *const argv[], const char *dir, const char *log, double seconds)
 {
     const int signals[3] = { SIGINT, SIGTERM, SIGHUP };
@@ -153,8 +223,28 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
     caught = 0;
     for (int i = 0; i < 3; i++)
         sigaction(signals[i], &sa, &old[i]);
-    pid_t pid = start(argv, dir, log, 1);
+    log_pump pump = { -1, -1, 0, 0, NULL, 0, 0 };
+    int pipe_fd[2] = { -1, -1 };
+    if (contained >= 0 && log && pipe2(pipe_fd, O_CLOEXEC) == 0) {
+        pump.in = pipe_fd[0];
+        pump.out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        pump.tail = malloc(SB_SPAWN_LOG_TAIL);
+        if (pump.out < 0 || !pump.tail) {
+            close(pipe_fd[0]);
+            close(pipe_fd[1]);
+            if (pump.out >= 0)
+                close(pump.out);
+            free(pump.tail);
+            pump = (log_pump){ -1, -1, 0, 0, NULL, 0, 0 };
+            pipe_fd[1] = -1;
+        }
+    }
+    pid_t pid = start(argv, dir, log, 1, pipe_fd[1]);
+    if (pipe_fd[1] >= 0)
+        close(pipe_fd[1]);                   /* the child's now: the pipe ends when it and its own do */
     if (pid < 0) {
+        if (pump.in >= 0)
+            pump_finish(&pump);
         for (int i = 0; i < 3; i++)
             sigaction(signals[i], &old[i], NULL);
         return -1;
@@ -165,7 +255,7 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int status = 0, timed_out = 0, lost = 0;
     for (;;) {
-        pid_t got = waitpid(pid, &status, seconds > 0 ? WNOHANG : 0);
+        pid_t got = waitpid(pid, &status, seconds > 0 || pump.in >= 0 ? WNOHANG : 0);
         if (got == pid)
             break;
         if (got < 0 && errno != EINTR) {
@@ -178,11 +268,16 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
             kill(-pid, SIGKILL);             /* the whole group: a make, its compilers, a grade */
             timed_out = 1;
         }
-        nanosleep(&nap, NULL);
+        if (pump.in >= 0)
+            pump_read(&pump, 20);
+        else
+            nanosleep(&nap, NULL);
     }
     child_group = 0;
     if (contained >= 0)
         end_strays(pid);
+    if (pump.in >= 0)
+        pump_finish(&pump);
     for (int i = 0; i < 3; i++)
         sigaction(signals[i], &old[i], NULL);
     if (caught)

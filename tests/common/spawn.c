@@ -3,6 +3,9 @@
 
 #include "segbench/spawn.h"
 
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static double now_s(void)
@@ -33,7 +36,49 @@ static void test_limited(void)
     CHECK(sb_spawn_limited(quick, NULL, NULL, 0) == 0);     /* no limit */
 }
 
+/* Does the file (up to 4 MB of it) hold text? */
+static int file_has(const char *path, const char *text)
+{
+    static char buf[4 << 20];
+    FILE *fp = fopen(path, "r");
+    size_t got = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    if (fp)
+        fclose(fp);
+    buf[got] = '\0';
+    return strstr(buf, text) != NULL;
+}
+
+/* Contained (sb_spawn_contain, for a student's code): what a program
+ * leaves running -- a child in the background, one in a session of its
+ * own -- is ended when it ends, and counted; 50 MB of output keep the
+ * log to its first 2 MB and last 1 MB, the line between saying how much
+ * was left out, and the last line is there. */
+static void test_contained(void)
+{
+    CHECK(sb_spawn_contain() == 0);
+    char *const leaver[] = { "sh", "-c", "sleep 600 & setsid sleep 600 & exit 0", NULL };
+    int rc = sb_spawn_limited(leaver, NULL, NULL, 60);
+    CHECKF(rc == 0 && sb_spawn_strays() >= 2, "exit %d, %d left running", rc, sb_spawn_strays());
+    const char *log = test_path("loud.log");
+    char *const loud[] = { "sh", "-c", "head -c 50000000 /dev/zero | tr '\\0' x; echo; echo the last line", NULL };
+    rc = sb_spawn_limited(loud, NULL, log, 60);
+    struct stat st;
+    static char tail[4096];
+    FILE *fp = fopen(log, "r");
+    size_t got = 0;
+    if (fp && fseek(fp, -(long)(sizeof tail - 1), SEEK_END) == 0)
+        got = fread(tail, 1, sizeof tail - 1, fp);
+    if (fp)
+        fclose(fp);
+    tail[got] = '\0';
+    CHECKF(rc == 0 && stat(log, &st) == 0 && st.st_size < (3 << 20) + 200 && strstr(tail, "the last line\n") &&
+               file_has(log, "bytes of output left out here"),
+           "exit %d, a log of %lld bytes ending: %.200s", rc, (long long)st.st_size, tail + (got > 200 ? got - 200 : 0));
+}
+
 const sb_test tests_spawn[] = {
     { "spawn: a time limit kills the program and its children (124); exit codes and signals come back", test_limited },
+    { "spawn: contained, what a program leaves running is ended, and a flood of output keeps the log's head and tail",
+      test_contained },
 };
 const int tests_spawn_count = sizeof tests_spawn / sizeof tests_spawn[0];
