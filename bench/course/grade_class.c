@@ -19,6 +19,7 @@
 #include "course/exercise.h"
 #include "harness/registry.h"
 #include "io/env.h"
+#include "io/env_json.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/spawn.h"
@@ -426,7 +427,7 @@ typedef struct grade_argv {
     char images[SB_IMAGE_FILES_MAX][PATH_MAX];
 } grade_argv;
 
-static void grade_args(const grade_opts *o, const char *exe, const char *variant, const char *csv, const char *json,
+static void grade_args(const grade_opts *o, const char *exe, const char *variant, const char *json,
                        const char *student, grade_argv *a)
 {
     a->n = 0;
@@ -438,8 +439,8 @@ static void grade_args(const grade_opts *o, const char *exe, const char *variant
     snprintf(a->alpha, sizeof a->alpha, "%.6g", o->alpha);
     char *fixed[] = { (char *)exe, "grade", (char *)variant, "--seed", a->seed, "--generated", a->generated,
                       "--samples", a->samples, "--threads", a->threads, "--min-diff", a->min_diff, "--alpha",
-                      a->alpha, "--set", (char *)o->set, "--speed-set", (char *)o->speed_set, "--class",
-                      (char *)csv, "--json", (char *)json, "--student", (char *)student };
+                      a->alpha, "--set", (char *)o->set, "--speed-set", (char *)o->speed_set, "--json",
+                      (char *)json, "--student", (char *)student };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         a->v[a->n++] = fixed[i];
     if (o->stage) {
@@ -517,6 +518,40 @@ static void make_args(const char *tree, make_argv *m)
     memcpy(m->v, v, sizeof v);
 }
 
+/* The row of a grade that ended with a verdict's exit code, from the
+ * JSON record it wrote in the student's tree -- the grader writes the
+ * class's rows, never the graded process, and the name is the grader's.
+ * SB_ERR_FORMAT, saying what is wrong, when there is no record or its
+ * verdict is not the one the exit code gives (an _exit(0) at the start
+ * is no pass). */
+static sb_status verdict_row(const grade_opts *o, const char *csv, const char *student, const char *variant,
+                             const char *json, int code, sb_error *err)
+{
+    char *text = sb_read_text(json);
+    if (!text)
+        return sb_fail(err, SB_ERR_FORMAT, "wrote no record");
+    char verdict[96], checks[32], vs_parent[32], vs_reference[32], x_limit[32], machine[96], commit[64];
+    sb_json_get(text, "verdict", verdict, sizeof verdict);
+    sb_json_get(text, "checks", checks, sizeof checks);
+    sb_json_get(text, "speedup_vs_parent", vs_parent, sizeof vs_parent);
+    sb_json_get(text, "speedup_vs_reference", vs_reference, sizeof vs_reference);
+    sb_json_get(text, "x_limit", x_limit, sizeof x_limit);
+    sb_json_get(text, "machine", machine, sizeof machine);
+    sb_json_get(text, "commit", commit, sizeof commit);
+    free(text);
+    int agrees = code == GRADE_EXIT_PASS    ? !strcmp(verdict, "PASS")
+                 : code == GRADE_EXIT_WRONG ? !strncmp(verdict, "FAIL (wrong", 11)
+                                            : !strncmp(verdict, "FAIL", 4) && strncmp(verdict, "FAIL (wrong", 11);
+    if (!agrees)
+        return sb_fail(err, SB_ERR_FORMAT, "its record says '%.60s'", verdict);
+    char date[40];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    grade_class_row row = { date, student, variant, verdict, code, o->seed, atoi(checks), strtod(vs_parent, NULL),
+                            strtod(vs_reference, NULL), strtod(x_limit, NULL), machine, commit };
+    return grade_class_append(csv, &row, err);
+}
+
 /* The processes a student's build or grade left running, ended by the
  * spawn (sb_spawn_contain), said. */
 static void say_strays(const submission *sub, const char *what)
@@ -569,7 +604,7 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     if (!a)
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     if (!(st = sb_path(log, err, "%s/grade.log", tree))) {
-        grade_args(o, exe, variant, csv, json, sub->name, a);
+        grade_args(o, exe, variant, json, sub->name, a);
         *code = sb_spawn_limited(a->v, tree, log, c->timeout_s);
         say_strays(sub, "grade");
         last_words(log, words, sizeof words);
@@ -578,8 +613,16 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     if (st)
         return st;
     if (*code == GRADE_EXIT_PASS || *code == GRADE_EXIT_WRONG || *code == GRADE_EXIT_SLOWER) {
-        printf("  %s: %s\n", sub->shown, words);   /* its grade line; the grade wrote its row */
-        return SB_OK;
+        if (verdict_row(o, csv, sub->name, variant, json, *code, err) == SB_OK) {
+            printf("  %s: %s\n", sub->shown, words);   /* its grade line */
+            return SB_OK;
+        }
+        if (err->status != SB_ERR_FORMAT)
+            return err->status;
+        printf("  %s: FAIL (no verdict): its grade ended with exit %d but %s; see %s\n", sub->shown, *code, err->msg,
+               log);
+        *code = GRADE_EXIT_USAGE;
+        return class_row(o, csv, sub->name, variant, "FAIL (no verdict)", *code, err);
     }
     char verdict[160];
     if (*code == SB_SPAWN_TIMED_OUT)

@@ -187,6 +187,9 @@ static void test_grade_submissions(void)
     hand_in(dir, "fay", no_build);
     hand_in(dir, "gus \"the 2nd\", 'x'", crash);                           /* a name no shell should see */
     hand_in(dir, "hal", forking);
+    char *quits = replaced(solution, "    sb_kmeans_host *s = ctx;", "    sb_kmeans_host *s = ctx;\n    _Exit(0);");
+    hand_in(dir, "ivy", quits);                                            /* exit 0, no verdict: no pass */
+    free(quits);
     free(edge);
     free(race);
     free(kept);
@@ -201,8 +204,8 @@ static void test_grade_submissions(void)
             test_shq(test_pathf("class-out")));
     cli_result *r = cli("grade kmeans/openmp --submissions %s --seed 4711 --generated 2 --samples 11 --image %s "
                         "--class %s --work %s --timeout 300", dir, png, csv, work);
-    CHECKF(r->code == 0 && strstr(r->out, "graded 8 students of kmeans/student-openmp") &&
-               strstr(r->out, "[7/8] gus \"the 2nd\", 'x'"),
+    CHECKF(r->code == 0 && strstr(r->out, "graded 9 students of kmeans/student-openmp") &&
+               strstr(r->out, "[7/9] gus \"the 2nd\", 'x'"),
            "exit %d: %s%s", r->code, r->out, r->err);
     static char text[1 << 16];
     test_slurp(csv, text, sizeof text);
@@ -224,14 +227,17 @@ static void test_grade_submissions(void)
     CHECKF(strncmp(row_of(text, "fay", row, sizeof row), "FAIL (does not build),2,", 24) == 0, "fay: %s", row);
     CHECKF(strstr(text, "\"gus \"\"the 2nd\"\", 'x'\",kmeans/student-openmp,FAIL (crashed: signal 11),139,"),
            "gus: %s", text);
-    CHECKF(test_lines(text) == 9, "%d lines:\n%s", test_lines(text), text);
+    CHECKF(test_lines(text) == 10, "%d lines:\n%s", test_lines(text), text);
+    CHECKF(strncmp(row_of(text, "ivy", row, sizeof row), "FAIL (no verdict),2,", 20) == 0 &&
+               strstr(r->out, "ivy: FAIL (no verdict): its grade ended with exit 0 but wrote no record"),
+           "ivy, who exits 0 before any verdict: %s\n%s", row, r->out);
     /* hal's 41 sleepers: ended, said, none left */
     CHECKF(strstr(r->out, "hal: their grade left 41 processes running: ended") &&
                system("pgrep -x sb-stray >/dev/null") != 0,
            "processes a student started outlived the grading:\n%s", r->out);
     /* the class's page: everyone, the pass first */
     test_slurp(test_pathf("class-out/leaderboard-kmeans-student-openmp.md"), text, sizeof text);
-    CHECKF(strstr(text, "# Leaderboard: kmeans/student-openmp") && strstr(text, "Seed 4711; 8 students") &&
+    CHECKF(strstr(text, "# Leaderboard: kmeans/student-openmp") && strstr(text, "Seed 4711; 9 students") &&
                (cores < 2 || strstr(text, "| 1 | ada | PASS | 0 |")) && strstr(text, "| gus \"the 2nd\", 'x' |"),
            "%s", text);
     /* nothing to grade */
