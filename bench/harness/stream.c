@@ -487,10 +487,16 @@ static void check_last(const sb_case *const *frames, instance *inst, int k, cons
     }
 }
 
+/* A slow row's check pass (its frames at least SLOW_FRAME_MS each, and
+ * min_seconds in all): it is the row's timed pass too. */
+static int slow_pass(double wall_ms, int k, int total, const sb_stream_opts *o)
+{
+    return total > 0 && wall_ms * k / total >= SLOW_FRAME_MS && wall_ms >= o->min_seconds * 1000.0;
+}
+
 /* The serial reference's row, one thread a frame, with the k its frames'
  * references were made with (reference_pass): where that pass was a slow
- * row's (its frames at least SLOW_FRAME_MS each, min_seconds in all), it
- * is this row's check and timed pass. */
+ * row's, it is this row's check and timed pass. */
 static int takes_reference_pass(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o)
 {
     const sb_reference_pass *rp = o->reference_pass;
@@ -498,8 +504,7 @@ static int takes_reference_pass(const sb_case *const *frames, int n, const sb_va
         o->threads != 1 || o->frames || o->colour_frames)
         return 0;
     pass q = { .total = rp->total, .submit_ms = rp->submit_ms, .done_ms = rp->done_ms };
-    double wall = pass_wall(&q);
-    return wall * rp->k / rp->total >= SLOW_FRAME_MS && wall >= o->min_seconds * 1000.0;
+    return slow_pass(pass_wall(&q), rp->k, rp->total, o);
 }
 
 sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
@@ -542,42 +547,39 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     r->runs_in_turn = o->runs_in_turn && sb_is_device(v);
     p.turn = r->runs_in_turn ? &t : NULL;
 
-    /* 1. check pass: the references' own, or a pass of its own */
+    /* 1. check pass: the references' own (reference_pass), or one of its own */
     sb_energy_mark e0, e1;
     double wall;
-    int timed = 0;
-    if (takes_reference_pass(frames, n, v, o)) {
-        const sb_reference_pass *rp = o->reference_pass;
+    const sb_reference_pass *rp = takes_reference_pass(frames, n, v, o) ? o->reference_pass : NULL;
+    int timed = 0, failed;
+    if (rp) {
         pass q = { .k = k, .n = n, .total = rp->total, .submit_ms = rp->submit_ms, .done_ms = rp->done_ms };
         r->checked = rp->total - rp->n;
         r->agreement = rp->ag;
-        if (!rp->ag.ok) {
-            instances_close(inst, k);
-            pthread_mutex_destroy(&t.lock);
-            return SB_OK;
+        failed = !rp->ag.ok;
+        if (!failed) {                                   /* a slow row: that pass is its timed pass */
+            st = pass_summarise(&q, pass_wall(&q), r, err);
+            sb_energy_between(&rp->before, &rp->after, &r->energy);
+            timed = 1;
         }
-        st = pass_summarise(&q, pass_wall(&q), r, err);   /* a slow row: that pass is its timed pass */
-        sb_energy_between(&rp->before, &rp->after, &r->energy);
-        timed = 1;
     } else {
         p.total = n > k ? n : k;
         p.check = 1;
         st = run_pass(&p, &e0, &e1, &wall, err);
         r->checked = p.checked;
         r->agreement = p.ag;
-        if (!st && p.failed) {
-            pass_free(&p);
-            instances_close(inst, k);
-            pthread_mutex_destroy(&t.lock);
-            return SB_OK;
-        }
-        double per_frame = p.total ? wall * k / p.total : 0;
-        if (!st && o->frames == 0 && per_frame >= SLOW_FRAME_MS && wall >= o->min_seconds * 1000.0) {
+        failed = !st && p.failed;
+        if (!st && !failed && o->frames == 0 && slow_pass(wall, k, p.total, o)) {
             st = pass_summarise(&p, wall, r, err);      /* a slow row: the check pass is the timed pass */
             sb_energy_between(&e0, &e1, &r->energy);
             timed = 1;
         }
         pass_free(&p);
+    }
+    if (failed) {                                        /* nothing is timed after a broken contract */
+        instances_close(inst, k);
+        pthread_mutex_destroy(&t.lock);
+        return SB_OK;
     }
 
     /* 2. warm-up */
