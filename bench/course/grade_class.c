@@ -289,6 +289,7 @@ typedef struct submission {
     char entry[256];           /* the folder's or the file's own name */
     char shown[1024];          /* name as printed: control characters escaped */
     int is_dir;
+    int link;                  /* the entry is a symbolic link: not followed, not graded */
     char file[SB_PATH_MAX];    /* their file; "" when the folder holds none */
 } submission;
 
@@ -341,8 +342,8 @@ static void folder_file(const char *dir, const char *base, const char *ext, char
     char path[SB_PATH_MAX];
     struct stat sb;
     file[0] = '\0';
-    if (snprintf(path, sizeof path, "%s/%s", dir, base) < (int)sizeof path && stat(path, &sb) == 0 &&
-        S_ISREG(sb.st_mode)) {
+    if (snprintf(path, sizeof path, "%s/%s", dir, base) < (int)sizeof path && lstat(path, &sb) == 0 &&
+        S_ISREG(sb.st_mode)) {                  /* a link is no hand-in: it may lead anywhere */
         snprintf(file, size, "%s", path);
         return;
     }
@@ -350,7 +351,7 @@ static void folder_file(const char *dir, const char *base, const char *ext, char
     int found = 0;
     for (struct dirent *e; d && (e = readdir(d));)
         if (e->d_name[0] != '.' && ends_with(e->d_name, ext) &&
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path && stat(path, &sb) == 0 &&
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path && lstat(path, &sb) == 0 &&
             S_ISREG(sb.st_mode) && found++ == 0)
             snprintf(file, size, "%s", path);
     if (found > 1)
@@ -379,8 +380,16 @@ static sb_status find_submissions(const char *dir, const char *base, submission 
             printf("  note: %s is hidden: left out (rename it without the leading dot to grade it)\n", shown);
             continue;
         }
-        if ((st = sb_path(path, err, "%s/%s", dir, e->d_name)) || stat(path, &sb) != 0)
+        if ((st = sb_path(path, err, "%s/%s", dir, e->d_name)) || lstat(path, &sb) != 0)
             continue;
+        if (S_ISLNK(sb.st_mode)) {               /* a link may lead into the teacher's tree: not followed */
+            snprintf(s[n].name, sizeof s[n].name, "%.*s", (int)(strlen(e->d_name) - (ends_with(e->d_name, ext) ?
+                     strlen(ext) : 0)), e->d_name);
+            snprintf(s[n].entry, sizeof s[n].entry, "%s", e->d_name);
+            shown_name(s[n].name, s[n].shown, sizeof s[n].shown);
+            s[n++].link = 1;
+            continue;
+        }
         if (n == CLASS_MAX) {
             st = sb_fail(err, SB_ERR_LIMIT, "--submissions %s: more than %d entries", dir, CLASS_MAX);
             break;
@@ -572,6 +581,11 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     if ((st = sb_path(tree, err, "%s/%03d", c->work, index)) || (st = sb_path(log, err, "%s/build.log", tree)) ||
         (st = sb_path(json, err, "%s/grade.json", tree)) || (st = sb_path(exe, err, "%s/build/segbench", tree)))
         return st;
+    if (sub->link) {
+        *code = GRADE_EXIT_USAGE;
+        printf("  %s: a symbolic link, not a folder or a file: not followed, not graded\n", sub->shown);
+        return class_row(o, csv, sub->name, variant, "FAIL (a link: not a hand-in)", *code, err);
+    }
     if (!sub->file[0]) {
         *code = GRADE_EXIT_USAGE;
         printf("  %s: no %s in the folder (or more than one file of its kind)\n", sub->shown, base);

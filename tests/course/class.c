@@ -144,6 +144,18 @@ static const char *row_of(const char *csv, const char *student, char *out, size_
     return out;
 }
 
+/* Is the page's table row `rank` a pass? */
+static int row_passes(const char *page, int rank)
+{
+    char key[32], line[256];
+    snprintf(key, sizeof key, "\n| %d | ", rank);
+    const char *row = strstr(page, key);
+    if (!row)
+        return 0;
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
+    return strstr(line, " | PASS | 0 |") != NULL;
+}
+
 static void test_grade_submissions(void)
 {
     const char *exe = test_segbench_path();
@@ -235,10 +247,12 @@ static void test_grade_submissions(void)
     CHECKF(strstr(r->out, "hal: their grade left 41 processes running: ended") &&
                system("pgrep -x sb-stray >/dev/null") != 0,
            "processes a student started outlived the grading:\n%s", r->out);
-    /* the class's page: everyone, the pass first */
+    /* the class's page: everyone, the passes (ada's and hal's, in either order) first */
     test_slurp(test_pathf("class-out/leaderboard-kmeans-student-openmp.md"), text, sizeof text);
+    int passes_first = row_passes(text, 1) && row_passes(text, 2);
     CHECKF(strstr(text, "# Leaderboard: kmeans/student-openmp") && strstr(text, "Seed 4711; 9 students") &&
-               (cores < 2 || strstr(text, "| 1 | ada | PASS | 0 |")) && strstr(text, "| gus \"the 2nd\", 'x' |"),
+               (cores < 2 || (passes_first && strstr(text, "| ada | PASS | 0 |") && strstr(text, "| hal | PASS | 0 |"))) &&
+               strstr(text, "| gus \"the 2nd\", 'x' |"),
            "%s", text);
     /* nothing to grade */
     const char *empty = test_pathf("class-empty");
@@ -339,25 +353,32 @@ static void test_work_folder_claimed(void)
 /* Names: a hidden entry said and left out, two entries of one student
  * (bob/ and bob.c) each graded under its own name rather than one row
  * for both, a newline in a name escaped on the terminal (a name cannot
- * write a line of its own) and kept whole in the CSV.  None of these
+ * write a line of its own) and kept whole in the CSV, a link (to the
+ * teacher's tree, to the reference solution) a row of its own, never
+ * followed.  None of these
  * hand-ins builds: an empty folder, a file over the size limit. */
 static void test_submission_names(void)
 {
     const char *subs = test_pathf("names-subs"), *work = test_pathf("names-work");
     test_sh("rm -rf %s %s && mkdir -p %s/bob %s/'eve\nmallory: PASS' && "
-            "head -c 1100000 /dev/zero | tr '\\0' ' ' > %s/bob.c && echo 'int x;' > %s/.sneaky.c",
-            test_shq(subs), test_shq(work), test_shq(subs), test_shq(subs), test_shq(subs), test_shq(subs));
+            "head -c 1100000 /dev/zero | tr '\\0' ' ' > %s/bob.c && echo 'int x;' > %s/.sneaky.c && "
+            "ln -s \"$PWD\" %s/trudy && ln -s \"$PWD/impl_pthread/kmeans_openmp.c\" %s/mallory.c",
+            test_shq(subs), test_shq(work), test_shq(subs), test_shq(subs), test_shq(subs), test_shq(subs),
+            test_shq(subs), test_shq(subs));
     cli_result *r = cli("grade kmeans/openmp --submissions %s --work %s", subs, work);
     CHECKF(r->code == 0 && strstr(r->out, "note: .sneaky.c is hidden: left out") &&
-               strstr(r->out, "note: 2 entries name the student bob:") && strstr(r->out, "[1/3] bob/") &&
-               strstr(r->out, "[2/3] bob.c") && strstr(r->out, "[3/3] eve\\nmallory: PASS") &&
+               strstr(r->out, "note: 2 entries name the student bob:") && strstr(r->out, "[1/5] bob/") &&
+               strstr(r->out, "[2/5] bob.c") && strstr(r->out, "[3/5] eve\\nmallory: PASS") &&
+               strstr(r->out, "[4/5] mallory\n  mallory: a symbolic link") && strstr(r->out, "[5/5] trudy") &&
                !strstr(r->out, "\nmallory"),
            "exit %d: %s%s", r->code, r->out, r->err);
     static char text[8192];
     test_slurp(test_pathf("names-work/class.csv"), text, sizeof text);
     CHECKF(strstr(text, ",bob/,kmeans/student-openmp,FAIL (nothing handed in),") &&
                strstr(text, ",bob.c,kmeans/student-openmp,FAIL (unreadable file),") &&
-               strstr(text, ",\"eve\nmallory: PASS\",kmeans/student-openmp,FAIL (nothing handed in),"),
+               strstr(text, ",\"eve\nmallory: PASS\",kmeans/student-openmp,FAIL (nothing handed in),") &&
+               strstr(text, ",mallory,kmeans/student-openmp,FAIL (a link: not a hand-in),") &&
+               strstr(text, ",trudy,kmeans/student-openmp,FAIL (a link: not a hand-in),"),
            "%s", text);
 }
 
@@ -391,7 +412,8 @@ const sb_test tests_class[] = {
       test_kit },
     { "class: --work -- a teacher's folder refused and left as it was, one in use refused, an older one taken",
       test_work_folder_claimed },
-    { "class: a hidden hand-in said and left out, bob/ and bob.c graded apart, a newline in a name escaped",
+    { "class: a hidden hand-in said and left out, bob/ and bob.c graded apart, a newline in a name escaped, a link "
+      "not followed",
       test_submission_names },
     { "class: a kit that fails half-way leaves nothing, and the retry writes it", test_kit_all_or_nothing },
 };
