@@ -14,13 +14,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+/* sb_spawn_contain's state: 1 with a subreaper, 0 without, -1: not asked;
+ * the processes the last program left; its largest file (0: no limit). */
+static int contained = -1;
+static int strays;
+static long long file_max;
+
+/* In a contained program's child, before exec: no core dumps (a crashing
+ * hand-in would leave one in its tree), no file over file_max. */
+static void child_limits(void)
+{
+    struct rlimit none = { 0, 0 };
+    setrlimit(RLIMIT_CORE, &none);
+    if (file_max > 0) {
+        struct rlimit most = { (rlim_t)file_max, (rlim_t)file_max };
+        setrlimit(RLIMIT_FSIZE, &most);
+    }
+}
+
 /* fork, then exec argv in dir with its output to log; the child leads a
  * process group of its own when `group` (so that a time limit can stop
- * whatever it started). */
+ * whatever it started); a contained one's child gets child_limits. */
 static pid_t start(char *const argv[], const char *dir, const char *log, int group, int out_fd)
 {
     fflush(stdout);
@@ -30,6 +49,8 @@ static pid_t start(char *const argv[], const char *dir, const char *log, int gro
         return pid;
     if (group)
         setpgid(0, 0);
+    if (group && contained >= 0)             /* a contained sb_spawn_limited */
+        child_limits();
     if (out_fd >= 0) {
         if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
             _exit(127);
@@ -70,13 +91,20 @@ static void forward(int sig)
         kill(-(pid_t)child_group, sig);
 }
 
-static int contained = -1;         /* sb_spawn_contain: 1 with a subreaper, 0 without, -1: not asked */
-static int strays;
 
-int sb_spawn_contain(void)
+int sb_spawn_contain(long long max_file_bytes)
 {
+    file_max = max_file_bytes;
     contained = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
     return contained ? 0 : -1;
+}
+
+void sb_spawn_release(void)
+{
+    if (contained > 0)
+        prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
+    contained = -1;
+    file_max = 0;
 }
 
 int sb_spawn_strays(void) { return strays; }

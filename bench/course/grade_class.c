@@ -35,6 +35,10 @@
 #include <unistd.h>
 
 enum { CLASS_MAX = 2000, SOURCE_MAX = 1 << 20, CLASS_FIELDS = 12 };
+/* The largest file a student's build or grade may write: a segbench with
+ * every GPU architecture's code is tens of MB; a loop writing forever is
+ * stopped here (SIGXFSZ) rather than at a full disk. */
+#define GRADE_FILE_MAX (1LL << 30)
 
 /* ---- the leaderboard file ------------------------------------------------------------------ */
 
@@ -704,7 +708,7 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
     int n = 0;
     if ((st = find_submissions(c->submissions, base, &subs, &n, err)))
         return st;
-    if (sb_spawn_contain() != 0)          /* no subreaper: a student's setsid() child could outlive them */
+    if (sb_spawn_contain(GRADE_FILE_MAX) != 0)   /* no subreaper: a student's setsid() child could outlive them */
         printf("  note: this kernel has no child subreaper: processes a student starts in a session of their own "
                "may outlive their grade\n");
     printf("grading %d submission%s of %s (exercises/%s/%s) with seed %llu, each built in %s/NNN\n", n,

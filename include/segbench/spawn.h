@@ -35,9 +35,14 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
  * program left behind -- its process group, and every process that came
  * back to this one as its parent (a child that called setsid(), a fork
  * of a fork): each killed, and waited for.  The count of those is
- * sb_spawn_strays().  Returns 0, or -1 where the kernel offers no
- * subreaper (then only the process group is ended). */
-int sb_spawn_contain(void);
+ * sb_spawn_strays().  Its program's output reaches its log through a
+ * pipe that keeps the head and the tail, and it runs with no core dumps
+ * and no file over max_file_bytes (0: no such limit; past it a write
+ * fails and the writer gets SIGXFSZ).  Returns 0, or -1 where the kernel
+ * offers no subreaper (then only the process group is ended).
+ * sb_spawn_release() ends all of that. */
+int sb_spawn_contain(long long max_file_bytes);
+void sb_spawn_release(void);
 int sb_spawn_strays(void);
 
 /* Where name is on PATH: 1 with the path in out (when out is not NULL),

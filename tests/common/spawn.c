@@ -52,10 +52,11 @@ static int file_has(const char *path, const char *text)
  * leaves running -- a child in the background, one in a session of its
  * own -- is ended when it ends, and counted; 50 MB of output keep the
  * log to its first 2 MB and last 1 MB, the line between saying how much
- * was left out, and the last line is there. */
+ * was left out, and the last line is there; no file grows past the
+ * limit. */
 static void test_contained(void)
 {
-    CHECK(sb_spawn_contain() == 0);
+    CHECK(sb_spawn_contain(1 << 20) == 0);
     char *const leaver[] = { "sh", "-c", "sleep 600 & setsid sleep 600 & exit 0", NULL };
     int rc = sb_spawn_limited(leaver, NULL, NULL, 60);
     CHECKF(rc == 0 && sb_spawn_strays() >= 2, "exit %d, %d left running", rc, sb_spawn_strays());
@@ -74,11 +75,19 @@ static void test_contained(void)
     CHECKF(rc == 0 && stat(log, &st) == 0 && st.st_size < (3 << 20) + 200 && strstr(tail, "the last line\n") &&
                file_has(log, "bytes of output left out here"),
            "exit %d, a log of %lld bytes ending: %.200s", rc, (long long)st.st_size, tail + (got > 200 ? got - 200 : 0));
+    /* a file past the limit (1 MB here): the write fails, the writer ends */
+    const char *big = test_path("big.bin");
+    char *const writer[] = { "sh", "-c", "head -c 2000000 /dev/zero > \"$0\"", (char *)big, NULL };
+    rc = sb_spawn_limited(writer, NULL, NULL, 60);
+    CHECKF(rc != 0 && stat(big, &st) == 0 && st.st_size == (1 << 20), "exit %d, a file of %lld bytes", rc,
+           (long long)st.st_size);
+    sb_spawn_release();
 }
 
 const sb_test tests_spawn[] = {
     { "spawn: a time limit kills the program and its children (124); exit codes and signals come back", test_limited },
-    { "spawn: contained, what a program leaves running is ended, and a flood of output keeps the log's head and tail",
+    { "spawn: contained, what a program leaves running is ended, a flood of output keeps the log's head and tail, "
+      "a file stops at the limit",
       test_contained },
 };
 const int tests_spawn_count = sizeof tests_spawn / sizeof tests_spawn[0];
