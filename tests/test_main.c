@@ -56,6 +56,11 @@ int main(int argc, char **argv)
     /* the benches of the suite run on tiny images: a small probe of the
      * host's copy bandwidth is enough for them (io/env.c) */
     setenv("SB_CEILING_MB", "8", 0);
+    /* the CPU suite reads the same on a GPU host as on CI: the GPU hidden
+     * from the CUDA runtime of every segbench it runs (its tests of "a
+     * machine without a GPU" failed on the H200 host; test_gpu is the GPU's
+     * suite) */
+    setenv("CUDA_VISIBLE_DEVICES", "", 1);
     static const struct {
         const sb_test *tests;
         const int *count;
