@@ -204,38 +204,36 @@ static void pump_take(log_pump *p, const char *buf, size_t n)
     }
 }
 
-/* Read what is there now (wait up to ms for it); 0 at the end of the pipe. */
+/* Read what is there now, waiting up to ms for it: 1 when it read some,
+ * 0 at the pipe's end (or an error), -1 when nothing came. */
 static int pump_read(log_pump *p, int ms)
 {
     struct pollfd pfd = { p->in, POLLIN, 0 };
     if (poll(&pfd, 1, ms) <= 0)
-        return 1;
+        return -1;
     char buf[65536];
     ssize_t n = read(p->in, buf, sizeof buf);
     if (n > 0)
         pump_take(p, buf, (size_t)n);
-    return n != 0 && !(n < 0 && errno != EINTR && errno != EAGAIN);
+    return n > 0 ? 1 : n < 0 && (errno == EINTR || errno == EAGAIN) ? -1 : 0;
 }
 
+/* What is left in the pipe, then the tail after a line saying how much
+ * was left out.  (A log that cannot be written loses what did not fit;
+ * the program's status stands.) */
 static void pump_finish(log_pump *p)
 {
-    while (pump_read(p, 0) && p->in >= 0) {
-        struct pollfd pfd = { p->in, POLLIN, 0 };
-        if (poll(&pfd, 1, 0) <= 0)
-            break;
-    }
+    while (pump_read(p, 0) == 1)
+        ;
     long long left_out = p->total - p->written - (long long)p->tail_len;
-    if (p->tail_len) {
-        char line[160];
-        int n = snprintf(line, sizeof line, "\n[segbench: %lld bytes of output left out here: a log keeps the first "
-                         "%d MB and the last %d MB]\n", left_out, SB_SPAWN_LOG_HEAD >> 20, SB_SPAWN_LOG_TAIL >> 20);
-        if (left_out > 0 && write(p->out, line, (size_t)n) != n)
-            p->written = -1;
-        size_t first = p->tail_len < SB_SPAWN_LOG_TAIL ? 0 : p->tail_at;
-        size_t a = SB_SPAWN_LOG_TAIL - first < p->tail_len ? SB_SPAWN_LOG_TAIL - first : p->tail_len;
-        if (write(p->out, p->tail + first, a) != (ssize_t)a || write(p->out, p->tail, p->tail_len - a) < 0)
-            p->written = -1;
-    }
+    char line[160];
+    int n = snprintf(line, sizeof line, "\n[segbench: %lld bytes of output left out here: a log keeps the first %d MB "
+                     "and the last %d MB]\n", left_out, SB_SPAWN_LOG_HEAD >> 20, SB_SPAWN_LOG_TAIL >> 20);
+    int ok = left_out <= 0 || write(p->out, line, (size_t)n) == n;
+    size_t first = p->tail_len < SB_SPAWN_LOG_TAIL ? 0 : p->tail_at;   /* the ring's oldest byte */
+    size_t a = SB_SPAWN_LOG_TAIL - first < p->tail_len ? SB_SPAWN_LOG_TAIL - first : p->tail_len;
+    if (ok && a && write(p->out, p->tail + first, a) == (ssize_t)a && p->tail_len > a)
+        ok = write(p->out, p->tail, p->tail_len - a) == (ssize_t)(p->tail_len - a);
     close(p->in);
     close(p->out);
     free(p->tail);
