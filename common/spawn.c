@@ -229,11 +229,12 @@ static void pump_finish(log_pump *p)
     char line[160];
     int n = snprintf(line, sizeof line, "\n[segbench: %lld bytes of output left out here: a log keeps the first %d MB "
                      "and the last %d MB]\n", left_out, SB_SPAWN_LOG_HEAD >> 20, SB_SPAWN_LOG_TAIL >> 20);
-    int ok = left_out <= 0 || write(p->out, line, (size_t)n) == n;
     size_t first = p->tail_len < SB_SPAWN_LOG_TAIL ? 0 : p->tail_at;   /* the ring's oldest byte */
     size_t a = SB_SPAWN_LOG_TAIL - first < p->tail_len ? SB_SPAWN_LOG_TAIL - first : p->tail_len;
-    if (ok && a && write(p->out, p->tail + first, a) == (ssize_t)a && p->tail_len > a)
-        ok = write(p->out, p->tail, p->tail_len - a) == (ssize_t)(p->tail_len - a);
+    if ((left_out <= 0 || write(p->out, line, (size_t)n) == n) && a &&
+        write(p->out, p->tail + first, a) == (ssize_t)a && p->tail_len > a &&
+        write(p->out, p->tail, p->tail_len - a) < 0)
+        p->tail_len = 0;                         /* the tail is lost: nothing else reads it */
     close(p->in);
     close(p->out);
     free(p->tail);

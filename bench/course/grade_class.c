@@ -488,6 +488,13 @@ static void last_words(const char *log, char *out, size_t size)
     free(text);
 }
 
+/* Now, as a row's date: 2026-11-28T17:14:42Z. */
+static void utc_now(char *date, size_t size)
+{
+    time_t now = time(NULL);
+    strftime(date, size, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
 /* A row the student's grade could not write itself. */
 static sb_status class_row(const grade_opts *o, const char *csv, const char *student, const char *variant,
                            const char *verdict, int code, sb_error *err)
@@ -499,8 +506,7 @@ static sb_status class_row(const grade_opts *o, const char *csv, const char *stu
         snprintf(machine, sizeof machine, "%s", env.machine_id);
     }
     char date[40];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    utc_now(date, sizeof date);
     grade_class_row row = { date, student, variant, verdict, code, o->seed, 0, 0, 0, 0, machine,
                             sb_env_build_commit() };
     return grade_class_append(csv, &row, err);
@@ -558,8 +564,7 @@ static sb_status verdict_row(const grade_opts *o, const char *csv, const char *s
     if (!agrees)
         return sb_fail(err, SB_ERR_FORMAT, "its record says '%.60s'", verdict);
     char date[40];
-    time_t now = time(NULL);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    utc_now(date, sizeof date);
     grade_class_row row = { date, student, variant, verdict, code, o->seed, atoi(checks), strtod(vs_parent, NULL),
                             strtod(vs_reference, NULL), strtod(x_limit, NULL), machine, commit };
     return grade_class_append(csv, &row, err);

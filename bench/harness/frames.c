@@ -70,7 +70,7 @@ static void side_by_side(void *(*fn)(void *), frames_job *j, int jobs)
 }
 
 /* Each repeat's reference against its frame's first: the pass's agreement. */
-static void check_repeats(frames_job *j, const sb_case_data *repeat)
+static void check_repeats(frames_job *j)
 {
     sb_reference_pass *p = &j->fr->pass;
     p->ag.ok = 1;
@@ -84,7 +84,7 @@ static void check_repeats(frames_job *j, const sb_case_data *repeat)
     for (int f = p->n; f < p->total; f++) {
         const sb_case *first = &j->fr->cd[f % p->n].c;
         sb_agreement ag;
-        sb_output_check(j->algo, first->input, first->params, first->reference, repeat[f - p->n].reference,
+        sb_output_check(j->algo, first->input, first->params, first->reference, j->repeat[f - p->n].reference,
                         first->reference_variant->flags, &ag);
         if (!ag.ok) {
             p->ag = ag;
@@ -140,7 +140,7 @@ sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const vo
                 *err = j.err[f];
             }
         if (!st)
-            check_repeats(&j, j.repeat);
+            check_repeats(&j);
     }
     fr->ref_ms = sb_clock_ms() - t0;
     for (int i = 0; j.img && i < n; i++)
