@@ -21,7 +21,8 @@
 enum {
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_MAX_PIXELS,
     OPT_MAX_MEMORY, OPT_BUDGET, OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_SIZE_CAPS, OPT_NO_FLUSH, OPT_RESUME, OPT_RESULTS,
-    OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_ROUNDS, OPT_PIN, OPT_REPEAT, OPT_STREAM, OPT_STREAM_SECONDS, OPT_COUNT
+    OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_ROUNDS, OPT_PIN, OPT_REPEAT, OPT_STREAM, OPT_STREAM_SECONDS, OPT_HOST_LIMIT,
+    OPT_COUNT
 };
 
 #define BENCH_BUDGET_MS 100
@@ -59,6 +60,10 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
     [OPT_STREAM_SECONDS] = { "stream-seconds", "S", "1",
                              "each stream row's timed pass (make bench: 0.5; below 1 s the energy counters are not "
                              "read: their window)" },
+    [OPT_HOST_LIMIT] = { "host-limit", "S", "none",
+                         "leave out a CPU row (pthread, OpenMP; a CPU stream row) one run of which is predicted to "
+                         "take over S seconds, from the serial reference's run on the image (make bench: 0.5; the "
+                         "run of record: none)" },
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL,
                            "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },
@@ -133,6 +138,7 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
         case OPT_STREAM_SECONDS:
             st = sb_parse_double(v, 0.1, 600.0, "--stream-seconds", &o->stream_seconds, err);
             break;
+        case OPT_HOST_LIMIT: st = sb_parse_double(v, 0.0, 86400.0, "--host-limit (s)", &o->host_limit_s, err); break;
         case OPT_RESUME: o->resume = 1; break;
         case OPT_RESULTS: st = sb_dir_arg(v, "--results", err), o->results_dir = v; break;
         case OPT_JSON: o->json = 1; break;

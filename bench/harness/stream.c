@@ -597,6 +597,8 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     if (!st && !timed) {
         p.check = 0;
         p.total = o->frames ? o->frames : o->max_frames;
+        if (!o->frames && o->enough_frames > 0 && o->enough_frames < p.total)
+            p.total = o->enough_frames;
         p.seconds = o->frames ? 0 : o->min_seconds;
         st = run_pass(&p, &e0, &e1, &wall, err);
         if (!st)

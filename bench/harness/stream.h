@@ -49,7 +49,9 @@
  *      each converting one frame at a time.
  *   4. timed pass: `frames` frames, or (frames = 0) frames taken until
  *      `min_seconds` have passed (at least SB_ENERGY_MIN_S by default, so
- *      the energy counters can be read), the counters read around it.  Each frame's latency runs from
+ *      the energy counters can be read) or, where enough_frames is set,
+ *      until that many frames are in if sooner; the counters read around
+ *      it.  Each frame's latency runs from
  *      its submission (its instance starts the upload) to its result on
  *      the host (fetch returned).
  *      The pass's thirds give the row's spread (each third the same whole
@@ -74,6 +76,10 @@
 #include "harness/harness.h"
 
 enum { SB_STREAM_MAX_IN_FLIGHT = 64 };
+/* Frames enough for a timed pass that reads no energy: its p99 the 6th
+ * slowest frame, each of its thirds 200 frames.  A GPU row of a small
+ * frame has them in a few hundredths of a second. */
+enum { SB_STREAM_ENOUGH_FRAMES = 600 };
 /* A stream row is flagged "few" with fewer frames than this per instance
  * (a slow CPU row: one or two waves of frames, whose thirds say nothing),
  * else "unstable" when a third of its timed pass ran at a rate more than
@@ -106,6 +112,8 @@ typedef struct sb_stream_opts {
     int frames;               /* frames in the timed pass; 0: as many as fill min_seconds */
     double min_seconds;       /* the timed pass lasts at least this long (frames = 0) */
     int max_frames;           /* at most this many, whatever min_seconds asks */
+    int enough_frames;        /* > 0: the timed pass also ends after this many frames (a pass
+                                 whose energy is not read: a shorter min_seconds) */
     double warmup_ms;
     int runs_in_turn;         /* GPU: each frame's run waits for the run enqueued before it */
     int colour_frames;        /* frames arrive in colour (above); implied for SB_COLOUR_IN */

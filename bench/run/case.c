@@ -60,6 +60,7 @@ static sb_status run_stage(bench_run *r, const sb_algo *algo, int stage, const s
     if (opened)
         return sb_fail(err, opened, "%s", why_not.msg);
     cd.c.image = im->name;
+    run_limit_host_rows(r, algo, stage, im, cd.c.ref_times.run_ms, rows, plan, &nplan);
     t0 = sb_clock_ms();
     if (stage == 0 && im->gallery && r->have_gallery && algo->gallery)
         st = run_gallery(r, algo, im, &cd.c, err);
@@ -99,6 +100,7 @@ sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err)
 {
     const sb_bench_opts *o = r->o;
     sb_rows rows = { 0 };
+    r->nref_runs = 0;
     sb_status st = o->check_only ? SB_OK : run_open_logs(r, algo, err);
     for (int i = 0; i < r->ds.count && !st; i++) {
         const sb_dataset_image *im = &r->ds.images[i];

@@ -7,7 +7,9 @@
 
 #include "base/patterns.h"
 #include "harness/names.h"
+#include "harness/registry.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,6 +78,85 @@ int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_d
         }
     }
     return n;
+}
+
+/* How long one run of a host row is predicted to take (ms): the serial
+ * reference's run on this image over the row's threads -- perfect
+ * scaling, the least it can take -- or, where the variant ran at these
+ * threads on a smaller image of this stage earlier in the run, that run's
+ * time per pixel times this image's pixels, whichever is more (a variant
+ * that scales badly, GrabCut's push-relabel at 16 threads, is slower than
+ * the first guess says). */
+double run_host_predicted_ms(const sb_rows *measured, const char *stage, const char *variant, int threads,
+                             double pixels, double ref_ms)
+{
+    double ms = ref_ms / (threads > 0 ? threads : 1);
+    for (int i = 0; measured && i < measured->count; i++) {
+        const sb_row *w = &measured->row[i];
+        double px = (double)w->width * w->height;
+        if (w->threads == threads && px > 0 && px <= pixels && w->kernel.n > 0 && !strcmp(w->stage, stage) &&
+            !strcmp(w->variant, variant))
+            ms = fmax(ms, w->kernel.median * pixels / px);
+    }
+    return ms;
+}
+
+/* One frame of the serial reference at this stage and size, predicted
+ * (ms) from its runs on the run's images: the run on the largest image
+ * not above this size (else the smallest), in proportion to pixels; 0:
+ * no run to go by (`--stream only`). */
+double run_reference_frame_ms(const bench_run *r, int stage, double pixels)
+{
+    const struct ref_run *best = NULL;
+    for (int i = 0; i < r->nref_runs; i++) {
+        const struct ref_run *e = &r->ref_runs[i];
+        if (e->stage != stage || e->pixels <= 0)
+            continue;
+        int fits = e->pixels <= pixels, best_fits = best && best->pixels <= pixels;
+        if (!best || (fits && (!best_fits || e->pixels > best->pixels)) ||
+            (!fits && !best_fits && e->pixels < best->pixels))
+            best = e;
+    }
+    return best ? best->ms * pixels / best->pixels : 0;
+}
+
+/* --host-limit: leave out of plan[] the host rows other than the serial
+ * reference (whose run the case has made: ref_ms) one run of which is
+ * predicted to take longer than the limit, saying so in one line; the
+ * count of rows left out. */
+int run_limit_host_rows(bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im, double ref_ms,
+                        const sb_rows *measured, planned_row *plan, int *nplan)
+{
+    double limit_ms = r->o->host_limit_s * 1000.0, pixels = (double)im->width * im->height, worst = 0;
+    if (r->nref_runs < RUN_REF_RUNS && ref_ms > 0)
+        r->ref_runs[r->nref_runs++] = (struct ref_run){ stage, pixels, ref_ms };
+    if (limit_ms <= 0 || r->o->check_only)
+        return 0;
+    const sb_variant *ref = sb_reference_variant(algo);
+    int kept = 0, left = 0;
+    for (int k = 0; k < *nplan; k++) {
+        const planned_row *p = &plan[k];
+        double ms = (p->v->flags & SB_DEVICE) || p->v == ref
+                        ? 0
+                        : run_host_predicted_ms(measured, algo->stages[stage], p->v->name, p->threads, pixels, ref_ms);
+        if (ms > limit_ms) {
+            left++;
+            r->weight_total -= run_row_weight(p, im);
+            worst = fmax(worst, ms);
+        } else {
+            plan[kept++] = *p;
+        }
+    }
+    *nplan = kept;
+    r->host_left_out += left;
+    r->total -= left;
+    if (left && !r->o->quiet) {
+        printf("%-9s %-6s on %s: %d host row(s) left to the run of record: one run predicted at up to %.2g s, over "
+               "--host-limit %g s\n", algo->name, algo->stages[stage], im->name, left, worst / 1000.0,
+               r->o->host_limit_s);
+        fflush(stdout);
+    }
+    return left;
 }
 
 /* A rough cost of one row, for the ETA: pixels over threads on the host,

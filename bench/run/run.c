@@ -110,6 +110,9 @@ static sb_status run_finish(bench_run *r, sb_error *err)
         return st;
     if (r->skipped)
         fprintf(stderr, "%d row(s) skipped: too little free GPU memory\n", r->skipped);
+    if (r->host_left_out)
+        fprintf(stderr, "%d CPU row(s) left to the run of record: one run of each predicted over --host-limit %g s "
+                        "(make bench RECORD=1 measures them)\n", r->host_left_out, r->o->host_limit_s);
     if (r->pairs_skipped)
         fprintf(stderr, "%d (image, stage) pair(s) skipped: the stage cannot take the image (the lines above say "
                         "why)\n", r->pairs_skipped);

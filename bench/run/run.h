@@ -54,6 +54,8 @@ typedef struct sb_bench_opts {
     int repeat;                   /* SB_REPEAT_*: measure a sample again at the end (repeat.c) */
     int stream;                   /* SB_STREAM_*: the stream rows too, not, or alone (streams.c) */
     double stream_seconds;        /* each stream row's timed pass (harness/stream.h: min_seconds) */
+    double host_limit_s;          /* > 0: leave out a host row (and a host stream row) one run of
+                                     which is predicted to take longer (plan.c); 0: none */
     const char *results_dir;      /* NULL: results/<machine-id> */
     int quiet;
 } sb_bench_opts;

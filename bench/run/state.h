@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-enum { RUN_MAX_CASE_ROWS = 256, RUN_FAILURES_KEPT = 32 };
+enum { RUN_MAX_CASE_ROWS = 256, RUN_FAILURES_KEPT = 32, RUN_REF_RUNS = 64 };
 
 /* One row to measure: a variant at a thread count. */
 typedef struct planned_row {
@@ -59,6 +59,7 @@ typedef struct bench_run {
     int total, done, skipped;     /* rows, for the progress line */
     double weight_total, weight_done, started_ms;
     int failures, errors;
+    int host_left_out;            /* host rows left out by --host-limit (plan.c) */
     int pairs_skipped;            /* (image, stage) pairs the stage cannot take */
     double seconds_before;        /* the run's time before this invocation (--resume) */
     double begun_ms;              /* this invocation's start, for run_seconds */
@@ -75,6 +76,10 @@ typedef struct bench_run {
     sb_rows done_rows;            /* rows of this run already in the results (--resume) */
     char *quality_text;           /* its quality file so far (--resume), to add no line twice */
     time_account spent;
+    /* the serial reference's runs of the algorithm being measured, by
+     * stage: --host-limit predicts a stream row's frames from them */
+    struct ref_run { int stage; double pixels, ms; } ref_runs[RUN_REF_RUNS];
+    int nref_runs;
 } bench_run;
 
 /* start.c: the results folder (a published one spared), its lock, the
@@ -88,6 +93,11 @@ int run_size_caps(const sb_bench_opts *o);
 int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im,
                   planned_row *plan);
 int run_plan_all(bench_run *r);
+int run_limit_host_rows(bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im, double ref_ms,
+                        const sb_rows *measured, planned_row *plan, int *nplan);
+double run_reference_frame_ms(const bench_run *r, int stage, double pixels);
+double run_host_predicted_ms(const sb_rows *measured, const char *stage, const char *variant, int threads,
+                             double pixels, double ref_ms);
 double run_row_weight(const planned_row *p, const sb_dataset_image *im);
 void run_report_unavailable(const sb_bench_opts *o);
 

@@ -146,6 +146,35 @@ static void stamp_row(const bench_run *r, sb_stream_row *row)
     strftime(row->date, sizeof row->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 }
 
+/* --host-limit on a scene: the host rows (the serial reference, a frame
+ * a core) whose frames are predicted (plan.c) to take longer each are
+ * left out of kept[], saying so.  Without its host row the frames'
+ * references are made once each, with no repeats up to a frame per core
+ * (*jobs: the distinct frames at most), for the GPU rows to check against;
+ * with no row left, not at all.  The rows kept; their count. */
+static int limit_host_streams(bench_run *r, const sb_algo *algo, int stage, const sb_sequence *seq,
+                              const stream_plan *plan, int nplan, stream_plan *kept, int *jobs)
+{
+    double frame_ms = run_reference_frame_ms(r, stage, (double)seq->width * seq->height);
+    int n = 0, left = 0;
+    for (int i = 0; i < nplan; i++) {
+        if (!sb_is_device(plan[i].v) && r->o->host_limit_s > 0 && frame_ms > r->o->host_limit_s * 1000.0)
+            left++;
+        else
+            kept[n++] = plan[i];
+    }
+    if (left) {
+        r->host_left_out += left;
+        if (*jobs > seq->count)
+            *jobs = seq->count;
+        if (!r->o->quiet)
+            fprintf(stderr, "  stream %s/%s %s: left to the run of record: a frame predicted at %.2g s, over "
+                            "--host-limit %g s%s\n", algo->name, sb_reference_variant(algo)->name, seq->name,
+                    frame_ms / 1000.0, r->o->host_limit_s, n ? "" : " (no row left: its references not made)");
+    }
+    return n;
+}
+
 /* One scene through the planned variants, its rows appended to rows[]. */
 static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, const sb_sequence *seq,
                               const stream_plan *plan, int nplan, sb_stream_row *rows, int *nrows, sb_error *err)
@@ -160,12 +189,20 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
             fprintf(stderr, "%s: %s skipped: %s\n", algo->name, seq->name, why);
         return st;
     }
+    stream_plan kept[STREAM_PLAN_MAX];
+    int jobs = sb_usable_cores();
+    nplan = limit_host_streams(r, algo, stage, seq, plan, nplan, kept, &jobs);
+    plan = kept;
+    if (nplan == 0) {
+        free(params);
+        return SB_OK;
+    }
     sb_frames fr;
     double t0 = sb_clock_ms();
     if (!r->o->quiet)
         fprintf(stderr, "%s %s: the serial reference of each of %d frames of %s...\n", algo->name,
                 algo->stages[stage], seq->count, seq->name);
-    st = sb_frames_open(&fr, algo, stage, params, seq, sb_usable_cores(), err);
+    st = sb_frames_open(&fr, algo, stage, params, seq, jobs, err);
     free(params);
     if (st)
         return st;
@@ -176,6 +213,8 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
         sb_stream_defaults(&o);
         if (r->o->stream_seconds > 0)
             o.min_seconds = r->o->stream_seconds;
+        if (o.min_seconds < SB_ENERGY_MIN_S)      /* no energy to read: enough frames will do */
+            o.enough_frames = SB_STREAM_ENOUGH_FRAMES;
         o.reference_pass = &fr.pass;
         sb_stream_result first;        /* the variant's first row here: its bound's parts serve the others */
         const double warmup_ms = o.warmup_ms;
