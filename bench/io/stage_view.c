@@ -171,8 +171,19 @@ int view_rows_have_gpu(const sb_rows *rows)
 }
 
 /* Kernel time of the serial reference, or of the best CPU variant. */
+int view_cpu_complete(const stage_view *sv, const char *image)
+{
+    for (int v = 0; v < sv->nvar; v++)
+        if (view_is_cpu_backend(sv->var[v]->backend) && view_find_row(sv, sv->var[v]->name, NULL, 0) &&
+            !view_find_row(sv, sv->var[v]->name, image, 0))
+            return 0;
+    return 1;
+}
+
 const sb_row *view_baseline_row(const stage_view *sv, const char *image, int best_cpu)
 {
+    if (best_cpu && !view_cpu_complete(sv, image))
+        return NULL;                /* a CPU variant not measured there: the best CPU is not known */
     const sb_row *best = NULL;
     for (int v = 0; v < sv->nvar; v++) {
         const sb_variant *var = sv->var[v];

@@ -47,7 +47,12 @@ double view_baseline_ms(const stage_view *sv, const char *image, int best_cpu);
 /* Is a row behind a group's time (best_cpu -1) or speed-up (best_cpu 0
  * over the serial reference, 1 over the best CPU) unstable (the § mark)? */
 int view_group_unstable(const stage_view *sv, const char *variant, int group, int best_cpu);
-/* The row behind view_baseline_ms (NULL: none). */
+/* Was every CPU variant the stage has rows of measured at this image?  A
+ * run with --host-limit leaves out the slow threaded rows: the serial
+ * reference alone is then not the best CPU. */
+int view_cpu_complete(const stage_view *sv, const char *image);
+/* The row behind view_baseline_ms (NULL: none, or best_cpu and not every
+ * CPU variant measured at the image). */
 const sb_row *view_baseline_row(const stage_view *sv, const char *image, int best_cpu);
 /* Geometric mean speedup of a variant over the images of one group. */
 double view_group_speedup(const stage_view *sv, const char *variant, int group, int best_cpu, int *failed);

@@ -213,7 +213,7 @@ static const char HOW_TO_READ[] =
 typedef struct report_env {
     char *text;                       /* env.json itself (NULL: none) */
     char id[128], gpu[256], cpu[256], date[64], commit[64], dirty[16], copy[32], set[64], cores[16], host[256],
-        run[64], measured[16], planned[16], seconds[24], sm_count[16];
+        run[64], measured[16], planned[16], seconds[24], sm_count[16], options[512];
     const char *host_json;            /* "host_copy_gbps": {...} inside text, or NULL */
 } report_env;
 
@@ -236,6 +236,7 @@ static void report_env_read(const char *results_dir, report_env *e)
     sb_json_get(env, "dirty", e->dirty, sizeof e->dirty);
     sb_json_get(env, "device_copy_gbps", e->copy, sizeof e->copy);
     sb_json_get(env, "run_id", e->run, sizeof e->run);
+    sb_json_get(env, "run_options", e->options, sizeof e->options);
     sb_json_get(env, "gpu_sm_count", e->sm_count, sizeof e->sm_count);
     sb_json_get(env, "rows_measured", e->measured, sizeof e->measured);
     sb_json_get(env, "rows_planned", e->planned, sizeof e->planned);
@@ -368,6 +369,13 @@ static void report_first_screen(FILE *md, const char *results_dir, const report_
             fprintf(stderr, "segbench report: %s: %s\n", results_dir, survey.notes[i]);
     }
     report_repeatability(md, e, rs);
+    const char *limit = strstr(e->options, "host_limit=");
+    if (limit && atof(limit + 11) > 0)
+        fprintf(md, "**CPU rows left out.** This run left to the run of record (`make bench RECORD=1`) every "
+                    "CPU row one run of which was predicted to take over %g s (`--host-limit`, what `make bench` "
+                    "does): the threaded variants at the largest sizes of the slowest stages have no row here, "
+                    "and a table shows `-` for them ([how a variant is measured](../../docs/measuring.md)).\n\n",
+                atof(limit + 11));
     double copy_gbps = atof(e->copy);
     fprintf(md, "## Summary\n\nEach stage at the largest image it was measured on; medians.\n\n");
     report_summary_header(md);

@@ -108,8 +108,10 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
         const char *image = sv.img[sv.largest];
         const sb_row *serial_row = view_baseline_row(&sv, image, 0);
         double serial = serial_row ? serial_row->kernel.median : 0.0;
-        const sb_row *cpu = fastest(&sv, image, pick_cpu), *gpu = fastest(&sv, image, pick_gpu),
-                     *cpu_f = fastest_by(&sv, image, pick_cpu, 1),
+        /* the best CPU is not known where a CPU variant was not measured (--host-limit) */
+        int cpu_known = view_cpu_complete(&sv, image);
+        const sb_row *cpu = cpu_known ? fastest(&sv, image, pick_cpu) : NULL, *gpu = fastest(&sv, image, pick_gpu),
+                     *cpu_f = cpu_known ? fastest_by(&sv, image, pick_cpu, 1) : NULL,
                      *gpu_f = fastest_by(&sv, image, pick_gpu, 1);
         char cpu_k[96], gpu_k[96], x_k[32], cpu_fr[96], gpu_fr[128], x_f[32], use[200], fl[32], ser[48], x_s[32],
             t[32], on[64], stream[64];
@@ -131,8 +133,8 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
         name_cell(on_gpu, on, sizeof on);
         name_cell(streaming, stream, sizeof stream);
         report_stream_use(streams, algo->stages[s], stream, sizeof stream);   /* a stream measured: its fastest */
-        if (!strcmp(on, stream))
-            snprintf(use, sizeof use, "%s", on);
+        if (!strcmp(on, stream) || !strcmp(on, "-"))
+            snprintf(use, sizeof use, "%s", strcmp(on, "-") ? on : stream);
         else
             snprintf(use, sizeof use, "%s on the GPU; **%s** streaming", on, stream);
         stage_limit lim;

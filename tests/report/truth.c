@@ -243,6 +243,32 @@ static void test_cpu_only_report(void)
            "%.3000s", md);
 }
 
+/* --host-limit (make bench's quick protocol): the CPU rows predicted over
+ * it are left out, said at the end, kept in the run's options, noted at
+ * the top of the report; the serial reference stays. */
+static void test_host_limit_leaves_rows_out(void)
+{
+    char dir[1200];
+    cli_result *r = bench_integral("hostlimit", "1,2", "--host-limit 0.000000001 --report", dir, sizeof dir);
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    CHECKF(strstr(r->err, "CPU row(s) left to the run of record") && strstr(r->err, "--host-limit 1e-09 s"), "%.2000s",
+           r->err);
+    static char text[1 << 17];
+    test_slurp(test_pathf("hostlimit/R/integral.csv"), text, sizeof text);
+    CHECKF(strstr(text, ",cpu,cpu,1,") && !strstr(text, ",openmp,"), "%.1500s", text);
+    test_slurp(test_pathf("hostlimit/R/env.json"), text, sizeof text);
+    CHECKF(strstr(text, "host_limit=1e-09"), "%.1500s", text);
+    test_slurp(test_pathf("hostlimit/report/R/REPORT.md"), text, sizeof text);
+    CHECKF(strstr(text, "**CPU rows left out.**"), "%.1500s", text);
+    /* without the option every row is measured, and the report says nothing of it */
+    r = bench_integral("nolimit", "1,2", "--report", dir, sizeof dir);
+    CHECKF(r->code == 0 && !strstr(r->err, "left to the run of record"), "exit %d: %s", r->code, r->err);
+    test_slurp(test_pathf("nolimit/R/integral.csv"), text, sizeof text);
+    CHECKF(strstr(text, ",openmp,"), "%.1500s", text);
+    test_slurp(test_pathf("nolimit/report/R/REPORT.md"), text, sizeof text);
+    CHECK(!strstr(text, "**CPU rows left out.**"));
+}
+
 /* The summary: best CPU and GPU by kernel and by frame, what to use, the
  * serial reference marked host-dependent; e2e below a frame is flagged. */
 /* The set both tests below read, made once by whichever runs first in
@@ -379,6 +405,8 @@ static void test_cli_messages(void)
 }
 
 const sb_test tests_report_truth[] = {
+    { "report: --host-limit leaves the slow CPU rows to the run of record, says so, and the report notes it",
+      test_host_limit_leaves_rows_out },
     { "truth: without a GPU, the integral image is memory-bound against the host peak; no empty limits or lessons",
       test_cpu_only_report },
     { "truth: a local run and a run elsewhere leave the repository's MACHINES.md and report/ alone",
