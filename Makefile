@@ -159,14 +159,14 @@ $(BUILD)/deps.ok:
 	@mkdir -p $(BUILD)
 	@if ! echo '#include <png.h>' | $(CC) $(PNG_CFLAGS) -E -x c - >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "make: libpng headers not found; installing libpng-dev with apt-get (and gnuplot-nox, hyperfine)"; \
+	    echo "make: libpng headers not found; installing libpng-dev with apt-get (and gnuplot-nox, hyperfine, bubblewrap)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libpng-dev zlib1g-dev || exit 1; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox hyperfine || \
-	      echo "make: gnuplot-nox or hyperfine could not be installed (optional: plots / bench-cli will be skipped)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gnuplot-nox hyperfine bubblewrap || \
+	      echo "make: gnuplot-nox, hyperfine or bubblewrap could not be installed (optional: plots / bench-cli / grading a class)"; \
 	  else \
 	    echo "make: segbench needs the libpng headers, which are not installed. Install them with:"; \
 	    echo "    sudo apt-get install libpng-dev"; \
-	    echo "  (optional: sudo apt-get install gnuplot-nox hyperfine, for plots and 'make bench-cli')"; \
+	    echo "  (optional: sudo apt-get install gnuplot-nox hyperfine bubblewrap, for plots, 'make bench-cli' and grading a class)"; \
 	    exit 1; \
 	  fi; \
 	fi
@@ -174,22 +174,24 @@ $(BUILD)/deps.ok:
 	@$(if $(CUDA_BUILD),true,$(if $(NVCC),$(if $(CUDA_WHY),,echo "make: note: CUDA_ARCH=none: no device code (CUDA variants: not built)")))
 	@touch $@
 
-# The optional tools of make bench: gnuplot (plots) and hyperfine (make
-# bench-cli), installed with apt-get where this is root with apt (at most
+# The optional tools: gnuplot (plots), hyperfine (make bench-cli) and
+# bubblewrap (bwrap: grade --submissions runs each student's code in its
+# sandbox), installed with apt-get where this is root with apt (at most
 # two minutes; INSTALL_TOOLS=no skips it), else one line each saying what
 # is missing.  Checked again on every make bench.
 INSTALL_TOOLS ?= yes
 $(BUILD)/tools.ok: FORCE
 	@mkdir -p $(BUILD)
-	@missing=""; for t in gnuplot hyperfine; do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	@missing=""; for t in gnuplot hyperfine bwrap; do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ] && [ "$(INSTALL_TOOLS)" = yes ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "make: installing$$missing with apt-get (plots, make bench-cli)"; \
-	  pkgs=$$(echo "$$missing" | sed 's/gnuplot/gnuplot-nox/'); \
+	  echo "make: installing$$missing with apt-get (plots, make bench-cli, grading a class)"; \
+	  pkgs=$$(echo "$$missing" | sed 's/gnuplot/gnuplot-nox/; s/bwrap/bubblewrap/'); \
 	  { timeout 60 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 60 apt-get install -y -qq $$pkgs; } \
 	    >/dev/null 2>&1 || echo "make: apt-get could not install$$missing"; \
 	fi; \
 	command -v gnuplot >/dev/null 2>&1 || echo "make: note: gnuplot not found (sudo apt-get install gnuplot-nox): reports get their tables, no new plots"; \
 	command -v hyperfine >/dev/null 2>&1 || echo "make: note: hyperfine not found (sudo apt-get install hyperfine): make bench-cli is skipped"; \
+	command -v bwrap >/dev/null 2>&1 || echo "make: note: bubblewrap not found (sudo apt-get install bubblewrap): grade --submissions needs it, or --no-sandbox"; \
 	touch $@
 
 # ---- compiler and flag record for env.json and --version (rewritten only when it changes) ----

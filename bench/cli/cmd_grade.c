@@ -19,7 +19,8 @@
 
 enum {
     OPT_SET, OPT_IMAGE, OPT_SPEED_SET, OPT_SEED, OPT_GENERATED, OPT_STAGE, OPT_SAMPLES, OPT_THREADS, OPT_NO_SANITIZER, OPT_JSON,
-    OPT_CLASS, OPT_STUDENT, OPT_MIN_DIFF, OPT_ALPHA, OPT_SUBMISSIONS, OPT_WORK, OPT_TIMEOUT, OPT_LEADERBOARD, OPT_COUNT
+    OPT_CLASS, OPT_STUDENT, OPT_MIN_DIFF, OPT_ALPHA, OPT_SUBMISSIONS, OPT_WORK, OPT_TIMEOUT, OPT_LEADERBOARD, OPT_NO_SANDBOX,
+    OPT_COUNT
 };
 
 static const sb_option GRADE_OPTIONS[OPT_COUNT] = {
@@ -42,6 +43,9 @@ static const sb_option GRADE_OPTIONS[OPT_COUNT] = {
                           "and graded apart" },
     [OPT_WORK] = { "work", "DIR", "build-class", "with --submissions: where each student's tree is built (DIR/NNN)" },
     [OPT_TIMEOUT] = { "timeout", "S", "900", "with --submissions: the longest a student's build, or grade, may take" },
+    [OPT_NO_SANDBOX] = { "no-sandbox", NULL, NULL,
+                         "with --submissions: run each student's code as you, with no sandbox (bubblewrap): your "
+                         "files, the other hand-ins and the network in its reach (docs/course-plan.md)" },
     [OPT_LEADERBOARD] = { "leaderboard", "FILE.md", "leaderboard-ALGO-RUNG.md beside the --class file",
                           "with --submissions: the class's page (and its plot beside it)" },
 };
@@ -113,6 +117,7 @@ static sb_status grade_parse(int argc, char **argv, grade_opts *o, grade_class_o
         case OPT_WORK: st = sb_dir_arg(p.value, "--work", err); c->work = p.value; break;
         case OPT_TIMEOUT: st = sb_parse_double(p.value, 1, 86400, "--timeout", &c->timeout_s, err); break;
         case OPT_LEADERBOARD: *leaderboard = p.value; break;
+        case OPT_NO_SANDBOX: c->no_sandbox = 1; break;
         case SB_OPT_ARG:
             if (*spec)
                 return sb_fail(err, SB_ERR_USAGE, "one ALGO/student-RUNG at a time (got '%s' and '%s')", *spec,

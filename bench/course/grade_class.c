@@ -17,6 +17,7 @@
 #include "base/csv.h"
 #include "base/files.h"
 #include "course/exercise.h"
+#include "course/sandbox.h"
 #include "harness/registry.h"
 #include "io/env.h"
 #include "io/env_json.h"
@@ -581,9 +582,71 @@ static void say_strays(const submission *sub, const char *what)
 
 /* Build and grade one student: their row goes into the class CSV.
  * *code gets the exit code of their grade (or what stopped it). */
-static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, const char *variant, const char *algo,
-                               const char *base, const char *csv, const submission *sub, int index, int *code,
-                               sb_error *err)
+/* Where a student's code runs: the sandbox, and what it hides (the work
+ * folder of every student's tree, the submissions), a folder that holds
+ * the teacher's tree excepted. */
+enum { GRADE_IMAGES_MAX = 32 };
+typedef struct grade_place {
+    grade_sandbox sandbox;
+    const char *hide[2];
+    int nhide;
+    char submissions[PATH_MAX];
+    const char *show[GRADE_IMAGES_MAX];     /* the teacher's images (absolute) */
+    char images[GRADE_IMAGES_MAX][PATH_MAX];
+    int nshow;
+} grade_place;
+
+/* Is `inner` the folder `outer` or inside it? */
+static int within(const char *inner, const char *outer)
+{
+    size_t n = strlen(outer);
+    return !strncmp(inner, outer, n) && (inner[n] == '\0' || inner[n] == '/');
+}
+
+static sb_status grade_place_open(const grade_opts *o, const grade_class_opts *c, grade_place *p, sb_error *err)
+{
+    memset(p, 0, sizeof *p);
+    if (o->images.nfiles > GRADE_IMAGES_MAX)
+        return sb_fail(err, SB_ERR_USAGE, "a class is graded on at most %d --image files (%d given)",
+                       GRADE_IMAGES_MAX, o->images.nfiles);
+    for (int i = 0; i < o->images.nfiles; i++)
+        if (realpath(o->images.files[i], p->images[p->nshow]))
+            p->show[p->nshow] = p->images[p->nshow], p->nshow++;
+    if (!c->no_sandbox) {
+        sb_status st = grade_sandbox_find(&p->sandbox, err);
+        if (st)
+            return st;
+    }
+    if (!within(c->root, c->work))
+        p->hide[p->nhide++] = c->work;
+    if (realpath(c->submissions, p->submissions) && !within(c->root, p->submissions) &&
+        !within(p->submissions, c->work))
+        p->hide[p->nhide++] = p->submissions;
+    return SB_OK;
+}
+
+/* cmd run in the student's tree, inside the sandbox, under the time
+ * limit: sb_spawn_limited's status, or RUN_NOT_STARTED (err says why). */
+enum { RUN_NOT_STARTED = -2 };
+static int run_contained(const grade_place *p, const grade_class_opts *c, const char *tree, char *const cmd[],
+                         const char *log, sb_error *err)
+{
+    sandbox_argv *w = malloc(sizeof *w);
+    sandbox_view view = { tree, p->hide, p->nhide, p->show, p->nshow };
+    if (!w || grade_sandbox_wrap(&p->sandbox, &view, cmd, w, err) != SB_OK) {
+        if (!w)
+            sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        free(w);
+        return RUN_NOT_STARTED;
+    }
+    int rc = sb_spawn_limited(w->v, tree, log, c->timeout_s);
+    free(w);
+    return rc;
+}
+
+static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, const grade_place *place,
+                               const char *variant, const char *algo, const char *base, const char *csv,
+                               const submission *sub, int index, int *code, sb_error *err)
 {
     char tree[SB_PATH_MAX], log[SB_PATH_MAX], json[SB_PATH_MAX], exe[SB_PATH_MAX], words[400];
     sb_status st;
@@ -614,7 +677,9 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
         return st;
     make_argv m;
     make_args(tree, &m);
-    int built = sb_spawn_limited(m.v, NULL, log, c->timeout_s);
+    int built = run_contained(place, c, tree, m.v, log, err);
+    if (built == RUN_NOT_STARTED)
+        return err->status;
     say_strays(sub, "build");
     if (built != 0) {
         last_words(log, words, sizeof words);
@@ -628,7 +693,9 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     if (!(st = sb_path(log, err, "%s/grade.log", tree))) {
         grade_args(o, exe, variant, json, sub->name, a);
-        *code = sb_spawn_limited(a->v, tree, log, c->timeout_s);
+        *code = run_contained(place, c, tree, a->v, log, err);
+        if (*code == RUN_NOT_STARTED)
+            st = err->status;
         say_strays(sub, "grade");
         last_words(log, words, sizeof words);
     }
@@ -713,6 +780,14 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
     int n = 0;
     if ((st = find_submissions(c->submissions, base, &subs, &n, err)))
         return st;
+    grade_place place;
+    if ((st = grade_place_open(o, c, &place, err))) {
+        free(subs);
+        return st;
+    }
+    if (c->no_sandbox)
+        printf("  note: --no-sandbox: each student's code runs as you, with your files, this class's other "
+               "hand-ins and the network in its reach\n");
     if (sb_spawn_contain(GRADE_FILE_MAX) != 0)   /* no subreaper: a student's setsid() child could outlive them */
         printf("  note: this kernel has no child subreaper: processes a student starts in a session of their own "
                "may outlive their grade\n");
@@ -721,7 +796,7 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
     for (int i = 0; i < n && !st; i++) {
         printf("[%d/%d] %s\n", i + 1, n, subs[i].shown);
         int code = -1;
-        st = grade_student(o, c, res->variant, algo, base, csv, &subs[i], i + 1, &code, err);
+        st = grade_student(o, c, &place, res->variant, algo, base, csv, &subs[i], i + 1, &code, err);
         res->students++;
         res->passed += code == GRADE_EXIT_PASS;
         res->wrong += code == GRADE_EXIT_WRONG;

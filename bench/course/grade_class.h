@@ -44,6 +44,7 @@ typedef struct grade_class_opts {
     const char *work;          /* each student's tree is built under it */
     const char *root;          /* the teacher's repository (its sources and build/ are shared) */
     double timeout_s;          /* a student's build, and their grade, each at most this long */
+    int no_sandbox;            /* run their code as this user, with no sandbox (course/sandbox.h) */
 } grade_class_opts;
 
 /* What came of grading a class. */

@@ -10,6 +10,7 @@
 #include "test_groups.h"
 
 #include "course/exercise.h"
+#include "course/sandbox.h"
 #include "harness/registry.h"
 #include "io/dir_lock.h"
 #include "io/env.h"
@@ -156,6 +157,14 @@ static int row_passes(const char *page, int rank)
     return strstr(line, " | PASS | 0 |") != NULL;
 }
 
+/* Does grading run in bubblewrap's sandbox here (course/sandbox.h)? */
+static int sandboxed(void)
+{
+    grade_sandbox sb;
+    sb_error err;
+    return grade_sandbox_find(&sb, &err) == SB_OK;
+}
+
 static void test_grade_submissions(void)
 {
     const char *exe = test_segbench_path();
@@ -243,8 +252,9 @@ static void test_grade_submissions(void)
     CHECKF(strncmp(row_of(text, "ivy", row, sizeof row), "FAIL (no verdict),2,", 20) == 0 &&
                strstr(r->out, "ivy: FAIL (no verdict): its grade ended with exit 0 but wrote no record"),
            "ivy, who exits 0 before any verdict: %s\n%s", row, r->out);
-    /* hal's 41 sleepers: ended, said, none left */
-    CHECKF(strstr(r->out, "hal: their grade left 41 processes running: ended") &&
+    /* hal's 41 sleepers: none left -- they die with the sandbox's PID
+     * namespace, or (--no-sandbox) the grader ends them and says so */
+    CHECKF((sandboxed() || strstr(r->out, "hal: their grade left 41 processes running: ended")) &&
                system("pgrep -x sb-stray >/dev/null") != 0,
            "processes a student started outlived the grading:\n%s", r->out);
     /* the class's page: everyone, a pass first (ada's, or hal's: the same
@@ -404,7 +414,68 @@ static void test_kit_all_or_nothing(void)
            r->err);
 }
 
+/* A hostile hand-in in the sandbox: it writes into the teacher's tree
+ * through its tree's links, into /tmp and outside its folder, and kills
+ * the process that started it; the teacher's tree and /tmp are as they
+ * were, the grading goes on, and the student has their one row.  Where
+ * no sandbox can run, grading a class is refused in one line unless
+ * --no-sandbox. */
+static void test_sandbox_holds(void)
+{
+    const char *exe = test_segbench_path();
+    if (!strstr(exe, "build/segbench") || strstr(exe, "build-asan")) {
+        printf("    (skipped in this build: make test runs it)\n");
+        return;
+    }
+    static char solution[1 << 16], stub[1 << 16];
+    if (!solution_and_stub(solution, stub, sizeof solution))
+        return;
+    const char *dir = test_pathf("hostile-in"), *work = test_pathf("hostile-work"), *csv = test_pathf("hostile.csv");
+    test_sh("rm -rf %s %s && mkdir -p %s", test_shq(dir), test_shq(work), test_shq(dir));
+    char *hostile = replaced(solution, "#include <omp.h>", "#include <omp.h>\n#include <signal.h>\n#include <unistd.h>");
+    char *acts = replaced(hostile, "    sb_kmeans_host *s = ctx;",
+                          "    sb_kmeans_host *s = ctx;\n"
+                          "    { const char *at[] = { \"impl_cpu/STUDENT-WAS-HERE\", \"/tmp/STUDENT-WAS-HERE\",\n"
+                          "                           \"../STUDENT-WAS-HERE\", \"results/STUDENT-WAS-HERE\" };\n"
+                          "      for (int i = 0; i < 4; i++) { FILE *f = fopen(at[i], \"a\"); if (f) fclose(f); }\n"
+                          "      kill(getppid(), SIGKILL); }");
+    hand_in(dir, "kim", acts);
+    free(hostile);
+    free(acts);
+    const char *png = patchy_png("hostile.png", 9);
+    if (!sandboxed()) {
+        cli_result *r = cli("grade kmeans/openmp --submissions %s --seed 1 --image %s --class %s --work %s", dir, png,
+                            csv, work);
+        CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "--no-sandbox"), "exit %d: %s%s", r->code,
+               r->out, r->err);
+        return;
+    }
+    test_sh("rm -f /tmp/STUDENT-WAS-HERE; find impl_cpu results -type f | sort | xargs sha1sum > %s",
+            test_shq(test_pathf("before.sum")));
+    cli_result *r = cli("grade kmeans/openmp --submissions %s --seed 1 --generated 1 --samples 9 --image %s "
+                        "--class %s --work %s --timeout 300", dir, png, csv, work);
+    CHECKF(r->code == 0 && strstr(r->out, "graded 1 student"), "exit %d: %s%s", r->code, r->out, r->err);
+    test_sh("find impl_cpu results -type f | sort | xargs sha1sum > %s", test_shq(test_pathf("after.sum")));
+    char cmp[2400];
+    snprintf(cmp, sizeof cmp, "cmp -s %s %s", test_shq(test_pathf("before.sum")), test_shq(test_pathf("after.sum")));
+    CHECKF(system(cmp) == 0 &&
+               !test_exists("/tmp/STUDENT-WAS-HERE") && !test_exists("impl_cpu/STUDENT-WAS-HERE") &&
+               !test_exists(test_pathf("STUDENT-WAS-HERE")),
+           "the sandbox let a student write outside their tree:\n%s", r->out);
+    static char text[1 << 14];
+    test_slurp(csv, text, sizeof text);
+    CHECKF(test_lines(text) == 2 && strstr(text, ",kim,"), "%s", text);
+    /* without bubblewrap on PATH: refused, unless --no-sandbox */
+    r = cli_exe("env", "PATH=/nonexistent %s grade kmeans/openmp --submissions %s --seed 1 --image %s --class %s "
+                "--work %s", exe, dir, png, csv, work);
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "apt-get install bubblewrap") &&
+               strstr(r->err, "--no-sandbox"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+}
+
 const sb_test tests_class[] = {
+    { "class: a hostile hand-in in the sandbox cannot write outside its tree or stop the class; without bubblewrap, "
+      "refused unless --no-sandbox", test_sandbox_holds },
     { "class: grade --submissions grades a folder in one command: pass, slow, off-by-one, race, kept output, "
       "no build, crash",
       test_grade_submissions, SB_TEST_LONG },

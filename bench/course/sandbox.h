@@ -1,0 +1,64 @@
+/* sandbox.h - a student's build and grade kept apart from the teacher,
+ * the class and the other students, with bubblewrap (bwrap: the sandbox
+ * Flatpak uses; unprivileged, through Linux namespaces).
+ *
+ * Inside, a student's make and segbench grade see:
+ *   - the whole system read-only: the teacher's tree (its sources, its
+ *     reference solutions, its build) can be read and compiled against,
+ *     never written;
+ *   - their own tree (WORK/NNN) as the one writable place, and an empty
+ *     /tmp of their own;
+ *   - none of the class: the work folder (every student's tree) and the
+ *     submissions folder are empty there;
+ *   - no network, their own PID namespace (every process they start dies
+ *     with the sandbox; the grader's processes cannot be seen, so cannot
+ *     be signalled), their own session (no terminal to type into);
+ *   - the GPU's device files, where there are any.
+ * What it does not do: limit memory, CPU time or the number of processes
+ * beyond what the grader's time limit and rlimits already do (a cgroup
+ * would), or hide what the whole machine may read anyway
+ * (docs/course-plan.md). */
+#ifndef SEGBENCH_SANDBOX_H
+#define SEGBENCH_SANDBOX_H
+
+#include "segbench/error.h"
+
+#include <stddef.h>
+
+enum { SANDBOX_ARGS = 160, SANDBOX_DEVICES = 16, SANDBOX_PATH = 4096 };
+
+typedef struct grade_sandbox {
+    char bwrap[SANDBOX_PATH];          /* the program; "" when grading runs without a sandbox */
+} grade_sandbox;
+
+/* A command line wrapped in the sandbox: bwrap's arguments, then the
+ * command's own. */
+typedef struct sandbox_argv {
+    char *v[SANDBOX_ARGS];
+    int n;
+    char devices[SANDBOX_DEVICES][64];
+} sandbox_argv;
+
+/* Find bwrap on PATH and prove that it can make a sandbox here (user
+ * namespaces allowed).  SB_OK, or SB_ERR_USAGE with one line saying what
+ * is missing and what to install. */
+sb_status grade_sandbox_find(grade_sandbox *s, sb_error *err);
+
+/* What the sandbox shows apart from the read-only system: `own` the one
+ * writable folder (and the folder cmd starts in), each of hide[] empty,
+ * each of show[] (files under a hidden folder or /tmp: the teacher's
+ * images) read-only where it is.  Absolute paths. */
+typedef struct sandbox_view {
+    const char *own;
+    const char *const *hide;
+    int nhide;
+    const char *const *show;
+    int nshow;
+} sandbox_view;
+
+/* cmd (NULL-terminated) run inside s, seeing what view says.  Without a
+ * sandbox (s->bwrap ""), cmd as it is. */
+sb_status grade_sandbox_wrap(const grade_sandbox *s, const sandbox_view *view, char *const cmd[], sandbox_argv *out,
+                             sb_error *err);
+
+#endif
