@@ -591,8 +591,8 @@ typedef struct grade_place {
     const char *hide[2];
     int nhide;
     char submissions[PATH_MAX];
-    const char *show[GRADE_IMAGES_MAX];     /* the teacher's images (absolute) */
-    char images[GRADE_IMAGES_MAX][PATH_MAX];
+    const char *show[GRADE_IMAGES_MAX + 1]; /* the teacher's tree and images (absolute) */
+    char images[GRADE_IMAGES_MAX + 1][PATH_MAX];
     int nshow;
 } grade_place;
 
@@ -609,6 +609,7 @@ static sb_status grade_place_open(const grade_opts *o, const grade_class_opts *c
     if (o->images.nfiles > GRADE_IMAGES_MAX)
         return sb_fail(err, SB_ERR_USAGE, "a class is graded on at most %d --image files (%d given)",
                        GRADE_IMAGES_MAX, o->images.nfiles);
+    p->show[p->nshow++] = c->root;        /* in sight, read-only, even under /tmp (its own there) */
     for (int i = 0; i < o->images.nfiles; i++)
         if (realpath(o->images.files[i], p->images[p->nshow]))
             p->show[p->nshow] = p->images[p->nshow], p->nshow++;

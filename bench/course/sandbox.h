@@ -46,8 +46,8 @@ sb_status grade_sandbox_find(grade_sandbox *s, sb_error *err);
 
 /* What the sandbox shows apart from the read-only system: `own` the one
  * writable folder (and the folder cmd starts in), each of hide[] empty,
- * each of show[] (files under a hidden folder or /tmp: the teacher's
- * images) read-only where it is.  Absolute paths. */
+ * each of show[] (the teacher's tree and images, which may lie under
+ * /tmp or a hidden folder) read-only where it is.  Absolute paths. */
 typedef struct sandbox_view {
     const char *own;
     const char *const *hide;

@@ -165,15 +165,22 @@ static int sandboxed(void)
     return grade_sandbox_find(&sb, &err) == SB_OK;
 }
 
-static void test_grade_submissions(void)
+/* A class's fixtures: the exercise's reference solution and its stub,
+ * where this build grades classes (the plain one: make test); 0 else. */
+static int class_sources(char *solution, char *stub, size_t size)
 {
     const char *exe = test_segbench_path();
     if (!strstr(exe, "build/segbench") || strstr(exe, "build-asan")) {
         printf("    (skipped in this build: make test runs it)\n");
-        return;
+        return 0;
     }
+    return solution_and_stub(solution, stub, size);
+}
+
+static void test_grade_submissions(void)
+{
     static char solution[1 << 16], stub[1 << 16];
-    if (!solution_and_stub(solution, stub, sizeof solution))
+    if (!class_sources(solution, stub, sizeof solution))
         return;
     const char *dir = test_pathf("class-in");
     test_sh("rm -rf %s && mkdir -p %s", test_shq(dir), test_shq(dir));
@@ -422,13 +429,8 @@ static void test_kit_all_or_nothing(void)
  * --no-sandbox. */
 static void test_sandbox_holds(void)
 {
-    const char *exe = test_segbench_path();
-    if (!strstr(exe, "build/segbench") || strstr(exe, "build-asan")) {
-        printf("    (skipped in this build: make test runs it)\n");
-        return;
-    }
     static char solution[1 << 16], stub[1 << 16];
-    if (!solution_and_stub(solution, stub, sizeof solution))
+    if (!class_sources(solution, stub, sizeof solution))
         return;
     const char *dir = test_pathf("hostile-in"), *work = test_pathf("hostile-work"), *csv = test_pathf("hostile.csv");
     test_sh("rm -rf %s %s && mkdir -p %s", test_shq(dir), test_shq(work), test_shq(dir));
@@ -467,7 +469,7 @@ static void test_sandbox_holds(void)
     CHECKF(test_lines(text) == 2 && strstr(text, ",kim,"), "%s", text);
     /* without bubblewrap on PATH: refused, unless --no-sandbox */
     r = cli_exe("env", "PATH=/nonexistent %s grade kmeans/openmp --submissions %s --seed 1 --image %s --class %s "
-                "--work %s", exe, dir, png, csv, work);
+                "--work %s", test_segbench_path(), dir, png, csv, work);
     CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "apt-get install bubblewrap") &&
                strstr(r->err, "--no-sandbox"),
            "exit %d: %s%s", r->code, r->out, r->err);
