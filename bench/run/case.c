@@ -60,6 +60,7 @@ static sb_status run_stage(bench_run *r, const sb_algo *algo, int stage, const s
     if (opened)
         return sb_fail(err, opened, "%s", why_not.msg);
     cd.c.image = im->name;
+    run_note_reference(r, stage, im, cd.c.ref_times.run_ms);
     run_limit_host_rows(r, algo, stage, im, cd.c.ref_times.run_ms, rows, plan, &nplan);
     t0 = sb_clock_ms();
     if (stage == 0 && im->gallery && r->have_gallery && algo->gallery)

@@ -120,6 +120,13 @@ double run_reference_frame_ms(const bench_run *r, int stage, double pixels)
     return best ? best->ms * pixels / best->pixels : 0;
 }
 
+/* Keep the serial reference's run on an image (run_reference_frame_ms). */
+void run_note_reference(bench_run *r, int stage, const sb_dataset_image *im, double ref_ms)
+{
+    if (r->nref_runs < RUN_REF_RUNS && ref_ms > 0)
+        r->ref_runs[r->nref_runs++] = (struct ref_run){ stage, (double)im->width * im->height, ref_ms };
+}
+
 /* --host-limit: leave out of plan[] the host rows other than the serial
  * reference (whose run the case has made: ref_ms) one run of which is
  * predicted to take longer than the limit, saying so in one line; the
@@ -128,8 +135,6 @@ int run_limit_host_rows(bench_run *r, const sb_algo *algo, int stage, const sb_d
                         const sb_rows *measured, planned_row *plan, int *nplan)
 {
     double limit_ms = r->o->host_limit_s * 1000.0, pixels = (double)im->width * im->height, worst = 0;
-    if (r->nref_runs < RUN_REF_RUNS && ref_ms > 0)
-        r->ref_runs[r->nref_runs++] = (struct ref_run){ stage, pixels, ref_ms };
     if (limit_ms <= 0 || r->o->check_only)
         return 0;
     const sb_variant *ref = sb_reference_variant(algo);

@@ -95,6 +95,7 @@ int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_d
 int run_plan_all(bench_run *r);
 int run_limit_host_rows(bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im, double ref_ms,
                         const sb_rows *measured, planned_row *plan, int *nplan);
+void run_note_reference(bench_run *r, int stage, const sb_dataset_image *im, double ref_ms);
 double run_reference_frame_ms(const bench_run *r, int stage, double pixels);
 double run_host_predicted_ms(const sb_rows *measured, const char *stage, const char *variant, int threads,
                              double pixels, double ref_ms);
