@@ -22,6 +22,7 @@ enum {
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_MAX_PIXELS,
     OPT_MAX_MEMORY, OPT_BUDGET, OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_SIZE_CAPS, OPT_NO_FLUSH, OPT_RESUME, OPT_RESULTS,
     OPT_OVERWRITE, OPT_WAIT, OPT_REPORT, OPT_JSON, OPT_QUIET, OPT_ROUNDS, OPT_PIN, OPT_REPEAT, OPT_STREAM, OPT_STREAM_SECONDS, OPT_HOST_LIMIT,
+    OPT_AHEAD,
     OPT_COUNT
 };
 
@@ -64,6 +65,9 @@ static const sb_option BENCH_OPTIONS[OPT_COUNT] = {
                          "leave out a CPU row (pthread, OpenMP; a CPU stream row) one run of which is predicted to "
                          "take over S seconds, from the serial reference's run on the image (make bench: 0.5; the "
                          "run of record: none)" },
+    [OPT_AHEAD] = { "ahead", "auto|on|off", "auto",
+                    "compute the next images' serial references on a spare core while the GPU rows are timed "
+                    "(auto: on with a GPU and 4 cores or more; docs/measuring.md)" },
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL,
                            "also time images above an algorithm's bench size (mean-shift, GrabCut: 1920x1080)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "keep the GPU's L2 warm between device runs (default: flushed)" },
@@ -137,6 +141,9 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
             break;
         case OPT_STREAM_SECONDS:
             st = sb_parse_double(v, 0.1, 600.0, "--stream-seconds", &o->stream_seconds, err);
+            break;
+        case OPT_AHEAD:
+            st = sb_parse_choice(v, "--ahead", (const char *const[]){ "auto", "on", "off", NULL }, &o->ahead, err);
             break;
         case OPT_HOST_LIMIT: st = sb_parse_double(v, 0.0, 86400.0, "--host-limit (s)", &o->host_limit_s, err); break;
         case OPT_RESUME: o->resume = 1; break;

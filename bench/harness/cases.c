@@ -5,6 +5,7 @@
 #include "harness/outputs.h"
 #include "harness/registry.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,10 @@ enum { MEMO_SLOTS = 64 };
 static sb_step_memo memo[MEMO_SLOTS];
 static long memo_runs;
 static unsigned long memo_clock;
+/* Held while a case that uses the memo is opened (the memo's entries
+ * found, made, taken) and while one lets its entries go: bench opens the
+ * next cases on threads of their own (run/ahead.c). */
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
 
 long sb_case_steps_run(void) { return memo_runs; }
 
@@ -239,8 +244,24 @@ static sb_status colour_and_luma(sb_case_data *cd, const sb_image *loaded, sb_er
     return SB_OK;
 }
 
-sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
-                       const sb_image *loaded, sb_error *err)
+/* The case's holds on the memo let go and its memory freed (the memo's
+ * lock held by the caller where the case used it). */
+static void case_release(sb_case_data *cd)
+{
+    if (cd->reference_memo)
+        cd->reference_memo->holders--;
+    else if (cd->reference)
+        sb_output_free(cd->reference);
+    for (int i = 0; i < cd->steps; i++)
+        cd->step[i]->holders--;
+    sb_host_free(cd->input.data);
+    sb_host_free(cd->colour.data);
+    free(cd->params);
+    memset(cd, 0, sizeof *cd);
+}
+
+static sb_status case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
+                           const sb_image *loaded, sb_error *err)
 {
     memset(cd, 0, sizeof *cd);
     cd->c.algo = algo;
@@ -257,7 +278,7 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
     if (algo->after) {
         sb_status st = steps_before(cd, loaded, &derived, err);
         if (st) {
-            sb_case_close(cd);
+            case_release(cd);
             return st;
         }
         loaded = &derived;
@@ -265,7 +286,7 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
     sb_status made = algo->luma_input ? colour_and_luma(cd, loaded, err) : pinned_copy(loaded, &cd->input, err);
     sb_image_free(&derived);
     if (made) {
-        sb_case_close(cd);
+        case_release(cd);
         return made;
     }
 
@@ -286,25 +307,33 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
         st = run_reference(&cd->c, ref, cd->reference, &cd->c.ref_times, err);
     }
     if (st) {
-        sb_case_close(cd);
+        case_release(cd);
         return st;
     }
     cd->c.reference = cd->reference;
     return SB_OK;
 }
 
+sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
+                       const sb_image *loaded, sb_error *err)
+{
+    int memo_used = sb_case_uses_memo(algo, stage);
+    if (memo_used)
+        pthread_mutex_lock(&memo_lock);
+    sb_status st = case_open(cd, algo, stage, params, loaded, err);
+    if (memo_used)
+        pthread_mutex_unlock(&memo_lock);
+    return st;
+}
+
 void sb_case_close(sb_case_data *cd)
 {
-    if (cd->reference_memo)
-        cd->reference_memo->holders--;
-    else if (cd->reference)
-        sb_output_free(cd->reference);
-    for (int i = 0; i < cd->steps; i++)
-        cd->step[i]->holders--;
-    sb_host_free(cd->input.data);
-    sb_host_free(cd->colour.data);
-    free(cd->params);
-    memset(cd, 0, sizeof *cd);
+    int memo_held = cd->reference_memo || cd->steps;
+    if (memo_held)
+        pthread_mutex_lock(&memo_lock);
+    case_release(cd);
+    if (memo_held)
+        pthread_mutex_unlock(&memo_lock);
 }
 
 /* ---- the memory budget ---- */

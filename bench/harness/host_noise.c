@@ -30,8 +30,33 @@ static char thread_state(const char *tid)
     return close && close[1] == ' ' ? close[2] : 0;
 }
 
-/* Threads of this process other than the caller that are running: -1 if
- * /proc cannot say. */
+/* The threads sb_host_quiet_exempt_self named (0: a free slot). */
+enum { EXEMPT_MAX = 4 };
+static long exempt_tid[EXEMPT_MAX];
+static pthread_mutex_t exempt_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void sb_host_quiet_exempt_self(int on)
+{
+    long self = (long)syscall(SYS_gettid);
+    pthread_mutex_lock(&exempt_lock);
+    for (int i = 0, done = 0; i < EXEMPT_MAX && !done; i++)
+        if (on ? exempt_tid[i] == 0 : exempt_tid[i] == self)
+            exempt_tid[i] = on ? self : 0, done = 1;
+    pthread_mutex_unlock(&exempt_lock);
+}
+
+static int exempt(long tid)
+{
+    int found = 0;
+    pthread_mutex_lock(&exempt_lock);
+    for (int i = 0; i < EXEMPT_MAX; i++)
+        found |= exempt_tid[i] == tid;
+    pthread_mutex_unlock(&exempt_lock);
+    return found;
+}
+
+/* Threads of this process other than the caller (and the exempt one)
+ * that are running: -1 if /proc cannot say. */
 static int others_running(void)
 {
     DIR *d = opendir("/proc/self/task");
@@ -42,7 +67,8 @@ static int others_running(void)
     int running = 0;
     struct dirent *e;
     while ((e = readdir(d)))
-        if (e->d_name[0] != '.' && strcmp(e->d_name, self) != 0 && thread_state(e->d_name) == 'R')
+        if (e->d_name[0] != '.' && strcmp(e->d_name, self) != 0 && !exempt(atol(e->d_name)) &&
+            thread_state(e->d_name) == 'R')
             running++;
     closedir(d);
     return running;

@@ -76,6 +76,13 @@ double sb_host_memory_slowdown(void);
  * returns the milliseconds waited, or -1 when Linux does not say (no
  * /proc): nothing waited then. */
 double sb_host_wait_quiet(double max_ms);
+/* The calling thread (on: 1) is no longer one that sb_host_wait_quiet
+ * waits for; on: 0 ends that.  Up to four threads at a time: bench's case
+ * openers (run/ahead.c), whose serial references run beside the GPU rows
+ * on purpose, each on a core of its own -- before, every GPU row waited
+ * the whole SB_QUIET_MAX_MS for them (10 s of a 128 s run on the H200
+ * host). */
+void sb_host_quiet_exempt_self(int on);
 
 /* The steal time so far, in milliseconds, summed over the CPUs named in
  * cpus[0..n) (/proc/stat's cpuN lines); -1 when not known.  Its

@@ -82,29 +82,31 @@ void run_account_text(const bench_run *r, char *line, size_t line_size, char *js
     for (int k = 0; k < SB_STEPS; k++)
         known += a->step[k];
     double rest = total > known ? total - known : 0.0;
-    char by_algo[600];
+    char by_algo[600], beside[96] = "";
     account_by_algo(a, by_algo, sizeof by_algo);
+    if (a->references_beside >= 500.0)
+        snprintf(beside, sizeof beside, " (and %.0f s more beside the GPU rows: --ahead)", a->references_beside / 1e3);
     snprintf(line, line_size,
-             "where the time went (%.0f s): serial references and pipeline inputs %.0f s, rows %.0f s, kernel census "
+             "where the time went (%.0f s): serial references and pipeline inputs %.0f s%s, rows %.0f s, kernel census "
              "%.0f s, gallery and quality %.0f s, repeatability %.0f s, stream rows %.0f s, the rest %.0f s (images, bandwidth ceilings, "
              "files)\n"
              "  rows by step: check %.0f s, warm-up %.0f, timed %.0f, per frame %.0f, cold runs %.0f; by kind: "
              "serial %.0f s, CPU threads %.0f (the sweep's smaller counts %.0f), GPU %.0f\n"
              "  rows stopped by the noise rule %d, by the budget %d, at max_reps %d; slow rows %d\n"
              "  by algorithm (check, timing, pictures and streams): %s",
-             total / 1e3, a->references / 1e3, (a->serial + a->threaded + a->gpu) / 1e3, a->census / 1e3,
+             total / 1e3, a->references / 1e3, beside, (a->serial + a->threaded + a->gpu) / 1e3, a->census / 1e3,
              a->pictures / 1e3, a->repeat / 1e3, a->streams / 1e3, rest / 1e3, a->step[SB_STEP_CHECK] / 1e3,
              a->step[SB_STEP_WARMUP] / 1e3,
              a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3, a->step[SB_STEP_COLD] / 1e3,
              a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3, a->stopped[SB_STOP_RULE],
              a->stopped[SB_STOP_BUDGET], a->stopped[SB_STOP_MAX], a->stopped[SB_STOP_SLOW], by_algo);
     snprintf(json, json_size,
-             "{\"total\": %.1f, \"references\": %.1f, \"check\": %.1f, \"warm_up\": %.1f, \"timed\": %.1f, "
+             "{\"total\": %.1f, \"references\": %.1f, \"references_beside_gpu\": %.1f, \"check\": %.1f, \"warm_up\": %.1f, \"timed\": %.1f, "
              "\"per_frame\": %.1f, \"cold_runs\": %.1f, \"serial_rows\": %.1f, \"threaded_rows\": %.1f, "
              "\"sweep_rows\": %.1f, \"gpu_rows\": %.1f, \"census\": %.1f, \"gallery_quality\": %.1f, "
              "\"repeat_run\": %.1f, \"streams\": %.1f, \"rest\": %.1f}",
-             total / 1e3, a->references / 1e3, a->step[SB_STEP_CHECK] / 1e3, a->step[SB_STEP_WARMUP] / 1e3,
-             a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3, a->step[SB_STEP_COLD] / 1e3,
-             a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3, a->census / 1e3, a->pictures / 1e3,
+             total / 1e3, a->references / 1e3, a->references_beside / 1e3, a->step[SB_STEP_CHECK] / 1e3,
+             a->step[SB_STEP_WARMUP] / 1e3, a->step[SB_STEP_TIMED] / 1e3, a->step[SB_STEP_FRAMES] / 1e3,
+             a->step[SB_STEP_COLD] / 1e3, a->serial / 1e3, a->threaded / 1e3, a->sweep / 1e3, a->gpu / 1e3, a->census / 1e3, a->pictures / 1e3,
              a->repeat / 1e3, a->streams / 1e3, rest / 1e3);
 }

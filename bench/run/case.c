@@ -1,7 +1,16 @@
-/* case.c - one algorithm of a run: its logs opened, then image by image
- * and stage by stage a case -- the image loaded once, the stage's serial
- * reference computed once (harness/cases.h), the gallery and quality
- * pictures -- and every planned row measured against it. */
+/* case.c - one algorithm of a run, in batches of whole images.  A batch's
+ * cases (image x stage: the image loaded once, the stage's serial
+ * reference computed once, harness/cases.h) are opened in order, ahead of
+ * the rows where the machine has cores to spare (ahead.c), and measured in
+ * two passes:
+ *   1. as each case opens, its GPU rows -- while the next references are
+ *      computed beside them, on another core;
+ *   2. then, with nothing else running, each case's pictures (gallery,
+ *      quality), its host rows in interleaved rounds, and the GPU rows
+ *      whose every pass waits on the host (SB_HOST_BOUND).
+ * A row never shares the CPUs with more than one serial reference, and a
+ * host row with none.  A batch holds its cases open together, so it is
+ * cut to half the memory budget and to the pipeline memo's room. */
 #include "run/state.h"
 
 #include "report/report.h"
@@ -12,98 +21,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* One stage of one image: its case opened (the reference computed), its
- * pictures, its rows.  A stage that cannot take the image is skipped,
- * saying why; the run goes on. */
-static sb_status run_stage(bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im,
-                           sb_image *loaded, sb_rows *rows, sb_error *err)
+/* At most this many cases open at once: each holds its reference, and a
+ * pipeline step's case up to SB_STEPS_MAX + 1 entries of the memo (64). */
+enum { BATCH_CASES = 32, BATCH_MEMO_ENTRIES = 48 };
+
+/* Measured in the first pass: a GPU row that the host does not bound. */
+static int first_pass_row(const bench_run *r, const planned_row *p)
 {
-    const sb_bench_opts *o = r->o;
-    static planned_row plan[RUN_MAX_CASE_ROWS];
-    int nplan = run_plan_case(r, algo, stage, im, plan);
-    if (nplan == 0)
-        return SB_OK;                 /* nothing selected, or all measured before (--resume) */
-    void *params = NULL;
-    int usable;
-    char why[200];
-    sb_status st = sb_case_params(algo, stage, im->rect, &params, &usable, why, sizeof why, err);
-    if (st)
-        return st;
-    if (!usable) {
-        if (!o->quiet) {
-            printf("%-9s skipped on %s: %s\n", algo->name, im->name, why);
-            fflush(stdout);            /* in order with the rows, before the run's account on stderr */
-        }
-        free(params);
-        return SB_OK;
-    }
-    if (!loaded->data && (st = sb_image_load(im->path, algo->load_mode, loaded, err))) {
-        free(params);
-        return st;
-    }
-    sb_case_data cd;
-    sb_error why_not = { SB_OK, "" };
-    double t0 = sb_clock_ms();
-    sb_status opened = sb_case_open(&cd, algo, stage, params, loaded, &why_not);
-    r->spent.references += sb_clock_ms() - t0;
-    free(params);
-    if (opened == SB_ERR_USAGE || opened == SB_ERR_LIMIT || opened == SB_ERR_NOMEM) {
-        /* this stage cannot take this image (1000 superpixels of a 1x1
-         * image, a rectangle outside it, too little memory): its rows
-         * are skipped, saying why, and the run goes on */
-        printf("%-9s %-6s skipped on %s (%dx%d): %s\n", algo->name, algo->stages[stage], im->name, loaded->width,
-               loaded->height, why_not.msg);
-        fflush(stdout);
-        r->pairs_skipped++;
-        return SB_OK;
-    }
-    if (opened)
-        return sb_fail(err, opened, "%s", why_not.msg);
-    cd.c.image = im->name;
-    run_note_reference(r, stage, im, cd.c.ref_times.run_ms);
-    run_limit_host_rows(r, algo, stage, im, cd.c.ref_times.run_ms, rows, plan, &nplan);
-    t0 = sb_clock_ms();
-    if (stage == 0 && im->gallery && r->have_gallery && algo->gallery)
-        st = run_gallery(r, algo, im, &cd.c, err);
-    if (!st && algo->quality && !o->check_only)
-        st = run_quality(r, algo, im, &cd.c, err);
-    r->spent.pictures += sb_clock_ms() - t0;
-    /* host rows in interleaved rounds (rounds.c), then the device rows one
-     * by one (their times repeat within 1 % as they are) */
-    static planned_row host[RUN_MAX_CASE_ROWS];
-    int nhost = 0;
-    for (int k = 0; k < nplan; k++)
-        if (!(plan[k].v->flags & SB_DEVICE) && !o->check_only && o->rounds > 1)
-            host[nhost++] = plan[k];
-    if (!st && nhost > 0)
-        st = run_host_rows(r, rows, im, &cd.c, host, nhost, err);
-    for (int k = 0; k < nplan && !st; k++)
-        if (nhost == 0 || (plan[k].v->flags & SB_DEVICE))
-            st = run_row(r, rows, im, &cd.c, &plan[k], err);
-    sb_case_close(&cd);
-    return st;
+    unsigned flags = p->v->flags;
+    return (flags & SB_DEVICE) && !((flags & SB_HOST_BOUND) && !r->o->check_only);
 }
 
-/* Every stage of one image: the image loaded once, at its first use. */
-static sb_status run_image(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, sb_rows *rows,
-                           sb_error *err)
+static int pipeline_steps(const sb_algo *algo)
 {
-    sb_image loaded = { 0 };
-    sb_status st = SB_OK;
-    for (int stage = 0; stage < algo->stage_count && !st; stage++)
-        st = run_stage(r, algo, stage, im, &loaded, rows, err);
-    if (loaded.data)
-        sb_image_free(&loaded);
-    return st;
+    int n = 0;
+    for (const sb_algo *a = algo->after; a; a = a->after)
+        n++;
+    return n;
 }
 
-sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err)
+/* The images [from, end) of the next batch: at least one, then as many
+ * as fit in half the memory budget and the batch's room for cases. */
+static int batch_end(const bench_run *r, const sb_algo *algo, int from)
+{
+    size_t bytes = 0, cap = sb_memory_budget() / 2;
+    int cases = 0, entries = 0, per_case = sb_case_uses_memo(algo, 0) ? pipeline_steps(algo) + 1 : 0;
+    int end = from;
+    for (; end < r->ds.count; end++) {
+        const sb_dataset_image *im = &r->ds.images[end];
+        size_t b = sb_case_peak_bytes(algo, im->width, im->height) * (size_t)algo->stage_count;
+        if (end > from && (bytes + b > cap || cases + algo->stage_count > BATCH_CASES ||
+                           entries + per_case * algo->stage_count > BATCH_MEMO_ENTRIES))
+            break;
+        bytes += b;
+        cases += algo->stage_count;
+        entries += per_case * algo->stage_count;
+    }
+    return end;
+}
+
+/* The batch's cases: each (image, stage) with rows planned and parameters
+ * the stage takes; what is skipped is said here, in order. */
+static sb_status plan_batch(bench_run *r, const sb_algo *algo, int from, int end, sb_image *images,
+                            run_case *cases, int *ncases, sb_error *err)
 {
     const sb_bench_opts *o = r->o;
-    sb_rows rows = { 0 };
-    r->nref_runs = 0;
-    sb_status st = o->check_only ? SB_OK : run_open_logs(r, algo, err);
-    for (int i = 0; i < r->ds.count && !st; i++) {
+    *ncases = 0;
+    for (int i = from; i < end; i++) {
         const sb_dataset_image *im = &r->ds.images[i];
         char why[300];
         if (sb_image_skip_reason(algo, im, run_size_caps(o), why, sizeof why)) {
@@ -113,9 +77,132 @@ sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err)
             }
             continue;
         }
-        st = run_image(r, algo, im, &rows, err);
-        if (!st && r->have_gallery)
-            st = sb_gallery_index_write(&r->gallery, err);
+        for (int stage = 0; stage < algo->stage_count; stage++) {
+            run_case *k = &cases[*ncases];
+            k->plan = malloc(RUN_MAX_CASE_ROWS * sizeof *k->plan);
+            if (!k->plan)
+                return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+            k->nplan = run_plan_case(r, algo, stage, im, k->plan);
+            int usable = 1;
+            sb_status st = k->nplan == 0 ? SB_OK
+                                         : sb_case_params(algo, stage, im->rect, &k->params, &usable, why,
+                                                          sizeof why, err);
+            if (st || k->nplan == 0 || !usable) {
+                if (!st && k->nplan > 0 && !o->quiet) {
+                    printf("%-9s skipped on %s: %s\n", algo->name, im->name, why);
+                    fflush(stdout);            /* in order with the rows, before the run's account on stderr */
+                }
+                free(k->params);
+                free(k->plan);
+                *k = (run_case){ 0 };
+                if (st)
+                    return st;
+                continue;                      /* nothing selected, all measured before (--resume), or refused */
+            }
+            k->im = im;
+            k->stage = stage;
+            k->loaded = &images[i - from];
+            (*ncases)++;
+        }
+    }
+    return SB_OK;
+}
+
+/* Pass 1 for one case, once open: its reference noted, its GPU rows. */
+static sb_status first_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_rows *rows, sb_error *err)
+{
+    if (k->load)
+        return sb_fail(err, k->load, "%s", k->load_err.msg);
+    if (k->opened == SB_ERR_USAGE || k->opened == SB_ERR_LIMIT || k->opened == SB_ERR_NOMEM) {
+        /* this stage cannot take this image (1000 superpixels of a 1x1
+         * image, a rectangle outside it, too little memory): its rows
+         * are skipped, saying why, and the run goes on */
+        printf("%-9s %-6s skipped on %s (%dx%d): %s\n", algo->name, algo->stages[k->stage], k->im->name,
+               k->loaded->width, k->loaded->height, k->why_not.msg);
+        fflush(stdout);
+        r->pairs_skipped++;
+        return SB_OK;
+    }
+    if (k->opened)
+        return sb_fail(err, k->opened, "%s", k->why_not.msg);
+    run_note_reference(r, k->stage, k->im, k->cd.c.ref_times.run_ms);
+    sb_status st = SB_OK;
+    for (int j = 0; j < k->nplan && !st; j++)
+        if (first_pass_row(r, &k->plan[j]))
+            st = run_row(r, rows, k->im, &k->cd.c, &k->plan[j], err);
+    return st;
+}
+
+/* Pass 2 for one open case: its pictures, host rows, host-bound GPU rows. */
+static sb_status second_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_rows *rows, sb_error *err)
+{
+    const sb_bench_opts *o = r->o;
+    const sb_case *c = &k->cd.c;
+    run_limit_host_rows(r, algo, k->stage, k->im, c->ref_times.run_ms, rows, k->plan, &k->nplan);
+    double t0 = sb_clock_ms();
+    sb_status st = SB_OK;
+    if (k->stage == 0 && k->im->gallery && r->have_gallery && algo->gallery)
+        st = run_gallery(r, algo, k->im, c, err);
+    if (!st && algo->quality && !o->check_only)
+        st = run_quality(r, algo, k->im, c, err);
+    r->spent.pictures += sb_clock_ms() - t0;
+    /* host rows in interleaved rounds (rounds.c), then the rest one by one */
+    static planned_row host[RUN_MAX_CASE_ROWS];
+    int nhost = 0;
+    for (int j = 0; j < k->nplan; j++)
+        if (!(k->plan[j].v->flags & SB_DEVICE) && !o->check_only && o->rounds > 1)
+            host[nhost++] = k->plan[j];
+    if (!st && nhost > 0)
+        st = run_host_rows(r, rows, k->im, c, host, nhost, err);
+    for (int j = 0; j < k->nplan && !st; j++)
+        if (!first_pass_row(r, &k->plan[j]) && (nhost == 0 || (k->plan[j].v->flags & SB_DEVICE)))
+            st = run_row(r, rows, k->im, c, &k->plan[j], err);
+    return st;
+}
+
+static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end, sb_rows *rows, sb_error *err)
+{
+    sb_image *images = calloc((size_t)(end - from), sizeof *images);
+    run_case *cases = calloc((size_t)(end - from) * (size_t)algo->stage_count, sizeof *cases);
+    int n = 0;
+    sb_status st = images && cases ? plan_batch(r, algo, from, end, images, cases, &n, err)
+                                   : sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    if (!st && n > 0) {
+        case_opener op;
+        run_cases_begin(&op, algo, cases, n, run_cases_openers(r));
+        for (int k = 0; k < n && !st; k++)
+            st = first_pass(r, algo, run_case_ready(r, &op, k), rows, err);
+        run_cases_end(r, &op);
+        for (int k = 0; k < n && !st; k++)
+            if (cases[k].opened == SB_OK && !cases[k].load && cases[k].cd.c.algo)
+                st = second_pass(r, algo, &cases[k], rows, err);
+    }
+    for (int k = 0; cases && k < n; k++) {
+        if (cases[k].cd.c.algo)
+            sb_case_close(&cases[k].cd);
+        free(cases[k].params);
+        free(cases[k].plan);
+    }
+    for (int i = 0; images && i < end - from; i++)
+        if (images[i].data)
+            sb_image_free(&images[i]);
+    free(cases);
+    free(images);
+    if (!st && r->have_gallery)
+        st = sb_gallery_index_write(&r->gallery, err);
+    return st;
+}
+
+sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err)
+{
+    const sb_bench_opts *o = r->o;
+    sb_rows rows = { 0 };
+    r->nref_runs = 0;
+    sb_status st = o->check_only ? SB_OK : run_open_logs(r, algo, err);
+    for (int i = 0; i < r->ds.count && !st;) {
+        int end = batch_end(r, algo, i);
+        st = run_batch(r, algo, i, end, &rows, err);
+        i = end;
     }
     if (!st && !o->check_only && rows.count > 0 && !o->quiet) {
         printf("\n");

@@ -34,6 +34,7 @@
 enum { SB_RUN_THREAD_COUNTS = 16 };
 enum { SB_REPEAT_AUTO, SB_REPEAT_ON, SB_REPEAT_OFF };
 enum { SB_STREAM_ON, SB_STREAM_OFF, SB_STREAM_ONLY };
+enum { SB_AHEAD_AUTO, SB_AHEAD_ON, SB_AHEAD_OFF };
 
 /* What one bench or check run does: the command line, parsed. */
 typedef struct sb_bench_opts {
@@ -56,6 +57,7 @@ typedef struct sb_bench_opts {
     double stream_seconds;        /* each stream row's timed pass (harness/stream.h: min_seconds) */
     double host_limit_s;          /* > 0: leave out a host row (and a host stream row) one run of
                                      which is predicted to take longer (plan.c); 0: none */
+    int ahead;                    /* SB_AHEAD_*: the next serial references beside the GPU rows (case.c) */
     const char *results_dir;      /* NULL: results/<machine-id> */
     int quiet;
 } sb_bench_opts;

@@ -13,6 +13,7 @@
 #include "io/gallery_index.h"
 #include "io/results.h"
 
+#include <pthread.h>
 #include <stdio.h>
 
 enum { RUN_MAX_CASE_ROWS = 256, RUN_FAILURES_KEPT = 32, RUN_REF_RUNS = 64 };
@@ -41,6 +42,7 @@ typedef struct algo_time {
 
 typedef struct time_account {
     double references, census, pictures, repeat, streams;
+    double references_beside;            /* references computed while GPU rows ran (ahead.c): no wall time */
     double step[SB_STEPS];
     double serial, threaded, gpu, sweep;
     int stopped[SB_STOP_SLOW + 1];       /* rows by why their samples stopped (harness.h) */
@@ -101,6 +103,48 @@ double run_host_predicted_ms(const sb_rows *measured, const char *stage, const c
                              double pixels, double ref_ms);
 double run_row_weight(const planned_row *p, const sb_dataset_image *im);
 void run_report_unavailable(const sb_bench_opts *o);
+
+/* One (image, stage) of an algorithm with rows to measure, and its case
+ * once opened (ahead.c). */
+typedef struct run_case {
+    const sb_dataset_image *im;
+    int stage;
+    sb_image *loaded;             /* the image, loaded by its first case, shared by its others */
+    void *params;                 /* the stage's parameters for the image */
+    planned_row *plan;
+    int nplan;
+    sb_case_data cd;              /* open when opened == SB_OK */
+    sb_status opened;             /* sb_case_open's status (why_not says why not) */
+    sb_error why_not;
+    sb_status load;               /* the image could not be loaded (load_err): the run stops */
+    sb_error load_err;
+    double open_ms;
+    int ready;                    /* opened (or failed to), under the opener's lock */
+} run_case;
+
+/* ahead.c: the cases of a batch opened in order, ahead of the rows by
+ * threads of their own (run_cases_openers: how many), or each by
+ * run_case_ready.  With a GPU, one opener from 4 cores, two from 8. */
+enum { SB_AHEAD_MIN_CORES = 4, SB_AHEAD_TWO_CORES = 8, RUN_OPENERS_MAX = 2 };
+typedef struct case_opener {
+    const sb_algo *algo;
+    run_case *cases;
+    int n;
+    pthread_t thread[RUN_OPENERS_MAX];
+    int nthreads;                 /* 0: the caller opens each case at its turn */
+    pthread_mutex_t lock;         /* next, stop, busy_ms and the cases' ready */
+    pthread_mutex_t loading;      /* one image loaded at a time */
+    pthread_cond_t ready;
+    int next;                     /* the next case to take */
+    int stop;
+    double busy_ms, waited_ms;    /* the openers' time, and the caller's waiting for them */
+} case_opener;
+int run_cases_openers(const bench_run *r);
+void run_cases_begin(case_opener *op, const sb_algo *algo, run_case *cases, int n, int openers);
+/* Case k, opened (or failed to): waited for, or opened now. */
+run_case *run_case_ready(bench_run *r, case_opener *op, int k);
+/* The openers stopped and joined: no case is opened after this. */
+void run_cases_end(bench_run *r, case_opener *op);
 
 /* case.c: every image of one algorithm, every stage of an image. */
 sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err);

@@ -1,0 +1,236 @@
+/* ahead.c - the cases of a batch opened ahead of the rows (bench/run/
+ * ahead.c, case.c, --ahead): each case opened once, in order, its
+ * reference the one the caller would have made; a batch cut short stops
+ * the opener; and a bench with the opener measures the same rows, every
+ * one exact, as a bench without it. */
+#include "test_groups.h"
+
+#include "cli_util.h"
+#include "run/state.h"
+
+#include "harness/host_noise.h"
+#include "harness/registry.h"
+
+#include "segbench/integral.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+enum { CASES = 5 };
+
+/* CASES integral cases of random images of growing sizes, their images
+ * already loaded (the opener loads an image only where it is not). */
+static void make_cases(run_case *cases, sb_dataset_image *ims, sb_image *images)
+{
+    memset(cases, 0, CASES * sizeof *cases);
+    for (int k = 0; k < CASES; k++) {
+        snprintf(ims[k].name, sizeof ims[k].name, "img%d", k);
+        test_random_grey(&images[k], 24 + 8 * k, 16 + k, 40 + (unsigned long long)k);
+        cases[k].im = &ims[k];
+        cases[k].stage = 0;
+        cases[k].loaded = &images[k];
+    }
+}
+
+static void free_cases(run_case *cases, sb_image *images)
+{
+    for (int k = 0; k < CASES; k++) {
+        if (cases[k].cd.c.algo)
+            sb_case_close(&cases[k].cd);
+        sb_image_free(&images[k]);
+    }
+}
+
+static void test_opened_in_order_once(void)
+{
+    for (int ahead = 0; ahead <= 1; ahead++) {
+        static run_case cases[CASES];
+        static sb_dataset_image ims[CASES];
+        sb_image images[CASES];
+        make_cases(cases, ims, images);
+        sb_bench_opts o = { 0 };
+        o.ahead = ahead ? SB_AHEAD_ON : SB_AHEAD_OFF;
+        bench_run r = { 0 };
+        r.o = &o;
+        CHECK((run_cases_openers(&r) > 0) == ahead);
+        case_opener op;
+        const sb_algo *algo = sb_algo_find("integral");
+        run_cases_begin(&op, algo, cases, CASES, ahead ? 2 : 0);
+        CHECK(op.nthreads == (ahead ? 2 : 0));
+        double opening = 0;
+        for (int k = 0; k < CASES; k++) {
+            run_case *c = run_case_ready(&r, &op, k);
+            CHECK(c == &cases[k]);
+            CHECKF(c->opened == SB_OK && c->load == SB_OK, "case %d: %s", k, c->why_not.msg);
+            CHECK(c->cd.c.reference != NULL && c->cd.c.input->width == 24 + 8 * k);
+            CHECK(strcmp(c->cd.c.image, ims[k].name) == 0);
+            /* the reference is the one a case opened here makes */
+            sb_case_data mine;
+            sb_error err;
+            CHECKF(sb_case_open(&mine, algo, 0, NULL, &images[k], &err) == SB_OK, "%s", err.msg);
+            const sb_integral_out *want = mine.c.reference, *got = c->cd.c.reference;
+            CHECK(memcmp(want->sum, got->sum, (size_t)want->width * want->height * sizeof *want->sum) == 0);
+            sb_case_close(&mine);
+            opening += c->open_ms;
+        }
+        run_cases_end(&r, &op);
+        /* every case's opening is counted once: waited for, or beside the rows */
+        CHECKF(r.spent.references + r.spent.references_beside >= opening - 1.0 &&
+                   r.spent.references + r.spent.references_beside <= opening + 50.0,
+               "references %g + beside %g against %g ms opening", r.spent.references, r.spent.references_beside,
+               opening);
+        free_cases(cases, images);
+    }
+}
+
+/* A batch cut short (a row failed): the opener stops and is joined, and
+ * what it opened can be closed. */
+static void test_cut_short(void)
+{
+    static run_case cases[CASES];
+    static sb_dataset_image ims[CASES];
+    sb_image images[CASES];
+    make_cases(cases, ims, images);
+    sb_bench_opts o = { 0 };
+    o.ahead = SB_AHEAD_ON;
+    bench_run r = { 0 };
+    r.o = &o;
+    case_opener op;
+    run_cases_begin(&op, sb_algo_find("integral"), cases, CASES, 2);
+    CHECK(run_case_ready(&r, &op, 0)->opened == SB_OK);
+    run_cases_end(&r, &op);
+    CHECK(op.next >= 1 && op.next <= CASES + 2);
+    for (int k = 0; k < CASES; k++)               /* opened whole, or never */
+        CHECK(cases[k].ready ? cases[k].opened == SB_OK && cases[k].cd.c.algo : cases[k].cd.c.algo == NULL);
+    free_cases(cases, images);
+}
+
+/* Cases of a pipeline step (mean-shift's flood: its input the filter's
+ * output, both through the memo) opened by two openers at once: each
+ * opened, each step run once an image, all closed. */
+static void test_pipeline_steps_two_openers(void)
+{
+    static run_case cases[CASES];
+    static sb_dataset_image ims[CASES];
+    sb_image images[CASES];
+    memset(cases, 0, sizeof cases);
+    for (int k = 0; k < CASES; k++) {
+        snprintf(ims[k].name, sizeof ims[k].name, "rgb%d", k);
+        test_random_rgb(&images[k], 20 + 4 * k, 12, 70 + (unsigned long long)k);
+        cases[k] = (run_case){ .im = &ims[k], .loaded = &images[k] };
+    }
+    sb_bench_opts o = { 0 };
+    bench_run r = { 0 };
+    r.o = &o;
+    case_opener op;
+    long runs = sb_case_steps_run();
+    run_cases_begin(&op, sb_algo_find("meanshift-flood"), cases, CASES, 2);
+    for (int k = 0; k < CASES; k++) {
+        run_case *c = run_case_ready(&r, &op, k);
+        CHECKF(c->opened == SB_OK && c->cd.c.reference, "case %d: %s", k, c->why_not.msg);
+    }
+    run_cases_end(&r, &op);
+    /* the filter of each image, then the flood's own reference (merge starts from it) */
+    CHECKF(sb_case_steps_run() - runs == 2 * CASES, "%ld memo runs", sb_case_steps_run() - runs);
+    free_cases(cases, images);
+}
+
+/* A thread that spins until told, exempt from the quiet wait or not. */
+static volatile int spin_stop;
+static void *spinner(void *arg)
+{
+    if (arg)
+        sb_host_quiet_exempt_self(1);
+    while (!spin_stop)
+        ;
+    if (arg)
+        sb_host_quiet_exempt_self(0);
+    return NULL;
+}
+
+static double quiet_wait_beside(int exempt)
+{
+    pthread_t t;
+    spin_stop = 0;
+    CHECK(pthread_create(&t, NULL, spinner, exempt ? (void *)1 : NULL) == 0);
+    struct timespec nap = { 0, 5000000 };       /* 5 ms: the spinner has started */
+    nanosleep(&nap, NULL);
+    double waited = sb_host_wait_quiet(SB_QUIET_MAX_MS);
+    spin_stop = 1;
+    pthread_join(t, NULL);
+    return waited;
+}
+
+/* Every device row waits for the process's other threads to stop
+ * spinning (host_noise.h); the opener, busy with a reference, is not one
+ * of them.  Before, every GPU row beside it waited the whole 50 ms. */
+static void test_rows_do_not_wait_for_the_opener(void)
+{
+    double other = quiet_wait_beside(0), opener = quiet_wait_beside(1);
+    CHECKF(other >= SB_QUIET_MAX_MS * 0.9, "waited %g ms for a spinning thread", other);
+    CHECKF(opener < SB_QUIET_MAX_MS * 0.5, "waited %g ms for the exempt opener", opener);
+}
+
+/* The rows of a bench (algorithm, stage, variant, threads, image), one a
+ * line, sorted, with their agreement; "" when the CSV is missing. */
+static void row_keys(const char *csv, char *out, size_t size)
+{
+    char cmd[1500];
+    snprintf(cmd, sizeof cmd, "cut -d, -f1-3,5,6,24 %s | sort", test_shq(csv));
+    out[0] = '\0';
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return;
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    pclose(p);
+}
+
+/* A pipeline step (its input through the memo), two images, host rows:
+ * with the opener and without, the same rows, each exact or the reference. */
+static void test_bench_same_rows(void)
+{
+    const char *a = test_grey_png("ahead-a.png", 40, 30, 5), *b = test_grey_png("ahead-b.png", 48, 32, 6);
+    static char keys[2][8192];
+    for (int ahead = 0; ahead <= 1; ahead++) {
+        const char *dir = test_pathf("ahead-%s", ahead ? "on" : "off");
+        cli_result *r = cli("bench --image %s --image %s --algo meanshift-flood,integral --variant cpu,openmp "
+                            "--threads 1,2 --budget 2 --quiet --stream off --repeat off --ahead %s --results %s",
+                            a, b, ahead ? "on" : "off", test_shq(dir));
+        CHECKF(r->code == 0, "--ahead %s: exit %d: %s", ahead ? "on" : "off", r->code, r->err);
+        char csv[1200];
+        for (int f = 0; f < 2; f++) {
+            snprintf(csv, sizeof csv, "%s/%s.csv", dir, f ? "integral" : "meanshift-flood");
+            row_keys(csv, keys[ahead] + strlen(keys[ahead]), sizeof keys[ahead] - strlen(keys[ahead]));
+        }
+        snprintf(csv, sizeof csv, "%s/env.json", dir);
+        static char env[1 << 16];
+        test_slurp(csv, env, sizeof env);
+        CHECKF(strstr(env, ahead ? "ahead=on" : "ahead=off"), "%.600s", env);
+    }
+    /* two headers; on each image cpu and openmp t2 of meanshift-flood's one
+     * stage and integral's two, and openmp t1 where the sweep is (one image,
+     * the first stage) */
+    CHECKF(test_lines(keys[1]) == 2 + 2 * 2 * 3 + 2, "%s", keys[1]);
+    /* the verdicts may differ on the serial row alone (its run, or its samples) */
+    char *k[2] = { keys[0], keys[1] };
+    for (int i = 0; i < 2; i++)
+        for (char *p; (p = strstr(k[i], ",reference"));)
+            memcpy(p, ",exact    ", 10);
+    CHECKF(strcmp(keys[0], keys[1]) == 0, "off:\n%s\non:\n%s", keys[0], keys[1]);
+    CHECK(!strstr(keys[1], "FAIL") && !strstr(keys[1], "mismatch"));
+}
+
+const sb_test tests_run_ahead[] = {
+    { "run: --ahead opens a batch's cases in order, once each, their references those the caller makes, their "
+      "time counted once", test_opened_in_order_once },
+    { "run: --ahead's two openers open a pipeline step's cases, each step once an image",
+      test_pipeline_steps_two_openers },
+    { "run: a batch cut short stops the --ahead opener, which opens no more", test_cut_short },
+    { "run: a GPU row's wait for quiet CPUs does not wait for the --ahead opener", test_rows_do_not_wait_for_the_opener },
+    { "run: bench with --ahead on and off measures the same rows, each exact (a pipeline step, two images)",
+      test_bench_same_rows },
+};
+const int tests_run_ahead_count = sizeof tests_run_ahead / sizeof tests_run_ahead[0];
