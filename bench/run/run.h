@@ -6,7 +6,10 @@
  *               being resumed), the machine's bandwidth ceilings
  *   plan.c      which rows each (image, stage) takes, and how many in all
  *   case.c      per algorithm, per image, per stage: the serial reference
- *               once (a case), then every planned row against it
+ *               once (a case), then every planned row against it: the
+ *               GPU rows as the cases open, the host rows after them
+ *   ahead.c     a batch's cases opened in order, on threads of their own
+ *               beside the GPU rows (--ahead)
  *   row.c       one row: checked, timed, flagged, appended to the files
  *   rounds.c    a case's host rows, timed in interleaved rounds
  *   repeat.c    the summary image's rows measured again at the end
