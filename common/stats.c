@@ -106,10 +106,59 @@ double sb_mann_whitney(const double *a, int na, const double *b, int nb, double 
     return erfc(z / sqrt(2.0));
 }
 
-static double stats_median_of(double *v, int n)
+/* One bootstrap resample's median, without sorting it: the resample of
+ * x[0..n) (n indices drawn with replacement, as the caller's stream draws
+ * them) is the sorted values sorted[0..n) each taken count[r] times, so
+ * its order statistics are found by walking the counts -- O(n) a round
+ * rather than a sort, and the value a sort would give to the last bit
+ * (sb_quantile_sorted's interpolation between the same two values).
+ * rank[i]: x[i]'s place in sorted; count: n zeros, left zeroed. */
+static double resample_median(const double *sorted, const int *rank, int n, sb_rng *rng, int *count)
 {
-    qsort(v, (size_t)n, sizeof *v, stats_cmp_double);
-    return sb_quantile_sorted(v, n, 0.5);
+    for (int i = 0; i < n; i++)
+        count[rank[sb_rng_below(rng, (uint32_t)n)]]++;
+    double pos = 0.5 * (double)(n - 1);
+    int lo = (int)floor(pos), seen = 0;
+    double v_lo = 0.0, v_hi = 0.0;
+    for (int r = 0, found = 0; r < n; r++) {
+        seen += count[r];
+        if (!found && seen > lo) {
+            v_lo = sorted[r];
+            found = 1;
+        }
+        if (found && seen > lo + 1) {
+            v_hi = sorted[r];
+            break;
+        }
+    }
+    memset(count, 0, (size_t)n * sizeof *count);
+    if (lo >= n - 1)
+        return v_lo;
+    return v_lo + (pos - (double)lo) * (v_hi - v_lo);
+}
+
+/* sorted: x sorted; rank[i]: the place of x[i] in it (ties in distinct
+ * places, each x[i] the first free one of its value). */
+static int sort_with_ranks(const double *x, int n, double *sorted, int *rank)
+{
+    int *taken = calloc((size_t)n, sizeof *taken);
+    if (!taken)
+        return 0;
+    memcpy(sorted, x, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, stats_cmp_double);
+    for (int i = 0; i < n; i++) {
+        int lo = 0, hi = n;                 /* the first place whose value is not below x[i] */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (sorted[mid] < x[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        rank[i] = lo + taken[lo]++;
+    }
+    free(taken);
+    return 1;
 }
 
 void sb_bootstrap_ratio(const double *a, int na, const double *b, int nb, int rounds,
@@ -119,18 +168,17 @@ void sb_bootstrap_ratio(const double *a, int na, const double *b, int nb, int ro
     if (na <= 0 || nb <= 0 || rounds <= 0)
         return;
     double *ratios = malloc((size_t)rounds * sizeof *ratios);
-    double *ra = malloc((size_t)na * sizeof *ra);
-    double *rb = malloc((size_t)nb * sizeof *rb);
-    if (ratios && ra && rb) {
+    double *sa = malloc((size_t)na * sizeof *sa), *sb = malloc((size_t)nb * sizeof *sb);
+    int *rank_a = malloc((size_t)na * sizeof *rank_a), *rank_b = malloc((size_t)nb * sizeof *rank_b);
+    int *count = calloc((size_t)(na > nb ? na : nb), sizeof *count);
+    if (ratios && sa && sb && rank_a && rank_b && count && sort_with_ranks(a, na, sa, rank_a) &&
+        sort_with_ranks(b, nb, sb, rank_b)) {
         sb_rng rng;
         sb_rng_seed(&rng, seed);
         for (int r = 0; r < rounds; r++) {
-            for (int i = 0; i < na; i++)
-                ra[i] = a[sb_rng_below(&rng, (uint32_t)na)];
-            for (int i = 0; i < nb; i++)
-                rb[i] = b[sb_rng_below(&rng, (uint32_t)nb)];
-            double ma = stats_median_of(ra, na);
-            ratios[r] = ma > 0.0 ? stats_median_of(rb, nb) / ma : NAN;
+            double ma = resample_median(sa, rank_a, na, &rng, count);
+            double mb = resample_median(sb, rank_b, nb, &rng, count);
+            ratios[r] = ma > 0.0 ? mb / ma : NAN;
         }
         qsort(ratios, (size_t)rounds, sizeof *ratios, stats_cmp_double);
         double tail = (1.0 - level) / 2.0;
@@ -138,8 +186,11 @@ void sb_bootstrap_ratio(const double *a, int na, const double *b, int nb, int ro
         *hi = sb_quantile_sorted(ratios, rounds, 1.0 - tail);
     }
     free(ratios);
-    free(ra);
-    free(rb);
+    free(sa);
+    free(sb);
+    free(rank_a);
+    free(rank_b);
+    free(count);
 }
 
 void sb_compare_samples(const double *a, int na, const double *b, int nb, double alpha,

@@ -56,6 +56,11 @@ int main(int argc, char **argv)
     /* the benches of the suite run on tiny images: a small probe of the
      * host's copy bandwidth is enough for them (io/env.c) */
     setenv("SB_CEILING_MB", "8", 0);
+    /* and their reports' plots need not be drawn: their scripts and data
+     * are written (report_plots.c); test_plots_in_one_gnuplot draws, and
+     * CI's make bench draws a whole report's (70 PNGs: 2 s a report, some
+     * 30 reports in the suite) */
+    setenv("SB_PLOTS", "scripts", 0);
     /* the CPU suite reads the same on a GPU host as on CI: the GPU hidden
      * from the CUDA runtime of every segbench it runs (its tests of "a
      * machine without a GPU" failed on the H200 host; test_gpu is the GPU's

@@ -356,3 +356,4 @@ sb_status sb_env_write_json(const sb_env *env, const char *path, sb_error *err)
 
 const char *sb_env_build_commit(void) { return SB_BUILD_COMMIT; }
 const char *sb_env_build_cuda_archs(void) { return SB_BUILD_CUDA_ARCHS; }
+const char *sb_env_build_nvcc_version(void) { return SB_BUILD_NVCC_VERSION; }

@@ -65,6 +65,8 @@ void sb_env_print_json(const sb_env *env, FILE *fp);
 const char *sb_env_build_commit(void);
 /* The CUDA targets it was built for ("90", "75 80 86 89 90"), or "none". */
 const char *sb_env_build_cuda_archs(void);
+/* The nvcc this binary was built with ("none": none found). */
+const char *sb_env_build_nvcc_version(void);
 
 /* "NVIDIA H100 80GB HBM3" -> "h100-80gb-hbm3". */
 void sb_env_slug(const char *name, char *out, size_t size);

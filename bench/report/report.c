@@ -673,9 +673,6 @@ static int published_sets(const char *root)
     return kept;
 }
 
-static const char *const NO_GNUPLOT = "segbench report: gnuplot not found: tables only; plots not redrawn "
-                                      "(install with: apt-get install gnuplot-nox)\n";
-
 sb_status sb_report_result_set(const char *results, const char *out, const char *baseline, sb_error *err)
 {
     int csvs = 0;
@@ -707,9 +704,7 @@ sb_status sb_report_result_set(const char *results, const char *out, const char 
         snprintf(out_dir, sizeof out_dir, "report/%.*s", (int)(results + len - base), base);
     else if (sb_path(out_dir, err, "%.*s/report", (int)len, results))
         return err->status;
-    int gnuplot = sb_find_program("gnuplot", NULL, 0);
-    if (!gnuplot)
-        fputs(NO_GNUPLOT, stderr);
+    int gnuplot = report_gnuplot();
     /* a published set is in MACHINES.md; another has its own page beside
      * its report: itself beside the published sets */
     const char *published_root = in_report ? root : "results";
@@ -736,9 +731,7 @@ sb_status sb_report_all(const char *root, const char *out, const char *baseline,
         return sb_fail(err, SB_ERR_IO, "%s/ holds no result sets; run 'make bench' first", root);
     }
     const char *report_root = out ? out : "report";
-    int gnuplot = sb_find_program("gnuplot", NULL, 0);
-    if (!gnuplot)
-        fputs(NO_GNUPLOT, stderr);
+    int gnuplot = report_gnuplot();
     int published = 0;
     for (int i = 0; i < ndirs; i++)
         published += is_published(root, dirs[i]);

@@ -37,7 +37,7 @@ static void cell_speed(FILE *md, double x) { x > 0 ? fprintf(md, " %.2fx |", x) 
 static sb_status leaderboard_plot(const grade_class_row *rows, int n, const char *variant, const char *dir,
                                   const char *name, FILE *md, sb_error *err)
 {
-    plot_ctx pc = { .dir = dir, .gnuplot = sb_find_program("gnuplot", NULL, 0) };
+    plot_ctx pc = { .dir = dir, .gnuplot = report_gnuplot() };
     FILE *fp;
     sb_status st = report_plot_data_open(&pc, name, &fp, err);
     if (st)

@@ -35,6 +35,10 @@ typedef struct plot_ctx {
 
 extern const char *const REPORT_PLOT_HEAD;
 /* Write plots/<name>.gp and queue it for gnuplot (or note it as missing). */
+/* Draw the plots?  gnuplot is on PATH and SB_PLOTS is not "scripts"
+ * (then the scripts and data are written and nothing is drawn: the test
+ * suite's many small reports); where gnuplot is missing, said once. */
+int report_gnuplot(void);
 sb_status report_plot_run(plot_ctx *pc, const char *name, const char *script, sb_error *err);
 /* Draw every queued plot: one gnuplot for all of them (a gnuplot costs
  * ~70 ms to start, and a report draws hundreds), and each alone, to find

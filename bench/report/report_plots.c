@@ -19,6 +19,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
+int report_gnuplot(void)
+{
+    const char *plots = getenv("SB_PLOTS");
+    if (plots && strcmp(plots, "scripts") == 0)
+        return 0;             /* asked for: scripts and data only (the test suite's reports) */
+    if (sb_find_program("gnuplot", NULL, 0))
+        return 1;
+    fputs("segbench report: gnuplot not found: tables only; plots not redrawn (install with: apt-get install "
+          "gnuplot-nox)\n", stderr);
+    return 0;
+}
+
 /* gnuplot on plots/<name>.gp alone: drawn, or counted missing. */
 static void plot_draw_one(plot_ctx *pc, const char *name)
 {

@@ -5,6 +5,7 @@
 #include "segbench/stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static void test_summary(void)
 {
@@ -76,8 +77,70 @@ static void test_rse(void)
     CHECK(isinf(sb_median_rel_se(&one)));
 }
 
+/* The bootstrap as written first: each resample drawn, sorted, its
+ * median read (the definition the interval follows). */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double sorted_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return sb_quantile_sorted(v, n, 0.5);
+}
+
+static void bootstrap_by_sorting(const double *a, int na, const double *b, int nb, int rounds,
+                                 unsigned long long seed, double *lo, double *hi)
+{
+    double *ratios = malloc((size_t)rounds * sizeof *ratios), ra[64], rb[64];
+    sb_rng rng;
+    sb_rng_seed(&rng, seed);
+    for (int r = 0; r < rounds; r++) {
+        for (int i = 0; i < na; i++)
+            ra[i] = a[sb_rng_below(&rng, (uint32_t)na)];
+        for (int i = 0; i < nb; i++)
+            rb[i] = b[sb_rng_below(&rng, (uint32_t)nb)];
+        double ma = sorted_median(ra, na);
+        ratios[r] = ma > 0 ? sorted_median(rb, nb) / ma : NAN;
+    }
+    qsort(ratios, (size_t)rounds, sizeof *ratios, cmp_double);
+    double tail = (1.0 - 0.95) / 2.0;          /* as sb_bootstrap_ratio reads a 95 % level */
+    *lo = sb_quantile_sorted(ratios, rounds, tail);
+    *hi = sb_quantile_sorted(ratios, rounds, 1.0 - tail);
+    free(ratios);
+}
+
+/* The bootstrap reads each resample's median from its counts instead of
+ * sorting it (compare took 5 s on a small bench's 100 rows, 0.25 s now):
+ * the same interval to the last bit, ties, zeros and one sample included. */
+static void test_bootstrap_counts_equal_sorting(void)
+{
+    sb_rng g;
+    sb_rng_seed(&g, 2026);
+    int differ = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        int na = 1 + (int)sb_rng_below(&g, 60), nb = 1 + (int)sb_rng_below(&g, 60);
+        double a[64], b[64];
+        for (int i = 0; i < na; i++)
+            a[i] = trial % 3 == 0 ? (double)sb_rng_below(&g, 4) : 1.0 + sb_rng_unit(&g);
+        for (int i = 0; i < nb; i++)
+            b[i] = trial % 3 == 0 ? (double)sb_rng_below(&g, 4) : 1.0 + sb_rng_unit(&g);
+        double lo1, hi1, lo2, hi2;
+        bootstrap_by_sorting(a, na, b, nb, 300, 7 + (unsigned long long)trial, &lo1, &hi1);
+        sb_bootstrap_ratio(a, na, b, nb, 300, 0.95, 7 + (unsigned long long)trial, &lo2, &hi2);
+        int same = (lo1 == lo2 || (isnan(lo1) && isnan(lo2))) && (hi1 == hi2 || (isnan(hi1) && isnan(hi2)));
+        CHECKF(same || differ++, "trial %d (%d and %d samples): [%.17g, %.17g] by sorting, [%.17g, %.17g] by counts",
+               trial, na, nb, lo1, hi1, lo2, hi2);
+    }
+    CHECKF(differ == 0, "%d of 200 intervals differ", differ);
+}
+
 const sb_test tests_stats[] = {
     { "stats: median, quartiles, extremes", test_summary },
+    { "stats: the bootstrap's counted resamples give the sorted resamples' interval, to the bit",
+      test_bootstrap_counts_equal_sorting },
     { "stats: Mann-Whitney separates different samples, not equal ones", test_mann_whitney },
     { "stats: verdicts need significance, a clear interval and a practical difference", test_verdicts },
     { "stats: stopping rule (relative standard error of the median)", test_rse },
