@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,32 +13,37 @@
 #include <unistd.h>
 
 /* Temporary files being written, for the signal handler: an interrupted
- * run must not leave hidden ".name.tmp.XXXXXX" files behind. */
+ * run must not leave hidden ".name.tmp.XXXXXX" files behind.  Slots are
+ * claimed with a compare-and-swap: bench writes the gallery's pictures on
+ * its openers' threads while the main thread writes its logs. */
 enum { TRACKED_MAX = 32 };
-static const char *volatile tracked[TRACKED_MAX];
+static _Atomic(const char *) tracked[TRACKED_MAX];
 
 void sb_temp_track(const char *tmp_path)
 {
-    for (int i = 0; i < TRACKED_MAX; i++)
-        if (!tracked[i]) {
-            tracked[i] = tmp_path;
+    for (int i = 0; i < TRACKED_MAX; i++) {
+        const char *free_slot = NULL;
+        if (atomic_compare_exchange_strong(&tracked[i], &free_slot, tmp_path))
             return;
-        }
+    }
 }
 
 void sb_temp_untrack(const char *tmp_path)
 {
-    for (int i = 0; i < TRACKED_MAX; i++)
-        if (tracked[i] == tmp_path)
-            tracked[i] = NULL;
+    for (int i = 0; i < TRACKED_MAX; i++) {
+        const char *mine = tmp_path;
+        atomic_compare_exchange_strong(&tracked[i], &mine, NULL);
+    }
 }
 
 /* Only async-signal-safe calls: unlink, signal, raise. */
 static void remove_temps_and_die(int sig)
 {
-    for (int i = 0; i < TRACKED_MAX; i++)
-        if (tracked[i])
-            unlink(tracked[i]);
+    for (int i = 0; i < TRACKED_MAX; i++) {
+        const char *path = atomic_load(&tracked[i]);
+        if (path)
+            unlink(path);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }

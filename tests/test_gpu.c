@@ -751,6 +751,8 @@ int main(int argc, char **argv)
         { "gpu: stream: every CUDA variant, 1 and 3 frames in flight and 2 in turn, each frame agrees with its own "
           "reference",
           test_gpu_stream_in_flight },
+        { "gpu: bench makes a scene's frames' references beside the GPU rows where its CPU stream row is left out",
+          test_gpu_bench_frames_ahead },
     };
     const sb_test *groups[] = { gpu_tests };
     const int counts[] = { sizeof gpu_tests / sizeof gpu_tests[0] };

@@ -11,6 +11,9 @@
 #include "io/results.h"
 
 
+/* GPU tests kept beside the CPU tests of their subject, listed by test_gpu.c. */
+void test_gpu_bench_frames_ahead(void);
+
 /* Shared helpers (test_util.c). */
 /* A new row of rows with its key (algorithm, stage, variant, backend,
  * threads, image) and size, the rest zero; NULL when out of memory. */

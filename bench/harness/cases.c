@@ -32,6 +32,7 @@ typedef struct sb_step_memo {
     void *out;                    /* its reference output */
     sb_run_times times;           /* the reference run's parts (host clock) */
     int holders;
+    int making;                   /* its reference is being run (outside the lock) */
     unsigned long used;           /* when last taken (memo_clock) */
 } sb_step_memo;
 
@@ -42,10 +43,14 @@ enum { MEMO_SLOTS = 64 };
 static sb_step_memo memo[MEMO_SLOTS];
 static long memo_runs;
 static unsigned long memo_clock;
-/* Held while a case that uses the memo is opened (the memo's entries
- * found, made, taken) and while one lets its entries go: bench opens the
- * next cases on threads of their own (run/ahead.c). */
+/* Held while the memo's entries are found, reserved, taken or let go --
+ * not while an entry's reference runs: bench opens the next cases on
+ * threads of their own (run/ahead.c), and the filter's reference of one
+ * image takes seconds that another's need not wait for.  An entry being
+ * made is held by its maker (never replaced); a case that wants the same
+ * one waits for it on `made`. */
 static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t made = PTHREAD_COND_INITIALIZER;
 
 long sb_case_steps_run(void) { return memo_runs; }
 
@@ -85,20 +90,28 @@ static void memo_release_all(void)
         memo_clear(&memo[i]);
 }
 
-/* The reference output of `algo` on `in` with `params`, held for the caller. */
-static sb_status step_output(const sb_algo *algo, const sb_image *in, const void *params, sb_step_memo **held,
-                             sb_error *err)
+/* The entry holding `algo`'s output on `in` with `params` (one being made
+ * waited for), or NULL; under the lock. */
+static sb_step_memo *memo_find(const sb_algo *algo, const sb_image *in, const void *params)
 {
     for (int i = 0; i < MEMO_SLOTS; i++) {
         sb_step_memo *m = &memo[i];
         if (m->algo == algo && !memcmp(m->params, params, algo->params_size) && same_image(&m->in, in)) {
-            m->holders++;
-            m->used = ++memo_clock;
-            *held = m;
-            return SB_OK;
+            if (!m->making)
+                return m;
+            pthread_cond_wait(&made, &memo_lock);    /* its maker lets go of the lock while it runs */
+            i = -1;                                  /* and may have failed and cleared it: look again */
         }
     }
-    sb_step_memo *m = NULL;                  /* a free entry: an empty one, else the least recently used */
+    return NULL;
+}
+
+/* A free entry reserved for `algo` on a copy of `in` with `params`, held
+ * by the caller and marked as being made; under the lock. */
+static sb_status memo_reserve(const sb_algo *algo, const sb_image *in, const void *params, sb_step_memo **out,
+                              sb_error *err)
+{
+    sb_step_memo *m = NULL;                  /* an empty one, else the least recently used */
     for (int i = 0; i < MEMO_SLOTS; i++)
         if (!memo[i].holders && (!m || memo[i].used < m->used))
             m = &memo[i];
@@ -115,24 +128,52 @@ static sb_status step_output(const sb_algo *algo, const sb_image *in, const void
     static int at_exit;         /* after the first pinned allocation, so after CUDA's own */
     if (!st && !at_exit)
         at_exit = atexit(memo_release_all) == 0;
-    if (!st) {
-        sb_case c = { 0 };
-        c.algo = algo;
-        c.params = m->params;
-        c.input = &m->in;
-        sb_output_poison(m->out);             /* as a case's reference: what it leaves unwritten shows */
-        st = run_reference(&c, sb_reference_variant(algo), m->out, &m->times, err);
-        memo_runs++;
-    }
     if (st) {
         memo_clear(m);
         return st;
     }
     m->algo = algo;
     m->holders = 1;
+    m->making = 1;
     m->used = ++memo_clock;
-    *held = m;
+    *out = m;
     return SB_OK;
+}
+
+/* The reference output of `algo` on `in` with `params`, held for the
+ * caller: found, or reserved and run here with the lock let go. */
+static sb_status step_output(const sb_algo *algo, const sb_image *in, const void *params, sb_step_memo **held,
+                             sb_error *err)
+{
+    pthread_mutex_lock(&memo_lock);
+    sb_step_memo *m = memo_find(algo, in, params);
+    if (m) {
+        m->holders++;
+        m->used = ++memo_clock;
+        *held = m;
+        pthread_mutex_unlock(&memo_lock);
+        return SB_OK;
+    }
+    sb_status st = memo_reserve(algo, in, params, &m, err);
+    pthread_mutex_unlock(&memo_lock);
+    if (st)
+        return st;
+    sb_case c = { 0 };
+    c.algo = algo;
+    c.params = m->params;
+    c.input = &m->in;
+    sb_output_poison(m->out);             /* as a case's reference: what it leaves unwritten shows */
+    st = run_reference(&c, sb_reference_variant(algo), m->out, &m->times, err);
+    pthread_mutex_lock(&memo_lock);
+    memo_runs++;
+    m->making = 0;
+    if (st)
+        memo_clear(m);
+    else
+        *held = m;
+    pthread_cond_broadcast(&made);
+    pthread_mutex_unlock(&memo_lock);
+    return st;
 }
 
 /* Does a pipeline start from this algorithm's output at this stage: is it
@@ -244,24 +285,27 @@ static sb_status colour_and_luma(sb_case_data *cd, const sb_image *loaded, sb_er
     return SB_OK;
 }
 
-/* The case's holds on the memo let go and its memory freed (the memo's
- * lock held by the caller where the case used it). */
+/* The case's holds on the memo let go and its memory freed. */
 static void case_release(sb_case_data *cd)
 {
-    if (cd->reference_memo)
-        cd->reference_memo->holders--;
-    else if (cd->reference)
+    if (cd->reference_memo || cd->steps) {
+        pthread_mutex_lock(&memo_lock);
+        if (cd->reference_memo)
+            cd->reference_memo->holders--;
+        for (int i = 0; i < cd->steps; i++)
+            cd->step[i]->holders--;
+        pthread_mutex_unlock(&memo_lock);
+    } else if (cd->reference) {
         sb_output_free(cd->reference);
-    for (int i = 0; i < cd->steps; i++)
-        cd->step[i]->holders--;
+    }
     sb_host_free(cd->input.data);
     sb_host_free(cd->colour.data);
     free(cd->params);
     memset(cd, 0, sizeof *cd);
 }
 
-static sb_status case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
-                           const sb_image *loaded, sb_error *err)
+sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
+                       const sb_image *loaded, sb_error *err)
 {
     memset(cd, 0, sizeof *cd);
     cd->c.algo = algo;
@@ -314,27 +358,7 @@ static sb_status case_open(sb_case_data *cd, const sb_algo *algo, int stage, con
     return SB_OK;
 }
 
-sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
-                       const sb_image *loaded, sb_error *err)
-{
-    int memo_used = sb_case_uses_memo(algo, stage);
-    if (memo_used)
-        pthread_mutex_lock(&memo_lock);
-    sb_status st = case_open(cd, algo, stage, params, loaded, err);
-    if (memo_used)
-        pthread_mutex_unlock(&memo_lock);
-    return st;
-}
-
-void sb_case_close(sb_case_data *cd)
-{
-    int memo_held = cd->reference_memo || cd->steps;
-    if (memo_held)
-        pthread_mutex_lock(&memo_lock);
-    case_release(cd);
-    if (memo_held)
-        pthread_mutex_unlock(&memo_lock);
-}
+void sb_case_close(sb_case_data *cd) { case_release(cd); }
 
 /* ---- the memory budget ---- */
 

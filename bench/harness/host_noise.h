@@ -77,12 +77,14 @@ double sb_host_memory_slowdown(void);
  * /proc): nothing waited then. */
 double sb_host_wait_quiet(double max_ms);
 /* The calling thread (on: 1) is no longer one that sb_host_wait_quiet
- * waits for; on: 0 ends that.  Up to four threads at a time: bench's case
- * openers (run/ahead.c), whose serial references run beside the GPU rows
- * on purpose, each on a core of its own -- before, every GPU row waited
- * the whole SB_QUIET_MAX_MS for them (10 s of a 128 s run on the H200
- * host). */
+ * waits for; on: 0 ends that.  Up to sixteen threads at a time: bench's
+ * case openers (run/ahead.c) and stream frames' makers (run/
+ * frames_ahead.c, and the workers they start: frames.c), whose serial
+ * references run beside the GPU rows on purpose, each on a core of its
+ * own -- before, every GPU row waited the whole SB_QUIET_MAX_MS for them
+ * (10 s of a 128 s run on the H200 host).  _is_self: is the caller one. */
 void sb_host_quiet_exempt_self(int on);
+int sb_host_quiet_exempt_is_self(void);
 
 /* The steal time so far, in milliseconds, summed over the CPUs named in
  * cpus[0..n) (/proc/stat's cpuN lines); -1 when not known.  Its

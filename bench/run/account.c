@@ -87,8 +87,8 @@ void run_account_text(const bench_run *r, char *line, size_t line_size, char *js
     if (a->references_beside >= 500.0)
         snprintf(beside, sizeof beside, " (and %.0f s more beside the GPU rows: --ahead)", a->references_beside / 1e3);
     snprintf(line, line_size,
-             "where the time went (%.0f s): serial references and pipeline inputs %.0f s%s, rows %.0f s, kernel census "
-             "%.0f s, gallery and quality %.0f s, repeatability %.0f s, stream rows %.0f s, the rest %.0f s (images, bandwidth ceilings, "
+             "where the time went (%.0f s): serial references, pipeline inputs and pictures %.0f s%s, rows %.0f s, "
+             "kernel census %.0f s, gallery and quality files %.0f s, repeatability %.0f s, stream rows %.0f s, the rest %.0f s (images, bandwidth ceilings, "
              "files)\n"
              "  rows by step: check %.0f s, warm-up %.0f, timed %.0f, per frame %.0f, cold runs %.0f; by kind: "
              "serial %.0f s, CPU threads %.0f (the sweep's smaller counts %.0f), GPU %.0f\n"

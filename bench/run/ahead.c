@@ -9,8 +9,8 @@
  * on a core of its own: the run takes about the longer of the two, not
  * their sum.  No host row shares the CPUs with them -- host rows are
  * measured after the batch's last reference (case.c), the openers joined.
- * Cases that go through the pipeline memo are opened one at a time
- * (harness/cases.c holds a lock for them). */
+ * Two cases that need one pipeline step's output on one image share its
+ * run: the second waits for the first (harness/cases.c). */
 #include "run/state.h"
 
 #include "harness/host_noise.h"
@@ -22,7 +22,8 @@
 #include <string.h>
 
 /* One case, opened: its image loaded at the first case that needs it (one
- * loader at a time: two stages of an image share it), then sb_case_open. */
+ * loader at a time: two stages of an image share it), then sb_case_open,
+ * then its reference's pictures (pictures.c). */
 static void open_case(case_opener *op, run_case *k)
 {
     double t0 = sb_clock_ms();
@@ -32,8 +33,10 @@ static void open_case(case_opener *op, run_case *k)
     pthread_mutex_unlock(&op->loading);
     if (!k->load) {
         k->opened = sb_case_open(&k->cd, op->algo, k->stage, k->params, k->loaded, &k->why_not);
-        if (k->opened == SB_OK)
+        if (k->opened == SB_OK) {
             k->cd.c.image = k->im->name;
+            run_case_pictures(op->r, op->algo, k);
+        }
     }
     k->open_ms = sb_clock_ms() - t0;
 }
@@ -61,9 +64,11 @@ static void *opener_main(void *arg)
     return NULL;
 }
 
-void run_cases_begin(case_opener *op, const sb_algo *algo, run_case *cases, int n, int openers)
+void run_cases_begin(case_opener *op, const bench_run *r, const sb_algo *algo, run_case *cases, int n,
+                     int openers)
 {
     memset(op, 0, sizeof *op);
+    op->r = r;
     op->algo = algo;
     op->cases = cases;
     op->n = n;
@@ -113,16 +118,19 @@ void run_cases_end(bench_run *r, case_opener *op)
     pthread_mutex_destroy(&op->lock);
 }
 
+/* One opener for every SB_AHEAD_CORES_EACH cores, at least one and at
+ * most RUN_OPENERS_MAX: with the stream frames' references made beside
+ * them as many again (streams.c), at most half the cores are busy beside
+ * the GPU row's own thread. */
 int run_cases_openers(const bench_run *r)
 {
-    int cores = sb_usable_cores();
+    int cores = sb_usable_cores(), n = cores / SB_AHEAD_CORES_EACH;
+    n = n < 1 ? 1 : n > RUN_OPENERS_MAX ? RUN_OPENERS_MAX : n;
     switch (r->o->ahead) {
-    case SB_AHEAD_ON: return cores >= SB_AHEAD_TWO_CORES ? 2 : 1;
+    case SB_AHEAD_ON: return n;
     case SB_AHEAD_OFF: return 0;
     default:
         /* a GPU to keep busy, and cores to spare beside its host thread */
-        if (r->stream == NULL || cores < SB_AHEAD_MIN_CORES)
-            return 0;
-        return cores >= SB_AHEAD_TWO_CORES ? 2 : 1;
+        return r->stream == NULL || cores < SB_AHEAD_CORES_EACH ? 0 : n;
     }
 }

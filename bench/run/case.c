@@ -125,7 +125,6 @@ static sb_status first_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_r
     }
     if (k->opened)
         return sb_fail(err, k->opened, "%s", k->why_not.msg);
-    run_note_reference(r, k->stage, k->im, k->cd.c.ref_times.run_ms);
     sb_status st = SB_OK;
     for (int j = 0; j < k->nplan && !st; j++)
         if (first_pass_row(r, &k->plan[j]))
@@ -140,11 +139,7 @@ static sb_status second_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_
     const sb_case *c = &k->cd.c;
     run_limit_host_rows(r, algo, k->stage, k->im, c->ref_times.run_ms, rows, k->plan, &k->nplan);
     double t0 = sb_clock_ms();
-    sb_status st = SB_OK;
-    if (k->stage == 0 && k->im->gallery && r->have_gallery && algo->gallery)
-        st = run_gallery(r, algo, k->im, c, err);
-    if (!st && algo->quality && !o->check_only)
-        st = run_quality(r, algo, k->im, c, err);
+    sb_status st = run_case_pictures_record(r, algo, k, err);
     r->spent.pictures += sb_clock_ms() - t0;
     /* host rows in interleaved rounds (rounds.c), then the rest one by one */
     static planned_row host[RUN_MAX_CASE_ROWS];
@@ -160,6 +155,9 @@ static sb_status second_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_
     return st;
 }
 
+/* The batch's cases, the last batch's stream frames made beside its GPU
+ * rows (frames_ahead.c) once the first reference is noted to predict
+ * from. */
 static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end, sb_rows *rows, sb_error *err)
 {
     sb_image *images = calloc((size_t)(end - from), sizeof *images);
@@ -169,10 +167,18 @@ static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end,
                                    : sb_fail(err, SB_ERR_NOMEM, "out of memory");
     if (!st && n > 0) {
         case_opener op;
-        run_cases_begin(&op, algo, cases, n, run_cases_openers(r));
-        for (int k = 0; k < n && !st; k++)
-            st = first_pass(r, algo, run_case_ready(r, &op, k), rows, err);
+        int openers = run_cases_openers(r), frames_ahead = openers > 0 && end == r->ds.count;
+        run_cases_begin(&op, r, algo, cases, n, openers);
+        for (int k = 0; k < n && !st; k++) {
+            run_case *c = run_case_ready(r, &op, k);
+            if (c->opened == SB_OK && !c->load)
+                run_note_reference(r, c->stage, c->im, c->cd.c.ref_times.run_ms);
+            if (frames_ahead && r->nref_runs > 0 && !r->frames_ahead)
+                run_frames_ahead_begin(r, algo);
+            st = first_pass(r, algo, c, rows, err);
+        }
         run_cases_end(r, &op);
+        run_frames_ahead_join(r);
         for (int k = 0; k < n && !st; k++)
             if (cases[k].opened == SB_OK && !cases[k].load && cases[k].cd.c.algo)
                 st = second_pass(r, algo, &cases[k], rows, err);
@@ -182,6 +188,7 @@ static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end,
             sb_case_close(&cases[k].cd);
         free(cases[k].params);
         free(cases[k].plan);
+        free(cases[k].gallery_lines);
     }
     for (int i = 0; images && i < end - from; i++)
         if (images[i].data)

@@ -1,6 +1,10 @@
 /* pictures.c - what a run shows besides times: the gallery of the
  * reference's pictures, and the quality of its output against the
- * image's ground truth (<algo>.quality.csv). */
+ * image's ground truth (<algo>.quality.csv).  Both are made as a case
+ * opens (ahead.c: on an opener's thread, beside the GPU rows, where the
+ * run has them) and recorded in the cases' order in their second pass
+ * (case.c), so the gallery's index and the quality file read the same
+ * however many threads made them. */
 #include "run/state.h"
 
 #include "algos/quality.h"
@@ -9,33 +13,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* The gallery: the reference's pictures for images marked for it. */
-sb_status run_gallery(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
-                      sb_error *err)
-{
-    char dir[SB_PATH_MAX], prefix[256];
-    sb_status st = sb_path(dir, err, "%s/gallery", r->results_dir);
-    if (st)
-        return st;
-    snprintf(prefix, sizeof prefix, "%s-%s", algo->name, im->name);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem)
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
-    st = algo->gallery(dir, prefix, c->input, c->params, c->reference, mem, err);
-    fclose(mem);
-    FILE *index = st ? NULL : sb_gallery_index_redo(&r->gallery, algo->name, im->name);
-    for (char *line = buf, *next; index && line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        fprintf(index, "%s\t%s\t%s\n", algo->name, im->name, line);
-    }
-    free(buf);
-    return st;
-}
 
 /* The image's ground-truth labels (or foreground mask), when the manifest
  * names them. */
@@ -60,27 +37,71 @@ static sb_status load_truth(const sb_dataset_image *im, int mask, sb_labels *tru
     return st;
 }
 
-/* The quality of the reference's output on this image and stage, appended
- * to <algo>.quality.csv (once: a resumed run does not repeat it). */
-sb_status run_quality(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
-                      sb_error *err)
+/* The gallery's pictures of the case written, their index lines kept. */
+static sb_status make_gallery(const bench_run *r, const sb_algo *algo, run_case *k, sb_error *err)
+{
+    char dir[SB_PATH_MAX], prefix[256];
+    sb_status st = sb_path(dir, err, "%s/gallery", r->results_dir);
+    if (st)
+        return st;
+    snprintf(prefix, sizeof prefix, "%s-%s", algo->name, k->im->name);
+    size_t len = 0;
+    FILE *mem = open_memstream(&k->gallery_lines, &len);
+    if (!mem)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    const sb_case *c = &k->cd.c;
+    st = algo->gallery(dir, prefix, c->input, c->params, c->reference, mem, err);
+    fclose(mem);
+    return st;
+}
+
+/* The quality of the reference's output, unless the quality file has it
+ * already (a resumed run does not repeat it). */
+static sb_status make_quality(const bench_run *r, const sb_algo *algo, run_case *k, sb_error *err)
 {
     char key[300];
-    snprintf(key, sizeof key, "\n%s,%s,%s,", algo->name, algo->stages[c->stage], im->name);
+    snprintf(key, sizeof key, "\n%s,%s,%s,", algo->name, algo->stages[k->stage], k->im->name);
     if (r->quality_text && strstr(r->quality_text, key))
         return SB_OK;
     sb_labels truth = { 0 };
     int have;
-    sb_status st = load_truth(im, algo->truth_is_mask, &truth, &have, err);
-    sb_quality measures;
+    sb_status st = load_truth(k->im, algo->truth_is_mask, &truth, &have, err);
+    const sb_case *c = &k->cd.c;
     if (!st)
-        st = algo->quality(c->input, c->params, c->reference, have ? &truth : NULL, &measures, err);
-    if (!st) {
-        sb_quality_put(r->quality_log.fp, algo->name, algo->stages[c->stage], im->name, c->input->width,
-                       c->input->height, &measures);
-        st = sb_csv_log_flush(&r->quality_log, err);
-    }
+        st = algo->quality(c->input, c->params, c->reference, have ? &truth : NULL, &k->quality, err);
+    k->have_quality = st == SB_OK;
     if (have)
         sb_labels_free(&truth);
     return st;
+}
+
+void run_case_pictures(const bench_run *r, const sb_algo *algo, run_case *k)
+{
+    k->pictures = SB_OK;
+    if (k->stage == 0 && k->im->gallery && r->have_gallery && algo->gallery)
+        k->pictures = make_gallery(r, algo, k, &k->pictures_err);
+    if (!k->pictures && algo->quality && !r->o->check_only)
+        k->pictures = make_quality(r, algo, k, &k->pictures_err);
+}
+
+sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *k, sb_error *err)
+{
+    if (k->pictures)
+        return sb_fail(err, k->pictures, "%s", k->pictures_err.msg);
+    FILE *index = k->gallery_lines ? sb_gallery_index_redo(&r->gallery, algo->name, k->im->name) : NULL;
+    for (char *line = k->gallery_lines, *next; index && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        fprintf(index, "%s\t%s\t%s\n", algo->name, k->im->name, line);
+    }
+    free(k->gallery_lines);
+    k->gallery_lines = NULL;
+    if (!k->have_quality)
+        return SB_OK;
+    k->have_quality = 0;
+    const sb_image *in = k->cd.c.input;
+    sb_quality_put(r->quality_log.fp, algo->name, algo->stages[k->stage], k->im->name, in->width, in->height,
+                   &k->quality);
+    return sb_csv_log_flush(&r->quality_log, err);
 }

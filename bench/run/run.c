@@ -222,6 +222,7 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
         double t1 = sb_clock_ms();
         if (!st && o->stream != SB_STREAM_OFF)
             st = run_streams(r, algo, err);
+        run_frames_ahead_drop(r);
         run_account_algo(r, algo->name, t1 - t0, sb_clock_ms() - t1);
     }
     if (!st && o->stream != SB_STREAM_ONLY)

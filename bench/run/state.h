@@ -8,6 +8,7 @@
 #include "base/files.h"
 #include "harness/cases.h"
 #include "harness/dataset.h"
+#include "harness/frames.h"
 #include "io/dir_lock.h"
 #include "io/env.h"
 #include "io/gallery_index.h"
@@ -82,6 +83,7 @@ typedef struct bench_run {
      * stage: --host-limit predicts a stream row's frames from them */
     struct ref_run { int stage; double pixels, ms; } ref_runs[RUN_REF_RUNS];
     int nref_runs;
+    struct frames_ahead *frames_ahead;   /* its stream frames' references made ahead (frames_ahead.c) */
 } bench_run;
 
 /* start.c: the results folder (a published one spared), its lock, the
@@ -118,15 +120,21 @@ typedef struct run_case {
     sb_error why_not;
     sb_status load;               /* the image could not be loaded (load_err): the run stops */
     sb_error load_err;
-    double open_ms;
+    char *gallery_lines;          /* its pictures' gallery index lines (pictures.c) */
+    sb_quality quality;           /* its reference's quality, where have_quality */
+    int have_quality;
+    sb_status pictures;           /* how making them ended (pictures_err) */
+    sb_error pictures_err;
+    double open_ms;               /* its opening: image, reference, pictures */
     int ready;                    /* opened (or failed to), under the opener's lock */
 } run_case;
 
 /* ahead.c: the cases of a batch opened in order, ahead of the rows by
  * threads of their own (run_cases_openers: how many), or each by
- * run_case_ready.  With a GPU, one opener from 4 cores, two from 8. */
-enum { SB_AHEAD_MIN_CORES = 4, SB_AHEAD_TWO_CORES = 8, RUN_OPENERS_MAX = 2 };
+ * run_case_ready.  With a GPU, one opener for every 4 cores, at most 3. */
+enum { SB_AHEAD_CORES_EACH = 4, RUN_OPENERS_MAX = 3 };
 typedef struct case_opener {
+    const bench_run *r;
     const sb_algo *algo;
     run_case *cases;
     int n;
@@ -140,7 +148,8 @@ typedef struct case_opener {
     double busy_ms, waited_ms;    /* the openers' time, and the caller's waiting for them */
 } case_opener;
 int run_cases_openers(const bench_run *r);
-void run_cases_begin(case_opener *op, const sb_algo *algo, run_case *cases, int n, int openers);
+void run_cases_begin(case_opener *op, const bench_run *r, const sb_algo *algo, run_case *cases, int n,
+                     int openers);
 /* Case k, opened (or failed to): waited for, or opened now. */
 run_case *run_case_ready(bench_run *r, case_opener *op, int k);
 /* The openers stopped and joined: no case is opened after this. */
@@ -180,14 +189,29 @@ sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err);
 void run_close_logs(bench_run *r);
 sb_status run_write_json(const bench_run *r, const sb_algo *algo, sb_error *err);
 
-/* pictures.c */
-sb_status run_gallery(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
-                      sb_error *err);
-sb_status run_quality(bench_run *r, const sb_algo *algo, const sb_dataset_image *im, const sb_case *c,
-                      sb_error *err);
+/* pictures.c: the case's gallery pictures written and its quality
+ * measured, as it opens (how that ended kept in the case); then, in
+ * the cases' order, the gallery's index lines and the quality's row. */
+void run_case_pictures(const bench_run *r, const sb_algo *algo, run_case *k);
+sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *k, sb_error *err);
 
-/* streams.c: the algorithm's stream rows, into <algo>.stream.csv. */
+/* streams.c: the algorithm's stream rows, into <algo>.stream.csv.
+ * run_stream_frames_unrowed: does the scene stream with GPU rows while
+ * --host-limit leaves out its host row, so that its frames' references
+ * are made once each and time no row (as predicted from the references
+ * noted so far)? */
 sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err);
+int run_stream_frames_unrowed(const bench_run *r, const sb_algo *algo, const sb_sequence *seq);
+
+/* frames_ahead.c: those frames' references made on threads of their own
+ * beside the GPU rows of the algorithm's last batch (case.c): begun once
+ * a reference is noted to predict from, joined before the batch's host
+ * rows, taken by run_streams (1: taken, *st how their making ended), the
+ * rest dropped when the algorithm is done. */
+void run_frames_ahead_begin(bench_run *r, const sb_algo *algo);
+void run_frames_ahead_join(bench_run *r);
+int run_frames_ahead_take(bench_run *r, const sb_sequence *seq, sb_frames *fr, sb_status *st, sb_error *err);
+void run_frames_ahead_drop(bench_run *r);
 
 /* repeat.c: the summary image's rows measured again, tallied into env. */
 sb_status run_repeat(bench_run *r, sb_error *err);

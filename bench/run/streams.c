@@ -146,19 +146,27 @@ static void stamp_row(const bench_run *r, sb_stream_row *row)
     strftime(row->date, sizeof row->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 }
 
+/* Is a frame of the scene predicted (plan.c) over --host-limit? */
+static int over_host_limit(const bench_run *r, int stage, const sb_sequence *seq)
+{
+    double frame_ms = run_reference_frame_ms(r, stage, (double)seq->width * seq->height);
+    return r->o->host_limit_s > 0 && frame_ms > r->o->host_limit_s * 1000.0;
+}
+
 /* --host-limit on a scene: the host rows (the serial reference, a frame
- * a core) whose frames are predicted (plan.c) to take longer each are
- * left out of kept[], saying so.  Without its host row the frames'
- * references are made once each, with no repeats up to a frame per core
- * (*jobs: the distinct frames at most), for the GPU rows to check against;
- * with no row left, not at all.  The rows kept; their count. */
+ * a core) whose frames are predicted to take longer each are left out of
+ * kept[], saying so.  Without its host row the frames' references are
+ * made once each, with no repeats up to a frame per core (*jobs: the
+ * distinct frames at most), for the GPU rows to check against -- made
+ * ahead where they could be (frames_ahead.c); with no row left, not at
+ * all.  The rows kept; their count. */
 static int limit_host_streams(bench_run *r, const sb_algo *algo, int stage, const sb_sequence *seq,
                               const stream_plan *plan, int nplan, stream_plan *kept, int *jobs)
 {
     double frame_ms = run_reference_frame_ms(r, stage, (double)seq->width * seq->height);
     int n = 0, left = 0;
     for (int i = 0; i < nplan; i++) {
-        if (!sb_is_device(plan[i].v) && r->o->host_limit_s > 0 && frame_ms > r->o->host_limit_s * 1000.0)
+        if (!sb_is_device(plan[i].v) && over_host_limit(r, stage, seq))
             left++;
         else
             kept[n++] = plan[i];
@@ -190,7 +198,7 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
         return st;
     }
     stream_plan kept[STREAM_PLAN_MAX];
-    int jobs = sb_usable_cores();
+    int jobs = sb_usable_cores(), nplan_all = nplan;
     nplan = limit_host_streams(r, algo, stage, seq, plan, nplan, kept, &jobs);
     plan = kept;
     if (nplan == 0) {
@@ -199,10 +207,13 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
     }
     sb_frames fr;
     double t0 = sb_clock_ms();
-    if (!r->o->quiet)
+    /* the frames made ahead are these exactly: once each, no repeats */
+    int ahead = jobs == seq->count && nplan < nplan_all ? run_frames_ahead_take(r, seq, &fr, &st, err) : 0;
+    if (!ahead && !r->o->quiet)
         fprintf(stderr, "%s %s: the serial reference of each of %d frames of %s...\n", algo->name,
                 algo->stages[stage], seq->count, seq->name);
-    st = sb_frames_open(&fr, algo, stage, params, seq, jobs, err);
+    if (!ahead)
+        st = sb_frames_open(&fr, algo, stage, params, seq, jobs, err);
     free(params);
     if (st)
         return st;
@@ -259,6 +270,22 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
     }
     sb_frames_close(&fr);
     return st;
+}
+
+int run_stream_frames_unrowed(const bench_run *r, const sb_algo *algo, const sb_sequence *seq)
+{
+    int stage = algo->stream_stage;
+    if (r->o->check_only || stage >= algo->stage_count || !takes_scene(r, algo, stage, seq) ||
+        !sb_stage_variant_chosen(NULL, r->o->stages, sb_reference_variant(algo), algo, stage) ||
+        !over_host_limit(r, stage, seq))
+        return 0;
+    stream_plan plan[STREAM_PLAN_MAX];
+    int nplan = plan_streams(r, algo, stage, plan), gpu = 0, host = 0;
+    for (int i = 0; i < nplan; i++) {
+        gpu += sb_is_device(plan[i].v);
+        host += !sb_is_device(plan[i].v);
+    }
+    return gpu > 0 && host > 0;
 }
 
 sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err)

@@ -229,7 +229,7 @@ static void test_check_bench_report(void)
     snprintf(path, sizeof path, "%s/env.json", results);
     CHECK(test_exists(path));
     /* where the run's time went: said at the end, kept in env.json */
-    CHECKF(strstr(r->err, "where the time went (") && strstr(r->err, "serial references and pipeline inputs") &&
+    CHECKF(strstr(r->err, "where the time went (") && strstr(r->err, "serial references, pipeline inputs and pictures") &&
                strstr(r->err, "rows by step: check") && strstr(r->err, "rows stopped by the noise rule ") &&
                strstr(r->err, "by algorithm (check, timing, pictures and streams): integral "),
            "%s", r->err);

@@ -14,6 +14,7 @@
 #include "segbench/integral.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -57,7 +58,7 @@ static void test_opened_in_order_once(void)
         CHECK((run_cases_openers(&r) > 0) == ahead);
         case_opener op;
         const sb_algo *algo = sb_algo_find("integral");
-        run_cases_begin(&op, algo, cases, CASES, ahead ? 2 : 0);
+        run_cases_begin(&op, &r, algo, cases, CASES, ahead ? 2 : 0);
         CHECK(op.nthreads == (ahead ? 2 : 0));
         double opening = 0;
         for (int k = 0; k < CASES; k++) {
@@ -98,7 +99,7 @@ static void test_cut_short(void)
     bench_run r = { 0 };
     r.o = &o;
     case_opener op;
-    run_cases_begin(&op, sb_algo_find("integral"), cases, CASES, 2);
+    run_cases_begin(&op, &r, sb_algo_find("integral"), cases, CASES, 2);
     CHECK(run_case_ready(&r, &op, 0)->opened == SB_OK);
     run_cases_end(&r, &op);
     CHECK(op.next >= 1 && op.next <= CASES + 2);
@@ -108,7 +109,7 @@ static void test_cut_short(void)
 }
 
 /* Cases of a pipeline step (mean-shift's flood: its input the filter's
- * output, both through the memo) opened by two openers at once: each
+ * output, both through the memo) opened by three openers at once: each
  * opened, each step run once an image, all closed. */
 static void test_pipeline_steps_two_openers(void)
 {
@@ -126,7 +127,7 @@ static void test_pipeline_steps_two_openers(void)
     r.o = &o;
     case_opener op;
     long runs = sb_case_steps_run();
-    run_cases_begin(&op, sb_algo_find("meanshift-flood"), cases, CASES, 2);
+    run_cases_begin(&op, &r, sb_algo_find("meanshift-flood"), cases, CASES, 3);
     for (int k = 0; k < CASES; k++) {
         run_case *c = run_case_ready(&r, &op, k);
         CHECKF(c->opened == SB_OK && c->cd.c.reference, "case %d: %s", k, c->why_not.msg);
@@ -135,6 +136,89 @@ static void test_pipeline_steps_two_openers(void)
     /* the filter of each image, then the flood's own reference (merge starts from it) */
     CHECKF(sb_case_steps_run() - runs == 2 * CASES, "%ld memo runs", sb_case_steps_run() - runs);
     free_cases(cases, images);
+}
+
+/* Two threads opening cases of the step a pipeline starts from (mean-
+ * shift's filter at the flood's radius) at the same moment. */
+typedef struct memo_opener {
+    pthread_barrier_t *start;
+    int stage;
+    const sb_image *img;
+    sb_case_data cd;
+    sb_status st;
+} memo_opener;
+
+static void *open_after_barrier(void *arg)
+{
+    memo_opener *m = arg;
+    sb_error err;
+    pthread_barrier_wait(m->start);
+    m->st = sb_case_open(&m->cd, sb_algo_find("meanshift-filter"), m->stage, NULL, m->img, &err);
+    return NULL;
+}
+
+/* Did two openings of images a and b at once run their references
+ * overlapped in time?  (The memo's runs: one when a and b are alike.) */
+static int open_two_at_once(int stage, const sb_image *a, const sb_image *b, long *runs, const void **outs)
+{
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    memo_opener m[2];
+    memset(m, 0, sizeof m);
+    for (int i = 0; i < 2; i++) {
+        m[i].start = &start;
+        m[i].stage = stage;
+        m[i].img = i ? b : a;
+    }
+    pthread_t t[2];
+    long before = sb_case_steps_run();
+    for (int i = 0; i < 2; i++)
+        CHECK(pthread_create(&t[i], NULL, open_after_barrier, &m[i]) == 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+    *runs = sb_case_steps_run() - before;
+    const sb_run_times *x = &m[0].cd.c.ref_times, *y = &m[1].cd.c.ref_times;
+    int overlapped = x->began_ms < y->began_ms + y->run_ms && y->began_ms < x->began_ms + x->run_ms;
+    for (int i = 0; i < 2; i++) {
+        CHECK(m[i].st == SB_OK);
+        outs[i] = m[i].cd.c.reference;
+        if (m[i].st == SB_OK)
+            sb_case_close(&m[i].cd);
+    }
+    return overlapped;
+}
+
+/* The pipeline memo holds its lock while it finds or reserves an entry,
+ * not while the entry's reference runs: two images' filters run at once
+ * on two openers (before, the second waited for the first), and two
+ * openings of one image share one run, the second waiting for it. */
+static void test_memo_runs_side_by_side(void)
+{
+    const sb_algo *filter = sb_algo_find("meanshift-filter");
+    int stage = -1;
+    for (int s = 0; s < filter->stage_count && stage < 0; s++)
+        stage = sb_case_uses_memo(filter, s) ? s : -1;
+    CHECK(stage >= 0);
+    long runs;
+    const void *outs[2];
+    int overlapped = 0;
+    /* a loaded box may put one thread off its core for a whole run: up to three tries */
+    for (int attempt = 0; attempt < 3 && !overlapped && stage >= 0; attempt++) {
+        sb_image a, b;
+        test_random_rgb(&a, 120, 90, 900 + 2 * (unsigned long long)attempt);
+        test_random_rgb(&b, 120, 90, 901 + 2 * (unsigned long long)attempt);
+        overlapped = open_two_at_once(stage, &a, &b, &runs, outs);
+        CHECKF(runs == 2, "%ld runs for two images", runs);
+        sb_image_free(&a);
+        sb_image_free(&b);
+    }
+    CHECKF(overlapped, "two images' filters never ran at the same time in three tries");
+    sb_image c;
+    test_random_rgb(&c, 120, 90, 990);
+    open_two_at_once(stage, &c, &c, &runs, outs);
+    CHECKF(runs == 1 && outs[0] == outs[1], "%ld runs for one image twice", runs);
+    sb_image_free(&c);
 }
 
 /* A thread that spins until told, exempt from the quiet wait or not. */
@@ -223,12 +307,49 @@ static void test_bench_same_rows(void)
     CHECK(!strstr(keys[1], "FAIL") && !strstr(keys[1], "mismatch"));
 }
 
+/* On a GPU (test_gpu.c lists it): a scene whose serial-reference row
+ * --host-limit leaves out has its frames' references made beside the GPU
+ * rows of the algorithm's last batch (frames_ahead.c), not where the
+ * stream rows wait for them, and the GPU stream rows check against them,
+ * every one exact. */
+void test_gpu_bench_frames_ahead(void)
+{
+    const char *root = test_path("ahead-scene");
+    char sbgen[4200];
+    if (!realpath("build/sbgen", sbgen))
+        snprintf(sbgen, sizeof sbgen, "build/sbgen");
+    FILE *fp = fopen(test_path("ahead-scene.set"), "w");
+    if (!fp) {
+        CHECK(0);
+        return;
+    }
+    fputs("synth 96x64\nscene 96x64 frames=3\n", fp);
+    fclose(fp);
+    test_sh("mkdir -p %s/datasets/build && %s %s %s/datasets/build/ahead-scene 2>/dev/null", root, sbgen,
+            test_path("ahead-scene.set"), root);
+    test_sh("cd %s && %s bench --set ahead-scene --algo kmeans --variant 'cpu,cuda-*' --ahead on --host-limit "
+            "0.000001 --stream-seconds 0.1 --budget 2 --repeat off --results res >out.txt 2>err.txt", root,
+            test_segbench_path());
+    char path[4300], text[1 << 15];
+    static char err[1 << 16];
+    snprintf(path, sizeof path, "%s/err.txt", root);
+    test_slurp(path, err, sizeof err);
+    CHECKF(strstr(err, "stream kmeans/cpu scene-96x64: left to the run of record"), "%.2000s", err);
+    CHECKF(!strstr(err, "the serial reference of each of"), "the frames were made at the streams' turn:\n%.2000s", err);
+    snprintf(path, sizeof path, "%s/res/kmeans.stream.csv", root);
+    test_slurp(path, text, sizeof text);
+    CHECKF(test_lines(text) >= 2 && strstr(text, ",exact") && !strstr(text, "mismatch") && !strstr(text, "FAIL"),
+           "%.2000s", text);
+}
+
 const sb_test tests_run_ahead[] = {
     { "run: --ahead opens a batch's cases in order, once each, their references those the caller makes, their "
       "time counted once", test_opened_in_order_once },
-    { "run: --ahead's two openers open a pipeline step's cases, each step once an image",
+    { "run: --ahead's three openers open a pipeline step's cases, each step once an image",
       test_pipeline_steps_two_openers },
     { "run: a batch cut short stops the --ahead opener, which opens no more", test_cut_short },
+    { "run: the pipeline memo runs two images' references at once, and one image's once for two openers",
+      test_memo_runs_side_by_side },
     { "run: a GPU row's wait for quiet CPUs does not wait for the --ahead opener", test_rows_do_not_wait_for_the_opener },
     { "run: bench with --ahead on and off measures the same rows, each exact (a pipeline step, two images)",
       test_bench_same_rows },
