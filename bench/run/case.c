@@ -156,8 +156,8 @@ static sb_status second_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_
 }
 
 /* The batch's cases, the last batch's stream frames made beside its GPU
- * rows (frames_ahead.c) once the first reference is noted to predict
- * from. */
+ * rows (frames_ahead.c) once a reference of the stage that streams is
+ * noted to predict from (k-means streams its second stage). */
 static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end, sb_rows *rows, sb_error *err)
 {
     sb_image *images = calloc((size_t)(end - from), sizeof *images);
@@ -173,7 +173,7 @@ static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end,
             run_case *c = run_case_ready(r, &op, k);
             if (c->opened == SB_OK && !c->load)
                 run_note_reference(r, c->stage, c->im, c->cd.c.ref_times.run_ms);
-            if (frames_ahead && r->nref_runs > 0 && !r->frames_ahead)
+            if (frames_ahead && c->opened == SB_OK && c->stage == algo->stream_stage && !r->frames_ahead)
                 run_frames_ahead_begin(r, algo);
             st = first_pass(r, algo, c, rows, err);
         }
