@@ -386,12 +386,13 @@ fuzz: $(addprefix build-fuzz/fuzz_,$(FUZZ_TARGETS))
 	  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" build-fuzz/$$t.log | sed "s/^/  $$t: /"; \
 	done
 
-test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench
+# sbgen: the bench test builds a set with a scene of its own
+test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench $(BUILD)/sbgen
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu
 
 # One step of test-gpu each (a lent GPU machine may limit one command's time).
 GPU_STEPS := agreement memcheck racecheck racecheck-1 racecheck-2 racecheck-3 racecheck-4 synccheck initcheck
-$(addprefix test-gpu-,$(GPU_STEPS)): test-gpu-%: $(BUILD)/test_gpu $(BUILD)/segbench
+$(addprefix test-gpu-,$(GPU_STEPS)): test-gpu-%: $(BUILD)/test_gpu $(BUILD)/segbench $(BUILD)/sbgen
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu $*
 
 # The course's exercises on a GPU: every CUDA lesson edge of ALGOS, its stub
