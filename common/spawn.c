@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,20 +21,34 @@
 #include <unistd.h>
 
 /* sb_spawn_contain's state: 1 with a subreaper, 0 without, -1: not asked;
- * the processes the last program left; its largest file (0: no limit). */
+ * the processes the last program left; the limits of its processes. */
 static int contained = -1;
 static int strays;
-static long long file_max;
+static sb_spawn_limits limits;
 
 /* In a contained program's child, before exec: no core dumps (a crashing
- * hand-in would leave one in its tree), no file over file_max. */
+ * hand-in would leave one in its tree), and each of the limits asked for.
+ * CPU time past its soft limit is SIGXCPU, a second later SIGKILL. */
 static void child_limits(void)
 {
     struct rlimit none = { 0, 0 };
     setrlimit(RLIMIT_CORE, &none);
-    if (file_max > 0) {
-        struct rlimit most = { (rlim_t)file_max, (rlim_t)file_max };
+    if (limits.file_bytes > 0) {
+        struct rlimit most = { (rlim_t)limits.file_bytes, (rlim_t)limits.file_bytes };
         setrlimit(RLIMIT_FSIZE, &most);
+    }
+    if (limits.memory_bytes > 0) {
+        struct rlimit most = { (rlim_t)limits.memory_bytes, (rlim_t)limits.memory_bytes };
+        setrlimit(RLIMIT_DATA, &most);
+    }
+    if (limits.cpu_seconds > 0) {
+        rlim_t soft = (rlim_t)ceil(limits.cpu_seconds);
+        struct rlimit most = { soft, soft + 1 };
+        setrlimit(RLIMIT_CPU, &most);
+    }
+    if (limits.processes > 0) {
+        struct rlimit most = { (rlim_t)limits.processes, (rlim_t)limits.processes };
+        setrlimit(RLIMIT_NPROC, &most);
     }
 }
 
@@ -92,9 +107,11 @@ static void forward(int sig)
 }
 
 
-int sb_spawn_contain(long long max_file_bytes)
+int sb_spawn_contain(const sb_spawn_limits *lim)
 {
-    file_max = max_file_bytes;
+    memset(&limits, 0, sizeof limits);
+    if (lim)
+        limits = *lim;
     contained = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
     return contained ? 0 : -1;
 }
@@ -104,7 +121,7 @@ void sb_spawn_release(void)
     if (contained > 0)
         prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
     contained = -1;
-    file_max = 0;
+    memset(&limits, 0, sizeof limits);
 }
 
 int sb_spawn_strays(void) { return strays; }

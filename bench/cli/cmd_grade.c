@@ -19,8 +19,8 @@
 
 enum {
     OPT_SET, OPT_IMAGE, OPT_SPEED_SET, OPT_SEED, OPT_GENERATED, OPT_STAGE, OPT_SAMPLES, OPT_THREADS, OPT_NO_SANITIZER, OPT_JSON,
-    OPT_CLASS, OPT_STUDENT, OPT_MIN_DIFF, OPT_ALPHA, OPT_SUBMISSIONS, OPT_WORK, OPT_TIMEOUT, OPT_LEADERBOARD, OPT_NO_SANDBOX,
-    OPT_COUNT
+    OPT_CLASS, OPT_STUDENT, OPT_MIN_DIFF, OPT_ALPHA, OPT_SUBMISSIONS, OPT_WORK, OPT_TIMEOUT, OPT_LIMIT_MEMORY,
+    OPT_LIMIT_CPU, OPT_LIMIT_PROCESSES, OPT_LEADERBOARD, OPT_NO_SANDBOX, OPT_COUNT
 };
 
 static const sb_option GRADE_OPTIONS[OPT_COUNT] = {
@@ -43,6 +43,13 @@ static const sb_option GRADE_OPTIONS[OPT_COUNT] = {
                           "and graded apart" },
     [OPT_WORK] = { "work", "DIR", "build-class", "with --submissions: where each student's tree is built (DIR/NNN)" },
     [OPT_TIMEOUT] = { "timeout", "S", "900", "with --submissions: the longest a student's build, or grade, may take" },
+    [OPT_LIMIT_MEMORY] = { "limit-memory", "SIZE", "8G, or half the memory where less",
+                           "with --submissions: the most memory each process of a student's may allocate (0: no limit)" },
+    [OPT_LIMIT_CPU] = { "limit-cpu", "S", "--timeout times the cores",
+                        "with --submissions: the most CPU time each process of a student's may take (0: no limit)" },
+    [OPT_LIMIT_PROCESSES] = { "limit-processes", "N", "512",
+                              "with --submissions: the most processes a student's code may hold at once (0: no "
+                              "limit; not enforced when grading as root)" },
     [OPT_NO_SANDBOX] = { "no-sandbox", NULL, NULL,
                          "with --submissions: run each student's code as you, with no sandbox (bubblewrap): your "
                          "files, the other hand-ins and the network in its reach (docs/course-plan.md)" },
@@ -68,6 +75,15 @@ const sb_command sb_cmd_grade = {
     cmd_grade,
 };
 
+/* --limit-memory's default: 8 GiB, or half the machine's memory where
+ * that is less. */
+static size_t grade_default_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    size_t most = (size_t)8 << 30, half = pages > 0 && page > 0 ? (size_t)pages * (size_t)page / 2 : most;
+    return half < most ? half : most;
+}
+
 static sb_status grade_parse(int argc, char **argv, grade_opts *o, grade_class_opts *c, const char **leaderboard,
                              const char **spec, sb_error *err)
 {
@@ -86,6 +102,9 @@ static sb_status grade_parse(int argc, char **argv, grade_opts *o, grade_class_o
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cores > 0 ? (int)cores : 1;
     o->student = getenv("USER") && getenv("USER")[0] ? getenv("USER") : "student";
+    double cpu_s = -1;
+    int procs = 512;
+    c->memory_bytes = grade_default_memory();
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_grade, argc, argv, err);
     sb_status st = SB_OK;
@@ -116,6 +135,12 @@ static sb_status grade_parse(int argc, char **argv, grade_opts *o, grade_class_o
         case OPT_SUBMISSIONS: c->submissions = p.value; break;
         case OPT_WORK: st = sb_dir_arg(p.value, "--work", err); c->work = p.value; break;
         case OPT_TIMEOUT: st = sb_parse_double(p.value, 1, 86400, "--timeout", &c->timeout_s, err); break;
+        case OPT_LIMIT_MEMORY:
+            c->memory_bytes = 0;
+            st = strcmp(p.value, "0") ? sb_parse_bytes(p.value, "--limit-memory", &c->memory_bytes, err) : SB_OK;
+            break;
+        case OPT_LIMIT_CPU: st = sb_parse_double(p.value, 0, 1e7, "--limit-cpu", &cpu_s, err); break;
+        case OPT_LIMIT_PROCESSES: st = sb_parse_int(p.value, 0, 1 << 22, "--limit-processes", &procs, err); break;
         case OPT_LEADERBOARD: *leaderboard = p.value; break;
         case OPT_NO_SANDBOX: c->no_sandbox = 1; break;
         case SB_OPT_ARG:
@@ -130,6 +155,9 @@ static sb_status grade_parse(int argc, char **argv, grade_opts *o, grade_class_o
         return st;
     if (p.status)
         return p.status;
+    /* by default CPU time binds no sooner than the time limit with every core busy */
+    c->cpu_s = cpu_s >= 0 ? cpu_s : c->timeout_s * (double)(cores > 0 ? cores : 1);
+    c->processes = procs;
     if (!*spec)
         return sb_fail(err, SB_ERR_USAGE, "whose work? give ALGO/student-RUNG (segbench grade integral/student-cuda-pdl)");
     if (!o->have_seed) {                         /* a seed the student does not choose */

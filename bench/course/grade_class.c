@@ -29,6 +29,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -726,6 +727,8 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     char verdict[160];
     if (*code == SB_SPAWN_TIMED_OUT)
         snprintf(verdict, sizeof verdict, "FAIL (out of time: %.0f s)", c->timeout_s);
+    else if (*code == 128 + SIGXCPU)            /* past --limit-cpu (a second later it is SIGKILL) */
+        snprintf(verdict, sizeof verdict, "FAIL (over its CPU time: %.0f s)", c->cpu_s);
     else if (*code > 128)
         snprintf(verdict, sizeof verdict, "FAIL (crashed: signal %d)", *code - 128);
     else
@@ -797,7 +800,8 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
     if (c->no_sandbox)
         printf("  note: --no-sandbox: each student's code runs as you, with your files, this class's other "
                "hand-ins and the network in its reach\n");
-    if (sb_spawn_contain(GRADE_FILE_MAX) != 0)   /* no subreaper: a student's setsid() child could outlive them */
+    sb_spawn_limits lim = { GRADE_FILE_MAX, (long long)c->memory_bytes, c->cpu_s, c->processes };
+    if (sb_spawn_contain(&lim) != 0)   /* no subreaper: a student's setsid() child could outlive them */
         printf("  note: this kernel has no child subreaper: processes a student starts in a session of their own "
                "may outlive their grade\n");
     printf("grading %d submission%s of %s (exercises/%s/%s) with seed %llu, each built in %s/NNN\n", n,

@@ -45,6 +45,11 @@ typedef struct grade_class_opts {
     const char *root;          /* the teacher's repository (its sources and build/ are shared) */
     double timeout_s;          /* a student's build, and their grade, each at most this long */
     int no_sandbox;            /* run their code as this user, with no sandbox (course/sandbox.h) */
+    /* each process of a student's build and grade at most (0: no limit):
+     * its memory, its CPU time, the user's processes (spawn.h) */
+    size_t memory_bytes;
+    double cpu_s;
+    long processes;
 } grade_class_opts;
 
 /* What came of grading a class. */

@@ -36,12 +36,19 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
  * back to this one as its parent (a child that called setsid(), a fork
  * of a fork): each killed, and waited for.  The count of those is
  * sb_spawn_strays().  Its program's output reaches its log through a
- * pipe that keeps the head and the tail, and it runs with no core dumps
- * and no file over max_file_bytes (0: no such limit; past it a write
- * fails and the writer gets SIGXFSZ).  Returns 0, or -1 where the kernel
- * offers no subreaper (then only the process group is ended).
- * sb_spawn_release() ends all of that. */
-int sb_spawn_contain(long long max_file_bytes);
+ * pipe that keeps the head and the tail, and each of its processes runs
+ * with no core dumps and within lim (NULL, or 0 in a field: no such
+ * limit) -- setrlimit's limits, so each holds per process except the
+ * processes' count, which holds per user (and not for root). Returns 0,
+ * or -1 where the kernel offers no subreaper (then only the process group
+ * is ended).  sb_spawn_release() ends all of that. */
+typedef struct sb_spawn_limits {
+    long long file_bytes;      /* no file larger (a write past it fails; SIGXFSZ) */
+    long long memory_bytes;    /* heap and private writable mappings (RLIMIT_DATA: malloc returns NULL) */
+    double cpu_seconds;        /* CPU time, all its threads' (SIGXCPU, a second later SIGKILL) */
+    long processes;            /* processes of the user at once (RLIMIT_NPROC: fork fails) */
+} sb_spawn_limits;
+int sb_spawn_contain(const sb_spawn_limits *lim);
 void sb_spawn_release(void);
 int sb_spawn_strays(void);
 

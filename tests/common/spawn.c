@@ -3,6 +3,7 @@
 
 #include "segbench/spawn.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,7 +57,8 @@ static int file_has(const char *path, const char *text)
  * limit. */
 static void test_contained(void)
 {
-    CHECK(sb_spawn_contain(1 << 20) == 0);
+    sb_spawn_limits lim = { .file_bytes = 1 << 20 };
+    CHECK(sb_spawn_contain(&lim) == 0);
     char *const leaver[] = { "sh", "-c", "sleep 600 & setsid sleep 600 & exit 0", NULL };
     int rc = sb_spawn_limited(leaver, NULL, NULL, 60);
     CHECKF(rc == 0 && sb_spawn_strays() >= 2, "exit %d, %d left running", rc, sb_spawn_strays());
@@ -84,10 +86,33 @@ static void test_contained(void)
     sb_spawn_release();
 }
 
+/* Contained with limits on memory and CPU time (a student's grade): a
+ * shell that holds 64 MB in a variable fails under a 32 MB limit and
+ * not without it; a loop that spins ends on SIGXCPU at its CPU second. */
+static void test_contained_limits(void)
+{
+    char *const hog[] = { "sh", "-c", "x=$(head -c 64000000 /dev/zero | tr '\\0' x); echo ${#x}", NULL };
+    sb_spawn_limits none = { 0 }, lim = { .memory_bytes = 32 << 20, .cpu_seconds = 1 };
+    CHECK(sb_spawn_contain(&none) == 0);
+    int free_rc = sb_spawn_limited(hog, NULL, test_path("hog-free.log"), 60);
+    sb_spawn_release();
+    CHECK(sb_spawn_contain(&lim) == 0);
+    int held_rc = sb_spawn_limited(hog, NULL, test_path("hog-held.log"), 60);
+    CHECKF(free_rc == 0 && held_rc != 0, "64 MB in a shell: exit %d without a limit, %d under 32 MB", free_rc, held_rc);
+    char *const spin[] = { "sh", "-c", "while :; do :; done", NULL };
+    double t0 = now_s();
+    int rc = sb_spawn_limited(spin, NULL, NULL, 60);
+    double took = now_s() - t0;
+    CHECKF(rc == 128 + SIGXCPU && took < 20, "a spinning loop under 1 s of CPU: exit %d after %.1f s", rc, took);
+    sb_spawn_release();
+}
+
 const sb_test tests_spawn[] = {
     { "spawn: a time limit kills the program and its children (124); exit codes and signals come back", test_limited },
     { "spawn: contained, what a program leaves running is ended, a flood of output keeps the log's head and tail, "
       "a file stops at the limit",
       test_contained },
+    { "spawn: contained with limits, a program over its memory fails and one over its CPU time ends on SIGXCPU",
+      test_contained_limits },
 };
 const int tests_spawn_count = sizeof tests_spawn / sizeof tests_spawn[0];

@@ -477,6 +477,46 @@ static void test_sandbox_holds(void)
            "exit %d: %s%s", r->code, r->out, r->err);
 }
 
+/* Limits on each process of a student's (--limit-memory, --limit-cpu):
+ * a hand-in that takes memory in 64 MB steps gets no more than its limit
+ * and its row says what it said; one that spins is stopped at its CPU
+ * time, its row saying so, long before --timeout. */
+static void test_limits_hold(void)
+{
+    static char solution[1 << 16], stub[1 << 16];
+    if (!class_sources(solution, stub, sizeof solution))
+        return;
+    const char *dir = test_pathf("limits-in"), *work = test_pathf("limits-work"), *csv = test_pathf("limits.csv");
+    test_sh("rm -rf %s %s && mkdir -p %s", test_shq(dir), test_shq(work), test_shq(dir));
+    char *libc = replaced(solution, "#include <omp.h>", "#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>");
+    char *hog = replaced(libc, "    sb_kmeans_host *s = ctx;",
+                         "    sb_kmeans_host *s = ctx;\n"
+                         "    { size_t got = 0;\n"
+                         "      for (char *p; got < 1536 && (p = malloc((size_t)64 << 20)); got += 64)\n"
+                         "          memset(p, 1, (size_t)64 << 20);\n"
+                         "      fprintf(stderr, \"error: got %zu MB\\n\", got); exit(7); }");
+    char *spin = replaced(solution, "    sb_kmeans_host *s = ctx;",
+                          "    sb_kmeans_host *s = ctx;\n    for (volatile int on = 1; on;)\n        ;");
+    hand_in(dir, "max", hog);
+    hand_in(dir, "ned", spin);
+    free(libc);
+    free(hog);
+    free(spin);
+    const char *png = patchy_png("limits.png", 11);
+    cli_result *r = cli("grade kmeans/openmp --submissions %s --seed 1 --generated 0 --samples 9 --image %s --class %s "
+                        "--work %s --timeout 120 --limit-memory 512M --limit-cpu 3 %s", dir, png, csv, work,
+                        sandboxed() ? "" : "--no-sandbox");
+    CHECKF(r->code == 0 && strstr(r->out, "graded 2 students"), "exit %d: %s%s", r->code, r->out, r->err);
+    const char *said = strstr(r->out, "max: FAIL (could not be graded: exit 7): error: got ");
+    int got = said ? atoi(said + strlen("max: FAIL (could not be graded: exit 7): error: got ")) : -1;
+    CHECKF(got >= 0 && got <= 512, "max took %d MB under a 512 MB limit:\n%s", got, r->out);
+    CHECKF(strstr(r->out, "ned: FAIL (over its CPU time: 3 s)"), "%s", r->out);
+    static char text[1 << 14];
+    test_slurp(csv, text, sizeof text);
+    CHECKF(test_lines(text) == 3 && strstr(text, ",ned,kmeans/student-openmp,FAIL (over its CPU time: 3 s),152,"),
+           "%s", text);
+}
+
 const sb_test tests_class[] = {
     { "class: a hostile hand-in in the sandbox cannot write outside its tree or stop the class; without bubblewrap, "
       "refused unless --no-sandbox", test_sandbox_holds },
@@ -491,5 +531,7 @@ const sb_test tests_class[] = {
       "not followed",
       test_submission_names },
     { "class: a kit that fails half-way leaves nothing, and the retry writes it", test_kit_all_or_nothing },
+    { "class: a hand-in over --limit-memory gets no more than it, one over --limit-cpu is stopped there, each its row",
+      test_limits_hold },
 };
 const int tests_class_count = sizeof tests_class / sizeof tests_class[0];
