@@ -103,7 +103,7 @@ static sb_status run_finish(bench_run *r, sb_error *err)
         st = run_write_env(r, err);
         if (!st)
             fprintf(stderr, "wrote %s/ (env.json, <algo>.csv, <algo>.samples.csv%s, gallery/) in %.0f s\n%s\n",
-                    r->results_dir, r->o->stream != SB_STREAM_OFF && r->ds.nsequences ? ", <algo>.stream.csv" : "",
+                    r->results_dir, r->stream_csvs ? ", <algo>.stream.csv" : "",
                     (sb_clock_ms() - r->started_ms) / 1000.0, line);
     }
     if (st)

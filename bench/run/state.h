@@ -67,6 +67,7 @@ typedef struct bench_run {
     double seconds_before;        /* the run's time before this invocation (--resume) */
     double begun_ms;              /* this invocation's start, for run_seconds */
     int noisy;                    /* rows with a spread or over_peak flag */
+    int stream_csvs;              /* <algo>.stream.csv files written (streams.c) */
     int tty;
     char failed[RUN_FAILURES_KEPT][200];   /* the first failures, repeated at the end */
     sb_gallery_index gallery;

@@ -313,6 +313,7 @@ sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err)
     char path[SB_PATH_MAX];
     if (!st && nrows && !(st = sb_path(path, err, "%s/%s.stream.csv", r->results_dir, algo->name)))
         st = sb_stream_rows_write(path, rows, nrows, err);
+    r->stream_csvs += !st && nrows > 0;
     /* the frames' references are counted with the others, not twice */
     r->spent.streams += sb_clock_ms() - t0 - (r->spent.references - refs_before);
     free(rows);

@@ -514,6 +514,14 @@ static void test_scene_and_bench_streams(void)
     } else {
         CHECKF(0, "%s", err.msg);
     }
+    /* a pipeline step has no stream rows: the run's last lines name no stream file (they did) */
+    test_sh("cd %s && %s bench --set mini --algo meanshift-filter --variant cpu --budget 2 --repeat off "
+            "--results results/step --quiet 2>err.txt", root, test_segbench_path());
+    static char said[1 << 14];
+    char err_path[4300];
+    snprintf(err_path, sizeof err_path, "%s/err.txt", root);
+    test_slurp(err_path, said, sizeof said);
+    CHECKF(strstr(said, "wrote results/step/ (env.json") && !strstr(said, "stream.csv"), "%s", said);
     test_sh("mkdir -p %s/results/x && echo keep > %s/results/x/integral.csv", root, root);
     test_sh("cd %s && %s bench --set mini --algo integral,kmeans --stream only --results results/x --quiet "
             "2>/dev/null", root, test_segbench_path());
