@@ -295,9 +295,9 @@ static void case_release(sb_case_data *cd)
         for (int i = 0; i < cd->steps; i++)
             cd->step[i]->holders--;
         pthread_mutex_unlock(&memo_lock);
-    } else if (cd->reference) {
-        sb_output_free(cd->reference);
     }
+    if (!cd->reference_memo && cd->reference)    /* its own, not the memo's: a pipeline step's last */
+        sb_output_free(cd->reference);
     sb_host_free(cd->input.data);
     sb_host_free(cd->colour.data);
     free(cd->params);
