@@ -174,7 +174,7 @@ static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end,
             if (c->opened == SB_OK && !c->load)
                 run_note_reference(r, c->stage, c->im, c->cd.c.ref_times.run_ms);
             if (frames_ahead && c->opened == SB_OK && c->stage == algo->stream_stage && !r->frames_ahead)
-                run_frames_ahead_begin(r, algo);
+                run_streams_ahead(r, algo);
             st = first_pass(r, algo, c, rows, err);
         }
         run_cases_end(r, &op);

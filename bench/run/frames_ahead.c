@@ -22,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { AHEAD_SCENES_MAX = 8 };
-
 typedef struct scene_ahead {
     const sb_sequence *seq;
     void *params;                 /* the stage's parameters for the scene's rectangle */
@@ -36,7 +34,7 @@ typedef struct scene_ahead {
 struct frames_ahead {
     const sb_algo *algo;
     int stage, jobs, n;
-    scene_ahead scene[AHEAD_SCENES_MAX];
+    scene_ahead scene[RUN_AHEAD_SCENES_MAX];
     pthread_t thread;
     int running;                  /* started, not yet joined */
     double busy_ms;
@@ -56,7 +54,7 @@ static void *ahead_main(void *arg)
     return NULL;
 }
 
-void run_frames_ahead_begin(bench_run *r, const sb_algo *algo)
+void run_frames_ahead_begin(bench_run *r, const sb_algo *algo, const sb_sequence *const *scenes, int n)
 {
     if (r->frames_ahead || r->o->stream == SB_STREAM_OFF)
         return;
@@ -66,10 +64,8 @@ void run_frames_ahead_begin(bench_run *r, const sb_algo *algo)
     a->algo = algo;
     a->stage = algo->stream_stage;
     a->jobs = sb_usable_cores() / SB_AHEAD_CORES_EACH;
-    for (int i = 0; i < r->ds.nsequences && a->n < AHEAD_SCENES_MAX; i++) {
-        const sb_sequence *seq = &r->ds.sequences[i];
-        if (!run_stream_frames_unrowed(r, algo, seq))
-            continue;
+    for (int i = 0; i < n && a->n < RUN_AHEAD_SCENES_MAX; i++) {
+        const sb_sequence *seq = scenes[i];
         scene_ahead *s = &a->scene[a->n];
         int usable = 1;
         char why[256];
@@ -129,7 +125,7 @@ void run_frames_ahead_drop(bench_run *r)
     if (!a)
         return;
     run_frames_ahead_join(r);
-    for (int i = 0; i < AHEAD_SCENES_MAX; i++) {
+    for (int i = 0; i < RUN_AHEAD_SCENES_MAX; i++) {
         if (i < a->n && !a->scene[i].taken && !a->scene[i].st)
             sb_frames_close(&a->scene[i].fr);
         free(a->scene[i].params);

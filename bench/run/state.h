@@ -197,19 +197,20 @@ void run_case_pictures(const bench_run *r, const sb_algo *algo, run_case *k);
 sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *k, sb_error *err);
 
 /* streams.c: the algorithm's stream rows, into <algo>.stream.csv.
- * run_stream_frames_unrowed: does the scene stream with GPU rows while
- * --host-limit leaves out its host row, so that its frames' references
- * are made once each and time no row (as predicted from the references
- * noted so far)? */
+ * run_streams_ahead: the scenes whose frames' references will time no
+ * row (each streams with GPU rows while --host-limit leaves out its host
+ * row, as predicted from the references noted so far) have them made
+ * ahead (frames_ahead.c). */
 sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err);
-int run_stream_frames_unrowed(const bench_run *r, const sb_algo *algo, const sb_sequence *seq);
+void run_streams_ahead(bench_run *r, const sb_algo *algo);
 
-/* frames_ahead.c: those frames' references made on threads of their own
- * beside the GPU rows of the algorithm's last batch (case.c): begun once
- * a reference is noted to predict from, joined before the batch's host
- * rows, taken by run_streams (1: taken, *st how their making ended), the
- * rest dropped when the algorithm is done. */
-void run_frames_ahead_begin(bench_run *r, const sb_algo *algo);
+/* frames_ahead.c: those scenes' frames' references made on threads of
+ * their own beside the GPU rows of the algorithm's last batch (case.c):
+ * begun once a reference is noted to predict from, joined before the
+ * batch's host rows, taken by run_streams (1: taken, *st how their making
+ * ended), the rest dropped when the algorithm is done. */
+enum { RUN_AHEAD_SCENES_MAX = 8 };
+void run_frames_ahead_begin(bench_run *r, const sb_algo *algo, const sb_sequence *const *scenes, int n);
 void run_frames_ahead_join(bench_run *r);
 int run_frames_ahead_take(bench_run *r, const sb_sequence *seq, sb_frames *fr, sb_status *st, sb_error *err);
 void run_frames_ahead_drop(bench_run *r);

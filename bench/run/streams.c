@@ -272,7 +272,10 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
     return st;
 }
 
-int run_stream_frames_unrowed(const bench_run *r, const sb_algo *algo, const sb_sequence *seq)
+/* Does the scene stream with GPU rows while --host-limit leaves out its
+ * host row, so that its frames' references are made once each and time
+ * no row (as predicted from the references noted so far)? */
+static int frames_unrowed(const bench_run *r, const sb_algo *algo, const sb_sequence *seq)
 {
     int stage = algo->stream_stage;
     if (r->o->check_only || stage >= algo->stage_count || !takes_scene(r, algo, stage, seq) ||
@@ -286,6 +289,16 @@ int run_stream_frames_unrowed(const bench_run *r, const sb_algo *algo, const sb_
         host += !sb_is_device(plan[i].v);
     }
     return gpu > 0 && host > 0;
+}
+
+void run_streams_ahead(bench_run *r, const sb_algo *algo)
+{
+    const sb_sequence *unrowed[RUN_AHEAD_SCENES_MAX];
+    int n = 0;
+    for (int i = 0; i < r->ds.nsequences && n < RUN_AHEAD_SCENES_MAX; i++)
+        if (frames_unrowed(r, algo, &r->ds.sequences[i]))
+            unrowed[n++] = &r->ds.sequences[i];
+    run_frames_ahead_begin(r, algo, unrowed, n);
 }
 
 sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err)
