@@ -1,4 +1,8 @@
-/* harness.c - the measurement protocol described in harness.h. */
+/* harness.c - one row measured (sb_measure): a device row's protocol
+ * here -- check, warm-up, timed runs, per frame, cold runs -- and a host
+ * row's through the rounds (rounds.c, one round); the sessions they run
+ * (session.c) and the stopping rule and step clock (samples.c) below
+ * both, so that no two files call each other. */
 #include "harness/harness.h"
 
 #include "harness/agreement.h"
@@ -13,212 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sb_timing_defaults(sb_timing_opts *o)
-{
-    o->warmup_min = 1;      /* with the check run before it: a 2-second row needs no more */
-    o->warmup_ms = 20.0;
-    o->min_reps = 10;
-    o->max_reps = 2000;
-    o->budget_ms = 1000.0;
-    o->target_rse = 0.005;
-    o->flush_l2 = 1;
-    o->gpu_uuid[0] = '\0';
-    o->census = 0;
-}
-
-
-const sb_image *sb_case_input(const sb_case *c, const sb_variant *v)
-{
-    return (v->flags & SB_COLOUR_IN) && c->colour ? c->colour : c->input;
-}
-
-sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, int threads, void *stream,
-                          int poison, sb_error *err)
-{
-    memset(s, 0, sizeof *s);
-    s->c = c;
-    s->v = v;
-    s->exec.threads = threads;
-    s->exec.stream = stream;
-    s->exec.poison = poison;
-    s->exec.who = v->who;
-    sb_status st = sb_output_alloc_for(c->algo, v->flags, &s->out, c->input, c->params, err);
-    if (st)
-        return st;
-    if (poison)
-        sb_output_poison(s->out);
-    if (sb_is_device(v) && (st = sb_device_timer_create(&s->timer, err))) {
-        sb_session_close(s);
-        return st;
-    }
-    double t0 = sb_clock_ms();
-    st = v->ops->prepare(&s->state, sb_case_input(c, v), c->params, s->out, &s->exec, err);
-    s->prepare_ms = sb_clock_ms() - t0;
-    if (!st && v->ops->upload)
-        st = v->ops->upload(s->state, err);
-    if (st) {
-        sb_session_close(s);
-        return st;
-    }
-    return SB_OK;
-}
-
-sb_status sb_session_frame(sb_session *s, double *ms, sb_error *err)
-{
-    const sb_variant_ops *ops = s->v->ops;
-    double t0 = sb_clock_ms();
-    sb_status st = ops->upload ? ops->upload(s->state, err) : SB_OK;
-    if (!st)
-        st = ops->run(s->state, err);
-    if (!st)
-        st = ops->fetch(s->state, err);
-    *ms = sb_clock_ms() - t0;
-    if (st && sb_is_device(s->v)) {
-        sb_error ignored;
-        sb_device_sync(s->exec.stream, &ignored);
-    }
-    return st;
-}
-
-sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *err)
-{
-    sb_status st;
-    if (!sb_is_device(s->v)) {
-        double t0 = sb_clock_ms();
-        st = s->v->ops->run(s->state, err);
-        *ms = sb_clock_ms() - t0;
-        return st;
-    }
-    if (flush_l2 && (st = sb_device_flush_l2(s->exec.stream, err)))
-        return st;
-    if ((st = sb_device_timer_begin(s->timer, s->exec.stream, err)))
-        return st;
-    st = s->v->ops->run(s->state, err);
-    if (st) {
-        sb_error ignored;
-        sb_device_sync(s->exec.stream, &ignored);
-        return st;
-    }
-    return sb_device_timer_end(s->timer, s->exec.stream, ms, err);
-}
-
-sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err)
-{
-    double t0 = sb_clock_ms();
-    sb_status st = s->v->ops->fetch(s->state, err);
-    s->fetch_ms = sb_clock_ms() - t0;
-    if (st)
-        return st;
-    sb_output_check(s->c->algo, s->c->input, s->c->params, s->c->reference, s->out, s->v->flags, ag);
-    return SB_OK;
-}
-
-void sb_session_close(sb_session *s)
-{
-    if (s->state)
-        s->v->ops->release(s->state);
-    if (s->timer)
-        sb_device_timer_destroy(s->timer);
-    if (s->out)
-        sb_output_free(s->out);
-    memset(s, 0, sizeof *s);
-}
-
-sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *stream, void *out, int poison,
-                      sb_run_times *t, sb_error *err)
-{
-    sb_exec exec = { threads, stream, poison, v->who };
-    void *state = NULL;
-    double t0 = sb_clock_ms();
-    sb_status st = v->ops->prepare(&state, sb_case_input(c, v), c->params, out, &exec, err);
-    double t1 = sb_clock_ms();
-    if (!st && v->ops->upload)
-        st = v->ops->upload(state, err);
-    double t2 = sb_clock_ms();
-    if (!st)
-        st = v->ops->run(state, err);
-    double t3 = sb_clock_ms();
-    if (!st)
-        st = v->ops->fetch(state, err);
-    if (t) {
-        t->setup_ms = t1 - t0;
-        t->frame_ms = sb_clock_ms() - t1;
-        t->began_ms = t1;
-        t->run_ms = t3 - t2;
-    }
-    if (st && state && sb_is_device(v)) {
-        sb_error ignored;
-        sb_device_sync(stream, &ignored);
-    }
-    if (state)
-        v->ops->release(state);
-    return st;
-}
-
-sb_status sb_check_only(const sb_case *c, const sb_variant *v, int threads, void *stream, sb_agreement *ag,
-                        sb_error *err)
-{
-    sb_session s;
-    sb_trace_push("%s/%s/%s/%s check", c->algo->name, v->name, c->algo->stages[c->stage],
-                  c->image ? c->image : "image");
-    sb_status st = sb_session_open(&s, c, v, threads, stream, 1, err);
-    if (!st) {
-        double ms;
-        st = sb_session_sample(&s, 0, &ms, err);
-        if (!st)
-            st = sb_session_check(&s, ag, err);
-        sb_session_close(&s);
-    }
-    sb_trace_pop();
-    return st;
-}
-
-sb_stop sb_enough_samples(const double *ms, int n, double started, const sb_timing_opts *o, double budget, int few)
-{
-    if (n >= o->max_reps)
-        return SB_STOP_MAX;
-    if (n < o->min_reps)   /* rows too slow for min_reps in the budget settle for `few` */
-        return n >= few && sb_clock_ms() - started >= budget ? SB_STOP_BUDGET : SB_STOP_NONE;
-    if (sb_clock_ms() - started >= budget)
-        return SB_STOP_BUDGET;
-    if (n % 5)
-        return SB_STOP_NONE;           /* re-summarise every few samples */
-    sb_summary s;
-    sb_summarize(ms, n, &s);
-    return sb_median_rel_se(&s) < o->target_rse ? SB_STOP_RULE : SB_STOP_NONE;
-}
-
-const char *sb_stop_name(sb_stop why)
-{
-    static const char *const names[] = { "", "noise", "budget", "max_reps", "slow" };
-    return why >= SB_STOP_NONE && why <= SB_STOP_SLOW ? names[why] : "";
-}
-
 /* What a row too slow for min_reps in its budget settles for: 3. */
 static int few_samples(const sb_timing_opts *o) { return o->min_reps < 3 ? o->min_reps : 3; }
-
-sb_status sb_samples_alloc(sb_measurement *m, int n, sb_error *err)
-{
-    double **all[] = { &m->kernel_ms, &m->e2e_ms, &m->frame_ms, &m->setup_ms };
-    for (int i = 0; i < 4; i++)
-        if (!(*all[i] = calloc((size_t)n, sizeof **all[i]))) {
-            sb_measurement_free(m);
-            return sb_fail(err, SB_ERR_NOMEM, "out of memory for timing samples");
-        }
-    return SB_OK;
-}
-
-void sb_host_row_times(sb_measurement *m, int n, double setup_ms, double fetch_ms)
-{
-    for (int i = 0; i < n; i++) {
-        m->frame_ms[i] = m->kernel_ms[i] + fetch_ms;
-        m->e2e_ms[i] = setup_ms + m->frame_ms[i];
-    }
-    m->setup_ms[0] = setup_ms;
-    sb_summarize(m->frame_ms, n, &m->frame);
-    sb_summarize(m->e2e_ms, n, &m->e2e);
-    sb_summarize(m->setup_ms, 1, &m->setup);
-}
 
 /* One whole cold run of a device row as sample i of e2e and setup. */
 static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_error *err)
@@ -236,23 +36,6 @@ static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_
  * flagged), and warms up for a quarter of warmup_ms. */
 static double device_row_ended = -1e300;
 enum { GPU_STILL_BUSY_MS = 250 };
-
-const char *const sb_step_names[SB_STEPS] = { "check", "warm-up", "timed", "frames", "cold runs" };
-
-void sb_phase_named(step_clock *k, int step, const char *range)
-{
-    double now = sb_clock_ms();
-    if (k->step < SB_STEPS)
-        k->m->step_ms[k->step] += now - k->since;
-    k->step = step;
-    k->since = now;
-    if (step < SB_STEPS) {
-        sb_trace_pop();
-        sb_trace_push("%s", range);
-    }
-}
-
-void sb_phase(step_clock *k, int step) { sb_phase_named(k, step, step < SB_STEPS ? sb_step_names[step] : ""); }
 
 /* A slow device row: the check run (ms) is its one sample (an observed
  * one is not: it runs once more), and one cold run its end to end. */
@@ -417,13 +200,4 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
     sb_trace_pop();
     sb_trace_pop();
     return st;
-}
-
-void sb_measurement_free(sb_measurement *m)
-{
-    free(m->kernel_ms);
-    free(m->e2e_ms);
-    free(m->frame_ms);
-    free(m->setup_ms);
-    m->kernel_ms = m->e2e_ms = m->frame_ms = m->setup_ms = NULL;
 }
