@@ -748,8 +748,7 @@ int exercise_todo_left(const char *path)
     return n;
 }
 
-/* The rung ALGO/RUNG names (not a student's copy). */
-static sb_status lesson_rung(const char *spec, const sb_variant **v, sb_error *err)
+sb_status exercise_rung(const char *spec, const sb_variant **v, sb_error *err)
 {
     if (!spec || !strchr(spec, '/'))
         return sb_fail(err, SB_ERR_USAGE, "which lesson? give ALGO/RUNG (segbench exercise integral/cuda-transposed)");
@@ -763,17 +762,10 @@ static sb_status lesson_rung(const char *spec, const sb_variant **v, sb_error *e
     return SB_OK;
 }
 
-sb_status sb_exercise_export(const char *spec, const char *dir, sb_error *err)
-{
-    const sb_variant *v;
-    sb_status st = lesson_rung(spec, &v, err);
-    return st ? st : exercise_export(v, ".", dir, err);
-}
-
 sb_status sb_exercise_hand_out(const char *spec, const char *root, int solution, int force, sb_error *err)
 {
     const sb_variant *v;
-    sb_status st = lesson_rung(spec, &v, err);
+    sb_status st = exercise_rung(spec, &v, err);
     if (st)
         return st;
     char written[4096];

@@ -39,6 +39,8 @@ const sb_variant *exercise_reference(const char *algo, const char *name);
  * parent, an OpenMP variant's serial reference.  NULL (and why) when the
  * variant has no exercise: a root, the serial reference, a pthread variant. */
 const sb_variant *exercise_parent(const sb_variant *rung, char *why, size_t why_size);
+/* The rung ALGO/RUNG names (not a student's copy), or why not. */
+sb_status exercise_rung(const char *spec, const sb_variant **v, sb_error *err);
 
 /* Write exercises/<algo>/<the rung's file name> under `root`: the student
  * copy, or with `solution` the reference solution.  Refuses to replace a
@@ -57,7 +59,8 @@ int exercise_todo_left(const char *path);
  * of every rung that grows from it -- with the stub in exercises/ALGO/
  * and a KIT.md that says what to do.  It builds and grades as it is. */
 sb_status exercise_export(const sb_variant *rung, const char *root, const char *dir, sb_error *err);
-/* `segbench exercise ALGO/RUNG --export DIR`, from this repository. */
+/* `segbench exercise ALGO/RUNG --export DIR`, from this repository
+ * (exercise_kit.c). */
 sb_status sb_exercise_export(const char *spec, const char *dir, sb_error *err);
 
 /* `segbench exercise ALGO/RUNG`: the stub (or, solution, the reference

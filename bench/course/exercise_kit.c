@@ -168,3 +168,10 @@ sb_status exercise_export(const sb_variant *rung, const char *root, const char *
            ngone > 1 ? ", ..." : "");
     return SB_OK;
 }
+
+sb_status sb_exercise_export(const char *spec, const char *dir, sb_error *err)
+{
+    const sb_variant *v;
+    sb_status st = exercise_rung(spec, &v, err);
+    return st ? st : exercise_export(v, ".", dir, err);
+}
