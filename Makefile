@@ -6,7 +6,7 @@
 #   make exercise ALGO=integral RUNG=cuda-transposed   a lesson as a student's stub (exercises/);
 #                   make grade ALGO=... RUNG=... grades it (docs/course.md)
 #   make check-layers  every include of bench/ points down its layer order (bench/README.md)
-#   make check-size    no function in bench/ over 120 lines
+#   make check-size    no function in bench/ over 100 lines
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer on the image, PNM, manifest, results and env.json readers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
@@ -346,12 +346,12 @@ test: $(BUILD)/segbench
 endif
 
 # bench/'s folders are layers and every include points down their order
-# (bench/README.md); no function in bench/ is longer than 120
+# (bench/README.md); no function in bench/ is longer than 100
 # lines.  CI runs both.
 check-layers:
 	@sh scripts/check_layers.sh bench
 check-size:
-	@sh scripts/check_size.sh bench 120
+	@sh scripts/check_size.sh bench 100
 
 # The CPU suite under AddressSanitizer and UndefinedBehaviorSanitizer, in a
 # build of its own (build-asan/, no CUDA); any finding fails it.

@@ -5,7 +5,7 @@
 # its closing brace likewise.  Prints each one over, and the longest.
 #   sh scripts/check_size.sh [DIR] [MAX]
 dir=${1:-bench}
-max=${2:-120}
+max=${2:-100}
 find "$dir" -name '*.c' | sort | xargs awk -v max="$max" '
   FNR == 1 { name = ""; start = 0 }
   /^[A-Za-z_].*\(/ { split($0, a, "("); n = split(a[1], w, /[ *]+/); cand = w[n] }

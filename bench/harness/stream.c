@@ -507,13 +507,13 @@ static int takes_reference_pass(const sb_case *const *frames, int n, const sb_va
     return slow_pass(pass_wall(&q), rp->k, rp->total, o);
 }
 
-sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
-                            sb_stream_result *r, sb_error *err)
+/* What a stream cannot run, said (SB_OK: it can): no frame, too many in
+ * flight, a variant that takes one at a time, frames of two sizes or two
+ * layouts, colour frames for an algorithm that takes its frames as they
+ * are.  r->colour_frames: whether it streams colour frames. */
+static sb_status stream_refused(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
+                                sb_stream_result *r, sb_error *err)
 {
-    memset(r, 0, sizeof *r);
-    r->in_flight = o->in_flight;
-    r->threads = o->threads;
-    r->distinct = n;
     if (n < 1 || o->in_flight < 1 || o->in_flight > SB_STREAM_MAX_IN_FLIGHT)
         return sb_fail(err, SB_ERR_USAGE, "a stream needs at least one frame and 1..%d frames in flight",
                        SB_STREAM_MAX_IN_FLIGHT);
@@ -536,8 +536,21 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         if (frames[i]->colour->stride != frames[0]->colour->stride)
             return sb_fail(err, SB_ERR_USAGE, "frame %d of the sequence is laid out unlike frame 1 in colour: a "
                            "stream's frames are of one format", i + 1);
+    return SB_OK;
+}
+
+sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
+                            sb_stream_result *r, sb_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->in_flight = o->in_flight;
+    r->threads = o->threads;
+    r->distinct = n;
+    sb_status st = stream_refused(frames, n, v, o, r, err);
+    if (st)
+        return st;
     instance *inst = NULL;
-    sb_status st = instances_open(frames, n, v, o, &inst, err);
+    st = instances_open(frames, n, v, o, &inst, err);
     if (st)
         return st;
     int k = o->in_flight;

@@ -280,15 +280,64 @@ void report_ladder_line(FILE *fp, const sb_rows *rows, const sb_algo *algo)
 
 /* ---- pipelines ---- */
 
+enum { PIPELINE_PARTS_MAX = 8 };
+
+/* The largest synthetic image every part measured at its first stage
+ * (one of sv0's names, sv0 the first part's view), or NULL. */
+static const char *pipeline_image(stage_view *sv0, sb_rows *rows, const sb_algo *const *part, int nparts)
+{
+    view_build(sv0, &rows[0], part[0]->name, part[0]->stages[0]);
+    const char *image = NULL;
+    double px = 0.0;
+    for (int i = 0; i < sv0->nimg; i++) {
+        int everywhere = view_is_synthetic(sv0->img[i]);
+        for (int k = 1; k < nparts && everywhere; k++) {
+            everywhere = 0;
+            for (int r = 0; r < rows[k].count && !everywhere; r++)
+                everywhere = !strcmp(rows[k].row[r].image, sv0->img[i]) && !strcmp(rows[k].row[r].stage, part[k]->stages[0]);
+        }
+        if (everywhere && sv0->img_px[i] > px) {
+            px = sv0->img_px[i];
+            image = sv0->img[i];
+        }
+    }
+    return image;
+}
+
+/* Each part's kernel time for a variant of the pipeline at the image: its
+ * own row, or where the part has no variant of that name its fastest of
+ * the same side (CPU or GPU), marked; 0 when a part has neither or none
+ * is the variant's own. */
+static int pipeline_times(const sb_variant *var, sb_rows *rows, const sb_algo *const *part, int nparts,
+                          const char *image, double *ms, int *mark, double *sum)
+{
+    int cpu_side = view_is_cpu_backend(var->backend), named = 0;
+    *sum = 0.0;
+    for (int k = 0; k < nparts; k++) {
+        stage_view sv;
+        int failed;
+        view_build(&sv, &rows[k], part[k]->name, part[k]->stages[0]);
+        const sb_row *r = view_best_row(&sv, var->name, image, &failed);
+        mark[k] = !r;
+        if (!r)
+            r = fastest(&sv, image, cpu_side ? pick_cpu : pick_gpu);
+        if (!r)
+            return 0;
+        named += !mark[k];
+        ms[k] = r->kernel.median;
+        *sum += ms[k];
+    }
+    return named > 0;
+}
+
 sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_algo *pipeline, FILE *md,
                                sb_error *err)
 {
-    enum { MAX_PARTS = 8 };
-    const sb_algo *part[MAX_PARTS];
-    sb_rows rows[MAX_PARTS];
+    const sb_algo *part[PIPELINE_PARTS_MAX];
+    sb_rows rows[PIPELINE_PARTS_MAX];
     int nparts = 0;
     size_t plen = strlen(pipeline->name);
-    for (int a = 0; a < sb_algo_count() && nparts < MAX_PARTS; a++) {
+    for (int a = 0; a < sb_algo_count() && nparts < PIPELINE_PARTS_MAX; a++) {
         const sb_algo *algo = sb_algo_at(a);
         char path[1400];
         snprintf(path, sizeof path, "%s/%s.csv", results_dir, algo->name);
@@ -301,23 +350,8 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
     sb_status st = SB_OK;
     if (nparts < 2)
         goto out;
-    /* the largest synthetic image every part measured at its first stage */
-    stage_view sv0;
-    view_build(&sv0, &rows[0], part[0]->name, part[0]->stages[0]);
-    const char *image = NULL;
-    double px = 0.0;
-    for (int i = 0; i < sv0.nimg; i++) {
-        int everywhere = view_is_synthetic(sv0.img[i]);
-        for (int k = 1; k < nparts && everywhere; k++) {
-            everywhere = 0;
-            for (int r = 0; r < rows[k].count && !everywhere; r++)
-                everywhere = !strcmp(rows[k].row[r].image, sv0.img[i]) && !strcmp(rows[k].row[r].stage, part[k]->stages[0]);
-        }
-        if (everywhere && sv0.img_px[i] > px) {
-            px = sv0.img_px[i];
-            image = sv0.img[i];
-        }
-    }
+    stage_view sv0;               /* the image's name is one of its */
+    const char *image = pipeline_image(&sv0, rows, part, nparts);
     if (!image)
         goto out;
     char name[200], script[4096];
@@ -346,23 +380,9 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
         const sb_variant *var = sb_catalogue_at(v);
         if (strcmp(var->algo, pipeline->name) || view_is_floor(var))
             continue;
-        int cpu_side = view_is_cpu_backend(var->backend);
-        double ms[MAX_PARTS], sum = 0.0;
-        int have = 1, named = 0, mark[MAX_PARTS];
-        for (int k = 0; k < nparts && have; k++) {
-            stage_view sv;
-            int failed;
-            view_build(&sv, &rows[k], part[k]->name, part[k]->stages[0]);
-            const sb_row *r = view_best_row(&sv, var->name, image, &failed);
-            mark[k] = !r;
-            if (!r)
-                r = fastest(&sv, image, cpu_side ? pick_cpu : pick_gpu);
-            named += !mark[k];
-            have = r != NULL;
-            ms[k] = r ? r->kernel.median : 0.0;
-            sum += ms[k];
-        }
-        if (!have || !named)
+        double ms[PIPELINE_PARTS_MAX], sum;
+        int mark[PIPELINE_PARTS_MAX];
+        if (!pipeline_times(var, rows, part, nparts, image, ms, mark, &sum))
             continue;
         char t[32];
         fprintf(fp, "%s", var->name);
