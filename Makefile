@@ -5,7 +5,7 @@
 #   make lesson-headers  every rung file's measured gain, from the run of record
 #   make exercise ALGO=integral RUNG=cuda-transposed   a lesson as a student's stub (exercises/);
 #                   make grade ALGO=... RUNG=... grades it (docs/course.md)
-#   make check-layers  every include of bench/ points down its layer order (bench/README.md)
+#   make check-layers  every include and every symbol of bench/ points down its layer order (bench/README.md)
 #   make check-size    no function in bench/ over 100 lines
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer on the image, PNM, manifest, results and env.json readers (FUZZ_SECONDS each)
@@ -346,10 +346,11 @@ test: $(BUILD)/segbench
 endif
 
 # bench/'s folders are layers and every include points down their order
-# (bench/README.md); no function in bench/ is longer than 100
-# lines.  CI runs both.
-check-layers:
-	@sh scripts/check_layers.sh bench
+# (bench/README.md), and no object of a layer uses a symbol that a higher
+# layer defines (read from bench/'s objects with nm); no function in bench/
+# is longer than 100 lines.  CI runs both.
+check-layers: $(filter $(BUILD)/bench/%,$(LIB_OBJ))
+	@sh scripts/check_layers.sh bench $(BUILD)
 check-size:
 	@sh scripts/check_size.sh bench 100
 

@@ -25,6 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The records, defined at the end of the file (the hooks above name them). */
+static const sb_algo sb_algo_grabcut_maxflow;
+static const sb_algo sb_algo_grabcut;
+
 static const char *const rect_stage[] = { "rect" };
 
 static void gc_params_default(void *params, int stage)
@@ -480,7 +484,7 @@ static sb_status pipeline_gallery(const char *dir, const char *prefix, const sb_
     .params_default = gc_params_default, .params_option = gc_params_option,                        \
     .image_params = gc_image_params, .truth_is_mask = 1, .max_bench_pixels = 1920 * 1080
 
-const sb_algo sb_algo_grabcut_kmeans = {
+static const sb_algo sb_algo_grabcut_kmeans = {
     .name = "grabcut-kmeans",
     .summary = "GrabCut's start: k-means with 5 clusters on each side of the rectangle (exact integer rules)",
     .contract = "bit-exact: every pixel's cluster, the 2x5 centres and the pass count equal the serial reference's",
@@ -493,8 +497,9 @@ const sb_algo sb_algo_grabcut_kmeans = {
     .write_output = kmeans_write_output,
     .write_labels = kmeans_write_labels,
 };
+SB_ALGO(sb_algo_grabcut_kmeans, 50)
 
-const sb_algo sb_algo_grabcut_gmm = {
+static const sb_algo sb_algo_grabcut_gmm = {
     .name = "grabcut-gmm",
     .summary = "GrabCut's mixtures: learn from the clusters, assign each pixel its likeliest component, learn again",
     .contract = "bit-exact: every component and both GMMs (weights, means, covariances, inverses, determinants)",
@@ -509,8 +514,9 @@ const sb_algo sb_algo_grabcut_gmm = {
     .after = &sb_algo_grabcut_kmeans,
     .feed = gc_feed,
 };
+SB_ALGO(sb_algo_grabcut_gmm, 51)
 
-const sb_algo sb_algo_grabcut_graph = {
+static const sb_algo sb_algo_grabcut_graph = {
     .name = "grabcut-graph",
     .summary = "GrabCut's graph: beta, 8-neighbour n-links, t-links from the GMMs, as integer capacities",
     .contract = "bit-exact: beta and every integer t-link and n-link capacity",
@@ -524,8 +530,9 @@ const sb_algo sb_algo_grabcut_graph = {
     .after = &sb_algo_grabcut_gmm,
     .feed = gc_feed,
 };
+SB_ALGO(sb_algo_grabcut_graph, 52)
 
-const sb_algo sb_algo_grabcut_maxflow = {
+static const sb_algo sb_algo_grabcut_maxflow = {
     .name = "grabcut-maxflow",
     .summary = "GrabCut's cut: max-flow on the integer grid graph, canonical minimum cut",
     .contract = "exact: the flow value and the canonical cut (pixels that reach the sink are background)",
@@ -545,8 +552,9 @@ const sb_algo sb_algo_grabcut_maxflow = {
     .after = &sb_algo_grabcut_graph,
     .feed = gc_feed,
 };
+SB_ALGO(sb_algo_grabcut_maxflow, 53)
 
-const sb_algo sb_algo_grabcut = {
+static const sb_algo sb_algo_grabcut = {
     .name = "grabcut",
     .summary = "GrabCut, the whole loop: k-means, then 5 x (assign, learn, graph, max-flow)",
     .contract = "exact: the final mask and every iteration's flow equal the serial reference's (mask agreement 100%)",
@@ -565,3 +573,4 @@ const sb_algo sb_algo_grabcut = {
                     "so every variant's error is the reference's. Photos have no mask: only the foreground fraction.",
     .gallery = pipeline_gallery,
 };
+SB_ALGO(sb_algo_grabcut, 54)

@@ -158,7 +158,7 @@ static sb_status integral_gallery(const char *dir, const char *prefix, const sb_
     return st;
 }
 
-const sb_algo sb_algo_integral = {
+static const sb_algo sb_algo_integral = {
     .name = "integral",
     .summary = "integral image (summed-area table): u32 sums, u64 squared sums",
     .contract = "bit-exact: every u32 sum (mod 2^32) and u64 squared sum equals the serial reference's",
@@ -182,3 +182,4 @@ const sb_algo sb_algo_integral = {
     .write_output = integral_write_output,
     .gallery = integral_gallery,
 };
+SB_ALGO(sb_algo_integral, 10)

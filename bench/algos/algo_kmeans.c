@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The records, defined at the end of the file (the hooks above name them). */
+static const sb_algo sb_algo_kmeans;
+
 /* converge: k = 16 from the spread start, until no label changes (at
  * most 100 passes) -- also what `segbench run kmeans` does by default;
  * fixed10: the same start, exactly 10 passes (the issue's benchmark). */
@@ -163,7 +166,7 @@ static sb_status kmeans_gallery(const char *dir, const char *prefix, const sb_im
     return st;
 }
 
-const sb_algo sb_algo_kmeans = {
+static const sb_algo sb_algo_kmeans = {
     .name = "kmeans",
     .summary = "k-means colour quantization: integer sums, quarter-level centres",
     .contract = "bit-exact: every label, every centre and the pass count equal the serial reference's",
@@ -186,3 +189,4 @@ const sb_algo sb_algo_kmeans = {
     .describe = kmeans_describe,
     .gallery = kmeans_gallery,
 };
+SB_ALGO(sb_algo_kmeans, 20)

@@ -18,6 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The records, defined at the end of the file (the hooks above name them). */
+static const sb_algo sb_algo_meanshift_filter;
+static const sb_algo sb_algo_meanshift;
+
 /* The filter's stages are the radius sweep (the source's table); the
  * others run at the goal's radius. */
 static const char *const filter_stages[] = { "r16", "r8", "r4", "r2" };
@@ -267,7 +271,7 @@ static sb_status ms_gallery(const char *dir, const char *prefix, const sb_image 
     .output_channels = 3, .labels_channels = 3, .write_output = regions_write_output,             \
     .write_labels = regions_write_labels, .describe = regions_describe
 
-const sb_algo sb_algo_meanshift_filter = {
+static const sb_algo sb_algo_meanshift_filter = {
     .name = "meanshift-filter",
     .summary = "mean-shift filter: each pixel's LUV mode over a moving (2r+1)^2 window, integer arithmetic",
     .contract = "bit-exact: every filtered LUV pixel equals the serial reference's",
@@ -284,8 +288,9 @@ const sb_algo sb_algo_meanshift_filter = {
     .describe = luv_describe,
     .sweep = "radius",
 };
+SB_ALGO(sb_algo_meanshift_filter, 40)
 
-const sb_algo sb_algo_meanshift_flood = {
+static const sb_algo sb_algo_meanshift_flood = {
     .name = "meanshift-flood",
     .summary = "flooding: 4-neighbours with filtered colours within range, union-find, smallest-index labels",
     .contract = "exact: the same partition (and labels) as the serial reference, fed the reference filter's output",
@@ -296,8 +301,9 @@ const sb_algo sb_algo_meanshift_flood = {
     .after = &sb_algo_meanshift_filter,
     .feed = flood_feed,
 };
+SB_ALGO(sb_algo_meanshift_flood, 41)
 
-const sb_algo sb_algo_meanshift_merge = {
+static const sb_algo sb_algo_meanshift_merge = {
     .name = "meanshift-merge",
     .summary = "region merging: fuse regions with close means, prune small ones (union-find), number them",
     .contract = "exact: the same partition and count as the serial reference, fed the reference flood's output",
@@ -308,8 +314,9 @@ const sb_algo sb_algo_meanshift_merge = {
     .after = &sb_algo_meanshift_flood,
     .feed = merge_feed,
 };
+SB_ALGO(sb_algo_meanshift_merge, 42)
 
-const sb_algo sb_algo_meanshift = {
+static const sb_algo sb_algo_meanshift = {
     .name = "meanshift",
     .summary = "mean-shift segmentation, the whole pipeline: LUV, filter, flood, merge",
     .contract = "exact: the same partition and count as the serial reference (adjusted Rand index 1)",
@@ -320,3 +327,4 @@ const sb_algo sb_algo_meanshift = {
     .quality = ms_quality,
     .gallery = ms_gallery,
 };
+SB_ALGO(sb_algo_meanshift, 43)

@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The records, defined at the end of the file (the hooks above name them). */
+static const sb_algo sb_algo_slic;
+
 /* s16: S = 16, 10 iterations, full connectivity -- the issue's timing
  *      benchmark, and what `segbench run slic` does by default;
  * n1000: about 1000 superpixels, full connectivity (quality);
@@ -292,7 +295,7 @@ static sb_status slic_gallery(const char *dir, const char *prefix, const sb_imag
     return st;
 }
 
-const sb_algo sb_algo_slic = {
+static const sb_algo sb_algo_slic = {
     .name = "slic",
     .summary = "SLIC superpixels (gSLICr style): exact Lab, integer centre sums, full connectivity",
     .contract = "bit-exact: every label, every centre and the superpixel count equal the serial reference's",
@@ -316,3 +319,4 @@ const sb_algo sb_algo_slic = {
     .quality = slic_quality,
     .gallery = slic_gallery,
 };
+SB_ALGO(sb_algo_slic, 30)

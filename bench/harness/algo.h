@@ -183,18 +183,14 @@ typedef struct sb_algo {
     const char *sweep;
 } sb_algo;
 
-/* The algorithms (bench/algos/algo_<name>.c), in registry order (registry.c). */
-extern const sb_algo sb_algo_integral;
-extern const sb_algo sb_algo_kmeans;
-extern const sb_algo sb_algo_slic;
-extern const sb_algo sb_algo_meanshift_filter;
-extern const sb_algo sb_algo_meanshift_flood;
-extern const sb_algo sb_algo_meanshift_merge;
-extern const sb_algo sb_algo_meanshift;
-extern const sb_algo sb_algo_grabcut_kmeans;
-extern const sb_algo sb_algo_grabcut_gmm;
-extern const sb_algo sb_algo_grabcut_graph;
-extern const sb_algo sb_algo_grabcut_maxflow;
-extern const sb_algo sb_algo_grabcut;
+/* The algorithms register themselves: each record's file (bench/algos/
+ * algo_<name>.c) says SB_ALGO(record, place) after it, a constructor that
+ * hands the record to the registry when the program starts, as SB_VARIANT
+ * does a variant's ops -- so no lower layer names an algorithm.  place
+ * orders them (sb_algo_at, results, reports): integral 10, k-means 20,
+ * SLIC 30, mean-shift 40-43 (its steps, then the whole), GrabCut 50-54. */
+void sb_algo_register(const sb_algo *algo, int place);
+#define SB_ALGO(record, place)                                                                         \
+    __attribute__((constructor)) static void sb_algo_register_##record(void) { sb_algo_register(&record, place); }
 
 #endif

@@ -84,29 +84,35 @@ void sb_variant_register(const sb_registration *r)
 
 int sb_registry_strays(void) { return registry_strays; }
 
-static const sb_algo *const registry_algos[] = {
-    &sb_algo_integral,
-    &sb_algo_kmeans,
-    &sb_algo_slic,
-    &sb_algo_meanshift_filter,
-    &sb_algo_meanshift_flood,
-    &sb_algo_meanshift_merge,
-    &sb_algo_meanshift,
-    &sb_algo_grabcut_kmeans,
-    &sb_algo_grabcut_gmm,
-    &sb_algo_grabcut_graph,
-    &sb_algo_grabcut_maxflow,
-    &sb_algo_grabcut,
-};
+/* The algorithms, by their place (SB_ALGO in algo.h). */
+enum { ALGOS_MAX = 32 };
+static struct {
+    const sb_algo *algo;
+    int place;
+} registry_algos[ALGOS_MAX];
+static int registry_nalgos;
 
-int sb_algo_count(void) { return (int)(sizeof registry_algos / sizeof registry_algos[0]); }
-const sb_algo *sb_algo_at(int i) { return registry_algos[i]; }
+void sb_algo_register(const sb_algo *algo, int place)
+{
+    if (registry_nalgos == ALGOS_MAX) {
+        fprintf(stderr, "segbench: warning: more than %d algorithms; %s is left out\n", ALGOS_MAX, algo->name);
+        return;
+    }
+    int at = registry_nalgos++;
+    for (; at > 0 && registry_algos[at - 1].place > place; at--)
+        registry_algos[at] = registry_algos[at - 1];
+    registry_algos[at].algo = algo;
+    registry_algos[at].place = place;
+}
+
+int sb_algo_count(void) { return registry_nalgos; }
+const sb_algo *sb_algo_at(int i) { return registry_algos[i].algo; }
 
 const sb_algo *sb_algo_find(const char *name)
 {
     for (int i = 0; i < sb_algo_count(); i++)
-        if (strcmp(registry_algos[i]->name, name) == 0)
-            return registry_algos[i];
+        if (strcmp(registry_algos[i].algo->name, name) == 0)
+            return registry_algos[i].algo;
     return NULL;
 }
 
@@ -117,7 +123,7 @@ static const sb_variant *registry_order[REGISTRY_SIZE];
 static int algo_rank(const char *name)
 {
     for (int a = 0; a < sb_algo_count(); a++)
-        if (strcmp(registry_algos[a]->name, name) == 0)
+        if (strcmp(registry_algos[a].algo->name, name) == 0)
             return a;
     return sb_algo_count();            /* a row for no known algorithm: last */
 }
