@@ -51,6 +51,12 @@ const char *test_pathf(const char *fmt, ...)
 /* A random grey PNG "<test dir>/<name>", written once (the same seed, the
  * same pixels); its path. */
 const char *test_grey_png(const char *name, int width, int height, unsigned long long seed);
+/* build/sbgen (or build-asan/'s), whole path; NULL when neither is built. */
+const char *test_sbgen_path(void);
+/* The set <test dir>/<name>.set holding lines, built by sbgen into
+ * root/datasets/build/<name> (so `cd root && segbench bench --set name`
+ * finds it); 0, a failed check, when it cannot be. */
+int test_build_set(const char *root, const char *name, const char *lines);
 /* Run a shell line; a failure (non-zero exit) is a failed check. */
 void test_sh(const char *fmt, ...)
 #if defined(__GNUC__)

@@ -143,3 +143,29 @@ void test_integral_case(sb_case_data *cd, sb_image *img)
     test_random_grey(img, 16, 8, 1);
     CHECKF(sb_case_open(cd, sb_algo_find("integral"), 0, NULL, img, &err) == SB_OK, "%s", err.msg);
 }
+
+const char *test_sbgen_path(void)
+{
+    static char path[4200];
+    if (!realpath("build/sbgen", path) && !realpath("build-asan/sbgen", path))
+        return NULL;
+    return path;
+}
+
+int test_build_set(const char *root, const char *name, const char *lines)
+{
+    const char *sbgen = test_sbgen_path();
+    char set[1200];
+    snprintf(set, sizeof set, "%s", test_pathf("%s.set", name));
+    FILE *fp = fopen(set, "w");
+    if (!fp || !sbgen) {
+        CHECKF(0, "%s", fp ? "no build/sbgen to make the test's set (make build/sbgen)" : "cannot write the set file");
+        if (fp)
+            fclose(fp);
+        return 0;
+    }
+    fputs(lines, fp);
+    fclose(fp);
+    test_sh("mkdir -p %s/datasets/build && %s %s %s/datasets/build/%s 2>/dev/null", root, sbgen, set, root, name);
+    return 1;
+}

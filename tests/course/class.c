@@ -431,6 +431,21 @@ static void test_kit_all_or_nothing(void)
            r->err);
 }
 
+/* A small class's fixture: the reference solution, and the folders
+ * <name>-in (the hand-ins, empty), <name>-work and <name>.csv. */
+static int class_folders(const char *name, char *solution, size_t size, const char **dir, const char **work,
+                         const char **csv)
+{
+    static char stub[1 << 16];
+    if (!class_sources(solution, stub, size < sizeof stub ? size : sizeof stub))
+        return 0;
+    *dir = test_pathf("%s-in", name);
+    *work = test_pathf("%s-work", name);
+    *csv = test_pathf("%s.csv", name);
+    test_sh("rm -rf %s %s && mkdir -p %s", test_shq(*dir), test_shq(*work), test_shq(*dir));
+    return 1;
+}
+
 /* A hostile hand-in in the sandbox: it writes into the teacher's tree
  * through its tree's links, into /tmp and outside its folder, and kills
  * the process that started it; the teacher's tree and /tmp are as they
@@ -439,11 +454,10 @@ static void test_kit_all_or_nothing(void)
  * --no-sandbox. */
 static void test_sandbox_holds(void)
 {
-    static char solution[1 << 16], stub[1 << 16];
-    if (!class_sources(solution, stub, sizeof solution))
+    static char solution[1 << 16];
+    const char *dir, *work, *csv;
+    if (!class_folders("hostile", solution, sizeof solution, &dir, &work, &csv))
         return;
-    const char *dir = test_pathf("hostile-in"), *work = test_pathf("hostile-work"), *csv = test_pathf("hostile.csv");
-    test_sh("rm -rf %s %s && mkdir -p %s", test_shq(dir), test_shq(work), test_shq(dir));
     char *hostile = replaced(solution, "#include <omp.h>", "#include <omp.h>\n#include <signal.h>\n#include <unistd.h>");
     char *acts = replaced(hostile, "    sb_kmeans_host *s = ctx;",
                           "    sb_kmeans_host *s = ctx;\n"
@@ -491,11 +505,10 @@ static void test_sandbox_holds(void)
  * time, its row saying so, long before --timeout. */
 static void test_limits_hold(void)
 {
-    static char solution[1 << 16], stub[1 << 16];
-    if (!class_sources(solution, stub, sizeof solution))
+    static char solution[1 << 16];
+    const char *dir, *work, *csv;
+    if (!class_folders("limits", solution, sizeof solution, &dir, &work, &csv))
         return;
-    const char *dir = test_pathf("limits-in"), *work = test_pathf("limits-work"), *csv = test_pathf("limits.csv");
-    test_sh("rm -rf %s %s && mkdir -p %s", test_shq(dir), test_shq(work), test_shq(dir));
     char *libc = replaced(solution, "#include <omp.h>", "#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>");
     char *hog = replaced(libc, "    sb_kmeans_host *s = ctx;",
                          "    sb_kmeans_host *s = ctx;\n"

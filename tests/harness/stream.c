@@ -485,18 +485,9 @@ static void test_sequence_glob(void)
 static void test_scene_and_bench_streams(void)
 {
     const char *root = test_path("scene-root");
-    char sbgen[4200];
-    if (!realpath("build/sbgen", sbgen) && !realpath("build-asan/sbgen", sbgen))
-        snprintf(sbgen, sizeof sbgen, "build/sbgen");
-    FILE *fp = fopen(test_path("mini.set"), "w");
-    if (!fp) {
-        CHECK(0);
+    if (!test_build_set(root, "mini", "synth 48x32\nscene 48x32 frames=3\n"))
         return;
-    }
-    fputs("synth 48x32\nscene 48x32 frames=3\n", fp);
-    fclose(fp);
-    test_sh("mkdir -p %s/datasets/build && %s %s %s/datasets/build/mini 2>/dev/null && %s %s %s/again 2>/dev/null",
-            root, sbgen, test_path("mini.set"), root, sbgen, test_path("mini.set"), root);
+    test_sh("%s %s %s/again 2>/dev/null", test_sbgen_path(), test_path("mini.set"), root);   /* made twice: the same */
     char a[4200], b[4200];
     snprintf(a, sizeof a, "%s/datasets/build/mini", root);
     snprintf(b, sizeof b, "%s/again", root);

@@ -315,20 +315,8 @@ static void test_bench_same_rows(void)
 void test_gpu_bench_frames_ahead(void)
 {
     const char *root = test_path("ahead-scene");
-    char sbgen[4200];
-    if (!realpath("build/sbgen", sbgen)) {        /* make test-gpu builds it */
-        CHECKF(0, "no build/sbgen to make the test's scene (make build/sbgen)");
+    if (!test_build_set(root, "ahead-scene", "synth 96x64\nscene 96x64 frames=3\n"))   /* make test-gpu builds sbgen */
         return;
-    }
-    FILE *fp = fopen(test_path("ahead-scene.set"), "w");
-    if (!fp) {
-        CHECK(0);
-        return;
-    }
-    fputs("synth 96x64\nscene 96x64 frames=3\n", fp);
-    fclose(fp);
-    test_sh("mkdir -p %s/datasets/build && %s %s %s/datasets/build/ahead-scene 2>/dev/null", root, sbgen,
-            test_path("ahead-scene.set"), root);
     test_sh("cd %s && %s bench --set ahead-scene --algo kmeans --variant 'cpu,cuda-*' --ahead on --host-limit "
             "0.000001 --stream-seconds 0.1 --budget 2 --repeat off --results res >out.txt 2>err.txt", root,
             test_segbench_path());
