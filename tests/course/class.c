@@ -431,6 +431,20 @@ static void test_kit_all_or_nothing(void)
            r->err);
 }
 
+/* The solution with includes added after <omp.h> and code at the start
+ * of its run (after "sb_kmeans_host *s = ctx;"): a hostile hand-in
+ * (malloc'd; NULL where the solution has changed shape). */
+static char *with_code(const char *solution, const char *includes, const char *code)
+{
+    char head[256], start[4096];
+    snprintf(head, sizeof head, "#include <omp.h>\n%s", includes);
+    snprintf(start, sizeof start, "    sb_kmeans_host *s = ctx;\n%s", code);
+    char *included = replaced(solution, "#include <omp.h>", head);
+    char *out = included ? replaced(included, "    sb_kmeans_host *s = ctx;", start) : NULL;
+    free(included);
+    return out;
+}
+
 /* A small class's fixture: the reference solution, and the folders
  * <name>-in (the hand-ins, empty), <name>-work and <name>.csv. */
 static int class_folders(const char *name, char *solution, size_t size, const char **dir, const char **work,
@@ -458,15 +472,12 @@ static void test_sandbox_holds(void)
     const char *dir, *work, *csv;
     if (!class_folders("hostile", solution, sizeof solution, &dir, &work, &csv))
         return;
-    char *hostile = replaced(solution, "#include <omp.h>", "#include <omp.h>\n#include <signal.h>\n#include <unistd.h>");
-    char *acts = replaced(hostile, "    sb_kmeans_host *s = ctx;",
-                          "    sb_kmeans_host *s = ctx;\n"
-                          "    { const char *at[] = { \"impl_cpu/STUDENT-WAS-HERE\", \"/tmp/STUDENT-WAS-HERE\",\n"
-                          "                           \"../STUDENT-WAS-HERE\", \"results/STUDENT-WAS-HERE\" };\n"
-                          "      for (int i = 0; i < 4; i++) { FILE *f = fopen(at[i], \"a\"); if (f) fclose(f); }\n"
-                          "      kill(getppid(), SIGKILL); }");
+    char *acts = with_code(solution, "#include <signal.h>\n#include <unistd.h>",
+                           "    { const char *at[] = { \"impl_cpu/STUDENT-WAS-HERE\", \"/tmp/STUDENT-WAS-HERE\",\n"
+                           "                           \"../STUDENT-WAS-HERE\", \"results/STUDENT-WAS-HERE\" };\n"
+                           "      for (int i = 0; i < 4; i++) { FILE *f = fopen(at[i], \"a\"); if (f) fclose(f); }\n"
+                           "      kill(getppid(), SIGKILL); }");
     hand_in(dir, "kim", acts);
-    free(hostile);
     free(acts);
     const char *png = patchy_png("hostile.png", 9);
     if (!sandboxed()) {
@@ -509,18 +520,14 @@ static void test_limits_hold(void)
     const char *dir, *work, *csv;
     if (!class_folders("limits", solution, sizeof solution, &dir, &work, &csv))
         return;
-    char *libc = replaced(solution, "#include <omp.h>", "#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>");
-    char *hog = replaced(libc, "    sb_kmeans_host *s = ctx;",
-                         "    sb_kmeans_host *s = ctx;\n"
-                         "    { size_t got = 0;\n"
-                         "      for (char *p; got < 1536 && (p = malloc((size_t)64 << 20)); got += 64)\n"
-                         "          memset(p, 1, (size_t)64 << 20);\n"
-                         "      fprintf(stderr, \"error: got %zu MB\\n\", got); exit(7); }");
-    char *spin = replaced(solution, "    sb_kmeans_host *s = ctx;",
-                          "    sb_kmeans_host *s = ctx;\n    for (volatile int on = 1; on;)\n        ;");
+    char *hog = with_code(solution, "#include <stdio.h>\n#include <stdlib.h>",
+                          "    { size_t got = 0;\n"
+                          "      for (char *p; got < 1536 && (p = malloc((size_t)64 << 20)); got += 64)\n"
+                          "          memset(p, 1, (size_t)64 << 20);\n"
+                          "      fprintf(stderr, \"error: got %zu MB\\n\", got); exit(7); }");
+    char *spin = with_code(solution, "", "    for (volatile int on = 1; on;)\n        ;");
     hand_in(dir, "max", hog);
     hand_in(dir, "ned", spin);
-    free(libc);
     free(hog);
     free(spin);
     const char *png = patchy_png("limits.png", 11);
