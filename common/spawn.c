@@ -140,9 +140,10 @@ static void count_stray(pid_t pid)
     strays++;
 }
 
-/* This process's children now, from /proc: each killed (a zombie is only
- * waited for).  How many were still alive. */
-static int kill_children(void)
+/* This process's children now, from /proc: each killed and counted a
+ * stray when end_them (a zombie is only waited for).  How many were
+ * still alive. */
+static int children(int end_them)
 {
     DIR *d = opendir("/proc");
     int live = 0;
@@ -164,8 +165,10 @@ static int kill_children(void)
             continue;
         pid_t pid = (pid_t)atoi(e->d_name);
         live++;
-        count_stray(pid);
-        kill(pid, SIGKILL);
+        if (end_them) {
+            count_stray(pid);
+            kill(pid, SIGKILL);
+        }
     }
     if (d)
         closedir(d);
@@ -178,13 +181,19 @@ static int kill_children(void)
  * process that came back here (its children, once it ended, and any whose
  * parent died before), round after round until two looks 2 ms apart find
  * none (a killed process's own children come back in their turn); then
- * its process group, whatever is left in it. */
+ * its process group, whatever is left in it.  Those that end by
+ * themselves within GRACE_MS are not strays: bubblewrap's process inside
+ * the sandbox outlives its parent by a moment as it takes its namespace
+ * down, and was said to be "left running" after one build in three. */
+enum { GRACE_MS = 100 };
 static void end_strays(pid_t group)
 {
     strays = 0;
     struct timespec nap = { 0, 2 * 1000 * 1000 };
+    for (int waited = 0; contained > 0 && waited < GRACE_MS && children(0) > 0; waited += 2)
+        nanosleep(&nap, NULL);
     for (int quiet = 0, round = 0; contained > 0 && quiet < 2 && round < 1000; round++) {
-        int live = kill_children();
+        int live = children(1);
         quiet = live ? 0 : quiet + 1;
         if (!live)
             nanosleep(&nap, NULL);
