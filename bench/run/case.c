@@ -1,16 +1,19 @@
 /* case.c - one algorithm of a run, in batches of whole images.  A batch's
  * cases (image x stage: the image loaded once, the stage's serial
  * reference computed once, harness/cases.h) are opened in order, ahead of
- * the rows where the machine has cores to spare (ahead.c), and measured in
- * two passes:
- *   1. as each case opens, its GPU rows -- while the next references are
- *      computed beside them, on another core;
- *   2. then, with nothing else running, each case's pictures (gallery,
- *      quality), its host rows in interleaved rounds, and the GPU rows
- *      whose every pass waits on the host (SB_HOST_BOUND).
- * A row never shares the CPUs with more than one serial reference, and a
- * host row with none.  A batch holds its cases open together, so it is
- * cut to half the memory budget and to the pipeline memo's room. */
+ * the rows where the machine has cores to spare (ahead.c: its reference
+ * and its pictures), and measured in two passes:
+ *   1. as each case opens, its GPU rows -- while the next references (and
+ *      in the last batch the stream frames' that time no row:
+ *      frames_ahead.c) are computed beside them, each on a core of its
+ *      own, at most half the cores busy;
+ *   2. then, with nothing else running, each case's pictures recorded
+ *      (gallery index, quality file), its host rows in interleaved
+ *      rounds, and the GPU rows whose every pass waits on the host
+ *      (SB_HOST_BOUND).
+ * A host row never shares the CPUs with a reference.  A batch holds its
+ * cases open together, so it is cut to half the memory budget and to the
+ * pipeline memo's room. */
 #include "run/state.h"
 
 #include "report/report.h"
@@ -132,7 +135,7 @@ static sb_status first_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_r
     return st;
 }
 
-/* Pass 2 for one open case: its pictures, host rows, host-bound GPU rows. */
+/* Pass 2 for one open case: its pictures recorded, host rows, host-bound GPU rows. */
 static sb_status second_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_rows *rows, sb_error *err)
 {
     const sb_bench_opts *o = r->o;

@@ -164,9 +164,9 @@ static int limit_host_streams(bench_run *r, const sb_algo *algo, int stage, cons
                               const stream_plan *plan, int nplan, stream_plan *kept, int *jobs)
 {
     double frame_ms = run_reference_frame_ms(r, stage, (double)seq->width * seq->height);
-    int n = 0, left = 0;
+    int n = 0, left = 0, over = over_host_limit(r, stage, seq);
     for (int i = 0; i < nplan; i++) {
-        if (!sb_is_device(plan[i].v) && over_host_limit(r, stage, seq))
+        if (!sb_is_device(plan[i].v) && over)
             left++;
         else
             kept[n++] = plan[i];
