@@ -289,6 +289,89 @@ extern "C" sb_status sb_device_copy_bandwidth(double *gbps, sb_error *err)
     return SB_OK;
 }
 
+/* The bus probe's copies: to the device (1), to the host (2) or both at
+ * once (3), on two streams so the two directions can overlap; the elapsed
+ * time of the whole from one pair of events. */
+enum { BUS_TO_DEVICE = 1, BUS_TO_HOST = 2 };
+struct bus_probe {
+    size_t bytes;
+    void *host_src, *host_dst, *dev_src, *dev_dst;
+    cudaStream_t s[2];
+    cudaEvent_t begin, end, other_done;
+};
+
+static float bus_copy_ms(bus_probe *p, int ways)
+{
+    cudaEventRecord(p->begin, p->s[0]);
+    cudaStreamWaitEvent(p->s[1], p->begin, 0);
+    if (ways & BUS_TO_DEVICE)
+        cudaMemcpyAsync(p->dev_dst, p->host_src, p->bytes, cudaMemcpyHostToDevice, p->s[0]);
+    if (ways & BUS_TO_HOST)
+        cudaMemcpyAsync(p->host_dst, p->dev_src, p->bytes, cudaMemcpyDeviceToHost, p->s[1]);
+    cudaEventRecord(p->other_done, p->s[1]);
+    cudaStreamWaitEvent(p->s[0], p->other_done, 0);
+    cudaEventRecord(p->end, p->s[0]);
+    cudaEventSynchronize(p->end);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, p->begin, p->end);
+    return ms;
+}
+
+/* GB/s of one direction or both: bytes moved over the median time. */
+static double bus_rate(bus_probe *p, int ways)
+{
+    const int reps = 10;
+    std::vector<float> ms;
+    for (int i = 0; i < reps + 2; i++) {      /* the first two are warm-up */
+        float t = bus_copy_ms(p, ways);
+        if (i >= 2)
+            ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    double moved = (double)p->bytes * (ways == (BUS_TO_DEVICE | BUS_TO_HOST) ? 2 : 1);
+    return moved / (ms[ms.size() / 2] * 1e-3) / 1e9;
+}
+
+extern "C" sb_status sb_device_bus_bandwidth(sb_bus_rates *rates, sb_error *err)
+{
+    memset(rates, 0, sizeof *rates);
+    bus_probe p = {};
+    p.bytes = (size_t)256 << 20;              /* far past any startup cost of a copy */
+    cudaError_t e = cudaMallocHost(&p.host_src, p.bytes);
+    if (e == cudaSuccess) e = cudaMallocHost(&p.host_dst, p.bytes);
+    if (e == cudaSuccess) e = cudaMalloc(&p.dev_src, p.bytes);
+    if (e == cudaSuccess) e = cudaMalloc(&p.dev_dst, p.bytes);
+    if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&p.s[0], cudaStreamNonBlocking);
+    if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&p.s[1], cudaStreamNonBlocking);
+    if (e == cudaSuccess) e = cudaEventCreate(&p.begin);
+    if (e == cudaSuccess) e = cudaEventCreate(&p.end);
+    if (e == cudaSuccess) e = cudaEventCreate(&p.other_done);
+    if (e == cudaSuccess) {
+        memset(p.host_src, 1, p.bytes);       /* touched, so no page is mapped during a copy */
+        memset(p.host_dst, 0, p.bytes);
+        cudaMemset(p.dev_src, 1, p.bytes);
+        rates->to_device = bus_rate(&p, BUS_TO_DEVICE);
+        rates->to_host = bus_rate(&p, BUS_TO_HOST);
+        rates->both = bus_rate(&p, BUS_TO_DEVICE | BUS_TO_HOST);
+        e = cudaGetLastError();
+    }
+    /* only what was made: destroying a null handle would leave an error behind for the next caller */
+    if (p.other_done) cudaEventDestroy(p.other_done);
+    if (p.end) cudaEventDestroy(p.end);
+    if (p.begin) cudaEventDestroy(p.begin);
+    if (p.s[1]) cudaStreamDestroy(p.s[1]);
+    if (p.s[0]) cudaStreamDestroy(p.s[0]);
+    cudaFree(p.dev_dst);                      /* cudaFree and cudaFreeHost take NULL */
+    cudaFree(p.dev_src);
+    cudaFreeHost(p.host_dst);
+    cudaFreeHost(p.host_src);
+    if (e != cudaSuccess) {
+        memset(rates, 0, sizeof *rates);
+        return sb_cuda_fail(err, e, "bus probe", "2 x 256 MiB pinned and on the device");
+    }
+    return SB_OK;
+}
+
 /* Pinned or plain host memory; a header records which, so one free works
  * for both.  64 bytes keeps the payload aligned for any vector load. */
 enum { HOST_HEADER = 64, HOST_PLAIN = 0x504c4149, HOST_PINNED = 0x50494e4e };

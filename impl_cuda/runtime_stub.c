@@ -91,6 +91,12 @@ sb_status sb_device_copy_bandwidth(double *gbps, sb_error *err)
     return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
 }
 
+sb_status sb_device_bus_bandwidth(sb_bus_rates *rates, sb_error *err)
+{
+    memset(rates, 0, sizeof *rates);
+    return sb_fail(err, SB_ERR_UNAVAILABLE, "%s", NOT_BUILT);
+}
+
 void *sb_host_alloc(size_t bytes)
 {
     void *p = NULL;

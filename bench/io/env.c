@@ -256,6 +256,8 @@ void sb_env_measure(sb_env *env, const int *threads, int thread_counts)
         sb_error err;
         if (sb_device_copy_bandwidth(&env->device_copy_gbps, &err))
             env->device_copy_gbps = 0.0;
+        if (sb_device_bus_bandwidth(&env->bus, &err))
+            memset(&env->bus, 0, sizeof env->bus);
     }
     for (int i = 0; i < thread_counts && i < SB_ENV_MAX_THREAD_COUNTS; i++) {
         env->host_threads[i] = threads[i];
@@ -321,6 +323,9 @@ void sb_env_print_json(const sb_env *e, FILE *fp)
         fprintf(fp, "  \"cuda_driver_version\": %d,\n", d->driver_version);
         fprintf(fp, "  \"cuda_runtime_version\": %d,\n", d->runtime_version);
         fprintf(fp, "  \"device_copy_gbps\": %.1f,\n", e->device_copy_gbps);
+        if (e->bus.to_device > 0)
+            fprintf(fp, "  \"bus_to_device_gbps\": %.1f,\n  \"bus_to_host_gbps\": %.1f,\n  \"bus_both_gbps\": %.1f,\n",
+                    e->bus.to_device, e->bus.to_host, e->bus.both);
         fprintf(fp, "  \"l2_flush_before_each_run\": %s,\n", e->l2_flush ? "true" : "false");
     } else {
         json_string(fp, "gpu_absent_reason", d->reason, 1);

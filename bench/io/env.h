@@ -15,6 +15,7 @@ typedef struct sb_env {
     char machine_id[96];          /* e.g. "h100-80gb-hbm3", "cpu-intel-xeon-gold-6430" */
     sb_device_info device;
     double device_copy_gbps;      /* measured D2D copy, read + write bytes; 0 if none */
+    sb_bus_rates bus;             /* measured pinned host <-> device copies; zeros if none */
     char cpu_model[160];
     int cpu_cores;                /* online logical CPUs */
     int cpu_usable_cores;         /* of them, those this process may run on (its affinity) */

@@ -213,6 +213,7 @@ static const char HOW_TO_READ[] =
 typedef struct report_env {
     char *text;                       /* env.json itself (NULL: none) */
     char id[128], gpu[256], cpu[256], date[64], commit[64], dirty[16], copy[32], set[64], cores[16], host[256],
+        bus[3][32],                   /* to the device, to the host, both at once; "?" where not measured */
         run[64], measured[16], planned[16], seconds[24], sm_count[16], options[512];
     const char *host_json;            /* "host_copy_gbps": {...} inside text, or NULL */
 } report_env;
@@ -235,6 +236,9 @@ static void report_env_read(const char *results_dir, report_env *e)
     sb_json_get(env, "commit", e->commit, sizeof e->commit);
     sb_json_get(env, "dirty", e->dirty, sizeof e->dirty);
     sb_json_get(env, "device_copy_gbps", e->copy, sizeof e->copy);
+    sb_json_get(env, "bus_to_device_gbps", e->bus[0], sizeof e->bus[0]);
+    sb_json_get(env, "bus_to_host_gbps", e->bus[1], sizeof e->bus[1]);
+    sb_json_get(env, "bus_both_gbps", e->bus[2], sizeof e->bus[2]);
     sb_json_get(env, "run_id", e->run, sizeof e->run);
     sb_json_get(env, "run_options", e->options, sizeof e->options);
     sb_json_get(env, "gpu_sm_count", e->sm_count, sizeof e->sm_count);
@@ -445,12 +449,17 @@ static void report_last_part(FILE *md, const char *results_dir, const report_env
             "[docs/measuring.md](../../docs/measuring.md).\n\n");
     sb_report_cli(md, results_dir);
     fprintf(md, "## The machine and how to read the numbers\n\n| | |\n|---|---|\n| GPU | %s |\n"
-                "| device copy bandwidth (measured, read + write) | %s%s |\n| CPU | %s (%s logical cores) |\n"
+                "| device copy bandwidth (measured, read + write) | %s%s |\n",
+            e->gpu, e->copy, atof(e->copy) > 0 ? " GB/s" : " (no GPU)");
+    if (strcmp(e->bus[0], "?") != 0)
+        fprintf(md, "| host <-> device bus (measured, pinned copies of 256 MiB) | %s GB/s to the device, %s to the host, "
+                    "%s both at once |\n",
+                e->bus[0], e->bus[1], e->bus[2]);
+    fprintf(md, "| CPU | %s (%s logical cores) |\n"
                 "| host memcpy bandwidth by threads (best of 5, GB/s) | %s |\n| dataset | %s |\n| commit | %s%s |\n"
                 "| run | %s: %s of %s planned rows, bench %s s |\n| date | %s |\n\n",
-            e->gpu, e->copy, atof(e->copy) > 0 ? " GB/s" : " (no GPU)", e->cpu, e->cores, e->host, e->set, e->commit,
-            strcmp(e->dirty, "true") == 0 ? " (tree had local changes)" : "", e->run, e->measured, e->planned,
-            e->seconds, e->date);
+            e->cpu, e->cores, e->host, e->set, e->commit, strcmp(e->dirty, "true") == 0 ? " (tree had local changes)" : "",
+            e->run, e->measured, e->planned, e->seconds, e->date);
     fputs(HOW_TO_READ, md);
     int listed = 0;                   /* names in missing_list, which keeps whole names only */
     for (const char *p = pc->missing_list; *p; p++)

@@ -86,6 +86,9 @@ static sb_status run_announce(bench_run *r, int present, sb_error *err)
             present ? " (the rest measured before)" : "", r->results_dir);
     if (r->env.device_copy_gbps > 0)
         fprintf(stderr, "device copy %.0f GB/s (read + write); ", r->env.device_copy_gbps);
+    if (r->env.bus.to_device > 0)
+        fprintf(stderr, "bus %.1f GB/s to the device, %.1f to the host, %.1f both at once; ", r->env.bus.to_device,
+                r->env.bus.to_host, r->env.bus.both);
     fprintf(stderr, "host memcpy %.1f GB/s at 1 thread, %.1f GB/s at %d\n", sb_env_host_peak(&r->env, 1),
             sb_env_host_peak(&r->env, 1 << 30), o->threads[o->nthreads - 1]);
     return SB_OK;

@@ -78,6 +78,18 @@ sb_status sb_device_flush_l2(void *stream, sb_error *err);
  * plus bytes written, median of repeated copies, in GB/s (1e9 B/s). */
 sb_status sb_device_copy_bandwidth(double *gbps, sb_error *err);
 
+/* The bus between host and device (PCIe, or NVLink-C2C on a Grace host):
+ * large copies between pinned host memory and the device, each way alone
+ * and both at once on two streams (bytes of both over the time both take),
+ * medians of repeated copies, in GB/s.  The limit of every upload and
+ * download a per-frame or stream row pays. */
+typedef struct sb_bus_rates {
+    double to_device;             /* host -> device */
+    double to_host;               /* device -> host */
+    double both;                  /* the two at once, bytes of both */
+} sb_bus_rates;
+sb_status sb_device_bus_bandwidth(sb_bus_rates *rates, sb_error *err);
+
 /* Host memory for buffers that cross the bus: page-locked when a device is
  * present (so copies run at full speed and asynchronously), plain
  * otherwise or when the environment sets SB_PAGEABLE=1.  Free with
