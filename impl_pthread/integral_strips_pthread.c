@@ -17,12 +17,12 @@
  * a pixel.  (The OpenMP variant is the same algorithm, its two loops
  * scheduled statically for the same reason.)
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 1.625 -> 0.6379 ms (2.55x), per frame 1.625 -> 0.6384 ms (2.55x)
+ *     kernel 1.099 -> 0.4351 ms (2.53x), per frame 1.1 -> 0.4357 ms (2.52x)
  *   integral sqsum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 4.087 -> 1.722 ms (2.37x), per frame 4.087 -> 1.723 ms (2.37x)
+ *     kernel 3.795 -> 1.514 ms (2.51x), per frame 3.795 -> 1.515 ms (2.51x)
  */
 #include "segbench/integral.h"
 #include "segbench/variant.h"

@@ -18,12 +18,12 @@
  * impl_pthread/pool.c (the "pthread" variant's shared pool) also spins a
  * while before it sleeps, so back-to-back passes find it awake.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 157.1 -> 172 ms (same (0.91x)), per frame 157.1 -> 172 ms (0.91x)
+ *     kernel 242.3 -> 257.3 ms (same (0.94x)), per frame 242.3 -> 257.3 ms (0.94x)
  *   kmeans fixed10 at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 148 -> 149.7 ms (same (0.99x)), per frame 148 -> 149.7 ms (0.99x)
+ *     kernel 183.7 -> 201.7 ms (same (0.91x)), per frame 183.7 -> 201.7 ms (0.91x)
  */
 #include "segbench/bands.h"
 #include "segbench/kmeans.h"

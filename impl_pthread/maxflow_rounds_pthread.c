@@ -14,10 +14,10 @@
  * once every SB_MF_RELABEL_EVERY rounds.  Every thread count takes the
  * same rounds to the same preflow as cpu-rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cpu-rounds -> pthread):
- *     kernel 8361 -> 2104 ms (3.97x), per frame 8361 -> 2104 ms (3.97x)
+ *     kernel 8003 -> 2914 ms (2.75x), per frame 8003 -> 2914 ms (2.75x)
  */
 #include "grabcut_host.h"
 

@@ -104,7 +104,7 @@ void sb_reference_results_dir(const char *results_root, char *out, size_t size)
 {
     char ref[200];
     sb_published_reference(results_root, ref, sizeof ref);
-    snprintf(out, size, "%s/%s", results_root, ref[0] ? ref : "h100-80gb-hbm3");
+    snprintf(out, size, "%s/%s", results_root, ref[0] ? ref : "h200");
 }
 
 void sb_result_set_survey(const char *dir, sb_result_set *rs)

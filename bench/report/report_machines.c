@@ -40,6 +40,7 @@ typedef struct machine {
     char commit[64];               /* its rows' commit, or "mixed" */
     sb_run_info run;
     double copy_gbps;
+    double sm_mhz;                 /* the SMs' clock env.json read, 0 unknown */
     sb_rows rows[64];              /* one per algorithm, in registry order */
 } machine;
 
@@ -215,6 +216,8 @@ static void load_machine(machine *m, const char *dir)
     sb_json_get(env, "machine_id", m->id, sizeof m->id);
     sb_json_get(env, "device_copy_gbps", value, sizeof value);
     m->copy_gbps = atof(value);
+    sb_json_get(env, "gpu_sm_clock_mhz", value, sizeof value);
+    m->sm_mhz = atof(value);
     sb_json_get(env, "gpu_name", m->gpu, sizeof m->gpu);
     sb_json_get(env, "cpu_model", m->cpu, sizeof m->cpu);
     sb_json_get(env, "cpu_logical_cores", m->cores, sizeof m->cores);
@@ -365,6 +368,63 @@ static void code_census(const machine *a, const machine *b, int *same, int *othe
             }
 }
 
+/* What should move a GPU kernel from one GPU to another: a kernel that
+ * moves at least this share of the copy bandwidth on the baseline is
+ * memory-bound and should follow the ratio of the two copy bandwidths;
+ * any other follows the SMs' clock (compute, or launch and sync latency,
+ * which the clock sets too). */
+#define MEMORY_BOUND_SHARE 0.4
+typedef struct bound_tally {
+    int rows[2], as_expected[2];   /* [0] memory-bound, [1] the others */
+    double lo[2], hi[2];           /* the ratios seen */
+    double expected[2];
+    char otherwise[2000];          /* "integral sum cuda-blocked6 0.89x, ..." */
+} bound_tally;
+
+/* The "bound" and "expected" cells of a GPU row, and its count; CPU rows
+ * (the hosts differ) get "-". */
+static void bound_cells(FILE *md, const sb_row *lead, double ratio, bound_tally *t)
+{
+    const sb_variant *v = sb_variant_find(lead->algo, lead->variant);
+    if (!v || !(v->flags & SB_DEVICE) || t->expected[0] <= 0 || t->expected[1] <= 0) {
+        fprintf(md, " - | - |\n");
+        return;
+    }
+    int k = lead->peak_fraction >= MEMORY_BOUND_SHARE ? 0 : 1;
+    int near = ratio >= 0.9 * t->expected[k] && ratio <= 1.1 * t->expected[k];
+    if (!t->rows[k] || ratio < t->lo[k])
+        t->lo[k] = ratio;
+    if (!t->rows[k] || ratio > t->hi[k])
+        t->hi[k] = ratio;
+    t->rows[k]++;
+    t->as_expected[k] += near;
+    size_t used = strlen(t->otherwise);
+    if (!near && used + 100 < sizeof t->otherwise)
+        snprintf(t->otherwise + used, sizeof t->otherwise - used, "%s%s %s %s (%.2fx)", used ? ", " : "", lead->algo,
+                 lead->stage, lead->variant, ratio);
+    fprintf(md, " %s (%.0f %% of copy) | %.2fx%s |\n", k ? "compute or latency" : "memory", 100.0 * lead->peak_fraction,
+            t->expected[k], near ? "" : " (moved otherwise)");
+}
+
+/* Which GPU rows followed the memory and which the clock. */
+static void bound_summary(FILE *md, const bound_tally *t, const machine *base, const machine *other)
+{
+    if (!t->rows[0] && !t->rows[1])
+        return;
+    fprintf(md, "\nWhat moved with what: the copy bandwidth is %.0f GB/s on %s and %.0f on %s (%.2fx), the SMs' clock "
+                "%.0f and %.0f MHz (%.2fx). A GPU row is *memory*-bound when its kernel moves at least %.0f %% of the "
+                "copy bandwidth on the baseline (its `peak_fraction`), and should then move by the copy's ratio; any "
+                "other by the clock's. Within 10 %% of that: %d of %d memory-bound rows (seen %.2f-%.2fx) and %d of "
+                "%d others (seen %.2f-%.2fx). Moved otherwise: %s. Two reasons to read them by: a copy of tens of MB "
+                "(the sizes here) does not reach the rate a 512 MiB copy measures, so the copy of the same bytes "
+                "(integral's `floor` rows) falls short of the bandwidth ratio too; and a kernel whose real traffic "
+                "is many times the stage's byte floor (several passes over the image, atomics through L2) is "
+                "bound by memory though its share of the copy reads low.\n",
+            base->copy_gbps, set_name(base), other->copy_gbps, set_name(other), t->expected[0], base->sm_mhz,
+            other->sm_mhz, t->expected[1], 100.0 * MEMORY_BOUND_SHARE, t->as_expected[0], t->rows[0], t->lo[0],
+            t->hi[0], t->as_expected[1], t->rows[1], t->lo[1], t->hi[1], t->otherwise[0] ? t->otherwise : "none");
+}
+
 /* A set measured at another commit than the baseline (or at several):
  * its rows compared with the baseline's where their code is the same. */
 static void same_code_section(FILE *md, machine *m, int base, int k)
@@ -385,9 +445,14 @@ static void same_code_section(FILE *md, machine *m, int base, int k)
         return;
     fprintf(md, "For each algorithm and stage, at the largest synthetic image both measured: each backend's fastest "
                 "variant on the baseline and the same variant on %s, where its code is the same there (kernel "
-                "medians, ms; threaded variants at their best thread count).\n\n| algorithm | stage | image | "
-                "backend | variant | %s ms | %s ms | %s vs %s |\n|---|---|---|---|---|---:|---:|---:|\n",
-            set_name(&m[k]), set_name(&m[base]), set_name(&m[k]), set_name(&m[k]), set_name(&m[base]));
+                "medians, ms; threaded variants at their best thread count), what bounds each GPU row on the "
+                "baseline and the ratio that bound predicts (below the table).\n\n| algorithm | stage | image | "
+                "backend | variant | %s ms | %s ms | %s vs %s | bound on %s | expected |\n"
+                "|---|---|---|---|---|---:|---:|---:|---|---:|\n",
+            set_name(&m[k]), set_name(&m[base]), set_name(&m[k]), set_name(&m[k]), set_name(&m[base]),
+            set_name(&m[base]));
+    bound_tally tally = { .expected = { m[base].copy_gbps > 0 ? m[k].copy_gbps / m[base].copy_gbps : 0,
+                                        m[base].sm_mhz > 0 ? m[k].sm_mhz / m[base].sm_mhz : 0 } };
     int shown = 0, left_out = 0;
     machine pair[2];
     for (int a = 0; a < sb_algo_count(); a++) {
@@ -409,7 +474,9 @@ static void same_code_section(FILE *md, machine *m, int base, int k)
                         BACKENDS[b], lead->variant);
                 ms_cell(md, lead->kernel.median, NULL);
                 ms_cell(md, there->kernel.median, NULL);
-                fprintf(md, " %.2fx |\n", lead->kernel.median / there->kernel.median);
+                double ratio = lead->kernel.median / there->kernel.median;
+                fprintf(md, " %.2fx |", ratio);
+                bound_cells(md, lead, ratio, &tally);
                 shown++;
             }
         }
@@ -417,6 +484,7 @@ static void same_code_section(FILE *md, machine *m, int base, int k)
     fprintf(md, "\n%d of these fastest variants are the same code on both and compared above; %d are other code "
                 "on %s and left out.\n",
             shown, left_out, set_name(&m[k]));
+    bound_summary(md, &tally, &m[base], &m[k]);
 }
 
 /* Two result sets of one GPU model in one host, measured at one commit:

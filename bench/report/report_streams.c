@@ -128,9 +128,8 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 "ran more than 10 %% from the whole's rate, so another run may differ as much; \xe2\x80\xa1 a "
                 "tail: p99 latency above twice p50. Rows from colour frames to the integral image (its host or "
                 "its GPU making the grey) are on its lessons page. A stream row is "
-                "one measurement: on the H100 host 38-39 of its 39 GPU rows repeated within 10 %% on other instances "
-                "(39 of 39, then 52 of 52, then 63 of 64 twice, on 2026-11-27), "
-                "4-7 of its 13 CPU rows (docs/measuring.md).\n\n");
+                "one measurement, of one instance of the machine: how far stream rows move from one instance to "
+                "another is in docs/measuring.md (\"Streams\").\n\n");
     fprintf(md, "| algorithm | stage | scene | best GPU | frames/s | latency p50 / p99 ms | GPU J/frame (above idle) | "
                 "%% of bound | best CPU | frames/s | GPU vs CPU |\n|---|---|---|---|---:|---:|---:|---:|---|---:|---:|\n");
     for (int a = 0; a < nalgo; a++) {
@@ -167,8 +166,8 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
         }
     if (gpu)
         fprintf(md, "\nLatency tails: %d of the %d GPU stream rows have p99 above twice p50 (\xe2\x80\xa1; each "
-                    "algorithm's lessons page lists its rows). On the H100 host they come and go with the "
-                    "instance (docs/measuring.md, \"Streams\").\n", tails, gpu);
+                    "algorithm's lessons page lists its rows). Tails come and go with the instance of the machine "
+                    "(docs/measuring.md, \"Streams\").\n", tails, gpu);
     if (failed)
         fprintf(md, "\n**%d stream row(s) broke their agreement contract** (agreement FAIL in the CSV) and are left "
                     "out above.\n", failed);

@@ -21,12 +21,12 @@
  * stamps every tile with the number before its first launch.  The same
  * heights, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 23.31 -> 12.77 ms (1.83x), per frame 24.25 -> 13.62 ms (1.78x)
+ *     kernel 21.32 -> 12.63 ms (1.69x), per frame 22.17 -> 13.49 ms (1.64x)
  *   grabcut rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 35.82 -> 23.17 ms (same (1.55x)), per frame 36.03 -> 23.36 ms (1.54x)
+ *     kernel 33.13 -> 22.96 ms (same (1.44x)), per frame 33.32 -> 23.11 ms (1.44x)
  */
 #include "gc_device.cuh"
 

@@ -15,12 +15,12 @@
  * cuda-settled's; the flow and cut cannot differ).  One launch a sweep
  * fewer, and no pass over the nodes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 12.77 -> 12.13 ms (1.05x), per frame 13.62 -> 13 ms (1.05x)
+ *     kernel 12.63 -> 11.94 ms (1.06x), per frame 13.49 -> 12.85 ms (1.05x)
  *   grabcut rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 23.17 -> 22.15 ms (same (1.05x)), per frame 23.36 -> 22.39 ms (1.04x)
+ *     kernel 22.96 -> 21.94 ms (same (1.05x)), per frame 23.11 -> 22.17 ms (1.04x)
  */
 #include "gc_device.cuh"
 

@@ -24,12 +24,12 @@
  * changed-label count is a ballot.  The sums are integers, so the totals,
  * centres and mixtures are equal to the bit.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 11.03 -> 11.02 ms (same (1.00x)), per frame 11.89 -> 11.89 ms (1.00x)
+ *     kernel 10.93 -> 10.88 ms (same (1.00x)), per frame 11.76 -> 11.72 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 20.7 -> 15.25 ms (1.36x), per frame 20.92 -> 15.49 ms (1.35x)
+ *     kernel 20.52 -> 14.99 ms (1.37x), per frame 20.71 -> 15.23 ms (1.36x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

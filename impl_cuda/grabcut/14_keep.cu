@@ -24,12 +24,12 @@
  * butterfly the lower heights cost sweeps (warm cuts of 12, 9, 5 and 9
  * sweeps became 10, 9, 9 and 9; the pipeline 11 % slower).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warpsums -> cuda-keep):
- *     kernel 11.02 -> 10.97 ms (same (1.00x)), per frame 11.89 -> 11.82 ms (1.01x)
+ *     kernel 10.88 -> 10.93 ms (same (1.00x)), per frame 11.72 -> 11.76 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-warpsums -> cuda-keep):
- *     kernel 15.25 -> 15.04 ms (same (1.01x)), per frame 15.49 -> 15.25 ms (1.02x)
+ *     kernel 14.99 -> 14.87 ms (same (1.01x)), per frame 15.23 -> 15.04 ms (1.01x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

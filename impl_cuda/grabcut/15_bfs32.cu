@@ -15,12 +15,12 @@
  * fruits (4 % slower), so the relabels' launches are not what a cut
  * waits for; its sweeps are.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warpsums -> cuda-bfs32):
- *     kernel 11.02 -> 11.03 ms (same (1.00x)), per frame 11.89 -> 11.88 ms (1.00x)
+ *     kernel 10.88 -> 10.96 ms (same (0.99x)), per frame 11.72 -> 11.82 ms (0.99x)
  *   grabcut rect at synth-1920x1080 (cuda-warpsums -> cuda-bfs32):
- *     kernel 15.25 -> 15.51 ms (same (0.98x)), per frame 15.49 -> 15.73 ms (0.99x)
+ *     kernel 14.99 -> 15.31 ms (same (0.98x)), per frame 15.23 -> 15.48 ms (0.98x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

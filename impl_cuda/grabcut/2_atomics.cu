@@ -14,12 +14,12 @@
  * times are the price of contended global atomics (below: many times
  * slower).  The results are the same integers.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-atomics):
- *     kernel 2.39 -> 37.01 ms (same (0.06x)), per frame 2.592 -> 37.3 ms (0.07x)
+ *     kernel 2.398 -> 37 ms (same (0.06x)), per frame 2.569 -> 37.22 ms (0.07x)
  *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-atomics):
- *     kernel 1.241 -> 16.29 ms (0.08x), per frame 1.467 -> 16.52 ms (0.09x)
+ *     kernel 1.246 -> 16.25 ms (0.08x), per frame 1.476 -> 16.54 ms (0.09x)
  */
 #include "gc_device.cuh"
 

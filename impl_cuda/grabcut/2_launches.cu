@@ -19,12 +19,12 @@
  * bought on the H100: a loss, 0.84x for one cut at 1080p: two launches a
  * phase (the phase, then its decision) cost more than a grid barrier.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 215.3 -> 249.6 ms (0.86x), per frame 203.2 -> 243.8 ms (0.83x)
+ *     kernel 144.4 -> 198.7 ms (0.73x), per frame 144.1 -> 198 ms (0.73x)
  *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 822.4 -> 957.6 ms (0.86x), per frame 825.2 -> 976.8 ms (0.84x)
+ *     kernel 591.1 -> 754.2 ms (0.78x), per frame 604.2 -> 763.6 ms (0.79x)
  */
 #include "gc_device.cuh"
 

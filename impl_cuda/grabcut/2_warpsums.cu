@@ -19,12 +19,12 @@
  * the file is cuda-global's (its cut unused by these two steps); the
  * pipeline takes the same sums in 13_warpsums.cu.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 2.39 -> 0.2707 ms (8.83x), per frame 2.592 -> 0.458 ms (5.66x)
+ *     kernel 2.398 -> 0.2636 ms (9.09x), per frame 2.569 -> 0.4329 ms (5.93x)
  *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 1.241 -> 0.1504 ms (8.25x), per frame 1.467 -> 0.3702 ms (3.96x)
+ *     kernel 1.246 -> 0.1518 ms (8.20x), per frame 1.476 -> 0.373 ms (3.96x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -22,12 +22,12 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 249.6 -> 28.11 ms (8.88x), per frame 243.8 -> 29.13 ms (8.37x)
+ *     kernel 198.7 -> 26.43 ms (7.52x), per frame 198 -> 27.4 ms (7.23x)
  *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 957.6 -> 107.9 ms (8.87x), per frame 976.8 -> 107.2 ms (9.11x)
+ *     kernel 754.2 -> 99.78 ms (7.56x), per frame 763.6 -> 99.89 ms (7.64x)
  */
 #include "gc_device.cuh"
 

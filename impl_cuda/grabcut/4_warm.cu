@@ -26,12 +26,12 @@
  * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
  * repair.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 28.11 -> 28.08 ms (same (1.00x)), per frame 29.13 -> 28.97 ms (1.01x)
+ *     kernel 26.43 -> 26.5 ms (same (1.00x)), per frame 27.4 -> 27.36 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 107.9 -> 41.78 ms (2.58x), per frame 107.2 -> 41.96 ms (2.56x)
+ *     kernel 99.78 -> 39.06 ms (same (2.55x)), per frame 99.89 -> 39.29 ms (2.54x)
  */
 #include "gc_device.cuh"
 

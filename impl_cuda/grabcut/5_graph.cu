@@ -24,12 +24,12 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 28.08 -> 26.41 ms (same (1.06x)), per frame 28.97 -> 27.28 ms (1.06x)
+ *     kernel 26.5 -> 24.41 ms (same (1.09x)), per frame 27.36 -> 25.21 ms (1.09x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 41.78 -> 39.64 ms (same (1.05x)), per frame 41.96 -> 39.83 ms (1.05x)
+ *     kernel 39.06 -> 36.89 ms (same (1.06x)), per frame 39.29 -> 37.17 ms (1.06x)
  */
 #include "gc_device.cuh"
 

@@ -33,12 +33,12 @@
  * each sweep (tile_count, a pass over every node) is gone.  "Rounds" for
  * this variant count waves.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 26.41 -> 30.35 ms (same (0.87x)), per frame 27.28 -> 31.24 ms (0.87x)
+ *     kernel 24.41 -> 27.77 ms (same (0.88x)), per frame 25.21 -> 28.59 ms (0.88x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 39.64 -> 45.5 ms (same (0.87x)), per frame 39.83 -> 45.72 ms (0.87x)
+ *     kernel 36.89 -> 41.9 ms (same (0.88x)), per frame 37.17 -> 42.1 ms (0.88x)
  */
 #include "gc_device.cuh"
 

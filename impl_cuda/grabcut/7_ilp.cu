@@ -17,12 +17,12 @@
  * pushes, their order and the relabels are cuda-graph's: the same sweeps,
  * the same cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 26.41 -> 23.68 ms (same (1.12x)), per frame 27.28 -> 24.57 ms (1.11x)
+ *     kernel 24.41 -> 21.65 ms (same (1.13x)), per frame 25.21 -> 22.5 ms (1.12x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 39.64 -> 36.23 ms (same (1.09x)), per frame 39.83 -> 36.43 ms (1.09x)
+ *     kernel 36.89 -> 33.61 ms (same (1.10x)), per frame 37.17 -> 33.78 ms (1.10x)
  */
 #include "gc_device.cuh"
 

@@ -14,12 +14,12 @@
  * residual's old value still in global memory: one trip a launch instead
  * of one a round.  The same pushes, the same sweeps, the same cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-ilp -> cuda-halo):
- *     kernel 23.68 -> 23.44 ms (same (1.01x)), per frame 24.57 -> 24.3 ms (1.01x)
+ *     kernel 21.65 -> 21.47 ms (same (1.01x)), per frame 22.5 -> 22.27 ms (1.01x)
  *   grabcut rect at synth-1920x1080 (cuda-ilp -> cuda-halo):
- *     kernel 36.23 -> 35.92 ms (same (1.01x)), per frame 36.43 -> 36.18 ms (1.01x)
+ *     kernel 33.61 -> 33.28 ms (same (1.01x)), per frame 33.78 -> 33.44 ms (1.01x)
  */
 #include "gc_device.cuh"
 

@@ -12,12 +12,12 @@
  * active?") is all the next round needs.  Two barriers a round, one
  * shared array fewer; the same pushes, sweeps and cut.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 23.44 -> 23.31 ms (same (1.01x)), per frame 24.3 -> 24.25 ms (1.00x)
+ *     kernel 21.47 -> 21.32 ms (same (1.01x)), per frame 22.27 -> 22.17 ms (1.00x)
  *   grabcut rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 35.92 -> 35.82 ms (same (1.00x)), per frame 36.18 -> 36.03 ms (1.00x)
+ *     kernel 33.28 -> 33.13 ms (same (1.00x)), per frame 33.44 -> 33.32 ms (1.00x)
  */
 #include "gc_device.cuh"
 

@@ -21,12 +21,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.02826 -> 0.05136 ms (0.55x), per frame 0.8045 -> 0.8234 ms (0.98x)
+ *     kernel 0.02562 -> 0.04624 ms (0.55x), per frame 0.7934 -> 0.8185 ms (0.97x)
  *   integral sqsum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.0809 -> 0.1713 ms (0.47x), per frame 2.056 -> 2.145 ms (0.96x)
+ *     kernel 0.0727 -> 0.1514 ms (0.48x), per frame 2.055 -> 2.131 ms (0.96x)
  */
 #include "integral_device.cuh"
 

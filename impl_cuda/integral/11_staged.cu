@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.05136 -> 0.02702 ms (1.90x), per frame 0.8234 -> 0.795 ms (1.04x)
+ *     kernel 0.04624 -> 0.02387 ms (1.94x), per frame 0.8185 -> 0.7921 ms (1.03x)
  *   integral sqsum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.1713 -> 0.07189 ms (2.38x), per frame 2.145 -> 2.046 ms (1.05x)
+ *     kernel 0.1514 -> 0.06163 ms (2.46x), per frame 2.131 -> 2.048 ms (1.04x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.02702 -> 0.02626 ms (same (1.03x)), per frame 0.795 -> 0.8014 ms (0.99x)
+ *     kernel 0.02387 -> 0.02466 ms (0.97x), per frame 0.7921 -> 0.7929 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.07189 -> 0.06323 ms (1.14x), per frame 2.046 -> 2.036 ms (1.00x)
+ *     kernel 0.06163 -> 0.05502 ms (1.12x), per frame 2.048 -> 2.037 ms (1.01x)
  */
 #include "integral_device.cuh"
 

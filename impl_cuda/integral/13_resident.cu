@@ -34,12 +34,12 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.02702 -> 0.03008 ms (0.90x), per frame 0.795 -> 0.8008 ms (0.99x)
+ *     kernel 0.02387 -> 0.0291 ms (0.82x), per frame 0.7921 -> 0.7957 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.07189 -> 0.08762 ms (0.82x), per frame 2.046 -> 2.061 ms (0.99x)
+ *     kernel 0.06163 -> 0.08194 ms (0.75x), per frame 2.048 -> 2.048 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -35,12 +35,12 @@
  * The strips and the scans are cuda-strips' (9_strips.cu explains them),
  * the loads and stores cuda-staged's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.02702 -> 0.06338 ms (0.43x), per frame 0.795 -> 0.8348 ms (0.95x)
+ *     kernel 0.02387 -> 0.05709 ms (0.42x), per frame 0.7921 -> 0.822 ms (0.96x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.07189 -> 0.2358 ms (0.30x), per frame 2.046 -> 2.208 ms (0.93x)
+ *     kernel 0.06163 -> 0.206 ms (0.30x), per frame 2.048 -> 2.186 ms (0.94x)
  */
 #include "integral_device.cuh"
 

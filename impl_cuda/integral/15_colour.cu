@@ -16,12 +16,12 @@
  * cuda-fused to K frames per host conversion; alone, it costs the bigger
  * upload (25 MB, not 8.3 MB, at 4K) and the pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-fused -> cuda-colour):
- *     kernel 0.02626 -> 0.0359 ms (0.73x), per frame 0.8014 -> 1.117 ms (0.72x)
+ *     kernel 0.02466 -> 0.03445 ms (0.72x), per frame 0.7929 -> 1.101 ms (0.72x)
  *   integral sqsum at synth-3840x2160 (cuda-fused -> cuda-colour):
- *     kernel 0.06323 -> 0.07163 ms (0.88x), per frame 2.036 -> 2.348 ms (0.87x)
+ *     kernel 0.05502 -> 0.06435 ms (0.86x), per frame 2.037 -> 2.344 ms (0.87x)
  */
 #include "integral_device.cuh"
 

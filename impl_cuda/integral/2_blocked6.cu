@@ -19,12 +19,12 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.454 -> 0.4201 ms (3.46x), per frame 2.221 -> 1.195 ms (1.86x)
+ *     kernel 1.351 -> 0.3752 ms (3.60x), per frame 2.157 -> 1.163 ms (1.86x)
  *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 3.084 -> 1.084 ms (2.84x), per frame 5.063 -> 3.047 ms (1.66x)
+ *     kernel 2.94 -> 0.9902 ms (2.97x), per frame 4.935 -> 2.977 ms (1.66x)
  */
 #include "integral_device.cuh"
 

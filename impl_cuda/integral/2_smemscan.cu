@@ -40,12 +40,12 @@
  * The three kernels run one after another, each waiting for the one
  * before to finish.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-blocked6 -> cuda-smemscan):
- *     kernel 0.4201 -> 0.03322 ms (12.6x), per frame 1.195 -> 0.8026 ms (1.49x)
+ *     kernel 0.3752 -> 0.03096 ms (12.1x), per frame 1.163 -> 0.7969 ms (1.46x)
  *   integral sqsum at synth-3840x2160 (cuda-blocked6 -> cuda-smemscan):
- *     kernel 1.084 -> 0.08774 ms (12.4x), per frame 3.047 -> 2.061 ms (1.48x)
+ *     kernel 0.9902 -> 0.07947 ms (12.5x), per frame 2.977 -> 2.056 ms (1.45x)
  */
 #include "integral_device.cuh"
 

@@ -17,12 +17,12 @@
  * before loading the next.  The next rungs change those one at a time
  * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.03322 -> 0.03005 ms (1.11x), per frame 0.8026 -> 0.811 ms (0.99x)
+ *     kernel 0.03096 -> 0.02637 ms (1.17x), per frame 0.7969 -> 0.7983 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.08774 -> 0.08205 ms (1.07x), per frame 2.061 -> 2.065 ms (1.00x)
+ *     kernel 0.07947 -> 0.07376 ms (1.08x), per frame 2.056 -> 2.057 ms (1.00x)
  */
 #include "integral_device.cuh"
 

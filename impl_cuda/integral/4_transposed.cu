@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.03005 -> 0.02851 ms (1.05x), per frame 0.811 -> 0.8026 ms (1.01x)
+ *     kernel 0.02637 -> 0.0247 ms (1.07x), per frame 0.7983 -> 0.7985 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.08205 -> 0.07958 ms (1.03x), per frame 2.065 -> 2.058 ms (1.00x)
+ *     kernel 0.07376 -> 0.07064 ms (1.04x), per frame 2.057 -> 2.059 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -15,12 +15,12 @@
  * explains them).  The three kernels run one after another (next rung:
  * 6_pdl.cu lets them overlap).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.02851 -> 0.02734 ms (1.04x), per frame 0.8026 -> 0.7983 ms (1.01x)
+ *     kernel 0.0247 -> 0.02704 ms (0.91x), per frame 0.7985 -> 0.7957 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.07958 -> 0.0951 ms (0.84x), per frame 2.058 -> 2.074 ms (0.99x)
+ *     kernel 0.07064 -> 0.08643 ms (0.82x), per frame 2.059 -> 2.055 ms (1.00x)
  */
 #include "integral_device.cuh"
 

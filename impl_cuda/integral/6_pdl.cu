@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
  * explains them).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.02734 -> 0.02438 ms (1.12x), per frame 0.7983 -> 0.7932 ms (1.01x)
+ *     kernel 0.02704 -> 0.02262 ms (1.20x), per frame 0.7957 -> 0.7937 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.0951 -> 0.08947 ms (1.06x), per frame 2.074 -> 2.066 ms (1.00x)
+ *     kernel 0.08643 -> 0.08056 ms (1.07x), per frame 2.055 -> 2.064 ms (1.00x)
  */
 #include "integral_device.cuh"
 

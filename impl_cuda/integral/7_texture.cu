@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02438 -> 0.02862 ms (0.85x), per frame 0.7932 -> 0.7993 ms (0.99x)
+ *     kernel 0.02262 -> 0.02706 ms (0.84x), per frame 0.7937 -> 0.7951 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.08947 -> 0.08258 ms (1.08x), per frame 2.066 -> 2.061 ms (1.00x)
+ *     kernel 0.08056 -> 0.07506 ms (1.07x), per frame 2.064 -> 2.056 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -41,12 +41,12 @@
  * moving bytes (segbench lesson integral/cuda-lookback has the times,
  * NOTES.md the profile and what was tried).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.02438 -> 0.03106 ms (0.79x), per frame 0.7932 -> 0.8021 ms (0.99x)
+ *     kernel 0.02262 -> 0.02877 ms (0.79x), per frame 0.7937 -> 0.7967 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.08947 -> 0.0949 ms (0.94x), per frame 2.066 -> 2.07 ms (1.00x)
+ *     kernel 0.08056 -> 0.08291 ms (same (0.97x)), per frame 2.064 -> 2.055 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -34,12 +34,12 @@
  * cheaper carry scan for the 64-bit squares; at 4K a block walks four
  * segments of a row one after another, which the next rung removes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.02438 -> 0.02826 ms (0.86x), per frame 0.7932 -> 0.8045 ms (0.99x)
+ *     kernel 0.02262 -> 0.02562 ms (0.88x), per frame 0.7937 -> 0.7934 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.08947 -> 0.0809 ms (1.11x), per frame 2.066 -> 2.056 ms (1.00x)
+ *     kernel 0.08056 -> 0.0727 ms (1.11x), per frame 2.064 -> 2.055 ms (1.00x)
  */
 #include "integral_device.cuh"
 

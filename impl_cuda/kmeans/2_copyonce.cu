@@ -14,12 +14,12 @@
  * noise), because the host's pass over every pixel, not the copy, is most
  * of a pass: measure before moving bytes.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 411.6 -> 406.9 ms (1.01x), per frame 410 -> 407.4 ms (1.01x)
+ *     kernel 412.9 -> 430.8 ms (0.96x), per frame 340.2 -> 397.2 ms (0.86x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 256.3 -> 251.9 ms (1.02x), per frame 254.6 -> 262.5 ms (0.97x)
+ *     kernel 355 -> 339.9 ms (1.04x), per frame 355.1 -> 333 ms (1.07x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * What it should buy: the labels' byte a pixel down and the host's pass
  * over the image, every pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 406.9 -> 9.892 ms (41.1x), per frame 407.4 -> 10.55 ms (38.6x)
+ *     kernel 430.8 -> 8.883 ms (48.5x), per frame 397.2 -> 9.552 ms (41.6x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 251.9 -> 8.571 ms (29.4x), per frame 262.5 -> 9.181 ms (28.6x)
+ *     kernel 339.9 -> 6.959 ms (48.8x), per frame 333 -> 7.584 ms (43.9x)
  */
 #include "kmeans_device.cuh"
 

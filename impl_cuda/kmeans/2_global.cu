@@ -24,12 +24,12 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 9.892 -> 9.105 ms (1.09x), per frame 10.55 -> 9.753 ms (1.08x)
+ *     kernel 8.883 -> 8.948 ms (same (0.99x)), per frame 9.552 -> 9.636 ms (0.99x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 8.571 -> 7.366 ms (1.16x), per frame 9.181 -> 7.997 ms (1.15x)
+ *     kernel 6.959 -> 7.731 ms (0.90x), per frame 7.584 -> 8.414 ms (0.90x)
  */
 #include "kmeans_device.cuh"
 

@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 9.105 -> 1.93 ms (4.72x), per frame 9.753 -> 2.562 ms (3.81x)
+ *     kernel 8.948 -> 1.942 ms (4.61x), per frame 9.636 -> 2.571 ms (3.75x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 7.366 -> 1.595 ms (4.62x), per frame 7.997 -> 2.223 ms (3.60x)
+ *     kernel 7.731 -> 1.591 ms (4.86x), per frame 8.414 -> 2.235 ms (3.76x)
  */
 #include "kmeans_device.cuh"
 

@@ -12,12 +12,12 @@
  * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.93 -> 1.397 ms (1.38x), per frame 2.562 -> 2.024 ms (1.27x)
+ *     kernel 1.942 -> 1.409 ms (1.38x), per frame 2.571 -> 2.041 ms (1.26x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.595 -> 1.17 ms (1.36x), per frame 2.223 -> 1.796 ms (1.24x)
+ *     kernel 1.591 -> 1.184 ms (1.34x), per frame 2.235 -> 1.808 ms (1.24x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * the centre reads: the kernel is bound by instruction issue once the
  * atomics are aggregated.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.397 -> 1.211 ms (1.15x), per frame 2.024 -> 1.834 ms (1.10x)
+ *     kernel 1.409 -> 1.201 ms (1.17x), per frame 2.041 -> 1.864 ms (1.09x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.17 -> 0.9739 ms (1.20x), per frame 1.796 -> 1.609 ms (1.12x)
+ *     kernel 1.184 -> 0.9677 ms (1.22x), per frame 1.808 -> 1.607 ms (1.13x)
  */
 #include "kmeans_device.cuh"
 

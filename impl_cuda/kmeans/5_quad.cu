@@ -11,12 +11,12 @@
  * What it should buy: one load and one store of labels a thread instead
  * of four of each, and no loop with a branch per pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 1.211 -> 1.015 ms (1.19x), per frame 1.834 -> 1.647 ms (1.11x)
+ *     kernel 1.201 -> 1.019 ms (1.18x), per frame 1.864 -> 1.686 ms (1.11x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 0.9739 -> 0.8124 ms (1.20x), per frame 1.609 -> 1.447 ms (1.11x)
+ *     kernel 0.9677 -> 0.8091 ms (1.20x), per frame 1.607 -> 1.465 ms (1.10x)
  */
 #include "kmeans_device.cuh"
 

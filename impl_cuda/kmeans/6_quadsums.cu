@@ -8,12 +8,12 @@
  * What it should buy: a quarter of the aggregation shuffles and shared
  * atomics on the common path.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 1.015 -> 0.8818 ms (1.15x), per frame 1.647 -> 1.51 ms (1.09x)
+ *     kernel 1.019 -> 0.8828 ms (1.15x), per frame 1.686 -> 1.546 ms (1.09x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 0.8124 -> 0.6998 ms (1.16x), per frame 1.447 -> 1.333 ms (1.09x)
+ *     kernel 0.8091 -> 0.701 ms (1.15x), per frame 1.465 -> 1.35 ms (1.09x)
  */
 #include "kmeans_device.cuh"
 

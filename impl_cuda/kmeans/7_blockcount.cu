@@ -9,12 +9,12 @@
  * What it should buy: little once labels settle (few quads change), but
  * the first passes change nearly every quad.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.8818 -> 0.9061 ms (same (0.97x)), per frame 1.51 -> 1.537 ms (0.98x)
+ *     kernel 0.8828 -> 0.9078 ms (same (0.97x)), per frame 1.546 -> 1.557 ms (0.99x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.6998 -> 0.7194 ms (same (0.97x)), per frame 1.333 -> 1.354 ms (0.98x)
+ *     kernel 0.701 -> 0.7162 ms (same (0.98x)), per frame 1.35 -> 1.368 ms (0.99x)
  */
 #include "kmeans_device.cuh"
 

@@ -8,12 +8,12 @@
  * microseconds each, against a pass of tens.  What it bought on the H100:
  * a few per cent (segbench lesson kmeans/cuda-lastblock).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.9061 -> 0.8599 ms (1.05x), per frame 1.537 -> 1.49 ms (1.03x)
+ *     kernel 0.9078 -> 0.8633 ms (1.05x), per frame 1.557 -> 1.5 ms (1.04x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.7194 -> 0.6895 ms (1.04x), per frame 1.354 -> 1.315 ms (1.03x)
+ *     kernel 0.7162 -> 0.6882 ms (1.04x), per frame 1.368 -> 1.344 ms (1.02x)
  */
 #include "kmeans_device.cuh"
 

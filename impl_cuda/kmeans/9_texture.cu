@@ -10,12 +10,12 @@
  * cudaDevAttrMaxTexture1DLinearWidth elements; larger images are refused
  * with that message.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.8599 -> 0.8691 ms (same (0.99x)), per frame 1.49 -> 1.495 ms (1.00x)
+ *     kernel 0.8633 -> 0.8637 ms (same (1.00x)), per frame 1.5 -> 1.51 ms (0.99x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.6895 -> 0.6941 ms (same (0.99x)), per frame 1.315 -> 1.328 ms (0.99x)
+ *     kernel 0.6882 -> 0.6946 ms (same (0.99x)), per frame 1.344 -> 1.343 ms (1.00x)
  */
 #include "kmeans_device.cuh"
 

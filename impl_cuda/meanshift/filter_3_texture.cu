@@ -10,16 +10,16 @@
  * and the radius sweep of NOTES.md): one tex2D a window pixel runs below
  * the rate of 4-byte loads that hit in L1.  A branch: the pipeline runs cuda-global's filter.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-filter r16 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 4.209 -> 7.93 ms (0.53x), per frame 4.51 -> 8.264 ms (0.55x)
+ *     kernel 4.208 -> 7.938 ms (0.53x), per frame 4.499 -> 8.23 ms (0.55x)
  *   meanshift-filter r8 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 1.295 -> 2.096 ms (0.62x), per frame 1.583 -> 2.375 ms (0.67x)
+ *     kernel 1.297 -> 2.099 ms (0.62x), per frame 1.582 -> 2.387 ms (0.66x)
  *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 0.5025 -> 0.6239 ms (0.81x), per frame 0.7796 -> 0.9041 ms (0.86x)
+ *     kernel 0.5025 -> 0.6254 ms (0.80x), per frame 0.7829 -> 0.9124 ms (0.86x)
  *   meanshift-filter r2 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 0.2543 -> 0.2547 ms (same (1.00x)), per frame 0.5348 -> 0.5323 ms (1.00x)
+ *     kernel 0.2557 -> 0.2556 ms (same (1.00x)), per frame 0.5374 -> 0.5382 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -11,12 +11,12 @@
  * tile's stretch of the seam always joins, so no skip ever rests on
  * another seam's.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 0.05275 -> 0.04952 ms (1.07x), per frame 0.3787 -> 0.369 ms (1.03x)
+ *     kernel 0.05154 -> 0.04941 ms (1.04x), per frame 0.3771 -> 0.3719 ms (1.01x)
  *   meanshift r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 4.33 -> 4.327 ms (same (1.00x)), per frame 4.612 -> 4.61 ms (1.00x)
+ *     kernel 4.321 -> 4.336 ms (same (1.00x)), per frame 4.64 -> 4.656 ms (1.00x)
  */
 #include "ms_device.cuh"
 

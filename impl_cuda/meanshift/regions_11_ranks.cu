@@ -18,12 +18,12 @@
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-ranks):
- *     kernel 0.07638 -> 0.0785 ms (same (0.97x)), per frame 0.5524 -> 0.5537 ms (1.00x)
+ *     kernel 0.0759 -> 0.07861 ms (0.97x), per frame 0.5451 -> 0.5488 ms (0.99x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-ranks):
- *     kernel 4.327 -> 4.327 ms (same (1.00x)), per frame 4.61 -> 4.627 ms (1.00x)
+ *     kernel 4.336 -> 4.325 ms (same (1.00x)), per frame 4.656 -> 4.642 ms (1.00x)
  */
 #include "ms_device.cuh"
 

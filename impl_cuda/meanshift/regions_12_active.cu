@@ -20,12 +20,12 @@
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-active):
- *     kernel 0.07638 -> 0.07755 ms (same (0.98x)), per frame 0.5524 -> 0.5647 ms (0.98x)
+ *     kernel 0.0759 -> 0.07869 ms (0.96x), per frame 0.5451 -> 0.547 ms (1.00x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-active):
- *     kernel 4.327 -> 4.327 ms (same (1.00x)), per frame 4.61 -> 4.627 ms (1.00x)
+ *     kernel 4.336 -> 4.329 ms (same (1.00x)), per frame 4.656 -> 4.649 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -15,12 +15,12 @@
  * and the pass is as long as its loads and stores of every pixel's link
  * and label (NOTES.md).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
- *     kernel 0.04952 -> 0.04968 ms (same (1.00x)), per frame 0.369 -> 0.3745 ms (0.99x)
+ *     kernel 0.04941 -> 0.05093 ms (0.97x), per frame 0.3719 -> 0.3714 ms (1.00x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
- *     kernel 4.327 -> 4.325 ms (same (1.00x)), per frame 4.61 -> 4.645 ms (0.99x)
+ *     kernel 4.336 -> 4.333 ms (same (1.00x)), per frame 4.656 -> 4.642 ms (1.00x)
  */
 #include "ms_device.cuh"
 

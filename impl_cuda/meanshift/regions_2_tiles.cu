@@ -13,14 +13,14 @@
  * unions never touch global memory.  Region sums are cuda-global's.  What
  * it bought: below.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.711 -> 0.07822 ms (21.9x), per frame 2.058 -> 0.4017 ms (5.12x)
+ *     kernel 1.672 -> 0.0787 ms (21.2x), per frame 2.007 -> 0.4005 ms (5.01x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 2.148 -> 0.3194 ms (6.73x), per frame 2.638 -> 0.8035 ms (3.28x)
+ *     kernel 1.934 -> 0.314 ms (6.16x), per frame 2.422 -> 0.8008 ms (3.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 7.926 -> 4.624 ms (1.71x), per frame 8.248 -> 4.937 ms (1.67x)
+ *     kernel 7.839 -> 4.628 ms (1.69x), per frame 8.109 -> 4.913 ms (1.65x)
  */
 #include "ms_device.cuh"
 

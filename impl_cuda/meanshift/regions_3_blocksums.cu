@@ -10,12 +10,12 @@
  * fewer global atomics on a large region.  The components are
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 0.3194 -> 0.2681 ms (1.19x), per frame 0.8035 -> 0.7608 ms (1.06x)
+ *     kernel 0.314 -> 0.26 ms (1.21x), per frame 0.8008 -> 0.7409 ms (1.08x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.624 -> 4.601 ms (same (1.00x)), per frame 4.937 -> 4.897 ms (1.01x)
+ *     kernel 4.628 -> 4.584 ms (same (1.01x)), per frame 4.913 -> 4.892 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -15,12 +15,12 @@
  * bought: below at 1080p; more on the photos, which take more rounds
  * (the report's meanshift-merge page).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 0.2681 -> 0.2436 ms (1.10x), per frame 0.7608 -> 0.7397 ms (1.03x)
+ *     kernel 0.26 -> 0.2387 ms (1.09x), per frame 0.7409 -> 0.7223 ms (1.03x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.601 -> 4.519 ms (same (1.02x)), per frame 4.897 -> 4.805 ms (1.02x)
+ *     kernel 4.584 -> 4.52 ms (same (1.01x)), per frame 4.892 -> 4.829 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -19,14 +19,14 @@
  * On the photos, an eighth of the pixels, it loses (the lessons page);
  * why is not profiled yet.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-tiles -> cuda-blocks):
- *     kernel 0.07822 -> 0.06685 ms (1.17x), per frame 0.4017 -> 0.3919 ms (1.02x)
+ *     kernel 0.0787 -> 0.06707 ms (1.17x), per frame 0.4005 -> 0.3865 ms (1.04x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 0.2436 -> 0.2328 ms (1.05x), per frame 0.7397 -> 0.7349 ms (1.01x)
+ *     kernel 0.2387 -> 0.2277 ms (1.05x), per frame 0.7223 -> 0.7119 ms (1.01x)
  *   meanshift r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 4.519 -> 4.495 ms (same (1.01x)), per frame 4.805 -> 4.788 ms (1.00x)
+ *     kernel 4.52 -> 4.505 ms (same (1.00x)), per frame 4.829 -> 4.8 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -13,14 +13,14 @@
  * cost little (cuda-blocks' ccl_flatten 14.2 us against 5.2 + 9.7 here),
  * and listing the roots costs the tile kernel 8 us (22.6 -> 30.7 us).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.06685 -> 0.07222 ms (0.93x), per frame 0.3919 -> 0.3938 ms (1.00x)
+ *     kernel 0.06707 -> 0.07302 ms (0.92x), per frame 0.3865 -> 0.3933 ms (0.98x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.2328 -> 0.237 ms (same (0.98x)), per frame 0.7349 -> 0.7215 ms (1.02x)
+ *     kernel 0.2277 -> 0.237 ms (0.96x), per frame 0.7119 -> 0.7175 ms (0.99x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 4.495 -> 4.508 ms (same (1.00x)), per frame 4.788 -> 4.803 ms (1.00x)
+ *     kernel 4.505 -> 4.505 ms (same (1.00x)), per frame 4.8 -> 4.811 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -23,12 +23,12 @@
  * components (flood, in the pipeline) are cuda-blocks'; the graph with
  * its WHILE loop is cuda-graph's, recorded around these kernels.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 0.2328 -> 0.1015 ms (2.29x), per frame 0.7349 -> 0.5747 ms (1.28x)
+ *     kernel 0.2277 -> 0.1009 ms (2.26x), per frame 0.7119 -> 0.567 ms (1.26x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 4.495 -> 4.37 ms (same (1.03x)), per frame 4.788 -> 4.651 ms (1.03x)
+ *     kernel 4.505 -> 4.36 ms (1.03x), per frame 4.8 -> 4.687 ms (1.02x)
  */
 #include "ms_device.cuh"
 

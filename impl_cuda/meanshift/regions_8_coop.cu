@@ -13,12 +13,12 @@
  * region merged is read by every thread after a barrier.  The merge is
  * then one plain graph, with no conditional node.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 0.1015 -> 0.07638 ms (1.33x), per frame 0.5747 -> 0.5524 ms (1.04x)
+ *     kernel 0.1009 -> 0.0759 ms (1.33x), per frame 0.567 -> 0.5451 ms (1.04x)
  *   meanshift r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 4.37 -> 4.342 ms (same (1.01x)), per frame 4.651 -> 4.632 ms (1.00x)
+ *     kernel 4.36 -> 4.354 ms (same (1.00x)), per frame 4.687 -> 4.667 ms (1.00x)
  */
 #include "ms_device.cuh"
 

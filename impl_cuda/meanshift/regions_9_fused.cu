@@ -14,12 +14,12 @@
  * its cooperative rounds -- is cuda-coop's.  The merge step alone has no
  * flood, so it stays cuda-coop.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-fused):
- *     kernel 0.06685 -> 0.05275 ms (1.27x), per frame 0.3919 -> 0.3787 ms (1.03x)
+ *     kernel 0.06707 -> 0.05154 ms (1.30x), per frame 0.3865 -> 0.3771 ms (1.02x)
  *   meanshift r16 at synth-1920x1080 (cuda-coop -> cuda-fused):
- *     kernel 4.342 -> 4.33 ms (same (1.00x)), per frame 4.632 -> 4.612 ms (1.00x)
+ *     kernel 4.354 -> 4.321 ms (same (1.01x)), per frame 4.667 -> 4.64 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -12,14 +12,14 @@
  * What it bought on the H100: a loss -- the atomics' contention costs
  * more than the reads it saves (segbench lesson slic/cuda-global).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 7.841 -> 10.82 ms (0.72x), per frame 8.982 -> 11.96 ms (0.75x)
+ *     kernel 7.866 -> 10.58 ms (0.74x), per frame 9.016 -> 11.72 ms (0.77x)
  *   slic n1000 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 8.971 -> 62.56 ms (same (0.14x)), per frame 10.06 -> 63.85 ms (0.16x)
+ *     kernel 9.002 -> 62.11 ms (same (0.14x)), per frame 10.11 -> 63.23 ms (0.16x)
  *   slic n1000-majority at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 8.567 -> 62.25 ms (same (0.14x)), per frame 9.711 -> 63.36 ms (0.15x)
+ *     kernel 8.624 -> 61.92 ms (same (0.14x)), per frame 9.724 -> 62.97 ms (0.15x)
  */
 #include "slic_device.cuh"
 

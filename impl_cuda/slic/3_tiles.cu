@@ -8,14 +8,14 @@
  * atomics a pixel: the tile is the frame the next rungs fill.
  * What it should buy: little on its own -- a few instructions a pixel.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 10.82 -> 9.782 ms (1.11x), per frame 11.96 -> 10.86 ms (1.10x)
+ *     kernel 10.58 -> 8.747 ms (1.21x), per frame 11.72 -> 9.874 ms (1.19x)
  *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.56 -> 36.44 ms (same (1.72x)), per frame 63.85 -> 37.71 ms (1.69x)
+ *     kernel 62.11 -> 36.5 ms (same (1.70x)), per frame 63.23 -> 37.73 ms (1.68x)
  *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.25 -> 36.25 ms (same (1.72x)), per frame 63.36 -> 37.19 ms (1.70x)
+ *     kernel 61.92 -> 36.2 ms (same (1.71x)), per frame 62.97 -> 37.27 ms (1.69x)
  */
 #include "slic_device.cuh"
 

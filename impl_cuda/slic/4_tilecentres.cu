@@ -10,14 +10,14 @@
  * bought on the H100: nothing the atomics let through -- a tie at S = 16,
  * a loss for 1000 superpixels (segbench lesson slic/cuda-tilecentres).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 9.782 -> 9.657 ms (same (1.01x)), per frame 10.86 -> 10.77 ms (1.01x)
+ *     kernel 8.747 -> 8.994 ms (same (0.97x)), per frame 9.874 -> 10.14 ms (0.97x)
  *   slic n1000 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 36.44 -> 47.71 ms (same (0.76x)), per frame 37.71 -> 48.9 ms (0.77x)
+ *     kernel 36.5 -> 46.98 ms (same (0.78x)), per frame 37.73 -> 48.19 ms (0.78x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 36.25 -> 47.3 ms (same (0.77x)), per frame 37.19 -> 48.52 ms (0.77x)
+ *     kernel 36.2 -> 46.7 ms (same (0.78x)), per frame 37.27 -> 47.71 ms (0.78x)
  */
 #include "slic_device.cuh"
 

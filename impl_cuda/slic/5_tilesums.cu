@@ -10,14 +10,14 @@
  * the H100: the ladder's largest step, several times at S = 16 and more
  * for 1000 superpixels (segbench lesson slic/cuda-tilesums).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 9.657 -> 1.999 ms (4.83x), per frame 10.77 -> 3.098 ms (3.48x)
+ *     kernel 8.994 -> 1.966 ms (4.57x), per frame 10.14 -> 3.075 ms (3.30x)
  *   slic n1000 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.71 -> 2.436 ms (same (19.6x)), per frame 48.9 -> 3.526 ms (13.9x)
+ *     kernel 46.98 -> 2.387 ms (same (19.7x)), per frame 48.19 -> 3.491 ms (13.8x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 47.3 -> 2.032 ms (same (23.3x)), per frame 48.52 -> 3.132 ms (15.5x)
+ *     kernel 46.7 -> 2.012 ms (same (23.2x)), per frame 47.71 -> 3.112 ms (15.3x)
  */
 #include "slic_device.cuh"
 

@@ -10,14 +10,14 @@
  * warp's row carries 2-3 labels -- and a small gain where they are large,
  * for 1000 superpixels (segbench lesson slic/cuda-warpagg).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-warpagg):
- *     kernel 1.999 -> 2.56 ms (0.78x), per frame 3.098 -> 3.668 ms (0.84x)
+ *     kernel 1.966 -> 2.532 ms (0.78x), per frame 3.075 -> 3.66 ms (0.84x)
  *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-warpagg):
- *     kernel 2.436 -> 2.331 ms (1.04x), per frame 3.526 -> 3.453 ms (1.02x)
+ *     kernel 2.387 -> 2.286 ms (1.04x), per frame 3.491 -> 3.358 ms (1.04x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-warpagg):
- *     kernel 2.032 -> 1.928 ms (1.05x), per frame 3.132 -> 3.023 ms (1.04x)
+ *     kernel 2.012 -> 1.91 ms (1.05x), per frame 3.112 -> 3.014 ms (1.03x)
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

@@ -9,14 +9,14 @@
  * What it should buy: on its own, little (the candidates are still read
  * per pixel); it is the layout cuda-registers needs.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 1.999 -> 1.995 ms (same (1.00x)), per frame 3.098 -> 3.102 ms (1.00x)
+ *     kernel 1.966 -> 1.967 ms (same (1.00x)), per frame 3.075 -> 3.074 ms (1.00x)
  *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.436 -> 2.442 ms (same (1.00x)), per frame 3.526 -> 3.55 ms (0.99x)
+ *     kernel 2.387 -> 2.393 ms (same (1.00x)), per frame 3.491 -> 3.498 ms (1.00x)
  *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.032 -> 2.036 ms (same (1.00x)), per frame 3.132 -> 3.148 ms (1.00x)
+ *     kernel 2.012 -> 2.016 ms (same (1.00x)), per frame 3.112 -> 3.116 ms (1.00x)
  */
 #include "slic_device.cuh"
 

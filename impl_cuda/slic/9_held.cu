@@ -15,14 +15,14 @@
  * so fewer blocks fit on an SM (capping the registers for more blocks
  * spills and loses, measured on cuda-registers).
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 1.995 -> 2.076 ms (0.96x), per frame 3.102 -> 3.186 ms (0.97x)
+ *     kernel 1.967 -> 2.042 ms (0.96x), per frame 3.074 -> 3.149 ms (0.98x)
  *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.442 -> 2.524 ms (0.97x), per frame 3.55 -> 3.674 ms (0.97x)
+ *     kernel 2.393 -> 2.479 ms (0.97x), per frame 3.498 -> 3.581 ms (0.98x)
  *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.036 -> 2.119 ms (0.96x), per frame 3.148 -> 3.231 ms (0.97x)
+ *     kernel 2.016 -> 2.101 ms (0.96x), per frame 3.116 -> 3.212 ms (0.97x)
  */
 #include "slic_device.cuh"
 

@@ -16,14 +16,14 @@
  * 2.0 ms a 4K frame, its 32-bit fetch 0.6 ms), more where copies and
  * runs share the frame's time.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-labels16):
- *     kernel 1.995 -> 2.021 ms (same (0.99x)), per frame 3.102 -> 2.83 ms (1.10x)
+ *     kernel 1.967 -> 1.994 ms (same (0.99x)), per frame 3.074 -> 2.804 ms (1.10x)
  *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-labels16):
- *     kernel 2.442 -> 2.466 ms (same (0.99x)), per frame 3.55 -> 3.296 ms (1.08x)
+ *     kernel 2.393 -> 2.425 ms (same (0.99x)), per frame 3.498 -> 3.229 ms (1.08x)
  *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-labels16):
- *     kernel 2.036 -> 2.059 ms (same (0.99x)), per frame 3.148 -> 2.881 ms (1.09x)
+ *     kernel 2.016 -> 2.04 ms (same (0.99x)), per frame 3.116 -> 2.839 ms (1.10x)
  */
 #include "slic_device.cuh"
 

@@ -14,14 +14,14 @@
  * run of record's times, NOTES.md the profile).  Prefetching the next
  * row's colour did not help.
  *
- * Measured (the run of record: h100-80gb-hbm3, run 20261127T114338Z-63f0, commit 60793ae;
+ * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.076 -> 2.038 ms (same (1.02x)), per frame 3.186 -> 3.133 ms (1.02x)
+ *     kernel 2.042 -> 1.997 ms (same (1.02x)), per frame 3.149 -> 3.115 ms (1.01x)
  *   slic n1000 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.524 -> 2.518 ms (same (1.00x)), per frame 3.674 -> 3.636 ms (1.01x)
+ *     kernel 2.479 -> 2.475 ms (same (1.00x)), per frame 3.581 -> 3.581 ms (1.00x)
  *   slic n1000-majority at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.119 -> 2.112 ms (same (1.00x)), per frame 3.231 -> 3.235 ms (1.00x)
+ *     kernel 2.101 -> 2.095 ms (same (1.00x)), per frame 3.212 -> 3.193 ms (1.01x)
  */
 #include "slic_device.cuh"
 

@@ -8,7 +8,7 @@ set logscale y
 set key top right
 set ylabel 'kernel time, median (ms)'
 set xtics rotate by -30
-base = 1
+base = 0.1
 set yrange [base:*]
 set offsets 0.3, 0.3, 0, 0
 plot 'grabcut-gmm-rect-ladder.dat' using 1:3:($1-0.35):($1+0.35):(base):3:4:xtic(2) with boxxyerror lc rgb variable notitle

@@ -10,6 +10,6 @@ set xtics (1, 2, 4, 8, 16)
 set xrange [1:16]
 set xlabel 'threads'
 set ylabel 'speedup over 1 thread'
-names = 'pthread openmp'
-colours = '#1f77b4 #17becf'
-plot x title 'ideal (speed-up = threads)' with lines dashtype 2 lc rgb '#000000', for [i=0:1] 'integral-sum-threads.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)
+names = 'pthread§ pthread-strips§ openmp§'
+colours = '#1f77b4 #6baed6 #17becf'
+plot x title 'ideal (speed-up = threads)' with lines dashtype 2 lc rgb '#000000', for [i=0:2] 'integral-sum-threads.dat' index i using 1:2 with linespoints lc rgb word(colours, i+1) title word(names, i+1)
