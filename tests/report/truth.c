@@ -244,7 +244,17 @@ static void test_cpu_only_report(void)
     CHECK(!test_exists(test_pathf("cpuonly/report/R/lessons-integral.md")));
     test_slurp(test_pathf("cpuonly/report/R/REPORT.md"), md, sizeof md);
     CHECKF(strstr(md, "No GPU rows on this machine") && !strstr(md, "| fastest GPU rung |") &&
-               strstr(md, "| device copy bandwidth (measured, read + write) | none (no GPU) |"),
+               strstr(md, "| device copy bandwidth (measured, read + write) | none (no GPU) |") &&
+               !strstr(md, "host <-> device bus"),
+           "%.3000s", md);
+    /* a GPU machine's env.json names the bus each way and both at once; the machine table says them */
+    test_sh("cd %s && sed -i 's/^  \"gpu_present\"/  \"bus_to_device_gbps\": 55.2,\\n  \"bus_to_host_gbps\": 54.1,"
+            "\\n  \"bus_both_gbps\": 92.0,\\n  \"gpu_present\"/' R/env.json", dir);
+    r = cli_in(dir, "report --results R --out bus");
+    CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
+    test_slurp(test_pathf("cpuonly/bus/REPORT.md"), md, sizeof md);
+    CHECKF(strstr(md, "| host <-> device bus (measured, pinned copies of 256 MiB) | 55.2 GB/s to the device, 54.1 to "
+                      "the host, 92.0 both at once |"),
            "%.3000s", md);
 }
 
