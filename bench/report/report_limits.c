@@ -46,8 +46,9 @@ void report_limits_legend(FILE *md)
                 "(1.00x: the speed of light). *What bounds it* is read from the same profile: the share of the run "
                 "the kernels fill (the rest is launch gaps and host waits), DRAM throughput against the copy, "
                 "issue-slot use, and the stall reason most waiting warps give. Profiles are of one checked run "
-                "with each kernel replayed by ncu (`segbench profile`), at the same commit as the timings "
-                "(bench/profile/README.md).\n");
+                "with each kernel replayed by ncu (`segbench profile`), at the same commit as the timings unless its "
+                "cell names another (a machine whose runtime hides the counters keeps an older run's profiles; "
+                "bench/profile/README.md).\n");
 }
 
 /* ---- the roofline of one algorithm ---- */
