@@ -3,7 +3,7 @@
 # folder is a layer, and a file includes headers of its own layer and of
 # the layers below it only, so dependencies point one way:
 #
-#   base <- harness <- algos <- io <- {compare, profile} <- course <- report <- run <- cli
+#   base <- harness <- algos <- io <- {compare, profile} <- course <- report <- reporters <- run <- cli
 #
 # Folders on one rung ({compare, profile}) include neither each other.
 # Headers of include/segbench/ (the public interface) are below all.
@@ -19,7 +19,7 @@ objs=${2:-}
 rank() {
   case $1 in
     base) echo 0 ;; harness) echo 1 ;; algos) echo 2 ;; io) echo 3 ;;
-    compare|profile) echo 4 ;; course) echo 5 ;; report) echo 6 ;; run) echo 7 ;; cli) echo 8 ;;
+    compare|profile) echo 4 ;; course) echo 5 ;; report) echo 6 ;; reporters) echo 7 ;; run) echo 8 ;; cli) echo 9 ;;
     *) echo -1 ;;
   esac
 }

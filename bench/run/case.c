@@ -205,23 +205,20 @@ static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end,
 
 sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err)
 {
-    const sb_bench_opts *o = r->o;
     sb_rows rows = { 0 };
     r->nref_runs = 0;
-    sb_status st = o->check_only ? SB_OK : run_open_logs(r, algo, err);
+    sb_status st = run_open_logs(r, algo, err);
     for (int i = 0; i < r->ds.count && !st;) {
         int end = batch_end(r, algo, i);
         st = run_batch(r, algo, i, end, &rows, err);
         i = end;
     }
-    if (!st && !o->check_only && rows.count > 0 && !o->quiet) {
-        printf("\n");
-        sb_report_speedup_tables(&rows, algo, stdout);
-    }
     sb_rows_free(&rows);
-    if (!o->check_only)
-        run_close_logs(r);
-    if (!st && o->json)
-        st = run_write_json(r, algo, err);
+    sb_error end_err;
+    sb_status ended = run_close_logs(r, algo, !st, &end_err);
+    if (!st && ended) {
+        st = ended;
+        *err = end_err;
+    }
     return st;
 }

@@ -1,8 +1,10 @@
-/* census.h - <algo>.kernels.csv: for every CUDA kernel a device variant
+/* census.h - the kernel census of a device row: for every CUDA kernel it
  * launches, its block size, registers per thread, static and dynamic
  * shared memory, resident blocks per SM and theoretical occupancy, as the
  * CUDA occupancy API reports them for the binary and GPU of the run
- * (sb_census_begin/end in segbench/device.h). */
+ * (sb_census_begin/end in segbench/device.h).  A measured row's check run
+ * usually takes it (harness.h); this takes it for a row whose did not.
+ * The kernels reporter writes it (reporters/kernels.c). */
 #ifndef SEGBENCH_CENSUS_H
 #define SEGBENCH_CENSUS_H
 
@@ -10,21 +12,11 @@
 
 #include "segbench/device.h"
 
-#include <stdio.h>
-
-#define SB_KERNELS_CSV_HEADER "stage,variant,image,kernel,block,regs,static_smem,dynamic_smem,blocks_per_sm,occupancy"
-
-/* One checked run of a device variant under the census (bench --check-only,
- * and a row whose measurement took none); append to log each
- * (stage, variant, kernel, block, dynamic shared memory) not in *seen yet
- * (a growing text the caller frees).  SB_ERR_UNAVAILABLE when launches
+/* One checked run of a device variant under the census, its kernels into
+ * k[0..*n) (at most SB_CENSUS_MAX); *n = -1 when the run failed (the
+ * timed run says what went wrong).  SB_ERR_UNAVAILABLE when launches
  * cannot be observed here. */
-sb_status sb_kernels_census(FILE *log, char **seen, const sb_case *c, const sb_variant *v, int threads,
-                            void *stream, const char *image, sb_error *err);
-
-/* Append the census k[0..n) of one row (taken by sb_measure's check run,
- * harness.h) to log, as sb_kernels_census does. */
-sb_status sb_kernels_log(FILE *log, char **seen, const char *stage, const char *variant, const char *image,
-                         const sb_kernel_info *k, int n, sb_error *err);
+sb_status run_census_take(const sb_case *c, const sb_variant *v, int threads, void *stream, sb_kernel_info *k,
+                          int *n, sb_error *err);
 
 #endif

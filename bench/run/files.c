@@ -3,7 +3,6 @@
  * by --resume, started afresh otherwise) and --json's <algo>.json. */
 #include "run/state.h"
 
-#include "run/census.h"
 #include "algos/quality.h"
 
 #include "segbench/clock.h"
@@ -35,10 +34,14 @@ int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows)
     return 1;
 }
 
-/* Open the algorithm's three append logs.  A resumed run keeps what this
- * run already wrote; otherwise the algorithm's files start afresh. */
+/* Begin the algorithm's outputs.  A resumed run keeps what this run
+ * already wrote (what a kill or a full disk left half-done dropped, to be
+ * measured again); otherwise the algorithm's files start afresh.  The
+ * console alone in a check. */
 sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
 {
+    if (r->o->check_only)
+        return sb_reporters_begin(&r->out, algo, 0, err);
     char path[SB_PATH_MAX];
     char samples[SB_PATH_MAX];
     sb_status st;
@@ -46,7 +49,7 @@ sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
         (st = sb_path(samples, err, "%s/%s.samples.csv", r->results_dir, algo->name)))
         return st;
     int keep = r->o->resume && run_csv_is_this_run(path, r->env.run_id, &r->done_rows);
-    if (keep) {                  /* what a kill or a full disk left half-done is measured again */
+    if (keep) {
         sb_repair fixed;
         sb_rows_free(&r->done_rows);
         if ((st = sb_results_repair(path, samples, r->env.run_id, &r->done_rows, &fixed, err)))
@@ -57,13 +60,7 @@ sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
     }
     if (!keep && r->have_gallery)
         sb_gallery_index_drop_algo(&r->gallery, algo->name);
-    st = sb_csv_log_open(&r->samples_log, samples, SB_SAMPLES_CSV_HEADER, keep, err);
-    if (!st)
-        st = sb_csv_log_open(&r->rows_log, path, SB_ROWS_CSV_HEADER, keep, err);
-    if (!st && r->env.device.present && r->env.device.has_image) {
-        if (!(st = sb_path(path, err, "%s/%s.kernels.csv", r->results_dir, algo->name)))
-            st = sb_csv_log_open(&r->kernels_log, path, SB_KERNELS_CSV_HEADER, keep, err);
-    }
+    st = sb_reporters_begin(&r->out, algo, keep, err);
     if (!st && algo->quality) {
         if ((st = sb_path(path, err, "%s/%s.quality.csv", r->results_dir, algo->name)))
             return st;
@@ -74,34 +71,15 @@ sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
     return st;
 }
 
-void run_close_logs(bench_run *r)
+/* End the algorithm's outputs (algo NULL: the run stopped between
+ * algorithms, or in one: nothing finished). */
+sb_status run_close_logs(bench_run *r, const sb_algo *algo, int finished, sb_error *err)
 {
-    sb_csv_log_close(&r->rows_log);
-    sb_csv_log_close(&r->samples_log);
+    sb_error ignored;
+    sb_status st = sb_reporters_end(&r->out, algo, finished && algo, err ? err : &ignored);
     sb_csv_log_close(&r->quality_log);
-    sb_csv_log_close(&r->kernels_log);
-    free(r->kernels_seen);
-    r->kernels_seen = NULL;
     sb_rows_free(&r->done_rows);
     free(r->quality_text);
     r->quality_text = NULL;
-}
-
-/* --json: <algo>.json beside the CSV, from the files (so resumed rows are in it too). */
-sb_status run_write_json(const bench_run *r, const sb_algo *algo, sb_error *err)
-{
-    char csv[SB_PATH_MAX], samples[SB_PATH_MAX], json[SB_PATH_MAX];
-    sb_status st;
-    if ((st = sb_path(csv, err, "%s/%s.csv", r->results_dir, algo->name)) ||
-        (st = sb_path(samples, err, "%s/%s.samples.csv", r->results_dir, algo->name)) ||
-        (st = sb_path(json, err, "%s/%s.json", r->results_dir, algo->name)))
-        return st;
-    sb_rows rows;
-    st = sb_rows_read_csv(csv, &rows, err);
-    if (st)
-        return st;
-    if (!(st = sb_rows_read_samples(samples, &rows, err)))
-        st = sb_rows_write_json(&rows, json, err);
-    sb_rows_free(&rows);
     return st;
 }

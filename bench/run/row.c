@@ -67,10 +67,10 @@ void run_row_label(const sb_case *c, const planned_row *p, const sb_dataset_imag
 }
 
 /* the kernel census: a measured row's check run takes it (harness.h); a
- * checked-only row, or one whose check took none, runs once for it */
+ * row whose check took none runs once for it (census.h) */
 static int row_takes_census(const bench_run *r, const sb_variant *v)
 {
-    return (v->flags & SB_DEVICE) && r->kernels_log.fp && !r->census_off;
+    return (v->flags & SB_DEVICE) && sb_reporters_take_census(&r->out) && !r->census_off;
 }
 
 /* A host-bound device row (SB_HOST_BOUND: every pass waits on the host's
@@ -134,13 +134,11 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
     void *stream = (v->flags & SB_DEVICE) ? r->stream : NULL;
     sb_measurement m = *mp;
     sb_error err = *errp;
+    int census = 0;                            /* kernels in m.census to report */
     if (row_takes_census(r, v) && !st) {
         sb_error cerr = { SB_OK, "" };
         double t0 = sb_clock_ms();
-        sb_status cs = m.census_n >= 0 ? sb_kernels_log(r->kernels_log.fp, &r->kernels_seen, algo->stages[c->stage],
-                                                        v->name, im->name, m.census, m.census_n, &cerr)
-                                       : sb_kernels_census(r->kernels_log.fp, &r->kernels_seen, c, v, p->threads,
-                                                           stream, im->name, &cerr);
+        sb_status cs = m.census_n >= 0 ? SB_OK : run_census_take(c, v, p->threads, stream, m.census, &m.census_n, &cerr);
         r->spent.census += sb_clock_ms() - t0;
         if (cs == SB_ERR_UNAVAILABLE) {
             run_progress_clear(r);
@@ -150,7 +148,11 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
             sb_measurement_free(&m);
             return sb_fail(fatal, cs, "%s", cerr.msg);
         }
+        census = m.census_n >= 0;
     }
+    sb_row_report rr = { .algo = algo, .stage = algo->stages[c->stage], .v = v, .threads = p->threads,
+                         .image = im->name, .label = label, .census = census ? m.census : NULL,
+                         .census_n = census ? m.census_n : 0 };
     r->done++;
     r->weight_done += run_row_weight(p, im);
     run_account_row(r, v, p->threads, &m);
@@ -159,12 +161,13 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
         /* the GPU cannot hold this image, or the variant cannot take this
          * case by design (an SB_NARROW variant's values do not fit): say
          * so, go on */
-        printf("%-9s %-6s %-14s t%-3d %-20s skipped: %s (%s)\n", algo->name, algo->stages[c->stage], v->name,
-               p->threads, im->name, st == SB_ERR_LIMIT ? "the variant cannot take it" : "too little free GPU memory",
-               err.msg);
+        rr.kind = SB_ROW_SKIPPED;
+        rr.why = st == SB_ERR_LIMIT ? "the variant cannot take it" : "too little free GPU memory";
+        rr.detail = err.msg;
         r->skipped++;
+        sb_status wst = sb_reporters_row(&r->out, &rr, fatal);
         sb_measurement_free(&m);
-        return SB_OK;
+        return wst;
     }
     if (st) {                                  /* could not run at all: a failure too */
         m.agreement.ok = 0;
@@ -176,10 +179,12 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
         run_note_failure(r, label, m.agreement.metric);
 
     if (r->o->check_only) {
-        printf("%-9s %-6s %-14s t%-3d %-22s %-6s %s\n", algo->name, algo->stages[c->stage], v->name, p->threads,
-               im->name, m.agreement.verdict, m.agreement.metric);
+        rr.kind = SB_ROW_CHECKED;
+        rr.verdict = m.agreement.verdict;
+        rr.metric = m.agreement.metric;
+        sb_status wst = sb_reporters_row(&r->out, &rr, fatal);
         sb_measurement_free(&m);
-        return SB_OK;
+        return wst;
     }
 
     sb_row *row = sb_rows_add(rows);
@@ -196,33 +201,19 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
     sb_noise_flag_text(noise, row->flags, sizeof row->flags);
     if (noise & ~(SB_NOISE_FLAG_GOVERNOR | SB_NOISE_FLAG_SLOWER_THAN_SERIAL | SB_NOISE_FLAG_CACHE_RESIDENT))
         r->noisy++;
-    /* the samples reach the file before their row: a row in the file has
-     * its samples, and what a kill or a full disk leaves between the two
-     * is dropped by the next --resume (sb_results_repair) */
-    sb_row_put_samples(r->samples_log.fp, row);
-    sb_status wst = sb_csv_log_flush(&r->samples_log, fatal);
-    if (!wst) {
-        sb_row_put_csv(r->rows_log.fp, row);
-        wst = sb_csv_log_flush(&r->rows_log, fatal);
-    }
-    if (!wst && r->kernels_log.fp)
-        wst = sb_csv_log_flush(&r->kernels_log, fatal);
+    rr.kind = SB_ROW_MEASURED;
+    rr.row = row;
+    rr.noise = noise;
+    rr.serial_ms = m.serial_ms;
+    rr.host_peak_1 = sb_env_host_peak(&r->env, 1);
+    rr.host_peak = sb_env_host_peak(&r->env, p->threads);
+    /* the reporters (the files first, then the console), then env.json
+     * counts the row */
+    sb_status wst = sb_reporters_row(&r->out, &rr, fatal);
     if (!wst) {
         r->env.rows_done++;
         wst = run_write_env(r, fatal);
     }
-    if (!r->o->quiet)
-        printf("%-9s %-6s %-14s t%-3d %-20s %10.4f ms [%.4f-%.4f] n=%-4d frame %9.3f ms setup %8.3f ms "
-               "%8.1f GB/s %5.1f%%  %s\n",
-               row->algo, row->stage, row->variant, p->threads, row->image, row->kernel.median, row->kernel.p25,
-               row->kernel.p75, row->kernel.n, row->frame.median, row->setup.median, row->gbps,
-               100.0 * row->peak_fraction, row->agreement);
-    fflush(stdout);
-    sb_noise_warn(stderr, label, noise, &row->kernel, row->peak_fraction);
-    if (noise & SB_NOISE_FLAG_UNSTABLE)
-        sb_noise_warn_unstable(stderr, label, row);
-    sb_noise_warn_slower(stderr, label, noise, row, m.serial_ms, sb_env_host_peak(&r->env, 1),
-                         sb_env_host_peak(&r->env, p->threads));
     sb_measurement_free(&m);
     return wst;
 }

@@ -20,6 +20,7 @@
 
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -138,7 +139,7 @@ static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
 {
     if (r->have_gallery)
         sb_gallery_index_close(&r->gallery);
-    run_close_logs(r);
+    run_close_logs(r, NULL, 0, NULL);           /* a run stopped in an algorithm: its outputs closed */
     sb_device_stream_destroy(r->stream);
     sb_dataset_free(&r->ds);
     sb_dir_lock_release(&r->lock);
@@ -184,15 +185,21 @@ static sb_status run_streams_only(bench_run *r, sb_error *err)
     return st;
 }
 
-sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
+/* The run's rows go to the console and, in a bench, to the files
+ * (reporters/). */
+static void run_reporters(bench_run *r)
 {
-    static bench_run run;
-    bench_run *r = &run;
-    memset(r, 0, sizeof *r);
-    r->o = o;
-    r->tty = isatty(2);
-    r->begun_ms = sb_clock_ms();
-    r->lock.fd = -1;
+    const sb_bench_opts *o = r->o;
+    sb_reporters_config out = { .files = !o->check_only,
+                                .census = r->env.device.present && r->env.device.has_image,
+                                .json = o->json,
+                                .quiet = o->quiet };
+    sb_reporters_init(&r->out, &out, r->results_dir);
+}
+
+static sb_status bench_run_all(bench_run *r, sb_error *err)
+{
+    const sb_bench_opts *o = r->o;
     sb_status st = run_begin(r, err);
     if (st)
         return st;
@@ -201,6 +208,7 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     int present = 0;             /* rows measured before (--resume) */
     if (!o->check_only && (st = run_start(r, err)))
         return run_close(r, st, err);
+    run_reporters(r);
     present = run_plan_all(r);
     if (r->env.device.present && r->env.device.has_image && (st = sb_device_stream_create(&r->stream, err)))
         return run_close(r, st, err);
@@ -233,5 +241,19 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     if (!st)
         st = run_finish(r, err);
     return run_close(r, st, err);
+}
+
+sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
+{
+    bench_run *r = calloc(1, sizeof *r);     /* large: the heap, not the stack */
+    if (!r)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory for the run's state");
+    r->o = o;
+    r->tty = isatty(2);
+    r->begun_ms = sb_clock_ms();
+    r->lock.fd = -1;
+    sb_status st = bench_run_all(r, err);
+    free(r);
+    return st;
 }
 

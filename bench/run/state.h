@@ -13,6 +13,7 @@
 #include "io/env.h"
 #include "io/gallery_index.h"
 #include "io/results.h"
+#include "reporters/reporters.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -74,8 +75,8 @@ typedef struct bench_run {
     int have_gallery;
     sb_dir_lock lock;             /* the results folder, held for the whole run */
     /* the algorithm being measured */
-    sb_csv_log rows_log, samples_log, quality_log, kernels_log;
-    char *kernels_seen;           /* the census lines written for this algorithm (census.c) */
+    sb_reporters out;             /* where its rows go: console, CSVs, census, JSON (reporters/) */
+    sb_csv_log quality_log;       /* its reference's quality per case (pictures.c) */
     int census_off;               /* launches cannot be observed here: said once */
     sb_rows done_rows;            /* rows of this run already in the results (--resume) */
     char *quality_text;           /* its quality file so far (--resume), to add no line twice */
@@ -183,12 +184,13 @@ sb_status run_host_measure(bench_run *r, const sb_dataset_image *im, const sb_ca
 sb_status run_host_rows(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
                         const planned_row *plan, int n, sb_error *fatal);
 
-/* files.c */
+/* files.c: env.json; an algorithm's outputs begun (a resumed run's
+ * rows found and repaired, the reporters begun to append to them) and
+ * ended (finished: every row reached them). */
 sb_status run_write_env(bench_run *r, sb_error *err);
 int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows);
 sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err);
-void run_close_logs(bench_run *r);
-sb_status run_write_json(const bench_run *r, const sb_algo *algo, sb_error *err);
+sb_status run_close_logs(bench_run *r, const sb_algo *algo, int finished, sb_error *err);
 
 /* pictures.c: the case's gallery pictures written and its quality
  * measured, as it opens (how that ended kept in the case); then, in

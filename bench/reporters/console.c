@@ -1,0 +1,60 @@
+/* console.c - the console reporter: one line a row on stdout, in the
+ * columns bench has always printed, and the row's noise warnings on
+ * stderr (reporter.h). */
+#include "reporters/reporters.h"
+
+#include "compare/noise.h"
+#include "report/report.h"
+
+#include <stdio.h>
+
+static sb_status console_row(sb_reporter *self, const sb_row_report *rr, sb_error *err)
+{
+    sb_console_state *c = self->state;
+    if (rr->kind == SB_ROW_SKIPPED) {
+        printf("%-9s %-6s %-14s t%-3d %-20s skipped: %s (%s)\n", rr->algo->name, rr->stage, rr->v->name, rr->threads,
+               rr->image, rr->why, rr->detail);
+        return SB_OK;
+    }
+    if (rr->kind == SB_ROW_CHECKED) {
+        printf("%-9s %-6s %-14s t%-3d %-22s %-6s %s\n", rr->algo->name, rr->stage, rr->v->name, rr->threads,
+               rr->image, rr->verdict, rr->metric);
+        return SB_OK;
+    }
+    const sb_row *row = rr->row;
+    sb_row *kept = sb_rows_add(&c->rows);         /* for the speed-up tables at the end */
+    if (!kept)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory for the results rows");
+    *kept = *row;
+    kept->kernel_ms = kept->e2e_ms = kept->frame_ms = kept->setup_ms = NULL;
+    if (!c->quiet)
+        printf("%-9s %-6s %-14s t%-3d %-20s %10.4f ms [%.4f-%.4f] n=%-4d frame %9.3f ms setup %8.3f ms "
+               "%8.1f GB/s %5.1f%%  %s\n",
+               row->algo, row->stage, row->variant, rr->threads, row->image, row->kernel.median, row->kernel.p25,
+               row->kernel.p75, row->kernel.n, row->frame.median, row->setup.median, row->gbps,
+               100.0 * row->peak_fraction, row->agreement);
+    fflush(stdout);
+    sb_noise_warn(stderr, rr->label, rr->noise, &row->kernel, row->peak_fraction);
+    if (rr->noise & SB_NOISE_FLAG_UNSTABLE)
+        sb_noise_warn_unstable(stderr, rr->label, row);
+    sb_noise_warn_slower(stderr, rr->label, rr->noise, row, rr->serial_ms, rr->host_peak_1, rr->host_peak);
+    return SB_OK;
+}
+
+/* The algorithm's speed-up tables, from the rows it measured. */
+static sb_status console_end(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err)
+{
+    (void)dir, (void)err;
+    sb_console_state *c = self->state;
+    if (finished && c->rows.count > 0 && !c->quiet) {
+        printf("\n");
+        sb_report_speedup_tables(&c->rows, algo, stdout);
+    }
+    sb_rows_free(&c->rows);                      /* and emptied, for the next algorithm */
+    return SB_OK;
+}
+
+void sb_console_reporter(sb_reporter *rep, sb_console_state *state)
+{
+    *rep = (sb_reporter){ .name = "console", .row = console_row, .end = console_end, .state = state };
+}

@@ -1,0 +1,71 @@
+/* reporter.h - where a row goes once the run has it: one interface, one
+ * file a format.
+ *
+ * The run (bench/run/) measures; it hands each row it finishes, and each
+ * algorithm's beginning and end, to a set of reporters, and formats
+ * nothing itself.  A reporter is three calls and its own state:
+ *
+ *   console.c   the row's line on stdout (measured, checked only, or
+ *               skipped) and its noise warnings on stderr
+ *   samples.c   <algo>.samples.csv: every raw sample of the row
+ *   rows_csv.c  <algo>.csv: the row
+ *   kernels.c   <algo>.kernels.csv: the kernel census of a device row
+ *   json.c      --json: <algo>.json, written from the two CSVs as the
+ *               algorithm ends (so a resumed run's rows are in it too)
+ *
+ * The set (reporters.c) calls them in that order -- a row's samples reach
+ * their file before the row does, so a row in the file always has its
+ * samples (what a kill leaves between the two, --resume drops) -- and
+ * stops at the first that fails: a row not written is a run that stops.
+ * A new format is a new file here and one line in reporters.c
+ * (Google Benchmark's BenchmarkReporter, hyperfine's exporters). */
+#ifndef SEGBENCH_REPORTERS_REPORTER_H
+#define SEGBENCH_REPORTERS_REPORTER_H
+
+#include "harness/algo.h"
+#include "io/results.h"
+
+#include "segbench/device.h"
+#include "segbench/error.h"
+#include "segbench/variant.h"
+
+/* What became of a planned row. */
+typedef enum sb_row_kind {
+    SB_ROW_MEASURED,              /* checked and timed: row holds it */
+    SB_ROW_CHECKED,               /* checked only (segbench check): verdict and metric */
+    SB_ROW_SKIPPED                /* could not be taken here: why, detail */
+} sb_row_kind;
+
+/* One finished row, as every reporter sees it. */
+typedef struct sb_row_report {
+    sb_row_kind kind;
+    const sb_algo *algo;
+    const char *stage;
+    const sb_variant *v;
+    int threads;
+    const char *image;
+    const char *label;            /* "integral sum pthread t2 fruits", for warnings */
+    const sb_row *row;            /* MEASURED: the row and its samples */
+    const char *verdict, *metric; /* CHECKED: the agreement */
+    const char *why, *detail;     /* SKIPPED */
+    const sb_kernel_info *census; /* the kernels the row launched, or NULL */
+    int census_n;
+    int noise;                    /* MEASURED: its noise flags (compare/noise.h) */
+    double serial_ms;             /* the serial reference's run on the case, 0 unknown */
+    double host_peak_1, host_peak;/* the host's copy rate at 1 thread and at the row's */
+} sb_row_report;
+
+typedef struct sb_reporter sb_reporter;
+struct sb_reporter {
+    const char *name;
+    /* The algorithm's outputs opened; keep: a resumed run appends to what
+     * this run already wrote.  NULL: nothing to open. */
+    sb_status (*begin)(sb_reporter *self, const char *dir, const sb_algo *algo, int keep, sb_error *err);
+    sb_status (*row)(sb_reporter *self, const sb_row_report *rr, sb_error *err);
+    /* The algorithm done (finished: all its rows reached the reporters);
+     * its outputs closed.  Called after every begin, whatever happened. */
+    sb_status (*end)(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err);
+    void *state;
+};
+
+#endif

@@ -1,0 +1,63 @@
+/* reporters.h - the set of reporters a bench or check run writes
+ * through (reporter.h says what one is), and each reporter's maker. */
+#ifndef SEGBENCH_REPORTERS_REPORTERS_H
+#define SEGBENCH_REPORTERS_REPORTERS_H
+
+#include "reporters/csv_log.h"
+#include "reporters/reporter.h"
+
+#include <stdio.h>
+
+/* What the run asks of its outputs. */
+typedef struct sb_reporters_config {
+    int files;                    /* the CSV files and --json (bench); 0: the console alone (check) */
+    int census;                   /* <algo>.kernels.csv: a device row's kernels can be observed here */
+    int json;                     /* --json */
+    int quiet;                    /* --quiet: no row lines, the warnings still */
+} sb_reporters_config;
+
+enum { SB_REPORTERS_MAX = 8 };
+
+/* The console keeps the algorithm's rows for its speed-up tables at the end. */
+typedef struct sb_console_state {
+    int quiet;
+    sb_rows rows;                 /* summaries only: no samples */
+} sb_console_state;
+
+typedef struct sb_reporters {
+    sb_reporter list[SB_REPORTERS_MAX];
+    int n;
+    int begun;                    /* how many of them began the current algorithm */
+    const char *dir;
+    sb_console_state console;
+    sb_file_reporter samples, rows, kernels;
+} sb_reporters;
+
+/* The set for cfg, writing under dir (which must outlive it). */
+void sb_reporters_init(sb_reporters *rs, const sb_reporters_config *cfg, const char *dir);
+/* Every reporter's begin, in order (keep: a resumed run appends). */
+sb_status sb_reporters_begin(sb_reporters *rs, const sb_algo *algo, int keep, sb_error *err);
+/* One row to every reporter, in order; the first failure stops it. */
+sb_status sb_reporters_row(sb_reporters *rs, const sb_row_report *rr, sb_error *err);
+/* Every begun reporter's end (finished: the algorithm's rows all
+ * reached them); the first failure is returned, every end still runs. */
+sb_status sb_reporters_end(sb_reporters *rs, const sb_algo *algo, int finished, sb_error *err);
+
+/* Is a census reporter open for the algorithm begun? */
+int sb_reporters_take_census(const sb_reporters *rs);
+
+/* The makers (one file each). */
+void sb_console_reporter(sb_reporter *rep, sb_console_state *state);
+void sb_samples_reporter(sb_reporter *rep, sb_file_reporter *f);
+void sb_rows_csv_reporter(sb_reporter *rep, sb_file_reporter *f);
+void sb_kernels_reporter(sb_reporter *rep, sb_file_reporter *f);
+void sb_json_reporter(sb_reporter *rep);
+
+/* kernels.c: the census k[0..n) of one row appended to log, each
+ * (stage, variant, kernel, block, dynamic shared memory) not in *seen
+ * yet (a growing text the caller frees); segbench profile's census
+ * writes through it too. */
+sb_status sb_kernels_put(FILE *log, char **seen, const char *stage, const char *variant, const char *image,
+                         const sb_kernel_info *k, int n, sb_error *err);
+
+#endif
