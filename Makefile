@@ -240,7 +240,7 @@ $(BUILD)/gen/link: FORCE
 # (A variable of its own: were it added to ALL_CFLAGS here, gen/cflags,
 # which these objects depend on, would see it or not depending on which
 # object asked first, and every build would start from scratch.)
-# The harness's headers are reached by their job's folder ("harness/cases.h",
+# The harness's headers are reached by their job's folder ("cases/cases.h",
 # "io/results.h": bench/README.md), by bench/ and the tests alone.
 $(BUILD)/impl_pthread/%.o: HOST_INC := -Iimpl_cpu
 $(BUILD)/exercises/%.o: HOST_INC := -Iimpl_cpu
@@ -300,7 +300,7 @@ $(BUILD)/gen/code_ids.inc: $(BUILD)/code_ids FORCE
 	$(Q)$(BUILD)/code_ids . $$(sh scripts/variant_table.sh --files .) > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/bench/harness/registry.o: bench/harness/registry.c $(BUILD)/gen/variants.inc $(BUILD)/gen/code_ids.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
+$(BUILD)/bench/variants/registry.o: bench/variants/registry.c $(BUILD)/gen/variants.inc $(BUILD)/gen/code_ids.inc $(BUILD)/deps.ok $(BUILD)/gen/cflags
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
@@ -310,7 +310,7 @@ $(BUILD)/impl_cuda/runtime_stub.o: impl_cuda/runtime_stub.c $(BUILD)/gen/buildin
 	@echo "  CC    $<"
 	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) -I$(BUILD)/gen -c $< -o $@
 
-$(BUILD)/bench/io/env.o $(BUILD)/bench/cli/main.o: $(BUILD)/bench/%.o: bench/%.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
+$(BUILD)/bench/machine/env.o $(BUILD)/bench/cli/main.o: $(BUILD)/bench/%.o: bench/%.c $(BUILD)/gen/buildinfo.h $(BUILD)/deps.ok
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	$(Q)$(CCACHE) $(CC) $(ALL_CFLAGS) $(HOST_INC) -I$(BUILD)/gen -c $< -o $@
@@ -370,7 +370,7 @@ test-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRC := $(COMMON_SRC) bench/harness/dataset.c bench/io/results.c bench/harness/renames.c bench/base/csv.c bench/base/json_out.c \
+FUZZ_LIB_SRC := $(COMMON_SRC) bench/cases/dataset.c bench/io/results.c bench/variants/renames.c bench/base/csv.c bench/base/json_out.c \
                 bench/io/env_json.c bench/base/files.c bench/base/options.c
 FUZZ_TARGETS := image pnm manifest results env
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(BUILD)/deps.ok

@@ -21,7 +21,7 @@
  * from frame to frame and the noise is drawn afresh for each, so no two
  * frames are equal.  Its frames are <name>-fNN.png, listed with the
  * rectangle that holds the object in every frame in sequences.tsv
- * (bench's stream rows, harness/stream.h).
+ * (bench's stream rows, measure/stream.h).
  *
  * Set files have one image (or scene) a line:
  *     synth WIDTHxHEIGHT [seed=N] [gallery] [sweep]

@@ -3,7 +3,8 @@
 # folder is a layer, and a file includes headers of its own layer and of
 # the layers below it only, so dependencies point one way:
 #
-#   base <- harness <- algos <- io <- {compare, profile} <- course <- report <- reporters <- run <- cli
+#   base <- machine <- variants <- measure <- cases <- algos <- io <- {compare, profile} <- course <- report
+#        <- reporters <- run <- cli
 #
 # Folders on one rung ({compare, profile}) include neither each other.
 # Headers of include/segbench/ (the public interface) are below all.
@@ -18,8 +19,9 @@ dir=${1:-bench}
 objs=${2:-}
 rank() {
   case $1 in
-    base) echo 0 ;; harness) echo 1 ;; algos) echo 2 ;; io) echo 3 ;;
-    compare|profile) echo 4 ;; course) echo 5 ;; report) echo 6 ;; reporters) echo 7 ;; run) echo 8 ;; cli) echo 9 ;;
+    base) echo 0 ;; machine) echo 1 ;; variants) echo 2 ;; measure) echo 3 ;; cases) echo 4 ;; algos) echo 5 ;;
+    io) echo 6 ;; compare|profile) echo 7 ;; course) echo 8 ;; report) echo 9 ;; reporters) echo 10 ;; run) echo 11 ;;
+    cli) echo 12 ;;
     *) echo -1 ;;
   esac
 }

@@ -6,11 +6,11 @@
 #include "test.h"
 #include "test_groups.h"
 
-#include "harness/agreement.h"
+#include "variants/agreement.h"
 #include "base/args.h"
-#include "harness/cases.h"
-#include "harness/registry.h"
-#include "harness/stream.h"
+#include "cases/cases.h"
+#include "variants/registry.h"
+#include "measure/stream.h"
 
 #include "segbench/device.h"
 #include "segbench/grabcut.h"
@@ -514,7 +514,7 @@ static void test_gpu_streaming(void)
     sb_image_free(&b);
 }
 
-/* Frames in flight (harness/stream.h): three different frames through
+/* Frames in flight (measure/stream.h): three different frames through
  * every CUDA variant of each algorithm run whole, 1 and 3 instances at once
  * on their own streams, and 2 with runs in turn (an event between the
  * streams); every frame of the check pass and each instance's last one
@@ -565,7 +565,7 @@ static void test_gpu_stream_in_flight(void)
             for (size_t w = 0; w < sizeof ways / sizeof ways[0]; w++) {
                 int in_flight = ways[w].k;
                 if (in_flight > 1 && (v->flags & SB_ONE_AT_A_TIME))
-                    continue;       /* refused (tests/harness/stream.c); two at once share its state */
+                    continue;       /* refused (tests/measure/stream.c); two at once share its state */
                 if (ways[w].colour && !algo->luma_input)
                     continue;
                 sb_stream_opts o;

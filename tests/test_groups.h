@@ -7,7 +7,7 @@
 
 #include "segbench/image.h"
 
-#include "harness/cases.h"
+#include "cases/cases.h"
 #include "io/results.h"
 
 

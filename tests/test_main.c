@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     if (opt.jobs < 1)
         opt.jobs = 1;
     /* the benches of the suite run on tiny images: a small probe of the
-     * host's copy bandwidth is enough for them (io/env.c) */
+     * host's copy bandwidth is enough for them (machine/env.c) */
     setenv("SB_CEILING_MB", "8", 0);
     /* and their reports' plots need not be drawn: their scripts and data
      * are written (report_plots.c); test_plots_in_one_gnuplot draws, and

@@ -1,8 +1,8 @@
 /* test_util.c - helpers shared by the test files. */
 #include "test_groups.h"
 
-#include "harness/harness.h"
-#include "harness/registry.h"
+#include "measure/measure.h"
+#include "variants/registry.h"
 
 #include "segbench/image_io.h"
 #include "segbench/rng.h"

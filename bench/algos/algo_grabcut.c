@@ -8,12 +8,12 @@
  * rectangle comes from the dataset manifest (or --rect); images without
  * one are skipped.  Every check is exact, and says what it compared.
  */
-#include "harness/algo.h"
+#include "variants/algo.h"
 
 #include "base/args.h"
-#include "harness/outputs.h"
+#include "variants/outputs.h"
 #include "algos/pictures.h"
-#include "harness/registry.h"
+#include "variants/registry.h"
 
 #include "segbench/device.h"
 #include "segbench/grabcut.h"

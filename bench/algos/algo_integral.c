@@ -1,8 +1,8 @@
 /* algo_integral.c - the harness's view of the integral image: stages,
  * outputs and how each is checked, bytes moved and pictures. */
-#include "harness/algo.h"
+#include "variants/algo.h"
 
-#include "harness/outputs.h"
+#include "variants/outputs.h"
 #include "algos/pictures.h"
 
 #include "segbench/device.h"

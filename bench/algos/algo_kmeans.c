@@ -1,9 +1,9 @@
 /* algo_kmeans.c - the harness's view of k-means colour quantization:
  * parameters, outputs, outputs and how each is checked, bytes moved and pictures. */
-#include "harness/algo.h"
+#include "variants/algo.h"
 
 #include "base/args.h"
-#include "harness/outputs.h"
+#include "variants/outputs.h"
 #include "algos/pictures.h"
 
 #include "segbench/device.h"

@@ -3,12 +3,12 @@
  * outputs and pictures.  The flood and merge steps take the reference
  * output of the step before them (`after` and `feed`, run by the
  * harness), so each step is checked and timed on its own. */
-#include "harness/algo.h"
+#include "variants/algo.h"
 
 #include "base/args.h"
-#include "harness/outputs.h"
+#include "variants/outputs.h"
 #include "algos/pictures.h"
-#include "harness/partition.h"
+#include "variants/partition.h"
 #include "algos/segmetrics.h"
 
 #include "segbench/device.h"

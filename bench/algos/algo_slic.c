@@ -1,10 +1,10 @@
 /* algo_slic.c - the harness's view of SLIC superpixels: parameters,
  * outputs, the bit-exact check, bytes moved, quality against ground truth
  * and pictures. */
-#include "harness/algo.h"
+#include "variants/algo.h"
 
 #include "base/args.h"
-#include "harness/outputs.h"
+#include "variants/outputs.h"
 #include "algos/pictures.h"
 #include "algos/segmetrics.h"
 

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "harness/algo.h"
+#include "variants/algo.h"
 
 extern const char *const SB_QUALITY_CSV_HEADER;
 /* The measures of one (stage, image) as lines of <algo>.quality.csv. */

@@ -3,14 +3,15 @@
  * selected image, checked against the reference and (for bench) timed,
  * each row appended to results/<machine-id>/<algo>.csv as it is measured. */
 #include "cli/commands.h"
-#include "harness/energy.h"
-#include "harness/select.h"
+#include "measure/energy.h"
+#include "cases/select.h"
+#include "machine/env.h"
 
 #include "base/files.h"
 
 #include "base/args.h"
 #include "base/patterns.h"
-#include "harness/names.h"
+#include "variants/names.h"
 #include "run/run.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* cmd_compare.c - `segbench compare`: its options.  The comparison itself
  * is bench/compare/ (compare.h). */
 #include "cli/commands.h"
-#include "harness/select.h"
+#include "cases/select.h"
 
 #include "base/files.h"
 

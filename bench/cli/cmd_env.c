@@ -1,8 +1,8 @@
 /* cmd_env.c - `segbench env`: this machine's fingerprint as JSON. */
 #include "cli/commands.h"
-#include "harness/select.h"
+#include "cases/select.h"
 
-#include "io/env.h"
+#include "machine/env.h"
 
 #include <stdio.h>
 

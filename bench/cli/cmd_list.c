@@ -1,8 +1,8 @@
 /* cmd_list.c - `segbench list`: its options.  The listing is
- * bench/harness/listing.c. */
+ * bench/variants/listing.c. */
 #include "cli/commands.h"
 
-#include "harness/listing.h"
+#include "variants/listing.h"
 
 enum { OPT_ALGO, OPT_VARIANT, OPT_JSON, OPT_COUNT };
 

@@ -1,14 +1,14 @@
 /* cmd_profile.c - `segbench profile`: its options.  The profiled runs and
  * the import are bench/profile/ (profile.h). */
 #include "cli/commands.h"
-#include "harness/select.h"
+#include "cases/select.h"
 
 #include "base/files.h"
 
 #include "base/args.h"
 #include "profile/profile.h"
 #include "profile/profile_edge.h"
-#include "harness/names.h"
+#include "variants/names.h"
 
 #include <string.h>
 

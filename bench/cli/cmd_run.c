@@ -4,7 +4,7 @@
 #include "cli/commands.h"
 
 #include "base/args.h"
-#include "harness/select.h"
+#include "cases/select.h"
 #include "run/single.h"
 
 #include <stdio.h>

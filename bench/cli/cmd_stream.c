@@ -1,9 +1,9 @@
 /* cmd_stream.c - `segbench stream ALGO/VARIANT`: its options.  The run is
- * bench/run/stream_cmd.c; the protocol bench/harness/stream.h. */
+ * bench/run/stream_cmd.c; the protocol bench/measure/stream.h. */
 #include "cli/commands.h"
 
 #include "base/args.h"
-#include "harness/select.h"
+#include "cases/select.h"
 #include "run/stream.h"
 
 #include <string.h>

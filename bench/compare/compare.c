@@ -16,17 +16,17 @@
  */
 #include "compare/compare.h"
 #include "compare/compare_streams.h"
-#include "harness/device_status.h"
+#include "machine/device_status.h"
 
 #include "base/files.h"
 #include "base/patterns.h"
 #include "compare/compare_table.h"
 #include "compare/noise.h"
-#include "harness/cases.h"
-#include "harness/harness.h"
-#include "harness/host_noise.h"
+#include "cases/cases.h"
+#include "measure/measure.h"
+#include "measure/host_noise.h"
 #include "io/code_ids.h"
-#include "harness/names.h"
+#include "variants/names.h"
 #include "io/result_set.h"
 #include "io/stage_view.h"
 

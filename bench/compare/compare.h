@@ -4,7 +4,7 @@
 #ifndef SEGBENCH_COMPARE_H
 #define SEGBENCH_COMPARE_H
 
-#include "harness/select.h"
+#include "cases/select.h"
 
 #include "segbench/error.h"
 

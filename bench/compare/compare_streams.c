@@ -3,8 +3,8 @@
 
 #include "base/files.h"
 #include "base/patterns.h"
-#include "harness/names.h"
-#include "harness/registry.h"
+#include "variants/names.h"
+#include "variants/registry.h"
 #include "io/stream_rows.h"
 
 #include <stdlib.h>

@@ -42,9 +42,9 @@
 #include <stdio.h>
 
 #include "io/results.h"
-#include "harness/gpu_clocks.h"
-#include "harness/harness.h"
-#include "harness/host_noise.h"
+#include "machine/gpu_clocks.h"
+#include "measure/measure.h"
+#include "measure/host_noise.h"
 
 #define SB_NOISE_SPREAD 0.25
 

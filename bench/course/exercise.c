@@ -4,7 +4,7 @@
  * lines left out of it; an OpenMP variant's lesson is its pragmas. */
 #define _DEFAULT_SOURCE
 #include "course/exercise.h"
-#include "harness/names.h"
+#include "variants/names.h"
 
 #include "base/files.h"
 #include "course/lessons.h"

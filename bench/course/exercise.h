@@ -25,7 +25,7 @@
 #ifndef SEGBENCH_EXERCISE_H
 #define SEGBENCH_EXERCISE_H
 
-#include "harness/registry.h"
+#include "variants/registry.h"
 
 #include "segbench/error.h"
 

@@ -12,7 +12,7 @@
 #include "course/exercise.h"
 
 #include "base/files.h"
-#include "harness/registry.h"
+#include "variants/registry.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/spawn.h"

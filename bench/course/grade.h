@@ -4,7 +4,7 @@
 #ifndef SEGBENCH_GRADE_H
 #define SEGBENCH_GRADE_H
 
-#include "harness/select.h"
+#include "cases/select.h"
 
 #include "segbench/error.h"
 

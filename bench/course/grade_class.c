@@ -18,8 +18,8 @@
 #include "base/files.h"
 #include "course/exercise.h"
 #include "course/sandbox.h"
-#include "harness/registry.h"
-#include "io/env.h"
+#include "variants/registry.h"
+#include "machine/env.h"
 #include "io/env_json.h"
 
 #include "segbench/atomic_file.h"

@@ -4,8 +4,8 @@
 
 #include "base/files.h"
 #include "course/lessons.h"
-#include "harness/names.h"
-#include "harness/renames.h"
+#include "variants/names.h"
+#include "variants/renames.h"
 #include "io/env_json.h"
 #include "io/result_set.h"
 

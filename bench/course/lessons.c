@@ -2,7 +2,7 @@
 #include "course/lessons.h"
 
 #include "base/csv.h"
-#include "harness/renames.h"
+#include "variants/renames.h"
 #include "io/stage_view.h"
 
 #include "segbench/stats.h"

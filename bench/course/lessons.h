@@ -7,7 +7,7 @@
 #ifndef SEGBENCH_LESSONS_H
 #define SEGBENCH_LESSONS_H
 
-#include "harness/registry.h"
+#include "variants/registry.h"
 #include "io/results.h"
 
 #include "segbench/stats.h"

@@ -2,12 +2,12 @@
 #include "io/catalogue.h"
 
 #include "base/files.h"
-#include "harness/renames.h"
+#include "variants/renames.h"
 
 #include "base/args.h"
-#include "io/env.h"
+#include "machine/env.h"
 #include "base/patterns.h"
-#include "harness/registry.h"
+#include "variants/registry.h"
 
 #include "segbench/atomic_file.h"
 

@@ -3,7 +3,7 @@
 #include "io/code_ids.h"
 
 #include "base/files.h"
-#include "harness/registry.h"
+#include "variants/registry.h"
 
 #include "segbench/spawn.h"
 

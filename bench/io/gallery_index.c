@@ -3,7 +3,7 @@
 
 #include "base/files.h"
 
-#include "io/env.h"
+#include "machine/env.h"
 
 #include "segbench/atomic_file.h"
 

@@ -3,8 +3,8 @@
 
 #include "base/files.h"
 
-#include "io/env.h"
-#include "harness/registry.h"
+#include "machine/env.h"
+#include "variants/registry.h"
 #include "io/results.h"
 
 #include <stdio.h>

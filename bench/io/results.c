@@ -5,9 +5,9 @@
 
 #include "base/csv.h"
 #include "base/json_out.h"
-#include "harness/renames.h"
+#include "variants/renames.h"
 
-#include "harness/registry.h"
+#include "variants/registry.h"
 
 #include "segbench/atomic_file.h"
 

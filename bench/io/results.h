@@ -49,10 +49,10 @@ typedef struct sb_row {
     double steal;            /* the share of its CPUs' time taken by other tenants while its
                                 rounds ran; -1: not known */
     double cpu_slowdown;     /* how much slower than their best its CPUs ran a fixed loop
-                                around its rounds (harness/host_noise.h); 0: not known */
+                                around its rounds (measure/host_noise.h); 0: not known */
     double mem_slowdown;     /* a slow row (runs of the budget or more): how much slower than
                                 its best the host's memory read around its runs; 0: not probed */
-    char stopped[12];        /* why its kernel samples stopped: noise, budget, max_reps, slow (harness.h); "": not known */
+    char stopped[12];        /* why its kernel samples stopped: noise, budget, max_reps, slow (measure.h); "": not known */
     char code_id[24];        /* the code identity of the variant that ran (base/code_id.h);
                                 "": a file older than this column (io/code_ids.h finds it from git) */
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */
@@ -78,7 +78,7 @@ sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error 
 /* The rows with their samples as JSON: {"rows": [{..., "kernel": {..., "samples_ms": [...]}}]}. */
 sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *err);
 sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err);
-/* sb_rows_read_csv without the rows of students' rungs (harness/registry.h,
+/* sb_rows_read_csv without the rows of students' rungs (variants/registry.h,
  * SB_STUDENT_PREFIX): what the report, the lessons and make profile's
  * choice of rungs read, since those rows are no rungs of the ladders.
  * *students (NULL: not wanted) gets how many were left out. */

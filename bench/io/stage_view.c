@@ -2,7 +2,7 @@
 #include "io/stage_view.h"
 
 #include "io/catalogue.h"
-#include "harness/registry.h"
+#include "variants/registry.h"
 
 #include <math.h>
 #include <stdio.h>

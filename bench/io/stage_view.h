@@ -4,7 +4,7 @@
 #ifndef SEGBENCH_REPORT_VIEW_H
 #define SEGBENCH_REPORT_VIEW_H
 
-#include "harness/registry.h"
+#include "variants/registry.h"
 #include "io/results.h"
 
 enum { MAX_GROUPS = 16, MAX_VARIANTS = 32, MAX_IMAGES = 64 };

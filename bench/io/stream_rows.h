@@ -1,15 +1,15 @@
 /* stream_rows.h - results/<machine>/<algo>.stream.csv: bench's stream rows
- * (harness/stream.h), one per (stage, variant, threads, frames in flight,
+ * (measure/stream.h), one per (stage, variant, threads, frames in flight,
  * sequence), written whole at the end of each algorithm's stream rows.
  *
  * Joules are per frame over the timed pass; idle watts are the machine's
  * at rest, measured once per run, so a reader can take energy above idle
  * as j_per_frame - idle_w / fps.  A column with no reading is empty, and
  * energy_note says why ("n/a: this host exposes no RAPL ...").  `runs`
- * says how a GPU row's frames shared the GPU (harness/stream.h): files
+ * says how a GPU row's frames shared the GPU (measure/stream.h): files
  * written before it (35 columns) read as "overlap", which they were.
  * `source` is "colour" where the frames came in colour to an algorithm
- * that takes their grey (harness/stream.h), else empty, as in files
+ * that takes their grey (measure/stream.h), else empty, as in files
  * written before it (36 columns); host_ms is then the host's part of a
  * frame, making its grey (0 where the GPU makes it). */
 #ifndef SEGBENCH_STREAM_ROWS_H

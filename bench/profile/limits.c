@@ -19,12 +19,12 @@
 
 #include "base/files.h"
 
-#include "harness/renames.h"
+#include "variants/renames.h"
 
 #include "io/code_ids.h"
 #include "io/stage_view.h"
 
-#include "harness/registry.h"
+#include "variants/registry.h"
 #include "base/csv.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
 #ifndef SEGBENCH_LIMITS_H
 #define SEGBENCH_LIMITS_H
 
-#include "harness/algo.h"
+#include "variants/algo.h"
 #include "io/results.h"
 
 /* One line of <algo>.profile.csv (bench/profile/ncu_import.h). */

@@ -17,9 +17,9 @@
 #include "base/files.h"
 #include "base/args.h"
 #include "base/patterns.h"
-#include "harness/cases.h"
-#include "harness/device_status.h"
-#include "harness/names.h"
+#include "cases/cases.h"
+#include "machine/device_status.h"
+#include "variants/names.h"
 #include "io/results.h"
 #include "profile/ncu_import.h"
 

@@ -5,7 +5,7 @@
 #ifndef SEGBENCH_PROFILE_H
 #define SEGBENCH_PROFILE_H
 
-#include "harness/select.h"
+#include "cases/select.h"
 
 #include "segbench/error.h"
 

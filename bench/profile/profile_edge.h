@@ -4,7 +4,7 @@
 #ifndef SEGBENCH_PROFILE_EDGE_H
 #define SEGBENCH_PROFILE_EDGE_H
 
-#include "harness/registry.h"
+#include "variants/registry.h"
 
 #include "segbench/error.h"
 

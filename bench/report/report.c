@@ -20,7 +20,7 @@
 #include "report/report_parts.h"
 #include "report/report_limits.h"
 
-#include "io/env.h"
+#include "machine/env.h"
 #include "io/result_set.h"
 
 #include "segbench/atomic_file.h"

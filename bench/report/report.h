@@ -4,7 +4,7 @@
 #ifndef SEGBENCH_REPORT_H
 #define SEGBENCH_REPORT_H
 
-#include "harness/algo.h"
+#include "variants/algo.h"
 #include "io/results.h"
 #include "base/files.h"
 

@@ -3,9 +3,9 @@
  * (see report_parts.h). */
 #include "report/report_parts.h"
 
-#include "harness/registry.h"
-#include "io/env.h"
-#include "harness/renames.h"
+#include "variants/registry.h"
+#include "machine/env.h"
+#include "variants/renames.h"
 
 #include <stdlib.h>
 #include <string.h>

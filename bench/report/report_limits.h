@@ -9,7 +9,7 @@
 #include "profile/limits.h"
 
 #include "io/results.h"
-#include "harness/algo.h"
+#include "variants/algo.h"
 
 #include <stdio.h>
 

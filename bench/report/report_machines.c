@@ -14,8 +14,8 @@
 
 #include "base/args.h"
 #include "io/code_ids.h"
-#include "io/env.h"
-#include "harness/registry.h"
+#include "machine/env.h"
+#include "variants/registry.h"
 #include "io/result_set.h"
 #include "io/results.h"
 #include "io/stage_view.h"

@@ -6,7 +6,7 @@
 
 #include "io/catalogue.h"
 #include "report/report.h"
-#include "io/env.h"
+#include "machine/env.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,8 +3,8 @@
  * lessons page's frames-in-flight table. */
 #include "report/report_parts.h"
 
-#include "harness/algo.h"
-#include "harness/registry.h"
+#include "variants/algo.h"
+#include "variants/registry.h"
 #include "base/files.h"
 #include "io/stream_rows.h"
 

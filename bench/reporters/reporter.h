@@ -22,7 +22,7 @@
 #ifndef SEGBENCH_REPORTERS_REPORTER_H
 #define SEGBENCH_REPORTERS_REPORTER_H
 
-#include "harness/algo.h"
+#include "variants/algo.h"
 #include "io/results.h"
 
 #include "segbench/device.h"

@@ -10,10 +10,10 @@
  * their sum.  No host row shares the CPUs with them -- host rows are
  * measured after the batch's last reference (case.c), the openers joined.
  * Two cases that need one pipeline step's output on one image share its
- * run: the second waits for the first (harness/cases.c). */
+ * run: the second waits for the first (cases/cases.c). */
 #include "run/state.h"
 
-#include "harness/host_noise.h"
+#include "measure/host_noise.h"
 
 #include "segbench/clock.h"
 #include "segbench/image_io.h"

@@ -1,6 +1,6 @@
 /* case.c - one algorithm of a run, in batches of whole images.  A batch's
  * cases (image x stage: the image loaded once, the stage's serial
- * reference computed once, harness/cases.h) are opened in order, ahead of
+ * reference computed once, cases/cases.h) are opened in order, ahead of
  * the rows where the machine has cores to spare (ahead.c: its reference
  * and its pictures), and measured in two passes:
  *   1. as each case opens, its GPU rows -- while the next references (and

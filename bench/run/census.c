@@ -1,7 +1,7 @@
 /* census.c - the kernel census of a device row (see census.h). */
 #include "run/census.h"
 
-#include "harness/harness.h"
+#include "measure/measure.h"
 
 sb_status run_census_take(const sb_case *c, const sb_variant *v, int threads, void *stream, sb_kernel_info *k,
                           int *n, sb_error *err)

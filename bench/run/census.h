@@ -3,12 +3,12 @@
  * shared memory, resident blocks per SM and theoretical occupancy, as the
  * CUDA occupancy API reports them for the binary and GPU of the run
  * (sb_census_begin/end in segbench/device.h).  A measured row's check run
- * usually takes it (harness.h); this takes it for a row whose did not.
+ * usually takes it (measure.h); this takes it for a row whose did not.
  * The kernels reporter writes it (reporters/kernels.c). */
 #ifndef SEGBENCH_CENSUS_H
 #define SEGBENCH_CENSUS_H
 
-#include "harness/cases.h"
+#include "cases/cases.h"
 
 #include "segbench/device.h"
 

@@ -9,13 +9,13 @@
  * of the algorithm's last batch are measured (case.c), they are ready when
  * the streams start.  The thread makes the scenes one after another, each
  * scene's frames side by side on up to a quarter of the cores
- * (harness/frames.h), so that with the batch's openers (ahead.c) at most
+ * (cases/frames.h), so that with the batch's openers (ahead.c) at most
  * half the cores are busy beside the GPU row's own thread; it is joined
  * before the batch's host rows, which run with nothing beside them. */
 #include "run/state.h"
 
-#include "harness/host_noise.h"
-#include "harness/protocol.h"
+#include "measure/host_noise.h"
+#include "measure/protocol.h"
 
 #include "segbench/clock.h"
 

@@ -6,8 +6,8 @@
 #include "run/state.h"
 
 #include "base/patterns.h"
-#include "harness/names.h"
-#include "harness/registry.h"
+#include "variants/names.h"
+#include "variants/registry.h"
 
 #include <math.h>
 #include <stdio.h>

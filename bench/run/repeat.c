@@ -1,7 +1,7 @@
 /* repeat.c - how well a run repeats on this machine.
  *
  * At the end of a bench run, the rows of each algorithm's summary image
- * (harness/select.h: every stage, every variant) are measured again in the
+ * (cases/select.h: every stage, every variant) are measured again in the
  * same process with the same protocol, and each kernel median is compared
  * with the row's first one.  repeat.csv lists them; env.json and the
  * report's first screen give the share of CPU and of GPU rows within
@@ -16,8 +16,8 @@
 #include "base/csv.h"
 #include "base/files.h"
 #include "base/patterns.h"
-#include "harness/names.h"
-#include "harness/registry.h"
+#include "variants/names.h"
+#include "variants/registry.h"
 
 #include "segbench/clock.h"
 #include "segbench/image_io.h"

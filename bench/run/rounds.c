@@ -1,5 +1,5 @@
 /* rounds.c - the host rows of one case, measured in interleaved rounds
- * (harness.h, sb_rounds_*): every row checked first, then round after
+ * (measure.h, sb_rounds_*): every row checked first, then round after
  * round each row takes its share of the timed runs in turn -- A B C,
  * C B A, A B C: the order reversed every other round, so no row always
  * follows the same one -- then each is closed and recorded in plan order.
@@ -10,7 +10,7 @@
 #define _GNU_SOURCE            /* CPU_SETSIZE */
 #include "run/state.h"
 
-#include "harness/host_noise.h"
+#include "measure/host_noise.h"
 
 #include "segbench/clock.h"
 #include "segbench/placement.h"

@@ -5,7 +5,7 @@
 
 #include "run/census.h"
 #include "compare/noise.h"
-#include "harness/host_noise.h"
+#include "measure/host_noise.h"
 
 #include "segbench/clock.h"
 #include "segbench/placement.h"
@@ -66,7 +66,7 @@ void run_row_label(const sb_case *c, const planned_row *p, const sb_dataset_imag
              im->name);
 }
 
-/* the kernel census: a measured row's check run takes it (harness.h); a
+/* the kernel census: a measured row's check run takes it (measure.h); a
  * row whose check took none runs once for it (census.h) */
 static int row_takes_census(const bench_run *r, const sb_variant *v)
 {

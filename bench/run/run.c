@@ -9,8 +9,8 @@
 #include "base/args.h"
 #include "base/patterns.h"
 #include "compare/noise.h"
-#include "harness/energy.h"
-#include "harness/host_noise.h"
+#include "measure/energy.h"
+#include "measure/host_noise.h"
 #include "io/catalogue.h"
 #include "report/report.h"
 

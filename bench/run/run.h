@@ -18,19 +18,19 @@
  *   account.c   progress, failures, and where the time went
  *   census.c    <algo>.kernels.csv, the kernel census of device rows
  *   streams.c   the stream rows: each scene of the set, frames in flight,
- *               into <algo>.stream.csv (harness/stream.h)
+ *               into <algo>.stream.csv (measure/stream.h)
  *   run.c       the steps above, in order
  *
  * single.c is the other run: `segbench run ALGO IN OUT`, one variant on one
  * image file, its output written (single.h).
  *
- * Which images and stages a run takes is harness/select.h; how one row is
- * measured is harness/harness.h. */
+ * Which images and stages a run takes is cases/select.h; how one row is
+ * measured is measure/measure.h. */
 #ifndef SEGBENCH_RUN_H
 #define SEGBENCH_RUN_H
 
-#include "harness/harness.h"
-#include "harness/select.h"
+#include "measure/measure.h"
+#include "cases/select.h"
 
 #include "segbench/error.h"
 
@@ -53,11 +53,11 @@ typedef struct sb_bench_opts {
     int report;                   /* then report on the run */
     int no_size_caps;             /* bench: measure images above an algorithm's bench size too */
     sb_timing_opts timing;
-    int rounds;                   /* host rows: interleaved rounds (harness.h); 1: one row at a time */
+    int rounds;                   /* host rows: interleaved rounds (measure.h); 1: one row at a time */
     int pin;                      /* host threads pinned (segbench/placement.h) */
     int repeat;                   /* SB_REPEAT_*: measure a sample again at the end (repeat.c) */
     int stream;                   /* SB_STREAM_*: the stream rows too, not, or alone (streams.c) */
-    double stream_seconds;        /* each stream row's timed pass (harness/stream.h: min_seconds) */
+    double stream_seconds;        /* each stream row's timed pass (measure/stream.h: min_seconds) */
     double host_limit_s;          /* > 0: leave out a host row (and a host stream row) one run of
                                      which is predicted to take longer (plan.c); 0: none */
     int ahead;                    /* SB_AHEAD_*: the next serial references beside the GPU rows (case.c) */

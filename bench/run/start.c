@@ -6,8 +6,8 @@
 #include "run/state.h"
 
 #include "base/patterns.h"
-#include "harness/names.h"
-#include "harness/registry.h"
+#include "variants/names.h"
+#include "variants/registry.h"
 #include "io/env_json.h"
 #include "io/result_set.h"
 #include "io/results.h"

@@ -6,11 +6,11 @@
 #include "run/run.h"
 
 #include "base/files.h"
-#include "harness/cases.h"
-#include "harness/dataset.h"
-#include "harness/frames.h"
+#include "cases/cases.h"
+#include "cases/dataset.h"
+#include "cases/frames.h"
 #include "io/dir_lock.h"
-#include "io/env.h"
+#include "machine/env.h"
 #include "io/gallery_index.h"
 #include "io/results.h"
 #include "reporters/reporters.h"
@@ -47,7 +47,7 @@ typedef struct time_account {
     double references_beside;            /* references computed while GPU rows ran (ahead.c): no wall time */
     double step[SB_STEPS];
     double serial, threaded, gpu, sweep;
-    int stopped[SB_STOP_SLOW + 1];       /* rows by why their samples stopped (harness.h) */
+    int stopped[SB_STOP_SLOW + 1];       /* rows by why their samples stopped (measure.h) */
     algo_time algo[RUN_ACCOUNT_ALGOS];   /* in the order measured */
     int nalgos;
 } time_account;

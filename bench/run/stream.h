@@ -1,5 +1,5 @@
 /* stream.h - stream rows from the command line and from bench: which
- * sequence, which frames in flight, one row measured (harness/stream.h)
+ * sequence, which frames in flight, one row measured (measure/stream.h)
  * and made into a line of <algo>.stream.csv (io/stream_rows.h) or into
  * the lines `segbench stream` prints.
  *
@@ -10,9 +10,9 @@
 #ifndef SEGBENCH_RUN_STREAM_H
 #define SEGBENCH_RUN_STREAM_H
 
-#include "harness/dataset.h"
-#include "harness/frames.h"
-#include "harness/stream.h"
+#include "cases/dataset.h"
+#include "cases/frames.h"
+#include "measure/stream.h"
 #include "io/stream_rows.h"
 
 #include "segbench/error.h"
@@ -28,7 +28,7 @@ typedef struct sb_stream_request {
     int in_flight[SB_STREAM_KS], nk;   /* 0 given: 3 on the GPU, every CPU on the host */
     double seconds;              /* the timed pass at least (0: the default) */
     int rect[4], has_rect;       /* the object's rectangle in every frame (a glob's frames) */
-    int runs_in_turn;            /* GPU: each frame's run after the one before it (harness/stream.h) */
+    int runs_in_turn;            /* GPU: each frame's run after the one before it (measure/stream.h) */
     int colour_frames;           /* the frames in colour, the host making a grey variant's grey */
 } sb_stream_request;
 

@@ -4,10 +4,11 @@
 #include "run/stream.h"
 
 #include "base/args.h"
-#include "harness/names.h"
-#include "harness/protocol.h"
-#include "harness/registry.h"
-#include "harness/select.h"
+#include "machine/env.h"
+#include "variants/names.h"
+#include "measure/protocol.h"
+#include "variants/registry.h"
+#include "cases/select.h"
 #include "io/stage_view.h"
 
 #include "segbench/device.h"

@@ -1,8 +1,8 @@
-/* streams.c - bench's stream rows (run/stream.h, harness/stream.h): after
+/* streams.c - bench's stream rows (run/stream.h, measure/stream.h): after
  * an algorithm's single-frame rows, each of the set's scenes that the
  * algorithm takes (its bench size) streams through
  *   - the top of its GPU ladder (SB_LADDER_TOP) with 1, 2 and 3 frames in
- *     flight, and 2 with runs in turn (harness/stream.h: kernels that fill
+ *     flight, and 2 with runs in turn (measure/stream.h: kernels that fill
  *     the GPU fall into lock-step when two frames' runs overlap freely):
  *     the lessons page's frames-in-flight table, and the best GPU rate;
  *   - the same for each branch off the top that narrows its output
@@ -15,9 +15,9 @@
  *   - the serial reference with one frame per usable core: frame-level
  *     parallelism, the honest CPU competitor of a stream (where its frames
  *     are slow, the pass that made the frames' references is its row:
- *     harness/frames.h).
+ *     cases/frames.h).
  * A variant's rows of one scene differ in K alone: the first measures the
- * bound's one-frame parts (harness/stream.h, step 3) and the others take
+ * bound's one-frame parts (measure/stream.h, step 3) and the others take
  * them, with a quarter of the warm-up.
  * Only algorithms run whole (not the steps of a pipeline) stream.  The
  * rows go to <algo>.stream.csv, rewritten whole when the algorithm's rows
@@ -26,10 +26,10 @@
 #include "run/state.h"
 #include "run/stream.h"
 
-#include "harness/names.h"
-#include "harness/protocol.h"
-#include "harness/registry.h"
-#include "harness/select.h"
+#include "variants/names.h"
+#include "measure/protocol.h"
+#include "variants/registry.h"
+#include "cases/select.h"
 
 #include "segbench/clock.h"
 
@@ -48,7 +48,7 @@ static const struct {
 typedef struct stream_plan {
     const sb_variant *v;
     int ks[STREAM_GPU_KS], in_turn[STREAM_GPU_KS], nk;
-    int colour;                 /* from colour frames (harness/stream.h) */
+    int colour;                 /* from colour frames (measure/stream.h) */
 } stream_plan;
 
 /* Is v a lesson of the frame that grows from the top: a narrow output

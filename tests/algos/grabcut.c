@@ -4,8 +4,8 @@
 #include "test.h"
 #include "test_groups.h"
 
-#include "harness/cases.h"
-#include "harness/registry.h"
+#include "cases/cases.h"
+#include "variants/registry.h"
 #include "grabcut_host.h"
 
 #include "segbench/rng.h"

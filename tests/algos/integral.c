@@ -4,9 +4,9 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
-#include "harness/agreement.h"
-#include "harness/harness.h"
-#include "harness/registry.h"
+#include "variants/agreement.h"
+#include "measure/measure.h"
+#include "variants/registry.h"
 
 #include "segbench/device.h"
 #include "segbench/image_io.h"

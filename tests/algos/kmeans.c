@@ -4,9 +4,9 @@
 #include "test.h"
 #include "test_groups.h"
 
-#include "harness/cases.h"
-#include "harness/harness.h"
-#include "harness/registry.h"
+#include "cases/cases.h"
+#include "measure/measure.h"
+#include "variants/registry.h"
 
 #include "segbench/kmeans.h"
 #include "segbench/rng.h"

@@ -4,9 +4,9 @@
  * images, bad parameters, and every CPU variant against the reference. */
 #include "test_groups.h"
 
-#include "harness/cases.h"
-#include "harness/partition.h"
-#include "harness/registry.h"
+#include "cases/cases.h"
+#include "variants/partition.h"
+#include "variants/registry.h"
 
 #include "segbench/meanshift.h"
 #include "segbench/rng.h"

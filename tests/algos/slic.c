@@ -6,10 +6,10 @@
 #include "test.h"
 #include "test_groups.h"
 
-#include "harness/cases.h"
-#include "harness/harness.h"
-#include "harness/outputs.h"
-#include "harness/registry.h"
+#include "cases/cases.h"
+#include "measure/measure.h"
+#include "variants/outputs.h"
+#include "variants/registry.h"
 #include "algos/segmetrics.h"
 
 #include "segbench/regions.h"

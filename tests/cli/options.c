@@ -7,7 +7,7 @@
 #include "test_groups.h"
 
 #include "cli/commands.h"
-#include "harness/device_status.h"
+#include "machine/device_status.h"
 #include "compare/noise.h"
 #include "io/results.h"
 

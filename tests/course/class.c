@@ -11,9 +11,9 @@
 
 #include "course/exercise.h"
 #include "course/sandbox.h"
-#include "harness/registry.h"
+#include "variants/registry.h"
 #include "io/dir_lock.h"
-#include "io/env.h"
+#include "machine/env.h"
 
 #include "segbench/image_io.h"
 

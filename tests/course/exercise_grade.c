@@ -9,7 +9,7 @@
 #include "test_groups.h"
 
 #include "course/exercise.h"
-#include "harness/registry.h"
+#include "variants/registry.h"
 #include "segbench/image_io.h"
 
 #include <stdio.h>

@@ -10,8 +10,8 @@
 
 #include "course/lesson_headers.h"
 #include "course/lessons.h"
-#include "harness/registry.h"
-#include "harness/renames.h"
+#include "variants/registry.h"
+#include "variants/renames.h"
 #include "io/result_set.h"
 #include "io/results.h"
 

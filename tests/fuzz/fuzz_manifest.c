@@ -1,6 +1,6 @@
 /* fuzz_manifest.c - libFuzzer target: the dataset manifest parser
  * (datasets/build/<set>/manifest.tsv, as `bench --set` reads it). */
-#include "harness/dataset.h"
+#include "cases/dataset.h"
 
 #include <stdint.h>
 #include <stdio.h>

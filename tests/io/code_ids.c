@@ -6,7 +6,7 @@
 #include "cli_util.h"
 
 #include "base/code_id.h"
-#include "harness/registry.h"
+#include "variants/registry.h"
 #include "io/code_ids.h"
 
 #include <stdio.h>

@@ -9,8 +9,8 @@
 #include "test_groups.h"
 
 #include "compare/noise.h"
-#include "harness/gpu_clocks.h"
-#include "harness/registry.h"
+#include "machine/gpu_clocks.h"
+#include "variants/registry.h"
 #include "io/results.h"
 #include "report/report_limits.h"
 

@@ -4,7 +4,7 @@
 
 #include "report/report_parts.h"
 
-#include "harness/registry.h"
+#include "variants/registry.h"
 #include "io/stream_rows.h"
 
 #include "segbench/spawn.h"

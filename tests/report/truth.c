@@ -5,7 +5,7 @@
  * per-frame winners, and the command line's messages point the right way. */
 #define _DEFAULT_SOURCE
 #include "cli_util.h"
-#include "harness/names.h"
+#include "variants/names.h"
 #include "test_groups.h"
 
 #include "base/patterns.h"

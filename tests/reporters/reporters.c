@@ -6,7 +6,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
-#include "harness/registry.h"
+#include "variants/registry.h"
 #include "reporters/reporters.h"
 
 #include <stdio.h>

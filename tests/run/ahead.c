@@ -8,8 +8,8 @@
 #include "cli_util.h"
 #include "run/state.h"
 
-#include "harness/host_noise.h"
-#include "harness/registry.h"
+#include "measure/host_noise.h"
+#include "variants/registry.h"
 
 #include "segbench/integral.h"
 

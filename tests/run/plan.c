@@ -8,7 +8,7 @@
 
 #include "run/state.h"
 
-#include "harness/registry.h"
+#include "variants/registry.h"
 
 #include <math.h>
 #include <string.h>

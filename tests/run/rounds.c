@@ -6,8 +6,8 @@
 
 #include "run/state.h"
 
-#include "harness/cases.h"
-#include "harness/registry.h"
+#include "cases/cases.h"
+#include "variants/registry.h"
 
 #include <string.h>
 

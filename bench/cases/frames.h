@@ -1,0 +1,34 @@
+/* frames.h - the cases of a sequence's frames (dataset.h's sb_sequence),
+ * for the stream rows: each frame loaded in the algorithm's format, copied
+ * to pinned memory, and its own serial reference computed, the frames
+ * side by side on several threads where the algorithm allows (its cases
+ * share no pipeline memo, cases.h): a stream of four 1080p frames whose
+ * references take 8 s each is ready in about 8 s, not 32.
+ *
+ * Side by side, the references are a stream of the serial reference with
+ * one frame a thread (stream.h, sb_reference_pass): with `jobs` threads,
+ * the distinct frames and then repeats of them until every thread has
+ * had one, each repeat checked against its frame's first run.  The
+ * serial reference's stream row takes that pass where it would run the
+ * same frames again. */
+#ifndef SEGBENCH_FRAMES_H
+#define SEGBENCH_FRAMES_H
+
+#include "cases/cases.h"
+#include "measure/stream.h"
+
+typedef struct sb_frames {
+    int count;
+    sb_case_data *cd;           /* count cases */
+    const sb_case **c;          /* &cd[i].c, as sb_stream_measure takes them */
+    double ref_ms;              /* the references' wall time */
+    sb_reference_pass pass;     /* how they were made (pass.total 0: one at a time) */
+} sb_frames;
+
+/* params: the stage's parameters for the sequence (sb_case_params with its
+ * rectangle).  jobs: at most this many frames at once (>= 1). */
+sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const void *params, const sb_sequence *seq,
+                         int jobs, sb_error *err);
+void sb_frames_close(sb_frames *fr);
+
+#endif

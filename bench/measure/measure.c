@@ -1,0 +1,203 @@
+/* measure.c - one row measured (sb_measure): a device row's protocol
+ * here -- check, warm-up, timed runs, per frame, cold runs -- and a host
+ * row's through the rounds (rounds.c, one round); the sessions they run
+ * (session.c) and the stopping rule and step clock (samples.c) below
+ * both, so that no two files call each other. */
+#include "measure/measure.h"
+
+#include "variants/agreement.h"
+#include "measure/host_noise.h"
+#include "variants/outputs.h"
+#include "measure/protocol.h"
+
+#include "segbench/clock.h"
+#include "segbench/trace.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a row too slow for min_reps in its budget settles for: 3. */
+static int few_samples(const sb_timing_opts *o) { return o->min_reps < 3 ? o->min_reps : 3; }
+
+/* One whole cold run of a device row as sample i of e2e and setup. */
+static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_error *err)
+{
+    sb_run_times t;
+    sb_status st = sb_run_once(s->c, s->v, s->exec.threads, s->exec.stream, s->out, 0, &t, err);
+    m->setup_ms[i] = t.setup_ms;
+    m->e2e_ms[i] = t.setup_ms + t.frame_ms;
+    return st;
+}
+
+/* When the last device row ended (host clock): a device row that starts
+ * within GPU_STILL_BUSY_MS of it finds the GPU at its working clocks (the
+ * row's clocks are read around its timing, and a slow-clocked row is
+ * flagged), and warms up for a quarter of warmup_ms. */
+static double device_row_ended = -1e300;
+enum { GPU_STILL_BUSY_MS = 250 };
+
+/* A slow device row: the check run (ms) is its one sample (an observed
+ * one is not: it runs once more), and one cold run its end to end. */
+static sb_status measure_slow(sb_session *s, double ms, int observed, sb_measurement *m, sb_error *err)
+{
+    sb_status st;
+    if (observed && (st = sb_session_sample(s, 0, &ms, err)))
+        return st;
+    m->kernel_ms[0] = ms;
+    m->stopped = SB_STOP_SLOW;
+    sb_summarize(m->kernel_ms, 1, &m->kernel);
+    if ((st = device_cold_sample(s, m, 0, err)))
+        return st;
+    m->frame_ms[0] = m->e2e_ms[0] - m->setup_ms[0];
+    sb_summarize(m->e2e_ms, 1, &m->e2e);
+    sb_summarize(m->setup_ms, 1, &m->setup);
+    sb_summarize(m->frame_ms, 1, &m->frame);
+    return SB_OK;
+}
+
+/* Warm-up of a device row: a quarter of it right after another. */
+static sb_status measure_warmup(sb_session *s, const sb_timing_opts *o, sb_error *err)
+{
+    double t0 = sb_clock_ms(), warm_ms = o->warmup_ms, ms;
+    if (sb_clock_ms() - device_row_ended < GPU_STILL_BUSY_MS)
+        warm_ms /= 4;              /* the GPU ran the row before this one: its clocks are up */
+    for (int i = 0; i < o->warmup_min || sb_clock_ms() - t0 < warm_ms; i++) {
+        sb_status st = sb_session_sample(s, o->flush_l2, &ms, err);
+        if (st)
+            return st;
+        if (i > 1000)
+            break;
+    }
+    return SB_OK;
+}
+
+/* Kernel time until the budget or the spread says enough, GPU clocks read
+ * around it; then the last timed run's output must still agree. */
+static sb_status measure_timed(sb_session *s, const sb_timing_opts *o, sb_measurement *m, step_clock *k,
+                               sb_error *err)
+{
+    sb_status st;
+    sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_start);
+    int n = 0;
+    double t0 = sb_clock_ms();
+    do {
+        if ((st = sb_session_sample(s, o->flush_l2, &m->kernel_ms[n], err)))
+            return st;
+        n++;
+    } while (!(m->stopped = sb_enough_samples(m->kernel_ms, n, t0, o, o->budget_ms, few_samples(o))));
+    sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_end);
+    sb_summarize(m->kernel_ms, n, &m->kernel);
+
+    sb_phase_named(k, SB_STEP_CHECK, "check again");
+    sb_agreement again;
+    if ((st = sb_session_check(s, &again, err)))
+        return st;
+    if (m->agreement.ok && !again.ok) {
+        m->agreement = again;
+        strncat(m->agreement.metric, " (after repeated runs)",
+                sizeof m->agreement.metric - strlen(m->agreement.metric) - 1);
+    }
+    return SB_OK;
+}
+
+/* Per frame and end to end of a device row, each for a quarter of the
+ * budget (measure.h, step 5). */
+static sb_status measure_frames(sb_session *s, const sb_timing_opts *o, sb_measurement *m, step_clock *k,
+                                sb_error *err)
+{
+    sb_status st;
+    sb_phase(k, SB_STEP_FRAMES);
+    int n = 0;
+    double t0 = sb_clock_ms();
+    do {
+        if ((st = sb_session_frame(s, &m->frame_ms[n], err)))
+            return st;
+        n++;
+    } while (!sb_enough_samples(m->frame_ms, n, t0, o, o->budget_ms / 4, few_samples(o)));
+    sb_summarize(m->frame_ms, n, &m->frame);
+    sb_phase(k, SB_STEP_COLD);
+    n = 0;
+    t0 = sb_clock_ms();
+    do {
+        if ((st = device_cold_sample(s, m, n, err)))
+            return st;
+        n++;
+    } while (!sb_enough_samples(m->e2e_ms, n, t0, o, o->budget_ms / 4, few_samples(o)));
+    sb_summarize(m->e2e_ms, n, &m->e2e);
+    sb_summarize(m->setup_ms, n, &m->setup);
+    return SB_OK;
+}
+
+/* The whole protocol for a device row. */
+static sb_status measure_device_row(const sb_case *c, const sb_variant *v, int threads, void *stream,
+                                    const sb_timing_opts *o, sb_measurement *m, step_clock *k, sb_error *err)
+{
+    sb_status st = sb_samples_alloc(m, o->max_reps, err);
+    if (st)
+        return st;
+    /* 1. check before anything is timed (observed by the census if asked),
+     * once the host rows' threads have stopped spinning (host_noise.h):
+     * they would compete with this thread's launches and copies */
+    sb_phase(k, SB_STEP_CHECK);
+    sb_host_wait_quiet(SB_QUIET_MAX_MS);
+    sb_error unobserved;
+    int observed = o->census && sb_census_begin(&unobserved) == SB_OK;
+    sb_session s;
+    st = sb_session_open(&s, c, v, threads, stream, 1, err);
+    double ms = 0.0;
+    if (!st && !(st = sb_session_sample(&s, 0, &ms, err)))
+        st = sb_session_check(&s, &m->agreement, err);
+    if (observed) {
+        int n = sb_census_end(m->census, SB_CENSUS_MAX);
+        m->census_n = st ? -1 : n;
+    }
+    if (!st && ms >= o->budget_ms) {
+        st = measure_slow(&s, ms, observed, m, err);
+    } else if (!st) {
+        sb_phase(k, SB_STEP_WARMUP);                              /* 2. warm-up */
+        st = measure_warmup(&s, o, err);
+        if (!st) {
+            sb_phase(k, SB_STEP_TIMED);                           /* 3. kernel time, 4. checked again */
+            st = measure_timed(&s, o, m, k, err);
+        }
+        if (!st)
+            st = measure_frames(&s, o, m, k, err);                /* 5. per frame and end to end */
+    }
+    sb_session_close(&s);
+    return st;
+}
+
+/* A host row alone: the rounds protocol (rounds.c) with one round. */
+static sb_status measure_host_row(const sb_case *c, const sb_variant *v, int threads, const sb_timing_opts *o,
+                                  sb_measurement *m, sb_error *err)
+{
+    sb_rounds_row rr;
+    sb_status st = sb_rounds_open(&rr, c, v, threads, 1, o, m, err);
+    if (!st)
+        st = sb_rounds_next(&rr, o, err);
+    if (st) {
+        sb_rounds_release(&rr);
+        return st;
+    }
+    return sb_rounds_close(&rr, err);
+}
+
+sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *stream,
+                     const sb_timing_opts *o, sb_measurement *m, sb_error *err)
+{
+    if (!sb_is_device(v))
+        return measure_host_row(c, v, threads, o, m, err);
+    memset(m, 0, sizeof *m);
+    m->census_n = -1;
+    m->steal = -1.0;
+    sb_trace_push("%s/%s/%s/%s", c->algo->name, v->name, c->algo->stages[c->stage], c->image ? c->image : "image");
+    sb_trace_push("start");               /* each sb_phase() pops the one before */
+    step_clock k = { m, SB_STEPS, 0.0 };
+    sb_status st = measure_device_row(c, v, threads, stream, o, m, &k, err);
+    sb_phase(&k, SB_STEPS);
+    device_row_ended = sb_clock_ms();
+    sb_trace_pop();
+    sb_trace_pop();
+    return st;
+}
