@@ -54,7 +54,21 @@ static sb_status console_end(sb_reporter *self, const char *dir, const sb_algo *
     return SB_OK;
 }
 
+/* A stream row's line, on stderr beside the run's other stream lines. */
+static sb_status console_stream_row(sb_reporter *self, const sb_stream_row *row, sb_error *err)
+{
+    (void)err;
+    const sb_console_state *c = self->state;
+    if (!c->quiet)
+        fprintf(stderr, "  stream %s/%s %s%s, %d in flight%s: %.1f frames/s, p99 %.3f ms, %.0f %% of its "
+                        "bound (%s), %s%s%s\n", row->algo, row->variant, row->sequence, sb_stream_source_note(row),
+                row->in_flight, sb_stream_runs_note(row), row->fps, row->p99_ms, 100.0 * row->bound_fraction,
+                row->bound_by, row->agreement, row->flags[0] ? ", " : "", row->flags);
+    return SB_OK;
+}
+
 void sb_console_reporter(sb_reporter *rep, sb_console_state *state)
 {
-    *rep = (sb_reporter){ .name = "console", .row = console_row, .end = console_end, .state = state };
+    *rep = (sb_reporter){ .name = "console", .row = console_row, .end = console_end,
+                          .stream_row = console_stream_row, .state = state };
 }

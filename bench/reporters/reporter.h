@@ -12,6 +12,9 @@
  *   kernels.c   <algo>.kernels.csv: the kernel census of a device row
  *   json.c      --json: <algo>.json, written from the two CSVs as the
  *               algorithm ends (so a resumed run's rows are in it too)
+ *   quality.c   <algo>.quality.csv: each case's quality measures
+ *   streams.c   <algo>.stream.csv: the algorithm's stream rows, written
+ *               whole once its scenes are done (the console prints each)
  *
  * The set (reporters.c) calls them in that order -- a row's samples reach
  * their file before the row does, so a row in the file always has its
@@ -24,6 +27,7 @@
 
 #include "variants/algo.h"
 #include "io/results.h"
+#include "io/stream_rows.h"
 
 #include "segbench/device.h"
 #include "segbench/error.h"
@@ -55,6 +59,14 @@ typedef struct sb_row_report {
     double host_peak_1, host_peak;/* the host's copy rate at 1 thread and at the row's */
 } sb_row_report;
 
+/* A case's quality measures (its reference's output against the truth). */
+typedef struct sb_quality_report {
+    const sb_algo *algo;
+    const char *stage, *image;
+    int width, height;
+    const sb_quality *quality;
+} sb_quality_report;
+
 typedef struct sb_reporter sb_reporter;
 struct sb_reporter {
     const char *name;
@@ -62,9 +74,16 @@ struct sb_reporter {
      * this run already wrote.  NULL: nothing to open. */
     sb_status (*begin)(sb_reporter *self, const char *dir, const sb_algo *algo, int keep, sb_error *err);
     sb_status (*row)(sb_reporter *self, const sb_row_report *rr, sb_error *err);
+    /* A case's quality, in the cases' order. */
+    sb_status (*quality)(sb_reporter *self, const sb_quality_report *qr, sb_error *err);
     /* The algorithm done (finished: all its rows reached the reporters);
      * its outputs closed.  Called after every begin, whatever happened. */
     sb_status (*end)(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err);
+    /* The stream rows, after the algorithm's rows: each as it is
+     * measured, then the end of the algorithm's scenes (finished: all
+     * its stream rows came).  NULL: not this reporter's. */
+    sb_status (*stream_row)(sb_reporter *self, const sb_stream_row *row, sb_error *err);
+    sb_status (*streams_end)(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err);
     void *state;
 };
 

@@ -24,6 +24,19 @@ typedef struct sb_console_state {
     sb_rows rows;                 /* summaries only: no samples */
 } sb_console_state;
 
+/* The quality CSV of the algorithm begun, and (a resumed run) its text. */
+typedef struct sb_quality_state {
+    sb_csv_log log;
+    char *text;
+} sb_quality_state;
+
+/* The stream CSV's rows so far, for the algorithm being streamed. */
+typedef struct sb_streams_state {
+    sb_stream_row *rows;
+    int n, cap;
+    int files;                    /* <algo>.stream.csv files written this run */
+} sb_streams_state;
+
 typedef struct sb_reporters {
     sb_reporter list[SB_REPORTERS_MAX];
     int n;
@@ -31,6 +44,8 @@ typedef struct sb_reporters {
     const char *dir;
     sb_console_state console;
     sb_file_reporter samples, rows, kernels;
+    sb_quality_state quality;
+    sb_streams_state streams;
 } sb_reporters;
 
 /* The set for cfg, writing under dir (which must outlive it). */
@@ -43,6 +58,18 @@ sb_status sb_reporters_row(sb_reporters *rs, const sb_row_report *rr, sb_error *
  * reached them); the first failure is returned, every end still runs. */
 sb_status sb_reporters_end(sb_reporters *rs, const sb_algo *algo, int finished, sb_error *err);
 
+/* One stream row to every reporter that takes them, in order; the end
+ * of the algorithm's scenes (finished: every stream row came) to each. */
+sb_status sb_reporters_stream_row(sb_reporters *rs, const sb_stream_row *row, sb_error *err);
+sb_status sb_reporters_streams_end(sb_reporters *rs, const sb_algo *algo, int finished, sb_error *err);
+/* How many <algo>.stream.csv files the run has written. */
+int sb_reporters_stream_files(const sb_reporters *rs);
+
+/* A case's quality to every reporter that takes it. */
+sb_status sb_reporters_quality(sb_reporters *rs, const sb_quality_report *qr, sb_error *err);
+/* Is the case's quality in the resumed run's file already? */
+int sb_reporters_quality_known(const sb_reporters *rs, const sb_algo *algo, const char *stage, const char *image);
+
 /* Is a census reporter open for the algorithm begun? */
 int sb_reporters_take_census(const sb_reporters *rs);
 
@@ -52,6 +79,8 @@ void sb_samples_reporter(sb_reporter *rep, sb_file_reporter *f);
 void sb_rows_csv_reporter(sb_reporter *rep, sb_file_reporter *f);
 void sb_kernels_reporter(sb_reporter *rep, sb_file_reporter *f);
 void sb_json_reporter(sb_reporter *rep);
+void sb_streams_reporter(sb_reporter *rep, sb_streams_state *state);
+void sb_quality_reporter(sb_reporter *rep, sb_quality_state *state);
 
 /* kernels.c: the census k[0..n) of one row appended to log, each
  * (stage, variant, kernel, block, dynamic shared memory) not in *seen

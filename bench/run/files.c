@@ -3,7 +3,6 @@
  * by --resume, started afresh otherwise) and --json's <algo>.json. */
 #include "run/state.h"
 
-#include "algos/quality.h"
 
 #include "segbench/clock.h"
 
@@ -60,15 +59,7 @@ sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
     }
     if (!keep && r->have_gallery)
         sb_gallery_index_drop_algo(&r->gallery, algo->name);
-    st = sb_reporters_begin(&r->out, algo, keep, err);
-    if (!st && algo->quality) {
-        if ((st = sb_path(path, err, "%s/%s.quality.csv", r->results_dir, algo->name)))
-            return st;
-        if (keep)
-            r->quality_text = sb_read_text(path);
-        st = sb_csv_log_open(&r->quality_log, path, SB_QUALITY_CSV_HEADER, keep, err);
-    }
-    return st;
+    return sb_reporters_begin(&r->out, algo, keep, err);
 }
 
 /* End the algorithm's outputs (algo NULL: the run stopped between
@@ -77,9 +68,6 @@ sb_status run_close_logs(bench_run *r, const sb_algo *algo, int finished, sb_err
 {
     sb_error ignored;
     sb_status st = sb_reporters_end(&r->out, algo, finished && algo, err ? err : &ignored);
-    sb_csv_log_close(&r->quality_log);
     sb_rows_free(&r->done_rows);
-    free(r->quality_text);
-    r->quality_text = NULL;
     return st;
 }

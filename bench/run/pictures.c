@@ -59,10 +59,8 @@ static sb_status make_gallery(const bench_run *r, const sb_algo *algo, run_case 
  * already (a resumed run does not repeat it). */
 static sb_status make_quality(const bench_run *r, const sb_algo *algo, run_case *k, sb_error *err)
 {
-    char key[300];
-    snprintf(key, sizeof key, "\n%s,%s,%s,", algo->name, algo->stages[k->stage], k->im->name);
-    if (r->quality_text && strstr(r->quality_text, key))
-        return SB_OK;
+    if (sb_reporters_quality_known(&r->out, algo, algo->stages[k->stage], k->im->name))
+        return SB_OK;                          /* a resumed run measured it before */
     sb_labels truth = { 0 };
     int have;
     sb_status st = load_truth(k->im, algo->truth_is_mask, &truth, &have, err);
@@ -101,7 +99,7 @@ sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *
         return SB_OK;
     k->have_quality = 0;
     const sb_image *in = k->cd.c.input;
-    sb_quality_put(r->quality_log.fp, algo->name, algo->stages[k->stage], k->im->name, in->width, in->height,
-                   &k->quality);
-    return sb_csv_log_flush(&r->quality_log, err);
+    sb_quality_report qr = { .algo = algo, .stage = algo->stages[k->stage], .image = k->im->name,
+                             .width = in->width, .height = in->height, .quality = &k->quality };
+    return sb_reporters_quality(&r->out, &qr, err);
 }

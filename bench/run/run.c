@@ -107,7 +107,7 @@ static sb_status run_finish(bench_run *r, sb_error *err)
         st = run_write_env(r, err);
         if (!st)
             fprintf(stderr, "wrote %s/ (env.json, <algo>.csv, <algo>.samples.csv%s, gallery/) in %.0f s\n%s\n",
-                    r->results_dir, r->stream_csvs ? ", <algo>.stream.csv" : "",
+                    r->results_dir, sb_reporters_stream_files(&r->out) ? ", <algo>.stream.csv" : "",
                     (sb_clock_ms() - r->started_ms) / 1000.0, line);
     }
     if (st)
@@ -159,6 +159,18 @@ static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
     return st;
 }
 
+/* The run's rows go to the console and, in a bench, to the files
+ * (reporters/). */
+static void run_reporters(bench_run *r)
+{
+    const sb_bench_opts *o = r->o;
+    sb_reporters_config out = { .files = !o->check_only,
+                                .census = r->env.device.present && r->env.device.has_image,
+                                .json = o->json,
+                                .quiet = o->quiet };
+    sb_reporters_init(&r->out, &out, r->results_dir);
+}
+
 /* bench --stream only: the stream rows alone, into <algo>.stream.csv; no
  * other file of the results folder is touched (its rows, env.json and
  * report stay the run's that made them). */
@@ -168,6 +180,7 @@ static sb_status run_streams_only(bench_run *r, sb_error *err)
     sb_status st = run_start(r, err);
     if (st)
         return st;
+    run_reporters(r);
     fprintf(stderr, "machine %s; dataset %s (%d scenes); run %s: stream rows only, to %s/<algo>.stream.csv\n",
             r->env.machine_id, r->ds.name, r->ds.nsequences, r->env.run_id, r->results_dir);
     if (r->ds.nsequences == 0)
@@ -183,18 +196,6 @@ static sb_status run_streams_only(bench_run *r, sb_error *err)
     sb_dataset_free(&r->ds);
     sb_dir_lock_release(&r->lock);
     return st;
-}
-
-/* The run's rows go to the console and, in a bench, to the files
- * (reporters/). */
-static void run_reporters(bench_run *r)
-{
-    const sb_bench_opts *o = r->o;
-    sb_reporters_config out = { .files = !o->check_only,
-                                .census = r->env.device.present && r->env.device.has_image,
-                                .json = o->json,
-                                .quiet = o->quiet };
-    sb_reporters_init(&r->out, &out, r->results_dir);
 }
 
 static sb_status bench_run_all(bench_run *r, sb_error *err)

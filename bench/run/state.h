@@ -68,18 +68,15 @@ typedef struct bench_run {
     double seconds_before;        /* the run's time before this invocation (--resume) */
     double begun_ms;              /* this invocation's start, for run_seconds */
     int noisy;                    /* rows with a spread or over_peak flag */
-    int stream_csvs;              /* <algo>.stream.csv files written (streams.c) */
     int tty;
     char failed[RUN_FAILURES_KEPT][200];   /* the first failures, repeated at the end */
     sb_gallery_index gallery;
     int have_gallery;
     sb_dir_lock lock;             /* the results folder, held for the whole run */
     /* the algorithm being measured */
-    sb_reporters out;             /* where its rows go: console, CSVs, census, JSON (reporters/) */
-    sb_csv_log quality_log;       /* its reference's quality per case (pictures.c) */
+    sb_reporters out;             /* where its rows go: console, CSVs, census, quality, JSON, streams (reporters/) */
     int census_off;               /* launches cannot be observed here: said once */
     sb_rows done_rows;            /* rows of this run already in the results (--resume) */
-    char *quality_text;           /* its quality file so far (--resume), to add no line twice */
     time_account spent;
     /* the serial reference's runs of the algorithm being measured, by
      * stage: --host-limit predicts a stream row's frames from them */

@@ -183,9 +183,10 @@ static int limit_host_streams(bench_run *r, const sb_algo *algo, int stage, cons
     return n;
 }
 
-/* One scene through the planned variants, its rows appended to rows[]. */
+/* One scene through the planned variants, each row to the reporters
+ * (*nrows counts them). */
 static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, const sb_sequence *seq,
-                              const stream_plan *plan, int nplan, sb_stream_row *rows, int *nrows, sb_error *err)
+                              const stream_plan *plan, int nplan, int *nrows, sb_error *err)
 {
     void *params = NULL;
     int usable = 1;
@@ -249,15 +250,12 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
                 first = res;
                 o.parts_of = &first;
             }
-            sb_stream_row *row = &rows[(*nrows)++];
+            sb_stream_row one, *row = &one;
             sb_stream_row_fill(row, algo, stage, plan[i].v, seq, &res, idle);
             stamp_row(r, row);
-            if (!r->o->quiet)
-                fprintf(stderr, "  stream %s/%s %s%s, %d in flight%s: %.1f frames/s, p99 %.3f ms, %.0f %% of its "
-                                "bound (%s), %s%s%s\n", algo->name, plan[i].v->name, seq->name,
-                        sb_stream_source_note(row), row->in_flight, sb_stream_runs_note(row), row->fps,
-                        row->p99_ms, 100.0 * row->bound_fraction, row->bound_by, row->agreement,
-                        row->flags[0] ? ", " : "", row->flags);
+            (*nrows)++;
+            if ((st = sb_reporters_stream_row(&r->out, row, err)))
+                break;
             r->noisy += strstr(row->flags, "unstable") != NULL;
             if (!res.agreement.ok) {
                 char label[200];
@@ -314,21 +312,19 @@ sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err)
         scenes += takes_scene(r, algo, stage, &r->ds.sequences[i]);
     if (nplan == 0 || scenes == 0)
         return SB_OK;
-    sb_stream_row *rows = calloc(STREAM_ROWS_MAX, sizeof *rows);
-    if (!rows)
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     double t0 = sb_clock_ms(), refs_before = r->spent.references;
     int nrows = 0;
     sb_status st = SB_OK;
     for (int i = 0; i < r->ds.nsequences && !st; i++)
         if (takes_scene(r, algo, stage, &r->ds.sequences[i]))
-            st = stream_scene(r, algo, stage, &r->ds.sequences[i], plan, nplan, rows, &nrows, err);
-    char path[SB_PATH_MAX];
-    if (!st && nrows && !(st = sb_path(path, err, "%s/%s.stream.csv", r->results_dir, algo->name)))
-        st = sb_stream_rows_write(path, rows, nrows, err);
-    r->stream_csvs += !st && nrows > 0;
+            st = stream_scene(r, algo, stage, &r->ds.sequences[i], plan, nplan, &nrows, err);
+    sb_error end_err;
+    sb_status ended = sb_reporters_streams_end(&r->out, algo, !st, &end_err);
+    if (!st && ended) {
+        st = ended;
+        *err = end_err;
+    }
     /* the frames' references are counted with the others, not twice */
     r->spent.streams += sb_clock_ms() - t0 - (r->spent.references - refs_before);
-    free(rows);
     return st;
 }

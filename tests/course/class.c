@@ -98,15 +98,18 @@ static const char *SOLUTION_REGION =
 
 /* Every thread reads the pass's sums, adds a row into its copy and writes
  * the copy back: whatever another thread added in between is lost.  The
- * window is a whole row's work, so the race shows on a loaded box too,
- * where the two threads seldom run at the same moment (a race of one add
- * wide passed as correct there once in a while). */
+ * window is a whole row's work and a short sleep, so the race shows on a
+ * loaded box too: there the two threads seldom run at the same moment
+ * (a race of one add wide passed as correct once in a while, and one of
+ * a row's work did beside a CI run's compile), but a thread asleep in
+ * its window lets the other write in between. */
 static const char *RACE_REGION =
     "#pragma omp parallel for num_threads(s->threads) reduction(+ : total_changed)\n"
     "    for (int y = 0; y < height; y++) {\n"
     "        sb_kmeans_sums row[SB_KMEANS_MAX_K];\n"
     "        memcpy(row, sums, (size_t)k * sizeof row[0]);\n"
     "        total_changed += sb_kmeans_assign_rows(s->in, y, y + 1, centres, k, first_pass, s->out->labels, row);\n"
+    "        nanosleep(&(struct timespec){ 0, 20000 }, NULL);\n"
     "        memcpy(sums, row, (size_t)k * sizeof row[0]);\n"
     "    }";
 
@@ -198,7 +201,9 @@ static void test_grade_submissions(void)
     hand_in(dir, "bob", stub);                                              /* the stub: slow */
     char *edge = replaced(solution, "y1 = (int)((long)height * (t + 1) / n);",
                           "y1 = (int)((long)height * (t + 1) / n) - (t < n - 1);");   /* a row short at each edge */
-    char *race = replaced(solution, SOLUTION_REGION, RACE_REGION);
+    char *racing = replaced(solution, SOLUTION_REGION, RACE_REGION);
+    char *race = racing ? replaced(racing, "#include <omp.h>", "#include <omp.h>\n#include <time.h>") : NULL;
+    free(racing);
     char *kept = replaced(solution, RUN_LINE, KEPT_RUN);
     char *no_build = replaced(solution, "return SB_OK;", "return SB_OK");
     char *crash = replaced(solution, "    sb_kmeans_host *s = ctx;",
