@@ -197,23 +197,28 @@ static uint64_t fnv_text(uint64_t h, const char *text)
 
 int sb_code_id(const char *file, sb_source_reader read, void *ctx, char id[SB_CODE_ID_LEN + 1])
 {
-    static source_set s;            /* 256 paths: too large for a stack (one caller at a time) */
-    memset(&s, 0, sizeof s);
-    s.read = read;
-    s.ctx = ctx;
+    source_set *s = calloc(1, sizeof *s);     /* 256 paths: too large for a stack */
     id[0] = '\0';
-    if (!take(&s, file))
+    if (!s)
         return 0;
-    for (int i = 0; i < s.count; i++)     /* the set grows as it is scanned */
-        scan(&s, i);
-    qsort(s.file, (size_t)s.count, sizeof s.file[0], by_path);
+    s->read = read;
+    s->ctx = ctx;
+    if (!take(s, file)) {
+        free(s);
+        return 0;
+    }
+    for (int i = 0; i < s->count; i++)     /* the set grows as it is scanned */
+        scan(s, i);
+    qsort(s->file, (size_t)s->count, sizeof s->file[0], by_path);
     uint64_t h = 14695981039346656037ull;
-    for (int i = 0; i < s.count; i++) {
-        h = fnv(h, s.file[i].path, strlen(s.file[i].path) + 1);
-        h = fnv_text(h, s.file[i].text);
+    for (int i = 0; i < s->count; i++) {
+        h = fnv(h, s->file[i].path, strlen(s->file[i].path) + 1);
+        h = fnv_text(h, s->file[i].text);
         h = fnv(h, "", 1);
-        free(s.file[i].text);
+        free(s->file[i].text);
     }
     snprintf(id, SB_CODE_ID_LEN + 1, "%016llx", (unsigned long long)h);
-    return s.count;
+    int files = s->count;
+    free(s);
+    return files;
 }

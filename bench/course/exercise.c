@@ -325,7 +325,7 @@ static int statement_args(const text *t, const statement *st, char *buf, char *a
 static void put_stub_variant(out *o, const text *a, const statement *sa, const text *b, const statement *sb,
                              const char *name)
 {
-    static char abuf[STATEMENT_CHARS], bbuf[STATEMENT_CHARS];
+    char abuf[STATEMENT_CHARS], bbuf[STATEMENT_CHARS];     /* 2 x 2 KB: the stack */
     char *aa[VARIANT_ARGS], *ba[VARIANT_ARGS];
     if (statement_args(a, sa, abuf, aa, VARIANT_ARGS) != VARIANT_ARGS ||
         statement_args(b, sb, bbuf, ba, VARIANT_ARGS) != VARIANT_ARGS) {

@@ -650,19 +650,18 @@ static void grade_clean(const grade *g, const char *tmp, char **gen, int ngen)
     rmdir(tmp);
 }
 
-sb_status sb_grade_run(const grade_opts *o, const char *spec, sb_error *err)
+static sb_status grade_run_with(grade *g, const grade_opts *o, const char *spec, sb_error *err)
 {
-    static grade g;
-    memset(&g, 0, sizeof g);
-    sb_status st = grade_resolve(spec, &g, err);
+    memset(g, 0, sizeof *g);
+    sb_status st = grade_resolve(spec, g, err);
     if (st)
         return st;
-    const sb_algo *algo = sb_algo_find(g.student->algo);
+    const sb_algo *algo = sb_algo_find(g->student->algo);
     if (o->stage && sb_stage_find(algo, o->stage) < 0)
         return sb_fail(err, SB_ERR_USAGE, "--stage: %s has no stage '%s'", algo->name, o->stage);
     char path[PATH_MAX];
-    if (lesson_source_path(g.student->file, path, sizeof path))
-        g.todo_left = exercise_todo_left(path);
+    if (lesson_source_path(g->student->file, path, sizeof path))
+        g->todo_left = exercise_todo_left(path);
 
     sb_dataset ds, gds = { 0 };
     if ((st = sb_image_choice_load(&o->images, o->set, &ds, err)))
@@ -676,35 +675,45 @@ sb_status sb_grade_run(const grade_opts *o, const char *spec, sb_error *err)
     st = grade_generate(o, tmp, gen, &ngen, &gds, err);
     void *stream = NULL;
     char gpu_why[300];
-    int device = (g.student->flags | g.parent->flags) & SB_DEVICE;
+    int device = (g->student->flags | g->parent->flags) & SB_DEVICE;
     if (!st && device && sb_device_usable(gpu_why, sizeof gpu_why))
         st = sb_device_stream_create(&stream, err);
 
-    if (g.reference)
-        printf("grading %s against its parent %s and the reference %s (seed %llu)\n", g.student->who,
-               g.parent->name, g.reference->name, o->seed);
+    if (g->reference)
+        printf("grading %s against its parent %s and the reference %s (seed %llu)\n", g->student->who,
+               g->parent->name, g->reference->name, o->seed);
     else
         printf("grading %s against its parent %s (seed %llu); the reference solution is not here (a student's "
-               "kit): the teacher's grade also holds it to %.2fx the reference's speed\n", g.student->who,
-               g.parent->name, o->seed, GRADE_OF_REFERENCE);
-    for (int i = 0; i < ds.count && !st && !g.wrong[0]; i++)     /* 1. exact */
-        st = check_image(o, &g, algo, &ds.images[i], stream, err);
-    for (int i = 0; i < gds.count && !st && !g.wrong[0]; i++)
-        st = check_image(o, &g, algo, &gds.images[i], stream, err);
-    if (!st && !g.wrong[0])
-        printf("  exact: %d checks on %d images (the set %s and %d generated)\n", g.checks, g.images,
+               "kit): the teacher's grade also holds it to %.2fx the reference's speed\n", g->student->who,
+               g->parent->name, o->seed, GRADE_OF_REFERENCE);
+    for (int i = 0; i < ds.count && !st && !g->wrong[0]; i++)     /* 1. exact */
+        st = check_image(o, g, algo, &ds.images[i], stream, err);
+    for (int i = 0; i < gds.count && !st && !g->wrong[0]; i++)
+        st = check_image(o, g, algo, &gds.images[i], stream, err);
+    if (!st && !g->wrong[0])
+        printf("  exact: %d checks on %d images (the set %s and %d generated)\n", g->checks, g->images,
                o->images.nfiles ? "files" : o->set, ngen - 1);
-    if (!st && !g.wrong[0])                                         /* 2. clean */
-        grade_sanitize(o, &g, tmp, gen[0]);
-    if (!st && !g.wrong[0] && !g.sanitizer_failed)                  /* 3. fast */
-        st = grade_speed(o, &g, algo, &ds, stream, err);
+    if (!st && !g->wrong[0])                                         /* 2. clean */
+        grade_sanitize(o, g, tmp, gen[0]);
+    if (!st && !g->wrong[0] && !g->sanitizer_failed)                  /* 3. fast */
+        st = grade_speed(o, g, algo, &ds, stream, err);
     sb_device_stream_destroy(stream);
     if (!st) {
-        grade_machine(o, &g, algo);
-        st = grade_write(o, &g, grade_verdict(&g, err), err);
+        grade_machine(o, g, algo);
+        st = grade_write(o, g, grade_verdict(g, err), err);
     }
-    grade_clean(&g, tmp, gen, ngen);
+    grade_clean(g, tmp, gen, ngen);
     sb_dataset_free(&gds);
     sb_dataset_free(&ds);
+    return st;
+}
+
+sb_status sb_grade_run(const grade_opts *o, const char *spec, sb_error *err)
+{
+    grade *g = calloc(1, sizeof *g);       /* large: the heap, not a static */
+    if (!g)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_status st = grade_run_with(g, o, spec, err);
+    free(g);
     return st;
 }

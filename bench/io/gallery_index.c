@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *HEADER = "algo\timage\tfile\tcaption\n";
+static const char HEADER[] = "algo\timage\tfile\tcaption\n";
 
 sb_status sb_gallery_index_open(sb_gallery_index *gi, const char *path, sb_error *err)
 {

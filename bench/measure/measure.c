@@ -30,12 +30,6 @@ static sb_status device_cold_sample(sb_session *s, sb_measurement *m, int i, sb_
     return st;
 }
 
-/* When the last device row ended (host clock): a device row that starts
- * within GPU_STILL_BUSY_MS of it finds the GPU at its working clocks (the
- * row's clocks are read around its timing, and a slow-clocked row is
- * flagged), and warms up for a quarter of warmup_ms. */
-static double device_row_ended = -1e300;
-enum { GPU_STILL_BUSY_MS = 250 };
 
 /* A slow device row: the check run (ms) is its one sample (an observed
  * one is not: it runs once more), and one cold run its end to end. */
@@ -60,7 +54,7 @@ static sb_status measure_slow(sb_session *s, double ms, int observed, sb_measure
 static sb_status measure_warmup(sb_session *s, const sb_timing_opts *o, sb_error *err)
 {
     double t0 = sb_clock_ms(), warm_ms = o->warmup_ms, ms;
-    if (sb_clock_ms() - device_row_ended < GPU_STILL_BUSY_MS)
+    if (o->gpu_warm)
         warm_ms /= 4;              /* the GPU ran the row before this one: its clocks are up */
     for (int i = 0; i < o->warmup_min || sb_clock_ms() - t0 < warm_ms; i++) {
         sb_status st = sb_session_sample(s, o->flush_l2, &ms, err);
@@ -196,7 +190,6 @@ sb_status sb_measure(const sb_case *c, const sb_variant *v, int threads, void *s
     step_clock k = { m, SB_STEPS, 0.0 };
     sb_status st = measure_device_row(c, v, threads, stream, o, m, &k, err);
     sb_phase(&k, SB_STEPS);
-    device_row_ended = sb_clock_ms();
     sb_trace_pop();
     sb_trace_pop();
     return st;

@@ -76,7 +76,12 @@ typedef struct sb_timing_opts {
     char gpu_uuid[48];         /* device variants: the GPU whose clocks are read (gpu_clocks.h) */
     int census;                /* device variants: observe the check run's launches (the
                                   kernel census, device.h) into sb_measurement.census */
+    int gpu_warm;              /* device variants: the GPU ran a row within SB_GPU_STILL_BUSY_MS
+                                  (the caller keeps the time): its clocks are up, and the
+                                  warm-up takes a quarter of warmup_ms (the row's clocks are
+                                  read around its timing, and a slow-clocked row is flagged) */
 } sb_timing_opts;
+enum { SB_GPU_STILL_BUSY_MS = 250 };
 
 void sb_timing_defaults(sb_timing_opts *o);
 

@@ -45,7 +45,7 @@ int sb_rounds_cpus(int threads, int *cpus, int max)
  * would read their time slices. */
 static void probe_speed(sb_rounds_row *rr)
 {
-    static int cpus[CPU_SETSIZE];
+    int cpus[CPU_SETSIZE];                 /* 4 KB: the stack (a static would be shared by every caller) */
     sb_host_wait_quiet(SB_QUIET_MAX_MS);
     int n = sb_rounds_cpus(rr->threads, cpus, CPU_SETSIZE);
     double slowdown = n > 0 ? sb_host_slowdown(cpus, n) : 0.0;

@@ -326,15 +326,23 @@ static sb_status write_algo(const char *results_dir, const char *algo, const reg
     return sb_atomic_commit(&af, err);
 }
 
-sb_status sb_ncu_import(const char *ncu_csv, const char *regions, const char *results_dir, sb_error *err)
+/* The import's tables: too large for a stack. */
+typedef struct import_tables {
+    region g[MAX_REGIONS];
+    kernel_sum k[MAX_KERNELS];
+    ncu_columns c;
+} import_tables;
+
+static sb_status ncu_import_with(import_tables *t, const char *ncu_csv, const char *regions, const char *results_dir,
+                                 sb_error *err)
 {
-    static region g[MAX_REGIONS];
-    static kernel_sum k[MAX_KERNELS];
-    static ncu_columns c;
+    region *g = t->g;
+    kernel_sum *k = t->k;
+    ncu_columns *c = &t->c;
     int ng = 0, nk = 0, markers = 0;
     sb_status st = read_regions(regions, g, &ng, err);
     if (!st)
-        st = read_ncu(ncu_csv, ng, k, &nk, &c, &markers, err);
+        st = read_ncu(ncu_csv, ng, k, &nk, c, &markers, err);
     if (st)
         return st;
     if (markers == 0)
@@ -367,10 +375,20 @@ sb_status sb_ncu_import(const char *ncu_csv, const char *regions, const char *re
         for (int q = 0; q < r; q++)
             first &= strcmp(g[q].algo, g[r].algo) != 0;
         if (first) {
-            st = write_algo(results_dir, g[r].algo, g, ng, k, nk, &c, &e, err);
+            st = write_algo(results_dir, g[r].algo, g, ng, k, nk, c, &e, err);
             if (!st)
                 printf("wrote %s/%s.profile.csv\n", results_dir, g[r].algo);
         }
     }
+    return st;
+}
+
+sb_status sb_ncu_import(const char *ncu_csv, const char *regions, const char *results_dir, sb_error *err)
+{
+    import_tables *t = calloc(1, sizeof *t);
+    if (!t)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_status st = ncu_import_with(t, ncu_csv, regions, results_dir, err);
+    free(t);
     return st;
 }

@@ -497,8 +497,8 @@ static sb_status report_write(const char *out_dir, const char *md_text, const pl
     return SB_OK;
 }
 
-static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, const char *machines,
-                            sb_error *err)
+static sb_status report_one_with(report_env *e, const char *results_dir, const char *out_dir, int gnuplot,
+                                 const char *machines, sb_error *err)
 {
     char plots[SB_PATH_MAX], gallery_dir[SB_PATH_MAX];
     sb_status st;
@@ -508,40 +508,50 @@ static sb_status report_one(const char *results_dir, const char *out_dir, int gn
     sb_temp_sweep(out_dir, time(NULL));      /* what a killed report left half-written */
     sb_temp_sweep(plots, time(NULL));
     sb_temp_sweep(gallery_dir, time(NULL));
-    static report_env e;
-    report_env_read(results_dir, &e);
+    report_env_read(results_dir, e);
     sb_catalogue_load(results_dir);     /* the variants as they were when measured */
     char *md_text = NULL;
     size_t md_len = 0;
     FILE *md = open_memstream(&md_text, &md_len);
     if (!md) {
-        free(e.text);
+        free(e->text);
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     }
     report_sets rs = { 0 };
     st = report_sets_read(results_dir, &rs, err);
     if (!st)
-        report_first_screen(md, results_dir, &e, &rs);
-    plot_ctx pc = { .dir = plots, .gnuplot = gnuplot, .device_peak = atof(e.copy) };
-    report_host_peak(&e, &pc);
-    pc.sm_count = atoi(e.sm_count);
+        report_first_screen(md, results_dir, e, &rs);
+    plot_ctx pc = { .dir = plots, .gnuplot = gnuplot, .device_peak = atof(e->copy) };
+    report_host_peak(e, &pc);
+    pc.sm_count = atoi(e->sm_count);
     for (int a = 0; a < rs.nalgo && !st; a++) {
         st = algo_page(&pc, results_dir, out_dir, rs.algos[a], &rs.rows[a], &rs.profile[a], err);
         if (!st && view_rows_have_gpu(&rs.rows[a]))       /* lessons are CUDA rungs: none measured, no page */
-            st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], atof(e.copy), &rs.profile[a],
+            st = report_lessons_page(results_dir, out_dir, rs.algos[a], &rs.rows[a], atof(e->copy), &rs.profile[a],
                                      &rs.streams[a], err);
     }
     report_plots_draw(&pc);
     int gallery = 0;
     if (!st)
         st = report_gallery_page(results_dir, out_dir, &gallery, err);
-    report_last_part(md, results_dir, &e, &rs, &pc, gnuplot, gallery, machines);
+    report_last_part(md, results_dir, e, &rs, &pc, gnuplot, gallery, machines);
     fclose(md);
     if (!st)
         st = report_write(out_dir, md_text, &pc, rs.nalgo, err);
     report_sets_free(&rs);
     free(md_text);
-    free(e.text);
+    free(e->text);
+    return st;
+}
+
+static sb_status report_one(const char *results_dir, const char *out_dir, int gnuplot, const char *machines,
+                            sb_error *err)
+{
+    report_env *e = calloc(1, sizeof *e);     /* large: the heap, not a static */
+    if (!e)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_status st = report_one_with(e, results_dir, out_dir, gnuplot, machines, err);
+    free(e);
     return st;
 }
 

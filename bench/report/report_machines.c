@@ -657,12 +657,12 @@ static void stale_sections(FILE *md, machine *m, const int *stale, int nstale, i
     }
 }
 
-sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *results_root, const char *baseline,
-                             const char *out_path, const char *tasks_path, sb_error *err)
+static sb_status report_machines_with(machine *m, char dirs[][SB_PATH_MAX], int ndirs, const char *results_root,
+                                      const char *baseline, const char *out_path, const char *tasks_path,
+                                      sb_error *err)
 {
-    static machine m[MAX_MACHINES];
     int n = ndirs < MAX_MACHINES ? ndirs : MAX_MACHINES;
-    memset(m, 0, sizeof m);
+    memset(m, 0, MAX_MACHINES * sizeof *m);
     for (int k = 0; k < n; k++)
         load_machine(&m[k], dirs[k]);
     const char *why;
@@ -704,5 +704,16 @@ sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *re
         printf("wrote %s (%d machines; baseline %s, %d at its commit)\n", out_path, n, set_name(&m[base]), nsame);
     free(text);
     free_machines(m, n);
+    return st;
+}
+
+sb_status sb_report_machines(char dirs[][SB_PATH_MAX], int ndirs, const char *results_root, const char *baseline,
+                             const char *out_path, const char *tasks_path, sb_error *err)
+{
+    machine *m = calloc(MAX_MACHINES, sizeof *m);       /* large: the heap, not a static */
+    if (!m)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_status st = report_machines_with(m, dirs, ndirs, results_root, baseline, out_path, tasks_path, err);
+    free(m);
     return st;
 }

@@ -145,7 +145,7 @@ static sb_status second_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_
     sb_status st = run_case_pictures_record(r, algo, k, err);
     r->spent.pictures += sb_clock_ms() - t0;
     /* host rows in interleaved rounds (rounds.c), then the rest one by one */
-    static planned_row host[RUN_MAX_CASE_ROWS];
+    planned_row host[RUN_MAX_CASE_ROWS];
     int nhost = 0;
     for (int j = 0; j < k->nplan; j++)
         if (!(k->plan[j].v->flags & SB_DEVICE) && !o->check_only && o->rounds > 1)

@@ -177,7 +177,7 @@ double run_row_weight(const planned_row *p, const sb_dataset_image *im)
 int run_plan_all(bench_run *r)
 {
     int present = 0;
-    static planned_row plan[RUN_MAX_CASE_ROWS];
+    planned_row plan[RUN_MAX_CASE_ROWS];       /* 4 KB: the stack, not a static */
     for (int i = 0; i < sb_algo_count(); i++) {
         const sb_algo *algo = sb_algo_at(i);
         if (!sb_pattern_match(r->o->algos, algo->name))

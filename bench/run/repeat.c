@@ -105,7 +105,10 @@ static sb_status repeat_case(bench_run *r, const sb_algo *algo, int stage, const
         sb_measurement m;
         sb_error row_err;
         run_progress(r, "repeatability: a GPU row again");
-        if (sb_measure(&cd.c, plan[k].v, plan[k].threads, r->stream, &r->timing, &m, &row_err) == SB_OK)
+        sb_timing_opts timing = run_row_timing(r, plan[k].v);
+        sb_status st = sb_measure(&cd.c, plan[k].v, plan[k].threads, r->stream, &timing, &m, &row_err);
+        run_device_row_done(r);
+        if (st == SB_OK)
             tally_row(t, first[k], plan[k].v, &m);
         sb_measurement_free(&m);
     }
@@ -137,8 +140,8 @@ static sb_status repeat_algo(bench_run *r, const sb_algo *algo, repeat_tally *t,
         return SB_OK;
     sb_status st = SB_OK;
     for (int stage = 0; stage < algo->stage_count && !st; stage++) {
-        static planned_row plan[RUN_MAX_CASE_ROWS];
-        static const sb_row *first[RUN_MAX_CASE_ROWS];
+        planned_row plan[RUN_MAX_CASE_ROWS];
+        const sb_row *first[RUN_MAX_CASE_ROWS];
         int n = 0, candidates = 0;
         double reference_ms = 0.0, rows_ms = 0.0;
         for (int i = 0; i < rows.count && n < RUN_MAX_CASE_ROWS; i++) {

@@ -33,7 +33,7 @@ typedef struct host_slot {
 
 static double row_steal_ms(int threads, int *ncpus)
 {
-    static int cpus[CPU_SETSIZE];
+    int cpus[CPU_SETSIZE];                 /* 4 KB: the stack (a static would be shared by every caller) */
     *ncpus = sb_rounds_cpus(threads, cpus, CPU_SETSIZE);
     return sb_host_steal_ms(cpus, *ncpus);
 }

@@ -94,6 +94,18 @@ static void host_bound_probe(sb_measurement *m, int first)
         sb_placement_release();
 }
 
+sb_timing_opts run_row_timing(const bench_run *r, const sb_variant *v)
+{
+    sb_timing_opts t = r->timing;
+    t.gpu_warm = (v->flags & SB_DEVICE) && sb_clock_ms() - r->device_row_ended < SB_GPU_STILL_BUSY_MS;
+    return t;
+}
+
+void run_device_row_done(bench_run *r)
+{
+    r->device_row_ended = sb_clock_ms();
+}
+
 /* Measure (or check) one variant at one thread count; append its row. */
 sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
                   const planned_row *p, sb_error *fatal)
@@ -105,7 +117,7 @@ sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const
     void *stream = (v->flags & SB_DEVICE) ? r->stream : NULL;
 
     sb_error err = { SB_OK, "" };
-    sb_timing_opts timing = r->timing;
+    sb_timing_opts timing = run_row_timing(r, v);
     timing.census = row_takes_census(r, v) && !r->o->check_only;
     sb_measurement m;
     memset(&m, 0, sizeof m);
@@ -115,6 +127,8 @@ sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const
         host_bound_probe(&probes, 1);
     sb_status st = r->o->check_only ? sb_check_only(c, v, p->threads, stream, &m.agreement, &err)
                                     : sb_measure(c, v, p->threads, stream, &timing, &m, &err);
+    if ((v->flags & SB_DEVICE) && !r->o->check_only)
+        run_device_row_done(r);
     if (host_bound) {
         host_bound_probe(&probes, 0);
         m.slowdown = fmax(m.slowdown, probes.slowdown);

@@ -50,7 +50,7 @@ static sb_status run_begin(bench_run *r, sb_error *err)
     sb_placement_enable(o->pin);
     /* each CPU's best speed in each team of the thread counts, the bound
      * its rows are held to (host_noise.h) */
-    static int cpus[CPU_SETSIZE];
+    int cpus[CPU_SETSIZE];                 /* 4 KB: the stack (a static would be shared by every caller) */
     for (int t = 0; t < o->nthreads && !o->check_only; t++) {
         int ncpus = sb_rounds_cpus(o->threads[t], cpus, CPU_SETSIZE);
         for (int i = 0; i < 3 && ncpus > 0; i++)
@@ -253,6 +253,7 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     r->tty = isatty(2);
     r->begun_ms = sb_clock_ms();
     r->lock.fd = -1;
+    r->device_row_ended = -1e300;            /* no GPU row yet */
     sb_status st = bench_run_all(r, err);
     free(r);
     return st;

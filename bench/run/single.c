@@ -326,19 +326,18 @@ static sb_status run_and_write(const single_run *q, const sb_case_data *cd, void
     return st ? st : moved;
 }
 
-sb_status sb_run_single(const sb_single_request *request, sb_error *err)
+static sb_status run_single_with(single_run *q, const sb_single_request *request, sb_error *err)
 {
-    static single_run q;
-    memset(&q, 0, sizeof q);
-    q.q = request;
-    sb_status st = run_resolve(&q, err);
+    memset(q, 0, sizeof *q);
+    q->q = request;
+    sb_status st = run_resolve(q, err);
     if (st)
         return st;
     run_input input = { request->pos[1], NULL, 0 };
     void *params = NULL;
-    st = run_probe(&q, &input, &params, err);
+    st = run_probe(q, &input, &params, err);
 
-    const sb_algo *algo = q.algo;
+    const sb_algo *algo = q->algo;
     sb_image loaded = { 0 };
     sb_case_data cd = { 0 };
     void *stream = NULL, *out = NULL;
@@ -347,24 +346,34 @@ sb_status sb_run_single(const sb_single_request *request, sb_error *err)
     free(input.bytes);             /* a stream's bytes: decoded now */
     /* the reference is computed too: a variant's output is only written if it agrees */
     if (!st)
-        st = sb_case_open(&cd, algo, q.stage, params, &loaded, err);
-    if (!st && (q.v->flags & SB_DEVICE))
+        st = sb_case_open(&cd, algo, q->stage, params, &loaded, err);
+    if (!st && (q->v->flags & SB_DEVICE))
         st = sb_device_stream_create(&stream, err);
     if (!st)
-        st = sb_output_alloc_for(algo, q.v->flags, &out, &cd.input, cd.params, err);
+        st = sb_output_alloc_for(algo, q->v->flags, &out, &cd.input, cd.params, err);
     double ms = 0.0;
     if (!st)
-        st = run_and_write(&q, &cd, out, stream, &ms, err);
+        st = run_and_write(q, &cd, out, stream, &ms, err);
     if (!st && algo->describe)
         algo->describe(stdout, cd.params, out);
     if (!st)
-        fprintf(stderr, "%s/%s %s: %dx%d in %.3f ms (prepare + run + fetch) -> %s\n", algo->name, q.v->name,
-                algo->stages[q.stage], loaded.width, loaded.height, ms, request->pos[2]);
+        fprintf(stderr, "%s/%s %s: %dx%d in %.3f ms (prepare + run + fetch) -> %s\n", algo->name, q->v->name,
+                algo->stages[q->stage], loaded.width, loaded.height, ms, request->pos[2]);
     if (out)
         sb_output_free(out);
     sb_device_stream_destroy(stream);
     sb_case_close(&cd);
     sb_image_free(&loaded);
     free(params);
+    return st;
+}
+
+sb_status sb_run_single(const sb_single_request *request, sb_error *err)
+{
+    single_run *q = calloc(1, sizeof *q);       /* large: the heap, not a static */
+    if (!q)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_status st = run_single_with(q, request, err);
+    free(q);
     return st;
 }

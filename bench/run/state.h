@@ -76,6 +76,7 @@ typedef struct bench_run {
     /* the algorithm being measured */
     sb_reporters out;             /* where its rows go: console, CSVs, census, quality, JSON, streams (reporters/) */
     int census_off;               /* launches cannot be observed here: said once */
+    double device_row_ended;      /* host clock ms when the last GPU row ended (row.c) */
     sb_rows done_rows;            /* rows of this run already in the results (--resume) */
     time_account spent;
     /* the serial reference's runs of the algorithm being measured, by
@@ -165,6 +166,11 @@ sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const
 sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const sb_case *c,
                          const planned_row *p, sb_measurement *m, sb_status st, const sb_error *err,
                          sb_error *fatal);
+/* The timing options of a row measured now (a GPU row right after
+ * another warms up less: its clocks are up), and the end of a GPU row
+ * marked. */
+sb_timing_opts run_row_timing(const bench_run *r, const sb_variant *v);
+void run_device_row_done(bench_run *r);
 /* "integral sum pthread t2 fruits": a row in progress lines and warnings. */
 void run_row_label(const sb_case *c, const planned_row *p, const sb_dataset_image *im, char *out, size_t size);
 
