@@ -32,7 +32,7 @@ enum { BATCH_CASES = 32, BATCH_MEMO_ENTRIES = 48 };
 static int first_pass_row(const bench_run *r, const planned_row *p)
 {
     unsigned flags = p->v->flags;
-    return (flags & SB_DEVICE) && !((flags & SB_HOST_BOUND) && !r->o->check_only);
+    return (flags & SB_DEVICE) && !((flags & SB_HOST_BOUND) && r->pipe->times);
 }
 
 static int pipeline_steps(const sb_algo *algo)
@@ -73,7 +73,7 @@ static sb_status plan_batch(bench_run *r, const sb_algo *algo, int from, int end
     for (int i = from; i < end; i++) {
         const sb_dataset_image *im = &r->ds.images[i];
         char why[300];
-        if (sb_image_skip_reason(algo, im, run_size_caps(o), why, sizeof why)) {
+        if (sb_image_skip_reason(algo, im, run_size_caps(r), why, sizeof why)) {
             if (!o->quiet) {
                 printf("%-9s skipped on %s (%dx%d): %s\n", algo->name, im->name, im->width, im->height, why);
                 fflush(stdout);
@@ -148,7 +148,7 @@ static sb_status second_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_
     planned_row host[RUN_MAX_CASE_ROWS];
     int nhost = 0;
     for (int j = 0; j < k->nplan; j++)
-        if (!(k->plan[j].v->flags & SB_DEVICE) && !o->check_only && o->rounds > 1)
+        if (!(k->plan[j].v->flags & SB_DEVICE) && r->pipe->times && o->rounds > 1)
             host[nhost++] = k->plan[j];
     if (!st && nhost > 0)
         st = run_host_rows(r, rows, k->im, c, host, nhost, err);

@@ -39,7 +39,7 @@ int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows)
  * console alone in a check. */
 sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
 {
-    if (r->o->check_only)
+    if (!r->pipe->keeps)
         return sb_reporters_begin(&r->out, algo, 0, err);
     char path[SB_PATH_MAX];
     char samples[SB_PATH_MAX];

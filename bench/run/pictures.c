@@ -78,7 +78,7 @@ void run_case_pictures(const bench_run *r, const sb_algo *algo, run_case *k)
     k->pictures = SB_OK;
     if (k->stage == 0 && k->im->gallery && r->have_gallery && algo->gallery)
         k->pictures = make_gallery(r, algo, k, &k->pictures_err);
-    if (!k->pictures && algo->quality && !r->o->check_only)
+    if (!k->pictures && algo->quality && r->pipe->keeps)
         k->pictures = make_quality(r, algo, k, &k->pictures_err);
 }
 

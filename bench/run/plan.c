@@ -15,7 +15,7 @@
 
 /* Is the image above what bench times the algorithm on?  A time budget,
  * so `check` (which times nothing) and --no-size-caps ignore it. */
-int run_size_caps(const sb_bench_opts *o) { return !o->check_only && !o->no_size_caps; }
+int run_size_caps(const bench_run *r) { return r->pipe->times && !r->o->no_size_caps; }
 
 /* The thread sweep runs on each algorithm's first stage, at the images the
  * set marks `sweep` (default set: 640x480), or at its largest synthetic image
@@ -31,10 +31,10 @@ static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, co
         return 0;
     int marked = 0;
     for (int i = 0; i < r->ds.count; i++)
-        marked |= r->ds.images[i].sweep && sb_bench_takes_image(algo, &r->ds.images[i], run_size_caps(r->o));
+        marked |= r->ds.images[i].sweep && sb_bench_takes_image(algo, &r->ds.images[i], run_size_caps(r));
     if (marked)
         return im->sweep;
-    return im == sb_summary_image(&r->ds, algo, run_size_caps(r->o));   /* the summary's image */
+    return im == sb_summary_image(&r->ds, algo, run_size_caps(r));   /* the summary's image */
 }
 
 /* Is this row already in the results of the run being resumed? */
@@ -135,7 +135,7 @@ int run_limit_host_rows(bench_run *r, const sb_algo *algo, int stage, const sb_d
                         const sb_rows *measured, planned_row *plan, int *nplan)
 {
     double limit_ms = r->o->host_limit_s * 1000.0, pixels = (double)im->width * im->height, worst = 0;
-    if (limit_ms <= 0 || r->o->check_only)
+    if (limit_ms <= 0 || !r->pipe->times)
         return 0;
     const sb_variant *ref = sb_reference_variant(algo);
     int kept = 0, left = 0;
@@ -190,7 +190,7 @@ int run_plan_all(bench_run *r)
                 present += r->done_rows.count;
         }
         for (int img = 0; img < r->ds.count; img++)
-            if (sb_bench_takes_image(algo, &r->ds.images[img], run_size_caps(r->o)))
+            if (sb_bench_takes_image(algo, &r->ds.images[img], run_size_caps(r)))
                 for (int s = 0; s < algo->stage_count; s++) {
                     int n = run_plan_case(r, algo, s, &r->ds.images[img], plan);
                     r->total += n;

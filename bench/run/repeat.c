@@ -134,7 +134,7 @@ static sb_status repeat_algo(bench_run *r, const sb_algo *algo, repeat_tally *t,
 {
     char path[SB_PATH_MAX];
     sb_rows rows = { 0 };
-    const sb_dataset_image *im = sb_summary_image(&r->ds, algo, run_size_caps(r->o));
+    const sb_dataset_image *im = sb_summary_image(&r->ds, algo, run_size_caps(r));
     if (!im || sb_path(path, err, "%s/%s.csv", r->results_dir, algo->name) ||
         !run_csv_is_this_run(path, r->env.run_id, &rows))
         return SB_OK;
@@ -207,7 +207,7 @@ static int keep_others(const char *old, const char *algos, repeat_tally *t)
 sb_status run_repeat(bench_run *r, sb_error *err)
 {
     const sb_bench_opts *o = r->o;
-    if (o->check_only || o->repeat == SB_REPEAT_OFF)
+    if (!r->pipe->keeps || o->repeat == SB_REPEAT_OFF)
         return SB_OK;
     repeat_tally t = { 0 };
     t.began_ms = sb_clock_ms();

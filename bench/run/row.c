@@ -118,16 +118,16 @@ sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const
 
     sb_error err = { SB_OK, "" };
     sb_timing_opts timing = run_row_timing(r, v);
-    timing.census = row_takes_census(r, v) && !r->o->check_only;
+    timing.census = row_takes_census(r, v) && r->pipe->times;
     sb_measurement m;
     memset(&m, 0, sizeof m);
-    int host_bound = (v->flags & SB_HOST_BOUND) && !r->o->check_only;
+    int host_bound = (v->flags & SB_HOST_BOUND) && r->pipe->times;
     sb_measurement probes = { 0 };
     if (host_bound)
         host_bound_probe(&probes, 1);
-    sb_status st = r->o->check_only ? sb_check_only(c, v, p->threads, stream, &m.agreement, &err)
+    sb_status st = !r->pipe->times ? sb_check_only(c, v, p->threads, stream, &m.agreement, &err)
                                     : sb_measure(c, v, p->threads, stream, &timing, &m, &err);
-    if ((v->flags & SB_DEVICE) && !r->o->check_only)
+    if ((v->flags & SB_DEVICE) && r->pipe->times)
         run_device_row_done(r);
     if (host_bound) {
         host_bound_probe(&probes, 0);
@@ -192,7 +192,7 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
     if (!m.agreement.ok)
         run_note_failure(r, label, m.agreement.metric);
 
-    if (r->o->check_only) {
+    if (!r->pipe->times) {
         rr.kind = SB_ROW_CHECKED;
         rr.verdict = m.agreement.verdict;
         rr.metric = m.agreement.metric;

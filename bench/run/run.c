@@ -51,7 +51,7 @@ static sb_status run_begin(bench_run *r, sb_error *err)
     /* each CPU's best speed in each team of the thread counts, the bound
      * its rows are held to (host_noise.h) */
     int cpus[CPU_SETSIZE];                 /* 4 KB: the stack (a static would be shared by every caller) */
-    for (int t = 0; t < o->nthreads && !o->check_only; t++) {
+    for (int t = 0; t < o->nthreads && r->pipe->times; t++) {
         int ncpus = sb_rounds_cpus(o->threads[t], cpus, CPU_SETSIZE);
         for (int i = 0; i < 3 && ncpus > 0; i++)
             sb_host_slowdown(cpus, ncpus);
@@ -100,7 +100,7 @@ static sb_status run_announce(bench_run *r, int present, sb_error *err)
 static sb_status run_finish(bench_run *r, sb_error *err)
 {
     sb_status st = SB_OK;
-    if (!r->o->check_only) {
+    if (r->pipe->keeps) {
         char line[1600];
         run_account_text(r, line, sizeof line, r->env.time_spent, sizeof r->env.time_spent);
         r->env.run_finished = 1;
@@ -143,7 +143,7 @@ static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
     sb_device_stream_destroy(r->stream);
     sb_dataset_free(&r->ds);
     sb_dir_lock_release(&r->lock);
-    if (r->o->report && !r->o->check_only && (st == SB_OK || st == SB_ERR_AGREEMENT)) {
+    if (r->o->report && r->pipe->keeps && (st == SB_OK || st == SB_ERR_AGREEMENT)) {
         sb_error report_err = { SB_OK, "" };
         double t0 = sb_clock_ms();
         sb_status rst = sb_report_result_set(r->results_dir, NULL, NULL, &report_err);
@@ -164,7 +164,7 @@ static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
 static void run_reporters(bench_run *r)
 {
     const sb_bench_opts *o = r->o;
-    sb_reporters_config out = { .files = !o->check_only,
+    sb_reporters_config out = { .files = r->pipe->keeps,
                                 .census = r->env.device.present && r->env.device.has_image,
                                 .json = o->json,
                                 .quiet = o->quiet };
@@ -198,32 +198,13 @@ static sb_status run_streams_only(bench_run *r, sb_error *err)
     return st;
 }
 
-static sb_status bench_run_all(bench_run *r, sb_error *err)
+/* Every chosen algorithm through the pipeline's steps: its rows, then
+ * (bench) its stream rows. */
+static sb_status run_algos(bench_run *r, sb_error *err)
 {
     const sb_bench_opts *o = r->o;
-    sb_status st = run_begin(r, err);
-    if (st)
-        return st;
-    if (o->stream == SB_STREAM_ONLY && !o->check_only)
-        return run_streams_only(r, err);
-    int present = 0;             /* rows measured before (--resume) */
-    if (!o->check_only && (st = run_start(r, err)))
-        return run_close(r, st, err);
-    run_reporters(r);
-    present = run_plan_all(r);
-    if (r->env.device.present && r->env.device.has_image && (st = sb_device_stream_create(&r->stream, err)))
-        return run_close(r, st, err);
-    if (!o->check_only && (st = run_announce(r, present, err)))
-        return run_close(r, st, err);
-    run_report_unavailable(o);
-    char governor[64];
-    if (!o->check_only && sb_noise_governor(governor, sizeof governor))
-        fprintf(stderr, "warning: the CPU frequency governor is '%s', not 'performance': CPU rows may run at "
-                        "changing clocks and are flagged 'governor' (cpupower frequency-set -g performance)\n",
-                governor);
+    sb_status st = SB_OK;
     r->started_ms = sb_clock_ms();
-    if (o->stream != SB_STREAM_OFF && !o->check_only)
-        sb_energy_open(r->env.device.present && r->env.device.has_image ? r->env.device.uuid : NULL);
     for (int i = 0; i < sb_algo_count() && !st; i++) {
         const sb_algo *algo = sb_algo_at(i);
         if (!sb_pattern_match(o->algos, algo->name))
@@ -232,16 +213,78 @@ static sb_status bench_run_all(bench_run *r, sb_error *err)
         if (o->stream != SB_STREAM_ONLY)
             st = run_algo(r, algo, err);
         double t1 = sb_clock_ms();
-        if (!st && o->stream != SB_STREAM_OFF)
+        if (!st && r->pipe->keeps && o->stream != SB_STREAM_OFF)
             st = run_streams(r, algo, err);
         run_frames_ahead_drop(r);
         run_account_algo(r, algo->name, t1 - t0, sb_clock_ms() - t1);
     }
+    return st;
+}
+
+/* segbench check: every planned row checked against its case's
+ * reference, a line each; no results folder, no timing. */
+static sb_status check_pipeline(bench_run *r, sb_error *err)
+{
+    run_reporters(r);
+    run_plan_all(r);
+    sb_status st = SB_OK;
+    if (r->env.device.present && r->env.device.has_image && (st = sb_device_stream_create(&r->stream, err)))
+        return run_close(r, st, err);
+    run_report_unavailable(r->o);
+    st = run_algos(r, err);
+    if (!st)
+        st = run_finish(r, err);
+    return run_close(r, st, err);
+}
+
+/* segbench bench: the results folder begun (or resumed), every planned
+ * row checked and timed, the stream rows, the re-measure of the summary
+ * rows, env.json finished. */
+static sb_status bench_pipeline(bench_run *r, sb_error *err)
+{
+    const sb_bench_opts *o = r->o;
+    if (o->stream == SB_STREAM_ONLY)
+        return run_streams_only(r, err);
+    sb_status st = run_start(r, err);
+    if (st)
+        return run_close(r, st, err);
+    run_reporters(r);
+    int present = run_plan_all(r);             /* rows measured before (--resume) */
+    if (r->env.device.present && r->env.device.has_image && (st = sb_device_stream_create(&r->stream, err)))
+        return run_close(r, st, err);
+    if ((st = run_announce(r, present, err)))
+        return run_close(r, st, err);
+    run_report_unavailable(o);
+    char governor[64];
+    if (sb_noise_governor(governor, sizeof governor))
+        fprintf(stderr, "warning: the CPU frequency governor is '%s', not 'performance': CPU rows may run at "
+                        "changing clocks and are flagged 'governor' (cpupower frequency-set -g performance)\n",
+                governor);
+    if (o->stream != SB_STREAM_OFF)
+        sb_energy_open(r->env.device.present && r->env.device.has_image ? r->env.device.uuid : NULL);
+    st = run_algos(r, err);
     if (!st && o->stream != SB_STREAM_ONLY)
         st = run_repeat(r, err);
     if (!st)
         st = run_finish(r, err);
     return run_close(r, st, err);
+}
+
+/* The two pipelines over the same steps: what each does with them. */
+static const run_pipeline BENCH_PIPELINE = { .name = "bench", .times = 1, .keeps = 1 };
+static const run_pipeline CHECK_PIPELINE = { .name = "check", .times = 0, .keeps = 0 };
+
+const run_pipeline *run_pipeline_for(const sb_bench_opts *o)
+{
+    return o->check_only ? &CHECK_PIPELINE : &BENCH_PIPELINE;
+}
+
+static sb_status bench_run_all(bench_run *r, sb_error *err)
+{
+    sb_status st = run_begin(r, err);
+    if (st)
+        return st;
+    return r->pipe->keeps ? bench_pipeline(r, err) : check_pipeline(r, err);
 }
 
 sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
@@ -250,6 +293,7 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     if (!r)
         return sb_fail(err, SB_ERR_NOMEM, "out of memory for the run's state");
     r->o = o;
+    r->pipe = run_pipeline_for(o);
     r->tty = isatty(2);
     r->begun_ms = sb_clock_ms();
     r->lock.fd = -1;

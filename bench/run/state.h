@@ -52,8 +52,22 @@ typedef struct time_account {
     int nalgos;
 } time_account;
 
+/* What a pipeline does with the steps every run shares (run.c: bench
+ * and check are two pipelines over them): a step asks the pipeline, not
+ * which command runs it. */
+typedef struct run_pipeline {
+    const char *name;             /* "bench", "check" */
+    int times;                    /* rows are timed (bench), or only checked */
+    int keeps;                    /* a results folder: the reporters' files, env.json, the gallery,
+                                     quality, stream rows, the re-measure */
+} run_pipeline;
+
+/* run.c: the pipeline the options ask for (segbench check's or bench's). */
+const run_pipeline *run_pipeline_for(const sb_bench_opts *o);
+
 typedef struct bench_run {
     const sb_bench_opts *o;
+    const run_pipeline *pipe;     /* bench or check */
     sb_timing_opts timing;        /* o->timing, for this machine's GPU (its UUID) */
     sb_env env;
     sb_dataset ds;
@@ -93,7 +107,7 @@ sb_status run_start(bench_run *r, sb_error *err);
 void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size_t size);
 
 /* plan.c */
-int run_size_caps(const sb_bench_opts *o);
+int run_size_caps(const bench_run *r);   /* the size caps hold (bench), or every image is taken (check) */
 int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im,
                   planned_row *plan);
 int run_plan_all(bench_run *r);

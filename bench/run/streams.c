@@ -135,7 +135,7 @@ static int takes_scene(const bench_run *r, const sb_algo *algo, int stage, const
     im.height = seq->height;
     memcpy(im.rect, seq->rect, sizeof im.rect);
     char why[300];
-    return !sb_image_skip_reason(algo, &im, run_size_caps(r->o), why, sizeof why);
+    return !sb_image_skip_reason(algo, &im, run_size_caps(r), why, sizeof why);
 }
 
 static void stamp_row(const bench_run *r, sb_stream_row *row)
@@ -276,7 +276,7 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
 static int frames_unrowed(const bench_run *r, const sb_algo *algo, const sb_sequence *seq)
 {
     int stage = algo->stream_stage;
-    if (r->o->check_only || stage >= algo->stage_count || !takes_scene(r, algo, stage, seq) ||
+    if (!r->pipe->keeps || stage >= algo->stage_count || !takes_scene(r, algo, stage, seq) ||
         !sb_stage_variant_chosen(NULL, r->o->stages, sb_reference_variant(algo), algo, stage) ||
         !over_host_limit(r, stage, seq))
         return 0;
@@ -302,7 +302,7 @@ void run_streams_ahead(bench_run *r, const sb_algo *algo)
 sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err)
 {
     int stage = algo->stream_stage;
-    if (r->o->check_only || r->ds.nsequences == 0 || stage >= algo->stage_count ||
+    if (!r->pipe->keeps || r->ds.nsequences == 0 || stage >= algo->stage_count ||
         !sb_stage_variant_chosen(NULL, r->o->stages, sb_reference_variant(algo), algo, stage))
         return SB_OK;
     stream_plan plan[STREAM_PLAN_MAX];

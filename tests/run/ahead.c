@@ -55,6 +55,7 @@ static void test_opened_in_order_once(void)
         o.ahead = ahead ? SB_AHEAD_ON : SB_AHEAD_OFF;
         bench_run r = { 0 };
         r.o = &o;
+        r.pipe = run_pipeline_for(&o);
         CHECK((run_cases_openers(&r) > 0) == ahead);
         case_opener op;
         const sb_algo *algo = sb_algo_find("integral");
@@ -98,6 +99,7 @@ static void test_cut_short(void)
     o.ahead = SB_AHEAD_ON;
     bench_run r = { 0 };
     r.o = &o;
+    r.pipe = run_pipeline_for(&o);
     case_opener op;
     run_cases_begin(&op, &r, sb_algo_find("integral"), cases, CASES, 2);
     CHECK(run_case_ready(&r, &op, 0)->opened == SB_OK);
@@ -125,6 +127,7 @@ static void test_pipeline_steps_two_openers(void)
     sb_bench_opts o = { 0 };
     bench_run r = { 0 };
     r.o = &o;
+    r.pipe = run_pipeline_for(&o);
     case_opener op;
     long runs = sb_case_steps_run();
     run_cases_begin(&op, &r, sb_algo_find("meanshift-flood"), cases, CASES, 3);

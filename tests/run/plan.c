@@ -77,6 +77,7 @@ static void test_limit_leaves_out_slow_cpu_rows(void)
     static bench_run r;
     memset(&r, 0, sizeof r);
     r.o = &o;
+    r.pipe = run_pipeline_for(&o);
     r.total = 4;
     sb_dataset_image im;
     memset(&im, 0, sizeof im);
@@ -101,6 +102,7 @@ static void test_limit_leaves_out_slow_cpu_rows(void)
     CHECK_INT(n, 2);
     o.host_limit_s = 0.5;
     o.check_only = 1;
+    r.pipe = run_pipeline_for(&o);
     CHECK_INT(run_limit_host_rows(&r, algo, 0, &im, 60000.0, NULL, again, &n), 0);
     CHECK_INT(n, 2);
 }

@@ -50,6 +50,7 @@ static void test_rows_take_turns(void)
     static bench_run r;
     memset(&r, 0, sizeof r);
     r.o = &o;
+    r.pipe = run_pipeline_for(&o);
     sb_timing_defaults(&r.timing);
     r.timing.budget_ms = 6;
     r.timing.warmup_ms = 1;
