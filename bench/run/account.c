@@ -33,6 +33,10 @@ void run_note_failure(bench_run *r, const char *row, const char *metric)
     r->failures++;
 }
 
+void run_note_error(bench_run *r) { r->errors++; }
+void run_note_noisy(bench_run *r) { r->noisy++; }
+void run_note_left_out(bench_run *r, int rows) { r->host_left_out += rows; }
+
 void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_measurement *m)
 {
     double row = 0.0;

@@ -206,7 +206,7 @@ static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end,
 sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err)
 {
     sb_rows rows = { 0 };
-    r->nref_runs = 0;
+    run_forget_references(r);
     sb_status st = run_open_logs(r, algo, err);
     for (int i = 0; i < r->ds.count && !st;) {
         int end = batch_end(r, algo, i);

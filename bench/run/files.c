@@ -19,6 +19,51 @@ sb_status run_write_env(bench_run *r, sb_error *err)
     return st ? st : sb_env_write_json(&r->env, path, err);
 }
 
+/* The run record's changes (env.json's run part), each rewriting it. */
+sb_status run_record_planned(bench_run *r, int present, sb_error *err)
+{
+    r->env.rows_planned = present + r->total;
+    r->env.rows_done = present;
+    return run_write_env(r, err);
+}
+
+sb_status run_record_row(bench_run *r, sb_error *err)
+{
+    r->env.rows_done++;
+    return run_write_env(r, err);
+}
+
+void run_record_repeatability(bench_run *r, const char *line, const int cpu[2], const int gpu[2])
+{
+    snprintf(r->env.repeatability, sizeof r->env.repeatability, "%s", line);
+    memcpy(r->env.repeat_cpu, cpu, sizeof r->env.repeat_cpu);
+    memcpy(r->env.repeat_gpu, gpu, sizeof r->env.repeat_gpu);
+}
+
+sb_status run_record_finished(bench_run *r, char *line, size_t line_size, sb_error *err)
+{
+    run_account_text(r, line, line_size, r->env.time_spent, sizeof r->env.time_spent);
+    r->env.run_finished = 1;
+    return run_write_env(r, err);
+}
+
+/* The rows this run measured before (--resume) of an algorithm, their
+ * count; run_done_rows_drop forgets them. */
+int run_done_rows_load(bench_run *r, const sb_algo *algo)
+{
+    char path[SB_PATH_MAX];
+    sb_error too_long;            /* the run's own paths were checked as it started */
+    if (!r->o->resume || sb_path(path, &too_long, "%s/%s.csv", r->results_dir, algo->name) != SB_OK ||
+        !run_csv_is_this_run(path, r->env.run_id, &r->done_rows))
+        return 0;
+    return r->done_rows.count;
+}
+
+void run_done_rows_drop(bench_run *r)
+{
+    sb_rows_free(&r->done_rows);
+}
+
 /* Do all rows of the algorithm's CSV belong to this run (or is it empty)? */
 int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows)
 {

@@ -121,6 +121,11 @@ double run_reference_frame_ms(const bench_run *r, int stage, double pixels)
 }
 
 /* Keep the serial reference's run on an image (run_reference_frame_ms). */
+void run_forget_references(bench_run *r)
+{
+    r->nref_runs = 0;
+}
+
 void run_note_reference(bench_run *r, int stage, const sb_dataset_image *im, double ref_ms)
 {
     if (r->nref_runs < RUN_REF_RUNS && ref_ms > 0)
@@ -153,7 +158,7 @@ int run_limit_host_rows(bench_run *r, const sb_algo *algo, int stage, const sb_d
         }
     }
     *nplan = kept;
-    r->host_left_out += left;
+    run_note_left_out(r, left);
     r->total -= left;
     if (left && !r->o->quiet) {
         printf("%-9s %-6s on %s: %d host row(s) left to the run of record: one run predicted at up to %.2g s, over "
@@ -182,13 +187,7 @@ int run_plan_all(bench_run *r)
         const sb_algo *algo = sb_algo_at(i);
         if (!sb_pattern_match(r->o->algos, algo->name))
             continue;
-        if (r->o->resume) {
-            char path[SB_PATH_MAX];
-            sb_error too_long;    /* the run's own paths were checked as it started */
-            if (sb_path(path, &too_long, "%s/%s.csv", r->results_dir, algo->name) == SB_OK &&
-                run_csv_is_this_run(path, r->env.run_id, &r->done_rows))
-                present += r->done_rows.count;
-        }
+        present += run_done_rows_load(r, algo);
         for (int img = 0; img < r->ds.count; img++)
             if (sb_bench_takes_image(algo, &r->ds.images[img], run_size_caps(r)))
                 for (int s = 0; s < algo->stage_count; s++) {
@@ -197,7 +196,7 @@ int run_plan_all(bench_run *r)
                     for (int k = 0; k < n; k++)
                         r->weight_total += run_row_weight(&plan[k], &r->ds.images[img]);
                 }
-        sb_rows_free(&r->done_rows);
+        run_done_rows_drop(r);
     }
     return present;
 }

@@ -248,15 +248,13 @@ sb_status run_repeat(bench_run *r, sb_error *err)
         snprintf(kinds, sizeof kinds, "%d %% of %d CPU rows", cpu_share, t.cpu);
     else if (t.gpu)
         snprintf(kinds, sizeof kinds, "%d %% of %d GPU rows", gpu_share, t.gpu);
-    snprintf(r->env.repeatability, sizeof r->env.repeatability,
+    char line[sizeof r->env.repeatability];
+    snprintf(line, sizeof line,
              "%s within 10 %% of their first measurement "
              "(the summary image's rows, measured again at the end of the run in %.0f s%s; repeat.csv)",
              kinds, seconds, left);
-    r->env.repeat_cpu[0] = t.cpu_within;
-    r->env.repeat_cpu[1] = t.cpu;
-    r->env.repeat_gpu[0] = t.gpu_within;
-    r->env.repeat_gpu[1] = t.gpu;
+    run_record_repeatability(r, line, (const int[2]){ t.cpu_within, t.cpu }, (const int[2]){ t.gpu_within, t.gpu });
     r->spent.repeat += seconds * 1000.0;
-    fprintf(stderr, "repeatability on this machine: %s\n", r->env.repeatability);
+    fprintf(stderr, "repeatability on this machine: %s\n", line);
     return SB_OK;
 }

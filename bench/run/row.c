@@ -97,7 +97,8 @@ static void host_bound_probe(sb_measurement *m, int first)
 sb_timing_opts run_row_timing(const bench_run *r, const sb_variant *v)
 {
     sb_timing_opts t = r->timing;
-    t.gpu_warm = (v->flags & SB_DEVICE) && sb_clock_ms() - r->device_row_ended < SB_GPU_STILL_BUSY_MS;
+    t.gpu_warm = (v->flags & SB_DEVICE) && r->device_row_ended > 0 &&
+                 sb_clock_ms() - r->device_row_ended < SB_GPU_STILL_BUSY_MS;
     return t;
 }
 
@@ -187,7 +188,7 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
         m.agreement.ok = 0;
         snprintf(m.agreement.verdict, sizeof m.agreement.verdict, "FAIL");
         snprintf(m.agreement.metric, sizeof m.agreement.metric, "error: %.200s", err.msg);
-        r->errors++;
+        run_note_error(r);
     }
     if (!m.agreement.ok)
         run_note_failure(r, label, m.agreement.metric);
@@ -214,7 +215,7 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
         noise |= SB_NOISE_FLAG_SLOWER_THAN_SERIAL;
     sb_noise_flag_text(noise, row->flags, sizeof row->flags);
     if (noise & ~(SB_NOISE_FLAG_GOVERNOR | SB_NOISE_FLAG_SLOWER_THAN_SERIAL | SB_NOISE_FLAG_CACHE_RESIDENT))
-        r->noisy++;
+        run_note_noisy(r);
     rr.kind = SB_ROW_MEASURED;
     rr.row = row;
     rr.noise = noise;
@@ -224,10 +225,8 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
     /* the reporters (the files first, then the console), then env.json
      * counts the row */
     sb_status wst = sb_reporters_row(&r->out, &rr, fatal);
-    if (!wst) {
-        r->env.rows_done++;
-        wst = run_write_env(r, fatal);
-    }
+    if (!wst)
+        wst = run_record_row(r, fatal);
     sb_measurement_free(&m);
     return wst;
 }

@@ -78,9 +78,7 @@ static sb_status run_announce(bench_run *r, int present, sb_error *err)
         return st;
     r->have_gallery = 1;
     note_algos(r);
-    r->env.rows_planned = present + r->total;
-    r->env.rows_done = present;
-    if ((st = run_write_env(r, err)))
+    if ((st = run_record_planned(r, present, err)))
         return st;
     fprintf(stderr, "machine %s; dataset %s (%d images); run %s: %d rows to measure%s; results to %s/\n",
             r->env.machine_id, r->ds.name, r->ds.count, r->env.run_id, r->total,
@@ -102,9 +100,7 @@ static sb_status run_finish(bench_run *r, sb_error *err)
     sb_status st = SB_OK;
     if (r->pipe->keeps) {
         char line[1600];
-        run_account_text(r, line, sizeof line, r->env.time_spent, sizeof r->env.time_spent);
-        r->env.run_finished = 1;
-        st = run_write_env(r, err);
+        st = run_record_finished(r, line, sizeof line, err);
         if (!st)
             fprintf(stderr, "wrote %s/ (env.json, <algo>.csv, <algo>.samples.csv%s, gallery/) in %.0f s\n%s\n",
                     r->results_dir, sb_reporters_stream_files(&r->out) ? ", <algo>.stream.csv" : "",
@@ -142,7 +138,7 @@ static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
     run_close_logs(r, NULL, 0, NULL);           /* a run stopped in an algorithm: its outputs closed */
     sb_device_stream_destroy(r->stream);
     sb_dataset_free(&r->ds);
-    sb_dir_lock_release(&r->lock);
+    run_release_folder(r);
     if (r->o->report && r->pipe->keeps && (st == SB_OK || st == SB_ERR_AGREEMENT)) {
         sb_error report_err = { SB_OK, "" };
         double t0 = sb_clock_ms();
@@ -194,7 +190,7 @@ static sb_status run_streams_only(bench_run *r, sb_error *err)
     if (!st && r->failures)
         st = sb_fail(err, SB_ERR_AGREEMENT, "%d stream row(s) marked FAIL", r->failures);
     sb_dataset_free(&r->ds);
-    sb_dir_lock_release(&r->lock);
+    run_release_folder(r);
     return st;
 }
 
@@ -296,8 +292,7 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     r->pipe = run_pipeline_for(o);
     r->tty = isatty(2);
     r->begun_ms = sb_clock_ms();
-    r->lock.fd = -1;
-    r->device_row_ended = -1e300;            /* no GPU row yet */
+    r->lock.fd = -1;                         /* no lock held (start.c takes it) */
     sb_status st = bench_run_all(r, err);
     free(r);
     return st;

@@ -184,3 +184,8 @@ sb_status run_start(bench_run *r, sb_error *err)
     sb_env_measure(&r->env, o->threads, o->nthreads);
     return SB_OK;
 }
+
+void run_release_folder(bench_run *r)
+{
+    sb_dir_lock_release(&r->lock);
+}

@@ -103,6 +103,8 @@ typedef struct bench_run {
 /* start.c: the results folder (a published one spared), its lock, the
  * run id or the run resumed, leftovers swept, the bandwidth ceilings. */
 sb_status run_start(bench_run *r, sb_error *err);
+/* The results folder's lock let go (the run's end). */
+void run_release_folder(bench_run *r);
 /* The options that shape every timing; a resumed run must share them. */
 void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size_t size);
 
@@ -114,6 +116,7 @@ int run_plan_all(bench_run *r);
 int run_limit_host_rows(bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im, double ref_ms,
                         const sb_rows *measured, planned_row *plan, int *nplan);
 void run_note_reference(bench_run *r, int stage, const sb_dataset_image *im, double ref_ms);
+void run_forget_references(bench_run *r);
 double run_reference_frame_ms(const bench_run *r, int stage, double pixels);
 double run_host_predicted_ms(const sb_rows *measured, const char *stage, const char *variant, int threads,
                              double pixels, double ref_ms);
@@ -207,6 +210,15 @@ sb_status run_host_rows(bench_run *r, sb_rows *rows, const sb_dataset_image *im,
 sb_status run_write_env(bench_run *r, sb_error *err);
 int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows);
 sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err);
+/* The run record (env.json's run part) is written here alone: the rows
+ * planned (present: measured before), a row measured, the repeatability
+ * line, the run finished (its time account into line). */
+sb_status run_record_planned(bench_run *r, int present, sb_error *err);
+sb_status run_record_row(bench_run *r, sb_error *err);
+void run_record_repeatability(bench_run *r, const char *line, const int cpu[2], const int gpu[2]);
+sb_status run_record_finished(bench_run *r, char *line, size_t line_size, sb_error *err);
+int run_done_rows_load(bench_run *r, const sb_algo *algo);
+void run_done_rows_drop(bench_run *r);
 sb_status run_close_logs(bench_run *r, const sb_algo *algo, int finished, sb_error *err);
 
 /* pictures.c: the case's gallery pictures written and its quality
@@ -241,6 +253,11 @@ sb_status run_repeat(bench_run *r, sb_error *err);
 void run_progress(bench_run *r, const char *what);
 void run_progress_clear(bench_run *r);
 void run_note_failure(bench_run *r, const char *row, const char *metric);
+/* The run's tallies, counted here alone: a row that could not run, a
+ * noisy row, host rows left to the run of record. */
+void run_note_error(bench_run *r);
+void run_note_noisy(bench_run *r);
+void run_note_left_out(bench_run *r, int rows);
 void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_measurement *m);
 void run_account_text(const bench_run *r, char *line, size_t line_size, char *json, size_t json_size);
 /* An algorithm's share, once it is done: ms of its cases and of its stream rows. */

@@ -172,7 +172,7 @@ static int limit_host_streams(bench_run *r, const sb_algo *algo, int stage, cons
             kept[n++] = plan[i];
     }
     if (left) {
-        r->host_left_out += left;
+        run_note_left_out(r, left);
         if (*jobs > seq->count)
             *jobs = seq->count;
         if (!r->o->quiet)
@@ -243,7 +243,7 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
                 fprintf(stderr, "%s/%s stream of %s%s, %d in flight%s: %s\n", algo->name, plan[i].v->name,
                         seq->name, o.colour_frames ? " from colour" : "", o.in_flight,
                         o.runs_in_turn ? ", runs in turn" : "", row_err.msg);
-                r->errors++;
+                run_note_error(r);
                 continue;
             }
             if (!o.parts_of && res.agreement.ok && res.bound_fps > 0) {
@@ -256,7 +256,8 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
             (*nrows)++;
             if ((st = sb_reporters_stream_row(&r->out, row, err)))
                 break;
-            r->noisy += strstr(row->flags, "unstable") != NULL;
+            if (strstr(row->flags, "unstable"))
+                run_note_noisy(r);
             if (!res.agreement.ok) {
                 char label[200];
                 snprintf(label, sizeof label, "%s %s stream %s K=%d%s %s%s", algo->name, algo->stages[stage],
