@@ -241,7 +241,7 @@ $(BUILD)/gen/link: FORCE
 # which these objects depend on, would see it or not depending on which
 # object asked first, and every build would start from scratch.)
 # The harness's headers are reached by their job's folder ("cases/cases.h",
-# "io/results.h": bench/README.md), by bench/ and the tests alone.
+# "io/rows.h": bench/README.md), by bench/ and the tests alone.
 $(BUILD)/impl_pthread/%.o: HOST_INC := -Iimpl_cpu
 $(BUILD)/exercises/%.o: HOST_INC := -Iimpl_cpu
 # (The tests' tables leave sb_test's last field, `alone`, out where it is 0.)
@@ -370,7 +370,7 @@ test-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRC := $(COMMON_SRC) bench/cases/dataset.c bench/io/results.c bench/variants/renames.c bench/base/csv.c bench/base/json_out.c \
+FUZZ_LIB_SRC := $(COMMON_SRC) bench/cases/dataset.c bench/io/rows.c bench/variants/renames.c bench/base/csv.c bench/base/json_out.c \
                 bench/io/env_json.c bench/base/files.c bench/base/options.c
 FUZZ_TARGETS := image pnm manifest results env
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(BUILD)/deps.ok

@@ -3,7 +3,7 @@
 # folder is a layer, and a file includes headers of its own layer and of
 # the layers below it only, so dependencies point one way:
 #
-#   base <- machine <- variants <- measure <- cases <- algos <- io <- {compare, profile} <- course <- report
+#   base <- machine <- variants <- measure <- cases <- algos <- io <- {compare, profile} <- course <- pages
 #        <- reporters <- run <- cli
 #
 # Folders on one rung ({compare, profile}) include neither each other.
@@ -20,7 +20,7 @@ objs=${2:-}
 rank() {
   case $1 in
     base) echo 0 ;; machine) echo 1 ;; variants) echo 2 ;; measure) echo 3 ;; cases) echo 4 ;; algos) echo 5 ;;
-    io) echo 6 ;; compare|profile) echo 7 ;; course) echo 8 ;; report) echo 9 ;; reporters) echo 10 ;; run) echo 11 ;;
+    io) echo 6 ;; compare|profile) echo 7 ;; course) echo 8 ;; pages) echo 9 ;; reporters) echo 10 ;; run) echo 11 ;;
     cli) echo 12 ;;
     *) echo -1 ;;
   esac

@@ -7,7 +7,7 @@
 #   sh scripts/test_groups.sh [TESTS_DIR]
 dir=${1:-tests}
 # folders bottom up, as bench/'s layers are (README.md there), then any other
-order="common algos measure io compare cli report profile course reporters"
+order="common algos measure io compare cli pages profile course reporters"
 folders=$order
 for d in "$dir"/*/; do
   d=$(basename "$d")

@@ -8,7 +8,7 @@
 #include "segbench/image.h"
 
 #include "cases/cases.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 
 /* GPU tests kept beside the CPU tests of their subject, listed by test_gpu.c. */

@@ -6,7 +6,7 @@
 #include "base/args.h"
 #include "base/files.h"
 #include "course/grade_class.h"
-#include "report/report.h"
+#include "pages/report.h"
 
 #include "segbench/atomic_file.h"
 

@@ -4,7 +4,7 @@
 
 #include "base/files.h"
 
-#include "report/report.h"
+#include "pages/report.h"
 
 enum { OPT_RESULTS, OPT_RESULTS_ROOT, OPT_OUT, OPT_BASELINE, OPT_COUNT };
 

@@ -3,7 +3,7 @@
 
 #include "base/json_out.h"
 #include "compare/noise.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -41,7 +41,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "io/results.h"
+#include "io/rows.h"
 #include "machine/gpu_clocks.h"
 #include "measure/measure.h"
 #include "measure/host_noise.h"

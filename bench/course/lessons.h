@@ -8,7 +8,7 @@
 #define SEGBENCH_LESSONS_H
 
 #include "variants/registry.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 #include "segbench/stats.h"
 

@@ -7,7 +7,7 @@
 #define SEGBENCH_IO_CODE_IDS_H
 
 #include "base/code_id.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 /* The row's identity into id ("" when it has none and git cannot give
  * one: no repository here, an unknown commit, a file not in it). */

@@ -5,7 +5,7 @@
 
 #include "machine/env.h"
 #include "variants/registry.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #define SEGBENCH_REPORT_VIEW_H
 
 #include "variants/registry.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 enum { MAX_GROUPS = 16, MAX_VARIANTS = 32, MAX_IMAGES = 64 };
 

@@ -7,7 +7,7 @@
 #define SEGBENCH_LIMITS_H
 
 #include "variants/algo.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 /* One line of <algo>.profile.csv (bench/profile/ncu_import.h). */
 typedef struct profile_line {

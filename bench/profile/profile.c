@@ -20,7 +20,7 @@
 #include "cases/cases.h"
 #include "machine/device_status.h"
 #include "variants/names.h"
-#include "io/results.h"
+#include "io/rows.h"
 #include "profile/ncu_import.h"
 
 #include "segbench/atomic_file.h"

@@ -4,7 +4,7 @@
 #include "reporters/reporters.h"
 
 #include "compare/noise.h"
-#include "report/report.h"
+#include "pages/report.h"
 
 #include <stdio.h>
 

@@ -26,7 +26,7 @@
 #define SEGBENCH_REPORTERS_REPORTER_H
 
 #include "variants/algo.h"
-#include "io/results.h"
+#include "io/rows.h"
 #include "io/stream_rows.h"
 
 #include "segbench/device.h"

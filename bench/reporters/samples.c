@@ -1,5 +1,5 @@
 /* samples.c - the samples reporter: every raw sample of a measured row
- * into <algo>.samples.csv (io/results.h's format), flushed before the
+ * into <algo>.samples.csv (io/rows.h's format), flushed before the
  * row reaches <algo>.csv (reporter.h). */
 #include "reporters/reporters.h"
 

@@ -16,7 +16,7 @@
  * pipeline memo's room. */
 #include "run/state.h"
 
-#include "report/report.h"
+#include "pages/report.h"
 
 #include "segbench/clock.h"
 #include "segbench/image_io.h"

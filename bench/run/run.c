@@ -12,7 +12,7 @@
 #include "measure/energy.h"
 #include "measure/host_noise.h"
 #include "io/catalogue.h"
-#include "report/report.h"
+#include "pages/report.h"
 
 #include "segbench/clock.h"
 #include "segbench/device.h"

@@ -10,7 +10,7 @@
 #include "variants/registry.h"
 #include "io/env_json.h"
 #include "io/result_set.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 #include "segbench/atomic_file.h"
 

@@ -12,7 +12,7 @@
 #include "io/dir_lock.h"
 #include "machine/env.h"
 #include "io/gallery_index.h"
-#include "io/results.h"
+#include "io/rows.h"
 #include "reporters/reporters.h"
 
 #include <pthread.h>

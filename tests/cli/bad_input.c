@@ -6,7 +6,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
-#include "io/results.h"
+#include "io/rows.h"
 
 #include "segbench/image_io.h"
 

@@ -4,7 +4,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
-#include "io/results.h"
+#include "io/rows.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/device.h"

@@ -3,13 +3,13 @@
  * compare's exports and warnings, JSON output, noise flags, bench-cli. */
 #define _DEFAULT_SOURCE        /* usleep */
 #include "cli_util.h"
-#include "report/report.h"
+#include "pages/report.h"
 #include "test_groups.h"
 
 #include "cli/commands.h"
 #include "machine/device_status.h"
 #include "compare/noise.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/image_io.h"

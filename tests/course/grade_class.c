@@ -3,7 +3,7 @@
 
 #include "base/csv.h"
 #include "course/grade_class.h"
-#include "report/report.h"
+#include "pages/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

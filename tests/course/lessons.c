@@ -13,7 +13,7 @@
 #include "variants/registry.h"
 #include "variants/renames.h"
 #include "io/result_set.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>

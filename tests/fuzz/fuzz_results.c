@@ -2,7 +2,7 @@
  * <algo>.samples.csv as report, compare --baseline and bench --resume read
  * them) and the repair --resume makes.  A results folder may come from
  * anywhere (a shared cluster file system, a mailed tarball). */
-#include "io/results.h"
+#include "io/rows.h"
 
 #include <stdint.h>
 #include <stdio.h>

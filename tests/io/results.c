@@ -1,10 +1,10 @@
-/* results.c - io/ on its own: a row and its samples written and read
+/* rows.c - io/ on its own: a row and its samples written and read
  * back, and base/files.h's whole-file read and path limit. */
 #include "test.h"
 #include "test_groups.h"
 
 #include "base/files.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 #include <stdio.h>
 #include <stdlib.h>

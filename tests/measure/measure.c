@@ -9,7 +9,7 @@
 #include "cases/dataset.h"
 #include "variants/outputs.h"
 #include "variants/registry.h"
-#include "io/results.h"
+#include "io/rows.h"
 
 #include "segbench/clock.h"
 #include "segbench/image_io.h"

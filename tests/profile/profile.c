@@ -11,8 +11,8 @@
 #include "compare/noise.h"
 #include "machine/gpu_clocks.h"
 #include "variants/registry.h"
-#include "io/results.h"
-#include "report/report_limits.h"
+#include "io/rows.h"
+#include "pages/report_limits.h"
 
 #include "segbench/device.h"
 #include "segbench/image_io.h"

@@ -1,4 +1,4 @@
-/* results.h - the rows of a benchmark run, as CSV.
+/* rows.h - the rows of a benchmark run, as CSV.
  *
  * results/<machine-id>/<algo>.csv holds one row per (stage, variant,
  * threads, image) with the summaries, and the commit, date and run id that

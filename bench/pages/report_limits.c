@@ -1,10 +1,10 @@
 /* report_limits.c - the report's pages of the limits (profile/limits.h
  * computes them): REPORT.md's table of how far each stage is from its
  * limit, and each algorithm's roofline. */
-#include "report/report_limits.h"
+#include "pages/report_limits.h"
 
 #include "base/files.h"
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,12 +2,12 @@
  * serial, best CPU and best GPU time with the speed-ups and the distance to
  * the floor; each algorithm's optimisation ladder; and the pipelines as
  * stacked bars (see report_parts.h). */
-#include "report/report_parts.h"
-#include "report/report_limits.h"
+#include "pages/report_parts.h"
+#include "pages/report_limits.h"
 
 #include "io/catalogue.h"
 
-#include "report/report.h"
+#include "pages/report.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* report_tables.c - the report's tables for one stage (see report_parts.h). */
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
-#include "report/report.h"
+#include "pages/report.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* report_style.c - colours and source links the report pages share (see
  * report_parts.h). */
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "io/catalogue.h"
 

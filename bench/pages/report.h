@@ -5,7 +5,7 @@
 #define SEGBENCH_REPORT_H
 
 #include "variants/algo.h"
-#include "io/results.h"
+#include "io/rows.h"
 #include "base/files.h"
 
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* report_kernels.c - "what the hardware did": the kernel census of one
  * stage (<algo>.kernels.csv, written by bench) on the algorithm's page
  * (see report_parts.h). */
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "variants/registry.h"
 #include "machine/env.h"

@@ -5,8 +5,8 @@
 #include "test_groups.h"
 
 #include "base/files.h"
-#include "io/results.h"
-#include "report/report.h"
+#include "io/rows.h"
+#include "pages/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

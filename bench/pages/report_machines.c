@@ -7,17 +7,17 @@
  * reader sees which GPU kernels follow memory bandwidth and which do not.
  */
 #define _DEFAULT_SOURCE          /* timegm */
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "base/files.h"
-#include "report/report.h"
+#include "pages/report.h"
 
 #include "base/args.h"
 #include "io/code_ids.h"
 #include "machine/env.h"
 #include "variants/registry.h"
 #include "io/result_set.h"
-#include "io/results.h"
+#include "io/rows.h"
 #include "io/stage_view.h"
 
 #include "segbench/atomic_file.h"

@@ -1,5 +1,5 @@
-/* results.c - CSV in and out for benchmark rows (see results.h). */
-#include "io/results.h"
+/* rows.c - CSV in and out for benchmark rows (see rows.h). */
+#include "io/rows.h"
 
 #include "base/files.h"
 

@@ -1,6 +1,6 @@
 /* report_quality.c - the quality tables on an algorithm's page, from
  * <algo>.quality.csv (written by bench: algos/quality.c). */
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "base/files.h"
 

@@ -5,10 +5,10 @@
 #ifndef SEGBENCH_REPORT_LIMITS_H
 #define SEGBENCH_REPORT_LIMITS_H
 
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 #include "profile/limits.h"
 
-#include "io/results.h"
+#include "io/rows.h"
 #include "variants/algo.h"
 
 #include <stdio.h>

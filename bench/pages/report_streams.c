@@ -1,7 +1,7 @@
 /* report_streams.c - the stream rows in the report (report_parts.h): the
  * first screen's streaming table, the summary's streaming pick, and the
  * lessons page's frames-in-flight table. */
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "variants/algo.h"
 #include "variants/registry.h"

@@ -2,10 +2,10 @@
  * exercise and seed from the class CSV (`segbench grade --class`), best
  * first, as a Markdown table and a bar plot of each student's speed over
  * the reference solution's. */
-#include "report/report.h"
+#include "pages/report.h"
 
 #include "course/grade_class.h"
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "segbench/atomic_file.h"
 #include "segbench/spawn.h"

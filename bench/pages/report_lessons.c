@@ -3,10 +3,10 @@
  * bought (kernel and per-frame medians at the stage's summary image), what
  * changed in the kernel census, whether it is on the main line, and the
  * steps that lost (see report_parts.h, lessons.h). */
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "course/lessons.h"
-#include "report/report_limits.h"
+#include "pages/report_limits.h"
 #include "segbench/atomic_file.h"
 
 #include <stdlib.h>

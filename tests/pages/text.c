@@ -2,7 +2,7 @@
  * Markdown tables and gnuplot strings, never cut without a word. */
 #include "test_groups.h"
 
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "variants/registry.h"
 #include "io/stream_rows.h"

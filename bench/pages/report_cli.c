@@ -2,7 +2,7 @@
  * (written by `make bench-cli`), what a user of `segbench run` waits for,
  * PNG decode and encode included.  This reads the fields hyperfine writes
  * for each command, not JSON in general. */
-#include "report/report.h"
+#include "pages/report.h"
 
 #include "base/files.h"
 

@@ -2,10 +2,10 @@
  * (written by `make peers`: OpenCV, scikit-image, CuPy, PyTorch on the same
  * images and machine) beside segbench's best variant at the same stage and
  * image, as a ratio (see report_parts.h). */
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "io/catalogue.h"
-#include "report/report.h"
+#include "pages/report.h"
 #include "machine/env.h"
 
 #include <stdlib.h>

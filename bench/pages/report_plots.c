@@ -2,7 +2,7 @@
  * scripts and data files are written beside the PNGs, so a reader can
  * rerun or restyle them.  Each variant keeps one colour in every plot
  * (report_colour). */
-#include "report/report_parts.h"
+#include "pages/report_parts.h"
 
 #include "base/files.h"
 

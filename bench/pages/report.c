@@ -10,15 +10,15 @@
  * scripts over generated data files, so a reader can rerun them; without
  * gnuplot the report says which plots are missing.
  */
-#include "report/report.h"
+#include "pages/report.h"
 
 #include "course/lessons.h"
 
 #include "base/files.h"
 
 #include "io/catalogue.h"
-#include "report/report_parts.h"
-#include "report/report_limits.h"
+#include "pages/report_parts.h"
+#include "pages/report_limits.h"
 
 #include "machine/env.h"
 #include "io/result_set.h"
