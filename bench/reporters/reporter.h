@@ -13,6 +13,7 @@
  *   json.c      --json: <algo>.json, written from the two CSVs as the
  *               algorithm ends (so a resumed run's rows are in it too)
  *   quality.c   <algo>.quality.csv: each case's quality measures
+ *   repeat.c    repeat.csv: the summary rows measured again at the end
  *   streams.c   <algo>.stream.csv: the algorithm's stream rows, written
  *               whole once its scenes are done (the console prints each)
  *
@@ -67,6 +68,15 @@ typedef struct sb_quality_report {
     const sb_quality *quality;
 } sb_quality_report;
 
+/* A row measured again at the end of the run, beside its first time. */
+typedef struct sb_repeat_report {
+    const sb_row *first;          /* as the run first measured it */
+    double again_median_ms;
+    int again_n;
+    double ratio;                 /* again over first */
+    int within;                   /* within 10 % */
+} sb_repeat_report;
+
 typedef struct sb_reporter sb_reporter;
 struct sb_reporter {
     const char *name;
@@ -84,6 +94,11 @@ struct sb_reporter {
      * its stream rows came).  NULL: not this reporter's. */
     sb_status (*stream_row)(sb_reporter *self, const sb_stream_row *row, sb_error *err);
     sb_status (*streams_end)(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err);
+    /* The re-measure at the run's end: begun (kept: repeat.csv's lines of
+     * the set's other algorithms, from before), a row, ended. */
+    sb_status (*repeat_begin)(sb_reporter *self, const char *kept, sb_error *err);
+    sb_status (*repeat_row)(sb_reporter *self, const sb_repeat_report *rr, sb_error *err);
+    sb_status (*repeat_end)(sb_reporter *self, const char *dir, int finished, sb_error *err);
     void *state;
 };
 

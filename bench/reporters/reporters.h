@@ -30,6 +30,13 @@ typedef struct sb_quality_state {
     char *text;
 } sb_quality_state;
 
+/* repeat.csv as it is made (written whole as the re-measure ends). */
+typedef struct sb_repeat_state {
+    FILE *fp;                     /* into text */
+    char *text;
+    size_t len;
+} sb_repeat_state;
+
 /* The stream CSV's rows so far, for the algorithm being streamed. */
 typedef struct sb_streams_state {
     sb_stream_row *rows;
@@ -46,6 +53,7 @@ typedef struct sb_reporters {
     sb_file_reporter samples, rows, kernels;
     sb_quality_state quality;
     sb_streams_state streams;
+    sb_repeat_state repeat;
 } sb_reporters;
 
 /* The set for cfg, writing under dir (which must outlive it). */
@@ -62,6 +70,10 @@ sb_status sb_reporters_end(sb_reporters *rs, const sb_algo *algo, int finished, 
  * of the algorithm's scenes (finished: every stream row came) to each. */
 sb_status sb_reporters_stream_row(sb_reporters *rs, const sb_stream_row *row, sb_error *err);
 sb_status sb_reporters_streams_end(sb_reporters *rs, const sb_algo *algo, int finished, sb_error *err);
+/* The re-measure to every reporter that takes it (reporter.h). */
+sb_status sb_reporters_repeat_begin(sb_reporters *rs, const char *kept, sb_error *err);
+sb_status sb_reporters_repeat_row(sb_reporters *rs, const sb_repeat_report *rr, sb_error *err);
+sb_status sb_reporters_repeat_end(sb_reporters *rs, int finished, sb_error *err);
 /* How many <algo>.stream.csv files the run has written. */
 int sb_reporters_stream_files(const sb_reporters *rs);
 
@@ -81,6 +93,7 @@ void sb_kernels_reporter(sb_reporter *rep, sb_file_reporter *f);
 void sb_json_reporter(sb_reporter *rep);
 void sb_streams_reporter(sb_reporter *rep, sb_streams_state *state);
 void sb_quality_reporter(sb_reporter *rep, sb_quality_state *state);
+void sb_repeat_reporter(sb_reporter *rep, sb_repeat_state *state);
 
 /* kernels.c: the census k[0..n) of one row appended to log, each
  * (stage, variant, kernel, block, dynamic shared memory) not in *seen

@@ -33,7 +33,9 @@
 typedef struct repeat_tally {
     int cpu, cpu_within, gpu, gpu_within, left_out;
     double allowance_ms, began_ms, estimate_ms;
-    FILE *csv;
+    sb_reporters *out;            /* where each row measured again goes (reporters/repeat.c) */
+    sb_status wrote;              /* the first failure to report one */
+    sb_error wrote_err;
 } repeat_tally;
 
 static int is_device(const sb_variant *v) { return (v->flags & SB_DEVICE) != 0; }
@@ -64,15 +66,10 @@ static void tally_row(repeat_tally *t, const sb_row *first, const sb_variant *v,
         t->cpu++;
         t->cpu_within += within;
     }
-    if (t->csv) {
-        sb_csv_put_fields(t->csv, (const char *const[]){ first->algo, first->stage, first->variant }, 3);
-        fprintf(t->csv, ",%d,", first->threads);
-        sb_csv_put_field(t->csv, first->image);
-        fprintf(t->csv, ",%.6f,%d,%.6f,%d,%.4f,%s,", first->kernel.median, first->kernel.n, m->kernel.median,
-                m->kernel.n, ratio, within ? "yes" : "no");
-        sb_csv_put_field(t->csv, first->flags);
-        fputc('\n', t->csv);
-    }
+    sb_repeat_report rr = { .first = first, .again_median_ms = m->kernel.median, .again_n = m->kernel.n,
+                            .ratio = ratio, .within = within };
+    if (!t->wrote)
+        t->wrote = sb_reporters_repeat_row(t->out, &rr, &t->wrote_err);
 }
 
 /* One stage of the summary image: the rows chosen are measured again
@@ -175,12 +172,17 @@ static sb_status repeat_algo(bench_run *r, const sb_algo *algo, repeat_tally *t,
 static int percent(int part, int whole) { return whole ? (int)lround(100.0 * part / whole) : 0; }
 
 /* A run of some algorithms into a set that holds others (their rows stay,
- * results.md) keeps their lines of the old repeat.csv too, and counts
- * them: the set's repeatability is of all its rows, not of the last
- * invocation's few.  Returns how many lines were kept. */
-static int keep_others(const char *old, const char *algos, repeat_tally *t)
+ * results.md) keeps their lines of the old repeat.csv too (into *kept_text,
+ * for the reporter), and counts them: the set's repeatability is of all
+ * its rows, not of the last invocation's few.  Returns how many lines
+ * were kept. */
+static int keep_others(const char *old, const char *algos, repeat_tally *t, char **kept_text)
 {
     int kept = 0;
+    size_t kept_len = 0;
+    FILE *out = open_memstream(kept_text, &kept_len);
+    if (!out)
+        return 0;
     const char *line = old ? strchr(old, '\n') : NULL;            /* past the header */
     for (line = line ? line + 1 : NULL; line && *line;) {
         size_t len = strcspn(line, "\n");
@@ -195,12 +197,13 @@ static int keep_others(const char *old, const char *algos, repeat_tally *t)
                 t->cpu++;
                 t->cpu_within += within;
             }
-            fprintf(t->csv, "%.*s\n", (int)len, line);
+            fprintf(out, "%.*s\n", (int)len, line);
             kept++;
         }
         free(copy);
         line += len + (line[len] == '\n');
     }
+    fclose(out);
     return kept;
 }
 
@@ -212,22 +215,30 @@ sb_status run_repeat(bench_run *r, sb_error *err)
     repeat_tally t = { 0 };
     t.began_ms = sb_clock_ms();
     t.allowance_ms = REPEAT_SHARE * (t.began_ms - r->begun_ms + 1000.0 * r->seconds_before);
-    char path[SB_PATH_MAX];
+    t.out = &r->out;
+    char path[SB_PATH_MAX], *kept_text = NULL;
     sb_status st = sb_path(path, err, "%s/repeat.csv", r->results_dir);
     char *old = st ? NULL : sb_read_text(path);
-    if (st || !(t.csv = fopen(path, "w"))) {
-        free(old);
-        return st ? st : sb_fail(err, SB_ERR_IO, "%s: cannot write", path);
-    }
-    fprintf(t.csv, "algo,stage,variant,threads,image,first_median_ms,first_n,again_median_ms,again_n,ratio,"
-                   "within_10pct,first_flags\n");
-    int kept = keep_others(old, o->algos, &t);
+    int kept = st ? 0 : keep_others(old, o->algos, &t, &kept_text);
     free(old);
+    if (!st)
+        st = sb_reporters_repeat_begin(&r->out, kept_text, err);
+    free(kept_text);
+    if (st)
+        return st;
     for (int i = 0; i < sb_algo_count() && !st; i++)
         if (sb_pattern_match(o->algos, sb_algo_at(i)->name))
             st = repeat_algo(r, sb_algo_at(i), &t, err);
-    if (fclose(t.csv) != 0 && !st)
-        st = sb_fail(err, SB_ERR_IO, "%s: cannot write", path);
+    if (!st && t.wrote) {
+        st = t.wrote;
+        *err = t.wrote_err;
+    }
+    sb_error end_err;
+    sb_status ended = sb_reporters_repeat_end(&r->out, !st, &end_err);
+    if (!st && ended) {
+        st = ended;
+        *err = end_err;
+    }
     if (st)
         return st;
     double seconds = (sb_clock_ms() - t.began_ms) / 1000.0;

@@ -76,9 +76,10 @@ static void test_bench_set_writes_the_row(void)
     sb_reporters rs;
     sb_reporters_config cfg = { .files = 1, .census = 1, .json = 1, .quiet = 1 };
     sb_reporters_init(&rs, &cfg, dir);
-    static const char *const order[] = { "samples", "csv", "kernels", "quality", "console", "json", "streams" };
-    int in_order = rs.n == 7;
-    for (int i = 0; in_order && i < 7; i++)
+    static const char *const order[] = { "samples", "csv", "kernels", "quality", "console", "json", "streams",
+                                         "repeat" };
+    int in_order = rs.n == 8;
+    for (int i = 0; in_order && i < 8; i++)
         in_order = !strcmp(rs.list[i].name, order[i]);
     CHECKF(in_order, "%d reporters", rs.n);
     const sb_algo *algo = sb_algo_find("integral");
@@ -114,7 +115,42 @@ static void test_bench_set_writes_the_row(void)
     CHECKF(strstr(text, "\"variant\": \"cpu\""), "%.2000s", text);
 }
 
+/* repeat.csv is written whole as the re-measure ends: a re-measure that
+ * stops leaves the file before it as it was (before, the file was opened
+ * for writing as the re-measure began, and a kill left it half-written). */
+static void test_repeat_written_whole(void)
+{
+    const char *dir = test_pathf("reporters-repeat");
+    test_sh("rm -rf %s && mkdir -p %s && printf 'old\\n' > %s/repeat.csv", test_shq(dir), test_shq(dir),
+            test_shq(dir));
+    sb_reporters rs;
+    sb_reporters_config cfg = { .files = 1, .quiet = 1 };
+    sb_reporters_init(&rs, &cfg, dir);
+    sb_row first = { .threads = 2, .kernel = { .n = 10, .median = 1.0 } };
+    snprintf(first.algo, sizeof first.algo, "kmeans");
+    snprintf(first.stage, sizeof first.stage, "fixed10");
+    snprintf(first.variant, sizeof first.variant, "openmp");
+    snprintf(first.image, sizeof first.image, "a,b");
+    sb_repeat_report rr = { .first = &first, .again_median_ms = 1.05, .again_n = 12, .ratio = 1.05, .within = 1 };
+    sb_error err = { SB_OK, "" };
+    static char text[4096];
+    CHECK(sb_reporters_repeat_begin(&rs, "integral,sum,cpu,1,x,1,1,1,1,1,yes,\n", &err) == SB_OK);
+    CHECK(sb_reporters_repeat_row(&rs, &rr, &err) == SB_OK);
+    CHECK(sb_reporters_repeat_end(&rs, 0, &err) == SB_OK);              /* stopped: nothing written */
+    test_slurp(test_pathf("reporters-repeat/repeat.csv"), text, sizeof text);
+    CHECKF(strcmp(text, "old\n") == 0, "%s", text);
+    CHECK(sb_reporters_repeat_begin(&rs, "integral,sum,cpu,1,x,1,1,1,1,1,yes,\n", &err) == SB_OK);
+    CHECK(sb_reporters_repeat_row(&rs, &rr, &err) == SB_OK);
+    CHECK(sb_reporters_repeat_end(&rs, 1, &err) == SB_OK);
+    test_slurp(test_pathf("reporters-repeat/repeat.csv"), text, sizeof text);
+    CHECKF(test_lines(text) == 3 && !strncmp(text, "algo,stage,variant,threads,image,", 33) &&
+               strstr(text, "\nintegral,sum,cpu,1,x,") && strstr(text, "\nkmeans,fixed10,openmp,2,\"a,b\",1.000000,10,"
+                                                                      "1.050000,12,1.0500,yes,\n"),
+           "%s", text);
+}
+
 const sb_test tests_reporters[] = {
+    { "reporters: repeat.csv is written whole as the re-measure ends, never half", test_repeat_written_whole },
     { "reporters: a row reaches each reporter in order; one that fails stops the rest; every begun one ends",
       test_set_order_and_failure },
     { "reporters: bench's set writes a row's samples, row, census and JSON, names quoted", test_bench_set_writes_the_row },
