@@ -1,7 +1,7 @@
 /* cases.c - image -> sb_case (see cases.h). */
 #include "cases/cases.h"
 
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 #include "variants/outputs.h"
 #include "variants/registry.h"
 

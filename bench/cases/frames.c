@@ -2,7 +2,7 @@
 #include "cases/frames.h"
 
 #include "variants/agreement.h"
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 
 #include "segbench/clock.h"
 #include "segbench/image_io.h"

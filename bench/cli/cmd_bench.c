@@ -3,7 +3,7 @@
  * selected image, checked against the reference and (for bench) timed,
  * each row appended to results/<machine-id>/<algo>.csv as it is measured. */
 #include "cli/commands.h"
-#include "measure/energy.h"
+#include "machine/energy.h"
 #include "cases/select.h"
 #include "machine/env.h"
 

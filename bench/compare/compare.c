@@ -24,7 +24,7 @@
 #include "compare/noise.h"
 #include "cases/cases.h"
 #include "measure/measure.h"
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 #include "io/code_ids.h"
 #include "variants/names.h"
 #include "io/result_set.h"

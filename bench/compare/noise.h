@@ -44,7 +44,7 @@
 #include "io/rows.h"
 #include "machine/gpu_clocks.h"
 #include "measure/measure.h"
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 
 #define SB_NOISE_SPREAD 0.25
 

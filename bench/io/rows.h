@@ -49,7 +49,7 @@ typedef struct sb_row {
     double steal;            /* the share of its CPUs' time taken by other tenants while its
                                 rounds ran; -1: not known */
     double cpu_slowdown;     /* how much slower than their best its CPUs ran a fixed loop
-                                around its rounds (measure/host_noise.h); 0: not known */
+                                around its rounds (machine/host_noise.h); 0: not known */
     double mem_slowdown;     /* a slow row (runs of the budget or more): how much slower than
                                 its best the host's memory read around its runs; 0: not probed */
     char stopped[12];        /* why its kernel samples stopped: noise, budget, max_reps, slow (measure.h); "": not known */

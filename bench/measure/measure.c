@@ -6,7 +6,7 @@
 #include "measure/measure.h"
 
 #include "variants/agreement.h"
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 #include "variants/outputs.h"
 #include "measure/protocol.h"
 

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE            /* CPU_SETSIZE */
 #include "measure/measure.h"
 
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 #include "measure/protocol.h"
 
 #include "segbench/clock.h"

@@ -72,7 +72,7 @@
 #ifndef SEGBENCH_STREAM_H
 #define SEGBENCH_STREAM_H
 
-#include "measure/energy.h"
+#include "machine/energy.h"
 #include "measure/measure.h"
 
 enum { SB_STREAM_MAX_IN_FLIGHT = 64 };

@@ -13,7 +13,7 @@
  * run: the second waits for the first (cases/cases.c). */
 #include "run/state.h"
 
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 
 #include "segbench/clock.h"
 #include "segbench/image_io.h"

@@ -14,7 +14,7 @@
  * before the batch's host rows, which run with nothing beside them. */
 #include "run/state.h"
 
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 #include "measure/protocol.h"
 
 #include "segbench/clock.h"

@@ -10,7 +10,7 @@
 #define _GNU_SOURCE            /* CPU_SETSIZE */
 #include "run/state.h"
 
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 
 #include "segbench/clock.h"
 #include "segbench/placement.h"

@@ -5,7 +5,7 @@
 
 #include "run/census.h"
 #include "compare/noise.h"
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 
 #include "segbench/clock.h"
 #include "segbench/placement.h"

@@ -9,8 +9,8 @@
 #include "base/args.h"
 #include "base/patterns.h"
 #include "compare/noise.h"
-#include "measure/energy.h"
-#include "measure/host_noise.h"
+#include "machine/energy.h"
+#include "machine/host_noise.h"
 #include "io/catalogue.h"
 #include "pages/report.h"
 

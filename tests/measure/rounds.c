@@ -8,7 +8,7 @@
 #include "compare/noise.h"
 #include "cases/cases.h"
 #include "measure/measure.h"
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 #include "variants/registry.h"
 
 #include "segbench/clock.h"

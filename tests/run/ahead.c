@@ -8,7 +8,7 @@
 #include "cli_util.h"
 #include "run/state.h"
 
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 #include "variants/registry.h"
 
 #include "segbench/integral.h"

@@ -1,5 +1,5 @@
 /* energy.c - the GPU's and the CPU's energy counters (energy.h). */
-#include "measure/energy.h"
+#include "machine/energy.h"
 
 #include "machine/nvml.h"
 

@@ -1,7 +1,7 @@
 /* host_noise.c - spinning threads, steal time, CPU and memory speed
  * (host_noise.h). */
 #define _GNU_SOURCE
-#include "measure/host_noise.h"
+#include "machine/host_noise.h"
 
 #include "segbench/clock.h"
 
