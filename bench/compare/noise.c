@@ -130,16 +130,12 @@ void sb_noise_warn_slower(FILE *fp, const char *label, int flags, const sb_row *
 
 int sb_noise_governor(char *name, size_t size)
 {
-    static int known = 0;
-    static char governor[64];
-    if (!known) {
-        known = 1;
-        FILE *fp = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "r");
-        if (fp) {
-            if (fgets(governor, sizeof governor, fp))
-                governor[strcspn(governor, "\n")] = '\0';
-            fclose(fp);
-        }
+    char governor[64] = "";              /* read each time: a few microseconds, and no state kept */
+    FILE *fp = fopen("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "r");
+    if (fp) {
+        if (fgets(governor, sizeof governor, fp))
+            governor[strcspn(governor, "\n")] = '\0';
+        fclose(fp);
     }
     if (!governor[0] || strcmp(governor, "performance") == 0)
         return 0;

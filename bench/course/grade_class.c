@@ -502,12 +502,9 @@ static void utc_now(char *date, size_t size)
 static sb_status class_row(const grade_opts *o, const char *csv, const char *student, const char *variant,
                            const char *verdict, int code, sb_error *err)
 {
-    static char machine[96];                     /* this machine's name, as the grades give it */
-    if (!machine[0]) {
-        sb_env env;
-        sb_env_collect(&env, 0, NULL, 0);
-        snprintf(machine, sizeof machine, "%s", env.machine_id);
-    }
+    sb_env env;                                  /* this machine's name, as the grades give it */
+    sb_env_collect(&env, 0, NULL, 0);
+    const char *machine = env.machine_id;
     char date[40];
     utc_now(date, sizeof date);
     grade_class_row row = { date, student, variant, verdict, code, o->seed, 0, 0, 0, 0, machine,
