@@ -17,11 +17,22 @@
  * holds for the others). */
 sb_status sb_catalogue_write(const char *dir, const char *algos, sb_error *err);
 
-/* Make dir's catalogue the current one: 1 when read from variants.tsv, 0
- * when the registry stands in. */
-int sb_catalogue_load(const char *dir);
-int sb_catalogue_count(void);
-const sb_variant *sb_catalogue_at(int i);
-const sb_variant *sb_catalogue_find(const char *algo, const char *name);
+/* One result set's variants, owned by whoever loaded it (its rows point
+ * at it: sb_rows.catalogue).  A NULL catalogue, or one the file was not
+ * there for, is this binary's registry. */
+enum { SB_CATALOGUE_MAX = 256 };
+typedef struct sb_catalogue {
+    sb_variant entries[SB_CATALOGUE_MAX];
+    char *text;                   /* the file's text; entries point into it */
+    int count, from_file;
+} sb_catalogue;
+
+/* dir's catalogue into c (zeroed, or loaded before): 1 when read from
+ * variants.tsv, 0 when the registry stands in.  Free with sb_catalogue_free. */
+int sb_catalogue_load(sb_catalogue *c, const char *dir);
+void sb_catalogue_free(sb_catalogue *c);
+int sb_catalogue_count(const sb_catalogue *c);
+const sb_variant *sb_catalogue_at(const sb_catalogue *c, int i);
+const sb_variant *sb_catalogue_find(const sb_catalogue *c, const char *algo, const char *name);
 
 #endif

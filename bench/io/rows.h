@@ -58,9 +58,12 @@ typedef struct sb_row {
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */
 } sb_row;
 
+struct sb_catalogue;
 typedef struct sb_rows {
     sb_row *row;
     int count, cap;
+    const struct sb_catalogue *catalogue;   /* the variants they were measured with (io/catalogue.h),
+                                               not owned; NULL: this binary's */
 } sb_rows;
 
 sb_row *sb_rows_add(sb_rows *rows);      /* NULL when out of memory */

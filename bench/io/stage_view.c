@@ -48,7 +48,7 @@ int view_thread_counts_at(const stage_view *sv, int i)
     int counts[64], n = 0;
     for (int k = 0; k < sv->rows->count; k++) {
         const sb_row *r = &sv->rows->row[k];
-        const sb_variant *v = sb_catalogue_find(r->algo, r->variant);
+        const sb_variant *v = sb_catalogue_find(sv->rows->catalogue, r->algo, r->variant);
         if (strcmp(r->stage, sv->stage) != 0 || strcmp(r->image, sv->img[i]) != 0 || !v ||
             !(v->flags & SB_THREADED))
             continue;
@@ -66,8 +66,8 @@ void view_build(stage_view *sv, const sb_rows *rows, const char *algo, const cha
     memset(sv, 0, sizeof *sv);
     sv->rows = rows;
     sv->stage = stage;
-    for (int v = 0; v < sb_catalogue_count(); v++) {
-        const sb_variant *var = sb_catalogue_at(v);
+    for (int v = 0; v < sb_catalogue_count(rows->catalogue); v++) {
+        const sb_variant *var = sb_catalogue_at(rows->catalogue, v);
         if (strcmp(var->algo, algo) != 0)
             continue;
         for (int i = 0; i < rows->count; i++)

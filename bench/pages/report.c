@@ -216,6 +216,7 @@ typedef struct report_env {
         bus[3][32],                   /* to the device, to the host, both at once; "?" where not measured */
         run[64], measured[16], planned[16], seconds[24], sm_count[16], options[512];
     const char *host_json;            /* "host_copy_gbps": {...} inside text, or NULL */
+    sb_catalogue catalogue;           /* the variants as they were when measured; the rows point at it */
 } report_env;
 
 static void report_env_read(const char *results_dir, report_env *e)
@@ -509,16 +510,19 @@ static sb_status report_one_with(report_env *e, const char *results_dir, const c
     sb_temp_sweep(plots, time(NULL));
     sb_temp_sweep(gallery_dir, time(NULL));
     report_env_read(results_dir, e);
-    sb_catalogue_load(results_dir);     /* the variants as they were when measured */
+    sb_catalogue_load(&e->catalogue, results_dir);
     char *md_text = NULL;
     size_t md_len = 0;
     FILE *md = open_memstream(&md_text, &md_len);
     if (!md) {
         free(e->text);
+        sb_catalogue_free(&e->catalogue);
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     }
     report_sets rs = { 0 };
     st = report_sets_read(results_dir, &rs, err);
+    for (int a = 0; a < rs.nalgo; a++)
+        rs.rows[a].catalogue = &e->catalogue;
     if (!st)
         report_first_screen(md, results_dir, e, &rs);
     plot_ctx pc = { .dir = plots, .gnuplot = gnuplot, .device_peak = atof(e->copy) };
@@ -541,6 +545,7 @@ static sb_status report_one_with(report_env *e, const char *results_dir, const c
     report_sets_free(&rs);
     free(md_text);
     free(e->text);
+    sb_catalogue_free(&e->catalogue);
     return st;
 }
 

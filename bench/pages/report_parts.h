@@ -5,6 +5,7 @@
 #ifndef SEGBENCH_REPORT_PARTS_H
 #define SEGBENCH_REPORT_PARTS_H
 
+#include "io/catalogue.h"
 #include "io/stage_view.h"
 #include "profile/limits.h"
 
@@ -77,7 +78,7 @@ const char *report_log_base(double least, char *out);
 #define REPORT_FLOOR_COLOUR "#000000"
 /* "#rrggbb": one colour per variant name in every plot; CPU variants in
  * greys and blues, GPU variants in warm colours and greens. */
-const char *report_colour(const sb_variant *v);
+const char *report_colour(const sb_catalogue *cat, const sb_variant *v);
 /* The variant's source file and its algorithm's NOTES.md, relative to the
  * repository root, when they exist ("" otherwise). */
 void report_variant_source(const sb_variant *v, char *out, size_t size);

@@ -28,7 +28,7 @@ static const sb_row *segbench_best(const sb_rows *rows, const char *stage, const
     const sb_row *best = NULL;
     for (int i = 0; i < rows->count; i++) {
         const sb_row *r = &rows->row[i];
-        const sb_variant *v = sb_catalogue_find(r->algo, r->variant);
+        const sb_variant *v = sb_catalogue_find(rows->catalogue, r->algo, r->variant);
         if (strcmp(r->stage, stage) || strcmp(r->image, image) || !strcmp(r->agreement, "FAIL") || !v ||
             view_is_floor(v) || (cpu_only && !view_is_cpu_backend(v->backend)))
             continue;

@@ -148,7 +148,7 @@ static sb_status plot_speedup(plot_ctx *pc, const stage_view *sv, const char *al
             continue;
         }
         size_t len = strlen(colours);
-        snprintf(colours + len, sizeof colours - len, "%s%s", nbars++ ? " " : "", report_colour(sv->var[v]));
+        snprintf(colours + len, sizeof colours - len, "%s%s", nbars++ ? " " : "", report_colour(sv->rows->catalogue, sv->var[v]));
     }
     fprintf(fp, "\n");
     for (int g = 0; g < sv->ngroup; g++) {
@@ -228,7 +228,7 @@ static sb_status plot_time(plot_ctx *pc, const stage_view *sv, const char *algo,
         snprintf(titles + len, sizeof titles - len, "%s%s%s", v ? " " : "", sv->var[v]->name,
                  unstable ? "\xc2\xa7" : "");
         len = strlen(colours);
-        snprintf(colours + len, sizeof colours - len, "%s%s", v ? " " : "", report_colour(sv->var[v]));
+        snprintf(colours + len, sizeof colours - len, "%s%s", v ? " " : "", report_colour(sv->rows->catalogue, sv->var[v]));
     }
     fclose(fp);
     snprintf(script, sizeof script,
@@ -308,7 +308,7 @@ static sb_status plot_threads(plot_ctx *pc, const stage_view *sv, const char *al
             snprintf(titles + len, sizeof titles - len, "%s%s%s", nthreaded ? " " : "", sv->var[v]->name,
                      unstable ? "\xc2\xa7" : "");
             len = strlen(colours);
-            snprintf(colours + len, sizeof colours - len, "%s%s", nthreaded ? " " : "", report_colour(sv->var[v]));
+            snprintf(colours + len, sizeof colours - len, "%s%s", nthreaded ? " " : "", report_colour(sv->rows->catalogue, sv->var[v]));
             nthreaded++;
         }
         fclose(fp);
@@ -367,7 +367,7 @@ static sb_status plot_rate(plot_ctx *pc, const stage_view *sv, const char *algo,
             floor_value = value;
         } else {
             fprintf(fp, "%s%s %g %ld\n", r->variant, sb_row_unstable(r) ? "\xc2\xa7" : "", value,
-                    strtol(report_colour(sv->var[v]) + 1, NULL, 16));
+                    strtol(report_colour(sv->rows->catalogue, sv->var[v]) + 1, NULL, 16));
             if (value > 0 && (least == 0 || value < least))
                 least = value;
         }
@@ -457,8 +457,8 @@ sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, F
     for (int im = 0; im < 2 && !st; im++) {
         const sb_variant *var[MAX_VARIANTS];
         int nvar = 0;
-        for (int k = 0; k < sb_catalogue_count() && nvar < MAX_VARIANTS; k++) {
-            const sb_variant *v = sb_catalogue_at(k);
+        for (int k = 0; k < sb_catalogue_count(rows->catalogue) && nvar < MAX_VARIANTS; k++) {
+            const sb_variant *v = sb_catalogue_at(rows->catalogue, k);
             if (!strcmp(v->algo, algo->name) && sweep_ms(rows, algo->stages[order[n - 1]], v->name, images[im]) > 0)
                 var[nvar++] = v;
         }
@@ -491,7 +491,7 @@ sb_status report_sweep(plot_ctx *pc, const sb_rows *rows, const sb_algo *algo, F
             size_t len = strlen(titles);
             snprintf(titles + len, sizeof titles - len, "%s%s", v ? " " : "", var[v]->name);
             len = strlen(colours);
-            snprintf(colours + len, sizeof colours - len, "%s%s", v ? " " : "", report_colour(var[v]));
+            snprintf(colours + len, sizeof colours - len, "%s%s", v ? " " : "", report_colour(rows->catalogue, var[v]));
         }
         fclose(fp);
         snprintf(script, sizeof script,

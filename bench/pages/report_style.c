@@ -34,7 +34,7 @@ static int fixed_colour(const char *name)
     return -1;
 }
 
-const char *report_colour(const sb_variant *v)
+const char *report_colour(const sb_catalogue *cat, const sb_variant *v)
 {
     if (view_is_floor(v))
         return REPORT_FLOOR_COLOUR;
@@ -42,8 +42,8 @@ const char *report_colour(const sb_variant *v)
     if (fixed >= 0)
         return COLOURS[fixed].colour;
     int cpu = view_is_cpu_backend(v->backend), k = 0;
-    for (int i = 0; i < sb_catalogue_count(); i++) {
-        const sb_variant *o = sb_catalogue_at(i);
+    for (int i = 0; i < sb_catalogue_count(cat); i++) {
+        const sb_variant *o = sb_catalogue_at(cat, i);
         if (strcmp(o->algo, v->algo) != 0 || view_is_floor(o) || fixed_colour(o->name) >= 0 ||
             view_is_cpu_backend(o->backend) != cpu)
             continue;

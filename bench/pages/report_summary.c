@@ -221,7 +221,7 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
                     sv->var[v]->summary, src[0] ? "[" : "", src, src[0] ? "](../../" : "", src, src[0] ? ")" : "");
             if (part == any_gpu) {           /* the plot: the CUDA rungs, or the CPU ones where there are none */
                 fprintf(fp, "%d %s %g %ld\n", ++plotted, variant, r->kernel.median,
-                        strtol(report_colour(sv->var[v]) + 1, NULL, 16));
+                        strtol(report_colour(sv->rows->catalogue, sv->var[v]) + 1, NULL, 16));
                 if (r->kernel.median > 0 && (least == 0 || r->kernel.median < least))
                     least = r->kernel.median;
             }
@@ -376,8 +376,8 @@ sb_status report_pipeline_bars(plot_ctx *pc, const char *results_dir, const sb_a
      * the GPU rungs that change only the cut run the other steps as the
      * rung they grew from does */
     int bars = 0, substituted = 0;
-    for (int v = 0; v < sb_catalogue_count(); v++) {
-        const sb_variant *var = sb_catalogue_at(v);
+    for (int v = 0; v < sb_catalogue_count(rows[0].catalogue); v++) {
+        const sb_variant *var = sb_catalogue_at(rows[0].catalogue, v);
         if (strcmp(var->algo, pipeline->name) || view_is_floor(var))
             continue;
         double ms[PIPELINE_PARTS_MAX], sum;

@@ -684,9 +684,10 @@ static void test_catalogue_source_file(void)
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
     CHECK(system(cmd) == 0);
     sb_error err;
+    static sb_catalogue c;            /* large: not on a test's stack */
     CHECK(sb_catalogue_write(dir, "integral", &err) == SB_OK);
-    CHECK(sb_catalogue_load(dir) == 1);
-    const sb_variant *v = sb_catalogue_find("integral", "cuda-pdl");
+    CHECK(sb_catalogue_load(&c, dir) == 1);
+    const sb_variant *v = sb_catalogue_find(&c, "integral", "cuda-pdl");
     CHECKF(v && v->file && !strcmp(v->file, "impl_cuda/integral/6_pdl.cu"), "%s", v && v->file ? v->file : "none");
     char path[700];
     snprintf(path, sizeof path, "%s/variants.tsv", dir);
@@ -694,25 +695,27 @@ static void test_catalogue_source_file(void)
     fputs("algo\tname\tbackend\tflags\tstages\tsummary\nintegral\tcuda-shared\tcuda-shared\t2\t65535\told words\n"
           "integral\tcuda-gone\tcuda-shared\t2\t65535\tremoved since\n", fp);
     fclose(fp);
-    CHECK(sb_catalogue_load(dir) == 1 && sb_catalogue_count() == 2);
+    CHECK(sb_catalogue_load(&c, dir) == 1 && sb_catalogue_count(&c) == 2);
     /* an old run's name: the variant's name now, its file as this tree has it */
-    v = sb_catalogue_find("integral", "cuda-shared");
+    v = sb_catalogue_find(&c, "integral", "cuda-shared");
     CHECKF(v && !strcmp(v->name, "cuda-pdl") && !strcmp(v->summary, "old words") && v->file &&
                !strcmp(v->file, "impl_cuda/integral/6_pdl.cu") && v->parent && !strcmp(v->parent, "cuda-inflight"),
            "an old file's row: %s", v && v->file ? v->file : "no file");
-    v = sb_catalogue_find("integral", "cuda-gone");
+    v = sb_catalogue_find(&c, "integral", "cuda-gone");
     CHECK(v && !v->file);
-    /* writing over an older file: what is in memory afterwards is what was
-     * written, so a bench's summary lists the variants new since (it kept
-     * the old file's list, and left the integral image's new rungs out) */
+    /* writing over an older file lists the variants new since (it once
+     * kept the old file's list, and left the integral image's new rungs out) */
     CHECK(sb_catalogue_write(dir, "integral", &err) == SB_OK);
-    v = sb_catalogue_find("integral", "cuda-fused");
+    CHECK(sb_catalogue_load(&c, dir) == 1);
+    v = sb_catalogue_find(&c, "integral", "cuda-fused");
     CHECK(v && v->file && !strcmp(v->file, "impl_cuda/integral/12_fused.cu"));
     int listed = 0;
-    for (int i = 0; i < sb_catalogue_count(); i++)
-        listed += !strcmp(sb_catalogue_at(i)->name, "cuda-fused");
+    for (int i = 0; i < sb_catalogue_count(&c); i++)
+        listed += !strcmp(sb_catalogue_at(&c, i)->name, "cuda-fused");
     CHECK(listed == 1);
-    sb_catalogue_load("/nonexistent");
+    /* no file: the registry stands in, as it does for NULL */
+    CHECK(sb_catalogue_load(&c, "/nonexistent") == 0 && sb_catalogue_count(&c) == sb_catalogue_count(NULL));
+    sb_catalogue_free(&c);
 }
 
 /* A rung file's place in its ladder: the number its name opens with
