@@ -1,6 +1,6 @@
 /* protocol.h - the pieces of the measurement protocol that measure.c (one
  * row, start to end) and rounds.c (host rows in interleaved rounds) share,
- * defined in samples.c.  Private to harness/. */
+ * defined in samples.c.  Private to measure/. */
 #ifndef SEGBENCH_PROTOCOL_H
 #define SEGBENCH_PROTOCOL_H
 
