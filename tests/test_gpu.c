@@ -62,7 +62,7 @@ static void check_variants(const char *algo_name, const sb_image *img, const voi
     CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
     for (int stage = 0; stage < (params ? 1 : algo->stage_count); stage++) {
         sb_case_data cd;
-        if (sb_case_open(&cd, algo, stage, params, img, &err) != SB_OK) {
+        if (sb_case_open(&cd, NULL, algo, stage, params, img, &err) != SB_OK) {
             CHECKF(0, "%s %s: %s", algo_name, what, err.msg);
             continue;
         }
@@ -318,7 +318,7 @@ static void test_gpu_slic_source_race_caught(void)
     sb_error err = { SB_OK, "" };
     void *stream = NULL;
     CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
-    if (sb_case_open(&cd, algo, SB_SLIC_STAGE_S16, NULL, &img, &err) == SB_OK) {
+    if (sb_case_open(&cd, NULL, algo, SB_SLIC_STAGE_S16, NULL, &img, &err) == SB_OK) {
         sb_agreement ag = { 1, "exact", "" };
         sb_status st = sb_check_only(&cd.c, &race, 1, stream, &ag, &err);
         CHECKF(st == SB_OK, "the racy seed failed to run: %s", err.msg);
@@ -349,7 +349,7 @@ static void test_gpu_kernel_census(void)
     sb_error err = { SB_OK, "" };
     void *stream = NULL;
     CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
-    if (sb_case_open(&cd, algo, 0, NULL, &img, &err) != SB_OK) {
+    if (sb_case_open(&cd, NULL, algo, 0, NULL, &img, &err) != SB_OK) {
         CHECKF(0, "%s", err.msg);
     } else {
         CHECKF(sb_census_begin(&err) == SB_OK, "census: %s", err.msg);
@@ -430,11 +430,11 @@ static void check_streaming(const char *algo_name, const sb_image *a, const sb_i
     sb_error err = { SB_OK, "" };
     sb_case_data ca, cb;
     CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
-    if (sb_case_open(&ca, algo, 0, params, a, &err) != SB_OK) {
+    if (sb_case_open(&ca, NULL, algo, 0, params, a, &err) != SB_OK) {
         CHECKF(0, "%s: %s", algo_name, err.msg);
         return;
     }
-    if (sb_case_open(&cb, algo, 0, params, b, &err) != SB_OK) {
+    if (sb_case_open(&cb, NULL, algo, 0, params, b, &err) != SB_OK) {
         CHECKF(0, "%s: %s", algo_name, err.msg);
         sb_case_close(&ca);
         return;
@@ -544,7 +544,7 @@ static void test_gpu_stream_in_flight(void)
                 gp.iterations = 2;
                 params = &gp;
             }
-            sb_status st = sb_case_open(&cd[f], algo, algo->stream_stage, params, &img, &err);
+            sb_status st = sb_case_open(&cd[f], NULL, algo, algo->stream_stage, params, &img, &err);
             sb_image_free(&img);
             CHECKF(st == SB_OK, "%s: %s", algos[k], err.msg);
             if (st)

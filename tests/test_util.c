@@ -141,7 +141,7 @@ void test_integral_case(sb_case_data *cd, sb_image *img)
 {
     sb_error err;
     test_random_grey(img, 16, 8, 1);
-    CHECKF(sb_case_open(cd, sb_algo_find("integral"), 0, NULL, img, &err) == SB_OK, "%s", err.msg);
+    CHECKF(sb_case_open(cd, NULL, sb_algo_find("integral"), 0, NULL, img, &err) == SB_OK, "%s", err.msg);
 }
 
 const char *test_sbgen_path(void)

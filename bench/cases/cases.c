@@ -40,19 +40,37 @@ typedef struct sb_step_memo {
  * all its images before the next starts from it (the default set: 11
  * images, five steps a pipeline starts from, some hundreds of MB). */
 enum { MEMO_SLOTS = 64 };
-static sb_step_memo memo[MEMO_SLOTS];
-static long memo_runs;
-static unsigned long memo_clock;
-/* Held while the memo's entries are found, reserved, taken or let go --
- * not while an entry's reference runs: bench opens the next cases on
- * threads of their own (run/ahead.c), and the filter's reference of one
- * image takes seconds that another's need not wait for.  An entry being
- * made is held by its maker (never replaced); a case that wants the same
- * one waits for it on `made`. */
-static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t made = PTHREAD_COND_INITIALIZER;
+struct sb_case_memo {
+    sb_step_memo slot[MEMO_SLOTS];
+    long runs;                    /* step references run through it */
+    unsigned long clock;
+    /* Held while the entries are found, reserved, taken or let go -- not
+     * while an entry's reference runs: bench opens the next cases on
+     * threads of their own (run/ahead.c), and the filter's reference of
+     * one image takes seconds that another's need not wait for.  An entry
+     * being made is held by its maker (never replaced); a case that wants
+     * the same one waits for it on `made`. */
+    pthread_mutex_t lock;
+    pthread_cond_t made;
+};
 
-long sb_case_steps_run(void) { return memo_runs; }
+sb_case_memo *sb_case_memo_new(void)
+{
+    sb_case_memo *memo = calloc(1, sizeof *memo);
+    if (memo) {
+        pthread_mutex_init(&memo->lock, NULL);
+        pthread_cond_init(&memo->made, NULL);
+    }
+    return memo;
+}
+
+long sb_case_memo_steps_run(sb_case_memo *memo)
+{
+    pthread_mutex_lock(&memo->lock);
+    long runs = memo->runs;
+    pthread_mutex_unlock(&memo->lock);
+    return runs;
+}
 
 /* The serial reference's run, and after a long one the host's memory speed
  * (host_noise.h): a slow reference row's run is its first sample. */
@@ -81,25 +99,28 @@ static void memo_clear(sb_step_memo *m)
     memset(m, 0, sizeof *m);
 }
 
-/* At exit, so that no pinned memory outlives the program (memcheck's leak
- * check counts it); registered after the CUDA runtime's own, so it runs
- * first. */
-static void memo_release_all(void)
+/* Every entry freed (no case may hold one any more). */
+void sb_case_memo_free(sb_case_memo *memo)
 {
+    if (!memo)
+        return;
     for (int i = 0; i < MEMO_SLOTS; i++)
-        memo_clear(&memo[i]);
+        memo_clear(&memo->slot[i]);
+    pthread_cond_destroy(&memo->made);
+    pthread_mutex_destroy(&memo->lock);
+    free(memo);
 }
 
 /* The entry holding `algo`'s output on `in` with `params` (one being made
  * waited for), or NULL; under the lock. */
-static sb_step_memo *memo_find(const sb_algo *algo, const sb_image *in, const void *params)
+static sb_step_memo *memo_find(sb_case_memo *memo, const sb_algo *algo, const sb_image *in, const void *params)
 {
     for (int i = 0; i < MEMO_SLOTS; i++) {
-        sb_step_memo *m = &memo[i];
+        sb_step_memo *m = &memo->slot[i];
         if (m->algo == algo && !memcmp(m->params, params, algo->params_size) && same_image(&m->in, in)) {
             if (!m->making)
                 return m;
-            pthread_cond_wait(&made, &memo_lock);    /* its maker lets go of the lock while it runs */
+            pthread_cond_wait(&memo->made, &memo->lock);   /* its maker lets go of the lock while it runs */
             i = -1;                                  /* and may have failed and cleared it: look again */
         }
     }
@@ -108,13 +129,13 @@ static sb_step_memo *memo_find(const sb_algo *algo, const sb_image *in, const vo
 
 /* A free entry reserved for `algo` on a copy of `in` with `params`, held
  * by the caller and marked as being made; under the lock. */
-static sb_status memo_reserve(const sb_algo *algo, const sb_image *in, const void *params, sb_step_memo **out,
-                              sb_error *err)
+static sb_status memo_reserve(sb_case_memo *memo, const sb_algo *algo, const sb_image *in, const void *params,
+                              sb_step_memo **out, sb_error *err)
 {
     sb_step_memo *m = NULL;                  /* an empty one, else the least recently used */
     for (int i = 0; i < MEMO_SLOTS; i++)
-        if (!memo[i].holders && (!m || memo[i].used < m->used))
-            m = &memo[i];
+        if (!memo->slot[i].holders && (!m || memo->slot[i].used < m->used))
+            m = &memo->slot[i];
     if (!m)
         return sb_fail(err, SB_ERR_NOMEM, "%s: too many pipeline steps held at once", algo->name);
     memo_clear(m);
@@ -125,9 +146,6 @@ static sb_status memo_reserve(const sb_algo *algo, const sb_image *in, const voi
     }
     if (!st)
         st = sb_output_alloc(algo, &m->out, in, params, err);
-    static int at_exit;         /* after the first pinned allocation, so after CUDA's own */
-    if (!st && !at_exit)
-        at_exit = atexit(memo_release_all) == 0;
     if (st) {
         memo_clear(m);
         return st;
@@ -135,27 +153,27 @@ static sb_status memo_reserve(const sb_algo *algo, const sb_image *in, const voi
     m->algo = algo;
     m->holders = 1;
     m->making = 1;
-    m->used = ++memo_clock;
+    m->used = ++memo->clock;
     *out = m;
     return SB_OK;
 }
 
 /* The reference output of `algo` on `in` with `params`, held for the
  * caller: found, or reserved and run here with the lock let go. */
-static sb_status step_output(const sb_algo *algo, const sb_image *in, const void *params, sb_step_memo **held,
-                             sb_error *err)
+static sb_status step_output(sb_case_memo *memo, const sb_algo *algo, const sb_image *in, const void *params,
+                             sb_step_memo **held, sb_error *err)
 {
-    pthread_mutex_lock(&memo_lock);
-    sb_step_memo *m = memo_find(algo, in, params);
+    pthread_mutex_lock(&memo->lock);
+    sb_step_memo *m = memo_find(memo, algo, in, params);
     if (m) {
         m->holders++;
-        m->used = ++memo_clock;
+        m->used = ++memo->clock;
         *held = m;
-        pthread_mutex_unlock(&memo_lock);
+        pthread_mutex_unlock(&memo->lock);
         return SB_OK;
     }
-    sb_status st = memo_reserve(algo, in, params, &m, err);
-    pthread_mutex_unlock(&memo_lock);
+    sb_status st = memo_reserve(memo, algo, in, params, &m, err);
+    pthread_mutex_unlock(&memo->lock);
     if (st)
         return st;
     sb_case c = { 0 };
@@ -164,15 +182,15 @@ static sb_status step_output(const sb_algo *algo, const sb_image *in, const void
     c.input = &m->in;
     sb_output_poison(m->out);             /* as a case's reference: what it leaves unwritten shows */
     st = run_reference(&c, sb_reference_variant(algo), m->out, &m->times, err);
-    pthread_mutex_lock(&memo_lock);
-    memo_runs++;
+    pthread_mutex_lock(&memo->lock);
+    memo->runs++;
     m->making = 0;
     if (st)
         memo_clear(m);
     else
         *held = m;
-    pthread_cond_broadcast(&made);
-    pthread_mutex_unlock(&memo_lock);
+    pthread_cond_broadcast(&memo->made);
+    pthread_mutex_unlock(&memo->lock);
     return st;
 }
 
@@ -221,7 +239,7 @@ static sb_status steps_before(sb_case_data *cd, const sb_image *loaded, sb_image
     sb_status st = SB_OK;
     for (int i = n - 1; i >= 0 && !st; i--) {
         sb_step_memo *m = NULL;
-        if (!(st = step_output(chain[i], in, params, &m, err))) {
+        if (!(st = step_output(cd->memo, chain[i], in, params, &m, err))) {
             cd->step[cd->steps++] = m;
             sb_image_free(&made);
             const sb_algo *next = i ? chain[i - 1] : cd->c.algo;
@@ -279,29 +297,39 @@ static sb_status colour_and_luma(sb_case_data *cd, const sb_image *loaded, sb_er
 static void case_release(sb_case_data *cd)
 {
     if (cd->reference_memo || cd->steps) {
-        pthread_mutex_lock(&memo_lock);
+        pthread_mutex_lock(&cd->memo->lock);
         if (cd->reference_memo)
             cd->reference_memo->holders--;
         for (int i = 0; i < cd->steps; i++)
             cd->step[i]->holders--;
-        pthread_mutex_unlock(&memo_lock);
+        pthread_mutex_unlock(&cd->memo->lock);
     }
     if (!cd->reference_memo && cd->reference)    /* its own, not the memo's: a pipeline step's last */
         sb_output_free(cd->reference);
     sb_host_free(cd->input.data);
     sb_host_free(cd->colour.data);
     free(cd->params);
+    if (cd->own_memo)                            /* the case's alone: its entries go with it */
+        sb_case_memo_free(cd->memo);
     memset(cd, 0, sizeof *cd);
 }
 
-sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const void *params,
+sb_status sb_case_open(sb_case_data *cd, sb_case_memo *memo, const sb_algo *algo, int stage, const void *params,
                        const sb_image *loaded, sb_error *err)
 {
     memset(cd, 0, sizeof *cd);
+    cd->memo = memo;
+    if (!memo && sb_case_uses_memo(algo, stage)) {   /* the case's own: its steps run for it alone */
+        if (!(cd->memo = sb_case_memo_new()))
+            return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        cd->own_memo = 1;
+    }
     cd->c.algo = algo;
     cd->params = calloc(1, algo->params_size);
-    if (!cd->params)
+    if (!cd->params) {
+        case_release(cd);
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    }
     if (params)
         memcpy(cd->params, params, algo->params_size);
     else
@@ -332,7 +360,7 @@ sb_status sb_case_open(sb_case_data *cd, const sb_algo *algo, int stage, const v
     cd->c.reference_variant = ref;
     sb_status st;
     if (feeds_a_pipeline(algo, stage)) {      /* through the memo, for the steps after it */
-        if (!(st = step_output(algo, &cd->input, cd->params, &cd->reference_memo, err))) {
+        if (!(st = step_output(cd->memo, algo, &cd->input, cd->params, &cd->reference_memo, err))) {
             cd->reference = cd->reference_memo->out;
             cd->c.ref_times = cd->reference_memo->times;
         }
@@ -394,14 +422,15 @@ sb_status sb_case_params(const sb_algo *algo, int stage, const int rect[4], void
     return SB_OK;
 }
 
-sb_status sb_case_open_image(sb_case_data *cd, const sb_algo *algo, int stage, const sb_dataset_image *im,
-                             const sb_image *loaded, int *usable, char *why, size_t why_size, sb_error *err)
+sb_status sb_case_open_image(sb_case_data *cd, sb_case_memo *memo, const sb_algo *algo, int stage,
+                             const sb_dataset_image *im, const sb_image *loaded, int *usable, char *why,
+                             size_t why_size, sb_error *err)
 {
     void *params = NULL;
     sb_status st = sb_case_params(algo, stage, im->rect, &params, usable, why, why_size, err);
     if (!st && *usable) {
         sb_error why_not = { SB_OK, "" };
-        sb_status opened = sb_case_open(cd, algo, stage, params, loaded, &why_not);
+        sb_status opened = sb_case_open(cd, memo, algo, stage, params, loaded, &why_not);
         if (opened == SB_ERR_USAGE || opened == SB_ERR_LIMIT || opened == SB_ERR_NOMEM) {
             *usable = 0;
             snprintf(why, why_size, "%s", why_not.msg);

@@ -49,7 +49,7 @@ static void *open_worker(void *arg)
     for (int f; (f = atomic_fetch_add(&j->next, 1)) < p->total;) {
         int d = f % p->n;
         sb_case_data *cd = f < p->n ? &j->fr->cd[d] : &j->repeat[f - p->n];
-        j->st[f] = sb_case_open(cd, j->algo, j->stage, j->params, &j->img[d], &j->err[f]);
+        j->st[f] = sb_case_open(cd, NULL, j->algo, j->stage, j->params, &j->img[d], &j->err[f]);
         if (!j->st[f]) {
             p->submit_ms[f] = cd->c.ref_times.began_ms;
             p->done_ms[f] = cd->c.ref_times.began_ms + cd->c.ref_times.frame_ms;

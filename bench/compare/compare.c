@@ -120,7 +120,7 @@ static sb_status compare_stage(const compare_opts *o, const sb_algo *algo, int s
             break;
         sb_case_data cd;
         int usable;
-        st = sb_case_open_image(&cd, algo, stage, im, &loaded, &usable, why, sizeof why, err);
+        st = sb_case_open_image(&cd, NULL, algo, stage, im, &loaded, &usable, why, sizeof why, err);
         if (!st && !usable) {
             line->kind = SB_LINE_SKIPPED;   /* the stage cannot take this image: say why, go on */
             snprintf(line->note, sizeof line->note, "skipped: %.280s", why);

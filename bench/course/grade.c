@@ -151,7 +151,7 @@ static sb_status check_image(const grade_opts *o, grade *g, const sb_algo *algo,
             continue;
         sb_case_data cd;
         int usable = 0;
-        if ((st = sb_case_open_image(&cd, algo, s, im, &loaded, &usable, why, sizeof why, err)) || !usable)
+        if ((st = sb_case_open_image(&cd, NULL, algo, s, im, &loaded, &usable, why, sizeof why, err)) || !usable)
             continue;                          /* an error, or the stage cannot take this image */
         sb_agreement ag;
         void *strm = (g->student->flags & SB_DEVICE) ? stream : NULL;
@@ -353,7 +353,7 @@ static sb_status grade_speed(const grade_opts *o, grade *g, const sb_algo *algo,
     for (int m = 0; m < 2 && !st; m++) {
         int usable = 0;
         char why[300];
-        if (!(st = sb_case_open_image(&cd[m], algo, stage, ims[m], &loaded[m], &usable, why, sizeof why, err)) &&
+        if (!(st = sb_case_open_image(&cd[m], NULL, algo, stage, ims[m], &loaded[m], &usable, why, sizeof why, err)) &&
             !usable)
             st = sb_fail(err, SB_ERR_USAGE, "%s cannot time %s%s: %s", algo->name, im->name, m ? " mirrored" : "",
                          why);

@@ -197,7 +197,7 @@ static sb_status profile_image(profile_run *r, const profile_spec *ps, const sb_
         sb_case_data cd;
         if (!usable) {
             printf("%-16s %-14s skipped on %s: %s\n", algo->name, algo->stages[stage], im->name, why);
-        } else if (!(st = sb_case_open(&cd, algo, stage, params, &loaded, err))) {
+        } else if (!(st = sb_case_open(&cd, NULL, algo, stage, params, &loaded, err))) {
             cd.c.image = im->name;
             const sb_variant *pick[2] = { NULL, NULL };
             if (r->o->top) {

@@ -32,7 +32,7 @@ static void open_case(case_opener *op, run_case *k)
         k->load = sb_image_load(k->im->path, op->algo->load_mode, k->loaded, &k->load_err);
     pthread_mutex_unlock(&op->loading);
     if (!k->load) {
-        k->opened = sb_case_open(&k->cd, op->algo, k->stage, k->params, k->loaded, &k->why_not);
+        k->opened = sb_case_open(&k->cd, op->r->memo, op->algo, k->stage, k->params, k->loaded, &k->why_not);
         if (k->opened == SB_OK) {
             k->cd.c.image = k->im->name;
             run_case_pictures(op->r, op->algo, k);

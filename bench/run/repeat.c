@@ -84,7 +84,7 @@ static sb_status repeat_case(bench_run *r, const sb_algo *algo, int stage, const
     sb_case_data cd;
     int usable = 0;
     char why[300];
-    st = sb_case_open_image(&cd, algo, stage, im, &loaded, &usable, why, sizeof why, err);
+    st = sb_case_open_image(&cd, r->memo, algo, stage, im, &loaded, &usable, why, sizeof why, err);
     sb_image_free(&loaded);
     if (st || !usable) {
         t->left_out += n;

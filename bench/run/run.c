@@ -293,7 +293,9 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     r->tty = isatty(2);
     r->begun_ms = sb_clock_ms();
     r->lock.fd = -1;                         /* no lock held (start.c takes it) */
-    sb_status st = bench_run_all(r, err);
+    r->memo = sb_case_memo_new();
+    sb_status st = r->memo ? bench_run_all(r, err) : sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_case_memo_free(r->memo);              /* after every case: run_close closed them */
     free(r);
     return st;
 }

@@ -346,7 +346,7 @@ static sb_status run_single_with(single_run *q, const sb_single_request *request
     free(input.bytes);             /* a stream's bytes: decoded now */
     /* the reference is computed too: a variant's output is only written if it agrees */
     if (!st)
-        st = sb_case_open(&cd, algo, q->stage, params, &loaded, err);
+        st = sb_case_open(&cd, NULL, algo, q->stage, params, &loaded, err);
     if (!st && (q->v->flags & SB_DEVICE))
         st = sb_device_stream_create(&stream, err);
     if (!st)

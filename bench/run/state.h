@@ -91,6 +91,7 @@ typedef struct bench_run {
     sb_reporters out;             /* where its rows go: console, CSVs, census, quality, JSON, streams (reporters/) */
     int census_off;               /* launches cannot be observed here: said once */
     double device_row_ended;      /* host clock ms when the last GPU row ended (row.c) */
+    sb_case_memo *memo;           /* the pipeline steps' references, kept for every case of the run */
     sb_rows done_rows;            /* rows of this run already in the results (--resume) */
     time_account spent;
     /* the serial reference's runs of the algorithm being measured, by

@@ -403,7 +403,7 @@ static void check_grabcut_cpu(const sb_image *img, const int rect[4], const char
         p.iterations = 3;
         sb_case_data cd;
         sb_error err;
-        if (sb_case_open(&cd, algo, 0, &p, img, &err) != SB_OK) {
+        if (sb_case_open(&cd, NULL, algo, 0, &p, img, &err) != SB_OK) {
             CHECKF(0, "%s %s: %s", algos[a], what, err.msg);
             continue;
         }

@@ -147,7 +147,7 @@ static void check_cpu_variants(const sb_image *img, const sb_kmeans_params *p, c
 {
     sb_case_data cd;
     sb_error err = { SB_OK, "" };
-    if (sb_case_open(&cd, sb_algo_find("kmeans"), 0, p, img, &err) != SB_OK) {
+    if (sb_case_open(&cd, NULL, sb_algo_find("kmeans"), 0, p, img, &err) != SB_OK) {
         CHECKF(0, "%s: %s", what, err.msg);
         return;
     }

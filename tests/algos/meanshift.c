@@ -396,7 +396,7 @@ static void test_cpu_variants(void)
             sb_error err;
             char what[64];
             snprintf(what, sizeof what, "%dx%d", sizes[s][0], sizes[s][1]);
-            CHECKF(sb_case_open(&cd, algo, 0, &p, &img, &err) == SB_OK, "%s %s: %s", algos[a], what, err.msg);
+            CHECKF(sb_case_open(&cd, NULL, algo, 0, &p, &img, &err) == SB_OK, "%s %s: %s", algos[a], what, err.msg);
             if (cd.reference)
                 test_check_cpu_variants(&cd.c, what);
             sb_case_close(&cd);

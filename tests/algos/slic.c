@@ -222,7 +222,7 @@ static void check_cpu_variants(const sb_image *img, const sb_slic_params *p, con
 {
     sb_case_data cd;
     sb_error err = { SB_OK, "" };
-    if (sb_case_open(&cd, sb_algo_find("slic"), 0, p, img, &err) != SB_OK) {
+    if (sb_case_open(&cd, NULL, sb_algo_find("slic"), 0, p, img, &err) != SB_OK) {
         CHECKF(0, "%s: %s", what, err.msg);
         return;
     }

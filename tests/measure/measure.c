@@ -31,7 +31,7 @@ static void test_measure_protocol(void)
     test_random_grey(&img, 150, 90, 4);
     sb_case_data cd;
     sb_error err;
-    CHECKF(sb_case_open(&cd, algo, 1, NULL, &img, &err) == SB_OK, "%s", err.msg);
+    CHECKF(sb_case_open(&cd, NULL, algo, 1, NULL, &img, &err) == SB_OK, "%s", err.msg);
     sb_timing_opts o;
     sb_timing_defaults(&o);
     o.budget_ms = 30;
@@ -563,7 +563,7 @@ static void test_colour_cases(void)
     test_random_grey(&grey, 23, 9, 78);
     sb_case_data cd;
     sb_error err = { SB_OK, "" };
-    sb_status st = sb_case_open(&cd, integral, 0, NULL, &rgb, &err);
+    sb_status st = sb_case_open(&cd, NULL, integral, 0, NULL, &rgb, &err);
     CHECKF(st == SB_OK, "%s", err.msg);
     if (!st) {
         int bad = 0;
@@ -580,7 +580,7 @@ static void test_colour_cases(void)
         CHECK(sb_case_input(&cd.c, &cpu) == cd.c.input && sb_case_input(&cd.c, &colour_in) == cd.c.colour);
         sb_case_close(&cd);
     }
-    st = sb_case_open(&cd, integral, 0, NULL, &grey, &err);
+    st = sb_case_open(&cd, NULL, integral, 0, NULL, &grey, &err);
     CHECKF(st == SB_OK, "%s", err.msg);
     if (!st) {
         int bad = 0;
@@ -593,7 +593,7 @@ static void test_colour_cases(void)
         CHECKF(bad == 0, "%d pixels of a grey image differ", bad);
         sb_case_close(&cd);
     }
-    st = sb_case_open(&cd, sb_algo_find("kmeans"), 0, NULL, &rgb, &err);
+    st = sb_case_open(&cd, NULL, sb_algo_find("kmeans"), 0, NULL, &rgb, &err);
     CHECKF(st == SB_OK && cd.c.colour == NULL, "k-means keeps no second image: %s", err.msg);
     if (!st)
         sb_case_close(&cd);
@@ -625,11 +625,12 @@ static void test_pipeline_steps(void)
     test_patchy_rgb(&rgb, 61, 37, 5);
     sb_error err;
     sb_case_data flood, merge;
-    long before = sb_case_steps_run();
-    CHECKF(sb_case_open(&flood, sb_algo_find("meanshift-flood"), 0, NULL, &rgb, &err) == SB_OK, "%s", err.msg);
-    CHECK(sb_case_steps_run() == before + 2);             /* the filter, and the flood's own reference */
-    CHECKF(sb_case_open(&merge, sb_algo_find("meanshift-merge"), 0, NULL, &rgb, &err) == SB_OK, "%s", err.msg);
-    CHECK(sb_case_steps_run() == before + 2);             /* both kept */
+    sb_case_memo *memo = sb_case_memo_new();      /* shared by the cases below, as bench's run shares one */
+    long before = sb_case_memo_steps_run(memo);
+    CHECKF(sb_case_open(&flood, memo, sb_algo_find("meanshift-flood"), 0, NULL, &rgb, &err) == SB_OK, "%s", err.msg);
+    CHECK(sb_case_memo_steps_run(memo) == before + 2);             /* the filter, and the flood's own reference */
+    CHECKF(sb_case_open(&merge, memo, sb_algo_find("meanshift-merge"), 0, NULL, &rgb, &err) == SB_OK, "%s", err.msg);
+    CHECK(sb_case_memo_steps_run(memo) == before + 2);             /* both kept */
 
     sb_ms_params p;
     sb_algo_find("meanshift-filter")->params_default(&p, 0);
@@ -649,16 +650,16 @@ static void test_pipeline_steps(void)
     sb_image other;
     test_patchy_rgb(&other, 45, 29, 6);
     sb_case_data filter;
-    before = sb_case_steps_run();
-    CHECKF(sb_case_open(&filter, sb_algo_find("meanshift-filter"), 0, NULL, &other, &err) == SB_OK, "%s", err.msg);
-    CHECK(sb_case_steps_run() == before + 1 && filter.c.ref_times.run_ms > 0);   /* timed: the serial row's sample */
+    before = sb_case_memo_steps_run(memo);
+    CHECKF(sb_case_open(&filter, memo, sb_algo_find("meanshift-filter"), 0, NULL, &other, &err) == SB_OK, "%s", err.msg);
+    CHECK(sb_case_memo_steps_run(memo) == before + 1 && filter.c.ref_times.run_ms > 0);   /* timed: the serial row's sample */
     sb_case_close(&filter);
-    CHECKF(sb_case_open(&filter, sb_algo_find("meanshift-filter"), 1, NULL, &other, &err) == SB_OK, "%s", err.msg);
-    CHECK(sb_case_steps_run() == before + 1);             /* r8: no pipeline starts from it, not kept */
+    CHECKF(sb_case_open(&filter, memo, sb_algo_find("meanshift-filter"), 1, NULL, &other, &err) == SB_OK, "%s", err.msg);
+    CHECK(sb_case_memo_steps_run(memo) == before + 1);             /* r8: no pipeline starts from it, not kept */
     sb_case_close(&filter);
-    CHECKF(sb_case_open(&flood, sb_algo_find("meanshift-flood"), 0, NULL, &other, &err) == SB_OK, "%s", err.msg);
-    CHECKF(sb_case_steps_run() == before + 2, "%ld runs after the filter's case, want 1 (the flood)",
-           sb_case_steps_run() - before - 1);
+    CHECKF(sb_case_open(&flood, memo, sb_algo_find("meanshift-flood"), 0, NULL, &other, &err) == SB_OK, "%s", err.msg);
+    CHECKF(sb_case_memo_steps_run(memo) == before + 2, "%ld runs after the filter's case, want 1 (the flood)",
+           sb_case_memo_steps_run(memo) - before - 1);
     sb_case_close(&flood);
     sb_image_free(&other);
 
@@ -668,10 +669,17 @@ static void test_pipeline_steps(void)
     graph->params_default(&gp, 0);
     gp.rect[0] = 10, gp.rect[1] = 5, gp.rect[2] = 30, gp.rect[3] = 20;
     sb_case_data g;
-    CHECKF(sb_case_open(&g, graph, 0, &gp, &rgb, &err) == SB_OK, "%s", err.msg);
+    CHECKF(sb_case_open(&g, NULL, graph, 0, &gp, &rgb, &err) == SB_OK, "%s", err.msg);
     const sb_gc_gmm_out *mix = ((const sb_grabcut_params *)g.params)->upstream;
     CHECK(g.steps == 2 && mix && mix->width == 61 && g.input.channels == 3);
     sb_case_close(&g);
+    /* a case opened with no memo runs its steps for itself alone, and frees them with it */
+    long shared = sb_case_memo_steps_run(memo);
+    CHECKF(sb_case_open(&flood, NULL, sb_algo_find("meanshift-flood"), 0, NULL, &rgb, &err) == SB_OK, "%s", err.msg);
+    CHECK(flood.own_memo && flood.memo != memo && sb_case_memo_steps_run(flood.memo) == 2 &&
+          sb_case_memo_steps_run(memo) == shared);
+    sb_case_close(&flood);
+    sb_case_memo_free(memo);
     sb_image_free(&rgb);
 }
 

@@ -31,7 +31,7 @@ static int open_frames(sb_case_data *cd, const sb_case **frames, int n, const ch
         else
             test_patchy_rgb(&img, w, h, 500 + (unsigned)i);
         sb_error err = { SB_OK, "" };
-        sb_status st = sb_case_open(&cd[i], algo, algo->stream_stage, NULL, &img, &err);
+        sb_status st = sb_case_open(&cd[i], NULL, algo, algo->stream_stage, NULL, &img, &err);
         sb_image_free(&img);
         CHECKF(st == SB_OK, "%s", err.msg);
         if (st) {

@@ -71,7 +71,7 @@ static void test_opened_in_order_once(void)
             /* the reference is the one a case opened here makes */
             sb_case_data mine;
             sb_error err;
-            CHECKF(sb_case_open(&mine, algo, 0, NULL, &images[k], &err) == SB_OK, "%s", err.msg);
+            CHECKF(sb_case_open(&mine, NULL, algo, 0, NULL, &images[k], &err) == SB_OK, "%s", err.msg);
             const sb_integral_out *want = mine.c.reference, *got = c->cd.c.reference;
             CHECK(memcmp(want->sum, got->sum, (size_t)want->width * want->height * sizeof *want->sum) == 0);
             sb_case_close(&mine);
@@ -128,8 +128,9 @@ static void test_pipeline_steps_two_openers(void)
     bench_run r = { 0 };
     r.o = &o;
     r.pipe = run_pipeline_for(&o);
+    r.memo = sb_case_memo_new();
     case_opener op;
-    long runs = sb_case_steps_run();
+    long runs = sb_case_memo_steps_run(r.memo);
     run_cases_begin(&op, &r, sb_algo_find("meanshift-flood"), cases, CASES, 3);
     for (int k = 0; k < CASES; k++) {
         run_case *c = run_case_ready(&r, &op, k);
@@ -137,14 +138,17 @@ static void test_pipeline_steps_two_openers(void)
     }
     run_cases_end(&r, &op);
     /* the filter of each image, then the flood's own reference (merge starts from it) */
-    CHECKF(sb_case_steps_run() - runs == 2 * CASES, "%ld memo runs", sb_case_steps_run() - runs);
+    CHECKF(sb_case_memo_steps_run(r.memo) - runs == 2 * CASES, "%ld memo runs",
+           sb_case_memo_steps_run(r.memo) - runs);
     free_cases(cases, images);
+    sb_case_memo_free(r.memo);
 }
 
 /* Two threads opening cases of the step a pipeline starts from (mean-
  * shift's filter at the flood's radius) at the same moment. */
 typedef struct memo_opener {
     pthread_barrier_t *start;
+    sb_case_memo *memo;           /* the two share it */
     int stage;
     const sb_image *img;
     sb_case_data cd;
@@ -156,7 +160,7 @@ static void *open_after_barrier(void *arg)
     memo_opener *m = arg;
     sb_error err;
     pthread_barrier_wait(m->start);
-    m->st = sb_case_open(&m->cd, sb_algo_find("meanshift-filter"), m->stage, NULL, m->img, &err);
+    m->st = sb_case_open(&m->cd, m->memo, sb_algo_find("meanshift-filter"), m->stage, NULL, m->img, &err);
     return NULL;
 }
 
@@ -168,19 +172,20 @@ static int open_two_at_once(int stage, const sb_image *a, const sb_image *b, lon
     pthread_barrier_init(&start, NULL, 2);
     memo_opener m[2];
     memset(m, 0, sizeof m);
+    sb_case_memo *memo = sb_case_memo_new();
     for (int i = 0; i < 2; i++) {
+        m[i].memo = memo;
         m[i].start = &start;
         m[i].stage = stage;
         m[i].img = i ? b : a;
     }
     pthread_t t[2];
-    long before = sb_case_steps_run();
     for (int i = 0; i < 2; i++)
         CHECK(pthread_create(&t[i], NULL, open_after_barrier, &m[i]) == 0);
     for (int i = 0; i < 2; i++)
         pthread_join(t[i], NULL);
     pthread_barrier_destroy(&start);
-    *runs = sb_case_steps_run() - before;
+    *runs = sb_case_memo_steps_run(memo);
     const sb_run_times *x = &m[0].cd.c.ref_times, *y = &m[1].cd.c.ref_times;
     int overlapped = x->began_ms < y->began_ms + y->run_ms && y->began_ms < x->began_ms + x->run_ms;
     for (int i = 0; i < 2; i++) {
@@ -189,6 +194,7 @@ static int open_two_at_once(int stage, const sb_image *a, const sb_image *b, lon
         if (m[i].st == SB_OK)
             sb_case_close(&m[i].cd);
     }
+    sb_case_memo_free(memo);
     return overlapped;
 }
 
