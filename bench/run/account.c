@@ -33,6 +33,19 @@ void run_note_failure(bench_run *r, const char *row, const char *metric)
     r->failures++;
 }
 
+void run_spend(bench_run *r, run_spent_kind kind, double ms)
+{
+    double *to[] = { [RUN_SPENT_REFERENCES] = &r->spent.references,
+                     [RUN_SPENT_REFERENCES_BESIDE] = &r->spent.references_beside,
+                     [RUN_SPENT_PICTURES] = &r->spent.pictures,
+                     [RUN_SPENT_CENSUS] = &r->spent.census,
+                     [RUN_SPENT_REPEAT] = &r->spent.repeat,
+                     [RUN_SPENT_STREAMS] = &r->spent.streams };
+    *to[kind] += ms;
+}
+
+double run_spent_references(const bench_run *r) { return r->spent.references; }
+
 void run_note_error(bench_run *r) { r->errors++; }
 void run_note_noisy(bench_run *r) { r->noisy++; }
 void run_note_left_out(bench_run *r, int rows) { r->host_left_out += rows; }

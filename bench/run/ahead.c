@@ -89,7 +89,7 @@ run_case *run_case_ready(bench_run *r, case_opener *op, int k)
     run_case *c = &op->cases[k];
     if (op->nthreads == 0) {
         open_case(op, c);
-        r->spent.references += c->open_ms;
+        run_spend(r, RUN_SPENT_REFERENCES, c->open_ms);
         return c;
     }
     double t0 = sb_clock_ms();
@@ -99,7 +99,7 @@ run_case *run_case_ready(bench_run *r, case_opener *op, int k)
     pthread_mutex_unlock(&op->lock);
     double waited = sb_clock_ms() - t0;
     op->waited_ms += waited;
-    r->spent.references += waited;
+    run_spend(r, RUN_SPENT_REFERENCES, waited);
     return c;
 }
 
@@ -112,7 +112,7 @@ void run_cases_end(bench_run *r, case_opener *op)
         pthread_join(op->thread[i], NULL);
     /* what the caller did not wait for ran beside its rows */
     if (op->nthreads && op->busy_ms > op->waited_ms)
-        r->spent.references_beside += op->busy_ms - op->waited_ms;
+        run_spend(r, RUN_SPENT_REFERENCES_BESIDE, op->busy_ms - op->waited_ms);
     pthread_cond_destroy(&op->ready);
     pthread_mutex_destroy(&op->loading);
     pthread_mutex_destroy(&op->lock);

@@ -143,7 +143,7 @@ static sb_status second_pass(bench_run *r, const sb_algo *algo, run_case *k, sb_
     run_limit_host_rows(r, algo, k->stage, k->im, c->ref_times.run_ms, rows, k->plan, &k->nplan);
     double t0 = sb_clock_ms();
     sb_status st = run_case_pictures_record(r, algo, k, err);
-    r->spent.pictures += sb_clock_ms() - t0;
+    run_spend(r, RUN_SPENT_PICTURES, sb_clock_ms() - t0);
     /* host rows in interleaved rounds (rounds.c), then the rest one by one */
     planned_row host[RUN_MAX_CASE_ROWS];
     int nhost = 0;
@@ -198,8 +198,8 @@ static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end,
             sb_image_free(&images[i]);
     free(cases);
     free(images);
-    if (!st && r->have_gallery)
-        st = sb_gallery_index_write(&r->gallery, err);
+    if (!st)
+        st = run_gallery_write(r, err);
     return st;
 }
 

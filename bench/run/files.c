@@ -3,6 +3,9 @@
  * by --resume, started afresh otherwise) and --json's <algo>.json. */
 #include "run/state.h"
 
+#include "base/args.h"
+#include "base/patterns.h"
+
 
 #include "segbench/clock.h"
 
@@ -17,6 +20,43 @@ sb_status run_write_env(bench_run *r, sb_error *err)
     r->env.run_seconds = r->seconds_before + (sb_clock_ms() - r->begun_ms) / 1000.0;
     sb_status st = sb_path(path, err, "%s/env.json", r->results_dir);
     return st ? st : sb_env_write_json(&r->env, path, err);
+}
+
+/* The machine and build this run is on (env.json's first part) and the
+ * options that shape its timings. */
+void run_record_machine(bench_run *r)
+{
+    const sb_bench_opts *o = r->o;
+    sb_env_collect(&r->env, 0, o->threads, o->nthreads);
+    snprintf(r->env.set, sizeof r->env.set, "%s", r->ds.name);
+    r->env.l2_flush = o->timing.flush_l2;
+    run_timing_options(o, r->ds.name, r->env.run_options, sizeof r->env.run_options);
+}
+
+/* Its bandwidth ceilings, once the results folder is the run's. */
+void run_record_ceilings(bench_run *r)
+{
+    sb_env_measure(&r->env, r->o->threads, r->o->nthreads);
+}
+
+/* Who the run is: a new run id, or the resumed run's id and algorithms. */
+void run_record_identity(bench_run *r, const char *run_id, const char *algos)
+{
+    snprintf(r->env.run_id, sizeof r->env.run_id, "%s", run_id);
+    if (algos)
+        snprintf(r->env.run_algos, sizeof r->env.run_algos, "%s", algos);
+}
+
+/* The algorithms with rows in this invocation, added to run_algos. */
+void run_record_algos(bench_run *r)
+{
+    for (int i = 0; i < sb_algo_count(); i++) {
+        const char *name = sb_algo_at(i)->name;
+        if (!sb_pattern_match(r->o->algos, name) || sb_in_list(r->env.run_algos[0] ? r->env.run_algos : "", name))
+            continue;
+        size_t n = strlen(r->env.run_algos);
+        snprintf(r->env.run_algos + n, sizeof r->env.run_algos - n, "%s%s", n ? "," : "", name);
+    }
 }
 
 /* The run record's changes (env.json's run part), each rewriting it. */
@@ -102,8 +142,8 @@ sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
             fprintf(stderr, "%s: %d row(s) without all their samples and %d sample line(s) of no row dropped; "
                             "they are measured again\n", algo->name, fixed.rows_dropped, fixed.lines_dropped);
     }
-    if (!keep && r->have_gallery)
-        sb_gallery_index_drop_algo(&r->gallery, algo->name);
+    if (!keep)
+        run_gallery_drop(r, algo->name);
     return sb_reporters_begin(&r->out, algo, keep, err);
 }
 

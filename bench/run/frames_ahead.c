@@ -95,9 +95,9 @@ void run_frames_ahead_join(bench_run *r)
     pthread_join(a->thread, NULL);
     a->running = 0;
     double waited = sb_clock_ms() - t0;
-    r->spent.references += waited;
+    run_spend(r, RUN_SPENT_REFERENCES, waited);
     if (a->busy_ms > waited)
-        r->spent.references_beside += a->busy_ms - waited;
+        run_spend(r, RUN_SPENT_REFERENCES_BESIDE, a->busy_ms - waited);
 }
 
 int run_frames_ahead_take(bench_run *r, const sb_sequence *seq, sb_frames *fr, sb_status *st, sb_error *err)

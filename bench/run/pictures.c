@@ -8,7 +8,9 @@
 #include "run/state.h"
 
 #include "algos/quality.h"
+#include "base/files.h"
 
+#include "segbench/atomic_file.h"
 #include "segbench/image_io.h"
 
 #include <stdlib.h>
@@ -102,4 +104,38 @@ sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *
     sb_quality_report qr = { .algo = algo, .stage = algo->stages[k->stage], .image = k->im->name,
                              .width = in->width, .height = in->height, .quality = &k->quality };
     return sb_reporters_quality(&r->out, &qr, err);
+}
+
+/* ---- the gallery's index: opened as the run is announced, an
+ * algorithm's lines dropped as it starts afresh, written after each
+ * batch, closed at the end; this file alone touches it ---- */
+
+sb_status run_gallery_open(bench_run *r, sb_error *err)
+{
+    char gallery_dir[SB_PATH_MAX], path[SB_PATH_MAX];
+    sb_status st;
+    if ((st = sb_path(gallery_dir, err, "%s/gallery", r->results_dir)) ||
+        (st = sb_path(path, err, "%s/index.tsv", gallery_dir)) || (st = sb_mkdirs(gallery_dir, err)) ||
+        (st = sb_gallery_index_open(&r->gallery, path, err)))
+        return st;
+    r->have_gallery = 1;
+    return SB_OK;
+}
+
+void run_gallery_drop(bench_run *r, const char *algo)
+{
+    if (r->have_gallery)
+        sb_gallery_index_drop_algo(&r->gallery, algo);
+}
+
+sb_status run_gallery_write(bench_run *r, sb_error *err)
+{
+    return r->have_gallery ? sb_gallery_index_write(&r->gallery, err) : SB_OK;
+}
+
+void run_gallery_close(bench_run *r)
+{
+    if (r->have_gallery)
+        sb_gallery_index_close(&r->gallery);
+    r->have_gallery = 0;
 }

@@ -265,7 +265,7 @@ sb_status run_repeat(bench_run *r, sb_error *err)
              "(the summary image's rows, measured again at the end of the run in %.0f s%s; repeat.csv)",
              kinds, seconds, left);
     run_record_repeatability(r, line, (const int[2]){ t.cpu_within, t.cpu }, (const int[2]){ t.gpu_within, t.gpu });
-    r->spent.repeat += seconds * 1000.0;
+    run_spend(r, RUN_SPENT_REPEAT, seconds * 1000.0);
     fprintf(stderr, "repeatability on this machine: %s\n", line);
     return SB_OK;
 }

@@ -154,7 +154,7 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
         sb_error cerr = { SB_OK, "" };
         double t0 = sb_clock_ms();
         sb_status cs = m.census_n >= 0 ? SB_OK : run_census_take(c, v, p->threads, stream, m.census, &m.census_n, &cerr);
-        r->spent.census += sb_clock_ms() - t0;
+        run_spend(r, RUN_SPENT_CENSUS, sb_clock_ms() - t0);
         if (cs == SB_ERR_UNAVAILABLE) {
             run_progress_clear(r);
             fprintf(stderr, "note: %s; no kernel census in this run\n", cerr.msg);

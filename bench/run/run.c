@@ -24,18 +24,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Add the algorithms with rows in this invocation to env->run_algos. */
-static void note_algos(bench_run *r)
-{
-    for (int i = 0; i < sb_algo_count(); i++) {
-        const char *name = sb_algo_at(i)->name;
-        if (!sb_pattern_match(r->o->algos, name) || sb_in_list(r->env.run_algos[0] ? r->env.run_algos : "", name))
-            continue;
-        size_t n = strlen(r->env.run_algos);
-        snprintf(r->env.run_algos + n, sizeof r->env.run_algos - n, "%s%s", n ? "," : "", name);
-    }
-}
-
 /* The run's images and this machine's fingerprint; the commit each row
  * will carry and the options that shape its timings. */
 static sb_status run_begin(bench_run *r, sb_error *err)
@@ -44,9 +32,7 @@ static sb_status run_begin(bench_run *r, sb_error *err)
     sb_status st = sb_image_choice_load(&o->images, "default", &r->ds, err);
     if (st)
         return st;
-    sb_env_collect(&r->env, 0, o->threads, o->nthreads);
-    snprintf(r->env.set, sizeof r->env.set, "%s", r->ds.name);
-    r->env.l2_flush = o->timing.flush_l2;
+    run_record_machine(r);
     sb_placement_enable(o->pin);
     /* each CPU's best speed in each team of the thread counts, the bound
      * its rows are held to (host_noise.h) */
@@ -59,7 +45,6 @@ static sb_status run_begin(bench_run *r, sb_error *err)
     r->timing = o->timing;
     snprintf(r->timing.gpu_uuid, sizeof r->timing.gpu_uuid, "%s", r->env.device.uuid);
     snprintf(r->row_commit, sizeof r->row_commit, "%s%s", r->env.commit, r->env.dirty == 1 ? "-dirty" : "");
-    run_timing_options(o, r->ds.name, r->env.run_options, sizeof r->env.run_options);
     return SB_OK;
 }
 
@@ -69,15 +54,10 @@ static sb_status run_begin(bench_run *r, sb_error *err)
 static sb_status run_announce(bench_run *r, int present, sb_error *err)
 {
     const sb_bench_opts *o = r->o;
-    char gallery_dir[SB_PATH_MAX], path[SB_PATH_MAX];
     sb_status st;
-    if ((st = sb_path(gallery_dir, err, "%s/gallery", r->results_dir)) ||
-        (st = sb_path(path, err, "%s/index.tsv", gallery_dir)) || (st = sb_mkdirs(gallery_dir, err)) ||
-        (st = sb_catalogue_write(r->results_dir, o->algos, err)) ||
-        (st = sb_gallery_index_open(&r->gallery, path, err)))
+    if ((st = sb_catalogue_write(r->results_dir, o->algos, err)) || (st = run_gallery_open(r, err)))
         return st;
-    r->have_gallery = 1;
-    note_algos(r);
+    run_record_algos(r);
     if ((st = run_record_planned(r, present, err)))
         return st;
     fprintf(stderr, "machine %s; dataset %s (%d images); run %s: %d rows to measure%s; results to %s/\n",
@@ -133,8 +113,7 @@ static sb_status run_finish(bench_run *r, sb_error *err)
  * FAIL rows included. */
 static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
 {
-    if (r->have_gallery)
-        sb_gallery_index_close(&r->gallery);
+    run_gallery_close(r);
     run_close_logs(r, NULL, 0, NULL);           /* a run stopped in an algorithm: its outputs closed */
     sb_device_stream_destroy(r->stream);
     sb_dataset_free(&r->ds);
@@ -292,7 +271,7 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     r->pipe = run_pipeline_for(o);
     r->tty = isatty(2);
     r->begun_ms = sb_clock_ms();
-    r->lock.fd = -1;                         /* no lock held (start.c takes it) */
+    run_hold_no_folder(r);                   /* start.c takes the folder's lock */
     r->memo = sb_case_memo_new();
     sb_status st = r->memo ? bench_run_all(r, err) : sb_fail(err, SB_ERR_NOMEM, "out of memory");
     sb_case_memo_free(r->memo);              /* after every case: run_close closed them */

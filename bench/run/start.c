@@ -114,10 +114,11 @@ static sb_status start_run(bench_run *r, sb_error *err)
     if (bad)
         return bad;
     if (!r->o->resume) {
-        char stamp[32];
+        char stamp[32], id[48];
         time_t now = time(NULL);
         strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime(&now));
-        snprintf(r->env.run_id, sizeof r->env.run_id, "%s-%04x", stamp, (unsigned)(getpid() ^ (unsigned)now) & 0xffff);
+        snprintf(id, sizeof id, "%s-%04x", stamp, (unsigned)(getpid() ^ (unsigned)now) & 0xffff);
+        run_record_identity(r, id, NULL);
         return SB_OK;
     }
     sb_run_info old;
@@ -141,13 +142,12 @@ static sb_status start_run(bench_run *r, sb_error *err)
                      r->env.run_options);
     if (st)
         return st;
-    snprintf(r->env.run_id, sizeof r->env.run_id, "%s", old.run_id);
+    run_record_identity(r, old.run_id, strcmp(old.algos, "?") ? old.algos : "");
     char text_seconds[32];
     char *env_text = sb_read_text(path);
     sb_json_get(env_text, "run_seconds", text_seconds, sizeof text_seconds);
     free(env_text);
     r->seconds_before = strcmp(text_seconds, "?") ? atof(text_seconds) : 0.0;
-    snprintf(r->env.run_algos, sizeof r->env.run_algos, "%s", strcmp(old.algos, "?") ? old.algos : "");
     fprintf(stderr, "resuming run %s (%s of %s rows measured before)\n", old.run_id, old.measured, old.planned);
     return SB_OK;
 }
@@ -181,8 +181,13 @@ sb_status run_start(bench_run *r, sb_error *err)
         fprintf(stderr, "removed %d temporary file(s) left by an earlier run that was killed\n", swept);
     /* the ceilings, once the folder is this run's */
     fprintf(stderr, "measuring bandwidth ceilings (device copy, host memcpy per thread count)...\n");
-    sb_env_measure(&r->env, o->threads, o->nthreads);
+    run_record_ceilings(r);
     return SB_OK;
+}
+
+void run_hold_no_folder(bench_run *r)
+{
+    r->lock.fd = -1;
 }
 
 void run_release_folder(bench_run *r)

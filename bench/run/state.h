@@ -104,7 +104,9 @@ typedef struct bench_run {
 /* start.c: the results folder (a published one spared), its lock, the
  * run id or the run resumed, leftovers swept, the bandwidth ceilings. */
 sb_status run_start(bench_run *r, sb_error *err);
-/* The results folder's lock let go (the run's end). */
+/* The results folder's lock: none held yet (a run's state begins so), or
+ * let go (the run's end). */
+void run_hold_no_folder(bench_run *r);
 void run_release_folder(bench_run *r);
 /* The options that shape every timing; a resumed run must share them. */
 void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size_t size);
@@ -211,9 +213,14 @@ sb_status run_host_rows(bench_run *r, sb_rows *rows, const sb_dataset_image *im,
 sb_status run_write_env(bench_run *r, sb_error *err);
 int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows);
 sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err);
-/* The run record (env.json's run part) is written here alone: the rows
- * planned (present: measured before), a row measured, the repeatability
- * line, the run finished (its time account into line). */
+/* env.json is written here alone: the machine and its ceilings, who the
+ * run is and its algorithms, the rows planned (present: measured before),
+ * a row measured, the repeatability line, the run finished (its time
+ * account into line). */
+void run_record_machine(bench_run *r);
+void run_record_ceilings(bench_run *r);
+void run_record_identity(bench_run *r, const char *run_id, const char *algos);
+void run_record_algos(bench_run *r);
 sb_status run_record_planned(bench_run *r, int present, sb_error *err);
 sb_status run_record_row(bench_run *r, sb_error *err);
 void run_record_repeatability(bench_run *r, const char *line, const int cpu[2], const int gpu[2]);
@@ -227,6 +234,12 @@ sb_status run_close_logs(bench_run *r, const sb_algo *algo, int finished, sb_err
  * the cases' order, the gallery's index lines and the quality's row. */
 void run_case_pictures(const bench_run *r, const sb_algo *algo, run_case *k);
 sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *k, sb_error *err);
+/* The gallery's index, pictures.c's alone: opened, an algorithm's lines
+ * dropped (a fresh start), written, closed. */
+sb_status run_gallery_open(bench_run *r, sb_error *err);
+void run_gallery_drop(bench_run *r, const char *algo);
+sb_status run_gallery_write(bench_run *r, sb_error *err);
+void run_gallery_close(bench_run *r);
 
 /* streams.c: the algorithm's stream rows, into <algo>.stream.csv.
  * run_streams_ahead: the scenes whose frames' references will time no
@@ -261,6 +274,17 @@ void run_note_noisy(bench_run *r);
 void run_note_left_out(bench_run *r, int rows);
 void run_account_row(bench_run *r, const sb_variant *v, int threads, const sb_measurement *m);
 void run_account_text(const bench_run *r, char *line, size_t line_size, char *json, size_t json_size);
+/* Time spent on the run's other work, counted here alone (ms). */
+typedef enum run_spent_kind {
+    RUN_SPENT_REFERENCES,         /* the serial references and pipeline inputs, waited for */
+    RUN_SPENT_REFERENCES_BESIDE,  /* made beside the GPU rows (--ahead): no wall time */
+    RUN_SPENT_PICTURES,
+    RUN_SPENT_CENSUS,
+    RUN_SPENT_REPEAT,
+    RUN_SPENT_STREAMS
+} run_spent_kind;
+void run_spend(bench_run *r, run_spent_kind kind, double ms);
+double run_spent_references(const bench_run *r);
 /* An algorithm's share, once it is done: ms of its cases and of its stream rows. */
 void run_account_algo(bench_run *r, const char *algo, double rows_ms, double streams_ms);
 

@@ -218,7 +218,7 @@ static sb_status stream_scene(bench_run *r, const sb_algo *algo, int stage, cons
     free(params);
     if (st)
         return st;
-    r->spent.references += sb_clock_ms() - t0;
+    run_spend(r, RUN_SPENT_REFERENCES, sb_clock_ms() - t0);
     const sb_energy *idle = sb_energy_idle();
     for (int i = 0; i < nplan && !st; i++) {
         sb_stream_opts o;
@@ -313,7 +313,7 @@ sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err)
         scenes += takes_scene(r, algo, stage, &r->ds.sequences[i]);
     if (nplan == 0 || scenes == 0)
         return SB_OK;
-    double t0 = sb_clock_ms(), refs_before = r->spent.references;
+    double t0 = sb_clock_ms(), refs_before = run_spent_references(r);
     int nrows = 0;
     sb_status st = SB_OK;
     for (int i = 0; i < r->ds.nsequences && !st; i++)
@@ -326,6 +326,6 @@ sb_status run_streams(bench_run *r, const sb_algo *algo, sb_error *err)
         *err = end_err;
     }
     /* the frames' references are counted with the others, not twice */
-    r->spent.streams += sb_clock_ms() - t0 - (r->spent.references - refs_before);
+    run_spend(r, RUN_SPENT_STREAMS, sb_clock_ms() - t0 - (run_spent_references(r) - refs_before));
     return st;
 }
