@@ -9,10 +9,10 @@ Every CSV of the two sets (and the gallery's index) is compared row by
 row on the columns a run does not time: the row's key, size, bytes,
 agreement and its metric, code identity (the samples files: the key of
 each sample line).  Times, dates, run ids, commits and noise flags are
-left out.  Prints one line a file and exits 1 when any differs.  What a
-timing can still move: a serial reference slow enough to be its own row
-says how many samples it took, and repeat.csv holds the rows its share of
-the run's time could re-measure, with their verdicts.
+left out, and so is the serial reference's own verdict (whether its runs
+were slow enough to be its samples is timing's to decide).  Prints one
+line a file and exits 1 when any differs.  What a timing can still move:
+repeat.csv holds the rows its share of the run's time could re-measure.
 """
 import csv
 import glob
@@ -37,7 +37,15 @@ def rows(path):
     header = table[0]
     keep = [i for i, h in enumerate(header)
             if (h in SAMPLE_KEY if path.endswith(".samples.csv") else h not in TIMED)]
-    return header, sorted(tuple(r[i] for i in keep if i < len(r)) for r in table[1:])
+    # the serial reference's own row: whether its runs were slow enough to
+    # be its samples ("reference", "slow row, N samples") or it was checked
+    # like any row ("exact") is timing's to decide
+    variant = header.index("variant") if "variant" in header else -1
+    verdict = {header.index(h) for h in ("agreement", "agreement_metric") if h in header}
+    def cells(r):
+        ref = variant >= 0 and variant < len(r) and r[variant] == "cpu"
+        return tuple("" if ref and i in verdict else r[i] for i in keep if i < len(r))
+    return header, sorted(cells(r) for r in table[1:])
 
 
 def main(before, after):

@@ -5,6 +5,8 @@
  * algorithm's beginning and end, to a set of reporters, and formats
  * nothing itself.  A reporter is three calls and its own state:
  *
+ *   record.c    env.json: the machine and the run, rewritten as its record changes
+ *   catalogue.c variants.tsv: the variants the set is measured with
  *   console.c   the row's line on stdout (measured, checked only, or
  *               skipped) and its noise warnings on stderr
  *   samples.c   <algo>.samples.csv: every raw sample of the row
@@ -29,6 +31,7 @@
 #include "variants/algo.h"
 #include "io/rows.h"
 #include "io/stream_rows.h"
+#include "machine/env.h"
 
 #include "segbench/device.h"
 #include "segbench/error.h"
@@ -80,6 +83,10 @@ typedef struct sb_repeat_report {
 typedef struct sb_reporter sb_reporter;
 struct sb_reporter {
     const char *name;
+    /* The run: begun (algos: the patterns it measures), and its record
+     * (env.json's machine and run) each time it changes. */
+    sb_status (*run_begin)(sb_reporter *self, const char *dir, const char *algos, sb_error *err);
+    sb_status (*record)(sb_reporter *self, const char *dir, const sb_env *env, sb_error *err);
     /* The algorithm's outputs opened; keep: a resumed run appends to what
      * this run already wrote.  NULL: nothing to open. */
     sb_status (*begin)(sb_reporter *self, const char *dir, const sb_algo *algo, int keep, sb_error *err);

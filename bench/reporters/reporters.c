@@ -26,21 +26,25 @@ void sb_reporters_init(sb_reporters *rs, const sb_reporters_config *cfg, const c
     if (cfg->files) {
         sb_streams_reporter(&rs->list[rs->n++], &rs->streams);
         sb_repeat_reporter(&rs->list[rs->n++], &rs->repeat);
+        sb_record_reporter(&rs->list[rs->n++]);
+        sb_catalogue_reporter(&rs->list[rs->n++]);
     }
 }
 
 /* What the set hands its reporters, one call of reporter.h each. */
-typedef enum event { EV_BEGIN, EV_ROW, EV_QUALITY, EV_END, EV_STREAM_ROW, EV_STREAMS_END, EV_REPEAT_BEGIN,
-                     EV_REPEAT_ROW, EV_REPEAT_END } event;
+typedef enum event { EV_RUN_BEGIN, EV_RECORD, EV_BEGIN, EV_ROW, EV_QUALITY, EV_END, EV_STREAM_ROW, EV_STREAMS_END,
+                     EV_REPEAT_BEGIN, EV_REPEAT_ROW, EV_REPEAT_END } event;
 typedef struct event_arg {
     const sb_algo *algo;
     int flag;                     /* begin: keep; the ends: finished */
-    const void *item;             /* the row, quality, stream row, repeat row; repeat_begin: the kept text */
+    const void *item;             /* the row, quality, stream row, repeat row, env; the kept text, the algos */
 } event_arg;
 
 static sb_status call(sb_reporter *rep, const char *dir, event e, const event_arg *a, sb_error *err)
 {
     switch (e) {
+    case EV_RUN_BEGIN: return rep->run_begin ? rep->run_begin(rep, dir, a->item, err) : SB_OK;
+    case EV_RECORD: return rep->record ? rep->record(rep, dir, a->item, err) : SB_OK;
     case EV_BEGIN: return rep->begin ? rep->begin(rep, dir, a->algo, a->flag, err) : SB_OK;
     case EV_ROW: return rep->row ? rep->row(rep, a->item, err) : SB_OK;
     case EV_QUALITY: return rep->quality ? rep->quality(rep, a->item, err) : SB_OK;
@@ -72,6 +76,16 @@ static sb_status each(sb_reporters *rs, int n, event e, const event_arg *a, sb_e
             break;
     }
     return first;
+}
+
+sb_status sb_reporters_run_begin(sb_reporters *rs, const char *algos, sb_error *err)
+{
+    return each(rs, rs->n, EV_RUN_BEGIN, &(event_arg){ .item = algos }, err);
+}
+
+sb_status sb_reporters_record(sb_reporters *rs, const sb_env *env, sb_error *err)
+{
+    return each(rs, rs->n, EV_RECORD, &(event_arg){ .item = env }, err);
 }
 
 sb_status sb_reporters_begin(sb_reporters *rs, const sb_algo *algo, int keep, sb_error *err)

@@ -16,7 +16,7 @@ typedef struct sb_reporters_config {
     int quiet;                    /* --quiet: no row lines, the warnings still */
 } sb_reporters_config;
 
-enum { SB_REPORTERS_MAX = 8 };
+enum { SB_REPORTERS_MAX = 16 };       /* sb_reporters_init adds 10 at most; the reporters test counts them */
 
 /* The console keeps the algorithm's rows for its speed-up tables at the end. */
 typedef struct sb_console_state {
@@ -66,6 +66,10 @@ sb_status sb_reporters_row(sb_reporters *rs, const sb_row_report *rr, sb_error *
  * reached them); the first failure is returned, every end still runs. */
 sb_status sb_reporters_end(sb_reporters *rs, const sb_algo *algo, int finished, sb_error *err);
 
+/* The run begun (algos: its patterns), and its record changed. */
+sb_status sb_reporters_run_begin(sb_reporters *rs, const char *algos, sb_error *err);
+sb_status sb_reporters_record(sb_reporters *rs, const sb_env *env, sb_error *err);
+
 /* One stream row to every reporter that takes them, in order; the end
  * of the algorithm's scenes (finished: every stream row came) to each. */
 sb_status sb_reporters_stream_row(sb_reporters *rs, const sb_stream_row *row, sb_error *err);
@@ -94,6 +98,8 @@ void sb_json_reporter(sb_reporter *rep);
 void sb_streams_reporter(sb_reporter *rep, sb_streams_state *state);
 void sb_quality_reporter(sb_reporter *rep, sb_quality_state *state);
 void sb_repeat_reporter(sb_reporter *rep, sb_repeat_state *state);
+void sb_record_reporter(sb_reporter *rep);
+void sb_catalogue_reporter(sb_reporter *rep);
 
 /* kernels.c: the census k[0..n) of one row appended to log, each
  * (stage, variant, kernel, block, dynamic shared memory) not in *seen

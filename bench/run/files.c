@@ -1,6 +1,6 @@
-/* files.c - the files of a run: env.json (rewritten after every row), each
- * algorithm's append logs (rows, samples, quality, kernel census; kept
- * by --resume, started afresh otherwise) and --json's <algo>.json. */
+/* files.c - the run's record (env.json's content, which the record
+ * reporter writes after every change) and each algorithm's outputs begun
+ * (a resumed run's rows found and repaired) and ended. */
 #include "run/state.h"
 
 #include "base/args.h"
@@ -12,14 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* env.json: rewritten as the run starts, after every row (so rows_measured
- * is true whatever stops the run) and as it ends. */
+/* The run record changed: its time so far, then to the reporters
+ * (reporters/record.c writes env.json). */
 sb_status run_write_env(bench_run *r, sb_error *err)
 {
-    char path[SB_PATH_MAX];
     r->env.run_seconds = r->seconds_before + (sb_clock_ms() - r->begun_ms) / 1000.0;
-    sb_status st = sb_path(path, err, "%s/env.json", r->results_dir);
-    return st ? st : sb_env_write_json(&r->env, path, err);
+    return sb_reporters_record(&r->out, &r->env, err);
 }
 
 /* The machine and build this run is on (env.json's first part) and the

@@ -55,7 +55,7 @@ static sb_status run_announce(bench_run *r, int present, sb_error *err)
 {
     const sb_bench_opts *o = r->o;
     sb_status st;
-    if ((st = sb_catalogue_write(r->results_dir, o->algos, err)) || (st = run_gallery_open(r, err)))
+    if ((st = sb_reporters_run_begin(&r->out, o->algos, err)) || (st = run_gallery_open(r, err)))
         return st;
     run_record_algos(r);
     if ((st = run_record_planned(r, present, err)))
