@@ -41,7 +41,7 @@ def rows(path):
     # be its samples ("reference", "slow row, N samples") or it was checked
     # like any row ("exact") is timing's to decide
     variant = header.index("variant") if "variant" in header else -1
-    verdict = {header.index(h) for h in ("agreement", "agreement_metric") if h in header}
+    verdict = {header.index(h) for h in ("agreement", "agreement_metric", "checked") if h in header}
     def cells(r):
         ref = variant >= 0 and variant < len(r) and r[variant] == "cpu"
         return tuple("" if ref and i in verdict else r[i] for i in keep if i < len(r))

@@ -7,6 +7,7 @@
  *
  *   record.c    env.json: the machine and the run, rewritten as its record changes
  *   catalogue.c variants.tsv: the variants the set is measured with
+ *   gallery.c   gallery/index.tsv: each case's pictures and captions
  *   console.c   the row's line on stdout (measured, checked only, or
  *               skipped) and its noise warnings on stderr
  *   samples.c   <algo>.samples.csv: every raw sample of the row
@@ -80,6 +81,13 @@ typedef struct sb_repeat_report {
     int within;                   /* within 10 % */
 } sb_repeat_report;
 
+/* A case's gallery pictures, made as it opened: "file<TAB>caption" lines. */
+typedef struct sb_gallery_report {
+    const sb_algo *algo;
+    const char *image;
+    const char *lines;
+} sb_gallery_report;
+
 typedef struct sb_reporter sb_reporter;
 struct sb_reporter {
     const char *name;
@@ -87,10 +95,14 @@ struct sb_reporter {
      * (env.json's machine and run) each time it changes. */
     sb_status (*run_begin)(sb_reporter *self, const char *dir, const char *algos, sb_error *err);
     sb_status (*record)(sb_reporter *self, const char *dir, const sb_env *env, sb_error *err);
+    /* The run's end, however it ended: whatever stays open, closed. */
+    sb_status (*run_end)(sb_reporter *self, const char *dir, sb_error *err);
     /* The algorithm's outputs opened; keep: a resumed run appends to what
      * this run already wrote.  NULL: nothing to open. */
     sb_status (*begin)(sb_reporter *self, const char *dir, const sb_algo *algo, int keep, sb_error *err);
     sb_status (*row)(sb_reporter *self, const sb_row_report *rr, sb_error *err);
+    /* A case's gallery pictures, in the cases' order. */
+    sb_status (*gallery)(sb_reporter *self, const sb_gallery_report *gr, sb_error *err);
     /* A case's quality, in the cases' order. */
     sb_status (*quality)(sb_reporter *self, const sb_quality_report *qr, sb_error *err);
     /* The algorithm done (finished: all its rows reached the reporters);

@@ -28,11 +28,12 @@ void sb_reporters_init(sb_reporters *rs, const sb_reporters_config *cfg, const c
         sb_repeat_reporter(&rs->list[rs->n++], &rs->repeat);
         sb_record_reporter(&rs->list[rs->n++]);
         sb_catalogue_reporter(&rs->list[rs->n++]);
+        sb_gallery_reporter(&rs->list[rs->n++], &rs->gallery);
     }
 }
 
 /* What the set hands its reporters, one call of reporter.h each. */
-typedef enum event { EV_RUN_BEGIN, EV_RECORD, EV_BEGIN, EV_ROW, EV_QUALITY, EV_END, EV_STREAM_ROW, EV_STREAMS_END,
+typedef enum event { EV_RUN_BEGIN, EV_RECORD, EV_RUN_END, EV_GALLERY, EV_BEGIN, EV_ROW, EV_QUALITY, EV_END, EV_STREAM_ROW, EV_STREAMS_END,
                      EV_REPEAT_BEGIN, EV_REPEAT_ROW, EV_REPEAT_END } event;
 typedef struct event_arg {
     const sb_algo *algo;
@@ -45,6 +46,8 @@ static sb_status call(sb_reporter *rep, const char *dir, event e, const event_ar
     switch (e) {
     case EV_RUN_BEGIN: return rep->run_begin ? rep->run_begin(rep, dir, a->item, err) : SB_OK;
     case EV_RECORD: return rep->record ? rep->record(rep, dir, a->item, err) : SB_OK;
+    case EV_RUN_END: return rep->run_end ? rep->run_end(rep, dir, err) : SB_OK;
+    case EV_GALLERY: return rep->gallery ? rep->gallery(rep, a->item, err) : SB_OK;
     case EV_BEGIN: return rep->begin ? rep->begin(rep, dir, a->algo, a->flag, err) : SB_OK;
     case EV_ROW: return rep->row ? rep->row(rep, a->item, err) : SB_OK;
     case EV_QUALITY: return rep->quality ? rep->quality(rep, a->item, err) : SB_OK;
@@ -63,7 +66,7 @@ static sb_status call(sb_reporter *rep, const char *dir, event e, const event_ar
  * other event stops at the first that fails. */
 static sb_status each(sb_reporters *rs, int n, event e, const event_arg *a, sb_error *err)
 {
-    int ends = e == EV_END || e == EV_STREAMS_END || e == EV_REPEAT_END;
+    int ends = e == EV_END || e == EV_STREAMS_END || e == EV_REPEAT_END || e == EV_RUN_END;
     sb_status first = SB_OK;
     for (int i = 0; i < n; i++) {
         sb_error one = { SB_OK, "" };
@@ -86,6 +89,17 @@ sb_status sb_reporters_run_begin(sb_reporters *rs, const char *algos, sb_error *
 sb_status sb_reporters_record(sb_reporters *rs, const sb_env *env, sb_error *err)
 {
     return each(rs, rs->n, EV_RECORD, &(event_arg){ .item = env }, err);
+}
+
+void sb_reporters_run_end(sb_reporters *rs)
+{
+    sb_error ignored;
+    each(rs, rs->n, EV_RUN_END, &(event_arg){ 0 }, &ignored);
+}
+
+sb_status sb_reporters_gallery(sb_reporters *rs, const sb_gallery_report *gr, sb_error *err)
+{
+    return each(rs, rs->n, EV_GALLERY, &(event_arg){ .item = gr }, err);
 }
 
 sb_status sb_reporters_begin(sb_reporters *rs, const sb_algo *algo, int keep, sb_error *err)

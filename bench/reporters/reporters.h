@@ -3,6 +3,7 @@
 #ifndef SEGBENCH_REPORTERS_REPORTERS_H
 #define SEGBENCH_REPORTERS_REPORTERS_H
 
+#include "io/gallery_index.h"
 #include "reporters/csv_log.h"
 #include "reporters/reporter.h"
 
@@ -16,7 +17,7 @@ typedef struct sb_reporters_config {
     int quiet;                    /* --quiet: no row lines, the warnings still */
 } sb_reporters_config;
 
-enum { SB_REPORTERS_MAX = 16 };       /* sb_reporters_init adds 10 at most; the reporters test counts them */
+enum { SB_REPORTERS_MAX = 16 };       /* sb_reporters_init adds 11 at most; the reporters test counts them */
 
 /* The console keeps the algorithm's rows for its speed-up tables at the end. */
 typedef struct sb_console_state {
@@ -29,6 +30,12 @@ typedef struct sb_quality_state {
     sb_csv_log log;
     char *text;
 } sb_quality_state;
+
+/* gallery/index.tsv, open from the run's beginning to its end. */
+typedef struct sb_gallery_state {
+    sb_gallery_index index;
+    int open;
+} sb_gallery_state;
 
 /* repeat.csv as it is made (written whole as the re-measure ends). */
 typedef struct sb_repeat_state {
@@ -54,6 +61,7 @@ typedef struct sb_reporters {
     sb_quality_state quality;
     sb_streams_state streams;
     sb_repeat_state repeat;
+    sb_gallery_state gallery;
 } sb_reporters;
 
 /* The set for cfg, writing under dir (which must outlive it). */
@@ -66,9 +74,12 @@ sb_status sb_reporters_row(sb_reporters *rs, const sb_row_report *rr, sb_error *
  * reached them); the first failure is returned, every end still runs. */
 sb_status sb_reporters_end(sb_reporters *rs, const sb_algo *algo, int finished, sb_error *err);
 
-/* The run begun (algos: its patterns), and its record changed. */
+/* The run begun (algos: its patterns), its record changed, its end. */
 sb_status sb_reporters_run_begin(sb_reporters *rs, const char *algos, sb_error *err);
 sb_status sb_reporters_record(sb_reporters *rs, const sb_env *env, sb_error *err);
+void sb_reporters_run_end(sb_reporters *rs);
+/* A case's gallery lines to every reporter that takes them. */
+sb_status sb_reporters_gallery(sb_reporters *rs, const sb_gallery_report *gr, sb_error *err);
 
 /* One stream row to every reporter that takes them, in order; the end
  * of the algorithm's scenes (finished: every stream row came) to each. */
@@ -100,6 +111,7 @@ void sb_quality_reporter(sb_reporter *rep, sb_quality_state *state);
 void sb_repeat_reporter(sb_reporter *rep, sb_repeat_state *state);
 void sb_record_reporter(sb_reporter *rep);
 void sb_catalogue_reporter(sb_reporter *rep);
+void sb_gallery_reporter(sb_reporter *rep, sb_gallery_state *state);
 
 /* kernels.c: the census k[0..n) of one row appended to log, each
  * (stage, variant, kernel, block, dynamic shared memory) not in *seen

@@ -198,8 +198,6 @@ static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end,
             sb_image_free(&images[i]);
     free(cases);
     free(images);
-    if (!st)
-        st = run_gallery_write(r, err);
     return st;
 }
 

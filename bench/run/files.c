@@ -140,8 +140,6 @@ sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
             fprintf(stderr, "%s: %d row(s) without all their samples and %d sample line(s) of no row dropped; "
                             "they are measured again\n", algo->name, fixed.rows_dropped, fixed.lines_dropped);
     }
-    if (!keep)
-        run_gallery_drop(r, algo->name);
     return sb_reporters_begin(&r->out, algo, keep, err);
 }
 

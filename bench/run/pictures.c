@@ -78,7 +78,7 @@ static sb_status make_quality(const bench_run *r, const sb_algo *algo, run_case 
 void run_case_pictures(const bench_run *r, const sb_algo *algo, run_case *k)
 {
     k->pictures = SB_OK;
-    if (k->stage == 0 && k->im->gallery && r->have_gallery && algo->gallery)
+    if (k->stage == 0 && k->im->gallery && r->pipe->keeps && algo->gallery)
         k->pictures = make_gallery(r, algo, k, &k->pictures_err);
     if (!k->pictures && algo->quality && r->pipe->keeps)
         k->pictures = make_quality(r, algo, k, &k->pictures_err);
@@ -88,15 +88,15 @@ sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *
 {
     if (k->pictures)
         return sb_fail(err, k->pictures, "%s", k->pictures_err.msg);
-    FILE *index = k->gallery_lines ? sb_gallery_index_redo(&r->gallery, algo->name, k->im->name) : NULL;
-    for (char *line = k->gallery_lines, *next; index && line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        fprintf(index, "%s\t%s\t%s\n", algo->name, k->im->name, line);
+    sb_status st = SB_OK;
+    if (k->gallery_lines) {
+        sb_gallery_report gr = { .algo = algo, .image = k->im->name, .lines = k->gallery_lines };
+        st = sb_reporters_gallery(&r->out, &gr, err);
     }
     free(k->gallery_lines);
     k->gallery_lines = NULL;
+    if (st)
+        return st;
     if (!k->have_quality)
         return SB_OK;
     k->have_quality = 0;
@@ -104,38 +104,4 @@ sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *
     sb_quality_report qr = { .algo = algo, .stage = algo->stages[k->stage], .image = k->im->name,
                              .width = in->width, .height = in->height, .quality = &k->quality };
     return sb_reporters_quality(&r->out, &qr, err);
-}
-
-/* ---- the gallery's index: opened as the run is announced, an
- * algorithm's lines dropped as it starts afresh, written after each
- * batch, closed at the end; this file alone touches it ---- */
-
-sb_status run_gallery_open(bench_run *r, sb_error *err)
-{
-    char gallery_dir[SB_PATH_MAX], path[SB_PATH_MAX];
-    sb_status st;
-    if ((st = sb_path(gallery_dir, err, "%s/gallery", r->results_dir)) ||
-        (st = sb_path(path, err, "%s/index.tsv", gallery_dir)) || (st = sb_mkdirs(gallery_dir, err)) ||
-        (st = sb_gallery_index_open(&r->gallery, path, err)))
-        return st;
-    r->have_gallery = 1;
-    return SB_OK;
-}
-
-void run_gallery_drop(bench_run *r, const char *algo)
-{
-    if (r->have_gallery)
-        sb_gallery_index_drop_algo(&r->gallery, algo);
-}
-
-sb_status run_gallery_write(bench_run *r, sb_error *err)
-{
-    return r->have_gallery ? sb_gallery_index_write(&r->gallery, err) : SB_OK;
-}
-
-void run_gallery_close(bench_run *r)
-{
-    if (r->have_gallery)
-        sb_gallery_index_close(&r->gallery);
-    r->have_gallery = 0;
 }

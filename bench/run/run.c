@@ -55,7 +55,7 @@ static sb_status run_announce(bench_run *r, int present, sb_error *err)
 {
     const sb_bench_opts *o = r->o;
     sb_status st;
-    if ((st = sb_reporters_run_begin(&r->out, o->algos, err)) || (st = run_gallery_open(r, err)))
+    if ((st = sb_reporters_run_begin(&r->out, o->algos, err)))
         return st;
     run_record_algos(r);
     if ((st = run_record_planned(r, present, err)))
@@ -113,8 +113,8 @@ static sb_status run_finish(bench_run *r, sb_error *err)
  * FAIL rows included. */
 static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
 {
-    run_gallery_close(r);
     run_close_logs(r, NULL, 0, NULL);           /* a run stopped in an algorithm: its outputs closed */
+    sb_reporters_run_end(&r->out);
     sb_device_stream_destroy(r->stream);
     sb_dataset_free(&r->ds);
     run_release_folder(r);

@@ -84,8 +84,6 @@ typedef struct bench_run {
     int noisy;                    /* rows with a spread or over_peak flag */
     int tty;
     char failed[RUN_FAILURES_KEPT][200];   /* the first failures, repeated at the end */
-    sb_gallery_index gallery;
-    int have_gallery;
     sb_dir_lock lock;             /* the results folder, held for the whole run */
     /* the algorithm being measured */
     sb_reporters out;             /* where its rows go: console, CSVs, census, quality, JSON, streams (reporters/) */
@@ -234,12 +232,7 @@ sb_status run_close_logs(bench_run *r, const sb_algo *algo, int finished, sb_err
  * the cases' order, the gallery's index lines and the quality's row. */
 void run_case_pictures(const bench_run *r, const sb_algo *algo, run_case *k);
 sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *k, sb_error *err);
-/* The gallery's index, pictures.c's alone: opened, an algorithm's lines
- * dropped (a fresh start), written, closed. */
-sb_status run_gallery_open(bench_run *r, sb_error *err);
-void run_gallery_drop(bench_run *r, const char *algo);
-sb_status run_gallery_write(bench_run *r, sb_error *err);
-void run_gallery_close(bench_run *r);
+
 
 /* streams.c: the algorithm's stream rows, into <algo>.stream.csv.
  * run_streams_ahead: the scenes whose frames' references will time no

@@ -77,9 +77,9 @@ static void test_bench_set_writes_the_row(void)
     sb_reporters_config cfg = { .files = 1, .census = 1, .json = 1, .quiet = 1 };
     sb_reporters_init(&rs, &cfg, dir);
     static const char *const order[] = { "samples", "csv", "kernels", "quality", "console", "json", "streams",
-                                         "repeat", "record", "catalogue" };
-    int in_order = rs.n == 10;
-    for (int i = 0; in_order && i < 10; i++)
+                                         "repeat", "record", "catalogue", "gallery" };
+    int in_order = rs.n == 11;
+    for (int i = 0; in_order && i < 11; i++)
         in_order = !strcmp(rs.list[i].name, order[i]);
     CHECKF(in_order, "%d reporters", rs.n);
     const sb_algo *algo = sb_algo_find("integral");
