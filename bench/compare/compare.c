@@ -308,7 +308,7 @@ static int row_selected(const compare_opts *o, const sb_row *r)
 }
 
 static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const sb_rows *cur, sb_compare_table *t,
-                              sb_error *err)
+                              sb_code_ids *ids, sb_error *err)
 {
     sb_status st = SB_OK;
     for (int b = 0; b < base->count && !st; b++) {
@@ -340,8 +340,8 @@ static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const 
             line->unstable_a = sb_row_unstable(rb);
             line->unstable_b = sb_row_unstable(rc);
             char ia[SB_CODE_ID_LEN + 1], ic[SB_CODE_ID_LEN + 1];
-            sb_row_code_id(rb, ia);
-            sb_row_code_id(rc, ic);
+            sb_row_code_id(ids, rb, ia);
+            sb_row_code_id(ids, rc, ic);
             line->other_code = ia[0] && ic[0] && strcmp(ia, ic) != 0;
         }
         sb_compare_table_print_line(t, line, stdout);
@@ -377,6 +377,7 @@ static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_
     printf("compare: current against baseline, kernel time, row by row\nA = baseline %s\nB = current %s\n\n",
            o->baseline, o->current);
     int compared_algos = 0, header = 0;
+    sb_code_ids *ids = sb_code_ids_new();   /* what git gives for rows older than their code_id column */
     for (int i = 0; i < sb_algo_count() && !st; i++) {
         const char *algo = sb_algo_at(i)->name;
         if (!sb_pattern_match(o->algos, algo))
@@ -392,11 +393,12 @@ static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_
                 fprintf(stderr, "warning: %s\n", t->warning[w]);
             if (!header++)
                 sb_compare_table_print_header(t, stdout);
-            st = compare_algo(o, &base, &cur, t, err);
+            st = compare_algo(o, &base, &cur, t, ids, err);
         }
         sb_rows_free(&base);
         sb_rows_free(&cur);
     }
+    sb_code_ids_free(ids);
     if (!st && !compared_algos)
         st = sb_fail(err, SB_ERR_USAGE, "no selected algorithm has results in %s or %s", o->baseline, o->current);
     return st;

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* What git gave, kept: the same commits and files come back for every row. */
+/* What git gave, kept by its owner: the same commits and files come back
+ * for every row of a comparison. */
 enum { KEPT_MAX = 1024 };
 typedef struct kept {
     char commit[64];
@@ -21,29 +22,40 @@ typedef struct kept {
     char id[SB_CODE_ID_LEN + 1];
     int is_id;                 /* an identity (path is the variant file), else a text */
 } kept;
-static kept kept_list[KEPT_MAX];
-static int kept_count;
+struct sb_code_ids {
+    kept list[KEPT_MAX];
+    int count;
+};
 
-void sb_code_ids_forget(void)
+sb_code_ids *sb_code_ids_new(void) { return calloc(1, sizeof(sb_code_ids)); }
+
+static void forget(sb_code_ids *ids)
 {
-    for (int i = 0; i < kept_count; i++)
-        free(kept_list[i].text);
-    kept_count = 0;
+    for (int i = 0; i < ids->count; i++)
+        free(ids->list[i].text);
+    ids->count = 0;
 }
 
-static kept *find_kept(const char *commit, const char *path, int is_id)
+void sb_code_ids_free(sb_code_ids *ids)
 {
-    for (int i = 0; i < kept_count; i++)
-        if (kept_list[i].is_id == is_id && !strcmp(kept_list[i].commit, commit) && !strcmp(kept_list[i].path, path))
-            return &kept_list[i];
+    if (ids)
+        forget(ids);
+    free(ids);
+}
+
+static kept *find_kept(sb_code_ids *ids, const char *commit, const char *path, int is_id)
+{
+    for (int i = 0; i < ids->count; i++)
+        if (ids->list[i].is_id == is_id && !strcmp(ids->list[i].commit, commit) && !strcmp(ids->list[i].path, path))
+            return &ids->list[i];
     return NULL;
 }
 
-static kept *add_kept(const char *commit, const char *path, int is_id)
+static kept *add_kept(sb_code_ids *ids, const char *commit, const char *path, int is_id)
 {
-    if (kept_count == KEPT_MAX)
-        sb_code_ids_forget();
-    kept *k = &kept_list[kept_count++];
+    if (ids->count == KEPT_MAX)
+        forget(ids);
+    kept *k = &ids->list[ids->count++];
     memset(k, 0, sizeof *k);
     snprintf(k->commit, sizeof k->commit, "%s", commit);
     snprintf(k->path, sizeof k->path, "%s", path);
@@ -67,13 +79,18 @@ static char *git_text(const char *commit, const char *path)
 }
 
 /* The reader for sb_code_id: a file's text at the commit ctx names. */
+typedef struct at_commit {
+    sb_code_ids *ids;
+    const char *commit;
+} at_commit;
+
 static char *text_at_commit(const char *path, void *ctx)
 {
-    const char *commit = ctx;
-    kept *k = find_kept(commit, path, 0);
+    const at_commit *at = ctx;
+    kept *k = find_kept(at->ids, at->commit, path, 0);
     if (!k) {
-        char *text = git_text(commit, path);
-        k = add_kept(commit, path, 0);
+        char *text = git_text(at->commit, path);
+        k = add_kept(at->ids, at->commit, path, 0);
         k->text = text;
     }
     return k->text ? strdup(k->text) : NULL;
@@ -91,34 +108,48 @@ static int plain_commit(const char *c)
     return 1;
 }
 
-void sb_code_id_at(const char *algo, const char *variant, const char *commit, char id[SB_CODE_ID_LEN + 1])
+/* With no cache of the caller's, one for this lookup alone. */
+static void code_id_at(sb_code_ids *ids, const char *algo, const char *variant, const char *commit,
+                       char id[SB_CODE_ID_LEN + 1])
 {
     id[0] = '\0';
     const sb_variant *v = sb_variant_find(algo, variant);
     if (!v || !plain_commit(commit))
         return;
-    kept *k = find_kept(commit, v->file, 1);
+    kept *k = find_kept(ids, commit, v->file, 1);
     if (!k) {
         char found[SB_CODE_ID_LEN + 1];
-        sb_code_id(v->file, text_at_commit, (void *)commit, found);
-        k = add_kept(commit, v->file, 1);
+        at_commit at = { ids, commit };
+        sb_code_id(v->file, text_at_commit, &at, found);
+        k = add_kept(ids, commit, v->file, 1);
         snprintf(k->id, sizeof k->id, "%s", found);
     }
     snprintf(id, SB_CODE_ID_LEN + 1, "%s", k->id);
 }
 
-void sb_row_code_id(const sb_row *r, char id[SB_CODE_ID_LEN + 1])
+void sb_code_id_at(sb_code_ids *ids, const char *algo, const char *variant, const char *commit,
+                   char id[SB_CODE_ID_LEN + 1])
+{
+    sb_code_ids *own = ids ? NULL : sb_code_ids_new();
+    if (ids || own)
+        code_id_at(ids ? ids : own, algo, variant, commit, id);
+    else
+        id[0] = '\0';
+    sb_code_ids_free(own);
+}
+
+void sb_row_code_id(sb_code_ids *ids, const sb_row *r, char id[SB_CODE_ID_LEN + 1])
 {
     if (r->code_id[0])
         snprintf(id, SB_CODE_ID_LEN + 1, "%.16s", r->code_id);
     else
-        sb_code_id_at(r->algo, r->variant, r->commit, id);
+        sb_code_id_at(ids, r->algo, r->variant, r->commit, id);
 }
 
-int sb_rows_same_code(const sb_row *a, const sb_row *b)
+int sb_rows_same_code(sb_code_ids *ids, const sb_row *a, const sb_row *b)
 {
     char ia[SB_CODE_ID_LEN + 1], ib[SB_CODE_ID_LEN + 1];
-    sb_row_code_id(a, ia);
-    sb_row_code_id(b, ib);
+    sb_row_code_id(ids, a, ia);
+    sb_row_code_id(ids, b, ib);
     return ia[0] && strcmp(ia, ib) == 0;
 }

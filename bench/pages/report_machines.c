@@ -346,7 +346,7 @@ static void side_by_side(FILE *md, machine *m, const int *pick, int n, int ratio
 
 /* Every row both sets measured (algorithm, stage, variant, threads,
  * image), by whether its code is the same on both (io/code_ids.h). */
-static void code_census(const machine *a, const machine *b, int *same, int *other, int *unknown)
+static void code_census(sb_code_ids *ids, const machine *a, const machine *b, int *same, int *other, int *unknown)
 {
     *same = *other = *unknown = 0;
     for (int al = 0; al < sb_algo_count(); al++)
@@ -356,8 +356,8 @@ static void code_census(const machine *a, const machine *b, int *same, int *othe
                 if (!sb_row_same_key(ra, rb))
                     continue;
                 char ia[SB_CODE_ID_LEN + 1], ib[SB_CODE_ID_LEN + 1];
-                sb_row_code_id(ra, ia);
-                sb_row_code_id(rb, ib);
+                sb_row_code_id(ids, ra, ia);
+                sb_row_code_id(ids, rb, ib);
                 if (!ia[0] || !ib[0])
                     ++*unknown;
                 else if (strcmp(ia, ib) == 0)
@@ -427,10 +427,10 @@ static void bound_summary(FILE *md, const bound_tally *t, const machine *base, c
 
 /* A set measured at another commit than the baseline (or at several):
  * its rows compared with the baseline's where their code is the same. */
-static void same_code_section(FILE *md, machine *m, int base, int k)
+static void same_code_section(FILE *md, sb_code_ids *ids, machine *m, int base, int k)
 {
     int same, other, unknown;
-    code_census(&m[base], &m[k], &same, &other, &unknown);
+    code_census(ids, &m[base], &m[k], &same, &other, &unknown);
     fprintf(md, "\n## %s against %s, where the code is the same\n\n%s was measured at %.7s%s, the baseline at "
                 "%.7s%s. Two rows are the same code when their variant's code identity agrees: a hash of its source "
                 "file and of every file that reaches it, which a row records (its `code_id`) or, for a row older "
@@ -466,7 +466,7 @@ static void same_code_section(FILE *md, machine *m, int base, int k)
                 const sb_row *there = lead ? variant_row(&m[k].rows[a], algo->stages[s], image, lead->variant) : NULL;
                 if (!lead || !there)
                     continue;
-                if (!sb_rows_same_code(lead, there)) {
+                if (!sb_rows_same_code(ids, lead, there)) {
                     left_out++;
                     continue;
                 }
@@ -644,8 +644,10 @@ static void same_commit_section(FILE *md, machine *m, const int *same, int nsame
  * each one's fastest variants as measured. */
 static void stale_sections(FILE *md, machine *m, const int *stale, int nstale, int base)
 {
+    sb_code_ids *ids = sb_code_ids_new();   /* what git gives for rows older than their code_id column */
     for (int k = 0; k < nstale; k++)
-        same_code_section(md, m, base, stale[k]);
+        same_code_section(md, ids, m, base, stale[k]);
+    sb_code_ids_free(ids);
     for (int k = 0; k < nstale; k++) {
         int pair[2] = { stale[k], stale[k] };
         fprintf(md, "\n## %s, measured at other code (stale)\n\nCommit %.7s%s against the baseline's %.7s: "

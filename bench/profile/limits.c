@@ -163,8 +163,8 @@ void stage_limit_compute(const sb_row *top, double copy_gbps, const profile_set 
     if (l->code_id[0])
         snprintf(profiled, sizeof profiled, "%.16s", l->code_id);
     else
-        sb_code_id_at(top->algo, top->variant, l->commit, profiled);
-    sb_row_code_id(top, timed);
+        sb_code_id_at(NULL, top->algo, top->variant, l->commit, profiled);
+    sb_row_code_id(NULL, top, timed);
     size_t cl = strcspn(l->commit, "-");
     if (profiled[0] && timed[0] && strcmp(profiled, timed) != 0)
         snprintf(note, sizeof note, " (profiled at other code: commit %.10s, timed at %.10s)", l->commit, top->commit);

@@ -80,12 +80,12 @@ static void test_build_and_rows(void)
     b = a;
     snprintf(a.commit, sizeof a.commit, "not-a-commit");
     snprintf(b.commit, sizeof b.commit, "not-a-commit");
-    CHECK(!sb_rows_same_code(&a, &b));
+    CHECK(!sb_rows_same_code(NULL, &a, &b));
     snprintf(a.code_id, sizeof a.code_id, "00000000000000aa");
     snprintf(b.code_id, sizeof b.code_id, "00000000000000aa");
-    CHECK(sb_rows_same_code(&a, &b));
+    CHECK(sb_rows_same_code(NULL, &a, &b));
     snprintf(b.code_id, sizeof b.code_id, "00000000000000bb");
-    CHECK(!sb_rows_same_code(&a, &b));
+    CHECK(!sb_rows_same_code(NULL, &a, &b));
 }
 
 const sb_test tests_io_code_ids[] = {
