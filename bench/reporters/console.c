@@ -21,12 +21,8 @@ static sb_status console_row(sb_reporter *self, const sb_row_report *rr, sb_erro
                rr->image, rr->verdict, rr->metric);
         return SB_OK;
     }
+    (void)err;
     const sb_row *row = rr->row;
-    sb_row *kept = sb_rows_add(&c->rows);         /* for the speed-up tables at the end */
-    if (!kept)
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory for the results rows");
-    *kept = *row;
-    kept->kernel_ms = kept->e2e_ms = kept->frame_ms = kept->setup_ms = NULL;
     if (!c->quiet)
         printf("%-9s %-6s %-14s t%-3d %-20s %10.4f ms [%.4f-%.4f] n=%-4d frame %9.3f ms setup %8.3f ms "
                "%8.1f GB/s %5.1f%%  %s\n",
@@ -42,15 +38,15 @@ static sb_status console_row(sb_reporter *self, const sb_row_report *rr, sb_erro
 }
 
 /* The algorithm's speed-up tables, from the rows it measured. */
-static sb_status console_end(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err)
+static sb_status console_end(sb_reporter *self, const char *dir, const sb_algo *algo, const sb_rows *measured,
+                             int finished, sb_error *err)
 {
     (void)dir, (void)err;
-    sb_console_state *c = self->state;
-    if (finished && c->rows.count > 0 && !c->quiet) {
+    const sb_console_state *c = self->state;
+    if (finished && measured && measured->count > 0 && !c->quiet) {
         printf("\n");
-        sb_report_speedup_tables(&c->rows, algo, stdout);
+        sb_report_speedup_tables(measured, algo, stdout);
     }
-    sb_rows_free(&c->rows);                      /* and emptied, for the next algorithm */
     return SB_OK;
 }
 

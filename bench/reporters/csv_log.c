@@ -22,8 +22,10 @@ static sb_status file_row(sb_reporter *self, const sb_row_report *rr, sb_error *
     return sb_csv_log_flush(&f->log, err);
 }
 
-static sb_status file_end(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err)
+static sb_status file_end(sb_reporter *self, const char *dir, const sb_algo *algo, const sb_rows *measured,
+                          int finished, sb_error *err)
 {
+    (void)measured;
     (void)dir, (void)algo, (void)finished, (void)err;
     sb_file_reporter *f = self->state;
     sb_csv_log_close(&f->log);

@@ -50,8 +50,10 @@ static sb_status gallery_case(sb_reporter *self, const sb_gallery_report *gr, sb
 
 /* The algorithm done: the index rewritten, its dropped entries gone even
  * where no case of it made a picture. */
-static sb_status gallery_end(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err)
+static sb_status gallery_end(sb_reporter *self, const char *dir, const sb_algo *algo, const sb_rows *measured,
+                             int finished, sb_error *err)
 {
+    (void)measured;
     (void)dir, (void)algo, (void)finished;
     sb_gallery_state *g = self->state;
     return g->open ? sb_gallery_index_write(&g->index, err) : SB_OK;

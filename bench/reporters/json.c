@@ -6,8 +6,10 @@
 
 #include "base/files.h"
 
-static sb_status json_end(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err)
+static sb_status json_end(sb_reporter *self, const char *dir, const sb_algo *algo, const sb_rows *measured,
+                          int finished, sb_error *err)
 {
+    (void)measured;
     (void)self;
     if (!finished)
         return SB_OK;

@@ -34,8 +34,10 @@ static sb_status quality_case(sb_reporter *self, const sb_quality_report *qr, sb
     return sb_csv_log_flush(&q->log, err);
 }
 
-static sb_status quality_end(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err)
+static sb_status quality_end(sb_reporter *self, const char *dir, const sb_algo *algo, const sb_rows *measured,
+                             int finished, sb_error *err)
 {
+    (void)measured;
     (void)dir, (void)algo, (void)finished, (void)err;
     sb_quality_state *q = self->state;
     sb_csv_log_close(&q->log);

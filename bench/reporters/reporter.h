@@ -105,9 +105,11 @@ struct sb_reporter {
     sb_status (*gallery)(sb_reporter *self, const sb_gallery_report *gr, sb_error *err);
     /* A case's quality, in the cases' order. */
     sb_status (*quality)(sb_reporter *self, const sb_quality_report *qr, sb_error *err);
-    /* The algorithm done (finished: all its rows reached the reporters);
-     * its outputs closed.  Called after every begin, whatever happened. */
-    sb_status (*end)(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err);
+    /* The algorithm done (finished: all its rows reached the reporters;
+     * measured: the rows this invocation measured of it, or NULL); its
+     * outputs closed.  Called after every begin, whatever happened. */
+    sb_status (*end)(sb_reporter *self, const char *dir, const sb_algo *algo, const sb_rows *measured, int finished,
+                     sb_error *err);
     /* The stream rows, after the algorithm's rows: each as it is
      * measured, then the end of the algorithm's scenes (finished: all
      * its stream rows came).  NULL: not this reporter's. */

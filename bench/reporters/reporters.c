@@ -51,7 +51,7 @@ static sb_status call(sb_reporter *rep, const char *dir, event e, const event_ar
     case EV_BEGIN: return rep->begin ? rep->begin(rep, dir, a->algo, a->flag, err) : SB_OK;
     case EV_ROW: return rep->row ? rep->row(rep, a->item, err) : SB_OK;
     case EV_QUALITY: return rep->quality ? rep->quality(rep, a->item, err) : SB_OK;
-    case EV_END: return rep->end ? rep->end(rep, dir, a->algo, a->flag, err) : SB_OK;
+    case EV_END: return rep->end ? rep->end(rep, dir, a->algo, a->item, a->flag, err) : SB_OK;
     case EV_STREAM_ROW: return rep->stream_row ? rep->stream_row(rep, a->item, err) : SB_OK;
     case EV_STREAMS_END: return rep->streams_end ? rep->streams_end(rep, dir, a->algo, a->flag, err) : SB_OK;
     case EV_REPEAT_BEGIN: return rep->repeat_begin ? rep->repeat_begin(rep, a->item, err) : SB_OK;
@@ -123,9 +123,10 @@ sb_status sb_reporters_quality(sb_reporters *rs, const sb_quality_report *qr, sb
     return each(rs, rs->begun, EV_QUALITY, &(event_arg){ .item = qr }, err);
 }
 
-sb_status sb_reporters_end(sb_reporters *rs, const sb_algo *algo, int finished, sb_error *err)
+sb_status sb_reporters_end(sb_reporters *rs, const sb_algo *algo, const sb_rows *measured, int finished,
+                           sb_error *err)
 {
-    sb_status st = each(rs, rs->begun, EV_END, &(event_arg){ .algo = algo, .flag = finished }, err);
+    sb_status st = each(rs, rs->begun, EV_END, &(event_arg){ .algo = algo, .item = measured, .flag = finished }, err);
     rs->begun = 0;
     return st;
 }

@@ -19,10 +19,8 @@ typedef struct sb_reporters_config {
 
 enum { SB_REPORTERS_MAX = 16 };       /* sb_reporters_init adds 11 at most; the reporters test counts them */
 
-/* The console keeps the algorithm's rows for its speed-up tables at the end. */
 typedef struct sb_console_state {
     int quiet;
-    sb_rows rows;                 /* summaries only: no samples */
 } sb_console_state;
 
 /* The quality CSV of the algorithm begun, and (a resumed run) its text. */
@@ -72,7 +70,8 @@ sb_status sb_reporters_begin(sb_reporters *rs, const sb_algo *algo, int keep, sb
 sb_status sb_reporters_row(sb_reporters *rs, const sb_row_report *rr, sb_error *err);
 /* Every begun reporter's end (finished: the algorithm's rows all
  * reached them); the first failure is returned, every end still runs. */
-sb_status sb_reporters_end(sb_reporters *rs, const sb_algo *algo, int finished, sb_error *err);
+sb_status sb_reporters_end(sb_reporters *rs, const sb_algo *algo, const sb_rows *measured, int finished,
+                           sb_error *err);
 
 /* The run begun (algos: its patterns), its record changed, its end. */
 sb_status sb_reporters_run_begin(sb_reporters *rs, const char *algos, sb_error *err);

@@ -211,9 +211,9 @@ sb_status run_algo(bench_run *r, const sb_algo *algo, sb_error *err)
         st = run_batch(r, algo, i, end, &rows, err);
         i = end;
     }
-    sb_rows_free(&rows);
     sb_error end_err;
-    sb_status ended = run_close_logs(r, algo, !st, &end_err);
+    sb_status ended = run_close_logs(r, algo, &rows, !st, &end_err);
+    sb_rows_free(&rows);
     if (!st && ended) {
         st = ended;
         *err = end_err;

@@ -145,10 +145,10 @@ sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
 
 /* End the algorithm's outputs (algo NULL: the run stopped between
  * algorithms, or in one: nothing finished). */
-sb_status run_close_logs(bench_run *r, const sb_algo *algo, int finished, sb_error *err)
+sb_status run_close_logs(bench_run *r, const sb_algo *algo, const sb_rows *measured, int finished, sb_error *err)
 {
     sb_error ignored;
-    sb_status st = sb_reporters_end(&r->out, algo, finished && algo, err ? err : &ignored);
+    sb_status st = sb_reporters_end(&r->out, algo, measured, finished && algo, err ? err : &ignored);
     sb_rows_free(&r->done_rows);
     return st;
 }

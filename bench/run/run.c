@@ -113,7 +113,7 @@ static sb_status run_finish(bench_run *r, sb_error *err)
  * FAIL rows included. */
 static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
 {
-    run_close_logs(r, NULL, 0, NULL);           /* a run stopped in an algorithm: its outputs closed */
+    run_close_logs(r, NULL, NULL, 0, NULL);     /* a run stopped in an algorithm: its outputs closed */
     sb_reporters_run_end(&r->out);
     sb_device_stream_destroy(r->stream);
     sb_dataset_free(&r->ds);

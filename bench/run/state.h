@@ -225,7 +225,7 @@ void run_record_repeatability(bench_run *r, const char *line, const int cpu[2], 
 sb_status run_record_finished(bench_run *r, char *line, size_t line_size, sb_error *err);
 int run_done_rows_load(bench_run *r, const sb_algo *algo);
 void run_done_rows_drop(bench_run *r);
-sb_status run_close_logs(bench_run *r, const sb_algo *algo, int finished, sb_error *err);
+sb_status run_close_logs(bench_run *r, const sb_algo *algo, const sb_rows *measured, int finished, sb_error *err);
 
 /* pictures.c: the case's gallery pictures written and its quality
  * measured, as it opens (how that ended kept in the case); then, in

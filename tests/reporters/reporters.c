@@ -40,8 +40,10 @@ static sb_status spy_row(sb_reporter *self, const sb_row_report *rr, sb_error *e
     return s->fail_row ? sb_fail(err, SB_ERR_IO, "%s: disk full", s->name) : SB_OK;
 }
 
-static sb_status spy_end(sb_reporter *self, const char *dir, const sb_algo *algo, int finished, sb_error *err)
+static sb_status spy_end(sb_reporter *self, const char *dir, const sb_algo *algo, const sb_rows *measured,
+                         int finished, sb_error *err)
 {
+    (void)measured;
     (void)dir, (void)algo, (void)err;
     spy_note(self->state, finished ? "end" : "end-unfinished");
     return SB_OK;
@@ -62,7 +64,7 @@ static void test_set_order_and_failure(void)
     sb_row_report rr = { .kind = SB_ROW_CHECKED, .algo = algo, .stage = "sum", .verdict = "exact", .metric = "m" };
     sb_status st = sb_reporters_row(&rs, &rr, &err);
     CHECKF(st == SB_ERR_IO && strstr(err.msg, "b: disk full"), "%d %s", st, err.msg);
-    CHECK(sb_reporters_end(&rs, algo, 0, &err) == SB_OK);
+    CHECK(sb_reporters_end(&rs, algo, NULL, 0, &err) == SB_OK);
     CHECKF(strcmp(log, "a:begin b:begin c:begin a:row b:row a:end-unfinished b:end-unfinished c:end-unfinished") == 0,
            "%s", log);
 }
@@ -103,7 +105,7 @@ static void test_bench_set_writes_the_row(void)
                          .image = row.image, .label = "integral sum cpu t1 tiny", .row = &row, .census = k,
                          .census_n = 1 };
     CHECKF(sb_reporters_row(&rs, &rr, &err) == SB_OK, "%s", err.msg);
-    CHECKF(sb_reporters_end(&rs, algo, 1, &err) == SB_OK, "%s", err.msg);
+    CHECKF(sb_reporters_end(&rs, algo, NULL, 1, &err) == SB_OK, "%s", err.msg);
     static char text[1 << 14];
     test_slurp(test_pathf("reporters/integral.csv"), text, sizeof text);
     CHECKF(test_lines(text) == 2 && strstr(text, "\nintegral,sum,cpu,cpu,1,\"tiny, \"\"quoted\"\"\",4,2,3,"), "%s", text);
