@@ -7,6 +7,7 @@
 #                   make grade ALGO=... RUNG=... grades it (docs/course.md)
 #   make check-layers  every include and every symbol of bench/ points down its layer order (bench/README.md)
 #   make check-size    no function in bench/ over 100 lines
+#   make check-statics no mutable file-level state in bench/ outside main and its named exceptions
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer on the image, PNM, manifest, results and env.json readers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
@@ -151,7 +152,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(if $(wildcard tests/test_main.c),$(BUILD)/test_cpu \
                $(if $(CUDA_BUILD),$(BUILD)/test_gpu))
 
-.PHONY: all check-layers check-size exercise grade lesson-headers test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
+.PHONY: all check-layers check-size check-statics exercise grade lesson-headers test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -348,11 +349,14 @@ endif
 # bench/'s folders are layers and every include points down their order
 # (bench/README.md), and no object of a layer uses a symbol that a higher
 # layer defines (read from bench/'s objects with nm); no function in bench/
-# is longer than 100 lines.  CI runs both.
+# is longer than 100 lines; no run state lives in a file's statics.  CI
+# runs all three.
 check-layers: $(filter $(BUILD)/bench/%,$(LIB_OBJ))
 	@sh scripts/check_layers.sh bench $(BUILD)
 check-size:
 	@sh scripts/check_size.sh bench 100
+check-statics:
+	@sh scripts/check_statics.sh bench
 
 # The CPU suite under AddressSanitizer and UndefinedBehaviorSanitizer, in a
 # build of its own (build-asan/, no CUDA); any finding fails it.

@@ -52,12 +52,14 @@ struct sb_case_memo {
      * the same one waits for it on `made`. */
     pthread_mutex_t lock;
     pthread_cond_t made;
+    sb_host_probes *probes;       /* the owner's, read after a long reference run (NULL: not) */
 };
 
-sb_case_memo *sb_case_memo_new(void)
+sb_case_memo *sb_case_memo_new(sb_host_probes *probes)
 {
     sb_case_memo *memo = calloc(1, sizeof *memo);
     if (memo) {
+        memo->probes = probes;
         pthread_mutex_init(&memo->lock, NULL);
         pthread_cond_init(&memo->made, NULL);
     }
@@ -74,10 +76,12 @@ long sb_case_memo_steps_run(sb_case_memo *memo)
 
 /* The serial reference's run, and after a long one the host's memory speed
  * (host_noise.h): a slow reference row's run is its first sample. */
-static sb_status run_reference(const sb_case *c, const sb_variant *ref, void *out, sb_run_times *t, sb_error *err)
+static sb_status run_reference(sb_case_memo *memo, const sb_case *c, const sb_variant *ref, void *out,
+                               sb_run_times *t, sb_error *err)
 {
     sb_status st = sb_run_once(c, ref, 1, NULL, out, 1, t, err);
-    t->mem_slowdown = !st && t->run_ms >= SB_MEMORY_PROBE_MIN_MS ? sb_host_memory_slowdown() : 0.0;
+    sb_host_probes *probes = memo ? memo->probes : NULL;
+    t->mem_slowdown = !st && t->run_ms >= SB_MEMORY_PROBE_MIN_MS ? sb_host_memory_slowdown(probes) : 0.0;
     return st;
 }
 
@@ -181,7 +185,7 @@ static sb_status step_output(sb_case_memo *memo, const sb_algo *algo, const sb_i
     c.params = m->params;
     c.input = &m->in;
     sb_output_poison(m->out);             /* as a case's reference: what it leaves unwritten shows */
-    st = run_reference(&c, sb_reference_variant(algo), m->out, &m->times, err);
+    st = run_reference(memo, &c, sb_reference_variant(algo), m->out, &m->times, err);
     pthread_mutex_lock(&memo->lock);
     memo->runs++;
     m->making = 0;
@@ -320,7 +324,7 @@ sb_status sb_case_open(sb_case_data *cd, sb_case_memo *memo, const sb_algo *algo
     memset(cd, 0, sizeof *cd);
     cd->memo = memo;
     if (!memo && sb_case_uses_memo(algo, stage)) {   /* the case's own: its steps run for it alone */
-        if (!(cd->memo = sb_case_memo_new()))
+        if (!(cd->memo = sb_case_memo_new(NULL)))
             return sb_fail(err, SB_ERR_NOMEM, "out of memory");
         cd->own_memo = 1;
     }
@@ -366,7 +370,7 @@ sb_status sb_case_open(sb_case_data *cd, sb_case_memo *memo, const sb_algo *algo
         }
     } else if (!(st = sb_output_alloc(algo, &cd->reference, &cd->input, cd->params, err))) {
         sb_output_poison(cd->reference);
-        st = run_reference(&cd->c, ref, cd->reference, &cd->c.ref_times, err);
+        st = run_reference(cd->memo, &cd->c, ref, cd->reference, &cd->c.ref_times, err);
     }
     if (st) {
         case_release(cd);

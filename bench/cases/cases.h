@@ -12,9 +12,12 @@ enum { SB_STEPS_MAX = 8 };
  * from, kept for the cases opened through it (cases.c says why).  Whoever
  * opens many cases owns one (bench: its run) and frees it once no case
  * holds an entry; a case opened with none gets its own, freed with it.
- * Safe to share between threads. */
+ * Safe to share between threads.  probes: the owner's host probes
+ * (host_noise.h), with which a reference run of SB_MEMORY_PROBE_MIN_MS or
+ * more is followed by a read of the host's memory speed (its
+ * ref_times.mem_slowdown); NULL: not read. */
 typedef struct sb_case_memo sb_case_memo;
-sb_case_memo *sb_case_memo_new(void);          /* NULL: out of memory */
+sb_case_memo *sb_case_memo_new(sb_host_probes *probes);   /* NULL: out of memory */
 void sb_case_memo_free(sb_case_memo *memo);
 /* How many reference runs were made through the memo: of the steps
  * before a pipeline step, and of the cases of the algorithms a pipeline

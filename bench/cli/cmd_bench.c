@@ -14,6 +14,7 @@
 #include "variants/names.h"
 #include "run/run.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -189,11 +190,15 @@ static sb_status bench_parse(int argc, char **argv, sb_bench_opts *o, sb_error *
 
 static sb_status bench_main(int argc, char **argv, int check_only, sb_error *err)
 {
-    static sb_bench_opts o;
-    memset(&o, 0, sizeof o);
-    o.check_only = check_only;
-    sb_status st = bench_parse(argc, argv, &o, err);
-    return st ? st : sb_bench_run(&o, err);
+    sb_bench_opts *o = calloc(1, sizeof *o);   /* large (its lists): on the heap, the command's own */
+    if (!o)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory reading the options");
+    o->check_only = check_only;
+    sb_status st = bench_parse(argc, argv, o, err);
+    if (!st)
+        st = sb_bench_run(o, err);
+    free(o);
+    return st;
 }
 
 sb_status cmd_bench(int argc, char **argv, sb_error *err) { return bench_main(argc, argv, 0, err); }

@@ -10,6 +10,7 @@
 #include "profile/profile_edge.h"
 #include "variants/names.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum { OPT_SET, OPT_IMAGE, OPT_RECT, OPT_STAGE, OPT_THREADS, OPT_WARMUP, OPT_REGIONS, OPT_ALL_IMAGES,
@@ -113,16 +114,18 @@ static sb_status profile_parse(int argc, char **argv, profile_opts *o, sb_error 
 
 sb_status cmd_profile(int argc, char **argv, sb_error *err)
 {
-    static profile_opts o;
-    sb_status st = profile_parse(argc, argv, &o, err);
-    if (st)
-        return st;
-    if (o.edge) {
+    profile_opts *o = calloc(1, sizeof *o);      /* large (its lists): on the heap, the command's own */
+    if (!o)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory reading the options");
+    sb_status st = profile_parse(argc, argv, o, err);
+    if (!st && o->edge) {
         const sb_variant *v;
         int threads;
-        if ((st = sb_parse_variant_spec(o.edge, &v, &threads, err)))
-            return st;
-        return profile_edge_print(o.results, v, stdout, err);
+        if (!(st = sb_parse_variant_spec(o->edge, &v, &threads, err)))
+            st = profile_edge_print(o->results, v, stdout, err);
+    } else if (!st) {
+        st = sb_profile_run(o, err);
     }
-    return sb_profile_run(&o, err);
+    free(o);
+    return st;
 }

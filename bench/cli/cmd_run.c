@@ -8,6 +8,7 @@
 #include "run/single.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { OPT_VARIANT, OPT_THREADS, OPT_STAGE, OPT_LABELS, OPT_MAX_PIXELS, OPT_MAX_MEMORY, OPT_COUNT };
@@ -71,10 +72,14 @@ static sb_status run_parse(int argc, char **argv, sb_single_request *q, sb_error
 
 sb_status cmd_run(int argc, char **argv, sb_error *err)
 {
-    static sb_single_request q;
-    memset(&q, 0, sizeof q);
-    q.own_options = RUN_OPTIONS;
-    q.own_count = OPT_COUNT;
-    sb_status st = run_parse(argc, argv, &q, err);
-    return st ? st : sb_run_single(&q, err);
+    sb_single_request *q = calloc(1, sizeof *q);  /* large (its lists): on the heap, the command's own */
+    if (!q)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory reading the options");
+    q->own_options = RUN_OPTIONS;
+    q->own_count = OPT_COUNT;
+    sb_status st = run_parse(argc, argv, q, err);
+    if (!st)
+        st = sb_run_single(q, err);
+    free(q);
+    return st;
 }

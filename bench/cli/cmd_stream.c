@@ -45,8 +45,7 @@ const sb_command sb_cmd_stream = {
 
 sb_status cmd_stream(int argc, char **argv, sb_error *err)
 {
-    static sb_stream_request q;
-    memset(&q, 0, sizeof q);
+    sb_stream_request q = {0};
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_stream, argc, argv, err);
     sb_status st = SB_OK;

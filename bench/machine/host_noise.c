@@ -123,12 +123,37 @@ double sb_host_steal_ms(const int *cpus, int n)
 
 enum { PROBE_STEPS = 40000, PROBE_TRIES = 3, PROBE_CPUS = CPU_SETSIZE, PROBE_TEAMS = 65 };
 
-/* The best time of each CPU, by how many CPUs ran the probe at once
- * (teams of more than 64 share the last row): a CPU runs slower while the
- * others run too, so a probe is held to the best of probes like it.
- * Each row (PROBE_CPUS ms, 0: not yet probed) is allocated when first used. */
-static double *probe_best[PROBE_TEAMS];
-static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The process's probe state, owned by its caller (host_noise.h): the
+ * best time of each CPU, by how many CPUs ran the probe at once (teams of
+ * more than 64 share the last row): a CPU runs slower while the others
+ * run too, so a probe is held to the best of probes like it.  Each row
+ * (PROBE_CPUS ms, 0: not yet probed) is allocated when first used; the
+ * memory probe's buffer likewise, and its best read. */
+struct sb_host_probes {
+    pthread_mutex_t lock;
+    double *best[PROBE_TEAMS];
+    unsigned long long *words;     /* MEMORY_PROBE_BYTES, touched once */
+    double memory_best;            /* ms, 0: not yet probed */
+};
+
+sb_host_probes *sb_host_probes_new(void)
+{
+    sb_host_probes *p = calloc(1, sizeof *p);
+    if (p)
+        pthread_mutex_init(&p->lock, NULL);
+    return p;
+}
+
+void sb_host_probes_free(sb_host_probes *p)
+{
+    if (!p)
+        return;
+    for (int t = 0; t < PROBE_TEAMS; t++)
+        free(p->best[t]);
+    free(p->words);
+    pthread_mutex_destroy(&p->lock);
+    free(p);
+}
 
 /* A chain of dependent multiply-adds: its time is the core's speed. */
 static double probe_once(void)
@@ -165,18 +190,10 @@ static void *probe_thread(void *arg)
     return NULL;
 }
 
-void sb_host_speed_forget(void)
+double sb_host_slowdown(sb_host_probes *p, const int *cpus, int n)
 {
-    pthread_mutex_lock(&probe_lock);
-    for (int t = 0; t < PROBE_TEAMS; t++) {
-        free(probe_best[t]);
-        probe_best[t] = NULL;
-    }
-    pthread_mutex_unlock(&probe_lock);
-}
-
-double sb_host_slowdown(const int *cpus, int n)
-{
+    if (!p)
+        return 0.0;
     probe_job *jobs = calloc((size_t)n, sizeof *jobs);
     pthread_t *threads = calloc((size_t)n, sizeof *threads);
     char *started = calloc((size_t)n, 1);
@@ -187,23 +204,23 @@ double sb_host_slowdown(const int *cpus, int n)
             started[i] = cpus[i] >= 0 && cpus[i] < PROBE_CPUS &&
                          pthread_create(&threads[i], NULL, probe_thread, &jobs[i]) == 0;
         }
-        pthread_mutex_lock(&probe_lock);
+        pthread_mutex_lock(&p->lock);
         int team = n < PROBE_TEAMS ? n : PROBE_TEAMS - 1;
-        if (!probe_best[team])
-            probe_best[team] = calloc(PROBE_CPUS, sizeof *probe_best[team]);
+        if (!p->best[team])
+            p->best[team] = calloc(PROBE_CPUS, sizeof *p->best[team]);
         for (int i = 0; i < n; i++) {
             if (!started[i])
                 continue;
             pthread_join(threads[i], NULL);
             double ms = jobs[i].ms;
-            if (ms <= 0 || !probe_best[team])
+            if (ms <= 0 || !p->best[team])
                 continue;
-            double *best = &probe_best[team][jobs[i].cpu];
+            double *best = &p->best[team][jobs[i].cpu];
             if (*best == 0.0 || ms < *best)
                 *best = ms;
             worst = ms / *best > worst ? ms / *best : worst;
         }
-        pthread_mutex_unlock(&probe_lock);
+        pthread_mutex_unlock(&p->lock);
     }
     free(jobs);
     free(threads);
@@ -221,10 +238,6 @@ double sb_host_slowdown(const int *cpus, int n)
  * host's L3 holds 300 MB: there it reads the shared L3.) */
 enum { MEMORY_PROBE_BYTES = 64 << 20, MEMORY_PROBE_TRIES = 1 };
 
-static double memory_best;                     /* ms, 0: not yet probed */
-
-static volatile unsigned long long memory_sink;   /* the sums, kept: the reads are not dead code */
-
 static double memory_read_once(const unsigned long long *words, size_t n)
 {
     unsigned long long s0 = 0, s1 = 0, s2 = 0, s3 = 0;   /* four chains: the loads, not the adds, bound it */
@@ -236,31 +249,33 @@ static double memory_read_once(const unsigned long long *words, size_t n)
         s3 += words[i + 3];
     }
     double ms = sb_clock_ms() - t0;
-    memory_sink = s0 + s1 + s2 + s3;
+    volatile unsigned long long sink = s0 + s1 + s2 + s3;   /* kept: the reads are not dead code */
+    (void)sink;
     return ms;
 }
 
-double sb_host_memory_slowdown(void)
+double sb_host_memory_slowdown(sb_host_probes *p)
 {
-    static unsigned long long *words;
-    size_t n = MEMORY_PROBE_BYTES / sizeof *words;
-    pthread_mutex_lock(&probe_lock);
-    if (!words && (words = malloc(MEMORY_PROBE_BYTES)) != NULL)
+    if (!p)
+        return 0.0;
+    size_t n = MEMORY_PROBE_BYTES / sizeof *p->words;
+    pthread_mutex_lock(&p->lock);
+    if (!p->words && (p->words = malloc(MEMORY_PROBE_BYTES)) != NULL)
         for (size_t i = 0; i < n; i++)            /* touched: no page faults in the probe */
-            words[i] = i;
+            p->words[i] = i;
     double slowdown = 0.0;
-    if (words) {
+    if (p->words) {
         double ms = 1e300;
         for (int i = 0; i < MEMORY_PROBE_TRIES; i++) {
-            double once = memory_read_once(words, n);
+            double once = memory_read_once(p->words, n);
             ms = once < ms ? once : ms;
         }
         if (ms > 0) {
-            if (memory_best == 0.0 || ms < memory_best)
-                memory_best = ms;
-            slowdown = ms / memory_best;
+            if (p->memory_best == 0.0 || ms < p->memory_best)
+                p->memory_best = ms;
+            slowdown = ms / p->memory_best;
         }
     }
-    pthread_mutex_unlock(&probe_lock);
+    pthread_mutex_unlock(&p->lock);
     return slowdown;
 }

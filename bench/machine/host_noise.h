@@ -42,12 +42,18 @@ enum { SB_QUIET_MAX_MS = 50 };
  *   worker's time slice. */
 #define SB_SLOWDOWN_UNSTABLE 1.10
 
+/* What the probes below have seen (each CPU's best, the memory read's
+ * best), owned by the caller -- a bench run holds one for its whole life
+ * -- and safe to share between threads.  A new one has seen nothing. */
+typedef struct sb_host_probes sb_host_probes;
+sb_host_probes *sb_host_probes_new(void);       /* NULL: out of memory */
+void sb_host_probes_free(sb_host_probes *p);
+
 /* The slowest of cpus[0..n)'s probe times over its own best in probes of
- * n CPUs, >= 1.0 (the probe runs on all of them at once, a thread pinned
- * to each, about 1 ms); 0 when it cannot run there. */
-double sb_host_slowdown(const int *cpus, int n);
-/* Forget every CPU's best (a test that needs a first probe). */
-void sb_host_speed_forget(void);
+ * n CPUs in p, >= 1.0 (the probe runs on all of them at once, a thread
+ * pinned to each, about 1 ms); 0 when it cannot run there, or p is NULL
+ * (a caller that does not probe). */
+double sb_host_slowdown(sb_host_probes *p, const int *cpus, int n);
 
 /*   Memory speed.  The fixed loop above runs in registers, and another
  *   tenant's memory traffic leaves it untouched: on a 2-core cloud machine
@@ -68,9 +74,12 @@ void sb_host_speed_forget(void);
  * commands other than bench (check, run, grade) skip the probe's cost. */
 enum { SB_MEMORY_PROBE_MIN_MS = 50 };
 
-/* The host's memory speed now: this read's time over the best, >= 1.0;
- * 0 when the buffer cannot be had. */
-double sb_host_memory_slowdown(void);
+/* The host's memory speed now: this read's time over the best p has seen,
+ * >= 1.0; 0 when the buffer cannot be had or p is NULL. */
+double sb_host_memory_slowdown(sb_host_probes *p);
+
+/* The two below are about this process's threads, which are one per
+ * process by nature: the list of exempt threads is the process's. */
 
 /* Wait until no other thread of this process is running, at most max_ms;
  * returns the milliseconds waited, or -1 when Linux does not say (no

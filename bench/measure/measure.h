@@ -50,6 +50,7 @@
 
 #include "variants/algo.h"
 #include "machine/gpu_clocks.h"
+#include "machine/host_noise.h"
 
 #include "segbench/device.h"
 #include "segbench/stats.h"
@@ -80,6 +81,9 @@ typedef struct sb_timing_opts {
                                   (the caller keeps the time): its clocks are up, and the
                                   warm-up takes a quarter of warmup_ms (the row's clocks are
                                   read around its timing, and a slow-clocked row is flagged) */
+    sb_host_probes *probes;    /* host rows: the caller's CPU and memory speed probes
+                                  (host_noise.h), which flag a row run on a slow host;
+                                  NULL: not probed */
 } sb_timing_opts;
 enum { SB_GPU_STILL_BUSY_MS = 250 };
 
@@ -211,6 +215,7 @@ typedef struct sb_rounds_row {
     const sb_variant *v;
     int threads;
     sb_measurement *m;
+    sb_host_probes *probes;    /* the caller's (sb_timing_opts): NULL, not probed */
     sb_session s;
     int open;                  /* s holds a prepared session */
     int reference;             /* the serial reference, its case's run its first sample */

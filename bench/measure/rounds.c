@@ -48,7 +48,7 @@ static void probe_speed(sb_rounds_row *rr)
     int cpus[CPU_SETSIZE];                 /* 4 KB: the stack (a static would be shared by every caller) */
     sb_host_wait_quiet(SB_QUIET_MAX_MS);
     int n = sb_rounds_cpus(rr->threads, cpus, CPU_SETSIZE);
-    double slowdown = n > 0 ? sb_host_slowdown(cpus, n) : 0.0;
+    double slowdown = n > 0 ? sb_host_slowdown(rr->probes, cpus, n) : 0.0;
     if (slowdown > rr->slowdown)
         rr->slowdown = slowdown;
 }
@@ -58,9 +58,9 @@ static void probe_speed(sb_rounds_row *rr)
  * that a neighbour's memory traffic slowed it. */
 static sb_status slow_run(sb_rounds_row *rr, double *ms, sb_error *err)
 {
-    double before = sb_host_memory_slowdown();
+    double before = sb_host_memory_slowdown(rr->probes);
     sb_status st = sb_session_sample(&rr->s, 0, ms, err);
-    double after = sb_host_memory_slowdown();
+    double after = sb_host_memory_slowdown(rr->probes);
     rr->mem_slowdown = fmax(rr->mem_slowdown, fmax(before, after));
     return st;
 }
@@ -91,6 +91,7 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
     rr->v = v;
     rr->threads = threads;
     rr->m = m;
+    rr->probes = o->probes;
     rr->rounds = rounds < 1 ? 1 : rounds > SB_ROUNDS_MAX ? SB_ROUNDS_MAX : rounds;
     sb_status st = sb_samples_alloc(m, o->max_reps, err);
     if (st)
@@ -118,7 +119,7 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
             st = sb_session_check(&rr->s, &m->agreement, err);
         rr->slow = rr->first_ms >= o->budget_ms;
         if (!st && rr->slow)                       /* a sample: the memory's speed after it */
-            rr->mem_slowdown = sb_host_memory_slowdown();
+            rr->mem_slowdown = sb_host_memory_slowdown(rr->probes);
     }
     if (!st && rr->slow) {                     /* a run of seconds needs no warm-up */
         m->kernel_ms[rr->n++] = rr->first_ms;

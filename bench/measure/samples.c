@@ -13,6 +13,7 @@
 
 void sb_timing_defaults(sb_timing_opts *o)
 {
+    memset(o, 0, sizeof *o);   /* every field not set below: off (no probes, no warm GPU) */
     o->warmup_min = 1;      /* with the check run before it: a 2-second row needs no more */
     o->warmup_ms = 20.0;
     o->min_reps = 10;
@@ -20,8 +21,6 @@ void sb_timing_defaults(sb_timing_opts *o)
     o->budget_ms = 1000.0;
     o->target_rse = 0.005;
     o->flush_l2 = 1;
-    o->gpu_uuid[0] = '\0';
-    o->census = 0;
 }
 
 

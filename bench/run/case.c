@@ -23,6 +23,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* At most this many cases open at once: each holds its reference, and a
  * pipeline step's case up to SB_STEPS_MAX + 1 entries of the memo (64). */
@@ -82,10 +83,13 @@ static sb_status plan_batch(bench_run *r, const sb_algo *algo, int from, int end
         }
         for (int stage = 0; stage < algo->stage_count; stage++) {
             run_case *k = &cases[*ncases];
-            k->plan = malloc(RUN_MAX_CASE_ROWS * sizeof *k->plan);
-            if (!k->plan)
-                return sb_fail(err, SB_ERR_NOMEM, "out of memory");
-            k->nplan = run_plan_case(r, algo, stage, im, k->plan);
+            const plan_case *planned = run_plan_find(&r->plan, algo, i, stage);
+            k->nplan = planned ? planned->nrows : 0;
+            if (k->nplan > 0) {            /* the case's own copy: --host-limit may leave rows out */
+                if (!(k->plan = malloc((size_t)k->nplan * sizeof *k->plan)))
+                    return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+                memcpy(k->plan, planned->rows, (size_t)k->nplan * sizeof *k->plan);
+            }
             int usable = 1;
             sb_status st = k->nplan == 0 ? SB_OK
                                          : sb_case_params(algo, stage, im->rect, &k->params, &usable, why,

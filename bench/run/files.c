@@ -85,21 +85,17 @@ sb_status run_record_finished(bench_run *r, char *line, size_t line_size, sb_err
     return run_write_env(r, err);
 }
 
-/* The rows this run measured before (--resume) of an algorithm, their
- * count; run_done_rows_drop forgets them. */
-int run_done_rows_load(bench_run *r, const sb_algo *algo)
+/* The rows this run measured before (--resume) of an algorithm, into
+ * done (empty when there are none); their count. */
+int run_done_rows_load(const bench_run *r, const sb_algo *algo, sb_rows *done)
 {
     char path[SB_PATH_MAX];
     sb_error too_long;            /* the run's own paths were checked as it started */
+    memset(done, 0, sizeof *done);
     if (!r->o->resume || sb_path(path, &too_long, "%s/%s.csv", r->results_dir, algo->name) != SB_OK ||
-        !run_csv_is_this_run(path, r->env.run_id, &r->done_rows))
+        !run_csv_is_this_run(path, r->env.run_id, done))
         return 0;
-    return r->done_rows.count;
-}
-
-void run_done_rows_drop(bench_run *r)
-{
-    sb_rows_free(&r->done_rows);
+    return done->count;
 }
 
 /* Do all rows of the algorithm's CSV belong to this run (or is it empty)? */
@@ -116,30 +112,50 @@ int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows)
     return 1;
 }
 
+/* A resumed run's files, as it starts: each chosen algorithm's rows and
+ * samples of this run kept, what a kill or a full disk left half-done
+ * dropped, to be measured again -- before the plan is made from them. */
+sb_status run_repair_resumed(bench_run *r, sb_error *err)
+{
+    sb_status st = SB_OK;
+    for (int i = 0; i < sb_algo_count() && !st && r->o->resume && r->pipe->keeps; i++) {
+        const sb_algo *algo = sb_algo_at(i);
+        char path[SB_PATH_MAX], samples[SB_PATH_MAX];
+        if (!sb_pattern_match(r->o->algos, algo->name))
+            continue;
+        if ((st = sb_path(path, err, "%s/%s.csv", r->results_dir, algo->name)) ||
+            (st = sb_path(samples, err, "%s/%s.samples.csv", r->results_dir, algo->name)))
+            break;
+        sb_rows rows;
+        if (!run_csv_is_this_run(path, r->env.run_id, &rows))
+            continue;
+        sb_rows_free(&rows);
+        sb_repair fixed;
+        if ((st = sb_results_repair(path, samples, r->env.run_id, &rows, &fixed, err)))
+            break;
+        sb_rows_free(&rows);
+        if (fixed.rows_dropped || fixed.lines_dropped)
+            fprintf(stderr, "%s: %d row(s) without all their samples and %d sample line(s) of no row dropped; "
+                            "they are measured again\n", algo->name, fixed.rows_dropped, fixed.lines_dropped);
+    }
+    return st;
+}
+
 /* Begin the algorithm's outputs.  A resumed run keeps what this run
- * already wrote (what a kill or a full disk left half-done dropped, to be
- * measured again); otherwise the algorithm's files start afresh.  The
- * console alone in a check. */
+ * already wrote (repaired as it started: run_repair_resumed); otherwise
+ * the algorithm's files start afresh.  The console alone in a check. */
 sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
 {
     if (!r->pipe->keeps)
         return sb_reporters_begin(&r->out, algo, 0, err);
     char path[SB_PATH_MAX];
-    char samples[SB_PATH_MAX];
     sb_status st;
-    if ((st = sb_path(path, err, "%s/%s.csv", r->results_dir, algo->name)) ||
-        (st = sb_path(samples, err, "%s/%s.samples.csv", r->results_dir, algo->name)))
+    if ((st = sb_path(path, err, "%s/%s.csv", r->results_dir, algo->name)))
         return st;
-    int keep = r->o->resume && run_csv_is_this_run(path, r->env.run_id, &r->done_rows);
-    if (keep) {
-        sb_repair fixed;
-        sb_rows_free(&r->done_rows);
-        if ((st = sb_results_repair(path, samples, r->env.run_id, &r->done_rows, &fixed, err)))
-            return st;
-        if (fixed.rows_dropped || fixed.lines_dropped)
-            fprintf(stderr, "%s: %d row(s) without all their samples and %d sample line(s) of no row dropped; "
-                            "they are measured again\n", algo->name, fixed.rows_dropped, fixed.lines_dropped);
-    }
+    sb_rows rows;
+    int keep = r->o->resume && run_csv_is_this_run(path, r->env.run_id, &rows);
+    if (keep)
+        sb_rows_free(&rows);
     return sb_reporters_begin(&r->out, algo, keep, err);
 }
 
@@ -148,7 +164,5 @@ sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err)
 sb_status run_close_logs(bench_run *r, const sb_algo *algo, const sb_rows *measured, int finished, sb_error *err)
 {
     sb_error ignored;
-    sb_status st = sb_reporters_end(&r->out, algo, measured, finished && algo, err ? err : &ignored);
-    sb_rows_free(&r->done_rows);
-    return st;
+    return sb_reporters_end(&r->out, algo, measured, finished && algo, err ? err : &ignored);
 }

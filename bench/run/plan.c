@@ -10,6 +10,7 @@
 #include "variants/registry.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,7 +39,7 @@ static int sweeps_threads(const bench_run *r, const sb_algo *algo, int stage, co
 }
 
 /* Is this row already in the results of the run being resumed? */
-static int already_measured(const bench_run *r, const sb_algo *algo, int stage, const sb_variant *v, int threads,
+static int already_measured(const sb_rows *done, const sb_algo *algo, int stage, const sb_variant *v, int threads,
                             const sb_dataset_image *im)
 {
     sb_row key;
@@ -48,16 +49,16 @@ static int already_measured(const bench_run *r, const sb_algo *algo, int stage, 
     snprintf(key.variant, sizeof key.variant, "%s", v->name);
     snprintf(key.image, sizeof key.image, "%s", im->name);
     key.threads = threads;
-    for (int i = 0; i < r->done_rows.count; i++)
-        if (sb_row_same_key(&r->done_rows.row[i], &key))
+    for (int i = 0; i < done->count; i++)
+        if (sb_row_same_key(&done->row[i], &key))
             return 1;
     return 0;
 }
 
 /* The rows still to measure for one (image, stage): variants in registry
  * order, threaded ones at each of their thread counts. */
-int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im,
-                  planned_row *plan)
+static int run_plan_case(const bench_run *r, const sb_rows *done, const sb_algo *algo, int stage,
+                         const sb_dataset_image *im, planned_row *plan)
 {
     const sb_bench_opts *o = r->o;
     int n = 0, sweep = sweeps_threads(r, algo, stage, im);
@@ -73,7 +74,7 @@ int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_d
         }
         for (int t = first; t < counts && n < RUN_MAX_CASE_ROWS; t++) {
             int threads = (v->flags & SB_THREADED) ? o->threads[t] : 1;
-            if (!already_measured(r, algo, stage, v, threads, im))
+            if (!already_measured(done, algo, stage, v, threads, im))
                 plan[n++] = (planned_row){ v, threads };
         }
     }
@@ -177,28 +178,96 @@ double run_row_weight(const planned_row *p, const sb_dataset_image *im)
     return 2e4 + ((p->v->flags & SB_DEVICE) ? px / 50.0 : px / p->threads);
 }
 
-/* Count the rows to measure now (and, for the ETA, their weight); rows
- * already measured by the run being resumed count as done. */
-int run_plan_all(bench_run *r)
+/* The plan under construction: arrays grown as cases are added. */
+typedef struct plan_builder {
+    run_plan *p;
+    int case_room, row_room;
+} plan_builder;
+
+static int plan_add_case(plan_builder *b, const sb_algo *algo, int image, int stage, const planned_row *rows, int n)
 {
-    int present = 0;
-    planned_row plan[RUN_MAX_CASE_ROWS];       /* 4 KB: the stack, not a static */
+    run_plan *p = b->p;
+    if (p->ncases == b->case_room) {
+        int room = b->case_room ? 2 * b->case_room : 64;
+        plan_case *grown = realloc(p->cases, (size_t)room * sizeof *grown);
+        if (!grown)
+            return 0;
+        p->cases = grown;
+        b->case_room = room;
+    }
+    if (p->nrows + n > b->row_room) {
+        int room = b->row_room ? 2 * b->row_room : 1024;
+        while (room < p->nrows + n)
+            room *= 2;
+        planned_row *grown = realloc(p->rows, (size_t)room * sizeof *grown);
+        if (!grown)
+            return 0;
+        p->rows = grown;
+        b->row_room = room;
+    }
+    /* first holds the offset while the row array may still move */
+    p->cases[p->ncases++] = (plan_case){ algo, image, stage, NULL, p->nrows, n };
+    memcpy(p->rows + p->nrows, rows, (size_t)n * sizeof *rows);
+    p->nrows += n;
+    return 1;
+}
+
+/* The plan from the options, the registry and the images, less the rows
+ * a resumed run measured before (counted in present): every (algorithm,
+ * image, stage) with rows to measure, in the order the run takes them. */
+static sb_status plan_build(const bench_run *r, run_plan *p, sb_error *err)
+{
+    plan_builder b = { p, 0, 0 };
+    planned_row rows[RUN_MAX_CASE_ROWS];       /* 4 KB: the stack, not a static */
+    *p = (run_plan){ 0 };
     for (int i = 0; i < sb_algo_count(); i++) {
         const sb_algo *algo = sb_algo_at(i);
         if (!sb_pattern_match(r->o->algos, algo->name))
             continue;
-        present += run_done_rows_load(r, algo);
-        for (int img = 0; img < r->ds.count; img++)
-            if (sb_bench_takes_image(algo, &r->ds.images[img], run_size_caps(r)))
-                for (int s = 0; s < algo->stage_count; s++) {
-                    int n = run_plan_case(r, algo, s, &r->ds.images[img], plan);
-                    r->total += n;
-                    for (int k = 0; k < n; k++)
-                        r->weight_total += run_row_weight(&plan[k], &r->ds.images[img]);
+        sb_rows done;
+        p->present += run_done_rows_load(r, algo, &done);
+        for (int img = 0; img < r->ds.count; img++) {
+            const sb_dataset_image *im = &r->ds.images[img];
+            if (!sb_bench_takes_image(algo, im, run_size_caps(r)))
+                continue;
+            for (int s = 0; s < algo->stage_count; s++) {
+                int n = run_plan_case(r, &done, algo, s, im, rows);
+                if (n > 0 && !plan_add_case(&b, algo, img, s, rows, n)) {
+                    sb_rows_free(&done);
+                    return sb_fail(err, SB_ERR_NOMEM, "out of memory planning the run");
                 }
-        run_done_rows_drop(r);
+                for (int k = 0; k < n; k++)
+                    p->weight += run_row_weight(&rows[k], im);
+            }
+        }
+        sb_rows_free(&done);
     }
-    return present;
+    for (int c = 0; c < p->ncases; c++)
+        p->cases[c].rows = p->rows + p->cases[c].first;
+    return SB_OK;
+}
+
+sb_status run_plan_all(bench_run *r, sb_error *err)
+{
+    sb_status st = plan_build(r, &r->plan, err);
+    r->total = r->plan.nrows;
+    r->weight_total = r->plan.weight;
+    return st;
+}
+
+void run_plan_free(bench_run *r)
+{
+    free(r->plan.cases);
+    free(r->plan.rows);
+    r->plan = (run_plan){ 0 };
+}
+
+const plan_case *run_plan_find(const run_plan *p, const sb_algo *algo, int image, int stage)
+{
+    for (int c = 0; c < p->ncases; c++)
+        if (p->cases[c].algo == algo && p->cases[c].image == image && p->cases[c].stage == stage)
+            return &p->cases[c];
+    return NULL;
 }
 
 /* The selected variants that cannot run here, one line per reason. */

@@ -80,14 +80,14 @@ static int row_takes_census(const bench_run *r, const sb_variant *v)
  * (host_noise.h), so the unstable flag can say when the host was slow.
  * On the H100 host its rows moved up to 1.9x between two runs of record
  * with nothing flagged, 20 of the 22 GPU rows beyond 1.25x. */
-static void host_bound_probe(sb_measurement *m, int first)
+static void host_bound_probe(sb_host_probes *probes, sb_measurement *m, int first)
 {
     int cpu = sb_placement_cpu(0);
     if (first) {
         sb_host_wait_quiet(SB_QUIET_MAX_MS);
         sb_placement_hold(1, 0);
     }
-    double slow = cpu >= 0 ? sb_host_slowdown(&cpu, 1) : 0.0, mem = sb_host_memory_slowdown();
+    double slow = cpu >= 0 ? sb_host_slowdown(probes, &cpu, 1) : 0.0, mem = sb_host_memory_slowdown(probes);
     m->slowdown = fmax(m->slowdown, slow);
     m->mem_slowdown = fmax(m->mem_slowdown, mem);
     if (!first)
@@ -125,13 +125,13 @@ sb_status run_row(bench_run *r, sb_rows *rows, const sb_dataset_image *im, const
     int host_bound = (v->flags & SB_HOST_BOUND) && r->pipe->times;
     sb_measurement probes = { 0 };
     if (host_bound)
-        host_bound_probe(&probes, 1);
+        host_bound_probe(r->probes, &probes, 1);
     sb_status st = !r->pipe->times ? sb_check_only(c, v, p->threads, stream, &m.agreement, &err)
                                     : sb_measure(c, v, p->threads, stream, &timing, &m, &err);
     if ((v->flags & SB_DEVICE) && r->pipe->times)
         run_device_row_done(r);
     if (host_bound) {
-        host_bound_probe(&probes, 0);
+        host_bound_probe(r->probes, &probes, 0);
         m.slowdown = fmax(m.slowdown, probes.slowdown);
         m.mem_slowdown = fmax(m.mem_slowdown, probes.mem_slowdown);
     }

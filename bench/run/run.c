@@ -40,9 +40,10 @@ static sb_status run_begin(bench_run *r, sb_error *err)
     for (int t = 0; t < o->nthreads && r->pipe->times; t++) {
         int ncpus = sb_rounds_cpus(o->threads[t], cpus, CPU_SETSIZE);
         for (int i = 0; i < 3 && ncpus > 0; i++)
-            sb_host_slowdown(cpus, ncpus);
+            sb_host_slowdown(r->probes, cpus, ncpus);
     }
     r->timing = o->timing;
+    r->timing.probes = r->pipe->times ? r->probes : NULL;   /* check times nothing: nothing to flag */
     snprintf(r->timing.gpu_uuid, sizeof r->timing.gpu_uuid, "%s", r->env.device.uuid);
     snprintf(r->row_commit, sizeof r->row_commit, "%s%s", r->env.commit, r->env.dirty == 1 ? "-dirty" : "");
     return SB_OK;
@@ -116,6 +117,7 @@ static sb_status run_close(bench_run *r, sb_status st, sb_error *err)
     run_close_logs(r, NULL, NULL, 0, NULL);     /* a run stopped in an algorithm: its outputs closed */
     sb_reporters_run_end(&r->out);
     sb_device_stream_destroy(r->stream);
+    run_plan_free(r);
     sb_dataset_free(&r->ds);
     run_release_folder(r);
     if (r->o->report && r->pipe->keeps && (st == SB_OK || st == SB_ERR_AGREEMENT)) {
@@ -201,8 +203,9 @@ static sb_status run_algos(bench_run *r, sb_error *err)
 static sb_status check_pipeline(bench_run *r, sb_error *err)
 {
     run_reporters(r);
-    run_plan_all(r);
-    sb_status st = SB_OK;
+    sb_status st = run_plan_all(r, err);
+    if (st)
+        return run_close(r, st, err);
     if (r->env.device.present && r->env.device.has_image && (st = sb_device_stream_create(&r->stream, err)))
         return run_close(r, st, err);
     run_report_unavailable(r->o);
@@ -224,7 +227,9 @@ static sb_status bench_pipeline(bench_run *r, sb_error *err)
     if (st)
         return run_close(r, st, err);
     run_reporters(r);
-    int present = run_plan_all(r);             /* rows measured before (--resume) */
+    if ((st = run_repair_resumed(r, err)) || (st = run_plan_all(r, err)))
+        return run_close(r, st, err);
+    int present = r->plan.present;             /* rows measured before (--resume) */
     if (r->env.device.present && r->env.device.has_image && (st = sb_device_stream_create(&r->stream, err)))
         return run_close(r, st, err);
     if ((st = run_announce(r, present, err)))
@@ -272,9 +277,11 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     r->tty = isatty(2);
     r->begun_ms = sb_clock_ms();
     run_hold_no_folder(r);                   /* start.c takes the folder's lock */
-    r->memo = sb_case_memo_new();
+    r->probes = sb_host_probes_new();
+    r->memo = r->probes ? sb_case_memo_new(r->pipe->times ? r->probes : NULL) : NULL;
     sb_status st = r->memo ? bench_run_all(r, err) : sb_fail(err, SB_ERR_NOMEM, "out of memory");
     sb_case_memo_free(r->memo);              /* after every case: run_close closed them */
+    sb_host_probes_free(r->probes);
     free(r);
     return st;
 }

@@ -26,6 +26,26 @@ typedef struct planned_row {
     int threads;
 } planned_row;
 
+/* What the run will measure, built once from the options, the registry,
+ * the images and (--resume) the rows measured before (plan.c), and read
+ * only after: what the run finds as it goes (a row --host-limit leaves
+ * out, a case that cannot open) is the state's, not the plan's. */
+typedef struct plan_case {
+    const sb_algo *algo;
+    int image, stage;             /* the image's index in the run's dataset */
+    const planned_row *rows;      /* the case's rows, in the order measured */
+    int first, nrows;             /* rows: the plan's rows[first .. first + nrows) */
+} plan_case;
+
+typedef struct run_plan {
+    plan_case *cases;             /* by algorithm (registry order), image, stage */
+    int ncases;
+    planned_row *rows;
+    int nrows;
+    int present;                  /* rows of a resumed run measured before, not planned again */
+    double weight;                /* their rough cost, for the ETA (run_row_weight) */
+} run_plan;
+
 /* Where this invocation's time goes (ms, host clock): the serial
  * references and pipeline inputs each case computes before its rows, the
  * kernel census, gallery and quality pictures, each step of the rows'
@@ -71,6 +91,7 @@ typedef struct bench_run {
     sb_timing_opts timing;        /* o->timing, for this machine's GPU (its UUID) */
     sb_env env;
     sb_dataset ds;
+    run_plan plan;                /* what to measure (plan.c), read-only once built */
     char results_dir[SB_PATH_MAX];
     char row_commit[56];          /* commit as written on each row ("-dirty" when the tree was) */
     void *stream;                 /* one CUDA stream for every device variant */
@@ -90,7 +111,7 @@ typedef struct bench_run {
     int census_off;               /* launches cannot be observed here: said once */
     double device_row_ended;      /* host clock ms when the last GPU row ended (row.c) */
     sb_case_memo *memo;           /* the pipeline steps' references, kept for every case of the run */
-    sb_rows done_rows;            /* rows of this run already in the results (--resume) */
+    sb_host_probes *probes;       /* the host's CPU and memory speed bests (host_noise.h), the run's own */
     time_account spent;
     /* the serial reference's runs of the algorithm being measured, by
      * stage: --host-limit predicts a stream row's frames from them */
@@ -111,9 +132,11 @@ void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size
 
 /* plan.c */
 int run_size_caps(const bench_run *r);   /* the size caps hold (bench), or every image is taken (check) */
-int run_plan_case(const bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im,
-                  planned_row *plan);
-int run_plan_all(bench_run *r);
+/* The run's plan built (r->plan; the progress line's row count and
+ * weight from it), and freed; a case's part of it (NULL: no rows). */
+sb_status run_plan_all(bench_run *r, sb_error *err);
+void run_plan_free(bench_run *r);
+const plan_case *run_plan_find(const run_plan *p, const sb_algo *algo, int image, int stage);
 int run_limit_host_rows(bench_run *r, const sb_algo *algo, int stage, const sb_dataset_image *im, double ref_ms,
                         const sb_rows *measured, planned_row *plan, int *nplan);
 void run_note_reference(bench_run *r, int stage, const sb_dataset_image *im, double ref_ms);
@@ -210,6 +233,7 @@ sb_status run_host_rows(bench_run *r, sb_rows *rows, const sb_dataset_image *im,
  * ended (finished: every row reached them). */
 sb_status run_write_env(bench_run *r, sb_error *err);
 int run_csv_is_this_run(const char *path, const char *run_id, sb_rows *rows);
+sb_status run_repair_resumed(bench_run *r, sb_error *err);
 sb_status run_open_logs(bench_run *r, const sb_algo *algo, sb_error *err);
 /* env.json is written here alone: the machine and its ceilings, who the
  * run is and its algorithms, the rows planned (present: measured before),
@@ -223,8 +247,7 @@ sb_status run_record_planned(bench_run *r, int present, sb_error *err);
 sb_status run_record_row(bench_run *r, sb_error *err);
 void run_record_repeatability(bench_run *r, const char *line, const int cpu[2], const int gpu[2]);
 sb_status run_record_finished(bench_run *r, char *line, size_t line_size, sb_error *err);
-int run_done_rows_load(bench_run *r, const sb_algo *algo);
-void run_done_rows_drop(bench_run *r);
+int run_done_rows_load(const bench_run *r, const sb_algo *algo, sb_rows *done);
 sb_status run_close_logs(bench_run *r, const sb_algo *algo, const sb_rows *measured, int finished, sb_error *err);
 
 /* pictures.c: the case's gallery pictures written and its quality

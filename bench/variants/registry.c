@@ -5,6 +5,7 @@
 #include "machine/device_status.h"
 #include "variants/renames.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,11 +137,8 @@ static sb_variant *registry_lookup(const char *algo, const char *name)
     return NULL;
 }
 
-static void order_once(void)
+static void order_table(void)
 {
-    static int done;
-    if (done)
-        return;
     int n = 0;
     for (int a = 0; a <= sb_algo_count(); a++)
         for (int i = 0; i < REGISTRY_SIZE; i++)
@@ -159,7 +157,15 @@ static void order_once(void)
         if (v)
             v->formerly = rn->before;
     }
-    done = 1;
+}
+
+/* The order and the tree, made once, on the first thread that asks
+ * (bench's case openers may be the first): every algorithm and variant
+ * registered itself before main began. */
+static void order_once(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, order_table);
 }
 
 /* Append one problem line to why (while it has room); count it. */

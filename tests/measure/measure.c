@@ -625,7 +625,7 @@ static void test_pipeline_steps(void)
     test_patchy_rgb(&rgb, 61, 37, 5);
     sb_error err;
     sb_case_data flood, merge;
-    sb_case_memo *memo = sb_case_memo_new();      /* shared by the cases below, as bench's run shares one */
+    sb_case_memo *memo = sb_case_memo_new(NULL);      /* shared by the cases below, as bench's run shares one */
     long before = sb_case_memo_steps_run(memo);
     CHECKF(sb_case_open(&flood, memo, sb_algo_find("meanshift-flood"), 0, NULL, &rgb, &err) == SB_OK, "%s", err.msg);
     CHECK(sb_case_memo_steps_run(memo) == before + 2);             /* the filter, and the flood's own reference */
@@ -849,11 +849,24 @@ static void test_default_and_record_sets(void)
     CHECKF(def[0] && strcmp(def, rec) == 0, "default's sizes and scenes:\n%s\nrecord's:\n%s", def, rec);
 }
 
+/* The defaults leave every field they do not name off: before, a caller's
+ * stack struct kept whatever gpu_warm held, and a new field (the host
+ * probes) read garbage -- the suite crashed. */
+static void test_timing_defaults_clear(void)
+{
+    sb_timing_opts o;
+    memset(&o, 0xa5, sizeof o);
+    sb_timing_defaults(&o);
+    CHECKF(o.gpu_warm == 0 && o.probes == NULL && o.census == 0 && o.gpu_uuid[0] == '\0',
+           "gpu_warm %d, probes %p, census %d", o.gpu_warm, (void *)o.probes, o.census);
+}
+
 const sb_test tests_harness[] = {
     { "sets: make bench's default set and the run of record's have the same sizes and scenes",
       test_default_and_record_sets },
     { "harness: check, warm-up, repetition, per frame, setup and end-to-end on a CPU variant",
       test_measure_protocol },
+    { "harness: the timing defaults leave every field they do not set off", test_timing_defaults_clear },
     { "results: CSV and raw samples round-trip (quotes, commas, frame and setup, rounds, steal, CPU speed; older files)",
       test_results_round_trip },
     { "harness: prepare, upload, run, fetch, release in order; a frame uploads again", test_upload_order },

@@ -149,6 +149,8 @@ static void test_rounds_slow_rows(void)
     sb_timing_opts o;
     sb_timing_defaults(&o);
     o.budget_ms = 8;                                /* runs of 10 ms: 14 ms from 3 budgets, room for a CI machine's pauses */
+    o.probes = sb_host_probes_new();                /* the caller's, as a bench run's */
+    CHECK(o.probes != NULL);
     sb_measurement m;
     run_ms[0] = run_ms[1] = run_ms[2] = 10;         /* 1.25 budgets */
     measure_in_rounds(3, &o, &m);
@@ -169,6 +171,7 @@ static void test_rounds_slow_rows(void)
     measure_in_rounds(1, &o, &m);
     CHECKF(m.kernel.n == 3 && runs == 3, "%d samples of %d runs", m.kernel.n, runs);
     sb_measurement_free(&m);
+    sb_host_probes_free(o.probes);
 }
 
 /* A slow row's one to three runs have no rounds to disagree: before the
@@ -197,8 +200,11 @@ static void test_memory_probe_flags(void)
     }
     CHECKF(strstr(said, "memory read a fixed buffer up to 40 % slower") && strstr(said, "1 run ("),
            "warning: %s", said);
-    double first = sb_host_memory_slowdown(), again = sb_host_memory_slowdown();
+    sb_host_probes *probes = sb_host_probes_new();
+    double first = sb_host_memory_slowdown(probes), again = sb_host_memory_slowdown(probes);
     CHECKF(first >= 1.0 && again >= 1.0, "probe read %g then %g of its best", first, again);
+    CHECK(sb_host_memory_slowdown(NULL) == 0.0);     /* a caller without probes: not probed */
+    sb_host_probes_free(probes);
 }
 
 /* The CPU speed probe holds a probe of n CPUs to the bests of probes of n
@@ -211,11 +217,12 @@ static void test_speed_probe_by_team(void)
     int n = sb_placement_order(order, CPU_SETSIZE);
     if (n < 2)
         return;
-    sb_host_speed_forget();                          /* the rows of earlier tests probed teams too */
+    sb_host_probes *probes = sb_host_probes_new();   /* a fresh one: no team probed yet */
     for (int i = 0; i < 5; i++)
-        CHECK(sb_host_slowdown(order, 1) >= 1.0);
-    double first = sb_host_slowdown(order, 2);     /* no probe of two CPUs before this one */
+        CHECK(sb_host_slowdown(probes, order, 1) >= 1.0);
+    double first = sb_host_slowdown(probes, order, 2);   /* no probe of two CPUs before this one */
     CHECKF(first == 1.0, "the first probe of two CPUs read %g of a best", first);
+    sb_host_probes_free(probes);
 }
 
 /* The placement: every CPU the process may use, once, the first thread of

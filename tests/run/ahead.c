@@ -128,7 +128,7 @@ static void test_pipeline_steps_two_openers(void)
     bench_run r = { 0 };
     r.o = &o;
     r.pipe = run_pipeline_for(&o);
-    r.memo = sb_case_memo_new();
+    r.memo = sb_case_memo_new(NULL);
     case_opener op;
     long runs = sb_case_memo_steps_run(r.memo);
     run_cases_begin(&op, &r, sb_algo_find("meanshift-flood"), cases, CASES, 3);
@@ -172,7 +172,7 @@ static int open_two_at_once(int stage, const sb_image *a, const sb_image *b, lon
     pthread_barrier_init(&start, NULL, 2);
     memo_opener m[2];
     memset(m, 0, sizeof m);
-    sb_case_memo *memo = sb_case_memo_new();
+    sb_case_memo *memo = sb_case_memo_new(NULL);
     for (int i = 0; i < 2; i++) {
         m[i].memo = memo;
         m[i].start = &start;
