@@ -448,8 +448,8 @@ static sb_status rect_picture(const sb_image *in, const sb_grabcut_params *p, sb
     return SB_OK;
 }
 
-static sb_status pipeline_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
-                                  const void *out, FILE *index, sb_error *err)
+static sb_status pipeline_gallery(sb_gallery_album *album, const sb_image *in, const void *params, const void *out,
+                                  sb_error *err)
 {
     const sb_gc_out *o = out;
     char caption[160];
@@ -457,7 +457,7 @@ static sb_status pipeline_gallery(const char *dir, const char *prefix, const sb_
     const sb_grabcut_params *p = params;
     snprintf(caption, sizeof caption, "input and its rectangle %d,%d,%d,%d", p->rect[0], p->rect[1], p->rect[2],
              p->rect[3]);
-    sb_status st = sb_gallery_write(dir, prefix, "input", &pic, rect_picture(in, p, &pic, err), index, caption, err);
+    sb_status st = sb_gallery_add(album, "input", &pic, rect_picture(in, p, &pic, err), caption, err);
     sb_image_free(&pic);
     size_t fg = 0;
     for (size_t i = 0; i < px(in); i++)
@@ -465,13 +465,13 @@ static sb_status pipeline_gallery(const char *dir, const char *prefix, const sb_
     snprintf(caption, sizeof caption, "mask after %d iterations (white: foreground, %.1f%% of the image)",
              o->iterations, 100.0 * (double)fg / (double)px(in));
     if (!st) {
-        st = sb_gallery_write(dir, prefix, "mask", &pic, fg_picture(o->mask, o->width, o->height, 1, &pic, err),
-                              index, caption, err);
+        st = sb_gallery_add(album, "mask", &pic, fg_picture(o->mask, o->width, o->height, 1, &pic, err), caption,
+                            err);
         sb_image_free(&pic);
     }
     if (!st) {
-        st = sb_gallery_write(dir, prefix, "cutout", &pic, cutout_picture(in, o, &pic, err), index,
-                              "cut-out (background dimmed over a checkerboard)", err);
+        st = sb_gallery_add(album, "cutout", &pic, cutout_picture(in, o, &pic, err),
+                            "cut-out (background dimmed over a checkerboard)", err);
         sb_image_free(&pic);
     }
     return st;

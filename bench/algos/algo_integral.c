@@ -139,20 +139,20 @@ static sb_status integral_write_output(const char *path, const sb_image *in, con
     return sb_picture_write(path, &pic, integral_picture_sat(out, &pic, err), err);
 }
 
-static sb_status integral_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
-                                  const void *out, FILE *index, sb_error *err)
+static sb_status integral_gallery(sb_gallery_album *album, const sb_image *in, const void *params, const void *out,
+                                  sb_error *err)
 {
     (void)params;
     sb_image pic = { 0 };
-    sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input, grey (BT.601 integer luma)", err);
+    sb_status st = sb_gallery_add(album, "input", in, SB_OK, "input, grey (BT.601 integer luma)", err);
     if (!st) {
-        st = sb_gallery_write(dir, prefix, "sat", &pic, integral_picture_sat(out, &pic, err), index,
-                              "the summed-area table, scaled to 0..255", err);
+        st = sb_gallery_add(album, "sat", &pic, integral_picture_sat(out, &pic, err),
+                            "the summed-area table, scaled to 0..255", err);
         sb_image_free(&pic);
     }
     if (!st) {
-        st = sb_gallery_write(dir, prefix, "box", &pic, integral_picture_box(out, 8, &pic, err), index,
-                              "17x17 box mean, four table lookups a pixel", err);
+        st = sb_gallery_add(album, "box", &pic, integral_picture_box(out, 8, &pic, err),
+                            "17x17 box mean, four table lookups a pixel", err);
         sb_image_free(&pic);
     }
     return st;

@@ -137,11 +137,11 @@ static void kmeans_describe(FILE *fp, const void *params, const void *out)
 
 /* The gallery: the input beside its quantization with k = 4 and k = 16,
  * each run to convergence by the serial reference. */
-static sb_status kmeans_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
-                                const void *out, FILE *index, sb_error *err)
+static sb_status kmeans_gallery(sb_gallery_album *album, const sb_image *in, const void *params, const void *out,
+                                sb_error *err)
 {
     (void)out;
-    sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input", err);
+    sb_status st = sb_gallery_add(album, "input", in, SB_OK, "input", err);
     static const int ks[] = { 4, 16 };
     for (int i = 0; i < 2 && !st; i++) {
         sb_kmeans_params p = *(const sb_kmeans_params *)params;
@@ -158,7 +158,7 @@ static sb_status kmeans_gallery(const char *dir, const char *prefix, const sb_im
             snprintf(name, sizeof name, "k%d", ks[i]);
             snprintf(caption, sizeof caption, "k = %d, %d passes to convergence", ks[i],
                      ((sb_kmeans_out *)o)->iterations);
-            st = sb_gallery_write(dir, prefix, name, &pic, kmeans_picture(o, &pic, err), index, caption, err);
+            st = sb_gallery_add(album, name, &pic, kmeans_picture(o, &pic, err), caption, err);
         }
         sb_image_free(&pic);
         sb_output_free(o);

@@ -230,12 +230,12 @@ static sb_status ms_quality(const sb_image *in, const void *params, const void *
 }
 
 /* The gallery: input, filtered colours, regions in random colours. */
-static sb_status ms_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
-                            const void *out, FILE *index, sb_error *err)
+static sb_status ms_gallery(sb_gallery_album *album, const sb_image *in, const void *params, const void *out,
+                            sb_error *err)
 {
     const sb_ms_regions *o = out;
     char caption[120];
-    sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input", err);
+    sb_status st = sb_gallery_add(album, "input", in, SB_OK, "input", err);
     void *f = NULL;
     if (!st)
         st = sb_output_alloc(&sb_algo_meanshift_filter, &f, in, params, err);
@@ -244,14 +244,14 @@ static sb_status ms_gallery(const char *dir, const char *prefix, const sb_image 
     sb_image pic = { 0 };
     if (!st) {
         const uint32_t *luv = ((const sb_ms_luv *)f)->luv;
-        st = sb_gallery_write(dir, prefix, "filtered", &pic, luv_picture(luv, in->width, in->height, &pic, err),
-                              index, "mean-shift filtered (each pixel's LUV mode)", err);
+        st = sb_gallery_add(album, "filtered", &pic, luv_picture(luv, in->width, in->height, &pic, err),
+                            "mean-shift filtered (each pixel's LUV mode)", err);
         sb_image_free(&pic);
     }
     sb_output_free(f);
     snprintf(caption, sizeof caption, "%d regions, in random colours", o->count);
     if (!st) {
-        st = sb_gallery_write(dir, prefix, "regions", &pic, regions_picture(o, &pic, err), index, caption, err);
+        st = sb_gallery_add(album, "regions", &pic, regions_picture(o, &pic, err), caption, err);
         sb_image_free(&pic);
     }
     return st;

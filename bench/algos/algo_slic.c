@@ -264,11 +264,11 @@ static sb_status mean_picture(const sb_image *in, const sb_slic_out *o, sb_image
 
 /* The gallery: the input, its superpixel borders with full connectivity
  * and with the source's majority filter, and the mean colours. */
-static sb_status slic_gallery(const char *dir, const char *prefix, const sb_image *in, const void *params,
-                              const void *out, FILE *index, sb_error *err)
+static sb_status slic_gallery(sb_gallery_album *album, const sb_image *in, const void *params, const void *out,
+                              sb_error *err)
 {
     (void)out;
-    sb_status st = sb_gallery_write(dir, prefix, "input", in, SB_OK, index, "input", err);
+    sb_status st = sb_gallery_add(album, "input", in, SB_OK, "input", err);
     for (int mode = 0; mode < 2 && !st; mode++) {
         sb_slic_params p = *(const sb_slic_params *)params;
         p.connectivity = mode == 0 ? SB_SLIC_CONNECT_FULL : SB_SLIC_CONNECT_MAJORITY;
@@ -283,12 +283,11 @@ static sb_status slic_gallery(const char *dir, const char *prefix, const sb_imag
         if (!st) {
             snprintf(caption, sizeof caption, "borders, %s (%d superpixels)", connectivity_name(p.connectivity),
                      ((sb_slic_out *)o)->superpixels);
-            st = sb_gallery_write(dir, prefix, mode == 0 ? "borders" : "majority", &pic, SB_OK, index, caption,
-                                  err);
+            st = sb_gallery_add(album, mode == 0 ? "borders" : "majority", &pic, SB_OK, caption, err);
         }
         sb_image_free(&pic);
         if (!st && mode == 0 && !(st = mean_picture(in, o, &pic, err)))
-            st = sb_gallery_write(dir, prefix, "mean", &pic, SB_OK, index, "mean colour of each superpixel", err);
+            st = sb_gallery_add(album, "mean", &pic, SB_OK, "mean colour of each superpixel", err);
         sb_image_free(&pic);
         sb_output_free(o);
     }

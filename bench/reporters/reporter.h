@@ -30,6 +30,7 @@
 #define SEGBENCH_REPORTERS_REPORTER_H
 
 #include "variants/algo.h"
+#include "algos/pictures.h"
 #include "io/rows.h"
 #include "io/stream_rows.h"
 #include "machine/env.h"
@@ -85,7 +86,7 @@ typedef struct sb_repeat_report {
 typedef struct sb_gallery_report {
     const sb_algo *algo;
     const char *image;
-    const char *lines;
+    const sb_gallery_album *album;   /* the case's pictures, encoded (algos/pictures.h) */
 } sb_gallery_report;
 
 typedef struct sb_reporter sb_reporter;

@@ -32,6 +32,7 @@ typedef struct sb_quality_state {
 /* gallery/index.tsv, open from the run's beginning to its end. */
 typedef struct sb_gallery_state {
     sb_gallery_index index;
+    char dir[SB_PATH_MAX];        /* <results>/gallery */
     int open;
 } sb_gallery_state;
 

@@ -195,7 +195,7 @@ static sb_status run_batch(bench_run *r, const sb_algo *algo, int from, int end,
             sb_case_close(&cases[k].cd);
         free(cases[k].params);
         free(cases[k].plan);
-        free(cases[k].gallery_lines);
+        sb_gallery_album_free(&cases[k].album);
     }
     for (int i = 0; images && i < end - from; i++)
         if (images[i].data)

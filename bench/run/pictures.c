@@ -39,22 +39,15 @@ static sb_status load_truth(const sb_dataset_image *im, int mask, sb_labels *tru
     return st;
 }
 
-/* The gallery's pictures of the case written, their index lines kept. */
-static sb_status make_gallery(const bench_run *r, const sb_algo *algo, run_case *k, sb_error *err)
+/* The gallery's pictures of the case drawn and encoded into its album,
+ * which the gallery reporter writes in the cases' order. */
+static sb_status make_gallery(const sb_algo *algo, run_case *k, sb_error *err)
 {
-    char dir[SB_PATH_MAX], prefix[256];
-    sb_status st = sb_path(dir, err, "%s/gallery", r->results_dir);
-    if (st)
-        return st;
+    char prefix[256];
     snprintf(prefix, sizeof prefix, "%s-%s", algo->name, k->im->name);
-    size_t len = 0;
-    FILE *mem = open_memstream(&k->gallery_lines, &len);
-    if (!mem)
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_gallery_album_begin(&k->album, prefix);
     const sb_case *c = &k->cd.c;
-    st = algo->gallery(dir, prefix, c->input, c->params, c->reference, mem, err);
-    fclose(mem);
-    return st;
+    return algo->gallery(&k->album, c->input, c->params, c->reference, err);
 }
 
 /* The quality of the reference's output, unless the quality file has it
@@ -79,7 +72,7 @@ void run_case_pictures(const bench_run *r, const sb_algo *algo, run_case *k)
 {
     k->pictures = SB_OK;
     if (k->stage == 0 && k->im->gallery && r->pipe->keeps && algo->gallery)
-        k->pictures = make_gallery(r, algo, k, &k->pictures_err);
+        k->pictures = make_gallery(algo, k, &k->pictures_err);
     if (!k->pictures && algo->quality && r->pipe->keeps)
         k->pictures = make_quality(r, algo, k, &k->pictures_err);
 }
@@ -89,12 +82,11 @@ sb_status run_case_pictures_record(bench_run *r, const sb_algo *algo, run_case *
     if (k->pictures)
         return sb_fail(err, k->pictures, "%s", k->pictures_err.msg);
     sb_status st = SB_OK;
-    if (k->gallery_lines) {
-        sb_gallery_report gr = { .algo = algo, .image = k->im->name, .lines = k->gallery_lines };
+    if (k->album.count) {
+        sb_gallery_report gr = { .algo = algo, .image = k->im->name, .album = &k->album };
         st = sb_reporters_gallery(&r->out, &gr, err);
     }
-    free(k->gallery_lines);
-    k->gallery_lines = NULL;
+    sb_gallery_album_free(&k->album);
     if (st)
         return st;
     if (!k->have_quality)

@@ -161,7 +161,7 @@ typedef struct run_case {
     sb_error why_not;
     sb_status load;               /* the image could not be loaded (load_err): the run stops */
     sb_error load_err;
-    char *gallery_lines;          /* its pictures' gallery index lines (pictures.c) */
+    sb_gallery_album album;       /* its gallery pictures, drawn as it opens (pictures.c) */
     sb_quality quality;           /* its reference's quality, where have_quality */
     int have_quality;
     sb_status pictures;           /* how making them ended (pictures_err) */

@@ -68,6 +68,8 @@ typedef struct sb_out_layout {
 typedef sb_status sb_layout_fn(void *out, const sb_image *in, const void *params, sb_out_layout *l,
                                sb_error *err);
 
+struct sb_gallery_album;          /* algos/pictures.h */
+
 typedef struct sb_algo {
     const char *name;            /* "integral" */
     const char *summary;
@@ -135,10 +137,11 @@ typedef struct sb_algo {
      * the region measures' account: boundary recall, undersegmentation). */
     const char *quality_note;
 
-    /* The report's gallery: write pictures named <prefix>-*.png into dir and
-     * one "file<TAB>caption" line per picture to index. */
-    sb_status (*gallery)(const char *dir, const char *prefix, const sb_image *in, const void *params,
-                         const void *out, FILE *index, sb_error *err);
+    /* The report's gallery: the reference's pictures drawn into the album
+     * (algos/pictures.h: sb_gallery_add, a name and a caption each), which
+     * the gallery reporter writes. */
+    sb_status (*gallery)(struct sb_gallery_album *album, const sb_image *in, const void *params, const void *out,
+                         sb_error *err);
 
     /* Pipeline steps (optional): the step this one follows, and how its
      * output becomes this step's input.  The harness (cases.c) runs the

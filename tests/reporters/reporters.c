@@ -9,6 +9,8 @@
 #include "variants/registry.h"
 #include "reporters/reporters.h"
 
+#include "segbench/image_io.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -151,8 +153,51 @@ static void test_repeat_written_whole(void)
            "%s", text);
 }
 
+/* The gallery's pictures are written by its reporter, not by the
+ * algorithm (before, algo->gallery wrote each PNG itself as the case
+ * opened): an album's picture, drawn and encoded, reaches
+ * gallery/<file> whole, readable, and its line the index. */
+static void test_gallery_writes_the_album(void)
+{
+    const char *dir = test_pathf("reporters-gallery");
+    test_sh("rm -rf %s && mkdir -p %s", test_shq(dir), test_shq(dir));
+    sb_reporters rs;
+    sb_reporters_config cfg = { .files = 1, .quiet = 1 };
+    sb_reporters_init(&rs, &cfg, dir);
+    sb_error err = { SB_OK, "" };
+    CHECKF(sb_reporters_run_begin(&rs, "integral", &err) == SB_OK, "%s", err.msg);
+    const sb_algo *algo = sb_algo_find("integral");
+    CHECK(sb_reporters_begin(&rs, algo, 0, &err) == SB_OK);
+    sb_image pic = { 0 };
+    CHECK(sb_image_alloc(&pic, 3, 2, 1, &err) == SB_OK);
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 3; x++)
+            sb_image_row(&pic, y)[x] = (unsigned char)(40 * (y * 3 + x));
+    sb_gallery_album album;
+    sb_gallery_album_begin(&album, "integral-tiny");
+    CHECKF(sb_gallery_add(&album, "input", &pic, SB_OK, "input, grey", &err) == SB_OK, "%s", err.msg);
+    CHECK(sb_gallery_add(&album, "broken", &pic, SB_ERR_NOMEM, "never drawn", &err) == SB_ERR_NOMEM);
+    CHECK(album.count == 1 && album.pic[0].bytes > 8 && !memcmp(album.pic[0].png, "\x89PNG", 4));
+    sb_gallery_report gr = { .algo = algo, .image = "tiny", .album = &album };
+    CHECKF(sb_reporters_gallery(&rs, &gr, &err) == SB_OK, "%s", err.msg);
+    CHECK(sb_reporters_end(&rs, algo, NULL, 1, &err) == SB_OK);
+    sb_reporters_run_end(&rs);
+    sb_gallery_album_free(&album);
+    sb_image back = { 0 };
+    CHECKF(sb_image_load(test_pathf("reporters-gallery/gallery/integral-tiny-input.png"), SB_LOAD_GREY, &back, &err) ==
+               SB_OK, "%s", err.msg);
+    CHECK(back.width == 3 && back.height == 2 && sb_image_row(&back, 1)[2] == 200);
+    static char text[4096];
+    test_slurp(test_pathf("reporters-gallery/gallery/index.tsv"), text, sizeof text);
+    CHECKF(strstr(text, "integral\ttiny\tintegral-tiny-input.png\tinput, grey\n") != NULL, "%s", text);
+    sb_image_free(&pic);
+    sb_image_free(&back);
+}
+
 const sb_test tests_reporters[] = {
     { "reporters: repeat.csv is written whole as the re-measure ends, never half", test_repeat_written_whole },
+    { "reporters: the gallery's pictures come drawn and encoded, and its reporter writes them and their lines",
+      test_gallery_writes_the_album },
     { "reporters: a row reaches each reporter in order; one that fails stops the rest; every begun one ends",
       test_set_order_and_failure },
     { "reporters: bench's set writes a row's samples, row, census and JSON, names quoted", test_bench_set_writes_the_row },
