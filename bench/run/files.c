@@ -1,16 +1,28 @@
 /* files.c - the run's record (env.json's content, which the record
  * reporter writes after every change) and each algorithm's outputs begun
- * (a resumed run's rows found and repaired) and ended. */
+ * (a resumed run's files repaired as it starts) and ended. */
 #include "run/state.h"
 
 #include "base/args.h"
 #include "base/patterns.h"
 
-
 #include "segbench/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The options that shape every timing; a resumed run must share them. */
+static void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size_t size)
+{
+    char threads[128] = "";
+    for (int i = 0, n = 0; i < o->nthreads; i++)
+        n += snprintf(threads + n, sizeof threads - (size_t)n, "%s%d", i ? "," : "", o->threads[i]);
+    snprintf(out, size, "set=%s budget=%g min_reps=%d max_reps=%d threads=%s sweep=%s l2_flush=%d rounds=%d pin=%s "
+             "stream_s=%g host_limit=%g ahead=%s",
+             set, o->timing.budget_ms, o->timing.min_reps, o->timing.max_reps, threads, o->sweep_all ? "all" : "marked",
+             o->timing.flush_l2, o->rounds, o->pin ? "on" : "off", o->stream_seconds, o->host_limit_s,
+             (const char *const[]){ "auto", "on", "off" }[o->ahead]);
+}
 
 /* The run record changed: its time so far, then to the reporters
  * (reporters/record.c writes env.json). */

@@ -21,19 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The options that shape every timing; a resumed run must share them. */
-void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size_t size)
-{
-    char threads[128] = "";
-    for (int i = 0, n = 0; i < o->nthreads; i++)
-        n += snprintf(threads + n, sizeof threads - (size_t)n, "%s%d", i ? "," : "", o->threads[i]);
-    snprintf(out, size, "set=%s budget=%g min_reps=%d max_reps=%d threads=%s sweep=%s l2_flush=%d rounds=%d pin=%s "
-             "stream_s=%g host_limit=%g ahead=%s",
-             set, o->timing.budget_ms, o->timing.min_reps, o->timing.max_reps, threads, o->sweep_all ? "all" : "marked",
-             o->timing.flush_l2, o->rounds, o->pin ? "on" : "off", o->stream_seconds, o->host_limit_s,
-             (const char *const[]){ "auto", "on", "off" }[o->ahead]);
-}
-
 /* Whether dir is a published result set (listed in the published.txt of
  * the folder above it); root gets that folder. */
 static int published(const char *dir, char *root, sb_error *err)

@@ -127,8 +127,6 @@ sb_status run_start(bench_run *r, sb_error *err);
  * let go (the run's end). */
 void run_hold_no_folder(bench_run *r);
 void run_release_folder(bench_run *r);
-/* The options that shape every timing; a resumed run must share them. */
-void run_timing_options(const sb_bench_opts *o, const char *set, char *out, size_t size);
 
 /* plan.c */
 int run_size_caps(const bench_run *r);   /* the size caps hold (bench), or every image is taken (check) */
