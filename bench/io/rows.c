@@ -56,6 +56,7 @@ static void row_free_samples(sb_row *r)
     free(r->e2e_ms);
     free(r->frame_ms);
     free(r->setup_ms);
+    free(r->round_ms);
 }
 
 void sb_rows_free(sb_rows *rows)
@@ -159,6 +160,8 @@ void sb_row_put_samples(FILE *fp, const sb_row *r)
         samples_put(fp, r, "frame", r->frame_ms, r->frame.n);
     if (r->setup_ms)
         samples_put(fp, r, "setup", r->setup_ms, r->setup.n);
+    if (r->round_ms && r->nround > 0)
+        samples_put(fp, r, "round", r->round_ms, r->nround);
 }
 
 sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err)
@@ -359,7 +362,7 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
     int lineno = 0;
     sb_status st = SB_OK;
     ssize_t len;
-    static const char *const kinds[] = { "kernel", "e2e", "frame", "setup" };
+    static const char *const kinds[] = { "kernel", "e2e", "frame", "setup", "round" };
     while ((len = sb_csv_read_record(fp, &line, &cap)) != 0) {
         if (len < 0) {
             t->cut_off++;            /* the last line, cut off by a kill or a full disk */
@@ -379,9 +382,9 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
             continue;
         }
         int kind = 0;
-        while (kind < 4 && strcmp(f[5], kinds[kind]) != 0)
+        while (kind < 5 && strcmp(f[5], kinds[kind]) != 0)
             kind++;
-        if (kind == 4)
+        if (kind == 5)
             continue;                /* a kind from a later version: not ours to read */
         sb_row key;
         memset(&key, 0, sizeof key);
@@ -405,8 +408,9 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
                 t->orphans++;        /* no row: its row never reached the file */
             continue;
         }
-        double **dsts[4] = { &r->kernel_ms, &r->e2e_ms, &r->frame_ms, &r->setup_ms };
-        sb_summary *sums[4] = { &r->kernel, &r->e2e, &r->frame, &r->setup };
+        double **dsts[5] = { &r->kernel_ms, &r->e2e_ms, &r->frame_ms, &r->setup_ms, &r->round_ms };
+        sb_summary round_sum = { 0 };
+        sb_summary *sums[5] = { &r->kernel, &r->e2e, &r->frame, &r->setup, &round_sum };
         double **dst = dsts[kind];
         sb_summary *sum = sums[kind];
         if (*dst)
@@ -416,6 +420,8 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
         free(*dst);
         *dst = v;
         sum->n = n;
+        if (kind == 4)
+            r->nround = n;
     }
     free(line);
     fclose(fp);
@@ -495,7 +501,7 @@ sb_status sb_results_repair(const char *rows_path, const char *samples_path, con
             break;
         }
         *k = *r;                     /* the samples move with it */
-        r->kernel_ms = r->e2e_ms = r->frame_ms = r->setup_ms = NULL;
+        r->kernel_ms = r->e2e_ms = r->frame_ms = r->setup_ms = r->round_ms = NULL;
     }
     what->lines_dropped = t.foreign + t.orphans + t.duplicates + t.cut_off;
     sb_rows_free(&rows);

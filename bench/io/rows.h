@@ -43,8 +43,9 @@ typedef struct sb_row {
     char flags[64];          /* noise warnings, ';'-separated: spread, over_peak, throttled, ... (noise.h) */
     int sm_mhz[2], mem_mhz[2];   /* device rows: GPU clocks just before and after the timed runs (0: unknown) */
     char clock_reasons[64];  /* the throttling reasons seen then ("sw_power_cap"), or "" (gpu_clocks.h) */
-    int rounds;              /* host rows: the interleaved rounds (a slow row: runs) its median
-                                is over; 0: a device row, or a file older than this column */
+    int rounds;              /* the rounds (a slow host row: runs) its median is over: host
+                                rows interleaved, device rows each on a fresh session; 0: a
+                                device row of a file before device rounds, or older */
     double round_spread;     /* the largest |round median / median - 1| */
     double steal;            /* the share of its CPUs' time taken by other tenants while its
                                 rounds ran; -1: not known */
@@ -56,6 +57,9 @@ typedef struct sb_row {
     char code_id[24];        /* the code identity of the variant that ran (base/code_id.h);
                                 "": a file older than this column (io/code_ids.h finds it from git) */
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */
+    double *round_ms;        /* each round's kernel median (the samples file's "round" line),
+                                the evidence of a verdict (measure/evidence.h); or NULL */
+    int nround;              /* its count */
 } sb_row;
 
 struct sb_catalogue;

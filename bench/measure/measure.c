@@ -39,6 +39,8 @@ static sb_status measure_slow(sb_session *s, double ms, int observed, sb_measure
     if (observed && (st = sb_session_sample(s, 0, &ms, err)))
         return st;
     m->kernel_ms[0] = ms;
+    m->round_ms[0] = ms;
+    m->rounds = 1;
     m->stopped = SB_STOP_SLOW;
     sb_summarize(m->kernel_ms, 1, &m->kernel);
     if ((st = device_cold_sample(s, m, 0, err)))
@@ -66,22 +68,66 @@ static sb_status measure_warmup(sb_session *s, const sb_timing_opts *o, sb_error
     return SB_OK;
 }
 
-/* Kernel time until the budget or the spread says enough, GPU clocks read
- * around it; then the last timed run's output must still agree. */
+/* One round's share of the kernel time (measure.h, step 3): the budget,
+ * min_reps and max_reps divided among the rounds; its median kept as the
+ * round's evidence. */
+static sb_status timed_round(sb_session *s, const sb_timing_opts *o, int rounds, sb_measurement *m, int *n,
+                             sb_error *err)
+{
+    sb_timing_opts share = *o;
+    share.min_reps = (o->min_reps + rounds - 1) / rounds;
+    share.max_reps = o->max_reps / rounds > 0 ? o->max_reps / rounds : 1;
+    double *ms = m->kernel_ms + *n, t0 = sb_clock_ms();
+    int got = 0;
+    sb_stop why;
+    do {
+        sb_status st = sb_session_sample(s, o->flush_l2, &ms[got], err);
+        if (st)
+            return st;
+        got++;
+    } while (!(why = sb_enough_samples(ms, got, t0, &share, o->budget_ms / rounds, few_samples(&share))));
+    m->stopped = why > m->stopped ? why : m->stopped;
+    sb_summary sum;
+    sb_summarize(ms, got, &sum);
+    m->round_ms[m->rounds++] = sum.median;
+    *n += got;
+    return SB_OK;
+}
+
+/* Kernel time in rounds, GPU clocks read around them: the first on the
+ * checked and warmed session, each later one on a fresh session (fresh
+ * allocations, which the next round would otherwise share with this
+ * one) after a short warm-up (its clocks are up); then the last timed
+ * run's output must still agree. */
 static sb_status measure_timed(sb_session *s, const sb_timing_opts *o, sb_measurement *m, step_clock *k,
                                sb_error *err)
 {
-    sb_status st;
+    sb_status st = SB_OK;
+    int rounds = o->rounds < 1 ? 1 : o->rounds > SB_ROUNDS_MAX ? SB_ROUNDS_MAX : o->rounds, n = 0;
     sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_start);
-    int n = 0;
-    double t0 = sb_clock_ms();
-    do {
-        if ((st = sb_session_sample(s, o->flush_l2, &m->kernel_ms[n], err)))
-            return st;
-        n++;
-    } while (!(m->stopped = sb_enough_samples(m->kernel_ms, n, t0, o, o->budget_ms, few_samples(o))));
+    for (int r = 0; r < rounds && !st; r++) {
+        if (r > 0) {
+            sb_phase(k, SB_STEP_WARMUP);
+            const sb_case *c = s->c;
+            const sb_variant *v = s->v;
+            int threads = s->exec.threads;
+            void *stream = s->exec.stream;
+            sb_session_close(s);
+            sb_timing_opts warm = *o;
+            warm.gpu_warm = 1;
+            if ((st = sb_session_open(s, c, v, threads, stream, 0, err)) || (st = measure_warmup(s, &warm, err)))
+                break;
+            sb_phase(k, SB_STEP_TIMED);
+        }
+        st = timed_round(s, o, rounds, m, &n, err);
+    }
     sb_gpu_clocks_read(o->gpu_uuid, &m->clocks_end);
+    if (st)
+        return st;
     sb_summarize(m->kernel_ms, n, &m->kernel);
+    if (m->rounds > 1)
+        for (int r = 0; r < m->rounds; r++)
+            m->round_spread = fmax(m->round_spread, fabs(m->round_ms[r] / m->kernel.median - 1.0));
 
     sb_phase_named(k, SB_STEP_CHECK, "check again");
     sb_agreement again;

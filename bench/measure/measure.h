@@ -67,6 +67,10 @@
  * launches of one run). */
 #define SB_CENSUS_MAX 32
 
+/* The most rounds a row keeps (SB_ROUNDS_MAX of them timed, and a slow
+ * row's three runs beside: rounds.c). */
+enum { SB_ROUNDS_CAP = 11 };
+
 typedef struct sb_timing_opts {
     int warmup_min;
     double warmup_ms;
@@ -84,6 +88,10 @@ typedef struct sb_timing_opts {
     sb_host_probes *probes;    /* host rows: the caller's CPU and memory speed probes
                                   (host_noise.h), which flag a row run on a slow host;
                                   NULL: not probed */
+    int rounds;                /* device rows: the kernel budget in this many rounds, each
+                                  after the first on a fresh session (fresh allocations, a
+                                  short warm-up); 0 or 1: one (host rows take theirs from
+                                  the caller's interleaving: sb_rounds_open) */
 } sb_timing_opts;
 enum { SB_GPU_STILL_BUSY_MS = 250 };
 
@@ -176,7 +184,9 @@ typedef struct sb_measurement {
     int census_n;              /* kernels in census; -1: not taken (not asked, not a device
                                   row, CUPTI unavailable, or the check could not run) */
     sb_kernel_info census[SB_CENSUS_MAX];
-    int rounds;                /* host rows: rounds with samples (0: a device row) */
+    int rounds;                /* rounds with samples: round_ms's count */
+    double round_ms[SB_ROUNDS_CAP];   /* each round's median (a slow row: each run), the
+                                  evidence a verdict rests on (evidence.h) */
     double round_spread;       /* the largest |round median / median - 1| */
     double steal;              /* the share of its CPUs' time that other tenants took while
                                   it ran (host_noise.h), -1: not known */
@@ -227,7 +237,7 @@ typedef struct sb_rounds_row {
     int parts;                 /* entries of part_ms */
     double slowdown;           /* the worst sb_host_slowdown around its rounds */
     double mem_slowdown;       /* a slow row: the worst sb_host_memory_slowdown around its runs */
-    double part_ms[SB_ROUNDS_MAX + 3];   /* each round's median; a slow row's runs each */
+    double part_ms[SB_ROUNDS_CAP];   /* each round's median; a slow row's runs each */
     sb_stop stopped;           /* the worst reason a round stopped */
 } sb_rounds_row;
 

@@ -273,6 +273,7 @@ sb_status sb_rounds_close(sb_rounds_row *rr, sb_error *err)
             sb_host_row_times(m, rr->n, rr->s.prepare_ms, rr->s.fetch_ms);
         }
         m->rounds = rr->parts;
+        memcpy(m->round_ms, rr->part_ms, (size_t)rr->parts * sizeof *rr->part_ms);
         m->stopped = rr->slow ? SB_STOP_SLOW : rr->stopped;
         m->round_spread = parts_spread(rr, m->kernel.median);
         m->slowdown = rr->slowdown;

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -58,6 +59,11 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
     row->e2e_ms = m->e2e_ms;
     row->frame_ms = m->frame_ms;
     row->setup_ms = m->setup_ms;
+    row->nround = 0;
+    if (m->rounds > 0 && (row->round_ms = malloc((size_t)m->rounds * sizeof *row->round_ms))) {
+        memcpy(row->round_ms, m->round_ms, (size_t)m->rounds * sizeof *row->round_ms);
+        row->nround = m->rounds;
+    }
 }
 
 void run_row_label(const sb_case *c, const planned_row *p, const sb_dataset_image *im, char *out, size_t size)

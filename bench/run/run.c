@@ -44,6 +44,7 @@ static sb_status run_begin(bench_run *r, sb_error *err)
     }
     r->timing = o->timing;
     r->timing.probes = r->pipe->times ? r->probes : NULL;   /* check times nothing: nothing to flag */
+    r->timing.rounds = o->rounds;          /* a device row's rounds, as the host rows' interleaving */
     snprintf(r->timing.gpu_uuid, sizeof r->timing.gpu_uuid, "%s", r->env.device.uuid);
     snprintf(r->row_commit, sizeof r->row_commit, "%s%s", r->env.commit, r->env.dirty == 1 ? "-dirty" : "");
     return SB_OK;

@@ -320,7 +320,7 @@ static void test_resume_repairs_samples(void)
     sb_rows_free(&got);
     test_slurp(samples, text, sizeof text);
     CHECKF(!strstr(text, "OTHER-RUN") && !strstr(text, "ghost"), "%s", text);
-    CHECK(test_lines(text) == 1 + 4 * nrows);     /* the header, four kinds a row, no duplicates */
+    CHECK(test_lines(text) == 1 + 5 * nrows);     /* the header, five kinds a row (kernel, e2e, frame, setup, round), no duplicates */
 
     /* readers take a sample line only for the row of its run */
     CHECK(sb_rows_read_csv(rows, &got, &err) == SB_OK);

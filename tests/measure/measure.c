@@ -88,6 +88,11 @@ static void test_results_round_trip(void)
     r->setup_ms = malloc(sizeof(double));
     r->setup_ms[0] = 0.5;
     r->rounds = 3;
+    r->round_ms = malloc(3 * sizeof(double));
+    r->round_ms[0] = 1.0;
+    r->round_ms[1] = 2.25;
+    r->round_ms[2] = 3.0;
+    r->nround = 3;
     r->round_spread = 0.125;
     r->steal = 0.02;
     r->cpu_slowdown = 1.25;
@@ -119,6 +124,8 @@ static void test_results_round_trip(void)
            "rounds %d spread %g steal %g slowdown %g memory %g", back.row[0].rounds, back.row[0].round_spread,
            back.row[0].steal, back.row[0].cpu_slowdown, back.row[0].mem_slowdown);
     CHECKF(strcmp(back.row[0].code_id, "0123456789abcdef") == 0, "code_id read back as '%s'", back.row[0].code_id);
+    CHECKF(back.row[0].nround == 3 && back.row[0].round_ms && back.row[0].round_ms[1] == 2.25,
+           "the rounds' medians read back as %d", back.row[0].nround);
     sb_rows_free(&rows);
     sb_rows_free(&back);
 
@@ -867,7 +874,8 @@ const sb_test tests_harness[] = {
     { "harness: check, warm-up, repetition, per frame, setup and end-to-end on a CPU variant",
       test_measure_protocol },
     { "harness: the timing defaults leave every field they do not set off", test_timing_defaults_clear },
-    { "results: CSV and raw samples round-trip (quotes, commas, frame and setup, rounds, steal, CPU speed; older files)",
+    { "results: CSV and raw samples round-trip (quotes, commas, frame and setup, rounds and their medians, steal, CPU "
+      "speed; older files)",
       test_results_round_trip },
     { "harness: prepare, upload, run, fetch, release in order; a frame uploads again", test_upload_order },
     { "harness: no warm-up after a check run as long as one; a reference repeated only up to 3 budgets",

@@ -157,6 +157,8 @@ static void test_rounds_slow_rows(void)
     CHECKF(m.kernel.n == 3 && runs == 3 && m.rounds == 3, "%d samples of %d runs, %d parts", m.kernel.n, runs,
            m.rounds);
     CHECKF(m.mem_slowdown >= 1.0, "a slow row's runs not probed for memory speed (%g)", m.mem_slowdown);
+    CHECKF(m.round_ms[0] >= 10 && m.round_ms[1] >= 10 && m.round_ms[2] >= 10, "its runs are its rounds' evidence: %g %g %g",
+           m.round_ms[0], m.round_ms[1], m.round_ms[2]);
     sb_measurement_free(&m);
     run_ms[0] = run_ms[1] = run_ms[2] = 28;         /* 3.5 budgets: its one run */
     measure_in_rounds(3, &o, &m);
