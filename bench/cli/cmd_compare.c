@@ -7,12 +7,13 @@
 
 #include "base/args.h"
 #include "compare/compare.h"
+#include "measure/evidence.h"
 
 #include <string.h>
 
 enum {
-    OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_SAMPLES, OPT_MIN_DIFF, OPT_ALPHA,
-    OPT_NO_FLUSH, OPT_MAX_PIXELS, OPT_MAX_MEMORY, OPT_BASELINE, OPT_CURRENT, OPT_FAIL_ON_SLOWER, OPT_STRICT,
+    OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_ROUNDS, OPT_SAMPLES, OPT_MIN_DIFF, OPT_FDR,
+    OPT_FLOOR, OPT_NO_FLUSH, OPT_MAX_PIXELS, OPT_MAX_MEMORY, OPT_BASELINE, OPT_CURRENT, OPT_FAIL_ON_SLOWER, OPT_STRICT,
     OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_COUNT
 };
 
@@ -23,9 +24,12 @@ static const sb_option COMPARE_OPTIONS[OPT_COUNT] = {
     [OPT_ALGO] = { "algo", "PATTERNS", "all", "--baseline: the algorithms to compare" },
     [OPT_VARIANT] = { "variant", "PATTERNS", "all", "--baseline: the variants to compare" },
     [OPT_STAGE] = { "stage", "PATTERNS", "A B: the first stage; --baseline: all", "the stages to compare" },
-    [OPT_SAMPLES] = { "samples", "N", SB_STR(COMPARE_SAMPLES), "A B: interleaved samples a side (at least 9)" },
-    [OPT_MIN_DIFF] = { "min-diff", "F", SB_STR(COMPARE_MIN_DIFF), "the smallest ratio change that matters" },
-    [OPT_ALPHA] = { "alpha", "P", SB_STR(COMPARE_ALPHA), "significance level of the Mann-Whitney test" },
+    [OPT_ROUNDS] = { "rounds", "N", SB_STR(COMPARE_ROUNDS), "A B: interleaved rounds a side, each opening both afresh (2 to 100)" },
+    [OPT_SAMPLES] = { "samples", "N", SB_STR(COMPARE_SAMPLES), "A B: timed runs a round (their median is the round's)" },
+    [OPT_MIN_DIFF] = { "min-diff", "F", "the noise floor", "the smallest ratio change that matters: a floor below it is raised to it (0.05: 5 %)" },
+    [OPT_FDR] = { "fdr", "Q", "0.05", "the false-discovery rate the calls of one comparison are held to" },
+    [OPT_FLOOR] = { "floor", "FILE", "the current set's noise.csv, else results/<machine>/noise.csv, else the defaults",
+                    "the noise floors to judge by (segbench noise writes them)" },
     [OPT_NO_FLUSH] = { "no-flush", NULL, NULL, "A B: keep the GPU's L2 warm between device runs" },
     [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
     [OPT_MAX_MEMORY] = SB_OPTION_MAX_MEMORY,
@@ -41,8 +45,11 @@ const sb_command sb_cmd_compare = {
     "compare", "A B [options]  |  --baseline DIR --current DIR [options]",
     "Is B faster than A, beyond noise?  Two variants timed interleaved, or two saved result sets row by row.",
     "A and B are algo/variant[@threads]: integral/cuda-shared integral/pthread@8.\n"
-    "B is faster or slower only when p < alpha, the 95 % interval of the ratio B/A\n"
-    "excludes 1, and the ratio is at least min-diff away from 1; otherwise same.\n",
+    "Each round's median is one piece of evidence.  B is faster or slower only when the\n"
+    "whole 95 % interval of B/A (from the rounds) lies beyond this machine's noise floor\n"
+    "(segbench noise), the same when it lies inside it, undetermined otherwise (with the\n"
+    "rounds a side that would likely settle it); the calls held to a false-discovery rate.\n"
+    "Two builds, round by round in fresh processes: segbench ab (docs/measuring.md).\n",
     COMPARE_OPTIONS, OPT_COUNT, 0,
     "0 success; 1 a variant broke its agreement contract; 2 usage or input error; 3 B slower on some row\n"
     "             (with --fail-on-slower); 130 interrupted",
@@ -55,9 +62,10 @@ static const sb_image_options IMAGE_OPTIONS = { OPT_SET, OPT_IMAGE, OPT_RECT, OP
 static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error *err)
 {
     memset(o, 0, sizeof *o);
+    o->rounds = COMPARE_ROUNDS;
     o->samples = COMPARE_SAMPLES;
     o->min_diff = COMPARE_MIN_DIFF;
-    o->alpha = COMPARE_ALPHA;
+    o->fdr = SB_EVIDENCE_FDR;
     o->flush_l2 = 1;
     int nspec = 0;
     sb_optparse p;
@@ -69,9 +77,11 @@ static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error 
         case OPT_ALGO: o->algos = v; break;
         case OPT_VARIANT: o->variants = v; break;
         case OPT_STAGE: o->stages = v; break;
-        case OPT_SAMPLES: st = sb_parse_int(v, 9, 100000, "--samples (at least 9 a side)", &o->samples, err); break;
+        case OPT_ROUNDS: st = sb_parse_int(v, 2, 100, "--rounds", &o->rounds, err); break;
+        case OPT_SAMPLES: st = sb_parse_int(v, 1, 100000, "--samples", &o->samples, err); break;
         case OPT_MIN_DIFF: st = sb_parse_double(v, 0.0, 10.0, "--min-diff", &o->min_diff, err); break;
-        case OPT_ALPHA: st = sb_parse_double(v, 1e-12, 0.5, "--alpha", &o->alpha, err); break;
+        case OPT_FDR: st = sb_parse_double(v, 1e-6, 0.5, "--fdr", &o->fdr, err); break;
+        case OPT_FLOOR: o->floor_file = v; break;
         case OPT_NO_FLUSH: o->flush_l2 = 0; break;
         case OPT_BASELINE: st = sb_dir_arg(v, "--baseline", err), o->baseline = v; break;
         case OPT_CURRENT: st = sb_dir_arg(v, "--current", err), o->current = v; break;

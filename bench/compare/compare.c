@@ -1,15 +1,18 @@
 /* compare.c - `segbench compare`: is B faster than A, beyond noise?
  *
- * Two variants on the same images: both are checked first, then timed
- * alternately (A B B A A B ...) so drift in clocks or temperature hits both
- * alike and neither always runs second.  The verdict needs all of: a
- * Mann-Whitney U test with p < alpha, a 95 % bootstrap interval of the
- * ratio of medians that excludes 1, and a ratio at least --min-diff away
- * from 1 (the smallest change that matters).  Otherwise "same" -- which is
- * what a variant compared with itself must get.
+ * Two variants on the same images: both are checked first, then timed in
+ * rounds, alternately (A B, B A, ...) so drift in clocks or temperature
+ * hits both alike and neither always runs second; each round opens each
+ * variant afresh (fresh allocations, threads placed again) and its
+ * median is the round's evidence.  With --baseline and --current, two
+ * saved result sets row by row, each row's rounds its evidence (the
+ * samples file's round line); rows on one side only are listed.
  *
- * With --baseline and --current, the same test runs row by row on the raw
- * samples of two saved result sets; rows on one side only are listed.
+ * Either way the call is measure/evidence.h's: B/A with its 95 % interval
+ * from the rounds, faster or slower only when the whole interval clears
+ * this machine's noise floor (io/noise_floor.h: an A/A's, or the
+ * defaults), same when it lies inside it, undetermined otherwise; the
+ * calls of one comparison held to a false-discovery rate.
  *
  * Every line of the table is kept (compare_table.c) for the verdict line
  * and for --export-json / --export-csv.
@@ -26,6 +29,9 @@
 #include "measure/measure.h"
 #include "machine/host_noise.h"
 #include "io/code_ids.h"
+#include "io/env_json.h"
+#include "io/noise_floor.h"
+#include "machine/env.h"
 #include "variants/names.h"
 #include "io/result_set.h"
 #include "io/stage_view.h"
@@ -44,63 +50,74 @@
 
 /* ---- two variants, interleaved ---------------------------------------------------------- */
 
-/* Interleaved sampling of two prepared variants on one case: one table line. */
-static sb_status compare_case(const compare_opts *o, const sb_case *c, const sb_variant *v[2],
-                              const int threads[2], void *stream, sb_compare_line *line, sb_error *err)
+/* One round of one side: the variant opened afresh (its check run first,
+ * a warm-up run), `samples` timed runs, their median into *median. */
+static sb_status round_side(const compare_opts *o, const sb_case *c, const sb_variant *v, int threads, void *stream,
+                            double *ms, double *median, sb_agreement *ag, sb_error *err)
 {
-    sb_session s[2];
-    memset(s, 0, sizeof s);
-    double *ms[2] = { calloc((size_t)o->samples, sizeof(double)), calloc((size_t)o->samples, sizeof(double)) };
-    sb_status st = (!ms[0] || !ms[1]) ? sb_fail(err, SB_ERR_NOMEM, "out of memory") : SB_OK;
-    for (int k = 0; k < 2 && !st; k++) {
-        void *strm = (v[k]->flags & SB_DEVICE) ? stream : NULL;
-        if (!(st = sb_session_open(&s[k], c, v[k], threads[k], strm, 1, err))) {
-            double warm;
-            sb_agreement ag;
-            st = sb_session_sample(&s[k], 0, &warm, err);
-            if (!st)
-                st = sb_session_check(&s[k], &ag, err);
-            if (!st && !ag.ok) {
-                line->kind = SB_LINE_FAILED;
-                snprintf(line->note, sizeof line->note, "%s broke its contract: %s", o->spec[k], ag.metric);
-                goto done;
-            }
-            for (int w = 0; w < 3 && !st; w++)
-                st = sb_session_sample(&s[k], o->flush_l2, &warm, err);
-        }
+    sb_session s;
+    memset(&s, 0, sizeof s);
+    void *strm = (v->flags & SB_DEVICE) ? stream : NULL;
+    double warm;
+    sb_status st = sb_session_open(&s, c, v, threads, strm, 1, err);
+    if (!st && !(st = sb_session_sample(&s, 0, &warm, err)))
+        st = sb_session_check(&s, ag, err);
+    if (!st && ag->ok)
+        st = sb_session_sample(&s, o->flush_l2, &warm, err);
+    for (int i = 0; !st && ag->ok && i < o->samples; i++)
+        st = sb_session_sample(&s, o->flush_l2, &ms[i], err);
+    sb_session_close(&s);
+    if (!st && ag->ok) {
+        sb_summary sum;
+        sb_summarize(ms, o->samples, &sum);
+        *median = sum.median;
     }
-    /* A B, then B A: whichever runs second in a pair can gain or lose from
-     * what the first left behind (warm caches, threads just woken -- seen as
-     * a 4x bias on a 2-core machine), so each goes first half the time.
-     * Host threads are pinned (placement.h), and a threaded variant waits
-     * until the other's threads stop spinning on its CPUs (host_noise.h). */
+    return st;
+}
+
+/* Two variants on one case in interleaved rounds (A B, then B A: whichever
+ * runs second can gain or lose from what the first left behind -- warm
+ * caches, threads just woken, seen as a 4x bias on a 2-core machine -- so
+ * each goes first half the time); host threads pinned (placement.h), a
+ * threaded variant after the other's threads stop spinning (host_noise.h).
+ * One table line. */
+static sb_status compare_case(const compare_opts *o, const sb_case *c, const sb_variant *v[2],
+                              const int threads[2], void *stream, double floor, sb_compare_line *line, sb_error *err)
+{
+    double *ms = calloc((size_t)o->samples, sizeof(double));
+    double *rounds[2] = { calloc((size_t)o->rounds, sizeof(double)), calloc((size_t)o->rounds, sizeof(double)) };
+    sb_status st = (!ms || !rounds[0] || !rounds[1]) ? sb_fail(err, SB_ERR_NOMEM, "out of memory") : SB_OK;
     int host = !((v[0]->flags | v[1]->flags) & SB_DEVICE);
     int threaded = host && ((v[0]->flags | v[1]->flags) & SB_THREADED);
     if (host)
         sb_placement_hold(threads[0] > threads[1] ? threads[0] : threads[1],
                           !strcmp(v[0]->backend, "openmp") || !strcmp(v[1]->backend, "openmp"));
-    for (int i = 0; i < o->samples && !st; i++)
+    for (int r = 0; r < o->rounds && !st && line->kind != SB_LINE_FAILED; r++)
         for (int j = 0; j < 2 && !st; j++) {
-            int k = (i & 1) ? 1 - j : j;
-            if (threaded && j == 1)
+            int k = (r & 1) ? 1 - j : j;
+            if (threaded)
                 sb_host_wait_quiet(SB_QUIET_MAX_MS);
-            st = sb_session_sample(&s[k], o->flush_l2, &ms[k][i], err);
+            sb_agreement ag = { .ok = 1 };
+            st = round_side(o, c, v[k], threads[k], stream, ms, &rounds[k][r], &ag, err);
+            if (!st && !ag.ok) {
+                line->kind = SB_LINE_FAILED;
+                snprintf(line->note, sizeof line->note, "%s broke its contract: %s", o->spec[k], ag.metric);
+                break;
+            }
         }
     if (host)
         sb_placement_release();
-    if (!st)
-        st = sb_compare_line_judge(line, ms[0], o->samples, ms[1], o->samples, o->alpha, o->min_diff, err);
-done:
-    sb_session_close(&s[0]);
-    sb_session_close(&s[1]);
-    free(ms[0]);
-    free(ms[1]);
+    if (!st && line->kind != SB_LINE_FAILED)
+        st = sb_compare_line_judge(line, rounds[0], o->rounds, rounds[1], o->rounds, floor, err);
+    free(ms);
+    free(rounds[0]);
+    free(rounds[1]);
     return st;
 }
 
 static sb_status compare_stage(const compare_opts *o, const sb_algo *algo, int stage, const sb_dataset *ds,
-                               const sb_variant *v[2], const int threads[2], void *stream, sb_compare_table *t,
-                               sb_error *err)
+                               const sb_variant *v[2], const int threads[2], void *stream, double floor,
+                               sb_compare_table *t, sb_error *err)
 {
     sb_status st = SB_OK;
     for (int i = 0; i < ds->count && !st; i++) {
@@ -125,7 +142,7 @@ static sb_status compare_stage(const compare_opts *o, const sb_algo *algo, int s
             line->kind = SB_LINE_SKIPPED;   /* the stage cannot take this image: say why, go on */
             snprintf(line->note, sizeof line->note, "skipped: %.280s", why);
         } else if (!st) {
-            st = compare_case(o, &cd.c, v, threads, stream, line, err);
+            st = compare_case(o, &cd.c, v, threads, stream, floor, line, err);
             sb_case_close(&cd);
         }
         if (line)
@@ -176,14 +193,26 @@ static sb_status compare_variants(const compare_opts *o, sb_compare_table *t, sb
     if (((v[0]->flags & v[1]->flags) & SB_DEVICE) == 0 && sb_noise_governor(governor, sizeof governor))
         fprintf(stderr, "warning: the CPU frequency governor is '%s', not 'performance': CPU timings may move "
                         "with the clock\n", governor);
-    printf("compare %s: %d interleaved samples a side%s; %d image%s%s%s\n", algo->name, o->samples,
-           device ? (o->flush_l2 ? "; L2 flushed before each device run" : "; L2 kept warm") : "", ds.count,
-           ds.count == 1 ? "" : "s", o->images.nfiles ? "" : " of set ", o->images.nfiles ? "" : ds.name);
+    sb_noise_floor floors;
+    if ((st = sb_compare_floors(o->floor_file, NULL, 0, &floors, err))) {
+        sb_device_stream_destroy(stream);
+        sb_dataset_free(&ds);
+        return st;
+    }
+    /* the wider of the two sides' floors: a GPU row against a CPU one carries the CPU's noise */
+    double floor = fmax(sb_floor_for(&floors, (v[0]->flags & SB_DEVICE) != 0, threads[0]),
+                        sb_floor_for(&floors, (v[1]->flags & SB_DEVICE) != 0, threads[1]));
+    floor = fmax(floor, o->min_diff);
+    sb_floor_describe(&floors, t->floor_source, sizeof t->floor_source);
+    sb_floor_free(&floors);
+    printf("compare %s: %d interleaved rounds a side, %d samples a round%s; %d image%s%s%s\n", algo->name, o->rounds,
+           o->samples, device ? (o->flush_l2 ? "; L2 flushed before each device run" : "; L2 kept warm") : "",
+           ds.count, ds.count == 1 ? "" : "s", o->images.nfiles ? "" : " of set ", o->images.nfiles ? "" : ds.name);
     printf("A = %s\nB = %s\n\n", o->spec[0], o->spec[1]);
     sb_compare_table_print_header(t, stdout);
     for (int s = 0; s < algo->stage_count && !st; s++)
         if (stages & (1u << s))
-            st = compare_stage(o, algo, s, &ds, v, threads, stream, t, err);
+            st = compare_stage(o, algo, s, &ds, v, threads, stream, floor, t, err);
     sb_device_stream_destroy(stream);
     sb_dataset_free(&ds);
     return st;
@@ -307,8 +336,28 @@ static int row_selected(const compare_opts *o, const sb_row *r)
     return sb_variant_match(o->variants, r->algo, r->variant) && sb_pattern_match(o->stages, r->stage);
 }
 
-static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const sb_rows *cur, sb_compare_table *t,
-                              sb_code_ids *ids, sb_error *err)
+/* Judge a row of each set by their rounds' medians; a set from before
+ * rounds were kept has its median as one round (undetermined, saying so). */
+static sb_status judge_rows(const compare_opts *o, const sb_row *rb, const sb_row *rc, const sb_noise_floor *floors,
+                            sb_compare_line *line, sb_error *err)
+{
+    int device = !view_is_cpu_backend(rb->backend);
+    double floor = fmax(sb_floor_for_row(floors, rb, device), o->min_diff);
+    const double *a = rb->round_ms, *b = rc->round_ms;
+    int na = rb->nround, nb = rc->nround;
+    if (!a || !b) {
+        a = &rb->kernel.median, b = &rc->kernel.median, na = nb = 1;
+        snprintf(line->note, sizeof line->note, "no rounds recorded in the %s: a set from before they were kept",
+                 !rb->round_ms && !rc->round_ms ? "sets" : !rb->round_ms ? "baseline" : "current set");
+    }
+    sb_status st = sb_compare_line_judge(line, a, na, b, nb, floor, err);
+    line->a.median = rb->kernel.median;        /* the rows' own medians, as the sets report them */
+    line->b.median = rc->kernel.median;
+    return st;
+}
+
+static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const sb_rows *cur,
+                              const sb_noise_floor *floors, sb_compare_table *t, sb_code_ids *ids, sb_error *err)
 {
     sb_status st = SB_OK;
     for (int b = 0; b < base->count && !st; b++) {
@@ -330,12 +379,12 @@ static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const 
         } else if (strcmp(rc->agreement, "FAIL") == 0) {
             line->kind = SB_LINE_FAILED;
             snprintf(line->note, sizeof line->note, "the current row broke its contract: %s", rc->metric);
-        } else if (!rb->kernel_ms || !rc->kernel_ms) {
+        } else if (!(rb->kernel.median > 0) || !(rc->kernel.median > 0)) {
             line->kind = SB_LINE_SKIPPED;
-            snprintf(line->note, sizeof line->note, "no raw samples to compare");
+            snprintf(line->note, sizeof line->note, "no time to compare (a median of %g against %g ms)",
+                     rb->kernel.median, rc->kernel.median);
         } else {
-            st = sb_compare_line_judge(line, rb->kernel_ms, rb->kernel.n, rc->kernel_ms, rc->kernel.n, o->alpha,
-                                       o->min_diff, err);
+            st = judge_rows(o, rb, rc, floors, line, err);
             line->kind_of_row = view_is_cpu_backend(rb->backend) ? SB_ROW_CPU : SB_ROW_GPU;
             line->unstable_a = sb_row_unstable(rb);
             line->unstable_b = sb_row_unstable(rc);
@@ -365,18 +414,48 @@ static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const 
     return st;
 }
 
+/* The two sets must be two folders (or CSV files) that are there, not
+ * one and the same, of one machine: a mistyped folder must not pass a CI
+ * gate as "every row only in the baseline", nor a set judged against
+ * itself or against another machine's. */
+static sb_status check_sets(const compare_opts *o, sb_error *err)
+{
+    struct stat sa, sb;
+    if (stat(o->baseline, &sa) != 0)
+        return sb_fail(err, SB_ERR_USAGE, "--baseline %s: no such folder or file", o->baseline);
+    if (stat(o->current, &sb) != 0)
+        return sb_fail(err, SB_ERR_USAGE, "--current %s: no such folder or file", o->current);
+    if (sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+        return sb_fail(err, SB_ERR_USAGE, "--baseline and --current are the same %s (%s): nothing to compare",
+                       S_ISDIR(sa.st_mode) ? "folder" : "file", o->current);
+    if (!S_ISDIR(sa.st_mode) || !S_ISDIR(sb.st_mode))
+        return SB_OK;
+    sb_run_info a, b;
+    if (sb_run_info_read(o->baseline, &a) && sb_run_info_read(o->current, &b) && a.machine_id[0] && b.machine_id[0] &&
+        strcmp(a.machine_id, b.machine_id) != 0)
+        return sb_fail(err, SB_ERR_USAGE, "the baseline ran on %s and the current set on %s: a verdict across "
+                                          "machines would measure the machines, not the code (compare sets of one "
+                                          "machine; report/MACHINES.md compares machines)", a.machine_id, b.machine_id);
+    return SB_OK;
+}
+
 static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_error *err)
 {
     const char *names[64];
     int n = sb_algo_names(names, 64);
     sb_status st = sb_pattern_check(o->algos, names, n, "--algo", err);
-    if (st)
+    if (st || (st = check_sets(o, err)))
         return st;
+    sb_noise_floor floors;
+    const char *dirs[2] = { o->current, o->baseline };
+    if ((st = sb_compare_floors(o->floor_file, dirs, 2, &floors, err)))
+        return st;
+    sb_floor_describe(&floors, t->floor_source, sizeof t->floor_source);
     warn_result_sets(o, t);
     sb_compare_table_print_warnings(t, stderr);
-    printf("compare: current against baseline, kernel time, row by row\nA = baseline %s\nB = current %s\n\n",
-           o->baseline, o->current);
-    int compared_algos = 0, header = 0;
+    printf("compare: current against baseline, kernel time, row by row, each row's rounds its evidence\n"
+           "A = baseline %s\nB = current %s\n\n", o->baseline, o->current);
+    int rows_base = 0, rows_cur = 0, header = 0;
     sb_code_ids *ids = sb_code_ids_new();   /* what git gives for rows older than their code_id column */
     for (int i = 0; i < sb_algo_count() && !st; i++) {
         const char *algo = sb_algo_at(i)->name;
@@ -385,22 +464,28 @@ static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_
         sb_rows base = { 0 }, cur = { 0 };
         int have_base, have_cur;
         if (!(st = load_result_set(o->baseline, algo, &base, &have_base, err)) &&
-            !(st = load_result_set(o->current, algo, &cur, &have_cur, err)) && (have_base || have_cur)) {
-            compared_algos++;
+            !(st = load_result_set(o->current, algo, &cur, &have_cur, err)) && (base.count || cur.count)) {
+            rows_base += base.count;
+            rows_cur += cur.count;
             int known = t->nwarnings;
             warn_clocks(t, algo, &base, &cur);
             for (int w = known; w < t->nwarnings; w++)
                 fprintf(stderr, "warning: %s\n", t->warning[w]);
             if (!header++)
                 sb_compare_table_print_header(t, stdout);
-            st = compare_algo(o, &base, &cur, t, ids, err);
+            st = compare_algo(o, &base, &cur, &floors, t, ids, err);
         }
         sb_rows_free(&base);
         sb_rows_free(&cur);
     }
     sb_code_ids_free(ids);
-    if (!st && !compared_algos)
-        st = sb_fail(err, SB_ERR_USAGE, "no selected algorithm has results in %s or %s", o->baseline, o->current);
+    sb_floor_free(&floors);
+    if (!st && !rows_base)
+        st = sb_fail(err, SB_ERR_USAGE, "--baseline %s holds no rows of the selected algorithms (no <algo>.csv, or "
+                                        "only its header)", o->baseline);
+    else if (!st && !rows_cur)
+        st = sb_fail(err, SB_ERR_USAGE, "--current %s holds no rows of the selected algorithms (no <algo>.csv, or "
+                                        "only its header)", o->current);
     return st;
 }
 
@@ -411,11 +496,12 @@ sb_status sb_compare_run(const compare_opts *o, sb_error *err)
     /* the export files are opened (as temporary files) before any work, so a
      * bad path fails at once, and are renamed into place only at the end */
     if ((st = sb_compare_table_open(&t, o->baseline ? "results" : "variants", o->baseline ? o->baseline : o->spec[0],
-                                    o->baseline ? o->current : o->spec[1], o->alpha, o->min_diff, o->export_json,
-                                    o->export_csv, err)))
+                                    o->baseline ? o->current : o->spec[1], o->fdr, o->export_json, o->export_csv,
+                                    err)))
         return st;
     st = o->baseline ? compare_results(o, &t, err) : compare_variants(o, &t, err);
     if (!st) {
+        sb_compare_table_finish(&t, stdout);
         sb_compare_table_print_noise(&t, stderr);
         sb_compare_table_print_verdict(&t, stdout);
         if (o->baseline) {
@@ -429,4 +515,26 @@ sb_status sb_compare_run(const compare_opts *o, sb_error *err)
     if (!st && o->fail_on_slower && t.tally.slower)
         st = sb_fail(err, SB_ERR_SLOWER, "B is slower on %d row(s) (--fail-on-slower)", t.tally.slower);
     return st;
+}
+
+sb_status sb_compare_floors(const char *file, const char *const *dirs, int ndirs, sb_noise_floor *f, sb_error *err)
+{
+    if (file)
+        return sb_floor_read(file, f, err);
+    char path[SB_PATH_MAX];
+    sb_error ignored;
+    for (int i = 0; i < ndirs; i++) {
+        struct stat sb;
+        if (stat(dirs[i], &sb) == 0 && S_ISDIR(sb.st_mode) &&
+            snprintf(path, sizeof path, "%s/noise.csv", dirs[i]) < (int)sizeof path &&
+            sb_floor_read(path, f, &ignored) == SB_OK)
+            return SB_OK;
+    }
+    sb_env env;
+    sb_env_collect(&env, 0, NULL, 0);
+    if (snprintf(path, sizeof path, "results/%s/noise.csv", env.machine_id) < (int)sizeof path &&
+        sb_floor_read(path, f, &ignored) == SB_OK)
+        return SB_OK;
+    sb_floor_defaults(f);
+    return SB_OK;
 }

@@ -1,6 +1,7 @@
 /* compare.h - `segbench compare`'s work: is B faster than A, beyond
- * noise?  Two variants timed interleaved on the same images, or two saved
- * result sets row by row (compare.c says how the verdict is reached). */
+ * noise?  Two variants timed in interleaved rounds on the same images, or
+ * two saved result sets row by row, each row's rounds its evidence
+ * (measure/evidence.h says how the verdict is reached). */
 #ifndef SEGBENCH_COMPARE_H
 #define SEGBENCH_COMPARE_H
 
@@ -8,16 +9,17 @@
 
 #include "segbench/error.h"
 
-#define COMPARE_SAMPLES 21
-#define COMPARE_MIN_DIFF 0.03
-#define COMPARE_ALPHA 0.01
+#define COMPARE_ROUNDS 10        /* A B: rounds a side */
+#define COMPARE_SAMPLES 5        /* A B: samples a round (its median the round's evidence) */
+#define COMPARE_MIN_DIFF 0.0     /* a floor below this is raised to it */
 
 typedef struct compare_opts {
     const char *spec[2];           /* A and B: algo/variant[@threads] */
     sb_image_choice images;        /* A B: --set, --image, --rect */
     const char *algos, *variants, *stages;
-    int samples;
-    double min_diff, alpha;
+    int rounds, samples;
+    double min_diff, fdr;
+    const char *floor_file;        /* --floor FILE: a noise.csv; NULL: the current set's, else this machine's */
     int flush_l2;
     const char *baseline, *current;
     int fail_on_slower;
@@ -28,5 +30,13 @@ typedef struct compare_opts {
  * exports; SB_ERR_AGREEMENT when a row broke its contract, SB_ERR_SLOWER
  * when B is slower somewhere and fail_on_slower is set. */
 sb_status sb_compare_run(const compare_opts *o, sb_error *err);
+
+/* The noise floors a comparison judges by: the file named (an error when
+ * it cannot be read), else <dir>/noise.csv of the first of dirs that has
+ * one, else results/<this machine>/noise.csv, else the defaults; said in
+ * one line on stderr when they are the defaults. */
+struct sb_noise_floor;
+sb_status sb_compare_floors(const char *file, const char *const *dirs, int ndirs, struct sb_noise_floor *f,
+                            sb_error *err);
 
 #endif

@@ -10,15 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-sb_status sb_compare_table_open(sb_compare_table *t, const char *mode, const char *a, const char *b, double alpha,
-                                double min_diff, const char *json_path, const char *csv_path, sb_error *err)
+sb_status sb_compare_table_open(sb_compare_table *t, const char *mode, const char *a, const char *b, double fdr,
+                                const char *json_path, const char *csv_path, sb_error *err)
 {
     memset(t, 0, sizeof *t);
     t->mode = mode;
     t->a = a;
     t->b = b;
-    t->alpha = alpha;
-    t->min_diff = min_diff;
+    t->fdr = fdr;
     sb_status st = SB_OK;
     if (json_path && !(st = sb_atomic_open(&t->json, json_path, err)))
         t->have_json = 1;
@@ -59,20 +58,18 @@ static double *copy_samples(const double *ms, int n)
 }
 
 sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, const double *b, int nb,
-                                double alpha, double min_diff, sb_error *err)
+                                double floor, sb_error *err)
 {
     line->kind = SB_LINE_JUDGED;
     if (!(line->a_ms = copy_samples(a, na)) || !(line->b_ms = copy_samples(b, nb)))
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     sb_summarize(a, na, &line->a);
     sb_summarize(b, nb, &line->b);
-    sb_compare_samples(a, na, b, nb, alpha, min_diff, &line->cmp);
+    sb_effect_judge(a, na, b, nb, floor, &line->eff);
+    line->first_call = line->eff.call;
     line->noise_a = sb_noise_spread_flag(&line->a);
     line->noise_b = sb_noise_spread_flag(&line->b);
     line->kind_of_row = -1;
-    if (line->cmp.verdict == SB_SAME)
-        snprintf(line->note, sizeof line->note, "%s",
-                 fabs(line->cmp.ratio - 1.0) < min_diff ? "difference below --min-diff" : "not significant");
     return SB_OK;
 }
 
@@ -97,8 +94,8 @@ enum { LABEL_WIDTH = 36 };
 
 void sb_compare_table_print_header(sb_compare_table *t, FILE *fp)
 {
-    fprintf(fp, "%-*s %10s %10s  %-22s %8s  %s\n", LABEL_WIDTH, "", "A ms", "B ms", "B/A [95% interval]", "p",
-            "B is");
+    fprintf(fp, "%-*s %10s %10s  %-22s %6s %6s  %s\n", LABEL_WIDTH, "", "A ms", "B ms", "B/A [95% interval]",
+            "floor", "rounds", "B is");
     t->printed = NULL;
 }
 
@@ -106,26 +103,24 @@ static void count_line(sb_compare_tally *t, const sb_compare_line *l)
 {
     switch (l->kind) {
     case SB_LINE_JUDGED:
-        if (l->cmp.verdict == SB_FASTER)
-            t->faster++;
-        else if (l->cmp.verdict == SB_SLOWER)
-            t->slower++;
-        else
-            t->same++;
-        if (l->cmp.ratio > 0 && isfinite(l->cmp.ratio)) {
-            t->log_ratio_sum += log(l->cmp.ratio);
+        t->faster += l->eff.call == SB_CALL_FASTER;
+        t->slower += l->eff.call == SB_CALL_SLOWER;
+        t->same += l->eff.call == SB_CALL_SAME;
+        t->undetermined += l->eff.call == SB_CALL_UNDETERMINED || l->eff.call == SB_CALL_WORK_DIFFERS;
+        if (l->eff.ratio > 0 && isfinite(l->eff.ratio)) {
+            t->log_ratio_sum += log(l->eff.ratio);
             t->ratios++;
         }
         if (l->kind_of_row >= 0 && l->other_code) {
             t->aa[l->kind_of_row].other_code++;
-        } else if (l->kind_of_row >= 0 && l->cmp.ratio > 0) {
+        } else if (l->kind_of_row >= 0 && l->eff.ratio > 0) {
             sb_aa_tally *aa = &t->aa[l->kind_of_row];
-            double far = l->cmp.ratio > 1 ? l->cmp.ratio : 1.0 / l->cmp.ratio;
+            double far = l->eff.ratio > 1 ? l->eff.ratio : 1.0 / l->eff.ratio;
             int unstable = l->unstable_a || l->unstable_b;   /* either side's flag excuses the pair */
             aa->rows++;
             aa->flagged_a += l->unstable_a;
             aa->flagged_b += l->unstable_b;
-            if (fabs(l->cmp.ratio - 1.0) <= SB_AA_WITHIN)
+            if (fabs(l->eff.ratio - 1.0) <= SB_AA_WITHIN)
                 aa->within++;
             else if (unstable)
                 aa->flagged_out++;
@@ -142,17 +137,20 @@ static void count_line(sb_compare_tally *t, const sb_compare_line *l)
 
 void sb_compare_table_print_line(sb_compare_table *t, sb_compare_line *l, FILE *fp)
 {
-    count_line(&t->tally, l);
     if (!t->printed || strcmp(t->printed->algo, l->algo) || strcmp(t->printed->stage, l->stage))
         fprintf(fp, "%s, stage %s\n", l->algo, l->stage);
     t->printed = l;
-    char label[sizeof l->label + 2];
+    char label[sizeof l->label + 2], words[96], interval[32] = "", rounds[16];
     snprintf(label, sizeof label, "  %s", l->label);   /* a long label pushes its line right */
     switch (l->kind) {
     case SB_LINE_JUDGED:
-        fprintf(fp, "%-*s %10.4f %10.4f  %6.3f [%6.3f, %6.3f] %8.2g  %s%s%s%s%s%s\n", LABEL_WIDTH, label, l->a.median,
-                l->b.median, l->cmp.ratio, l->cmp.lo, l->cmp.hi, l->cmp.p_value, sb_verdict_name(l->cmp.verdict),
-                l->note[0] ? " (" : "", l->note, l->note[0] ? ")" : "", (l->noise_a | l->noise_b) ? " noisy" : "",
+        sb_effect_words(&l->eff, words, sizeof words);
+        if (l->eff.lo > 0)
+            snprintf(interval, sizeof interval, "[%6.3f, %6.3f]", l->eff.lo, l->eff.hi);
+        snprintf(rounds, sizeof rounds, "%d/%d", l->eff.na, l->eff.nb);
+        fprintf(fp, "%-*s %10.4f %10.4f  %6.3f %-16s %5.1f%% %6s  %s%s%s%s%s%s\n", LABEL_WIDTH, label, l->a.median,
+                l->b.median, l->eff.ratio, interval, 100.0 * l->eff.floor, rounds, words, l->note[0] ? " (" : "",
+                l->note, l->note[0] ? ")" : "", (l->noise_a | l->noise_b) ? " noisy" : "",
                 l->other_code ? " [other code]" : "");
         break;
     case SB_LINE_ONLY_BASELINE:
@@ -163,6 +161,31 @@ void sb_compare_table_print_line(sb_compare_table *t, sb_compare_line *l, FILE *
         break;
     case SB_LINE_FAILED: fprintf(fp, "%-*s FAILED: %s\n", LABEL_WIDTH, label, l->note); break;
     case SB_LINE_SKIPPED: fprintf(fp, "%-*s %s\n", LABEL_WIDTH, label, l->note); break;
+    }
+    fflush(fp);
+}
+
+void sb_compare_table_finish(sb_compare_table *t, FILE *fp)
+{
+    sb_effect **eff = malloc((size_t)(t->count > 0 ? t->count : 1) * sizeof *eff);
+    int n = 0;
+    for (int i = 0; eff && i < t->count; i++)
+        if (t->line[i].kind == SB_LINE_JUDGED)
+            eff[n++] = &t->line[i].eff;
+    memset(&t->tally, 0, sizeof t->tally);
+    if (eff)
+        sb_effects_fdr(eff, n, t->fdr, &t->tally.expected_false);
+    free(eff);
+    for (int i = 0; i < t->count; i++) {
+        sb_compare_line *l = &t->line[i];
+        if (l->kind == SB_LINE_JUDGED && l->eff.call != l->first_call) {
+            if (!t->tally.demoted++)
+                fprintf(fp, "\nheld to a false-discovery rate of %.0f %% over the %d rows judged, these calls are "
+                            "undetermined after all:\n", 100.0 * t->fdr, n);
+            fprintf(fp, "  %s %s %s: was %s (p %.2g)\n", l->algo, l->stage, l->label, sb_call_name(l->first_call),
+                    l->eff.p);
+        }
+        count_line(&t->tally, l);
     }
     fflush(fp);
 }
@@ -187,7 +210,8 @@ void sb_compare_table_print_noise(const sb_compare_table *t, FILE *fp)
 void sb_compare_table_print_verdict(const sb_compare_table *t, FILE *fp)
 {
     const sb_compare_tally *c = &t->tally;
-    fprintf(fp, "\nB against A: faster on %d, slower on %d, same on %d", c->faster, c->slower, c->same);
+    fprintf(fp, "\nB against A: faster on %d, slower on %d, same on %d, undetermined on %d", c->faster, c->slower,
+            c->same, c->undetermined);
     if (c->failed)
         fprintf(fp, ", FAILED on %d", c->failed);
     if (c->skipped)
@@ -197,6 +221,14 @@ void sb_compare_table_print_verdict(const sb_compare_table *t, FILE *fp)
     if (c->ratios)
         fprintf(fp, "; geometric mean time ratio B/A %.3f", exp(c->log_ratio_sum / c->ratios));
     fprintf(fp, "\n");
+    if (c->faster + c->slower)
+        fprintf(fp, "of the %d calls, about %.1f may be false (false-discovery rate %.0f %%)\n", c->faster + c->slower,
+                c->expected_false, 100.0 * t->fdr);
+    if (t->floor_source[0])
+        fprintf(fp, "noise floor: %s\n", t->floor_source);
+    if (c->undetermined)
+        fprintf(fp, "undetermined: the interval straddles the floor, or one side has fewer than 2 rounds; the line "
+                    "says how many rounds a side would likely settle it\n");
 }
 
 void sb_compare_table_print_aa(const sb_compare_table *t, FILE *fp)
@@ -226,7 +258,7 @@ void sb_compare_table_print_aa(const sb_compare_table *t, FILE *fp)
 static const char *line_verdict(const sb_compare_line *l)
 {
     switch (l->kind) {
-    case SB_LINE_JUDGED: return sb_verdict_name(l->cmp.verdict);
+    case SB_LINE_JUDGED: return sb_call_name(l->eff.call);
     case SB_LINE_FAILED: return "failed";
     case SB_LINE_SKIPPED: return "not_compared";
     case SB_LINE_ONLY_BASELINE: return "only_in_baseline";
@@ -249,7 +281,9 @@ static void write_json(const sb_compare_table *t, FILE *fp)
     sb_json_str(fp, t->a);
     fprintf(fp, ",\n  \"b\": ");
     sb_json_str(fp, t->b);
-    fprintf(fp, ",\n  \"alpha\": %g,\n  \"min_diff\": %g,\n  \"warnings\": [", t->alpha, t->min_diff);
+    fprintf(fp, ",\n  \"false_discovery_rate\": %g,\n  \"noise_floor\": ", t->fdr);
+    sb_json_str(fp, t->floor_source);
+    fprintf(fp, ",\n  \"warnings\": [");
     for (int i = 0; i < t->nwarnings; i++) {
         fprintf(fp, "%s", i ? ", " : "");
         sb_json_str(fp, t->warning[i]);
@@ -271,21 +305,24 @@ static void write_json(const sb_compare_table *t, FILE *fp)
         fprintf(fp, ",\n     ");
         json_key_num(fp, "a_median_ms", l->a.median, judged || l->kind == SB_LINE_ONLY_BASELINE);
         json_key_num(fp, "b_median_ms", l->b.median, judged || l->kind == SB_LINE_ONLY_CURRENT);
-        json_key_num(fp, "ratio", l->cmp.ratio, judged);
-        json_key_num(fp, "ratio_ci_low", l->cmp.lo, judged);
-        json_key_num(fp, "ratio_ci_high", l->cmp.hi, judged);
-        json_key_num(fp, "p", l->cmp.p_value, judged);
+        json_key_num(fp, "ratio", l->eff.ratio, judged);
+        json_key_num(fp, "ratio_ci_low", l->eff.lo, judged && l->eff.lo > 0);
+        json_key_num(fp, "ratio_ci_high", l->eff.hi, judged && l->eff.lo > 0);
+        json_key_num(fp, "floor", l->eff.floor, judged);
+        json_key_num(fp, "p", l->eff.p, judged);
         fprintf(fp, "\"a_noisy\": %s, \"b_noisy\": %s,\n     ", l->noise_a ? "true" : "false",
                 l->noise_b ? "true" : "false");
-        sb_json_key_nums(fp, "a_samples_ms", l->a_ms, judged ? l->a.n : 0);
+        sb_json_key_nums(fp, "a_rounds_ms", l->a_ms, judged ? l->a.n : 0);
         fprintf(fp, ",\n     ");
-        sb_json_key_nums(fp, "b_samples_ms", l->b_ms, judged ? l->b.n : 0);
+        sb_json_key_nums(fp, "b_rounds_ms", l->b_ms, judged ? l->b.n : 0);
         fprintf(fp, "}");
     }
     const sb_compare_tally *c = &t->tally;
-    fprintf(fp, "\n  ],\n  \"summary\": {\"faster\": %d, \"slower\": %d, \"same\": %d, \"failed\": %d, "
-                "\"not_compared\": %d, \"only_in_baseline\": %d, \"only_in_current\": %d, \"geomean_ratio\": ",
-            c->faster, c->slower, c->same, c->failed, c->skipped, c->only_baseline, c->only_current);
+    fprintf(fp, "\n  ],\n  \"summary\": {\"faster\": %d, \"slower\": %d, \"same\": %d, \"undetermined\": %d, "
+                "\"failed\": %d, \"not_compared\": %d, \"only_in_baseline\": %d, \"only_in_current\": %d, "
+                "\"expected_false_calls\": %.2f, \"geomean_ratio\": ",
+            c->faster, c->slower, c->same, c->undetermined, c->failed, c->skipped, c->only_baseline, c->only_current,
+            c->expected_false);
     sb_json_num(fp, c->ratios ? exp(c->log_ratio_sum / c->ratios) : NAN);
     fprintf(fp, "}\n}\n");
 }
@@ -304,8 +341,8 @@ static void csv_num(FILE *fp, double v, int have)
 
 static void write_csv(const sb_compare_table *t, FILE *fp)
 {
-    fprintf(fp, "algo,stage,row,a,b,a_median_ms,b_median_ms,ratio,ratio_ci_low,ratio_ci_high,p,verdict,"
-                "a_noisy,b_noisy,a_samples_ms,b_samples_ms\n");
+    fprintf(fp, "algo,stage,row,a,b,a_median_ms,b_median_ms,ratio,ratio_ci_low,ratio_ci_high,floor,p,verdict,"
+                "a_noisy,b_noisy,a_rounds_ms,b_rounds_ms\n");
     for (int i = 0; i < t->count; i++) {
         const sb_compare_line *l = &t->line[i];
         int judged = l->kind == SB_LINE_JUDGED;
@@ -323,13 +360,15 @@ static void write_csv(const sb_compare_table *t, FILE *fp)
         fputc(',', fp);
         csv_num(fp, l->b.median, judged || l->kind == SB_LINE_ONLY_CURRENT);
         fputc(',', fp);
-        csv_num(fp, l->cmp.ratio, judged);
+        csv_num(fp, l->eff.ratio, judged);
         fputc(',', fp);
-        csv_num(fp, l->cmp.lo, judged);
+        csv_num(fp, l->eff.lo, judged && l->eff.lo > 0);
         fputc(',', fp);
-        csv_num(fp, l->cmp.hi, judged);
+        csv_num(fp, l->eff.hi, judged && l->eff.lo > 0);
         fputc(',', fp);
-        csv_num(fp, l->cmp.p_value, judged);
+        csv_num(fp, l->eff.floor, judged);
+        fputc(',', fp);
+        csv_num(fp, l->eff.p, judged);
         fprintf(fp, ",%s,%d,%d,", line_verdict(l), l->noise_a != 0, l->noise_b != 0);
         csv_samples(fp, l->a_ms, judged ? l->a.n : 0);
         fputc(',', fp);

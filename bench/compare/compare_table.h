@@ -1,12 +1,17 @@
-/* compare_table.h - the lines `segbench compare` prints, kept for the
- * verdict line and for --export-json / --export-csv (hyperfine's option
- * names): every sample, the ratio, its interval, p and the verdict. */
+/* compare_table.h - the lines `segbench compare` and `segbench ab` print,
+ * kept for the verdict line and for --export-json / --export-csv
+ * (hyperfine's option names): each side's rounds, the ratio, its
+ * interval, the floor it had to clear, p and the call (measure/evidence.h).
+ * Lines are printed as they are judged; the false-discovery control runs
+ * once every line is in (sb_compare_table_finish), which may turn a call
+ * into "undetermined" and says so. */
 #ifndef SEGBENCH_COMPARE_TABLE_H
 #define SEGBENCH_COMPARE_TABLE_H
 
 #include "segbench/atomic_file.h"
 #include "segbench/error.h"
 #include "segbench/stats.h"
+#include "measure/evidence.h"
 
 #include <stdio.h>
 
@@ -21,9 +26,10 @@ typedef enum sb_line_kind {
 typedef struct sb_compare_line {
     char algo[32], stage[32], label[300];
     sb_line_kind kind;
-    sb_summary a, b;
-    double *a_ms, *b_ms;      /* the samples (owned), JUDGED only */
-    sb_comparison cmp;
+    sb_summary a, b;          /* of each side's rounds (median: the row's time) */
+    double *a_ms, *b_ms;      /* each side's round medians (owned), JUDGED only */
+    sb_effect eff;            /* B against A, and the call */
+    sb_call first_call;       /* the call as printed, before the false-discovery control */
     int noise_a, noise_b;     /* noise.h flags of each side */
     int kind_of_row;          /* --baseline: SB_ROW_CPU or SB_ROW_GPU; -1: two variants */
     int unstable_a, unstable_b;   /* --baseline: the baseline's row, the current set's row is
@@ -49,7 +55,9 @@ typedef struct sb_aa_tally {
 } sb_aa_tally;
 
 typedef struct sb_compare_tally {
-    int faster, slower, same, failed, skipped, only_baseline, only_current;
+    int faster, slower, same, undetermined, failed, skipped, only_baseline, only_current;
+    int demoted;              /* calls the false-discovery control made undetermined */
+    double expected_false;    /* false calls to expect among those kept */
     double log_ratio_sum;
     int ratios;
     sb_aa_tally aa[2];        /* SB_ROW_CPU, SB_ROW_GPU */
@@ -62,7 +70,8 @@ typedef struct sb_compare_table {
     int count, cap;
     sb_compare_tally tally;
     const char *mode, *a, *b;
-    double alpha, min_diff;
+    double fdr;               /* the false-discovery rate of the calls */
+    char floor_source[600];   /* where the floors came from (io/noise_floor.h) */
     char warning[SB_COMPARE_MAX_WARNINGS][400];
     int nwarnings;
     sb_atomic_file json, csv;
@@ -72,17 +81,18 @@ typedef struct sb_compare_table {
 
 /* Open the table; the export files (either may be NULL) are created now as
  * temporary files, so a bad path fails before any work. */
-sb_status sb_compare_table_open(sb_compare_table *t, const char *mode, const char *a, const char *b, double alpha,
-                                double min_diff, const char *json_path, const char *csv_path, sb_error *err);
+sb_status sb_compare_table_open(sb_compare_table *t, const char *mode, const char *a, const char *b, double fdr,
+                                const char *json_path, const char *csv_path, sb_error *err);
 /* Write the exports and rename them into place when st is SB_OK, else
  * remove them; free the table.  Returns st, or the export's error. */
 sb_status sb_compare_table_close(sb_compare_table *t, sb_status st, sb_error *err);
 
 /* A new line (kind JUDGED until the caller says otherwise), or NULL when out of memory. */
 sb_compare_line *sb_compare_table_add(sb_compare_table *t, const char *algo, const char *stage, const char *label);
-/* Judge a line from the two sides' samples (copied); print_line counts it. */
+/* Judge a line from the two sides' round medians (copied) against the
+ * floor (a ratio's distance from 1). */
 sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, const double *b, int nb,
-                                double alpha, double min_diff, sb_error *err);
+                                double floor, sb_error *err);
 
 void sb_compare_table_warn(sb_compare_table *t, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -91,11 +101,15 @@ void sb_compare_table_warn(sb_compare_table *t, const char *fmt, ...)
     ;
 void sb_compare_table_print_warnings(const sb_compare_table *t, FILE *fp);
 void sb_compare_table_print_header(sb_compare_table *t, FILE *fp);
-/* One line of the table (and its algo/stage heading when that changes); counts it. */
+/* One line of the table (and its algo/stage heading when that changes). */
 void sb_compare_table_print_line(sb_compare_table *t, sb_compare_line *line, FILE *fp);
+/* Every line in: the false-discovery control over the calls (each call it
+ * turns undetermined listed on fp), then the tally. */
+void sb_compare_table_finish(sb_compare_table *t, FILE *fp);
 /* One warning per noisy side (noise.h), after the table. */
 void sb_compare_table_print_noise(const sb_compare_table *t, FILE *fp);
-/* "B against A: faster on N, slower on N, same on N ...". */
+/* "B against A: faster on N, slower on N, same on N, undetermined on N
+ * ...", the false calls to expect and the floors used. */
 void sb_compare_table_print_verdict(const sb_compare_table *t, FILE *fp);
 /* --baseline: the A/A lines, "CPU rows: N of M within 10 % ...". */
 void sb_compare_table_print_aa(const sb_compare_table *t, FILE *fp);

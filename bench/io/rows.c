@@ -236,9 +236,35 @@ static void parse_summary(char **f, sb_summary *s)
     s->max = atof(f[5]);
 }
 
+/* The header's count of fields, which must be one of a version's and
+ * name the columns that version wrote, in its order: a file with a
+ * column missing or moved is refused, not read by position (before, a
+ * file without median_ms read its commit as a time). */
+static sb_status header_fields(char *line, const char *path, int *nf, sb_error *err)
+{
+    static const int versions[] = { CSV_FIELDS, CSV_FIELDS_V8, CSV_FIELDS_V7, CSV_FIELDS_V6, CSV_FIELDS_V5,
+                                    CSV_FIELDS_V4, CSV_FIELDS_V3, CSV_FIELDS_V2, CSV_FIELDS_V1 };
+    char want[1024];
+    snprintf(want, sizeof want, "%s", SB_ROWS_CSV_HEADER);
+    char *expect[CSV_FIELDS + 1], *got[CSV_FIELDS + 2];
+    sb_csv_split(want, expect, CSV_FIELDS + 1);
+    *nf = sb_csv_split(line, got, CSV_FIELDS + 2);
+    int known = 0;
+    for (size_t v = 0; v < sizeof versions / sizeof versions[0]; v++)
+        known |= *nf == versions[v];
+    for (int i = 0; known && i < *nf; i++)
+        if (strcmp(got[i], expect[i]) != 0)
+            return sb_fail(err, SB_ERR_FORMAT, "%s: column %d is '%s' where a segbench results CSV has '%s'", path,
+                           i + 1, got[i], expect[i]);
+    return known ? SB_OK
+                 : sb_fail(err, SB_ERR_FORMAT, "%s: not a segbench results CSV (its header has %d columns, no "
+                                               "version of the file has)", path, *nf);
+}
+
 sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
 {
     memset(rows, 0, sizeof *rows);
+    int header_nf = 0;
     FILE *fp = fopen(path, "r");
     if (!fp)
         return sb_fail(err, SB_ERR_IO, "%s: cannot open (%s)", path, strerror(errno));
@@ -249,17 +275,15 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
     while (sb_csv_read_record(fp, &line, &cap) > 0) {   /* a record cut off by a kill is no row */
         lineno++;
         if (lineno == 1) {
-            if (strncmp(line, "algo,stage,variant,", 19) != 0)
-                st = sb_fail(err, SB_ERR_FORMAT, "%s: not a segbench results CSV (bad header)", path);
-            if (st)
+            if ((st = header_fields(line, path, &header_nf, err)))
                 break;
             continue;
         }
         char *f[CSV_FIELDS + 1];
         int nf = sb_csv_split(line, f, CSV_FIELDS + 1);
-        if (nf != CSV_FIELDS && nf != CSV_FIELDS_V8 && nf != CSV_FIELDS_V7 && nf != CSV_FIELDS_V6 && nf != CSV_FIELDS_V5 && nf != CSV_FIELDS_V4 && nf != CSV_FIELDS_V3 && nf != CSV_FIELDS_V2 &&
-            nf != CSV_FIELDS_V1) {
-            st = sb_fail(err, SB_ERR_FORMAT, "%s: record %d: expected %d fields", path, lineno, CSV_FIELDS);
+        if (nf != header_nf) {
+            st = sb_fail(err, SB_ERR_FORMAT, "%s: record %d: %d fields where its header names %d", path, lineno, nf,
+                         header_nf);
             break;
         }
         sb_row *r = sb_rows_add(rows);

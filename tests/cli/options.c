@@ -278,18 +278,23 @@ static void test_exit_codes(void)
 static void test_compare_exports_and_warnings(void)
 {
     const char *base = baseline_set();
-    /* a different machine and dataset, slower, and one row fewer */
+    /* another machine: refused in one line (a verdict across machines measures the machines) */
+    const char *other = changed_copy("opt-machine", "sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": "
+                                                    "\"other-gpu\"/' env.json");
+    cli_result *r = cli("compare --baseline %s --current %s", base, other);
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "current set on other-gpu") &&
+               !strstr(r->out, "B against A"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+    /* another dataset, slower, and one row fewer */
     const char *cur = changed_copy("opt-other",
-                                   SLOWER " && sed -i 's/\"machine_id\": \"[^\"]*\"/\"machine_id\": \"other-gpu\"/; "
-                                   "s/\"dataset\": \"[^\"]*\"/\"dataset\": \"smoke\"/' env.json && sed -i '$d' integral.csv");
+                                   SLOWER " && sed -i 's/\"dataset\": \"[^\"]*\"/\"dataset\": \"smoke\"/' env.json && "
+                                   "sed -i '$d' integral.csv");
     char json[700], csv[700];
     snprintf(json, sizeof json, "%s/cmp.json", sb_test_dir());
     snprintf(csv, sizeof csv, "%s/cmp.csv", sb_test_dir());
-    cli_result *r = cli("compare --baseline %s --current %s --export-json %s --export-csv %s", base, cur, json, csv);
+    r = cli("compare --baseline %s --current %s --export-json %s --export-csv %s", base, cur, json, csv);
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
-    CHECKF(strstr(r->err, "warning: different machines: baseline ") && strstr(r->err, "current other-gpu") &&
-               strstr(r->err, "warning: different datasets"),
-           "%s", r->err);
+    CHECKF(strstr(r->err, "warning: different datasets"), "%s", r->err);
     CHECKF(strstr(r->out, "only in the baseline") && strstr(r->out, "only in the baseline 1"), "%s", r->out);
     /* the table: A/B lines first, then the header, then rows; no L2 note for CPU rows */
     const char *a = strstr(r->out, "A = baseline"), *head = strstr(r->out, "B/A [95% interval]");
@@ -299,21 +304,21 @@ static void test_compare_exports_and_warnings(void)
     test_slurp(json, text, sizeof text);
     CHECKF(json_valid(text), "compare --export-json is not JSON: %.400s", text);
     const char *fields[] = { "\"mode\": \"results\"", "\"verdict\": \"slower\"", "\"verdict\": \"only_in_baseline\"",
-                             "\"ratio\": ", "\"ratio_ci_low\": ", "\"ratio_ci_high\": ", "\"p\": ",
-                             "\"a_samples_ms\": [", "\"b_samples_ms\": [", "\"summary\": {\"faster\": 0, \"slower\": 3",
-                             "different machines" };
+                             "\"ratio\": ", "\"ratio_ci_low\": ", "\"ratio_ci_high\": ", "\"floor\": ", "\"p\": ",
+                             "\"a_rounds_ms\": [", "\"b_rounds_ms\": [", "\"summary\": {\"faster\": 0, \"slower\": 3",
+                             "different datasets", "\"noise_floor\": \"the defaults" };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         CHECKF(strstr(text, fields[i]) != NULL, "export-json lacks %s", fields[i]);
-    /* 9 samples a side (--min-reps 9): count them in the first result */
-    const char *s = strstr(text, "\"a_samples_ms\": ["), *e = s ? strchr(s, ']') : NULL;
+    /* 3 rounds a side (bench's default): count them in the first result */
+    const char *s = strstr(text, "\"a_rounds_ms\": ["), *e = s ? strchr(s, ']') : NULL;
     int commas = 0;
     for (const char *p = s; p && p < e; p++)
         commas += *p == ',';
-    CHECKF(s && e && commas >= 8, "a_samples_ms holds %d samples", commas + 1);
+    CHECKF(s && e && commas == 2, "a_rounds_ms holds %d rounds", commas + 1);
 
     test_slurp(csv, text, sizeof text);
-    CHECKF(strncmp(text, "algo,stage,row,a,b,a_median_ms,b_median_ms,ratio,ratio_ci_low,ratio_ci_high,p,verdict,",
-                   86) == 0 && test_lines(text) == 5 && strstr(text, ",slower,"),
+    CHECKF(strncmp(text, "algo,stage,row,a,b,a_median_ms,b_median_ms,ratio,ratio_ci_low,ratio_ci_high,floor,p,verdict,",
+                   92) == 0 && test_lines(text) == 5 && strstr(text, ",slower,"),
            "export-csv: %.500s", text);
 
     /* an export to a directory that does not exist fails before any work */

@@ -1,0 +1,460 @@
+/* ab.c - two builds round by round, each round a fresh process (ab.h). */
+#define _GNU_SOURCE                   /* environ */
+#include "compare/ab.h"
+
+#include "base/files.h"
+#include "compare/compare.h"
+#include "compare/compare_table.h"
+#include "io/noise_floor.h"
+#include "io/rows.h"
+#include "io/stage_view.h"
+#include "machine/env.h"
+#include "measure/evidence.h"
+#include "variants/registry.h"
+
+#include "segbench/atomic_file.h"
+#include "segbench/clock.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the two programs ---- */
+
+static sb_status self_exe(char *out, size_t size, sb_error *err)
+{
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0)
+        return sb_fail(err, SB_ERR_IO, "cannot find this program's own path (/proc/self/exe)");
+    out[n] = '\0';
+    return SB_OK;
+}
+
+static int executable(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && access(path, X_OK) == 0;
+}
+
+/* The baseline's segbench: the file named, or <dir>/build/segbench, or
+ * <dir>/segbench. */
+static sb_status baseline_exe(const char *given, char *out, size_t size, sb_error *err)
+{
+    struct stat sb;
+    if (stat(given, &sb) != 0)
+        return sb_fail(err, SB_ERR_USAGE, "--baseline-build %s: no such file or folder", given);
+    if (!S_ISDIR(sb.st_mode)) {
+        if (!executable(given))
+            return sb_fail(err, SB_ERR_USAGE, "--baseline-build %s: not an executable segbench", given);
+        snprintf(out, size, "%s", given);
+        return SB_OK;
+    }
+    const char *const inside[] = { "build/segbench", "segbench" };
+    for (size_t i = 0; i < sizeof inside / sizeof inside[0]; i++)
+        if (snprintf(out, size, "%s/%s", given, inside[i]) < (int)size && executable(out))
+            return SB_OK;
+    return sb_fail(err, SB_ERR_USAGE, "--baseline-build %s: holds no build/segbench (build it there: make -C %s)",
+                   given, given);
+}
+
+/* ---- the work folder ---- */
+
+/* Is name one of ours: a round's folder or log ("r03-a", "r03-a.log"),
+ * the table, the floors? */
+static int ours(const char *name)
+{
+    int round;
+    char side, rest[8] = "";
+    if (sscanf(name, "r%2d-%c%7s", &round, &side, rest) >= 2 && (side == 'a' || side == 'b') &&
+        (!rest[0] || !strcmp(rest, ".log")))
+        return 1;
+    return !strcmp(name, "ab.csv") || !strcmp(name, "noise.csv") || !strcmp(name, ".") || !strcmp(name, "..");
+}
+
+/* The work folder made, or an earlier ab's emptied of its rounds; one
+ * holding anything else is refused (it is not ours to empty). */
+static sb_status work_begin(const char *work, sb_error *err)
+{
+    DIR *d = opendir(work);
+    if (!d)
+        return errno == ENOENT ? sb_mkdirs(work, err)
+                               : sb_fail(err, SB_ERR_IO, "--work %s: cannot open (%s)", work, strerror(errno));
+    sb_status st = SB_OK;
+    for (struct dirent *e; !st && (e = readdir(d));)
+        if (!ours(e->d_name))
+            st = sb_fail(err, SB_ERR_USAGE, "--work %s holds %s, which no ab wrote: give an empty or new folder",
+                         work, e->d_name);
+    rewinddir(d);
+    for (struct dirent *e; !st && (e = readdir(d));) {
+        char path[SB_PATH_MAX];
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !(st = sb_path(path, err, "%s/%s", work, e->d_name)))
+            st = sb_remove_tree(path, err);
+    }
+    closedir(d);
+    return st;
+}
+
+/* ---- one round of one side ---- */
+
+/* The last lines of a failed bench's log, for the error. */
+static void log_tail(const char *log, char *out, size_t size)
+{
+    char *text = sb_read_text(log);
+    out[0] = '\0';
+    if (!text)
+        return;
+    size_t len = strlen(text);
+    const char *start = text + len;
+    for (int lines = 0; start > text && lines < 4; start--)
+        lines += start[-1] == '\n' && start != text + len;
+    snprintf(out, size, "%s", start);
+    free(text);
+}
+
+/* exe bench --results dir --rounds 1 ... : one process, one round.  Its
+ * output goes to dir.log; exit 1 (a row broke its contract) is the
+ * rows' to report, any other failure stops the comparison. */
+static sb_status bench_once(const ab_opts *o, const char *exe, const char *dir, sb_error *err)
+{
+    const char *argv[SB_AB_ARGS_MAX + 16];
+    int n = 0;
+    argv[n++] = exe;
+    argv[n++] = "bench";
+    argv[n++] = "--results";
+    argv[n++] = dir;
+    argv[n++] = "--rounds";
+    argv[n++] = "1";
+    argv[n++] = "--stream";
+    argv[n++] = "off";
+    argv[n++] = "--repeat";
+    argv[n++] = "off";
+    argv[n++] = "--quiet";
+    for (int i = 0; i < o->nbench_args; i++)
+        argv[n++] = o->bench_args[i];
+    argv[n] = NULL;
+    char log[SB_PATH_MAX];
+    sb_status st = sb_path(log, err, "%s.log", dir);
+    if (st)
+        return st;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int e = posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (e)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot run (%s)", exe, strerror(e));
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == sb_exit_code(SB_ERR_AGREEMENT)))
+        return SB_OK;
+    char tail[600];
+    log_tail(log, tail, sizeof tail);
+    if (WIFSIGNALED(status))
+        return sb_fail(err, SB_ERR_IO, "%s bench stopped by signal %d (log: %s): %s", exe, WTERMSIG(status), log,
+                       tail);
+    return sb_fail(err, SB_ERR_IO, "%s bench exited %d (log: %s): %s", exe, WEXITSTATUS(status), log, tail);
+}
+
+static void progress(const ab_opts *o, int done, int total, double started, const char *what)
+{
+    if (o->quiet)
+        return;
+    double spent = (sb_clock_ms() - started) / 1e3, left = done ? spent * (total - done) / done : 0;
+    fprintf(stderr, "\r\033[K[%d/%d] %s", done + 1, total, what);
+    if (done)
+        fprintf(stderr, "; %.0f s so far, about %.0f s left", spent, left);
+    fflush(stderr);
+}
+
+/* Every round, A B then B A: neither side always runs second. */
+static sb_status run_rounds(const ab_opts *o, const char *exe[2], sb_error *err)
+{
+    sb_status st = SB_OK;
+    double started = sb_clock_ms();
+    int total = 2 * o->rounds;
+    for (int r = 0; r < o->rounds && !st; r++)
+        for (int j = 0; j < 2 && !st; j++) {
+            int side = (r & 1) ? 1 - j : j;
+            char dir[SB_PATH_MAX], what[160];
+            if ((st = sb_path(dir, err, "%s/r%02d-%c", o->work, r, "ab"[side])))
+                break;
+            snprintf(what, sizeof what, "round %d of %d, %s", r + 1, o->rounds,
+                     o->noise ? (side ? "B (the same build)" : "A") : (side ? "B (this build)" : "A (the baseline)"));
+            progress(o, 2 * r + j, total, started, what);
+            st = bench_once(o, exe[side], dir, err);
+        }
+    if (!o->quiet)
+        fprintf(stderr, "\r\033[K%d benches in %.0f s\n", total, (sb_clock_ms() - started) / 1e3);
+    return st;
+}
+
+/* ---- the rows, gathered over the rounds ---- */
+
+typedef struct ab_row {
+    sb_row key;                   /* algo, stage, variant, threads, image, backend */
+    double *ms[2];                /* each round's median, a side */
+    int n[2];
+    int failed[2];                /* a round of that side broke its contract */
+    char metric[240];
+} ab_row;
+
+typedef struct ab_rows {
+    ab_row *row;
+    int count, cap, rounds;
+} ab_rows;
+
+static ab_row *find_or_add(ab_rows *t, const sb_row *r)
+{
+    for (int i = 0; i < t->count; i++)
+        if (sb_row_same_key(&t->row[i].key, r))
+            return &t->row[i];
+    if (t->count == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        ab_row *grown = realloc(t->row, (size_t)cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        t->row = grown;
+        t->cap = cap;
+    }
+    ab_row *a = &t->row[t->count];
+    memset(a, 0, sizeof *a);
+    a->key = *r;
+    a->key.kernel_ms = a->key.e2e_ms = a->key.frame_ms = a->key.setup_ms = a->key.round_ms = NULL;
+    a->ms[0] = calloc((size_t)t->rounds, sizeof(double));
+    a->ms[1] = calloc((size_t)t->rounds, sizeof(double));
+    if (!a->ms[0] || !a->ms[1]) {
+        free(a->ms[0]);
+        free(a->ms[1]);
+        return NULL;
+    }
+    t->count++;
+    return a;
+}
+
+static void rows_free(ab_rows *t)
+{
+    for (int i = 0; i < t->count; i++) {
+        free(t->row[i].ms[0]);
+        free(t->row[i].ms[1]);
+    }
+    free(t->row);
+    memset(t, 0, sizeof *t);
+}
+
+/* Every algorithm's rows of every round's result set. */
+static sb_status gather(const ab_opts *o, ab_rows *t, sb_error *err)
+{
+    t->rounds = o->rounds;
+    sb_status st = SB_OK;
+    for (int r = 0; r < o->rounds && !st; r++)
+        for (int side = 0; side < 2 && !st; side++)
+            for (int i = 0; i < sb_algo_count() && !st; i++) {
+                char csv[SB_PATH_MAX];
+                if ((st = sb_path(csv, err, "%s/r%02d-%c/%s.csv", o->work, r, "ab"[side], sb_algo_at(i)->name)))
+                    break;
+                if (access(csv, F_OK) != 0)
+                    continue;
+                sb_rows rows;
+                if ((st = sb_rows_read_csv(csv, &rows, err)))
+                    break;
+                for (int k = 0; k < rows.count && !st; k++) {
+                    const sb_row *row = &rows.row[k];
+                    ab_row *a = find_or_add(t, row);
+                    if (!a) {
+                        st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
+                        break;
+                    }
+                    if (!strcmp(row->agreement, "FAIL")) {
+                        a->failed[side] = 1;
+                        snprintf(a->metric, sizeof a->metric, "%s", row->metric);
+                    } else if (row->kernel.median > 0 && a->n[side] < o->rounds) {
+                        a->ms[side][a->n[side]++] = row->kernel.median;
+                    }
+                }
+                sb_rows_free(&rows);
+            }
+    return st;
+}
+
+/* ---- ab: the table ---- */
+
+static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor *floors, sb_compare_table *tab,
+                       sb_error *err)
+{
+    sb_status st = SB_OK;
+    sb_compare_table_print_header(tab, stdout);
+    for (int i = 0; i < t->count && !st; i++) {
+        const ab_row *a = &t->row[i];
+        char label[300];
+        snprintf(label, sizeof label, "%s t%d %s", a->key.variant, a->key.threads, a->key.image);
+        sb_compare_line *line = sb_compare_table_add(tab, a->key.algo, a->key.stage, label);
+        if (!line)
+            return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+        int device = !view_is_cpu_backend(a->key.backend);
+        if (a->failed[1]) {
+            line->kind = SB_LINE_FAILED;
+            snprintf(line->note, sizeof line->note, "this build's row broke its contract: %s", a->metric);
+        } else if (a->failed[0]) {
+            line->kind = SB_LINE_FAILED;
+            snprintf(line->note, sizeof line->note, "the baseline's row broke its contract: %s", a->metric);
+        } else if (!a->n[0] || !a->n[1]) {
+            line->kind = a->n[0] ? SB_LINE_ONLY_BASELINE : SB_LINE_ONLY_CURRENT;
+            sb_summarize(a->n[0] ? a->ms[0] : a->ms[1], a->n[0] ? a->n[0] : a->n[1], a->n[0] ? &line->a : &line->b);
+        } else {
+            double floor = fmax(sb_floor_for_row(floors, &a->key, device), o->min_diff);
+            st = sb_compare_line_judge(line, a->ms[0], a->n[0], a->ms[1], a->n[1], floor, err);
+            line->kind_of_row = device ? SB_ROW_GPU : SB_ROW_CPU;
+        }
+        sb_compare_table_print_line(tab, line, stdout);
+    }
+    return st;
+}
+
+static sb_status ab_verdict(const ab_opts *o, const char *exe[2], const ab_rows *t, sb_error *err)
+{
+    sb_noise_floor floors;
+    sb_status st = sb_compare_floors(o->floor_file, NULL, 0, &floors, err);
+    if (st)
+        return st;
+    sb_compare_table tab;
+    if ((st = sb_compare_table_open(&tab, "ab", exe[0], exe[1], o->fdr, o->export_json, o->export_csv, err)))
+        return st;
+    sb_floor_describe(&floors, tab.floor_source, sizeof tab.floor_source);
+    printf("ab: %d rounds a side, each a fresh process, interleaved (A B, B A, ...)\nA = %s\nB = %s\n\n", o->rounds,
+           exe[0], exe[1]);
+    st = judge(o, t, &floors, &tab, err);
+    if (!st) {
+        sb_compare_table_finish(&tab, stdout);
+        sb_compare_table_print_verdict(&tab, stdout);
+    }
+    st = sb_compare_table_close(&tab, st, err);
+    sb_floor_free(&floors);
+    if (!st && tab.tally.failed)
+        st = sb_fail(err, SB_ERR_AGREEMENT, "%d row(s) broke the agreement contract", tab.tally.failed);
+    if (!st && o->fail_on_slower && tab.tally.slower)
+        st = sb_fail(err, SB_ERR_SLOWER, "B is slower on %d row(s) (--fail-on-slower)", tab.tally.slower);
+    return st;
+}
+
+/* ---- noise: the floors ---- */
+
+/* Each class's floor from the pairs of rounds (round r of A against
+ * round r of B) of its rows; the false calls the interval alone would
+ * make, for the record. */
+static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
+{
+    sb_noise_floor f;
+    sb_floor_defaults(&f);
+    sb_env env;
+    sb_env_collect(&env, 0, NULL, 0);
+    snprintf(f.machine, sizeof f.machine, "%s", env.machine_id);
+    snprintf(f.commit, sizeof f.commit, "%s%s", env.commit, env.dirty == 1 ? "-dirty" : "");
+    time_t now = time(NULL);
+    strftime(f.date, sizeof f.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    snprintf(f.aa_dir, sizeof f.aa_dir, "%s", o->work);
+    double *a = malloc((size_t)(t->count * o->rounds + 1) * sizeof *a);
+    double *b = malloc((size_t)(t->count * o->rounds + 1) * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    }
+    int called = 0, judged = 0;
+    for (int i = 0; i < t->count; i++) {
+        const ab_row *row = &t->row[i];
+        char name[24];
+        sb_floor_class_name(!view_is_cpu_backend(row->key.backend), row->key.threads, name, sizeof name);
+        int c = 0;
+        while (c < f.n && strcmp(f.cls[c].name, name))
+            c++;
+        if (c == f.n && f.n < SB_FLOOR_CLASSES)
+            snprintf(f.cls[f.n++].name, sizeof f.cls[0].name, "%s", name);
+        if (c < f.n && row->n[0] && row->n[1])
+            f.cls[c].rows++;
+        int pairs = row->n[0] < row->n[1] ? row->n[0] : row->n[1];
+        sb_floor_row *own = pairs ? sb_floor_add_row(&f, &row->key) : NULL;
+        if (own) {
+            own->pairs = pairs;
+            own->floor = sb_floor_from_pairs(row->ms[0], row->ms[1], pairs, 1.0);   /* its largest */
+        }
+        sb_effect e;
+        sb_effect_judge(row->ms[0], row->n[0], row->ms[1], row->n[1], 0.0, &e);
+        judged += row->n[0] > 1 && row->n[1] > 1;
+        called += e.call == SB_CALL_FASTER || e.call == SB_CALL_SLOWER;
+    }
+    for (int c = 0; c < f.n; c++) {
+        int n = 0;
+        for (int i = 0; i < t->count; i++) {
+            const ab_row *row = &t->row[i];
+            char name[24];
+            sb_floor_class_name(!view_is_cpu_backend(row->key.backend), row->key.threads, name, sizeof name);
+            for (int r = 0; !strcmp(name, f.cls[c].name) && r < row->n[0] && r < row->n[1]; r++) {
+                a[n] = row->ms[0][r];
+                b[n++] = row->ms[1][r];
+            }
+        }
+        f.cls[c].pairs = n;
+        f.cls[c].floor = sb_floor_from_pairs(a, b, n, SB_FLOOR_QUANTILE);
+    }
+    free(a);
+    free(b);
+    f.measured = 1;
+    char path[SB_PATH_MAX];
+    sb_status st = o->floor_out ? sb_path(path, err, "%s", o->floor_out)
+                                : sb_path(path, err, "results/%s/noise.csv", env.machine_id);
+    char dir[SB_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (!st && slash && (st = sb_mkdirs(dir, err))) {
+        sb_floor_free(&f);
+        return st;
+    }
+    if (!st)
+        st = sb_floor_write(path, &f, err);
+    sb_floor_free(&f);
+    if (st)
+        return st;
+    printf("noise: this build against itself, %d rounds a side, each a fresh process, on %s\n", o->rounds,
+           f.machine);
+    printf("%-10s %6s %6s  %s\n", "class", "rows", "pairs", "floor (99th percentile of |log B/A| between rounds)");
+    for (int c = 0; c < f.n; c++)
+        printf("%-10s %6d %6d  %.1f %%\n", f.cls[c].name, f.cls[c].rows, f.cls[c].pairs, 100.0 * f.cls[c].floor);
+    printf("and each of the %d rows its own: the largest |log B/A| of its pairs\n", t->count);
+    printf("without a floor, the rounds' intervals alone would call %d of %d rows faster or slower: what the floor "
+           "is for\nwritten: %s\n", called, judged, path);
+    return SB_OK;
+}
+
+sb_status sb_ab_run(const ab_opts *o, sb_error *err)
+{
+    char self[SB_PATH_MAX], base[SB_PATH_MAX];
+    sb_status st = self_exe(self, sizeof self, err);
+    if (!st && !o->noise)
+        st = baseline_exe(o->baseline_build, base, sizeof base, err);
+    if (st || (st = work_begin(o->work, err)))
+        return st;
+    const char *exe[2] = { o->noise ? self : base, self };
+    if ((st = run_rounds(o, exe, err)))
+        return st;
+    ab_rows t = { 0 };
+    if (!(st = gather(o, &t, err)) && !t.count)
+        st = sb_fail(err, SB_ERR_USAGE, "no rows were measured: the selection (%s) chose none", o->work);
+    if (!st)
+        st = o->noise ? noise_floors(o, &t, err) : ab_verdict(o, exe, &t, err);
+    rows_free(&t);
+    return st;
+}

@@ -1,0 +1,41 @@
+/* ab.h - `segbench ab` and `segbench noise`: two builds, round by round.
+ *
+ * ab: the baseline build's segbench and this one bench the same rows in
+ * turns -- A B, B A, A B, ... -- each turn a fresh process (`bench
+ * --rounds 1`, its own folder under the work folder), so each process is
+ * one round of evidence and both sides meet the same drift of the host
+ * (Laaber et al.: interleaving finds on one cloud host the slowdowns that
+ * runs back to back cannot).  The rows are then judged as compare judges
+ * result sets (measure/evidence.h) against this machine's noise floor.
+ *
+ * noise: ab of this build against itself (an A/A); its rounds give each
+ * class of rows its floor, the 99th percentile of |log B/A| over the
+ * pairs of rounds, written to noise.csv (io/noise_floor.h) for compare,
+ * ab and the report. */
+#ifndef SEGBENCH_AB_H
+#define SEGBENCH_AB_H
+
+#include "segbench/error.h"
+
+#define SB_AB_ROUNDS 10          /* rounds a side */
+enum { SB_AB_ARGS_MAX = 48 };
+
+typedef struct ab_opts {
+    const char *baseline_build;   /* a segbench binary, or a folder holding build/segbench (ab) */
+    int rounds;                   /* rounds a side */
+    const char *work;             /* the rounds' result sets go to <work>/<round>-<a|b>/ */
+    const char *bench_args[SB_AB_ARGS_MAX];   /* given to every bench (the rows: --set, --algo, ...) */
+    int nbench_args;
+    char flag_text[SB_AB_ARGS_MAX][40];       /* the "--name" strings bench_args point at */
+    int noise;                    /* segbench noise: this build against itself, the floors written */
+    const char *floor_out;        /* noise: where noise.csv goes (NULL: results/<machine>/noise.csv) */
+    const char *floor_file;       /* ab: the floors to judge by (NULL: as compare finds them) */
+    double fdr, min_diff;
+    int fail_on_slower;
+    const char *export_csv, *export_json;
+    int quiet;                    /* no progress line */
+} ab_opts;
+
+sb_status sb_ab_run(const ab_opts *o, sb_error *err);
+
+#endif

@@ -1,0 +1,121 @@
+/* ab.c - segbench noise and segbench ab (compare/ab.h), and the noise
+ * floor's file (io/noise_floor.h): an A/A of this build, each round a
+ * fresh process, then ab of the build against a copy of itself judged
+ * against that A/A's floor -- the small A/A `make test` runs, its
+ * false-call rate asserted; and what they refuse. */
+#include "cli_util.h"
+#include "test.h"
+#include "test_groups.h"
+
+#include "io/noise_floor.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* noise.csv read back as written: classes, rows, where it came from;
+ * a row's own floor before its class's; what is not a noise.csv refused. */
+static void test_floor_file(void)
+{
+    sb_noise_floor f;
+    sb_floor_defaults(&f);
+    snprintf(f.machine, sizeof f.machine, "box, \"2 cores\"");
+    snprintf(f.commit, sizeof f.commit, "abc1234");
+    snprintf(f.date, sizeof f.date, "2026-11-29T00:00:00Z");
+    snprintf(f.aa_dir, sizeof f.aa_dir, "results/aa");
+    f.n = 2;
+    snprintf(f.cls[0].name, sizeof f.cls[0].name, "gpu");
+    f.cls[0].floor = 0.03;
+    snprintf(f.cls[1].name, sizeof f.cls[1].name, "cpu@2");
+    f.cls[1].floor = 0.4;
+    sb_row key;
+    memset(&key, 0, sizeof key);
+    snprintf(key.algo, sizeof key.algo, "integral");
+    snprintf(key.stage, sizeof key.stage, "sum");
+    snprintf(key.variant, sizeof key.variant, "pthread");
+    snprintf(key.image, sizeof key.image, "a,b");
+    key.threads = 2;
+    sb_floor_row *own = sb_floor_add_row(&f, &key);
+    CHECK(own != NULL);
+    own->pairs = 6;
+    own->floor = 65.0;                               /* 0.006 ms in five processes, 0.9 ms in one */
+    sb_error err = { SB_OK, "" };
+    CHECKF(sb_floor_write(test_path("noise.csv"), &f, &err) == SB_OK, "%s", err.msg);
+    sb_floor_free(&f);
+    sb_noise_floor back;
+    CHECKF(sb_floor_read(test_path("noise.csv"), &back, &err) == SB_OK, "%s", err.msg);
+    CHECK(back.measured && back.n == 2 && back.nrows == 1 && !strcmp(back.machine, "box, \"2 cores\""));
+    CHECKF(fabs(sb_floor_for_row(&back, &key, 0) - 65.0) < 1e-9, "%g", sb_floor_for_row(&back, &key, 0));
+    key.threads = 1;                                 /* another row: its class, else the noisiest CPU class */
+    CHECK(fabs(sb_floor_for_row(&back, &key, 0) - 0.4) < 1e-9);
+    CHECK(fabs(sb_floor_for(&back, 1, 1) - 0.03) < 1e-9);
+    char said[700];
+    sb_floor_describe(&back, said, sizeof said);
+    CHECKF(strstr(said, "the A/A of 2026-11-29") && strstr(said, "cpu@2 40.0 %"), "%s", said);
+    sb_floor_free(&back);
+    sb_floor_defaults(&back);
+    CHECK(sb_floor_for(&back, 1, 1) == SB_FLOOR_DEFAULT_GPU && sb_floor_for(&back, 0, 8) == SB_FLOOR_DEFAULT_CPU);
+    test_sh("printf 'class,rows\\n' > %s", test_shq(test_path("bad-noise.csv")));
+    CHECK(sb_floor_read(test_path("bad-noise.csv"), &back, &err) == SB_ERR_FORMAT && !back.measured);
+}
+
+/* The small A/A: noise writes the floors of a few CPU rows from four
+ * rounds a side, each a process of its own; ab of this build against a
+ * copy of itself, judged by them, calls none of its rows faster or
+ * slower (the goal: at most 2 % on a 2-core machine; with some ten rows,
+ * none), and names the A/A it used. */
+static void test_small_aa(void)
+{
+    const char *png = test_grey_png("aa.png", 96, 64, 5);
+    char floors[600], work[600], copy[600];
+    snprintf(floors, sizeof floors, "%s", test_path("aa-noise.csv"));
+    snprintf(work, sizeof work, "%s", test_path("aa-work"));
+    cli_result *r = cli("noise --image %s --algo integral,kmeans --variant cpu,openmp --threads 1,2 --budget 5 "
+                        "--rounds 4 --work %s --out %s --quiet",
+                        png, test_shq(work), test_shq(floors));
+    CHECKF(r->code == 0 && strstr(r->out, "cpu@1") && strstr(r->out, "written: "), "noise: exit %d: %s%s", r->code,
+           r->out, r->err);
+    snprintf(copy, sizeof copy, "%s", test_path("aa-baseline"));
+    test_sh("rm -rf %s && mkdir -p %s && cp %s %s/segbench", test_shq(copy), test_shq(copy),
+            test_shq(test_segbench_path()), test_shq(copy));
+    snprintf(work, sizeof work, "%s", test_path("ab-work"));
+    r = cli("ab --baseline-build %s --image %s --algo integral,kmeans --variant cpu,openmp --threads 1,2 --budget 5 "
+            "--rounds 4 --work %s --floor %s --quiet",
+            test_shq(copy), png, test_shq(work), test_shq(floors));
+    const char *tally = strstr(r->out, "B against A: ");
+    int faster = -1, slower = -1, same = -1, undetermined = -1;
+    if (tally)
+        sscanf(tally, "B against A: faster on %d, slower on %d, same on %d, undetermined on %d", &faster, &slower,
+               &same, &undetermined);
+    int rows = faster + slower + same + undetermined;
+    CHECKF(r->code == 0 && rows >= 8 && faster + slower == 0 && strstr(r->out, "noise floor: the A/A of "),
+           "ab of one build: exit %d, %d of %d rows called: %s%s", r->code, faster + slower, rows, r->out, r->err);
+}
+
+/* What ab and noise refuse, in one line: a baseline build that is not
+ * there, a work folder holding what no ab wrote (it is not theirs to
+ * empty), arguments. */
+static void test_refusals(void)
+{
+    cli_result *r = cli("ab --baseline-build %s/no-such-build --algo integral", sb_test_dir());
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "no such file or folder"), "%s", r->err);
+    r = cli("ab --algo integral");
+    CHECKF(r->code == 2 && strstr(r->err, "--baseline-build"), "%s", r->err);
+    const char *work = test_path("foreign-work");
+    test_sh("mkdir -p %s && echo keep > %s/thesis.tex", test_shq(work), test_shq(work));
+    r = cli("noise --work %s --algo integral --rounds 2", test_shq(work));
+    CHECKF(r->code == 2 && strstr(r->err, "thesis.tex") && test_exists(test_pathf("foreign-work/thesis.tex")),
+           "%s", r->err);
+    r = cli("noise stray");
+    CHECKF(r->code == 2 && strstr(r->err, "takes no arguments"), "%s", r->err);
+}
+
+const sb_test tests_ab[] = {
+    { "noise floor: noise.csv read back (classes, each row's own, where it came from); a bad one refused",
+      test_floor_file },
+    { "ab: the small A/A -- noise's floors from fresh processes, then ab of one build calls no row", test_small_aa },
+    { "ab: a missing baseline build, a work folder of someone else's files, stray arguments: one line, exit 2",
+      test_refusals },
+};
+const int tests_ab_count = sizeof tests_ab / sizeof tests_ab[0];
