@@ -373,6 +373,39 @@ static void test_gpu_kernel_census(void)
     sb_image_free(&img);
 }
 
+/* A device row's kernel time in rounds (measure.c): three rounds, each
+ * after the first on a fresh session, each with its median kept (the
+ * evidence compare and ab judge by); the row stays exact. */
+static void test_gpu_device_rounds(void)
+{
+    const sb_algo *algo = sb_algo_find("kmeans");
+    const sb_variant *v = sb_variant_find("kmeans", "cuda-lastblock");
+    sb_image img;
+    random_colour(&img, 640, 480, 21);
+    sb_case_data cd;
+    sb_error err = { SB_OK, "" };
+    void *stream = NULL;
+    CHECK(sb_device_stream_create(&stream, &err) == SB_OK);
+    if (!v || sb_case_open(&cd, NULL, algo, 1, NULL, &img, &err) != SB_OK) {
+        CHECKF(0, "%s", v ? err.msg : "no kmeans/cuda-lastblock");
+    } else {
+        sb_timing_opts o;
+        sb_timing_defaults(&o);
+        o.budget_ms = 30;
+        o.rounds = 3;
+        sb_measurement m;
+        CHECKF(sb_measure(&cd.c, v, 1, stream, &o, &m, &err) == SB_OK, "%s", err.msg);
+        CHECKF(m.agreement.ok && m.rounds == 3 && m.round_ms[0] > 0 && m.round_ms[1] > 0 && m.round_ms[2] > 0 &&
+                   m.kernel.n >= 12,
+               "%s: %d rounds (%g %g %g ms), %d samples", m.agreement.metric, m.rounds, m.round_ms[0], m.round_ms[1],
+               m.round_ms[2], m.kernel.n);
+        sb_measurement_free(&m);
+        sb_case_close(&cd);
+    }
+    sb_device_stream_destroy(stream);
+    sb_image_free(&img);
+}
+
 /* GrabCut: every stage and the pipeline through the harness, on patches
  * of colour at awkward sizes and on degenerate rectangles. */
 static void check_grabcut(const sb_image *img, const int rect[4], int iterations, const char *what)
@@ -746,6 +779,8 @@ int main(int argc, char **argv)
           test_gpu_maxflow_graphs },
         { "gpu: the kernel census names each kernel with its block, registers and occupancy",
           test_gpu_kernel_census },
+        { "gpu: a device row's kernel time in three rounds, each after the first on a fresh session, exact",
+          test_gpu_device_rounds },
         { "gpu: streaming: a second frame uploaded into the same buffers gives its own reference",
           test_gpu_streaming },
         { "gpu: stream: every CUDA variant, 1 and 3 frames in flight and 2 in turn, each frame agrees with its own "

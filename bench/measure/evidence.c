@@ -152,8 +152,10 @@ void sb_effect_judge(const double *a, int na, const double *b, int nb, double fl
         e->call = SB_CALL_SLOWER;
     else if (d + half < -f)
         e->call = SB_CALL_FASTER;
-    else if (f > 0 && d - half > -f && d + half < f)
+    else if (f > 0 && d - half > -f && d + half < f && e->floor <= SB_EVIDENCE_SAME_MAX)
         e->call = SB_CALL_SAME;
+    else if (f > 0 && d - half > -f && d + half < f)
+        e->rounds_needed = 0;                         /* inside a floor too wide to call anything the same */
     else
         e->rounds_needed = rounds_for(va, vb, fabs(beyond));
 }
@@ -208,6 +210,9 @@ void sb_effect_words(const sb_effect *e, char *out, int size)
     case SB_CALL_UNDETERMINED:
         if (e->na < 2 || e->nb < 2)
             snprintf(out, (size_t)size, "undetermined: %d round%s against %d", e->na, e->na == 1 ? "" : "s", e->nb);
+        else if (e->rounds_needed == 0)
+            snprintf(out, (size_t)size, "undetermined: within the floor, but a floor of %.0f %% is too wide to call "
+                                        "it the same", 100.0 * e->floor);
         else if (e->rounds_needed > SB_EVIDENCE_ROUNDS_MAX)
             snprintf(out, (size_t)size, "undetermined: at the floor's edge");
         else

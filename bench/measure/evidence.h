@@ -16,7 +16,8 @@
  * a verdict needs the whole interval beyond it:
  *
  *   faster / slower   the whole interval clears 1 and the floor
- *   same              the whole interval lies inside the floor
+ *   same              the whole interval lies inside the floor, and the
+ *                     floor is at most SB_EVIDENCE_SAME_MAX
  *   undetermined      neither: with the rounds a side likely to settle it
  *
  * One round against one cannot reach any level: undetermined.  Across the
@@ -42,6 +43,10 @@ const char *sb_call_name(sb_call call);
  * comparison's calls. */
 #define SB_EVIDENCE_LEVEL 0.95
 #define SB_EVIDENCE_FDR 0.05
+/* "Same" needs a floor no wider than this: two runs a quarter apart are
+ * not the same, whatever the machine's noise (a row that noisy is
+ * undetermined). */
+#define SB_EVIDENCE_SAME_MAX 0.25
 /* Rounds a side beyond which more are not suggested. */
 enum { SB_EVIDENCE_ROUNDS_MAX = 100 };
 

@@ -76,6 +76,9 @@ static void test_calls(void)
     rounds(b, 10, 1.0, 0.01);
     sb_effect_judge(a, 10, b, 10, 0.05, &e);
     CHECKF(e.call == SB_CALL_SAME && e.lo > 0.95 && e.hi < 1.05, "%s", sb_call_name(e.call));
+    sb_effect_judge(a, 10, b, 10, 0.40, &e);                 /* inside a floor too wide for "same" */
+    sb_effect_words(&e, words, sizeof words);
+    CHECKF(e.call == SB_CALL_UNDETERMINED && strstr(words, "too wide"), "%s: %s", sb_call_name(e.call), words);
     sb_effect_judge(a, 10, b, 10, 0.0, &e);                  /* no floor: no "same", and no call either */
     CHECK(e.call == SB_CALL_UNDETERMINED || e.call == SB_CALL_FASTER || e.call == SB_CALL_SLOWER);
     rounds(b, 3, 1.05, 0.04);                                 /* near a 5 % floor, noisy: not decided */
@@ -135,7 +138,8 @@ static void test_floor(void)
 const sb_test tests_evidence[] = {
     { "evidence: Student's t, its tail and its quantile", test_t_distribution },
     { "evidence: one round against one, and times that are not times, are undetermined", test_too_little_is_undetermined },
-    { "evidence: beyond the floor faster or slower, inside it the same, at its edge more rounds", test_calls },
+    { "evidence: beyond the floor faster or slower, inside it the same (a floor up to 25 %), at its edge more rounds",
+      test_calls },
     { "evidence: A/A of 2,000 rows held to the false-discovery rate; a 1.10x change found 19 times in 20", test_aa_and_power },
     { "evidence: the floor is the 99th percentile of |log ratio| over A/A pairs", test_floor },
 };
