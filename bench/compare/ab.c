@@ -313,8 +313,8 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
             line->kind = a->n[0] ? SB_LINE_ONLY_BASELINE : SB_LINE_ONLY_CURRENT;
             sb_summarize(a->n[0] ? a->ms[0] : a->ms[1], a->n[0] ? a->n[0] : a->n[1], a->n[0] ? &line->a : &line->b);
         } else {
-            double floor = fmax(sb_floor_for_row(floors, &a->key, device), o->min_diff);
-            st = sb_compare_line_judge(line, a->ms[0], a->n[0], a->ms[1], a->n[1], floor, err);
+            double floor = sb_floor_for_row(floors, &a->key, device);
+            st = sb_compare_line_judge(line, a->ms[0], a->n[0], a->ms[1], a->n[1], floor, o->min_diff, err);
             line->kind_of_row = device ? SB_ROW_GPU : SB_ROW_CPU;
         }
         sb_compare_table_print_line(tab, line, stdout);

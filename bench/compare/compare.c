@@ -108,7 +108,7 @@ static sb_status compare_case(const compare_opts *o, const sb_case *c, const sb_
     if (host)
         sb_placement_release();
     if (!st && line->kind != SB_LINE_FAILED)
-        st = sb_compare_line_judge(line, rounds[0], o->rounds, rounds[1], o->rounds, floor, err);
+        st = sb_compare_line_judge(line, rounds[0], o->rounds, rounds[1], o->rounds, floor, o->min_diff, err);
     free(ms);
     free(rounds[0]);
     free(rounds[1]);
@@ -202,7 +202,6 @@ static sb_status compare_variants(const compare_opts *o, sb_compare_table *t, sb
     /* the wider of the two sides' floors: a GPU row against a CPU one carries the CPU's noise */
     double floor = fmax(sb_floor_for(&floors, (v[0]->flags & SB_DEVICE) != 0, threads[0]),
                         sb_floor_for(&floors, (v[1]->flags & SB_DEVICE) != 0, threads[1]));
-    floor = fmax(floor, o->min_diff);
     sb_floor_describe(&floors, t->floor_source, sizeof t->floor_source);
     sb_floor_free(&floors);
     printf("compare %s: %d interleaved rounds a side, %d samples a round%s; %d image%s%s%s\n", algo->name, o->rounds,
@@ -342,7 +341,7 @@ static sb_status judge_rows(const compare_opts *o, const sb_row *rb, const sb_ro
                             sb_compare_line *line, sb_error *err)
 {
     int device = !view_is_cpu_backend(rb->backend);
-    double floor = fmax(sb_floor_for_row(floors, rb, device), o->min_diff);
+    double floor = sb_floor_for_row(floors, rb, device);
     const double *a = rb->round_ms, *b = rc->round_ms;
     int na = rb->nround, nb = rc->nround;
     if (!a || !b) {
@@ -350,7 +349,7 @@ static sb_status judge_rows(const compare_opts *o, const sb_row *rb, const sb_ro
         snprintf(line->note, sizeof line->note, "no rounds recorded in the %s: a set from before they were kept",
                  !rb->round_ms && !rc->round_ms ? "sets" : !rb->round_ms ? "baseline" : "current set");
     }
-    sb_status st = sb_compare_line_judge(line, a, na, b, nb, floor, err);
+    sb_status st = sb_compare_line_judge(line, a, na, b, nb, floor, o->min_diff, err);
     line->a.median = rb->kernel.median;        /* the rows' own medians, as the sets report them */
     line->b.median = rc->kernel.median;
     return st;

@@ -58,14 +58,14 @@ static double *copy_samples(const double *ms, int n)
 }
 
 sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, const double *b, int nb,
-                                double floor, sb_error *err)
+                                double floor, double min_diff, sb_error *err)
 {
     line->kind = SB_LINE_JUDGED;
     if (!(line->a_ms = copy_samples(a, na)) || !(line->b_ms = copy_samples(b, nb)))
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     sb_summarize(a, na, &line->a);
     sb_summarize(b, nb, &line->b);
-    sb_effect_judge(a, na, b, nb, floor, &line->eff);
+    sb_effect_judge_min(a, na, b, nb, floor, min_diff, &line->eff);
     line->first_call = line->eff.call;
     line->noise_a = sb_noise_spread_flag(&line->a);
     line->noise_b = sb_noise_spread_flag(&line->b);

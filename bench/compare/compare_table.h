@@ -90,9 +90,10 @@ sb_status sb_compare_table_close(sb_compare_table *t, sb_status st, sb_error *er
 /* A new line (kind JUDGED until the caller says otherwise), or NULL when out of memory. */
 sb_compare_line *sb_compare_table_add(sb_compare_table *t, const char *algo, const char *stage, const char *label);
 /* Judge a line from the two sides' round medians (copied) against the
- * floor (a ratio's distance from 1). */
+ * floor (a ratio's distance from 1) and the user's smallest change that
+ * matters (sb_effect_judge_min). */
 sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, const double *b, int nb,
-                                double floor, sb_error *err);
+                                double floor, double min_diff, sb_error *err);
 
 void sb_compare_table_warn(sb_compare_table *t, const char *fmt, ...)
 #if defined(__GNUC__)

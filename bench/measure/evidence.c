@@ -123,10 +123,18 @@ static int rounds_for(double var_a, double var_b, double room)
 
 void sb_effect_judge(const double *a, int na, const double *b, int nb, double floor, sb_effect *e)
 {
+    sb_effect_judge_min(a, na, b, nb, floor, 0.0, e);
+}
+
+void sb_effect_judge_min(const double *a, int na, const double *b, int nb, double floor, double min_diff,
+                         sb_effect *e)
+{
     memset(e, 0, sizeof *e);
     e->na = na;
     e->nb = nb;
-    e->floor = floor > 0 ? floor : 0.0;
+    floor = floor > 0 ? floor : 0.0;
+    double same_max = min_diff >= floor ? fmax(min_diff, SB_EVIDENCE_SAME_MAX) : SB_EVIDENCE_SAME_MAX;
+    e->floor = fmax(floor, min_diff);
     e->p = 1.0;
     e->call = SB_CALL_UNDETERMINED;
     double ma, va, mb, vb;
@@ -152,7 +160,7 @@ void sb_effect_judge(const double *a, int na, const double *b, int nb, double fl
         e->call = SB_CALL_SLOWER;
     else if (d + half < -f)
         e->call = SB_CALL_FASTER;
-    else if (f > 0 && d - half > -f && d + half < f && e->floor <= SB_EVIDENCE_SAME_MAX)
+    else if (f > 0 && d - half > -f && d + half < f && e->floor <= same_max)
         e->call = SB_CALL_SAME;
     else if (f > 0 && d - half > -f && d + half < f)
         e->rounds_needed = 0;                         /* inside a floor too wide to call anything the same */

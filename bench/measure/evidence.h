@@ -66,6 +66,12 @@ typedef struct sb_effect {
  * of 0, a negative, NaN or infinite time makes the row undetermined) and
  * the floor (a ratio's distance from 1; 0: none). */
 void sb_effect_judge(const double *a, int na, const double *b, int nb, double floor, sb_effect *e);
+/* The same with the user's smallest change that matters (compare's
+ * --min-diff): the floor used is the larger of the two, and where the
+ * user's bound is that floor, "same" within it is the user's to ask for,
+ * however wide. */
+void sb_effect_judge_min(const double *a, int na, const double *b, int nb, double floor, double min_diff,
+                         sb_effect *e);
 
 /* Benjamini-Hochberg over the calls of one comparison at rate q: every
  * faster or slower call whose p-value the procedure does not keep becomes
