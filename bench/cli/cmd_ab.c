@@ -15,7 +15,7 @@
 enum {
     /* ab's and noise's own */
     OPT_BASELINE_BUILD, OPT_ROUNDS, OPT_WORK, OPT_FLOOR, OPT_OUT, OPT_MIN_DIFF, OPT_FDR, OPT_FAIL_ON_SLOWER,
-    OPT_EXPORT_CSV, OPT_EXPORT_JSON, OPT_QUIET,
+    OPT_EXPORT_CSV, OPT_EXPORT_JSON, OPT_QUIET, OPT_RESUME,
     /* given to every bench as they are */
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_BUDGET,
     OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_FLUSH, OPT_PIN, OPT_HOST_LIMIT, OPT_NO_SIZE_CAPS, OPT_MAX_MEMORY,
@@ -53,6 +53,7 @@ static const sb_option AB_OPTIONS[OPT_COUNT] = {
     [OPT_EXPORT_CSV] = { "export-csv", "FILE", NULL, "every row with its rounds, ratio, interval, floor, call" },
     [OPT_EXPORT_JSON] = { "export-json", "FILE", NULL, "the same as JSON" },
     [OPT_QUIET] = { "quiet", NULL, NULL, "no progress line" },
+    [OPT_RESUME] = { "resume", NULL, NULL, "keep --work's finished rounds (begun with these options) and run the rest" },
     BENCH_OPTIONS,
 };
 
@@ -61,6 +62,7 @@ static const sb_option NOISE_OPTIONS[OPT_COUNT] = {
     [OPT_WORK] = { "work", "DIR", "results/aa", "where each round's result set and log go (emptied of an earlier one's)" },
     [OPT_OUT] = { "out", "FILE", "results/<machine>/noise.csv", "where the floors go" },
     [OPT_QUIET] = { "quiet", NULL, NULL, "no progress line" },
+    [OPT_RESUME] = { "resume", NULL, NULL, "keep --work's finished rounds (begun with these options) and run the rest" },
     BENCH_OPTIONS,
 };
 
@@ -117,6 +119,7 @@ static sb_status ab_parse(const sb_command *cmd, int argc, char **argv, ab_opts 
         case OPT_EXPORT_CSV: o->export_csv = v; break;
         case OPT_EXPORT_JSON: o->export_json = v; break;
         case OPT_QUIET: o->quiet = 1; break;
+        case OPT_RESUME: o->resume = 1; break;
         case SB_OPT_ARG: return sb_fail(err, SB_ERR_USAGE, "%s takes no arguments, only options ('%s')", cmd->name, v);
         default: return sb_optparse_unexpected(&p);
         }

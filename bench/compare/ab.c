@@ -5,6 +5,7 @@
 #include "base/files.h"
 #include "compare/compare.h"
 #include "compare/compare_table.h"
+#include "io/env_json.h"
 #include "io/noise_floor.h"
 #include "io/rows.h"
 #include "io/stage_view.h"
@@ -77,30 +78,68 @@ static int ours(const char *name)
     if (sscanf(name, "r%2d-%c%7s", &round, &side, rest) >= 2 && (side == 'a' || side == 'b') &&
         (!rest[0] || !strcmp(rest, ".log")))
         return 1;
-    return !strcmp(name, "ab.csv") || !strcmp(name, "noise.csv") || !strcmp(name, ".") || !strcmp(name, "..");
+    return !strcmp(name, "ab.csv") || !strcmp(name, "noise.csv") || !strcmp(name, "ab.args") || !strcmp(name, ".") ||
+           !strcmp(name, "..");
 }
 
-/* The work folder made, or an earlier ab's emptied of its rounds; one
- * holding anything else is refused (it is not ours to empty). */
-static sb_status work_begin(const char *work, sb_error *err)
+/* What every round's bench is given, one line: a resumed comparison must
+ * give the same (<work>/ab.args). */
+static void args_line(const ab_opts *o, char *out, size_t size)
 {
-    DIR *d = opendir(work);
-    if (!d)
-        return errno == ENOENT ? sb_mkdirs(work, err)
-                               : sb_fail(err, SB_ERR_IO, "--work %s: cannot open (%s)", work, strerror(errno));
-    sb_status st = SB_OK;
+    size_t n = (size_t)snprintf(out, size, "%s", o->noise ? "noise" : "ab");
+    for (int i = 0; i < o->nbench_args && n < size; i++)
+        n += (size_t)snprintf(out + n, size - n, " %s", o->bench_args[i]);
+}
+
+/* Is <work>/rNN-x a finished round (its env.json says its run ended)? */
+static int round_done(const char *work, int round, int side)
+{
+    char dir[SB_PATH_MAX];
+    sb_run_info ri;
+    return snprintf(dir, sizeof dir, "%s/r%02d-%c", work, round, "ab"[side]) < (int)sizeof dir &&
+           sb_run_info_read(dir, &ri) && !strcmp(ri.finished, "true");
+}
+
+/* The work folder made, or an earlier ab's emptied of its rounds (with
+ * --resume: of its unfinished ones, when it was given the same options);
+ * one holding anything else is refused (it is not ours to empty). */
+static sb_status work_begin(const ab_opts *o, sb_error *err)
+{
+    const char *work = o->work;
+    char args[2048], path[SB_PATH_MAX];
+    args_line(o, args, sizeof args);
+    sb_status st = sb_path(path, err, "%s/ab.args", work);
+    DIR *d = st ? NULL : opendir(work);
+    if (!st && !d && errno != ENOENT)
+        return sb_fail(err, SB_ERR_IO, "--work %s: cannot open (%s)", work, strerror(errno));
+    if (!st && !d && !(st = sb_mkdirs(work, err)))
+        return sb_atomic_write_text(path, args, err);
+    if (st)
+        return st;
     for (struct dirent *e; !st && (e = readdir(d));)
         if (!ours(e->d_name))
             st = sb_fail(err, SB_ERR_USAGE, "--work %s holds %s, which no ab wrote: give an empty or new folder",
                          work, e->d_name);
+    char *before = st || !o->resume ? NULL : sb_read_text(path);
+    if (!st && o->resume && (!before || strcmp(before, args) != 0))
+        st = sb_fail(err, SB_ERR_USAGE, "--resume: %s was not begun with these options (%s: '%s')", work, path,
+                     before ? before : "missing");
+    free(before);
     rewinddir(d);
     for (struct dirent *e; !st && (e = readdir(d));) {
-        char path[SB_PATH_MAX];
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !(st = sb_path(path, err, "%s/%s", work, e->d_name)))
-            st = sb_remove_tree(path, err);
+        int round;
+        char side;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (o->resume && (sscanf(e->d_name, "r%2d-%c", &round, &side) != 2 ||
+                          round_done(work, round, side == 'b')))
+            continue;                   /* a finished round, its log, ab.args: kept */
+        char entry[SB_PATH_MAX];
+        if (!(st = sb_path(entry, err, "%s/%s", work, e->d_name)))
+            st = sb_remove_tree(entry, err);
     }
     closedir(d);
-    return st;
+    return st ? st : sb_atomic_write_text(path, args, err);
 }
 
 /* ---- one round of one side ---- */
@@ -190,6 +229,8 @@ static sb_status run_rounds(const ab_opts *o, const char *exe[2], sb_error *err)
             char dir[SB_PATH_MAX], what[160];
             if ((st = sb_path(dir, err, "%s/r%02d-%c", o->work, r, "ab"[side])))
                 break;
+            if (o->resume && round_done(o->work, r, side))
+                continue;                       /* measured before this --resume */
             snprintf(what, sizeof what, "round %d of %d, %s", r + 1, o->rounds,
                      o->noise ? (side ? "B (the same build)" : "A") : (side ? "B (this build)" : "A (the baseline)"));
             progress(o, 2 * r + j, total, started, what);
@@ -357,10 +398,12 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
 {
     sb_noise_floor f;
     sb_floor_defaults(&f);
-    sb_env env;
-    sb_env_collect(&env, 0, NULL, 0);
-    snprintf(f.machine, sizeof f.machine, "%s", env.machine_id);
-    snprintf(f.commit, sizeof f.commit, "%s%s", env.commit, env.dirty == 1 ? "-dirty" : "");
+    sb_run_info first;                      /* the machine and build the rounds ran on: the floor is theirs */
+    char first_dir[SB_PATH_MAX];
+    snprintf(first_dir, sizeof first_dir, "%s/r00-a", o->work);
+    sb_run_info_read(first_dir, &first);
+    snprintf(f.machine, sizeof f.machine, "%s", first.machine_id);
+    snprintf(f.commit, sizeof f.commit, "%s", first.commit);
     time_t now = time(NULL);
     strftime(f.date, sizeof f.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     snprintf(f.aa_dir, sizeof f.aa_dir, "%s", o->work);
@@ -413,7 +456,7 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
     f.measured = 1;
     char path[SB_PATH_MAX];
     sb_status st = o->floor_out ? sb_path(path, err, "%s", o->floor_out)
-                                : sb_path(path, err, "results/%s/noise.csv", env.machine_id);
+                                : sb_path(path, err, "results/%s/noise.csv", first.machine_id);
     char dir[SB_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
@@ -445,7 +488,7 @@ sb_status sb_ab_run(const ab_opts *o, sb_error *err)
     sb_status st = self_exe(self, sizeof self, err);
     if (!st && !o->noise)
         st = baseline_exe(o->baseline_build, base, sizeof base, err);
-    if (st || (st = work_begin(o->work, err)))
+    if (st || (st = work_begin(o, err)))
         return st;
     const char *exe[2] = { o->noise ? self : base, self };
     if ((st = run_rounds(o, exe, err)))

@@ -34,6 +34,7 @@ typedef struct ab_opts {
     int fail_on_slower;
     const char *export_csv, *export_json;
     int quiet;                    /* no progress line */
+    int resume;                   /* keep the work folder's finished rounds (the same options) and run the rest */
 } ab_opts;
 
 sb_status sb_ab_run(const ab_opts *o, sb_error *err);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* noise.csv read back as written: classes, rows, where it came from;
  * a row's own floor before its class's; what is not a noise.csv refused. */
@@ -111,11 +112,41 @@ static void test_refusals(void)
     CHECKF(r->code == 2 && strstr(r->err, "takes no arguments"), "%s", r->err);
 }
 
+/* --resume keeps the finished rounds and runs the rest (a long A/A cut
+ * short by a time limit need not start again), and only with the options
+ * it was begun with. */
+static void test_resume(void)
+{
+    const char *png = test_grey_png("resume.png", 48, 32, 3);
+    char work[600], out[600];
+    snprintf(work, sizeof work, "%s", test_path("resume-work"));
+    snprintf(out, sizeof out, "%s", test_path("resume-noise.csv"));
+    cli_result *r = cli("noise --image %s --algo integral --variant cpu --budget 2 --rounds 2 --work %s --out %s --quiet",
+                        png, test_shq(work), test_shq(out));
+    CHECKF(r->code == 0, "%s", r->err);
+    test_sh("rm -rf %s/r01-b && echo half > %s/r01-b.log", test_shq(work), test_shq(work));   /* cut short */
+    test_sh("touch -d '2000-01-01' %s/r00-a/env.json", test_shq(work));
+    r = cli("noise --image %s --algo integral --variant cpu --budget 2 --rounds 3 --work %s --out %s --quiet --resume",
+            png, test_shq(work), test_shq(out));
+    static char text[4096];
+    test_slurp(out, text, sizeof text);
+    struct stat sb;
+    char kept[700];
+    snprintf(kept, sizeof kept, "%s/r00-a/env.json", work);
+    CHECKF(r->code == 0 && strstr(r->out, "3 rounds a side") && strstr(text, ",3,") && stat(kept, &sb) == 0 &&
+               sb.st_mtime < 1000000000,
+           "exit %d: %s%s", r->code, r->out, r->err);
+    r = cli("noise --image %s --algo integral --variant cpu,openmp --budget 2 --rounds 3 --work %s --quiet --resume",
+            png, test_shq(work));
+    CHECKF(r->code == 2 && strstr(r->err, "was not begun with these options"), "%s", r->err);
+}
+
 const sb_test tests_ab[] = {
     { "noise floor: noise.csv read back (classes, each row's own, where it came from); a bad one refused",
       test_floor_file },
     { "ab: the small A/A -- noise's floors from fresh processes, then ab of one build calls no row", test_small_aa },
     { "ab: a missing baseline build, a work folder of someone else's files, stray arguments: one line, exit 2",
       test_refusals },
+    { "ab: --resume keeps the finished rounds and runs the rest, with the options it began with", test_resume },
 };
 const int tests_ab_count = sizeof tests_ab / sizeof tests_ab[0];
