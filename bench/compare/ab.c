@@ -3,6 +3,7 @@
 #include "compare/ab.h"
 
 #include "base/files.h"
+#include "base/grow.h"
 #include "compare/compare.h"
 #include "compare/compare_table.h"
 #include "io/env_json.h"
@@ -261,14 +262,10 @@ static ab_row *find_or_add(ab_rows *t, const sb_row *r)
     for (int i = 0; i < t->count; i++)
         if (sb_row_same_key(&t->row[i].key, r))
             return &t->row[i];
-    if (t->count == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 64;
-        ab_row *grown = realloc(t->row, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->row = grown;
-        t->cap = cap;
-    }
+    ab_row *grown = sb_grow(t->row, &t->cap, t->count + 1, sizeof *grown);
+    if (!grown)
+        return NULL;
+    t->row = grown;
     ab_row *a = &t->row[t->count];
     memset(a, 0, sizeof *a);
     a->key = *r;

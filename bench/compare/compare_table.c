@@ -1,6 +1,7 @@
 /* compare_table.c - compare's lines, verdict and exports (see compare_table.h). */
 #include "compare/compare_table.h"
 
+#include "base/grow.h"
 #include "base/json_out.h"
 #include "compare/noise.h"
 #include "io/rows.h"
@@ -32,15 +33,12 @@ sb_status sb_compare_table_open(sb_compare_table *t, const char *mode, const cha
 
 sb_compare_line *sb_compare_table_add(sb_compare_table *t, const char *algo, const char *stage, const char *label)
 {
-    if (t->count == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 64;
-        sb_compare_line *grown = realloc(t->line, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        t->line = grown;
-        t->cap = cap;
+    sb_compare_line *grown = sb_grow(t->line, &t->cap, t->count + 1, sizeof *grown);
+    if (!grown)
+        return NULL;
+    if (grown != t->line)
         t->printed = NULL;     /* it pointed into the old array */
-    }
+    t->line = grown;
     sb_compare_line *l = &t->line[t->count++];
     memset(l, 0, sizeof *l);
     snprintf(l->algo, sizeof l->algo, "%s", algo);

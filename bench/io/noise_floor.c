@@ -2,6 +2,7 @@
 #include "io/noise_floor.h"
 
 #include "base/csv.h"
+#include "base/grow.h"
 
 #include "segbench/atomic_file.h"
 
@@ -24,12 +25,12 @@ void sb_floor_free(sb_noise_floor *f)
 {
     free(f->row);
     f->row = NULL;
-    f->nrows = 0;
+    f->nrows = f->rows_cap = 0;
 }
 
 sb_floor_row *sb_floor_add_row(sb_noise_floor *f, const sb_row *key)
 {
-    sb_floor_row *grown = realloc(f->row, (size_t)(f->nrows + 1) * sizeof *grown);
+    sb_floor_row *grown = sb_grow(f->row, &f->rows_cap, f->nrows + 1, sizeof *grown);
     if (!grown)
         return NULL;
     f->row = grown;

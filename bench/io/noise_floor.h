@@ -49,7 +49,7 @@ typedef struct sb_noise_floor {
     sb_floor_class cls[SB_FLOOR_CLASSES];
     int n;
     sb_floor_row *row;            /* owned: sb_floor_free */
-    int nrows;
+    int nrows, rows_cap;
     int measured;                 /* read from an A/A (0: the defaults) */
     char source[512];             /* the file read, or "defaults" */
     char machine[96], commit[72], date[32], aa_dir[256];

@@ -1,6 +1,8 @@
 /* rows.c - CSV in and out for benchmark rows (see rows.h). */
 #include "io/rows.h"
 
+#include "base/grow.h"
+
 #include "base/files.h"
 
 #include "base/csv.h"
@@ -36,14 +38,10 @@ enum {
 
 sb_row *sb_rows_add(sb_rows *rows)
 {
-    if (rows->count == rows->cap) {
-        int cap = rows->cap ? 2 * rows->cap : 64;
-        sb_row *grown = realloc(rows->row, (size_t)cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        rows->row = grown;
-        rows->cap = cap;
-    }
+    sb_row *grown = sb_grow(rows->row, &rows->cap, rows->count + 1, sizeof *grown);
+    if (!grown)
+        return NULL;
+    rows->row = grown;
     sb_row *r = &rows->row[rows->count++];
     memset(r, 0, sizeof *r);
     r->steal = -1.0;

@@ -327,6 +327,40 @@ static void test_compare_exports_and_warnings(void)
            r->out, r->err);
 }
 
+/* What compare --baseline refuses in one line with exit 2, where before a
+ * CI gate passed: a --current that is not there (every row "only in the
+ * baseline", exit 0), a folder of no results or only a header, a results
+ * CSV missing a column (read by position: its commit as a time); and
+ * times that are not times are undetermined, never "faster" (negative)
+ * or "same" (NaN). */
+static void test_compare_bad_sets(void)
+{
+    const char *base = baseline_set();
+    cli_result *r = cli("compare --baseline %s --current %s/no-such-run --fail-on-slower", base, sb_test_dir());
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "--current") && strstr(r->err, "no such"),
+           "exit %d: %s", r->code, r->err);
+    test_sh("mkdir -p %s/empty-set", sb_test_dir());
+    r = cli("compare --baseline %s --current %s/empty-set --fail-on-slower", base, sb_test_dir());
+    CHECKF(r->code == 2 && strstr(r->err, "holds no rows"), "exit %d: %s", r->code, r->err);
+    const char *header = changed_copy("opt-header", "sed -i '2,$d' integral.csv");
+    r = cli("compare --baseline %s --current %s --fail-on-slower", base, header);
+    CHECKF(r->code == 2 && strstr(r->err, "holds no rows"), "header only: exit %d: %s", r->code, r->err);
+    const char *cut = changed_copy("opt-cut", "cut -d, -f10 --complement integral.csv > t && mv t integral.csv");
+    r = cli("compare --baseline %s --current %s", base, cut);
+    CHECKF(r->code == 2 && strstr(r->err, "column 10 is 'min_ms' where a segbench results CSV has 'median_ms'"),
+           "a column missing: exit %d: %s", r->code, r->err);
+    const char *neg = changed_copy("opt-negative",
+                                   "awk -F, -v OFS=, '$6 == \"round\" { $7 = \"-1 -2 -3\" } { print }' "
+                                   "integral.samples.csv > t && mv t integral.samples.csv");
+    r = cli("compare --baseline %s --current %s", base, neg);
+    CHECKF(r->code == 0 && strstr(r->out, "faster on 0, slower on 0, same on 0"), "negative rounds: %s%s", r->out,
+           r->err);
+    const char *nan = changed_copy("opt-nan", "awk -F, -v OFS=, '$6 == \"round\" { $7 = \"nan nan nan\" } { print }' "
+                                              "integral.samples.csv > t && mv t integral.samples.csv");
+    r = cli("compare --baseline %s --current %s", base, nan);
+    CHECKF(r->code == 0 && strstr(r->out, "faster on 0, slower on 0, same on 0"), "NaN rounds: %s%s", r->out, r->err);
+}
+
 static void test_bench_json_and_flags_column(void)
 {
     char path[700];
@@ -615,6 +649,9 @@ const sb_test tests_cli_options[] = {
     { "cli: exit codes 0, 1, 2, 3 (--fail-on-slower) and SIGINT", test_exit_codes },
     { "cli: compare --export-json/--export-csv, mismatch warnings, rows on one side listed",
       test_compare_exports_and_warnings },
+    { "cli: compare refuses a missing folder, one without rows, a column missing; times that are not times decide "
+      "nothing",
+      test_compare_bad_sets },
     { "cli: bench --json (with frame and setup) and the CSV's flags, frame and setup columns",
       test_bench_json_and_flags_column },
     { "cli: noise flags: spread, over the host peak, governor", test_noise_flags },

@@ -7,6 +7,7 @@
 #include "test.h"
 #include "test_groups.h"
 
+#include "base/grow.h"
 #include "io/noise_floor.h"
 
 #include <math.h>
@@ -141,6 +142,21 @@ static void test_resume(void)
     CHECKF(r->code == 2 && strstr(r->err, "was not begun with these options"), "%s", r->err);
 }
 
+/* sb_grow: room made by doubling from 64, the array kept when it has
+ * room; the lists of rows, lines and floors grow through it. */
+static void test_grow(void)
+{
+    int cap = 0;
+    int *a = sb_grow(NULL, &cap, 1, sizeof *a);
+    CHECK(a && cap == 64);
+    a[63] = 7;
+    int *same = sb_grow(a, &cap, 64, sizeof *a);
+    CHECK(same == a && cap == 64);
+    a = sb_grow(a, &cap, 300, sizeof *a);
+    CHECK(a && cap == 512 && a[63] == 7);
+    free(a);
+}
+
 const sb_test tests_ab[] = {
     { "noise floor: noise.csv read back (classes, each row's own, where it came from); a bad one refused",
       test_floor_file },
@@ -148,5 +164,6 @@ const sb_test tests_ab[] = {
     { "ab: a missing baseline build, a work folder of someone else's files, stray arguments: one line, exit 2",
       test_refusals },
     { "ab: --resume keeps the finished rounds and runs the rest, with the options it began with", test_resume },
+    { "grow: an array's room doubled from 64 as needed, kept when enough", test_grow },
 };
 const int tests_ab_count = sizeof tests_ab / sizeof tests_ab[0];
