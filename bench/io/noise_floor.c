@@ -178,6 +178,30 @@ double sb_floor_for_row(const sb_noise_floor *f, const sb_row *key, int device)
     return sb_floor_for(f, device, key->threads);
 }
 
+static int by_floor(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+double sb_floor_rows_quantile(const sb_noise_floor *f, int device, double q, int *rows)
+{
+    double *v = malloc((size_t)(f->nrows > 0 ? f->nrows : 1) * sizeof *v);
+    int n = 0;
+    for (int i = 0; v && i < f->nrows; i++)
+        if (!strncmp(f->row[i].key.variant, "cuda", 4) == !!device)   /* the CUDA rungs are the device rows */
+            v[n++] = f->row[i].floor;
+    double at = -1.0;
+    if (n > 0) {
+        qsort(v, (size_t)n, sizeof *v, by_floor);
+        int k = (int)ceil(q * n) - 1;
+        at = v[k < 0 ? 0 : k >= n ? n - 1 : k];
+    }
+    free(v);
+    *rows = n;
+    return at;
+}
+
 void sb_floor_describe(const sb_noise_floor *f, char *out, size_t size)
 {
     if (!f->measured) {

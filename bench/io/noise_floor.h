@@ -75,6 +75,11 @@ double sb_floor_for(const sb_noise_floor *f, int device, int threads);
 /* The floor for this row: its own where the A/A measured it, else its
  * class's (sb_floor_for). */
 double sb_floor_for_row(const sb_noise_floor *f, const sb_row *key, int device);
+/* The q-quantile (0..1) of the rows' own floors, of the device rows
+ * (device 1) or the CPU rows (0): "two processes of one build agree
+ * within this on a share q of such rows"; -1 when the A/A measured none.
+ * *rows gets how many it measured. */
+double sb_floor_rows_quantile(const sb_noise_floor *f, int device, double q, int *rows);
 /* One line for a reader: "the A/A of 2026-11-29 on h200 (commit abc1234,
  * runs in results/h200/aa)" or "defaults (no A/A on this machine: segbench
  * noise)". */

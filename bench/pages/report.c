@@ -21,6 +21,7 @@
 #include "pages/report_limits.h"
 
 #include "machine/env.h"
+#include "io/noise_floor.h"
 #include "io/result_set.h"
 
 #include "segbench/atomic_file.h"
@@ -354,6 +355,36 @@ static void report_repeatability(FILE *md, const report_env *e, const report_set
                 unstable[0], rows[0]);
 }
 
+/* The machine's A/A (its noise.csv, segbench noise): how far two processes
+ * of one build are apart on most rows -- the headline of how far a
+ * difference in these tables means anything; each compare says the same
+ * per row (docs/measuring.md, Verdicts). */
+static void report_noise_floor(FILE *md, const char *results_dir)
+{
+    char path[SB_PATH_MAX];
+    sb_noise_floor f;
+    sb_error ignored;
+    if (snprintf(path, sizeof path, "%s/noise.csv", results_dir) >= (int)sizeof path ||
+        sb_floor_read(path, &f, &ignored) != SB_OK) {
+        fprintf(md, "**Noise floor:** no A/A on this machine yet (`segbench noise`): a difference in these tables "
+                    "is not yet one its noise can be told from ([verdicts](../../docs/measuring.md)).\n\n");
+        return;
+    }
+    int gpu_rows, cpu_rows;
+    double gpu = sb_floor_rows_quantile(&f, 1, 0.95, &gpu_rows), cpu = sb_floor_rows_quantile(&f, 0, 0.95, &cpu_rows);
+    char g[32], c[32];                 /* "12.6 %", or for a floor of 100 % and more "25.6x" */
+    snprintf(g, sizeof g, gpu < 1.0 ? "%.1f %%" : "%.1fx", gpu < 1.0 ? 100.0 * gpu : 1.0 + gpu);
+    snprintf(c, sizeof c, cpu < 1.0 ? "%.1f %%" : "%.1fx", cpu < 1.0 ? 100.0 * cpu : 1.0 + cpu);
+    fprintf(md, "**Noise floor:** two processes of one build agree within ");
+    if (gpu_rows)
+        fprintf(md, "%s on 95 %% of %d GPU rows%s", g, gpu_rows, cpu_rows ? " and within " : "");
+    if (cpu_rows)
+        fprintf(md, "%s on 95 %% of %d CPU rows", c, cpu_rows);
+    fprintf(md, " (the A/A of %.10s, commit %.12s, `noise.csv`); a row is called faster or slower only beyond its "
+                "own floor ([verdicts](../../docs/measuring.md)).\n\n", f.date, f.commit);
+    sb_floor_free(&f);
+}
+
 /* REPORT.md's first screen: the title, notes on the set, the summary, how
  * far each stage is from its limit, the ladders in a line each, peers. */
 static void report_first_screen(FILE *md, const char *results_dir, const report_env *e, const report_sets *rs)
@@ -373,6 +404,7 @@ static void report_first_screen(FILE *md, const char *results_dir, const report_
         for (int i = 0; i < survey.nnotes; i++)
             fprintf(stderr, "segbench report: %s: %s\n", results_dir, survey.notes[i]);
     }
+    report_noise_floor(md, results_dir);
     report_repeatability(md, e, rs);
     const char *limit = strstr(e->options, "host_limit=");
     if (limit && atof(limit + 11) > 0)

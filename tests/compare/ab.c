@@ -78,6 +78,19 @@ static void test_small_aa(void)
                         png, test_shq(work), test_shq(floors));
     CHECKF(r->code == 0 && strstr(r->out, "cpu@1") && strstr(r->out, "written: "), "noise: exit %d: %s%s", r->code,
            r->out, r->err);
+    /* the report of a set of this machine says its A/A in a line, or that there is none */
+    char set[700];
+    snprintf(set, sizeof set, "%s/r00-a", work);
+    r = cli("report --results %s --out %s", test_shq(set), test_shq(test_path("aa-report")));
+    static char md[1 << 16];
+    test_slurp(test_pathf("aa-report/REPORT.md"), md, sizeof md);
+    CHECKF(r->code == 0 && strstr(md, "**Noise floor:** no A/A on this machine yet"), "%.600s", md);
+    test_sh("cp %s %s/noise.csv", test_shq(floors), test_shq(set));
+    r = cli("report --results %s --out %s", test_shq(set), test_shq(test_path("aa-report")));
+    test_slurp(test_pathf("aa-report/REPORT.md"), md, sizeof md);
+    CHECKF(r->code == 0 && strstr(md, "**Noise floor:** two processes of one build agree within ") &&
+               strstr(md, " on 95 % of ") && strstr(md, " CPU rows (the A/A of "),
+           "%.800s", md);
     snprintf(copy, sizeof copy, "%s", test_path("aa-baseline"));
     test_sh("rm -rf %s && mkdir -p %s && cp %s %s/segbench", test_shq(copy), test_shq(copy),
             test_shq(test_segbench_path()), test_shq(copy));
