@@ -31,13 +31,13 @@ static void test_floor_file(void)
     f.cls[0].floor = 0.03;
     snprintf(f.cls[1].name, sizeof f.cls[1].name, "cpu@2");
     f.cls[1].floor = 0.4;
-    sb_row key;
-    memset(&key, 0, sizeof key);
-    snprintf(key.algo, sizeof key.algo, "integral");
-    snprintf(key.stage, sizeof key.stage, "sum");
-    snprintf(key.variant, sizeof key.variant, "pthread");
-    snprintf(key.image, sizeof key.image, "a,b");
-    key.threads = 2;
+    sb_rows keys = { 0 };
+    sb_row *made = test_row_add(&keys, "integral", "sum", "pthread", "pthread", 2, "a,b", 4, 4);
+    CHECK(made != NULL);
+    if (!made)
+        return;
+    sb_row key = *made;
+    sb_rows_free(&keys);
     sb_floor_row *own = sb_floor_add_row(&f, &key);
     CHECK(own != NULL);
     own->pairs = 6;
