@@ -123,16 +123,23 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
     fputc('\n', fp);
 }
 
-sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err)
+/* A whole file of rows, each line by put, under its header: all or nothing. */
+static sb_status write_rows(const sb_rows *rows, const char *path, const char *header,
+                            void (*put)(FILE *fp, const sb_row *r), sb_error *err)
 {
     sb_atomic_file af;
     sb_status st = sb_atomic_open(&af, path, err);
     if (st)
         return st;
-    fprintf(af.fp, "%s\n", SB_ROWS_CSV_HEADER);
+    fprintf(af.fp, "%s\n", header);
     for (int i = 0; i < rows->count; i++)
-        sb_row_put_csv(af.fp, &rows->row[i]);
+        put(af.fp, &rows->row[i]);
     return sb_atomic_commit(&af, err);
+}
+
+sb_status sb_rows_write_csv(const sb_rows *rows, const char *path, sb_error *err)
+{
+    return write_rows(rows, path, SB_ROWS_CSV_HEADER, sb_row_put_csv, err);
 }
 
 static void samples_put(FILE *fp, const sb_row *r, const char *kind, const double *ms, int n)
@@ -164,14 +171,7 @@ void sb_row_put_samples(FILE *fp, const sb_row *r)
 
 sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err)
 {
-    sb_atomic_file af;
-    sb_status st = sb_atomic_open(&af, path, err);
-    if (st)
-        return st;
-    fprintf(af.fp, "%s\n", SB_SAMPLES_CSV_HEADER);
-    for (int i = 0; i < rows->count; i++)
-        sb_row_put_samples(af.fp, &rows->row[i]);
-    return sb_atomic_commit(&af, err);
+    return write_rows(rows, path, SB_SAMPLES_CSV_HEADER, sb_row_put_samples, err);
 }
 
 /* ---- append-only logs ---- */
