@@ -374,7 +374,7 @@ test-asan:
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRC := $(COMMON_SRC) bench/cases/dataset.c bench/io/rows.c bench/variants/renames.c bench/base/csv.c bench/base/json_out.c \
+FUZZ_LIB_SRC := $(COMMON_SRC) bench/cases/dataset.c bench/io/rows.c bench/variants/renames.c bench/base/csv.c bench/base/grow.c bench/base/json_out.c \
                 bench/io/env_json.c bench/base/files.c bench/base/options.c
 FUZZ_TARGETS := image pnm manifest results env
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(BUILD)/deps.ok
