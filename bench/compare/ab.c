@@ -10,7 +10,6 @@
 #include "io/noise_floor.h"
 #include "io/rows.h"
 #include "io/stage_view.h"
-#include "machine/env.h"
 #include "measure/evidence.h"
 #include "variants/registry.h"
 
@@ -406,25 +405,26 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
     snprintf(f.aa_dir, sizeof f.aa_dir, "%s", o->work);
     double *a = malloc((size_t)(t->count * o->rounds + 1) * sizeof *a);
     double *b = malloc((size_t)(t->count * o->rounds + 1) * sizeof *b);
-    if (!a || !b) {
+    int *cls = malloc((size_t)(t->count + 1) * sizeof *cls);     /* each row's class, an index into f.cls */
+    if (!a || !b || !cls) {
         free(a);
         free(b);
+        free(cls);
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     }
     int called = 0, judged = 0;
-    for (int i = 0; i < t->count; i++) {
+    for (int i = 0; i < t->count; i++) {             /* each row: its class, its own floor */
         const ab_row *row = &t->row[i];
         char name[24];
         sb_floor_class_name(!view_is_cpu_backend(row->key.backend), row->key.threads, name, sizeof name);
-        int c = 0;
-        while (c < f.n && strcmp(f.cls[c].name, name))
-            c++;
-        if (c == f.n && f.n < SB_FLOOR_CLASSES)
+        for (cls[i] = 0; cls[i] < f.n && strcmp(f.cls[cls[i]].name, name);)
+            cls[i]++;
+        if (cls[i] == f.n && f.n < SB_FLOOR_CLASSES)
             snprintf(f.cls[f.n++].name, sizeof f.cls[0].name, "%s", name);
-        if (c < f.n && row->n[0] && row->n[1])
-            f.cls[c].rows++;
         int pairs = row->n[0] < row->n[1] ? row->n[0] : row->n[1];
-        sb_floor_row *own = pairs ? sb_floor_add_row(&f, &row->key) : NULL;
+        if (cls[i] < f.n && pairs)
+            f.cls[cls[i]].rows++;
+        sb_floor_row *own = pairs ? sb_floor_add_row(&f, &row->key, name) : NULL;
         if (own) {
             own->pairs = pairs;
             own->floor = sb_floor_from_pairs(row->ms[0], row->ms[1], pairs, 1.0);   /* its largest */
@@ -434,22 +434,19 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
         judged += row->n[0] > 1 && row->n[1] > 1;
         called += e.call == SB_CALL_FASTER || e.call == SB_CALL_SLOWER;
     }
-    for (int c = 0; c < f.n; c++) {
+    for (int c = 0; c < f.n; c++) {                  /* each class: the pairs of its rows' rounds */
         int n = 0;
-        for (int i = 0; i < t->count; i++) {
-            const ab_row *row = &t->row[i];
-            char name[24];
-            sb_floor_class_name(!view_is_cpu_backend(row->key.backend), row->key.threads, name, sizeof name);
-            for (int r = 0; !strcmp(name, f.cls[c].name) && r < row->n[0] && r < row->n[1]; r++) {
-                a[n] = row->ms[0][r];
-                b[n++] = row->ms[1][r];
+        for (int i = 0; i < t->count; i++)
+            for (int r = 0; cls[i] == c && r < t->row[i].n[0] && r < t->row[i].n[1]; r++) {
+                a[n] = t->row[i].ms[0][r];
+                b[n++] = t->row[i].ms[1][r];
             }
-        }
         f.cls[c].pairs = n;
         f.cls[c].floor = sb_floor_from_pairs(a, b, n, SB_FLOOR_QUANTILE);
     }
     free(a);
     free(b);
+    free(cls);
     f.measured = 1;
     char path[SB_PATH_MAX];
     sb_status st = o->floor_out ? sb_path(path, err, "%s", o->floor_out)

@@ -28,7 +28,7 @@ void sb_floor_free(sb_noise_floor *f)
     f->nrows = f->rows_cap = 0;
 }
 
-sb_floor_row *sb_floor_add_row(sb_noise_floor *f, const sb_row *key)
+sb_floor_row *sb_floor_add_row(sb_noise_floor *f, const sb_row *key, const char *cls)
 {
     sb_floor_row *grown = sb_grow(f->row, &f->rows_cap, f->nrows + 1, sizeof *grown);
     if (!grown)
@@ -41,6 +41,7 @@ sb_floor_row *sb_floor_add_row(sb_noise_floor *f, const sb_row *key)
     snprintf(r->key.variant, sizeof r->key.variant, "%s", key->variant);
     snprintf(r->key.image, sizeof r->key.image, "%s", key->image);
     r->key.threads = key->threads;
+    snprintf(r->cls, sizeof r->cls, "%s", cls);
     return r;
 }
 
@@ -83,7 +84,7 @@ static sb_status read_record(char **fld, sb_noise_floor *f, const char *path, in
     copy_field(key.variant, sizeof key.variant, fld[3]);
     key.threads = atoi(fld[4]);
     copy_field(key.image, sizeof key.image, fld[5]);
-    sb_floor_row *r = sb_floor_add_row(f, &key);
+    sb_floor_row *r = sb_floor_add_row(f, &key, fld[0]);
     if (!r)
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
     r->pairs = atoi(fld[7]);
@@ -144,7 +145,7 @@ sb_status sb_floor_write(const char *path, const sb_noise_floor *f, sb_error *er
     }
     for (int i = 0; i < f->nrows; i++) {
         const sb_floor_row *r = &f->row[i];
-        sb_csv_put_fields(af.fp, (const char *const[]){ "row", r->key.algo, r->key.stage, r->key.variant }, 4);
+        sb_csv_put_fields(af.fp, (const char *const[]){ r->cls, r->key.algo, r->key.stage, r->key.variant }, 4);
         fprintf(af.fp, ",%d,", r->key.threads);
         sb_csv_put_field(af.fp, r->key.image);
         fprintf(af.fp, ",1,%d,%.6f,1.00,", r->pairs, r->floor);
@@ -189,7 +190,7 @@ double sb_floor_rows_quantile(const sb_noise_floor *f, int device, double q, int
     double *v = malloc((size_t)(f->nrows > 0 ? f->nrows : 1) * sizeof *v);
     int n = 0;
     for (int i = 0; v && i < f->nrows; i++)
-        if (!strncmp(f->row[i].key.variant, "cuda", 4) == !!device)   /* the CUDA rungs are the device rows */
+        if (device ? !strcmp(f->row[i].cls, "gpu") : !strncmp(f->row[i].cls, "cpu@", 4))
             v[n++] = f->row[i].floor;
     double at = -1.0;
     if (n > 0) {

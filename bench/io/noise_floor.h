@@ -5,8 +5,8 @@
  * rows, the CPU rows at each thread count -- with the 99th percentile of
  * |log B/A| between the A/A's rounds (measure/evidence.h), how many rows
  * and round pairs it rests on, and where it came from (machine, commit,
- * date, the A/A's folder); then one line a row the A/A measured, with its
- * own floor (the largest |log B/A| of its pairs): rows of one class differ
+ * date, the A/A's folder); then one line a row the A/A measured (its
+ * class, then its key), with its own floor (the largest |log B/A| of its pairs): rows of one class differ
  * by orders of magnitude in their noise -- on a 2-core cloud machine a
  * two-thread integral of 0.006 ms ran in 0.9 ms in one process of six, a
  * wait for the other core, while a one-thread k-means moved 2 % -- and a
@@ -41,6 +41,7 @@ typedef struct sb_floor_class {
 
 typedef struct sb_floor_row {
     sb_row key;                   /* algo, stage, variant, threads, image (no samples) */
+    char cls[24];                 /* its class ("gpu", "cpu@2"): the file's class column */
     int pairs;
     double floor;
 } sb_floor_row;
@@ -58,8 +59,8 @@ typedef struct sb_noise_floor {
 /* The defaults: no A/A on this machine. */
 void sb_floor_defaults(sb_noise_floor *f);
 void sb_floor_free(sb_noise_floor *f);
-/* A row's own floor added (NULL: out of memory). */
-sb_floor_row *sb_floor_add_row(sb_noise_floor *f, const sb_row *key);
+/* A row's own floor added, of class cls (NULL: out of memory). */
+sb_floor_row *sb_floor_add_row(sb_noise_floor *f, const sb_row *key, const char *cls);
 /* Read path; SB_ERR_IO when it is not there, SB_ERR_FORMAT when it is not
  * a noise.csv (f then holds the defaults). */
 sb_status sb_floor_read(const char *path, sb_noise_floor *f, sb_error *err);

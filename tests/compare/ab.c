@@ -38,7 +38,7 @@ static void test_floor_file(void)
         return;
     sb_row key = *made;
     sb_rows_free(&keys);
-    sb_floor_row *own = sb_floor_add_row(&f, &key);
+    sb_floor_row *own = sb_floor_add_row(&f, &key, "cpu@2");
     CHECK(own != NULL);
     own->pairs = 6;
     own->floor = 65.0;                               /* 0.006 ms in five processes, 0.9 ms in one */
@@ -49,6 +49,9 @@ static void test_floor_file(void)
     CHECKF(sb_floor_read(test_path("noise.csv"), &back, &err) == SB_OK, "%s", err.msg);
     CHECK(back.measured && back.n == 2 && back.nrows == 1 && !strcmp(back.machine, "box, \"2 cores\""));
     CHECKF(fabs(sb_floor_for_row(&back, &key, 0) - 65.0) < 1e-9, "%g", sb_floor_for_row(&back, &key, 0));
+    int rows;                                        /* the row counts as its class says, whatever its name */
+    CHECK(sb_floor_rows_quantile(&back, 0, 0.95, &rows) == 65.0 && rows == 1);
+    CHECK(sb_floor_rows_quantile(&back, 1, 0.95, &rows) < 0 && rows == 0);
     key.threads = 1;                                 /* another row: its class, else the noisiest CPU class */
     CHECK(fabs(sb_floor_for_row(&back, &key, 0) - 0.4) < 1e-9);
     CHECK(fabs(sb_floor_for(&back, 1, 1) - 0.03) < 1e-9);
