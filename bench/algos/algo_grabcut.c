@@ -98,6 +98,7 @@ static sb_status kmeans_layout(void *out, const sb_image *in, const void *params
     sb_out_field(l, offsetof(sb_gc_kmeans_out, centres), sizeof o->centres, "centres", SB_ELEM_RECORD,
                  sizeof o->centres[0][0], 2 * SB_GC_K);
     SB_OUT_FIELD(l, sb_gc_kmeans_out, passes, "the pass count", SB_ELEM_INT);
+    sb_out_work(l, "passes");
     return SB_OK;
 }
 
@@ -145,8 +146,10 @@ static sb_status cut_layout(void *out, const sb_image *in, const void *params, s
     /* the solvers count rounds differently (BK none, the tiles sweeps) */
     SB_OUT_FIELD(l, sb_gc_cut_out, rounds, "rounds", SB_ELEM_INT);
     sb_out_check(l, SB_CHECK_REPORT, 0);
+    sb_out_work(l, "rounds");
     SB_OUT_FIELD(l, sb_gc_cut_out, relabels, "global relabels", SB_ELEM_INT);
     sb_out_check(l, SB_CHECK_REPORT, 0);
+    sb_out_work(l, "relabels");
     return SB_OK;
 }
 

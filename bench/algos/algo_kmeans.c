@@ -78,6 +78,7 @@ static sb_status kmeans_output_layout(void *out, const sb_image *in, const void 
     SB_OUT_PLANE(l, sb_kmeans_out, labels, "labels", SB_ELEM_UINT, (size_t)in->width * (size_t)in->height, in->width);
     SB_OUT_ARRAY(l, sb_kmeans_out, centres, "centres", SB_ELEM_RECORD, (size_t)p->k);
     SB_OUT_FIELD(l, sb_kmeans_out, iterations, "the pass count", SB_ELEM_INT);
+    sb_out_work(l, "passes");
     return SB_OK;
 }
 

@@ -11,6 +11,7 @@
 #include "io/rows.h"
 #include "io/stage_view.h"
 #include "measure/evidence.h"
+#include "variants/outputs.h"
 #include "variants/registry.h"
 
 #include "segbench/atomic_file.h"
@@ -249,6 +250,8 @@ typedef struct ab_row {
     int n[2];
     int failed[2];                /* a round of that side broke its contract */
     char metric[240];
+    char work[2][64];             /* each side's work in its first round (io/rows.h) */
+    int work_varies[2];           /* it varied within a round, or between rounds */
 } ab_row;
 
 typedef struct ab_rows {
@@ -268,7 +271,7 @@ static ab_row *find_or_add(ab_rows *t, const sb_row *r)
     ab_row *a = &t->row[t->count];
     memset(a, 0, sizeof *a);
     a->key = *r;
-    a->key.kernel_ms = a->key.e2e_ms = a->key.frame_ms = a->key.setup_ms = a->key.round_ms = NULL;
+    a->key.kernel_ms = a->key.e2e_ms = a->key.frame_ms = a->key.setup_ms = a->key.round_ms = a->key.round_work = NULL;
     a->ms[0] = calloc((size_t)t->rounds, sizeof(double));
     a->ms[1] = calloc((size_t)t->rounds, sizeof(double));
     if (!a->ms[0] || !a->ms[1]) {
@@ -288,6 +291,17 @@ static void rows_free(ab_rows *t)
     }
     free(t->row);
     memset(t, 0, sizeof *t);
+}
+
+/* A round's work for one side: its first round's, and whether any round's
+ * differs from it or varied within itself. */
+static void note_work(ab_row *a, int side, const char *work)
+{
+    if (a->n[side] == 1)
+        snprintf(a->work[side], sizeof a->work[side], "%s", work);
+    else if (strcmp(a->work[side], work) != 0)
+        a->work_varies[side] = 1;
+    a->work_varies[side] |= sb_work_text_varies(work);
 }
 
 /* Every algorithm's rows of every round's result set. */
@@ -318,6 +332,7 @@ static sb_status gather(const ab_opts *o, ab_rows *t, sb_error *err)
                         snprintf(a->metric, sizeof a->metric, "%s", row->metric);
                     } else if (row->kernel.median > 0 && a->n[side] < o->rounds) {
                         a->ms[side][a->n[side]++] = row->kernel.median;
+                        note_work(a, side, row->work);
                     }
                 }
                 sb_rows_free(&rows);
@@ -352,6 +367,8 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
         } else {
             double floor = sb_floor_for_row(floors, &a->key, device);
             st = sb_compare_line_judge(line, a->ms[0], a->n[0], a->ms[1], a->n[1], floor, o->min_diff, err);
+            if (!st)
+                sb_compare_line_work(line, a->work[0], a->work_varies[0], a->work[1], a->work_varies[1]);
             line->kind_of_row = device ? SB_ROW_GPU : SB_ROW_CPU;
         }
         sb_compare_table_print_line(tab, line, stdout);

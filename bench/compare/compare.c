@@ -33,6 +33,7 @@
 #include "io/noise_floor.h"
 #include "machine/env.h"
 #include "variants/names.h"
+#include "variants/outputs.h"
 #include "io/result_set.h"
 #include "io/stage_view.h"
 
@@ -350,6 +351,8 @@ static sb_status judge_rows(const compare_opts *o, const sb_row *rb, const sb_ro
                  !rb->round_ms && !rc->round_ms ? "sets" : !rb->round_ms ? "baseline" : "current set");
     }
     sb_status st = sb_compare_line_judge(line, a, na, b, nb, floor, o->min_diff, err);
+    if (!st)
+        sb_compare_line_work(line, rb->work, sb_work_text_varies(rb->work), rc->work, sb_work_text_varies(rc->work));
     line->a.median = rb->kernel.median;        /* the rows' own medians, as the sets report them */
     line->b.median = rc->kernel.median;
     return st;

@@ -71,6 +71,20 @@ sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, 
     return SB_OK;
 }
 
+void sb_compare_line_work(sb_compare_line *line, const char *work_a, int varies_a, const char *work_b, int varies_b)
+{
+    if (line->kind != SB_LINE_JUDGED || !work_a[0] || !work_b[0])
+        return;
+    if (varies_a || varies_b)
+        snprintf(line->note, sizeof line->note, "work varied between the %s's rounds: %s against %s",
+                 varies_a && varies_b ? "two sides" : varies_a ? "baseline" : "current side", work_a, work_b);
+    else if (strcmp(work_a, work_b) != 0)
+        snprintf(line->note, sizeof line->note, "work: %s against %s", work_a, work_b);
+    else
+        return;
+    line->eff.call = line->first_call = SB_CALL_WORK_DIFFERS;
+}
+
 void sb_compare_table_warn(sb_compare_table *t, const char *fmt, ...)
 {
     if (t->nwarnings == SB_COMPARE_MAX_WARNINGS)
@@ -104,7 +118,8 @@ static void count_line(sb_compare_tally *t, const sb_compare_line *l)
         t->faster += l->eff.call == SB_CALL_FASTER;
         t->slower += l->eff.call == SB_CALL_SLOWER;
         t->same += l->eff.call == SB_CALL_SAME;
-        t->undetermined += l->eff.call == SB_CALL_UNDETERMINED || l->eff.call == SB_CALL_WORK_DIFFERS;
+        t->undetermined += l->eff.call == SB_CALL_UNDETERMINED;
+        t->work_differs += l->eff.call == SB_CALL_WORK_DIFFERS;
         if (l->eff.ratio > 0 && isfinite(l->eff.ratio)) {
             t->log_ratio_sum += log(l->eff.ratio);
             t->ratios++;
@@ -210,6 +225,8 @@ void sb_compare_table_print_verdict(const sb_compare_table *t, FILE *fp)
     const sb_compare_tally *c = &t->tally;
     fprintf(fp, "\nB against A: faster on %d, slower on %d, same on %d, undetermined on %d", c->faster, c->slower,
             c->same, c->undetermined);
+    if (c->work_differs)
+        fprintf(fp, ", work differs on %d", c->work_differs);
     if (c->failed)
         fprintf(fp, ", FAILED on %d", c->failed);
     if (c->skipped)
@@ -227,6 +244,9 @@ void sb_compare_table_print_verdict(const sb_compare_table *t, FILE *fp)
     if (c->undetermined)
         fprintf(fp, "undetermined: the interval straddles the floor, or one side has fewer than 2 rounds; the line "
                     "says how many rounds a side would likely settle it\n");
+    if (c->work_differs)
+        fprintf(fp, "work differs: the two sides made different passes or rounds (the CSV's work column), so their "
+                    "times are not of the same work; the line says which\n");
 }
 
 void sb_compare_table_print_aa(const sb_compare_table *t, FILE *fp)
@@ -317,10 +337,10 @@ static void write_json(const sb_compare_table *t, FILE *fp)
     }
     const sb_compare_tally *c = &t->tally;
     fprintf(fp, "\n  ],\n  \"summary\": {\"faster\": %d, \"slower\": %d, \"same\": %d, \"undetermined\": %d, "
-                "\"failed\": %d, \"not_compared\": %d, \"only_in_baseline\": %d, \"only_in_current\": %d, "
+                "\"work_differs\": %d, \"failed\": %d, \"not_compared\": %d, \"only_in_baseline\": %d, \"only_in_current\": %d, "
                 "\"expected_false_calls\": %.2f, \"geomean_ratio\": ",
-            c->faster, c->slower, c->same, c->undetermined, c->failed, c->skipped, c->only_baseline, c->only_current,
-            c->expected_false);
+            c->faster, c->slower, c->same, c->undetermined, c->work_differs, c->failed, c->skipped, c->only_baseline,
+            c->only_current, c->expected_false);
     sb_json_num(fp, c->ratios ? exp(c->log_ratio_sum / c->ratios) : NAN);
     fprintf(fp, "}\n}\n");
 }

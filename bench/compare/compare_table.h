@@ -56,6 +56,7 @@ typedef struct sb_aa_tally {
 
 typedef struct sb_compare_tally {
     int faster, slower, same, undetermined, failed, skipped, only_baseline, only_current;
+    int work_differs;         /* rows whose two sides did different work: no call on time */
     int demoted;              /* calls the false-discovery control made undetermined */
     double expected_false;    /* false calls to expect among those kept */
     double log_ratio_sum;
@@ -94,6 +95,13 @@ sb_compare_line *sb_compare_table_add(sb_compare_table *t, const char *algo, con
  * matters (sb_effect_judge_min). */
 sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, const double *b, int nb,
                                 double floor, double min_diff, sb_error *err);
+
+/* After judging: where both sides counted their work (io/rows.h's work)
+ * and the counts differ, or varied between one side's rounds, the two
+ * times are not of the same work: the call becomes "work differs" and the
+ * note says how (issue 76: a row whose work differs says so instead of
+ * "faster").  A side that counted none (an older file) is taken as is. */
+void sb_compare_line_work(sb_compare_line *line, const char *work_a, int varies_a, const char *work_b, int varies_b);
 
 void sb_compare_table_warn(sb_compare_table *t, const char *fmt, ...)
 #if defined(__GNUC__)

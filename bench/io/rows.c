@@ -26,13 +26,13 @@ const char *const SB_ROWS_CSV_HEADER =
     "bytes,gbps,peak_fraction,agreement,agreement_metric,commit,date,run_id,flags,"
     "frame_n,frame_median_ms,frame_min_ms,frame_p25_ms,frame_p75_ms,frame_max_ms,"
     "setup_n,setup_median_ms,setup_min_ms,setup_p25_ms,setup_p75_ms,setup_max_ms,"
-    "sm_mhz_start,sm_mhz_end,mem_mhz_start,mem_mhz_end,clock_reasons,rounds,round_spread,steal,cpu_slowdown,mem_slowdown,code_id,stopped";
+    "sm_mhz_start,sm_mhz_end,mem_mhz_start,mem_mhz_end,clock_reasons,rounds,round_spread,steal,cpu_slowdown,mem_slowdown,code_id,stopped,work";
 const char *const SB_SAMPLES_CSV_HEADER = "algo,stage,variant,threads,image,kind,samples_ms,run_id";
 /* Older files: V1 has no commit, date, run_id; V2 no flags; V3 no frame and
  * setup; V4 no clocks; V5 no rounds; V6 no mem_slowdown; V7 no code_id;
- * V8 no stopped. */
+ * V8 no stopped; V9 no work. */
 enum {
-    CSV_FIELDS = 53, CSV_FIELDS_V8 = 52, CSV_FIELDS_V7 = 51, CSV_FIELDS_V6 = 50, CSV_FIELDS_V5 = 46, CSV_FIELDS_V4 = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28,
+    CSV_FIELDS = 54, CSV_FIELDS_V9 = 53, CSV_FIELDS_V8 = 52, CSV_FIELDS_V7 = 51, CSV_FIELDS_V6 = 50, CSV_FIELDS_V5 = 46, CSV_FIELDS_V4 = 41, CSV_FIELDS_V3 = 29, CSV_FIELDS_V2 = 28,
     CSV_FIELDS_V1 = 25
 };
 
@@ -55,6 +55,7 @@ static void row_free_samples(sb_row *r)
     free(r->frame_ms);
     free(r->setup_ms);
     free(r->round_ms);
+    free(r->round_work);
 }
 
 void sb_rows_free(sb_rows *rows)
@@ -120,6 +121,8 @@ void sb_row_put_csv(FILE *fp, const sb_row *r)
     sb_csv_put_field(fp, r->code_id);
     fputc(',', fp);
     sb_csv_put_field(fp, r->stopped);
+    fputc(',', fp);
+    sb_csv_put_field(fp, r->work);
     fputc('\n', fp);
 }
 
@@ -149,7 +152,7 @@ static void samples_put(FILE *fp, const sb_row *r, const char *kind, const doubl
     sb_csv_put_field(fp, r->image);
     fprintf(fp, ",%s,", kind);
     for (int i = 0; i < n; i++)
-        fprintf(fp, "%s%.6f", i ? " " : "", ms[i]);
+        fprintf(fp, strcmp(kind, "work") ? "%s%.6f" : "%s%.0f", i ? " " : "", ms[i]);   /* counts: whole */
     fputc(',', fp);
     sb_csv_put_field(fp, r->run_id);
     fputc('\n', fp);
@@ -167,6 +170,8 @@ void sb_row_put_samples(FILE *fp, const sb_row *r)
         samples_put(fp, r, "setup", r->setup_ms, r->setup.n);
     if (r->round_ms && r->nround > 0)
         samples_put(fp, r, "round", r->round_ms, r->nround);
+    if (r->round_work && r->nwork > 0)
+        samples_put(fp, r, "work", r->round_work, r->nwork);
 }
 
 sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err)
@@ -240,7 +245,7 @@ static void parse_summary(char **f, sb_summary *s)
  * file without median_ms read its commit as a time). */
 static sb_status header_fields(char *line, const char *path, int *nf, sb_error *err)
 {
-    static const int versions[] = { CSV_FIELDS, CSV_FIELDS_V8, CSV_FIELDS_V7, CSV_FIELDS_V6, CSV_FIELDS_V5,
+    static const int versions[] = { CSV_FIELDS, CSV_FIELDS_V9, CSV_FIELDS_V8, CSV_FIELDS_V7, CSV_FIELDS_V6, CSV_FIELDS_V5,
                                     CSV_FIELDS_V4, CSV_FIELDS_V3, CSV_FIELDS_V2, CSV_FIELDS_V1 };
     char want[1024];
     snprintf(want, sizeof want, "%s", SB_ROWS_CSV_HEADER);
@@ -323,8 +328,10 @@ sb_status sb_rows_read_csv(const char *path, sb_rows *rows, sb_error *err)
             r->mem_slowdown = atof(f[50]);
         if (nf >= CSV_FIELDS_V8)
             copy_field(r->code_id, sizeof r->code_id, f[51]);
-        if (nf == CSV_FIELDS)
+        if (nf >= CSV_FIELDS_V9)
             copy_field(r->stopped, sizeof r->stopped, f[52]);
+        if (nf == CSV_FIELDS)
+            copy_field(r->work, sizeof r->work, f[53]);
         if (nf >= CSV_FIELDS_V5) {
             for (int k = 0; k < 2; k++) {
                 r->sm_mhz[k] = atoi(f[41 + k]);
@@ -384,7 +391,8 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
     int lineno = 0;
     sb_status st = SB_OK;
     ssize_t len;
-    static const char *const kinds[] = { "kernel", "e2e", "frame", "setup", "round" };
+    static const char *const kinds[] = { "kernel", "e2e", "frame", "setup", "round", "work" };
+    enum { KINDS = sizeof kinds / sizeof kinds[0] };
     while ((len = sb_csv_read_record(fp, &line, &cap)) != 0) {
         if (len < 0) {
             t->cut_off++;            /* the last line, cut off by a kill or a full disk */
@@ -404,9 +412,9 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
             continue;
         }
         int kind = 0;
-        while (kind < 5 && strcmp(f[5], kinds[kind]) != 0)
+        while (kind < KINDS && strcmp(f[5], kinds[kind]) != 0)
             kind++;
-        if (kind == 5)
+        if (kind == KINDS)
             continue;                /* a kind from a later version: not ours to read */
         sb_row key;
         memset(&key, 0, sizeof key);
@@ -430,9 +438,10 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
                 t->orphans++;        /* no row: its row never reached the file */
             continue;
         }
-        double **dsts[5] = { &r->kernel_ms, &r->e2e_ms, &r->frame_ms, &r->setup_ms, &r->round_ms };
-        sb_summary round_sum = { 0 };
-        sb_summary *sums[5] = { &r->kernel, &r->e2e, &r->frame, &r->setup, &round_sum };
+        double **dsts[KINDS] = { &r->kernel_ms, &r->e2e_ms, &r->frame_ms, &r->setup_ms, &r->round_ms,
+                                 &r->round_work };
+        sb_summary round_sum = { 0 }, work_sum = { 0 };
+        sb_summary *sums[KINDS] = { &r->kernel, &r->e2e, &r->frame, &r->setup, &round_sum, &work_sum };
         double **dst = dsts[kind];
         sb_summary *sum = sums[kind];
         if (*dst)
@@ -444,6 +453,8 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
         sum->n = n;
         if (kind == 4)
             r->nround = n;
+        if (kind == 5)
+            r->nwork = n;
     }
     free(line);
     fclose(fp);
@@ -523,7 +534,7 @@ sb_status sb_results_repair(const char *rows_path, const char *samples_path, con
             break;
         }
         *k = *r;                     /* the samples move with it */
-        r->kernel_ms = r->e2e_ms = r->frame_ms = r->setup_ms = r->round_ms = NULL;
+        r->kernel_ms = r->e2e_ms = r->frame_ms = r->setup_ms = r->round_ms = r->round_work = NULL;
     }
     what->lines_dropped = t.foreign + t.orphans + t.duplicates + t.cut_off;
     sb_rows_free(&rows);
@@ -615,6 +626,8 @@ sb_status sb_rows_write_json(const sb_rows *rows, const char *path, sb_error *er
         sb_json_key_str(fp, "code_id", r->code_id);
         fprintf(fp, ", ");
         sb_json_key_str(fp, "stopped", r->stopped);
+        fprintf(fp, ", ");
+        sb_json_key_str(fp, "work", r->work);
         fprintf(fp, "}");
     }
     fprintf(fp, "\n]}\n");

@@ -57,9 +57,15 @@ typedef struct sb_row {
     char code_id[24];        /* the code identity of the variant that ran (base/code_id.h);
                                 "": a file older than this column (io/code_ids.h finds it from git) */
     double *kernel_ms, *e2e_ms, *frame_ms, *setup_ms;   /* raw samples, or NULL */
+    char work[64];           /* the work its runs did, where the algorithm counts it ("passes
+                                13", "rounds 410..415, relabels 14": a range where its rounds
+                                differed; variants/outputs.h); "": none counted, or an older file */
     double *round_ms;        /* each round's kernel median (the samples file's "round" line),
                                 the evidence of a verdict (measure/evidence.h); or NULL */
     int nround;              /* its count */
+    double *round_work;      /* each round's first work count (the samples file's "work"
+                                line), or NULL */
+    int nwork;               /* its count */
 } sb_row;
 
 struct sb_catalogue;

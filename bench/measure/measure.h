@@ -49,6 +49,7 @@
 #define SEGBENCH_HARNESS_H
 
 #include "variants/algo.h"
+#include "variants/outputs.h"
 #include "machine/gpu_clocks.h"
 #include "machine/host_noise.h"
 
@@ -150,6 +151,8 @@ sb_status sb_session_open(sb_session *s, const sb_case *c, const sb_variant *v, 
 sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *err);
 /* One frame: upload + run + fetch into the session's buffers, host clock. */
 sb_status sb_session_frame(sb_session *s, double *ms, sb_error *err);
+/* fetch() alone: the output holds the last run's result. */
+sb_status sb_session_fetch(sb_session *s, sb_error *err);
 /* fetch() and compare with the reference. */
 sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err);
 void sb_session_close(sb_session *s);
@@ -196,7 +199,16 @@ typedef struct sb_measurement {
                                   memory read just before and after each run, 0: not probed */
     double serial_ms;          /* threaded rows: the kernel median of the serial reference
                                   measured beside it in its rounds, 0: not known */
+    int works;                 /* the run's work read after each round (a slow row: each run;
+                                  sb_output_work): round_work's count; 0: none read, or the
+                                  algorithm counts none */
+    sb_work work_lo, work_hi;  /* each work count's least and most over those reads */
+    double round_work[SB_ROUNDS_CAP];   /* each read's first count (passes, rounds) */
 } sb_measurement;
+
+/* The work an output holds now, as the read after a round (a slow row's
+ * run): where the counts differ between reads, the row's work varied. */
+void sb_work_note(sb_measurement *m, const void *out);
 
 /* The whole protocol for one row.  A broken contract is reported in
  * m->agreement, not as an error; errors are failures to run at all. */

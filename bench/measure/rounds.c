@@ -124,6 +124,7 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
     if (!st && rr->slow) {                     /* a run of seconds needs no warm-up */
         m->kernel_ms[rr->n++] = rr->first_ms;
         rr->part_ms[rr->parts++] = rr->first_ms;
+        sb_work_note(m, rr->reference ? c->reference : rr->s.out);   /* that run's work */
     }
     sb_phase(&k, SB_STEPS);
     sb_placement_release();
@@ -154,6 +155,15 @@ static sb_status round_warmup(sb_rounds_row *rr, int round, const sb_timing_opts
             break;
     }
     return SB_OK;
+}
+
+/* The work of the round's last run (measure.h), read outside its timing. */
+static sb_status note_work(sb_rounds_row *rr, sb_error *err)
+{
+    sb_status st = sb_session_fetch(&rr->s, err);
+    if (!st)
+        sb_work_note(rr->m, rr->s.out);
+    return st;
 }
 
 /* The round's share of the timed runs: the protocol's rule (measure.h,
@@ -187,7 +197,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
     sb_summarize(ms, n, &s);
     rr->part_ms[rr->parts++] = s.median;
     rr->median_ms = s.median;
-    return SB_OK;
+    return note_work(rr, err);
 }
 
 /* A slow row's round: its share of the whole runs still wanted. */
@@ -202,6 +212,8 @@ static sb_status round_slow(sb_rounds_row *rr, int round, const sb_timing_opts *
             return st;
         rr->m->kernel_ms[rr->n++] = ms;
         rr->part_ms[rr->parts++] = ms;
+        if ((st = note_work(rr, err)))
+            return st;
     }
     return SB_OK;
 }

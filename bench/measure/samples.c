@@ -85,6 +85,25 @@ void sb_phase_named(step_clock *k, int step, const char *range)
 
 void sb_phase(step_clock *k, int step) { sb_phase_named(k, step, step < SB_STEPS ? sb_step_names[step] : ""); }
 
+void sb_work_note(sb_measurement *m, const void *out)
+{
+    sb_work w;
+    sb_output_work(out, &w);
+    if (w.n == 0 || m->works >= SB_ROUNDS_CAP)
+        return;
+    if (m->works == 0) {
+        m->work_lo = m->work_hi = w;
+    } else {
+        for (int i = 0; i < w.n && i < m->work_lo.n; i++) {
+            if (w.value[i] < m->work_lo.value[i])
+                m->work_lo.value[i] = w.value[i];
+            if (w.value[i] > m->work_hi.value[i])
+                m->work_hi.value[i] = w.value[i];
+        }
+    }
+    m->round_work[m->works++] = (double)w.value[0];
+}
+
 void sb_measurement_free(sb_measurement *m)
 {
     free(m->kernel_ms);

@@ -98,11 +98,17 @@ sb_status sb_session_sample(sb_session *s, int flush_l2, double *ms, sb_error *e
     return sb_device_timer_end(s->timer, s->exec.stream, ms, err);
 }
 
-sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err)
+sb_status sb_session_fetch(sb_session *s, sb_error *err)
 {
     double t0 = sb_clock_ms();
     sb_status st = s->v->ops->fetch(s->state, err);
     s->fetch_ms = sb_clock_ms() - t0;
+    return st;
+}
+
+sb_status sb_session_check(sb_session *s, sb_agreement *ag, sb_error *err)
+{
+    sb_status st = sb_session_fetch(s, err);
     if (st)
         return st;
     sb_output_check(s->c->algo, s->c->input, s->c->params, s->c->reference, s->out, s->v->flags, ag);

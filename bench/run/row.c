@@ -64,6 +64,12 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
         memcpy(row->round_ms, m->round_ms, (size_t)m->rounds * sizeof *row->round_ms);
         row->nround = m->rounds;
     }
+    sb_work_text(&m->work_lo, &m->work_hi, row->work, sizeof row->work);
+    row->nwork = 0;
+    if (m->works > 0 && (row->round_work = malloc((size_t)m->works * sizeof *row->round_work))) {
+        memcpy(row->round_work, m->round_work, (size_t)m->works * sizeof *row->round_work);
+        row->nwork = m->works;
+    }
 }
 
 void run_row_label(const sb_case *c, const planned_row *p, const sb_dataset_image *im, char *out, size_t size)

@@ -57,6 +57,9 @@ typedef struct sb_out_part {
     int width;                   /* a plane over the image: its row length, so a difference is
                                     named (x,y); 0: named by index */
     unsigned flags;              /* SB_PART_* */
+    const char *work;            /* a field that counts the run's work (a pass count, a solver's
+                                    rounds), not only its result: its short name ("passes");
+                                    NULL: not a work count (outputs.h, sb_output_work) */
 } sb_out_part;
 typedef struct sb_out_layout {
     int planes, fields;

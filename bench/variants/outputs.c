@@ -4,6 +4,8 @@
 #include "segbench/device.h"
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +22,7 @@ void sb_out_plane(sb_out_layout *l, size_t at, const char *name, sb_elem elem, s
 {
     if (l->planes < SB_OUT_PARTS) {
         l->last = &l->plane[l->planes++];
-        *l->last = (sb_out_part){ at, size, count, size * count, elem, name, SB_CHECK_EXACT, width, 0 };
+        *l->last = (sb_out_part){ at, size, count, size * count, elem, name, SB_CHECK_EXACT, width, 0, NULL };
     }
 }
 
@@ -29,7 +31,7 @@ void sb_out_field(sb_out_layout *l, size_t at, size_t span, const char *name, sb
 {
     if (l->fields < SB_OUT_PARTS) {
         l->last = &l->field[l->fields++];
-        *l->last = (sb_out_part){ at, size, count, span, elem, name, SB_CHECK_EXACT, 0, 0 };
+        *l->last = (sb_out_part){ at, size, count, span, elem, name, SB_CHECK_EXACT, 0, 0, NULL };
     }
 }
 
@@ -41,7 +43,37 @@ void sb_out_check(sb_out_layout *l, sb_part_check check, unsigned flags)
     }
 }
 
+void sb_out_work(sb_out_layout *l, const char *key)
+{
+    if (l->last && l->last->count == 1 && (l->last->elem == SB_ELEM_INT || l->last->elem == SB_ELEM_UINT))
+        l->last->work = key;
+}
+
 const sb_out_layout *sb_output_layout(const void *out) { return layout_of((void *)out); }
+
+/* An integer field's one element, of 1, 2, 4 or 8 bytes. */
+static long long field_integer(const void *out, const sb_out_part *p)
+{
+    const unsigned char *at = (const unsigned char *)out + p->at;
+    int sign = p->elem == SB_ELEM_INT;
+    switch (p->size) {
+    case 1: { uint8_t v; memcpy(&v, at, 1); return sign ? (int8_t)v : v; }
+    case 2: { uint16_t v; memcpy(&v, at, 2); return sign ? (int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, at, 4); return sign ? (int32_t)v : (long long)v; }
+    default: { uint64_t v; memcpy(&v, at, 8); return (long long)v; }
+    }
+}
+
+void sb_output_work(const void *out, sb_work *w)
+{
+    const sb_out_layout *l = layout_of((void *)out);
+    w->n = 0;
+    for (int i = 0; i < l->fields && w->n < SB_WORK_MAX; i++)
+        if (l->field[i].work) {
+            w->key[w->n] = l->field[i].work;
+            w->value[w->n++] = field_integer(out, &l->field[i]);
+        }
+}
 
 sb_layout_fn *sb_output_layout_for(const sb_algo *algo, unsigned variant_flags)
 {
@@ -93,3 +125,18 @@ void sb_output_free(void *out)
         sb_host_free(*plane_ptr(out, &l->plane[i]));
     free(l);
 }
+
+void sb_work_text(const sb_work *lo, const sb_work *hi, char *out, size_t size)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int i = 0; i < lo->n && i < hi->n && at < size; i++) {
+        int k = lo->value[i] == hi->value[i]
+                    ? snprintf(out + at, size - at, "%s%s %lld", i ? ", " : "", lo->key[i], lo->value[i])
+                    : snprintf(out + at, size - at, "%s%s %lld..%lld", i ? ", " : "", lo->key[i], lo->value[i],
+                               hi->value[i]);
+        at += k > 0 ? (size_t)k : 0;
+    }
+}
+
+int sb_work_text_varies(const char *text) { return text && strstr(text, "..") != NULL; }

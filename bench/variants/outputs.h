@@ -33,6 +33,11 @@ void sb_out_plane(sb_out_layout *l, size_t at, const char *name, sb_elem elem, s
 void sb_out_field(sb_out_layout *l, size_t at, size_t span, const char *name, sb_elem elem, size_t size,
                   size_t count);
 void sb_out_check(sb_out_layout *l, sb_part_check check, unsigned flags);
+/* The field added last (an integer, one element) counts the run's work:
+ * passes made, a solver's rounds.  Where such a count can differ between
+ * two runs, or two builds, their times are not of the same work, and a
+ * comparison says so instead of "faster" (docs/measuring.md). */
+void sb_out_work(sb_out_layout *l, const char *key);
 
 /* The same for a member of struct T: its element size from the member. */
 #define SB_OUT_PLANE(l, T, member, name, elem, count, width) \
@@ -54,5 +59,20 @@ void sb_output_free(void *out);     /* NULL: nothing */
 
 /* The layout of `out` as sb_output_alloc made it. */
 const sb_out_layout *sb_output_layout(const void *out);
+
+/* The work counts an output holds now (sb_out_work), in layout order. */
+enum { SB_WORK_MAX = 4 };
+typedef struct sb_work {
+    int n;
+    const char *key[SB_WORK_MAX];      /* "passes", "rounds" */
+    long long value[SB_WORK_MAX];
+} sb_work;
+void sb_output_work(const void *out, sb_work *w);
+/* A row's work as text, from each count's least and most over its rounds:
+ * "passes 13", "rounds 419, relabels 14"; a count that varied shows
+ * both ends, "rounds 410..415" ("" when there are no counts). */
+void sb_work_text(const sb_work *lo, const sb_work *hi, char *out, size_t size);
+/* Does such a text say that the work varied between the row's rounds? */
+int sb_work_text_varies(const char *text);
 
 #endif

@@ -128,6 +128,11 @@ static const char *changed_copy(const char *name, const char *change)
                "for (i = 1; i <= n; i++) $7 = $7 (i > 1 ? \" \" : \"\") s[i] * 3 } { print }' " \
                "integral.samples.csv > t && mv t integral.samples.csv"
 
+/* Every sample of kmeans.samples.csv times 3 (its work lines, counts, kept). */
+#define KMEANS_SLOWER "awk -F, -v OFS=, 'NR > 1 && $6 != \"work\" { n = split($7, s, \" \"); $7 = \"\"; " \
+                      "for (i = 1; i <= n; i++) $7 = $7 (i > 1 ? \" \" : \"\") s[i] * 3 } { print }' " \
+                      "kmeans.samples.csv > t && mv t kmeans.samples.csv"
+
 /* ---- tests ---- */
 
 static void test_help_lists_every_option(void)
@@ -235,6 +240,46 @@ static void test_patterns(void)
     CHECKF(strstr(r->out, "\"name\": \"openmp\"") && strstr(r->out, "\"name\": \"cpu\"") &&
                !strstr(r->out, "\"name\": \"pthread\"") && !strstr(r->out, "\"name\": \"kmeans\""),
            "%s", r->out);
+}
+
+/* Issue 76, item 6: rows whose work differs (k-means' passes) are not
+ * called faster or slower, however far apart their times; the same
+ * slowdown with the same work is. */
+static void test_compare_work_differs(void)
+{
+    char base[600], copy[900];
+    snprintf(base, sizeof base, "%s/work-base", sb_test_dir());
+    cli_result *r = cli("bench --image %s --algo kmeans --variant cpu --stage converge --threads 1 --budget 5 "
+                        "--min-reps 9 --max-reps 40 --results %s --quiet --stream off --repeat off",
+                        test_grey_png("work.png", 64, 48, 9), base);
+    CHECKF(r->code == 0, "bench: exit %d: %s", r->code, r->err);
+    char csv[4096];
+    snprintf(copy, sizeof copy, "%s/kmeans.csv", base);
+    test_slurp(copy, csv, sizeof csv);
+    CHECKF(strstr(csv, ",passes "), "no work column: %.400s", csv);
+    static const struct {
+        const char *name, *change, *says;
+        int code;
+    } cases[] = {
+        { "work-slower", KMEANS_SLOWER, "slower on 1, same on 0, undetermined on 0", 3 },
+        { "work-more", KMEANS_SLOWER " && sed -i 's/,passes [0-9]*$/,passes 99/' kmeans.csv",
+          "work differs on 1", 0 },
+        { "work-varied", "sed -i 's/,passes \\([0-9]*\\)$/,passes \\1..99/' kmeans.csv", "work differs on 1", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[4800];
+        snprintf(copy, sizeof copy, "%s/%s", sb_test_dir(), cases[i].name);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && cp -r '%s' '%s' && cd '%s' && %s", copy, base, copy, copy,
+                 cases[i].change);
+        CHECKF(system(cmd) == 0, "%s", cmd);
+        r = cli("compare --baseline %s --current %s --fail-on-slower", base, copy);
+        CHECKF(r->code == cases[i].code && strstr(r->out, cases[i].says), "%s: exit %d: %s%s", cases[i].name,
+               r->code, r->out, r->err);
+        if (i > 0)
+            CHECKF(strstr(r->out, i == 1 ? "work: passes " : "work varied between the current side's rounds") &&
+                       !strstr(r->out, "slower by"),
+                   "%s: %s", cases[i].name, r->out);
+    }
 }
 
 static void test_exit_codes(void)
@@ -647,6 +692,8 @@ const sb_test tests_cli_options[] = {
     { "cli: --algo, --variant and --stage take shell patterns; a pattern that matches nothing is an error",
       test_patterns },
     { "cli: exit codes 0, 1, 2, 3 (--fail-on-slower) and SIGINT", test_exit_codes },
+    { "cli: compare says 'work differs' where k-means' passes differ or varied, never faster or slower",
+      test_compare_work_differs },
     { "cli: compare --export-json/--export-csv, mismatch warnings, rows on one side listed",
       test_compare_exports_and_warnings },
     { "cli: compare refuses a missing folder, one without rows, a column missing; times that are not times decide "

@@ -5,6 +5,7 @@
 
 #include "base/files.h"
 #include "io/rows.h"
+#include "variants/outputs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,19 @@ static void test_row_round_trip(void)
     r->kernel_ms = malloc(sizeof ms);
     if (r->kernel_ms)
         memcpy(r->kernel_ms, ms, sizeof ms);
+    /* the work, as a row of rounds that differed writes it (variants/outputs.h) */
+    sb_work lo = { 2, { "rounds", "relabels" }, { 410, 14 } }, hi = lo;
+    hi.value[0] = 415;
+    sb_work_text(&lo, &hi, r->work, sizeof r->work);
+    CHECKF(strcmp(r->work, "rounds 410..415, relabels 14") == 0 && sb_work_text_varies(r->work), "'%s'", r->work);
+    sb_work_text(&lo, &lo, r->work, sizeof r->work);
+    CHECKF(strcmp(r->work, "rounds 410, relabels 14") == 0 && !sb_work_text_varies(r->work), "'%s'", r->work);
+    sb_work_text(&lo, &hi, r->work, sizeof r->work);
+    double work[3] = { 410, 415, 412 };
+    r->nwork = 3;
+    r->round_work = malloc(sizeof work);
+    if (r->round_work)
+        memcpy(r->round_work, work, sizeof work);
     char csv[SB_PATH_MAX], samples[SB_PATH_MAX];
     sb_error err;
     CHECK(sb_path(csv, &err, "%s/io.csv", sb_test_dir()) == SB_OK);
@@ -42,6 +56,8 @@ static void test_row_round_trip(void)
         CHECKF(strcmp(b->image, r->image) == 0, "image came back as '%s'", b->image);
         CHECK(b->threads == 2 && b->width == 97 && b->height == 61 && b->bytes == 29585);
         CHECK(b->kernel_ms && b->kernel.n == 3 && b->kernel_ms[1] == 0.5);
+        CHECKF(strcmp(b->work, r->work) == 0, "work came back as '%s'", b->work);
+        CHECK(b->round_work && b->nwork == 3 && b->round_work[1] == 415);
     }
     sb_rows_free(&back);
     sb_rows_free(&rows);
