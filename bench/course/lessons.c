@@ -2,6 +2,8 @@
 #include "course/lessons.h"
 
 #include "base/csv.h"
+#include "base/files.h"
+#include "io/noise_floor.h"
 #include "variants/renames.h"
 #include "io/stage_view.h"
 
@@ -122,6 +124,28 @@ void lesson_frame_gain(const lesson_edge *e, char *out, size_t size)
         lesson_gain_text(e->parent_frame_ms, e->frame_ms, out, size);
 }
 
+/* The rung's row against its parent's, as compare judges two result sets'
+ * rows: their rounds (a row without them: its median, one round), held to
+ * the machine's floors (<results_dir>/noise.csv, else the defaults). */
+static void judge_edge(lesson_edge *e, const sb_row *parent, const sb_row *rung, const char *results_dir)
+{
+    sb_noise_floor floors;
+    char path[SB_PATH_MAX];
+    sb_error ignored;
+    if (!results_dir || snprintf(path, sizeof path, "%s/noise.csv", results_dir) >= (int)sizeof path ||
+        sb_floor_read(path, &floors, &ignored) != SB_OK)
+        sb_floor_defaults(&floors);
+    double floor = sb_floor_for_row(&floors, rung, !view_is_cpu_backend(rung->backend));
+    sb_floor_free(&floors);
+    const double *a = parent->round_ms, *b = rung->round_ms;
+    int na = parent->nround, nb = rung->nround;
+    if (!a || !b) {
+        a = &parent->kernel.median, b = &rung->kernel.median, na = nb = 1;
+    }
+    sb_effect_judge(a, na, b, nb, floor, &e->eff);
+    e->judged = 1;
+}
+
 void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *rows, const char *results_dir,
                          const char *stage)
 {
@@ -152,30 +176,32 @@ void lesson_edge_measure(lesson_edge *e, const sb_variant *rung, const sb_rows *
             e->parent_frame_outlier = frame_outlier(p, transfer);
         }
         census_read(&e->parent_census, results_dir, rung->algo, stage, e->image, e->parent->name);
-        if (r && p && r->kernel_ms && p->kernel_ms && r->kernel.n >= 3 && p->kernel.n >= 3) {
-            sb_comparison c;                   /* as compare judges: p < 0.01, at least 3 % */
-            sb_compare_samples(p->kernel_ms, p->kernel.n, r->kernel_ms, r->kernel.n, 0.01, 0.03, &c);
-            e->judged = 1;
-            e->verdict = c.verdict;
-        }
+        if (r && p && r->kernel.median > 0 && p->kernel.median > 0)
+            judge_edge(e, p, r, results_dir);
     }
 }
+
+
 
 void lesson_gain_judged(const lesson_edge *e, char *out, size_t size)
 {
     char g[32];
     lesson_gain_text(e->parent_kernel_ms, e->kernel_ms, g, sizeof g);
-    if (e->judged && e->verdict == SB_SAME && strcmp(g, "-") != 0)
-        snprintf(out, size, "same (%s)", g);
-    else
+    if (!e->judged || strcmp(g, "-") == 0)
         snprintf(out, size, "%s", g);
+    else if (e->eff.call == SB_CALL_SAME)
+        snprintf(out, size, "same (%s)", g);
+    else if (e->eff.call == SB_CALL_FASTER || e->eff.call == SB_CALL_SLOWER)
+        snprintf(out, size, "%s \xc2\xb1%.0f %%", g, 100.0 * sb_effect_half_width(&e->eff));
+    else if (e->eff.na < 2 || e->eff.nb < 2)
+        snprintf(out, size, "%s (one round)", g);   /* no interval: undetermined, whatever the ratio */
+    else
+        snprintf(out, size, "%s (undetermined)", g);
 }
 
 int lesson_edge_lost(const lesson_edge *e)
 {
-    if (!e->parent || !(e->parent_kernel_ms > 0) || !(e->kernel_ms > 0))
-        return 0;
-    return e->judged ? e->verdict == SB_SLOWER : e->kernel_ms > e->parent_kernel_ms;
+    return e->parent && e->judged && e->eff.call == SB_CALL_SLOWER;
 }
 
 void lesson_rows_samples(const char *results_dir, const char *algo, sb_rows *rows)

@@ -9,6 +9,7 @@
 
 #include "variants/registry.h"
 #include "io/rows.h"
+#include "measure/evidence.h"
 
 #include "segbench/stats.h"
 
@@ -37,8 +38,10 @@ typedef struct lesson_edge {
     double frame_ms, parent_frame_ms;
     int frame_outlier, parent_frame_outlier;   /* its upload + download (per frame - kernel) far above
                                                   the stage's other rungs' at the image: disturbed */
-    int judged;                        /* both rows had their kernel samples: verdict is compare's */
-    sb_verdict verdict;                /* the rung against its parent (Mann-Whitney, as compare judges) */
+    int judged;                        /* both rows had a time: eff is the rung against its parent */
+    sb_effect eff;                     /* as compare judges two rows (measure/evidence.h): their rounds'
+                                          medians, the machine's noise floor (its noise.csv, else the
+                                          defaults); undetermined where a side has one round */
     lesson_census census, parent_census;
 } lesson_edge;
 
@@ -67,14 +70,19 @@ void lesson_gain_text(double parent_ms, double ms, char *out, size_t size);
 /* The edge's per-frame gain: lesson_gain_text's, or "- (outlier)" when
  * either side's per-frame time is an outlier. */
 void lesson_frame_gain(const lesson_edge *e, char *out, size_t size);
-/* The edge's kernel gain as compare would call it: "1.18x" where the
- * samples say faster or slower (or where there are no samples), "same
- * (1.01x)" where they do not tell the two apart. */
+/* The edge's kernel gain as compare would call it: "1.18x +-2 %" where
+ * the rounds say faster or slower (the half-width of its 95 % interval),
+ * "same (1.01x)" where they lie inside the floor, "1.05x (undetermined)"
+ * where the interval crosses the floor, "48.5x (one round)" where a side
+ * has one round (no interval: undetermined, whatever the ratio); "-"
+ * where a side has no time. */
 void lesson_gain_judged(const lesson_edge *e, char *out, size_t size);
-/* Did the edge lose: slower by compare's test, or (no samples) by its medians? */
+/* Did the edge lose: called slower by compare's rule?  (Undetermined is
+ * not lost.) */
 int lesson_edge_lost(const lesson_edge *e);
-/* Attach <results_dir>/<algo>.samples.csv's kernel samples to rows, so that
- * edges are judged by compare's test; nothing when there is no such file. */
+/* Attach <results_dir>/<algo>.samples.csv's samples and rounds to rows, so
+ * that edges are judged as compare judges; nothing when there is no such
+ * file. */
 void lesson_rows_samples(const char *results_dir, const char *algo, sb_rows *rows);
 /* What changed from the parent's kernels to the rung's, kernel by kernel
  * (by name): "+tile_pass (64 regs, 8.0 KB, 50 %); tile_sat: regs 40 -> 56",

@@ -203,6 +203,11 @@ int sb_effects_fdr(sb_effect *const *effects, int n, double q, double *expected_
     return kept;
 }
 
+double sb_effect_half_width(const sb_effect *e)
+{
+    return e->ratio > 0 && e->hi > e->lo ? (e->hi - e->lo) / 2.0 / e->ratio : 0.0;
+}
+
 void sb_effect_words(const sb_effect *e, char *out, int size)
 {
     double pct = 100.0 * fabs(e->ratio - 1.0);

@@ -83,6 +83,10 @@ int sb_effects_fdr(sb_effect *const *effects, int n, double q, double *expected_
 /* "slower by 7.2 % +- 2.1 %", "faster by 12 % (8-16 %)", "same within 3 %";
  * a reader can quote it. */
 void sb_effect_words(const sb_effect *e, char *out, int size);
+/* The interval's half-width as a fraction of the ratio ((hi - lo) / 2 /
+ * ratio: 0.02 is "+- 2 %", and the same fraction of a speed-up 1/ratio);
+ * 0 where there is no interval. */
+double sb_effect_half_width(const sb_effect *e);
 
 /* Student's t: the two-sided quantile for level (0.95 -> 1.96 at large
  * df), and the upper tail P(T > t); df need not be whole. */

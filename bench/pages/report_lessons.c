@@ -59,8 +59,9 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
     }
     if (!lost)
         return;
-    fprintf(md, "\n**Tried and lost** (slower than the rung they grow from by compare's test -- Mann-Whitney p < 0.01 "
-                "and at least 3 %% -- kept because a course learns from them too):\n\n");
+    fprintf(md, "\n**Tried and lost** (called slower than the rung they grow from as `compare` calls it -- the "
+                "whole 95 %% interval of their rounds' ratio beyond 1 and the machine's noise floor -- kept because "
+                "a course learns from them too):\n\n");
     for (int i = 0; i < n; i++) {
         lesson_edge e;
         lesson_edge_measure(&e, list[i], rows, results_dir, stage);
@@ -85,7 +86,12 @@ sb_status report_lessons_page(const char *results_dir, const char *out_dir, cons
     fprintf(md, "# %s: the lessons\n\n[Back to the report](REPORT.md) · [%s's page](%s.md)%s%s%s\n\n"
                 "The CUDA rungs as a tree: each rung under the rung it grows from (the `SB_RUNG` line in its file), "
                 "with the one idea of that edge.  A gain is the parent's median over the rung's at the stage's "
-                "summary image: kernel time, and per frame (upload + run + fetch); a per-frame gain reads "
+                "summary image: kernel time, and per frame (upload + run + fetch).  The kernel gain is judged as "
+                "`compare` judges two rows (docs/measuring.md, \"Verdicts\"): *1.18x \xc2\xb1" "2 %%* where the rounds "
+                "call the two apart (the half-width of the 95 %% interval), *same (1.01x)* where the interval lies "
+                "inside the machine's noise floor, *(undetermined)* where the interval crosses the floor, *(one "
+                "round)* where a side has a single round (a result set from before rounds were kept, or a slow "
+                "row): no interval, so no call, whatever the ratio.  A per-frame gain reads "
                 "*- (outlier)* where either side's upload and download took far longer than the stage's other "
                 "rungs' there (over 1.5x their median, and over 5 %% of its frame): a disturbed time, not a gain.  "
                 "The census compares the "

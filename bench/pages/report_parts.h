@@ -84,6 +84,19 @@ const char *report_colour(const sb_catalogue *cat, const sb_variant *v);
 void report_variant_source(const sb_variant *v, char *out, size_t size);
 void report_notes_path(const char *algo, char *out, size_t size);
 
+/* ---- two rows' times, judged from their rounds (report_evidence.c) ---- */
+/* The half-width of the 95 % interval of slow/fast from the two rows'
+ * rounds, as a fraction (0.02: +-2 %); 0 where a row has fewer than 2
+ * rounds (no interval). */
+double report_speedup_spread(const sb_row *slow, const sb_row *fast);
+/* Can the rounds not tell r from the fastest row?  True when the 95 %
+ * interval of r/best reaches 1 (each with 2 rounds or more), or, with no
+ * rounds, when the medians are equal. */
+int report_ties_best(const sb_row *best, const sb_row *r);
+/* "12.3x" with its mark and, where spread > 0, " +-2 %"; "-" when either
+ * time is missing. */
+void report_speedup_text(double slow_ms, double fast_ms, double spread, const char *mark, char *out, size_t size);
+
 /* ---- the first screen ---- */
 void report_summary_header(FILE *fp);
 /* What the summary's columns and marks mean, below it. */

@@ -61,6 +61,14 @@ static void ratio_cell(double num, double den, const char *mark, char *out, size
         snprintf(out, size, "-");
 }
 
+/* A kernel speed-up slow/fast, marked (sb_ratio_mark), with the
+ * half-width of its rounds' 95 % interval: "12.3x \u00b12 %" */
+static void kernel_ratio_cell(const sb_row *slow, const sb_row *fast, char *out, size_t size)
+{
+    report_speedup_text(slow ? slow->kernel.median : 0.0, fast ? fast->kernel.median : 0.0,
+                        report_speedup_spread(slow, fast), sb_ratio_mark(slow, fast), out, size);
+}
+
 /* "openmp@16" */
 static void name_cell(const sb_row *r, char *out, size_t size)
 {
@@ -68,6 +76,43 @@ static void name_cell(const sb_row *r, char *out, size_t size)
         snprintf(out, size, "%s@%d", r->variant, r->threads);
     else
         snprintf(out, size, "%s", r ? r->variant : "-");
+}
+
+enum { TIES_NAMED = 3 };
+
+/* The kernel pick: best, and every other variant at the image (at its best
+ * thread count) whose rounds cannot put it behind best, fastest first --
+ * "cuda-a", "cuda-a or cuda-b", "a, b or c", "a, b, c or 2 more"; the CPU
+ * variants only where all of them were measured (cpu_known). */
+static void ties_cell(const stage_view *sv, const char *image, const sb_row *best, int cpu_known, char *out,
+                      size_t size)
+{
+    const sb_row *tie[MAX_VARIANTS];
+    int n = 0;
+    tie[n++] = best;
+    for (int v = 0; v < sv->nvar; v++) {
+        int failed, cpu = view_is_cpu_backend(sv->var[v]->backend);
+        const sb_row *r = view_best_row(sv, sv->var[v]->name, image, &failed);
+        if (r && r != best && !view_is_floor(sv->var[v]) && (cpu_known || !cpu) && report_ties_best(best, r)) {
+            int at = n++;
+            while (at > 1 && tie[at - 1]->kernel.median > r->kernel.median) {
+                tie[at] = tie[at - 1];
+                at--;
+            }
+            tie[at] = r;
+        }
+    }
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && i < TIES_NAMED && len < size; i++) {
+        char name[96];
+        name_cell(tie[i], name, sizeof name);
+        int last = i == n - 1 || (i == TIES_NAMED - 1 && n == TIES_NAMED);
+        int k = snprintf(out + len, size - len, "%s%s", i == 0 ? "" : last ? " or " : ", ", name);
+        len += k > 0 ? (size_t)k : 0;
+    }
+    if (n > TIES_NAMED && len < size)
+        snprintf(out + len, size - len, " or %d more", n - TIES_NAMED);
 }
 
 void report_summary_header(FILE *fp)
@@ -82,9 +127,12 @@ void report_summary_legend(FILE *fp)
     fprintf(fp, "\n*Best CPU*, *best GPU*: the fastest agreeing variant by kernel time (`run()` alone, the image "
                 "already where it is processed); *per frame*: by the time a program streaming images pays for "
                 "each (upload, run, download into existing buffers; a CPU variant's kernel time plus its fetch), "
-                "with the GPU's one-time setup after the +. *Use*: the faster of the two when the image is already "
-                "on the GPU (kernel) and when frames stream from the host (the streaming table's fastest where the "
-                "stage was streamed, else per frame, one frame at a time). *x limit*: the fastest CUDA rung's "
+                "with the GPU's one-time setup after the +. A kernel speed-up carries the half-width of its 95 %% "
+                "interval (\xc2\xb1), from the two rows' rounds as `compare` takes them (docs/measuring.md, "
+                "\"Verdicts\"); none where a row has one round. *Use*: the fastest when the image is already "
+                "where it is processed (kernel time), naming with *or* every variant whose rounds cannot put it "
+                "behind the fastest (its interval against it reaches 1), and when frames stream from the host (the "
+                "streaming table's fastest where the stage was streamed, else per frame, one frame at a time). *x limit*: the fastest CUDA rung's "
                 "kernel time over the stage's limit, and what bounds it (the limits table below says how each is "
                 "derived; 1.00x would be the speed of light). \xe2\x80\xa0 measured once or twice (each run took "
                 "at least the time budget); \xe2\x80\xa1 flagged noisy (its flags column: spread, over the host "
@@ -113,12 +161,11 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
         const sb_row *cpu = cpu_known ? fastest(&sv, image, pick_cpu) : NULL, *gpu = fastest(&sv, image, pick_gpu),
                      *cpu_f = cpu_known ? fastest_by(&sv, image, pick_cpu, 1) : NULL,
                      *gpu_f = fastest_by(&sv, image, pick_gpu, 1);
-        char cpu_k[96], gpu_k[96], x_k[32], cpu_fr[96], gpu_fr[128], x_f[32], use[200], fl[32], ser[48], x_s[32],
-            t[32], on[64], stream[64];
+        char cpu_k[96], gpu_k[96], x_k[48], cpu_fr[96], gpu_fr[128], x_f[32], use[400], fl[32], ser[48], x_s[48],
+            t[32], on[300], stream[64];
         variant_cell(cpu, 0, cpu_k, sizeof cpu_k);
         variant_cell(gpu, 0, gpu_k, sizeof gpu_k);
-        ratio_cell(cpu ? cpu->kernel.median : 0, gpu ? gpu->kernel.median : 0, sb_ratio_mark(cpu, gpu), x_k,
-                   sizeof x_k);
+        kernel_ratio_cell(cpu, gpu, x_k, sizeof x_k);
         variant_cell(cpu_f, 1, cpu_fr, sizeof cpu_fr);
         variant_cell(gpu_f, 1, gpu_fr, sizeof gpu_fr);
         if (gpu_f) {
@@ -127,21 +174,28 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
         }
         ratio_cell(cpu_f ? cpu_f->frame.median : 0, gpu_f ? gpu_f->frame.median : 0, sb_ratio_mark(cpu_f, gpu_f),
                    x_f, sizeof x_f);
-        /* which to use: already on the GPU, and streaming from the host */
-        const sb_row *on_gpu = gpu && (!cpu || gpu->kernel.median < cpu->kernel.median) ? gpu : cpu;
+        /* which to use: the image already where it is processed (kernel time, every variant the rounds
+         * cannot tell from the fastest), and frames streaming from the host */
+        const sb_row *in_place = gpu && (!cpu || gpu->kernel.median < cpu->kernel.median) ? gpu : cpu;
         const sb_row *streaming = gpu_f && (!cpu_f || gpu_f->frame.median < cpu_f->frame.median) ? gpu_f : cpu_f;
-        name_cell(on_gpu, on, sizeof on);
+        if (in_place)
+            ties_cell(&sv, image, in_place, cpu_known, on, sizeof on);
+        else
+            snprintf(on, sizeof on, "-");
+        char first[96];
+        name_cell(in_place, first, sizeof first);
         name_cell(streaming, stream, sizeof stream);
         report_stream_use(streams, algo->stages[s], stream, sizeof stream);   /* a stream measured: its fastest */
-        if (!strcmp(on, stream) || !strcmp(on, "-"))
+        if (!strcmp(first, stream) || !strcmp(on, "-"))     /* one pick both ways (and its ties) */
             snprintf(use, sizeof use, "%s", strcmp(on, "-") ? on : stream);
         else
-            snprintf(use, sizeof use, "%s on the GPU; **%s** streaming", on, stream);
+            snprintf(use, sizeof use, "%s %s; **%s** streaming", on,
+                     gpu ? "with the image on the GPU" : "one image at a time", stream);
         stage_limit lim;
         stage_limit_compute(fastest(&sv, image, pick_rung), copy_gbps, p, &lim);
         report_limit_cell(&lim, fl, sizeof fl);
         snprintf(ser, sizeof ser, "%s%s", serial > 0 ? ms_text(serial, t, sizeof t) : "-", marks(serial_row));
-        ratio_cell(serial, gpu ? gpu->kernel.median : 0, sb_ratio_mark(serial_row, gpu), x_s, sizeof x_s);
+        kernel_ratio_cell(serial_row, gpu, x_s, sizeof x_s);
         fprintf(fp, "| [%s](%s.md) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", algo->name,
                 algo->name, algo->stages[s], report_md(REPORT_TEXT, image), cpu_k, gpu_k, x_k, cpu_fr, gpu_fr, x_f, use, fl, ser,
                 x_s);
@@ -196,7 +250,7 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
                 floor = r;
                 continue;
             }
-            char src[300], vs_prev[32], vs_cpu[32], vs_serial[32], variant[80];
+            char src[300], vs_prev[48], vs_cpu[48], vs_serial[48], variant[80];
             report_variant_source(sv->var[v], src, sizeof src);
             snprintf(variant, sizeof variant, r && r->threads > 1 ? "%s@%d" : "%s", sv->var[v]->name,
                      r ? r->threads : 1);
@@ -211,9 +265,9 @@ sb_status report_ladder(plot_ctx *pc, const stage_view *sv, const char *algo, FI
                 prev_row = sv->var[v]->parent ? view_best_row(sv, sv->var[v]->parent, image, &failed) : NULL;
                 prev = prev_row ? prev_row->kernel.median : 0.0;
             }
-            ratio_cell(prev, r->kernel.median, sb_ratio_mark(prev_row, r), vs_prev, sizeof vs_prev);
-            ratio_cell(best_cpu, r->kernel.median, sb_ratio_mark(best_cpu_row, r), vs_cpu, sizeof vs_cpu);
-            ratio_cell(serial, r->kernel.median, sb_ratio_mark(serial_row, r), vs_serial, sizeof vs_serial);
+            kernel_ratio_cell(prev > 0 ? prev_row : NULL, r, vs_prev, sizeof vs_prev);
+            kernel_ratio_cell(best_cpu > 0 ? best_cpu_row : NULL, r, vs_cpu, sizeof vs_cpu);
+            kernel_ratio_cell(serial > 0 ? serial_row : NULL, r, vs_serial, sizeof vs_serial);
             step++;
             fprintf(md, "| %d | %s | %s%s | %s | %s | %s | %s | %s%s%s%s%s |\n", step, variant,
                     ms_text(r->kernel.median, t, sizeof t), marks(r), step > 1 || prev > 0 ? vs_prev : "", vs_cpu,

@@ -760,7 +760,7 @@ static void test_rows_say_why_they_stopped(void)
     char path[700];
     snprintf(path, sizeof path, "%s/kmeans.csv", dir);
     test_slurp(path, csv, sizeof csv);
-    CHECKF(strstr(csv, ",code_id,stopped\n") && strstr(csv, ",slow\n"), "%.2000s", csv);
+    CHECKF(strstr(csv, ",code_id,stopped,work\n") && strstr(csv, ",slow,passes "), "%.2000s", csv);
 }
 
 const sb_test tests_cli[] = {

@@ -420,7 +420,8 @@ static void test_bench_json_and_flags_column(void)
     snprintf(path, sizeof path, "%s/integral.csv", baseline_set());
     test_slurp(path, text, sizeof text);
     CHECKF(strstr(text, ",run_id,flags,frame_n,") != NULL && strstr(text, ",setup_max_ms,sm_mhz_start,") != NULL &&
-               strstr(text, ",clock_reasons,rounds,round_spread,steal,cpu_slowdown,mem_slowdown,code_id,stopped\n") != NULL,
+               strstr(text, ",clock_reasons,rounds,round_spread,steal,cpu_slowdown,mem_slowdown,code_id,stopped,work\n") !=
+                   NULL,
            "integral.csv header: %.400s", text);
 }
 

@@ -3,6 +3,7 @@
 #include "test_groups.h"
 
 #include "pages/report_parts.h"
+#include "pages/report_limits.h"
 
 #include "variants/registry.h"
 #include "io/stream_rows.h"
@@ -10,6 +11,7 @@
 #include "segbench/spawn.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -155,7 +157,61 @@ static void test_plots_in_one_gnuplot(void)
     CHECK(stat(test_pathf("batch-plots/.batch.gp"), &st) != 0);       /* the batch is not left behind */
 }
 
+/* A row of integral sum at one image, with three rounds. */
+static void add_timed(sb_rows *rows, const char *variant, const char *backend, int threads, const double r[3])
+{
+    sb_row *x = test_row_add(rows, "integral", "sum", variant, backend, threads, "synth-640x480", 640, 480);
+    if (!x || !(x->round_ms = malloc(3 * sizeof *x->round_ms)))
+        return;
+    memcpy(x->round_ms, r, 3 * sizeof *r);
+    x->nround = x->kernel.n = x->frame.n = 3;
+    x->kernel.median = r[0];
+    x->frame.median = r[0] + 0.01;
+    snprintf(x->agreement, sizeof x->agreement, "exact");
+}
+
+/* The first screen's speed-ups carry their rounds' interval, and its "use"
+ * names every variant the rounds cannot put behind the fastest (issue 76:
+ * an openmp@16 pick on a median its own rounds contradicted); on a machine
+ * without a GPU it never says "on the GPU". */
+static void test_use_names_ties(void)
+{
+    sb_rows rows = { 0 };
+    add_timed(&rows, "cpu", "cpu", 1, (double[3]){ 10.0, 10.1, 9.9 });
+    add_timed(&rows, "openmp", "openmp", 2, (double[3]){ 5.00, 5.05, 4.95 });
+    add_timed(&rows, "pthread", "pthread", 2, (double[3]){ 5.02, 4.96, 5.06 });        /* a tie */
+    add_timed(&rows, "pthread-strips", "pthread", 2, (double[3]){ 6.0, 6.05, 5.95 });  /* behind */
+    stream_set none = { NULL, 0 };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        return;
+    report_summary_rows(fp, &rows, sb_algo_find("integral"), 0.0, NULL, &none);
+    fclose(fp);
+    CHECKF(text && strstr(text, "| openmp@2 or pthread@2 |") && !strstr(text, "pthread-strips@2 |") &&
+               !strstr(text, "on the GPU"),
+           "%s", text ? text : "");
+    /* a GPU row far ahead: the GPU's speed-up over the best CPU with its interval, and the use "with the image on
+     * the GPU" where streaming picks another */
+    add_timed(&rows, "cuda-pdl", "cuda-shared", 1, (double[3]){ 0.050, 0.0505, 0.0495 });
+    rows.row[rows.count - 1].frame.median = 50.0;     /* the bus: streaming picks a CPU variant */
+    text = NULL;
+    fp = open_memstream(&text, &len);
+    if (!fp)
+        return;
+    report_summary_rows(fp, &rows, sb_algo_find("integral"), 0.0, NULL, &none);
+    fclose(fp);
+    CHECKF(text && strstr(text, "| 100x \xc2\xb1") && strstr(text, "| cuda-pdl with the image on the GPU; **openmp@2** "
+                                                                     "streaming |"),
+           "%s", text ? text : "");
+    free(text);
+    sb_rows_free(&rows);
+}
+
 const sb_test tests_report_text[] = {
+    { "report: a speed-up carries its rounds' interval; 'use' names every variant tied with the fastest",
+      test_use_names_ties },
     { "report: the plots drawn by one gnuplot; a broken script alone is missing, and named", test_plots_in_one_gnuplot },
     { "report: the frames-in-flight table gives a narrow branch's gain over its parent at the same K, and marks latency tails",
       test_in_flight_over_parent },
