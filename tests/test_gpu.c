@@ -399,6 +399,12 @@ static void test_gpu_device_rounds(void)
                    m.kernel.n >= 12,
                "%s: %d rounds (%g %g %g ms), %d samples", m.agreement.metric, m.rounds, m.round_ms[0], m.round_ms[1],
                m.round_ms[2], m.kernel.n);
+        /* each round's work read after it: the reference's pass count every time (issue 76, item 6) */
+        int passes = ((const sb_kmeans_out *)cd.c.reference)->iterations;
+        CHECKF(m.works == 3 && m.work_lo.n == 1 && m.work_lo.value[0] == passes && m.work_hi.value[0] == passes &&
+                   m.round_work[2] == passes,
+               "%d work reads, passes %lld..%lld, the reference's %d", m.works, m.work_lo.value[0],
+               m.work_hi.value[0], passes);
         sb_measurement_free(&m);
         sb_case_close(&cd);
     }
