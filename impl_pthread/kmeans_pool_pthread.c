@@ -18,12 +18,12 @@
  * impl_pthread/pool.c (the "pthread" variant's shared pool) also spins a
  * while before it sleeps, so back-to-back passes find it awake.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 242.3 -> 257.3 ms (same (0.94x)), per frame 242.3 -> 257.3 ms (0.94x)
+ *     kernel 185 -> 185.6 ms (1.00x (undetermined)), per frame 185 -> 185.6 ms (1.00x)
  *   kmeans fixed10 at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 183.7 -> 201.7 ms (same (0.91x)), per frame 183.7 -> 201.7 ms (0.91x)
+ *     kernel 154.3 -> 176 ms (0.88x (undetermined)), per frame 154.3 -> 176 ms (0.88x)
  */
 #include "segbench/bands.h"
 #include "segbench/kmeans.h"

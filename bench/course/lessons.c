@@ -192,7 +192,8 @@ void lesson_gain_judged(const lesson_edge *e, char *out, size_t size)
     else if (e->eff.call == SB_CALL_SAME)
         snprintf(out, size, "same (%s)", g);
     else if (e->eff.call == SB_CALL_FASTER || e->eff.call == SB_CALL_SLOWER)
-        snprintf(out, size, "%s \xc2\xb1%.0f %%", g, 100.0 * sb_effect_half_width(&e->eff));
+        snprintf(out, size, "%s \xc2\xb1%.*f %%", g, sb_effect_half_width(&e->eff) < 0.01 ? 1 : 0,
+                 100.0 * sb_effect_half_width(&e->eff));
     else if (e->eff.na < 2 || e->eff.nb < 2)
         snprintf(out, size, "%s (one round)", g);   /* no interval: undetermined, whatever the ratio */
     else

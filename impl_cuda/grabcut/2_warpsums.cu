@@ -19,12 +19,12 @@
  * the file is cuda-global's (its cut unused by these two steps); the
  * pipeline takes the same sums in 13_warpsums.cu.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 2.398 -> 0.2636 ms (9.09x), per frame 2.569 -> 0.4329 ms (5.93x)
+ *     kernel 2.389 -> 0.2647 ms (9.03x ±0.5 %), per frame 2.567 -> 0.4392 ms (5.85x)
  *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 1.246 -> 0.1518 ms (8.20x), per frame 1.476 -> 0.373 ms (3.96x)
+ *     kernel 1.242 -> 0.1496 ms (8.30x ±2 %), per frame 1.457 -> 0.3624 ms (4.02x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -22,12 +22,12 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 198.7 -> 26.43 ms (7.52x), per frame 198 -> 27.4 ms (7.23x)
+ *     kernel 195.2 -> 26.17 ms (7.46x (one round)), per frame 194.5 -> 26.94 ms (7.22x)
  *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 754.2 -> 99.78 ms (7.56x), per frame 763.6 -> 99.89 ms (7.64x)
+ *     kernel 771.2 -> 101.8 ms (7.57x (one round)), per frame 776.1 -> 102.3 ms (7.58x)
  */
 #include "gc_device.cuh"
 

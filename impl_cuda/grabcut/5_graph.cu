@@ -24,12 +24,12 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 26.5 -> 24.41 ms (same (1.09x)), per frame 27.36 -> 25.21 ms (1.09x)
+ *     kernel 26.17 -> 24.36 ms (same (1.07x)), per frame 27 -> 25.21 ms (1.07x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 39.06 -> 36.89 ms (same (1.06x)), per frame 39.29 -> 37.17 ms (1.06x)
+ *     kernel 39.99 -> 37.01 ms (same (1.08x)), per frame 40.21 -> 37.19 ms (1.08x)
  */
 #include "gc_device.cuh"
 

@@ -17,12 +17,12 @@
  * pushes, their order and the relabels are cuda-graph's: the same sweeps,
  * the same cut.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 24.41 -> 21.65 ms (same (1.13x)), per frame 25.21 -> 22.5 ms (1.12x)
+ *     kernel 24.36 -> 21.62 ms (same (1.13x)), per frame 25.21 -> 22.46 ms (1.12x)
  *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 36.89 -> 33.61 ms (same (1.10x)), per frame 37.17 -> 33.78 ms (1.10x)
+ *     kernel 37.01 -> 33.6 ms (same (1.10x)), per frame 37.19 -> 33.8 ms (1.10x)
  */
 #include "gc_device.cuh"
 

@@ -19,12 +19,12 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.351 -> 0.3752 ms (3.60x), per frame 2.157 -> 1.163 ms (1.86x)
+ *     kernel 1.34 -> 0.3737 ms (3.59x ±2 %), per frame 2.116 -> 1.156 ms (1.83x)
  *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 2.94 -> 0.9902 ms (2.97x), per frame 4.935 -> 2.977 ms (1.66x)
+ *     kernel 2.922 -> 0.9775 ms (2.99x ±1 %), per frame 4.875 -> 2.959 ms (1.65x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,12 @@
  * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
  * explains them).
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.02637 -> 0.0247 ms (1.07x), per frame 0.7983 -> 0.7985 ms (1.00x)
+ *     kernel 0.02606 -> 0.02528 ms (same (1.03x)), per frame 0.7927 -> 0.7889 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.07376 -> 0.07064 ms (1.04x), per frame 2.057 -> 2.059 ms (1.00x)
+ *     kernel 0.07248 -> 0.06915 ms (same (1.05x)), per frame 2.041 -> 2.036 ms (1.00x)
  */
 #include "integral_device.cuh"
 

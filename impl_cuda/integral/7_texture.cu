@@ -10,12 +10,12 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02262 -> 0.02706 ms (0.84x), per frame 0.7937 -> 0.7951 ms (1.00x)
+ *     kernel 0.02272 -> 0.02672 ms (0.85x (undetermined)), per frame 0.7897 -> 0.8048 ms (0.98x)
  *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.08056 -> 0.07506 ms (1.07x), per frame 2.064 -> 2.056 ms (1.00x)
+ *     kernel 0.07976 -> 0.07459 ms (same (1.07x)), per frame 2.056 -> 2.053 ms (1.00x)
  */
 #include "integral_device.cuh"
 

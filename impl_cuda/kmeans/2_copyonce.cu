@@ -14,12 +14,12 @@
  * noise), because the host's pass over every pixel, not the copy, is most
  * of a pass: measure before moving bytes.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 412.9 -> 430.8 ms (0.96x), per frame 340.2 -> 397.2 ms (0.86x)
+ *     kernel 410.5 -> 391.4 ms (1.05x (one round)), per frame 383.5 -> 391.7 ms (0.98x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 355 -> 339.9 ms (1.04x), per frame 355.1 -> 333 ms (1.07x)
+ *     kernel 365.3 -> 364.4 ms (1.00x (one round)), per frame 365.5 -> 355.2 ms (1.03x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * What it should buy: the labels' byte a pixel down and the host's pass
  * over the image, every pass.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 430.8 -> 8.883 ms (48.5x), per frame 397.2 -> 9.552 ms (41.6x)
+ *     kernel 391.4 -> 8.982 ms (43.6x (one round)), per frame 391.7 -> 9.589 ms (40.9x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 339.9 -> 6.959 ms (48.8x), per frame 333 -> 7.584 ms (43.9x)
+ *     kernel 364.4 -> 6.702 ms (54.4x (one round)), per frame 355.2 -> 7.309 ms (48.6x)
  */
 #include "kmeans_device.cuh"
 

@@ -24,12 +24,12 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 8.883 -> 8.948 ms (same (0.99x)), per frame 9.552 -> 9.636 ms (0.99x)
+ *     kernel 8.982 -> 8.152 ms (1.10x (undetermined)), per frame 9.589 -> 9.54 ms (- (outlier))
  *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 6.959 -> 7.731 ms (0.90x), per frame 7.584 -> 8.414 ms (0.90x)
+ *     kernel 6.702 -> 7.134 ms (same (0.94x)), per frame 7.309 -> 7.753 ms (0.94x)
  */
 #include "kmeans_device.cuh"
 

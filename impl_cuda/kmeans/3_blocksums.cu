@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 8.948 -> 1.942 ms (4.61x), per frame 9.636 -> 2.571 ms (3.75x)
+ *     kernel 8.152 -> 1.916 ms (4.26x ±21 %), per frame 9.54 -> 2.542 ms (- (outlier))
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 7.731 -> 1.591 ms (4.86x), per frame 8.414 -> 2.235 ms (3.76x)
+ *     kernel 7.134 -> 1.582 ms (4.51x ±8 %), per frame 7.753 -> 2.208 ms (3.51x)
  */
 #include "kmeans_device.cuh"
 

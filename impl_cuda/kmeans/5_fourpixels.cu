@@ -13,12 +13,12 @@
  * the centre reads: the kernel is bound by instruction issue once the
  * atomics are aggregated.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.409 -> 1.201 ms (1.17x), per frame 2.041 -> 1.864 ms (1.09x)
+ *     kernel 1.383 -> 1.195 ms (same (1.16x)), per frame 2.006 -> 1.817 ms (1.10x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.184 -> 0.9677 ms (1.22x), per frame 1.808 -> 1.607 ms (1.13x)
+ *     kernel 1.16 -> 0.9615 ms (1.21x ±0.1 %), per frame 1.784 -> 1.586 ms (1.12x)
  */
 #include "kmeans_device.cuh"
 

@@ -11,12 +11,12 @@
  * What it should buy: one load and one store of labels a thread instead
  * of four of each, and no loop with a branch per pixel.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 1.201 -> 1.019 ms (1.18x), per frame 1.864 -> 1.686 ms (1.11x)
+ *     kernel 1.195 -> 1.006 ms (1.19x ±0.4 %), per frame 1.817 -> 1.628 ms (1.12x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 0.9677 -> 0.8091 ms (1.20x), per frame 1.607 -> 1.465 ms (1.10x)
+ *     kernel 0.9615 -> 0.8043 ms (1.20x ±0.2 %), per frame 1.586 -> 1.432 ms (1.11x)
  */
 #include "kmeans_device.cuh"
 

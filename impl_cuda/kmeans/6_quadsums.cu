@@ -8,12 +8,12 @@
  * What it should buy: a quarter of the aggregation shuffles and shared
  * atomics on the common path.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 1.019 -> 0.8828 ms (1.15x), per frame 1.686 -> 1.546 ms (1.09x)
+ *     kernel 1.006 -> 0.8644 ms (same (1.16x)), per frame 1.628 -> 1.496 ms (1.09x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 0.8091 -> 0.701 ms (1.15x), per frame 1.465 -> 1.35 ms (1.09x)
+ *     kernel 0.8043 -> 0.6935 ms (same (1.16x)), per frame 1.432 -> 1.318 ms (1.09x)
  */
 #include "kmeans_device.cuh"
 

@@ -9,12 +9,12 @@
  * What it should buy: little once labels settle (few quads change), but
  * the first passes change nearly every quad.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.8828 -> 0.9078 ms (same (0.97x)), per frame 1.546 -> 1.557 ms (0.99x)
+ *     kernel 0.8644 -> 0.8908 ms (same (0.97x)), per frame 1.496 -> 1.519 ms (0.98x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.701 -> 0.7162 ms (same (0.98x)), per frame 1.35 -> 1.368 ms (0.99x)
+ *     kernel 0.6935 -> 0.7118 ms (same (0.97x)), per frame 1.318 -> 1.336 ms (0.99x)
  */
 #include "kmeans_device.cuh"
 

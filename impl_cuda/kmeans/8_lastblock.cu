@@ -8,12 +8,12 @@
  * microseconds each, against a pass of tens.  What it bought on the H100:
  * a few per cent (segbench lesson kmeans/cuda-lastblock).
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.9078 -> 0.8633 ms (1.05x), per frame 1.557 -> 1.5 ms (1.04x)
+ *     kernel 0.8908 -> 0.8556 ms (same (1.04x)), per frame 1.519 -> 1.479 ms (1.03x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.7162 -> 0.6882 ms (1.04x), per frame 1.368 -> 1.344 ms (1.02x)
+ *     kernel 0.7118 -> 0.6817 ms (same (1.04x)), per frame 1.336 -> 1.31 ms (1.02x)
  */
 #include "kmeans_device.cuh"
 

@@ -10,12 +10,12 @@
  * cudaDevAttrMaxTexture1DLinearWidth elements; larger images are refused
  * with that message.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.8633 -> 0.8637 ms (same (1.00x)), per frame 1.5 -> 1.51 ms (0.99x)
+ *     kernel 0.8556 -> 0.8584 ms (same (1.00x)), per frame 1.479 -> 1.482 ms (1.00x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.6882 -> 0.6946 ms (same (0.99x)), per frame 1.344 -> 1.343 ms (1.00x)
+ *     kernel 0.6817 -> 0.6895 ms (same (0.99x)), per frame 1.31 -> 1.314 ms (1.00x)
  */
 #include "kmeans_device.cuh"
 

@@ -20,12 +20,12 @@
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-active):
- *     kernel 0.0759 -> 0.07869 ms (0.96x), per frame 0.5451 -> 0.547 ms (1.00x)
+ *     kernel 0.0761 -> 0.07752 ms (same (0.98x)), per frame 0.5461 -> 0.5433 ms (1.01x)
  *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-active):
- *     kernel 4.336 -> 4.329 ms (same (1.00x)), per frame 4.656 -> 4.649 ms (1.00x)
+ *     kernel 4.324 -> 4.321 ms (same (1.00x)), per frame 4.635 -> 4.642 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -10,12 +10,12 @@
  * fewer global atomics on a large region.  The components are
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 0.314 -> 0.26 ms (1.21x), per frame 0.8008 -> 0.7409 ms (1.08x)
+ *     kernel 0.3128 -> 0.261 ms (1.20x (undetermined)), per frame 0.8043 -> 0.7455 ms (1.08x)
  *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.628 -> 4.584 ms (same (1.01x)), per frame 4.913 -> 4.892 ms (1.00x)
+ *     kernel 4.593 -> 4.548 ms (same (1.01x)), per frame 4.882 -> 4.823 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -15,12 +15,12 @@
  * bought: below at 1080p; more on the photos, which take more rounds
  * (the report's meanshift-merge page).
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 0.26 -> 0.2387 ms (1.09x), per frame 0.7409 -> 0.7223 ms (1.03x)
+ *     kernel 0.261 -> 0.2352 ms (same (1.11x)), per frame 0.7455 -> 0.7096 ms (1.05x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.584 -> 4.52 ms (same (1.01x)), per frame 4.892 -> 4.829 ms (1.01x)
+ *     kernel 4.548 -> 4.512 ms (same (1.01x)), per frame 4.823 -> 4.824 ms (1.00x)
  */
 #include "ms_device.cuh"
 

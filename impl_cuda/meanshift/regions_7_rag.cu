@@ -23,12 +23,12 @@
  * components (flood, in the pipeline) are cuda-blocks'; the graph with
  * its WHILE loop is cuda-graph's, recorded around these kernels.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 0.2277 -> 0.1009 ms (2.26x), per frame 0.7119 -> 0.567 ms (1.26x)
+ *     kernel 0.2247 -> 0.09789 ms (2.30x ±3 %), per frame 0.6942 -> 0.5546 ms (1.25x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 4.505 -> 4.36 ms (1.03x), per frame 4.8 -> 4.687 ms (1.02x)
+ *     kernel 4.5 -> 4.36 ms (same (1.03x)), per frame 4.801 -> 4.661 ms (1.03x)
  */
 #include "ms_device.cuh"
 

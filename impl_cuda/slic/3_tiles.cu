@@ -8,14 +8,14 @@
  * atomics a pixel: the tile is the frame the next rungs fill.
  * What it should buy: little on its own -- a few instructions a pixel.
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 10.58 -> 8.747 ms (1.21x), per frame 11.72 -> 9.874 ms (1.19x)
+ *     kernel 10.46 -> 8.645 ms (1.21x ±0.2 %), per frame 11.54 -> 9.752 ms (1.18x)
  *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 62.11 -> 36.5 ms (same (1.70x)), per frame 63.23 -> 37.73 ms (1.68x)
+ *     kernel 61.68 -> 36.16 ms (1.71x ±0.7 %), per frame 62.97 -> 37.17 ms (1.69x)
  *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 61.92 -> 36.2 ms (same (1.71x)), per frame 62.97 -> 37.27 ms (1.69x)
+ *     kernel 61.37 -> 35.6 ms (1.72x ±0.7 %), per frame 62.59 -> 36.66 ms (1.71x)
  */
 #include "slic_device.cuh"
 

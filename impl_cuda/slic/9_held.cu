@@ -15,14 +15,14 @@
  * so fewer blocks fit on an SM (capping the registers for more blocks
  * spills and loses, measured on cuda-registers).
  *
- * Measured (the run of record: h200, run 20261128T233633Z-6aeb, commit 2cebde4;
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 1.967 -> 2.042 ms (0.96x), per frame 3.074 -> 3.149 ms (0.98x)
+ *     kernel 1.956 -> 2.019 ms (same (0.97x)), per frame 3.041 -> 3.104 ms (0.98x)
  *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.393 -> 2.479 ms (0.97x), per frame 3.498 -> 3.581 ms (0.98x)
+ *     kernel 2.376 -> 2.453 ms (same (0.97x)), per frame 3.45 -> 3.531 ms (0.98x)
  *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.016 -> 2.101 ms (0.96x), per frame 3.116 -> 3.212 ms (0.97x)
+ *     kernel 2.006 -> 2.087 ms (same (0.96x)), per frame 3.107 -> 3.182 ms (0.98x)
  */
 #include "slic_device.cuh"
 
