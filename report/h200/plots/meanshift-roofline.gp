@@ -6,7 +6,7 @@ set title 'meanshift: instruction roofline (counts: Nsight Compute; time: the ti
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0632621:216.212]
+set xrange [0.0632621:242.885]
 set yrange [*:3134.74]
 set key inside top left
 set grid
