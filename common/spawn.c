@@ -2,6 +2,8 @@
 #define _GNU_SOURCE                /* pipe2 */
 #include "segbench/spawn.h"
 
+#include "segbench/cgroup.h"
+
 #include <ctype.h>
 #include <dirent.h>
 
@@ -21,10 +23,15 @@
 #include <unistd.h>
 
 /* sb_spawn_contain's state: 1 with a subreaper, 0 without, -1: not asked;
- * the processes the last program left; the limits of its processes. */
+ * the processes the last program left; the limits of its processes;
+ * whether each program gets a control group (cgroup.h), and why not;
+ * whether the last one's group ran out of memory. */
 static int contained = -1;
 static int strays;
 static sb_spawn_limits limits;
+static int grouped;
+static char group_why[300];
+static int over_memory;
 
 /* In a contained program's child, before exec: no core dumps (a crashing
  * hand-in would leave one in its tree), and each of the limits asked for.
@@ -55,7 +62,7 @@ static void child_limits(void)
 /* fork, then exec argv in dir with its output to log; the child leads a
  * process group of its own when `group` (so that a time limit can stop
  * whatever it started); a contained one's child gets child_limits. */
-static pid_t start(char *const argv[], const char *dir, const char *log, int group, int out_fd)
+static pid_t start(char *const argv[], const char *dir, const char *log, int group, int out_fd, const sb_cgroup *cg)
 {
     fflush(stdout);
     fflush(stderr);
@@ -66,6 +73,8 @@ static pid_t start(char *const argv[], const char *dir, const char *log, int gro
         setpgid(0, 0);
     if (group && contained >= 0)             /* a contained sb_spawn_limited */
         child_limits();
+    if (cg && cg->version && sb_cgroup_enter(cg) != 0)
+        _exit(127);                          /* never run a contained program outside its group */
     if (out_fd >= 0) {
         if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
             _exit(127);
@@ -85,7 +94,7 @@ static pid_t start(char *const argv[], const char *dir, const char *log, int gro
 
 int sb_spawn(char *const argv[], const char *dir, const char *log)
 {
-    pid_t pid = start(argv, dir, log, 0, -1);
+    pid_t pid = start(argv, dir, log, 0, -1, NULL);
     if (pid < 0)
         return -1;
     int status;
@@ -107,20 +116,39 @@ static void forward(int sig)
 }
 
 
+/* The name of the next program's control group: this process's, numbered. */
+static void group_name(char *out, size_t size)
+{
+    static unsigned serial;
+    snprintf(out, size, "segbench-%d-%u", (int)getpid(), serial++);
+}
+
 int sb_spawn_contain(const sb_spawn_limits *lim)
 {
     memset(&limits, 0, sizeof limits);
     if (lim)
         limits = *lim;
     contained = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+    /* can a program get a control group here?  One made and removed says */
+    sb_cgroup g;
+    char name[64];
+    group_name(name, sizeof name);
+    grouped = sb_cgroup_create(&g, name, limits.processes, limits.memory_bytes, group_why, sizeof group_why) == 0;
+    if (grouped)
+        sb_cgroup_remove(&g);
     return contained ? 0 : -1;
 }
+
+const char *sb_spawn_group_missing(void) { return contained >= 0 && !grouped ? group_why : NULL; }
+
+int sb_spawn_over_memory(void) { return over_memory; }
 
 void sb_spawn_release(void)
 {
     if (contained > 0)
         prctl(PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
     contained = -1;
+    grouped = 0;
     memset(&limits, 0, sizeof limits);
 }
 
@@ -292,10 +320,17 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
             pipe_fd[1] = -1;
         }
     }
-    pid_t pid = start(argv, dir, log, 1, pipe_fd[1]);
+    sb_cgroup cg = { 0 };                    /* contained: the program and all it starts, held together */
+    char name[64], why[300];
+    group_name(name, sizeof name);
+    if (contained >= 0 && grouped)
+        sb_cgroup_create(&cg, name, limits.processes, limits.memory_bytes, why, sizeof why);
+    over_memory = 0;
+    pid_t pid = start(argv, dir, log, 1, pipe_fd[1], &cg);
     if (pipe_fd[1] >= 0)
         close(pipe_fd[1]);                   /* the child's now: the pipe ends when it and its own do */
     if (pid < 0) {
+        sb_cgroup_remove(&cg);
         if (pump.in >= 0)
             pump_finish(&pump);
         for (int i = 0; i < 3; i++)
@@ -306,7 +341,7 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
     child_group = pid;
     struct timespec t0, now, nap = { 0, 20 * 1000 * 1000 };
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int status = 0, timed_out = 0, lost = 0;
+    int status = 0, timed_out = 0, lost = 0, over_cpu = 0;
     for (;;) {
         pid_t got = waitpid(pid, &status, seconds > 0 || pump.in >= 0 ? WNOHANG : 0);
         if (got == pid)
@@ -319,7 +354,12 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
         if (!timed_out && seconds > 0 &&
             (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec) > seconds) {
             kill(-pid, SIGKILL);             /* the whole group: a make, its compilers, a grade */
+            sb_cgroup_kill_all(&cg);         /* and what left the process group */
             timed_out = 1;
+        }
+        if (!over_cpu && !timed_out && limits.cpu_seconds > 0 && sb_cgroup_cpu_seconds(&cg) > limits.cpu_seconds) {
+            sb_cgroup_kill_all(&cg);         /* the CPU time of every process it started, together */
+            over_cpu = 1;
         }
         if (pump.in >= 0)
             pump_read(&pump, 20);
@@ -329,6 +369,11 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
     child_group = 0;
     if (contained >= 0)
         end_strays(pid);
+    if (cg.version) {
+        strays += sb_cgroup_kill_all(&cg);   /* what the subreaper could not see (in a namespace of its own) */
+        over_memory = sb_cgroup_out_of_memory(&cg);
+        sb_cgroup_remove(&cg);
+    }
     if (pump.in >= 0)
         pump_finish(&pump);
     for (int i = 0; i < 3; i++)
@@ -339,6 +384,8 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
         return -1;
     if (timed_out)
         return SB_SPAWN_TIMED_OUT;
+    if (over_cpu)
+        return 128 + SIGXCPU;                /* as a process past its own RLIMIT_CPU ends */
     if (WIFSIGNALED(status))
         return 128 + WTERMSIG(status);
     return WEXITSTATUS(status);

@@ -44,12 +44,14 @@ static const sb_option GRADE_OPTIONS[OPT_COUNT] = {
     [OPT_WORK] = { "work", "DIR", "build-class", "with --submissions: where each student's tree is built (DIR/NNN)" },
     [OPT_TIMEOUT] = { "timeout", "S", "900", "with --submissions: the longest a student's build, or grade, may take" },
     [OPT_LIMIT_MEMORY] = { "limit-memory", "SIZE", "8G, or half the memory where less",
-                           "with --submissions: the most memory each process of a student's may allocate (0: no limit)" },
+                           "with --submissions: the most memory a student's build, or grade, may hold, all its "
+                           "processes together (per process where no control group can be made; 0: no limit)" },
     [OPT_LIMIT_CPU] = { "limit-cpu", "S", "--timeout times the cores",
-                        "with --submissions: the most CPU time each process of a student's may take (0: no limit)" },
+                        "with --submissions: the most CPU time a student's build, or grade, may take, all its "
+                        "processes together (per process where no control group can be made; 0: no limit)" },
     [OPT_LIMIT_PROCESSES] = { "limit-processes", "N", "512",
                               "with --submissions: the most processes a student's code may hold at once (0: no "
-                              "limit; not enforced when grading as root)" },
+                              "limit; where no control group can be made, per user, and not for root)" },
     [OPT_NO_SANDBOX] = { "no-sandbox", NULL, NULL,
                          "with --submissions: run each student's code as you, with no sandbox (bubblewrap): your "
                          "files, the other hand-ins and the network in its reach (docs/course-plan.md)" },

@@ -726,6 +726,8 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
         snprintf(verdict, sizeof verdict, "FAIL (out of time: %.0f s)", c->timeout_s);
     else if (*code == 128 + SIGXCPU)            /* past --limit-cpu (a second later it is SIGKILL) */
         snprintf(verdict, sizeof verdict, "FAIL (over its CPU time: %.0f s)", c->cpu_s);
+    else if (sb_spawn_over_memory())            /* its control group reached --limit-memory */
+        snprintf(verdict, sizeof verdict, "FAIL (over its memory: %.1f GB)", c->memory_bytes / 1e9);
     else if (*code > 128)
         snprintf(verdict, sizeof verdict, "FAIL (crashed: signal %d)", *code - 128);
     else
@@ -801,6 +803,9 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
     if (sb_spawn_contain(&lim) != 0)   /* no subreaper: a student's setsid() child could outlive them */
         printf("  note: this kernel has no child subreaper: processes a student starts in a session of their own "
                "may outlive their grade\n");
+    if (sb_spawn_group_missing())      /* the limits per process only: a hand-in that forks gets them again */
+        printf("  note: %s: memory and CPU time are limited per process, the processes' count per user (not at "
+               "all for root)\n", sb_spawn_group_missing());
     printf("grading %d submission%s of %s (exercises/%s/%s) with seed %llu, each built in %s/NNN\n", n,
                n == 1 ? "" : "s", res->variant, algo, base, o->seed, c->work);
     for (int i = 0; i < n && !st; i++) {

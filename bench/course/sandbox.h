@@ -15,8 +15,8 @@
  *     be signalled), their own session (no terminal to type into);
  *   - the GPU's device files, where there are any.
  * What it does not do: limit memory, CPU time or the number of processes
- * beyond what the grader's time limit and rlimits already do (a cgroup
- * would), or hide what the whole machine may read anyway
+ * -- the spawn does that, in a control group where one can be made
+ * (segbench/spawn.h) -- or hide what the whole machine may read anyway
  * (docs/course-plan.md). */
 #ifndef SEGBENCH_SANDBOX_H
 #define SEGBENCH_SANDBOX_H

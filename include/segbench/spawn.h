@@ -51,6 +51,17 @@ typedef struct sb_spawn_limits {
 int sb_spawn_contain(const sb_spawn_limits *lim);
 void sb_spawn_release(void);
 int sb_spawn_strays(void);
+/* Where the kernel lets this process make control groups (cgroup.h: as
+ * root, usually), each contained program runs in a group of its own that
+ * holds lim for it and everything it starts together: processes at once
+ * (root included), memory between them, and their CPU time summed (past
+ * it, all are killed and the status is 128 + SIGXCPU, as a process past
+ * its own RLIMIT_CPU).  NULL when it does; else why not, a line (the
+ * limits then hold per process only). */
+const char *sb_spawn_group_missing(void);
+/* Did the last contained program's group reach its memory limit (the
+ * kernel ended one of its processes)? */
+int sb_spawn_over_memory(void);
 
 /* Where name is on PATH: 1 with the path in out (when out is not NULL),
  * else 0. */

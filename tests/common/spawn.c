@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -113,7 +114,46 @@ static void test_contained_limits(void)
     sb_spawn_release();
 }
 
+/* Contained where control groups can be made (root, usually): the
+ * limits hold for a program and everything it starts together.  A fork
+ * bomb stops at the process limit whoever grades it (RLIMIT_NPROC exempts
+ * root: before, 60 background sleeps all started); four spinners' CPU
+ * time is summed (before, each ran its own second, and the program ended
+ * well); four children under the memory limit each but over it together
+ * are stopped, and that is said.  Where no group can be made, the line
+ * that says why. */
+static void test_contained_group(void)
+{
+    sb_spawn_limits lim = { .processes = 20, .cpu_seconds = 1, .memory_bytes = 96 << 20 };
+    CHECK(sb_spawn_contain(&lim) == 0);
+    const char *why = sb_spawn_group_missing();
+    if (why) {
+        CHECKF(strstr(why, "no control group could be made beneath this process's own"), "%s", why);
+        sb_spawn_release();
+        return;
+    }
+    /* 30 sleeps in the background: the shell's fork past the limit fails (dash then ends, exit 2); those
+     * that started are ended as strays */
+    char *const bomb[] = { "sh", "-c", "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 "
+                           "27 28 29 30; do sleep 5 & done", NULL };
+    int rc = sb_spawn_limited(bomb, NULL, NULL, 60);
+    CHECKF(sb_spawn_strays() > 0 && sb_spawn_strays() < 20, "exit %d, %d sleeps started under a limit of 20", rc,
+           sb_spawn_strays());
+    char *const spinners[] = { "sh", "-c", "for i in 1 2 3 4; do (while :; do :; done) & done; wait", NULL };
+    double t0 = now_s();
+    rc = sb_spawn_limited(spinners, NULL, NULL, 60);
+    double took = now_s() - t0;
+    CHECKF(rc == 128 + SIGXCPU && took < 10, "four spinners under 1 s of CPU together: exit %d after %.1f s", rc, took);
+    char *const hogs[] = { "sh", "-c", "for i in 1 2 3 4; do (x=$(head -c 40000000 /dev/zero | tr '\\0' x); sleep 2) & "
+                           "done; wait", NULL };
+    rc = sb_spawn_limited(hogs, NULL, test_path("hogs.log"), 60);
+    CHECKF(sb_spawn_over_memory(), "four 40 MB children under 96 MB together: exit %d, not said over its memory", rc);
+    sb_spawn_release();
+}
+
 const sb_test tests_spawn[] = {
+    { "spawn: contained in a control group (where one can be made), the limits hold for all its processes together",
+      test_contained_group },
     { "spawn: a time limit kills the program and its children (124); exit codes and signals come back", test_limited },
     { "spawn: contained, what a program leaves running is ended, a flood of output keeps the log's head and tail, "
       "a file stops at the limit",
