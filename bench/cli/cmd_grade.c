@@ -37,7 +37,8 @@ static const sb_option GRADE_OPTIONS[OPT_COUNT] = {
     [OPT_CLASS] = { "class", "FILE.csv", "none (--submissions: WORK/class.csv)", "append the grade to a class leaderboard" },
     [OPT_STUDENT] = { "student", "NAME", "$USER", "the name on the leaderboard" },
     [OPT_MIN_DIFF] = { "min-diff", "F", "0.03", "the smallest speed change that counts" },
-    [OPT_ALPHA] = { "alpha", "P", "0.01", "significance level of the Mann-Whitney test" },
+    [OPT_ALPHA] = { "alpha", "P", "0.05",
+                    "1 - the level of the interval a speed is judged by (the rounds' ratio, as compare's)" },
     [OPT_SUBMISSIONS] = { "submissions", "DIR", NULL,
                           "grade a whole class: DIR/<student>/<the exercise's file> or DIR/<student>.c|.cu, each built "
                           "and graded apart" },
@@ -100,7 +101,7 @@ static sb_status grade_parse(int argc, char **argv, grade_opts *o, grade_class_o
     o->samples = 15;
     o->sanitizer = 1;
     o->min_diff = 0.03;
-    o->alpha = 0.01;
+    o->alpha = 0.05;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cores > 0 ? (int)cores : 1;
     o->student = getenv("USER") && getenv("USER")[0] ? getenv("USER") : "student";

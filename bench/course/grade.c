@@ -67,9 +67,9 @@
  * parent and within a tenth of the reference solution's speed: "faster"
  * alone passed an unchanged stub that ran 5 % faster than its parent (the
  * same code, compiled apart) on the H100.  Short of that only when the
- * interleaved samples say so (compare's test: slower, significantly): the
- * reference solution graded against itself on the 2-core cloud machine
- * once measured 0.894x its own speed, "not significant", and failed. */
+ * rounds call it slower (grade_rounds): the reference solution graded
+ * against itself on the 2-core cloud machine once measured 0.894x its own
+ * speed, not significantly, and failed. */
 #define GRADE_OF_REFERENCE 0.90
 
 typedef struct grade {
@@ -81,7 +81,7 @@ typedef struct grade {
     char stage[32], image[128];
     int timed;                        /* the speed part ran */
     sb_summary s_student, s_parent, s_reference;
-    sb_comparison vs_parent, vs_reference;   /* ratio: student / other */
+    sb_effect vs_parent, vs_reference;       /* ratio: student / other, from rounds (grade_rounds) */
     int ref_beats_parent;
     double bytes, x_limit;            /* the bytes the timed stage must move; the student over the stage's limit */
     const char *limit_floor;          /* which floor is the limit: "memory" or "issue" */
@@ -242,6 +242,18 @@ static sb_status mirrored(const sb_image *in, const sb_dataset_image *im, sb_ima
     return SB_OK;
 }
 
+int grade_rounds(const double *ms, int n, double out[GRADE_ROUNDS])
+{
+    int rounds = n / 3 < GRADE_ROUNDS ? n / 3 : GRADE_ROUNDS;
+    for (int r = 0; r < rounds; r++) {
+        int from = r * n / rounds, to = (r + 1) * n / rounds;
+        sb_summary s;
+        sb_summarize(ms + from, to - from, &s);
+        out[r] = s.median;
+    }
+    return rounds;
+}
+
 /* The student's rung, its parent and the reference solution, run i of
  * each on case i % 2 (the image, then its mirror). */
 static sb_status time_three(const grade_opts *o, grade *g, const sb_case *cases[2], void *stream, sb_error *err)
@@ -290,13 +302,18 @@ static sb_status time_three(const grade_opts *o, grade *g, const sb_case *cases[
         g->timed = 1;
         sb_summarize(ms[0], o->samples, &g->s_student);
         sb_summarize(ms[1], o->samples, &g->s_parent);
-        sb_compare_samples(ms[1], o->samples, ms[0], o->samples, o->alpha, o->min_diff, &g->vs_parent);
+        double rounds[3][GRADE_ROUNDS];
+        int n = 0;
+        for (int k = 0; k < nv; k++)
+            n = grade_rounds(ms[k], o->samples, rounds[k]);
+        double level = 1.0 - o->alpha;
+        sb_effect_judge_at(rounds[1], n, rounds[0], n, 0.0, o->min_diff, level, &g->vs_parent);
         if (g->reference) {
             sb_summarize(ms[2], o->samples, &g->s_reference);
-            sb_compare_samples(ms[2], o->samples, ms[0], o->samples, o->alpha, o->min_diff, &g->vs_reference);
-            sb_comparison ref_parent;
-            sb_compare_samples(ms[1], o->samples, ms[2], o->samples, o->alpha, o->min_diff, &ref_parent);
-            g->ref_beats_parent = ref_parent.verdict == SB_FASTER;
+            sb_effect_judge_at(rounds[2], n, rounds[0], n, 0.0, o->min_diff, level, &g->vs_reference);
+            sb_effect ref_parent;
+            sb_effect_judge_at(rounds[1], n, rounds[2], n, 0.0, o->min_diff, level, &ref_parent);
+            g->ref_beats_parent = ref_parent.call == SB_CALL_FASTER;
         }
         const sb_case *c = cases[0];
         g->bytes = c->algo->bytes ? c->algo->bytes(c->input, c->params, c->reference) : 0;
@@ -373,7 +390,7 @@ static sb_status grade_speed(const grade_opts *o, grade *g, const sb_algo *algo,
 
 /* ---- the record ---------------------------------------------------------------------------- */
 
-static double speedup(const sb_comparison *c) { return c->ratio > 0 ? 1.0 / c->ratio : 0; }
+static double speedup(const sb_effect *e) { return e->ratio > 0 ? 1.0 / e->ratio : 0; }
 
 static void summary_line(const grade *g, const grade_opts *o, FILE *fp)
 {
@@ -386,10 +403,10 @@ static void summary_line(const grade *g, const grade_opts *o, FILE *fp)
         fprintf(fp, "; memcheck %s, racecheck %s", g->memcheck, g->racecheck);
     if (g->timed) {
         fprintf(fp, "; %s at %s: %.2fx its parent %s (%s)", g->stage, g->image, speedup(&g->vs_parent),
-                g->parent->name, sb_verdict_name(g->vs_parent.verdict));
+                g->parent->name, sb_call_name(g->vs_parent.call));
         if (g->reference)
             fprintf(fp, ", %.2fx the reference %s (%s)", speedup(&g->vs_reference), g->reference->name,
-                    sb_verdict_name(g->vs_reference.verdict));
+                    sb_call_name(g->vs_reference.call));
         else
             fprintf(fp, ", no reference solution here (a student's kit)");
         if (g->x_limit > 0)
@@ -426,12 +443,12 @@ static void json_record(const grade *g, const grade_opts *o, FILE *fp)
     fprintf(fp, ", \"samples\": %d, ", g->timed ? o->samples : 0);
     sb_json_key_num(fp, "speedup_vs_parent", g->timed ? speedup(&g->vs_parent) : NAN);
     fprintf(fp, ", ");
-    sb_json_key_str(fp, "vs_parent", g->timed ? sb_verdict_name(g->vs_parent.verdict) : "");
+    sb_json_key_str(fp, "vs_parent", g->timed ? sb_call_name(g->vs_parent.call) : "");
     fprintf(fp, ", ");
     int vs_ref = g->timed && g->reference;
     sb_json_key_num(fp, "speedup_vs_reference", vs_ref ? speedup(&g->vs_reference) : NAN);
     fprintf(fp, ", ");
-    sb_json_key_str(fp, "vs_reference", vs_ref ? sb_verdict_name(g->vs_reference.verdict) : "");
+    sb_json_key_str(fp, "vs_reference", vs_ref ? sb_call_name(g->vs_reference.call) : "");
     fprintf(fp, ", ");
     sb_json_key_num(fp, "x_limit", g->x_limit > 0 ? g->x_limit : NAN);
     fprintf(fp, ", ");
@@ -575,11 +592,11 @@ static sb_status grade_verdict(grade *g, sb_error *err)
         g->verdict = "FAIL (wrong)";
         verdict = sb_fail(err, SB_ERR_AGREEMENT, "%s: %s", g->student->who,
                           g->wrong[0] ? g->wrong : "compute-sanitizer found errors");
-    } else if (!g->reference && g->vs_parent.verdict != SB_FASTER) {       /* a student's kit */
+    } else if (!g->reference && g->vs_parent.call != SB_CALL_FASTER) {       /* a student's kit */
         g->verdict = "FAIL (correct, not faster than its parent)";
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact but not faster than its parent %s (%.2fx, %s)%s",
                           g->student->who, g->parent->name, speedup(&g->vs_parent),
-                          sb_verdict_name(g->vs_parent.verdict),
+                          sb_call_name(g->vs_parent.call),
                           g->todo_left ? todo : " (a lesson that loses, a branch, passes the teacher's grade when "
                                                 "exact, done and as fast as the reference)");
     } else if (!g->reference) {
@@ -587,18 +604,18 @@ static sb_status grade_verdict(grade *g, sb_error *err)
         if (g->todo_left)
             verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact and faster than its parent, but %s",
                               g->student->who, todo + 2);
-    } else if (g->ref_beats_parent && g->vs_parent.verdict != SB_FASTER) {
+    } else if (g->ref_beats_parent && g->vs_parent.call != SB_CALL_FASTER) {
         g->verdict = "FAIL (correct, not faster than its parent)";
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact but not faster than its parent %s (%.2fx, %s)%s",
                           g->student->who, g->parent->name, speedup(&g->vs_parent),
-                          sb_verdict_name(g->vs_parent.verdict), todo);
-    } else if (g->ref_beats_parent && g->vs_reference.verdict == SB_SLOWER &&
+                          sb_call_name(g->vs_parent.call), todo);
+    } else if (g->ref_beats_parent && g->vs_reference.call == SB_CALL_SLOWER &&
                speedup(&g->vs_reference) < GRADE_OF_REFERENCE) {
         g->verdict = "FAIL (correct, short of the lesson's gain)";
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact and %.2fx its parent, but %.2fx the reference "
                           "solution (at least %.2fx passes)%s", g->student->who, speedup(&g->vs_parent),
                           speedup(&g->vs_reference), GRADE_OF_REFERENCE, todo);
-    } else if (!g->ref_beats_parent && (g->todo_left || g->vs_reference.verdict == SB_SLOWER)) {
+    } else if (!g->ref_beats_parent && (g->todo_left || g->vs_reference.call == SB_CALL_SLOWER)) {
         g->verdict = "FAIL (correct, lesson not done)";
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact, but %s", g->student->who,
                           g->todo_left ? "the stub's TODO parts are still there" : "slower than the reference");

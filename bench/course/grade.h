@@ -29,5 +29,15 @@ typedef struct grade_opts {
  * but the lesson is not learnt. */
 sb_status sb_grade_run(const grade_opts *o, const char *spec, sb_error *err);
 
+/* The unit of a grade's speed evidence is the round, never a sample
+ * against a sample (measure/evidence.h): one side's n interleaved runs
+ * cut into up to GRADE_ROUNDS stretches of at least three, each stretch's
+ * median a round.  The three sides ran in turns within every stretch, so
+ * a burst of noise lands on all of them alike, and no floor between
+ * processes applies: the smallest change that matters is --min-diff.
+ * Returns the rounds (n >= 9: 3 to GRADE_ROUNDS). */
+enum { GRADE_ROUNDS = 5 };
+int grade_rounds(const double *ms, int n, double out[GRADE_ROUNDS]);
+
 
 #endif

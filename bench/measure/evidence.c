@@ -108,13 +108,13 @@ static int log_moments(const double *x, int n, double *mean, double *var)
 
 /* Rounds a side at which the interval's half-width would be `room` (on
  * the log scale), for a spread like this row's. */
-static int rounds_for(double var_a, double var_b, double room)
+static int rounds_for(double var_a, double var_b, double room, double level)
 {
     double var = 0.5 * (var_a + var_b);
     if (!(room > 0))
         return SB_EVIDENCE_ROUNDS_MAX + 1;
     for (int n = 2; n <= SB_EVIDENCE_ROUNDS_MAX; n++) {
-        double half = sb_t_quantile(SB_EVIDENCE_LEVEL, 2.0 * n - 2.0) * sqrt(2.0 * var / n);
+        double half = sb_t_quantile(level, 2.0 * n - 2.0) * sqrt(2.0 * var / n);
         if (half < room)
             return n;
     }
@@ -128,6 +128,12 @@ void sb_effect_judge(const double *a, int na, const double *b, int nb, double fl
 
 void sb_effect_judge_min(const double *a, int na, const double *b, int nb, double floor, double min_diff,
                          sb_effect *e)
+{
+    sb_effect_judge_at(a, na, b, nb, floor, min_diff, SB_EVIDENCE_LEVEL, e);
+}
+
+void sb_effect_judge_at(const double *a, int na, const double *b, int nb, double floor, double min_diff,
+                        double level, sb_effect *e)
 {
     memset(e, 0, sizeof *e);
     e->na = na;
@@ -151,7 +157,7 @@ void sb_effect_judge_min(const double *a, int na, const double *b, int nb, doubl
     double se = sqrt(se2), df = se2 > 0 ? se2 * se2 / ((va / na) * (va / na) / (na - 1) +
                                                         (vb / nb) * (vb / nb) / (nb - 1))
                                         : na + nb - 2;
-    double half = sb_t_quantile(SB_EVIDENCE_LEVEL, df) * se;
+    double half = sb_t_quantile(level, df) * se;
     e->lo = exp(d - half);
     e->hi = exp(d + half);
     double beyond = fabs(d) - f;                      /* how far past the floor the estimate lies */
@@ -165,7 +171,7 @@ void sb_effect_judge_min(const double *a, int na, const double *b, int nb, doubl
     else if (f > 0 && d - half > -f && d + half < f)
         e->rounds_needed = 0;                         /* inside a floor too wide to call anything the same */
     else
-        e->rounds_needed = rounds_for(va, vb, fabs(beyond));
+        e->rounds_needed = rounds_for(va, vb, fabs(beyond), level);
 }
 
 /* ---- a comparison's rows ---- */

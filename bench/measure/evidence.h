@@ -72,6 +72,10 @@ void sb_effect_judge(const double *a, int na, const double *b, int nb, double fl
  * however wide. */
 void sb_effect_judge_min(const double *a, int na, const double *b, int nb, double floor, double min_diff,
                          sb_effect *e);
+/* The same with the interval at another level (0.99: a 99 % interval;
+ * the grader's --alpha is 1 - level). */
+void sb_effect_judge_at(const double *a, int na, const double *b, int nb, double floor, double min_diff,
+                        double level, sb_effect *e);
 
 /* Benjamini-Hochberg over the calls of one comparison at rate q: every
  * faster or slower call whose p-value the procedure does not keep becomes

@@ -1,6 +1,6 @@
 /* rng.h - small deterministic random numbers (SplitMix64).
  *
- * Used for synthetic datasets, random test images and bootstrap resampling.
+ * Used for synthetic datasets and random test images.
  * The same seed gives the same sequence on every platform; sb_hash64 gives
  * order-independent per-pixel randomness (a pixel's noise depends only on
  * the seed and its coordinates, so generation can run in any order).

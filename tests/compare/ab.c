@@ -176,7 +176,10 @@ static void test_grow(void)
 const sb_test tests_ab[] = {
     { "noise floor: noise.csv read back (classes, each row's own, where it came from); a bad one refused",
       test_floor_file },
-    { "ab: the small A/A -- noise's floors from fresh processes, then ab of one build calls no row", test_small_aa },
+    /* alone: an A/A's floors hold for the load they were measured under (beside other tests, a row of the ab
+     * ran under another, and was called) */
+    { "ab: the small A/A -- noise's floors from fresh processes, then ab of one build calls no row", test_small_aa,
+      SB_TEST_ALONE },
     { "ab: a missing baseline build, a work folder of someone else's files, stray arguments: one line, exit 2",
       test_refusals },
     { "ab: --resume keeps the finished rounds and runs the rest, with the options it began with", test_resume },

@@ -9,6 +9,7 @@
 #include "test_groups.h"
 
 #include "course/exercise.h"
+#include "course/grade.h"
 #include "variants/registry.h"
 #include "segbench/image_io.h"
 
@@ -367,7 +368,26 @@ static void test_stub_sizes(void)
     CHECKF(edges >= 80 || !sb_device_built(), "only %d CUDA and pthread lessons", edges);
 }
 
+/* A grade's speed is judged from rounds, not samples (issue 76): fifteen
+ * interleaved runs are five rounds of three, each its stretch's median --
+ * a burst of noise in one stretch moves one round, and a sample test that
+ * counted the fifteen as independent evidence called such bursts a
+ * speed-up. */
+static void test_grade_rounds(void)
+{
+    double ms[15] = { 1, 2, 3, 10, 10, 10, 4, 6, 5, 7, 9, 8, 2, 2, 2 }, r[GRADE_ROUNDS];
+    int n = grade_rounds(ms, 15, r);
+    CHECKF(n == 5 && r[0] == 2 && r[1] == 10 && r[2] == 5 && r[3] == 8 && r[4] == 2, "%d rounds: %g %g %g %g %g", n,
+           r[0], r[1], r[2], r[3], r[4]);
+    CHECK(grade_rounds(ms, 9, r) == 3 && r[0] == 2 && r[1] == 10 && r[2] == 5);
+    static double many[1000];
+    for (int i = 0; i < 1000; i++)
+        many[i] = i;
+    CHECK(grade_rounds(many, 1000, r) == 5 && r[0] > 99 && r[0] < 100 && r[4] > 899 && r[4] < 900);
+}
+
 const sb_test tests_course[] = {
+    { "course: a grade's speed from rounds, each a stretch's median of the interleaved runs", test_grade_rounds },
     { "course: segbench exercise writes a CUDA rung's stub (the parent's code between TODOs) and its solution; "
       "refuses what has no lesson",
       test_cuda_stub },
