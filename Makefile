@@ -8,6 +8,7 @@
 #   make check-layers  every include and every symbol of bench/ points down its layer order (bench/README.md)
 #   make check-size    no function in bench/ over 100 lines
 #   make check-statics no mutable file-level state in bench/ outside main and its named exceptions
+#   make check-copies  no new copy between the CUDA ladders' files (impl_cuda/COPIES.txt may only shrink)
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
 #   make fuzz       libFuzzer on the image, PNM, manifest, results and env.json readers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
@@ -152,7 +153,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(if $(wildcard tests/test_main.c),$(BUILD)/test_cpu \
                $(if $(CUDA_BUILD),$(BUILD)/test_gpu))
 
-.PHONY: all check-layers check-size check-statics exercise grade lesson-headers test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
+.PHONY: all check-layers check-size check-statics check-copies exercise grade lesson-headers test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -339,7 +340,7 @@ $(BUILD)/test_gpu: $(BUILD)/tests/test_gpu.o $(filter-out $(BUILD)/tests/test_ma
 
 # ---- what the README promises -------------------------------------------------
 ifneq ($(wildcard tests/test_main.c),)
-test: $(BUILD)/test_cpu $(BUILD)/segbench $(BUILD)/sbgen
+test: $(BUILD)/test_cpu $(BUILD)/segbench $(BUILD)/sbgen $(BUILD)/rung_copies
 	./$(BUILD)/test_cpu $(if $(filter 1,$(V)),-v)
 else
 test: $(BUILD)/segbench
@@ -357,13 +358,23 @@ check-size:
 	@sh scripts/check_size.sh bench 100
 check-statics:
 	@sh scripts/check_statics.sh bench
+# No new copy between the CUDA ladders' files (impl_cuda/README.md): the
+# pairs that share 40 lines or more are listed in impl_cuda/COPIES.txt,
+# which may only shrink (WRITE=1 writes it anew).
+$(BUILD)/rung_copies: scripts/rung_copies.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $@"
+	$(Q)$(CC) -O2 -std=c11 -Wall -Wextra -o $@ $<
+check-copies: $(BUILD)/rung_copies
+	@./$(BUILD)/rung_copies $(if $(filter 1,$(WRITE)),--write) impl_cuda impl_cuda/COPIES.txt
 
 # The CPU suite under AddressSanitizer and UndefinedBehaviorSanitizer, in a
 # build of its own (build-asan/, no CUDA); any finding fails it.
 ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g
 test-asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan NVCC= CFLAGS="$(ASAN_FLAGS) $(CFLAGS)" \
-	  LDFLAGS="$(ASAN_FLAGS) $(LDFLAGS)" build-asan/test_cpu build-asan/segbench build-asan/sbgen
+	  LDFLAGS="$(ASAN_FLAGS) $(LDFLAGS)" build-asan/test_cpu build-asan/segbench build-asan/sbgen \
+	  build-asan/rung_copies
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 ./build-asan/test_cpu
 
 # libFuzzer targets (clang): the image loader, the PNM parser, the dataset

@@ -8,6 +8,7 @@
 #include "cli_util.h"
 #include "test_groups.h"
 
+#include "base/files.h"
 #include "course/lesson_headers.h"
 #include "course/lessons.h"
 #include "variants/registry.h"
@@ -459,7 +460,43 @@ static void test_gain_judged(void)
     sb_rows_free(&rows);
 }
 
+/* make check-copies (scripts/rung_copies.c): a rung that copies 40 lines
+ * of another file fails it unless the pair is listed; a listed pair may
+ * not grow, and one that shares no run any more must leave the list. */
+static void test_copies_ratchet(void)
+{
+    char tool[SB_PATH_MAX];
+    if (!realpath("build/rung_copies", tool) && !realpath("build-asan/rung_copies", tool)) {
+        CHECKF(0, "no build/rung_copies (make build/rung_copies)");
+        return;
+    }
+    const char *dir = test_path("copies");
+    /* a parent of 60 distinct lines, a rung that copies 45 of them and adds its own */
+    test_sh("rm -rf %s && mkdir -p %s/ladder && cd %s/ladder && for i in $(seq 60); do echo \"int p$i = $i;\"; "
+            "done > 1_parent.cu && { echo '// the rung'; head -45 1_parent.cu; echo 'int idea = 1;'; } > 2_rung.cu",
+            test_shq(dir), test_shq(dir), test_shq(dir));
+    char list[SB_PATH_MAX + 16];
+    snprintf(list, sizeof list, "%s/COPIES.txt", dir);
+    test_sh("printf '# none\n' > %s", test_shq(list));
+    cli_result *r = cli_exe(tool, "%s %s", test_shq(dir), test_shq(list));
+    CHECKF(r->code == 1 && strstr(r->out, "copy: ladder/1_parent.cu:1 and ladder/2_rung.cu:2 share 45 lines"),
+           "a new copy: exit %d: %s", r->code, r->out);
+    r = cli_exe(tool, "--write %s %s", test_shq(dir), test_shq(list));
+    CHECK(r->code == 0);
+    r = cli_exe(tool, "%s %s", test_shq(dir), test_shq(list));
+    CHECKF(r->code == 0 && strstr(r->out, "1 pairs sharing") && strstr(r->out, "no new copy"), "listed: %s", r->out);
+    test_sh("cd %s/ladder && head -55 1_parent.cu >> 2_rung.cu", test_shq(dir));   /* the copy grows */
+    r = cli_exe(tool, "%s %s", test_shq(dir), test_shq(list));
+    CHECKF(r->code == 1 && strstr(r->out, "copy grown:"), "grown: exit %d: %s", r->code, r->out);
+    test_sh("cd %s/ladder && { echo '// the rung'; echo 'int idea = 1;'; } > 2_rung.cu", test_shq(dir));
+    r = cli_exe(tool, "%s %s", test_shq(dir), test_shq(list));
+    CHECKF(r->code == 1 && strstr(r->out, "stale: ladder/1_parent.cu and ladder/2_rung.cu"), "stale: exit %d: %s",
+           r->code, r->out);
+}
+
 const sb_test tests_lessons[] = {
+    { "lessons: make check-copies fails a new copy between ladder files, a grown one and a stale entry",
+      test_copies_ratchet },
     { "lessons: an edge is judged from its rounds: ties are 'same', never lost; one round calls nothing",
       test_gain_judged },
     { "lessons: every tree of rungs declares its main line's top once (SB_LADDER_TOP)", test_declared_main_line },
