@@ -129,13 +129,24 @@ int sb_spawn_contain(const sb_spawn_limits *lim)
     if (lim)
         limits = *lim;
     contained = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
-    /* can a program get a control group here?  One made and removed says */
+    /* can a program get a control group here?  One made, joined by a child and removed says */
     sb_cgroup g;
     char name[64];
     group_name(name, sizeof name);
     grouped = sb_cgroup_create(&g, name, limits.processes, limits.memory_bytes, group_why, sizeof group_why) == 0;
-    if (grouped)
+    if (grouped) {
+        pid_t child = fork();
+        if (child == 0)
+            _exit(sb_cgroup_enter(&g) == 0 ? 0 : 1);
+        int status = 0;
+        while (child > 0 && waitpid(child, &status, 0) < 0 && errno == EINTR)
+            ;
+        grouped = child > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (!grouped)
+            snprintf(group_why, sizeof group_why, "a process could not join the control group made for it "
+                     "(%.200s)", g.pids);
         sb_cgroup_remove(&g);
+    }
     return contained ? 0 : -1;
 }
 
