@@ -365,7 +365,7 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
             line->kind = a->n[0] ? SB_LINE_ONLY_BASELINE : SB_LINE_ONLY_CURRENT;
             sb_summarize(a->n[0] ? a->ms[0] : a->ms[1], a->n[0] ? a->n[0] : a->n[1], a->n[0] ? &line->a : &line->b);
         } else {
-            double floor = sb_floor_for_row(floors, &a->key, device);
+            double floor = sb_floor_for_row(floors, &a->key);
             st = sb_compare_line_judge(line, a->ms[0], a->n[0], a->ms[1], a->n[1], floor, o->min_diff, err);
             if (!st)
                 sb_compare_line_work(line, a->work[0], a->work_varies[0], a->work[1], a->work_varies[1]);
@@ -433,7 +433,7 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
     for (int i = 0; i < t->count; i++) {             /* each row: its class, its own floor */
         const ab_row *row = &t->row[i];
         char name[24];
-        sb_floor_class_name(!view_is_cpu_backend(row->key.backend), row->key.threads, name, sizeof name);
+        sb_floor_class_name(sb_floor_kind_of(&row->key), row->key.threads, name, sizeof name);
         for (cls[i] = 0; cls[i] < f.n && strcmp(f.cls[cls[i]].name, name);)
             cls[i]++;
         if (cls[i] == f.n && f.n < SB_FLOOR_CLASSES)

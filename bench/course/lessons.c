@@ -135,7 +135,7 @@ static void judge_edge(lesson_edge *e, const sb_row *parent, const sb_row *rung,
     if (!results_dir || snprintf(path, sizeof path, "%s/noise.csv", results_dir) >= (int)sizeof path ||
         sb_floor_read(path, &floors, &ignored) != SB_OK)
         sb_floor_defaults(&floors);
-    double floor = sb_floor_for_row(&floors, rung, !view_is_cpu_backend(rung->backend));
+    double floor = sb_floor_for_row(&floors, rung);
     sb_floor_free(&floors);
     const double *a = parent->round_ms, *b = rung->round_ms;
     int na = parent->nround, nb = rung->nround;

@@ -3,6 +3,8 @@
 
 #include "base/csv.h"
 #include "base/grow.h"
+#include "io/stage_view.h"
+#include "variants/registry.h"
 
 #include "segbench/atomic_file.h"
 
@@ -45,12 +47,20 @@ sb_floor_row *sb_floor_add_row(sb_noise_floor *f, const sb_row *key, const char 
     return r;
 }
 
-void sb_floor_class_name(int device, int threads, char *out, size_t size)
+sb_floor_kind sb_floor_kind_of(const sb_row *r)
 {
-    if (device)
-        snprintf(out, size, "gpu");
-    else
+    if (view_is_cpu_backend(r->backend))
+        return SB_FLOOR_CPU;
+    const sb_variant *v = sb_variant_find(r->algo, r->variant);
+    return v && (v->flags & SB_HOST_BOUND) ? SB_FLOOR_GPU_HOST : SB_FLOOR_GPU;
+}
+
+void sb_floor_class_name(sb_floor_kind kind, int threads, char *out, size_t size)
+{
+    if (kind == SB_FLOOR_CPU)
         snprintf(out, size, "cpu@%d", threads);
+    else
+        snprintf(out, size, kind == SB_FLOOR_GPU_HOST ? "gpu-host" : "gpu");
 }
 
 static void copy_field(char *dst, size_t size, const char *src) { snprintf(dst, size, "%s", src ? src : ""); }
@@ -155,28 +165,30 @@ sb_status sb_floor_write(const char *path, const sb_noise_floor *f, sb_error *er
     return sb_atomic_commit(&af, err);
 }
 
-double sb_floor_for(const sb_noise_floor *f, int device, int threads)
+double sb_floor_for(const sb_noise_floor *f, sb_floor_kind kind, int threads)
 {
     char name[24];
-    sb_floor_class_name(device, threads, name, sizeof name);
-    double cpu_worst = -1.0;
+    sb_floor_class_name(kind, threads, name, sizeof name);
+    double cpu_worst = -1.0, gpu = -1.0;
     for (int i = 0; i < f->n; i++) {
         if (!strcmp(f->cls[i].name, name))
             return f->cls[i].floor;
         if (!strncmp(f->cls[i].name, "cpu@", 4) && f->cls[i].floor > cpu_worst)
             cpu_worst = f->cls[i].floor;
+        if (!strcmp(f->cls[i].name, "gpu"))
+            gpu = f->cls[i].floor;
     }
-    if (!device && cpu_worst >= 0)
-        return cpu_worst;
-    return device ? SB_FLOOR_DEFAULT_GPU : SB_FLOOR_DEFAULT_CPU;
+    if (kind == SB_FLOOR_CPU)
+        return cpu_worst >= 0 ? cpu_worst : SB_FLOOR_DEFAULT_CPU;
+    return kind == SB_FLOOR_GPU_HOST && gpu >= 0 ? gpu : SB_FLOOR_DEFAULT_GPU;
 }
 
-double sb_floor_for_row(const sb_noise_floor *f, const sb_row *key, int device)
+double sb_floor_for_row(const sb_noise_floor *f, const sb_row *key)
 {
     for (int i = 0; i < f->nrows; i++)
         if (sb_row_same_key(&f->row[i].key, key))
             return f->row[i].floor;
-    return sb_floor_for(f, device, key->threads);
+    return sb_floor_for(f, sb_floor_kind_of(key), key->threads);
 }
 
 static int by_floor(const void *x, const void *y)
@@ -190,7 +202,7 @@ double sb_floor_rows_quantile(const sb_noise_floor *f, int device, double q, int
     double *v = malloc((size_t)(f->nrows > 0 ? f->nrows : 1) * sizeof *v);
     int n = 0;
     for (int i = 0; v && i < f->nrows; i++)
-        if (device ? !strcmp(f->row[i].cls, "gpu") : !strncmp(f->row[i].cls, "cpu@", 4))
+        if (device ? !strncmp(f->row[i].cls, "gpu", 3) : !strncmp(f->row[i].cls, "cpu@", 4))
             v[n++] = f->row[i].floor;
     double at = -1.0;
     if (n > 0) {

@@ -2,7 +2,8 @@
  * result set, written by `segbench noise` (an A/A: one build against
  * itself, round by round, each round a fresh process) and read by
  * `compare`, `ab` and the report.  One line a class of rows -- the GPU
- * rows, the CPU rows at each thread count -- with the 99th percentile of
+ * rows, the host-bound GPU rows, the CPU rows at each thread count
+ * (sb_floor_kind) -- with the 99th percentile of
  * |log B/A| between the A/A's rounds (measure/evidence.h), how many rows
  * and round pairs it rests on, and where it came from (machine, commit,
  * date, the A/A's folder); then one line a row the A/A measured (its
@@ -67,18 +68,31 @@ sb_status sb_floor_read(const char *path, sb_noise_floor *f, sb_error *err);
 /* Write it whole or not at all. */
 sb_status sb_floor_write(const char *path, const sb_noise_floor *f, sb_error *err);
 
-/* The class of a row: "gpu" for a device row, else "cpu@<threads>". */
-void sb_floor_class_name(int device, int threads, char *out, size_t size);
-/* The floor for a row of that class: its class's, else for a CPU row the
+/* What moves a row's time between processes, and so its class: the host
+ * (a CPU row), the GPU, or both -- a device row whose every pass waits on
+ * the host's computing (SB_HOST_BOUND: k-means' cuda-seed, -copyonce and
+ * -devsums), which moves with the host's noise as a CPU row does (on the
+ * H200 host its rows' own floors were 15-59 % where the other GPU rows'
+ * median was 2.6 %, and set the whole GPU class's). */
+typedef enum sb_floor_kind { SB_FLOOR_CPU, SB_FLOOR_GPU, SB_FLOOR_GPU_HOST } sb_floor_kind;
+/* A row's kind, from its backend and its variant's flags in this build's
+ * registry (a variant it does not know: by the backend alone). */
+sb_floor_kind sb_floor_kind_of(const sb_row *r);
+/* The class of a row: "gpu", "gpu-host" (SB_FLOOR_GPU_HOST), or
+ * "cpu@<threads>". */
+void sb_floor_class_name(sb_floor_kind kind, int threads, char *out, size_t size);
+/* The floor for a row of that class: its class's; else for a CPU row the
  * largest CPU class's (more threads than the A/A measured: the noisiest
- * it saw), else the default. */
-double sb_floor_for(const sb_noise_floor *f, int device, int threads);
+ * it saw), for a host-bound GPU row the GPU class's (a noise.csv from
+ * before the class), else the default. */
+double sb_floor_for(const sb_noise_floor *f, sb_floor_kind kind, int threads);
 /* The floor for this row: its own where the A/A measured it, else its
  * class's (sb_floor_for). */
-double sb_floor_for_row(const sb_noise_floor *f, const sb_row *key, int device);
+double sb_floor_for_row(const sb_noise_floor *f, const sb_row *key);
 /* The q-quantile (0..1) of the rows' own floors, of the device rows
- * (device 1) or the CPU rows (0): "two processes of one build agree
- * within this on a share q of such rows"; -1 when the A/A measured none.
+ * (device 1: "gpu" and "gpu-host") or the CPU rows (0): "two processes
+ * of one build agree within this on a share q of such rows"; -1 when the
+ * A/A measured none.
  * *rows gets how many it measured. */
 double sb_floor_rows_quantile(const sb_noise_floor *f, int device, double q, int *rows);
 /* One line for a reader: "the A/A of 2026-11-29 on h200 (commit abc1234,

@@ -29,7 +29,7 @@
  *   grabcut-maxflow rect at synth-1920x1080 (cuda-warm -> cuda-graph):
  *     kernel 26.17 -> 24.36 ms (same (1.07x)), per frame 27 -> 25.21 ms (1.07x)
  *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 39.99 -> 37.01 ms (same (1.08x)), per frame 40.21 -> 37.19 ms (1.08x)
+ *     kernel 39.99 -> 37.01 ms (1.08x (undetermined)), per frame 40.21 -> 37.19 ms (1.08x)
  */
 #include "gc_device.cuh"
 

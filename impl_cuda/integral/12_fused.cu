@@ -18,7 +18,7 @@
  *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
  *     kernel 0.02426 -> 0.02461 ms (same (0.99x)), per frame 0.7939 -> 0.7903 ms (1.00x)
  *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.06115 -> 0.05483 ms (same (1.12x)), per frame 2.022 -> 2.03 ms (1.00x)
+ *     kernel 0.06115 -> 0.05483 ms (1.12x ±0.7 %), per frame 2.022 -> 2.03 ms (1.00x)
  */
 #include "integral_device.cuh"
 

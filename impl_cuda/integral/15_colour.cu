@@ -21,7 +21,7 @@
  *   integral sum at synth-3840x2160 (cuda-fused -> cuda-colour):
  *     kernel 0.02461 -> 0.03411 ms (0.72x ±1 %), per frame 0.7903 -> 1.101 ms (0.72x)
  *   integral sqsum at synth-3840x2160 (cuda-fused -> cuda-colour):
- *     kernel 0.05483 -> 0.06355 ms (same (0.86x)), per frame 2.03 -> 2.332 ms (0.87x)
+ *     kernel 0.05483 -> 0.06355 ms (0.86x ±0.9 %), per frame 2.03 -> 2.332 ms (0.87x)
  */
 #include "integral_device.cuh"
 

@@ -29,7 +29,7 @@
  *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
  *     kernel 8.982 -> 8.152 ms (1.10x (undetermined)), per frame 9.589 -> 9.54 ms (- (outlier))
  *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 6.702 -> 7.134 ms (same (0.94x)), per frame 7.309 -> 7.753 ms (0.94x)
+ *     kernel 6.702 -> 7.134 ms (0.94x (undetermined)), per frame 7.309 -> 7.753 ms (0.94x)
  */
 #include "kmeans_device.cuh"
 

@@ -16,7 +16,7 @@
  * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.383 -> 1.195 ms (same (1.16x)), per frame 2.006 -> 1.817 ms (1.10x)
+ *     kernel 1.383 -> 1.195 ms (1.16x ±0.4 %), per frame 2.006 -> 1.817 ms (1.10x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
  *     kernel 1.16 -> 0.9615 ms (1.21x ±0.1 %), per frame 1.784 -> 1.586 ms (1.12x)
  */

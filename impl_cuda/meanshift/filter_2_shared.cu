@@ -14,7 +14,7 @@
  * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   meanshift-filter r16 at synth-1920x1080 (cuda-global -> cuda-shared):
- *     kernel 4.203 -> 4.657 ms (same (0.90x)), per frame 4.503 -> 4.947 ms (0.91x)
+ *     kernel 4.203 -> 4.657 ms (0.90x ±0.5 %), per frame 4.503 -> 4.947 ms (0.91x)
  *   meanshift-filter r8 at synth-1920x1080 (cuda-global -> cuda-shared):
  *     kernel 1.298 -> 1.386 ms (same (0.94x)), per frame 1.585 -> 1.669 ms (0.95x)
  *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-shared):

@@ -16,7 +16,7 @@
  * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
  * written by make lesson-headers, checked by make test):
  *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.06675 -> 0.0723 ms (same (0.92x)), per frame 0.386 -> 0.3893 ms (0.99x)
+ *     kernel 0.06675 -> 0.0723 ms (0.92x (undetermined)), per frame 0.386 -> 0.3893 ms (0.99x)
  *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
  *     kernel 0.2247 -> 0.2305 ms (same (0.97x)), per frame 0.6942 -> 0.7009 ms (0.99x)
  *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):

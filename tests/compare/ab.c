@@ -48,19 +48,33 @@ static void test_floor_file(void)
     sb_noise_floor back;
     CHECKF(sb_floor_read(test_path("noise.csv"), &back, &err) == SB_OK, "%s", err.msg);
     CHECK(back.measured && back.n == 2 && back.nrows == 1 && !strcmp(back.machine, "box, \"2 cores\""));
-    CHECKF(fabs(sb_floor_for_row(&back, &key, 0) - 65.0) < 1e-9, "%g", sb_floor_for_row(&back, &key, 0));
+    CHECKF(fabs(sb_floor_for_row(&back, &key) - 65.0) < 1e-9, "%g", sb_floor_for_row(&back, &key));
     int rows;                                        /* the row counts as its class says, whatever its name */
     CHECK(sb_floor_rows_quantile(&back, 0, 0.95, &rows) == 65.0 && rows == 1);
     CHECK(sb_floor_rows_quantile(&back, 1, 0.95, &rows) < 0 && rows == 0);
     key.threads = 1;                                 /* another row: its class, else the noisiest CPU class */
-    CHECK(fabs(sb_floor_for_row(&back, &key, 0) - 0.4) < 1e-9);
-    CHECK(fabs(sb_floor_for(&back, 1, 1) - 0.03) < 1e-9);
+    CHECK(fabs(sb_floor_for_row(&back, &key) - 0.4) < 1e-9);
+    CHECK(fabs(sb_floor_for(&back, SB_FLOOR_GPU, 1) - 0.03) < 1e-9);
+    /* a host-bound GPU row (k-means' cuda-seed) is a class of its own; a file without it lends the GPU's */
+    sb_rows hb = { 0 };
+    sb_row *seed = test_row_add(&hb, "kmeans", "fixed10", "cuda-seed", "cuda-global", 1, "a", 4, 4),
+           *plain = test_row_add(&hb, "kmeans", "fixed10", "cuda-lastblock", "cuda-shared", 1, "a", 4, 4);
+    CHECK(seed && plain && sb_floor_kind_of(&hb.row[0]) == SB_FLOOR_GPU_HOST &&
+          sb_floor_kind_of(&hb.row[1]) == SB_FLOOR_GPU && sb_floor_kind_of(&key) == SB_FLOOR_CPU);
+    CHECK(fabs(sb_floor_for_row(&back, &hb.row[0]) - 0.03) < 1e-9);
+    snprintf(back.cls[back.n].name, sizeof back.cls[0].name, "gpu-host");
+    back.cls[back.n++].floor = 0.5;
+    CHECK(fabs(sb_floor_for_row(&back, &hb.row[0]) - 0.5) < 1e-9 &&
+          fabs(sb_floor_for_row(&back, &hb.row[1]) - 0.03) < 1e-9);
+    sb_rows_free(&hb);
     char said[700];
     sb_floor_describe(&back, said, sizeof said);
     CHECKF(strstr(said, "the A/A of 2026-11-29") && strstr(said, "cpu@2 40.0 %"), "%s", said);
     sb_floor_free(&back);
     sb_floor_defaults(&back);
-    CHECK(sb_floor_for(&back, 1, 1) == SB_FLOOR_DEFAULT_GPU && sb_floor_for(&back, 0, 8) == SB_FLOOR_DEFAULT_CPU);
+    CHECK(sb_floor_for(&back, SB_FLOOR_GPU, 1) == SB_FLOOR_DEFAULT_GPU &&
+          sb_floor_for(&back, SB_FLOOR_GPU_HOST, 1) == SB_FLOOR_DEFAULT_GPU &&
+          sb_floor_for(&back, SB_FLOOR_CPU, 8) == SB_FLOOR_DEFAULT_CPU);
     test_sh("printf 'class,rows\\n' > %s", test_shq(test_path("bad-noise.csv")));
     CHECK(sb_floor_read(test_path("bad-noise.csv"), &back, &err) == SB_ERR_FORMAT && !back.measured);
 }
