@@ -82,14 +82,6 @@ static sb_status round_side(const compare_opts *o, const sb_case *c, const sb_va
  * each goes first half the time); host threads pinned (placement.h), a
  * threaded variant after the other's threads stop spinning (host_noise.h).
  * One table line. */
-/* What moves a variant's time between processes (io/noise_floor.h). */
-static sb_floor_kind variant_floor_kind(const sb_variant *v)
-{
-    if (!(v->flags & SB_DEVICE))
-        return SB_FLOOR_CPU;
-    return (v->flags & SB_HOST_BOUND) ? SB_FLOOR_GPU_HOST : SB_FLOOR_GPU;
-}
-
 static sb_status compare_case(const compare_opts *o, const sb_case *c, const sb_variant *v[2],
                               const int threads[2], void *stream, double floor, sb_compare_line *line, sb_error *err)
 {
@@ -209,8 +201,8 @@ static sb_status compare_variants(const compare_opts *o, sb_compare_table *t, sb
         return st;
     }
     /* the wider of the two sides' floors: a GPU row against a CPU one carries the CPU's noise */
-    double floor = fmax(sb_floor_for(&floors, variant_floor_kind(v[0]), threads[0]),
-                        sb_floor_for(&floors, variant_floor_kind(v[1]), threads[1]));
+    double floor = fmax(sb_floor_for(&floors, sb_floor_kind_of_variant(v[0]), threads[0]),
+                        sb_floor_for(&floors, sb_floor_kind_of_variant(v[1]), threads[1]));
     sb_floor_describe(&floors, t->floor_source, sizeof t->floor_source);
     sb_floor_free(&floors);
     printf("compare %s: %d interleaved rounds a side, %d samples a round%s; %d image%s%s%s\n", algo->name, o->rounds,

@@ -192,8 +192,7 @@ void lesson_gain_judged(const lesson_edge *e, char *out, size_t size)
     else if (e->eff.call == SB_CALL_SAME)
         snprintf(out, size, "same (%s)", g);
     else if (e->eff.call == SB_CALL_FASTER || e->eff.call == SB_CALL_SLOWER)
-        snprintf(out, size, "%s \xc2\xb1%.*f %%", g, sb_effect_half_width(&e->eff) < 0.01 ? 1 : 0,
-                 100.0 * sb_effect_half_width(&e->eff));
+        sb_speedup_text(e->parent_kernel_ms, e->kernel_ms, sb_effect_half_width(&e->eff), "", out, size);
     else if (e->eff.na < 2 || e->eff.nb < 2)
         snprintf(out, size, "%s (one round)", g);   /* no interval: undetermined, whatever the ratio */
     else
@@ -215,12 +214,7 @@ void lesson_rows_samples(const char *results_dir, const char *algo, sb_rows *row
 
 void lesson_gain_text(double parent_ms, double ms, char *out, size_t size)
 {
-    if (parent_ms > 0 && ms > 0) {
-        double g = parent_ms / ms;
-        snprintf(out, size, "%.*fx", g < 10 ? 2 : g < 100 ? 1 : 0, g);
-    } else {
-        snprintf(out, size, "-");
-    }
+    sb_speedup_text(parent_ms, ms, 0.0, "", out, size);
 }
 
 static void smem_text(int bytes, char *out, size_t size)

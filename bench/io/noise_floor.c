@@ -47,12 +47,19 @@ sb_floor_row *sb_floor_add_row(sb_noise_floor *f, const sb_row *key, const char 
     return r;
 }
 
+sb_floor_kind sb_floor_kind_of_variant(const sb_variant *v)
+{
+    if (!(v->flags & SB_DEVICE))
+        return SB_FLOOR_CPU;
+    return (v->flags & SB_HOST_BOUND) ? SB_FLOOR_GPU_HOST : SB_FLOOR_GPU;
+}
+
 sb_floor_kind sb_floor_kind_of(const sb_row *r)
 {
-    if (view_is_cpu_backend(r->backend))
-        return SB_FLOOR_CPU;
     const sb_variant *v = sb_variant_find(r->algo, r->variant);
-    return v && (v->flags & SB_HOST_BOUND) ? SB_FLOOR_GPU_HOST : SB_FLOOR_GPU;
+    if (v)
+        return sb_floor_kind_of_variant(v);
+    return view_is_cpu_backend(r->backend) ? SB_FLOOR_CPU : SB_FLOOR_GPU;
 }
 
 void sb_floor_class_name(sb_floor_kind kind, int threads, char *out, size_t size)

@@ -75,8 +75,11 @@ sb_status sb_floor_write(const char *path, const sb_noise_floor *f, sb_error *er
  * H200 host its rows' own floors were 15-59 % where the other GPU rows'
  * median was 2.6 %, and set the whole GPU class's). */
 typedef enum sb_floor_kind { SB_FLOOR_CPU, SB_FLOOR_GPU, SB_FLOOR_GPU_HOST } sb_floor_kind;
-/* A row's kind, from its backend and its variant's flags in this build's
- * registry (a variant it does not know: by the backend alone). */
+/* A variant's kind, from its flags. */
+struct sb_variant;
+sb_floor_kind sb_floor_kind_of_variant(const struct sb_variant *v);
+/* A row's kind, from its variant in this build's registry (a variant it
+ * does not know: by the backend alone). */
 sb_floor_kind sb_floor_kind_of(const sb_row *r);
 /* The class of a row: "gpu", "gpu-host" (SB_FLOOR_GPU_HOST), or
  * "cpu@<threads>". */

@@ -209,6 +209,18 @@ int sb_effects_fdr(sb_effect *const *effects, int n, double q, double *expected_
     return kept;
 }
 
+void sb_speedup_text(double slow_ms, double fast_ms, double spread, const char *mark, char *out, size_t size)
+{
+    if (!(slow_ms > 0) || !(fast_ms > 0)) {
+        snprintf(out, size, "-");
+        return;
+    }
+    double g = slow_ms / fast_ms;
+    int n = snprintf(out, size, "%.*fx%s", g < 10 ? 2 : g < 100 ? 1 : 0, g, mark);
+    if (spread > 0 && n > 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, " \xc2\xb1%.*f %%", spread < 0.01 ? 1 : 0, 100.0 * spread);
+}
+
 double sb_effect_half_width(const sb_effect *e)
 {
     return e->ratio > 0 && e->hi > e->lo ? (e->hi - e->lo) / 2.0 / e->ratio : 0.0;

@@ -28,6 +28,8 @@
 #ifndef SEGBENCH_EVIDENCE_H
 #define SEGBENCH_EVIDENCE_H
 
+#include <stddef.h>
+
 typedef enum sb_call {
     SB_CALL_UNDETERMINED,
     SB_CALL_SAME,
@@ -91,6 +93,10 @@ void sb_effect_words(const sb_effect *e, char *out, int size);
  * ratio: 0.02 is "+- 2 %", and the same fraction of a speed-up 1/ratio);
  * 0 where there is no interval. */
 double sb_effect_half_width(const sb_effect *e);
+/* A speed-up slow/fast as a reader sees it: "12.3x", then mark, then
+ * where spread > 0 (sb_effect_half_width's) " \u00b12 %"; "-" when either
+ * time is missing.  The report's cells and the lessons' gains alike. */
+void sb_speedup_text(double slow_ms, double fast_ms, double spread, const char *mark, char *out, size_t size);
 
 /* Student's t: the two-sided quantile for level (0.95 -> 1.96 at large
  * df), and the upper tail P(T > t); df need not be whole. */

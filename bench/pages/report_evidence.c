@@ -29,15 +29,3 @@ int report_ties_best(const sb_row *best, const sb_row *r)
         return e.lo <= 1.0;       /* r / best may be 1: the rounds cannot put r behind */
     return best && r && r->kernel.median == best->kernel.median;
 }
-
-void report_speedup_text(double slow_ms, double fast_ms, double spread, const char *mark, char *out, size_t size)
-{
-    if (!(slow_ms > 0) || !(fast_ms > 0)) {
-        snprintf(out, size, "-");
-        return;
-    }
-    double g = slow_ms / fast_ms;
-    int n = snprintf(out, size, "%.*fx%s", g < 10 ? 2 : g < 100 ? 1 : 0, g, mark);
-    if (spread > 0 && n > 0 && (size_t)n < size)
-        snprintf(out + n, size - (size_t)n, " \xc2\xb1%.*f %%", spread < 0.01 ? 1 : 0, 100.0 * spread);
-}

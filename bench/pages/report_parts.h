@@ -93,9 +93,6 @@ double report_speedup_spread(const sb_row *slow, const sb_row *fast);
  * interval of r/best reaches 1 (each with 2 rounds or more), or, with no
  * rounds, when the medians are equal. */
 int report_ties_best(const sb_row *best, const sb_row *r);
-/* "12.3x" with its mark and, where spread > 0, " +-2 %"; "-" when either
- * time is missing. */
-void report_speedup_text(double slow_ms, double fast_ms, double spread, const char *mark, char *out, size_t size);
 
 /* ---- the first screen ---- */
 void report_summary_header(FILE *fp);

@@ -8,6 +8,7 @@
 #include "io/catalogue.h"
 
 #include "pages/report.h"
+#include "measure/evidence.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,20 +53,11 @@ static void variant_cell(const sb_row *r, int by_frame, char *out, size_t size)
         snprintf(out, size, "%s %s ms%s", r->variant, ms_text(ms, t, sizeof t), marks(r));
 }
 
-/* "12.3x", marked when either row is unstable (sb_ratio_mark) */
-static void ratio_cell(double num, double den, const char *mark, char *out, size_t size)
-{
-    if (num > 0 && den > 0)
-        snprintf(out, size, "%.*fx%s", num / den < 10 ? 2 : num / den < 100 ? 1 : 0, num / den, mark);
-    else
-        snprintf(out, size, "-");
-}
-
 /* A kernel speed-up slow/fast, marked (sb_ratio_mark), with the
  * half-width of its rounds' 95 % interval: "12.3x \u00b12 %" */
 static void kernel_ratio_cell(const sb_row *slow, const sb_row *fast, char *out, size_t size)
 {
-    report_speedup_text(slow ? slow->kernel.median : 0.0, fast ? fast->kernel.median : 0.0,
+    sb_speedup_text(slow ? slow->kernel.median : 0.0, fast ? fast->kernel.median : 0.0,
                         report_speedup_spread(slow, fast), sb_ratio_mark(slow, fast), out, size);
 }
 
@@ -172,8 +164,8 @@ void report_summary_rows(FILE *fp, const sb_rows *rows, const sb_algo *algo, dou
             size_t n = strlen(gpu_fr);
             snprintf(gpu_fr + n, sizeof gpu_fr - n, " + %s", ms_text(gpu_f->setup.median, t, sizeof t));
         }
-        ratio_cell(cpu_f ? cpu_f->frame.median : 0, gpu_f ? gpu_f->frame.median : 0, sb_ratio_mark(cpu_f, gpu_f),
-                   x_f, sizeof x_f);
+        sb_speedup_text(cpu_f ? cpu_f->frame.median : 0, gpu_f ? gpu_f->frame.median : 0, 0.0,
+                        sb_ratio_mark(cpu_f, gpu_f), x_f, sizeof x_f);
         /* which to use: the image already where it is processed (kernel time, every variant the rounds
          * cannot tell from the fastest), and frames streaming from the host */
         const sb_row *in_place = gpu && (!cpu || gpu->kernel.median < cpu->kernel.median) ? gpu : cpu;
