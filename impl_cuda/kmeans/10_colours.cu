@@ -1,0 +1,128 @@
+/* 10_colours.cu - k-means over the image's distinct colours (variant
+ * "cuda-colours").
+ *
+ * A branch of cuda-lastblock.  The idea: a pass visits each distinct colour
+ * once, weighted by its pixels, instead of every pixel: the same integer
+ * sums, so the same result bit for bit.  A run first builds the colours'
+ * exact histogram; the passes are then cuda-lastblock's (one launch a
+ * pass, the update in the block that finishes last) over the list; at the
+ * end every pixel is labelled with the centres of the last pass.  The
+ * histogram, the work of a pass and the final labels live in colours.cu,
+ * which this rung's descendants share; this file holds the pass kernel.
+ *
+ * What it should buy: a pass over D colours instead of n pixels -- the
+ * 1080p synthetic image has 333,428 colours in 2,073,600 pixels, the 4K
+ * one 483,018 in 8,294,400 -- for the price of the histogram (two passes
+ * over the pixels with an atomic each, two over the 4 MB of bits and
+ * counts) and one pass to label the pixels, however many passes follow.
+ * Few pixels, many colours and few passes gain least.
+ *
+ * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * written by make lesson-headers, checked by make test):
+ *   kmeans converge (cuda-lastblock -> cuda-colours): not both in the run
+ *   kmeans fixed10 (cuda-lastblock -> cuda-colours): not both in the run
+ */
+#include "colours.cuh"
+
+/* Has every other block of this grid finished its atomics?  (cuda-
+ * lastblock's pattern: fence, then take a ticket.) */
+static __device__ __forceinline__ bool km_last_block(km_control *control)
+{
+    __shared__ bool last;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0)
+        last = atomicAdd(&control->blocks_done, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (last)
+        __threadfence();
+    return last;
+}
+
+/* One pass over the colours; the block that finishes last keeps the
+ * centres it labelled with (for the pixels' labels) and updates. */
+static __global__ void __launch_bounds__(KM_COLOUR_THREADS)
+    km_colour_pass(km_colour_list list, int k, int first_pass, int converge, unsigned long long *sums,
+                   int32_t *centres, float4 *prepped, float4 *last_prepped, km_control *control)
+{
+    if (__ldcg(&control->done))
+        return;
+    __shared__ float4 centre[SB_KMEANS_MAX_K];
+    __shared__ unsigned long long acc[4 * SB_KMEANS_MAX_K];
+    __shared__ unsigned block_changed;
+    for (int c = threadIdx.x; c < k; c += blockDim.x) {
+        centre[c] = prepped[c];
+        acc[4 * c] = acc[4 * c + 1] = acc[4 * c + 2] = acc[4 * c + 3] = 0;
+    }
+    if (threadIdx.x == 0)
+        block_changed = 0;
+    __syncthreads();
+    unsigned changed = km_colours_assign(list, centre, k, first_pass, acc);
+    km_colours_flush(acc, k, changed, &block_changed, sums, &control->changed);
+    if (km_last_block(control)) {
+        for (int c = threadIdx.x; c < k; c += blockDim.x)
+            last_prepped[c] = centre[c];
+        km_finish_pass(k, converge, sums, centres, prepped, control);
+    }
+}
+
+struct rung_state {
+    km_device dev;          /* first: the shared upload and fetch read it */
+    km_colours colours;
+    unsigned blocks;
+};
+
+static void rung_release(void *state)
+{
+    if (state)
+        km_colours_close(&((rung_state *)state)->colours);
+    km_device_close(state);
+}
+
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
+    if (st)
+        return st;
+    rung_state *s = (rung_state *)*state;
+    km_device *d = &s->dev;
+    if ((st = km_colours_open(&s->colours, d, err)))
+        return st;
+    /* The colours are counted on the device, so the grid is sized for the
+     * most there can be.  Its sums are 64-bit: no cap on a block's pixels
+     * (n = 1 below). */
+    int per_sm = 0;
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_colour_pass, KM_COLOUR_THREADS, 0), err,
+                d->who);
+    s->blocks = km_blocks_for(d->sm_count, 1, s->colours.most, KM_COLOUR_THREADS, (unsigned)per_sm);
+    return SB_OK;
+}
+
+static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
+{
+    km_device *d = &s->dev;
+    km_colour_pass<<<s->blocks, KM_COLOUR_THREADS, 0, d->stream>>>(
+        km_colours_list(&s->colours), d->params.k, first_pass, !d->params.fixed, d->sums, d->centres, d->prepped,
+        s->colours.last_prepped, d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+static sb_status rung_run(void *state, sb_error *err)
+{
+    rung_state *s = (rung_state *)state;
+    km_device *d = &s->dev;
+    sb_status st = km_colours_histogram(&s->colours, d, err);
+    if (!st)
+        st = km_run_passes(d, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
+    if (!st)
+        st = km_colours_label_pixels(&s->colours, d, err);
+    return st;
+}
+
+SB_VARIANT("kmeans", "cuda-colours", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-lastblock over the image's distinct colours: an exact histogram, then passes weighted by count",
+           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)
+SB_RUNG("kmeans", "cuda-colours", "cuda-lastblock",
+        "the passes over the image's distinct colours, each weighted by its pixels (an exact histogram first)")
