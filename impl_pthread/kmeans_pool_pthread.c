@@ -18,12 +18,12 @@
  * impl_pthread/pool.c (the "pthread" variant's shared pool) also spins a
  * while before it sleeps, so back-to-back passes find it awake.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 185 -> 185.6 ms (1.00x (undetermined)), per frame 185 -> 185.6 ms (1.00x)
+ *     kernel 240.8 -> 205.2 ms (1.17x (undetermined)), per frame 240.8 -> 205.2 ms (1.17x)
  *   kmeans fixed10 at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 154.3 -> 176 ms (0.88x (undetermined)), per frame 154.3 -> 176 ms (0.88x)
+ *     kernel 173.4 -> 157 ms (1.10x (undetermined)), per frame 173.4 -> 157 ms (1.10x)
  */
 #include "segbench/bands.h"
 #include "segbench/kmeans.h"

@@ -14,12 +14,12 @@
  * noise), because the host's pass over every pixel, not the copy, is most
  * of a pass: measure before moving bytes.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 410.5 -> 391.4 ms (1.05x (one round)), per frame 383.5 -> 391.7 ms (0.98x)
+ *     kernel 430.8 -> 382.3 ms (1.13x (one round)), per frame 436.5 -> 410 ms (- (outlier))
  *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 365.3 -> 364.4 ms (1.00x (one round)), per frame 365.5 -> 355.2 ms (1.03x)
+ *     kernel 374.1 -> 275.7 ms (1.36x (one round)), per frame 340.9 -> 284.6 ms (1.20x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,12 @@
  * What it should buy: the labels' byte a pixel down and the host's pass
  * over the image, every pass.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 391.4 -> 8.982 ms (43.6x (one round)), per frame 391.7 -> 9.589 ms (40.9x)
+ *     kernel 382.3 -> 8.294 ms (46.1x (one round)), per frame 410 -> 8.851 ms (- (outlier))
  *   kmeans fixed10 at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 364.4 -> 6.702 ms (54.4x (one round)), per frame 355.2 -> 7.309 ms (48.6x)
+ *     kernel 275.7 -> 6.721 ms (41.0x (one round)), per frame 284.6 -> 7.343 ms (38.8x)
  */
 #include "kmeans_device.cuh"
 

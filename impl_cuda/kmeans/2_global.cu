@@ -24,12 +24,12 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 8.982 -> 8.152 ms (1.10x (undetermined)), per frame 9.589 -> 9.54 ms (- (outlier))
+ *     kernel 8.294 -> 6.685 ms (1.24x (undetermined)), per frame 8.851 -> 7.37 ms (1.20x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 6.702 -> 7.134 ms (0.94x (undetermined)), per frame 7.309 -> 7.753 ms (0.94x)
+ *     kernel 6.721 -> 5.853 ms (1.15x (undetermined)), per frame 7.343 -> 6.124 ms (1.20x)
  */
 #include "kmeans_device.cuh"
 

@@ -15,12 +15,12 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 8.152 -> 1.916 ms (4.26x ±21 %), per frame 9.54 -> 2.542 ms (- (outlier))
+ *     kernel 6.685 -> 1.947 ms (3.43x ±14 %), per frame 7.37 -> 2.601 ms (2.83x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 7.134 -> 1.582 ms (4.51x ±8 %), per frame 7.753 -> 2.208 ms (3.51x)
+ *     kernel 5.853 -> 1.588 ms (3.69x ±10 %), per frame 6.124 -> 2.228 ms (2.75x)
  */
 #include "kmeans_device.cuh"
 

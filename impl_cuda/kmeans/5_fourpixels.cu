@@ -13,12 +13,12 @@
  * the centre reads: the kernel is bound by instruction issue once the
  * atomics are aggregated.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.383 -> 1.195 ms (1.16x ±0.4 %), per frame 2.006 -> 1.817 ms (1.10x)
+ *     kernel 1.402 -> 1.214 ms (1.16x ±0.7 %), per frame 2.078 -> 1.864 ms (1.11x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.16 -> 0.9615 ms (1.21x ±0.1 %), per frame 1.784 -> 1.586 ms (1.12x)
+ *     kernel 1.165 -> 0.9679 ms (1.20x ±0.2 %), per frame 1.791 -> 1.603 ms (1.12x)
  */
 #include "kmeans_device.cuh"
 

@@ -11,12 +11,12 @@
  * What it should buy: one load and one store of labels a thread instead
  * of four of each, and no loop with a branch per pixel.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 1.195 -> 1.006 ms (1.19x ±0.4 %), per frame 1.817 -> 1.628 ms (1.12x)
+ *     kernel 1.214 -> 1.019 ms (1.19x ±0.5 %), per frame 1.864 -> 1.683 ms (1.11x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 0.9615 -> 0.8043 ms (1.20x ±0.2 %), per frame 1.586 -> 1.432 ms (1.11x)
+ *     kernel 0.9679 -> 0.809 ms (1.20x ±0.3 %), per frame 1.603 -> 1.467 ms (1.09x)
  */
 #include "kmeans_device.cuh"
 

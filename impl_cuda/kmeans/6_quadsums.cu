@@ -8,12 +8,12 @@
  * What it should buy: a quarter of the aggregation shuffles and shared
  * atomics on the common path.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 1.006 -> 0.8644 ms (1.16x ±0.3 %), per frame 1.628 -> 1.496 ms (1.09x)
+ *     kernel 1.019 -> 0.8847 ms (1.15x ±0.9 %), per frame 1.683 -> 1.512 ms (1.11x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 0.8043 -> 0.6935 ms (1.16x ±0.2 %), per frame 1.432 -> 1.318 ms (1.09x)
+ *     kernel 0.809 -> 0.7004 ms (1.15x ±0.6 %), per frame 1.467 -> 1.342 ms (1.09x)
  */
 #include "kmeans_device.cuh"
 

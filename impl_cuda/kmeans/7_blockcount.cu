@@ -9,12 +9,12 @@
  * What it should buy: little once labels settle (few quads change), but
  * the first passes change nearly every quad.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.8644 -> 0.8908 ms (same (0.97x)), per frame 1.496 -> 1.519 ms (0.98x)
+ *     kernel 0.8847 -> 0.9117 ms (same (0.97x)), per frame 1.512 -> 1.54 ms (0.98x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.6935 -> 0.7118 ms (same (0.97x)), per frame 1.318 -> 1.336 ms (0.99x)
+ *     kernel 0.7004 -> 0.7163 ms (same (0.98x)), per frame 1.342 -> 1.376 ms (0.98x)
  */
 #include "kmeans_device.cuh"
 

@@ -8,12 +8,12 @@
  * microseconds each, against a pass of tens.  What it bought on the H100:
  * a few per cent (segbench lesson kmeans/cuda-lastblock).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
+ * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.8908 -> 0.8556 ms (same (1.04x)), per frame 1.519 -> 1.479 ms (1.03x)
+ *     kernel 0.9117 -> 0.859 ms (same (1.06x)), per frame 1.54 -> 1.501 ms (1.03x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.7118 -> 0.6817 ms (same (1.04x)), per frame 1.336 -> 1.31 ms (1.02x)
+ *     kernel 0.7163 -> 0.6859 ms (same (1.04x)), per frame 1.376 -> 1.343 ms (1.02x)
  */
 #include "kmeans_device.cuh"
 

@@ -9,6 +9,6 @@ set style fill solid 0.8 border -1
 set logscale y
 set ylabel 'speedup (x)'
 set xlabel 'image size (photos: geometric mean)'
-cols = '2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18'
-colours = '#4d4d4d #6baed6 #1f77b4 #08519c #17becf #ff7f0e #e377c2 #8c6d31 #d62728 #637939 #843c39 #3182bd #e6550d #7b4173 #31a354 #e377c2 #9467bd'
-plot for [k=1:17] 'kmeans-fixed10-speedup.dat' using int(word(cols, k)):xtic(1) title columnheader(int(word(cols, k))) lc rgb word(colours, k)
+cols = '2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20'
+colours = '#4d4d4d #6baed6 #1f77b4 #08519c #17becf #ff7f0e #e377c2 #8c6d31 #d62728 #637939 #843c39 #3182bd #e6550d #7b4173 #31a354 #e377c2 #9467bd #8c6d31 #637939'
+plot for [k=1:19] 'kmeans-fixed10-speedup.dat' using int(word(cols, k)):xtic(1) title columnheader(int(word(cols, k))) lc rgb word(colours, k)
