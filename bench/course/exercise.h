@@ -53,6 +53,13 @@ sb_status exercise_write(const sb_variant *rung, const char *root, int solution,
 /* The TODO parts left in a student's file (0 when none or unreadable). */
 int exercise_todo_left(const char *path);
 
+/* The files that hold the solution of `rung`: its own, and the file of
+ * every rung that grows from it, at any depth (a descendant holds the
+ * lesson's code too; a file gone takes every rung it registers).  Paths
+ * from the repository's root, at most max (KIT_MAX_GONE); the count. */
+enum { KIT_MAX_GONE = 256 };
+int exercise_solution_files(const sb_variant *rung, const char **gone, int max);
+
 /* A student's kit in the new folder dir: the repository at root (its
  * sources, documents, results and the dataset's sources; not its tests or
  * builds) without the reference solution -- the rung's file and the file

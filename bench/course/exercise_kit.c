@@ -30,7 +30,6 @@ static const char *const KIT_PARTS[] = { "Makefile", "README.md", ".gitignore", 
                                          "impl_cpu", "impl_pthread", "impl_cuda", "scripts", "docs", "results" };
 static const char *const KIT_DATASETS[] = { "photos", "sets", "synth.c" };
 
-enum { KIT_MAX_GONE = 256 };
 
 static int listed(const char *const *files, int n, const char *file)
 {
@@ -40,15 +39,15 @@ static int listed(const char *const *files, int n, const char *file)
     return 0;
 }
 
-/* The files that hold the solution: the rung's, and every descendant's,
- * to a fixed point (a file gone takes every rung it registers). */
-static int solution_files(const sb_variant *rung, const char **gone)
+int exercise_solution_files(const sb_variant *rung, const char **gone, int max)
 {
     int n = 0;
+    if (max < 1)
+        return 0;
     gone[n++] = rung->file;
     for (int grew = 1; grew;) {
         grew = 0;
-        for (int i = 0; i < sb_variant_count() && n < KIT_MAX_GONE; i++) {
+        for (int i = 0; i < sb_variant_count() && n < max; i++) {
             const sb_variant *v = sb_variant_at(i);
             if (listed(gone, n, v->file) || !v->parent || sb_is_student_variant(v->name))
                 continue;
@@ -116,7 +115,7 @@ static sb_status write_kit(const sb_variant *rung, const char *root, const char 
     for (size_t i = 0; i < sizeof KIT_DATASETS / sizeof KIT_DATASETS[0] && !st; i++)
         if (!(st = sb_path(from, err, "%s/datasets/%s", root, KIT_DATASETS[i])) && access(from, F_OK) == 0)
             st = copy_in(from, to, err);
-    *ngone = st ? 0 : solution_files(rung, gone);
+    *ngone = st ? 0 : exercise_solution_files(rung, gone, KIT_MAX_GONE);
     for (int i = 0; i < *ngone && !st; i++)
         if (!(st = sb_path(to, err, "%s/%s", dir, gone[i])) && unlink(to) != 0 && errno != ENOENT)
             st = sb_fail(err, SB_ERR_IO, "cannot remove %s: %s", to, strerror(errno));

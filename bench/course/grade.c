@@ -83,6 +83,9 @@ typedef struct grade {
     sb_summary s_student, s_parent, s_reference;
     sb_effect vs_parent, vs_reference;       /* ratio: student / other, from rounds (grade_rounds) */
     int ref_beats_parent;
+    int nrounds;                      /* rounds of each side (grade_rounds): student, parent, reference */
+    double rounds[3][GRADE_ROUNDS];
+    int timing_reference;             /* the grader timing the reference for a class: "student" is the reference */
     double bytes, x_limit;            /* the bytes the timed stage must move; the student over the stage's limit */
     const char *limit_floor;          /* which floor is the limit: "memory" or "issue" */
     int todo_left;
@@ -302,10 +305,11 @@ static sb_status time_three(const grade_opts *o, grade *g, const sb_case *cases[
         g->timed = 1;
         sb_summarize(ms[0], o->samples, &g->s_student);
         sb_summarize(ms[1], o->samples, &g->s_parent);
-        double rounds[3][GRADE_ROUNDS];
+        double (*rounds)[GRADE_ROUNDS] = g->rounds;
         int n = 0;
         for (int k = 0; k < nv; k++)
             n = grade_rounds(ms[k], o->samples, rounds[k]);
+        g->nrounds = n;
         double level = 1.0 - o->alpha;
         sb_effect_judge_at(rounds[1], n, rounds[0], n, 0.0, o->min_diff, level, &g->vs_parent);
         if (g->reference) {
@@ -356,8 +360,9 @@ static sb_status grade_speed(const grade_opts *o, grade *g, const sb_algo *algo,
         return sb_fail(err, SB_ERR_USAGE, "no image can time %s", algo->name);
     }
     snprintf(g->image, sizeof g->image, "%s", im->name);
-    printf("  timing %s at %s (%dx%d) and its mirror: %d interleaved runs each of the student's, the parent's%s\n",
-           g->stage, im->name, im->width, im->height, o->samples, g->reference ? " and the reference's" : "");
+    printf("  timing %s at %s (%dx%d) and its mirror: %d interleaved runs each of the %s, the parent's%s\n",
+           g->stage, im->name, im->width, im->height, o->samples,
+           g->timing_reference ? "reference solution's" : "student's", g->reference ? " and the reference's" : "");
     fflush(stdout);
     sb_image loaded[2] = { { 0 } };
     sb_dataset_image twin;
@@ -449,6 +454,17 @@ static void json_record(const grade *g, const grade_opts *o, FILE *fp)
     sb_json_key_num(fp, "speedup_vs_reference", vs_ref ? speedup(&g->vs_reference) : NAN);
     fprintf(fp, ", ");
     sb_json_key_str(fp, "vs_reference", vs_ref ? sb_call_name(g->vs_reference.call) : "");
+    fprintf(fp, ", ");
+    char rounds[2][GRADE_ROUNDS * 24];
+    for (int k = 0; k < 2; k++) {
+        int at = 0;
+        rounds[k][0] = '\0';
+        for (int i = 0; g->timed && i < g->nrounds; i++)
+            at += snprintf(rounds[k] + at, sizeof rounds[k] - (size_t)at, "%s%.9g", i ? " " : "", g->rounds[k][i]);
+    }
+    sb_json_key_str(fp, "rounds_student_ms", rounds[0]);   /* a class's grader holds them to the reference */
+    fprintf(fp, ", ");
+    sb_json_key_str(fp, "rounds_parent_ms", rounds[1]);
     fprintf(fp, ", ");
     sb_json_key_num(fp, "x_limit", g->x_limit > 0 ? g->x_limit : NAN);
     fprintf(fp, ", ");
@@ -584,43 +600,68 @@ static void grade_machine(const grade_opts *o, grade *g, const sb_algo *algo)
 }
 
 /* The verdict from the checks, the sanitizers and the speeds. */
+/* The rules of a verdict, for a grade here and for a class's grader
+ * (grade_against_reference), from what the checks and the timing found. */
+typedef enum grade_kind {
+    GRADE_WRONG, GRADE_NOT_FASTER, GRADE_KIT_PASS, GRADE_KIT_TODO, GRADE_SHORT, GRADE_NOT_DONE, GRADE_PASSED
+} grade_kind;
+static const char *const GRADE_VERDICT[] = { "FAIL (wrong)", "FAIL (correct, not faster than its parent)",
+                                             "PASS (here: faster than its parent)", "FAIL (correct, TODO parts left)",
+                                             "FAIL (correct, short of the lesson's gain)",
+                                             "FAIL (correct, lesson not done)", "PASS" };
+
+static grade_kind grade_decide(int wrong, int has_reference, int todo_left, const sb_effect *vs_parent,
+                               int ref_beats_parent, const sb_effect *vs_reference)
+{
+    int faster = vs_parent->call == SB_CALL_FASTER;
+    if (wrong)
+        return GRADE_WRONG;
+    if (!has_reference)                                     /* a student's kit */
+        return !faster ? GRADE_NOT_FASTER : todo_left ? GRADE_KIT_TODO : GRADE_KIT_PASS;
+    if (ref_beats_parent && !faster)
+        return GRADE_NOT_FASTER;
+    if (ref_beats_parent && vs_reference->call == SB_CALL_SLOWER && speedup(vs_reference) < GRADE_OF_REFERENCE)
+        return GRADE_SHORT;
+    if (!ref_beats_parent && (todo_left || vs_reference->call == SB_CALL_SLOWER))
+        return GRADE_NOT_DONE;
+    return GRADE_PASSED;
+}
+
 static sb_status grade_verdict(grade *g, sb_error *err)
 {
     sb_status verdict = SB_OK;
     const char *todo = g->todo_left ? ": the stub's TODO parts are still there" : "";
-    if (g->wrong[0] || g->sanitizer_failed) {
-        g->verdict = "FAIL (wrong)";
+    grade_kind kind = grade_decide(g->wrong[0] || g->sanitizer_failed, g->reference != NULL, g->todo_left,
+                                   &g->vs_parent, g->ref_beats_parent, &g->vs_reference);
+    g->verdict = GRADE_VERDICT[kind];
+    switch (kind) {
+    case GRADE_WRONG:
         verdict = sb_fail(err, SB_ERR_AGREEMENT, "%s: %s", g->student->who,
                           g->wrong[0] ? g->wrong : "compute-sanitizer found errors");
-    } else if (!g->reference && g->vs_parent.call != SB_CALL_FASTER) {       /* a student's kit */
-        g->verdict = "FAIL (correct, not faster than its parent)";
+        break;
+    case GRADE_NOT_FASTER:
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact but not faster than its parent %s (%.2fx, %s)%s",
-                          g->student->who, g->parent->name, speedup(&g->vs_parent),
-                          sb_call_name(g->vs_parent.call),
-                          g->todo_left ? todo : " (a lesson that loses, a branch, passes the teacher's grade when "
-                                                "exact, done and as fast as the reference)");
-    } else if (!g->reference) {
-        g->verdict = g->todo_left ? "FAIL (correct, TODO parts left)" : "PASS (here: faster than its parent)";
-        if (g->todo_left)
-            verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact and faster than its parent, but %s",
-                              g->student->who, todo + 2);
-    } else if (g->ref_beats_parent && g->vs_parent.call != SB_CALL_FASTER) {
-        g->verdict = "FAIL (correct, not faster than its parent)";
-        verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact but not faster than its parent %s (%.2fx, %s)%s",
-                          g->student->who, g->parent->name, speedup(&g->vs_parent),
-                          sb_call_name(g->vs_parent.call), todo);
-    } else if (g->ref_beats_parent && g->vs_reference.call == SB_CALL_SLOWER &&
-               speedup(&g->vs_reference) < GRADE_OF_REFERENCE) {
-        g->verdict = "FAIL (correct, short of the lesson's gain)";
+                          g->student->who, g->parent->name, speedup(&g->vs_parent), sb_call_name(g->vs_parent.call),
+                          g->reference || g->todo_left ? todo
+                                                       : " (a lesson that loses, a branch, passes the teacher's grade "
+                                                         "when exact, done and as fast as the reference)");
+        break;
+    case GRADE_KIT_TODO:
+        verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact and faster than its parent, but %s", g->student->who,
+                          todo + 2);
+        break;
+    case GRADE_SHORT:
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact and %.2fx its parent, but %.2fx the reference "
                           "solution (at least %.2fx passes)%s", g->student->who, speedup(&g->vs_parent),
                           speedup(&g->vs_reference), GRADE_OF_REFERENCE, todo);
-    } else if (!g->ref_beats_parent && (g->todo_left || g->vs_reference.call == SB_CALL_SLOWER)) {
-        g->verdict = "FAIL (correct, lesson not done)";
+        break;
+    case GRADE_NOT_DONE:
         verdict = sb_fail(err, SB_ERR_SLOWER, "%s is exact, but %s", g->student->who,
                           g->todo_left ? "the stub's TODO parts are still there" : "slower than the reference");
-    } else {
-        g->verdict = "PASS";
+        break;
+    case GRADE_KIT_PASS:
+    case GRADE_PASSED:
+        break;
     }
     g->exit_code = sb_exit_code(verdict);
     return verdict;
@@ -723,6 +764,93 @@ static sb_status grade_run_with(grade *g, const grade_opts *o, const char *spec,
     sb_dataset_free(&gds);
     sb_dataset_free(&ds);
     return st;
+}
+
+/* ---- a class: the reference timed by the grader, each kit's grade held to it ------------------- */
+
+sb_status grade_time_reference(const grade_opts *o, const sb_variant *rung, grade_reference *ref, sb_error *err)
+{
+    memset(ref, 0, sizeof *ref);
+    char why[400];
+    const sb_variant *parent = exercise_parent(rung, why, sizeof why);
+    if (!parent)
+        return sb_fail(err, SB_ERR_USAGE, "%s", why);
+    grade *g = calloc(1, sizeof *g);
+    if (!g)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    g->student = rung;                  /* timed as a kit's grade times a student: against the parent alone */
+    g->parent = parent;
+    g->timing_reference = 1;
+    const sb_algo *algo = sb_algo_find(rung->algo);
+    sb_dataset ds;
+    sb_status st = sb_image_choice_load(&o->images, o->set, &ds, err);
+    if (st) {
+        free(g);
+        return st;
+    }
+    void *stream = NULL;
+    char gpu_why[300];
+    if ((rung->flags | parent->flags) & SB_DEVICE && sb_device_usable(gpu_why, sizeof gpu_why))
+        st = sb_device_stream_create(&stream, err);
+    if (!st)
+        st = grade_speed(o, g, algo, &ds, stream, err);
+    sb_device_stream_destroy(stream);
+    if (!st && g->wrong[0])
+        st = sb_fail(err, SB_ERR_AGREEMENT, "the reference solution itself: %s", g->wrong);
+    if (!st) {
+        snprintf(ref->stage, sizeof ref->stage, "%s", g->stage);
+        snprintf(ref->image, sizeof ref->image, "%s", g->image);
+        ref->n = g->nrounds;
+        memcpy(ref->reference, g->rounds[0], sizeof ref->reference);
+        memcpy(ref->parent, g->rounds[1], sizeof ref->parent);
+        ref->beats_parent = g->vs_parent.call == SB_CALL_FASTER;
+        ref->speedup = speedup(&g->vs_parent);
+    }
+    sb_dataset_free(&ds);
+    free(g);
+    return st;
+}
+
+/* Rounds as a record writes them ("1.25 1.31 ..."): how many read. */
+static int read_rounds(const char *text, double out[GRADE_ROUNDS])
+{
+    int n = 0;
+    char *end;
+    for (const char *p = text; n < GRADE_ROUNDS; p = end) {
+        double v = strtod(p, &end);
+        if (end == p || !(v > 0) || !isfinite(v))
+            break;
+        out[n++] = v;
+    }
+    return n;
+}
+
+const char *grade_against_reference(const grade_opts *o, const grade_kit_record *rec, const grade_reference *ref,
+                                    sb_effect *vs_parent, sb_effect *vs_reference, int *code)
+{
+    double student[GRADE_ROUNDS], parent[GRADE_ROUNDS];
+    int ns = read_rounds(rec->rounds_student, student), np = read_rounds(rec->rounds_parent, parent);
+    memset(vs_parent, 0, sizeof *vs_parent);
+    memset(vs_reference, 0, sizeof *vs_reference);
+    if (ns != np || ns < 2 || ref->n < 2) {
+        *code = GRADE_EXIT_USAGE;
+        return NULL;                    /* no rounds to hold to the reference */
+    }
+    double level = 1.0 - o->alpha;
+    sb_effect_judge_at(parent, np, student, ns, 0.0, o->min_diff, level, vs_parent);
+    /* The student and the reference were timed in two processes, each
+     * against the same parent: what compares them is each one's time over
+     * the parent's in its own rounds. */
+    double s_over_p[GRADE_ROUNDS], r_over_p[GRADE_ROUNDS];
+    for (int i = 0; i < ns; i++)
+        s_over_p[i] = student[i] / parent[i];
+    for (int i = 0; i < ref->n; i++)
+        r_over_p[i] = ref->reference[i] / ref->parent[i];
+    sb_effect_judge_at(r_over_p, ref->n, s_over_p, ns, 0.0, o->min_diff, level, vs_reference);
+    grade_kind kind = grade_decide(!strncmp(rec->verdict, "FAIL (wrong", 11), 1, rec->todo_left, vs_parent,
+                                   ref->beats_parent, vs_reference);
+    *code = kind == GRADE_PASSED ? GRADE_EXIT_PASS : kind == GRADE_WRONG ? GRADE_EXIT_WRONG : GRADE_EXIT_SLOWER;
+    return GRADE_VERDICT[kind];
 }
 
 sb_status sb_grade_run(const grade_opts *o, const char *spec, sb_error *err)

@@ -5,6 +5,8 @@
 #define SEGBENCH_GRADE_H
 
 #include "cases/select.h"
+#include "measure/evidence.h"
+#include "variants/algo.h"
 
 #include "segbench/error.h"
 
@@ -38,6 +40,33 @@ sb_status sb_grade_run(const grade_opts *o, const char *spec, sb_error *err);
  * Returns the rounds (n >= 9: 3 to GRADE_ROUNDS). */
 enum { GRADE_ROUNDS = 5 };
 int grade_rounds(const double *ms, int n, double out[GRADE_ROUNDS]);
+
+/* A class is graded from kits: no student's build holds the reference
+ * solution, so none can call it.  The grader times the reference itself,
+ * once, against its parent (the same images, seed and runs as a student's
+ * grade), and holds each student's kit grade to it through the parent
+ * they share (grade_against_reference). */
+typedef struct grade_reference {
+    char stage[32], image[128];
+    int n;                                   /* rounds of each */
+    double reference[GRADE_ROUNDS], parent[GRADE_ROUNDS];   /* round medians, ms */
+    int beats_parent;                        /* faster than its parent, from the rounds */
+    double speedup;                          /* over its parent */
+} grade_reference;
+sb_status grade_time_reference(const grade_opts *o, const sb_variant *rung, grade_reference *ref, sb_error *err);
+
+/* What a class's grader takes from a student's kit grade record. */
+typedef struct grade_kit_record {
+    char verdict[96];
+    int todo_left;
+    char rounds_student[GRADE_ROUNDS * 24], rounds_parent[GRADE_ROUNDS * 24];   /* "ms ms ...", as written */
+} grade_kit_record;
+
+/* The class's verdict for that record (grade.c's rules, the reference's
+ * speed from `ref`), *code its exit status; NULL when the record holds no
+ * rounds to judge by.  vs_parent and vs_reference get the effects. */
+const char *grade_against_reference(const grade_opts *o, const grade_kit_record *rec, const grade_reference *ref,
+                                    sb_effect *vs_parent, sb_effect *vs_reference, int *code);
 
 
 #endif

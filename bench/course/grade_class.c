@@ -250,21 +250,107 @@ static const char *const SHARED[] = { "Makefile", "include", "common", "bench", 
 static const char *const BUILD_COPIED[] = { "bench", "common", "impl_cpu", "impl_pthread", "impl_cuda", "datasets",
                                             "gen", "deps.ok", "tools.ok", "code_ids" };
 
-static sb_status make_tree(const char *root, const char *tree, const char *algo, const char *base,
-                           const char *source, size_t source_len, sb_error *err)
+/* The solution's files (exercise_solution_files): is `rel` one of them
+ * (1), a folder above one (2), or neither (0)? */
+static int solution_at(const char *rel, const char *const *gone, int ngone)
 {
-    char path[SB_PATH_MAX], target[SB_PATH_MAX];
+    size_t n = strlen(rel);
+    int above = 0;
+    for (int i = 0; i < ngone; i++) {
+        if (!strcmp(gone[i], rel))
+            return 1;
+        if (!strncmp(gone[i], rel, n) && gone[i][n] == '/')
+            above = 2;
+    }
+    return above;
+}
+
+/* tree/rel made to show root/rel without the solution: a link to it where
+ * no file of the solution lies beneath, else a folder of links to its
+ * entries, the solution's files left out (a kit's tree, made in links). */
+static sb_status link_without(const char *root, const char *tree, const char *rel, const char *const *gone,
+                              int ngone, sb_error *err)
+{
+    char from[SB_PATH_MAX], to[SB_PATH_MAX];
+    sb_status st = sb_path(from, err, "%s/%s", root, rel);
+    if (!st)
+        st = sb_path(to, err, "%s/%s", tree, rel);
+    int at = st ? 1 : solution_at(rel, gone, ngone);
+    if (st || at == 1 || access(from, F_OK) != 0)
+        return st;
+    if (at == 0)
+        return symlink(from, to) == 0 ? SB_OK : sb_fail(err, SB_ERR_IO, "cannot link %s: %s", to, strerror(errno));
+    if ((st = sb_mkdirs(to, err)))
+        return st;
+    DIR *d = opendir(from);
+    if (!d)
+        return sb_fail(err, SB_ERR_IO, "cannot read %s: %s", from, strerror(errno));
+    struct dirent *e;
+    char sub[SB_PATH_MAX];
+    while (!st && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !(st = sb_path(sub, err, "%s/%s", rel, e->d_name)))
+            st = link_without(root, tree, sub, gone, ngone, err);
+    closedir(d);
+    return st;
+}
+
+/* Does `path` (under a build folder) hold what make built from one of the
+ * solution's files: <the file without its extension>.o or .d? */
+static int solution_object(const char *path, const char *const *gone, int ngone)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot || (strcmp(dot, ".o") && strcmp(dot, ".d")))
+        return 0;
+    size_t stem = (size_t)(dot - path);
+    for (int i = 0; i < ngone; i++) {
+        const char *ext = strrchr(gone[i], '.');
+        size_t n = ext ? (size_t)(ext - gone[i]) : strlen(gone[i]);
+        if (stem >= n && !strncmp(path + stem - n, gone[i], n) && (stem == n || path[stem - n - 1] == '/'))
+            return 1;
+    }
+    return 0;
+}
+
+/* The objects of the solution's files, out of a build folder copied from
+ * the teacher's (every architecture's folder alike). */
+static sb_status drop_solution_objects(const char *dir, const char *const *gone, int ngone, sb_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return SB_OK;
+    struct dirent *e;
+    char path[SB_PATH_MAX];
+    sb_status st = SB_OK;
+    while (!st && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || (st = sb_path(path, err, "%s/%s", dir, e->d_name)))
+            continue;
+        struct stat sb;
+        if (lstat(path, &sb) != 0)
+            continue;
+        if (S_ISDIR(sb.st_mode))
+            st = drop_solution_objects(path, gone, ngone, err);
+        else if (solution_object(path, gone, ngone) && unlink(path) != 0)
+            st = sb_fail(err, SB_ERR_IO, "cannot remove %s: %s", path, strerror(errno));
+    }
+    closedir(d);
+    return st;
+}
+
+/* A student's tree: the teacher's tree in links, without the reference
+ * solution's files (a kit: nothing the student builds can call the
+ * solution), their file in exercises/ALGO/, and a copy of the teacher's
+ * build without the solution's objects (so that make compiles one file). */
+static sb_status make_tree(const char *root, const char *tree, const char *algo, const char *base,
+                           const char *const *gone, int ngone, const char *source, size_t source_len, sb_error *err)
+{
+    char path[SB_PATH_MAX];
     sb_status st = sb_remove_tree(tree, err);   /* a tree this grader made */
     if (!st)
         st = sb_path(path, err, "%s/exercises/%s", tree, algo);
     if (!st)
         st = sb_mkdirs(path, err);
-    for (size_t i = 0; i < sizeof SHARED / sizeof SHARED[0] && !st; i++) {
-        if ((st = sb_path(target, err, "%s/%s", root, SHARED[i])) || (st = sb_path(path, err, "%s/%s", tree, SHARED[i])))
-            break;
-        if (access(target, F_OK) == 0 && symlink(target, path) != 0)
-            st = sb_fail(err, SB_ERR_IO, "cannot link %s: %s", path, strerror(errno));
-    }
+    for (size_t i = 0; i < sizeof SHARED / sizeof SHARED[0] && !st; i++)
+        st = link_without(root, tree, SHARED[i], gone, ngone, err);
     if (!st && !(st = sb_path(path, err, "%s/exercises/%s/%s", tree, algo, base))) {
         FILE *fp = fopen(path, "wb");
         if (!fp || fwrite(source, 1, source_len, fp) != source_len)
@@ -286,6 +372,8 @@ static sb_status make_tree(const char *root, const char *tree, const char *algo,
         if (argc > 3 && sb_spawn(argv, NULL, NULL) != 0)
             st = sb_fail(err, SB_ERR_IO, "cannot copy %s/build into %s", root, path);
     }
+    if (!st)
+        st = drop_solution_objects(path, gone, ngone, err);
     return st;
 }
 
@@ -550,30 +638,59 @@ static void make_args(const char *tree, make_argv *m)
  * SB_ERR_FORMAT, saying what is wrong, when there is no record or its
  * verdict is not the one the exit code gives (an _exit(0) at the start
  * is no pass). */
-static sb_status verdict_row(const grade_opts *o, const char *csv, const char *student, const char *variant,
-                             const char *json, int code, sb_error *err)
+/* A student's row from their kit grade's record: a wrong output as the
+ * record says; a timed one held to the reference the grader timed
+ * (grade_against_reference), so a record cannot grade itself against
+ * the reference.  *code becomes the class's exit for the row, and
+ * `said` the line printed. */
+static sb_status verdict_row(const grade_opts *o, const grade_reference *ref, const char *csv, const char *student,
+                             const char *variant, const char *json, int *code, char *said, size_t said_size,
+                             sb_error *err)
 {
     char *text = sb_read_text(json);
     if (!text)
         return sb_fail(err, SB_ERR_FORMAT, "wrote no record");
-    char verdict[96], checks[32], vs_parent[32], vs_reference[32], x_limit[32], machine[96], commit[64];
-    sb_json_get(text, "verdict", verdict, sizeof verdict);
+    grade_kit_record rec;
+    char checks[32], vs_parent[32], x_limit[32], machine[96], commit[64], todo[16];
+    sb_json_get(text, "verdict", rec.verdict, sizeof rec.verdict);
     sb_json_get(text, "checks", checks, sizeof checks);
     sb_json_get(text, "speedup_vs_parent", vs_parent, sizeof vs_parent);
-    sb_json_get(text, "speedup_vs_reference", vs_reference, sizeof vs_reference);
     sb_json_get(text, "x_limit", x_limit, sizeof x_limit);
     sb_json_get(text, "machine", machine, sizeof machine);
     sb_json_get(text, "commit", commit, sizeof commit);
+    sb_json_get(text, "todo_left", todo, sizeof todo);
+    sb_json_get(text, "rounds_student_ms", rec.rounds_student, sizeof rec.rounds_student);
+    sb_json_get(text, "rounds_parent_ms", rec.rounds_parent, sizeof rec.rounds_parent);
     free(text);
-    int agrees = code == GRADE_EXIT_PASS    ? !strcmp(verdict, "PASS")
-                 : code == GRADE_EXIT_WRONG ? !strncmp(verdict, "FAIL (wrong", 11)
-                                            : !strncmp(verdict, "FAIL", 4) && strncmp(verdict, "FAIL (wrong", 11);
+    rec.todo_left = atoi(todo);
+    int wrong = !strncmp(rec.verdict, "FAIL (wrong", 11);
+    int agrees = *code == GRADE_EXIT_PASS    ? !strncmp(rec.verdict, "PASS", 4)
+                 : *code == GRADE_EXIT_WRONG ? wrong
+                                             : !strncmp(rec.verdict, "FAIL", 4) && !wrong;
     if (!agrees)
-        return sb_fail(err, SB_ERR_FORMAT, "its record says '%.60s'", verdict);
+        return sb_fail(err, SB_ERR_FORMAT, "its record says '%.60s'", rec.verdict);
+    const char *verdict = rec.verdict;
+    double speedup_parent = strtod(vs_parent, NULL), speedup_reference = 0;
+    if (!wrong) {
+        sb_effect e_parent, e_reference;
+        int held = *code;
+        const char *v = grade_against_reference(o, &rec, ref, &e_parent, &e_reference, &held);
+        if (!v)
+            return sb_fail(err, SB_ERR_FORMAT, "its record holds no rounds to time it by");
+        verdict = v;
+        *code = held;
+        speedup_parent = e_parent.ratio > 0 ? 1.0 / e_parent.ratio : 0;
+        speedup_reference = e_reference.ratio > 0 ? 1.0 / e_reference.ratio : 0;
+        snprintf(said, said_size, "%s: %.2fx its parent (%s), %.2fx the reference (%s; the reference timed here)",
+                 verdict, speedup_parent, sb_call_name(e_parent.call), speedup_reference,
+                 sb_call_name(e_reference.call));
+    } else {
+        snprintf(said, said_size, "%s", verdict);
+    }
     char date[40];
     utc_now(date, sizeof date);
-    grade_class_row row = { date, student, variant, verdict, code, o->seed, atoi(checks), strtod(vs_parent, NULL),
-                            strtod(vs_reference, NULL), strtod(x_limit, NULL), machine, commit };
+    grade_class_row row = { date, student, variant, verdict, *code, o->seed, atoi(checks), speedup_parent,
+                            speedup_reference, strtod(x_limit, NULL), machine, commit };
     return grade_class_append(csv, &row, err);
 }
 
@@ -596,6 +713,15 @@ typedef struct grade_place {
     grade_sandbox sandbox;
     const char *hide[2];
     int nhide;
+    const char *gone[KIT_MAX_GONE];         /* the reference solution's files, from the root */
+    int ngone;
+    char (*blank_path)[PATH_MAX];           /* those in the teacher's tree: empty in the sandbox */
+    const char *blank[KIT_MAX_GONE];
+    int nblank;
+    char cover_path[2][PATH_MAX];           /* the teacher's build and .git: empty in the sandbox */
+    const char *cover[2];
+    int ncover;
+    grade_reference reference;              /* the reference's speed, timed here once */
     char submissions[PATH_MAX];
     const char *show[GRADE_IMAGES_MAX + 1]; /* the teacher's tree and images (absolute) */
     char images[GRADE_IMAGES_MAX + 1][PATH_MAX];
@@ -609,9 +735,37 @@ static int within(const char *inner, const char *outer)
     return !strncmp(inner, outer, n) && (inner[n] == '\0' || inner[n] == '/');
 }
 
-static sb_status grade_place_open(const grade_opts *o, const grade_class_opts *c, grade_place *p, sb_error *err)
+/* The reference solution out of the students' sight: its files left out
+ * of their trees and empty in the sandbox, the teacher's build (whose
+ * objects and programs hold it) and git history empty folders there. */
+static sb_status place_hide_solution(const sb_variant *rung, const char *root, grade_place *p, sb_error *err)
+{
+    p->ngone = exercise_solution_files(rung, p->gone, KIT_MAX_GONE);
+    if (!(p->blank_path = calloc((size_t)p->ngone, sizeof *p->blank_path)))
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    sb_status st = SB_OK;
+    for (int i = 0; i < p->ngone && !st; i++)
+        if (!(st = sb_path(p->blank_path[p->nblank], err, "%s/%s", root, p->gone[i])) &&
+            access(p->blank_path[p->nblank], F_OK) == 0)
+            p->blank[p->nblank] = p->blank_path[p->nblank], p->nblank++;
+    const char *dirs[2] = { "build", ".git" };
+    struct stat sb;
+    for (int i = 0; i < 2 && !st; i++)
+        if (!(st = sb_path(p->cover_path[p->ncover], err, "%s/%s", root, dirs[i])) &&
+            stat(p->cover_path[p->ncover], &sb) == 0 && S_ISDIR(sb.st_mode))
+            p->cover[p->ncover] = p->cover_path[p->ncover], p->ncover++;
+    return st;
+}
+
+static void grade_place_close(grade_place *p) { free(p->blank_path); }
+
+static sb_status grade_place_open(const grade_opts *o, const grade_class_opts *c, const sb_variant *rung,
+                                  grade_place *p, sb_error *err)
 {
     memset(p, 0, sizeof *p);
+    sb_status hidden = place_hide_solution(rung, c->root, p, err);
+    if (hidden)
+        return hidden;
     if (o->images.nfiles > GRADE_IMAGES_MAX)
         return sb_fail(err, SB_ERR_USAGE, "a class is graded on at most %d --image files (%d given)",
                        GRADE_IMAGES_MAX, o->images.nfiles);
@@ -639,7 +793,7 @@ static int run_contained(const grade_place *p, const grade_class_opts *c, const 
                          const char *log, sb_error *err)
 {
     sandbox_argv *w = malloc(sizeof *w);
-    sandbox_view view = { tree, p->hide, p->nhide, p->show, p->nshow };
+    sandbox_view view = { tree, p->hide, p->nhide, p->show, p->nshow, p->cover, p->ncover, p->blank, p->nblank };
     if (!w || grade_sandbox_wrap(&p->sandbox, &view, cmd, w, err) != SB_OK) {
         if (!w)
             sb_fail(err, SB_ERR_NOMEM, "out of memory");
@@ -678,7 +832,7 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
         printf("  %s: %s\n", sub->shown, read_err.msg);
         return class_row(o, csv, sub->name, variant, "FAIL (unreadable file)", *code, err);
     }
-    st = make_tree(c->root, tree, algo, base, source, len, err);
+    st = make_tree(c->root, tree, algo, base, place->gone, place->ngone, source, len, err);
     free(source);
     if (st)
         return st;
@@ -710,8 +864,10 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
     if (st)
         return st;
     if (*code == GRADE_EXIT_PASS || *code == GRADE_EXIT_WRONG || *code == GRADE_EXIT_SLOWER) {
-        if (verdict_row(o, csv, sub->name, variant, json, *code, err) == SB_OK) {
-            printf("  %s: %s\n", sub->shown, words);   /* its grade line */
+        char said[400];
+        if (verdict_row(o, &place->reference, csv, sub->name, variant, json, code, said, sizeof said, err) ==
+            SB_OK) {
+            printf("  %s: %s\n", sub->shown, *code == GRADE_EXIT_WRONG ? words : said);   /* its grade line */
             return SB_OK;
         }
         if (err->status != SB_ERR_FORMAT)
@@ -792,10 +948,20 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
     if ((st = find_submissions(c->submissions, base, &subs, &n, err)))
         return st;
     grade_place place;
-    if ((st = grade_place_open(o, c, &place, err))) {
+    if ((st = grade_place_open(o, c, rung, &place, err))) {
+        grade_place_close(&place);
         free(subs);
         return st;
     }
+    printf("the reference solution %s, timed here once against its parent (students' trees do not hold it):\n",
+           rung->who);
+    if ((st = grade_time_reference(o, rung, &place.reference, err))) {
+        grade_place_close(&place);
+        free(subs);
+        return st;
+    }
+    printf("  %.2fx its parent at %s, stage %s (%d rounds)\n", place.reference.speedup, place.reference.image,
+           place.reference.stage, place.reference.n);
     if (c->no_sandbox)
         printf("  note: --no-sandbox: each student's code runs as you, with your files, this class's other "
                "hand-ins and the network in its reach\n");
@@ -818,6 +984,7 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
         res->slower += code == GRADE_EXIT_SLOWER;
         res->failed += code != GRADE_EXIT_PASS && code != GRADE_EXIT_WRONG && code != GRADE_EXIT_SLOWER;
     }
+    grade_place_close(&place);
     free(subs);
     return st;
 }

@@ -68,6 +68,10 @@ sb_status grade_sandbox_wrap(const grade_sandbox *s, const sandbox_view *view, c
             ok = ok && add(out, "--tmpfs") && add(out, view->hide[i]);
         for (int i = 0; i < view->nshow; i++)      /* the teacher's images, wherever they are */
             ok = ok && add(out, "--ro-bind") && add(out, view->show[i]) && add(out, view->show[i]);
+        for (int i = 0; i < view->ncover; i++)     /* within them: the teacher's build, its history */
+            ok = ok && add(out, "--tmpfs") && add(out, view->cover[i]);
+        for (int i = 0; i < view->nblank; i++)     /* the solution's files: empty */
+            ok = ok && add(out, "--ro-bind") && add(out, "/dev/null") && add(out, view->blank[i]);
         ok = ok && add(out, "--bind") && add(out, view->own) && add(out, view->own) && add(out, "--chdir") &&
              add(out, view->own) && add(out, "--");
     }

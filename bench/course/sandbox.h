@@ -3,9 +3,10 @@
  * Flatpak uses; unprivileged, through Linux namespaces).
  *
  * Inside, a student's make and segbench grade see:
- *   - the whole system read-only: the teacher's tree (its sources, its
- *     reference solutions, its build) can be read and compiled against,
- *     never written;
+ *   - the whole system read-only: the teacher's tree can be read and
+ *     compiled against, never written -- but not the files of the
+ *     exercise's reference solution (empty there), the teacher's build or
+ *     its git history (empty folders);
  *   - their own tree (WORK/NNN) as the one writable place, and an empty
  *     /tmp of their own;
  *   - none of the class: the work folder (every student's tree) and the
@@ -25,7 +26,7 @@
 
 #include <stddef.h>
 
-enum { SANDBOX_ARGS = 160, SANDBOX_DEVICES = 16, SANDBOX_PATH = 4096 };
+enum { SANDBOX_ARGS = 1024, SANDBOX_DEVICES = 16, SANDBOX_PATH = 4096 };
 
 typedef struct grade_sandbox {
     char bwrap[SANDBOX_PATH];          /* the program; "" when grading runs without a sandbox */
@@ -47,13 +48,20 @@ sb_status grade_sandbox_find(grade_sandbox *s, sb_error *err);
 /* What the sandbox shows apart from the read-only system: `own` the one
  * writable folder (and the folder cmd starts in), each of hide[] empty,
  * each of show[] (the teacher's tree and images, which may lie under
- * /tmp or a hidden folder) read-only where it is.  Absolute paths. */
+ * /tmp or a hidden folder) read-only where it is, then within what is
+ * shown each folder of cover[] empty and each file of blank[] empty (the
+ * teacher's build and history, the reference solution's files).
+ * Absolute paths. */
 typedef struct sandbox_view {
     const char *own;
     const char *const *hide;
     int nhide;
     const char *const *show;
     int nshow;
+    const char *const *cover;
+    int ncover;
+    const char *const *blank;
+    int nblank;
 } sandbox_view;
 
 /* cmd (NULL-terminated) run inside s, seeing what view says.  Without a

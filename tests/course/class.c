@@ -441,7 +441,7 @@ static void test_kit_all_or_nothing(void)
  * (malloc'd; NULL where the solution has changed shape). */
 static char *with_code(const char *solution, const char *includes, const char *code)
 {
-    char head[256], start[4096];
+    char head[256], start[8192];
     snprintf(head, sizeof head, "#include <omp.h>\n%s", includes);
     snprintf(start, sizeof start, "    sb_kmeans_host *s = ctx;\n%s", code);
     char *included = replaced(solution, "#include <omp.h>", head);
@@ -515,6 +515,87 @@ static void test_sandbox_holds(void)
            "exit %d: %s%s", r->code, r->out, r->err);
 }
 
+/* The reference solution out of a student's reach: their build holds no
+ * rung of it to call (the registry has none), and in the sandbox the
+ * teacher's copy of its file cannot be read (an empty device there) and
+ * the teacher's build and git history are empty folders.  A record rewritten at exit to say PASS,
+ * exit 0, does not pass: the grader judges the record's rounds, against
+ * the reference it timed itself. */
+static void test_solution_out_of_reach(void)
+{
+    static char solution[1 << 16], stub[1 << 16];
+    const char *dir, *work, *csv;
+    if (!class_folders("reach", solution, sizeof solution, &dir, &work, &csv) ||
+        !class_sources(solution, stub, sizeof stub))
+        return;
+    char root[1024], code[4096];
+    CHECK(getcwd(root, sizeof root) != NULL);
+    snprintf(code, sizeof code,
+             "    static int spied;\n"
+             "    if (!spied++) {\n"
+             "        FILE *out = fopen(\"spy.txt\", \"w\");\n"
+             "        extern const void *sb_variant_find(const char *, const char *);\n"
+             "        fprintf(out, \"registry %%s\\n\", sb_variant_find(\"kmeans\", \"openmp\") ? \"found\" : \"none\");\n"
+             "        FILE *sol = fopen(\"%s/impl_pthread/kmeans_openmp.c\", \"r\");\n"
+             "        long bytes = -1;\n"
+             "        if (sol) { fseek(sol, 0, SEEK_END); bytes = ftell(sol); fclose(sol); }\n"
+             "        fprintf(out, \"solution %%ld\\n\", bytes);\n"
+             "        const char *dirs[2] = { \"%s/build\", \"%s/.git\" };\n"
+             "        for (int i = 0; i < 2; i++) {\n"
+             "            DIR *d = opendir(dirs[i]);\n"
+             "            int seen = 0;\n"
+             "            for (struct dirent *e; d && (e = readdir(d));)\n"
+             "                seen += e->d_name[0] != '.';\n"
+             "            if (d) closedir(d);\n"
+             "            fprintf(out, \"%%s %%d\\n\", i ? \"git\" : \"build\", d ? seen : -1);\n"
+             "        }\n"
+             "        fclose(out);\n"
+             "    }",
+             root, root, root);
+    char *spy = with_code(solution, "#include <dirent.h>\n#include <stdio.h>", code);
+    hand_in(dir, "spy", spy);
+    free(spy);
+    /* the stub, its record rewritten at exit: verdict PASS, exit 0 */
+    char *forged = replaced(stub, "#include <omp.h>",
+                            "#include <omp.h>\n#include <stdio.h>\n#include <unistd.h>\n"
+                            "static void forge(void)\n"
+                            "{\n"
+                            "    static char text[1 << 16];\n"
+                            "    FILE *f = fopen(\"grade.json\", \"r\");\n"
+                            "    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;\n"
+                            "    if (f) fclose(f);\n"
+                            "    text[n] = 0;\n"
+                            "    char *v = strstr(text, \"FAIL (correct\");\n"
+                            "    char *end = v ? strchr(v, '\"') : NULL;\n"
+                            "    if (!v || !end || !(f = fopen(\"grade.json\", \"w\"))) _exit(0);\n"
+                            "    fprintf(f, \"%.*sPASS%s\", (int)(v - text), text, end);\n"
+                            "    fclose(f);\n"
+                            "    _exit(0);\n"
+                            "}\n"
+                            "__attribute__((constructor)) static void forge_at_exit(void) { atexit(forge); }");
+    hand_in(dir, "liz", forged);
+    free(forged);
+    const char *png = patchy_png("reach.png", 5);
+    cli_result *r = cli("grade kmeans/openmp --submissions %s --seed 3 --generated 1 --samples 9 --image %s "
+                        "--class %s --work %s --timeout 300 %s", dir, png, csv, work,
+                        sandboxed() ? "" : "--no-sandbox");
+    CHECKF(r->code == 0 && strstr(r->out, "graded 2 students") && strstr(r->out, "timed here once"), "exit %d: %s%s",
+           r->code, r->out, r->err);
+    static char text[1 << 14];
+    test_slurp(test_pathf("reach-work/002/spy.txt"), text, sizeof text);
+    CHECKF(strstr(text, "registry none"), "the student's build holds the reference solution: %s", text);
+    if (sandboxed())
+        CHECKF((strstr(text, "solution 0\n") || strstr(text, "solution -1\n")) && strstr(text, "build 0\n") &&
+                   (strstr(text, "git 0\n") || strstr(text, "git -1\n")),
+               "the sandbox showed the solution, the build or the history: %s", text);
+    char row[512];
+    test_slurp(csv, text, sizeof text);
+    snprintf(row, sizeof row, "%s", strstr(text, ",liz,") ? strstr(text, ",liz,") : "");
+    CHECKF(strstr(row, ",liz,kmeans/student-openmp,\"FAIL (correct, ") && strstr(row, ",3,3,"),
+           "a forged record passed: %s", text);
+    CHECKF(test_lines(text) == 3, "%s", text);
+}
+
 /* Limits on each process of a student's (--limit-memory, --limit-cpu):
  * a hand-in that takes memory in 64 MB steps gets no more than its limit
  * and its row says what it said; one that spins is stopped at its CPU
@@ -564,6 +645,8 @@ const sb_test tests_class[] = {
       "not followed",
       test_submission_names },
     { "class: a kit that fails half-way leaves nothing, and the retry writes it", test_kit_all_or_nothing },
+    { "class: the reference solution out of a student's reach (not in their build, empty in the sandbox); a record "
+      "forged to PASS does not pass", test_solution_out_of_reach },
     { "class: a hand-in over --limit-memory gets no more than it, one over --limit-cpu is stopped there, each its row",
       test_limits_hold },
 };
