@@ -50,12 +50,11 @@ static __global__ void __launch_bounds__(KM_COLOUR_THREADS)
     if (__ldcg(&control->done))
         return;
     __shared__ float4 centre[SB_KMEANS_MAX_K];
-    __shared__ unsigned long long acc[4 * SB_KMEANS_MAX_K];
+    extern __shared__ unsigned long long acc[];     /* a slice of 4k a warp */
     __shared__ unsigned block_changed;
-    for (int c = threadIdx.x; c < k; c += blockDim.x) {
+    for (int c = threadIdx.x; c < k; c += blockDim.x)
         centre[c] = prepped[c];
-        acc[4 * c] = acc[4 * c + 1] = acc[4 * c + 2] = acc[4 * c + 3] = 0;
-    }
+    km_colours_zero(acc, k);
     if (threadIdx.x == 0)
         block_changed = 0;
     __syncthreads();
@@ -72,6 +71,7 @@ struct rung_state {
     km_device dev;          /* first: the shared upload and fetch read it */
     km_colours colours;
     unsigned blocks;
+    size_t smem;            /* the warps' slices of the sums */
 };
 
 static void rung_release(void *state)
@@ -95,8 +95,11 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
      * most there can be.  Its sums are 64-bit: no cap on a block's pixels
      * (n = 1 below). */
     int per_sm = 0;
-    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_colour_pass, KM_COLOUR_THREADS, 0), err,
+    s->smem = km_colours_smem(d->params.k, KM_COLOUR_THREADS);
+    SB_CUDA_TRY(cudaFuncSetAttribute(km_colour_pass, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem), err,
                 d->who);
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_colour_pass, KM_COLOUR_THREADS, s->smem),
+                err, d->who);
     s->blocks = km_blocks_for(d->sm_count, 1, s->colours.most, KM_COLOUR_THREADS, (unsigned)per_sm);
     return SB_OK;
 }
@@ -104,7 +107,7 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
 static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
 {
     km_device *d = &s->dev;
-    km_colour_pass<<<s->blocks, KM_COLOUR_THREADS, 0, d->stream>>>(
+    km_colour_pass<<<s->blocks, KM_COLOUR_THREADS, s->smem, d->stream>>>(
         km_colours_list(&s->colours), d->params.k, first_pass, !d->params.fixed, d->sums, d->centres, d->prepped,
         s->colours.last_prepped, d->control);
     SB_CUDA_LAUNCHED(err, d->who);

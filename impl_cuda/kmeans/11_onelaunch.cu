@@ -42,7 +42,7 @@ static __global__ void __launch_bounds__(KM_COLOUR_THREADS)
     cg::grid_group grid = cg::this_grid();
     __shared__ float4 centre[SB_KMEANS_MAX_K];
     __shared__ int32_t level[SB_KMEANS_MAX_K][3];   /* the centres as integers (kmeans.h) */
-    __shared__ unsigned long long acc[4 * SB_KMEANS_MAX_K];
+    extern __shared__ unsigned long long acc[];     /* a slice of 4k a warp */
     __shared__ unsigned block_changed;
     for (int c = threadIdx.x; c < k; c += blockDim.x) {
         for (int ch = 0; ch < 3; ch++)
@@ -52,8 +52,7 @@ static __global__ void __launch_bounds__(KM_COLOUR_THREADS)
     int pass = 0;
     while (pass < max_iter) {
         int now = pass % 3, next = (pass + 1) % 3;
-        for (int i = threadIdx.x; i < 4 * k; i += blockDim.x)
-            acc[i] = 0;
+        km_colours_zero(acc, k);
         if (threadIdx.x == 0)
             block_changed = 0;
         __syncthreads();
@@ -98,6 +97,7 @@ struct rung_state {
     km_colours colours;
     onelaunch_sums *rot;
     int blocks;             /* resident blocks of the cooperative kernel */
+    size_t smem;            /* the warps' slices of the sums */
 };
 
 static void rung_release(void *state)
@@ -127,8 +127,11 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     if (!coop)
         return sb_fail(err, SB_ERR_UNAVAILABLE, "%s: the device cannot launch cooperative kernels", d->who);
     /* every block resident for grid.sync(); no more than the colours can need */
-    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_all_passes, KM_COLOUR_THREADS, 0), err,
+    s->smem = km_colours_smem(d->params.k, KM_COLOUR_THREADS);
+    SB_CUDA_TRY(cudaFuncSetAttribute(km_all_passes, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s->smem), err,
                 d->who);
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_all_passes, KM_COLOUR_THREADS, s->smem),
+                err, d->who);
     s->blocks = (int)km_blocks_for(d->sm_count, 1, s->colours.most, KM_COLOUR_THREADS, (unsigned)per_sm);
     if (per_sm < 1 || s->blocks < 1)
         return sb_fail(err, SB_ERR_DEVICE, "%s: the pass kernel cannot be resident", d->who);
@@ -149,7 +152,7 @@ static sb_status rung_run(void *state, sb_error *err)
     void *args[] = { &list, &k, &max_iter, &converge, &d->initial, &s->rot, &d->centres, &d->prepped,
                      &s->colours.last_prepped, &d->control };
     SB_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)km_all_passes, dim3(s->blocks), dim3(KM_COLOUR_THREADS),
-                                            args, 0, d->stream),
+                                            args, s->smem, d->stream),
                 err, d->who);
     return km_colours_label_pixels(&s->colours, d, err);
 }

@@ -67,11 +67,22 @@ static inline km_colour_list km_colours_list(const km_colours *c)
 
 /* ---- the work of one pass, for the rungs' pass kernels ---- */
 
-/* Add each lane's colour, w pixels of it, into the block's 64-bit sums:
- * one shared atomic per distinct label in the warp.  w * channel can pass
- * 2^32 (w < 2^28), so each product is summed as two 32-bit halves of w --
- * (w mod 2^16) * c and (w / 2^16) * c -- whose warp sums cannot overflow. */
-__device__ __forceinline__ void km_warp_add_weighted(unsigned long long *acc, bool valid, unsigned label,
+/* A block's sums live in shared memory as one slice of 4k 64-bit sums a
+ * warp: only the warp's leader lanes add to its slice, one label at a
+ * time, so plain adds do (64-bit atomics on shared memory are a
+ * compare-and-swap loop, and the warps of a block that work on nearby
+ * colours would contend on the same few labels).  The slices are summed
+ * when the block flushes.  Dynamic shared memory: km_colours_smem bytes. */
+static inline size_t km_colours_smem(int k, int threads)
+{
+    return (size_t)(threads / 32) * 4 * (size_t)k * sizeof(unsigned long long);
+}
+
+/* Add each lane's colour, w pixels of it, into its warp's slice of the
+ * sums.  w * channel can pass 2^32 (w < 2^28), so each product is summed
+ * as two 32-bit halves of w -- (w mod 2^16) * c and (w / 2^16) * c --
+ * whose warp sums cannot overflow. */
+__device__ __forceinline__ void km_warp_add_weighted(unsigned long long *slice, bool valid, unsigned label,
                                                      unsigned key, unsigned w)
 {
     unsigned pending = __ballot_sync(KM_FULL_MASK, valid);
@@ -90,14 +101,22 @@ __device__ __forceinline__ void km_warp_add_weighted(unsigned long long *acc, bo
         if ((threadIdx.x & 31) == (unsigned)leader)
 #pragma unroll
             for (int i = 0; i < 4; i++)
-                atomicAdd(&acc[4 * lab + i], sum[i]);
+                slice[4 * lab + i] += sum[i];
         pending &= ~group;
+        __syncwarp();
     }
 }
 
+/* Every warp's slice zeroed (before a pass; the caller syncs). */
+__device__ __forceinline__ void km_colours_zero(unsigned long long *acc, int k)
+{
+    for (int i = threadIdx.x; i < (int)(blockDim.x / 32) * 4 * k; i += blockDim.x)
+        acc[i] = 0;
+}
+
 /* This block's share of a pass: each of its colours labelled with the
- * nearest of `centre`, its weighted colour added into `acc` (shared, 4 a
- * centre, zeroed by the caller).  A block takes one run of the list, whole
+ * nearest of `centre`, its weighted colour added into its warp's slice of
+ * `acc` (zeroed by the caller).  A block takes one run of the list, whole
  * warps at a time: colours in RGB order lie near one another, so a run
  * falls to few centres and the block has few sums to flush (dealt out over
  * the grid instead, every block would flush all 4k).  Returns the pixels
@@ -120,13 +139,14 @@ __device__ __forceinline__ unsigned km_colours_assign(const km_colour_list &list
                 changed += w;
             list.label[i] = (uint8_t)lab;
         }
-        km_warp_add_weighted(acc, live, lab, key, w);
+        km_warp_add_weighted(acc + (threadIdx.x >> 5) * 4 * k, live, lab, key, w);
     }
     return changed;
 }
 
-/* The block's sums and changed pixels out to global memory (`changed`:
- * each thread's; `block_changed`: a shared word the caller zeroed). */
+/* The block's sums (its warps' slices added) and changed pixels out to
+ * global memory (`changed`: each thread's; `block_changed`: a shared word
+ * the caller zeroed). */
 __device__ __forceinline__ void km_colours_flush(const unsigned long long *acc, int k, unsigned changed,
                                                  unsigned *block_changed, unsigned long long *sums,
                                                  unsigned *total_changed)
@@ -135,9 +155,13 @@ __device__ __forceinline__ void km_colours_flush(const unsigned long long *acc, 
     if ((threadIdx.x & 31) == 0 && changed)
         atomicAdd(block_changed, changed);
     __syncthreads();
-    for (int i = threadIdx.x; i < 4 * k; i += blockDim.x)
-        if (acc[i])
-            atomicAdd(&sums[i], acc[i]);
+    for (int i = threadIdx.x; i < 4 * k; i += blockDim.x) {
+        unsigned long long total = 0;
+        for (int warp = 0; warp < (int)(blockDim.x / 32); warp++)
+            total += acc[warp * 4 * k + i];
+        if (total)
+            atomicAdd(&sums[i], total);
+    }
     if (threadIdx.x == 0 && *block_changed)
         atomicAdd(total_changed, *block_changed);
 }
