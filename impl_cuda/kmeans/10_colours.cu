@@ -17,12 +17,12 @@
  * counts) and one pass to label the pixels, however many passes follow.
  * Few pixels, many colours and few passes gain least.
  *
- * Measured (the run of record: h200, run 20261129T075520Z-ca25, commit f5ea019;
+ * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
  * written by make lesson-headers, checked by make test):
  *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-colours):
- *     kernel 0.859 -> 0.5572 ms (1.54x ±2 %), per frame 1.501 -> 1.213 ms (1.24x)
+ *     kernel 0.8501 -> 0.5164 ms (1.65x ±2 %), per frame 1.474 -> 1.151 ms (1.28x)
  *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-colours):
- *     kernel 0.6859 -> 0.4808 ms (1.43x ±0.2 %), per frame 1.343 -> 1.117 ms (1.20x)
+ *     kernel 0.6884 -> 0.4512 ms (1.53x ±2 %), per frame 1.441 -> 1.224 ms (1.18x)
  */
 #include "colours.cuh"
 
