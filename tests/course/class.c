@@ -631,12 +631,15 @@ static void test_limits_hold(void)
            "%s", text);
 }
 
+/* grades a folder: alone, since its passes rest on timing -- the reference
+ * is timed in the grader's process, the students in theirs, so a load
+ * that came and went between them (another test's) moved ada to a fail */
 const sb_test tests_class[] = {
     { "class: a hostile hand-in in the sandbox cannot write outside its tree or stop the class; without bubblewrap, "
       "refused unless --no-sandbox", test_sandbox_holds },
     { "class: grade --submissions grades a folder in one command: pass, slow, off-by-one, race, kept output, "
       "no build, crash",
-      test_grade_submissions, SB_TEST_LONG },
+      test_grade_submissions, SB_TEST_LONG | SB_TEST_ALONE },
     { "class: a student's kit holds the stub and no solution, builds, and grades against the parent",
       test_kit },
     { "class: --work -- a teacher's folder refused and left as it was, one in use refused, an older one taken",
