@@ -71,6 +71,13 @@
  * against itself on the 2-core cloud machine once measured 0.894x its own
  * speed, not significantly, and failed. */
 #define GRADE_OF_REFERENCE 0.90
+/* The floor of a comparison between two processes' rounds (a class's
+ * student against the reference the grader timed): on the 2-core box the
+ * same solution read 1.79x its parent in one process and 2.05x in the
+ * next, each interval tight, and processes of one serial row differ by up
+ * to 1.5x there (docs/measuring.md).  Within it a student is not called
+ * slower than the reference. */
+#define GRADE_PROCESS_FLOOR 0.25
 
 typedef struct grade {
     const sb_variant *student, *reference, *parent;
@@ -846,7 +853,7 @@ const char *grade_against_reference(const grade_opts *o, const grade_kit_record 
         s_over_p[i] = student[i] / parent[i];
     for (int i = 0; i < ref->n; i++)
         r_over_p[i] = ref->reference[i] / ref->parent[i];
-    sb_effect_judge_at(r_over_p, ref->n, s_over_p, ns, 0.0, o->min_diff, level, vs_reference);
+    sb_effect_judge_at(r_over_p, ref->n, s_over_p, ns, GRADE_PROCESS_FLOOR, o->min_diff, level, vs_reference);
     grade_kind kind = grade_decide(!strncmp(rec->verdict, "FAIL (wrong", 11), 1, rec->todo_left, vs_parent,
                                    ref->beats_parent, vs_reference);
     *code = kind == GRADE_PASSED ? GRADE_EXIT_PASS : kind == GRADE_WRONG ? GRADE_EXIT_WRONG : GRADE_EXIT_SLOWER;

@@ -721,7 +721,9 @@ typedef struct grade_place {
     char cover_path[2][PATH_MAX];           /* the teacher's build and .git: empty in the sandbox */
     const char *cover[2];
     int ncover;
-    grade_reference reference;              /* the reference's speed, timed here once */
+    const sb_variant *rung;                 /* the exercise's rung: the reference solution */
+    int reference_timed;                    /* `reference` holds its speed (timed before the first grade) */
+    grade_reference reference;
     char submissions[PATH_MAX];
     const char *show[GRADE_IMAGES_MAX + 1]; /* the teacher's tree and images (absolute) */
     char images[GRADE_IMAGES_MAX + 1][PATH_MAX];
@@ -763,6 +765,7 @@ static sb_status grade_place_open(const grade_opts *o, const grade_class_opts *c
                                   grade_place *p, sb_error *err)
 {
     memset(p, 0, sizeof *p);
+    p->rung = rung;
     sb_status hidden = place_hide_solution(rung, c->root, p, err);
     if (hidden)
         return hidden;
@@ -805,7 +808,24 @@ static int run_contained(const grade_place *p, const grade_class_opts *c, const 
     return rc;
 }
 
-static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, const grade_place *place,
+/* The reference's speed, timed once, before the first student's grade
+ * (no student reaches one: no time spent on it). */
+static sb_status place_time_reference(const grade_opts *o, grade_place *p, sb_error *err)
+{
+    if (p->reference_timed)
+        return SB_OK;
+    printf("  (the reference solution %s, timed here once against its parent: students' trees do not hold it)\n",
+           p->rung->who);
+    sb_status st = grade_time_reference(o, p->rung, &p->reference, err);
+    if (st)
+        return st;
+    p->reference_timed = 1;
+    printf("  (the reference: %.2fx its parent at %s, stage %s, %d rounds)\n", p->reference.speedup,
+           p->reference.image, p->reference.stage, p->reference.n);
+    return SB_OK;
+}
+
+static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, grade_place *place,
                                const char *variant, const char *algo, const char *base, const char *csv,
                                const submission *sub, int index, int *code, sb_error *err)
 {
@@ -849,6 +869,8 @@ static sb_status grade_student(const grade_opts *o, const grade_class_opts *c, c
                built == SB_SPAWN_TIMED_OUT ? ": out of time" : "", words[0] ? ": " : "", words, log);
         return class_row(o, csv, sub->name, variant, "FAIL (does not build)", *code, err);
     }
+    if ((st = place_time_reference(o, place, err)))
+        return st;
     grade_argv *a = malloc(sizeof *a);
     if (!a)
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
@@ -953,15 +975,6 @@ sb_status grade_class_run(const grade_opts *o, const grade_class_opts *c, const 
         free(subs);
         return st;
     }
-    printf("the reference solution %s, timed here once against its parent (students' trees do not hold it):\n",
-           rung->who);
-    if ((st = grade_time_reference(o, rung, &place.reference, err))) {
-        grade_place_close(&place);
-        free(subs);
-        return st;
-    }
-    printf("  %.2fx its parent at %s, stage %s (%d rounds)\n", place.reference.speedup, place.reference.image,
-           place.reference.stage, place.reference.n);
     if (c->no_sandbox)
         printf("  note: --no-sandbox: each student's code runs as you, with your files, this class's other "
                "hand-ins and the network in its reach\n");
