@@ -92,8 +92,8 @@ static sb_status kit_readme(const sb_variant *rung, const char *dir, const char 
             ngone > 1 ? " and of the rungs that grow from it" : "");
     for (int i = 0; i < ngone; i++)
         fprintf(fp, "%s`%s`", i ? ", " : " (", gone[i]);
-    fprintf(fp, "). Your teacher's grade also times it, with a seed and images of their own, and asks for at "
-            "least 0.9x its speed.\n\nHand in `%s`, and nothing else.\n", stub);
+    fprintf(fp, "). Your teacher's grade also times the reference solution, with a seed and images of their own: "
+            "where it beats the parent, yours must too.\n\nHand in `%s`, and nothing else.\n", stub);
     fclose(fp);
     st = text ? sb_atomic_write_text(path, text, err) : sb_fail(err, SB_ERR_NOMEM, "out of memory");
     free(text);
