@@ -708,6 +708,17 @@ static void grade_clean(const grade *g, const char *tmp, char **gen, int ngen)
     rmdir(tmp);
 }
 
+/* The stream a grade's GPU rungs run on: one where the student or the
+ * parent runs on a usable GPU, else none (*stream NULL). */
+static sb_status grade_stream(const grade *g, void **stream, sb_error *err)
+{
+    char why[300];
+    *stream = NULL;
+    if (!((g->student->flags | g->parent->flags) & SB_DEVICE) || !sb_device_usable(why, sizeof why))
+        return SB_OK;
+    return sb_device_stream_create(stream, err);
+}
+
 static sb_status grade_run_with(grade *g, const grade_opts *o, const char *spec, sb_error *err)
 {
     memset(g, 0, sizeof *g);
@@ -732,10 +743,8 @@ static sb_status grade_run_with(grade *g, const grade_opts *o, const char *spec,
     }
     st = grade_generate(o, tmp, gen, &ngen, &gds, err);
     void *stream = NULL;
-    char gpu_why[300];
-    int device = (g->student->flags | g->parent->flags) & SB_DEVICE;
-    if (!st && device && sb_device_usable(gpu_why, sizeof gpu_why))
-        st = sb_device_stream_create(&stream, err);
+    if (!st)
+        st = grade_stream(g, &stream, err);
 
     if (g->reference)
         printf("grading %s against its parent %s and the reference %s (seed %llu)\n", g->student->who,
@@ -789,9 +798,7 @@ sb_status grade_time_reference(const grade_opts *o, const sb_variant *rung, grad
         return st;
     }
     void *stream = NULL;
-    char gpu_why[300];
-    if ((rung->flags | parent->flags) & SB_DEVICE && sb_device_usable(gpu_why, sizeof gpu_why))
-        st = sb_device_stream_create(&stream, err);
+    st = grade_stream(g, &stream, err);
     if (!st)
         st = grade_speed(o, g, algo, &ds, stream, err);
     sb_device_stream_destroy(stream);
