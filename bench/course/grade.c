@@ -21,7 +21,8 @@
  *
  * The verdict: wrong output or a sanitizer finding fails (exit 1); exact
  * but not faster than the parent, or below 0.9x the reference solution's
- * speed (the lesson not learnt), exits 3; else 0.
+ * speed (the lesson not learnt), or a TODO part of the stub left, exits 3;
+ * else 0.
  * For a lesson that loses (a branch whose reference solution is not
  * faster than the parent either) speed cannot tell a stub from a solution:
  * it passes when exact, no slower than the reference, and no TODO part of
@@ -612,7 +613,8 @@ static const char *const GRADE_VERDICT[] = { "FAIL (wrong)", "FAIL (correct, not
 
 /* doubt_passes: an undetermined call against the parent counts as faster
  * (a class, whose reference was timed in another process: only the
- * student's own rounds showing no gain fail them). */
+ * student's own rounds showing no gain fail them).  TODO parts of the stub
+ * left always fail. */
 static grade_kind grade_decide(int wrong, int has_reference, int todo_left, const sb_effect *vs_parent,
                                int ref_beats_parent, const sb_effect *vs_reference, int doubt_passes)
 {
@@ -623,6 +625,10 @@ static grade_kind grade_decide(int wrong, int has_reference, int todo_left, cons
         return !faster ? GRADE_NOT_FASTER : todo_left ? GRADE_KIT_TODO : GRADE_KIT_PASS;
     if (ref_beats_parent && !faster)
         return GRADE_NOT_FASTER;
+    /* A stub's TODO parts left fail whatever the timing said: where doubt
+     * passes (a class) the stub itself can read undetermined and pass. */
+    if (ref_beats_parent && todo_left)
+        return GRADE_KIT_TODO;
     if (ref_beats_parent && vs_reference->call == SB_CALL_SLOWER && speedup(vs_reference) < GRADE_OF_REFERENCE)
         return GRADE_SHORT;
     if (!ref_beats_parent && (todo_left || vs_reference->call == SB_CALL_SLOWER))

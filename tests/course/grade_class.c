@@ -2,6 +2,7 @@
 #include "test.h"
 
 #include "base/csv.h"
+#include "course/grade.h"
 #include "course/grade_class.h"
 #include "pages/report.h"
 
@@ -113,7 +114,42 @@ static void test_leaderboard_page(void)
            "%s", md);
 }
 
+/* A class's grader judges a kit's record against the reference it timed
+ * itself; an undetermined call against the parent passes there (the two
+ * were timed in two processes).  Before, that let the unchanged stub pass:
+ * in CI its rounds read 0.91x its parent, undetermined, and its TODO parts
+ * were never looked at once the reference beat the parent. */
+static void test_todo_parts_fail_a_class(void)
+{
+    grade_opts o = { .min_diff = 0.03, .alpha = 0.05 };
+    grade_reference ref = { .n = 5, .reference = { 1, 1, 1, 1, 1 }, .parent = { 2, 2, 2, 2, 2 },
+                            .beats_parent = 1, .speedup = 2 };
+    grade_kit_record stub = { .verdict = "FAIL (correct, not faster than its parent)", .todo_left = 3,
+                              .rounds_student = "2.2 1.8 2.3 1.9 2.0", .rounds_parent = "2.0 2.1 1.9 2.2 1.8" };
+    sb_effect vs_parent, vs_reference;
+    int code = -1;
+    const char *verdict = grade_against_reference(&o, &stub, &ref, &vs_parent, &vs_reference, &code);
+    CHECKF(vs_parent.call == SB_CALL_UNDETERMINED, "the stub's rounds: %s", sb_call_name(vs_parent.call));
+    CHECKF(verdict && !strncmp(verdict, "FAIL (correct, ", 15) && code == GRADE_EXIT_SLOWER, "the stub: %s, exit %d",
+           verdict ? verdict : "(none)", code);
+    /* the same rounds with no TODO part left pass: only the student's own
+     * rounds showing no gain fail them */
+    grade_kit_record done = stub;
+    done.todo_left = 0;
+    verdict = grade_against_reference(&o, &done, &ref, &vs_parent, &vs_reference, &code);
+    CHECKF(verdict && !strcmp(verdict, "PASS") && code == GRADE_EXIT_PASS, "done: %s, exit %d",
+           verdict ? verdict : "(none)", code);
+    /* clearly slower than the parent fails, TODO parts or none */
+    grade_kit_record slow = done;
+    snprintf(slow.rounds_student, sizeof slow.rounds_student, "3.0 3.1 2.9 3.2 3.0");
+    verdict = grade_against_reference(&o, &slow, &ref, &vs_parent, &vs_reference, &code);
+    CHECKF(verdict && strstr(verdict, "not faster") && code == GRADE_EXIT_SLOWER, "slow: %s, exit %d",
+           verdict ? verdict : "(none)", code);
+}
+
 const sb_test tests_grade_class[] = {
+    { "course: a class fails a kit whose TODO parts are left, though its rounds cannot tell it from its parent",
+      test_todo_parts_fail_a_class },
     { "course: a class's leaderboard page: one exercise and seed, each student's last grade, passes first",
       test_leaderboard_page },
     { "course: the class leaderboard quotes every field through base/csv (names with , \" CR LF come back whole)",
