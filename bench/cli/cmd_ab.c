@@ -15,7 +15,7 @@
 enum {
     /* ab's and noise's own */
     OPT_BASELINE_BUILD, OPT_ROUNDS, OPT_WORK, OPT_FLOOR, OPT_OUT, OPT_MIN_DIFF, OPT_FDR, OPT_FAIL_ON_SLOWER,
-    OPT_EXPORT_CSV, OPT_EXPORT_JSON, OPT_QUIET, OPT_RESUME,
+    OPT_EXPORT_CSV, OPT_EXPORT_JSON, OPT_QUIET, OPT_RESUME, OPT_SPELL_ROUNDS, OPT_KEEP_SPELLS,
     /* given to every bench as they are */
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_BUDGET,
     OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_FLUSH, OPT_PIN, OPT_HOST_LIMIT, OPT_NO_SIZE_CAPS, OPT_MAX_MEMORY,
@@ -41,6 +41,12 @@ enum { FIRST_BENCH_OPTION = OPT_SET };
     [OPT_NO_SIZE_CAPS] = { "no-size-caps", NULL, NULL, "also time images above an algorithm's bench size" },   \
     [OPT_MAX_MEMORY] = { "max-memory", "SIZE", "3/4 of the RAM", "skip an image whose estimated need is larger" }
 
+#define SPELL_OPTION                                                                                           \
+    [OPT_SPELL_ROUNDS] = { "spell-rounds", "N", "--rounds",                                                   \
+                           "more rounds a side at most, while a CPU row has fewer than --rounds outside "     \
+                           "a busy host's spells (its cache probe slow; 0: none)" },                        \
+    [OPT_KEEP_SPELLS] = { "keep-spells", NULL, NULL, "every round is evidence, a CPU row's in a spell too" }
+
 static const sb_option AB_OPTIONS[OPT_COUNT] = {
     [OPT_BASELINE_BUILD] = { "baseline-build", "DIR", NULL,
                              "the build to compare with: a checkout holding build/segbench, or a segbench binary" },
@@ -54,6 +60,7 @@ static const sb_option AB_OPTIONS[OPT_COUNT] = {
     [OPT_EXPORT_JSON] = { "export-json", "FILE", NULL, "the same as JSON" },
     [OPT_QUIET] = { "quiet", NULL, NULL, "no progress line" },
     [OPT_RESUME] = { "resume", NULL, NULL, "keep --work's finished rounds (begun with these options) and run the rest" },
+    SPELL_OPTION,
     BENCH_OPTIONS,
 };
 
@@ -63,6 +70,7 @@ static const sb_option NOISE_OPTIONS[OPT_COUNT] = {
     [OPT_OUT] = { "out", "FILE", "results/<machine>/noise.csv", "where the floors go" },
     [OPT_QUIET] = { "quiet", NULL, NULL, "no progress line" },
     [OPT_RESUME] = { "resume", NULL, NULL, "keep --work's finished rounds (begun with these options) and run the rest" },
+    SPELL_OPTION,
     BENCH_OPTIONS,
 };
 
@@ -120,6 +128,8 @@ static sb_status ab_parse(const sb_command *cmd, int argc, char **argv, ab_opts 
         case OPT_EXPORT_JSON: o->export_json = v; break;
         case OPT_QUIET: o->quiet = 1; break;
         case OPT_RESUME: o->resume = 1; break;
+        case OPT_KEEP_SPELLS: o->keep_spells = 1; break;
+        case OPT_SPELL_ROUNDS: st = sb_parse_int(v, 0, SB_AB_ROUNDS_MAX, "--spell-rounds", &o->spell_rounds, err); break;
         case SB_OPT_ARG: return sb_fail(err, SB_ERR_USAGE, "%s takes no arguments, only options ('%s')", cmd->name, v);
         default: return sb_optparse_unexpected(&p);
         }
@@ -131,6 +141,7 @@ static void ab_defaults(ab_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->rounds = SB_AB_ROUNDS;
+    o->spell_rounds = -1;
     o->fdr = SB_EVIDENCE_FDR;
 }
 

@@ -6,6 +6,7 @@
 #include "base/grow.h"
 #include "compare/compare.h"
 #include "compare/compare_table.h"
+#include "compare/spells.h"
 #include "io/env_json.h"
 #include "io/noise_floor.h"
 #include "io/rows.h"
@@ -218,13 +219,14 @@ static void progress(const ab_opts *o, int done, int total, double started, cons
     fflush(stderr);
 }
 
-/* Every round, A B then B A: neither side always runs second. */
-static sb_status run_rounds(const ab_opts *o, const char *exe[2], sb_error *err)
+/* Rounds first..last-1, each A B then B A: neither side always runs
+ * second.  Rounds from o->rounds on are run again for spells. */
+static sb_status run_rounds(const ab_opts *o, const char *exe[2], int first, int last, sb_error *err)
 {
     sb_status st = SB_OK;
     double started = sb_clock_ms();
-    int total = 2 * o->rounds;
-    for (int r = 0; r < o->rounds && !st; r++)
+    int total = 2 * (last - first);
+    for (int r = first; r < last && !st; r++)
         for (int j = 0; j < 2 && !st; j++) {
             int side = (r & 1) ? 1 - j : j;
             char dir[SB_PATH_MAX], what[160];
@@ -232,13 +234,14 @@ static sb_status run_rounds(const ab_opts *o, const char *exe[2], sb_error *err)
                 break;
             if (o->resume && round_done(o->work, r, side))
                 continue;                       /* measured before this --resume */
-            snprintf(what, sizeof what, "round %d of %d, %s", r + 1, o->rounds,
-                     o->noise ? (side ? "B (the same build)" : "A") : (side ? "B (this build)" : "A (the baseline)"));
-            progress(o, 2 * r + j, total, started, what);
+            const char *who = o->noise ? (side ? "B (the same build)" : "A") : (side ? "B (this build)" : "A (the baseline)");
+            if (r < o->rounds)
+                snprintf(what, sizeof what, "round %d of %d, %s", r + 1, o->rounds, who);
+            else
+                snprintf(what, sizeof what, "round %d (host rounds in a spell, run again), %s", r + 1, who);
+            progress(o, 2 * (r - first) + j, total, started, what);
             st = bench_once(o, exe[side], dir, err);
         }
-    if (!o->quiet)
-        fprintf(stderr, "\r\033[K%d benches in %.0f s\n", total, (sb_clock_ms() - started) / 1e3);
     return st;
 }
 
@@ -247,7 +250,9 @@ static sb_status run_rounds(const ab_opts *o, const char *exe[2], sb_error *err)
 typedef struct ab_row {
     sb_row key;                   /* algo, stage, variant, threads, image, backend */
     double *ms[2];                /* each round's median, a side */
+    double *probe[2];             /* host rows: each round's cache probe, ms (0: none) */
     int n[2];
+    int spelled[2];               /* host rounds left out: run in a spell (spell_gate) */
     int failed[2];                /* a round of that side broke its contract */
     char metric[240];
     char work[2][64];             /* each side's work in its first round (io/rows.h) */
@@ -256,7 +261,10 @@ typedef struct ab_row {
 
 typedef struct ab_rows {
     ab_row *row;
-    int count, cap, rounds;
+    int count, cap, rounds;       /* rounds: the most a side may have */
+    double probe_best;            /* the fastest cache probe of any round, ms (0: none) */
+    int spelled, probed;          /* host rounds left out for a spell; host rounds probed */
+    int again;                    /* rounds a side run again for spells */
 } ab_rows;
 
 static ab_row *find_or_add(ab_rows *t, const sb_row *r)
@@ -271,12 +279,17 @@ static ab_row *find_or_add(ab_rows *t, const sb_row *r)
     ab_row *a = &t->row[t->count];
     memset(a, 0, sizeof *a);
     a->key = *r;
-    a->key.kernel_ms = a->key.e2e_ms = a->key.frame_ms = a->key.setup_ms = a->key.round_ms = a->key.round_work = NULL;
-    a->ms[0] = calloc((size_t)t->rounds, sizeof(double));
-    a->ms[1] = calloc((size_t)t->rounds, sizeof(double));
-    if (!a->ms[0] || !a->ms[1]) {
-        free(a->ms[0]);
-        free(a->ms[1]);
+    a->key.kernel_ms = a->key.e2e_ms = a->key.frame_ms = a->key.setup_ms = a->key.round_ms = a->key.round_work =
+        a->key.round_probe = NULL;
+    for (int side = 0; side < 2; side++) {
+        a->ms[side] = calloc((size_t)t->rounds, sizeof(double));
+        a->probe[side] = calloc((size_t)t->rounds, sizeof(double));
+    }
+    if (!a->ms[0] || !a->ms[1] || !a->probe[0] || !a->probe[1]) {
+        for (int side = 0; side < 2; side++) {
+            free(a->ms[side]);
+            free(a->probe[side]);
+        }
         return NULL;
     }
     t->count++;
@@ -285,10 +298,11 @@ static ab_row *find_or_add(ab_rows *t, const sb_row *r)
 
 static void rows_free(ab_rows *t)
 {
-    for (int i = 0; i < t->count; i++) {
-        free(t->row[i].ms[0]);
-        free(t->row[i].ms[1]);
-    }
+    for (int i = 0; i < t->count; i++)
+        for (int side = 0; side < 2; side++) {
+            free(t->row[i].ms[side]);
+            free(t->row[i].probe[side]);
+        }
     free(t->row);
     memset(t, 0, sizeof *t);
 }
@@ -304,22 +318,39 @@ static void note_work(ab_row *a, int side, const char *work)
     a->work_varies[side] |= sb_work_text_varies(work);
 }
 
-/* Every algorithm's rows of every round's result set. */
-static sb_status gather(const ab_opts *o, ab_rows *t, sb_error *err)
+/* A host row's cache probe in its one round (the slowest of its parts':
+ * a slow row's runs each have theirs); 0: not probed. */
+static double round_probe(const sb_row *row)
 {
-    t->rounds = o->rounds;
+    double most = 0.0;
+    for (int i = 0; row->round_probe && i < row->nprobe; i++)
+        most = fmax(most, row->round_probe[i]);
+    return most;
+}
+
+/* Every algorithm's rows of the result sets of rounds 0..rounds-1, each
+ * side's rounds up to `most`. */
+static sb_status gather(const ab_opts *o, int rounds, int most, ab_rows *t, sb_error *err)
+{
+    t->rounds = most;
     sb_status st = SB_OK;
-    for (int r = 0; r < o->rounds && !st; r++)
+    for (int r = 0; r < rounds && !st; r++)
         for (int side = 0; side < 2 && !st; side++)
             for (int i = 0; i < sb_algo_count() && !st; i++) {
-                char csv[SB_PATH_MAX];
-                if ((st = sb_path(csv, err, "%s/r%02d-%c/%s.csv", o->work, r, "ab"[side], sb_algo_at(i)->name)))
+                char csv[SB_PATH_MAX], samples[SB_PATH_MAX];
+                if ((st = sb_path(csv, err, "%s/r%02d-%c/%s.csv", o->work, r, "ab"[side], sb_algo_at(i)->name)) ||
+                    (st = sb_path(samples, err, "%s/r%02d-%c/%s.samples.csv", o->work, r, "ab"[side],
+                                  sb_algo_at(i)->name)))
                     break;
                 if (access(csv, F_OK) != 0)
                     continue;
                 sb_rows rows;
                 if ((st = sb_rows_read_csv(csv, &rows, err)))
                     break;
+                if (access(samples, F_OK) == 0 && (st = sb_rows_read_samples(samples, &rows, err))) {
+                    sb_rows_free(&rows);
+                    break;
+                }
                 for (int k = 0; k < rows.count && !st; k++) {
                     const sb_row *row = &rows.row[k];
                     ab_row *a = find_or_add(t, row);
@@ -330,7 +361,8 @@ static sb_status gather(const ab_opts *o, ab_rows *t, sb_error *err)
                     if (!strcmp(row->agreement, "FAIL")) {
                         a->failed[side] = 1;
                         snprintf(a->metric, sizeof a->metric, "%s", row->metric);
-                    } else if (row->kernel.median > 0 && a->n[side] < o->rounds) {
+                    } else if (row->kernel.median > 0 && a->n[side] < most) {
+                        a->probe[side][a->n[side]] = round_probe(row);
                         a->ms[side][a->n[side]++] = row->kernel.median;
                         note_work(a, side, row->work);
                     }
@@ -338,6 +370,62 @@ static sb_status gather(const ab_opts *o, ab_rows *t, sb_error *err)
                 sb_rows_free(&rows);
             }
     return st;
+}
+
+/* ---- spells: host rounds that ran slow for a neighbour's doing (spells.h) ---- */
+
+/* Leave out every host round in a spell; t->spelled counts them. */
+static sb_status spell_gate(ab_rows *t, sb_error *err)
+{
+    t->probe_best = 0.0;
+    t->spelled = t->probed = 0;
+    int n = 0, cap = 0;
+    double *all = NULL;
+    for (int i = 0; i < t->count; i++)
+        for (int side = 0; side < 2; side++)
+            for (int r = 0; r < t->row[i].n[side]; r++)
+                if (t->row[i].probe[side][r] > 0) {
+                    double *grown = sb_grow(all, &cap, n + 1, sizeof *all);
+                    if (!grown) {
+                        free(all);
+                        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+                    }
+                    all = grown;
+                    all[n++] = t->row[i].probe[side][r];
+                }
+    t->probe_best = sb_spell_quiet(all, n);
+    free(all);
+    for (int i = 0; i < t->count; i++)
+        for (int side = 0; side < 2; side++) {
+            ab_row *a = &t->row[i];
+            for (int r = 0; r < a->n[side]; r++)
+                t->probed += a->probe[side][r] > 0;
+            int kept = sb_spell_keep(a->ms[side], a->probe[side], a->n[side], t->probe_best);
+            a->spelled[side] = a->n[side] - kept;
+            t->spelled += a->spelled[side];
+            a->n[side] = kept;
+        }
+    return SB_OK;
+}
+
+/* Does a host row lack rounds outside spells (fewer than `want` a side)? */
+static int spells_short(const ab_rows *t, int want)
+{
+    for (int i = 0; i < t->count; i++)
+        if ((t->row[i].spelled[0] || t->row[i].spelled[1]) && (t->row[i].n[0] < want || t->row[i].n[1] < want))
+            return 1;
+    return 0;
+}
+
+static void spells_line(const ab_rows *t, FILE *fp)
+{
+    if (!t->probed)
+        return;
+    fprintf(fp, "spells: %d of %d host rounds ran in one (their cache probe over %.0f %% above the quiet host's "
+            "%.3f ms), left out", t->spelled, t->probed, 100.0 * SB_SPELL_MARGIN, t->probe_best);
+    if (t->again)
+        fprintf(fp, "; %d round%s a side run again for them", t->again, t->again == 1 ? "" : "s");
+    fputs("\n", fp);
 }
 
 /* ---- ab: the table ---- */
@@ -361,7 +449,7 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
         } else if (a->failed[0]) {
             line->kind = SB_LINE_FAILED;
             snprintf(line->note, sizeof line->note, "the baseline's row broke its contract: %s", a->metric);
-        } else if (!a->n[0] || !a->n[1]) {
+        } else if ((!a->n[0] && !a->spelled[0]) || (!a->n[1] && !a->spelled[1])) {
             line->kind = a->n[0] ? SB_LINE_ONLY_BASELINE : SB_LINE_ONLY_CURRENT;
             sb_summarize(a->n[0] ? a->ms[0] : a->ms[1], a->n[0] ? a->n[0] : a->n[1], a->n[0] ? &line->a : &line->b);
         } else {
@@ -369,6 +457,9 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
             st = sb_compare_line_judge(line, a->ms[0], a->n[0], a->ms[1], a->n[1], floor, o->min_diff, err);
             if (!st)
                 sb_compare_line_work(line, a->work[0], a->work_varies[0], a->work[1], a->work_varies[1]);
+            if (!st && (a->n[0] < 2 || a->n[1] < 2) && (a->spelled[0] || a->spelled[1]))
+                snprintf(line->note, sizeof line->note, "A %d, B %d of its rounds in spells",
+                         a->spelled[0], a->spelled[1]);
             line->kind_of_row = device ? SB_ROW_GPU : SB_ROW_CPU;
         }
         sb_compare_table_print_line(tab, line, stdout);
@@ -386,8 +477,10 @@ static sb_status ab_verdict(const ab_opts *o, const char *exe[2], const ab_rows 
     if ((st = sb_compare_table_open(&tab, "ab", exe[0], exe[1], o->fdr, o->export_json, o->export_csv, err)))
         return st;
     sb_floor_describe(&floors, tab.floor_source, sizeof tab.floor_source);
-    printf("ab: %d rounds a side, each a fresh process, interleaved (A B, B A, ...)\nA = %s\nB = %s\n\n", o->rounds,
+    printf("ab: %d rounds a side, each a fresh process, interleaved (A B, B A, ...)\nA = %s\nB = %s\n", o->rounds,
            exe[0], exe[1]);
+    spells_line(t, stdout);
+    putchar('\n');
     st = judge(o, t, &floors, &tab, err);
     if (!st) {
         sb_compare_table_finish(&tab, stdout);
@@ -420,8 +513,8 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
     time_t now = time(NULL);
     strftime(f.date, sizeof f.date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     snprintf(f.aa_dir, sizeof f.aa_dir, "%s", o->work);
-    double *a = malloc((size_t)(t->count * o->rounds + 1) * sizeof *a);
-    double *b = malloc((size_t)(t->count * o->rounds + 1) * sizeof *b);
+    double *a = malloc((size_t)(t->count * t->rounds + 1) * sizeof *a);
+    double *b = malloc((size_t)(t->count * t->rounds + 1) * sizeof *b);
     int *cls = malloc((size_t)(t->count + 1) * sizeof *cls);     /* each row's class, an index into f.cls */
     if (!a || !b || !cls) {
         free(a);
@@ -484,6 +577,7 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
         return st;
     printf("noise: this build against itself, %d rounds a side, each a fresh process, on %s\n", o->rounds,
            f.machine);
+    spells_line(t, stdout);
     printf("%-10s %6s %6s  %s\n", "class", "rows", "pairs", "floor (99th percentile of |log B/A| between rounds)");
     for (int c = 0; c < f.n; c++)
         printf("%-10s %6d %6d  %.1f %%\n", f.cls[c].name, f.cls[c].rows, f.cls[c].pairs, 100.0 * f.cls[c].floor);
@@ -502,10 +596,28 @@ sb_status sb_ab_run(const ab_opts *o, sb_error *err)
     if (st || (st = work_begin(o, err)))
         return st;
     const char *exe[2] = { o->noise ? self : base, self };
-    if ((st = run_rounds(o, exe, err)))
+    double started = sb_clock_ms();
+    if ((st = run_rounds(o, exe, 0, o->rounds, err)))
         return st;
+    /* host rounds in spells run again, a round a side at a time, until
+     * each host row has --rounds outside them or the extra rounds run out */
+    int most = o->rounds + (o->spell_rounds < 0 ? o->rounds : o->spell_rounds);
+    most = most > SB_AB_ROUNDS_MAX ? SB_AB_ROUNDS_MAX : most;
     ab_rows t = { 0 };
-    if (!(st = gather(o, &t, err)) && !t.count)
+    for (int rounds = o->rounds; !st; rounds++) {
+        rows_free(&t);
+        if ((st = gather(o, rounds, most, &t, err)))
+            break;
+        if (!o->keep_spells && (st = spell_gate(&t, err)))
+            break;
+        t.again = rounds - o->rounds;
+        if (rounds >= most || o->keep_spells || !spells_short(&t, o->rounds))
+            break;
+        st = run_rounds(o, exe, rounds, rounds + 1, err);
+    }
+    if (!o->quiet)
+        fprintf(stderr, "\r\033[K%d benches in %.0f s\n", 2 * (o->rounds + t.again), (sb_clock_ms() - started) / 1e3);
+    if (!st && !t.count)
         st = sb_fail(err, SB_ERR_USAGE, "no rows were measured: the selection (%s) chose none", o->work);
     if (!st)
         st = o->noise ? noise_floors(o, &t, err) : ab_verdict(o, exe, &t, err);

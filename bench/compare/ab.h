@@ -7,6 +7,9 @@
  * (Laaber et al.: interleaving finds on one cloud host the slowdowns that
  * runs back to back cannot).  The rows are then judged as compare judges
  * result sets (measure/evidence.h) against this machine's noise floor.
+ * A host row's round that ran in a spell -- its cache probe (machine/
+ * cache_probe.h) well above the fastest of the comparison -- is left out
+ * of the evidence and run again, up to --spell-rounds more a side.
  *
  * noise: ab of this build against itself (an A/A); its rounds give each
  * class of rows its floor, the 99th percentile of |log B/A| over the
@@ -18,11 +21,15 @@
 #include "segbench/error.h"
 
 #define SB_AB_ROUNDS 10          /* rounds a side */
+enum { SB_AB_ROUNDS_MAX = 100 }; /* rounds a side at most, those run again for spells too */
 enum { SB_AB_ARGS_MAX = 48 };
 
 typedef struct ab_opts {
     const char *baseline_build;   /* a segbench binary, or a folder holding build/segbench (ab) */
     int rounds;                   /* rounds a side */
+    int spell_rounds;             /* at most this many more a side, run again while a host row has
+                                     fewer than `rounds` outside spells (compare/ab.c); -1: rounds */
+    int keep_spells;              /* every round is evidence, in a spell or not (spells.h) */
     const char *work;             /* the rounds' result sets go to <work>/<round>-<a|b>/ */
     const char *bench_args[SB_AB_ARGS_MAX];   /* given to every bench (the rows: --set, --algo, ...) */
     int nbench_args;

@@ -56,6 +56,7 @@ static void row_free_samples(sb_row *r)
     free(r->setup_ms);
     free(r->round_ms);
     free(r->round_work);
+    free(r->round_probe);
 }
 
 void sb_rows_free(sb_rows *rows)
@@ -172,6 +173,8 @@ void sb_row_put_samples(FILE *fp, const sb_row *r)
         samples_put(fp, r, "round", r->round_ms, r->nround);
     if (r->round_work && r->nwork > 0)
         samples_put(fp, r, "work", r->round_work, r->nwork);
+    if (r->round_probe && r->nprobe > 0)
+        samples_put(fp, r, "probe", r->round_probe, r->nprobe);
 }
 
 sb_status sb_rows_write_samples(const sb_rows *rows, const char *path, sb_error *err)
@@ -391,7 +394,7 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
     int lineno = 0;
     sb_status st = SB_OK;
     ssize_t len;
-    static const char *const kinds[] = { "kernel", "e2e", "frame", "setup", "round", "work" };
+    static const char *const kinds[] = { "kernel", "e2e", "frame", "setup", "round", "work", "probe" };
     enum { KINDS = sizeof kinds / sizeof kinds[0] };
     while ((len = sb_csv_read_record(fp, &line, &cap)) != 0) {
         if (len < 0) {
@@ -439,9 +442,9 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
             continue;
         }
         double **dsts[KINDS] = { &r->kernel_ms, &r->e2e_ms, &r->frame_ms, &r->setup_ms, &r->round_ms,
-                                 &r->round_work };
-        sb_summary round_sum = { 0 }, work_sum = { 0 };
-        sb_summary *sums[KINDS] = { &r->kernel, &r->e2e, &r->frame, &r->setup, &round_sum, &work_sum };
+                                 &r->round_work, &r->round_probe };
+        sb_summary round_sum = { 0 }, work_sum = { 0 }, probe_sum = { 0 };
+        sb_summary *sums[KINDS] = { &r->kernel, &r->e2e, &r->frame, &r->setup, &round_sum, &work_sum, &probe_sum };
         double **dst = dsts[kind];
         sb_summary *sum = sums[kind];
         if (*dst)
@@ -455,6 +458,8 @@ static sb_status read_samples(const char *path, sb_rows *rows, int require_run_i
             r->nround = n;
         if (kind == 5)
             r->nwork = n;
+        if (kind == 6)
+            r->nprobe = n;
     }
     free(line);
     fclose(fp);
@@ -534,7 +539,7 @@ sb_status sb_results_repair(const char *rows_path, const char *samples_path, con
             break;
         }
         *k = *r;                     /* the samples move with it */
-        r->kernel_ms = r->e2e_ms = r->frame_ms = r->setup_ms = r->round_ms = r->round_work = NULL;
+        r->kernel_ms = r->e2e_ms = r->frame_ms = r->setup_ms = r->round_ms = r->round_work = r->round_probe = NULL;
     }
     what->lines_dropped = t.foreign + t.orphans + t.duplicates + t.cut_off;
     sb_rows_free(&rows);

@@ -66,6 +66,10 @@ typedef struct sb_row {
     double *round_work;      /* each round's first work count (the samples file's "work"
                                 line), or NULL */
     int nwork;               /* its count */
+    double *round_probe;     /* host rows: each round's cache probe, the slower of its reads
+                                just before and after the round's runs, ms (the samples
+                                file's "probe" line; machine/cache_probe.h), or NULL */
+    int nprobe;              /* its count */
 } sb_row;
 
 struct sb_catalogue;

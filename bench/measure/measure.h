@@ -106,6 +106,8 @@ typedef struct sb_run_times {
                                   (a device run() just enqueues) */
     double mem_slowdown;       /* the reference's run: the worst host memory speed just
                                   before and after it (host_noise.h), 0: not probed */
+    double cache_probe_ms;     /* a long reference run: the slower cache probe just before
+                                  and after it (machine/cache_probe.h), 0: not probed */
     double began_ms;           /* the host clock (sb_clock_ms) when the upload began */
 } sb_run_times;
 
@@ -204,6 +206,9 @@ typedef struct sb_measurement {
                                   algorithm counts none */
     sb_work work_lo, work_hi;  /* each work count's least and most over those reads */
     double round_work[SB_ROUNDS_CAP];   /* each read's first count (passes, rounds) */
+    double round_probe[SB_ROUNDS_CAP];  /* host rows: each round's (a slow row: each run's) cache
+                                  probe, the slower of its reads just before and after, ms
+                                  (machine/cache_probe.h); round_ms's count */
 } sb_measurement;
 
 /* The work an output holds now, as the read after a round (a slow row's
@@ -250,6 +255,7 @@ typedef struct sb_rounds_row {
     double slowdown;           /* the worst sb_host_slowdown around its rounds */
     double mem_slowdown;       /* a slow row: the worst sb_host_memory_slowdown around its runs */
     double part_ms[SB_ROUNDS_CAP];   /* each round's median; a slow row's runs each */
+    double part_probe[SB_ROUNDS_CAP];   /* the cache probe around each part (cache_probe.h) */
     sb_stop stopped;           /* the worst reason a round stopped */
 } sb_rounds_row;
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE            /* CPU_SETSIZE */
 #include "measure/measure.h"
 
+#include "machine/cache_probe.h"
 #include "machine/host_noise.h"
 #include "measure/protocol.h"
 
@@ -56,10 +57,11 @@ static void probe_speed(sb_rounds_row *rr)
 /* One run of a slow row, a sample, between two reads of the host's memory
  * speed (host_noise.h): a run of seconds has no rounds of its own to show
  * that a neighbour's memory traffic slowed it. */
-static sb_status slow_run(sb_rounds_row *rr, double *ms, sb_error *err)
+static sb_status slow_run(sb_rounds_row *rr, double *ms, double *probe, sb_error *err)
 {
-    double before = sb_host_memory_slowdown(rr->probes);
+    double before = sb_host_memory_slowdown(rr->probes), cache = sb_cache_probe_ms();
     sb_status st = sb_session_sample(&rr->s, 0, ms, err);
+    *probe = fmax(cache, sb_cache_probe_ms());
     double after = sb_host_memory_slowdown(rr->probes);
     rr->mem_slowdown = fmax(rr->mem_slowdown, fmax(before, after));
     return st;
@@ -123,6 +125,7 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
     }
     if (!st && rr->slow) {                     /* a run of seconds needs no warm-up */
         m->kernel_ms[rr->n++] = rr->first_ms;
+        rr->part_probe[rr->parts] = rr->reference ? c->ref_times.cache_probe_ms : sb_cache_probe_ms();
         rr->part_ms[rr->parts++] = rr->first_ms;
         sb_work_note(m, rr->reference ? c->reference : rr->s.out);   /* that run's work */
     }
@@ -182,7 +185,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
         return SB_OK;
     double *ms = rr->m->kernel_ms + rr->n;
     int n = 0;
-    double t0 = sb_clock_ms();
+    double probe = sb_cache_probe_ms(), t0 = sb_clock_ms();
     sb_stop why;
     do {
         sb_status st = sb_session_sample(&rr->s, 0, &ms[n], err);
@@ -195,6 +198,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
     rr->n += n;
     sb_summary s;
     sb_summarize(ms, n, &s);
+    rr->part_probe[rr->parts] = fmax(probe, sb_cache_probe_ms());
     rr->part_ms[rr->parts++] = s.median;
     rr->median_ms = s.median;
     return note_work(rr, err);
@@ -206,11 +210,12 @@ static sb_status round_slow(sb_rounds_row *rr, int round, const sb_timing_opts *
     int left = rr->rounds - round, want = slow_samples(rr, o) - rr->n;
     int take = want > 0 ? (want + left - 1) / left : 0;
     for (int i = 0; i < take && rr->open; i++) {
-        double ms;
-        sb_status st = slow_run(rr, &ms, err);
+        double ms, probe;
+        sb_status st = slow_run(rr, &ms, &probe, err);
         if (st)
             return st;
         rr->m->kernel_ms[rr->n++] = ms;
+        rr->part_probe[rr->parts] = probe;
         rr->part_ms[rr->parts++] = ms;
         if ((st = note_work(rr, err)))
             return st;
@@ -286,6 +291,7 @@ sb_status sb_rounds_close(sb_rounds_row *rr, sb_error *err)
         }
         m->rounds = rr->parts;
         memcpy(m->round_ms, rr->part_ms, (size_t)rr->parts * sizeof *rr->part_ms);
+        memcpy(m->round_probe, rr->part_probe, (size_t)rr->parts * sizeof *rr->part_probe);
         m->stopped = rr->slow ? SB_STOP_SLOW : rr->stopped;
         m->round_spread = parts_spread(rr, m->kernel.median);
         m->slowdown = rr->slowdown;

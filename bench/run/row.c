@@ -64,6 +64,15 @@ static void fill_row(const bench_run *r, sb_row *row, const sb_dataset_image *im
         memcpy(row->round_ms, m->round_ms, (size_t)m->rounds * sizeof *row->round_ms);
         row->nround = m->rounds;
     }
+    row->nprobe = 0;
+    int probed = 0;
+    for (int i = 0; i < m->rounds; i++)
+        probed |= m->round_probe[i] > 0;
+    if (probed &&
+        (row->round_probe = malloc((size_t)m->rounds * sizeof *row->round_probe))) {
+        memcpy(row->round_probe, m->round_probe, (size_t)m->rounds * sizeof *row->round_probe);
+        row->nprobe = m->rounds;
+    }
     sb_work_text(&m->work_lo, &m->work_hi, row->work, sizeof row->work);
     row->nwork = 0;
     if (m->works > 0 && (row->round_work = malloc((size_t)m->works * sizeof *row->round_work))) {

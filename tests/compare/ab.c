@@ -8,6 +8,7 @@
 #include "test_groups.h"
 
 #include "base/grow.h"
+#include "compare/spells.h"
 #include "io/noise_floor.h"
 
 #include <math.h>
@@ -152,12 +153,15 @@ static void test_resume(void)
     char work[600], out[600];
     snprintf(work, sizeof work, "%s", test_path("resume-work"));
     snprintf(out, sizeof out, "%s", test_path("resume-noise.csv"));
-    cli_result *r = cli("noise --image %s --algo integral --variant cpu --budget 2 --rounds 2 --work %s --out %s --quiet",
+    /* --keep-spells: every round counts, so the rounds to count are these */
+    cli_result *r = cli("noise --image %s --algo integral --variant cpu --budget 2 --rounds 2 --work %s --out %s --quiet "
+                        "--keep-spells",
                         png, test_shq(work), test_shq(out));
     CHECKF(r->code == 0, "%s", r->err);
     test_sh("rm -rf %s/r01-b && echo half > %s/r01-b.log", test_shq(work), test_shq(work));   /* cut short */
     test_sh("touch -d '2000-01-01' %s/r00-a/env.json", test_shq(work));
-    r = cli("noise --image %s --algo integral --variant cpu --budget 2 --rounds 3 --work %s --out %s --quiet --resume",
+    r = cli("noise --image %s --algo integral --variant cpu --budget 2 --rounds 3 --work %s --out %s --quiet --resume "
+            "--keep-spells",
             png, test_shq(work), test_shq(out));
     static char text[4096];
     test_slurp(out, text, sizeof text);
@@ -170,6 +174,28 @@ static void test_resume(void)
     r = cli("noise --image %s --algo integral --variant cpu,openmp --budget 2 --rounds 3 --work %s --quiet --resume",
             png, test_shq(work));
     CHECKF(r->code == 2 && strstr(r->err, "was not begun with these options"), "%s", r->err);
+}
+
+/* A host round whose cache probe read over SB_SPELL_MARGIN above the
+ * comparison's fastest ran in a spell and is left out; an unprobed round
+ * (0: a reference's run, a device row) is kept. */
+static void test_spells(void)
+{
+    CHECK(!sb_spell_in(0.223, 0.2) && sb_spell_in(0.23, 0.2));
+    CHECK(!sb_spell_in(0.0, 0.2) && !sb_spell_in(0.5, 0.0));          /* unknown: kept */
+    double ms[5] = { 2.10, 3.40, 2.20, 2.15, 3.9 }, probe[5] = { 0.20, 0.31, 0.22, 0.0, 0.29 };
+    int kept = sb_spell_keep(ms, probe, 5, 0.20);
+    CHECKF(kept == 3 && ms[0] == 2.10 && ms[1] == 2.20 && ms[2] == 2.15 && probe[1] == 0.22 && probe[2] == 0.0,
+           "kept %d: %g %g %g", kept, ms[0], ms[1], ms[2]);
+    /* the quiet host's probe: a low quantile of all, not one lucky reading */
+    double all[40];
+    for (int i = 0; i < 40; i++)
+        all[i] = i == 7 ? 0.15 : i % 3 ? 0.36 : 0.25;       /* one lucky, a third quiet, the rest in spells */
+    double quiet = sb_spell_quiet(all, 40);
+    CHECKF(quiet > 0.2 && quiet <= 0.25 && sb_spell_in(0.36, quiet) && !sb_spell_in(0.27, quiet) &&
+               !sb_spell_in(0.15 * 1.1, 0.15),
+           "quiet %g", quiet);
+    CHECK(sb_spell_quiet(all, 0) == 0.0);
 }
 
 /* sb_grow: room made by doubling from 64, the array kept when it has
@@ -198,5 +224,7 @@ const sb_test tests_ab[] = {
       test_refusals },
     { "ab: --resume keeps the finished rounds and runs the rest, with the options it began with", test_resume },
     { "grow: an array's room doubled from 64 as needed, kept when enough", test_grow },
+    { "spells: a CPU round whose cache probe read over 12 % above the quiet host's is left out, in order",
+      test_spells },
 };
 const int tests_ab_count = sizeof tests_ab / sizeof tests_ab[0];

@@ -40,6 +40,11 @@ static void test_row_round_trip(void)
     r->round_work = malloc(sizeof work);
     if (r->round_work)
         memcpy(r->round_work, work, sizeof work);
+    double probe[3] = { 0.0, 0.231456, 0.3125 };          /* 0: a round not probed (the reference's run) */
+    r->nprobe = 3;
+    r->round_probe = malloc(sizeof probe);
+    if (r->round_probe)
+        memcpy(r->round_probe, probe, sizeof probe);
     char csv[SB_PATH_MAX], samples[SB_PATH_MAX];
     sb_error err;
     CHECK(sb_path(csv, &err, "%s/io.csv", sb_test_dir()) == SB_OK);
@@ -58,6 +63,7 @@ static void test_row_round_trip(void)
         CHECK(b->kernel_ms && b->kernel.n == 3 && b->kernel_ms[1] == 0.5);
         CHECKF(strcmp(b->work, r->work) == 0, "work came back as '%s'", b->work);
         CHECK(b->round_work && b->nwork == 3 && b->round_work[1] == 415);
+        CHECK(b->round_probe && b->nprobe == 3 && b->round_probe[0] == 0.0 && b->round_probe[1] == 0.231456);
     }
     sb_rows_free(&back);
     sb_rows_free(&rows);
