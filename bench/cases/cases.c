@@ -1,7 +1,6 @@
 /* cases.c - image -> sb_case (see cases.h). */
 #include "cases/cases.h"
 
-#include "machine/cache_probe.h"
 #include "machine/host_noise.h"
 #include "variants/outputs.h"
 #include "variants/registry.h"
@@ -76,25 +75,18 @@ long sb_case_memo_steps_run(sb_case_memo *memo)
     return runs;
 }
 
-/* Does this memo's caller time what it runs (bench does, with its probes;
- * check, run and grade do not)? */
-static int probes_on(const sb_case_memo *memo)
-{
-    return memo && memo->probes;
-}
-
 /* The serial reference's run, and after a long one the host's memory speed
  * (host_noise.h) and the cache probe around it (machine/cache_probe.h): a
  * slow reference row's run is its first sample. */
 static sb_status run_reference(sb_case_memo *memo, const sb_case *c, const sb_variant *ref, void *out,
                                sb_run_times *t, sb_error *err)
 {
-    double before = probes_on(memo) ? sb_cache_probe_ms() : 0.0;
-    sb_status st = sb_run_once(c, ref, 1, NULL, out, 1, t, err);
     sb_host_probes *probes = memo ? memo->probes : NULL;
+    double before = sb_host_cache_probe_ms(probes);
+    sb_status st = sb_run_once(c, ref, 1, NULL, out, 1, t, err);
     int long_run = !st && t->run_ms >= SB_MEMORY_PROBE_MIN_MS;
     t->mem_slowdown = long_run ? sb_host_memory_slowdown(probes) : 0.0;
-    t->cache_probe_ms = long_run && before > 0 ? fmax(before, sb_cache_probe_ms()) : 0.0;
+    t->cache_probe_ms = long_run && before > 0 ? fmax(before, sb_host_cache_probe_ms(probes)) : 0.0;
     return st;
 }
 

@@ -9,17 +9,23 @@
  * outlasts a round of a row and often a process, so a row's own samples
  * cannot show it, nor a probe compared with the process's best.
  *
- * sb_cache_probe_ms() times one pass of k-means' nearest-centre loop over
- * a 160x120 image of floats (230 KB, held in the L2 cache: the smoke
- * set's rows read theirs from there), the best of two, about 0.2 ms on
- * that box.  The caller holds it to the best any process of a comparison
- * read (compare/spells.h): a round whose probes read well above that ran in a
+ * The probe is one pass of k-means' nearest-centre loop over a 160x120
+ * image of floats (230 KB, held in the L2 cache: the smoke set's rows read
+ * theirs from there), about 0.25 ms on that box.  Its image is the
+ * caller's (host_noise.h's sb_host_cache_probe_ms holds it in the run's
+ * sb_host_probes); the comparison holds the readings to the quiet host's
+ * (compare/spells.h): a round whose probes read well above it ran in a
  * spell. */
 #ifndef SEGBENCH_CACHE_PROBE_H
 #define SEGBENCH_CACHE_PROBE_H
 
-/* The probe's time now, in ms, on the calling thread; safe to call from
- * several threads (they take turns). */
-double sb_cache_probe_ms(void);
+enum { SB_CACHE_PROBE_FLOATS = 160 * 120 * 3 };
+
+/* The probe's image: the same fixed pattern in every process and build. */
+void sb_cache_probe_fill(float image[SB_CACHE_PROBE_FLOATS]);
+
+/* One timed pass over it, in ms, on the calling thread; *checksum gets
+ * what the pass found (so that the loop is not optimised away). */
+double sb_cache_probe_pass(const float image[SB_CACHE_PROBE_FLOATS], int *checksum);
 
 #endif

@@ -78,6 +78,11 @@ enum { SB_MEMORY_PROBE_MIN_MS = 50 };
  * >= 1.0; 0 when the buffer cannot be had or p is NULL. */
 double sb_host_memory_slowdown(sb_host_probes *p);
 
+/*   Spells.  The cache probe (cache_probe.h) on the calling thread, the
+ *   best of two passes, in ms; its image is p's.  0 when the image cannot
+ *   be had or p is NULL (a caller that does not probe). */
+double sb_host_cache_probe_ms(sb_host_probes *p);
+
 /* The two below are about this process's threads, which are one per
  * process by nature: the list of exempt threads is the process's. */
 

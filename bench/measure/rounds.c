@@ -2,7 +2,6 @@
 #define _GNU_SOURCE            /* CPU_SETSIZE */
 #include "measure/measure.h"
 
-#include "machine/cache_probe.h"
 #include "machine/host_noise.h"
 #include "measure/protocol.h"
 
@@ -59,9 +58,9 @@ static void probe_speed(sb_rounds_row *rr)
  * that a neighbour's memory traffic slowed it. */
 static sb_status slow_run(sb_rounds_row *rr, double *ms, double *probe, sb_error *err)
 {
-    double before = sb_host_memory_slowdown(rr->probes), cache = sb_cache_probe_ms();
+    double before = sb_host_memory_slowdown(rr->probes), cache = sb_host_cache_probe_ms(rr->probes);
     sb_status st = sb_session_sample(&rr->s, 0, ms, err);
-    *probe = fmax(cache, sb_cache_probe_ms());
+    *probe = fmax(cache, sb_host_cache_probe_ms(rr->probes));
     double after = sb_host_memory_slowdown(rr->probes);
     rr->mem_slowdown = fmax(rr->mem_slowdown, fmax(before, after));
     return st;
@@ -125,7 +124,8 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
     }
     if (!st && rr->slow) {                     /* a run of seconds needs no warm-up */
         m->kernel_ms[rr->n++] = rr->first_ms;
-        rr->part_probe[rr->parts] = rr->reference ? c->ref_times.cache_probe_ms : sb_cache_probe_ms();
+        rr->part_probe[rr->parts] = rr->reference ? c->ref_times.cache_probe_ms
+                                                  : sb_host_cache_probe_ms(rr->probes);
         rr->part_ms[rr->parts++] = rr->first_ms;
         sb_work_note(m, rr->reference ? c->reference : rr->s.out);   /* that run's work */
     }
@@ -185,7 +185,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
         return SB_OK;
     double *ms = rr->m->kernel_ms + rr->n;
     int n = 0;
-    double probe = sb_cache_probe_ms(), t0 = sb_clock_ms();
+    double probe = sb_host_cache_probe_ms(rr->probes), t0 = sb_clock_ms();
     sb_stop why;
     do {
         sb_status st = sb_session_sample(&rr->s, 0, &ms[n], err);
@@ -198,7 +198,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
     rr->n += n;
     sb_summary s;
     sb_summarize(ms, n, &s);
-    rr->part_probe[rr->parts] = fmax(probe, sb_cache_probe_ms());
+    rr->part_probe[rr->parts] = fmax(probe, sb_host_cache_probe_ms(rr->probes));
     rr->part_ms[rr->parts++] = s.median;
     rr->median_ms = s.median;
     return note_work(rr, err);
