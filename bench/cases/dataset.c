@@ -4,6 +4,7 @@
 #include "base/options.h"
 
 #include "segbench/image_io.h"
+#include "segbench/video_io.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -44,6 +45,30 @@ static sb_status unique_names(const sb_dataset *ds, const char *what, sb_error *
     return SB_OK;
 }
 
+/* A sequence's name -- the stem before the frame number ("clip/f*.png" ->
+ * "clip-f"; "clip.y4m" -> "clip") -- and its rectangle. */
+static void sequence_name(const char *pattern, const int *rect, sb_sequence *seq)
+{
+    const char *slash = strrchr(pattern, '/');
+    const char *base = slash ? slash + 1 : pattern;
+    int stem = (int)strcspn(base, "*?[.");
+    while (stem > 0 && (base[stem - 1] == '-' || base[stem - 1] == '_'))
+        stem--;
+    if (stem > 0)
+        snprintf(seq->name, sizeof seq->name, "%.*s", stem, base);
+    else if (slash && slash > pattern) {
+        const char *dir = slash;
+        while (dir > pattern && dir[-1] != '/')
+            dir--;
+        snprintf(seq->name, sizeof seq->name, "%.*s", (int)(slash - dir), dir);
+    } else
+        snprintf(seq->name, sizeof seq->name, "frames");
+    if (rect)
+        memcpy(seq->rect, rect, sizeof seq->rect);
+    else
+        sb_dataset_default_rect(seq->width, seq->height, seq->rect);
+}
+
 sb_status sb_sequence_glob(const char *pattern, const int *rect, sb_sequence *seq, sb_error *err)
 {
     memset(seq, 0, sizeof *seq);
@@ -57,6 +82,19 @@ sb_status sb_sequence_glob(const char *pattern, const int *rect, sb_sequence *se
     if (rc != 0)
         return sb_fail(err, rc == GLOB_NOSPACE ? SB_ERR_NOMEM : SB_ERR_IO, "%s: cannot list the frames", pattern);
     sb_status st = SB_OK;
+    if (g.gl_pathc == 1 && sb_y4m_sniff(g.gl_pathv[0])) {          /* one video file: its frames */
+        snprintf(seq->video, sizeof seq->video, "%s", g.gl_pathv[0]);
+        globfree(&g);
+        if ((st = sb_y4m_open(seq->video, &seq->y4m, err))) {
+            sb_sequence_free(seq);
+            return st;
+        }
+        seq->width = seq->y4m.width;
+        seq->height = seq->y4m.height;
+        seq->count = seq->y4m.frames;
+        sequence_name(pattern, rect, seq);
+        return SB_OK;
+    }
     seq->frames = calloc(g.gl_pathc, sizeof *seq->frames);
     if (!seq->frames)
         st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
@@ -84,31 +122,21 @@ sb_status sb_sequence_glob(const char *pattern, const int *rect, sb_sequence *se
         sb_sequence_free(seq);
         return st;
     }
-    /* its name: the stem before the frame number ("clip/f*.png" -> "clip-f") */
-    const char *slash = strrchr(pattern, '/');
-    const char *base = slash ? slash + 1 : pattern;
-    int stem = (int)strcspn(base, "*?[.");
-    while (stem > 0 && (base[stem - 1] == '-' || base[stem - 1] == '_'))
-        stem--;
-    if (stem > 0)
-        snprintf(seq->name, sizeof seq->name, "%.*s", stem, base);
-    else if (slash && slash > pattern) {
-        const char *dir = slash;
-        while (dir > pattern && dir[-1] != '/')
-            dir--;
-        snprintf(seq->name, sizeof seq->name, "%.*s", (int)(slash - dir), dir);
-    } else
-        snprintf(seq->name, sizeof seq->name, "frames");
-    if (rect)
-        memcpy(seq->rect, rect, sizeof seq->rect);
-    else
-        sb_dataset_default_rect(seq->width, seq->height, seq->rect);
+    sequence_name(pattern, rect, seq);
     return SB_OK;
+}
+
+sb_status sb_sequence_load_frame(const sb_sequence *seq, int i, sb_load_mode mode, sb_image *img, sb_error *err)
+{
+    if (seq->video[0])
+        return sb_y4m_read_frame(seq->video, &seq->y4m, i, mode, img, err);
+    return sb_image_load(seq->frames[i], mode, img, err);
 }
 
 void sb_sequence_free(sb_sequence *seq)
 {
     free(seq->frames);
+    sb_y4m_free(&seq->y4m);
     memset(seq, 0, sizeof *seq);
 }
 

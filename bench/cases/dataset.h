@@ -11,6 +11,7 @@
 #define SEGBENCH_DATASET_H
 
 #include "segbench/error.h"
+#include "segbench/video_io.h"
 
 #include "base/files.h"
 
@@ -29,13 +30,16 @@ typedef struct sb_dataset_image {
 /* A sequence of frames of one size (a video), for the stream rows
  * (stream.h): a set's scene (sequences.tsv beside its manifest, written
  * by sbgen: name, frames, width, height, the rectangle holding the object
- * in every frame, and the frames' file pattern) or `--frames GLOB`. */
+ * in every frame, and the frames' file pattern) or `--frames GLOB`; the
+ * files, or one YUV4MPEG2 file holding them all (segbench/video_io.h). */
 typedef struct sb_sequence {
     char name[128];
     int width, height;
     int rect[4];              /* holds the object in every frame; w = 0 when none */
     int count;
-    char (*frames)[SB_PATH_MAX];   /* the frame files, in name order */
+    char (*frames)[SB_PATH_MAX];   /* the frame files, in name order; NULL for a video */
+    char video[SB_PATH_MAX];  /* the .y4m file holding the frames, or "" */
+    sb_y4m y4m;               /* its header and frames' places */
 } sb_sequence;
 
 typedef struct sb_dataset {
@@ -50,8 +54,12 @@ typedef struct sb_dataset {
  * sequence named after the pattern's directory and stem; each frame's
  * size read from its header.  One clear line, and no sequence, when the
  * pattern names no file, a file is no image, or two frames differ in size.
+ * A pattern naming one YUV4MPEG2 file is that file's frames (a frame cut
+ * off at its end is left out: seq->y4m.note says so).
  * rect: the object's rectangle (NULL: sb_dataset_default_rect). */
 sb_status sb_sequence_glob(const char *pattern, const int *rect, sb_sequence *seq, sb_error *err);
+/* Frame i of the sequence, decoded. */
+sb_status sb_sequence_load_frame(const sb_sequence *seq, int i, sb_load_mode mode, sb_image *img, sb_error *err);
 void sb_sequence_free(sb_sequence *seq);
 
 /* Load datasets/build/<set>/manifest.tsv under `root` (the repository). */

@@ -33,7 +33,7 @@ static void *load_worker(void *arg)
 {
     frames_job *j = arg;
     for (int i; (i = atomic_fetch_add(&j->next, 1)) < j->seq->count;)
-        j->st[i] = sb_image_load(j->seq->frames[i], j->algo->load_mode, &j->img[i], &j->err[i]);
+        j->st[i] = sb_sequence_load_frame(j->seq, i, j->algo->load_mode, &j->img[i], &j->err[i]);
     return NULL;
 }
 

@@ -149,7 +149,8 @@ static sb_status pick_scene(const sb_stream_request *q, sb_dataset *ds, const sb
     return SB_OK;
 }
 
-/* --frames: a count (digits alone) or a glob. */
+/* --frames: a count (digits alone), or a glob (of frame files, or naming
+ * one .y4m file). */
 static int frames_is_count(const char *s)
 {
     if (!s || !*s)
@@ -195,6 +196,8 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
     if (q->frames && !counted) {
         if ((st = sb_sequence_glob(q->frames, q->has_rect ? q->rect : NULL, &globbed, err)))
             return st;
+        if (globbed.y4m.note[0])
+            fprintf(stderr, "segbench stream: %s: %s\n", globbed.video, globbed.y4m.note);
         seq = &globbed;
     } else if ((st = pick_scene(q, &ds, &seq, err))) {
         sb_dataset_free(&ds);

@@ -480,6 +480,46 @@ static void test_sequence_glob(void)
            r->code, r->err);
 }
 
+/* A YUV4MPEG2 file as --frames: its frames are the sequence (named after
+ * the file), each checked; one cut off at the end is left out, and said. */
+static void test_y4m_frames(void)
+{
+    enum { W = 24, H = 16, FRAME = W * H + 2 * (W / 2) * (H / 2) };
+    static unsigned char planes[FRAME];
+    const char *path = test_path("clip.y4m");
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return;
+    fputs("YUV4MPEG2 W24 H16 F30:1 Ip A1:1 C420jpeg\n", fp);
+    for (int f = 0; f < 4; f++) {                 /* a bright square moving right, three whole frames */
+        for (int i = 0; i < FRAME; i++)
+            planes[i] = i < W * H ? (unsigned char)((i % W >= 4 + 3 * f && i % W < 12 + 3 * f && i / W > 4) ? 200 : 40)
+                                  : (unsigned char)(100 + 20 * f);
+        fputs("FRAME\n", fp);
+        fwrite(planes, 1, f < 3 ? FRAME : FRAME / 2, fp);
+    }
+    fclose(fp);
+    sb_sequence seq;
+    sb_error err = { SB_OK, "" };
+    sb_status st = sb_sequence_glob(path, NULL, &seq, &err);
+    CHECKF(st == SB_OK, "%s", err.msg);
+    if (!st) {
+        CHECKF(seq.count == 3 && seq.width == W && seq.height == H && !seq.frames && strcmp(seq.name, "clip") == 0 &&
+                   strstr(seq.y4m.note, "frame 4 is cut off"),
+               "%d frames %dx%d, name '%s', note '%s'", seq.count, seq.width, seq.height, seq.name, seq.y4m.note);
+        sb_image img;
+        if (sb_sequence_load_frame(&seq, 2, SB_LOAD_RGB, &img, &err) == SB_OK) {
+            CHECK(img.width == W && img.channels == 3);
+            sb_image_free(&img);
+        }
+        sb_sequence_free(&seq);
+    }
+    cli_result *r = cli("stream kmeans/cpu --frames %s --in-flight 2 --seconds 0.05", test_shq(path));
+    CHECKF(r->code == 0 && strstr(r->out, "frames/s") && strstr(r->out, "agreement: exact") &&
+               strstr(r->err, "clip.y4m: frame 4 is cut off"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+}
+
 /* A set with a scene: the generator's frames differ and repeat, and bench
  * --stream only writes <algo>.stream.csv and nothing else. */
 static void test_scene_and_bench_streams(void)
@@ -656,6 +696,8 @@ static void test_stream_bound_parts_shared(void)
 }
 
 const sb_test tests_stream[] = {
+    { "stream: a YUV4MPEG2 file as --frames: its whole frames, each checked; one cut off at the end left out, said",
+      test_y4m_frames },
     { "stream: a variant's rows of one scene share the bound's one-frame parts, each bound at its own K",
       test_stream_bound_parts_shared },
     { "stream: a rung with a file-scope device array is flagged SB_ONE_AT_A_TIME and streams one frame at a time",
