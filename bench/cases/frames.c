@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { FRAMES_JOBS_MAX = SB_STREAM_MAX_IN_FLIGHT };
 
@@ -24,6 +25,7 @@ typedef struct frames_job {
     sb_image *img;              /* per distinct frame, loaded first */
     sb_case_data *repeat;       /* the pass's frames after the distinct ones */
     atomic_int next;
+    atomic_int done;            /* frames of the pass whose references have run */
     sb_status *st;              /* per frame of the pass */
     sb_error *err;
     int exempt;                 /* the caller is exempt from the quiet wait: so are its workers */
@@ -54,6 +56,7 @@ static void *open_worker(void *arg)
             p->submit_ms[f] = cd->c.ref_times.began_ms;
             p->done_ms[f] = cd->c.ref_times.began_ms + cd->c.ref_times.frame_ms;
         }
+        atomic_fetch_add(&j->done, 1);
     }
     return NULL;
 }
@@ -90,6 +93,33 @@ static void side_by_side(void *(*fn)(void *), frames_job *j, int jobs)
         pthread_join(tid[t], NULL);
 }
 
+/* fn on `jobs` threads while this one tells the progress of j->done. */
+static void side_by_side_watched(void *(*fn)(void *), frames_job *j, int jobs, int total,
+                                 const sb_frames_progress *progress)
+{
+    pthread_t tid[FRAMES_JOBS_MAX];
+    worker w = { fn, j };
+    int started = 0;
+    atomic_store(&j->next, 0);
+    atomic_store(&j->done, 0);
+    for (int t = 0; t < jobs && t < FRAMES_JOBS_MAX; t++)
+        started += pthread_create(&tid[started], NULL, worker_main, &w) == 0;
+    if (!started)
+        fn(j);                                  /* no thread to be had: this one works */
+    double t0 = sb_clock_ms(), told = t0;
+    while (atomic_load(&j->done) < total) {
+        struct timespec nap = { 0, 50 * 1000000L };
+        nanosleep(&nap, NULL);
+        if (sb_clock_ms() - told >= SB_FRAMES_PROGRESS_MS) {
+            told = sb_clock_ms();
+            progress->tell(progress->ctx, atomic_load(&j->done), total, told - t0);
+        }
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    progress->tell(progress->ctx, total, total, sb_clock_ms() - t0);
+}
+
 /* Each repeat's reference against its frame's first: the pass's agreement. */
 static void check_repeats(frames_job *j)
 {
@@ -119,6 +149,12 @@ static void check_repeats(frames_job *j)
 sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const void *params, const sb_sequence *seq,
                          int jobs, sb_error *err)
 {
+    return sb_frames_open_watched(fr, algo, stage, params, seq, jobs, NULL, err);
+}
+
+sb_status sb_frames_open_watched(sb_frames *fr, const sb_algo *algo, int stage, const void *params,
+                                 const sb_sequence *seq, int jobs, const sb_frames_progress *progress, sb_error *err)
+{
     memset(fr, 0, sizeof *fr);
     int n = seq->count;
     if (jobs > FRAMES_JOBS_MAX)
@@ -132,7 +168,7 @@ sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const vo
     fr->cd = calloc((size_t)n, sizeof *fr->cd);
     fr->c = calloc((size_t)n, sizeof *fr->c);
     frames_job j = { algo, stage, params, seq, fr, calloc((size_t)n, sizeof(sb_image)),
-                     calloc((size_t)(total - n + 1), sizeof(sb_case_data)), 0,
+                     calloc((size_t)(total - n + 1), sizeof(sb_case_data)), 0, 0,
                      calloc((size_t)total, sizeof(sb_status)), calloc((size_t)total, sizeof(sb_error)),
                      sb_host_quiet_exempt_is_self() };
     sb_reference_pass *p = &fr->pass;
@@ -154,7 +190,10 @@ sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const vo
         }
     if (!st) {
         sb_energy_mark_now(&p->before);
-        side_by_side(open_worker, &j, p->k);
+        if (progress)
+            side_by_side_watched(open_worker, &j, p->k, total, progress);
+        else
+            side_by_side(open_worker, &j, p->k);
         sb_energy_mark_now(&p->after);
         for (int f = 0; f < total && !st; f++)
             if (j.st[f]) {                      /* the first frame's error */

@@ -29,6 +29,18 @@ typedef struct sb_frames {
  * rectangle).  jobs: at most this many frames at once (>= 1). */
 sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const void *params, const sb_sequence *seq,
                          int jobs, sb_error *err);
+
+/* The references' progress: told how many of `total` are done, at least
+ * every SB_FRAMES_PROGRESS_MS while they run and once at the end. */
+enum { SB_FRAMES_PROGRESS_MS = 1000 };
+typedef struct sb_frames_progress {
+    void (*tell)(void *ctx, int done, int total, double elapsed_ms);
+    void *ctx;
+} sb_frames_progress;
+/* sb_frames_open with progress (NULL: none): the references run on jobs
+ * threads while this one watches them. */
+sb_status sb_frames_open_watched(sb_frames *fr, const sb_algo *algo, int stage, const void *params,
+                                 const sb_sequence *seq, int jobs, const sb_frames_progress *progress, sb_error *err);
 void sb_frames_close(sb_frames *fr);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_RUNS, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_FROM_COLOUR, OPT_MAX_PIXELS, OPT_COUNT };
+enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_RUNS, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_FROM_COLOUR, OPT_MAX_PIXELS, OPT_QUIET, OPT_COUNT };
 
 static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
     [OPT_FRAMES] = { "frames", "N|GLOB", "1 s of frames",
@@ -27,6 +27,7 @@ static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
                           "the integral image: the frames come in colour and the host makes each one's grey inside "
                           "its frame (a colour-taking variant, cuda-colour, always streams them so)" },
     [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
+    [OPT_QUIET] = { "quiet", NULL, NULL, "no progress lines while the serial reference runs the frames" },
 };
 
 const sb_command sb_cmd_stream = {
@@ -60,6 +61,7 @@ sb_status cmd_stream(int argc, char **argv, sb_error *err)
             break;
         case OPT_SIZE: q.size = p.value; break;
         case OPT_FROM_COLOUR: q.colour_frames = 1; break;
+        case OPT_QUIET: q.quiet = 1; break;
         case OPT_STAGE: q.stage = p.value; break;
         case OPT_MAX_PIXELS: st = sb_option_max_pixels(p.value, err); break;
         case OPT_SECONDS: st = sb_parse_double(p.value, 0.01, 3600, "--seconds", &q.seconds, err); break;

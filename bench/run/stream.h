@@ -30,6 +30,7 @@ typedef struct sb_stream_request {
     int rect[4], has_rect;       /* the object's rectangle in every frame (a glob's frames) */
     int runs_in_turn;            /* GPU: each frame's run after the one before it (measure/stream.h) */
     int colour_frames;           /* the frames in colour, the host making a grey variant's grey */
+    int quiet;                   /* no progress lines */
 } sb_stream_request;
 
 sb_status sb_run_stream(const sb_stream_request *q, sb_error *err);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, const sb_variant *v,
                         const sb_sequence *seq, const sb_stream_result *res, const sb_energy *idle)
@@ -149,6 +150,23 @@ static sb_status pick_scene(const sb_stream_request *q, sb_dataset *ds, const sb
     return SB_OK;
 }
 
+/* The serial reference's progress over the frames, on a terminal: a line
+ * at least every second (GrabCut's reference takes seconds a 1080p
+ * frame, and a dozen frames on two cores were silent for 90 s). */
+static void tell_reference(void *ctx, int done, int total, double elapsed_ms)
+{
+    const char *name = ctx;
+    if (done >= total) {
+        fputs("\r\033[K", stderr);
+        return;
+    }
+    fprintf(stderr, "\r\033[K%s: the serial reference: %d of %d frames, %.0f s so far", name, done, total,
+            elapsed_ms / 1e3);
+    if (done > 0)
+        fprintf(stderr, ", about %.0f s left", elapsed_ms / 1e3 * (total - done) / done);
+    fflush(stderr);
+}
+
 /* --frames: a count (digits alone), or a glob (of frame files, or naming
  * one .y4m file). */
 static int frames_is_count(const char *s)
@@ -211,9 +229,14 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
         st = sb_fail(err, SB_ERR_USAGE, "%s cannot take %s: %s", algo->name, seq->name, reason);
     sb_frames fr = { 0 };
     if (!st) {
-        fprintf(stderr, "%s: the serial reference of each of %d frames (%dx%d)...\n", seq->name, seq->count,
-                seq->width, seq->height);
-        st = sb_frames_open(&fr, algo, stage, params, seq, sb_usable_cores(), err);
+        if (!q->quiet)
+            fprintf(stderr, "%s: the serial reference of each of %d frames (%dx%d)...\n", seq->name, seq->count,
+                    seq->width, seq->height);
+        char name[sizeof seq->name];
+        snprintf(name, sizeof name, "%s", seq->name);
+        sb_frames_progress progress = { tell_reference, name };
+        st = sb_frames_open_watched(&fr, algo, stage, params, seq, sb_usable_cores(),
+                                    !q->quiet && isatty(2) ? &progress : NULL, err);
     }
     sb_device_info dev = { 0 };
     if (!st) {

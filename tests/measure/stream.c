@@ -143,6 +143,20 @@ static void test_stream_slow_row(void)
         sb_case_close(&cd[i]);
 }
 
+/* What a watched opening of frames told (frames.h, sb_frames_progress). */
+typedef struct told {
+    int calls, done, total;
+} told;
+
+static void count_told(void *ctx, int done, int total, double elapsed_ms)
+{
+    told *t = ctx;
+    (void)elapsed_ms;
+    t->calls++;
+    t->done = done;
+    t->total = total;
+}
+
 /* The frames' references, made side by side (frames.h): the distinct
  * frames, then repeats up to one a thread, each agreeing with its first
  * run, with each frame's times kept as a stream's. */
@@ -167,7 +181,13 @@ static void test_frames_reference_pass(void)
     st = sb_case_params(algo, algo->stream_stage, NULL, &params, &usable, why, sizeof why, &err);
     for (int jobs = 1; jobs <= 5 && !st; jobs += 2) {
         sb_frames fr;
-        st = sb_frames_open(&fr, algo, algo->stream_stage, params, &seq, jobs, &err);
+        told progress = { 0, 0, 0 };
+        sb_frames_progress watch = { count_told, &progress };
+        /* with 3 jobs, watched: the same pass, its end told */
+        st = sb_frames_open_watched(&fr, algo, algo->stream_stage, params, &seq, jobs, jobs == 3 ? &watch : NULL,
+                                    &err);
+        CHECKF(jobs != 3 || (progress.calls >= 1 && progress.done == 3 && progress.total == 3),
+               "%d told, the last %d of %d", progress.calls, progress.done, progress.total);
         CHECKF(st == SB_OK, "%d jobs: %s", jobs, err.msg);
         if (st)
             break;
