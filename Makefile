@@ -10,7 +10,7 @@
 #   make check-statics no mutable file-level state in bench/ outside main and its named exceptions
 #   make check-copies  no new copy between the CUDA ladders' files (impl_cuda/COPIES.txt may only shrink)
 #   make test-asan  the CPU suite under AddressSanitizer + UBSan (build-asan/)
-#   make fuzz       libFuzzer on the image, PNM, manifest, results and env.json readers (FUZZ_SECONDS each)
+#   make fuzz       libFuzzer on the image, PNM, y4m, manifest, results and env.json readers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
 #                   test-gpu-agreement, -memcheck, -racecheck (= -racecheck-1,
 #                   -2, -3 and -4), -synccheck, -initcheck run one step each
@@ -377,7 +377,7 @@ test-asan:
 	  build-asan/rung_copies
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 ./build-asan/test_cpu
 
-# libFuzzer targets (clang): the image loader, the PNM parser, the dataset
+# libFuzzer targets (clang): the image loader, the PNM parser, the y4m reader, the dataset
 # manifest parser, the results CSV readers (and --resume's repair) and the
 # env.json reader, each for FUZZ_SECONDS from the seed corpus in
 # tests/fuzz/<target>/ (new inputs go to build-fuzz/corpus-*, findings to
@@ -387,7 +387,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_LIB_SRC := $(COMMON_SRC) bench/cases/dataset.c bench/io/rows.c bench/variants/renames.c bench/base/csv.c bench/base/grow.c bench/base/json_out.c \
                 bench/io/env_json.c bench/base/files.c bench/base/options.c
-FUZZ_TARGETS := image pnm manifest results env
+FUZZ_TARGETS := image pnm manifest results env y4m
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRC) $(BUILD)/deps.ok
 	@mkdir -p build-fuzz
 	@echo "  FUZZ  $@"
