@@ -8,7 +8,7 @@
  * rounds) at its own size, wider than the changes a user looks for.
  *
  * Each host round carries the cache probe read just before and after its
- * runs (the slower of the two).  The probes of a comparison fall in two
+ * runs, on each of its CPUs at once (the slowest of those readings).  The probes of a comparison fall in two
  * clusters (on the 2-core box 0.23-0.28 ms and 0.31-0.42 ms, few between):
  * the quiet host's reading is a low quantile of all of them, any round,
  * either side -- a spell outlasts a process, so a process's own best

@@ -285,20 +285,79 @@ double sb_host_memory_slowdown(sb_host_probes *p)
     return slowdown;
 }
 
-double sb_host_cache_probe_ms(sb_host_probes *p)
+/* The probe's image, made once (under p's lock); NULL: out of memory. */
+static const float *cache_image(sb_host_probes *p)
 {
-    if (!p)
-        return 0.0;
     pthread_mutex_lock(&p->lock);
     if (!p->cache_image && (p->cache_image = malloc(SB_CACHE_PROBE_FLOATS * sizeof *p->cache_image)) != NULL)
         sb_cache_probe_fill(p->cache_image);
-    double ms = 0.0;
-    for (int i = 0; p->cache_image && i < 2; i++) {      /* the best of two: the first may find it evicted */
-        int checksum;
-        double once = sb_cache_probe_pass(p->cache_image, &checksum);
-        p->cache_checksum += checksum;
-        ms = i == 0 || once < ms ? once : ms;
+    pthread_mutex_unlock(&p->lock);
+    return p->cache_image;
+}
+
+/* The best of two passes: the first may find the image evicted. */
+static double cache_probe_best(const float *image, int *checksum)
+{
+    double best = 0.0;
+    for (int i = 0; i < 2; i++) {
+        double once = sb_cache_probe_pass(image, checksum);
+        best = i == 0 || once < best ? once : best;
     }
+    return best;
+}
+
+double sb_host_cache_probe_ms(sb_host_probes *p)
+{
+    const float *image = p ? cache_image(p) : NULL;
+    if (!image)
+        return 0.0;
+    int checksum;
+    double ms = cache_probe_best(image, &checksum);
+    pthread_mutex_lock(&p->lock);
+    p->cache_checksum += checksum;
     pthread_mutex_unlock(&p->lock);
     return ms;
+}
+
+typedef struct cache_job {
+    const float *image;
+    int cpu, checksum;
+    double ms;                 /* 0: could not pin */
+} cache_job;
+
+static void *cache_probe_thread(void *arg)
+{
+    cache_job *job = arg;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(job->cpu, &one);
+    job->ms = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0
+                  ? cache_probe_best(job->image, &job->checksum) : 0.0;
+    return NULL;
+}
+
+double sb_host_cache_probe_on(sb_host_probes *p, const int *cpus, int n)
+{
+    const float *image = p ? cache_image(p) : NULL;
+    cache_job *jobs = image ? calloc((size_t)n, sizeof *jobs) : NULL;
+    pthread_t *threads = jobs ? calloc((size_t)n, sizeof *threads) : NULL;
+    char *started = threads ? calloc((size_t)n, 1) : NULL;
+    double worst = 0.0;
+    for (int i = 0; started && i < n; i++) {
+        jobs[i] = (cache_job){ image, cpus[i], 0, 0.0 };
+        started[i] = cpus[i] >= 0 && cpus[i] < PROBE_CPUS &&
+                     pthread_create(&threads[i], NULL, cache_probe_thread, &jobs[i]) == 0;
+    }
+    for (int i = 0; started && i < n; i++)
+        if (started[i]) {
+            pthread_join(threads[i], NULL);
+            worst = jobs[i].ms > worst ? jobs[i].ms : worst;
+            pthread_mutex_lock(&p->lock);
+            p->cache_checksum += jobs[i].checksum;
+            pthread_mutex_unlock(&p->lock);
+        }
+    free(jobs);
+    free(threads);
+    free(started);
+    return worst;
 }

@@ -82,6 +82,11 @@ double sb_host_memory_slowdown(sb_host_probes *p);
  *   best of two passes, in ms; its image is p's.  0 when the image cannot
  *   be had or p is NULL (a caller that does not probe). */
 double sb_host_cache_probe_ms(sb_host_probes *p);
+/* The same on each of cpus[0..n) at once, a thread pinned to each reading
+ * the one image: the slowest CPU's, in ms (a threaded row runs as slow as
+ * its slowest CPU, and each core's L2 has spells of its own); 0 when it
+ * cannot run there, or p is NULL. */
+double sb_host_cache_probe_on(sb_host_probes *p, const int *cpus, int n);
 
 /* The two below are about this process's threads, which are one per
  * process by nature: the list of exempt threads is the process's. */

@@ -53,14 +53,22 @@ static void probe_speed(sb_rounds_row *rr)
         rr->slowdown = slowdown;
 }
 
+/* The cache probe on the row's CPUs (host_noise.h): is this a spell. */
+static double cache_probe(const sb_rounds_row *rr)
+{
+    int cpus[CPU_SETSIZE];                 /* 4 KB: the stack */
+    int n = sb_rounds_cpus(rr->threads, cpus, CPU_SETSIZE);
+    return n > 0 ? sb_host_cache_probe_on(rr->probes, cpus, n) : sb_host_cache_probe_ms(rr->probes);
+}
+
 /* One run of a slow row, a sample, between two reads of the host's memory
  * speed (host_noise.h): a run of seconds has no rounds of its own to show
  * that a neighbour's memory traffic slowed it. */
 static sb_status slow_run(sb_rounds_row *rr, double *ms, double *probe, sb_error *err)
 {
-    double before = sb_host_memory_slowdown(rr->probes), cache = sb_host_cache_probe_ms(rr->probes);
+    double before = sb_host_memory_slowdown(rr->probes), cache = cache_probe(rr);
     sb_status st = sb_session_sample(&rr->s, 0, ms, err);
-    *probe = fmax(cache, sb_host_cache_probe_ms(rr->probes));
+    *probe = fmax(cache, cache_probe(rr));
     double after = sb_host_memory_slowdown(rr->probes);
     rr->mem_slowdown = fmax(rr->mem_slowdown, fmax(before, after));
     return st;
@@ -125,7 +133,7 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
     if (!st && rr->slow) {                     /* a run of seconds needs no warm-up */
         m->kernel_ms[rr->n++] = rr->first_ms;
         rr->part_probe[rr->parts] = rr->reference ? c->ref_times.cache_probe_ms
-                                                  : sb_host_cache_probe_ms(rr->probes);
+                                                  : cache_probe(rr);
         rr->part_ms[rr->parts++] = rr->first_ms;
         sb_work_note(m, rr->reference ? c->reference : rr->s.out);   /* that run's work */
     }
@@ -185,7 +193,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
         return SB_OK;
     double *ms = rr->m->kernel_ms + rr->n;
     int n = 0;
-    double probe = sb_host_cache_probe_ms(rr->probes), t0 = sb_clock_ms();
+    double probe = cache_probe(rr), t0 = sb_clock_ms();
     sb_stop why;
     do {
         sb_status st = sb_session_sample(&rr->s, 0, &ms[n], err);
@@ -198,7 +206,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
     rr->n += n;
     sb_summary s;
     sb_summarize(ms, n, &s);
-    rr->part_probe[rr->parts] = fmax(probe, sb_host_cache_probe_ms(rr->probes));
+    rr->part_probe[rr->parts] = fmax(probe, cache_probe(rr));
     rr->part_ms[rr->parts++] = s.median;
     rr->median_ms = s.median;
     return note_work(rr, err);
