@@ -177,14 +177,20 @@ typedef struct probe_job {
     double ms;                 /* the best of PROBE_TRIES, 0: could not pin */
 } probe_job;
 
+/* The calling thread on `cpu` alone; 0 when it cannot be pinned there. */
+static int pin_self(int cpu)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+}
+
 static void *probe_thread(void *arg)
 {
     probe_job *job = arg;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(job->cpu, &one);
     job->ms = 0.0;
-    if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0)
+    if (!pin_self(job->cpu))
         return NULL;
     double best = 1e300;
     for (int i = 0; i < PROBE_TRIES; i++) {
@@ -328,11 +334,7 @@ typedef struct cache_job {
 static void *cache_probe_thread(void *arg)
 {
     cache_job *job = arg;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(job->cpu, &one);
-    job->ms = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0
-                  ? cache_probe_best(job->image, &job->checksum) : 0.0;
+    job->ms = pin_self(job->cpu) ? cache_probe_best(job->image, &job->checksum) : 0.0;
     return NULL;
 }
 

@@ -5,26 +5,13 @@
  * crash, leak or undefined behaviour is a finding; errors are fine. */
 #include "segbench/video_io.h"
 
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
+#include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0]) {
-        snprintf(path, sizeof path, "/tmp/fuzz-y4m-XXXXXX");
-        int fd = mkstemp(path);
-        if (fd < 0)
-            return 0;
-        close(fd);
-    }
-    FILE *fp = fopen(path, "wb");
-    if (!fp)
+    const char *path = fuzz_input_file("y4m", data, size);
+    if (!path)
         return 0;
-    fwrite(data, 1, size, fp);
-    fclose(fp);
     sb_y4m v;
     sb_error err;
     if (sb_y4m_open(path, &v, &err) != SB_OK)
