@@ -262,7 +262,7 @@ typedef struct ab_row {
 typedef struct ab_rows {
     ab_row *row;
     int count, cap, rounds;       /* rounds: the most a side may have */
-    double probe_best;            /* the fastest cache probe of any round, ms (0: none) */
+    double probe_quiet;           /* the quiet host's cache probe (sb_spell_quiet), ms (0: none) */
     int spelled, probed;          /* host rounds left out for a spell; host rounds probed */
     int again;                    /* rounds a side run again for spells */
 } ab_rows;
@@ -377,7 +377,7 @@ static sb_status gather(const ab_opts *o, int rounds, int most, ab_rows *t, sb_e
 /* Leave out every host round in a spell; t->spelled counts them. */
 static sb_status spell_gate(ab_rows *t, sb_error *err)
 {
-    t->probe_best = 0.0;
+    t->probe_quiet = 0.0;
     t->spelled = t->probed = 0;
     int n = 0, cap = 0;
     double *all = NULL;
@@ -393,14 +393,14 @@ static sb_status spell_gate(ab_rows *t, sb_error *err)
                     all = grown;
                     all[n++] = t->row[i].probe[side][r];
                 }
-    t->probe_best = sb_spell_quiet(all, n);
+    t->probe_quiet = sb_spell_quiet(all, n);
     free(all);
     for (int i = 0; i < t->count; i++)
         for (int side = 0; side < 2; side++) {
             ab_row *a = &t->row[i];
             for (int r = 0; r < a->n[side]; r++)
                 t->probed += a->probe[side][r] > 0;
-            int kept = sb_spell_keep(a->ms[side], a->probe[side], a->n[side], t->probe_best);
+            int kept = sb_spell_keep(a->ms[side], a->probe[side], a->n[side], t->probe_quiet);
             a->spelled[side] = a->n[side] - kept;
             t->spelled += a->spelled[side];
             a->n[side] = kept;
@@ -422,7 +422,7 @@ static void spells_line(const ab_rows *t, FILE *fp)
     if (!t->probed)
         return;
     fprintf(fp, "spells: %d of %d host rounds ran in one (their cache probe over %.0f %% above the quiet host's "
-            "%.3f ms), left out", t->spelled, t->probed, 100.0 * SB_SPELL_MARGIN, t->probe_best);
+            "%.3f ms), left out", t->spelled, t->probed, 100.0 * SB_SPELL_MARGIN, t->probe_quiet);
     if (t->again)
         fprintf(fp, "; %d round%s a side run again for them", t->again, t->again == 1 ? "" : "s");
     fputs("\n", fp);

@@ -19,16 +19,16 @@ double sb_spell_quiet(double *probes, int n)
     return sb_quantile_sorted(probes, n, SB_SPELL_QUIET_QUANTILE);
 }
 
-int sb_spell_in(double probe, double best)
+int sb_spell_in(double probe, double quiet)
 {
-    return probe > 0 && best > 0 && probe > best * (1.0 + SB_SPELL_MARGIN);
+    return probe > 0 && quiet > 0 && probe > quiet * (1.0 + SB_SPELL_MARGIN);
 }
 
-int sb_spell_keep(double *ms, double *probe, int n, double best)
+int sb_spell_keep(double *ms, double *probe, int n, double quiet)
 {
     int kept = 0;
     for (int r = 0; r < n; r++) {
-        if (sb_spell_in(probe[r], best))
+        if (sb_spell_in(probe[r], quiet))
             continue;
         ms[kept] = ms[r];
         probe[kept++] = probe[r];

@@ -32,11 +32,11 @@
 double sb_spell_quiet(double *probes, int n);
 
 /* Did a round whose probe read `probe` ms run in a spell, against the
- * quiet host's `best`?  0 where either is unknown (0). */
-int sb_spell_in(double probe, double best);
+ * quiet host's `quiet`?  0 where either is unknown (0). */
+int sb_spell_in(double probe, double quiet);
 
 /* Keep the rounds of ms[0..n) outside spells, in their order, their
  * probes with them; returns how many are kept. */
-int sb_spell_keep(double *ms, double *probe, int n, double best);
+int sb_spell_keep(double *ms, double *probe, int n, double quiet);
 
 #endif
