@@ -620,9 +620,13 @@ static void test_gpu_stream_in_flight(void)
                 CHECKF(st == SB_OK, "%s, %d in flight%s: %s", v->who, in_flight, how, err.msg);
                 CHECKF(st || r.agreement.ok, "%s, %d in flight%s: %s", v->who, in_flight, how, r.agreement.metric);
                 CHECKF(st || (r.frames == 12 && r.checked >= 3 + in_flight && r.fps > 0 && r.bound_fps > 0 &&
-                              r.runs_in_turn == ways[w].in_turn),
-                       "%s, %d in flight%s: %d frames timed, %d checked, %.1f frames/s, bound %.1f", v->who,
-                       in_flight, how, r.frames, r.checked, r.fps, r.bound_fps);
+                              r.runs_in_turn == ways[w].in_turn && r.copies_fps > 0 && r.kernels_fps > 0 &&
+                              r.bound_fps <= fmin(r.copies_fps, r.kernels_fps) &&
+                              (!strcmp(r.bound_by, "copies") || !strcmp(r.bound_by, "kernels") ||
+                               !strcmp(r.bound_by, "host"))),
+                       "%s, %d in flight%s: %d frames timed, %d checked, %.1f frames/s, bound %.1f (%s: copies "
+                       "%.1f, kernels %.1f alone)", v->who, in_flight, how, r.frames, r.checked, r.fps, r.bound_fps,
+                       r.bound_by, r.copies_fps, r.kernels_fps);
             }
         }
         for (int f = 0; f < opened; f++)

@@ -36,8 +36,9 @@ const sb_command sb_cmd_stream = {
     "A GPU variant runs K instances, each on its own CUDA stream with its own pinned buffers, so one\n"
     "frame's upload, another's kernels and a third's download overlap; a CPU variant runs K frames side\n"
     "by side, one per thread.  Every distinct frame is checked against its own serial reference first.\n"
-    "Printed: frames/s, latency p50/p99 (submission to result on the host), the overlap bound\n"
-    "max(upload, run, fetch) and the share of it reached, joules per frame (NVML, RAPL) where readable.\n"
+    "Printed: frames/s, latency p50/p99 (submission to result on the host), the bound (GPU: the slower\n"
+    "of its copies and its kernels, each alone with the same K; CPU: K frames at one frame's time alone)\n"
+    "and the share of it reached, joules per frame (NVML, RAPL) where readable.\n"
     "  segbench stream integral/cuda-fused --size 3840x2160 --in-flight 1,2,3\n"
     "  segbench stream integral/cuda-fused --from-colour    (against integral/cuda-colour)\n"
     "  segbench stream kmeans/cpu --frames 'clip/*.png'\n",

@@ -7,6 +7,7 @@
 #include "segbench/atomic_file.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,12 +15,23 @@ const char *const SB_STREAM_CSV_HEADER =
     "algo,stage,variant,backend,threads,in_flight,sequence,width,height,frames,distinct,checked,fps,seconds,"
     "latency_p50_ms,latency_p99_ms,latency_max_ms,upload_ms,run_ms,fetch_ms,bound_fps,bound_fraction,bound_by,"
     "gpu_j_per_frame,gpu_idle_w,cpu_j_per_frame,cpu_idle_w,energy_note,agreement,agreement_metric,commit,date,"
-    "run_id,spread,flags,runs,source,host_ms";
-/* V1: before spread and flags; V2: before runs; V3: before source and host_ms */
-enum { STREAM_COLUMNS = 38, STREAM_COLUMNS_V3 = 36, STREAM_COLUMNS_V2 = 35, STREAM_COLUMNS_V1 = 33 };
+    "run_id,spread,flags,runs,source,host_ms,copies_fps,kernels_fps";
+/* V1: before spread and flags; V2: before runs; V3: before source and host_ms; V4: before the engines' rates */
+enum { STREAM_COLUMNS = 40, STREAM_COLUMNS_V4 = 38, STREAM_COLUMNS_V3 = 36, STREAM_COLUMNS_V2 = 35,
+       STREAM_COLUMNS_V1 = 33 };
 
 const char *sb_stream_runs_note(const sb_stream_row *r) { return strcmp(r->runs, "in-turn") ? "" : ", runs in turn"; }
 const char *sb_stream_source_note(const sb_stream_row *r) { return strcmp(r->source, "colour") ? "" : " from colour"; }
+
+void sb_stream_bound_cell(const sb_stream_row *r, char *out, size_t size)
+{
+    if (r->bound_fps <= 0)
+        snprintf(out, size, "-");
+    else if (r->bound_fraction >= 1.005)         /* what rounds to a share above 100 % */
+        snprintf(out, size, "beaten by %.0f %% (%s)", 100.0 * (r->bound_fraction - 1.0), r->bound_by);
+    else
+        snprintf(out, size, "%.0f %% (%s)", 100.0 * fmin(r->bound_fraction, 1.0), r->bound_by);
+}
 
 /* A number, or an empty field where there is none (< 0). */
 static void put_num(FILE *fp, const char *fmt, double v)
@@ -52,7 +64,7 @@ void sb_stream_row_put_csv(FILE *fp, const sb_stream_row *r)
     sb_csv_put_field(fp, r->runs);
     fputc(',', fp);
     sb_csv_put_field(fp, r->source);
-    fprintf(fp, ",%.6f\n", r->host_ms);
+    fprintf(fp, ",%.6f,%.3f,%.3f\n", r->host_ms, r->copies_fps, r->kernels_fps);
 }
 
 static double num_or_none(const char *s) { return *s ? atof(s) : -1; }
@@ -73,7 +85,8 @@ sb_status sb_stream_rows_read(const char *path, sb_stream_row **rows, int *count
             continue;                              /* the header */
         char *f[STREAM_COLUMNS + 1];
         int nf = sb_csv_split(buf, f, STREAM_COLUMNS + 1);
-        if (nf != STREAM_COLUMNS && nf != STREAM_COLUMNS_V3 && nf != STREAM_COLUMNS_V2 && nf != STREAM_COLUMNS_V1)
+        if (nf != STREAM_COLUMNS && nf != STREAM_COLUMNS_V4 && nf != STREAM_COLUMNS_V3 && nf != STREAM_COLUMNS_V2 &&
+            nf != STREAM_COLUMNS_V1)
             continue;                              /* not a row of this format */
         if (*count == cap_rows) {
             cap_rows = cap_rows ? 2 * cap_rows : 16;
@@ -127,9 +140,13 @@ sb_status sb_stream_rows_read(const char *path, sb_stream_row **rows, int *count
             snprintf(r->runs, sizeof r->runs, "%s", f[35]);
         else if (!view_is_cpu_backend(r->backend))
             snprintf(r->runs, sizeof r->runs, "overlap");   /* the only way before the column */
-        if (nf == STREAM_COLUMNS) {
+        if (nf >= STREAM_COLUMNS_V4) {
             snprintf(r->source, sizeof r->source, "%s", f[36]);
             r->host_ms = atof(f[37]);
+        }
+        if (nf == STREAM_COLUMNS) {
+            r->copies_fps = atof(f[38]);
+            r->kernels_fps = atof(f[39]);
         }
     }
     free(buf);

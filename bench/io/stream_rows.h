@@ -11,7 +11,11 @@
  * `source` is "colour" where the frames came in colour to an algorithm
  * that takes their grey (measure/stream.h), else empty, as in files
  * written before it (36 columns); host_ms is then the host's part of a
- * frame, making its grey (0 where the GPU makes it). */
+ * frame, making its grey (0 where the GPU makes it).  copies_fps and
+ * kernels_fps are a GPU row's engines alone with its K in flight, the
+ * bound the lower (measure/stream.h, step 3): 0 in a host row's, and in
+ * files written before them (38 columns), whose GPU bound was one frame's
+ * slowest part alone -- a bound that kernels running at once beat. */
 #ifndef SEGBENCH_STREAM_ROWS_H
 #define SEGBENCH_STREAM_ROWS_H
 
@@ -39,6 +43,7 @@ typedef struct sb_stream_row {
     char runs[12];           /* GPU: "overlap" (frames' runs free) or "in-turn"; "" for a host row */
     char source[12];         /* "colour": colour frames to a grey algorithm; "": its own format */
     double host_ms;          /* colour frames: the host's part of a frame alone (its grey) */
+    double copies_fps, kernels_fps;   /* a GPU row's engines alone, K in flight; 0: not measured */
 } sb_stream_row;
 
 /* " from colour" for a row whose frames came in colour, else "". */
@@ -47,6 +52,12 @@ const char *sb_stream_source_note(const sb_stream_row *r);
 /* ", runs in turn" for a row whose frames' runs took turns, else "": the
  * words a table puts after "K in flight". */
 const char *sb_stream_runs_note(const sb_stream_row *r);
+
+/* A row's bound as a table cell: "-" without one, "83 % (kernels)", or,
+ * where its rate beat it (the noise of the passes that measured it, or a
+ * file from before the bound held), "beaten by 12 % (run)": never a
+ * percentage of a bound above 100. */
+void sb_stream_bound_cell(const sb_stream_row *r, char *out, size_t size);
 
 extern const char *const SB_STREAM_CSV_HEADER;
 

@@ -104,6 +104,8 @@ typedef struct sb_run_times {
     double frame_ms;           /* upload + run + fetch */
     double run_ms;             /* run() alone: meaningful for host variants only
                                   (a device run() just enqueues) */
+    double run_cpu_ms;         /* run() on its thread's CPU clock: a serial run's work,
+                                  without the waits of a core it shared */
     double mem_slowdown;       /* the reference's run: the worst host memory speed just
                                   before and after it (host_noise.h), 0: not probed */
     double cache_probe_ms;     /* a long reference run: the slower cache probe just before

@@ -136,10 +136,10 @@ sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *
     double t1 = sb_clock_ms();
     if (!st && v->ops->upload)
         st = v->ops->upload(state, err);
-    double t2 = sb_clock_ms();
+    double t2 = sb_clock_ms(), c2 = sb_thread_cpu_ms();
     if (!st)
         st = v->ops->run(state, err);
-    double t3 = sb_clock_ms();
+    double t3 = sb_clock_ms(), c3 = sb_thread_cpu_ms();
     if (!st)
         st = v->ops->fetch(state, err);
     if (t) {
@@ -147,6 +147,7 @@ sb_status sb_run_once(const sb_case *c, const sb_variant *v, int threads, void *
         t->frame_ms = sb_clock_ms() - t1;
         t->began_ms = t1;
         t->run_ms = t3 - t2;
+        t->run_cpu_ms = c3 - c2;
     }
     if (st && state && sb_is_device(v)) {
         sb_error ignored;

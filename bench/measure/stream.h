@@ -37,16 +37,28 @@
  *      and compared with the serial reference of that frame under the
  *      algorithm's contract.  Nothing is timed before it passes.
  *   2. warm-up pass: frames for `warmup_ms`.
- *   3. the bound, on one instance alone (the same for every K, so the
- *      rows of one variant, scene and source measure it once, with their
- *      first K, and the others take it: parts_of): a device variant's upload, run
- *      and fetch each timed apart (medians on each distinct frame, their
- *      mean over the frames, whose work may differ); the overlap bound is
- *      one frame per max(upload, run, fetch) -- a stream cannot beat its
- *      slowest stage.  A host variant's bound is K frames per one frame's time
- *      alone: perfect scaling over its K threads.  Where the host makes
- *      each frame's grey, K frames per host_ms bounds it too: K threads
- *      each converting one frame at a time.
+ *   3. the bound.  First one frame's parts alone on one instance (the
+ *      same for every K, so the rows of one variant, scene and source
+ *      measure them once, with their first K, and the others take them:
+ *      parts_of): a device variant's upload, run and fetch each timed
+ *      apart (medians on each distinct frame, their mean over the frames,
+ *      whose work may differ), a host variant's whole frame.  Then a
+ *      device variant's engines alone with the row's K in flight, through
+ *      the same instances and threads, each for ENGINE_PASS_MS: the copies
+ *      (the host's part, upload and fetch: both copy directions at once)
+ *      and the kernels (each instance's run on the frame it holds, its
+ *      runs free or in turn as the row's).  A stream does at least each
+ *      engine's share of every frame with no more in flight, so its rate
+ *      is at most the slower engine's: that is the bound (kernels of
+ *      different frames that run at once are in it; one frame's run
+ *      alone, the bound before this, was beaten where they did).  Where
+ *      the host makes each frame's grey, K frames per host_ms bounds it
+ *      too.  A host variant's bound is K frames per one frame's time
+ *      alone, at most one a core for a serial row: no frame runs faster
+ *      than alone.  The serial reference's slow frames take their time
+ *      alone from the references' runs -- their CPU time, since the
+ *      references ran K at once and their wall time includes waits for a
+ *      shared core.
  *   4. timed pass: `frames` frames, or (frames = 0) frames taken until
  *      `min_seconds` have passed (at least SB_ENERGY_MIN_S by default, so
  *      the energy counters can be read) or, where enough_frames is set,
@@ -138,10 +150,13 @@ typedef struct sb_stream_result {
     double upload_ms, run_ms, fetch_ms;   /* one frame's parts alone (medians); a host
                                              variant's whole frame is run_ms */
     double host_ms;           /* colour frames, a grey variant: its host making the grey */
-    double bound_fps;         /* the overlap bound (the protocol's step 3) */
-    double bound_fraction;    /* fps / bound_fps */
-    char bound_by[16];        /* "upload", "run", "fetch", "host" (making the grey), or
-                                 "cpus" for a host variant */
+    double copies_fps, kernels_fps;   /* a device variant's engines alone with K in flight
+                                         (step 3), else 0 */
+    double bound_fps;         /* the bound (the protocol's step 3) */
+    double bound_fraction;    /* fps / bound_fps: above 1 only where a measured bound was beaten by
+                                 the noise of its passes (sb_stream_bound_held) */
+    char bound_by[16];        /* "copies", "kernels", "host" (making the grey), or "cpus" for a
+                                 host variant */
     double spread;            /* the largest |rate of a third of the timed pass / the whole's - 1| */
     int few;                  /* fewer than SB_STREAM_FEW frames an instance: its thirds say little */
     sb_energy energy;         /* over the timed pass */

@@ -116,10 +116,13 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 "GPU K instances, each on its own CUDA stream with its own pinned buffers, so one frame's upload, "
                 "another's kernels and a third's download overlap; on the CPU the serial reference, one frame per "
                 "core. Every distinct frame was checked against its own serial reference first. *Latency*: from a "
-                "frame's submission to its result on the host. *Bound*: one frame per max(upload, run, fetch) of "
-                "the variant alone, the most overlap of copies and kernels can give (CPU: the cores times one frame alone); above 100 %% where the "
-                "kernels of different frames also ran at once (kernels that leave the GPU room, which the bound, one "
-                "frame's run at a time, does not count); *runs in turn*: each frame's kernels waited for the "
+                "frame's submission to its result on the host. *Bound*: the most the row could stream -- on the GPU the "
+                "slower of its engines alone with the same K in flight (*copies*: each frame's upload and download, "
+                "both ways at once; *kernels*: each frame's run, on the frame its instance holds, kernels of "
+                "different frames at once where they fit), on the CPU K frames side by side at one frame's time "
+                "alone (a serial row: one a core); *beaten by*: a rate above its measured bound, by the noise of "
+                "the passes that measured them (or, in a file from before the engines were measured, a bound of "
+                "one frame's slowest part alone, which kernels running at once beat); *runs in turn*: each frame's kernels waited for the "
                 "frame before it's, so runs never shared the GPU while copies still overlapped them (where kernels "
                 "that fill the GPU otherwise fall into lock-step, docs/measuring.md). *J/frame*: "
                 "energy over the timed second(s), GPU (NVML) and, in brackets, above the idle draw; n/a where "
@@ -146,7 +149,7 @@ void report_streams_table(FILE *md, const stream_set *sets, const sb_algo *const
                 if (g) {
                     snprintf(gf, sizeof gf, "%.1f%s", g->fps, stream_marks(g));
                     snprintf(lat, sizeof lat, "%.3g / %.3g%s", g->p50_ms, g->p99_ms, tail_mark(g));
-                    snprintf(bound, sizeof bound, "%.0f %% (%s)", 100.0 * g->bound_fraction, g->bound_by);
+                    sb_stream_bound_cell(g, bound, sizeof bound);
                 }
                 if (c)
                     snprintf(cf, sizeof cf, "%.1f%s", c->fps, stream_marks(c));
@@ -220,8 +223,9 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
                 "compute overlapped; below it, any branch off the top that narrows its output (fewer bytes on the "
                 "bus) or takes the frames in colour and makes their grey on the GPU, with its gain over its parent "
                 "at the same K (*from colour*: the frames came in colour; a grey rung's host made each one's grey "
-                "first, inside its frame, *host* ms alone). *Bound*: one frame per max(upload, run, fetch) "
-                "measured alone, or K per host ms where that is less. *In turn*: each frame's run waited for the "
+                "first, inside its frame, *host* ms alone). *Bound*: the slower of its engines alone with the "
+                "same K (*copies* both ways, *kernels*), or K per host ms where that is less; *upload / run / "
+                "fetch*: one frame's parts alone. *In turn*: each frame's run waited for the "
                 "one before it (an event), so only copies overlapped kernels. \xe2\x80\xa1 p99 latency above "
                 "twice p50.\n\n"
                 "| stage | scene | rung | K | frames/s | gain over K = 1 | over its parent | latency p50 / p99 ms | "
@@ -241,11 +245,12 @@ void report_streams_in_flight(FILE *md, const stream_set *ss)
         if (r->host_ms > 0)
             snprintf(host, sizeof host, "host %.3g; ", r->host_ms);
         int failed = !strcmp(r->agreement, "FAIL");
-        fprintf(md, "| %s | %s%s | %s | %d%s | %s%.1f%s | %s | %s | %.3g / %.3g%s | %s%.3g / %.3g / %.3g | %.0f %% (%s) |\n",
+        char bound[64];
+        sb_stream_bound_cell(r, bound, sizeof bound);
+        fprintf(md, "| %s | %s%s | %s | %d%s | %s%.1f%s | %s | %s | %.3g / %.3g%s | %s%.3g / %.3g / %.3g | %s |\n",
                 r->stage, report_md(REPORT_TEXT, r->sequence), sb_stream_source_note(r), r->variant, r->in_flight,
                 strcmp(r->runs, "in-turn") ? "" : ", in turn", failed ? "FAIL " : "", r->fps, stream_marks(r), gain,
-                over, r->p50_ms, r->p99_ms, tail_mark(r), host, r->upload_ms, r->run_ms, r->fetch_ms,
-                100.0 * r->bound_fraction, r->bound_by);
+                over, r->p50_ms, r->p99_ms, tail_mark(r), host, r->upload_ms, r->run_ms, r->fetch_ms, bound);
     }
     fprintf(md, "\n");
 }

@@ -55,11 +55,13 @@ static sb_status console_stream_row(sb_reporter *self, const sb_stream_row *row,
 {
     (void)err;
     const sb_console_state *c = self->state;
+    char bound[64];
+    sb_stream_bound_cell(row, bound, sizeof bound);
     if (!c->quiet)
-        fprintf(stderr, "  stream %s/%s %s%s, %d in flight%s: %.1f frames/s, p99 %.3f ms, %.0f %% of its "
-                        "bound (%s), %s%s%s\n", row->algo, row->variant, row->sequence, sb_stream_source_note(row),
-                row->in_flight, sb_stream_runs_note(row), row->fps, row->p99_ms, 100.0 * row->bound_fraction,
-                row->bound_by, row->agreement, row->flags[0] ? ", " : "", row->flags);
+        fprintf(stderr, "  stream %s/%s %s%s, %d in flight%s: %.1f frames/s, p99 %.3f ms, bound: %s, %s%s%s\n",
+                row->algo, row->variant, row->sequence, sb_stream_source_note(row), row->in_flight,
+                sb_stream_runs_note(row), row->fps, row->p99_ms, bound, row->agreement, row->flags[0] ? ", " : "",
+                row->flags);
     return SB_OK;
 }
 

@@ -46,6 +46,8 @@ void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, cons
     row->bound_fps = res->bound_fps;
     row->bound_fraction = res->bound_fraction;
     snprintf(row->bound_by, sizeof row->bound_by, "%s", res->bound_by);
+    row->copies_fps = res->copies_fps;
+    row->kernels_fps = res->kernels_fps;
     const sb_energy *e = &res->energy;
     int device = sb_is_device(v);
     snprintf(row->runs, sizeof row->runs, "%s", !device ? "" : res->runs_in_turn ? "in-turn" : "overlap");
@@ -98,14 +100,15 @@ void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
     if (strstr(r->flags, "few"))
         fprintf(fp, "  few: fewer than %d frames an instance were timed (slow frames): the rate is one or two waves "
                     "of frames\n", SB_STREAM_FEW);
+    char cell[64];
+    sb_stream_bound_cell(r, cell, sizeof cell);
     if (device)
-        fprintf(fp, "  bound %6.1f frames/s   (%s-bound: upload %.3f ms, run %.3f ms, fetch %.3f ms alone): "
-                    "%.1f %% of it\n", r->bound_fps, r->bound_by, r->upload_ms, r->run_ms, r->fetch_ms,
-                100.0 * r->bound_fraction);
+        fprintf(fp, "  bound %6.1f frames/s   (%s: copies alone %.1f, kernels alone %.1f frames/s with %d in flight; "
+                    "one frame's upload %.3f ms, run %.3f ms, fetch %.3f ms): %s\n", r->bound_fps, r->bound_by,
+                r->copies_fps, r->kernels_fps, r->in_flight, r->upload_ms, r->run_ms, r->fetch_ms, cell);
     else
-        fprintf(fp, "  bound %6.1f frames/s   (%d frame%s side by side at %.3f ms each alone): %.1f %% of it\n",
-                r->bound_fps, r->in_flight, r->in_flight == 1 ? "" : "s", r->host_ms + r->run_ms,
-                100.0 * r->bound_fraction);
+        fprintf(fp, "  bound %6.1f frames/s   (%d frame%s side by side at %.3f ms each alone): %s\n", r->bound_fps,
+                r->in_flight, r->in_flight == 1 ? "" : "s", r->host_ms + r->run_ms, cell);
     if (r->host_ms > 0)
         fprintf(fp, "  host: %.3f ms a frame alone making its grey from the colour frame, on the frame's own "
                     "thread\n", r->host_ms);
@@ -255,6 +258,11 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
     for (int i = 0; i < nk && !st; i++) {
         o.in_flight = ks[i];
         o.reference_pass = &fr.pass;
+        if (!sb_is_device(v)) {              /* K frames side by side, each on its own threads */
+            char what[160];
+            snprintf(what, sizeof what, "%s with %d frame%s in flight", v->who, ks[i], ks[i] == 1 ? "" : "s");
+            sb_warn_oversubscribed(what, ks[i] * threads);
+        }
         sb_stream_result res;
         st = sb_stream_measure(fr.c, fr.count, v, &o, &res, err);
         if (st)
