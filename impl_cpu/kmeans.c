@@ -98,6 +98,10 @@ sb_status sb_kmeans_initial(const sb_image *rgb, const sb_kmeans_params *p, int3
         return st;
     if (rgb->channels != 3)
         return sb_fail(err, SB_ERR_USAGE, "kmeans: needs an RGB image, not %d channel(s)", rgb->channels);
+    if (p->start && p->start->given) {
+        memcpy(centres, p->start->centres, (size_t)p->k * sizeof p->start->centres[0]);
+        return SB_OK;
+    }
     if (p->init == SB_KMEANS_INIT_PLUSPLUS)
         return initial_plusplus(rgb, p, centres, err);
     for (int c = 0; c < p->k; c++) {
@@ -224,9 +228,12 @@ sb_status sb_kmeans_host_open(size_t size, void **state, const sb_image *in, con
     return SB_OK;
 }
 
+/* The initial centres are the frame's: a stream points the input at each
+ * frame in turn, and a warm start changes from frame to frame. */
 sb_status sb_kmeans_host_run(sb_kmeans_host *h, sb_kmeans_pass_fn pass, sb_error *err)
 {
-    return sb_kmeans_host_loop(&h->params, (const int32_t(*)[3])h->initial, pass, h, h->out, err);
+    sb_status st = sb_kmeans_initial(h->in, &h->params, h->initial, err);
+    return st ? st : sb_kmeans_host_loop(&h->params, (const int32_t(*)[3])h->initial, pass, h, h->out, err);
 }
 
 sb_status sb_kmeans_host_fetch(void *state, sb_error *err)
@@ -251,8 +258,7 @@ static sb_status serial_pass(void *ctx, const sb_kmeans_prepped *centres, int fi
 sb_status sb_kmeans_serial(const sb_image *rgb, const sb_kmeans_params *p, sb_kmeans_out *out, sb_error *err)
 {
     sb_kmeans_host h = { rgb, *p, out, 1, { { 0 } } };
-    sb_status st = sb_kmeans_initial(rgb, p, h.initial, err);
-    return st ? st : sb_kmeans_host_run(&h, serial_pass, err);
+    return sb_kmeans_host_run(&h, serial_pass, err);
 }
 
 static sb_status serial_prepare(void **state, const sb_image *in, const void *params, void *output,

@@ -35,7 +35,8 @@ typedef struct sb_kmeans_host {
  * NULL and nothing is left allocated. */
 sb_status sb_kmeans_host_open(size_t size, void **state, const sb_image *in, const void *params, void *output,
                               int threads, const char *who, sb_error *err);
-/* run(): the loop from the initial centres, one `pass` per pass. */
+/* run(): the frame's initial centres (its input and warm start now), then
+ * the loop from them, one `pass` per pass. */
 sb_status sb_kmeans_host_run(sb_kmeans_host *h, sb_kmeans_pass_fn pass, sb_error *err);
 /* fetch() for variants that compute straight into the output. */
 sb_status sb_kmeans_host_fetch(void *state, sb_error *err);

@@ -9,6 +9,8 @@
 #include "variants/agreement.h"
 #include "base/args.h"
 #include "cases/cases.h"
+#include "cases/dataset.h"
+#include "cases/frames.h"
 #include "variants/registry.h"
 #include "measure/stream.h"
 
@@ -650,6 +652,47 @@ static int32_t *stale_terms(const sb_gc_graph *g, unsigned long long seed)
     return term;
 }
 
+/* Warm frames (frames.h): every CUDA k-means variant streams a panning
+ * clip warm, each frame from the result of the frame K before it, exact
+ * on every frame, with 1 and 3 in flight. */
+static void test_gpu_stream_warm(void)
+{
+    sb_sequence seq;
+    if (!test_panning_clip(6, &seq))
+        return;
+    const sb_algo *algo = sb_algo_find("kmeans");
+    void *params = NULL;
+    int usable = 0;
+    char why[200];
+    sb_error err = { SB_OK, "" };
+    sb_status st = sb_case_params(algo, algo->warm_stage, NULL, &params, &usable, why, sizeof why, &err);
+    for (int k = 1; k <= 3 && !st; k += 2) {
+        sb_frames fr;
+        st = sb_frames_open_warm(&fr, algo, algo->warm_stage, params, &seq, k, NULL, &err);
+        CHECKF(st == SB_OK, "%s", err.msg);
+        for (int i = 0; !st && i < sb_variant_count(); i++) {
+            const sb_variant *v = sb_variant_at(i);
+            if (strcmp(v->algo, "kmeans") || !(v->flags & SB_DEVICE) || !v->ops || gpu_excluded(v) ||
+                !(v->stages & (1u << algo->warm_stage)) || (k > 1 && (v->flags & SB_ONE_AT_A_TIME)))
+                continue;
+            sb_stream_opts o;
+            sb_stream_defaults(&o);
+            o.in_flight = k;
+            o.frames = 12;
+            o.warmup_ms = 1;
+            o.warm = 1;
+            sb_stream_result r;
+            sb_status rs = sb_stream_measure(fr.c, fr.count, v, &o, &r, &err);
+            CHECKF(rs == SB_OK && r.agreement.ok && r.warm && r.checked >= 6, "%s warm, %d in flight: %s %s",
+                   v->who, k, rs ? err.msg : "", r.agreement.metric);
+        }
+        if (!st)
+            sb_frames_close(&fr);
+    }
+    free(params);
+    sb_sequence_free(&seq);
+}
+
 /* Max-flow on random grid graphs (test_grabcut.c's), every device solver
  * against Boykov-Kolmogorov, from zero flow and (the warm solvers) from a
  * stale flow: the cut of other t-links first.  From zero flow, cuda-global
@@ -796,6 +839,7 @@ int main(int argc, char **argv)
         { "gpu: stream: every CUDA variant, 1 and 3 frames in flight and 2 in turn, each frame agrees with its own "
           "reference",
           test_gpu_stream_in_flight },
+        { "gpu: stream: every CUDA k-means variant exact on warm frames, 1 and 3 in flight", test_gpu_stream_warm },
         { "gpu: bench makes a scene's frames' references beside the GPU rows where its CPU stream row is left out",
           test_gpu_bench_frames_ahead },
     };

@@ -29,6 +29,11 @@ void test_release_nothing(void *state);
 /* RGB test images (tests/algos/kmeans.c): uniform noise, and patches of colour. */
 void test_random_rgb(sb_image *img, int width, int height, unsigned long long seed);
 void test_patchy_rgb(sb_image *img, int width, int height, unsigned long long seed);
+/* A panning clip of n colour frames, <test dir>/pan/fNN.png (a patchy
+ * picture moved a pixel a frame, 64x40), as a sequence; 0, a failed
+ * check, when it cannot be made (tests/measure/stream.c). */
+struct sb_sequence;
+int test_panning_clip(int n, struct sb_sequence *seq);
 void test_fill(sb_image *img, int width, int height, int channels, unsigned char value);
 /* Every CPU variant of c's algorithm, at 1, 2, 3 and 7 threads where
  * threaded, through the harness's check against c's reference. */

@@ -167,6 +167,20 @@ static sb_status kmeans_gallery(sb_gallery_album *album, const sb_image *in, con
     return st;
 }
 
+/* A warm frame begins from the centres of the frame before's result. */
+static void kmeans_warm_from(void *start, const void *out)
+{
+    sb_kmeans_start *s = start;
+    const sb_kmeans_out *o = out;
+    memset(s, 0, sizeof *s);
+    if (!o)
+        return;
+    s->given = 1;
+    memcpy(s->centres, o->centres, (size_t)o->k * sizeof o->centres[0]);
+}
+
+static void kmeans_warm_attach(void *params, const void *start) { ((sb_kmeans_params *)params)->start = start; }
+
 static const sb_algo sb_algo_kmeans = {
     .name = "kmeans",
     .summary = "k-means colour quantization: integer sums, quarter-level centres",
@@ -174,6 +188,10 @@ static const sb_algo sb_algo_kmeans = {
     .stage_count = 2,
     .stages = kmeans_stages,
     .stream_stage = 1,          /* fixed10 */
+    .warm_size = sizeof(sb_kmeans_start),
+    .warm_from = kmeans_warm_from,
+    .warm_attach = kmeans_warm_attach,
+    .warm_stage = 0,            /* converge */
     .load_mode = SB_LOAD_RGB,
     .params_size = sizeof(sb_kmeans_params),
     .options_help = "--k 1..256 (16)  --init spread|kmeans++ (spread)  --seed N (1)  "

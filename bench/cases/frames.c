@@ -29,6 +29,7 @@ typedef struct frames_job {
     sb_status *st;              /* per frame of the pass */
     sb_error *err;
     int exempt;                 /* the caller is exempt from the quiet wait: so are its workers */
+    int chains;                 /* warm: frame d starts from frame d - chains (0: cold) */
 } frames_job;
 
 static void *load_worker(void *arg)
@@ -58,6 +59,47 @@ static void *open_worker(void *arg)
         }
         atomic_fetch_add(&j->done, 1);
     }
+    return NULL;
+}
+
+/* A warm frame: its parameters and start record, from the reference's
+ * output of the frame `chains` before it (cold for the first of each chain). */
+static void warm_params(frames_job *j, int d)
+{
+    const sb_algo *a = j->algo;
+    void *params = (char *)j->fr->params + (size_t)d * a->params_size;
+    void *start = (char *)j->fr->starts + (size_t)d * a->warm_size;
+    memcpy(params, j->params, a->params_size);
+    int warm = d >= j->chains;
+    a->warm_from(start, warm ? j->fr->cd[d - j->chains].c.reference : NULL);
+    a->warm_attach(params, warm ? start : NULL);
+}
+
+/* Warm: one chain of frames a turn (d, d + chains, ...), each after the
+ * one before it, whose reference its start is made from. */
+static void *chain_worker(void *arg)
+{
+    frames_job *j = arg;
+    sb_reference_pass *p = &j->fr->pass;
+    for (int chain; (chain = atomic_fetch_add(&j->next, 1)) < j->chains;)
+        for (int d = chain; d < p->n; d += j->chains) {
+            sb_case_data *cd = &j->fr->cd[d];
+            if (d >= j->chains && j->st[d - j->chains]) {      /* the frame it starts from failed */
+                j->st[d] = j->st[d - j->chains];
+                j->err[d] = j->err[d - j->chains];
+            } else {
+                warm_params(j, d);
+                j->st[d] = sb_case_open(cd, NULL, j->algo, j->stage,
+                                        (char *)j->fr->params + (size_t)d * j->algo->params_size, &j->img[d],
+                                        &j->err[d]);
+            }
+            if (!j->st[d]) {
+                cd->c.start = d >= j->chains ? (char *)j->fr->starts + (size_t)d * j->algo->warm_size : NULL;
+                p->submit_ms[d] = cd->c.ref_times.began_ms;
+                p->done_ms[d] = cd->c.ref_times.began_ms + cd->c.ref_times.frame_ms;
+            }
+            atomic_fetch_add(&j->done, 1);
+        }
     return NULL;
 }
 
@@ -146,14 +188,9 @@ static void check_repeats(frames_job *j)
     }
 }
 
-sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const void *params, const sb_sequence *seq,
-                         int jobs, sb_error *err)
-{
-    return sb_frames_open_watched(fr, algo, stage, params, seq, jobs, NULL, err);
-}
-
-sb_status sb_frames_open_watched(sb_frames *fr, const sb_algo *algo, int stage, const void *params,
-                                 const sb_sequence *seq, int jobs, const sb_frames_progress *progress, sb_error *err)
+/* The frames' cases: cold (chains 0), or warm with `chains` in flight. */
+static sb_status frames_open(sb_frames *fr, const sb_algo *algo, int stage, const void *params, const sb_sequence *seq,
+                             int jobs, int chains, const sb_frames_progress *progress, sb_error *err)
 {
     memset(fr, 0, sizeof *fr);
     int n = seq->count;
@@ -161,16 +198,22 @@ sb_status sb_frames_open_watched(sb_frames *fr, const sb_algo *algo, int stage, 
         jobs = FRAMES_JOBS_MAX;
     if (jobs < 1 || sb_case_uses_memo(algo, stage))
         jobs = 1;
-    /* repeats up to one frame a thread, where that many cases fit in memory */
-    int total = n > jobs ? n : jobs;
+    /* repeats up to one frame a thread, where that many cases fit in memory (cold only: a warm
+       frame's reference is its chain's) */
+    int total = chains || n > jobs ? n : jobs;
     if ((double)total * (double)sb_case_peak_bytes(algo, seq->width, seq->height) > (double)sb_memory_budget())
         total = n;
     fr->cd = calloc((size_t)n, sizeof *fr->cd);
     fr->c = calloc((size_t)n, sizeof *fr->c);
+    fr->warm = chains;
+    if (chains) {
+        fr->params = calloc((size_t)n, algo->params_size);
+        fr->starts = calloc((size_t)n, algo->warm_size);
+    }
     frames_job j = { algo, stage, params, seq, fr, calloc((size_t)n, sizeof(sb_image)),
                      calloc((size_t)(total - n + 1), sizeof(sb_case_data)), 0, 0,
                      calloc((size_t)total, sizeof(sb_status)), calloc((size_t)total, sizeof(sb_error)),
-                     sb_host_quiet_exempt_is_self() };
+                     sb_host_quiet_exempt_is_self(), chains };
     sb_reference_pass *p = &fr->pass;
     p->k = jobs < total ? jobs : total;
     p->n = n;
@@ -178,7 +221,8 @@ sb_status sb_frames_open_watched(sb_frames *fr, const sb_algo *algo, int stage, 
     p->submit_ms = calloc((size_t)total, sizeof *p->submit_ms);
     p->done_ms = calloc((size_t)total, sizeof *p->done_ms);
     sb_status st = SB_OK;
-    if (!fr->cd || !fr->c || !j.img || !j.repeat || !j.st || !j.err || !p->submit_ms || !p->done_ms)
+    if (!fr->cd || !fr->c || !j.img || !j.repeat || !j.st || !j.err || !p->submit_ms || !p->done_ms ||
+        (chains && (!fr->params || !fr->starts)))
         st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
     double t0 = sb_clock_ms();
     if (!st)
@@ -190,10 +234,12 @@ sb_status sb_frames_open_watched(sb_frames *fr, const sb_algo *algo, int stage, 
         }
     if (!st) {
         sb_energy_mark_now(&p->before);
+        void *(*worker_fn)(void *) = chains ? chain_worker : open_worker;
+        int workers = chains ? (p->k < chains ? p->k : chains) : p->k;
         if (progress)
-            side_by_side_watched(open_worker, &j, p->k, total, progress);
+            side_by_side_watched(worker_fn, &j, workers, total, progress);
         else
-            side_by_side(open_worker, &j, p->k);
+            side_by_side(worker_fn, &j, workers);
         sb_energy_mark_now(&p->after);
         for (int f = 0; f < total && !st; f++)
             if (j.st[f]) {                      /* the first frame's error */
@@ -226,10 +272,35 @@ sb_status sb_frames_open_watched(sb_frames *fr, const sb_algo *algo, int stage, 
     return SB_OK;
 }
 
+sb_status sb_frames_open(sb_frames *fr, const sb_algo *algo, int stage, const void *params, const sb_sequence *seq,
+                         int jobs, sb_error *err)
+{
+    return frames_open(fr, algo, stage, params, seq, jobs, 0, NULL, err);
+}
+
+sb_status sb_frames_open_watched(sb_frames *fr, const sb_algo *algo, int stage, const void *params,
+                                 const sb_sequence *seq, int jobs, const sb_frames_progress *progress, sb_error *err)
+{
+    return frames_open(fr, algo, stage, params, seq, jobs, 0, progress, err);
+}
+
+sb_status sb_frames_open_warm(sb_frames *fr, const sb_algo *algo, int stage, const void *params,
+                              const sb_sequence *seq, int k, const sb_frames_progress *progress, sb_error *err)
+{
+    if (!algo->warm_size)
+        return sb_fail(err, SB_ERR_USAGE, "%s: no warm start (a frame beginning from the one before's result) "
+                       "is defined for it", algo->name);
+    if (k < 1)
+        return sb_fail(err, SB_ERR_USAGE, "a warm stream needs at least one frame in flight, not %d", k);
+    return frames_open(fr, algo, stage, params, seq, k, k, progress, err);
+}
+
 void sb_frames_close(sb_frames *fr)
 {
     for (int i = 0; i < fr->count; i++)
         sb_case_close(&fr->cd[i]);
+    free(fr->params);
+    free(fr->starts);
     free(fr->cd);
     free(fr->c);
     free(fr->pass.submit_ms);

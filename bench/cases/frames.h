@@ -23,6 +23,9 @@ typedef struct sb_frames {
     const sb_case **c;          /* &cd[i].c, as sb_stream_measure takes them */
     double ref_ms;              /* the references' wall time */
     sb_reference_pass pass;     /* how they were made (pass.total 0: one at a time) */
+    int warm;                   /* > 0: opened warm with this many in flight (sb_frames_open_warm) */
+    void *params;               /* warm: each frame's parameters (count of algo->params_size) */
+    void *starts;               /* warm: each frame's start record (count of algo->warm_size) */
 } sb_frames;
 
 /* params: the stage's parameters for the sequence (sb_case_params with its
@@ -41,6 +44,16 @@ typedef struct sb_frames_progress {
  * threads while this one watches them. */
 sb_status sb_frames_open_watched(sb_frames *fr, const sb_algo *algo, int stage, const void *params,
                                  const sb_sequence *seq, int jobs, const sb_frames_progress *progress, sb_error *err);
+/* The frames as a video runs them warm with k in flight (algo->warm_size
+ * > 0): frame d begins from the result of frame d - k -- the newest a
+ * program has when it takes frame d with k frames in flight -- and frames
+ * 0..k-1, the clip's first, begin cold.  Each frame's start record is
+ * made from the reference's output of frame d - k (exact variants give the
+ * same, so a variant's frame starts where its own run of d - k would have
+ * it start), its case's params point at it, and the references run in k
+ * chains side by side, one frame of each after another (no repeats). */
+sb_status sb_frames_open_warm(sb_frames *fr, const sb_algo *algo, int stage, const void *params,
+                              const sb_sequence *seq, int k, const sb_frames_progress *progress, sb_error *err);
 void sb_frames_close(sb_frames *fr);
 
 #endif

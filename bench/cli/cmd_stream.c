@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_RUNS, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_FROM_COLOUR, OPT_MAX_PIXELS, OPT_QUIET, OPT_COUNT };
+enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_RUNS, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_FROM_COLOUR, OPT_WARM, OPT_MAX_PIXELS, OPT_QUIET, OPT_COUNT };
 
 static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
     [OPT_FRAMES] = { "frames", "N|GLOB", "1 s of frames",
@@ -26,6 +26,10 @@ static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
     [OPT_FROM_COLOUR] = { "from-colour", NULL, "off",
                           "the integral image: the frames come in colour and the host makes each one's grey inside "
                           "its frame (a colour-taking variant, cuda-colour, always streams them so)" },
+    [OPT_WARM] = { "warm", NULL, "off",
+                   "each K's row again with warm frames: each from the result of the frame K before it (the "
+                   "clip's first K cold), checked against a serial reference run so; the stage then defaults to "
+                   "one that stops on its own criterion (k-means: converge)" },
     [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
     [OPT_QUIET] = { "quiet", NULL, NULL, "no progress lines while the serial reference runs the frames" },
 };
@@ -41,7 +45,8 @@ const sb_command sb_cmd_stream = {
     "and the share of it reached, joules per frame (NVML, RAPL) where readable.\n"
     "  segbench stream integral/cuda-fused --size 3840x2160 --in-flight 1,2,3\n"
     "  segbench stream integral/cuda-fused --from-colour    (against integral/cuda-colour)\n"
-    "  segbench stream kmeans/cpu --frames 'clip/*.png'\n",
+    "  segbench stream kmeans/cpu --frames 'clip/*.png'\n"
+    "  segbench stream kmeans/cuda-lastblock --warm --in-flight 1,3    (warm against cold)\n",
     STREAM_OPTIONS, OPT_COUNT, 0, SB_EXIT_AGREEMENT, cmd_stream,
 };
 
@@ -63,6 +68,7 @@ sb_status cmd_stream(int argc, char **argv, sb_error *err)
         case OPT_SIZE: q.size = p.value; break;
         case OPT_FROM_COLOUR: q.colour_frames = 1; break;
         case OPT_QUIET: q.quiet = 1; break;
+        case OPT_WARM: q.warm = 1; break;
         case OPT_STAGE: q.stage = p.value; break;
         case OPT_MAX_PIXELS: st = sb_option_max_pixels(p.value, err); break;
         case OPT_SECONDS: st = sb_parse_double(p.value, 0.01, 3600, "--seconds", &q.seconds, err); break;

@@ -15,10 +15,11 @@ const char *const SB_STREAM_CSV_HEADER =
     "algo,stage,variant,backend,threads,in_flight,sequence,width,height,frames,distinct,checked,fps,seconds,"
     "latency_p50_ms,latency_p99_ms,latency_max_ms,upload_ms,run_ms,fetch_ms,bound_fps,bound_fraction,bound_by,"
     "gpu_j_per_frame,gpu_idle_w,cpu_j_per_frame,cpu_idle_w,energy_note,agreement,agreement_metric,commit,date,"
-    "run_id,spread,flags,runs,source,host_ms,copies_fps,kernels_fps";
-/* V1: before spread and flags; V2: before runs; V3: before source and host_ms; V4: before the engines' rates */
-enum { STREAM_COLUMNS = 40, STREAM_COLUMNS_V4 = 38, STREAM_COLUMNS_V3 = 36, STREAM_COLUMNS_V2 = 35,
-       STREAM_COLUMNS_V1 = 33 };
+    "run_id,spread,flags,runs,source,host_ms,copies_fps,kernels_fps,start,work_key,work_per_frame";
+/* V1: before spread and flags; V2: before runs; V3: before source and host_ms; V4: before the engines'
+ * rates; V5: before start and work */
+enum { STREAM_COLUMNS = 43, STREAM_COLUMNS_V5 = 40, STREAM_COLUMNS_V4 = 38, STREAM_COLUMNS_V3 = 36,
+       STREAM_COLUMNS_V2 = 35, STREAM_COLUMNS_V1 = 33 };
 
 const char *sb_stream_runs_note(const sb_stream_row *r) { return strcmp(r->runs, "in-turn") ? "" : ", runs in turn"; }
 const char *sb_stream_source_note(const sb_stream_row *r) { return strcmp(r->source, "colour") ? "" : " from colour"; }
@@ -64,7 +65,10 @@ void sb_stream_row_put_csv(FILE *fp, const sb_stream_row *r)
     sb_csv_put_field(fp, r->runs);
     fputc(',', fp);
     sb_csv_put_field(fp, r->source);
-    fprintf(fp, ",%.6f,%.3f,%.3f\n", r->host_ms, r->copies_fps, r->kernels_fps);
+    fprintf(fp, ",%.6f,%.3f,%.3f,", r->host_ms, r->copies_fps, r->kernels_fps);
+    const char *work[] = { r->start, r->work_key };
+    sb_csv_put_fields(fp, work, 2);
+    fprintf(fp, ",%.3f\n", r->work_per_frame);
 }
 
 static double num_or_none(const char *s) { return *s ? atof(s) : -1; }
@@ -85,8 +89,8 @@ sb_status sb_stream_rows_read(const char *path, sb_stream_row **rows, int *count
             continue;                              /* the header */
         char *f[STREAM_COLUMNS + 1];
         int nf = sb_csv_split(buf, f, STREAM_COLUMNS + 1);
-        if (nf != STREAM_COLUMNS && nf != STREAM_COLUMNS_V4 && nf != STREAM_COLUMNS_V3 && nf != STREAM_COLUMNS_V2 &&
-            nf != STREAM_COLUMNS_V1)
+        if (nf != STREAM_COLUMNS && nf != STREAM_COLUMNS_V5 && nf != STREAM_COLUMNS_V4 && nf != STREAM_COLUMNS_V3 &&
+            nf != STREAM_COLUMNS_V2 && nf != STREAM_COLUMNS_V1)
             continue;                              /* not a row of this format */
         if (*count == cap_rows) {
             cap_rows = cap_rows ? 2 * cap_rows : 16;
@@ -144,9 +148,14 @@ sb_status sb_stream_rows_read(const char *path, sb_stream_row **rows, int *count
             snprintf(r->source, sizeof r->source, "%s", f[36]);
             r->host_ms = atof(f[37]);
         }
-        if (nf == STREAM_COLUMNS) {
+        if (nf >= STREAM_COLUMNS_V5) {
             r->copies_fps = atof(f[38]);
             r->kernels_fps = atof(f[39]);
+        }
+        if (nf == STREAM_COLUMNS) {
+            snprintf(r->start, sizeof r->start, "%s", f[40]);
+            snprintf(r->work_key, sizeof r->work_key, "%s", f[41]);
+            r->work_per_frame = atof(f[42]);
         }
     }
     free(buf);

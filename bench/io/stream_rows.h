@@ -15,7 +15,10 @@
  * kernels_fps are a GPU row's engines alone with its K in flight, the
  * bound the lower (measure/stream.h, step 3): 0 in a host row's, and in
  * files written before them (38 columns), whose GPU bound was one frame's
- * slowest part alone -- a bound that kernels running at once beat. */
+ * slowest part alone -- a bound that kernels running at once beat.
+ * start, work_key and work_per_frame: cold or warm frames (stream --warm)
+ * and the work each took (k-means' passes), empty in files before them
+ * (40 columns). */
 #ifndef SEGBENCH_STREAM_ROWS_H
 #define SEGBENCH_STREAM_ROWS_H
 
@@ -44,6 +47,10 @@ typedef struct sb_stream_row {
     char source[12];         /* "colour": colour frames to a grey algorithm; "": its own format */
     double host_ms;          /* colour frames: the host's part of a frame alone (its grey) */
     double copies_fps, kernels_fps;   /* a GPU row's engines alone, K in flight; 0: not measured */
+    char start[8];           /* "warm": each frame from the result of the frame K before it; "cold"
+                                (or "", files before the column): each from the algorithm's init */
+    char work_key[16];       /* what work_per_frame counts ("passes"), "" where nothing */
+    double work_per_frame;   /* the distinct frames' mean work, from their references */
 } sb_stream_row;
 
 /* " from colour" for a row whose frames came in colour, else "". */

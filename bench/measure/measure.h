@@ -125,6 +125,8 @@ typedef struct sb_case {
     const sb_variant *reference_variant;
     sb_run_times ref_times;    /* the reference's one run (host clock), zeros if unknown */
     const char *image;         /* its name, for the profiler's ranges (NULL: "image") */
+    const void *start;         /* a warm frame's start record (algo->warm_size bytes; params point
+                                  at it), NULL: cold (frames.h, sb_frames_open_warm) */
 } sb_case;
 
 /* The image a variant is prepared with: the case's colour image for an

@@ -46,6 +46,8 @@ typedef struct instance {
     void *stream;
     int last;                  /* the distinct frame it ran last, -1: none */
     void *ran;                 /* runs in turn: recorded after each of its runs */
+    void *params;              /* warm: its own copy of the parameters, pointing at `start` */
+    void *start;               /* warm: the start record of the frame it runs (frame_in copies it) */
 } instance;
 
 /* Runs in turn (sb_stream_opts.runs_in_turn): each frame's run starts on
@@ -118,6 +120,12 @@ static void frame_in(const sb_variant *v, instance *in, const sb_case *frame)
     else
         in->img.data = sb_case_input(frame, v)->data;
     in->c.reference = frame->reference;
+    if (in->start) {                   /* warm: the frame's own start, which its reference began from */
+        if (frame->start)
+            memcpy(in->start, frame->start, frame->algo->warm_size);
+        else
+            frame->algo->warm_from(in->start, NULL);
+    }
 }
 
 static sb_status instance_frame(const sb_variant *v, instance *in, const sb_case *frame, turn *t, pass_part part,
@@ -480,8 +488,31 @@ static void instances_close(instance *inst, int k)
         sb_device_stream_destroy(inst[i].stream);
         if (inst[i].host_luma)
             sb_host_free(inst[i].img.data);
+        free(inst[i].params);
+        free(inst[i].start);
     }
     free(inst);
+}
+
+/* Warm: the instance's own parameters, pointing at its own start record,
+ * which frame_in fills with each frame's before the frame runs. */
+static sb_status instance_warm(instance *in, const sb_case *first, sb_error *err)
+{
+    const sb_algo *a = first->algo;
+    if (!a->warm_size)
+        return sb_fail(err, SB_ERR_USAGE, "%s: no warm start is defined for it", a->name);
+    in->params = malloc(a->params_size);
+    in->start = malloc(a->warm_size);
+    if (!in->params || !in->start)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    memcpy(in->params, first->params, a->params_size);
+    if (first->start)
+        memcpy(in->start, first->start, a->warm_size);
+    else
+        a->warm_from(in->start, NULL);
+    a->warm_attach(in->params, in->start);
+    in->c.params = in->params;
+    return SB_OK;
 }
 
 static sb_status instances_open(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
@@ -502,6 +533,8 @@ static sb_status instances_open(const sb_case *const *frames, int n, const sb_va
         else
             in->c.input = &in->img;
         in->last = -1;
+        if (o->warm && (st = instance_warm(in, first, err)))
+            break;
         in->host_luma = o->colour_frames && !(v->flags & SB_COLOUR_IN);
         if (in->host_luma && !(in->img.data = sb_host_alloc(in->img.stride * (size_t)in->img.height))) {
             in->host_luma = 0;
@@ -594,6 +627,23 @@ static sb_status stream_refused(const sb_case *const *frames, int n, const sb_va
     return SB_OK;
 }
 
+/* The distinct frames' mean first work count, from their references, and
+ * what it counts. */
+static double work_per_frame(const sb_case *const *frames, int n, char *key, size_t size)
+{
+    double sum = 0;
+    key[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        sb_work w;
+        sb_output_work(frames[i]->reference, &w);
+        if (w.n < 1)
+            return 0;
+        sum += (double)w.value[0];
+        snprintf(key, size, "%s", w.key[0]);
+    }
+    return n > 0 ? sum / n : 0;
+}
+
 sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
                             sb_stream_result *r, sb_error *err)
 {
@@ -601,6 +651,8 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     r->in_flight = o->in_flight;
     r->threads = o->threads;
     r->distinct = n;
+    r->warm = o->warm;
+    r->work_per_frame = work_per_frame(frames, n, r->work_key, sizeof r->work_key);
     sb_status st = stream_refused(frames, n, v, o, r, err);
     if (st)
         return st;

@@ -129,6 +129,8 @@ typedef struct sb_stream_opts {
     double warmup_ms;
     int runs_in_turn;         /* GPU: each frame's run waits for the run enqueued before it */
     int colour_frames;        /* frames arrive in colour (above); implied for SB_COLOUR_IN */
+    int warm;                 /* the frames are warm (frames.h, sb_frames_open_warm): each instance
+                                 takes each frame's start record with the frame */
     const struct sb_stream_result *parts_of;   /* a row of this variant, frames and source
                                   measured before (another K): the bound's one-instance parts
                                   (step 3) are its, not measured again; NULL: measured */
@@ -141,6 +143,10 @@ typedef struct sb_stream_result {
     int in_flight, threads;
     int runs_in_turn;         /* the runs were in turn (sb_stream_opts) */
     int colour_frames;        /* the frames came in colour (sb_stream_opts) */
+    int warm;                 /* the frames were warm (sb_stream_opts) */
+    double work_per_frame;    /* the distinct frames' mean first work count (outputs.h: k-means'
+                                 passes), from their references, which every frame matched; 0: none */
+    char work_key[16];        /* what it counts ("passes"), "" where none */
     int frames;               /* frames timed */
     int distinct;             /* distinct frames in the sequence */
     int checked;              /* frames compared with their reference */

@@ -31,6 +31,7 @@ typedef struct sb_stream_request {
     int runs_in_turn;            /* GPU: each frame's run after the one before it (measure/stream.h) */
     int colour_frames;           /* the frames in colour, the host making a grey variant's grey */
     int quiet;                   /* no progress lines */
+    int warm;                    /* each K's row again with warm frames (frames.h, sb_frames_open_warm) */
 } sb_stream_request;
 
 sb_status sb_run_stream(const sb_stream_request *q, sb_error *err);

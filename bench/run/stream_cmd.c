@@ -48,6 +48,9 @@ void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, cons
     snprintf(row->bound_by, sizeof row->bound_by, "%s", res->bound_by);
     row->copies_fps = res->copies_fps;
     row->kernels_fps = res->kernels_fps;
+    snprintf(row->start, sizeof row->start, "%s", res->warm ? "warm" : "cold");
+    snprintf(row->work_key, sizeof row->work_key, "%s", res->work_key);
+    row->work_per_frame = res->work_per_frame;
     const sb_energy *e = &res->energy;
     int device = sb_is_device(v);
     snprintf(row->runs, sizeof row->runs, "%s", !device ? "" : res->runs_in_turn ? "in-turn" : "overlap");
@@ -109,6 +112,12 @@ void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
     else
         fprintf(fp, "  bound %6.1f frames/s   (%d frame%s side by side at %.3f ms each alone): %s\n", r->bound_fps,
                 r->in_flight, r->in_flight == 1 ? "" : "s", r->host_ms + r->run_ms, cell);
+    if (!strcmp(r->start, "warm"))
+        fprintf(fp, "  warm: each frame from the result of the frame %d before it (the clip's first %d cold); %s a "
+                    "frame %.2f\n", r->in_flight, r->in_flight, r->work_key, r->work_per_frame);
+    else if (r->work_key[0])
+        fprintf(fp, "  cold: each frame from the algorithm's own init; %s a frame %.2f\n", r->work_key,
+                r->work_per_frame);
     if (r->host_ms > 0)
         fprintf(fp, "  host: %.3f ms a frame alone making its grey from the colour frame, on the frame's own "
                     "thread\n", r->host_ms);
@@ -182,6 +191,70 @@ static int frames_is_count(const char *s)
     return 1;
 }
 
+/* What every row of one `segbench stream` shares. */
+typedef struct stream_ctx {
+    const sb_stream_request *q;
+    const sb_variant *v;
+    const sb_algo *algo;
+    int stage;
+    const sb_sequence *seq;
+    const void *params;
+    const sb_energy *idle;
+    sb_frames *cold;             /* the frames, each from the algorithm's init */
+    int failed;                  /* rows that broke the contract */
+} stream_ctx;
+
+/* One row: its frames through the variant, printed. */
+static sb_status stream_row(stream_ctx *sc, const sb_frames *fr, sb_stream_opts *o, sb_stream_row *row,
+                            sb_error *err)
+{
+    sb_stream_result res;
+    o->reference_pass = &fr->pass;
+    o->warm = fr->warm > 0;
+    sb_status st = sb_stream_measure(fr->c, fr->count, sc->v, o, &res, err);
+    if (st)
+        return st;
+    sb_stream_row_fill(row, sc->algo, sc->stage, sc->v, sc->seq, &res, sc->idle);
+    sb_stream_row_print(stdout, row);
+    fflush(stdout);
+    sc->failed += !res.agreement.ok;
+    return SB_OK;
+}
+
+/* The rows at one K: cold, then (--warm) the same frames warm, each from
+ * the result of the frame K before it, and what the start gained. */
+static sb_status stream_at_k(stream_ctx *sc, sb_stream_opts *o, sb_error *err)
+{
+    int k = o->in_flight;
+    if (!sb_is_device(sc->v)) {              /* K frames side by side, each on its own threads */
+        char what[160];
+        snprintf(what, sizeof what, "%s with %d frame%s in flight", sc->v->who, k, k == 1 ? "" : "s");
+        sb_warn_oversubscribed(what, k * o->threads);
+    }
+    sb_stream_row cold, warm;
+    sb_status st = stream_row(sc, sc->cold, o, &cold, err);
+    if (st || !sc->q->warm)
+        return st;
+    if (!sc->q->quiet)
+        fprintf(stderr, "%s warm with %d in flight: the serial reference of each frame from the one %d before it...\n",
+                sc->seq->name, k, k);
+    char name[sizeof sc->seq->name];
+    snprintf(name, sizeof name, "%s", sc->seq->name);
+    sb_frames_progress progress = { tell_reference, name };
+    sb_frames fr;
+    st = sb_frames_open_warm(&fr, sc->algo, sc->stage, sc->params, sc->seq, k,
+                             !sc->q->quiet && isatty(2) ? &progress : NULL, err);
+    if (st)
+        return st;
+    st = stream_row(sc, &fr, o, &warm, err);
+    sb_frames_close(&fr);
+    if (!st && cold.fps > 0 && cold.work_per_frame > 0)
+        printf("  warm against cold, %d in flight: %.2fx the frames/s, p99 %.3f against %.3f ms, %s a frame %.2f "
+               "against %.2f\n\n", k, warm.fps / cold.fps, warm.p99_ms, cold.p99_ms, warm.work_key,
+               warm.work_per_frame, cold.work_per_frame);
+    return st;
+}
+
 sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
 {
     const sb_variant *v;
@@ -193,7 +266,10 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
     if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
         return sb_fail(err, SB_ERR_USAGE, "%s cannot run here: %s", v->who, why);
     const sb_algo *algo = sb_algo_find(v->algo);
-    int stage = algo->stream_stage;
+    if (q->warm && !algo->warm_size)
+        return sb_fail(err, SB_ERR_USAGE, "--warm: %s has no warm start yet (a frame beginning from an earlier "
+                       "frame's result); k-means has", algo->name);
+    int stage = q->warm ? algo->warm_stage : algo->stream_stage;
     if (q->stage && (stage = sb_stage_find(algo, q->stage)) < 0)
         return sb_fail(err, SB_ERR_USAGE, "%s has no stage '%s' (see 'segbench list --algo %s')", algo->name, q->stage,
                        algo->name);
@@ -254,30 +330,16 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
         ks[0] = sb_is_device(v) ? 3 : sb_usable_cores() / threads > 0 ? sb_usable_cores() / threads : 1;
         nk = 1;
     }
-    int failed = 0;
+    stream_ctx sc = { q, v, algo, stage, seq, params, idle, &fr, 0 };
     for (int i = 0; i < nk && !st; i++) {
         o.in_flight = ks[i];
-        o.reference_pass = &fr.pass;
-        if (!sb_is_device(v)) {              /* K frames side by side, each on its own threads */
-            char what[160];
-            snprintf(what, sizeof what, "%s with %d frame%s in flight", v->who, ks[i], ks[i] == 1 ? "" : "s");
-            sb_warn_oversubscribed(what, ks[i] * threads);
-        }
-        sb_stream_result res;
-        st = sb_stream_measure(fr.c, fr.count, v, &o, &res, err);
-        if (st)
-            break;
-        sb_stream_row row;
-        sb_stream_row_fill(&row, algo, stage, v, seq, &res, idle);
-        sb_stream_row_print(stdout, &row);
-        fflush(stdout);
-        failed += !res.agreement.ok;
+        st = stream_at_k(&sc, &o, err);
     }
     sb_frames_close(&fr);
     free(params);
     sb_sequence_free(&globbed);
     sb_dataset_free(&ds);
-    if (!st && failed)
+    if (!st && sc.failed)
         st = sb_fail(err, SB_ERR_AGREEMENT, "%s broke its agreement contract on a frame of %s", v->who, seq->name);
     return st;
 }

@@ -183,6 +183,19 @@ typedef struct sb_algo {
      * its content converges). */
     int stream_stage;
 
+    /* Warm starts (optional; measure/stream.h, `stream --warm`): a video's
+     * frame begins from the result of a frame before it, where the
+     * algorithm converges from a guess.  warm_size: the bytes of its start
+     * record (0: no warm starts); warm_from fills one from an output (NULL:
+     * a cold start, the algorithm's own init); warm_attach points params
+     * at one (NULL: cold), which the variants read at each frame.
+     * warm_stage: the stage a warm stream runs by default, one that stops
+     * on its own criterion (a fixed pass count gains nothing from a start). */
+    size_t warm_size;
+    void (*warm_from)(void *start, const void *out);
+    void (*warm_attach)(void *params, const void *start);
+    int warm_stage;
+
     /* Stages that sweep one parameter, named by a letter and its value
      * ("r16", "r8", ...): the parameter's name ("radius"), so the report
      * adds a table and a plot of time against it (NULL: none). */

@@ -39,7 +39,11 @@
  *     one a pixel drawn with probability proportional to its integer
  *     squared distance to the nearest centre so far; if every pixel
  *     already sits on a centre, the remaining centres repeat the first
- *     (they stay empty).  Init runs on the host for every variant.
+ *     (they stay empty).  Init runs on the host for every variant, for
+ *     each frame (at upload, or at run where a variant has no upload).
+ *   - A warm start (params.start given: a video's frame beginning from
+ *     the result of a frame before it, measure/stream.h) replaces the
+ *     init rule: the centres are the start's, as they are.
  */
 #ifndef SEGBENCH_KMEANS_H
 #define SEGBENCH_KMEANS_H
@@ -63,12 +67,20 @@ enum { SB_KMEANS_STAGE_CONVERGE = 0, SB_KMEANS_STAGE_FIXED10 = 1 };
 
 typedef enum sb_kmeans_init { SB_KMEANS_INIT_SPREAD = 0, SB_KMEANS_INIT_PLUSPLUS = 1 } sb_kmeans_init;
 
+/* Where a warm frame begins: a result's centres (given), or, not given,
+ * the init rule -- one record a frame in flight, read at each frame. */
+typedef struct sb_kmeans_start {
+    int given;
+    int32_t centres[SB_KMEANS_MAX_K][3];
+} sb_kmeans_start;
+
 typedef struct sb_kmeans_params {
     int k;                  /* 1..256 */
     int init;               /* sb_kmeans_init */
     uint64_t seed;          /* kmeans++ only */
     int max_iter;           /* 1..SB_KMEANS_MAX_ITER */
     int fixed;              /* 1: always make max_iter passes (benchmarking) */
+    const sb_kmeans_start *start;   /* a warm start, or NULL: the init rule (cold) */
 } sb_kmeans_params;
 
 typedef struct sb_kmeans_out {
@@ -120,7 +132,7 @@ SB_HD uint8_t sb_kmeans_level(int32_t c) { return (uint8_t)((c + SB_KMEANS_UNIT 
 /* Check parameters; the message names the bad one. */
 sb_status sb_kmeans_check_params(const sb_kmeans_params *p, sb_error *err);
 
-/* The initial centres (the init rule above). */
+/* The initial centres: a given warm start's, else the init rule's (above). */
 sb_status sb_kmeans_initial(const sb_image *rgb, const sb_kmeans_params *p, int32_t centres[][3], sb_error *err);
 
 

@@ -6,6 +6,7 @@
 
 #include "cases/cases.h"
 #include "measure/measure.h"
+#include "measure/protocol.h"
 #include "variants/registry.h"
 
 #include "segbench/kmeans.h"
@@ -332,7 +333,89 @@ static void test_bad_params(void)
     sb_image_free(&img);
 }
 
+/* A warm start replaces the init rule, and a result is its own fixed
+ * point: warm from its own centres, the converge stage stops after its
+ * second pass (every pixel counts as changed on the first). */
+static void test_warm_start(void)
+{
+    sb_image img;
+    test_patchy_rgb(&img, 61, 37, 77);
+    sb_kmeans_params p = params(7, SB_KMEANS_INIT_PLUSPLUS, 100, 0);
+    sb_kmeans_out cold, warm;
+    out_alloc(&cold, &img, 7);
+    out_alloc(&warm, &img, 7);
+    sb_error err = { SB_OK, "" };
+    CHECK(sb_kmeans_serial(&img, &p, &cold, &err) == SB_OK && cold.iterations > 1);
+    sb_kmeans_start start;
+    memset(&start, 0, sizeof start);
+    start.given = 1;
+    memcpy(start.centres, cold.centres, sizeof start.centres);
+    sb_kmeans_params q = p;
+    q.start = &start;
+    int32_t c[SB_KMEANS_MAX_K][3];
+    CHECK(sb_kmeans_initial(&img, &q, c, &err) == SB_OK && !memcmp(c, start.centres, 7 * sizeof c[0]));
+    CHECK(sb_kmeans_serial(&img, &q, &warm, &err) == SB_OK);
+    CHECKF(warm.iterations == 2 && !memcmp(warm.centres, cold.centres, 7 * sizeof cold.centres[0]) &&
+               !memcmp(warm.labels, cold.labels, (size_t)img.width * img.height),
+           "warm from its own result: %d passes (cold %d)", warm.iterations, cold.iterations);
+    start.given = 0;                         /* not given: the init rule */
+    CHECK(sb_kmeans_initial(&img, &q, c, &err) == SB_OK);
+    int32_t rule[SB_KMEANS_MAX_K][3];
+    CHECK(sb_kmeans_initial(&img, &p, rule, &err) == SB_OK && !memcmp(c, rule, 7 * sizeof c[0]));
+    free(cold.labels);
+    free(warm.labels);
+    sb_image_free(&img);
+}
+
+/* A stream points a prepared variant's input at each frame in turn (and a
+ * warm start changes from frame to frame), so every host variant takes
+ * its initial centres at each run: prepared on one image with kmeans++,
+ * run on another, it gives the other's result.  (The host variants took
+ * them in prepare once, so a kmeans++ stream seeded every frame from its
+ * first.) */
+static void test_host_variants_seed_each_frame(void)
+{
+    sb_image a, b;
+    test_patchy_rgb(&a, 61, 37, 11);
+    test_patchy_rgb(&b, 61, 37, 12);
+    sb_kmeans_params p = params(5, SB_KMEANS_INIT_PLUSPLUS, 100, 0);
+    sb_kmeans_out want;
+    out_alloc(&want, &b, 5);
+    sb_error err = { SB_OK, "" };
+    CHECK(sb_kmeans_serial(&b, &p, &want, &err) == SB_OK);
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strcmp(v->algo, "kmeans") || sb_is_device(v))
+            continue;
+        sb_image in = a;                        /* its input: the first frame, then the second */
+        sb_kmeans_out got;
+        out_alloc(&got, &b, 5);
+        sb_exec exec = { 2, NULL, 0, v->who };
+        void *state = NULL;
+        sb_status st = v->ops->prepare(&state, &in, &p, &got, &exec, &err);
+        in.data = b.data;
+        if (!st)
+            st = v->ops->run(state, &err);
+        if (!st)
+            st = v->ops->fetch(state, &err);
+        CHECKF(!st && got.iterations == want.iterations && !memcmp(got.centres, want.centres, 5 * sizeof got.centres[0]) &&
+                   !memcmp(got.labels, want.labels, (size_t)b.width * b.height),
+               "%s prepared on one image, run on another: %d passes against %d (%s)", v->who, got.iterations,
+               want.iterations, st ? err.msg : "ran");
+        if (state)
+            v->ops->release(state);
+        free(got.labels);
+    }
+    free(want.labels);
+    sb_image_free(&a);
+    sb_image_free(&b);
+}
+
 const sb_test tests_kmeans[] = {
+    { "kmeans: a warm start replaces the init rule; a result warm from itself stops after two passes",
+      test_warm_start },
+    { "kmeans: every host variant seeds each frame it runs, not the one it was prepared with",
+      test_host_variants_seed_each_frame },
     { "kmeans: float score equals an integer brute force (k 1..256, noise and patches, both inits)",
       test_reference_matches_brute_force },
     { "kmeans: every CPU variant bit-exact, k in {1,2,7,16,64,256}, thread counts 1,2,3,7",

@@ -14,6 +14,7 @@
 #include "machine/env.h"
 
 #include "segbench/image_io.h"
+#include "segbench/kmeans.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -613,12 +614,16 @@ static void test_scene_and_bench_streams(void)
         /* and a row from colour frames its source and host part */
         snprintf(rows[0].source, sizeof rows[0].source, "colour");
         rows[0].host_ms = 13.125;
-        rows[0].copies_fps = 2500.5;                /* and the engines' rates alone */
+        rows[0].copies_fps = 2500.5;                /* and the engines' rates alone, the start and work */
         rows[0].kernels_fps = 1800.25;
+        snprintf(rows[0].start, sizeof rows[0].start, "warm");
+        snprintf(rows[0].work_key, sizeof rows[0].work_key, "passes");
+        rows[0].work_per_frame = 3.25;
         CHECK(sb_stream_rows_write(path, rows, 1, &err) == SB_OK && sb_stream_rows_read(path, &again, &m, &err) == SB_OK);
         CHECKF(m == 1 && again && strcmp(again[0].source, "colour") == 0 && again[0].host_ms == 13.125 &&
                    strcmp(again[0].runs, "in-turn") == 0 && again[0].copies_fps == 2500.5 &&
-                   again[0].kernels_fps == 1800.25,
+                   again[0].kernels_fps == 1800.25 && !strcmp(again[0].start, "warm") &&
+                   !strcmp(again[0].work_key, "passes") && again[0].work_per_frame == 3.25,
                "source read back as '%s', host %.3f ms, engines %.2f / %.2f", m == 1 && again ? again[0].source : "",
                m == 1 && again ? again[0].host_ms : 0, m == 1 && again ? again[0].copies_fps : 0,
                m == 1 && again ? again[0].kernels_fps : 0);
@@ -723,7 +728,105 @@ static void test_stream_bound_parts_shared(void)
         sb_case_close(&cd[i]);
 }
 
+int test_panning_clip(int n, sb_sequence *seq)
+{
+    test_sh("mkdir -p %s", test_path("pan"));
+    sb_image big, frame;
+    test_patchy_rgb(&big, 64 + n, 40, 21);
+    sb_error err = { SB_OK, "" };
+    int ok = sb_image_alloc(&frame, 64, 40, 3, &err) == SB_OK;
+    for (int i = 0; ok && i < n; i++) {
+        for (int y = 0; y < 40; y++)
+            memcpy(sb_image_row(&frame, y), sb_image_row(&big, y) + 3 * i, 3 * 64);
+        ok = sb_image_save(test_pathf("pan/f%02d.png", i), &frame, &err) == SB_OK;
+    }
+    sb_image_free(&frame);
+    sb_image_free(&big);
+    ok = ok && sb_sequence_glob(test_path("pan/f*.png"), NULL, seq, &err) == SB_OK;
+    CHECKF(ok, "the panning clip: %s", err.msg);
+    return ok;
+}
+
+/* A variant that drops the warm start it is given: the init rule on every
+ * frame, right on a cold stream and wrong on a warm one. */
+static sb_status coldonly_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                  const sb_exec *exec, sb_error *err)
+{
+    sb_kmeans_params p = *(const sb_kmeans_params *)params;
+    p.start = NULL;
+    return sb_variant_find("kmeans", "cpu")->ops->prepare(state, in, &p, output, exec, err);
+}
+
+/* Warm frames (frames.h): frame d begins from the reference's result of
+ * frame d - k, the first k cold; a warm stream of every host variant is
+ * exact frame by frame, takes fewer passes a frame than cold on a panning
+ * clip, and a variant that ignores the start fails its check. */
+static void test_warm_frames(void)
+{
+    sb_sequence seq;
+    if (!test_panning_clip(6, &seq))
+        return;
+    const sb_algo *algo = sb_algo_find("kmeans");
+    void *params = NULL;
+    int usable = 0;
+    char why[200];
+    sb_error err = { SB_OK, "" };
+    sb_status st = sb_case_params(algo, algo->warm_stage, NULL, &params, &usable, why, sizeof why, &err);
+    sb_frames cold, warm;
+    for (int k = 1; k <= 2 && !st; k++) {
+        st = sb_frames_open(&cold, algo, algo->warm_stage, params, &seq, 2, &err) ||
+             sb_frames_open_warm(&warm, algo, algo->warm_stage, params, &seq, k, NULL, &err);
+        CHECKF(st == SB_OK, "%s", err.msg);
+        if (st)
+            break;
+        for (int d = 0; d < 6; d++) {
+            const sb_kmeans_start *start = warm.c[d]->start;
+            const sb_kmeans_out *before = d >= k ? warm.c[d - k]->reference : NULL;
+            CHECKF(d < k ? !start && !((const sb_kmeans_params *)warm.c[d]->params)->start
+                         : start && start->given &&
+                               !memcmp(start->centres, before->centres, (size_t)before->k * sizeof before->centres[0]),
+                   "k %d, frame %d: its start is not frame %d's result", k, d, d - k);
+        }
+        const char *names[] = { "cpu", "openmp", "pthread" };
+        for (int i = 0; i < 3; i++) {
+            sb_stream_opts o = quick_opts(k);
+            o.frames = 12;
+            o.warm = 1;
+            o.threads = i ? 2 : 1;
+            sb_stream_result r, c;
+            st = sb_stream_measure(warm.c, 6, sb_variant_find("kmeans", names[i]), &o, &r, &err);
+            o.warm = 0;
+            st = st ? st : sb_stream_measure(cold.c, 6, sb_variant_find("kmeans", names[i]), &o, &c, &err);
+            CHECKF(st == SB_OK && r.agreement.ok && r.warm && r.checked >= 6 && c.agreement.ok && !c.warm,
+                   "k %d, %s warm: %s %s", k, names[i], err.msg, r.agreement.metric);
+            CHECKF(st || (r.work_per_frame > 0 && r.work_per_frame < c.work_per_frame &&
+                          !strcmp(r.work_key, "passes")),
+                   "k %d: %.2f passes a frame warm, %.2f cold", k, r.work_per_frame, c.work_per_frame);
+        }
+        static const sb_variant_ops ops = { coldonly_prepare, NULL, NULL, NULL, NULL };
+        const sb_variant *cpu = sb_variant_find("kmeans", "cpu");
+        sb_variant_ops mixed = *cpu->ops;
+        mixed.prepare = ops.prepare;
+        sb_variant coldonly = *cpu;
+        coldonly.name = "test-coldonly";
+        coldonly.ops = &mixed;
+        sb_stream_opts o = quick_opts(k);
+        o.frames = 12;
+        o.warm = 1;
+        sb_stream_result r;
+        st = sb_stream_measure(warm.c, 6, &coldonly, &o, &r, &err);
+        CHECKF(st == SB_OK && !r.agreement.ok, "k %d: a variant ignoring the warm start passed: %s", k,
+               r.agreement.metric);
+        sb_frames_close(&warm);
+        sb_frames_close(&cold);
+    }
+    free(params);
+    sb_sequence_free(&seq);
+}
+
 const sb_test tests_stream[] = {
+    { "stream: warm frames begin from the result of the frame K before; every host variant exact on them, in "
+      "fewer passes; one that drops the start fails", test_warm_frames },
     { "stream: a YUV4MPEG2 file as --frames: its whole frames, each checked; one cut off at the end left out, said",
       test_y4m_frames },
     { "stream: a variant's rows of one scene share the bound's one-frame parts, each bound at its own K",
