@@ -46,8 +46,11 @@
  *      device variant's engines alone with the row's K in flight, through
  *      the same instances and threads, each for ENGINE_PASS_MS: the copies
  *      (the host's part, upload and fetch: both copy directions at once)
- *      and the kernels (each instance's run on the frame it holds, its
- *      runs free or in turn as the row's).  A stream does at least each
+ *      and the kernels (each instance's run on a frame it holds, its
+ *      runs free or in turn as the row's, on each distinct frame in turn:
+ *      a frame's work may depend on its content, and a warm clip's first
+ *      frames are cold; the clip's rate is its frames over the sum of
+ *      their times).  A stream does at least each
  *      engine's share of every frame with no more in flight, so its rate
  *      is at most the slower engine's: that is the bound (kernels of
  *      different frames that run at once are in it; one frame's run
