@@ -28,6 +28,8 @@ void sb_stream_bound_cell(const sb_stream_row *r, char *out, size_t size)
 {
     if (r->bound_fps <= 0)
         snprintf(out, size, "-");
+    else if (!strcmp(r->bound_by, "cpus"))       /* a model, not a bound: no "beaten" */
+        snprintf(out, size, "%.0f %% of perfect scaling", 100.0 * r->bound_fraction);
     else if (r->bound_fraction >= 1.005)         /* what rounds to a share above 100 % */
         snprintf(out, size, "beaten by %.0f %% (%s)", 100.0 * (r->bound_fraction - 1.0), r->bound_by);
     else

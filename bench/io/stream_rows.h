@@ -63,7 +63,9 @@ const char *sb_stream_runs_note(const sb_stream_row *r);
 /* A row's bound as a table cell: "-" without one, "83 % (kernels)", or,
  * where its rate beat it (the noise of the passes that measured it, or a
  * file from before the bound held), "beaten by 12 % (run)": never a
- * percentage of a bound above 100. */
+ * percentage of a bound above 100.  A CPU row's ("cpus") is no bound but
+ * perfect scaling, "96 % of perfect scaling": K frames side by side can
+ * run faster each than one alone (a core's clock, its caches). */
 void sb_stream_bound_cell(const sb_stream_row *r, char *out, size_t size);
 
 extern const char *const SB_STREAM_CSV_HEADER;

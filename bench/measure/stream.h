@@ -43,25 +43,22 @@
  *      parts_of): a device variant's upload, run and fetch each timed
  *      apart (medians on each distinct frame, their mean over the frames,
  *      whose work may differ), a host variant's whole frame.  Then a
- *      device variant's engines alone with the row's K in flight, through
- *      the same instances and threads, each for ENGINE_PASS_MS: the copies
- *      (the host's part, upload and fetch: both copy directions at once)
- *      and the kernels (each instance's run on a frame it holds, its
- *      runs free or in turn as the row's, on each distinct frame in turn:
- *      a frame's work may depend on its content, and a warm clip's first
- *      frames are cold; the clip's rate is its frames over the sum of
- *      their times).  A stream does at least each
- *      engine's share of every frame with no more in flight, so its rate
- *      is at most the slower engine's: that is the bound (kernels of
- *      different frames that run at once are in it; one frame's run
- *      alone, the bound before this, was beaten where they did).  Where
- *      the host makes each frame's grey, K frames per host_ms bounds it
- *      too.  A host variant's bound is K frames per one frame's time
- *      alone, at most one a core for a serial row: no frame runs faster
- *      than alone.  The serial reference's slow frames take their time
- *      alone from the references' runs -- their CPU time, since the
- *      references ran K at once and their wall time includes waits for a
- *      shared core.
+ *      device variant's engines alone through the same instances and
+ *      threads: the copies (the host's part, upload and fetch: both copy
+ *      directions at once) and the kernels (each instance's run on a
+ *      frame it holds, free or in turn as the row's, on each distinct
+ *      frame in turn, the clip's rate its frames over the sum of their
+ *      times), each with 1..K in flight after as long again untimed, its
+ *      best rate kept.  A stream does each engine's share of every frame
+ *      with at most K at an engine at once, so its rate is at most the
+ *      slower engine's best: that is the bound.  Where the host makes
+ *      each frame's grey, K frames per host_ms bounds it too.  A host
+ *      variant has no engine apart from the row, and gets a model, not a
+ *      bound: perfect scaling, K frames per one frame's time alone (a
+ *      serial row's at most one a core).  The serial reference's slow
+ *      frames take their time alone from the references' runs -- their
+ *      CPU time, since the references ran K at once and their wall time
+ *      includes waits for a shared core.
  *   4. timed pass: `frames` frames, or (frames = 0) frames taken until
  *      `min_seconds` have passed (at least SB_ENERGY_MIN_S by default, so
  *      the energy counters can be read) or, where enough_frames is set,
@@ -165,7 +162,7 @@ typedef struct sb_stream_result {
     double bound_fraction;    /* fps / bound_fps: above 1 only where a measured bound was beaten by
                                  the noise of its passes (sb_stream_bound_held) */
     char bound_by[16];        /* "copies", "kernels", "host" (making the grey), or "cpus" for a
-                                 host variant */
+                                 host variant: perfect scaling, a model, not a bound */
     double spread;            /* the largest |rate of a third of the timed pass / the whole's - 1| */
     int few;                  /* fewer than SB_STREAM_FEW frames an instance: its thirds say little */
     sb_energy energy;         /* over the timed pass */

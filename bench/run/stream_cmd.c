@@ -110,8 +110,9 @@ void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
                     "one frame's upload %.3f ms, run %.3f ms, fetch %.3f ms): %s\n", r->bound_fps, r->bound_by,
                 r->copies_fps, r->kernels_fps, r->in_flight, r->upload_ms, r->run_ms, r->fetch_ms, cell);
     else
-        fprintf(fp, "  bound %6.1f frames/s   (%d frame%s side by side at %.3f ms each alone): %s\n", r->bound_fps,
-                r->in_flight, r->in_flight == 1 ? "" : "s", r->host_ms + r->run_ms, cell);
+        fprintf(fp, "  perfect scaling %6.1f frames/s   (%d frame%s side by side, a serial row's at most one a core, "
+                    "at %.3f ms each alone; a model, not a bound): %s\n", r->bound_fps, r->in_flight,
+                r->in_flight == 1 ? "" : "s", r->host_ms + r->run_ms, cell);
     if (!strcmp(r->start, "warm"))
         fprintf(fp, "  warm: each frame from the result of the frame %d before it (the clip's first %d cold); %s a "
                     "frame %.2f\n", r->in_flight, r->in_flight, r->work_key, r->work_per_frame);
