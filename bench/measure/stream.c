@@ -22,8 +22,10 @@
  * distinct frame, and this much time over all of them. */
 enum { BOUND_MIN_SAMPLES = 3, BOUND_SAMPLES = 256 };
 #define BOUND_BUDGET_MS 200.0
-/* Each engine pass of the bound (step 3) takes frames for this long. */
+/* Each engine of the bound (step 3) takes frames for this long in all,
+ * each of its passes at least ENGINE_FRAMES of one frame's time alone. */
 #define ENGINE_PASS_MS 100.0
+#define ENGINE_FRAMES 8.0
 
 void sb_stream_defaults(sb_stream_opts *o)
 {
@@ -80,6 +82,7 @@ typedef struct pass {
     atomic_int next;           /* the next frame to hand out */
     atomic_int stop;           /* an error or a failed check: hand out no more */
     double *submit_ms, *done_ms;   /* per frame pushed */
+    short *by;                 /* per frame pushed: the instance that ran it */
     pthread_mutex_t lock;      /* the fields below */
     sb_status st;
     sb_error err;
@@ -171,6 +174,7 @@ static void *worker_main(void *arg)
             sb_output_poison(in->s.out);
         sb_error err = { SB_OK, "" };
         p->submit_ms[f] = sb_clock_ms();
+        p->by[f] = (short)mine;
         sb_status st = instance_frame(v, in, frame, p->turn, p->part, &err);
         p->done_ms[f] = sb_clock_ms();
         if (p->part == PART_FRAME)
@@ -218,10 +222,11 @@ static double pass_wall(const pass *p)
 static sb_status run_pass(pass *p, sb_energy_mark *before, sb_energy_mark *after, double *wall_ms, sb_error *err)
 {
     p->submit_ms = calloc((size_t)p->total, sizeof *p->submit_ms);
+    p->by = calloc((size_t)p->total, sizeof *p->by);
     p->done_ms = calloc((size_t)p->total, sizeof *p->done_ms);
     worker *w = calloc((size_t)p->k, sizeof *w);
     pthread_t *tid = calloc((size_t)p->k, sizeof *tid);
-    if (!p->submit_ms || !p->done_ms || !w || !tid) {
+    if (!p->submit_ms || !p->done_ms || !p->by || !w || !tid) {
         free(w);
         free(tid);
         return sb_fail(err, SB_ERR_NOMEM, "out of memory for a stream of %d frames", p->total);
@@ -267,7 +272,31 @@ static void pass_free(pass *p)
 {
     free(p->submit_ms);
     free(p->done_ms);
+    free(p->by);
     p->submit_ms = p->done_ms = NULL;
+    p->by = NULL;
+}
+
+/* A pass's rate as the sum of its instances' own: each one's frames over
+ * its first submission to its last result.  Frames over the pass's wall
+ * time count the tail where some instances had stopped, which a short
+ * pass of slow frames (a host making 3.7 ms greys) makes a tenth of it. */
+static double pass_rate(const pass *p)
+{
+    double first[SB_STREAM_MAX_IN_FLIGHT], last[SB_STREAM_MAX_IN_FLIGHT], rate = 0;
+    int n[SB_STREAM_MAX_IN_FLIGHT] = { 0 };
+    for (int f = 0; f < p->total; f++) {
+        int i = p->by[f];
+        if (p->done_ms[f] <= 0)
+            continue;
+        first[i] = n[i] ? fmin(first[i], p->submit_ms[f]) : p->submit_ms[f];
+        last[i] = n[i] ? fmax(last[i], p->done_ms[f]) : p->done_ms[f];
+        n[i]++;
+    }
+    for (int i = 0; i < p->k; i++)
+        if (n[i] && last[i] > first[i])
+            rate += n[i] * 1000.0 / (last[i] - first[i]);
+    return rate;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -399,9 +428,9 @@ static sb_status one_frame_parts(const sb_variant *v, instance *in, const sb_cas
     return SB_OK;
 }
 
-/* One engine's rate alone: frames for pass_ms through the first j
- * instances and their threads, doing only that engine's share of each,
- * after as long again untimed (the host's clocks ramp up after the
+/* One engine's rate alone (pass_rate): frames for pass_ms through the
+ * first j instances and their threads, doing only that engine's share of
+ * each, after as long again untimed (the host's clocks ramp up after the
  * one-frame parts: a copies pass timed cold read 25 % under the stream it
  * bounds). */
 static sb_status engine_pass(pass *p, pass_part part, int j, int max_frames, double pass_ms, double *fps,
@@ -417,7 +446,7 @@ static sb_status engine_pass(pass *p, pass_part part, int j, int max_frames, dou
         p->total = max_frames;
         p->seconds = pass_ms / 1000.0;
         st = run_pass(p, NULL, NULL, &wall, err);
-        *fps = !st && wall > 0 ? p->total * 1000.0 / wall : 0;
+        *fps = st ? 0 : pass_rate(p);
         pass_free(p);
     }
     p->k = k;
@@ -430,13 +459,14 @@ static sb_status engine_pass(pass *p, pass_part part, int j, int max_frames, dou
  * fewer can be faster (kernels that fill the GPU fall into lock-step two
  * at a time: k-means at 4K streamed 871 frames/s with 2 in flight, its
  * kernels alone 587 with 2 and 1,310 with 1). */
-static sb_status engine_fps(pass *p, pass_part part, int max_frames, double pass_ms, double *fps, sb_error *err)
+static sb_status engine_fps(pass *p, pass_part part, int max_frames, double pass_ms, double frame_ms, double *fps,
+                            sb_error *err)
 {
     *fps = 0;
     sb_status st = SB_OK;
     for (int j = 1; j <= p->k && !st; j++) {
-        double rate = 0;
-        st = engine_pass(p, part, j, max_frames, pass_ms / p->k, &rate, err);
+        double rate = 0;           /* at least ENGINE_FRAMES of one frame's time alone each */
+        st = engine_pass(p, part, j, max_frames, fmax(pass_ms / p->k, ENGINE_FRAMES * frame_ms), &rate, err);
         *fps = fmax(*fps, rate);
     }
     return st;
@@ -448,7 +478,7 @@ static sb_status engine_fps(pass *p, pass_part part, int max_frames, double pass
  * and runs it for its share of ENGINE_PASS_MS.  The clip's rate is its
  * frames over the sum of their times. */
 static sb_status kernels_fps(const sb_variant *v, pass *p, const sb_case *const *frames, int n, int max_frames,
-                             double *fps, sb_error *err)
+                             double run_ms, double *fps, sb_error *err)
 {
     double ms = 0;
     sb_status st = SB_OK;
@@ -463,7 +493,7 @@ static sb_status kernels_fps(const sb_variant *v, pass *p, const sb_case *const 
         }
         double rate = 0;
         if (!st)
-            st = engine_fps(p, PART_KERNELS, max_frames, ENGINE_PASS_MS / n, &rate, err);
+            st = engine_fps(p, PART_KERNELS, max_frames, ENGINE_PASS_MS / n, run_ms, &rate, err);
         if (!st && rate <= 0)
             return SB_OK;          /* no time to be had: no bound (*fps stays 0) */
         ms += 1000.0 / rate / n;
@@ -485,8 +515,9 @@ static sb_status measure_bound(const sb_variant *v, pass *p, const sb_case *cons
             host_bound(o, r);
         return st;
     }
-    if ((st = engine_fps(p, PART_COPIES, o->max_frames, ENGINE_PASS_MS, &r->copies_fps, err)) ||
-        (st = kernels_fps(v, p, frames, nframes, o->max_frames, &r->kernels_fps, err)))
+    if ((st = engine_fps(p, PART_COPIES, o->max_frames, ENGINE_PASS_MS, r->host_ms + r->upload_ms + r->fetch_ms,
+                         &r->copies_fps, err)) ||
+        (st = kernels_fps(v, p, frames, nframes, o->max_frames, r->run_ms, &r->kernels_fps, err)))
         return st;
     if (r->copies_fps <= 0 || r->kernels_fps <= 0)
         return SB_OK;              /* an engine too quick to time: no bound */
