@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_RUNS, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_FROM_COLOUR, OPT_WARM, OPT_MAX_PIXELS, OPT_QUIET, OPT_COUNT };
+enum { OPT_FRAMES, OPT_IN_FLIGHT, OPT_RUNS, OPT_SET, OPT_SIZE, OPT_STAGE, OPT_SECONDS, OPT_RECT, OPT_FROM_COLOUR, OPT_WARM, OPT_WRITE_FRAMES, OPT_MAX_PIXELS, OPT_QUIET, OPT_COUNT };
 
 static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
     [OPT_FRAMES] = { "frames", "N|GLOB", "1 s of frames",
@@ -30,6 +30,9 @@ static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
                    "each K's row again with warm frames: each from the result of the frame K before it (the "
                    "clip's first K cold), checked against a serial reference run so; the stage then defaults to "
                    "one that stops on its own criterion (k-means: converge)" },
+    [OPT_WRITE_FRAMES] = { "write-frames", "DIR", "none",
+                           "after the rows, each distinct frame's result from the variant, checked, as the picture "
+                           "'segbench run' writes: DIR/<sequence>-fNNNN.png (every frame's or none)" },
     [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
     [OPT_QUIET] = { "quiet", NULL, NULL, "no progress lines while the serial reference runs the frames" },
 };
@@ -69,6 +72,7 @@ sb_status cmd_stream(int argc, char **argv, sb_error *err)
         case OPT_FROM_COLOUR: q.colour_frames = 1; break;
         case OPT_QUIET: q.quiet = 1; break;
         case OPT_WARM: q.warm = 1; break;
+        case OPT_WRITE_FRAMES: q.write_frames = p.value; break;
         case OPT_STAGE: q.stage = p.value; break;
         case OPT_MAX_PIXELS: st = sb_option_max_pixels(p.value, err); break;
         case OPT_SECONDS: st = sb_parse_double(p.value, 0.01, 3600, "--seconds", &q.seconds, err); break;

@@ -267,6 +267,8 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
     if (sb_variant_availability(v, why, sizeof why) != SB_AVAILABLE)
         return sb_fail(err, SB_ERR_USAGE, "%s cannot run here: %s", v->who, why);
     const sb_algo *algo = sb_algo_find(v->algo);
+    if (q->write_frames && (st = sb_stream_frames_dir_ok(q->write_frames, err)))
+        return st;
     if (q->warm && !algo->warm_size)
         return sb_fail(err, SB_ERR_USAGE, "--warm: %s has no warm start yet (a frame beginning from an earlier "
                        "frame's result); k-means has", algo->name);
@@ -336,6 +338,9 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
         o.in_flight = ks[i];
         st = stream_at_k(&sc, &o, err);
     }
+    if (!st && q->write_frames && (st = sb_stream_write_frames(&fr, v, threads, q->write_frames, seq->name, err)) == 0)
+        fprintf(stderr, "wrote %d frame%s' results to %s/%s-f*.png\n", fr.count, fr.count == 1 ? "" : "s",
+                q->write_frames, seq->name);
     sb_frames_close(&fr);
     free(params);
     sb_sequence_free(&globbed);

@@ -10,6 +10,7 @@
 #include "cases/frames.h"
 #include "variants/registry.h"
 #include "measure/stream.h"
+#include "run/stream.h"
 #include "io/stream_rows.h"
 #include "machine/env.h"
 
@@ -21,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* n different random grey frames opened as integral cases (stage sum). */
 static int open_frames(sb_case_data *cd, const sb_case **frames, int n, const char *algo_name, int w, int h)
@@ -817,6 +819,16 @@ static void test_warm_frames(void)
         st = sb_stream_measure(warm.c, 6, &coldonly, &o, &r, &err);
         CHECKF(st == SB_OK && !r.agreement.ok, "k %d: a variant ignoring the warm start passed: %s", k,
                r.agreement.metric);
+        /* --write-frames: every frame's picture, or none where one disagrees */
+        test_sh("rm -rf %s && mkdir -p %s", test_path("pan-out"), test_path("pan-out"));
+        sb_error werr = { SB_OK, "" };
+        CHECKF(sb_stream_write_frames(&warm, &coldonly, 1, test_path("pan-out"), "pan", &werr) == SB_ERR_AGREEMENT &&
+                   strstr(werr.msg, "nothing written") && access(test_path("pan-out/pan-f0000.png"), F_OK) != 0,
+               "a disagreeing variant's frames: %s", werr.msg);
+        CHECKF(sb_stream_write_frames(&warm, cpu, 1, test_path("pan-out"), "pan", &werr) == SB_OK &&
+                   access(test_path("pan-out/pan-f0005.png"), F_OK) == 0 &&
+                   access(test_path("pan-out/pan-f0006.png"), F_OK) != 0,
+               "the frames' pictures: %s", werr.msg);
         sb_frames_close(&warm);
         sb_frames_close(&cold);
     }
@@ -826,7 +838,8 @@ static void test_warm_frames(void)
 
 const sb_test tests_stream[] = {
     { "stream: warm frames begin from the result of the frame K before; every host variant exact on them, in "
-      "fewer passes; one that drops the start fails", test_warm_frames },
+      "fewer passes; one that drops the start fails, and --write-frames writes none of its pictures",
+      test_warm_frames },
     { "stream: a YUV4MPEG2 file as --frames: its whole frames, each checked; one cut off at the end left out, said",
       test_y4m_frames },
     { "stream: a variant's rows of one scene share the bound's one-frame parts, each bound at its own K",
