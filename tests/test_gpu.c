@@ -658,22 +658,21 @@ static int32_t *stale_terms(const sb_gc_graph *g, unsigned long long seed)
 static void test_gpu_stream_warm(void)
 {
     sb_sequence seq;
-    if (!test_panning_clip(6, &seq))
+    void *params;
+    if (!test_kmeans_warm_clip(6, &seq, &params))
         return;
-    const sb_algo *algo = sb_algo_find("kmeans");
-    void *params = NULL;
-    int usable = 0;
-    char why[200];
-    sb_error err = { SB_OK, "" };
-    sb_status st = sb_case_params(algo, algo->warm_stage, NULL, &params, &usable, why, sizeof why, &err);
-    for (int k = 1; k <= 3 && !st; k += 2) {
+    const sb_algo *kmeans = sb_algo_find("kmeans");
+    for (int k = 1; k <= 3; k += 2) {
         sb_frames fr;
-        st = sb_frames_open_warm(&fr, algo, algo->warm_stage, params, &seq, k, NULL, &err);
-        CHECKF(st == SB_OK, "%s", err.msg);
-        for (int i = 0; !st && i < sb_variant_count(); i++) {
+        sb_error err = { SB_OK, "" };
+        if (sb_frames_open_warm(&fr, kmeans, kmeans->warm_stage, params, &seq, k, NULL, &err) != SB_OK) {
+            CHECKF(0, "warm frames, %d in flight: %s", k, err.msg);
+            break;
+        }
+        for (int i = 0; i < sb_variant_count(); i++) {
             const sb_variant *v = sb_variant_at(i);
             if (strcmp(v->algo, "kmeans") || !(v->flags & SB_DEVICE) || !v->ops || gpu_excluded(v) ||
-                !(v->stages & (1u << algo->warm_stage)) || (k > 1 && (v->flags & SB_ONE_AT_A_TIME)))
+                !(v->stages & (1u << kmeans->warm_stage)) || (k > 1 && (v->flags & SB_ONE_AT_A_TIME)))
                 continue;
             sb_stream_opts o;
             sb_stream_defaults(&o);
@@ -686,8 +685,7 @@ static void test_gpu_stream_warm(void)
             CHECKF(rs == SB_OK && r.agreement.ok && r.warm && r.checked >= 6, "%s warm, %d in flight: %s %s",
                    v->who, k, rs ? err.msg : "", r.agreement.metric);
         }
-        if (!st)
-            sb_frames_close(&fr);
+        sb_frames_close(&fr);
     }
     free(params);
     sb_sequence_free(&seq);

@@ -749,6 +749,22 @@ int test_panning_clip(int n, sb_sequence *seq)
     return ok;
 }
 
+int test_kmeans_warm_clip(int n, sb_sequence *seq, void **params)
+{
+    *params = NULL;
+    if (!test_panning_clip(n, seq))
+        return 0;
+    const sb_algo *algo = sb_algo_find("kmeans");
+    int usable = 0;
+    char why[200];
+    sb_error err = { SB_OK, "" };
+    sb_status st = sb_case_params(algo, algo->warm_stage, NULL, params, &usable, why, sizeof why, &err);
+    CHECKF(st == SB_OK && usable, "k-means' parameters: %s", err.msg);
+    if (st)
+        sb_sequence_free(seq);
+    return st == SB_OK;
+}
+
 /* A variant that drops the warm start it is given: the init rule on every
  * frame, right on a cold stream and wrong on a warm one. */
 static sb_status coldonly_prepare(void **state, const sb_image *in, const void *params, void *output,
@@ -766,14 +782,12 @@ static sb_status coldonly_prepare(void **state, const sb_image *in, const void *
 static void test_warm_frames(void)
 {
     sb_sequence seq;
-    if (!test_panning_clip(6, &seq))
+    void *params;
+    if (!test_kmeans_warm_clip(6, &seq, &params))
         return;
     const sb_algo *algo = sb_algo_find("kmeans");
-    void *params = NULL;
-    int usable = 0;
-    char why[200];
     sb_error err = { SB_OK, "" };
-    sb_status st = sb_case_params(algo, algo->warm_stage, NULL, &params, &usable, why, sizeof why, &err);
+    sb_status st = SB_OK;
     sb_frames cold, warm;
     for (int k = 1; k <= 2 && !st; k++) {
         st = sb_frames_open(&cold, algo, algo->warm_stage, params, &seq, 2, &err) ||
