@@ -91,13 +91,20 @@ static sb_status initial_plusplus(const sb_image *rgb, const sb_kmeans_params *p
     return SB_OK;
 }
 
-sb_status sb_kmeans_initial(const sb_image *rgb, const sb_kmeans_params *p, int32_t centres[][3], sb_error *err)
+/* Parameters and image fit for the loop (the message names what is not). */
+static sb_status check_input(const sb_image *rgb, const sb_kmeans_params *p, sb_error *err)
 {
     sb_status st = sb_kmeans_check_params(p, err);
+    if (!st && rgb->channels != 3)
+        st = sb_fail(err, SB_ERR_USAGE, "kmeans: needs an RGB image, not %d channel(s)", rgb->channels);
+    return st;
+}
+
+sb_status sb_kmeans_initial(const sb_image *rgb, const sb_kmeans_params *p, int32_t centres[][3], sb_error *err)
+{
+    sb_status st = check_input(rgb, p, err);
     if (st)
         return st;
-    if (rgb->channels != 3)
-        return sb_fail(err, SB_ERR_USAGE, "kmeans: needs an RGB image, not %d channel(s)", rgb->channels);
     if (p->start && p->start->given) {
         memcpy(centres, p->start->centres, (size_t)p->k * sizeof p->start->centres[0]);
         return SB_OK;
@@ -219,7 +226,7 @@ sb_status sb_kmeans_host_open(size_t size, void **state, const sb_image *in, con
     h->params = *(const sb_kmeans_params *)params;
     h->out = output;
     h->threads = threads;
-    sb_status st = sb_kmeans_initial(in, &h->params, h->initial, err);
+    sb_status st = check_input(in, &h->params, err);     /* the centres themselves at each run */
     if (st) {
         free(h);
         return st;

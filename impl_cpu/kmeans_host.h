@@ -30,8 +30,9 @@ typedef struct sb_kmeans_host {
 } sb_kmeans_host;
 
 /* prepare(): allocate `size` zeroed bytes of state (at least an
- * sb_kmeans_host), fill the sb_kmeans_host part and compute the initial
- * centres; `who` names the variant in messages.  On failure *state is
+ * sb_kmeans_host), fill the sb_kmeans_host part and check the parameters
+ * and the image (run makes the initial centres: a frame's own); `who`
+ * names the variant in messages.  On failure *state is
  * NULL and nothing is left allocated. */
 sb_status sb_kmeans_host_open(size_t size, void **state, const sb_image *in, const void *params, void *output,
                               int threads, const char *who, sb_error *err);
