@@ -17,12 +17,6 @@
  * a pixel.  (The OpenMP variant is the same algorithm, its two loops
  * scheduled statically for the same reason.)
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 1.229 -> 0.5879 ms (2.09x (undetermined)), per frame 1.229 -> 0.5895 ms (2.09x)
- *   integral sqsum at synth-3840x2160 (pthread -> pthread-strips):
- *     kernel 3.103 -> 1.488 ms (2.09x (undetermined)), per frame 3.104 -> 1.489 ms (2.08x)
  */
 #include "segbench/integral.h"
 #include "segbench/variant.h"

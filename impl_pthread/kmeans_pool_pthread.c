@@ -18,12 +18,6 @@
  * impl_pthread/pool.c (the "pthread" variant's shared pool) also spins a
  * while before it sleeps, so back-to-back passes find it awake.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 172.6 -> 163.4 ms (1.06x (undetermined)), per frame 172.6 -> 163.4 ms (1.06x)
- *   kmeans fixed10 at synth-3840x2160 (pthread-spawn -> pthread-pool):
- *     kernel 134.5 -> 133.3 ms (1.01x (undetermined)), per frame 134.5 -> 133.3 ms (1.01x)
  */
 #include "segbench/bands.h"
 #include "segbench/kmeans.h"

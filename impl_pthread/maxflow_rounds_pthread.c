@@ -14,10 +14,6 @@
  * once every SB_MF_RELABEL_EVERY rounds.  Every thread count takes the
  * same rounds to the same preflow as cpu-rounds.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cpu-rounds -> pthread):
- *     kernel 6017 -> 1498 ms (4.02x (one round)), per frame 6017 -> 1498 ms (4.02x)
  */
 #include "grabcut_host.h"
 

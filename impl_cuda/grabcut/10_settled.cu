@@ -21,12 +21,6 @@
  * stamps every tile with the number before its first launch.  The same
  * heights, sweeps and cut.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 21.25 -> 12.6 ms (1.69x ±0.2 %), per frame 22.12 -> 13.44 ms (1.65x)
- *   grabcut rect at synth-1920x1080 (cuda-inplace -> cuda-settled):
- *     kernel 33.16 -> 22.9 ms (1.45x ±0.2 %), per frame 33.37 -> 23.07 ms (1.45x)
  */
 #include "gc_device.cuh"
 

@@ -15,12 +15,6 @@
  * cuda-settled's; the flow and cut cannot differ).  One launch a sweep
  * fewer, and no pass over the nodes.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 12.6 -> 11.92 ms (same (1.06x)), per frame 13.44 -> 12.74 ms (1.05x)
- *   grabcut rect at synth-1920x1080 (cuda-settled -> cuda-tally):
- *     kernel 22.9 -> 21.87 ms (same (1.05x)), per frame 23.07 -> 22.09 ms (1.04x)
  */
 #include "gc_device.cuh"
 

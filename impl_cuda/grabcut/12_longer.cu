@@ -15,12 +15,6 @@
  * before.  Half the launches for the same rounds; the sweeps and
  * relabels differ from cuda-tally's, the flow and the cut do not.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 11.92 -> 10.83 ms (1.10x ±0.3 %), per frame 12.74 -> 11.66 ms (1.09x)
- *   grabcut rect at synth-1920x1080 (cuda-tally -> cuda-longer):
- *     kernel 21.87 -> 20.48 ms (same (1.07x)), per frame 22.09 -> 20.66 ms (1.07x)
  */
 #include "gc_device.cuh"
 

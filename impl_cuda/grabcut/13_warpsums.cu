@@ -24,12 +24,6 @@
  * changed-label count is a ballot.  The sums are integers, so the totals,
  * centres and mixtures are equal to the bit.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 10.83 -> 10.8 ms (same (1.00x)), per frame 11.66 -> 11.67 ms (1.00x)
- *   grabcut rect at synth-1920x1080 (cuda-longer -> cuda-warpsums):
- *     kernel 20.48 -> 15.04 ms (1.36x ±0.2 %), per frame 20.66 -> 15.24 ms (1.36x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -24,12 +24,6 @@
  * butterfly the lower heights cost sweeps (warm cuts of 12, 9, 5 and 9
  * sweeps became 10, 9, 9 and 9; the pipeline 11 % slower).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-warpsums -> cuda-keep):
- *     kernel 10.8 -> 10.82 ms (same (1.00x)), per frame 11.67 -> 11.67 ms (1.00x)
- *   grabcut rect at synth-1920x1080 (cuda-warpsums -> cuda-keep):
- *     kernel 15.04 -> 14.87 ms (same (1.01x)), per frame 15.24 -> 15.06 ms (1.01x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -15,12 +15,6 @@
  * fruits (4 % slower), so the relabels' launches are not what a cut
  * waits for; its sweeps are.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-warpsums -> cuda-bfs32):
- *     kernel 10.8 -> 10.85 ms (same (1.00x)), per frame 11.67 -> 11.71 ms (1.00x)
- *   grabcut rect at synth-1920x1080 (cuda-warpsums -> cuda-bfs32):
- *     kernel 15.04 -> 15.29 ms (same (0.98x)), per frame 15.24 -> 15.42 ms (0.99x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -14,12 +14,6 @@
  * times are the price of contended global atomics (below: many times
  * slower).  The results are the same integers.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-atomics):
- *     kernel 2.389 -> 37.03 ms (0.06x ±0.6 %), per frame 2.567 -> 37.22 ms (0.07x)
- *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-atomics):
- *     kernel 1.242 -> 16.21 ms (0.08x ±2 %), per frame 1.457 -> 16.38 ms (0.09x)
  */
 #include "gc_device.cuh"
 

@@ -19,12 +19,6 @@
  * bought on the H100: a loss, 0.84x for one cut at 1080p: two launches a
  * phase (the phase, then its decision) cost more than a grid barrier.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 143.7 -> 195.2 ms (0.74x (one round)), per frame 144.9 -> 194.5 ms (0.74x)
- *   grabcut rect at synth-1920x1080 (cuda-global -> cuda-launches):
- *     kernel 595.6 -> 771.2 ms (0.77x (one round)), per frame 602.7 -> 776.1 ms (0.78x)
  */
 #include "gc_device.cuh"
 

@@ -19,12 +19,6 @@
  * the file is cuda-global's (its cut unused by these two steps); the
  * pipeline takes the same sums in 13_warpsums.cu.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-kmeans rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 2.389 -> 0.2647 ms (9.03x ±0.5 %), per frame 2.567 -> 0.4392 ms (5.85x)
- *   grabcut-gmm rect at synth-1920x1080 (cuda-global -> cuda-warpsums):
- *     kernel 1.242 -> 0.1496 ms (8.30x ±2 %), per frame 1.457 -> 0.3624 ms (4.02x)
  */
 #include "gc_device.cuh"
 #include "../warp.cuh"

@@ -22,12 +22,6 @@
  * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
  * sweeps, which is not comparable to cuda-global's rounds.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 195.2 -> 26.17 ms (7.46x (one round)), per frame 194.5 -> 26.94 ms (7.22x)
- *   grabcut rect at synth-1920x1080 (cuda-launches -> cuda-tiles):
- *     kernel 771.2 -> 101.8 ms (7.57x (one round)), per frame 776.1 -> 102.3 ms (7.58x)
  */
 #include "gc_device.cuh"
 

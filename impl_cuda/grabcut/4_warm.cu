@@ -26,12 +26,6 @@
  * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
  * repair.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 26.17 -> 26.17 ms (same (1.00x)), per frame 26.94 -> 27 ms (1.00x)
- *   grabcut rect at synth-1920x1080 (cuda-tiles -> cuda-warm):
- *     kernel 101.8 -> 39.99 ms (2.55x (one round)), per frame 102.3 -> 40.21 ms (2.54x)
  */
 #include "gc_device.cuh"
 

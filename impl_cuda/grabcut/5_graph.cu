@@ -24,12 +24,6 @@
  * handle's default value is applied once a launch; so each loop is
  * entered through graph_enter, which sets its condition to 1.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 26.17 -> 24.36 ms (same (1.07x)), per frame 27 -> 25.21 ms (1.07x)
- *   grabcut rect at synth-1920x1080 (cuda-warm -> cuda-graph):
- *     kernel 39.99 -> 37.01 ms (1.08x (undetermined)), per frame 40.21 -> 37.19 ms (1.08x)
  */
 #include "gc_device.cuh"
 

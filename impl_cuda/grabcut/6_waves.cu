@@ -33,12 +33,6 @@
  * each sweep (tile_count, a pass over every node) is gone.  "Rounds" for
  * this variant count waves.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 24.36 -> 27.67 ms (0.88x ±0.2 %), per frame 25.21 -> 28.48 ms (0.89x)
- *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-waves):
- *     kernel 37.01 -> 41.9 ms (0.88x ±0.2 %), per frame 37.19 -> 42.06 ms (0.88x)
  */
 #include "gc_device.cuh"
 

@@ -17,12 +17,6 @@
  * pushes, their order and the relabels are cuda-graph's: the same sweeps,
  * the same cut.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 24.36 -> 21.62 ms (1.13x ±0.1 %), per frame 25.21 -> 22.46 ms (1.12x)
- *   grabcut rect at synth-1920x1080 (cuda-graph -> cuda-ilp):
- *     kernel 37.01 -> 33.6 ms (1.10x ±0.2 %), per frame 37.19 -> 33.8 ms (1.10x)
  */
 #include "gc_device.cuh"
 

@@ -14,12 +14,6 @@
  * residual's old value still in global memory: one trip a launch instead
  * of one a round.  The same pushes, the same sweeps, the same cut.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-ilp -> cuda-halo):
- *     kernel 21.62 -> 21.4 ms (same (1.01x)), per frame 22.46 -> 22.24 ms (1.01x)
- *   grabcut rect at synth-1920x1080 (cuda-ilp -> cuda-halo):
- *     kernel 33.6 -> 33.29 ms (same (1.01x)), per frame 33.8 -> 33.49 ms (1.01x)
  */
 #include "gc_device.cuh"
 

@@ -12,12 +12,6 @@
  * active?") is all the next round needs.  Two barriers a round, one
  * shared array fewer; the same pushes, sweeps and cut.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   grabcut-maxflow rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 21.4 -> 21.25 ms (same (1.01x)), per frame 22.24 -> 22.12 ms (1.01x)
- *   grabcut rect at synth-1920x1080 (cuda-halo -> cuda-inplace):
- *     kernel 33.29 -> 33.16 ms (same (1.00x)), per frame 33.49 -> 33.37 ms (1.00x)
  */
 #include "gc_device.cuh"
 

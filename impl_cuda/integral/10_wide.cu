@@ -21,12 +21,6 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.02566 -> 0.04624 ms (0.56x ±6 %), per frame 0.7957 -> 0.8089 ms (0.98x)
- *   integral sqsum at synth-3840x2160 (cuda-strips -> cuda-wide):
- *     kernel 0.07222 -> 0.1448 ms (0.50x ±1 %), per frame 2.042 -> 2.133 ms (0.96x)
  */
 #include "integral_device.cuh"
 

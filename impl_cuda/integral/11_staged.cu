@@ -13,12 +13,6 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.04624 -> 0.02426 ms (1.91x ±5 %), per frame 0.8089 -> 0.7939 ms (1.02x)
- *   integral sqsum at synth-3840x2160 (cuda-wide -> cuda-staged):
- *     kernel 0.1448 -> 0.06115 ms (2.37x ±0.7 %), per frame 2.133 -> 2.022 ms (1.05x)
  */
 #include "integral_device.cuh"
 

@@ -13,12 +13,6 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.02426 -> 0.02461 ms (same (0.99x)), per frame 0.7939 -> 0.7903 ms (1.00x)
- *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-fused):
- *     kernel 0.06115 -> 0.05483 ms (1.12x ±0.7 %), per frame 2.022 -> 2.03 ms (1.00x)
  */
 #include "integral_device.cuh"
 

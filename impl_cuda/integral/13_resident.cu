@@ -34,12 +34,6 @@
  * The strips, the carries and the scans are cuda-strips' (9_strips.cu
  * explains them), the stores cuda-staged's.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.02426 -> 0.02886 ms (0.84x ±2 %), per frame 0.7939 -> 0.7957 ms (1.00x)
- *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-resident):
- *     kernel 0.06115 -> 0.08187 ms (0.75x ±1 %), per frame 2.022 -> 2.067 ms (0.98x)
  */
 #include "integral_device.cuh"
 

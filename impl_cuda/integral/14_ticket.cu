@@ -35,12 +35,6 @@
  * The strips and the scans are cuda-strips' (9_strips.cu explains them),
  * the loads and stores cuda-staged's.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.02426 -> 0.05565 ms (0.44x ±2 %), per frame 0.7939 -> 0.8203 ms (0.97x)
- *   integral sqsum at synth-3840x2160 (cuda-staged -> cuda-ticket):
- *     kernel 0.06115 -> 0.2051 ms (0.30x ±0.7 %), per frame 2.022 -> 2.174 ms (0.93x)
  */
 #include "integral_device.cuh"
 

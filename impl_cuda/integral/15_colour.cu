@@ -16,12 +16,6 @@
  * cuda-fused to K frames per host conversion; alone, it costs the bigger
  * upload (25 MB, not 8.3 MB, at 4K) and the pass.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-fused -> cuda-colour):
- *     kernel 0.02461 -> 0.03411 ms (0.72x ±1 %), per frame 0.7903 -> 1.101 ms (0.72x)
- *   integral sqsum at synth-3840x2160 (cuda-fused -> cuda-colour):
- *     kernel 0.05483 -> 0.06355 ms (0.86x ±0.9 %), per frame 2.03 -> 2.332 ms (0.87x)
  */
 #include "integral_device.cuh"
 

@@ -19,12 +19,6 @@
  * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
  * (the run of record's numbers).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 1.34 -> 0.3737 ms (3.59x ±2 %), per frame 2.116 -> 1.156 ms (1.83x)
- *   integral sqsum at synth-3840x2160 (cuda-naive -> cuda-blocked6):
- *     kernel 2.922 -> 0.9775 ms (2.99x ±1 %), per frame 4.875 -> 2.959 ms (1.65x)
  */
 #include "integral_device.cuh"
 

@@ -40,12 +40,6 @@
  * The three kernels run one after another, each waiting for the one
  * before to finish.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-blocked6 -> cuda-smemscan):
- *     kernel 0.3737 -> 0.03021 ms (12.4x ±5 %), per frame 1.156 -> 0.797 ms (1.45x)
- *   integral sqsum at synth-3840x2160 (cuda-blocked6 -> cuda-smemscan):
- *     kernel 0.9775 -> 0.07805 ms (12.5x ±0.4 %), per frame 2.959 -> 2.04 ms (1.45x)
  */
 #include "integral_device.cuh"
 

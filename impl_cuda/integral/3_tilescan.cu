@@ -17,12 +17,6 @@
  * before loading the next.  The next rungs change those one at a time
  * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.03021 -> 0.02606 ms (1.16x ±5 %), per frame 0.797 -> 0.7927 ms (1.01x)
- *   integral sqsum at synth-3840x2160 (cuda-smemscan -> cuda-tilescan):
- *     kernel 0.07805 -> 0.07248 ms (same (1.08x)), per frame 2.04 -> 2.041 ms (1.00x)
  */
 #include "integral_device.cuh"
 

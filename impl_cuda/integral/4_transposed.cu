@@ -13,12 +13,6 @@
  * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
  * explains them).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.02606 -> 0.02528 ms (1.03x (undetermined)), per frame 0.7927 -> 0.7889 ms (1.00x)
- *   integral sqsum at synth-3840x2160 (cuda-tilescan -> cuda-transposed):
- *     kernel 0.07248 -> 0.06915 ms (same (1.05x)), per frame 2.041 -> 2.036 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -15,12 +15,6 @@
  * explains them).  The three kernels run one after another (next rung:
  * 6_pdl.cu lets them overlap).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.02528 -> 0.02608 ms (0.97x (undetermined)), per frame 0.7889 -> 0.7916 ms (1.00x)
- *   integral sqsum at synth-3840x2160 (cuda-transposed -> cuda-inflight):
- *     kernel 0.06915 -> 0.08634 ms (0.80x ±2 %), per frame 2.036 -> 2.052 ms (0.99x)
  */
 #include "integral_device.cuh"
 

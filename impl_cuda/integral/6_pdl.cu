@@ -13,12 +13,6 @@
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
  * explains them).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.02608 -> 0.02272 ms (1.15x ±4 %), per frame 0.7916 -> 0.7897 ms (1.00x)
- *   integral sqsum at synth-3840x2160 (cuda-inflight -> cuda-pdl):
- *     kernel 0.08634 -> 0.07976 ms (1.08x (undetermined)), per frame 2.052 -> 2.056 ms (1.00x)
  */
 #include "integral_device.cuh"
 

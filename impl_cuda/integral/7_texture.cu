@@ -10,12 +10,6 @@
  *
  * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.02272 -> 0.02672 ms (0.85x ±3 %), per frame 0.7897 -> 0.8048 ms (0.98x)
- *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-texture):
- *     kernel 0.07976 -> 0.07459 ms (1.07x (undetermined)), per frame 2.056 -> 2.053 ms (1.00x)
  */
 #include "integral_device.cuh"
 

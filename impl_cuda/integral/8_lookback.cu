@@ -41,12 +41,6 @@
  * moving bytes (segbench lesson integral/cuda-lookback has the times,
  * NOTES.md the profile and what was tried).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.02272 -> 0.02899 ms (0.78x ±1 %), per frame 0.7897 -> 0.797 ms (0.99x)
- *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-lookback):
- *     kernel 0.07976 -> 0.0825 ms (same (0.97x)), per frame 2.056 -> 2.062 ms (1.00x)
  */
 #include "integral_device.cuh"
 

@@ -34,12 +34,6 @@
  * cheaper carry scan for the 64-bit squares; at 4K a block walks four
  * segments of a row one after another, which the next rung removes.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   integral sum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.02272 -> 0.02566 ms (0.89x ±1 %), per frame 0.7897 -> 0.7957 ms (0.99x)
- *   integral sqsum at synth-3840x2160 (cuda-pdl -> cuda-strips):
- *     kernel 0.07976 -> 0.07222 ms (1.10x ±1 %), per frame 2.056 -> 2.042 ms (1.01x)
  */
 #include "integral_device.cuh"
 

@@ -17,12 +17,6 @@
  * counts) and one pass to label the pixels, however many passes follow.
  * Few pixels, many colours and few passes gain least.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-colours):
- *     kernel 0.8501 -> 0.5164 ms (1.65x ±2 %), per frame 1.474 -> 1.151 ms (1.28x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-colours):
- *     kernel 0.6884 -> 0.4512 ms (1.53x ±2 %), per frame 1.441 -> 1.224 ms (1.18x)
  */
 #include "colours.cuh"
 

@@ -15,12 +15,6 @@
  * before the wait of pass p.  Every block reads the same sums after a
  * wait, so all compute the same centres and stop at the same pass.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-colours -> cuda-onelaunch):
- *     kernel 0.5164 -> 0.4611 ms (1.12x ±0.7 %), per frame 1.151 -> 1.087 ms (1.06x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-colours -> cuda-onelaunch):
- *     kernel 0.4512 -> 0.4307 ms (same (1.05x)), per frame 1.224 -> 1.067 ms (1.15x)
  */
 #include "colours.cuh"
 

@@ -14,12 +14,6 @@
  * noise), because the host's pass over every pixel, not the copy, is most
  * of a pass: measure before moving bytes.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 369.5 -> 357.4 ms (1.03x (one round)), per frame 361.8 -> 350.5 ms (1.03x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-seed -> cuda-copyonce):
- *     kernel 293.7 -> 253.3 ms (1.16x (one round)), per frame 289.6 -> 246.9 ms (1.17x)
  */
 #include "kmeans_device.cuh"
 

@@ -13,12 +13,6 @@
  * What it should buy: the labels' byte a pixel down and the host's pass
  * over the image, every pass.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 357.4 -> 7.703 ms (46.4x (one round)), per frame 350.5 -> 8.227 ms (42.6x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-copyonce -> cuda-devsums):
- *     kernel 253.3 -> 6.555 ms (38.6x (one round)), per frame 246.9 -> 7.114 ms (34.7x)
  */
 #include "kmeans_device.cuh"
 

@@ -24,12 +24,6 @@
  *   - a second kernel (one block) adds the slices, applies the update
  *     rule and zeroes them: two launches a pass.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 7.703 -> 6.772 ms (1.14x (undetermined)), per frame 8.227 -> 7.324 ms (1.12x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-devsums -> cuda-global):
- *     kernel 6.555 -> 5.912 ms (1.11x (undetermined)), per frame 7.114 -> 6.666 ms (1.07x)
  */
 #include "kmeans_device.cuh"
 

@@ -15,12 +15,6 @@
  * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 6.772 -> 1.916 ms (3.53x ±23 %), per frame 7.324 -> 2.537 ms (2.89x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-global -> cuda-blocksums):
- *     kernel 5.912 -> 1.583 ms (3.74x ±26 %), per frame 6.666 -> 2.39 ms (2.79x)
  */
 #include "kmeans_device.cuh"
 

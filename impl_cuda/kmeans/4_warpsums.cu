@@ -12,12 +12,6 @@
  * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
  * record's numbers).
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.916 -> 1.382 ms (1.39x ±0.3 %), per frame 2.537 -> 2.005 ms (1.27x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-blocksums -> cuda-warpsums):
- *     kernel 1.583 -> 1.164 ms (1.36x ±0.2 %), per frame 2.39 -> 1.967 ms (1.22x)
  */
 #include "kmeans_device.cuh"
 

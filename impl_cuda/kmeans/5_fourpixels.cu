@@ -13,12 +13,6 @@
  * the centre reads: the kernel is bound by instruction issue once the
  * atomics are aggregated.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.382 -> 1.195 ms (1.16x ±0.4 %), per frame 2.005 -> 1.886 ms (1.06x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-warpsums -> cuda-fourpixels):
- *     kernel 1.164 -> 0.9614 ms (1.21x ±0.2 %), per frame 1.967 -> 1.831 ms (1.07x)
  */
 #include "kmeans_device.cuh"
 

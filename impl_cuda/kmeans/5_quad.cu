@@ -11,12 +11,6 @@
  * What it should buy: one load and one store of labels a thread instead
  * of four of each, and no loop with a branch per pixel.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 1.195 -> 1.003 ms (1.19x ±0.6 %), per frame 1.886 -> 1.808 ms (1.04x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-fourpixels -> cuda-quad):
- *     kernel 0.9614 -> 0.8047 ms (1.19x ±0.3 %), per frame 1.831 -> 1.561 ms (1.17x)
  */
 #include "kmeans_device.cuh"
 

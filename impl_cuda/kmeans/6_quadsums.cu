@@ -8,12 +8,6 @@
  * What it should buy: a quarter of the aggregation shuffles and shared
  * atomics on the common path.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 1.003 -> 0.8664 ms (1.16x ±0.8 %), per frame 1.808 -> 1.622 ms (1.11x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-quad -> cuda-quadsums):
- *     kernel 0.8047 -> 0.694 ms (1.16x ±0.3 %), per frame 1.561 -> 1.45 ms (1.08x)
  */
 #include "kmeans_device.cuh"
 

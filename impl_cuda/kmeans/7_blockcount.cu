@@ -9,12 +9,6 @@
  * What it should buy: little once labels settle (few quads change), but
  * the first passes change nearly every quad.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.8664 -> 0.8914 ms (same (0.97x)), per frame 1.622 -> 1.641 ms (0.99x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-quadsums -> cuda-blockcount):
- *     kernel 0.694 -> 0.7112 ms (same (0.98x)), per frame 1.45 -> 1.518 ms (0.95x)
  */
 #include "kmeans_device.cuh"
 

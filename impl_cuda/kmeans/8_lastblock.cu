@@ -8,12 +8,6 @@
  * microseconds each, against a pass of tens.  What it bought on the H100:
  * a few per cent (segbench lesson kmeans/cuda-lastblock).
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.8914 -> 0.8501 ms (same (1.05x)), per frame 1.641 -> 1.474 ms (1.11x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-blockcount -> cuda-lastblock):
- *     kernel 0.7112 -> 0.6884 ms (same (1.03x)), per frame 1.518 -> 1.441 ms (1.05x)
  */
 #include "kmeans_device.cuh"
 

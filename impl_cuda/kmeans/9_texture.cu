@@ -10,12 +10,6 @@
  * cudaDevAttrMaxTexture1DLinearWidth elements; larger images are refused
  * with that message.
  *
- * Measured (the run of record: h200, run 20261129T082350Z-f7f0, commit 48e4986;
- * written by make lesson-headers, checked by make test):
- *   kmeans converge at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.8501 -> 0.8621 ms (same (0.99x)), per frame 1.474 -> 1.502 ms (0.98x)
- *   kmeans fixed10 at synth-3840x2160 (cuda-lastblock -> cuda-texture):
- *     kernel 0.6884 -> 0.689 ms (same (1.00x)), per frame 1.441 -> 1.509 ms (0.96x)
  */
 #include "kmeans_device.cuh"
 

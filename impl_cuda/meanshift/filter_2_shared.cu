@@ -11,16 +11,6 @@
  * NOTES.md) -- L1 already serves the overlapping windows.  A branch: the
  * pipeline runs cuda-global's filter.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-filter r16 at synth-1920x1080 (cuda-global -> cuda-shared):
- *     kernel 4.203 -> 4.657 ms (0.90x ±0.5 %), per frame 4.503 -> 4.947 ms (0.91x)
- *   meanshift-filter r8 at synth-1920x1080 (cuda-global -> cuda-shared):
- *     kernel 1.298 -> 1.386 ms (same (0.94x)), per frame 1.585 -> 1.669 ms (0.95x)
- *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-shared):
- *     kernel 0.5011 -> 0.517 ms (same (0.97x)), per frame 0.7873 -> 0.8101 ms (0.97x)
- *   meanshift-filter r2 at synth-1920x1080 (cuda-global -> cuda-shared):
- *     kernel 0.2541 -> 0.2634 ms (same (0.96x)), per frame 0.5348 -> 0.5501 ms (0.97x)
  */
 #include "ms_device.cuh"
 

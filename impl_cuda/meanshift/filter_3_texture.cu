@@ -10,16 +10,6 @@
  * and the radius sweep of NOTES.md): one tex2D a window pixel runs below
  * the rate of 4-byte loads that hit in L1.  A branch: the pipeline runs cuda-global's filter.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-filter r16 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 4.203 -> 7.955 ms (0.53x ±0.2 %), per frame 4.503 -> 8.254 ms (0.55x)
- *   meanshift-filter r8 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 1.298 -> 2.094 ms (0.62x ±0.3 %), per frame 1.585 -> 2.385 ms (0.66x)
- *   meanshift-filter r4 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 0.5011 -> 0.6246 ms (0.80x ±0.4 %), per frame 0.7873 -> 0.911 ms (0.86x)
- *   meanshift-filter r2 at synth-1920x1080 (cuda-global -> cuda-texture):
- *     kernel 0.2541 -> 0.2554 ms (same (0.99x)), per frame 0.5348 -> 0.5392 ms (0.99x)
  */
 #include "ms_device.cuh"
 

@@ -11,12 +11,6 @@
  * tile's stretch of the seam always joins, so no skip ever rests on
  * another seam's.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-flood r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 0.05198 -> 0.04944 ms (same (1.05x)), per frame 0.3696 -> 0.3648 ms (1.01x)
- *   meanshift r16 at synth-1920x1080 (cuda-fused -> cuda-seams):
- *     kernel 4.335 -> 4.324 ms (same (1.00x)), per frame 4.626 -> 4.635 ms (1.00x)
  */
 #include "ms_device.cuh"
 

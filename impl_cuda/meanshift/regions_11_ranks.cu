@@ -18,12 +18,6 @@
  * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
  * cuda-seams' flood, which the merge step never runs.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-merge r16 at synth-1920x1080 (cuda-coop -> cuda-ranks):
- *     kernel 0.0761 -> 0.07803 ms (same (0.98x)), per frame 0.5461 -> 0.5474 ms (1.00x)
- *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-ranks):
- *     kernel 4.324 -> 4.326 ms (same (1.00x)), per frame 4.635 -> 4.628 ms (1.00x)
  */
 #include "ms_device.cuh"
 

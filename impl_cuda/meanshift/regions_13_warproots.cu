@@ -15,12 +15,6 @@
  * and the pass is as long as its loads and stores of every pixel's link
  * and label (NOTES.md).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-flood r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
- *     kernel 0.04944 -> 0.0508 ms (same (0.97x)), per frame 0.3648 -> 0.3695 ms (0.99x)
- *   meanshift r16 at synth-1920x1080 (cuda-seams -> cuda-warproots):
- *     kernel 4.324 -> 4.327 ms (same (1.00x)), per frame 4.635 -> 4.633 ms (1.00x)
  */
 #include "ms_device.cuh"
 

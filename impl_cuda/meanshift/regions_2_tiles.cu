@@ -13,14 +13,6 @@
  * unions never touch global memory.  Region sums are cuda-global's.  What
  * it bought: below.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-flood r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.648 -> 0.07824 ms (21.1x ±5 %), per frame 2.001 -> 0.394 ms (5.08x)
- *   meanshift-merge r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 1.93 -> 0.3128 ms (6.17x ±3 %), per frame 2.389 -> 0.8043 ms (2.97x)
- *   meanshift r16 at synth-1920x1080 (cuda-global -> cuda-tiles):
- *     kernel 7.771 -> 4.593 ms (1.69x ±0.6 %), per frame 7.984 -> 4.882 ms (1.64x)
  */
 #include "ms_device.cuh"
 

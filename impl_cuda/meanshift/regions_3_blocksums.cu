@@ -10,12 +10,6 @@
  * fewer global atomics on a large region.  The components are
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-merge r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 0.3128 -> 0.261 ms (1.20x ±1 %), per frame 0.8043 -> 0.7455 ms (1.08x)
- *   meanshift r16 at synth-1920x1080 (cuda-tiles -> cuda-blocksums):
- *     kernel 4.593 -> 4.548 ms (same (1.01x)), per frame 4.882 -> 4.823 ms (1.01x)
  */
 #include "ms_device.cuh"
 

@@ -15,12 +15,6 @@
  * bought: below at 1080p; more on the photos, which take more rounds
  * (the report's meanshift-merge page).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-merge r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 0.261 -> 0.2352 ms (1.11x ±1 %), per frame 0.7455 -> 0.7096 ms (1.05x)
- *   meanshift r16 at synth-1920x1080 (cuda-blocksums -> cuda-graph):
- *     kernel 4.548 -> 4.512 ms (same (1.01x)), per frame 4.823 -> 4.824 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -19,14 +19,6 @@
  * On the photos, an eighth of the pixels, it loses (the lessons page);
  * why is not profiled yet.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-flood r16 at synth-1920x1080 (cuda-tiles -> cuda-blocks):
- *     kernel 0.07824 -> 0.06675 ms (1.17x ±2 %), per frame 0.394 -> 0.386 ms (1.02x)
- *   meanshift-merge r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 0.2352 -> 0.2247 ms (same (1.05x)), per frame 0.7096 -> 0.6942 ms (1.02x)
- *   meanshift r16 at synth-1920x1080 (cuda-graph -> cuda-blocks):
- *     kernel 4.512 -> 4.5 ms (same (1.00x)), per frame 4.824 -> 4.801 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -13,14 +13,6 @@
  * cost little (cuda-blocks' ccl_flatten 14.2 us against 5.2 + 9.7 here),
  * and listing the roots costs the tile kernel 8 us (22.6 -> 30.7 us).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.06675 -> 0.0723 ms (0.92x (undetermined)), per frame 0.386 -> 0.3893 ms (0.99x)
- *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 0.2247 -> 0.2305 ms (same (0.97x)), per frame 0.6942 -> 0.7009 ms (0.99x)
- *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-roots):
- *     kernel 4.5 -> 4.512 ms (same (1.00x)), per frame 4.801 -> 4.809 ms (1.00x)
  */
 #include "ms_device.cuh"
 

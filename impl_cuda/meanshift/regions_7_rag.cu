@@ -23,12 +23,6 @@
  * components (flood, in the pipeline) are cuda-blocks'; the graph with
  * its WHILE loop is cuda-graph's, recorded around these kernels.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-merge r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 0.2247 -> 0.09789 ms (2.30x ±3 %), per frame 0.6942 -> 0.5546 ms (1.25x)
- *   meanshift r16 at synth-1920x1080 (cuda-blocks -> cuda-rag):
- *     kernel 4.5 -> 4.36 ms (same (1.03x)), per frame 4.801 -> 4.661 ms (1.03x)
  */
 #include "ms_device.cuh"
 

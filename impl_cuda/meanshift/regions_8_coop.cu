@@ -13,12 +13,6 @@
  * region merged is read by every thread after a barrier.  The merge is
  * then one plain graph, with no conditional node.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-merge r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 0.09789 -> 0.0761 ms (1.29x ±3 %), per frame 0.5546 -> 0.5461 ms (1.02x)
- *   meanshift r16 at synth-1920x1080 (cuda-rag -> cuda-coop):
- *     kernel 4.36 -> 4.347 ms (same (1.00x)), per frame 4.661 -> 4.645 ms (1.00x)
  */
 #include "ms_device.cuh"
 

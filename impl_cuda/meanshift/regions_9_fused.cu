@@ -14,12 +14,6 @@
  * its cooperative rounds -- is cuda-coop's.  The merge step alone has no
  * flood, so it stays cuda-coop.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   meanshift-flood r16 at synth-1920x1080 (cuda-blocks -> cuda-fused):
- *     kernel 0.06675 -> 0.05198 ms (1.28x ±2 %), per frame 0.386 -> 0.3696 ms (1.04x)
- *   meanshift r16 at synth-1920x1080 (cuda-coop -> cuda-fused):
- *     kernel 4.347 -> 4.335 ms (same (1.00x)), per frame 4.645 -> 4.626 ms (1.00x)
  */
 #include "ms_device.cuh"
 

@@ -12,14 +12,6 @@
  * What it bought on the H100: a loss -- the atomics' contention costs
  * more than the reads it saves (segbench lesson slic/cuda-global).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 7.808 -> 10.46 ms (0.75x ±0.1 %), per frame 8.889 -> 11.54 ms (0.77x)
- *   slic n1000 at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 8.929 -> 61.68 ms (0.14x ±0.1 %), per frame 10.01 -> 62.97 ms (0.16x)
- *   slic n1000-majority at synth-3840x2160 (cuda-seed -> cuda-global):
- *     kernel 8.562 -> 61.37 ms (0.14x ±0.3 %), per frame 9.628 -> 62.59 ms (0.15x)
  */
 #include "slic_device.cuh"
 

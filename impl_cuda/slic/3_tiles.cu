@@ -8,14 +8,6 @@
  * atomics a pixel: the tile is the frame the next rungs fill.
  * What it should buy: little on its own -- a few instructions a pixel.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 10.46 -> 8.645 ms (1.21x ±0.2 %), per frame 11.54 -> 9.752 ms (1.18x)
- *   slic n1000 at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 61.68 -> 36.16 ms (1.71x ±0.7 %), per frame 62.97 -> 37.17 ms (1.69x)
- *   slic n1000-majority at synth-3840x2160 (cuda-global -> cuda-tiles):
- *     kernel 61.37 -> 35.6 ms (1.72x ±0.7 %), per frame 62.59 -> 36.66 ms (1.71x)
  */
 #include "slic_device.cuh"
 

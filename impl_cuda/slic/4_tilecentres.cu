@@ -10,14 +10,6 @@
  * bought on the H100: nothing the atomics let through -- a tie at S = 16,
  * a loss for 1000 superpixels (segbench lesson slic/cuda-tilecentres).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 8.645 -> 8.888 ms (same (0.97x)), per frame 9.752 -> 9.989 ms (0.98x)
- *   slic n1000 at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 36.16 -> 46.69 ms (0.77x ±0.7 %), per frame 37.17 -> 47.77 ms (0.78x)
- *   slic n1000-majority at synth-3840x2160 (cuda-tiles -> cuda-tilecentres):
- *     kernel 35.6 -> 46.26 ms (0.77x ±0.7 %), per frame 36.66 -> 47.37 ms (0.77x)
  */
 #include "slic_device.cuh"
 

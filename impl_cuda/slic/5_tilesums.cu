@@ -10,14 +10,6 @@
  * the H100: the ladder's largest step, several times at S = 16 and more
  * for 1000 superpixels (segbench lesson slic/cuda-tilesums).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 8.888 -> 1.954 ms (4.55x ±0.2 %), per frame 9.989 -> 3.037 ms (3.29x)
- *   slic n1000 at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 46.69 -> 2.371 ms (19.7x ±0.1 %), per frame 47.77 -> 3.448 ms (13.9x)
- *   slic n1000-majority at synth-3840x2160 (cuda-tilecentres -> cuda-tilesums):
- *     kernel 46.26 -> 2.003 ms (23.1x ±0.7 %), per frame 47.37 -> 3.082 ms (15.4x)
  */
 #include "slic_device.cuh"
 

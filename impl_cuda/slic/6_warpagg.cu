@@ -10,14 +10,6 @@
  * warp's row carries 2-3 labels -- and a small gain where they are large,
  * for 1000 superpixels (segbench lesson slic/cuda-warpagg).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-warpagg):
- *     kernel 1.954 -> 2.522 ms (0.77x ±0.1 %), per frame 3.037 -> 3.608 ms (0.84x)
- *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-warpagg):
- *     kernel 2.371 -> 2.264 ms (same (1.05x)), per frame 3.448 -> 3.357 ms (1.03x)
- *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-warpagg):
- *     kernel 2.003 -> 1.896 ms (same (1.06x)), per frame 3.082 -> 3.002 ms (1.03x)
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

@@ -9,14 +9,6 @@
  * what that buys here.)  What it bought on the H100: a tie (segbench
  * lesson slic/cuda-texture).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.522 -> 2.508 ms (same (1.01x)), per frame 3.608 -> 3.599 ms (1.00x)
- *   slic n1000 at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 2.264 -> 2.256 ms (same (1.00x)), per frame 3.357 -> 3.346 ms (1.00x)
- *   slic n1000-majority at synth-3840x2160 (cuda-warpagg -> cuda-texture):
- *     kernel 1.896 -> 1.887 ms (same (1.01x)), per frame 3.002 -> 2.989 ms (1.00x)
  */
 #include "slic_device.cuh"
 #include "../warp.cuh"

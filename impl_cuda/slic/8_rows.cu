@@ -9,14 +9,6 @@
  * What it should buy: on its own, little (the candidates are still read
  * per pixel); it is the layout cuda-registers needs.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 1.954 -> 1.956 ms (same (1.00x)), per frame 3.037 -> 3.041 ms (1.00x)
- *   slic n1000 at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.371 -> 2.376 ms (same (1.00x)), per frame 3.448 -> 3.45 ms (1.00x)
- *   slic n1000-majority at synth-3840x2160 (cuda-tilesums -> cuda-rows):
- *     kernel 2.003 -> 2.006 ms (same (1.00x)), per frame 3.082 -> 3.107 ms (0.99x)
  */
 #include "slic_device.cuh"
 

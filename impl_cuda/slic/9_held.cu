@@ -15,14 +15,6 @@
  * so fewer blocks fit on an SM (capping the registers for more blocks
  * spills and loses, measured on cuda-registers).
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 1.956 -> 2.019 ms (same (0.97x)), per frame 3.041 -> 3.104 ms (0.98x)
- *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.376 -> 2.453 ms (same (0.97x)), per frame 3.45 -> 3.531 ms (0.98x)
- *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-held):
- *     kernel 2.006 -> 2.087 ms (same (0.96x)), per frame 3.107 -> 3.182 ms (0.98x)
  */
 #include "slic_device.cuh"
 

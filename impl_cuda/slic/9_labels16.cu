@@ -16,14 +16,6 @@
  * 2.0 ms a 4K frame, its 32-bit fetch 0.6 ms), more where copies and
  * runs share the frame's time.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-rows -> cuda-labels16):
- *     kernel 1.956 -> 1.981 ms (same (0.99x)), per frame 3.041 -> 2.777 ms (1.09x)
- *   slic n1000 at synth-3840x2160 (cuda-rows -> cuda-labels16):
- *     kernel 2.376 -> 2.401 ms (same (0.99x)), per frame 3.45 -> 3.179 ms (1.09x)
- *   slic n1000-majority at synth-3840x2160 (cuda-rows -> cuda-labels16):
- *     kernel 2.006 -> 2.029 ms (same (0.99x)), per frame 3.107 -> 2.828 ms (1.10x)
  */
 #include "slic_device.cuh"
 

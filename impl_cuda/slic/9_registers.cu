@@ -14,14 +14,6 @@
  * run of record's times, NOTES.md the profile).  Prefetching the next
  * row's colour did not help.
  *
- * Measured (the run of record: h200, run 20261129T052511Z-a688, commit 73373b5;
- * written by make lesson-headers, checked by make test):
- *   slic s16 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.019 -> 1.982 ms (same (1.02x)), per frame 3.104 -> 3.068 ms (1.01x)
- *   slic n1000 at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.453 -> 2.447 ms (same (1.00x)), per frame 3.531 -> 3.518 ms (1.00x)
- *   slic n1000-majority at synth-3840x2160 (cuda-held -> cuda-registers):
- *     kernel 2.087 -> 2.077 ms (same (1.00x)), per frame 3.182 -> 3.181 ms (1.00x)
  */
 #include "slic_device.cuh"
 
