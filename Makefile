@@ -2,7 +2,6 @@
 #
 #   make            build everything this machine can build
 #   make test       build and run the CPU test suite (what CI runs)
-#   make lesson-headers  every rung file's measured gain, from the run of record
 #   make exercise ALGO=integral RUNG=cuda-transposed   a lesson as a student's stub (exercises/);
 #                   make grade ALGO=... RUNG=... grades it (docs/course.md)
 #   make check-layers  every include and every symbol of bench/ points down its layer order (bench/README.md)
@@ -153,7 +152,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(if $(wildcard tests/test_main.c),$(BUILD)/test_cpu \
                $(if $(CUDA_BUILD),$(BUILD)/test_gpu))
 
-.PHONY: all check-layers check-size check-statics check-copies exercise grade lesson-headers test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
+.PHONY: all check-layers check-size check-statics check-copies exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -441,12 +440,6 @@ report: $(BUILD)/segbench $(BUILD)/tools.ok
 compare: all datasets
 	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=algo/variant B=algo/variant [SET=...]"; exit 2; }
 	./$(BUILD)/segbench compare $(A) $(B) --set $(SET)
-
-# Every CUDA rung file's opening comment gets what its edge bought in the
-# run of record (results/<reference machine>); make test checks it is so.
-# Run it after committing a new run of record.
-lesson-headers: $(BUILD)/segbench
-	./$(BUILD)/segbench lesson --write-headers
 
 # A lesson as an exercise (docs/course.md): exercises/ALGO/<the rung's file>
 # with the lesson's code taken out, built as ALGO/student-RUNG; SOLUTION=1

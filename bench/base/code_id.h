@@ -1,8 +1,9 @@
 /* code_id.h - which code a variant is: a hash of its source.
  *
  * A result row names the commit it was measured at, but a commit is too
- * coarse a test of "same code": most commits change a few rungs, and a
- * run of record rewrites every rung header's measured block.  A variant's
+ * coarse a test of "same code": most commits change a few rungs, and
+ * until 2026-11-29 a run of record rewrote every rung header's measured
+ * block.  A variant's
  * code identity is a hash of the text of its own source file and of every
  * file that reaches it:
  *   - each file it includes with quotes ("ms_device.cuh", "../warp.cuh",
@@ -14,7 +15,10 @@
  *     the serial file that holds what it declares), which the rung calls
  *     into;
  * each text without a rung header's "Measured (the run of record ..."
- * block, which make lesson-headers rewrites.  The files are hashed in
+ * block, which the headers held, rewritten at each run of record, until
+ * 2026-11-29: the blank comment line before it stays in the hash, and the
+ * files keep that line, so a file's identity did not change when its
+ * block went.  The files are hashed in
  * path order (FNV-1a, 64 bits), so the same texts give the same identity
  * whichever build or commit they come from: the build bakes each
  * variant's into the binary (scripts/code_ids.c), and a row measured

@@ -10,16 +10,15 @@
 
 #include <stdio.h>
 
-enum { OPT_RESULTS, OPT_STAGE, OPT_NO_DIFF, OPT_WRITE_HEADERS, OPT_CHECK_HEADERS, OPT_COUNT };
+enum { OPT_RESULTS, OPT_STAGE, OPT_NO_DIFF, OPT_CHECK_HEADERS, OPT_COUNT };
 
 static const sb_option LESSON_OPTIONS[OPT_COUNT] = {
     [OPT_RESULTS] = { "results", "DIR", "results/<reference machine>", "the result set whose numbers it quotes" },
     [OPT_STAGE] = { "stage", "NAME", "every stage", "quote the gain at this stage only" },
     [OPT_NO_DIFF] = { "no-diff", NULL, NULL, "leave out the diff against the parent's file" },
-    [OPT_WRITE_HEADERS] = { "write-headers", NULL, NULL,
-                            "rewrite every CUDA rung file's measured block from --results (make lesson-headers)" },
     [OPT_CHECK_HEADERS] = { "check-headers", NULL, NULL,
-                            "say which rung files' measured blocks or words are not --results' (exit 1)" },
+                            "say which rung files' headers do not name their file and parent as their place "
+                            "says, or hold numbers (exit 1)" },
 };
 
 const sb_command sb_cmd_lesson = {
@@ -29,13 +28,13 @@ const sb_command sb_cmd_lesson = {
     "  segbench lesson slic                   the tree: every rung under the rung it grows from\n"
     "Gains are kernel (and per-frame) medians at each stage's summary image in --results;\n"
     "census: the most registers and shared memory of the rung's kernels, the lowest occupancy.\n"
-    "  segbench lesson --write-headers        every rung file's opening comment: what its edge bought\n"
-    "                                         in the run of record (a block between its words and */)\n",
+    "  segbench lesson --check-headers        every rung file's opening comment names its file and parent;\n"
+    "                                         what an edge bought is in report/<machine>/lessons-<algo>.md\n",
     LESSON_OPTIONS, OPT_COUNT, 0, NULL, cmd_lesson,
 };
 
-/* --write-headers, --check-headers: every rung file against the set. */
-static sb_status lesson_headers_command(const char *results, int write, sb_error *err)
+/* --check-headers: every rung file's opening comment. */
+static sb_status lesson_headers_command(const char *results, sb_error *err)
 {
     char dir[SB_PATH_MAX];
     if (results)
@@ -43,14 +42,14 @@ static sb_status lesson_headers_command(const char *results, int write, sb_error
     else
         sb_reference_results_dir("results", dir, sizeof dir);
     lesson_header_report r = { .fp = stdout };
-    sb_status st = lesson_headers(dir, write, &r, err);
+    sb_status st = lesson_headers(dir, &r, err);
     if (st)
         return st;
-    printf("%d rung files against %s: %d rewritten, %d behind the set, %d with words to fix, %d without an "
-           "opening comment\n", r.files, dir, r.written, r.stale, r.wrong_words, r.no_comment);
-    if (r.stale || r.wrong_words || r.no_comment)
-        return sb_fail(err, SB_ERR_AGREEMENT, "rung headers: %d behind %s (make lesson-headers), %d with words to fix",
-                       r.stale, dir, r.wrong_words + r.no_comment);
+    printf("%d rung files: %d with words to fix, %d holding numbers, %d without an opening comment\n", r.files,
+           r.wrong_words, r.numbers, r.no_comment);
+    if (r.numbers || r.wrong_words || r.no_comment)
+        return sb_fail(err, SB_ERR_AGREEMENT, "rung headers: %d with words to fix, %d holding numbers",
+                       r.wrong_words + r.no_comment, r.numbers);
     return SB_OK;
 }
 
@@ -69,8 +68,7 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
             break;
         case OPT_STAGE: stage_name = p.value; break;
         case OPT_NO_DIFF: no_diff = 1; break;
-        case OPT_WRITE_HEADERS: headers = 2; break;
-        case OPT_CHECK_HEADERS: headers = headers ? headers : 1; break;
+        case OPT_CHECK_HEADERS: headers = 1; break;
         case SB_OPT_ARG:
             if (spec)
                 return sb_fail(err, SB_ERR_USAGE, "one ALGO/RUNG or ALGO at a time (got '%s' and '%s')", spec, p.value);
@@ -81,9 +79,9 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
     if (p.status || st)
         return p.status ? p.status : st;
     if (headers && spec)
-        return sb_fail(err, SB_ERR_USAGE, "--write-headers and --check-headers take every rung file, not '%s'", spec);
+        return sb_fail(err, SB_ERR_USAGE, "--check-headers takes every rung file, not '%s'", spec);
     if (headers)
-        return lesson_headers_command(results, headers == 2, err);
+        return lesson_headers_command(results, err);
     if (!spec)
         return sb_fail(err, SB_ERR_USAGE, "which lesson? give ALGO/RUNG (segbench lesson integral/cuda-pdl) or ALGO");
 

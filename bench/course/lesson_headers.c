@@ -1,33 +1,27 @@
 /* lesson_headers.c - every CUDA and pthread rung file's opening comment
- * names the rung it grows from and states what its edge bought, from the
- * run of record (lesson_headers.h).
+ * names its file and the rung it grows from, and holds no numbers
+ * (lesson_headers.h).
  *
- * The numbers are written, never typed: a block at the end of the
- * opening comment,
- *
- *      * Measured (the run of record: h100-80gb-hbm3, run ..., commit ...;
- *      * written by make lesson-headers, checked by make test):
- *      *   integral sum at synth-3840x2160: kernel 0.0293 -> 0.0249 ms (1.18x), per frame ...
- *      *\/
- *
- * is rewritten from the result set, and the check says which files are
- * behind it.  The words are the author's, and checked: a rung on its
- * tree's main line (the path from the root to the rung the tree declares
- * its top, SB_LADDER_TOP) says "Grows from PARENT", a branch "A branch of
- * PARENT", for every SB_RUNG line the file has. */
+ * The words are the author's, and checked: the first line names the file
+ * ("/\* 8_lastblock.cu - ..."), and a rung on its tree's main line (the
+ * path from the root to the rung the tree declares its top,
+ * SB_LADDER_TOP) says "Grows from PARENT", a branch "A branch of PARENT",
+ * for every SB_RUNG line the file has.  What an edge bought lives in the
+ * generated lessons pages (report/<machine>/lessons-<algo>.md) with the
+ * run that measured it: a header's numbers went stale with every run. */
 #define _DEFAULT_SOURCE
 #include "course/lesson_headers.h"
 
 #include "base/files.h"
 #include "course/lessons.h"
-#include "io/env_json.h"
 
-#include "segbench/atomic_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The mark of the numbers the headers held until 2026-11-29 (base/code_id.c
+ * still leaves such a block out of a file's identity, for older commits). */
 #define MEASURED_MARK " * Measured (the run of record"
 
 /* The result rows of every algorithm with rungs, read once. */
@@ -60,49 +54,6 @@ static void rows_cache_free(rows_cache *rc)
     for (int i = 0; i < rc->n; i++)
         if (rc->have[i])
             sb_rows_free(&rc->rows[i]);
-}
-
-/* The measured block for one file: a line per edge and stage.  The run it
- * names is the one that measured the file's algorithm (a set benched one
- * algorithm at a time holds several runs; env.json names the last). */
-static void measured_block(FILE *fp, const char *file, const char *dir, const sb_run_info *ri, rows_cache *rc)
-{
-    const char *run_id = ri->run_id, *commit = ri->commit;
-    for (int i = 0; i < sb_variant_count(); i++) {
-        const sb_variant *v = sb_variant_at(i);
-        const sb_rows *rows = strcmp(v->file, file) == 0 ? rows_of(rc, dir, v->algo) : NULL;
-        if (rows && rows->count > 0) {
-            run_id = rows->row[0].run_id;
-            commit = rows->row[0].commit;
-            break;
-        }
-    }
-    fprintf(fp, "%s: %s, run %s, commit %.7s;\n * written by make lesson-headers, checked by make test):\n",
-            MEASURED_MARK, ri->machine_id, run_id, commit);
-    for (int i = 0; i < sb_variant_count(); i++) {
-        const sb_variant *v = sb_variant_at(i);
-        if (strcmp(v->file, file) != 0 || !v->parent || sb_is_student_variant(v->name))
-            continue;
-        const sb_algo *a = sb_algo_find(v->algo);
-        const sb_rows *rows = rows_of(rc, dir, v->algo);
-        for (int s = 0; a && s < a->stage_count; s++) {
-            if (!(v->stages & (1u << s)))
-                continue;
-            lesson_edge e;
-            lesson_edge_measure(&e, v, rows, dir, a->stages[s]);
-            if (!e.image[0] || !e.kernel_ms || !e.parent_kernel_ms) {
-                fprintf(fp, " *   %s %s (%s -> %s): not both in the run\n", v->algo, a->stages[s], v->parent,
-                        v->name);
-                continue;
-            }
-            char g[32], gf[32];
-            lesson_gain_judged(&e, g, sizeof g);
-            lesson_frame_gain(&e, gf, sizeof gf);
-            fprintf(fp, " *   %s %s at %s (%s -> %s):\n *     kernel %.4g -> %.4g ms (%s), per frame %.4g -> %.4g ms (%s)\n",
-                    v->algo, a->stages[s], e.image, v->parent, v->name, e.parent_kernel_ms, e.kernel_ms, g,
-                    e.parent_frame_ms, e.frame_ms, gf);
-        }
-    }
 }
 
 /* The words: "Grows from P" on the main line, "A branch of P" off it, in
@@ -145,38 +96,54 @@ static void check_words(const char *file, const char *comment, size_t len, const
     }
 }
 
-/* The file with its measured block as it should be: NULL when it has no
- * opening comment. */
-static char *with_block(const char *text, const char *block)
+/* The first line names the file: "/\* NAME - ...". */
+static int names_its_file(const char *text, const char *file)
 {
-    if (strncmp(text, "/*", 2) != 0)
-        return NULL;
-    const char *end = strstr(text, "\n */");
-    if (!end)
-        return NULL;
-    const char *cut = strstr(text, "\n" MEASURED_MARK);
-    if (!cut || cut > end)
-        cut = end;
-    else if (cut - text >= 3 && strncmp(cut - 3, "\n *", 3) == 0)
-        cut -= 3;                                   /* the blank line before the old block goes too */
-    size_t head = (size_t)(cut - text);
-    char *out = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&out, &len);
-    if (!fp)
-        return NULL;
-    fwrite(text, 1, head, fp);
-    fprintf(fp, "\n *\n%s", block);
-    fputs(end + 1, fp);                            /* " *\/" and the rest */
-    fclose(fp);
-    return out;
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    size_t n = strlen(base);
+    return strncmp(text, "/* ", 3) == 0 && strncmp(text + 3, base, n) == 0 && strncmp(text + 3 + n, " - ", 3) == 0;
 }
 
-sb_status lesson_headers(const char *dir, int write, lesson_header_report *r, sb_error *err)
+/* One rung file's opening comment, checked. */
+static void check_file(const char *file, const char *text, const char *dir, rows_cache *rc, lesson_header_report *r)
 {
-    sb_run_info ri;
-    if (!sb_run_info_read(dir, &ri))
-        return sb_fail(err, SB_ERR_IO, "%s: no result set there (env.json)", dir);
+    const char *end = strncmp(text, "/*", 2) == 0 ? strstr(text, "\n */") : NULL;
+    r->files++;
+    if (!end) {
+        r->no_comment++;
+        if (r->fp)
+            fprintf(r->fp, "%s: no opening comment (/* ... */) to hold its lesson\n", file);
+        return;
+    }
+    check_words(file, text, (size_t)(end - text), dir, rc, r);
+    if (!names_its_file(text, file)) {
+        r->wrong_words++;
+        if (r->fp)
+            fprintf(r->fp, "%s: its opening comment's first line should name its file (\"/* NAME - ...\")\n", file);
+    }
+    const char *numbers = strstr(text, "\n" MEASURED_MARK);
+    if (numbers && numbers < end) {
+        r->numbers++;
+        if (r->fp)
+            fprintf(r->fp, "%s: its header holds measured numbers: they belong in the lessons pages\n", file);
+    }
+}
+
+sb_status lesson_header_check(const char *file, const char *text, const char *dir, lesson_header_report *r,
+                              sb_error *err)
+{
+    rows_cache *rc = calloc(1, sizeof *rc);
+    if (!rc)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    check_file(file, text, dir, rc, r);
+    rows_cache_free(rc);
+    free(rc);
+    return SB_OK;
+}
+
+sb_status lesson_headers(const char *dir, lesson_header_report *r, sb_error *err)
+{
     rows_cache *rc = calloc(1, sizeof *rc);
     if (!rc)
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
@@ -194,41 +161,15 @@ sb_status lesson_headers(const char *dir, int write, lesson_header_report *r, sb
         if (seen || ndone == 256)
             continue;
         done[ndone++] = v->file;
-        char path[SB_PATH_MAX], *text = NULL, *block = NULL, *want = NULL;
-        size_t len = 0, block_len = 0;
+        char path[SB_PATH_MAX], *text = NULL;
+        size_t len = 0;
         if (!lesson_source_path(v->file, path, sizeof path)) {
             st = sb_fail(err, SB_ERR_IO, "%s: source not found (run from the repository)", v->file);
             break;
         }
         if ((st = sb_file_read(path, 1 << 22, &text, &len, err)))
             break;
-        FILE *fp = open_memstream(&block, &block_len);
-        if (fp) {
-            measured_block(fp, v->file, dir, &ri, rc);
-            fclose(fp);
-        }
-        const char *end = strstr(text, "\n */");
-        r->files++;
-        if (end)
-            check_words(v->file, text, (size_t)(end - text), dir, rc, r);
-        want = block ? with_block(text, block) : NULL;
-        if (!want) {
-            r->no_comment++;
-            if (r->fp)
-                fprintf(r->fp, "%s: no opening comment (/* ... */) to hold its lesson\n", v->file);
-        } else if (strcmp(want, text) != 0) {
-            if (write) {
-                st = sb_atomic_write_text(path, want, err);
-                r->written++;
-            } else {
-                r->stale++;
-                if (r->fp)
-                    fprintf(r->fp, "%s: its measured block is not the run of record's (make lesson-headers)\n",
-                            v->file);
-            }
-        }
-        free(want);
-        free(block);
+        check_file(v->file, text, dir, rc, r);
         free(text);
     }
     rows_cache_free(rc);

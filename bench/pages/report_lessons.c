@@ -71,6 +71,36 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
     }
 }
 
+/* The runs whose rows the page quotes, each with its commit and date: the
+ * rung files hold no numbers, so this page is where an edge's gain is
+ * found with the run that measured it. */
+static void runs_line(FILE *md, const char *results_dir, const char *algo, const sb_rows *rows)
+{
+    enum { MOST = 4 };
+    const sb_row *seen[MOST];
+    int n = 0, more = 0;
+    for (int i = 0; i < rows->count; i++) {
+        const sb_row *r = &rows->row[i];
+        int known = 0;
+        for (int k = 0; k < n && !known; k++)
+            known = strcmp(seen[k]->run_id, r->run_id) == 0;
+        if (known)
+            continue;
+        if (n < MOST)
+            seen[n++] = r;
+        else
+            more++;
+    }
+    if (!n)
+        return;
+    fprintf(md, "The numbers: `%s/%s.csv`, run%s ", results_dir, algo, n + more > 1 ? "s" : "");
+    for (int k = 0; k < n; k++)
+        fprintf(md, "%s`%s` (commit %.7s, %.10s)", k ? ", " : "", seen[k]->run_id, seen[k]->commit, seen[k]->date);
+    if (more)
+        fprintf(md, " and %d more", more);
+    fprintf(md, ".\n\n");
+}
+
 sb_status report_lessons_page(const char *results_dir, const char *out_dir, const sb_algo *algo, const sb_rows *rows,
                               double copy_gbps, const profile_set *p, const stream_set *streams, sb_error *err)
 {
@@ -104,6 +134,7 @@ sb_status report_lessons_page(const char *results_dir, const char *out_dir, cons
                 "files.\n\n",
             algo->name, algo->name, algo->name, notes[0] ? " · what was tried: [NOTES.md](../../" : "", notes,
             notes[0] ? ")" : "", algo->name);
+    runs_line(md, results_dir, algo->name, rows);
     for (int s = 0; s < algo->stage_count; s++) {
         stage_view sv;
         view_build(&sv, rows, algo->name, algo->stages[s]);
