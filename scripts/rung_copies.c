@@ -7,7 +7,9 @@
  * comes from its ladder's shared device code, never from a copy.  Most
  * rungs were written before the rule as whole copies of their parents,
  * so the check is a ratchet: two files of impl_cuda/ that share a run of
- * RUN or more lines (the same text, spaces aside; blank lines skipped)
+ * RUN or more lines (the same text, spaces aside; blank lines skipped, a
+ * comment's blank " *" lines too: the rung headers end in one since their
+ * numbers left them)
  * must be listed in impl_cuda/COPIES.txt, a listed pair's longest run may
  * not grow, and a listed pair that no longer shares one must leave the
  * list.  A new rung that copies its parent fails it.
@@ -25,7 +27,7 @@ enum { RUN = 40, MAX_FILES = 512, PATH = 1024 };
 
 typedef struct source {
     char path[PATH];           /* relative to DIR: "grabcut/11_tally.cu" */
-    int n;                     /* its lines, blank ones skipped */
+    int n;                     /* its lines, blank ones (and blank " *" ones) skipped */
     uint64_t *line;            /* each line's hash, spaces aside */
     int *at;                   /* its number in the file */
     uint64_t *window;          /* the hash of each RUN lines from i, sorted (n - RUN + 1 of them) */
@@ -64,7 +66,7 @@ static int read_source(const char *dir, const char *rel, source *s)
             a++;
         while (b > a && (b[-1] == '\n' || b[-1] == '\r' || b[-1] == ' ' || b[-1] == '\t'))
             b--;
-        if (b == a)
+        if (b == a || (b - a == 1 && *a == '*'))     /* a blank line, in a comment or not */
             continue;
         if (s->n == cap) {
             cap *= 2;
@@ -191,9 +193,10 @@ int main(int argc, char **argv)
         return 2;
     }
     if (write)
-        fprintf(fp, "# Pairs of files under %s sharing a run of %d or more lines (spaces aside, blank lines\n"
-                    "# skipped), and the longest run: the copies of issue 78, which may only shrink.\n"
-                    "# `make check-copies` holds it; `make check-copies WRITE=1` writes it anew.\n", dir, RUN);
+        fprintf(fp, "# Pairs of files under %s sharing a run of %d or more lines (spaces aside, blank lines and\n"
+                    "# blank comment lines skipped), and the longest run: the copies of issue 78, which may\n"
+                    "# only shrink.  `make check-copies` holds it; `make check-copies WRITE=1` writes it anew.\n",
+                dir, RUN);
     int pairs = 0, bad = 0, still = 0;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {

@@ -456,7 +456,8 @@ static void test_gain_judged(void)
 
 /* make check-copies (scripts/rung_copies.c): a rung that copies 40 lines
  * of another file fails it unless the pair is listed; a listed pair may
- * not grow, and one that shares no run any more must leave the list. */
+ * not grow (a comment's blank lines aside), and one that shares no run any
+ * more must leave the list. */
 static void test_copies_ratchet(void)
 {
     char tool[SB_PATH_MAX];
@@ -479,6 +480,12 @@ static void test_copies_ratchet(void)
     CHECK(r->code == 0);
     r = cli_exe(tool, "%s %s", test_shq(dir), test_shq(list));
     CHECKF(r->code == 0 && strstr(r->out, "1 pairs sharing") && strstr(r->out, "no new copy"), "listed: %s", r->out);
+    /* a comment's blank line before the run, as a rung header ends, is no line of it (the headers' numbers
+       left them on 2026-11-29, and each pair grew by the " *" both now end with) */
+    test_sh("cd %s/ladder && { echo ' *'; cat 1_parent.cu; } > p && mv p 1_parent.cu && { echo '// the rung'; "
+            "echo ' *'; sed -n 2,46p 1_parent.cu; echo 'int idea = 1;'; } > 2_rung.cu", test_shq(dir));
+    r = cli_exe(tool, "%s %s", test_shq(dir), test_shq(list));
+    CHECKF(r->code == 0 && strstr(r->out, "no new copy"), "a blank comment line counted: exit %d: %s", r->code, r->out);
     test_sh("cd %s/ladder && head -55 1_parent.cu >> 2_rung.cu", test_shq(dir));   /* the copy grows */
     r = cli_exe(tool, "%s %s", test_shq(dir), test_shq(list));
     CHECKF(r->code == 1 && strstr(r->out, "copy grown:"), "grown: exit %d: %s", r->code, r->out);
