@@ -307,11 +307,16 @@ static void test_bench_same_rows(void)
      * stage and integral's two, and openmp t1 where the sweep is (one image,
      * the first stage) */
     CHECKF(test_lines(keys[1]) == 2 + 2 * 2 * 3 + 2, "%s", keys[1]);
-    /* the verdicts may differ on the serial row alone (its run, or its samples) */
+    /* the verdicts may differ on the serial row alone (its run, or its
+     * samples): "reference" reads as "exact" (the whole word: padded, the
+     * two lines differed by its spaces, and the test failed one run in a
+     * few on the 2-core box) */
     char *k[2] = { keys[0], keys[1] };
     for (int i = 0; i < 2; i++)
-        for (char *p; (p = strstr(k[i], ",reference"));)
-            memcpy(p, ",exact    ", 10);
+        for (char *p; (p = strstr(k[i], ",reference"));) {
+            memcpy(p, ",exact", 6);
+            memmove(p + 6, p + 10, strlen(p + 10) + 1);
+        }
     CHECKF(strcmp(keys[0], keys[1]) == 0, "off:\n%s\non:\n%s", keys[0], keys[1]);
     CHECK(!strstr(keys[1], "FAIL") && !strstr(keys[1], "mismatch"));
 }
