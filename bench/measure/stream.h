@@ -72,7 +72,7 @@
  *      from the three's flags it.
  *   5. each instance's last output checked again against the reference
  *      of the frame it last ran (races that show only under load).
- * A slow row -- its check pass's frames took at least SLOW_FRAME_MS each
+ * A slow row -- its check pass's frames took at least STREAM_SLOW_FRAME_MS (100 ms) each
  * and the pass lasted min_seconds -- has its check pass as its timed
  * pass (the comparisons are then a small part of its time): a stream
  * of seconds-long frames is not run three times.  The serial reference's
