@@ -184,7 +184,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         r->checked = rp->total - rp->n;
         r->agreement = rp->ag;
         failed = !rp->ag.ok;
-        if (!failed) {                                   /* a slow row: that pass is its timed stream_pass */
+        if (!failed) {                                   /* a slow row: that pass is its timed pass */
             st = pass_summarise(&q, stream_pass_wall(&q), r, err);
             sb_energy_between(&rp->before, &rp->after, &r->energy);
             timed = 1;
@@ -197,7 +197,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         r->agreement = p.ag;
         failed = !st && p.failed;
         if (!st && !failed && o->frames == 0 && slow_pass(wall, k, p.total, o)) {
-            st = pass_summarise(&p, wall, r, err);      /* a slow row: the check pass is the timed stream_pass */
+            st = pass_summarise(&p, wall, r, err);      /* a slow row: the check pass is the timed pass */
             sb_energy_between(&e0, &e1, &r->energy);
             timed = 1;
         }
@@ -222,7 +222,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         st = stream_measure_bound(v, &p, frames, n, o, r, err);
     for (int i = 0; !st && timed && sb_is_device(v) && i < k; i++)
         inst[i].last = -1;         /* its engine passes came after its last frame: the check pass checked them */
-    /* 4. timed stream_pass */
+    /* 4. timed pass */
     if (!st && !timed) {
         p.check = 0;
         p.total = o->frames ? o->frames : o->max_frames;
