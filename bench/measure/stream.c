@@ -24,6 +24,19 @@ void sb_stream_defaults(sb_stream_opts *o)
     o->warmup_ms = 200.0;
 }
 
+const char *sb_stream_step_name(int step)
+{
+    static const char *const names[] = { "", "checking each frame", "warming up", "measuring its bound", "timing",
+                                         "checking the last frames" };
+    return step >= 1 && step <= 5 ? names[step] : "";
+}
+
+static void tell_step(const sb_stream_opts *o, int step)
+{
+    if (o->step)
+        atomic_store(o->step, step);
+}
+
 /* Latency percentiles and rate of a timed pass. */
 static sb_status pass_summarise(const stream_pass *p, double wall_ms, sb_stream_result *r, sb_error *err)
 {
@@ -175,6 +188,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     p.turn = r->runs_in_turn ? &t : NULL;
 
     /* 1. check pass: the references' own (reference_pass), or one of its own */
+    tell_step(o, 1);
     sb_energy_mark e0, e1;
     double wall;
     const sb_reference_pass *rp = takes_reference_pass(frames, n, v, o) ? o->reference_pass : NULL;
@@ -210,6 +224,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     }
 
     /* 2. warm-up */
+    tell_step(o, 2);
     if (!st && !timed) {
         p.check = 0;
         p.total = o->max_frames;
@@ -218,11 +233,13 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         stream_pass_free(&p);
     }
     /* 3. the bound */
+    tell_step(o, 3);
     if (!st)
         st = stream_measure_bound(v, &p, frames, n, o, r, err);
     for (int i = 0; !st && timed && sb_is_device(v) && i < k; i++)
         inst[i].last = -1;         /* its engine passes came after its last frame: the check pass checked them */
     /* 4. timed pass */
+    tell_step(o, 4);
     if (!st && !timed) {
         p.check = 0;
         p.total = o->frames ? o->frames : o->max_frames;
@@ -236,6 +253,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         stream_pass_free(&p);
     }
     if (!st) {
+        tell_step(o, 5);
         r->bound_fraction = r->bound_fps > 0 ? r->fps / r->bound_fps : 0;
         check_last(frames, inst, k, v, r);         /* 5. */
     }

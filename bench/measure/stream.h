@@ -87,6 +87,8 @@
 #include "machine/energy.h"
 #include "measure/measure.h"
 
+#include <stdatomic.h>
+
 enum { SB_STREAM_MAX_IN_FLIGHT = 64 };
 /* Frames enough for a timed pass that reads no energy: its p99 the 6th
  * slowest frame, each of its thirds 200 frames.  A GPU row of a small
@@ -135,9 +137,14 @@ typedef struct sb_stream_opts {
                                   measured before (another K): the bound's one-instance parts
                                   (step 3) are its, not measured again; NULL: measured */
     const sb_reference_pass *reference_pass;   /* the frames' references' pass, or NULL */
+    atomic_int *step;         /* where the protocol is, 1..5 as below (5: done), for a watcher's
+                                 progress line (sb_stream_step_name); NULL: not told */
 } sb_stream_opts;
 
 void sb_stream_defaults(sb_stream_opts *o);
+/* What the protocol does at a step (sb_stream_opts.step): "checking each
+ * frame", ..., "" outside 1..5. */
+const char *sb_stream_step_name(int step);
 
 typedef struct sb_stream_result {
     int in_flight, threads;

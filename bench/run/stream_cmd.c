@@ -11,12 +11,16 @@
 #include "cases/select.h"
 #include "io/stage_view.h"
 
+#include "segbench/clock.h"
 #include "segbench/device.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, const sb_variant *v,
@@ -205,6 +209,55 @@ typedef struct stream_ctx {
     int failed;                  /* rows that broke the contract */
 } stream_ctx;
 
+/* A row's progress on a terminal: where its protocol is, every
+ * SB_FRAMES_PROGRESS_MS (a GPU row of slow frames spends seconds on its
+ * bound alone), from a thread of its own that only reads the step. */
+typedef struct row_ticker {
+    atomic_int step, done;
+    const char *who;
+    int k, warm;
+    pthread_t tid;
+    int started;
+} row_ticker;
+
+static void *ticker_main(void *arg)
+{
+    row_ticker *t = arg;
+    double t0 = sb_clock_ms(), told = t0;
+    while (!atomic_load(&t->done)) {
+        struct timespec nap = { 0, 50 * 1000000L };
+        nanosleep(&nap, NULL);
+        if (sb_clock_ms() - told < SB_FRAMES_PROGRESS_MS)
+            continue;
+        told = sb_clock_ms();
+        fprintf(stderr, "\r\033[K%s, %d in flight%s: %s, %.0f s", t->who, t->k, t->warm ? ", warm" : "",
+                sb_stream_step_name(atomic_load(&t->step)), (told - t0) / 1e3);
+        fflush(stderr);
+    }
+    if (told > t0)
+        fputs("\r\033[K", stderr);
+    return NULL;
+}
+
+static void ticker_start(row_ticker *t, const stream_ctx *sc, sb_stream_opts *o, int warm)
+{
+    atomic_init(&t->step, 0);
+    atomic_init(&t->done, 0);
+    t->who = sc->v->who;
+    t->k = o->in_flight;
+    t->warm = warm;
+    t->started = !sc->q->quiet && isatty(2) && pthread_create(&t->tid, NULL, ticker_main, t) == 0;
+    o->step = t->started ? &t->step : NULL;
+}
+
+static void ticker_stop(row_ticker *t, sb_stream_opts *o)
+{
+    atomic_store(&t->done, 1);
+    if (t->started)
+        pthread_join(t->tid, NULL);
+    o->step = NULL;
+}
+
 /* One row: its frames through the variant, printed. */
 static sb_status stream_row(stream_ctx *sc, const sb_frames *fr, sb_stream_opts *o, sb_stream_row *row,
                             sb_error *err)
@@ -212,7 +265,10 @@ static sb_status stream_row(stream_ctx *sc, const sb_frames *fr, sb_stream_opts 
     sb_stream_result res;
     o->reference_pass = &fr->pass;
     o->warm = fr->warm > 0;
+    row_ticker ticker;
+    ticker_start(&ticker, sc, o, o->warm);
     sb_status st = sb_stream_measure(fr->c, fr->count, sc->v, o, &res, err);
+    ticker_stop(&ticker, o);
     if (st)
         return st;
     sb_stream_row_fill(row, sc->algo, sc->stage, sc->v, sc->seq, &res, sc->idle);

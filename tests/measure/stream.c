@@ -18,6 +18,7 @@
 #include "segbench/kmeans.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -719,6 +720,9 @@ static void test_stream_bound_parts_shared(void)
     sb_stream_opts o = quick_opts(3);
     o.frames = 6;
     o.parts_of = &first;
+    atomic_int step;                        /* a watcher's progress line reads where the protocol is */
+    atomic_init(&step, 0);
+    o.step = &step;
     int side = sb_usable_cores() < 3 ? sb_usable_cores() : 3;
     st = sb_stream_measure(frames, 2, v, &o, &later, &err);
     CHECKF(st == SB_OK && later.agreement.ok && later.run_ms == first.run_ms && later.host_ms == first.host_ms &&
@@ -726,6 +730,9 @@ static void test_stream_bound_parts_shared(void)
                strcmp(later.bound_by, "cpus") == 0 && later.frames == 6,
            "K=3 from K=1's parts on %d core(s): run %.4f / %.4f ms, bound %.1f / %.1f (%s)", sb_usable_cores(),
            later.run_ms, first.run_ms, later.bound_fps, first.bound_fps, later.bound_by);
+    CHECKF(atomic_load(&step) == 5 && !strcmp(sb_stream_step_name(5), "checking the last frames") &&
+               !*sb_stream_step_name(0),
+           "the protocol told step %d at its end", atomic_load(&step));
     for (int i = 0; i < 2; i++)
         sb_case_close(&cd[i]);
 }
@@ -856,7 +863,8 @@ const sb_test tests_stream[] = {
       test_warm_frames },
     { "stream: a YUV4MPEG2 file as --frames: its whole frames, each checked; one cut off at the end left out, said",
       test_y4m_frames },
-    { "stream: a variant's rows of one scene share the bound's one-frame parts, each bound at its own K",
+    { "stream: a variant's rows of one scene share the bound's one-frame parts, each bound at its own K; the "
+      "protocol tells its step to a watcher",
       test_stream_bound_parts_shared },
     { "stream: a rung with a file-scope device array is flagged SB_ONE_AT_A_TIME and streams one frame at a time",
       test_one_at_a_time },
