@@ -154,11 +154,13 @@ static sb_status engine_pass(stream_pass *p, stream_part part, int j, int max_fr
     p->check = 0;
     sb_status st = SB_OK;
     double wall = 0;
-    for (int timed = 0; timed < 2 && !st; timed++) {
+    *fps = 0;
+    for (int timed = 0; timed < 2 && !st; timed++) {     /* the first pass untimed */
         p->total = max_frames;
         p->seconds = pass_ms / 1000.0;
         st = stream_run_pass(p, NULL, NULL, &wall, err);
-        *fps = st ? 0 : stream_pass_rate(p);
+        if (!st && timed)
+            *fps = stream_pass_rate(p);
         stream_pass_free(p);
     }
     p->k = k;

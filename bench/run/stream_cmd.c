@@ -239,13 +239,13 @@ static void *ticker_main(void *arg)
     return NULL;
 }
 
-static void ticker_start(row_ticker *t, const stream_ctx *sc, sb_stream_opts *o, int warm)
+static void ticker_start(row_ticker *t, const stream_ctx *sc, sb_stream_opts *o)
 {
     atomic_init(&t->step, 0);
     atomic_init(&t->done, 0);
     t->who = sc->v->who;
     t->k = o->in_flight;
-    t->warm = warm;
+    t->warm = o->warm;
     t->started = !sc->q->quiet && isatty(2) && pthread_create(&t->tid, NULL, ticker_main, t) == 0;
     o->step = t->started ? &t->step : NULL;
 }
@@ -266,7 +266,7 @@ static sb_status stream_row(stream_ctx *sc, const sb_frames *fr, sb_stream_opts 
     o->reference_pass = &fr->pass;
     o->warm = fr->warm > 0;
     row_ticker ticker;
-    ticker_start(&ticker, sc, o, o->warm);
+    ticker_start(&ticker, sc, o);
     sb_status st = sb_stream_measure(fr->c, fr->count, sc->v, o, &res, err);
     ticker_stop(&ticker, o);
     if (st)
