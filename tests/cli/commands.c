@@ -209,8 +209,13 @@ static void test_compare_self_is_same(void)
     cli_result *r = cli("compare integral/cpu integral/cpu --samples 15 --min-diff 0.5 --image %s", medium_png());
     CHECKF(r->code == 0, "exit %d: %s", r->code, r->err);
     CHECKF(strstr(r->out, "same on 1") != NULL, "%s", r->out);
+    /* two threads on the 2-core box (under ASan, in a spell) can leave a self-compare's interval wider than
+       the floor: then the honest answer is undetermined (CI, 2026-11-29: [0.63, 1.92], rows at 115-179 %
+       p25-p75); what it may never say is faster or slower */
     r = cli("compare integral/pthread@2 integral/pthread@2 --samples 9 --min-diff 0.5 --image %s", medium_png());
-    CHECKF(r->code == 0 && strstr(r->out, "same on 1"), "%s%s", r->out, r->err);
+    CHECKF(r->code == 0 && strstr(r->out, "faster on 0, slower on 0") &&
+               (strstr(r->out, "same on 1") || strstr(r->out, "undetermined on 1")),
+           "%s%s", r->out, r->err);
 }
 
 static void test_check_bench_report(void)
@@ -771,7 +776,8 @@ const sb_test tests_cli[] = {
     { "cli: bad inputs and parameters give one clear error, exit 2, nothing written", test_bad_inputs },
     { "cli: kmeans as a tool (--k, --labels, centres on stdout) and its bad parameters", test_kmeans_tool },
     /* alone: beside another test a round of this 0.05 ms kernel read 1.5x its twin (CI, 2026-11-29) */
-    { "cli: compare of a variant with itself says same", test_compare_self_is_same, SB_TEST_ALONE },
+    { "cli: compare of a variant with itself says same (a threaded one on a busy box: never faster or slower)",
+      test_compare_self_is_same, SB_TEST_ALONE },
     { "cli: check, bench, report and baseline compare on a small image", test_check_bench_report,
       SB_TEST_LONG },
     { "cli: each row says why its samples stopped (noise, budget, max_reps, slow), and reads back",
