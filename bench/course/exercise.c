@@ -554,8 +554,10 @@ static int diff_stub(out *o, const text *a, const text *b, const char *src_dir, 
 
 /* The copy sits beside the rung in one binary, and beside other copies: a
  * name the rung's file (or the parent's, in a stub) gives external linkage
- * -- a function a shared header declares, an ops table a test reads --
- * would be defined twice, and twice again by two stubs of one parent.
+ * -- a function a shared header declares, an ops table a test reads, a
+ * table a ladder's header declares extern (GrabCut's gc_rounds_cut and
+ * gc_longer_kernels, each a line that starts "const ") -- would be
+ * defined twice, and twice again by two stubs of one parent.
  * Such names, defined at the start of a line, are renamed in the copy
  * (student_<algo>_<rung>_<name>, the exercise's own), every use with them. */
 static int is_word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
@@ -563,7 +565,7 @@ static int is_word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 
 static int exported_names(const char *s, char names[][64], int max)
 {
     static const char *const types[] = { "sb_status ", "void ", "int ", "size_t ", "double ", "float ", "unsigned ",
-                                         "extern \"C\" " };
+                                         "extern \"C\" ", "const " };
     int n = 0;
     for (const char *line = s; line && *line && n < max; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         size_t len = strcspn(line, "\n");

@@ -25,26 +25,18 @@
  * sweeps became 10, 9, 9 and 9; the pipeline 11 % slower).
  *
  */
-#include "gc_device.cuh"
-#include "../warp.cuh"
+#include "2_warpsums.cuh"
+#include "5_graph.cuh"
+#include "10_settled.cuh"
+#include "11_tally.cuh"
 
-#define TILE 16
-#define HALO (TILE + 2)
-#define TILE_ROUNDS 16
-#define SWEEPS_PER_CHECK 4
-#define BFS_PER_CHECK 8
+#define TILE GC_TILE
 
-struct tile_net {
-    int width, height;
-    long n;
-    int32_t *r, *sink, *excess, *h;
-};
-
-/* ---- the global relabel ---- */
+/* ---- a warm cut's first relabel, from the heights there are ---- */
 
 /* When each tile last changed a height: launch `slot` of a batch is
- * number *base + slot. */
-struct bfs_tiles {
+ * number *base + slot (cuda-settled's stamps). */
+struct keep_tiles {
     int *stamp;                                 /* a tile-shaped init stamps every tile: no count */
     const int *base;
 };
@@ -53,7 +45,7 @@ struct bfs_tiles {
  * left, else SB_MF_INF; every tile stamped as changed), or, when *keep is
  * set (a warm cut's first), from the heights there are: only a node that
  * gained sink residual comes down to 1, and only its tile is stamped. */
-static __global__ void __launch_bounds__(TILE *TILE) tile_bfs_init(tile_net t, int *changed, bfs_tiles bt, const int *keep)
+static __global__ void __launch_bounds__(TILE *TILE) tile_bfs_init(tile_net t, int *changed, keep_tiles bt, const int *keep)
 {
     int x = blockIdx.x * TILE + threadIdx.x % TILE, y = blockIdx.y * TILE + threadIdx.x / TILE;
     long p = (long)y * t.width + x;
@@ -74,192 +66,14 @@ static __global__ void __launch_bounds__(TILE *TILE) tile_bfs_init(tile_net t, i
         changed[0] = 1;
 }
 
-/* Launch `slot`: skipped when launch slot - 1 changed nothing, and in a
- * tile when neither it nor a neighbour changed anything since. */
-static __global__ void __launch_bounds__(TILE *TILE) tile_bfs(tile_net t, int *changed, bfs_tiles bt, int slot)
+static void keep_bfs_start(cudaStream_t s, const gc_loop &l)
 {
-    __shared__ int32_t hs[HALO][HALO];
-    if (changed[slot - 1] == 0)
-        return;
-    int launch = *bt.base + slot, moved = 0;
-    if (threadIdx.x < 9) {
-        int nx = (int)blockIdx.x + (int)threadIdx.x % 3 - 1, ny = (int)blockIdx.y + (int)threadIdx.x / 3 - 1;
-        moved = nx >= 0 && ny >= 0 && nx < (int)gridDim.x && ny < (int)gridDim.y &&
-                bt.stamp[(long)ny * gridDim.x + nx] >= launch - 1;
-    }
-    if (!__syncthreads_or(moved))
-        return;                                 /* settled: its halo is as it was */
-    int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;
-    int x = blockIdx.x * TILE + tx, y = blockIdx.y * TILE + ty;
-    bool inside = x < t.width && y < t.height;
-    long p = (long)y * t.width + x;
-    for (int i = threadIdx.x; i < HALO * HALO; i += TILE * TILE) {
-        int hx = blockIdx.x * TILE + i % HALO - 1, hy = blockIdx.y * TILE + i / HALO - 1;
-        hs[i / HALO][i % HALO] = hx >= 0 && hy >= 0 && hx < t.width && hy < t.height
-                                     ? t.h[(long)hy * t.width + hx] : SB_MF_INF;
-    }
-    uint8_t bits = 0;                       /* bit k: the node's edge k has residual capacity */
-    if (inside)
-        for (int k = 0; k < SB_MF_DIRS; k++)
-            bits |= (t.r[(size_t)k * t.n + p] > 0) << k;
-    __syncthreads();
-    int changed_any = 0;
-    for (;;) {
-        int32_t best = hs[ty + 1][tx + 1];
-        if (inside)
-            for (int k = 0; k < SB_MF_DIRS; k++)
-                if (bits >> k & 1) {
-                    int32_t hq = hs[ty + 1 + sb_mf_dy(k)][tx + 1 + sb_mf_dx(k)];
-                    if (hq + 1 < best)
-                        best = hq + 1;
-                }
-        __syncthreads();
-        int mine = best < hs[ty + 1][tx + 1];
-        if (mine)
-            hs[ty + 1][tx + 1] = best;
-        changed_any |= mine;
-        if (!__syncthreads_or(mine))
-            break;
-    }
-    if (inside && changed_any)
-        t.h[p] = hs[ty + 1][tx + 1];
-    if (__syncthreads_or(changed_any) && threadIdx.x == 0) {
-        changed[slot] = 1;
-        bt.stamp[(long)blockIdx.y * gridDim.x + blockIdx.x] = launch;
-    }
+    dim3 grid(sb_div_up(l.t.width, TILE), sb_div_up(l.t.height, TILE));
+    keep_tiles bt = { l.bfs_stamp, &l.f->bfs_base };
+    tile_bfs_init<<<grid, TILE * TILE, 0, s>>>(l.t, l.f->bfs, bt, &l.f->keep);
 }
 
-/* ---- local rounds in one colour's tiles ---- */
-
-static __global__ void __launch_bounds__(TILE *TILE) tile_rounds(tile_net t, int cx, int cy, int *left)
-{
-    __shared__ int32_t hs[HALO][HALO], inflow[HALO][HALO];
-    __shared__ int32_t rs[SB_MF_DIRS][TILE][TILE];
-    int bx = 2 * blockIdx.x + cx, by = 2 * blockIdx.y + cy;
-    if (bx * TILE >= t.width || by * TILE >= t.height)
-        return;
-    int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;
-    int x = bx * TILE + tx, y = by * TILE + ty;
-    bool inside = x < t.width && y < t.height;
-    long p = (long)y * t.width + x;
-    /* A tile with no active node would push nothing and relabel nothing
-     * in any round: it leaves at once, having read 8 bytes a node instead
-     * of 48 and written none.  Late in a cut most tiles are such. */
-    if (!__syncthreads_or(inside && t.excess[p] > 0 && t.h[p] < SB_MF_INF))
-        return;
-    for (int i = threadIdx.x; i < HALO * HALO; i += TILE * TILE) {
-        int hx = bx * TILE + i % HALO - 1, hy = by * TILE + i / HALO - 1;
-        hs[i / HALO][i % HALO] = hx >= 0 && hy >= 0 && hx < t.width && hy < t.height
-                                     ? t.h[(long)hy * t.width + hx] : SB_MF_INF;
-        inflow[i / HALO][i % HALO] = 0;
-    }
-    int32_t e = 0, sink = 0;
-    for (int k = 0; k < SB_MF_DIRS; k++)
-        rs[k][ty][tx] = inside ? t.r[(size_t)k * t.n + p] : 0;
-    if (inside) {
-        e = t.excess[p];
-        sink = t.sink[p];
-    }
-    __syncthreads();
-
-    int busy = 0;
-    for (int round = 0; round < TILE_ROUNDS; round++) {
-        int32_t h = hs[ty + 1][tx + 1];
-        int32_t hq[SB_MF_DIRS], c[SB_MF_DIRS];     /* the neighbours' heights, the residuals toward them */
-#pragma unroll
-        for (int k = 0; k < SB_MF_DIRS; k++)
-            hq[k] = hs[ty + 1 + sb_mf_dy(k)][tx + 1 + sb_mf_dx(k)];
-        /* phase A: push (maxflow.h's sb_mf_push, on the shared copy) */
-        if (inside && e > 0 && h < SB_MF_INF) {
-#pragma unroll
-            for (int k = 0; k < SB_MF_DIRS; k++)
-                c[k] = rs[k][ty][tx];
-            if (h == 1 && sink > 0) {
-                int32_t d = e < sink ? e : sink;
-                sink -= d;
-                e -= d;
-            }
-#pragma unroll
-            for (int k = 0; k < SB_MF_DIRS; k++) {
-                if (e <= 0 || hq[k] != h - 1 || c[k] <= 0)
-                    continue;
-                int lx = tx + 1 + sb_mf_dx(k), ly = ty + 1 + sb_mf_dy(k);
-                int32_t d = e < c[k] ? e : c[k];
-                rs[k][ty][tx] = c[k] - d;
-                if (lx >= 1 && lx <= TILE && ly >= 1 && ly <= TILE)
-                    rs[k ^ 4][ly - 1][lx - 1] += d;              /* a tile node: its shared copy */
-                atomicAdd(&inflow[ly][lx], d);                   /* a halo node's: at the write-back */
-                e -= d;
-            }
-        }
-        __syncthreads();
-        /* phase B: gather and relabel against this round's heights */
-        int active = 0;
-        int32_t nh = h;
-        if (inside) {
-            e += inflow[ty + 1][tx + 1];
-            inflow[ty + 1][tx + 1] = 0;
-            if (e > 0 && h < SB_MF_INF) {
-                if (sink > 0)
-                    nh = 1;
-                else {
-                    int32_t lowest = SB_MF_INF;
-                    bool admissible = false;
-#pragma unroll
-                    for (int k = 0; k < SB_MF_DIRS; k++)
-                        c[k] = rs[k][ty][tx];              /* with this round's pushes both ways */
-#pragma unroll
-                    for (int k = 0; k < SB_MF_DIRS; k++) {
-                        if (c[k] <= 0)
-                            continue;
-                        admissible |= hq[k] == h - 1;
-                        lowest = hq[k] < lowest ? hq[k] : lowest;
-                    }
-                    if (!admissible)
-                        nh = lowest >= SB_MF_INF - 1 ? SB_MF_INF : lowest + 1;
-                }
-            }
-            active = e > 0 && nh < SB_MF_INF;
-        }
-        hs[ty + 1][tx + 1] = nh;           /* every read of hs[] this round came before the first barrier */
-        if (!(busy = __syncthreads_or(active)))
-            break;
-    }
-
-    if (inside) {
-        /* what went out into the halo: what the edge lost since the load */
-        int32_t out[SB_MF_DIRS];
-#pragma unroll
-        for (int k = 0; k < SB_MF_DIRS; k++) {
-            int lx = tx + 1 + sb_mf_dx(k), ly = ty + 1 + sb_mf_dy(k);
-            bool halo = lx < 1 || lx > TILE || ly < 1 || ly > TILE;
-            out[k] = halo ? t.r[(size_t)k * t.n + p] - rs[k][ty][tx] : 0;
-        }
-#pragma unroll
-        for (int k = 0; k < SB_MF_DIRS; k++) {
-            t.r[(size_t)k * t.n + p] = rs[k][ty][tx];
-            if (out[k])
-                t.r[(size_t)(k ^ 4) * t.n + (long)(y + sb_mf_dy(k)) * t.width + x + sb_mf_dx(k)] += out[k];
-        }
-        t.excess[p] = e;
-        t.sink[p] = sink;
-        t.h[p] = hs[ty + 1][tx + 1];
-    }
-    if (busy && threadIdx.x == 0)
-        *left = 1;                                      /* work left in this tile */
-    /* what was pushed into the halo: the idle neighbours' excess, work
-     * left there (a push goes to a node one lower, so below SB_MF_INF) */
-    for (int i = threadIdx.x; i < HALO * HALO; i += TILE * TILE) {
-        int lx = i % HALO, ly = i / HALO;
-        if (lx >= 1 && lx <= TILE && ly >= 1 && ly <= TILE)
-            continue;
-        int hx = bx * TILE + lx - 1, hy = by * TILE + ly - 1;
-        if (inflow[ly][lx] && hx >= 0 && hy >= 0 && hx < t.width && hy < t.height) {
-            atomicAdd(&t.excess[(long)hy * t.width + hx], inflow[ly][lx]);
-            *left = 1;
-        }
-    }
-}
+/* ---- where a cut starts: cuda-warm's, saying whether heights are kept ---- */
 
 static __global__ void tile_init(tile_net t, const int32_t *term, const int32_t *n0, const int32_t *n1, const int32_t *n2,
                           const int32_t *n3, int *keep)
@@ -296,371 +110,34 @@ static __global__ void tile_rewarm(tile_net t, int32_t *last_term, const int32_t
     last_term[p] = term[p];
 }
 
-static __global__ void tile_cut(tile_net t, const int32_t *term, uint8_t *fg, long long *flow)
+/* gc_warm_start with *keep set as the cut's first relabel must read it:
+ * 0 for a cold cut, 1 for a warm one. */
+static sb_status keep_start(gc_dev *d, int it, int32_t *last_term, gc_loop_flags *f, sb_error *err)
 {
-    long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    long long f = 0;
-    if (p < t.n) {
-        fg[p] = t.h[p] >= SB_MF_INF;
-        f = (long long)(term[p] < 0 ? -term[p] : 0) - t.sink[p];   /* sb_mf_sink_flow, warm or cold */
-    }
-    for (int o = 16; o > 0; o >>= 1)
-        f += __shfl_down_sync(0xffffffffu, f, o);
-    if ((threadIdx.x & 31) == 0 && f)
-        atomicAdd((unsigned long long *)flow, (unsigned long long)f);
-}
-
-/* ---- the state the graph reads and writes ---- */
-
-/* Flags and counts the loop reads: BFS change flags, work left after each sweep, and
- * the loop's tallies. */
-struct tile_flags {
-    int bfs[BFS_PER_CHECK + 1];
-    int count[SWEEPS_PER_CHECK];
-    int sweeps, relabels;
-    int bfs_base;                      /* the BFS launches' numbers start from it (bfs_tiles) */
-    int keep;                          /* the next global relabel starts from the heights there are */
-};
-
-struct tiles_state {
-    tile_flags *flags;                 /* device */
-    int32_t *last_term;                /* the t-links d's flow is for (device) */
-    int *bfs_stamp;                    /* a tile's last BFS launch that changed a height (device) */
-};
-
-static inline void tiles_release(gc_dev *d)
-{
-    tiles_state *s = (tiles_state *)d->cut_state;
-    cudaFree(s->flags);
-    cudaFree(s->last_term);
-    cudaFree(s->bfs_stamp);
-    free(s);
-}
-
-/* Where a cut starts: the run's first from zero flow (the residual
- * network of d->term and the n-links), every later one from the preflow
- * the cut before left, repaired where the t-links changed (the top of
- * this file says why that is exact).  last_term keeps the t-links the
- * flow is for. */
-static inline sb_status tiles_start(gc_dev *d, int it, sb_error *err)
-{
-    tiles_state *s = (tiles_state *)d->cut_state;
-    tile_net t = { d->width, d->height, d->n, d->r, d->sink, d->excess, d->h[0] };
-    unsigned blocks = sb_div_up((unsigned long long)d->n, 256);
+    tile_net t = gc_tile_net(d);
     if (it > 0) {
-        tile_rewarm<<<blocks, 256, 0, d->stream>>>(t, s->last_term, d->term, &s->flags->keep);
+        tile_rewarm<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(t, last_term, d->term, &f->keep);
         SB_CUDA_LAUNCHED(err, d->who);
         return SB_OK;
     }
-    tile_init<<<blocks, 256, 0, d->stream>>>(t, d->term, d->nlink[0], d->nlink[1], d->nlink[2], d->nlink[3],
-                                            &s->flags->keep);
+    tile_init<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(t, d->term, d->nlink[0], d->nlink[1], d->nlink[2], d->nlink[3],
+                                                        &f->keep);
     SB_CUDA_LAUNCHED(err, d->who);
     if (gc_dev_cuts(d) > 1)
-        SB_CUDA_TRY(cudaMemcpyAsync(s->last_term, d->term, sizeof(int32_t) * (size_t)d->n, cudaMemcpyDeviceToDevice,
+        SB_CUDA_TRY(cudaMemcpyAsync(last_term, d->term, sizeof(int32_t) * (size_t)d->n, cudaMemcpyDeviceToDevice,
                                     d->stream),
                     err, d->who);
     return SB_OK;
 }
 
+/* ---- the variants: cuda-longer's kernels, but the relabel's start and the cut's ---- */
 
-/* ---- the variant ---- */
+static const gc_tile_kernels keep_kernels = { keep_bfs_start, gc_settled_bfs, gc_tally_sweep, keep_start, 16, 4 };
 
-struct graph_state {
-    tiles_state tiles;                 /* first: tiles_start and tiles_release take d->cut_state as one */
-    cudaGraphExec_t loop;              /* the cut's loop, from the BFS to the flow */
-};
+GC_GRAPH_CUT(graph_cut, keep_kernels)
 
-static __global__ void graph_enter(cudaGraphConditionalHandle loop) { cudaGraphSetConditional(loop, 1); }
-
-/* After a batch of BFS launches: again while the last launch changed a
- * tile; then the next batch's launch 1 looks at slot 0 (tiles_bfs). */
-static __global__ void graph_bfs_next(cudaGraphConditionalHandle loop, tile_flags *f)
-{
-    int again = f->bfs[BFS_PER_CHECK] != 0;
-    if (again)
-        f->bfs[0] = -1;
-    f->bfs_base += BFS_PER_CHECK;              /* the next batch's launches number on */
-    cudaGraphSetConditional(loop, again);
-}
-
-/* After a batch of sweeps: tally them up to the first that left no node
- * active, and the relabel before them (tiles_loop's counts); again
- * while every sweep left one. */
-static __global__ void graph_sweeps_next(cudaGraphConditionalHandle loop, tile_flags *f)
-{
-    int done = 0;
-    f->relabels++;
-    f->keep = 0;                               /* the loop's next relabels start from nothing */
-    for (int s = 0; s < SWEEPS_PER_CHECK && !done; s++) {
-        f->sweeps++;
-        done = f->count[s] == 0;
-    }
-    cudaGraphSetConditional(loop, !done);
-}
-
-static __global__ void graph_stats(const long long *flow, const tile_flags *f, gc_dev_stats *stats, int it)
-{
-    stats->flow[it] = *flow;
-    stats->rounds[it] = f->sweeps;
-    stats->relabels[it] = f->relabels;
-}
-
-/* ---- recording the graph ---- */
-
-/* Records what body() enqueues on stream s into graph g, ending the
- * capture whatever happens. */
-template <class Body>
-static sb_status record(gc_dev *d, cudaStream_t s, cudaGraph_t g, const Body &body, sb_error *err)
-{
-    SB_CUDA_TRY(cudaStreamBeginCaptureToGraph(s, g, nullptr, nullptr, 0, cudaStreamCaptureModeThreadLocal), err,
-                d->who);
-    sb_status st = body();
-    cudaGraph_t same = nullptr;
-    cudaError_t e = cudaStreamEndCapture(s, &same);
-    if (st)
-        return st;
-    SB_CUDA_TRY(e, err, d->who);
-    return SB_OK;
-}
-
-/* At s's place in its capture: graph_enter, then a WHILE node; s goes on
- * after the loop, and the loop's body is recorded from `inner`. */
-template <class Body>
-static sb_status record_while(gc_dev *d, cudaStream_t s, cudaStream_t inner, const Body &body, sb_error *err)
-{
-    cudaStreamCaptureStatus status;
-    cudaGraph_t g;
-    const cudaGraphNode_t *deps;
-    size_t ndeps;
-    cudaGraphConditionalHandle loop;
-    SB_CUDA_TRY(cudaStreamGetCaptureInfo(s, &status, nullptr, &g), err, d->who);
-    SB_CUDA_TRY(cudaGraphConditionalHandleCreate(&loop, g, 0, 0), err, d->who);
-    graph_enter<<<1, 1, 0, s>>>(loop);
-    SB_CUDA_LAUNCHED(err, d->who);
-    SB_CUDA_TRY(cudaStreamGetCaptureInfo(s, &status, nullptr, &g, &deps, nullptr, &ndeps), err, d->who);
-    cudaGraphNodeParams cond = {};
-    cond.type = cudaGraphNodeTypeConditional;
-    cond.conditional.handle = loop;
-    cond.conditional.type = cudaGraphCondTypeWhile;
-    cond.conditional.size = 1;
-    cudaGraphNode_t node;
-    SB_CUDA_TRY(cudaGraphAddNode(&node, g, deps, nullptr, ndeps, &cond), err, d->who);
-    SB_CUDA_TRY(cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies), err,
-                d->who);
-    return record(d, inner, cond.conditional.phGraph_out[0], [&] { return body(loop); }, err);
-}
-
-/* The global relabel at s's place: tiles_bfs with its waits turned into
- * a WHILE node whose body is recorded from `inner`. */
-static sb_status record_bfs(gc_dev *d, cudaStream_t s, cudaStream_t inner, tile_net t, tile_flags *f, sb_error *err)
-{
-    dim3 grid(sb_div_up(d->width, TILE), sb_div_up(d->height, TILE));
-    bfs_tiles bt = { ((tiles_state *)d->cut_state)->bfs_stamp, &f->bfs_base };
-    tile_bfs_init<<<grid, TILE * TILE, 0, s>>>(t, f->bfs, bt, &f->keep);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return record_while(d, s, inner, [&](cudaGraphConditionalHandle changing) {
-        SB_CUDA_TRY(cudaMemsetAsync(f->bfs + 1, 0, sizeof(int) * BFS_PER_CHECK, inner), err, d->who);
-        for (int slot = 1; slot <= BFS_PER_CHECK; slot++)
-            tile_bfs<<<grid, TILE * TILE, 0, inner>>>(t, f->bfs, bt, slot);
-        graph_bfs_next<<<1, 1, 0, inner>>>(changing, f);
-        SB_CUDA_LAUNCHED(err, d->who);
-        return SB_OK;
-    }, err);
-}
-
-/* tiles_loop, recorded: s0 records the top level, s1 and s2 the bodies. */
-static sb_status record_cut(gc_dev *d, cudaStream_t s0, cudaStream_t s1, cudaStream_t s2, sb_error *err)
-{
-    tile_net t = { d->width, d->height, d->n, d->r, d->sink, d->excess, d->h[0] };
-    tile_flags *f = ((tiles_state *)d->cut_state)->flags;
-    unsigned blocks = sb_div_up((unsigned long long)d->n, 256);
-    dim3 colour_grid(sb_div_up(d->width, 2 * TILE), sb_div_up(d->height, 2 * TILE));
-    SB_CUDA_TRY(cudaMemsetAsync(&d->s->flow, 0, sizeof d->s->flow, s0), err, d->who);
-    SB_CUDA_TRY(cudaMemsetAsync(&f->sweeps, 0, 3 * sizeof(int), s0), err, d->who);   /* and bfs_base */
-    sb_status st = record_while(d, s0, s1, [&](cudaGraphConditionalHandle active) {
-        sb_status bs = record_bfs(d, s1, s2, t, f, err);
-        if (bs)
-            return bs;
-        SB_CUDA_TRY(cudaMemsetAsync(f->count, 0, sizeof f->count, s1), err, d->who);
-        for (int s = 0; s < SWEEPS_PER_CHECK; s++) {
-            for (int c = 0; c < 4; c++)
-                tile_rounds<<<colour_grid, TILE * TILE, 0, s1>>>(t, c & 1, c >> 1, &f->count[s]);
-        }
-        graph_sweeps_next<<<1, 1, 0, s1>>>(active, f);
-        SB_CUDA_LAUNCHED(err, d->who);
-        return SB_OK;
-    }, err);
-    if (!st)
-        st = record_bfs(d, s0, s1, t, f, err);
-    if (st)
-        return st;
-    tile_cut<<<blocks, 256, 0, s0>>>(t, d->term, d->fg, &d->s->flow);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return SB_OK;
-}
-
-/* ---- the cut the rung supplies ---- */
-
-static sb_status graph_prepare(gc_dev *d, sb_error *err)
-{
-    graph_state *g = (graph_state *)calloc(1, sizeof *g);
-    if (!g)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", d->who);
-    d->cut_state = g;
-    SB_CUDA_TRY(cudaMalloc(&g->tiles.flags, sizeof(tile_flags)), err, d->who);
-    SB_CUDA_TRY(cudaMalloc(&g->tiles.last_term, sizeof(int32_t) * (size_t)d->n), err, d->who);
-    SB_CUDA_TRY(cudaMalloc(&g->tiles.bfs_stamp, sizeof(int) * sb_div_up(d->width, TILE) * sb_div_up(d->height, TILE)),
-                err, d->who);
-    cudaStream_t side[2] = { nullptr, nullptr };
-    cudaGraph_t whole = nullptr;
-    cudaError_t e = cudaStreamCreateWithFlags(&side[0], cudaStreamNonBlocking);
-    if (!e)
-        e = cudaStreamCreateWithFlags(&side[1], cudaStreamNonBlocking);
-    if (!e)
-        e = cudaGraphCreate(&whole, 0);
-    sb_status st = e ? sb_cuda_fail(err, e, d->who, "creating the cut's graph")
-                     : record(d, d->stream, whole, [&] { return record_cut(d, d->stream, side[0], side[1], err); },
-                              err);
-    if (!st && (e = cudaGraphInstantiate(&g->loop, whole, 0)))
-        st = sb_cuda_fail(err, e, d->who, "instantiating the cut's graph");
-    for (int i = 0; i < 2; i++)
-        if (side[i])
-            cudaStreamDestroy(side[i]);
-    if (whole)
-        cudaGraphDestroy(whole);
-    return st;
-}
-
-static void graph_release(gc_dev *d)
-{
-    graph_state *g = (graph_state *)d->cut_state;
-    if (g->loop)
-        cudaGraphExecDestroy(g->loop);
-    tiles_release(d);
-}
-
-/* The first cut of a run from zero flow, the later ones from the last
- * one's (tiles_start); the loop is one graph launch. */
-static sb_status graph_solve(gc_dev *d, int it, sb_error *err)
-{
-    graph_state *g = (graph_state *)d->cut_state;
-    sb_status st = tiles_start(d, it, err);
-    if (st)
-        return st;
-    SB_CUDA_TRY(cudaGraphLaunch(g->loop, d->stream), err, d->who);
-    graph_stats<<<1, 1, 0, d->stream>>>(&d->s->flow, g->tiles.flags, d->stats, it);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return SB_OK;
-}
-
-static const gc_cut graph_cut = { graph_prepare, graph_solve, graph_release, 1 };
-
-/* ---- the k-means and GMM sums, a warp at a time ---- */
-
-/* Adds each lane's N values to sums[key] (key -1: no pixel), a distinct
- * key at a time: the lanes holding it sum each value in the warp, and the
- * lowest of them adds the totals to the block's shared sums.  Every lane
- * of the warp must call it. */
-template <int N>
-static __device__ __forceinline__ void warp_add(unsigned long long (*sums)[N], int key, const uint32_t (&v)[N])
-{
-    unsigned todo = __ballot_sync(0xffffffffu, key >= 0);
-    while (todo) {
-        int first = __ffs(todo) - 1;
-        int k = __shfl_sync(0xffffffffu, key, first);
-        bool mine = key == k;
-#pragma unroll
-        for (int j = 0; j < N; j++) {
-            unsigned total = sb_warp_sum(LANES_ALL, mine ? v[j] : 0u);
-            if ((int)(threadIdx.x & 31) == first)
-                atomicAdd(&sums[k][j], (unsigned long long)total);
-        }
-        todo &= ~__ballot_sync(0xffffffffu, mine);
-    }
-}
-
-/* gc_kmeans_pass with the sums and the changed count gathered a warp at a
- * time.  A no-op once converged. */
-static __global__ void warp_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp,
-                                        gc_dev_scratch *s, const int *passes)
-{
-    __shared__ sb_kmeans_prepped centres[2 * SB_GC_K];
-    __shared__ unsigned long long sums[2 * SB_GC_K][4];
-    __shared__ unsigned long long changed;
-    if (s->kdone)
-        return;
-    int t = threadIdx.x;
-    if (t < 2 * SB_GC_K)
-        centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
-    if (t < 2 * SB_GC_K * 4)
-        sums[t / 4][t % 4] = 0;
-    if (t == 0)
-        changed = 0;
-    __syncthreads();
-    long i = (long)blockIdx.x * blockDim.x + t;
-    int key = -1, moved = 0;
-    uint32_t v[4] = { 0, 0, 0, 0 };
-    if (i < n) {
-        int side = SB_GC_SIDE(mask[i]);
-        const uint8_t *px = rgb + 3 * i;
-        int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
-        moved = *passes == 0 || comp[i] != best;
-        comp[i] = (uint8_t)best;
-        key = side * SB_GC_K + best;
-        v[0] = px[0];
-        v[1] = px[1];
-        v[2] = px[2];
-        v[3] = 1;
-    }
-    warp_add<4>(sums, key, v);
-    unsigned moved_lanes = __ballot_sync(0xffffffffu, moved);
-    if ((t & 31) == 0 && moved_lanes)
-        atomicAdd(&changed, (unsigned long long)__popc(moved_lanes));
-    __syncthreads();
-    if (t < 2 * SB_GC_K * 4 && sums[t / 4][t % 4])
-        atomicAdd(&s->ksums[t / 4][t % 4], sums[t / 4][t % 4]);
-    if (t == 0 && changed)
-        atomicAdd(&s->changed, changed);
-}
-
-/* gc_learn_sums with the moments gathered a warp at a time. */
-static __global__ void warp_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
-                                       gc_dev_scratch *s)
-{
-    __shared__ unsigned long long sums[2 * SB_GC_K][10];
-    int t = threadIdx.x;
-    if (t < 2 * SB_GC_K * 10)
-        sums[t / 10][t % 10] = 0;
-    __syncthreads();
-    long i = (long)blockIdx.x * blockDim.x + t;
-    int key = -1;
-    uint32_t v[10] = { 0 };
-    if (i < n) {
-        uint64_t own[10] = { 0 };
-        sb_gc_sums_add(own, rgb + 3 * i);
-        for (int j = 0; j < 10; j++)
-            v[j] = (uint32_t)own[j];                    /* at most 255 * 255 */
-        key = SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i];
-    }
-    warp_add<10>(sums, key, v);
-    __syncthreads();
-    if (t < 2 * SB_GC_K * 10 && sums[t / 10][t % 10])
-        atomicAdd(&(&s->gsums[0][0][0])[t], sums[t / 10][t % 10]);
-}
-
-static void warp_kmeans(gc_dev *d)
-{
-    warp_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
-                                                               &d->stats->passes);
-}
-
-static void warp_learn(gc_dev *d) { warp_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s); }
-
-static const gc_sums warp_sums = { warp_kmeans, warp_learn };
-/* ---- the variants ---- */
-
-GC_CUDA_OPS(maxflow_keep, GC_MAXFLOW, graph_cut, warp_sums)
-GC_CUDA_OPS(pipeline_keep, GC_PIPELINE, graph_cut, warp_sums)
+GC_CUDA_OPS(maxflow_keep, GC_MAXFLOW, graph_cut, gc_warp_sums)
+GC_CUDA_OPS(pipeline_keep, GC_PIPELINE, graph_cut, gc_warp_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-keep", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-warpsums' cut, its warm cuts' first relabel from the heights kept",

@@ -254,85 +254,10 @@ static sb_status launches_solve(gc_dev *d, int it, sb_error *err)
 
 static const gc_cut launches_cut = { launches_prepare, launches_solve, launches_release, 0 };
 
-/* ---- the k-means and GMM sums, a block at a time ---- */
-
-/* One k-means pass: each pixel's nearest centre among its side's 5, the
- * changed count and the integer sums, the block's totals gathered in
- * shared memory first.  A no-op once converged. */
-static __global__ void block_kmeans_pass(long n, const uint8_t *rgb, const uint8_t *mask, uint8_t *comp,
-                                         gc_dev_scratch *s, const int *passes)
-{
-    __shared__ sb_kmeans_prepped centres[2 * SB_GC_K];
-    __shared__ unsigned long long sums[2 * SB_GC_K][4];
-    __shared__ unsigned long long changed;
-    if (s->kdone)
-        return;
-    int t = threadIdx.x;
-    if (t < 2 * SB_GC_K)
-        centres[t] = sb_kmeans_prep(s->centres[t / SB_GC_K][t % SB_GC_K]);
-    if (t < 2 * SB_GC_K * 4)
-        sums[t / 4][t % 4] = 0;
-    if (t == 0)
-        changed = 0;
-    __syncthreads();
-    long i = (long)blockIdx.x * blockDim.x + t;
-    if (i < n) {
-        int side = SB_GC_SIDE(mask[i]);
-        const uint8_t *px = rgb + 3 * i;
-        int best = gc_kmeans_nearest(centres + side * SB_GC_K, px);
-        if (*passes == 0 || comp[i] != best)
-            atomicAdd(&changed, 1ull);
-        comp[i] = (uint8_t)best;
-        unsigned long long *sm = sums[side * SB_GC_K + best];
-        atomicAdd(&sm[0], (unsigned long long)px[0]);
-        atomicAdd(&sm[1], (unsigned long long)px[1]);
-        atomicAdd(&sm[2], (unsigned long long)px[2]);
-        atomicAdd(&sm[3], 1ull);
-    }
-    __syncthreads();
-    if (t < 2 * SB_GC_K * 4 && sums[t / 4][t % 4])
-        atomicAdd(&s->ksums[t / 4][t % 4], sums[t / 4][t % 4]);
-    if (t == 0 && changed)
-        atomicAdd(&s->changed, changed);
-}
-
-/* The GMM moments of every pixel's side and component, the block's
- * totals gathered in shared memory first (as in block_kmeans_pass). */
-static __global__ void block_learn_sums(long n, const uint8_t *rgb, const uint8_t *mask, const uint8_t *comp,
-                                        gc_dev_scratch *s)
-{
-    __shared__ unsigned long long sums[2 * SB_GC_K][10];
-    int t = threadIdx.x;
-    if (t < 2 * SB_GC_K * 10)
-        sums[t / 10][t % 10] = 0;
-    __syncthreads();
-    long i = (long)blockIdx.x * blockDim.x + t;
-    if (i < n) {
-        uint64_t own[10] = { 0 };
-        sb_gc_sums_add(own, rgb + 3 * i);
-        unsigned long long *sm = sums[SB_GC_SIDE(mask[i]) * SB_GC_K + comp[i]];
-        for (int j = 0; j < 10; j++)
-            atomicAdd(&sm[j], (unsigned long long)own[j]);
-    }
-    __syncthreads();
-    if (t < 2 * SB_GC_K * 10 && sums[t / 10][t % 10])
-        atomicAdd(&(&s->gsums[0][0][0])[t], sums[t / 10][t % 10]);
-}
-
-static void block_kmeans(gc_dev *d)
-{
-    block_kmeans_pass<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s,
-                                                                &d->stats->passes);
-}
-
-static void block_learn(gc_dev *d) { block_learn_sums<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->rgb, d->mask, d->comp, d->s); }
-
-static const gc_sums block_sums = { block_kmeans, block_learn };
-
 /* ---- the variants ---- */
 
-GC_CUDA_OPS(maxflow_launches, GC_MAXFLOW, launches_cut, block_sums)
-GC_CUDA_OPS(pipeline_launches, GC_PIPELINE, launches_cut, block_sums)
+GC_CUDA_OPS(maxflow_launches, GC_MAXFLOW, launches_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline_launches, GC_PIPELINE, launches_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-launches", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-global's rounds as launches: a kernel a phase, decisions on device flags, one read-back a period",

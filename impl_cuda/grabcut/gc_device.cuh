@@ -19,9 +19,9 @@ enum gc_dev_step { GC_KMEANS, GC_GMM, GC_GRAPH, GC_MAXFLOW, GC_PIPELINE };
 struct gc_dev;
 
 /* A rung's k-means pass and GMM moment sums, each enqueued on d->stream:
- * a block's totals gathered in shared memory first (1_global.cu and the
- * cut's rungs), every pixel adding straight to the global totals
- * (2_atomics.cu), or a warp's first (2_warpsums.cu, 13_warpsums.cu). */
+ * a block's totals gathered in shared memory first (gc_block_sums, the
+ * root's), every pixel adding straight to the global totals
+ * (2_atomics.cu), or a warp's first (gc_warp_sums, 2_warpsums.cuh). */
 struct gc_sums {
     void (*kmeans_pass)(gc_dev *d);
     void (*learn_sums)(gc_dev *d);
@@ -101,6 +101,10 @@ __device__ __forceinline__ int gc_kmeans_nearest(const sb_kmeans_prepped *c, con
     }
     return best;
 }
+
+/* The sums every rung keeps unless its idea changes them: cuda-global's,
+ * a block's totals gathered in shared memory first (gc_device.cu). */
+extern const gc_sums gc_block_sums;
 
 /* gc_device.cu */
 int gc_dev_cuts(const gc_dev *d);      /* how many cuts a run makes */

@@ -8,7 +8,7 @@
  * at every radius on the H100 (NOTES.md), so the whole pipeline's rungs
  * (regions_*.cu) run it: ms_filter_global.
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 struct GlobalSums {
     const uint32_t *luv;

@@ -12,7 +12,7 @@
  *                 found from join bits and how region sums are added (an
  *                 ms_regions), and whether the host drives the merge.
  *                 Their pipelines run the fastest filter, cuda-global's
- *                 (ms_filter_global, filter_1_global.cu).
+ *                 (ms_filter_global, filter_1_global.cuh).
  * Every integer rule is meanshift.h's, so the outputs are the reference's.
  *
  * A rung's state is an ms_device, or a struct of its own whose first
@@ -149,10 +149,6 @@ sb_status ms_run(ms_device *d, const Filter &filter, sb_error *err)
     sb_trace_pop();
     return st ? st : ms_segment(d, err);
 }
-
-/* The fastest filter, d->luv -> d->filtered, that the regions rungs'
- * pipelines run (filter_1_global.cu). */
-sb_status ms_filter_global(ms_device *d, sb_error *err);
 
 /* A per-pixel kernel over d's n pixels, on d's stream. */
 #define MS_LAUNCH(kernel, ...) kernel<<<sb_div_up(d->n, MS_THREADS), MS_THREADS, 0, d->stream>>>(__VA_ARGS__)

@@ -12,7 +12,7 @@
  * another seam's.
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

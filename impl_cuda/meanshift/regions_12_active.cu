@@ -21,7 +21,7 @@
  * cuda-seams' flood, which the merge step never runs.
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

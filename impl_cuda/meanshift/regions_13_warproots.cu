@@ -16,7 +16,7 @@
  * and label (NOTES.md).
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

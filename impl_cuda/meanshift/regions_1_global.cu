@@ -17,7 +17,7 @@
  * each round (ms_device.cu).  The pipeline runs the fastest filter,
  * cuda-global's (filter_1_global.cu), then flood and merge.
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

@@ -11,7 +11,7 @@
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

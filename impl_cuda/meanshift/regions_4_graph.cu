@@ -16,7 +16,7 @@
  * (the report's meanshift-merge page).
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

@@ -20,7 +20,7 @@
  * why is not profiled yet.
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

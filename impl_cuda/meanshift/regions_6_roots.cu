@@ -14,7 +14,7 @@
  * and listing the roots costs the tile kernel 8 us (22.6 -> 30.7 us).
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

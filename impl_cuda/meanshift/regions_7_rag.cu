@@ -24,7 +24,7 @@
  * its WHILE loop is cuda-graph's, recorded around these kernels.
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

@@ -14,7 +14,7 @@
  * then one plain graph, with no conditional node.
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

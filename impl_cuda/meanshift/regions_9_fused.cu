@@ -15,7 +15,7 @@
  * flood, so it stays cuda-coop.
  *
  */
-#include "ms_device.cuh"
+#include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
 

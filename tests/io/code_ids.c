@@ -52,6 +52,121 @@ static void test_what_reaches_a_variant(void)
     CHECK(sb_code_id("impl_cuda/x/none.cu", read_fake, tree, id) == 0 && id[0] == '\0');
 }
 
+/* The paths a code identity read (read_recording's). */
+typedef struct {
+    char path[64][200];
+    int count;
+} read_log;
+
+static char *read_recording(const char *path, void *ctx)
+{
+    read_log *log = ctx;
+    if (log->count < 64)
+        snprintf(log->path[log->count++], sizeof log->path[0], "%s", path);
+    return sb_code_id_read_tree(path, ".");
+}
+
+/* The name a line of a rung file defines for other files -- a line that
+ * starts with a type, neither static nor extern, and defines a function
+ * or a table (exercise.c's rule) -- into name; 0 when it defines none. */
+static int lent_name(const char *line, size_t len, char name[64])
+{
+    static const char *const types[] = { "sb_status ", "void ", "int ", "const " };
+    int typed = 0;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        typed |= strncmp(line, types[t], strlen(types[t])) == 0;
+    const char *end = line;
+    while (end < line + len && *end != '(' && *end != '=')
+        end++;
+    if (!typed || end == line + len || (memchr(line, ';', len) && !memchr(line, '{', len) && *end == '('))
+        return 0;
+    while (end > line && end[-1] == ' ')
+        end--;
+    const char *start = end;
+    while (start > line && (start[-1] == '_' || (start[-1] >= 'a' && start[-1] <= 'z') ||
+                            (start[-1] >= '0' && start[-1] <= '9')))
+        start--;
+    if (end - start < 3 || end - start >= 64)
+        return 0;
+    snprintf(name, 64, "%.*s", (int)(end - start), start);
+    return 1;
+}
+
+/* Whether `text` uses `name` as a whole word. */
+static int uses(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        char before = p == text ? ' ' : p[-1], after = p[n];
+        if (!(before == '_' || (before >= 'a' && before <= 'z') || (before >= '0' && before <= '9')) &&
+            !(after == '_' || (after >= 'a' && after <= 'z') || (after >= '0' && after <= '9')))
+            return 1;
+    }
+    return 0;
+}
+
+/* A rung that runs what another rung file defines (GrabCut's cuts run
+ * their parents' kernels through launchers, mean-shift's pipelines the
+ * root's filter) has that file in its code identity: the files a
+ * variant's identity reads are its includes and the implementations
+ * beside them, so a parent lends through a header of its own
+ * (3_tiles.cuh beside 3_tiles.cu).  Before, GrabCut's declared them all
+ * in gc_tiles.cuh, whose gc_tiles.cu is none of them, and mean-shift's
+ * ms_filter_global in ms_device.cuh: a change to the parent's kernel left
+ * the child's identity as it was. */
+static void test_lent_code_reaches_the_borrower(void)
+{
+    static char files[160][200], text[1 << 18];
+    int nfiles = 0;
+    for (int i = 0; i < sb_variant_count() && nfiles < 160; i++) {
+        const sb_variant *v = sb_variant_at(i);
+        if (strncmp(v->file, "impl_cuda/", 10) != 0)
+            continue;
+        int seen = 0;
+        for (int k = 0; k < nfiles; k++)
+            seen |= strcmp(files[k], v->file) == 0;
+        if (!seen)
+            snprintf(files[nfiles++], sizeof files[0], "%s", v->file);
+    }
+    int lent = 0, borrowed = 0, missing = 0;
+    char first_missing[400] = "";
+    static read_log log;
+    for (int g = 0; g < nfiles; g++) {
+        test_slurp(files[g], text, sizeof text);
+        char names[32][64];
+        int n = 0;
+        for (const char *line = text; *line && n < 32;) {
+            size_t len = strcspn(line, "\n");
+            n += lent_name(line, len, names[n]);
+            line += len + (line[len] == '\n');
+        }
+        lent += n;
+        for (int f = 0; f < nfiles && n; f++) {
+            if (f == g)
+                continue;
+            static char user[1 << 18];
+            test_slurp(files[f], user, sizeof user);
+            int uses_one = 0;
+            for (int k = 0; k < n; k++)
+                uses_one |= uses(user, names[k]);
+            if (!uses_one)
+                continue;
+            borrowed++;
+            char id[SB_CODE_ID_LEN + 1];
+            log.count = 0;
+            sb_code_id(files[f], read_recording, &log, id);
+            int reached = 0;
+            for (int k = 0; k < log.count; k++)
+                reached |= strcmp(log.path[k], files[g]) == 0;
+            if (!reached && !missing++)
+                snprintf(first_missing, sizeof first_missing, "%.150s runs what %.150s defines, outside its identity", files[f],
+                         files[g]);
+        }
+    }
+    CHECKF(lent >= 15 && borrowed >= 20 && missing == 0, "%d names lent, %d borrowings, %d outside the borrower's identity (%s)",
+           lent, borrowed, missing, first_missing);
+}
+
 static void test_build_and_rows(void)
 {
     /* the build's identity of every variant is the tree's now */
@@ -93,5 +208,7 @@ const sb_test tests_io_code_ids[] = {
       test_what_reaches_a_variant },
     { "io: the build's code identities are the tree's; list --json shows them; rows compare by them",
       test_build_and_rows },
+    { "io: a rung that runs another rung file's code has that file in its code identity",
+      test_lent_code_reaches_the_borrower },
 };
 const int tests_io_code_ids_count = sizeof tests_io_code_ids / sizeof tests_io_code_ids[0];
