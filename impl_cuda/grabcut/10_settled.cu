@@ -124,7 +124,7 @@ void gc_settled_bfs(cudaStream_t s, const gc_loop &l, int slot)
 
 /* ---- the variants: this relabel and cuda-inplace's rounds in cuda-graph's loop ---- */
 
-static const gc_tile_kernels settled_kernels = { gc_settled_bfs_start, gc_settled_bfs, gc_inplace_sweep, nullptr, 8, 8 };
+static const gc_tile_kernels settled_kernels = { gc_settled_bfs_start, gc_settled_bfs, gc_inplace_sweep, nullptr, 8 };
 
 GC_GRAPH_CUT(graph_cut, settled_kernels)
 

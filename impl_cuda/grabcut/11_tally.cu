@@ -25,7 +25,8 @@
 
 /* ---- local rounds in one colour's tiles ---- */
 
-static __global__ void __launch_bounds__(TILE *TILE) tile_rounds(tile_net t, int cx, int cy, int rounds, int *left)
+template <int ROUNDS>
+static __global__ void __launch_bounds__(TILE *TILE) tile_rounds(tile_net t, int cx, int cy, int *left)
 {
     __shared__ gc_halo_plane hs, inflow;
     __shared__ gc_tile_residuals rs;
@@ -35,7 +36,7 @@ static __global__ void __launch_bounds__(TILE *TILE) tile_rounds(tile_net t, int
     int32_t e, sink;
     gc_tile_load(t, at, hs, inflow, rs, e, sink);
     int busy = 0;
-    for (int round = 0; round < rounds; round++) {
+    for (int round = 0; round < ROUNDS; round++) {
         int32_t h = hs[at.ty + 1][at.tx + 1], hq[SB_MF_DIRS];
         gc_ilp_heights(hs, at, hq);
         gc_halo_push(at, h, hq, rs, inflow, e, sink);
@@ -47,23 +48,29 @@ static __global__ void __launch_bounds__(TILE *TILE) tile_rounds(tile_net t, int
             break;
     }
     gc_halo_store(t, at, hs, rs, e, sink);
-    /* work left: in this tile, or pushed into the halo's idle neighbours */
-    if (gc_tile_settle(t, at, inflow) || (busy && threadIdx.x == 0))
-        *left = 1;
+    if (busy && threadIdx.x == 0)
+        *left = 1;                         /* work left in this tile, or pushed into the halo's idle neighbours */
+    gc_tile_settle<true>(t, at, inflow, left);
 }
 
 /* The four colours' launches, each flagging the sweep that left work in
  * its tiles. */
+template <int ROUNDS>
 void gc_tally_sweep(cudaStream_t s, const gc_loop &l, int sweep)
 {
     dim3 colour_grid(sb_div_up(l.t.width, 2 * TILE), sb_div_up(l.t.height, 2 * TILE));
     for (int c = 0; c < 4; c++)
-        tile_rounds<<<colour_grid, TILE * TILE, 0, s>>>(l.t, c & 1, c >> 1, l.tile_rounds, &l.f->count[sweep]);
+        tile_rounds<ROUNDS><<<colour_grid, TILE * TILE, 0, s>>>(l.t, c & 1, c >> 1, &l.f->count[sweep]);
 }
+
+/* The counts of rounds the ladder runs (cuda-longer's 16 too): a count
+ * known when the kernel is compiled, as it was before it was lent. */
+template void gc_tally_sweep<8>(cudaStream_t s, const gc_loop &l, int sweep);
+template void gc_tally_sweep<16>(cudaStream_t s, const gc_loop &l, int sweep);
 
 /* ---- the variants: these rounds after cuda-settled's relabel in cuda-graph's loop ---- */
 
-static const gc_tile_kernels tally_kernels = { gc_settled_bfs_start, gc_settled_bfs, gc_tally_sweep, nullptr, 8, 8 };
+static const gc_tile_kernels tally_kernels = { gc_settled_bfs_start, gc_settled_bfs, gc_tally_sweep<8>, nullptr, 8 };
 
 GC_GRAPH_CUT(graph_cut, tally_kernels)
 

@@ -23,7 +23,7 @@
 
 /* cuda-tally's kernels with 16 rounds a launch and 4 sweeps a relabel
  * (8 and 8 in cuda-tally): the branches after this rung keep them. */
-const gc_tile_kernels gc_longer_kernels = { gc_settled_bfs_start, gc_settled_bfs, gc_tally_sweep, nullptr, 16, 4 };
+const gc_tile_kernels gc_longer_kernels = { gc_settled_bfs_start, gc_settled_bfs, gc_tally_sweep<16>, nullptr, 4 };
 
 GC_GRAPH_CUT(graph_cut, gc_longer_kernels)
 

@@ -132,7 +132,7 @@ static sb_status keep_start(gc_dev *d, int it, int32_t *last_term, gc_loop_flags
 
 /* ---- the variants: cuda-longer's kernels, but the relabel's start and the cut's ---- */
 
-static const gc_tile_kernels keep_kernels = { keep_bfs_start, gc_settled_bfs, gc_tally_sweep, keep_start, 16, 4 };
+static const gc_tile_kernels keep_kernels = { keep_bfs_start, gc_settled_bfs, gc_tally_sweep<16>, keep_start, 4 };
 
 GC_GRAPH_CUT(graph_cut, keep_kernels)
 

@@ -101,7 +101,7 @@ static void bfs32(cudaStream_t s, const gc_loop &l, int slot)
 /* The relabel starts as cuda-settled's does: it stamps every 16x16 tile's
  * entry, more than there are 32x32 tiles (the stamps are allocated for
  * 16x16 ones), so every tile here is stamped too. */
-static const gc_tile_kernels bfs32_kernels = { gc_settled_bfs_start, bfs32, gc_tally_sweep, nullptr, 16, 4 };
+static const gc_tile_kernels bfs32_kernels = { gc_settled_bfs_start, bfs32, gc_tally_sweep<16>, nullptr, 4 };
 
 GC_GRAPH_CUT(graph_cut, bfs32_kernels)
 

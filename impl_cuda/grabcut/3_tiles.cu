@@ -187,7 +187,7 @@ sb_status gc_host_loop_run(gc_dev *d, int it, sb_error *err)
 {
     gc_host_loop_state *state = (gc_host_loop_state *)d->cut_state;
     gc_loop_flags *host = state->host;
-    gc_loop l = { d, gc_tile_net(d), state->flags, nullptr, nullptr, TILE_ROUNDS };
+    gc_loop l = { d, gc_tile_net(d), state->flags, nullptr, nullptr };
     SB_CUDA_TRY(cudaMemsetAsync(&d->s->flow, 0, sizeof d->s->flow, d->stream), err, d->who);
     int sweeps = 0, relabels = 0;
     sb_status st;

@@ -100,7 +100,7 @@ static sb_status record_cut(gc_dev *d, cudaStream_t s0, cudaStream_t s1, cudaStr
 {
     graph_state *g = (graph_state *)d->cut_state;
     const gc_tile_kernels *k = g->k;
-    gc_loop l = { d, gc_tile_net(d), g->flags, g->bfs_stamp, g->busy, k->tile_rounds };
+    gc_loop l = { d, gc_tile_net(d), g->flags, g->bfs_stamp, g->busy };
     SB_CUDA_TRY(cudaMemsetAsync(&d->s->flow, 0, sizeof d->s->flow, s0), err, d->who);
     SB_CUDA_TRY(cudaMemsetAsync(&l.f->sweeps, 0, 3 * sizeof(int), s0), err, d->who);   /* and bfs_base */
     sb_status st = record_while(d, s0, s1, [&](cudaGraphConditionalHandle active) {
@@ -186,7 +186,7 @@ sb_status gc_graph_solve(gc_dev *d, int it, sb_error *err)
 
 /* ---- the variants: cuda-tiles' kernels in the recorded loop ---- */
 
-static const gc_tile_kernels graph_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, gc_tiles_sweep, nullptr, 8, 8 };
+static const gc_tile_kernels graph_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, gc_tiles_sweep, nullptr, 8 };
 
 GC_GRAPH_CUT(graph_cut, graph_kernels)
 

@@ -144,8 +144,7 @@ static void waves_sweep(cudaStream_t s, const gc_loop &l, int w)
 
 /* ---- the variants: cuda-tiles' relabel, then waves, in cuda-graph's loop ---- */
 
-static const gc_tile_kernels waves_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, waves_sweep, nullptr, TILE_ROUNDS,
-                                               WAVES_PER_CHECK };
+static const gc_tile_kernels waves_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, waves_sweep, nullptr, WAVES_PER_CHECK };
 
 GC_GRAPH_CUT(graph_cut, waves_kernels)
 

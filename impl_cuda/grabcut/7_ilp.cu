@@ -93,7 +93,7 @@ static void ilp_sweep(cudaStream_t s, const gc_loop &l, int sweep)
 
 /* ---- the variants: cuda-ilp's rounds in cuda-graph's loop ---- */
 
-static const gc_tile_kernels ilp_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, ilp_sweep, nullptr, TILE_ROUNDS, 8 };
+static const gc_tile_kernels ilp_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, ilp_sweep, nullptr, 8 };
 
 GC_GRAPH_CUT(graph_cut, ilp_kernels)
 

@@ -62,7 +62,7 @@ static void halo_sweep(cudaStream_t s, const gc_loop &l, int sweep)
 
 /* ---- the variants: cuda-halo's rounds in cuda-graph's loop ---- */
 
-static const gc_tile_kernels halo_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, halo_sweep, nullptr, TILE_ROUNDS, 8 };
+static const gc_tile_kernels halo_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, halo_sweep, nullptr, 8 };
 
 GC_GRAPH_CUT(graph_cut, halo_kernels)
 

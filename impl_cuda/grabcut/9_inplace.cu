@@ -58,7 +58,7 @@ void gc_inplace_sweep(cudaStream_t s, const gc_loop &l, int sweep)
 
 /* ---- the variants: cuda-inplace's rounds in cuda-graph's loop ---- */
 
-static const gc_tile_kernels inplace_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, gc_inplace_sweep, nullptr, TILE_ROUNDS, 8 };
+static const gc_tile_kernels inplace_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, gc_inplace_sweep, nullptr, 8 };
 
 GC_GRAPH_CUT(graph_cut, inplace_kernels)
 

@@ -271,12 +271,13 @@ __device__ __forceinline__ void gc_halo_store(const tile_net &t, const gc_tile_n
     t.h[at.p] = hs[at.ty + 1][at.tx + 1];
 }
 
-/* What was pushed into the halo, added to the idle neighbours' excess.
- * True where this thread added some (work left there: a push goes to a
+/* What was pushed into the halo, added to the idle neighbours' excess;
+ * with FLAG, *left set when some was (work left there: a push goes to a
  * node one lower, so below SB_MF_INF). */
-__device__ __forceinline__ bool gc_tile_settle(const tile_net &t, const gc_tile_node &at, const gc_halo_plane &inflow)
+template <bool FLAG = false>
+__device__ __forceinline__ void gc_tile_settle(const tile_net &t, const gc_tile_node &at, const gc_halo_plane &inflow,
+                                               int *left = nullptr)
 {
-    bool added = false;
     for (int i = threadIdx.x; i < GC_HALO * GC_HALO; i += GC_TILE * GC_TILE) {
         int lx = i % GC_HALO, ly = i / GC_HALO;
         if (lx >= 1 && lx <= GC_TILE && ly >= 1 && ly <= GC_TILE)
@@ -284,10 +285,10 @@ __device__ __forceinline__ bool gc_tile_settle(const tile_net &t, const gc_tile_
         int hx = at.bx * GC_TILE + lx - 1, hy = at.by * GC_TILE + ly - 1;
         if (inflow[ly][lx] && hx >= 0 && hy >= 0 && hx < t.width && hy < t.height) {
             atomicAdd(&t.excess[(long)hy * t.width + hx], inflow[ly][lx]);
-            added = true;
+            if (FLAG)
+                *left = 1;
         }
     }
-    return added;
 }
 
 #endif

@@ -74,7 +74,6 @@ struct gc_loop {
     gc_loop_flags *f;                  /* device */
     int *bfs_stamp;                    /* device: a tile's last relabel launch that changed a height */
     uint8_t *busy;                     /* device: 3 flags a tile (cuda-waves' tile_waves) */
-    int tile_rounds;                   /* rounds a tile runs in one launch, where the kernel takes it */
 };
 
 /* A tiled cut's kernels, each enqueued on s by a launcher.  bfs_start
@@ -89,7 +88,6 @@ struct gc_tile_kernels {
     void (*bfs)(cudaStream_t s, const gc_loop &l, int slot);
     void (*sweep)(cudaStream_t s, const gc_loop &l, int sweep);
     sb_status (*start)(gc_dev *d, int it, int32_t *last_term, gc_loop_flags *f, sb_error *err);
-    int tile_rounds;                   /* handed to sweep in gc_loop */
     int sweeps_per_check;              /* at most GC_MAX_SWEEPS */
 };
 
