@@ -20,7 +20,7 @@
  * phase (the phase, then its decision) cost more than a grid barrier.
  *
  */
-#include "gc_device.cuh"
+#include "gc_tiles.cuh"
 
 #define NODE_BLOCK 256
 #define BFS_PER_CHECK 8
@@ -126,17 +126,8 @@ static __global__ void node_init(node_net t, const int32_t *term, const int32_t 
     long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= t.n)
         return;
-    const int32_t *nl[4] = { n0, n1, n2, n3 };
-    int x = (int)(p % t.width), y = (int)(p / t.width);
-    for (int k = 0; k < SB_MF_DIRS; k++) {
-        int qx = x + sb_mf_dx(k), qy = y + sb_mf_dy(k);
-        int32_t c = 0;
-        if (qx >= 0 && qy >= 0 && qx < t.width && qy < t.height)
-            c = k < 4 ? nl[k][p] : nl[k - 4][(long)qy * t.width + qx];
-        t.r[(size_t)k * t.n + p] = c;
-    }
-    t.excess[p] = term[p] > 0 ? term[p] : 0;
-    t.sink[p] = term[p] < 0 ? -term[p] : 0;
+    const int32_t *const nl[4] = { n0, n1, n2, n3 };
+    gc_node_init(t.width, t.height, t.n, t.r, t.excess, t.sink, p, term, nl);
     t.inflow[p] = 0;
 }
 

@@ -128,13 +128,7 @@ void gc_tiles_bfs(cudaStream_t s, const gc_loop &l, int slot)
 }
 
 /* The four colours' launches, then the active nodes counted. */
-void gc_tiles_sweep(cudaStream_t s, const gc_loop &l, int sweep)
-{
-    dim3 colour_grid(sb_div_up(l.t.width, 2 * TILE), sb_div_up(l.t.height, 2 * TILE));
-    for (int c = 0; c < 4; c++)
-        tile_rounds<<<colour_grid, TILE * TILE, 0, s>>>(l.t, c & 1, c >> 1);
-    gc_tiles_count(s, l.t, l.f->count, sweep);
-}
+void gc_tiles_sweep(cudaStream_t s, const gc_loop &l, int sweep) { gc_colour_sweep<tile_rounds>(s, l, sweep); }
 
 /* ---- the host loop: one read-back a batch ---- */
 

@@ -51,18 +51,9 @@ static __global__ void __launch_bounds__(TILE *TILE) tile_rounds(tile_net t, int
     gc_tile_settle(t, at, inflow);
 }
 
-/* The four colours' launches, then the active nodes counted. */
-static void halo_sweep(cudaStream_t s, const gc_loop &l, int sweep)
-{
-    dim3 colour_grid(sb_div_up(l.t.width, 2 * TILE), sb_div_up(l.t.height, 2 * TILE));
-    for (int c = 0; c < 4; c++)
-        tile_rounds<<<colour_grid, TILE * TILE, 0, s>>>(l.t, c & 1, c >> 1);
-    gc_tiles_count(s, l.t, l.f->count, sweep);
-}
-
 /* ---- the variants: cuda-halo's rounds in cuda-graph's loop ---- */
 
-static const gc_tile_kernels halo_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, halo_sweep, nullptr, 8 };
+static const gc_tile_kernels halo_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, gc_colour_sweep<tile_rounds>, nullptr, 8 };
 
 GC_GRAPH_CUT(graph_cut, halo_kernels)
 

@@ -8,17 +8,8 @@ static __global__ void tile_init(tile_net t, const int32_t *term, const int32_t 
     long p = (long)blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= t.n)
         return;
-    const int32_t *nl[4] = { n0, n1, n2, n3 };
-    int x = (int)(p % t.width), y = (int)(p / t.width);
-    for (int k = 0; k < SB_MF_DIRS; k++) {
-        int qx = x + sb_mf_dx(k), qy = y + sb_mf_dy(k);
-        int32_t c = 0;
-        if (qx >= 0 && qy >= 0 && qx < t.width && qy < t.height)
-            c = k < 4 ? nl[k][p] : nl[k - 4][(long)qy * t.width + qx];
-        t.r[(size_t)k * t.n + p] = c;
-    }
-    t.excess[p] = term[p] > 0 ? term[p] : 0;
-    t.sink[p] = term[p] < 0 ? -term[p] : 0;
+    const int32_t *const nl[4] = { n0, n1, n2, n3 };
+    gc_node_init(t.width, t.height, t.n, t.r, t.excess, t.sink, p, term, nl);
 }
 
 /* Active nodes after a sweep, into count[slot]. */

@@ -36,6 +36,25 @@ static inline tile_net gc_tile_net(const gc_dev *d)
     return t;
 }
 
+/* Node p of a width x height grid from zero flow: its residual toward
+ * each neighbour k, r[k * n + p], the n-link (none out of the image:
+ * nl[k] holds the link to the right and down neighbours, the others are
+ * theirs), and its excess and sink residual from its t-link. */
+__device__ __forceinline__ void gc_node_init(int width, int height, long n, int32_t *r, int32_t *excess, int32_t *sink,
+                                             long p, const int32_t *term, const int32_t *const (&nl)[4])
+{
+    int x = (int)(p % width), y = (int)(p / width);
+    for (int k = 0; k < SB_MF_DIRS; k++) {
+        int qx = x + sb_mf_dx(k), qy = y + sb_mf_dy(k);
+        int32_t c = 0;
+        if (qx >= 0 && qy >= 0 && qx < width && qy < height)
+            c = k < 4 ? nl[k][p] : nl[k - 4][(long)qy * width + qx];
+        r[(size_t)k * n + p] = c;
+    }
+    excess[p] = term[p] > 0 ? term[p] : 0;
+    sink[p] = term[p] < 0 ? -term[p] : 0;
+}
+
 /* A cut from zero flow, enqueued on d->stream: the residual network of
  * d->term and the n-links.  (A warm start, from the last cut's preflow:
  * gc_warm_start, 4_warm.cu.) */
@@ -90,5 +109,17 @@ struct gc_tile_kernels {
     sb_status (*start)(gc_dev *d, int it, int32_t *last_term, gc_loop_flags *f, sb_error *err);
     int sweeps_per_check;              /* at most GC_MAX_SWEEPS */
 };
+
+/* A sweep of the rungs before cuda-tally: their kernel K (tile_rounds,
+ * over the tiles of colour (cx, cy)) launched for each colour, then the
+ * active nodes counted into f->count[sweep]. */
+template <void (*K)(tile_net, int, int)>
+static void gc_colour_sweep(cudaStream_t s, const gc_loop &l, int sweep)
+{
+    dim3 colour_grid(sb_div_up(l.t.width, 2 * GC_TILE), sb_div_up(l.t.height, 2 * GC_TILE));
+    for (int c = 0; c < 4; c++)
+        K<<<colour_grid, GC_TILE * GC_TILE, 0, s>>>(l.t, c & 1, c >> 1);
+    gc_tiles_count(s, l.t, l.f->count, sweep);
+}
 
 #endif
