@@ -244,3 +244,79 @@ sb_status sb_y4m_read_frame(const char *path, const sb_y4m *v, int index, sb_loa
     sb_image_free(&rgb);
     return st;
 }
+
+/* ---- writing ---- */
+
+/* BT.601, full range, RGB to Y, Cb, Cr (16 fractional bits, rounded). */
+static void rgb_to_yuv(const uint8_t *rgb, uint8_t *y, uint8_t *u, uint8_t *v)
+{
+    long r = rgb[0], g = rgb[1], b = rgb[2];
+    *y = clamp16(19595L * r + 38470L * g + 7471L * b);
+    *u = clamp16(-11059L * r - 21709L * g + 32768L * b + (128L << 16));
+    *v = clamp16(32768L * r - 27439L * g - 5329L * b + (128L << 16));
+}
+
+void sb_y4m_write_abort(sb_y4m_writer *w)
+{
+    if (w->af.fp)
+        sb_atomic_abort(&w->af);
+    free(w->planes);
+    w->planes = NULL;
+}
+
+sb_status sb_y4m_write_begin(sb_y4m_writer *w, const char *path, int width, int height, int channels, int fps,
+                             sb_error *err)
+{
+    memset(w, 0, sizeof *w);
+    if (width < 1 || height < 1 || (channels != 1 && channels != 3) || fps < 1)
+        return sb_fail(err, SB_ERR_USAGE, "%s: cannot write a %dx%d y4m of %d channels at %d frames/s", path, width,
+                       height, channels, fps);
+    w->width = width;
+    w->height = height;
+    w->channels = channels;
+    w->planes = malloc((size_t)width * (size_t)height * (size_t)channels);
+    if (!w->planes)
+        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory for a %dx%d frame", path, width, height);
+    sb_status st = sb_atomic_open(&w->af, path, err);
+    if (!st && fprintf(w->af.fp, "YUV4MPEG2 W%d H%d F%d:1 Ip A1:1 %s\n", width, height, fps,
+                       channels == 3 ? "C444 XCOLORRANGE=FULL" : "Cmono XCOLORRANGE=FULL") < 0)
+        st = sb_fail(err, SB_ERR_IO, "%s: cannot write (%s)", path, strerror(errno));
+    if (st)
+        sb_y4m_write_abort(w);
+    return st;
+}
+
+sb_status sb_y4m_write_frame(sb_y4m_writer *w, const sb_image *img, sb_error *err)
+{
+    sb_status st = SB_OK;
+    size_t plane = (size_t)w->width * (size_t)w->height;
+    if (img->width != w->width || img->height != w->height || img->channels != w->channels)
+        st = sb_fail(err, SB_ERR_USAGE, "%s: frame %d is %dx%d with %d channels, the file's %dx%d with %d",
+                     w->af.path, w->frames + 1, img->width, img->height, img->channels, w->width, w->height,
+                     w->channels);
+    for (int y = 0; !st && y < w->height; y++) {
+        const uint8_t *row = sb_image_row(img, y);
+        uint8_t *Y = w->planes + (size_t)y * w->width, *U = Y + plane, *V = U + plane;
+        for (int x = 0; x < w->width; x++) {
+            if (w->channels == 1)
+                Y[x] = row[x];
+            else
+                rgb_to_yuv(row + 3 * x, Y + x, U + x, V + x);
+        }
+    }
+    if (!st && (fputs("FRAME\n", w->af.fp) < 0 ||
+                fwrite(w->planes, 1, plane * (size_t)w->channels, w->af.fp) != plane * (size_t)w->channels))
+        st = sb_fail(err, SB_ERR_IO, "%s: cannot write frame %d (%s)", w->af.path, w->frames + 1, strerror(errno));
+    if (st)
+        sb_y4m_write_abort(w);
+    else
+        w->frames++;
+    return st;
+}
+
+sb_status sb_y4m_write_end(sb_y4m_writer *w, sb_error *err)
+{
+    free(w->planes);
+    w->planes = NULL;
+    return sb_atomic_commit(&w->af, err);
+}

@@ -21,11 +21,13 @@
  * from frame to frame and the noise is drawn afresh for each, so no two
  * frames are equal.  Its frames are <name>-fNN.png, listed with the
  * rectangle that holds the object in every frame in sequences.tsv
- * (bench's stream rows, measure/stream.h).
+ * (bench's stream rows, measure/stream.h); with `y4m`, the same frames
+ * also as one video, <name>.y4m (4:4:4, full range: video_io.h), for
+ * `segbench stream --frames` to read as a user's clip.
  *
  * Set files have one image (or scene) a line:
  *     synth WIDTHxHEIGHT [seed=N] [gallery] [sweep]
- *     scene WIDTHxHEIGHT [frames=N] [seed=N]   (N frames, 4 by default)
+ *     scene WIDTHxHEIGHT [frames=N] [seed=N] [y4m]   (N frames, 4 by default)
  *     photo NAME [gallery] [rect=X,Y,W,H] [sweep]   (datasets/photos/NAME.png;
  *                                     the object's rectangle, for GrabCut)
  * `gallery` puts the image in the report's gallery; `sweep` marks the
@@ -34,6 +36,7 @@
 #include "segbench/atomic_file.h"
 #include "segbench/image_io.h"
 #include "segbench/rng.h"
+#include "segbench/video_io.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -222,13 +225,21 @@ static sb_status synth_write(const char *dir, const char *name, int w, int h, ui
     return st;
 }
 
-/* A scene's frames, <name>-fNN.png, and the rectangle holding the object
- * in all of them (the union of each frame's). */
-static sb_status scene_write(const char *dir, const char *name, int w, int h, uint64_t seed, int frames,
+/* A scene's frames, <name>-fNN.png (and, with y4m, <name>.y4m), and the
+ * rectangle holding the object in all of them (the union of each
+ * frame's). */
+static sb_status scene_write(const char *dir, const char *name, int w, int h, uint64_t seed, int frames, int y4m,
                              int rect[4], sb_error *err)
 {
     int x0 = w, y0 = h, x1 = -1, y1 = -1;
     sb_status st = SB_OK;
+    sb_y4m_writer clip;
+    memset(&clip, 0, sizeof clip);
+    if (y4m) {
+        char path[2048];
+        snprintf(path, sizeof path, "%s/%s.y4m", dir, name);
+        st = sb_y4m_write_begin(&clip, path, w, h, 3, 30, err);
+    }
     for (int f = 0; f < frames && !st; f++) {
         synth_scene scene;
         synth_scene_init(&scene, w, h, seed);
@@ -243,6 +254,8 @@ static sb_status scene_write(const char *dir, const char *name, int w, int h, ui
         snprintf(path, sizeof path, "%s/%s-f%02d.png", dir, name, f);
         if (!st)
             st = sb_image_save(path, &rgb, err);
+        if (!st && y4m)
+            st = sb_y4m_write_frame(&clip, &rgb, err);
         if (!st && r[2] > 0) {
             x0 = r[0] < x0 ? r[0] : x0;
             y0 = r[1] < y0 ? r[1] : y0;
@@ -253,6 +266,10 @@ static sb_status scene_write(const char *dir, const char *name, int w, int h, ui
         sb_image_free(&labels);
         sb_image_free(&mask);
     }
+    if (y4m && !st)
+        st = sb_y4m_write_end(&clip, err);
+    else if (y4m)
+        sb_y4m_write_abort(&clip);       /* a failed frame write has aborted it already: a no-op then */
     rect[0] = x1 < 0 ? 0 : x0;
     rect[1] = x1 < 0 ? 0 : y0;
     rect[2] = x1 < 0 ? 0 : x1 - x0;
@@ -349,9 +366,10 @@ static sb_status sbgen(const char *set_path, const char *out_dir, sb_error *err)
         } else if (!strcmp(kind, "scene")) {
             if ((st = sized_name("scene", what, seed, set_path, lineno, &w, &h, name, sizeof name, err)))
                 break;
-            fprintf(stderr, "sbgen: %s/%s-f*.png (%d frames)\n", out_dir, name, frames);
+            int y4m = !strcmp(opt1, "y4m") || !strcmp(opt2, "y4m") || !strcmp(opt3, "y4m");
+            fprintf(stderr, "sbgen: %s/%s-f*.png (%d frames)%s\n", out_dir, name, frames, y4m ? " and .y4m" : "");
             int rect[4];
-            if ((st = scene_write(out_dir, name, w, h, seed, frames, rect, err)))
+            if ((st = scene_write(out_dir, name, w, h, seed, frames, y4m, rect, err)))
                 break;
             fprintf(sf, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s-f*.png\n", name, frames, w, h, rect[0], rect[1],
                     rect[2], rect[3], name);

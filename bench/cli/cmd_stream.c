@@ -30,9 +30,10 @@ static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
                    "each K's row again with warm frames: each from the result of the frame K before it (the "
                    "clip's first K cold), checked against a serial reference run so; the stage then defaults to "
                    "one that stops on its own criterion (k-means: converge)" },
-    [OPT_WRITE_FRAMES] = { "write-frames", "DIR", "none",
+    [OPT_WRITE_FRAMES] = { "write-frames", "DIR|FILE.y4m", "none",
                            "after the rows, each distinct frame's result from the variant, checked, as the picture "
-                           "'segbench run' writes: DIR/<sequence>-fNNNN.png (every frame's or none)" },
+                           "'segbench run' writes: DIR/<sequence>-fNNNN.png, or one y4m clip (4:4:4 or mono, full "
+                           "range, 30 frames/s) when the name ends in .y4m (every frame's or none)" },
     [OPT_MAX_PIXELS] = SB_OPTION_MAX_PIXELS,
     [OPT_QUIET] = { "quiet", NULL, NULL, "no progress lines while the serial reference runs the frames" },
 };

@@ -32,7 +32,7 @@ typedef struct sb_stream_request {
     int colour_frames;           /* the frames in colour, the host making a grey variant's grey */
     int quiet;                   /* no progress lines */
     int warm;                    /* each K's row again with warm frames (frames.h, sb_frames_open_warm) */
-    const char *write_frames;    /* a folder: each distinct frame's result written there, or NULL */
+    const char *write_frames;    /* a folder or a .y4m: each distinct frame's result written there, or NULL */
 } sb_stream_request;
 
 sb_status sb_run_stream(const sb_stream_request *q, sb_error *err);
@@ -44,12 +44,14 @@ void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, cons
 /* The row in the few lines `segbench stream` and bench's progress print. */
 void sb_stream_row_print(FILE *fp, const sb_stream_row *row);
 
-/* --write-frames (stream_frames.c): dir exists and is a folder, else one
- * line; then each distinct frame of fr through a fresh session of v,
- * checked against its reference, its picture (the algorithm's, as
- * `segbench run` writes it) dir/<name>-fNNNN.png -- every frame's or, where
- * one fails, none. */
-sb_status sb_stream_frames_dir_ok(const char *dir, sb_error *err);
+/* --write-frames (stream_frames.c): a folder, or a file whose name ends
+ * in .y4m in a folder that exists, else one line; then each distinct
+ * frame of fr through a fresh session of v, checked against its
+ * reference, its picture (the algorithm's, as `segbench run` writes it)
+ * written as dir/<name>-fNNNN.png, or appended to the y4m (4:4:4 or mono,
+ * full range, 30 frames/s) -- every frame's or, where one fails, none. */
+int sb_stream_frames_to_y4m(const char *target);
+sb_status sb_stream_frames_dir_ok(const char *target, sb_error *err);
 sb_status sb_stream_write_frames(const sb_frames *fr, const sb_variant *v, int threads, const char *dir,
                                  const char *name, sb_error *err);
 

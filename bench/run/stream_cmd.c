@@ -394,9 +394,13 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
         o.in_flight = ks[i];
         st = stream_at_k(&sc, &o, err);
     }
-    if (!st && q->write_frames && (st = sb_stream_write_frames(&fr, v, threads, q->write_frames, seq->name, err)) == 0)
-        fprintf(stderr, "wrote %d frame%s' results to %s/%s-f*.png\n", fr.count, fr.count == 1 ? "" : "s",
-                q->write_frames, seq->name);
+    if (!st && q->write_frames && (st = sb_stream_write_frames(&fr, v, threads, q->write_frames, seq->name, err)) == 0) {
+        if (sb_stream_frames_to_y4m(q->write_frames))
+            fprintf(stderr, "wrote %d frame%s' results to %s\n", fr.count, fr.count == 1 ? "" : "s", q->write_frames);
+        else
+            fprintf(stderr, "wrote %d frame%s' results to %s/%s-f*.png\n", fr.count, fr.count == 1 ? "" : "s",
+                    q->write_frames, seq->name);
+    }
     sb_frames_close(&fr);
     free(params);
     sb_sequence_free(&globbed);

@@ -15,10 +15,16 @@
  * sample stands for the pixels it covers (nearest, no filtering: the
  * same pixels on every machine, which is all a benchmark's input needs).
  * Integer arithmetic, 16 fractional bits, rounded and clamped to 0..255.
+ *
+ * Written (sb_y4m_writer): colour frames as 4:4:4, full range
+ * ("C444 XCOLORRANGE=FULL"), grey ones as "Cmono", the same matrix the
+ * other way: what ffmpeg and ffplay read, and what sb_y4m_read_frame
+ * reads back within 2 levels a channel (grey: exactly).
  */
 #ifndef SEGBENCH_VIDEO_IO_H
 #define SEGBENCH_VIDEO_IO_H
 
+#include "segbench/atomic_file.h"
 #include "segbench/image_io.h"
 
 #include <stdio.h>
@@ -49,6 +55,24 @@ int sb_y4m_sniff(const char *path);
  * sb_luma_u8 of the RGB, as a colour PNG would be). */
 sb_status sb_y4m_read_frame(const char *path, const sb_y4m *v, int index, sb_load_mode mode, sb_image *img,
                             sb_error *err);
+
+/* A y4m being written: all of it or none (atomic_file.h).  begin: the
+ * header (width x height, 1 channel: mono, 3: colour; fps frames a
+ * second); frame: one image of that size and channel count; end: the file
+ * in place; abort: nothing left.  Each returns one clear line on error
+ * (a frame of another size, a full disk) and the writer is then aborted. */
+typedef struct sb_y4m_writer {
+    sb_atomic_file af;
+    int width, height, channels;
+    int frames;
+    unsigned char *planes;     /* one frame's Y, U and V */
+} sb_y4m_writer;
+
+sb_status sb_y4m_write_begin(sb_y4m_writer *w, const char *path, int width, int height, int channels, int fps,
+                             sb_error *err);
+sb_status sb_y4m_write_frame(sb_y4m_writer *w, const sb_image *img, sb_error *err);
+sb_status sb_y4m_write_end(sb_y4m_writer *w, sb_error *err);
+void sb_y4m_write_abort(sb_y4m_writer *w);
 
 #ifdef __cplusplus
 }

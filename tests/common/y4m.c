@@ -141,11 +141,76 @@ static void test_refused(void)
     CHECK(!sb_y4m_sniff(test_path("bad-7.y4m")) && sb_y4m_sniff(test_path("bad-0.y4m")));
 }
 
+/* Written and read back: every colour of a cube of steps within 2 levels
+ * a channel (BT.601 full range both ways, 16 fractional bits), grey
+ * exactly; a frame of another size refused in one line, and then no file
+ * at all (atomic_file.h). */
+static void test_written(void)
+{
+    sb_error err = { SB_OK, "" };
+    sb_image rgb = { 0 }, grey = { 0 }, back = { 0 };
+    CHECK(sb_image_alloc(&rgb, 16, 16, 3, &err) == SB_OK && sb_image_alloc(&grey, 16, 16, 1, &err) == SB_OK);
+    if (!rgb.data || !grey.data)
+        return;
+    for (int i = 0; i < 256; i++) {                 /* R, G, B in steps of 51 (6 levels), and the corners */
+        unsigned char *p = sb_image_row(&rgb, i / 16) + 3 * (i % 16);
+        p[0] = (unsigned char)(i % 6 * 51);
+        p[1] = (unsigned char)(i / 6 % 6 * 51);
+        p[2] = (unsigned char)(i / 36 % 6 * 51);
+        sb_image_row(&grey, i / 16)[i % 16] = (unsigned char)i;
+    }
+    const char *path = test_path("written.y4m");
+    sb_y4m_writer w;
+    CHECKF(sb_y4m_write_begin(&w, path, 16, 16, 3, 25, &err) == SB_OK && sb_y4m_write_frame(&w, &rgb, &err) == SB_OK &&
+               sb_y4m_write_frame(&w, &rgb, &err) == SB_OK && sb_y4m_write_end(&w, &err) == SB_OK,
+           "%s", err.msg);
+    sb_y4m v;
+    int worst = 0;
+    if (sb_y4m_open(path, &v, &err) == SB_OK) {
+        CHECKF(v.frames == 2 && v.full_range && v.chroma_w == 16, "%d frames, full %d, chroma %d", v.frames,
+               v.full_range, v.chroma_w);
+        if (sb_y4m_read_frame(path, &v, 1, SB_LOAD_RGB, &back, &err) == SB_OK) {
+            for (int i = 0; i < 16 * 16 * 3; i++) {
+                int d = (int)back.data[i] - (int)rgb.data[i];
+                worst = d < 0 ? (-d > worst ? -d : worst) : (d > worst ? d : worst);
+            }
+            sb_image_free(&back);
+        }
+        sb_y4m_free(&v);
+    }
+    CHECKF(worst <= 2, "a colour came back %d levels off", worst);
+    path = test_path("written-grey.y4m");
+    CHECKF(sb_y4m_write_begin(&w, path, 16, 16, 1, 30, &err) == SB_OK && sb_y4m_write_frame(&w, &grey, &err) == SB_OK &&
+               sb_y4m_write_end(&w, &err) == SB_OK,
+           "%s", err.msg);
+    if (sb_y4m_open(path, &v, &err) == SB_OK) {
+        if (sb_y4m_read_frame(path, &v, 0, SB_LOAD_GREY, &back, &err) == SB_OK) {
+            CHECK(back.channels == 1 && memcmp(back.data, grey.data, 256) == 0);
+            sb_image_free(&back);
+        }
+        sb_y4m_free(&v);
+    }
+    path = test_path("written-mixed.y4m");
+    remove(path);
+    CHECK(sb_y4m_write_begin(&w, path, 16, 16, 3, 30, &err) == SB_OK && sb_y4m_write_frame(&w, &rgb, &err) == SB_OK);
+    CHECKF(sb_y4m_write_frame(&w, &grey, &err) == SB_ERR_USAGE && strstr(err.msg, "frame 2 is 16x16 with 1 channels"),
+           "%s", err.msg);
+    FILE *fp = fopen(path, "rb");
+    CHECKF(fp == NULL, "a refused clip left %s", path);
+    if (fp)
+        fclose(fp);
+    CHECK(sb_y4m_write_begin(&w, path, 0, 16, 3, 30, &err) == SB_ERR_USAGE);
+    sb_image_free(&rgb);
+    sb_image_free(&grey);
+}
+
 const sb_test tests_y4m[] = {
     { "y4m: BT.601 full and limited range, 4:4:4 and 4:2:0, RGB and grey, frame by frame", test_colours },
     { "y4m: a frame cut off or without its FRAME line ends the frames, those before it kept; none whole: refused",
       test_cut_off },
     { "y4m: over 8 bits, interlaced, no size, too large, another chroma, not a y4m: one clear line each",
       test_refused },
+    { "y4m: frames written (4:4:4 or mono, full range) read back within 2 levels, grey exactly; a misfit frame: "
+      "no file", test_written },
 };
 const int tests_y4m_count = sizeof tests_y4m / sizeof tests_y4m[0];

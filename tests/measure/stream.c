@@ -16,6 +16,7 @@
 
 #include "segbench/image_io.h"
 #include "segbench/kmeans.h"
+#include "segbench/video_io.h"
 
 #include <math.h>
 #include <stdatomic.h>
@@ -546,12 +547,13 @@ static void test_y4m_frames(void)
            "exit %d: %s%s", r->code, r->out, r->err);
 }
 
-/* A set with a scene: the generator's frames differ and repeat, and bench
- * --stream only writes <algo>.stream.csv and nothing else. */
+/* A set with a scene: the generator's frames differ and repeat, a `y4m`
+ * scene is also one clip of the same frames, and bench --stream only
+ * writes <algo>.stream.csv and nothing else. */
 static void test_scene_and_bench_streams(void)
 {
     const char *root = test_path("scene-root");
-    if (!test_build_set(root, "mini", "synth 48x32\nscene 48x32 frames=3\n"))
+    if (!test_build_set(root, "mini", "synth 48x32\nscene 48x32 frames=3 y4m\n"))
         return;
     test_sh("%s %s %s/again 2>/dev/null", test_sbgen_path(), test_path("mini.set"), root);   /* made twice: the same */
     char a[4200], b[4200];
@@ -559,6 +561,25 @@ static void test_scene_and_bench_streams(void)
     snprintf(b, sizeof b, "%s/again", root);
     test_sh("cmp -s %s/scene-48x32-f01.png %s/scene-48x32-f01.png && ! cmp -s %s/scene-48x32-f00.png "
             "%s/scene-48x32-f01.png", a, b, a, a);
+    char clip[4300], png[4300];
+    snprintf(clip, sizeof clip, "%s/scene-48x32.y4m", a);
+    snprintf(png, sizeof png, "%s/scene-48x32-f02.png", a);
+    sb_y4m y4m;
+    sb_image want = { 0 }, got = { 0 };
+    sb_error yerr = { SB_OK, "" };
+    memset(&y4m, 0, sizeof y4m);
+    CHECKF(sb_y4m_open(clip, &y4m, &yerr) == SB_OK && y4m.frames == 3 && y4m.width == 48, "%s", yerr.msg);
+    if (y4m.frame_at && sb_y4m_read_frame(clip, &y4m, 2, SB_LOAD_RGB, &got, &yerr) == SB_OK &&
+        sb_image_load(png, SB_LOAD_RGB, &want, &yerr) == SB_OK) {
+        int worst = 0;
+        for (size_t i = 0; i < (size_t)48 * 32 * 3; i++)
+            worst = abs((int)want.data[i] - (int)got.data[i]) > worst ? abs((int)want.data[i] - (int)got.data[i]) : worst;
+        CHECKF(worst <= 2, "the clip's frame 3 is %d levels off its PNG", worst);
+    }
+    sb_image_free(&want);
+    sb_image_free(&got);
+    if (y4m.frame_at)
+        sb_y4m_free(&y4m);
     char manifest[4300];
     snprintf(manifest, sizeof manifest, "%s/manifest.tsv", a);
     sb_dataset ds;
@@ -850,6 +871,35 @@ static void test_warm_frames(void)
                    access(test_path("pan-out/pan-f0005.png"), F_OK) == 0 &&
                    access(test_path("pan-out/pan-f0006.png"), F_OK) != 0,
                "the frames' pictures: %s", werr.msg);
+        /* --write-frames clip.y4m: the same pictures as one clip, or no file */
+        const char *clip = test_path("pan-out/pan.y4m");
+        CHECKF(sb_stream_write_frames(&warm, &coldonly, 1, clip, "pan", &werr) == SB_ERR_AGREEMENT &&
+                   access(clip, F_OK) != 0,
+               "a disagreeing variant's clip: %s", werr.msg);
+        sb_y4m y4m;
+        memset(&y4m, 0, sizeof y4m);
+        sb_image png = { 0 }, frame = { 0 };
+        CHECKF(sb_stream_write_frames(&warm, cpu, 1, clip, "pan", &werr) == SB_OK &&
+                   sb_y4m_open(clip, &y4m, &werr) == SB_OK && y4m.frames == 6,
+               "the clip: %s", werr.msg);
+        if (y4m.frame_at && sb_image_load(test_path("pan-out/pan-f0005.png"), SB_LOAD_RGB, &png, &werr) == SB_OK &&
+            sb_y4m_read_frame(clip, &y4m, 5, SB_LOAD_RGB, &frame, &werr) == SB_OK) {
+            int worst = 0;
+            for (size_t i = 0; png.width == frame.width && i < (size_t)png.width * png.height * 3; i++)
+                worst = abs((int)png.data[i] - (int)frame.data[i]) > worst ? abs((int)png.data[i] - (int)frame.data[i])
+                                                                           : worst;
+            CHECKF(png.width == frame.width && png.height == frame.height && worst <= 2,
+                   "the clip's frame 6 against its PNG: %dx%d, %d levels off", frame.width, frame.height, worst);
+        }
+        sb_image_free(&png);
+        sb_image_free(&frame);
+        if (y4m.frame_at)
+            sb_y4m_free(&y4m);
+        CHECK(sb_stream_frames_dir_ok(test_path("pan-out/none/pan.y4m"), &werr) == SB_ERR_USAGE &&
+              strstr(werr.msg, "make the folder first"));
+        test_sh("mkdir -p %s", test_path("pan-out/dir.y4m"));
+        CHECK(sb_stream_frames_dir_ok(test_path("pan-out/dir.y4m"), &werr) == SB_ERR_USAGE &&
+              strstr(werr.msg, "is a folder, not a y4m file"));
         sb_frames_close(&warm);
         sb_frames_close(&cold);
     }
@@ -859,7 +909,8 @@ static void test_warm_frames(void)
 
 const sb_test tests_stream[] = {
     { "stream: warm frames begin from the result of the frame K before; every host variant exact on them, in "
-      "fewer passes; one that drops the start fails, and --write-frames writes none of its pictures",
+      "fewer passes; one that drops the start fails, and --write-frames writes none of its pictures (PNGs or a "
+      "y4m clip)",
       test_warm_frames },
     { "stream: a YUV4MPEG2 file as --frames: its whole frames, each checked; one cut off at the end left out, said",
       test_y4m_frames },
@@ -882,7 +933,8 @@ const sb_test tests_stream[] = {
       "a wrong grey fails, k-means refuses them", test_stream_colour_frames },
     { "sequences: a glob in name order; an empty, mixed-size or broken sequence refused in one line; segbench stream",
       test_sequence_glob },
-    { "stream: a scene's frames differ and repeat; bench --stream only writes <algo>.stream.csv alone",
+    { "stream: a scene's frames differ and repeat, a y4m scene is one clip of them; bench --stream only writes "
+      "<algo>.stream.csv alone",
       test_scene_and_bench_streams },
 };
 const int tests_stream_count = sizeof tests_stream / sizeof tests_stream[0];
