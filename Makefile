@@ -12,7 +12,7 @@
 #   make fuzz       libFuzzer on the image, PNM, y4m, manifest, results and env.json readers (FUZZ_SECONDS each)
 #   make test-gpu   CUDA agreement tests plus compute-sanitizer (needs a GPU);
 #                   test-gpu-agreement, -memcheck, -racecheck (= -racecheck-1,
-#                   -2, -3 and -4), -synccheck, -initcheck run one step each
+#                   -2, -3, -4 and -5), -synccheck, -initcheck run one step each
 #   make test-course-gpu ALGOS="integral kmeans"   every lesson's stub fails the
 #                   grader and its reference solution passes (needs a GPU)
 #   make bench      build, generate the dataset, check and time every variant,
@@ -406,7 +406,7 @@ test-gpu: $(BUILD)/test_gpu $(BUILD)/segbench $(BUILD)/sbgen
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu
 
 # One step of test-gpu each (a lent GPU machine may limit one command's time).
-GPU_STEPS := agreement memcheck racecheck racecheck-1 racecheck-2 racecheck-3 racecheck-4 synccheck initcheck
+GPU_STEPS := agreement memcheck racecheck racecheck-1 racecheck-2 racecheck-3 racecheck-4 racecheck-5 synccheck initcheck
 $(addprefix test-gpu-,$(GPU_STEPS)): test-gpu-%: $(BUILD)/test_gpu $(BUILD)/segbench $(BUILD)/sbgen
 	bash tests/run_gpu_tests.sh ./$(BUILD)/test_gpu $*
 
