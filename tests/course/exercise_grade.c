@@ -276,6 +276,27 @@ static void test_stubs_side_by_side(void)
                !strstr(merge, "SB_RUNG(\"meanshift-flood\"") && !strstr(merge, "SB_RUNG(\"meanshift\"") &&
                strstr(merge, "#pragma nv_diag_suppress 177"),
            "%d SB_VARIANT lines; the copy:\n%.2000s", variants, merge);
+    /* a table the ladder's header declares extern, defined on a line that
+     * starts "const ": renamed too, or the copy defines it a second time
+     * (GrabCut's gc_longer_kernels and gc_rounds_cut: the CUDA build of
+     * these copies failed to link, multiple definition) */
+    const char *tables[][3] = { { "grabcut/cuda-warpsums", "exercises/grabcut/13_warpsums.cu", "gc_longer_kernels" },
+                                { "grabcut-gmm/cuda-atomics", "exercises/grabcut-gmm/2_atomics.cu", "gc_rounds_cut" } };
+    for (int i = 0; i < 2; i++) {
+        for (int solution = 0; solution < 2; solution++) {
+            cli_result *r = cli("exercise %s --root %s%s --force", tables[i][0], root, solution ? " --solution" : "");
+            CHECKF(r->code == 0, "%s: exit %d: %s%s", tables[i][0], r->code, r->out, r->err);
+            static char copy[1 << 17];
+            test_slurp(under(root, tables[i][1]), copy, sizeof copy);
+            char plain[96];
+            snprintf(plain, sizeof plain, "\nconst gc_tile_kernels %s =", tables[i][2]);
+            int defines = strstr(copy, plain) != NULL;
+            snprintf(plain, sizeof plain, "\nconst gc_cut %s =", tables[i][2]);
+            defines |= strstr(copy, plain) != NULL;
+            CHECKF(!defines, "%s's %s defines %s under its own name:\n%.3000s", tables[i][0],
+                   solution ? "solution" : "stub", tables[i][2], copy);
+        }
+    }
 }
 
 /* A rung that launches its kernels from conditional graph nodes says so
