@@ -13,34 +13,9 @@
  * record's numbers).
  *
  */
-#include "kmeans_device.cuh"
+#include "km_quads.cuh"
 
 enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };
-
-/* Add one value per lane into the block's sums, one shared atomic per
- * distinct label in the warp.  Every lane of the warp must call it; lanes
- * with !valid add nothing.  `pending` is the same in every lane, so the
- * loop is too. */
-__device__ __forceinline__ void km_warp_add(unsigned *acc, bool valid, unsigned label, unsigned r, unsigned g,
-                                            unsigned b, unsigned count)
-{
-    unsigned pending = __ballot_sync(KM_FULL_MASK, valid);
-    while (pending) {
-        int leader = __ffs(pending) - 1;
-        unsigned lab = __shfl_sync(KM_FULL_MASK, label, leader);
-        bool mine = valid && label == lab;
-        unsigned group = __ballot_sync(KM_FULL_MASK, mine);
-        unsigned sr = km_warp_sum(mine ? r : 0u), sg = km_warp_sum(mine ? g : 0u), sb = km_warp_sum(mine ? b : 0u);
-        unsigned sc = km_warp_sum(mine ? count : 0u);
-        if ((threadIdx.x & 31) == (unsigned)leader) {
-            atomicAdd(&acc[4 * lab], sr);
-            atomicAdd(&acc[4 * lab + 1], sg);
-            atomicAdd(&acc[4 * lab + 2], sb);
-            atomicAdd(&acc[4 * lab + 3], sc);
-        }
-        pending &= ~group;
-    }
-}
 
 struct rung_state {
     km_device dev;          /* first: the shared upload and fetch read it */
