@@ -19,21 +19,7 @@
  *
  */
 #include "colours.cuh"
-
-/* Has every other block of this grid finished its atomics?  (cuda-
- * lastblock's pattern: fence, then take a ticket.) */
-static __device__ __forceinline__ bool km_last_block(km_control *control)
-{
-    __shared__ bool last;
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0)
-        last = atomicAdd(&control->blocks_done, 1u) == gridDim.x - 1;
-    __syncthreads();
-    if (last)
-        __threadfence();
-    return last;
-}
+#include "km_quads.cuh"          /* km_last_block, cuda-lastblock's */
 
 /* One pass over the colours; the block that finishes last keeps the
  * centres it labelled with (for the pixels' labels) and updates. */
