@@ -46,7 +46,7 @@ static sb_status rung_filter_launch(ms_device *d, sb_error *err)
     return SB_OK;
 }
 
-static sb_status rung_run(void *state, sb_error *err)
+sb_status ms_run_global(void *state, sb_error *err)
 {
     ms_device *d = (ms_device *)state;
     return ms_run(d, [d](sb_error *e) { return rung_filter_launch(d, e); }, err);
@@ -59,5 +59,5 @@ MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
 
 SB_VARIANT("meanshift-filter", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
            "thread per pixel, window read from global memory (L1), SIMD byte distance",
-           filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           filter_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_RUNG("meanshift-filter", "cuda-global", NULL, "the root: a thread a pixel, its moving window read from global memory through L1")

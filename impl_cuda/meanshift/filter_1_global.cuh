@@ -9,4 +9,8 @@
 /* The fastest filter, d->luv -> d->filtered, on d's stream. */
 sb_status ms_filter_global(ms_device *d, sb_error *err);
 
+/* A run with this filter: cuda-global's, and every regions rung's (their
+ * pipelines run it before flood and merge). */
+sb_status ms_run_global(void *state, sb_error *err);
+
 #endif

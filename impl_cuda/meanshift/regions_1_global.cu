@@ -17,7 +17,7 @@
  * each round (ms_device.cu).  The pipeline runs the fastest filter,
  * cuda-global's (filter_1_global.cu), then flood and merge.
  */
-#include "filter_1_global.cuh"
+#include "regions_1_global.cuh"
 
 #include "segbench/ccl.h"
 
@@ -74,7 +74,7 @@ static __global__ void warp_sums(unsigned n, const int32_t *label, const uint32_
         ms_add_global(count, sum, r, __popc(peers), L, u, v);
 }
 
-static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
+sb_status ms_warp_region_sums(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
 {
     MS_LAUNCH(warp_sums, d->n, label, colour, d->count, d->sum);
     SB_CUDA_LAUNCHED(err, d->who);
@@ -87,8 +87,8 @@ static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint
  * many rounds an image takes is known only on the device, so every round
  * copies a 4-byte "did anything merge?" flag back and waits for it. */
 
-static sb_status rung_merge(ms_device *d, const uint32_t *colour, const int32_t *flood, int32_t *labels,
-                            sb_error *err)
+sb_status ms_host_merge(ms_device *d, const uint32_t *colour, const int32_t *flood, int32_t *labels,
+                        sb_error *err)
 {
     sb_status st = ms_merge_start(d, colour, flood, err);
     for (int round = 0; !st && round < SB_MS_MAX_PRUNE && d->p.min_area > 1; round++) {
@@ -106,18 +106,12 @@ static sb_status rung_merge(ms_device *d, const uint32_t *colour, const int32_t 
 
 /* ---- the rung -------------------------------------------------------------------------- */
 
-static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr, rung_merge };
+static const ms_regions rung_regions = { rung_components, ms_warp_region_sums, nullptr, ms_host_merge };
 
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
 {
     return ms_device_open(state, sizeof(ms_device), step, &rung_regions, in, params, output, exec, err);
-}
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    ms_device *d = (ms_device *)state;
-    return ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
 }
 
 MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
@@ -126,13 +120,13 @@ MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-flood", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "join bits, then union-find with atomicMin in global memory, a thread a pixel",
-           flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift-merge", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "warp-aggregated region sums, fusion union-find in global memory, pruning rounds, CUB scan",
-           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global filter, flood and merge in turn, data resident on the device",
-           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_RUNG("meanshift-flood", "cuda-global", NULL, "the root: join bits, then union-find by atomicMin in global memory")
 SB_RUNG("meanshift-merge", "cuda-global", NULL,
         "the root: warp-aggregated region sums and fusion union-find in global memory, pruning rounds driven by the host")

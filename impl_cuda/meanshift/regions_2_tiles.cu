@@ -14,7 +14,8 @@
  * it bought: below.
  *
  */
-#include "filter_1_global.cuh"
+#include "regions_1_global.cuh"
+#include "regions_2_tiles.cuh"
 
 #include "segbench/ccl.h"
 
@@ -22,8 +23,6 @@
 #include "../warp.cuh"
 
 /* ---- components: unions in 32x32 shared-memory tiles, then the seams --------------------- */
-
-enum { CCL_TILE = 32 };
 
 /* A warp is one row of a tile; local indices run in the same order as
  * global ones, so a tile's smallest local index is its smallest global one. */
@@ -84,82 +83,30 @@ static __global__ void seam_unions(int width, int height, const uint8_t *join, i
     }
 }
 
-static sb_status rung_components(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err)
+void ms_seam_unions(ms_device *d, const uint8_t *join)
+{
+    unsigned seams = ms_seam_count(d);
+    if (seams)
+        seam_unions<<<sb_div_up(seams, MS_THREADS), MS_THREADS, 0, d->stream>>>(d->width, d->height, join, d->parent);
+}
+
+sb_status ms_tiles_components(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err)
 {
     dim3 tile(CCL_TILE, CCL_TILE), tiles(sb_div_up(d->width, CCL_TILE), sb_div_up(d->height, CCL_TILE));
     tile_unions<<<tiles, tile, 0, d->stream>>>(d->width, d->height, join, d->parent);
-    unsigned seams = (unsigned)((d->width - 1) / CCL_TILE) * d->height + (unsigned)((d->height - 1) / CCL_TILE) * d->width;
-    if (seams)
-        seam_unions<<<sb_div_up(seams, MS_THREADS), MS_THREADS, 0, d->stream>>>(d->width, d->height, join, d->parent);
+    ms_seam_unions(d, join);
     SB_CUDA_LAUNCHED(err, d->who);
     return ccl_device_roots(d->n, d->parent, comp, d->stream, d->who, err);
 }
 
-/* ---- region sums: a warp's leaders add to global memory --------------------------------- *
- *
- * A large region still draws one atomic a warp on the same four
- * addresses, and those serialise in L2: 148 us at 1080p on the synthetic
- * image (ncu). */
-
-static __global__ void warp_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count,
-                                 unsigned long long *sum)
-{
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    int32_t r = label[i];
-    uint32_t c = colour[i];
-    unsigned peers = __match_any_sync(__activemask(), r);
-    unsigned L = sb_warp_sum(peers, c & 255u), u = sb_warp_sum(peers, c >> 8 & 255u),
-             v = sb_warp_sum(peers, c >> 16 & 255u);
-    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1))
-        ms_add_global(count, sum, r, __popc(peers), L, u, v);
-}
-
-static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
-{
-    MS_LAUNCH(warp_sums, d->n, label, colour, d->count, d->sum);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return SB_OK;
-}
-
-/* ---- the merge, driven by the host ------------------------------------------------------- *
- *
- * start, then pruning rounds while a region merged, then finish.  How
- * many rounds an image takes is known only on the device, so every round
- * copies a 4-byte "did anything merge?" flag back and waits for it. */
-
-static sb_status rung_merge(ms_device *d, const uint32_t *colour, const int32_t *flood, int32_t *labels,
-                            sb_error *err)
-{
-    sb_status st = ms_merge_start(d, colour, flood, err);
-    for (int round = 0; !st && round < SB_MS_MAX_PRUNE && d->p.min_area > 1; round++) {
-        if ((st = ms_prune_mark(d, colour, d->comp, err)))
-            break;
-        SB_CUDA_TRY(cudaMemcpyAsync(d->host_flags + 1, d->flags + 1, sizeof(int), cudaMemcpyDeviceToHost,
-                                    d->stream), err, d->who);
-        SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
-        if (!d->host_flags[1])
-            break;
-        st = ms_prune_apply(d, d->comp, err);
-    }
-    return st ? st : ms_merge_finish(d, d->comp, labels, err);
-}
-
 /* ---- the rung -------------------------------------------------------------------------- */
 
-static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr, rung_merge };
+static const ms_regions rung_regions = { ms_tiles_components, ms_warp_region_sums, nullptr, ms_host_merge };
 
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
 {
     return ms_device_open(state, sizeof(ms_device), step, &rung_regions, in, params, output, exec, err);
-}
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    ms_device *d = (ms_device *)state;
-    return ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
 }
 
 MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
@@ -168,13 +115,13 @@ MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-flood", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "join bits, union-find in 32x32 shared tiles, then the tiles' seams, then roots",
-           flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift-merge", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "as cuda-global with the fusion union-find in 32x32 shared tiles",
-           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global filter, then flood and merge with the tiled union-find",
-           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_RUNG("meanshift-flood", "cuda-tiles", "cuda-global", "union-find in 32x32 shared-memory tiles first, then only the seams in global memory")
 SB_RUNG("meanshift-merge", "cuda-tiles", "cuda-global", "the fusion union-find in 32x32 shared-memory tiles first, then only the seams")
 SB_RUNG("meanshift", "cuda-tiles", "cuda-global", "flood and merge with the union-find in shared-memory tiles first")

@@ -11,86 +11,14 @@
  * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
  *
  */
-#include "filter_1_global.cuh"
+#include "regions_1_global.cuh"
+#include "regions_2_tiles.cuh"
+#include "regions_3_blocksums.cuh"
 
 #include "segbench/ccl.h"
 
 #include "../regions/union_find.cuh"
 #include "../warp.cuh"
-
-/* ---- components: unions in 32x32 shared-memory tiles, then the seams --------------------- */
-
-enum { CCL_TILE = 32 };
-
-/* A warp is one row of a tile; local indices run in the same order as
- * global ones, so a tile's smallest local index is its smallest global one. */
-static __global__ void __launch_bounds__(CCL_TILE * CCL_TILE)
-    tile_unions(int width, int height, const uint8_t *join, int32_t *parent)
-{
-    __shared__ int32_t link[CCL_TILE * CCL_TILE];
-    __shared__ uint8_t bits[CCL_TILE * CCL_TILE];
-    int tx = threadIdx.x, ty = threadIdx.y, t = ty * CCL_TILE + tx;
-    int x0 = blockIdx.x * CCL_TILE, y0 = blockIdx.y * CCL_TILE, x = x0 + tx, y = y0 + ty;
-    bool in = x < width && y < height;
-    size_t i = (size_t)y * width + x;
-    /* joins that stay inside the tile (outside pixels join nothing) */
-    uint8_t b = in ? join[i] : 0;
-    if (tx == 0)
-        b &= ~SB_CCL_LEFT;
-    if (ty == 0)
-        b &= ~SB_CCL_UP;
-    bits[t] = b;
-    /* runs: link to the first pixel of the run of left-joined pixels */
-    unsigned starts = __ballot_sync(0xffffffffu, !(b & SB_CCL_LEFT));
-    int run_start = 31 - __clz(starts & (0xffffffffu >> (31 - tx)));
-    link[t] = ty * CCL_TILE + run_start;
-    __syncthreads();
-    /* the row above: not where left, upper-left and up are already one set
-     * (joined left, the left pixel joined up, the upper pixel joined left) */
-    if ((b & SB_CCL_UP) && !((b & SB_CCL_LEFT) && (bits[t - 1] & SB_CCL_UP) && (bits[t - CCL_TILE] & SB_CCL_LEFT)))
-        rg_union(link, t, t - CCL_TILE);
-    __syncthreads();
-    /* pointer jumping until every link is the tile-local root */
-    int up = link[t];
-    while (__syncthreads_or(up != link[up])) {
-        up = link[up];
-        __syncthreads();
-        link[t] = up;
-        __syncthreads();
-    }
-    if (in)
-        parent[i] = (int32_t)((size_t)(y0 + up / CCL_TILE) * width + x0 + up % CCL_TILE);
-}
-
-/* Joins across the tiles' edges: a thread per pixel on a vertical seam
- * (x a multiple of 32), then per pixel on a horizontal one. */
-static __global__ void seam_unions(int width, int height, const uint8_t *join, int32_t *parent)
-{
-    unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned vertical = (unsigned)((width - 1) / CCL_TILE) * (unsigned)height;
-    unsigned horizontal = (unsigned)((height - 1) / CCL_TILE) * (unsigned)width;
-    if (j < vertical) {
-        size_t i = (size_t)(j % height) * width + (j / height + 1) * CCL_TILE;
-        if (join[i] & SB_CCL_LEFT)
-            rg_union(parent, (int32_t)i, (int32_t)i - 1);
-    } else if (j < vertical + horizontal) {
-        j -= vertical;
-        size_t i = (size_t)((j / width + 1) * CCL_TILE) * width + j % width;
-        if (join[i] & SB_CCL_UP)
-            rg_union(parent, (int32_t)i, (int32_t)(i - width));
-    }
-}
-
-static sb_status rung_components(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err)
-{
-    dim3 tile(CCL_TILE, CCL_TILE), tiles(sb_div_up(d->width, CCL_TILE), sb_div_up(d->height, CCL_TILE));
-    tile_unions<<<tiles, tile, 0, d->stream>>>(d->width, d->height, join, d->parent);
-    unsigned seams = (unsigned)((d->width - 1) / CCL_TILE) * d->height + (unsigned)((d->height - 1) / CCL_TILE) * d->width;
-    if (seams)
-        seam_unions<<<sb_div_up(seams, MS_THREADS), MS_THREADS, 0, d->stream>>>(d->width, d->height, join, d->parent);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return ccl_device_roots(d->n, d->parent, comp, d->stream, d->who, err);
-}
 
 /* ---- region sums: a table a block in shared memory, then global memory ------------------- *
  *
@@ -143,7 +71,7 @@ static __global__ void __launch_bounds__(MS_SUM_THREADS)
     }
 }
 
-static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
+sb_status ms_block_region_sums(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
 {
     block_sums<<<sb_div_up(d->n, MS_SUM_THREADS), MS_SUM_THREADS, 0, d->stream>>>(d->n, label, colour, d->count,
                                                                               d->sum);
@@ -151,32 +79,9 @@ static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint
     return SB_OK;
 }
 
-/* ---- the merge, driven by the host ------------------------------------------------------- *
- *
- * start, then pruning rounds while a region merged, then finish.  How
- * many rounds an image takes is known only on the device, so every round
- * copies a 4-byte "did anything merge?" flag back and waits for it. */
-
-static sb_status rung_merge(ms_device *d, const uint32_t *colour, const int32_t *flood, int32_t *labels,
-                            sb_error *err)
-{
-    sb_status st = ms_merge_start(d, colour, flood, err);
-    for (int round = 0; !st && round < SB_MS_MAX_PRUNE && d->p.min_area > 1; round++) {
-        if ((st = ms_prune_mark(d, colour, d->comp, err)))
-            break;
-        SB_CUDA_TRY(cudaMemcpyAsync(d->host_flags + 1, d->flags + 1, sizeof(int), cudaMemcpyDeviceToHost,
-                                    d->stream), err, d->who);
-        SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
-        if (!d->host_flags[1])
-            break;
-        st = ms_prune_apply(d, d->comp, err);
-    }
-    return st ? st : ms_merge_finish(d, d->comp, labels, err);
-}
-
 /* ---- the rung -------------------------------------------------------------------------- */
 
-static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr, rung_merge };
+static const ms_regions rung_regions = { ms_tiles_components, ms_block_region_sums, nullptr, ms_host_merge };
 
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
@@ -184,21 +89,15 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
     return ms_device_open(state, sizeof(ms_device), step, &rung_regions, in, params, output, exec, err);
 }
 
-static sb_status rung_run(void *state, sb_error *err)
-{
-    ms_device *d = (ms_device *)state;
-    return ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
-}
-
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-merge", "cuda-blocksums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "as cuda-tiles with each block's region sums gathered in a shared-memory table first",
-           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift", "cuda-blocksums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global filter, the tiled flood, the merge with block-summed region sums",
-           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_RUNG("meanshift-merge", "cuda-blocksums", "cuda-tiles",
         "region sums gathered per block in a shared-memory table, one global atomic a region and block")
 SB_RUNG("meanshift", "cuda-blocksums", "cuda-tiles", "the merge's region sums gathered per block in shared memory first")

@@ -20,6 +20,9 @@
  * why is not profiled yet.
  *
  */
+#include "regions_3_blocksums.cuh"
+#include "regions_4_graph.cuh"
+#include "regions_5_blocks.cuh"
 #include "filter_1_global.cuh"
 
 #include "segbench/ccl.h"
@@ -36,55 +39,6 @@
  * one component, so a tile of 1024 pixels has some 256 nodes, a quarter
  * of the threads and about half the shared-memory unions (the joins
  * inside a block cost none). */
-
-enum { CCL_TILE = 32, CCL_BLOCKS = CCL_TILE / 2 };
-
-/* The offset of a, b, c or d (k = 0..3) from a in a tile's local indices. */
-static __device__ __forceinline__ int block_at(int k) { return (k >> 1) * CCL_TILE + (k & 1); }
-
-/* Each pixel's representative (an offset in block_at's terms) from the
- * block's inner joins: ab, ac, bd, cd.  Two sweeps reach every path of a
- * 2x2 block (the longest, a-c-d-b, has three edges). */
-static __device__ __forceinline__ void block_components(const uint8_t j[4], int rep[4])
-{
-    bool ab = j[1] & SB_CCL_LEFT, cd = j[3] & SB_CCL_LEFT, ac = j[2] & SB_CCL_UP, bd = j[3] & SB_CCL_UP;
-    for (int k = 0; k < 4; k++)
-        rep[k] = block_at(k);
-    for (int sweep = 0; sweep < 2; sweep++) {
-        if (ab)
-            rep[0] = rep[1] = min(rep[0], rep[1]);
-        if (ac)
-            rep[0] = rep[2] = min(rep[0], rep[2]);
-        if (bd)
-            rep[1] = rep[3] = min(rep[1], rep[3]);
-        if (cd)
-            rep[2] = rep[3] = min(rep[2], rep[3]);
-    }
-}
-
-/* rg_find with path halving: each node on the way is linked to its
- * grandparent, so the trees of a tile stay shallow while its threads
- * union.  Only nodes that are no longer roots are written, with one of
- * their ancestors, and by atomicMin, as the unions write: a link only
- * ever moves to a smaller index, so every set stays whole. */
-static __device__ __forceinline__ int32_t find_halving(int32_t *link, int32_t i)
-{
-    const volatile int32_t *l = link;
-    int32_t p;
-    while ((p = l[i]) != i) {
-        int32_t g = l[p];
-        if (g != p)
-            atomicMin(&link[i], g);
-        i = g;
-    }
-    return i;
-}
-
-/* rg_union over find_halving. */
-static __device__ __forceinline__ void union_halving(int32_t *link, int32_t a, int32_t b)
-{
-    rg_union_by(link, a, b, find_halving);
-}
 
 /* A tile is 16x16 threads; local indices run in the same order as global
  * ones, so a tile's smallest local index is its smallest global one. */
@@ -106,34 +60,8 @@ static __global__ void __launch_bounds__(CCL_BLOCKS * CCL_BLOCKS)
             j[k] &= ~SB_CCL_UP;
         bits[t + block_at(k)] = j[k];
     }
-    int rep[4];
-    block_components(j, rep);
-    for (int k = 0; k < 4; k++)
-        link[t + block_at(k)] = t + rep[k];
-    __syncthreads();
-    /* to the block on the left (its b and d) and the one above (its c and
-     * d), skipping each join that a path of joins already made:
-     *   c's left join, where c shares a's representative, a joins left
-     *     and the left block's b and d are joined;
-     *   a's up join, where a joins left, the left block's b joins up and
-     *     the upper block's c joins left (the pixel rule of cuda-tiles);
-     *   b's up join, where b shares a's representative, a joins up and
-     *     the upper block's c and d are joined. */
-    bool a_left = j[0] & SB_CCL_LEFT, a_up = j[0] & SB_CCL_UP;
-    if (a_left)
-        union_halving(link, t, t - 1);
-    if ((j[2] & SB_CCL_LEFT) && !(a_left && rep[2] == 0 && (bits[t + CCL_TILE - 1] & SB_CCL_UP)))
-        union_halving(link, t + CCL_TILE, t + CCL_TILE - 1);
-    if (a_up && !(a_left && (bits[t - 1] & SB_CCL_UP) && (bits[t - CCL_TILE] & SB_CCL_LEFT)))
-        union_halving(link, t, t - CCL_TILE);
-    if ((j[1] & SB_CCL_UP) && !(a_up && rep[1] == 0 && (bits[t - CCL_TILE + 1] & SB_CCL_LEFT)))
-        union_halving(link, t + 1, t - CCL_TILE + 1);
-    __syncthreads();
-    /* no link changes now: each representative finds its tile-local root */
     int root[4];
-    for (int k = 0; k < 4; k++)
-        root[k] = rep[k] == block_at(k) ? find_halving(link, t + block_at(k))
-                                        : root[rep[k] == 0 ? 0 : rep[k] == 1 ? 1 : 2];
+    block_tile_roots(t, j, link, bits, root);
     for (int k = 0; k < 4; k++) {
         int x = x0 + lx + (k & 1), y = y0 + ly + (k >> 1);
         if (x < width && y < height)
@@ -142,189 +70,18 @@ static __global__ void __launch_bounds__(CCL_BLOCKS * CCL_BLOCKS)
     }
 }
 
-/* Joins across the tiles' edges: a thread per pixel on a vertical seam
- * (x a multiple of 32), then per pixel on a horizontal one. */
-static __global__ void seam_unions(int width, int height, const uint8_t *join, int32_t *parent)
-{
-    unsigned j = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned vertical = (unsigned)((width - 1) / CCL_TILE) * (unsigned)height;
-    unsigned horizontal = (unsigned)((height - 1) / CCL_TILE) * (unsigned)width;
-    if (j < vertical) {
-        size_t i = (size_t)(j % height) * width + (j / height + 1) * CCL_TILE;
-        if (join[i] & SB_CCL_LEFT)
-            rg_union(parent, (int32_t)i, (int32_t)i - 1);
-    } else if (j < vertical + horizontal) {
-        j -= vertical;
-        size_t i = (size_t)((j / width + 1) * CCL_TILE) * width + j % width;
-        if (join[i] & SB_CCL_UP)
-            rg_union(parent, (int32_t)i, (int32_t)(i - width));
-    }
-}
-
-static sb_status rung_components(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err)
+sb_status ms_blocks_components(ms_device *d, const uint8_t *join, int32_t *comp, sb_error *err)
 {
     dim3 tile(CCL_BLOCKS, CCL_BLOCKS), tiles(sb_div_up(d->width, CCL_TILE), sb_div_up(d->height, CCL_TILE));
     tile_unions<<<tiles, tile, 0, d->stream>>>(d->width, d->height, join, d->parent);
-    unsigned seams = (unsigned)((d->width - 1) / CCL_TILE) * d->height + (unsigned)((d->height - 1) / CCL_TILE) * d->width;
-    if (seams)
-        seam_unions<<<sb_div_up(seams, MS_THREADS), MS_THREADS, 0, d->stream>>>(d->width, d->height, join, d->parent);
+    ms_seam_unions(d, join);
     SB_CUDA_LAUNCHED(err, d->who);
     return ccl_device_roots(d->n, d->parent, comp, d->stream, d->who, err);
 }
 
-/* ---- region sums: a table a block in shared memory, then global memory ------------------- *
- *
- * A block of 1024 consecutive pixels holds a few regions; each warp's
- * leaders add into a small table in shared memory keyed by label, and the
- * block adds each entry to global memory once.  A label that finds no free slot within MS_SUM_PROBE of its own goes
- * straight to global memory: where a block holds many small regions
- * (board), a probe of the whole table cost more than it saved.  Slots
- * are never freed, so a label already in the table is always found
- * within the same probe. */
-enum { MS_SUM_THREADS = 1024, MS_SUM_SLOTS = 64, MS_SUM_PROBE = 8 };
-
-static __global__ void __launch_bounds__(MS_SUM_THREADS)
-    block_sums(unsigned n, const int32_t *label, const uint32_t *colour, int32_t *count, unsigned long long *sum)
-{
-    __shared__ int32_t key[MS_SUM_SLOTS];
-    __shared__ unsigned k_of[MS_SUM_SLOTS], L_of[MS_SUM_SLOTS], u_of[MS_SUM_SLOTS], v_of[MS_SUM_SLOTS];
-    if (threadIdx.x < MS_SUM_SLOTS) {
-        key[threadIdx.x] = -1;
-        k_of[threadIdx.x] = L_of[threadIdx.x] = u_of[threadIdx.x] = v_of[threadIdx.x] = 0;
-    }
-    __syncthreads();
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        int32_t r = label[i];
-        uint32_t c = colour[i];
-        unsigned peers = __match_any_sync(__activemask(), r);
-        unsigned L = sb_warp_sum(peers, c & 255u), u = sb_warp_sum(peers, c >> 8 & 255u),
-                 v = sb_warp_sum(peers, c >> 16 & 255u);
-        if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
-            unsigned slot = (unsigned)r % MS_SUM_SLOTS, tries = 0;
-            int32_t held;
-            while ((held = atomicCAS(&key[slot], -1, r)) != -1 && held != r && ++tries < MS_SUM_PROBE)
-                slot = (slot + 1) % MS_SUM_SLOTS;
-            if (held == -1 || held == r) {     /* at most 1024 x 255 in a slot: no overflow */
-                atomicAdd(&k_of[slot], __popc(peers));
-                atomicAdd(&L_of[slot], L);
-                atomicAdd(&u_of[slot], u);
-                atomicAdd(&v_of[slot], v);
-            } else {
-                ms_add_global(count, sum, r, __popc(peers), L, u, v);
-            }
-        }
-    }
-    __syncwarp();                              /* the leaders' loops rejoin before the barrier */
-    __syncthreads();
-    if (threadIdx.x < MS_SUM_SLOTS && key[threadIdx.x] != -1) {
-        unsigned s = threadIdx.x;
-        ms_add_global(count, sum, key[s], k_of[s], L_of[s], u_of[s], v_of[s]);
-    }
-}
-
-static sb_status rung_region_sums(ms_device *d, const int32_t *label, const uint32_t *colour, sb_error *err)
-{
-    block_sums<<<sb_div_up(d->n, MS_SUM_THREADS), MS_SUM_THREADS, 0, d->stream>>>(d->n, label, colour, d->count,
-                                                                              d->sum);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return SB_OK;
-}
-
-/* ---- the merge as one CUDA graph ----------------------------------------------------------- *
- *
- * start -> while (loop) { mark; apply in place; ms_continue } -> finish.
- * The loop's condition lives on the device: ms_continue clears it when no
- * region merged or the rounds run out, so the host never waits inside the
- * merge.  The last round's apply finds nothing to move and leaves every
- * label as it is (each region's pointers end at itself). */
-
-static __global__ void ms_continue(cudaGraphConditionalHandle loop, const int *merged, int *rounds)
-{
-    int done = ++*rounds;
-    cudaGraphSetConditional(loop, *merged && done < SB_MS_MAX_PRUNE);
-}
-
-/* Record what fn() enqueues on d->stream into `graph` (NULL: a new one in
- * *made), ending the capture whatever happens. */
-template <class Enqueue>
-static sb_status ms_capture(ms_device *d, cudaGraph_t graph, cudaGraph_t *made, const Enqueue &fn, sb_error *err)
-{
-    cudaStreamCaptureMode mode = cudaStreamCaptureModeThreadLocal;
-    if (graph)
-        SB_CUDA_TRY(cudaStreamBeginCaptureToGraph(d->stream, graph, nullptr, nullptr, 0, mode), err, d->who);
-    else
-        SB_CUDA_TRY(cudaStreamBeginCapture(d->stream, mode), err, d->who);
-    sb_status st = fn();
-    cudaGraph_t out = nullptr;
-    cudaError_t e = cudaStreamEndCapture(d->stream, &out);
-    if (made)
-        *made = out;
-    else if (out && out != graph)
-        cudaGraphDestroy(out);
-    if (st)
-        return st;
-    SB_CUDA_TRY(e, err, d->who);
-    return SB_OK;
-}
-
-static sb_status ms_merge_graph_build(ms_device *d, sb_error *err)
-{
-    const uint32_t *colour = d->step == SB_MS_PIPELINE ? d->filtered : d->colour;
-    cudaGraph_t whole = nullptr, start = nullptr, finish = nullptr;
-    sb_status st = SB_OK;
-    cudaGraphNode_t start_node, loop_node, finish_node;
-    cudaGraphConditionalHandle loop;
-    cudaGraphNodeParams cond = {};
-    cudaError_t e = cudaGraphCreate(&whole, 0);
-    if (!e) {
-        st = ms_capture(d, nullptr, &start, [&] {
-            SB_CUDA_TRY(cudaMemsetAsync(d->flags + 2, 0, sizeof(int), d->stream), err, d->who);   /* rounds */
-            return ms_merge_start(d, colour, d->flood, err);
-        }, err);
-    }
-    if (!e && !st)
-        e = cudaGraphAddChildGraphNode(&start_node, whole, nullptr, 0, start);
-    if (!e && !st)
-        e = cudaGraphConditionalHandleCreate(&loop, whole, d->p.min_area > 1, cudaGraphCondAssignDefault);
-    if (!e && !st) {
-        cond.type = cudaGraphNodeTypeConditional;
-        cond.conditional.handle = loop;
-        cond.conditional.type = cudaGraphCondTypeWhile;
-        cond.conditional.size = 1;
-        e = cudaGraphAddNode(&loop_node, whole, &start_node, nullptr, 1, &cond);
-    }
-    if (!e && !st)
-        st = ms_capture(d, cond.conditional.phGraph_out[0], nullptr, [&] {
-            sb_status s = ms_prune_mark(d, colour, d->comp, err);
-            if (!s)
-                s = ms_prune_apply(d, d->comp, err);
-            if (s)
-                return s;
-            ms_continue<<<1, 1, 0, d->stream>>>(loop, d->flags + 1, d->flags + 2);
-            SB_CUDA_LAUNCHED(err, d->who);
-            return SB_OK;
-        }, err);
-    if (!e && !st)
-        st = ms_capture(d, nullptr, &finish, [&] { return ms_merge_finish(d, d->comp, d->labels, err); }, err);
-    if (!e && !st)
-        e = cudaGraphAddChildGraphNode(&finish_node, whole, &loop_node, 1, finish);
-    if (!e && !st)
-        e = cudaGraphInstantiate(&d->merge_graph, whole, 0);
-    if (start)
-        cudaGraphDestroy(start);
-    if (finish)
-        cudaGraphDestroy(finish);
-    if (whole)
-        cudaGraphDestroy(whole);
-    if (e && !st)
-        st = sb_cuda_fail(err, e, d->who, "building the merge graph");
-    return st;
-}
-
 /* ---- the rung -------------------------------------------------------------------------- */
 
-static const ms_regions rung_regions = { rung_components, rung_region_sums, nullptr, nullptr };
+static const ms_regions rung_regions = { ms_blocks_components, ms_block_region_sums, nullptr, nullptr };
 
 static sb_status rung_prepare(int step, void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
@@ -335,25 +92,19 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
     return ms_merge_graph_build((ms_device *)*state, err);
 }
 
-static sb_status rung_run(void *state, sb_error *err)
-{
-    ms_device *d = (ms_device *)state;
-    return ms_run(d, [d](sb_error *e) { return ms_filter_global(d, e); }, err);
-}
-
 MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
 SB_VARIANT("meanshift-flood", "cuda-blocks", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-tiles' components with a thread a 2x2 block: only each block component's first pixel in the union-find",
-           flood_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift-merge", "cuda-blocks", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-graph with the fusion components over 2x2 blocks",
-           merge_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_VARIANT("meanshift", "cuda-blocks", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "the cuda-graph pipeline with flood and fusion components over 2x2 blocks",
-           pipeline_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
+           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
 SB_RUNG("meanshift-flood", "cuda-blocks", "cuda-tiles",
         "a thread a 2x2 block: the joins inside it settled in registers, a quarter of the union-find's nodes")
 SB_RUNG("meanshift-merge", "cuda-blocks", "cuda-graph", "the fusion components over 2x2 blocks of pixels")
