@@ -24,7 +24,8 @@ static const sb_option LESSON_OPTIONS[OPT_COUNT] = {
 const sb_command sb_cmd_lesson = {
     "lesson", "ALGO/RUNG | ALGO [options]",
     "One lesson of a ladder: its parent, idea, gain and diff; or an algorithm's whole tree.",
-    "  segbench lesson integral/cuda-pdl      the edge cuda-tiles -> cuda-pdl, then diff -u of the two files\n"
+    "  segbench lesson integral/cuda-pdl      the edge cuda-inflight -> cuda-pdl, then diff -u of the two files\n"
+    "                                         and the headers 6_pdl.cu lends (6_pdl.cuh, 6_pdl_tiles.cuh), whole\n"
     "  segbench lesson slic                   the tree: every rung under the rung it grows from\n"
     "Gains are kernel (and per-frame) medians at each stage's summary image in --results;\n"
     "census: the most registers and shared memory of the rung's kernels, the lowest occupancy.\n"

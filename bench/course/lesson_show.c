@@ -11,6 +11,7 @@
 
 #include "segbench/spawn.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -26,6 +27,44 @@ static sb_status run_diff(const char *a, const char *b, sb_error *err)
     if (code < 0 || code > 1)                     /* diff: 0 same, 1 different, 2 trouble */
         return sb_fail(err, SB_ERR_IO, "diff -u %s %s failed%s", a, b, code == 127 ? " (is diff installed?)" : "");
     return SB_OK;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+
+/* The headers a rung's file lends from (N_name.cu: N_name.cuh and
+ * N_name_*.cuh beside it), each shown whole as a diff from nothing: a
+ * rung whose kernels a later rung keeps holds them there (issue 78), so
+ * its lesson is its file and these.  Returns how many were shown. */
+static int show_own_headers(const char *rung_path, sb_error *err)
+{
+    char dir[PATH_MAX / 2], stem[256];
+    const char *slash = strrchr(rung_path, '/'), *base = slash ? slash + 1 : rung_path;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - rung_path) : 1, slash ? rung_path : ".");
+    const char *dot = strrchr(base, '.');
+    snprintf(stem, sizeof stem, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
+    size_t sl = strlen(stem);
+    static char names[16][NAME_MAX + 1];
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL && n < 16;) {
+        size_t len = strlen(e->d_name);
+        if (len >= sl + 4 && strncmp(e->d_name, stem, sl) == 0 && strcmp(e->d_name + len - 4, ".cuh") == 0 &&
+            (e->d_name[sl] == '.' || e->d_name[sl] == '_'))
+            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], by_name);
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path)
+            continue;                             /* a path too long to open */
+        printf("\n(what %s lends the rungs after it, in %s)\n", base, names[i]);
+        fflush(stdout);
+        if (run_diff("/dev/null", path, err))
+            return -1;
+    }
+    return n;
 }
 
 static void print_edge(const sb_variant *v, const sb_rows *rows, const char *dir, const char *stage)
@@ -119,7 +158,10 @@ static sb_status show_edge(const sb_algo *algo, const sb_variant *v, const sb_ro
         printf("(the same file: %s registers both; the edge is in its code, not in a diff)\n", v->file);
         return SB_OK;
     }
-    return run_diff(a, b, err);
+    sb_status st = run_diff(a, b, err);
+    if (!st && show_own_headers(b, err) < 0)
+        st = SB_ERR_IO;
+    return st;
 }
 
 sb_status sb_lesson_show(const char *spec, const char *results, const char *stage_name, int no_diff, sb_error *err)

@@ -14,103 +14,10 @@
  * explains them), the stores cuda-staged's.
  *
  */
-#include "integral_device.cuh"
+#include "11_staged.cuh"
+#include "12_fused.cuh"
 
 #include <type_traits>
-
-enum {
-    STRIP_ROWS = 8,                           /* rows a strip; divides INTEGRAL_PAD_Y */
-    STRIP_THREADS = 256,                      /* a block: one strip, 16 pixels a thread */
-    STRIP_WARPS = STRIP_THREADS / 32,
-    PIXELS = 16,                              /* a thread's pixels of a row: one 16-byte load */
-    STRIP_SEGMENT = STRIP_THREADS * PIXELS    /* pixels of a row scanned at once */
-};
-static_assert(INTEGRAL_PAD_X % PIXELS == 0, "a thread's pixels are all inside the padded row or all out");
-
-/* 16 pixels of a row at once, and pixel i of them. */
-__device__ __forceinline__ uint4 load16(const uint8_t *in, int pitch, int x, int y)
-{
-    return __ldg(reinterpret_cast<const uint4 *>(in + (size_t)y * pitch + x));
-}
-__device__ __forceinline__ uint32_t pixel(const uint4 &q, int i)
-{
-    uint32_t w = i < 4 ? q.x : i < 8 ? q.y : i < 12 ? q.z : q.w;   /* i is a constant after unrolling */
-    return (w >> (8 * (i % 4))) & 0xff;
-}
-
-/* The values of a 16-pixel group summed, in four byte dot products
- * (dp4a): the row totals need no unpacked pixels. */
-__device__ __forceinline__ uint32_t total16(SumOp, const uint4 &q)
-{
-    const uint32_t ones = 0x01010101u;
-    return __dp4a(q.x, ones, __dp4a(q.y, ones, __dp4a(q.z, ones, __dp4a(q.w, ones, 0u))));
-}
-__device__ __forceinline__ uint32_t total16(SquareOp, const uint4 &q)   /* at most 16 x 255^2 */
-{
-    return __dp4a(q.x, q.x, __dp4a(q.y, q.y, __dp4a(q.z, q.z, __dp4a(q.w, q.w, 0u))));
-}
-
-/* Four sums from consecutive addresses. */
-__device__ __forceinline__ void load4(const uint32_t *p, uint32_t v[4])
-{
-    uint4 q = *reinterpret_cast<const uint4 *>(p);
-    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-}
-__device__ __forceinline__ void load4(const uint64_t *p, uint64_t v[4])
-{
-    ulonglong2 a = reinterpret_cast<const ulonglong2 *>(p)[0], b = reinterpret_cast<const ulonglong2 *>(p)[1];
-    v[0] = a.x, v[1] = a.y, v[2] = b.x, v[3] = b.y;
-}
-/* A warp's row of sums (32 lanes x 16) leaves through shared memory: each
- * lane puts its 16 sums in as 16-byte chunks, then takes out chunks lane,
- * lane + 32, ..., so each store instruction writes 512 contiguous bytes.
- * Chunk c sits at c ^ ((c / 8) % 8): the 8 lanes of a quarter-warp phase
- * then touch 8 different bank groups both ways. */
-template <class T>
-struct row_stage {
-    enum { CHUNKS = 32 * PIXELS * (int)sizeof(T) / 16, PER_LANE = CHUNKS / 32 };
-    uint4 chunk[CHUNKS];
-    static __device__ __forceinline__ int at(int c) { return c ^ ((c >> 3) & 7); }
-};
-
-template <class T>
-__device__ __forceinline__ void store_row_staged(row_stage<T> &st, const T (&acc)[PIXELS], T *row, int x_warp,
-                                                 int pw, int lane)
-{
-    enum { PER_LANE = row_stage<T>::PER_LANE, PER_CHUNK = 16 / (int)sizeof(T) };
-#pragma unroll
-    for (int j = 0; j < PER_LANE; j++) {
-        uint4 v;
-        memcpy(&v, &acc[j * PER_CHUNK], 16);
-        st.chunk[row_stage<T>::at(lane * PER_LANE + j)] = v;
-    }
-    __syncwarp();
-#pragma unroll
-    for (int k = 0; k < PER_LANE; k++) {
-        int c = lane + 32 * k;
-        int x = x_warp + c * PER_CHUNK;
-        if (x < pw)
-            __stcs(reinterpret_cast<uint4 *>(row + x), st.chunk[row_stage<T>::at(c)]);
-    }
-    __syncwarp();                                 /* the stage is free for the next row */
-}
-static_assert(INTEGRAL_PAD_Y % STRIP_ROWS == 0, "strips tile the padded height");
-
-/* The two halves of programmatic dependent launch (no-ops before sm_90,
- * where the launches are in plain stream order). */
-__device__ __forceinline__ void wait_for_previous_kernel()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void let_next_kernel_start()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;");
-#endif
-}
 
 /* 1. Each thread sums 4 columns down one strip, values and (SQUARES)
  * squares from the same loads: a grid of (columns / 4) threads by strips. */
@@ -209,27 +116,6 @@ static __global__ void __launch_bounds__(SCAN_WARPS * 32) carry_scans(strip_carr
     else
         scan_down(q);
 }
-
-/* The block-wide part of scanning ROWS rows at once.  On entry each warp's
- * lane 31 has stored its warp's total of row r in part[r][warp]; on return
- * part[r][w] holds the total of row r over warps before w, and
- * segment[r] the total of row r over the whole block. */
-template <int ROWS, class T>
-__device__ __forceinline__ void block_scan_rows(T (&part)[ROWS][STRIP_WARPS], T (&segment)[ROWS], int lane,
-                                                int warp)
-{
-    __syncthreads();                              /* every warp's totals are in */
-    for (int r = warp; r < ROWS; r += STRIP_WARPS) {
-        T v = lane < STRIP_WARPS ? part[r][lane] : T(0);   /* a lane a warp */
-        T inclusive = warp_inclusive_scan(v, lane);
-        if (lane < STRIP_WARPS)
-            part[r][lane] = inclusive - v;
-        if (lane == 31)
-            segment[r] = inclusive;
-    }
-    __syncthreads();
-}
-static_assert(STRIP_WARPS <= 32, "block_scan_rows gives each warp total a lane");
 
 /* 3. A block per strip: row -1 (the carries U) and the strip's rows, one
  * segment of the row at a time.  One table's part of a segment, from the
@@ -360,30 +246,9 @@ static sb_status strip_tables(integral_device *d, const Loader &load, strip_carr
 
 /* ---- the variant ------------------------------------------------------------------- */
 
-struct rung_state {
-    integral_device dev;   /* first: the shared upload and fetch read it */
-    strip_scratch carries;
-    int overlap;           /* programmatic dependent launch (compute capability 9.0+) */
-};
-
-static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
+sb_status fused_run(void *state, sb_error *err)
 {
-    sb_status st = integral_device_open(state, sizeof(rung_state), INTEGRAL_SHARED_OUTPUTS, in, params,
-                                        output, exec, err);
-    if (st)
-        return st;
-    rung_state *s = (rung_state *)*state;
-    int major = 0, dev = 0;
-    SB_CUDA_TRY(cudaGetDevice(&dev), err, s->dev.who);
-    SB_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), err, s->dev.who);
-    s->overlap = major >= 9;
-    return strip_scratch_init(&s->carries, &s->dev, STRIP_ROWS, err);
-}
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    rung_state *s = (rung_state *)state;
+    strip_state *s = (strip_state *)state;
     integral_device *d = &s->dev;
     GlobalLoader load = { d->in, d->pw };
     if (d->squares)
@@ -391,16 +256,8 @@ static sb_status rung_run(void *state, sb_error *err)
     return strip_tables<false>(d, load, s->carries.sum, s->carries.sq, s->overlap, err);
 }
 
-static void rung_release(void *state)
-{
-    rung_state *s = (rung_state *)state;
-    if (s)
-        strip_scratch_release(&s->carries);
-    integral_device_close(s);
-}
-
 SB_VARIANT("integral", "cuda-fused", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
            "cuda-staged with both tables of sqsum from one pass over the strips",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
+           strip_prepare, integral_cuda_upload, fused_run, integral_cuda_fetch, strip_release)
 SB_RUNG("integral", "cuda-fused", "cuda-staged",
         "both tables from one load of each pixel: one pipeline for sqsum, not two")

@@ -36,78 +36,14 @@
  * the loads and stores cuda-staged's.
  *
  */
-#include "integral_device.cuh"
+#include "11_staged.cuh"
 
 #include <cuda/atomic>
 
 enum {
-    STRIP_ROWS = 8,                           /* rows a strip; divides INTEGRAL_PAD_Y */
-    STRIP_THREADS = 256,                      /* a block: one strip, 16 pixels a thread */
-    STRIP_WARPS = STRIP_THREADS / 32,
-    PIXELS = 16,                              /* a thread's pixels of a row: one 16-byte load */
-    STRIP_SEGMENT = STRIP_THREADS * PIXELS,   /* pixels of a row scanned at once */
     SLICE = 32 * PIXELS,                      /* columns a warp: the width of one look-back chain */
     LOOKBACK = 4                              /* strips before it a warp watches at once (at most 32) */
 };
-static_assert(INTEGRAL_PAD_X % PIXELS == 0, "a thread's pixels are all inside the padded row or all out");
-
-/* 16 pixels of a row at once, and pixel i of them. */
-__device__ __forceinline__ uint4 load16(const uint8_t *in, int pitch, int x, int y)
-{
-    return __ldg(reinterpret_cast<const uint4 *>(in + (size_t)y * pitch + x));
-}
-__device__ __forceinline__ uint32_t pixel(const uint4 &q, int i)
-{
-    uint32_t w = i < 4 ? q.x : i < 8 ? q.y : i < 12 ? q.z : q.w;   /* i is a constant after unrolling */
-    return (w >> (8 * (i % 4))) & 0xff;
-}
-
-/* The values of a 16-pixel group summed, in four byte dot products
- * (dp4a): the row totals need no unpacked pixels. */
-__device__ __forceinline__ uint32_t total16(SumOp, const uint4 &q)
-{
-    const uint32_t ones = 0x01010101u;
-    return __dp4a(q.x, ones, __dp4a(q.y, ones, __dp4a(q.z, ones, __dp4a(q.w, ones, 0u))));
-}
-__device__ __forceinline__ uint32_t total16(SquareOp, const uint4 &q)   /* at most 16 x 255^2 */
-{
-    return __dp4a(q.x, q.x, __dp4a(q.y, q.y, __dp4a(q.z, q.z, __dp4a(q.w, q.w, 0u))));
-}
-
-/* A warp's row of sums (32 lanes x 16) leaves through shared memory: each
- * lane puts its 16 sums in as 16-byte chunks, then takes out chunks lane,
- * lane + 32, ..., so each store instruction writes 512 contiguous bytes.
- * Chunk c sits at c ^ ((c / 8) % 8): the 8 lanes of a quarter-warp phase
- * then touch 8 different bank groups both ways. */
-template <class T>
-struct row_stage {
-    enum { CHUNKS = 32 * PIXELS * (int)sizeof(T) / 16, PER_LANE = CHUNKS / 32 };
-    uint4 chunk[CHUNKS];
-    static __device__ __forceinline__ int at(int c) { return c ^ ((c >> 3) & 7); }
-};
-
-template <class T>
-__device__ __forceinline__ void store_row_staged(row_stage<T> &st, const T (&acc)[PIXELS], T *row, int x_warp,
-                                                 int pw, int lane)
-{
-    enum { PER_LANE = row_stage<T>::PER_LANE, PER_CHUNK = 16 / (int)sizeof(T) };
-#pragma unroll
-    for (int j = 0; j < PER_LANE; j++) {
-        uint4 v;
-        memcpy(&v, &acc[j * PER_CHUNK], 16);
-        st.chunk[row_stage<T>::at(lane * PER_LANE + j)] = v;
-    }
-    __syncwarp();
-#pragma unroll
-    for (int k = 0; k < PER_LANE; k++) {
-        int c = lane + 32 * k;
-        int x = x_warp + c * PER_CHUNK;
-        if (x < pw)
-            __stcs(reinterpret_cast<uint4 *>(row + x), st.chunk[row_stage<T>::at(c)]);
-    }
-    __syncwarp();                                 /* the stage is free for the next row */
-}
-static_assert(INTEGRAL_PAD_Y % STRIP_ROWS == 0, "strips tile the padded height");
 
 /* ---- the chains: a flag per strip and slice, epoch * 2 (+1 when inclusive) ---------- */
 
@@ -236,27 +172,6 @@ __device__ __forceinline__ void column_carries(const ticket_args<T> &a, int s, i
     flag_publish(mine, a.epoch * 2 + 1, lane);
 }
 
-/* The block-wide part of scanning ROWS rows at once.  On entry each warp's
- * lane 31 has stored its warp's total of row r in part[r][warp]; on return
- * part[r][w] holds the total of row r over warps before w, and
- * segment[r] the total of row r over the whole block. */
-template <int ROWS, class T>
-__device__ __forceinline__ void block_scan_rows(T (&part)[ROWS][STRIP_WARPS], T (&segment)[ROWS], int lane,
-                                                int warp)
-{
-    __syncthreads();                              /* every warp's totals are in */
-    for (int r = warp; r < ROWS; r += STRIP_WARPS) {
-        T v = lane < STRIP_WARPS ? part[r][lane] : T(0);   /* a lane a warp */
-        T inclusive = warp_inclusive_scan(v, lane);
-        if (lane < STRIP_WARPS)
-            part[r][lane] = inclusive - v;
-        if (lane == 31)
-            segment[r] = inclusive;
-    }
-    __syncthreads();
-}
-static_assert(STRIP_WARPS <= 32, "block_scan_rows gives each warp total a lane");
-
 /* A block per strip, the strip taken by ticket: row -1 (the carries U,
  * from the look-back) and the strip's rows, one segment of the row at a
  * time.  Two blocks an SM (at most 128 registers a thread), so that nearly
@@ -307,34 +222,8 @@ static __global__ void __launch_bounds__(STRIP_THREADS, 2) ticket_sat(const uint
             for (int i = 0; i < PIXELS; i++)
                 u[i] = 0;
 
-        /* Each row's prefix within this thread's 16 pixels, then across the warp. */
-        T before[ROWS];                           /* the row summed over the warp's lanes before this one */
-        T total = 0;
-#pragma unroll
-        for (int i = 0; i < PIXELS; i++)
-            total += u[i];
-        T inclusive = warp_inclusive_scan(total, lane);
-        before[0] = inclusive - total;
-        if (lane == 31)
-            part[0][warp] = inclusive;
-#pragma unroll
-        for (int r = 0; r < STRIP_ROWS; r++) {
-            total = total16(Op(), pixels[r]);
-            inclusive = warp_inclusive_scan(total, lane);
-            before[r + 1] = inclusive - total;
-            if (lane == 31)
-                part[r + 1][warp] = inclusive;
-        }
-        block_scan_rows(part, segment, lane, warp);
-
-        /* Row -1 starts the running column sums: S(x, y0 - 1). */
-        T left = carry[0] + part[0][warp] + before[0];
-        T acc[PIXELS];
-        acc[0] = left + u[0];
-#pragma unroll
-        for (int i = 1; i < PIXELS; i++)
-            acc[i] = acc[i - 1] + u[i];
-        carry[0] += segment[0];
+        T before[STRIP_ROWS + 1], acc[PIXELS];
+        strip_prefixes<Op>(pixels, u, carry, part, segment, lane, warp, before, acc);
 #pragma unroll
         for (int r = 0; r < STRIP_ROWS; r++) {
             T run = carry[r + 1] + part[r + 1][warp] + before[r + 1];   /* the row left of pixel 0 */

@@ -41,7 +41,7 @@
  * before to finish.
  *
  */
-#include "integral_device.cuh"
+#include "2_smemscan.cuh"
 
 /* ---- a warp's sums through shared memory ------------------------------------------ */
 
@@ -97,8 +97,6 @@ __device__ __forceinline__ T smem_broadcast(T v, int src)
     __syncwarp();
     return got;
 }
-
-enum { TILES_PER_BLOCK = 4 };     /* one warp each */
 
 /* 1. Each warp reads its tile once and writes its 128 column totals, its
  * TILE_H row totals and its grand total.  Row r's total is one warp sum,
@@ -172,21 +170,6 @@ __device__ void exclusive_scan_down(T *m, int n, int len, int col0)
     }
 }
 
-/* One launch for all three scans: blocks [0, a) do the column totals,
- * [a, b) the tile totals, [b, end) the row totals. */
-template <class T>
-static __global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
-{
-    int a = (c.pw + 31) / 32, b = a + (c.tiles_x + 31) / 32;
-    int blk = blockIdx.x;
-    if (blk < a)
-        exclusive_scan_down(c.column, c.tiles_y, c.pw, blk * 32);
-    else if (blk < b)
-        exclusive_scan_down(c.tile, c.tiles_y, c.tiles_x, (blk - a) * 32);
-    else
-        exclusive_scan_down(c.row, c.tiles_x, c.ph, (blk - b) * 32);
-}
-
 /* 3. Each warp rereads its tile and writes its final sums once. */
 template <class Op, class Loader>
 static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typename Op::T *out)
@@ -222,62 +205,10 @@ static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typ
     }
 }
 
-/* The three launches for one table, in stream order. */
-template <class Op, class Loader>
-static sb_status tiled_table(integral_device *d, const Loader &load, tile_carries<typename Op::T> c,
-                             typename Op::T *out, sb_error *err)
-{
-    typedef typename Op::T T;
-    dim3 tiles(sb_div_up(c.tiles_x, TILES_PER_BLOCK), c.tiles_y);
-    int scan_blocks = sb_div_up(c.pw, 32) + sb_div_up(c.tiles_x, 32) + sb_div_up(c.ph, 32);
-    tile_totals<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
-    SB_CUDA_LAUNCHED(err, d->who);
-    carry_scan<T><<<scan_blocks, 1024, 0, d->stream>>>(c);
-    SB_CUDA_LAUNCHED(err, d->who);
-    tile_sat<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c, out);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return SB_OK;
-}
-
 /* ---- the variant ------------------------------------------------------------------- */
-
-struct rung_state {
-    integral_device dev;   /* first: the shared upload and fetch read it */
-    tiled_scratch carries;
-};
-
-static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
-{
-    sb_status st = integral_device_open(state, sizeof(rung_state), INTEGRAL_SHARED_OUTPUTS, in, params,
-                                        output, exec, err);
-    if (st)
-        return st;
-    rung_state *s = (rung_state *)*state;
-    return tiled_scratch_init(&s->carries, &s->dev, err);
-}
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    rung_state *s = (rung_state *)state;
-    integral_device *d = &s->dev;
-    GlobalLoader load = { d->in, d->pw };
-    sb_status st = tiled_table<SumOp>(d, load, s->carries.sum, d->sum, err);
-    if (!st && d->squares)
-        st = tiled_table<SquareOp>(d, load, s->carries.sq, d->sq, err);
-    return st;
-}
-
-static void rung_release(void *state)
-{
-    rung_state *s = (rung_state *)state;
-    if (s)
-        tiled_scratch_release(&s->carries);
-    integral_device_close(s);
-}
 
 SB_VARIANT("integral", "cuda-smemscan", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "128x32 tiles, a warp's sums and scans through shared memory: totals, carry scan, one write per sum",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
+           tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)
 SB_RUNG("integral", "cuda-smemscan", "cuda-blocked6",
         "tiles instead of whole-table passes: the image read twice, one carry scan, every sum written once")

@@ -16,40 +16,14 @@
  * 6_pdl.cu lets them overlap).
  *
  */
-#include "integral_device.cuh"
+#include "2_smemscan.cuh"
 
-enum { TILES_PER_BLOCK = 4 };     /* one warp each */
+/* rows a round of the carries' scan (3_tilescan.cuh): 128, all loaded at once, four loads in
+ * flight a thread, where cuda-transposed took 32 */
+enum { SCAN_ROUND = 128 };
 
-/* The TILE_H row totals of a tile at once.  On entry each lane holds its
- * part of every row's total in v[0..N-1]; on return lane r holds total
- * r mod N.  Each halving step keeps, in every lane, the half of the array
- * its lane bit selects and adds the partner's copy of that half: 31
- * shuffles for N = 32, where N warp sums take 5 N (160). */
-template <int D, int N, class T>
-__device__ __forceinline__ void warp_sums_step(T (&v)[N], int lane)
-{
-    if constexpr (D >= N) {                   /* fewer totals than lanes: fold */
-#pragma unroll
-        for (int i = 0; i < N; i++)
-            v[i] += __shfl_xor_sync(LANES_ALL, v[i], D);
-    } else {                                  /* halve */
-        bool upper = (lane & D) != 0;
-#pragma unroll
-        for (int i = 0; i < D; i++) {
-            T keep = upper ? v[i + D] : v[i], give = upper ? v[i] : v[i + D];
-            v[i] = keep + __shfl_xor_sync(LANES_ALL, give, D);
-        }
-    }
-    if constexpr (D > 1)
-        warp_sums_step<D / 2>(v, lane);
-}
-
-template <int N, class T>
-__device__ __forceinline__ T warp_sums_transposed(T (&v)[N], int lane)
-{
-    warp_sums_step<16>(v, lane);
-    return v[0];
-}
+#include "3_tilescan.cuh"
+#include "4_transposed.cuh"
 
 /* 1. Each warp reads its tile once and writes its 128 column totals, its
  * TILE_H row totals and its grand total. */
@@ -81,59 +55,6 @@ static __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
     T tile_total = warp_sum(lane < TILE_H ? my_row_total : T(0));
     if (lane == 0)
         c.tile[(size_t)ty * c.tiles_x + tx] = tile_total;
-}
-
-/* 2. In place, for every column j of an [n][len] array m: m[i][j] becomes
- * the sum of m[0..i-1][j].  A block of 32 warps takes 32 columns and walks
- * down them 128 rows a round through shared memory: all 128 rows are
- * loaded at once (coalesced, four loads in flight per thread), then each
- * warp scans one column (a transposed read), then all are stored. */
-enum { SCAN_ROUND = 128 };
-
-template <class T>
-__device__ void exclusive_scan_down(T *m, int n, int len, int col0)
-{
-    __shared__ T tile[SCAN_ROUND][33];            /* +1: no bank conflicts on the transpose */
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    int col = col0 + lane;
-    T carry = 0;                                  /* running total of column col0 + warp */
-    for (int base = 0; base < n; base += SCAN_ROUND) {
-#pragma unroll
-        for (int k = 0; k < SCAN_ROUND; k += 32) {
-            int i = base + k + warp;
-            tile[k + warp][lane] = (i < n && col < len) ? m[(size_t)i * len + col] : 0;
-        }
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < SCAN_ROUND; k += 32) {
-            T v = tile[k + lane][warp];
-            T inclusive = warp_inclusive_scan(v, lane);
-            tile[k + lane][warp] = carry + inclusive - v;
-            carry += __shfl_sync(LANES_ALL, inclusive, 31);
-        }
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < SCAN_ROUND; k += 32) {
-            int i = base + k + warp;
-            if (i < n && col < len)
-                m[(size_t)i * len + col] = tile[k + warp][lane];
-        }
-    }
-}
-
-/* One launch for all three scans: blocks [0, a) do the column totals,
- * [a, b) the tile totals, [b, end) the row totals. */
-template <class T>
-static __global__ void __launch_bounds__(1024) carry_scan(tile_carries<T> c)
-{
-    int a = (c.pw + 31) / 32, b = a + (c.tiles_x + 31) / 32;
-    int blk = blockIdx.x;
-    if (blk < a)
-        exclusive_scan_down(c.column, c.tiles_y, c.pw, blk * 32);
-    else if (blk < b)
-        exclusive_scan_down(c.tile, c.tiles_y, c.tiles_x, (blk - a) * 32);
-    else
-        exclusive_scan_down(c.row, c.tiles_x, c.ph, (blk - b) * 32);
 }
 
 /* 3. Each warp rereads its tile and writes its final sums once. */
@@ -176,62 +97,10 @@ static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typ
     }
 }
 
-/* The three launches for one table, in stream order. */
-template <class Op, class Loader>
-static sb_status tiled_table(integral_device *d, const Loader &load, tile_carries<typename Op::T> c,
-                             typename Op::T *out, sb_error *err)
-{
-    typedef typename Op::T T;
-    dim3 tiles(sb_div_up(c.tiles_x, TILES_PER_BLOCK), c.tiles_y);
-    int scan_blocks = sb_div_up(c.pw, 32) + sb_div_up(c.tiles_x, 32) + sb_div_up(c.ph, 32);
-    tile_totals<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c);
-    SB_CUDA_LAUNCHED(err, d->who);
-    carry_scan<T><<<scan_blocks, 1024, 0, d->stream>>>(c);
-    SB_CUDA_LAUNCHED(err, d->who);
-    tile_sat<Op><<<tiles, TILES_PER_BLOCK * 32, 0, d->stream>>>(load, c, out);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return SB_OK;
-}
-
 /* ---- the variant ------------------------------------------------------------------- */
-
-struct rung_state {
-    integral_device dev;   /* first: the shared upload and fetch read it */
-    tiled_scratch carries;
-};
-
-static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
-{
-    sb_status st = integral_device_open(state, sizeof(rung_state), INTEGRAL_SHARED_OUTPUTS, in, params,
-                                        output, exec, err);
-    if (st)
-        return st;
-    rung_state *s = (rung_state *)*state;
-    return tiled_scratch_init(&s->carries, &s->dev, err);
-}
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    rung_state *s = (rung_state *)state;
-    integral_device *d = &s->dev;
-    GlobalLoader load = { d->in, d->pw };
-    sb_status st = tiled_table<SumOp>(d, load, s->carries.sum, d->sum, err);
-    if (!st && d->squares)
-        st = tiled_table<SquareOp>(d, load, s->carries.sq, d->sq, err);
-    return st;
-}
-
-static void rung_release(void *state)
-{
-    rung_state *s = (rung_state *)state;
-    if (s)
-        tiled_scratch_release(&s->carries);
-    integral_device_close(s);
-}
 
 SB_VARIANT("integral", "cuda-inflight", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-transposed with every load issued before its first use",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
+           tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)
 SB_RUNG("integral", "cuda-inflight", "cuda-transposed",
         "every load in flight before its first use: 128 rows a carry-scan round, a tile's 32 rows in registers")

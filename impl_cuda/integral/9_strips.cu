@@ -35,31 +35,9 @@
  * segments of a row one after another, which the next rung removes.
  *
  */
-#include "integral_device.cuh"
+#include "9_strips.cuh"
 
-enum {
-    STRIP_ROWS = 8,                           /* rows a strip; divides INTEGRAL_PAD_Y */
-    STRIP_THREADS = 256,                      /* a block: one strip, 4 pixels a thread */
-    STRIP_WARPS = STRIP_THREADS / 32,
-    STRIP_SEGMENT = STRIP_THREADS * 4         /* pixels of a row scanned at once */
-};
-static_assert(INTEGRAL_PAD_Y % STRIP_ROWS == 0, "strips tile the padded height");
-
-/* The two halves of programmatic dependent launch (no-ops before sm_90,
- * where the launches are in plain stream order). */
-__device__ __forceinline__ void wait_for_previous_kernel()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void let_next_kernel_start()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;");
-#endif
-}
+enum { STRIP_SEGMENT = STRIP_THREADS * 4 };   /* pixels of a row scanned at once: 4 a thread */
 
 /* 1. Each thread sums 4 columns down one strip: a grid of (columns / 4)
  * threads by strips. */
@@ -139,27 +117,6 @@ static __global__ void __launch_bounds__(SCAN_WARPS * 32) carry_scan(strip_carri
     }
 }
 
-/* The block-wide part of scanning ROWS rows at once.  On entry each warp's
- * lane 31 has stored its warp's total of row r in part[r][warp]; on return
- * part[r][w] holds the total of row r over warps before w, and
- * segment[r] the total of row r over the whole block. */
-template <int ROWS, class T>
-__device__ __forceinline__ void block_scan_rows(T (&part)[ROWS][STRIP_WARPS], T (&segment)[ROWS], int lane,
-                                                int warp)
-{
-    __syncthreads();                              /* every warp's totals are in */
-    for (int r = warp; r < ROWS; r += STRIP_WARPS) {
-        T v = lane < STRIP_WARPS ? part[r][lane] : T(0);   /* a lane a warp */
-        T inclusive = warp_inclusive_scan(v, lane);
-        if (lane < STRIP_WARPS)
-            part[r][lane] = inclusive - v;
-        if (lane == 31)
-            segment[r] = inclusive;
-    }
-    __syncthreads();
-}
-static_assert(STRIP_WARPS <= 32, "block_scan_rows gives each warp total a lane");
-
 /* 3. A block per strip: row -1 (the carries U) and the strip's rows, one
  * segment of the row at a time. */
 template <class Op, class Loader>
@@ -237,49 +194,43 @@ static __global__ void __launch_bounds__(STRIP_THREADS) strip_sat(Loader load, s
     }
 }
 
-/* The three launches for one table; the second and third may overlap the
- * one before where the GPU supports it (overlap). */
-template <class Op, class Loader>
-static sb_status strip_table(integral_device *d, const Loader &load, strip_carries<typename Op::T> c,
-                             typename Op::T *out, int overlap, sb_error *err)
+template <class Op>
+sb_status strip_carries_scan(integral_device *d, strip_carries<typename Op::T> c, int overlap, sb_error *err)
 {
     typedef typename Op::T T;
+    GlobalLoader load = { d->in, d->pw };
     dim3 totals(sb_div_up(c.pw / 4, TOTALS_THREADS), c.strips);
     strip_totals<Op><<<totals, TOTALS_THREADS, 0, d->stream>>>(load, c);
     SB_CUDA_LAUNCHED(err, d->who);
+    pdl_launch l;
+    pdl_launch_init(&l, d->stream, overlap, dim3(sb_div_up(c.pw, 32)), dim3(SCAN_WARPS * 32));
+    SB_CUDA_TRY(cudaLaunchKernelEx(&l.cfg, carry_scan<T>, c), err, d->who);
+    return SB_OK;
+}
+template sb_status strip_carries_scan<SumOp>(integral_device *, strip_carries<uint32_t>, int, sb_error *);
+template sb_status strip_carries_scan<SquareOp>(integral_device *, strip_carries<uint64_t>, int, sb_error *);
 
-    cudaLaunchAttribute early = {};
-    early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.stream = d->stream;
-    cfg.attrs = &early;
-    cfg.numAttrs = overlap ? 1 : 0;
-    cfg.gridDim = dim3(sb_div_up(c.pw, 32));
-    cfg.blockDim = dim3(SCAN_WARPS * 32);
-    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, carry_scan<T>, c), err, d->who);
-    cfg.gridDim = dim3(c.strips);
-    cfg.blockDim = dim3(STRIP_THREADS);
-    SB_CUDA_TRY(cudaLaunchKernelEx(&cfg, strip_sat<Op, Loader>, load, c, out), err, d->who);
+/* The three launches for one table; the third may overlap the one before
+ * where the GPU supports it (overlap). */
+template <class Op>
+static sb_status strip_table(integral_device *d, strip_carries<typename Op::T> c, typename Op::T *out, int overlap,
+                             sb_error *err)
+{
+    sb_status st = strip_carries_scan<Op>(d, c, overlap, err);
+    if (st)
+        return st;
+    pdl_launch l;
+    pdl_launch_init(&l, d->stream, overlap, dim3(c.strips), dim3(STRIP_THREADS));
+    GlobalLoader load = { d->in, d->pw };
+    SB_CUDA_TRY(cudaLaunchKernelEx(&l.cfg, strip_sat<Op, GlobalLoader>, load, c, out), err, d->who);
     return SB_OK;
 }
 
 /* ---- the variant ------------------------------------------------------------------- */
 
-struct rung_state {
-    integral_device dev;   /* first: the shared upload and fetch read it */
-    strip_scratch carries;
-    int overlap;           /* programmatic dependent launch (compute capability 9.0+) */
-};
 
-static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
+sb_status strip_init(strip_state *s, sb_error *err)
 {
-    sb_status st = integral_device_open(state, sizeof(rung_state), INTEGRAL_SHARED_OUTPUTS, in, params,
-                                        output, exec, err);
-    if (st)
-        return st;
-    rung_state *s = (rung_state *)*state;
     int major = 0, dev = 0;
     SB_CUDA_TRY(cudaGetDevice(&dev), err, s->dev.who);
     SB_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), err, s->dev.who);
@@ -287,20 +238,27 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     return strip_scratch_init(&s->carries, &s->dev, STRIP_ROWS, err);
 }
 
+sb_status strip_prepare(void **state, const sb_image *in, const void *params, void *output, const sb_exec *exec,
+                        sb_error *err)
+{
+    sb_status st = integral_device_open(state, sizeof(strip_state), INTEGRAL_SHARED_OUTPUTS, in, params,
+                                        output, exec, err);
+    return st ? st : strip_init((strip_state *)*state, err);
+}
+
 static sb_status rung_run(void *state, sb_error *err)
 {
-    rung_state *s = (rung_state *)state;
+    strip_state *s = (strip_state *)state;
     integral_device *d = &s->dev;
-    GlobalLoader load = { d->in, d->pw };
-    sb_status st = strip_table<SumOp>(d, load, s->carries.sum, d->sum, s->overlap, err);
+    sb_status st = strip_table<SumOp>(d, s->carries.sum, d->sum, s->overlap, err);
     if (!st && d->squares)
-        st = strip_table<SquareOp>(d, load, s->carries.sq, d->sq, s->overlap, err);
+        st = strip_table<SquareOp>(d, s->carries.sq, d->sq, s->overlap, err);
     return st;
 }
 
-static void rung_release(void *state)
+void strip_release(void *state)
 {
-    rung_state *s = (rung_state *)state;
+    strip_state *s = (strip_state *)state;
     if (s)
         strip_scratch_release(&s->carries);
     integral_device_close(s);
@@ -308,6 +266,6 @@ static void rung_release(void *state)
 
 SB_VARIANT("integral", "cuda-strips", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "full-width strips: each strip's column sums, scanned down, then each strip's rows scanned across",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
+           strip_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, strip_release)
 SB_RUNG("integral", "cuda-strips", "cuda-pdl",
         "full-width strips instead of tiles: only the carry from above, no row carries")

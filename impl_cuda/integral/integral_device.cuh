@@ -38,6 +38,7 @@ enum {
     TILE_H = 32               /* rows a warp walks (16 measured the same at 4K) */
 };
 static_assert((int)TILE_W == (int)INTEGRAL_PAD_X && INTEGRAL_PAD_Y % TILE_H == 0, "buffers are padded to whole tiles");
+enum { TILES_PER_BLOCK = 4 };     /* the tile rungs' blocks: one warp a tile */
 
 /* Four sums to consecutive addresses in one 16-byte store (two for u64). */
 __device__ __forceinline__ void store4(uint32_t *p, const uint32_t v[4])
@@ -138,5 +139,35 @@ sb_status integral_cuda_upload(void *state, sb_error *err);
 /* fetch: copy the W x H results of d->sum (and d->sq) into the harness's
  * output and wait. */
 sb_status integral_cuda_fetch(void *state, sb_error *err);
+
+/* ---- the strips (cuda-strips on: 9_strips.cu explains them) -------------------------------- */
+
+enum {
+    STRIP_ROWS = 8,                           /* rows a strip; divides INTEGRAL_PAD_Y */
+    STRIP_THREADS = 256,                      /* a block: one strip */
+    STRIP_WARPS = STRIP_THREADS / 32
+};
+static_assert(INTEGRAL_PAD_Y % STRIP_ROWS == 0, "strips tile the padded height");
+static_assert(STRIP_WARPS <= 32, "block_scan_rows gives each warp total a lane");
+
+/* The block-wide part of scanning ROWS rows at once.  On entry each warp's
+ * lane 31 has stored its warp's total of row r in part[r][warp]; on return
+ * part[r][w] holds the total of row r over warps before w, and
+ * segment[r] the total of row r over the whole block. */
+template <int ROWS, class T>
+__device__ __forceinline__ void block_scan_rows(T (&part)[ROWS][STRIP_WARPS], T (&segment)[ROWS], int lane,
+                                                int warp)
+{
+    __syncthreads();                              /* every warp's totals are in */
+    for (int r = warp; r < ROWS; r += STRIP_WARPS) {
+        T v = lane < STRIP_WARPS ? part[r][lane] : T(0);   /* a lane a warp */
+        T inclusive = warp_inclusive_scan(v, lane);
+        if (lane < STRIP_WARPS)
+            part[r][lane] = inclusive - v;
+        if (lane == 31)
+            segment[r] = inclusive;
+    }
+    __syncthreads();
+}
 
 #endif

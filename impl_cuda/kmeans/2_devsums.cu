@@ -14,7 +14,7 @@
  * over the image, every pass.
  *
  */
-#include "kmeans_device.cuh"
+#include "1_seed.cuh"
 
 #include <cstdlib>
 #include <cstring>
@@ -145,25 +145,7 @@ static sb_status seed_upload(void *state, sb_error *err)
 static sb_status seed_prepare(void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
 {
-    *state = NULL;
-    if (in->channels != 3)
-        return sb_fail(err, SB_ERR_USAGE, "%s: needs an RGB input, got %d channel(s)", exec->who, in->channels);
-    seed_state *s = (seed_state *)calloc(1, sizeof *s);
-    if (!s)
-        return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory", exec->who);
-    s->in = in;
-    s->params = *(const sb_kmeans_params *)params;
-    s->out = (sb_kmeans_out *)output;
-    s->stream = (cudaStream_t)exec->stream;
-    s->who = exec->who;
-    s->n = (long)in->width * in->height;
-    sb_status st = seed_open(s, exec, err);
-    if (st) {
-        seed_release(s);
-        return st;
-    }
-    *state = s;
-    return SB_OK;
+    return seed_prepare_as<seed_state>(state, in, params, output, exec, err);
 }
 
 static sb_status seed_run(void *state, sb_error *err)

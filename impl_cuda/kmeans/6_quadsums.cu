@@ -32,23 +32,8 @@ static __global__ void __launch_bounds__(BLOCK_THREADS)
     for (unsigned base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < quads; base += stride) {
         unsigned q = base + lane;
         bool live = q < quads;
-        uint3 w = live ? load(q) : make_uint3(0, 0, 0);
-        const uint32_t word[3] = { w.x, w.y, w.z };
-        unsigned rgb[4][3], lab[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-#pragma unroll
-            for (int ch = 0; ch < 3; ch++) {
-                int byte = 3 * j + ch;
-                rgb[j][ch] = (word[byte / 4] >> (8 * (byte % 4))) & 0xffu;
-            }
-        km_nearest4(centre, k, rgb, lab);
-        uint32_t now = lab[0] | lab[1] << 8 | lab[2] << 16 | lab[3] << 24;
-
-        /* pixels of this quad inside the image (the last quad may be short) */
-        unsigned long long first_px = 4ull * q;
-        unsigned inside = !live ? 0u : n - first_px >= 4 ? 4u : (unsigned)(n - first_px);
-        uint32_t inside_bytes = inside == 4 ? 0xffffffffu : (1u << (8 * inside)) - 1u;
+        unsigned rgb[4][3], lab[4], inside;
+        uint32_t inside_bytes, now = km_quad_labels(load, q, live, n, centre, k, rgb, lab, inside, inside_bytes);
         if (live) {
             uint32_t differ = first_pass ? 0xffffffffu : __vcmpne4(labels[q], now);   /* 0xff per changed byte */
             unsigned changed = __popc(differ & inside_bytes) / 8;
@@ -77,44 +62,19 @@ static __global__ void __launch_bounds__(BLOCK_THREADS)
             atomicAdd(&sums[i], (unsigned long long)acc[i]);
 }
 
-struct rung_state {
-    km_device dev;          /* first: the shared upload and fetch read it */
-    unsigned blocks;
-};
-
 static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
 {
-    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
-    if (st)
-        return st;
-    rung_state *s = (rung_state *)*state;
-    km_device *d = &s->dev;
-    /* blocks: as many as fit on the GPU at this kernel's occupancy */
-    int per_sm = 0;
-    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_pass, BLOCK_THREADS, 0), err, d->who);
-    s->blocks = km_grid_blocks(d, d->quads, BLOCK_THREADS, (unsigned)per_sm);
-    return SB_OK;
-}
-
-static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
-{
-    km_device *d = &s->dev;
-    GlobalLoader load = { d->rgb };
-    km_pass<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(load, d->quads, (unsigned long long)d->n, d->labels,
-                                                        d->params.k, first_pass, !d->params.fixed, d->sums,
-                                                        d->centres, d->prepped, d->control);
-    SB_CUDA_LAUNCHED(err, d->who);
-    km_finish_kernel<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres, d->prepped,
-                                               d->control);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return SB_OK;
+    return km_grid_open(state, sizeof(km_grid_state), km_pass, BLOCK_THREADS, in, params, output, exec, err);
 }
 
 static sb_status rung_run(void *state, sb_error *err)
 {
-    rung_state *s = (rung_state *)state;
-    return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
+    km_grid_state *s = (km_grid_state *)state;
+    GlobalLoader load = { s->dev.rgb };
+    return km_run_passes(&s->dev, [s, load](int first_pass, sb_error *e) {
+        return km_grid_pass(s, km_pass, BLOCK_THREADS, load, first_pass, true, e);
+    }, err);
 }
 
 SB_VARIANT("kmeans", "cuda-quadsums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,

@@ -11,9 +11,7 @@
  * with that message.
  *
  */
-#include "km_quads.cuh"
-
-enum { BLOCK_THREADS = 256 };
+#include "7_blockcount.cuh"
 
 /* Quad q's three words through the texture path: tex1Dfetch on a 1-D
  * texture over the packed image (pixel i's byte c at 3i + c). */
@@ -33,86 +31,24 @@ static __global__ void __launch_bounds__(BLOCK_THREADS)
 {
     if (__ldcg(&control->done))
         return;
-    __shared__ float4 centre[SB_KMEANS_MAX_K];
-    __shared__ unsigned acc[4 * SB_KMEANS_MAX_K];   /* per block: < 2^24 pixels, so no overflow */
-    __shared__ unsigned block_changed;
-    for (int c = threadIdx.x; c < k; c += blockDim.x) {
-        centre[c] = prepped[c];
-        acc[4 * c] = acc[4 * c + 1] = acc[4 * c + 2] = acc[4 * c + 3] = 0;
-    }
-    if (threadIdx.x == 0)
-        block_changed = 0;
-    __syncthreads();
-
-    unsigned lane = threadIdx.x & 31, changed = 0, stride = gridDim.x * blockDim.x;
-    /* whole warps walk the quads together, so every lane reaches km_warp_add */
-    for (unsigned base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < quads; base += stride) {
-        unsigned q = base + lane;
-        bool live = q < quads;
-        uint3 w = live ? load(q) : make_uint3(0, 0, 0);
-        const uint32_t word[3] = { w.x, w.y, w.z };
-        unsigned rgb[4][3], lab[4];
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-#pragma unroll
-            for (int ch = 0; ch < 3; ch++) {
-                int byte = 3 * j + ch;
-                rgb[j][ch] = (word[byte / 4] >> (8 * (byte % 4))) & 0xffu;
-            }
-        km_nearest4(centre, k, rgb, lab);
-        uint32_t now = lab[0] | lab[1] << 8 | lab[2] << 16 | lab[3] << 24;
-
-        /* pixels of this quad inside the image (the last quad may be short) */
-        unsigned long long first_px = 4ull * q;
-        unsigned inside = !live ? 0u : n - first_px >= 4 ? 4u : (unsigned)(n - first_px);
-        uint32_t inside_bytes = inside == 4 ? 0xffffffffu : (1u << (8 * inside)) - 1u;
-        if (live) {
-            uint32_t differ = first_pass ? 0xffffffffu : __vcmpne4(labels[q], now);   /* 0xff per changed byte */
-            changed += __popc(differ & inside_bytes) / 8;
-            labels[q] = now;
-        }
-
-        /* Sums: a quad of one label (the usual case) goes in as one value,
-         * otherwise pixel by pixel. */
-        bool whole = inside == 4 && lab[0] == lab[1] && lab[0] == lab[2] && lab[0] == lab[3];
-        if (__all_sync(KM_FULL_MASK, whole || !live)) {
-            km_warp_add(acc, whole, lab[0], rgb[0][0] + rgb[1][0] + rgb[2][0] + rgb[3][0],
-                        rgb[0][1] + rgb[1][1] + rgb[2][1] + rgb[3][1], rgb[0][2] + rgb[1][2] + rgb[2][2] + rgb[3][2],
-                        4u);
-        } else {
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-                km_warp_add(acc, (unsigned)j < inside, lab[j], rgb[j][0], rgb[j][1], rgb[j][2], 1u);
-        }
-    }
-
-    changed = km_warp_sum(changed);
-    if (lane == 0 && changed)
-        atomicAdd(&block_changed, changed);
-    __syncthreads();
-    for (int i = threadIdx.x; i < 4 * k; i += blockDim.x)
-        if (acc[i])
-            atomicAdd(&sums[i], (unsigned long long)acc[i]);
-    if (threadIdx.x == 0 && block_changed)
-        atomicAdd(&control->changed, block_changed);
+    km_block_pass(load, quads, n, labels, k, first_pass, sums, prepped, control);
     if (km_last_block(control))
         km_finish_pass(k, converge, sums, centres, prepped, control);
 }
 
 struct rung_state {
-    km_device dev;          /* first: the shared upload and fetch read it */
-    unsigned blocks;
+    km_grid_state grid;     /* first: cuda-lastblock's */
     cudaTextureObject_t tex;
 };
 
 static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
                               const sb_exec *exec, sb_error *err)
 {
-    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
+    sb_status st = km_grid_open(state, sizeof(rung_state), km_pass, BLOCK_THREADS, in, params, output, exec, err);
     if (st)
         return st;
     rung_state *s = (rung_state *)*state;
-    km_device *d = &s->dev;
+    km_device *d = &s->grid.dev;
     int dev, max_width;
     SB_CUDA_TRY(cudaGetDevice(&dev), err, d->who);
     SB_CUDA_TRY(cudaDeviceGetAttribute(&max_width, cudaDevAttrMaxTexture1DLinearWidth, dev), err, d->who);
@@ -129,28 +65,16 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     cudaTextureDesc desc = {};
     desc.readMode = cudaReadModeElementType;
     SB_CUDA_TRY(cudaCreateTextureObject(&s->tex, &res, &desc, NULL), err, d->who);
-    /* blocks: as many as fit on the GPU at this kernel's occupancy */
-    int per_sm = 0;
-    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, km_pass, BLOCK_THREADS, 0), err, d->who);
-    s->blocks = km_grid_blocks(d, d->quads, BLOCK_THREADS, (unsigned)per_sm);
-    return SB_OK;
-}
-
-static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
-{
-    km_device *d = &s->dev;
-    TextureLoader load = { s->tex };
-    km_pass<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(load, d->quads, (unsigned long long)d->n, d->labels,
-                                                        d->params.k, first_pass, !d->params.fixed, d->sums,
-                                                        d->centres, d->prepped, d->control);
-    SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
 
 static sb_status rung_run(void *state, sb_error *err)
 {
     rung_state *s = (rung_state *)state;
-    return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
+    TextureLoader load = { s->tex };
+    return km_run_passes(&s->grid.dev, [s, load](int first_pass, sb_error *e) {
+        return km_grid_pass(&s->grid, km_pass, BLOCK_THREADS, load, first_pass, false, e);
+    }, err);
 }
 
 static void rung_release(void *state)

@@ -89,4 +89,75 @@ __device__ __forceinline__ bool km_last_block(km_control *control)
     return last;
 }
 
+/* Quad q read through `load` (live: q is a quad of the image) and
+ * labelled: its pixels' colours in rgb, their nearest centres in lab, and
+ * the 4 labels packed into one word (returned); inside, how many of its
+ * pixels lie in the image (the last quad may be short), inside_bytes the
+ * mask of their bytes in that word. */
+template <class Loader>
+__device__ __forceinline__ uint32_t km_quad_labels(const Loader &load, unsigned q, bool live, unsigned long long n,
+                                                   const float4 *centre, int k, unsigned (&rgb)[4][3],
+                                                   unsigned (&lab)[4], unsigned &inside, uint32_t &inside_bytes)
+{
+    uint3 w = live ? load(q) : make_uint3(0, 0, 0);
+    const uint32_t word[3] = { w.x, w.y, w.z };
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+#pragma unroll
+        for (int ch = 0; ch < 3; ch++) {
+            int byte = 3 * j + ch;
+            rgb[j][ch] = (word[byte / 4] >> (8 * (byte % 4))) & 0xffu;
+        }
+    km_nearest4(centre, k, rgb, lab);
+    uint32_t now = lab[0] | lab[1] << 8 | lab[2] << 16 | lab[3] << 24;
+    unsigned long long first_px = 4ull * q;
+    inside = !live ? 0u : n - first_px >= 4 ? 4u : (unsigned)(n - first_px);
+    inside_bytes = inside == 4 ? 0xffffffffu : (1u << (8 * inside)) - 1u;
+    return now;
+}
+
+/* ---- the quad rungs' host side: a grid of resident blocks, a pass, the update --------------- */
+
+struct km_grid_state {
+    km_device dev;          /* first: the shared upload and fetch read it */
+    unsigned blocks;
+};
+
+/* A prepare: km_device_open with a state of `size` bytes (a km_grid_state
+ * first), then as many blocks of `threads` as fit on the GPU at `pass`'s
+ * occupancy. */
+template <class Kernel>
+static sb_status km_grid_open(void **state, size_t size, Kernel pass, int threads, const sb_image *in,
+                              const void *params, void *output, const sb_exec *exec, sb_error *err)
+{
+    sb_status st = km_device_open(state, size, in, params, output, exec, err);
+    if (st)
+        return st;
+    km_grid_state *s = (km_grid_state *)*state;
+    km_device *d = &s->dev;
+    int per_sm = 0;
+    SB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pass, threads, 0), err, d->who);
+    s->blocks = km_grid_blocks(d, d->quads, (unsigned)threads, (unsigned)per_sm);
+    return SB_OK;
+}
+
+/* Enqueue a pass: `pass` over the quads through `load`, then, while the
+ * update is a launch of its own (before cuda-lastblock), km_finish_kernel. */
+template <class Kernel, class Loader>
+static sb_status km_grid_pass(km_grid_state *s, Kernel pass, int threads, const Loader &load, int first_pass,
+                              bool own_update, sb_error *err)
+{
+    km_device *d = &s->dev;
+    pass<<<s->blocks, threads, 0, d->stream>>>(load, d->quads, (unsigned long long)d->n, d->labels, d->params.k,
+                                               first_pass, !d->params.fixed, d->sums, d->centres, d->prepped,
+                                               d->control);
+    SB_CUDA_LAUNCHED(err, d->who);
+    if (own_update) {
+        km_finish_kernel<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres, d->prepped,
+                                                   d->control);
+        SB_CUDA_LAUNCHED(err, d->who);
+    }
+    return SB_OK;
+}
+
 #endif

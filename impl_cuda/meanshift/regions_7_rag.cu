@@ -387,13 +387,6 @@ static sb_status rag_round(rag_state *s, cudaGraphConditionalHandle loop, sb_err
     return SB_OK;
 }
 
-sb_status rag_finish(rag_state *s, sb_error *err)
-{
-    ms_device *d = &s->dev;
-    number_regions<<<1, MS_SUM_THREADS, 0, d->stream>>>(s->counts, s->regions, d->comp, d->number, d->flags);
-    return rag_labels(s, err);
-}
-
 sb_status rag_labels(rag_state *s, sb_error *err)
 {
     ms_device *d = &s->dev;
@@ -401,6 +394,13 @@ sb_status rag_labels(rag_state *s, sb_error *err)
     LIST_LAUNCH(clear_sums, s->counts, s->regions, d->comp, d->count, d->sum, s->round_count, s->round_sum);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
+}
+
+sb_status rag_finish(rag_state *s, sb_error *err)
+{
+    ms_device *d = &s->dev;
+    number_regions<<<1, MS_SUM_THREADS, 0, d->stream>>>(s->counts, s->regions, d->comp, d->number, d->flags);
+    return rag_labels(s, err);
 }
 
 /* ---- the rung -------------------------------------------------------------------------- */

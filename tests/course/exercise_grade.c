@@ -13,6 +13,7 @@
 #include "variants/registry.h"
 #include "segbench/image_io.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ static void test_cuda_stub(void)
                !strstr(text, "warp_sums_transposed(row, lane)") &&                /* not the lesson's */
                strstr(text, "SB_VARIANT(\"integral\", \"student-cuda-transposed\", \"cuda-shared\"") &&
                strstr(text, "SB_RUNG(\"integral\", \"student-cuda-transposed\", \"cuda-tilescan\"") &&
-               strstr(text, "#include \"../../impl_cuda/integral/integral_device.cuh\""),
+               strstr(text, "#include \"../../impl_cuda/integral/2_smemscan.cuh\""),
            "%.4000s", text);
     /* a second time: the student's work is not overwritten */
     r = cli("exercise integral/cuda-transposed --root %s", root);
@@ -393,6 +394,64 @@ static void test_stub_sizes(void)
     CHECKF(edges >= 80 || !sb_device_built(), "only %d CUDA and pthread lessons", edges);
 }
 
+/* In a copy, a name the rung's file exports is renamed (student_...), and
+ * the header that declares it still has the old name: so a copy compiles
+ * only where the file defines such a function before it first calls it.
+ * cuda-rag's rag_finish called rag_labels, defined below it, and the
+ * copies of cuda-rag and cuda-coop failed to compile (2026-11-29). */
+static int is_word_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+static void test_copies_define_before_use(void)
+{
+    const char *root = test_pathf("course-order");
+    test_sh("rm -rf %s && mkdir -p %s", test_shq(root), test_shq(root));
+    static char copy[1 << 18];
+    int copies = 0;
+    for (int i = 0; i < sb_variant_count(); i++) {
+        const sb_variant *v = sb_variant_at(i);
+        char why[200], written[1200];
+        const sb_variant *parent = !strncmp(v->backend, "cuda", 4) ? exercise_parent(v, why, sizeof why) : NULL;
+        if (!parent || !strncmp(v->name, SB_STUDENT_PREFIX, strlen(SB_STUDENT_PREFIX)))
+            continue;
+        for (int solution = 0; solution < 2; solution++) {
+            int parts = 0;
+            sb_error err = { 0 };
+            if (exercise_write(v, root, solution, 1, &parts, written, sizeof written, &err) != SB_OK)
+                continue;                         /* test_stub_sizes reports it */
+            copies++;
+            test_slurp(written, copy, sizeof copy);
+            /* each renamed name: its first use in code (not a comment line) is on a line that starts
+             * with it or its type -- its definition, or a declaration */
+            for (const char *p = strstr(copy, "student_"); p; p = strstr(p + 1, "student_")) {
+                if (p > copy && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+                    continue;
+                size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+                char name[200];
+                snprintf(name, sizeof name, "%.*s", (int)(len < 199 ? len : 199), p);
+                const char *line = NULL;
+                for (const char *q = strstr(copy, name); q; q = strstr(q + 1, name)) {
+                    if (is_word_char(q[len]))
+                        continue;                 /* a longer name */
+                    const char *l = q;
+                    while (l > copy && l[-1] != '\n')
+                        l--;
+                    const char *code = l + strspn(l, " \t");
+                    if (code[0] == '*' || (code[0] == '/' && (code[1] == '*' || code[1] == '/')))
+                        continue;                 /* a comment line */
+                    line = l;
+                    break;
+                }
+                int defined = !line || (line[0] != ' ' && line[0] != '\t');
+                CHECKF(defined, "%s's %s: %s is used before the line that defines it:\n%.200s", v->who,
+                       solution ? "solution" : "stub", name, line);
+                if (!defined)
+                    break;
+            }
+        }
+    }
+    CHECKF(copies >= 100 || !sb_device_built(), "only %d CUDA copies written", copies);
+}
+
 /* A grade's speed is judged from rounds, not samples (issue 76): fifteen
  * interleaved runs are five rounds of three, each its stretch's median --
  * a burst of noise in one stretch moves one round, and a sample test that
@@ -425,5 +484,7 @@ const sb_test tests_course[] = {
       test_graph_loop_flag },
     { "course: every CUDA and pthread lesson's stub has 1 to 10 TODO parts and its parent's lines of code",
       test_stub_sizes },
+    { "course: a CUDA rung's copy (stub and solution) defines each renamed function before it calls it",
+      test_copies_define_before_use },
 };
 const int tests_course_count = sizeof tests_course / sizeof tests_course[0];
