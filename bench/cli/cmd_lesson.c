@@ -5,12 +5,14 @@
 #include "base/files.h"
 
 #include "course/lesson_headers.h"
+#include "course/lesson_share.h"
 #include "course/lesson_show.h"
 #include "io/result_set.h"
+#include "variants/registry.h"
 
 #include <stdio.h>
 
-enum { OPT_RESULTS, OPT_STAGE, OPT_NO_DIFF, OPT_CHECK_HEADERS, OPT_COUNT };
+enum { OPT_RESULTS, OPT_STAGE, OPT_NO_DIFF, OPT_CHECK_HEADERS, OPT_SHARE, OPT_COUNT };
 
 static const sb_option LESSON_OPTIONS[OPT_COUNT] = {
     [OPT_RESULTS] = { "results", "DIR", "results/<reference machine>", "the result set whose numbers it quotes" },
@@ -19,6 +21,9 @@ static const sb_option LESSON_OPTIONS[OPT_COUNT] = {
     [OPT_CHECK_HEADERS] = { "check-headers", NULL, NULL,
                             "say which rung files' headers do not name their file and parent as their place "
                             "says, or hold numbers (exit 1)" },
+    [OPT_SHARE] = { "share", NULL, NULL,
+                    "each CUDA edge's changed lines (its diff and the headers it lends) and the idea's share of "
+                    "them, against the goal of 70 % (issue 78); with ALGO, its edges only" },
 };
 
 const sb_command sb_cmd_lesson = {
@@ -29,6 +34,7 @@ const sb_command sb_cmd_lesson = {
     "  segbench lesson slic                   the tree: every rung under the rung it grows from\n"
     "Gains are kernel (and per-frame) medians at each stage's summary image in --results;\n"
     "census: the most registers and shared memory of the rung's kernels, the lowest occupancy.\n"
+    "  segbench lesson --share [ALGO]         each edge's changed lines and the idea's share of them\n"
     "  segbench lesson --check-headers        every rung file's opening comment names its file and parent;\n"
     "                                         what an edge bought is in report/<machine>/lessons-<algo>.md\n",
     LESSON_OPTIONS, OPT_COUNT, 0, NULL, cmd_lesson,
@@ -57,7 +63,7 @@ static sb_status lesson_headers_command(const char *results, sb_error *err)
 sb_status cmd_lesson(int argc, char **argv, sb_error *err)
 {
     const char *results = NULL, *stage_name = NULL, *spec = NULL;
-    int no_diff = 0, headers = 0;
+    int no_diff = 0, headers = 0, share = 0;
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_lesson, argc, argv, err);
     sb_status st = SB_OK;
@@ -70,6 +76,7 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
         case OPT_STAGE: stage_name = p.value; break;
         case OPT_NO_DIFF: no_diff = 1; break;
         case OPT_CHECK_HEADERS: headers = 1; break;
+        case OPT_SHARE: share = 1; break;
         case SB_OPT_ARG:
             if (spec)
                 return sb_fail(err, SB_ERR_USAGE, "one ALGO/RUNG or ALGO at a time (got '%s' and '%s')", spec, p.value);
@@ -83,6 +90,11 @@ sb_status cmd_lesson(int argc, char **argv, sb_error *err)
         return sb_fail(err, SB_ERR_USAGE, "--check-headers takes every rung file, not '%s'", spec);
     if (headers)
         return lesson_headers_command(results, err);
+    if (share) {
+        if (spec && !sb_algo_find(spec))
+            return sb_fail(err, SB_ERR_USAGE, "--share takes an algorithm or none, not '%s'", spec);
+        return lesson_share_report(spec, 70, stdout, err);
+    }
     if (!spec)
         return sb_fail(err, SB_ERR_USAGE, "which lesson? give ALGO/RUNG (segbench lesson integral/cuda-pdl) or ALGO");
 

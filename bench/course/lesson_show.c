@@ -11,7 +11,6 @@
 
 #include "segbench/spawn.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -29,39 +28,20 @@ static sb_status run_diff(const char *a, const char *b, sb_error *err)
     return SB_OK;
 }
 
-static int by_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
-
-/* The headers a rung's file lends from (N_name.cu: N_name.cuh and
- * N_name_*.cuh beside it), each shown whole as a diff from nothing: a
- * rung whose kernels a later rung keeps holds them there (issue 78), so
- * its lesson is its file and these.  Returns how many were shown. */
+/* The headers a rung's file lends (lesson_own_headers), each shown whole
+ * as a diff from nothing: a rung whose kernels a later rung keeps holds
+ * them there (issue 78), so its lesson is its file and these.  Returns
+ * how many were shown, -1 when diff failed. */
 static int show_own_headers(const char *rung_path, sb_error *err)
 {
-    char dir[PATH_MAX / 2], stem[256];
-    const char *slash = strrchr(rung_path, '/'), *base = slash ? slash + 1 : rung_path;
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - rung_path) : 1, slash ? rung_path : ".");
-    const char *dot = strrchr(base, '.');
-    snprintf(stem, sizeof stem, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
-    size_t sl = strlen(stem);
-    static char names[16][NAME_MAX + 1];
-    int n = 0;
-    DIR *d = opendir(dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL && n < 16;) {
-        size_t len = strlen(e->d_name);
-        if (len >= sl + 4 && strncmp(e->d_name, stem, sl) == 0 && strcmp(e->d_name + len - 4, ".cuh") == 0 &&
-            (e->d_name[sl] == '.' || e->d_name[sl] == '_'))
-            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
-    }
-    if (d)
-        closedir(d);
-    qsort(names, (size_t)n, sizeof names[0], by_name);
+    static char paths[8][PATH_MAX];
+    int n = lesson_own_headers(rung_path, paths, 8);
+    const char *slash = strrchr(rung_path, '/');
     for (int i = 0; i < n; i++) {
-        char path[PATH_MAX];
-        if (snprintf(path, sizeof path, "%s/%s", dir, names[i]) >= (int)sizeof path)
-            continue;                             /* a path too long to open */
-        printf("\n(what %s lends the rungs after it, in %s)\n", base, names[i]);
+        printf("\n(what %s lends the rungs after it, in %s)\n", slash ? slash + 1 : rung_path,
+               strrchr(paths[i], '/') + 1);
         fflush(stdout);
-        if (run_diff("/dev/null", path, err))
+        if (run_diff("/dev/null", paths[i], err))
             return -1;
     }
     return n;

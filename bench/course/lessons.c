@@ -9,6 +9,7 @@
 
 #include "segbench/stats.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,4 +439,33 @@ int lesson_source_path(const char *file, char *out, size_t size)
     if ((size_t)snprintf(out, size, "%s/%s", exe, file) >= size)
         return 0;
     return access(out, R_OK) == 0;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+
+int lesson_own_headers(const char *rung_path, char (*paths)[PATH_MAX], int max)
+{
+    char dir[PATH_MAX / 2], stem[256];
+    const char *slash = strrchr(rung_path, '/'), *base = slash ? slash + 1 : rung_path;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - rung_path) : 1, slash ? rung_path : ".");
+    const char *dot = strrchr(base, '.');
+    snprintf(stem, sizeof stem, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
+    size_t sl = strlen(stem);
+    static char names[16][NAME_MAX + 1];
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL && n < 16 && n < max;) {
+        size_t len = strlen(e->d_name);
+        if (len >= sl + 4 && strncmp(e->d_name, stem, sl) == 0 && strcmp(e->d_name + len - 4, ".cuh") == 0 &&
+            (e->d_name[sl] == '.' || e->d_name[sl] == '_'))
+            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], by_name);
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (snprintf(paths[kept], PATH_MAX, "%s/%s", dir, names[i]) < PATH_MAX)
+            kept++;                               /* a path too long to open is left out */
+    return kept;
 }

@@ -7,6 +7,8 @@
 #ifndef SEGBENCH_LESSONS_H
 #define SEGBENCH_LESSONS_H
 
+#include <limits.h>
+
 #include "variants/registry.h"
 #include "io/rows.h"
 #include "measure/evidence.h"
@@ -102,5 +104,10 @@ void lesson_tree_print(FILE *fp, const char *algo, const sb_rows *rows, const ch
 /* The source file as this process can open it: from the working directory,
  * else from the repository above the binary (build/segbench); 0 if neither. */
 int lesson_source_path(const char *file, char *out, size_t size);
+
+/* The headers a rung's file lends the rungs after it (for dir/N_name.cu:
+ * dir/N_name.cuh and dir/N_name_*.cuh), sorted by name, at most max, into
+ * paths; returns how many. */
+int lesson_own_headers(const char *rung_path, char (*paths)[PATH_MAX], int max);
 
 #endif

@@ -11,6 +11,7 @@
 #include "base/files.h"
 #include "course/lesson_headers.h"
 #include "course/lessons.h"
+#include "course/lesson_share.h"
 #include "variants/registry.h"
 #include "variants/renames.h"
 #include "io/result_set.h"
@@ -495,7 +496,38 @@ static void test_copies_ratchet(void)
            r->code, r->out);
 }
 
+/* The idea's share of a lesson's diff (issue 78): a changed opening
+ * comment, a changed include and a changed registration count as changed
+ * but not as idea; a changed kernel line does; blank lines do not count. */
+static void test_idea_share(void)
+{
+    const char *old_text = "/* a.cu - the parent\n * its idea\n */\n#include \"x.cuh\"\n\nint k(void) { return 1; }\n"
+                           "SB_VARIANT(\"a\", \"b\",\n           \"c\")\n";
+    const char *new_text = "/* b.cu - the rung\n * its idea\n */\n#include \"y.cuh\"\n\nint k(void) { return 2; }\n\n"
+                           "SB_VARIANT(\"a\", \"d\",\n           \"e\")\n";
+    enum lesson_line_kind ok[16], nk[16];
+    int on = lesson_line_kinds(old_text, ok, 16), nn = lesson_line_kinds(new_text, nk, 16);
+    CHECKF(on == 8 && nn == 9 && ok[0] == LESSON_HEADER && ok[2] == LESSON_HEADER && ok[3] == LESSON_BOILERPLATE &&
+               ok[4] == LESSON_BLANK && ok[5] == LESSON_IDEA && ok[6] == LESSON_REGISTRATION &&
+               ok[7] == LESSON_REGISTRATION && nk[6] == LESSON_BLANK,
+           "%d and %d lines; kinds %d %d %d %d %d %d %d", on, nn, ok[0], ok[2], ok[3], ok[4], ok[5], ok[6], ok[7]);
+    const char *diff = "--- a.cu\n+++ b.cu\n@@ -1,8 +1,9 @@\n-/* a.cu - the parent\n+/* b.cu - the rung\n  * its idea\n  */\n"
+                       "-#include \"x.cuh\"\n+#include \"y.cuh\"\n \n-int k(void) { return 1; }\n+int k(void) { return 2; }\n+\n"
+                       "-SB_VARIANT(\"a\", \"b\",\n-           \"c\")\n+SB_VARIANT(\"a\", \"d\",\n+           \"e\")\n";
+    lesson_share s = { 0, 0 };
+    lesson_share_of_diff(diff, ok, on, nk, nn, &s);
+    CHECKF(s.changed == 10 && s.idea == 2, "%d changed, %d idea (want 10 and 2)", s.changed, s.idea);
+    cli_result *r = cli("lesson --share integral");
+    CHECKF(r->code == 0 && strstr(r->out, "integral/cuda-pdl") && strstr(r->out, "edges at 70 % or more of idea") &&
+               !strstr(r->out, "kmeans/"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+    r = cli("lesson --share nope");
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "--share takes an algorithm"), "%d: %s", r->code,
+           r->err);
+}
+
 const sb_test tests_lessons[] = {
+    { "lessons: the idea's share of an edge's diff: header, includes and registration apart", test_idea_share },
     { "lessons: make check-copies fails a new copy between ladder files, a grown one and a stale entry",
       test_copies_ratchet },
     { "lessons: an edge is judged from its rounds: ties are 'same', never lost; one round calls nothing",

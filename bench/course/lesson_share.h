@@ -1,0 +1,39 @@
+/* lesson_share.h - how much of a lesson's diff is its idea (issue 78):
+ * for each CUDA edge, the lines `segbench lesson` shows changed -- the
+ * diff of the parent's file against the rung's, and the headers the
+ * rung's file lends, whole -- sorted into
+ *   header        the file's opening comment (before its first #include),
+ *   boilerplate   #include lines and a header's include guard,
+ *   registration  SB_VARIANT, SB_RUNG and the step macros that register it,
+ *   idea          everything else: kernels, launches, their comments;
+ * and the idea's share of them.  Blank lines count for nothing.  A rename
+ * inside code counts as idea (it cannot be told apart by lines). */
+#ifndef SEGBENCH_LESSON_SHARE_H
+#define SEGBENCH_LESSON_SHARE_H
+
+#include "segbench/error.h"
+
+#include <stdio.h>
+
+enum lesson_line_kind { LESSON_BLANK, LESSON_HEADER, LESSON_BOILERPLATE, LESSON_REGISTRATION, LESSON_IDEA };
+
+typedef struct lesson_share {
+    int changed;   /* lines added or removed, blank ones left out */
+    int idea;      /* of them, the idea's */
+} lesson_share;
+
+/* The kind of each line of a source text: kinds[i] for line i + 1, at most
+ * max lines; returns how many lines the text has (at most max). */
+int lesson_line_kinds(const char *text, enum lesson_line_kind *kinds, int max);
+
+/* The counts of a `diff -u OLD NEW` output, each line's kind read from
+ * the kinds of OLD's lines ('-' lines) and NEW's ('+' lines). */
+void lesson_share_of_diff(const char *diff, const enum lesson_line_kind *old_kinds, int old_lines,
+                          const enum lesson_line_kind *new_kinds, int new_lines, lesson_share *s);
+
+/* Every CUDA edge of `algo` (NULL: of every algorithm): a line each,
+ * "ALGO/RUNG  changed  idea  share", then how many reach `goal` percent.
+ * Runs diff from the repository's folder. */
+sb_status lesson_share_report(const char *algo, int goal, FILE *fp, sb_error *err);
+
+#endif
