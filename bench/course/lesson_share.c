@@ -100,28 +100,37 @@ static int kinds_of_file(const char *path, enum lesson_line_kind *kinds)
 /* One file's changes against another (old NULL: the file whole, as new). */
 static sb_status share_of_files(const char *old_path, const char *new_path, lesson_share *s, sb_error *err)
 {
-    static enum lesson_line_kind old_kinds[MAX_LINES], new_kinds[MAX_LINES];
+    enum lesson_line_kind *old_kinds = malloc(2 * MAX_LINES * sizeof *old_kinds), *new_kinds = old_kinds + MAX_LINES;
+    if (!old_kinds)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory reading %s", new_path);
     int old_lines = old_path ? kinds_of_file(old_path, old_kinds) : 0, new_lines = kinds_of_file(new_path, new_kinds);
     if (!old_path) {
         for (int i = 0; i < new_lines; i++)
             count(s, new_kinds[i]);
+        free(old_kinds);
         return SB_OK;
     }
     char out[] = "/tmp/segbench-share-XXXXXX";
-    int fd = mkstemp(out);
-    if (fd < 0)
-        return sb_fail(err, SB_ERR_IO, "a scratch file for diff: %s", strerror(errno));
-    close(fd);
-    char *const argv[] = { "diff", "-u", (char *)old_path, (char *)new_path, NULL };
-    int code = sb_spawn(argv, NULL, out);
-    char *diff = code == 0 || code == 1 ? sb_read_text(out) : NULL;
-    unlink(out);
-    if (!diff)
-        return sb_fail(err, SB_ERR_IO, "diff -u %s %s failed%s", old_path, new_path,
-                       code == 127 ? " (is diff installed?)" : "");
-    lesson_share_of_diff(diff, old_kinds, old_lines, new_kinds, new_lines, s);
+    int fd = mkstemp(out), code = -1;
+    char *diff = NULL;
+    if (fd >= 0) {
+        close(fd);
+        char *const argv[] = { "diff", "-u", (char *)old_path, (char *)new_path, NULL };
+        code = sb_spawn(argv, NULL, out);
+        diff = code == 0 || code == 1 ? sb_read_text(out) : NULL;
+        unlink(out);
+    }
+    sb_status st = SB_OK;
+    if (diff)
+        lesson_share_of_diff(diff, old_kinds, old_lines, new_kinds, new_lines, s);
+    else if (fd < 0)
+        st = sb_fail(err, SB_ERR_IO, "a scratch file for diff: %s", strerror(errno));
+    else
+        st = sb_fail(err, SB_ERR_IO, "diff -u %s %s failed%s", old_path, new_path,
+                     code == 127 ? " (is diff installed?)" : "");
     free(diff);
-    return SB_OK;
+    free(old_kinds);
+    return st;
 }
 
 sb_status lesson_share_report(const char *algo, int goal, FILE *fp, sb_error *err)

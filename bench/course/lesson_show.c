@@ -34,7 +34,7 @@ static sb_status run_diff(const char *a, const char *b, sb_error *err)
  * how many were shown, -1 when diff failed. */
 static int show_own_headers(const char *rung_path, sb_error *err)
 {
-    static char paths[8][PATH_MAX];
+    char paths[8][PATH_MAX];
     int n = lesson_own_headers(rung_path, paths, 8);
     const char *slash = strrchr(rung_path, '/');
     for (int i = 0; i < n; i++) {

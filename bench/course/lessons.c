@@ -451,7 +451,7 @@ int lesson_own_headers(const char *rung_path, char (*paths)[PATH_MAX], int max)
     const char *dot = strrchr(base, '.');
     snprintf(stem, sizeof stem, "%.*s", dot ? (int)(dot - base) : (int)strlen(base), base);
     size_t sl = strlen(stem);
-    static char names[16][NAME_MAX + 1];
+    char names[16][NAME_MAX + 1];
     int n = 0;
     DIR *d = opendir(dir);
     for (struct dirent *e; d && (e = readdir(d)) != NULL && n < 16 && n < max;) {
