@@ -133,26 +133,35 @@ static sb_status share_of_files(const char *old_path, const char *new_path, less
     return st;
 }
 
+int lesson_edge_share(const sb_variant *v, lesson_share *s, sb_error *err)
+{
+    *s = (lesson_share){ 0, 0 };
+    const sb_variant *parent = v->parent ? sb_variant_find(v->algo, v->parent) : NULL;
+    char a[PATH_MAX], b[PATH_MAX];
+    if (!parent || !lesson_source_path(parent->file, a, sizeof a) || !lesson_source_path(v->file, b, sizeof b))
+        return 0;                                 /* a root, a student's rung, or no source here */
+    sb_status st = strcmp(a, b) == 0 ? SB_OK : share_of_files(a, b, s, err);
+    char headers[8][PATH_MAX];
+    int n = st ? 0 : lesson_own_headers(b, headers, 8);
+    for (int h = 0; h < n && !st; h++)
+        st = share_of_files(NULL, headers[h], s, err);
+    return st ? -1 : 1;
+}
+
 sb_status lesson_share_report(const char *algo, int goal, FILE *fp, sb_error *err)
 {
     int edges = 0, reached = 0;
     lesson_share all = { 0, 0 };
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
-        if (strncmp(v->backend, "cuda", 4) != 0 || !v->parent || (algo && strcmp(v->algo, algo) != 0))
+        if (strncmp(v->backend, "cuda", 4) != 0 || (algo && strcmp(v->algo, algo) != 0))
             continue;
-        const sb_variant *parent = sb_variant_find(v->algo, v->parent);
-        char a[PATH_MAX], b[PATH_MAX];
-        if (!parent || !lesson_source_path(parent->file, a, sizeof a) || !lesson_source_path(v->file, b, sizeof b))
-            continue;                             /* a student's rung, or no source here */
-        lesson_share s = { 0, 0 };
-        sb_status st = strcmp(a, b) == 0 ? SB_OK : share_of_files(a, b, &s, err);
-        char headers[8][PATH_MAX];
-        int n = st ? 0 : lesson_own_headers(b, headers, 8);
-        for (int h = 0; h < n && !st; h++)
-            st = share_of_files(NULL, headers[h], &s, err);
-        if (st)
-            return st;
+        lesson_share s;
+        int got = lesson_edge_share(v, &s, err);
+        if (got < 0)
+            return err->status ? err->status : SB_ERR_IO;
+        if (!got)
+            continue;
         int share = s.changed ? (int)(100.0 * s.idea / s.changed + 0.5) : 100;
         fprintf(fp, "%-32s %5d changed %5d idea %4d %%%s\n", v->who, s.changed, s.idea, share,
                 share >= goal ? "" : "  (below the goal)");

@@ -12,6 +12,7 @@
 #define SEGBENCH_LESSON_SHARE_H
 
 #include "segbench/error.h"
+#include "segbench/variant.h"
 
 #include <stdio.h>
 
@@ -30,6 +31,11 @@ int lesson_line_kinds(const char *text, enum lesson_line_kind *kinds, int max);
  * the kinds of OLD's lines ('-' lines) and NEW's ('+' lines). */
 void lesson_share_of_diff(const char *diff, const enum lesson_line_kind *old_kinds, int old_lines,
                           const enum lesson_line_kind *new_kinds, int new_lines, lesson_share *s);
+
+/* One edge's counts: the diff of its parent's file against its own, and
+ * the headers its file lends.  Returns 1, or 0 where the rung has no
+ * parent or its sources are not here (s left zero), or -1 on an error. */
+int lesson_edge_share(const sb_variant *v, lesson_share *s, sb_error *err);
 
 /* Every CUDA edge of `algo` (NULL: of every algorithm): a line each,
  * "ALGO/RUNG  changed  idea  share", then how many reach `goal` percent.

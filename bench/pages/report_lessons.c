@@ -6,6 +6,7 @@
 #include "pages/report_parts.h"
 
 #include "course/lessons.h"
+#include "course/lesson_share.h"
 #include "pages/report_limits.h"
 #include "segbench/atomic_file.h"
 
@@ -34,7 +35,7 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
     stage_limit lim;
     stage_limit_of(rows, algo, stage_index, copy_gbps, p, &lim);
     fprintf(md, "| parent → rung | the idea | kernel ms | gain | %% of limit | per frame ms | gain | census: what "
-                "changed | line | source |\n|---|---|---:|---:|---:|---:|---:|---|---|---|\n");
+                "changed | line | idea | source |\n|---|---|---:|---:|---:|---:|---:|---|---|---:|---|\n");
     for (int i = 0; i < n; i++) {
         lesson_edge e;
         lesson_edge_measure(&e, list[i], rows, results_dir, stage);
@@ -49,12 +50,16 @@ static void edges_table(FILE *md, const sb_algo *algo, const sb_rows *rows, cons
         if (e.frame_ms > 0)
             snprintf(tf, sizeof tf, "%.4g", e.frame_ms);
         int main_line = lesson_on_main_line(list[i], rows, stage);
-        fprintf(md, "| %s%s%s`%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n",
+        char idea[16] = "-";
+        lesson_share share;
+        sb_error ignored;
+        if (lesson_edge_share(list[i], &share, &ignored) > 0 && share.changed)
+            snprintf(idea, sizeof idea, "%.0f %%", 100.0 * share.idea / share.changed);
+        fprintf(md, "| %s%s%s`%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n",
                 e.parent ? "`" : "*root* ", e.parent ? e.parent->name : "", e.parent ? "` → " : "",
                 list[i]->name, report_md(REPORT_TEXT, list[i]->idea), t, e.parent ? g : "", pct, tf,
-                e.parent ? gf : "",
-                census, !e.parent ? "root" : main_line ? "main" : "branch", src[0] ? "[" : "", src,
-                src[0] ? "](../../" : "", src, src[0] ? ")" : "");
+                e.parent ? gf : "", census, !e.parent ? "root" : main_line ? "main" : "branch", idea,
+                src[0] ? "[" : "", src, src[0] ? "](../../" : "", src, src[0] ? ")" : "");
         lost += lesson_edge_lost(&e);
     }
     if (!lost)
@@ -130,8 +135,10 @@ sb_status report_lessons_page(const char *results_dir, const char *out_dir, cons
                 "machine's copy rate and the issue floor of its fastest rung's profile) over the rung's kernel "
                 "median: 100 %% would be the limit itself.  *Main* edges lead from the root to the rung the tree declares its top (`SB_LADDER_TOP`: the "
                 "lesson plan's last step, whatever a run's near-ties say); *branches* vary a rung without leading "
-                "there.  `segbench lesson %s/RUNG` prints one edge with `diff -u` of the two "
-                "files.\n\n",
+                "there.  *Idea* is the share of the lines the edge's lesson shows changed in this tree (its diff and the headers "
+                "its file lends) that is code rather than opening comment, includes or registration "
+                "(`segbench lesson --share`; issue 78's goal: 70 %%).  `segbench lesson %s/RUNG` prints one edge with "
+                "`diff -u` of the two files.\n\n",
             algo->name, algo->name, algo->name, notes[0] ? " · what was tried: [NOTES.md](../../" : "", notes,
             notes[0] ? ")" : "", algo->name);
     runs_line(md, results_dir, algo->name, rows);

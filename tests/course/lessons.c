@@ -245,7 +245,8 @@ static void test_lessons_page(void)
     CHECKF(strstr(md, "# integral: the lessons") && strstr(md, "```text\n") && strstr(md, "\ncuda-naive ") &&
                strstr(md, "| `cuda-inflight` → `cuda-pdl` | programmatic dependent launch") &&
                strstr(md, "| 0.05 | 2.00x \xc2\xb1" "2 % | 31 % | 0.2 | 2.00x | tile_sat: regs 40 -> 48 occupancy 100 -> 62 % | main |") &&
-               strstr(md, "| kernel ms | gain | % of limit |") &&
+               strstr(md, "| kernel ms | gain | % of limit |") && strstr(md, "| line | idea | source |") &&
+               strstr(md, " % | [impl_cuda/integral/6_pdl.cu](../../impl_cuda/integral/6_pdl.cu) |") &&
                strstr(md, "**Tried and lost**") && strstr(md, "- `cuda-texture` from `cuda-pdl`: 1.60x slower"),
            "%.600s", strstr(md, "`cuda-inflight` → `cuda-pdl`") ? strstr(md, "`cuda-inflight` → `cuda-pdl`") : md);
     snprintf(path, sizeof path, "%s/REPORT.md", out);
