@@ -15,7 +15,9 @@
  * Each kernel is still written the plain way: a row total is one warp sum
  * (5 shuffles a row), the carry scan and tile_sat load a row and use it
  * before loading the next.  The next rungs change those one at a time
- * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).
+ * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).  The scan
+ * down the carries is in 3_tilescan.cuh and tile_sat in
+ * 3_tilescan_sat.cuh, because the rungs after this one keep them.
  *
  */
 #include "2_smemscan.cuh"

@@ -8,10 +8,12 @@
  * (griddepcontrol.launch_dependents).  Here it hides two launch gaps and
  * lets tile_sat fetch its pixels while carry_scan is still running.  On
  * older GPUs the launches fall back to plain stream order.  What it
- * bought: below, and the A/B of NOTES.md.
+ * bought: segbench lesson integral/cuda-pdl, and the A/B of NOTES.md.
  *
  * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
- * explains them).
+ * explains them).  The kernels are in 6_pdl_tiles.cuh, because
+ * cuda-texture runs them with another loader; the two halves of the
+ * launch are in 6_pdl.cuh, because every rung after this one uses them.
  *
  */
 #include "6_pdl_tiles.cuh"

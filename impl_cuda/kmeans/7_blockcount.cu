@@ -7,7 +7,9 @@
  * cuda-quadsums made one global atomic per quad that changed, all on one
  * address.
  * What it should buy: little once labels settle (few quads change), but
- * the first passes change nearly every quad.
+ * the first passes change nearly every quad.  The pass itself is in
+ * 7_blockcount.cuh (km_block_pass), because cuda-lastblock and
+ * cuda-texture run it too.
  *
  */
 #include "7_blockcount.cuh"

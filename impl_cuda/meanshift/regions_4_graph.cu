@@ -2,7 +2,7 @@
  * (variant "cuda-graph" of the merge and pipeline steps).
  *
  * Grows from cuda-blocksums: the same kernels, but the host no longer
- * drives them.  cuda-blocksums' merge (rung_merge) launches some 25
+ * drives them.  cuda-blocksums' merge (ms_host_merge) launches some 25
  * kernels one by one and, in every pruning round, copies a 4-byte "did
  * anything merge?" flag back and waits for it, because the number of
  * rounds depends on the image.  Here the whole merge is recorded once,
@@ -12,8 +12,8 @@
  * (cudaGraphSetConditional).  A run is one cudaGraphLaunch, and the host
  * waits once, in fetch.  The price: the last round's relabel runs
  * although nothing moves (it leaves every label as it is).  What it
- * bought: below at 1080p; more on the photos, which take more rounds
- * (the report's meanshift-merge page).
+ * bought is on the lessons page (segbench lesson meanshift-merge/cuda-graph):
+ * more on the photos, which take more rounds.
  *
  */
 #include "regions_2_tiles.cuh"
