@@ -139,41 +139,9 @@ __device__ __forceinline__ void sat_segment(strip_table_state<Op> &t, const uint
     __shared__ T part[ROWS][STRIP_WARPS], segment[ROWS];
 
     T u[PIXELS];
-#pragma unroll
-    for (int i = 0; i < PIXELS; i += 4) {
-        u[i] = u[i + 1] = u[i + 2] = u[i + 3] = 0;
-        if (inside)
-            load4(t.above + x + i, u + i);
-    }
-
-    /* Each row's prefix within this thread's 16 pixels, then across the warp. */
-    T before[ROWS];                               /* the row summed over the warp's lanes before this one */
-    T total = 0;
-#pragma unroll
-    for (int i = 0; i < PIXELS; i++)
-        total += u[i];
-    T inclusive = warp_inclusive_scan(total, lane);
-    before[0] = inclusive - total;
-    if (lane == 31)
-        part[0][warp] = inclusive;
-#pragma unroll
-    for (int r = 0; r < STRIP_ROWS; r++) {
-        total = total16(Op(), pixels[r]);
-        inclusive = warp_inclusive_scan(total, lane);
-        before[r + 1] = inclusive - total;
-        if (lane == 31)
-            part[r + 1][warp] = inclusive;
-    }
-    block_scan_rows(part, segment, lane, warp);
-
-    /* Row -1 starts the running column sums: S(x, y0 - 1). */
-    T left = t.carry[0] + part[0][warp] + before[0];
-    T acc[PIXELS];
-    acc[0] = left + u[0];
-#pragma unroll
-    for (int i = 1; i < PIXELS; i++)
-        acc[i] = acc[i - 1] + u[i];
-    t.carry[0] += segment[0];
+    strip_row_above(t.above, x, inside, u);
+    T before[ROWS], acc[PIXELS];
+    strip_prefixes<Op>(pixels, u, t.carry, part, segment, lane, warp, before, acc);
 #pragma unroll
     for (int r = 0; r < STRIP_ROWS; r++) {
         T run = t.carry[r + 1] + part[r + 1][warp] + before[r + 1];   /* the row left of pixel 0 */
