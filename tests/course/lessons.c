@@ -497,6 +497,38 @@ static void test_copies_ratchet(void)
            r->code, r->out);
 }
 
+/* scripts/ptx_same.sh, the check of a refactor that moves kernels between
+ * rung files and headers: the same kernel written another way (a stage
+ * moved into a device function, a local renamed) reads "the same"; a
+ * changed constant reads "differs" and exits 1.  In a git repository of
+ * its own; needs nvcc (CI has it). */
+static void test_ptx_same(void)
+{
+    if (system("command -v nvcc >/dev/null 2>&1") != 0) {
+        printf("    (no nvcc here: scripts/ptx_same.sh not tried)\n");
+        return;
+    }
+    char tool[SB_PATH_MAX];
+    CHECKF(realpath("scripts/ptx_same.sh", tool) != NULL, "no scripts/ptx_same.sh");
+    const char *dir = test_path("ptx-same");
+    test_sh("rm -rf %s && mkdir -p %s/include %s/k && cd %s && git init -q . && "
+            "printf '__global__ void k(int *o, int n) { int i = threadIdx.x; if (i < n) o[i] = 3 * i; }\\n' > k/k.cu && "
+            "git add k && git -c user.name=t -c user.email=t@t commit -qm k",
+            test_shq(dir), test_shq(dir), test_shq(dir), test_shq(dir));
+    test_sh("cd %s && printf '__device__ int three(int x) { return 3 * x; }\\n"
+            "__global__ void k(int *o, int n) { int t = threadIdx.x; if (t < n) o[t] = three(t); }\\n' > k/k.cu",
+            test_shq(dir));
+    char cmd[SB_PATH_MAX * 2 + 64];
+    snprintf(cmd, sizeof cmd, "cd %s && %s HEAD k/k.cu", test_shq(dir), test_shq(tool));
+    cli_result *r = cli_exe("sh", "-c %s", test_shq(cmd));
+    CHECKF(r->code == 0 && strstr(r->out, "k/k.cu: 1 kernels the same, 0 different"), "rewritten: exit %d: %s%s",
+           r->code, r->out, r->err);
+    test_sh("cd %s && sed -i 's/3 \\* x/4 * x/' k/k.cu", test_shq(dir));
+    r = cli_exe("sh", "-c %s", test_shq(cmd));
+    CHECKF(r->code == 1 && strstr(r->out, "differs") && strstr(r->out, "0 kernels the same, 1 different"),
+           "changed: exit %d: %s%s", r->code, r->out, r->err);
+}
+
 /* The idea's share of a lesson's diff (issue 78): a changed opening
  * comment, a changed include and a changed registration count as changed
  * but not as idea; a changed kernel line does; blank lines do not count. */
@@ -529,6 +561,7 @@ static void test_idea_share(void)
 
 const sb_test tests_lessons[] = {
     { "lessons: the idea's share of an edge's diff: header, includes and registration apart", test_idea_share },
+    { "lessons: scripts/ptx_same.sh tells a kernel written another way from a changed one", test_ptx_same },
     { "lessons: make check-copies fails a new copy between ladder files, a grown one and a stale entry",
       test_copies_ratchet },
     { "lessons: an edge is judged from its rounds: ties are 'same', never lost; one round calls nothing",
