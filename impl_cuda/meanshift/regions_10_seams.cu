@@ -19,10 +19,7 @@
 #include "regions_10_seams.cuh"
 #include "filter_1_global.cuh"
 
-#include "segbench/ccl.h"
-
 #include "../regions/union_find.cuh"
-#include "../warp.cuh"
 
 /* ---- the flood: cuda-fused's tiles and roots around these seams ------------------------------ */
 
@@ -68,7 +65,6 @@ sb_status ms_seams_flood(ms_device *d, const uint32_t *colour, int32_t *labels, 
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
-
 
 /* ---- the rung -------------------------------------------------------------------------- */
 

@@ -24,9 +24,6 @@
 #include "regions_10_seams.cuh"
 #include "filter_1_global.cuh"
 
-#include "segbench/ccl.h"
-
-#include "../regions/union_find.cuh"
 #include "../warp.cuh"
 
 /* The rung's state: cuda-rag's, and where the rounds' blocks count and

@@ -26,10 +26,7 @@
 #include "regions_10_seams.cuh"
 #include "filter_1_global.cuh"
 
-#include "segbench/ccl.h"
-
 #include "../regions/union_find.cuh"
-#include "../warp.cuh"
 
 /* The rung's state: cuda-rag's, and the lists of live regions and edges. */
 struct rung_state {

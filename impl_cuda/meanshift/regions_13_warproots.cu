@@ -22,8 +22,6 @@
 #include "regions_10_seams.cuh"
 #include "filter_1_global.cuh"
 
-#include "segbench/ccl.h"
-
 #include "../regions/union_find.cuh"
 #include "../warp.cuh"
 
@@ -58,7 +56,6 @@ static sb_status rung_flood(ms_device *d, const uint32_t *colour, int32_t *label
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
-
 
 /* ---- the rung -------------------------------------------------------------------------- */
 

@@ -20,7 +20,6 @@
 #include "segbench/ccl.h"
 
 #include "../regions/union_find.cuh"
-#include "../warp.cuh"
 
 /* ---- components: unions in 32x32 shared-memory tiles, then the seams --------------------- */
 

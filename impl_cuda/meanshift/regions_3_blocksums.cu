@@ -15,9 +15,6 @@
 #include "regions_2_tiles.cuh"
 #include "regions_3_blocksums.cuh"
 
-#include "segbench/ccl.h"
-
-#include "../regions/union_find.cuh"
 #include "../warp.cuh"
 
 /* ---- region sums: a table a block in shared memory, then global memory ------------------- *

@@ -21,11 +21,6 @@
 #include "regions_4_graph.cuh"
 #include "filter_1_global.cuh"
 
-#include "segbench/ccl.h"
-
-#include "../regions/union_find.cuh"
-#include "../warp.cuh"
-
 /* ---- the merge as one CUDA graph ----------------------------------------------------------- *
  *
  * start -> while (loop) { mark; apply in place; ms_continue } -> finish.

@@ -27,9 +27,6 @@
 
 #include "segbench/ccl.h"
 
-#include "../regions/union_find.cuh"
-#include "../warp.cuh"
-
 /* ---- components: 2x2 blocks, unions in 32x32 shared-memory tiles, then the seams ---------- *
  *
  * A thread holds a 2x2 block of pixels (a b / c d): it reads their join

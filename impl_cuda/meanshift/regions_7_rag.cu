@@ -29,8 +29,6 @@
 #include "regions_7_rag.cuh"
 #include "filter_1_global.cuh"
 
-#include "segbench/ccl.h"
-
 #include "../regions/union_find.cuh"
 #include "../warp.cuh"
 
