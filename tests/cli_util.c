@@ -20,6 +20,29 @@ void test_slurp(const char *path, char *buf, size_t size)
         fclose(fp);
 }
 
+char *test_read_all(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    size_t got;
+    while (text && (got = fread(text + n, 1, cap - n - 1, fp)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *grown = realloc(text, cap *= 2);
+            if (!grown)
+                free(text);
+            text = grown;
+        }
+    }
+    fclose(fp);
+    if (text)
+        text[n] = '\0';
+    return text;
+}
+
 const char *test_segbench_path(void)
 {
     static char path[4096];

@@ -27,6 +27,9 @@ cli_result *cli_exe(const char *exe, const char *fmt, ...)
 const char *test_segbench_path(void);
 /* A file's text (truncated to size - 1), "" when it cannot be read. */
 void test_slurp(const char *path, char *buf, size_t size);
+/* A file's whole text, however long (free it); NULL when it cannot be read.
+ * For files whose size the machine decides, such as a bench's samples. */
+char *test_read_all(const char *path);
 int test_exists(const char *path);
 /* s in single quotes for a shell line (a quote inside as '\''); a ring of 8. */
 const char *test_shq(const char *s);
