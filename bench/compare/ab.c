@@ -12,6 +12,7 @@
 #include "io/rows.h"
 #include "io/stage_view.h"
 #include "measure/evidence.h"
+#include "measure/lockstep.h"
 #include "variants/outputs.h"
 #include "variants/registry.h"
 
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -89,6 +91,8 @@ static int ours(const char *name)
 static void args_line(const ab_opts *o, char *out, size_t size)
 {
     size_t n = (size_t)snprintf(out, size, "%s", o->noise ? "noise" : "ab");
+    if (o->lockstep)
+        n += (size_t)snprintf(out + n, size - n, " --lockstep --lockstep-samples %d", o->lockstep_samples);
     for (int i = 0; i < o->nbench_args && n < size; i++)
         n += (size_t)snprintf(out + n, size - n, " %s", o->bench_args[i]);
 }
@@ -161,10 +165,12 @@ static void log_tail(const char *log, char *out, size_t size)
     free(text);
 }
 
-/* exe bench --results dir --rounds 1 ... : one process, one round.  Its
- * output goes to dir.log; exit 1 (a row broke its contract) is the
- * rows' to report, any other failure stops the comparison. */
-static sb_status bench_once(const ab_opts *o, const char *exe, const char *dir, sb_error *err)
+/* exe bench --results dir --rounds 1 ... : one process, one round, begun.
+ * Its output goes to dir.log.  In lockstep (lockstep >= 0: its end of the
+ * socket, kept open in it; other: the partner's end, closed in it) it
+ * takes its samples in turns with the partner's (measure/lockstep.h). */
+static sb_status bench_start(const ab_opts *o, const char *exe, const char *dir, int lockstep, int other, int first,
+                             pid_t *pid, sb_error *err)
 {
     const char *argv[SB_AB_ARGS_MAX + 16];
     int n = 0;
@@ -182,30 +188,88 @@ static sb_status bench_once(const ab_opts *o, const char *exe, const char *dir, 
     for (int i = 0; i < o->nbench_args; i++)
         argv[n++] = o->bench_args[i];
     argv[n] = NULL;
-    char log[SB_PATH_MAX];
+    char log[SB_PATH_MAX], part[64];
     sb_status st = sb_path(log, err, "%s.log", dir);
     if (st)
         return st;
+    int nenv = 0;
+    while (environ[nenv])
+        nenv++;
+    char **env = calloc((size_t)nenv + 2, sizeof *env);
+    if (!env)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    for (int i = 0, k = 0; i < nenv; i++)         /* an SB_LOCKSTEP of ab's own is not passed on */
+        if (strncmp(environ[i], SB_LOCKSTEP_ENV "=", strlen(SB_LOCKSTEP_ENV) + 1) != 0)
+            env[k++] = environ[i];
+    if (lockstep >= 0) {
+        snprintf(part, sizeof part, "%s=%d,%s,%d", SB_LOCKSTEP_ENV, lockstep, first ? "first" : "second",
+                 o->lockstep_samples);
+        int k = 0;
+        while (env[k])
+            k++;
+        env[k] = part;
+    }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    pid_t pid;
-    int e = posix_spawn(&pid, exe, &fa, NULL, (char *const *)argv, environ);
+    if (other >= 0)
+        posix_spawn_file_actions_addclose(&fa, other);
+    int e = posix_spawn(pid, exe, &fa, NULL, (char *const *)argv, env);
     posix_spawn_file_actions_destroy(&fa);
+    free(env);
     if (e)
         return sb_fail(err, SB_ERR_IO, "%s: cannot run (%s)", exe, strerror(e));
+    return SB_OK;
+}
+
+/* Its end: exit 1 (a row broke its contract) is the rows' to report, any
+ * other failure stops the comparison. */
+static sb_status bench_wait(const char *exe, const char *dir, pid_t pid, sb_error *err)
+{
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == sb_exit_code(SB_ERR_AGREEMENT)))
         return SB_OK;
-    char tail[600];
+    char log[SB_PATH_MAX], tail[600];
+    snprintf(log, sizeof log, "%s.log", dir);
     log_tail(log, tail, sizeof tail);
     if (WIFSIGNALED(status))
         return sb_fail(err, SB_ERR_IO, "%s bench stopped by signal %d (log: %s): %s", exe, WTERMSIG(status), log,
                        tail);
     return sb_fail(err, SB_ERR_IO, "%s bench exited %d (log: %s): %s", exe, WEXITSTATUS(status), log, tail);
+}
+
+static sb_status bench_once(const ab_opts *o, const char *exe, const char *dir, sb_error *err)
+{
+    pid_t pid;
+    sb_status st = bench_start(o, exe, dir, -1, -1, 0, &pid, err);
+    return st ? st : bench_wait(exe, dir, pid, err);
+}
+
+/* Both sides' round at once, in lockstep: first's process holds the token
+ * first.  Neither side always goes first (the caller alternates). */
+static sb_status bench_pair(const ab_opts *o, const char *exe[2], const char *dir[2], int first, sb_error *err)
+{
+    int fd[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, fd) != 0)
+        return sb_fail(err, SB_ERR_IO, "--lockstep: cannot make a socket pair (%s)", strerror(errno));
+    pid_t pid[2] = { -1, -1 };
+    sb_status st = SB_OK;
+    for (int side = 0; side < 2 && !st; side++)
+        st = bench_start(o, exe[side], dir[side], fd[side], fd[1 - side], side == first, &pid[side], err);
+    close(fd[0]);                         /* the children hold theirs: a side that exits closes its end */
+    close(fd[1]);
+    for (int side = 0; side < 2; side++) {
+        sb_error mine;
+        sb_status wst = pid[side] > 0 ? bench_wait(exe[side], dir[side], pid[side], &mine) : SB_OK;
+        if (wst && !st) {
+            st = wst;
+            *err = mine;
+        }
+    }
+    return st;
 }
 
 static void progress(const ab_opts *o, int done, int total, double started, const char *what)
@@ -226,7 +290,18 @@ static sb_status run_rounds(const ab_opts *o, const char *exe[2], int first, int
     sb_status st = SB_OK;
     double started = sb_clock_ms();
     int total = 2 * (last - first);
-    for (int r = first; r < last && !st; r++)
+    for (int r = first; r < last && !st && o->lockstep; r++) {
+        char dir[2][SB_PATH_MAX], what[160];
+        if ((st = sb_path(dir[0], err, "%s/r%02d-a", o->work, r)) || (st = sb_path(dir[1], err, "%s/r%02d-b", o->work, r)))
+            break;
+        if (o->resume && round_done(o->work, r, 0) && round_done(o->work, r, 1))
+            continue;
+        snprintf(what, sizeof what, "round %d of %d, A and B in lockstep", r + 1, o->rounds);
+        progress(o, 2 * (r - first), total, started, what);
+        const char *dirs[2] = { dir[0], dir[1] };
+        st = bench_pair(o, exe, dirs, r & 1, err);
+    }
+    for (int r = first; r < last && !st && !o->lockstep; r++)
         for (int j = 0; j < 2 && !st; j++) {
             int side = (r & 1) ? 1 - j : j;
             char dir[SB_PATH_MAX], what[160];
@@ -257,6 +332,9 @@ typedef struct ab_row {
     char metric[240];
     char work[2][64];             /* each side's work in its first round (io/rows.h) */
     int work_varies[2];           /* it varied within a round, or between rounds */
+    double *pair;                 /* lockstep: each round's median log(B/A) over its pairs of samples */
+    int npair;
+    int unpaired;                 /* lockstep: some round's samples did not pair (lockstep.h) */
 } ab_row;
 
 typedef struct ab_rows {
@@ -285,11 +363,13 @@ static ab_row *find_or_add(ab_rows *t, const sb_row *r)
         a->ms[side] = calloc((size_t)t->rounds, sizeof(double));
         a->probe[side] = calloc((size_t)t->rounds, sizeof(double));
     }
-    if (!a->ms[0] || !a->ms[1] || !a->probe[0] || !a->probe[1]) {
+    a->pair = calloc((size_t)t->rounds, sizeof(double));
+    if (!a->ms[0] || !a->ms[1] || !a->probe[0] || !a->probe[1] || !a->pair) {
         for (int side = 0; side < 2; side++) {
             free(a->ms[side]);
             free(a->probe[side]);
         }
+        free(a->pair);
         return NULL;
     }
     t->count++;
@@ -303,6 +383,8 @@ static void rows_free(ab_rows *t)
             free(t->row[i].ms[side]);
             free(t->row[i].probe[side]);
         }
+    for (int i = 0; i < t->count; i++)
+        free(t->row[i].pair);
     free(t->row);
     memset(t, 0, sizeof *t);
 }
@@ -328,47 +410,114 @@ static double round_probe(const sb_row *row)
     return most;
 }
 
+/* One round's rows of one algorithm, a side ("" when that side wrote none). */
+static sb_status read_round(const ab_opts *o, int r, int side, const char *algo, sb_rows *rows, sb_error *err)
+{
+    char csv[SB_PATH_MAX], samples[SB_PATH_MAX];
+    memset(rows, 0, sizeof *rows);
+    sb_status st;
+    if ((st = sb_path(csv, err, "%s/r%02d-%c/%s.csv", o->work, r, "ab"[side], algo)) ||
+        (st = sb_path(samples, err, "%s/r%02d-%c/%s.samples.csv", o->work, r, "ab"[side], algo)))
+        return st;
+    if (access(csv, F_OK) != 0)
+        return SB_OK;
+    if ((st = sb_rows_read_csv(csv, rows, err)))
+        return st;
+    if (access(samples, F_OK) == 0 && (st = sb_rows_read_samples(samples, rows, err)))
+        sb_rows_free(rows);
+    return st;
+}
+
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* A round's median log(B/A) over its pairs of samples (sample k of each
+ * side, timed next to each other in lockstep); NAN when they do not pair. */
+static double pair_ratio(const sb_row *a, const sb_row *b)
+{
+    int n = a->kernel.n;
+    if (!a->kernel_ms || !b->kernel_ms || n < 1 || b->kernel.n != n || strstr(a->flags, "unpaired") ||
+        strstr(b->flags, "unpaired"))
+        return NAN;
+    double *lr = malloc((size_t)n * sizeof *lr);
+    if (!lr)
+        return NAN;
+    for (int k = 0; k < n; k++)
+        lr[k] = a->kernel_ms[k] > 0 && b->kernel_ms[k] > 0 ? log(b->kernel_ms[k] / a->kernel_ms[k]) : NAN;
+    qsort(lr, (size_t)n, sizeof *lr, by_value);
+    double m = n % 2 ? lr[n / 2] : 0.5 * (lr[n / 2 - 1] + lr[n / 2]);
+    free(lr);
+    return m;
+}
+
+/* One side's row of one round into the table. */
+static sb_status take_row(ab_rows *t, int side, int most, const sb_row *row, sb_error *err)
+{
+    ab_row *a = find_or_add(t, row);
+    if (!a)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    if (!strcmp(row->agreement, "FAIL")) {
+        a->failed[side] = 1;
+        snprintf(a->metric, sizeof a->metric, "%s", row->metric);
+    } else if (row->kernel.median > 0 && a->n[side] < most) {
+        a->probe[side][a->n[side]] = round_probe(row);
+        a->ms[side][a->n[side]++] = row->kernel.median;
+        note_work(a, side, row->work);
+    }
+    return SB_OK;
+}
+
+static const sb_row *has_row(const sb_rows *rows, const sb_row *key)
+{
+    for (int k = 0; k < rows->count; k++)
+        if (sb_row_same_key(&rows->row[k], key))
+            return &rows->row[k];
+    return NULL;
+}
+
+/* Lockstep: a round's pair of a host row, or the row marked unpaired. */
+static void take_pair(ab_rows *t, const sb_rows *other, const sb_row *row)
+{
+    ab_row *a = find_or_add(t, row);
+    if (!a || !view_is_cpu_backend(row->backend))
+        return;
+    const sb_row *mate = has_row(other, row);
+    double lr = mate ? pair_ratio(mate, row) : NAN;
+    if (isnan(lr) || a->npair >= t->rounds)
+        a->unpaired = 1;
+    else
+        a->pair[a->npair++] = lr;
+}
+
 /* Every algorithm's rows of the result sets of rounds 0..rounds-1, each
- * side's rounds up to `most`. */
+ * side's rounds up to `most`; in lockstep each host row's pairs too. */
 static sb_status gather(const ab_opts *o, int rounds, int most, ab_rows *t, sb_error *err)
 {
     t->rounds = most;
     sb_status st = SB_OK;
     for (int r = 0; r < rounds && !st; r++)
-        for (int side = 0; side < 2 && !st; side++)
-            for (int i = 0; i < sb_algo_count() && !st; i++) {
-                char csv[SB_PATH_MAX], samples[SB_PATH_MAX];
-                if ((st = sb_path(csv, err, "%s/r%02d-%c/%s.csv", o->work, r, "ab"[side], sb_algo_at(i)->name)) ||
-                    (st = sb_path(samples, err, "%s/r%02d-%c/%s.samples.csv", o->work, r, "ab"[side],
-                                  sb_algo_at(i)->name)))
-                    break;
-                if (access(csv, F_OK) != 0)
-                    continue;
-                sb_rows rows;
-                if ((st = sb_rows_read_csv(csv, &rows, err)))
-                    break;
-                if (access(samples, F_OK) == 0 && (st = sb_rows_read_samples(samples, &rows, err))) {
-                    sb_rows_free(&rows);
-                    break;
-                }
-                for (int k = 0; k < rows.count && !st; k++) {
-                    const sb_row *row = &rows.row[k];
-                    ab_row *a = find_or_add(t, row);
-                    if (!a) {
-                        st = sb_fail(err, SB_ERR_NOMEM, "out of memory");
-                        break;
-                    }
-                    if (!strcmp(row->agreement, "FAIL")) {
-                        a->failed[side] = 1;
-                        snprintf(a->metric, sizeof a->metric, "%s", row->metric);
-                    } else if (row->kernel.median > 0 && a->n[side] < most) {
-                        a->probe[side][a->n[side]] = round_probe(row);
-                        a->ms[side][a->n[side]++] = row->kernel.median;
-                        note_work(a, side, row->work);
-                    }
-                }
-                sb_rows_free(&rows);
+        for (int i = 0; i < sb_algo_count() && !st; i++) {
+            sb_rows rows[2];
+            if ((st = read_round(o, r, 0, sb_algo_at(i)->name, &rows[0], err)))
+                break;
+            if ((st = read_round(o, r, 1, sb_algo_at(i)->name, &rows[1], err))) {
+                sb_rows_free(&rows[0]);
+                break;
             }
+            for (int side = 0; side < 2; side++)
+                for (int k = 0; k < rows[side].count && !st; k++)
+                    st = take_row(t, side, most, &rows[side].row[k], err);
+            for (int k = 0; o->lockstep && k < rows[1].count; k++)
+                take_pair(t, &rows[0], &rows[1].row[k]);
+            for (int k = 0; o->lockstep && k < rows[0].count; k++)
+                if (!has_row(&rows[1], &rows[0].row[k]))
+                    take_pair(t, &rows[1], &rows[0].row[k]);   /* only A has it: unpaired */
+            sb_rows_free(&rows[0]);
+            sb_rows_free(&rows[1]);
+        }
     return st;
 }
 
@@ -428,6 +577,35 @@ static void spells_line(const ab_rows *t, FILE *fp)
     fputs("\n", fp);
 }
 
+/* ---- lockstep: pairs of samples ---- */
+
+/* Is a row judged by its paired rounds (lockstep, a host row whose every
+ * round paired)? */
+static int paired_row(const ab_opts *o, const ab_row *row)
+{
+    return o->lockstep && view_is_cpu_backend(row->key.backend) && !row->unpaired && row->npair == row->n[0] &&
+           row->npair == row->n[1] && row->npair > 0;
+}
+
+/* A row's pairs of rounds as two sides' times: round r of A against round
+ * r of B, or in lockstep 1 against its paired ratio.  Returns how many. */
+static int row_pairs(const ab_opts *o, const ab_row *row, double *a, double *b)
+{
+    if (paired_row(o, row)) {
+        for (int r = 0; r < row->npair; r++) {
+            a[r] = 1.0;
+            b[r] = exp(row->pair[r]);
+        }
+        return row->npair;
+    }
+    int n = row->n[0] < row->n[1] ? row->n[0] : row->n[1];
+    for (int r = 0; r < n; r++) {
+        a[r] = row->ms[0][r];
+        b[r] = row->ms[1][r];
+    }
+    return n;
+}
+
 /* ---- ab: the table ---- */
 
 static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor *floors, sb_compare_table *tab,
@@ -454,7 +632,14 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
             sb_summarize(a->n[0] ? a->ms[0] : a->ms[1], a->n[0] ? a->n[0] : a->n[1], a->n[0] ? &line->a : &line->b);
         } else {
             double floor = sb_floor_for_row(floors, &a->key);
-            st = sb_compare_line_judge(line, a->ms[0], a->n[0], a->ms[1], a->n[1], floor, o->min_diff, err);
+            int paired = paired_row(o, a);
+            if (paired)
+                st = sb_compare_line_judge_paired(line, a->ms[0], a->ms[1], a->pair, a->npair, floor, o->min_diff,
+                                                  err);
+            else
+                st = sb_compare_line_judge(line, a->ms[0], a->n[0], a->ms[1], a->n[1], floor, o->min_diff, err);
+            if (!st && o->lockstep && !device && !paired)
+                snprintf(line->note, sizeof line->note, "its samples did not pair: judged by its rounds");
             if (!st)
                 sb_compare_line_work(line, a->work[0], a->work_varies[0], a->work[1], a->work_varies[1]);
             if (!st && (a->n[0] < 2 || a->n[1] < 2) && (a->spelled[0] || a->spelled[1]))
@@ -467,18 +652,26 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
     return st;
 }
 
+/* The floors' file: an A/A of paired rounds gives floors of its own. */
+static const char *floor_name(const ab_opts *o) { return o->lockstep ? "noise-lockstep.csv" : "noise.csv"; }
+
 static sb_status ab_verdict(const ab_opts *o, const char *exe[2], const ab_rows *t, sb_error *err)
 {
     sb_noise_floor floors;
-    sb_status st = sb_compare_floors(o->floor_file, NULL, 0, &floors, err);
+    sb_status st = sb_compare_floors_named(o->floor_file, floor_name(o), NULL, 0, &floors, err);
     if (st)
         return st;
     sb_compare_table tab;
     if ((st = sb_compare_table_open(&tab, "ab", exe[0], exe[1], o->fdr, o->export_json, o->export_csv, err)))
         return st;
     sb_floor_describe(&floors, tab.floor_source, sizeof tab.floor_source);
-    printf("ab: %d rounds a side, each a fresh process, interleaved (A B, B A, ...)\nA = %s\nB = %s\n", o->rounds,
-           exe[0], exe[1]);
+    if (o->lockstep)
+        printf("ab: %d rounds, each A and B at once in lockstep, %d samples a CPU row in turns (A B A B ...), "
+               "each CPU row judged by its rounds' paired ratios\nA = %s\nB = %s\n", o->rounds,
+               o->lockstep_samples, exe[0], exe[1]);
+    else
+        printf("ab: %d rounds a side, each a fresh process, interleaved (A B, B A, ...)\nA = %s\nB = %s\n",
+               o->rounds, exe[0], exe[1]);
     spells_line(t, stdout);
     putchar('\n');
     st = judge(o, t, &floors, &tab, err);
@@ -531,26 +724,27 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
             cls[i]++;
         if (cls[i] == f.n && f.n < SB_FLOOR_CLASSES)
             snprintf(f.cls[f.n++].name, sizeof f.cls[0].name, "%s", name);
-        int pairs = row->n[0] < row->n[1] ? row->n[0] : row->n[1];
+        int pairs = row_pairs(o, row, a, b);
         if (cls[i] < f.n && pairs)
             f.cls[cls[i]].rows++;
         sb_floor_row *own = pairs ? sb_floor_add_row(&f, &row->key, name) : NULL;
         if (own) {
             own->pairs = pairs;
-            own->floor = sb_floor_from_pairs(row->ms[0], row->ms[1], pairs, 1.0);   /* its largest */
+            own->floor = sb_floor_from_pairs(a, b, pairs, 1.0);   /* its largest */
         }
         sb_effect e;
-        sb_effect_judge(row->ms[0], row->n[0], row->ms[1], row->n[1], 0.0, &e);
+        if (paired_row(o, row))
+            sb_effect_judge_paired(row->pair, row->npair, 0.0, 0.0, SB_EVIDENCE_LEVEL, &e);
+        else
+            sb_effect_judge(row->ms[0], row->n[0], row->ms[1], row->n[1], 0.0, &e);
         judged += row->n[0] > 1 && row->n[1] > 1;
         called += e.call == SB_CALL_FASTER || e.call == SB_CALL_SLOWER;
     }
     for (int c = 0; c < f.n; c++) {                  /* each class: the pairs of its rows' rounds */
         int n = 0;
         for (int i = 0; i < t->count; i++)
-            for (int r = 0; cls[i] == c && r < t->row[i].n[0] && r < t->row[i].n[1]; r++) {
-                a[n] = t->row[i].ms[0][r];
-                b[n++] = t->row[i].ms[1][r];
-            }
+            if (cls[i] == c)
+                n += row_pairs(o, &t->row[i], a + n, b + n);
         f.cls[c].pairs = n;
         f.cls[c].floor = sb_floor_from_pairs(a, b, n, SB_FLOOR_QUANTILE);
     }
@@ -560,7 +754,7 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
     f.measured = 1;
     char path[SB_PATH_MAX];
     sb_status st = o->floor_out ? sb_path(path, err, "%s", o->floor_out)
-                                : sb_path(path, err, "results/%s/noise.csv", first.machine_id);
+                                : sb_path(path, err, "results/%s/%s", first.machine_id, floor_name(o));
     char dir[SB_PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
@@ -575,7 +769,8 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
     sb_floor_free(&f);
     if (st)
         return st;
-    printf("noise: this build against itself, %d rounds a side, each a fresh process, on %s\n", o->rounds,
+    printf("noise: this build against itself, %d rounds a side, %s, on %s\n", o->rounds,
+           o->lockstep ? "each both sides at once in lockstep (a CPU row's pairs of samples)" : "each a fresh process",
            f.machine);
     spells_line(t, stdout);
     printf("%-10s %6s %6s  %s\n", "class", "rows", "pairs", "floor (99th percentile of |log B/A| between rounds)");
@@ -608,10 +803,11 @@ sb_status sb_ab_run(const ab_opts *o, sb_error *err)
         rows_free(&t);
         if ((st = gather(o, rounds, most, &t, err)))
             break;
-        if (!o->keep_spells && (st = spell_gate(&t, err)))
+        if (!o->keep_spells && !o->lockstep && (st = spell_gate(&t, err)))
             break;
         t.again = rounds - o->rounds;
-        if (rounds >= most || o->keep_spells || !spells_short(&t, o->rounds))
+        /* in lockstep a spell slows both samples of a pair alike: no round is left out */
+        if (rounds >= most || o->keep_spells || o->lockstep || !spells_short(&t, o->rounds))
             break;
         st = run_rounds(o, exe, rounds, rounds + 1, err);
     }

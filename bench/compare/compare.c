@@ -520,6 +520,19 @@ sb_status sb_compare_run(const compare_opts *o, sb_error *err)
 
 sb_status sb_compare_floors(const char *file, const char *const *dirs, int ndirs, sb_noise_floor *f, sb_error *err)
 {
+    return sb_compare_floors_named(file, "noise.csv", dirs, ndirs, f, err);
+}
+
+sb_status sb_floor_default_path(const char *name, char *out, sb_error *err)
+{
+    sb_env env;
+    sb_env_collect(&env, 0, NULL, 0);
+    return sb_path(out, err, "results/%s/%s", env.machine_id, name);
+}
+
+sb_status sb_compare_floors_named(const char *file, const char *name, const char *const *dirs, int ndirs,
+                                  sb_noise_floor *f, sb_error *err)
+{
     if (file)
         return sb_floor_read(file, f, err);
     char path[SB_PATH_MAX];
@@ -527,14 +540,11 @@ sb_status sb_compare_floors(const char *file, const char *const *dirs, int ndirs
     for (int i = 0; i < ndirs; i++) {
         struct stat sb;
         if (stat(dirs[i], &sb) == 0 && S_ISDIR(sb.st_mode) &&
-            snprintf(path, sizeof path, "%s/noise.csv", dirs[i]) < (int)sizeof path &&
+            snprintf(path, sizeof path, "%s/%s", dirs[i], name) < (int)sizeof path &&
             sb_floor_read(path, f, &ignored) == SB_OK)
             return SB_OK;
     }
-    sb_env env;
-    sb_env_collect(&env, 0, NULL, 0);
-    if (snprintf(path, sizeof path, "results/%s/noise.csv", env.machine_id) < (int)sizeof path &&
-        sb_floor_read(path, f, &ignored) == SB_OK)
+    if (sb_floor_default_path(name, path, &ignored) == SB_OK && sb_floor_read(path, f, &ignored) == SB_OK)
         return SB_OK;
     sb_floor_defaults(f);
     return SB_OK;

@@ -71,6 +71,17 @@ sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, 
     return SB_OK;
 }
 
+sb_status sb_compare_line_judge_paired(sb_compare_line *line, const double *a, const double *b, const double *log_ratio,
+                                       int n, double floor, double min_diff, sb_error *err)
+{
+    sb_status st = sb_compare_line_judge(line, a, n, b, n, floor, min_diff, err);
+    if (!st) {
+        sb_effect_judge_paired(log_ratio, n, floor, min_diff, SB_EVIDENCE_LEVEL, &line->eff);
+        line->first_call = line->eff.call;
+    }
+    return st;
+}
+
 void sb_compare_line_work(sb_compare_line *line, const char *work_a, int varies_a, const char *work_b, int varies_b)
 {
     if (line->kind != SB_LINE_JUDGED || !work_a[0] || !work_b[0])

@@ -56,7 +56,7 @@ void sb_noise_flag_text(int flags, char *out, size_t size)
                   { SB_NOISE_FLAG_GOVERNOR, "governor" }, { SB_NOISE_FLAG_E2E, "e2e_below_frame" },
                   { SB_NOISE_FLAG_THROTTLED, "throttled" }, { SB_NOISE_FLAG_LOW_CLOCK, "low_clock" },
                   { SB_NOISE_FLAG_UNSTABLE, "unstable" }, { SB_NOISE_FLAG_SLOWER_THAN_SERIAL, "slower_than_serial" },
-                  { SB_NOISE_FLAG_CACHE_RESIDENT, "cache_resident" } };
+                  { SB_NOISE_FLAG_CACHE_RESIDENT, "cache_resident" }, { SB_NOISE_FLAG_UNPAIRED, "unpaired" } };
     size_t used = 0;
     out[0] = '\0';
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0] && used < size; i++)

@@ -121,6 +121,8 @@ static int rounds_for(double var_a, double var_b, double room, double level)
     return SB_EVIDENCE_ROUNDS_MAX + 1;
 }
 
+static int decide(sb_effect *e, double d, double se, double df, double half, double f, double same_max);
+
 void sb_effect_judge(const double *a, int na, const double *b, int nb, double floor, sb_effect *e)
 {
     sb_effect_judge_min(a, na, b, nb, floor, 0.0, e);
@@ -160,6 +162,15 @@ void sb_effect_judge_at(const double *a, int na, const double *b, int nb, double
     double half = sb_t_quantile(level, df) * se;
     e->lo = exp(d - half);
     e->hi = exp(d + half);
+    if (decide(e, d, se, df, half, f, same_max))
+        e->rounds_needed = rounds_for(va, vb, fabs(fabs(d) - f), level);
+}
+
+/* The call from the estimate d (log B/A), its standard error se on df
+ * degrees of freedom and the interval's half-width, against the floor f
+ * (log scale); returns 1 when it is undetermined for want of rounds. */
+static int decide(sb_effect *e, double d, double se, double df, double half, double f, double same_max)
+{
     double beyond = fabs(d) - f;                      /* how far past the floor the estimate lies */
     e->p = se > 0 ? fmin(1.0, 2.0 * sb_t_upper(beyond / se, df)) : (beyond > 0 ? 0.0 : 1.0);
     if (d - half > f)
@@ -171,7 +182,49 @@ void sb_effect_judge_at(const double *a, int na, const double *b, int nb, double
     else if (f > 0 && d - half > -f && d + half < f)
         e->rounds_needed = 0;                         /* inside a floor too wide to call anything the same */
     else
-        e->rounds_needed = rounds_for(va, vb, fabs(beyond), level);
+        return 1;
+    return 0;
+}
+
+void sb_effect_judge_paired(const double *log_ratio, int n, double floor, double min_diff, double level,
+                            sb_effect *e)
+{
+    memset(e, 0, sizeof *e);
+    e->na = e->nb = n;
+    floor = floor > 0 ? floor : 0.0;
+    double same_max = min_diff >= floor ? fmax(min_diff, SB_EVIDENCE_SAME_MAX) : SB_EVIDENCE_SAME_MAX;
+    e->floor = fmax(floor, min_diff);
+    e->p = 1.0;
+    e->call = SB_CALL_UNDETERMINED;
+    double sum = 0.0, ss = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(log_ratio[i]))
+            return;                                   /* a pair that is not two times */
+        sum += log_ratio[i];
+    }
+    if (n < 1)
+        return;
+    double d = sum / n, f = log1p(e->floor);
+    e->ratio = exp(d);
+    if (n < 2) {
+        e->rounds_needed = 3;
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        ss += (log_ratio[i] - d) * (log_ratio[i] - d);
+    double var = ss / (n - 1), se = sqrt(var / n), df = n - 1;
+    double half = sb_t_quantile(level, df) * se;
+    e->lo = exp(d - half);
+    e->hi = exp(d + half);
+    if (!decide(e, d, se, df, half, f, same_max))
+        return;
+    double room = fabs(fabs(d) - f);                  /* rounds at which the interval would clear it */
+    e->rounds_needed = SB_EVIDENCE_ROUNDS_MAX + 1;
+    for (int k = 2; room > 0 && k <= SB_EVIDENCE_ROUNDS_MAX; k++)
+        if (sb_t_quantile(level, k - 1.0) * sqrt(var / k) < room) {
+            e->rounds_needed = k;
+            break;
+        }
 }
 
 /* ---- a comparison's rows ---- */

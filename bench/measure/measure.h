@@ -56,6 +56,8 @@
 #include "segbench/device.h"
 #include "segbench/stats.h"
 
+#include <stdint.h>
+
 /* A slow host row (one run at least the budget), the serial reference
  * included, is run twice more when one run takes at most this many budgets
  * (300 ms at the default 100 ms).  A trade: two more runs of every row
@@ -89,6 +91,8 @@ typedef struct sb_timing_opts {
     sb_host_probes *probes;    /* host rows: the caller's CPU and memory speed probes
                                   (host_noise.h), which flag a row run on a slow host;
                                   NULL: not probed */
+    struct sb_lockstep *lockstep;   /* host rows: the partner process they take turns with, sample
+                                  by sample (lockstep.h; ab --lockstep); NULL or off: none */
     int rounds;                /* device rows: the kernel budget in this many rounds, each
                                   after the first on a fresh session (fresh allocations, a
                                   short warm-up); 0 or 1: one (host rows take theirs from
@@ -213,6 +217,9 @@ typedef struct sb_measurement {
     double round_probe[SB_ROUNDS_CAP];  /* host rows: each round's (a slow row: each run's) cache
                                   probe, the slower of its reads just before and after, ms
                                   (machine/cache_probe.h); round_ms's count */
+    int unpaired;              /* host rows in lockstep (lockstep.h): some sample's neighbour
+                                  was not the partner's same sample, so the row's samples do
+                                  not pair with the partner's */
 } sb_measurement;
 
 /* The work an output holds now, as the read after a round (a slow row's
@@ -261,6 +268,9 @@ typedef struct sb_rounds_row {
     double part_ms[SB_ROUNDS_CAP];   /* each round's median; a slow row's runs each */
     double part_probe[SB_ROUNDS_CAP];   /* the cache probe around each part (cache_probe.h) */
     sb_stop stopped;           /* the worst reason a round stopped */
+    struct sb_lockstep *lockstep;   /* on: its samples taken in turns with the partner's */
+    uint64_t key;              /* the row, as the lockstep token names it */
+    int unpaired;              /* a sample's neighbour was not the partner's same sample */
 } sb_rounds_row;
 
 /* The CPUs a host row of `threads` runs on: its own when pinned

@@ -3,6 +3,7 @@
 #include "measure/measure.h"
 
 #include "machine/host_noise.h"
+#include "measure/lockstep.h"
 #include "measure/protocol.h"
 
 #include "segbench/clock.h"
@@ -102,14 +103,24 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
     rr->m = m;
     rr->probes = o->probes;
     rr->rounds = rounds < 1 ? 1 : rounds > SB_ROUNDS_MAX ? SB_ROUNDS_MAX : rounds;
-    sb_status st = sb_samples_alloc(m, o->max_reps, err);
+    int most = o->max_reps;
+    if (o->lockstep && o->lockstep->on) {      /* samples in turns with the partner's: lockstep.h */
+        char label[400];
+        snprintf(label, sizeof label, "%s/%s@%d/%s/%s", c->algo->name, v->name, threads, c->algo->stages[c->stage],
+                 c->image ? c->image : "image");
+        rr->lockstep = o->lockstep;
+        rr->key = sb_lockstep_key(label);
+        most = most > o->lockstep->reps * rr->rounds ? most : o->lockstep->reps * rr->rounds;
+    }
+    sb_status st = sb_samples_alloc(m, most, err);
     if (st)
         return st;
     step_clock k = { m, SB_STEPS, 0.0 };
     trace_begin(rr, "start");
     sb_phase(&k, SB_STEP_CHECK);
     hold_quiet(rr);
-    if (v == c->reference_variant && threads == 1 && c->ref_times.run_ms >= o->budget_ms) {
+    /* in lockstep no row is slow: every row takes the same samples on both sides */
+    if (!rr->lockstep && v == c->reference_variant && threads == 1 && c->ref_times.run_ms >= o->budget_ms) {
         /* the run that made the case's reference is the first sample */
         rr->reference = rr->slow = 1;
         rr->first_ms = c->ref_times.run_ms;
@@ -126,7 +137,7 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
         rr->open = st == SB_OK;
         if (!st && !(st = sb_session_sample(&rr->s, 0, &rr->first_ms, err)))
             st = sb_session_check(&rr->s, &m->agreement, err);
-        rr->slow = rr->first_ms >= o->budget_ms;
+        rr->slow = !rr->lockstep && rr->first_ms >= o->budget_ms;
         if (!st && rr->slow)                       /* a sample: the memory's speed after it */
             rr->mem_slowdown = sb_host_memory_slowdown(rr->probes);
     }
@@ -189,7 +200,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
     sb_timing_opts share = *o;
     share.min_reps = (o->min_reps + rr->rounds - 1) / rr->rounds;
     share.max_reps = (o->max_reps - rr->n) / left;
-    if (share.max_reps < 1)
+    if (share.max_reps < 1 && !rr->lockstep)
         return SB_OK;
     double *ms = rr->m->kernel_ms + rr->n;
     int n = 0;
@@ -199,8 +210,14 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
         sb_status st = sb_session_sample(&rr->s, 0, &ms[n], err);
         if (st)
             return st;
+        if (rr->lockstep) {           /* the partner times its sample n now (lockstep.h), once this
+                                         sample's threads stop spinning on the CPUs it will use */
+            sb_host_wait_quiet(SB_QUIET_MAX_MS);
+            rr->unpaired |= !sb_lockstep_turn(rr->lockstep, rr->key, rr->n + n);
+        }
         n++;
-    } while (!(why = sb_enough_samples(ms, n, t0, &share, o->budget_ms / rr->rounds, 1)));
+    } while (!(why = rr->lockstep ? (n >= rr->lockstep->reps ? SB_STOP_MAX : SB_STOP_NONE)
+                                  : sb_enough_samples(ms, n, t0, &share, o->budget_ms / rr->rounds, 1)));
     if (why > rr->stopped)
         rr->stopped = why;
     rr->n += n;
@@ -304,6 +321,7 @@ sb_status sb_rounds_close(sb_rounds_row *rr, sb_error *err)
         m->round_spread = parts_spread(rr, m->kernel.median);
         m->slowdown = rr->slowdown;
         m->mem_slowdown = rr->mem_slowdown;
+        m->unpaired = rr->lockstep && (rr->unpaired || rr->n == 0);
     }
     trace_end();
     sb_rounds_release(rr);

@@ -234,8 +234,11 @@ sb_status run_row_record(bench_run *r, sb_rows *rows, const sb_dataset_image *im
     noise = sb_noise_cache_resident(noise, row, r->env.cpu_llc_bytes);
     if ((v->flags & SB_THREADED) && p->threads > 1 && m.serial_ms > 0 && row->kernel.median > m.serial_ms)
         noise |= SB_NOISE_FLAG_SLOWER_THAN_SERIAL;
+    if (m.unpaired)
+        noise |= SB_NOISE_FLAG_UNPAIRED;
     sb_noise_flag_text(noise, row->flags, sizeof row->flags);
-    if (noise & ~(SB_NOISE_FLAG_GOVERNOR | SB_NOISE_FLAG_SLOWER_THAN_SERIAL | SB_NOISE_FLAG_CACHE_RESIDENT))
+    if (noise & ~(SB_NOISE_FLAG_GOVERNOR | SB_NOISE_FLAG_SLOWER_THAN_SERIAL | SB_NOISE_FLAG_CACHE_RESIDENT |
+                  SB_NOISE_FLAG_UNPAIRED))
         run_note_noisy(r);
     rr.kind = SB_ROW_MEASURED;
     rr.row = row;

@@ -135,6 +135,32 @@ static void test_floor(void)
     CHECK(sb_floor_from_pairs(a, b, 0, 0.99) == 0.0);
 }
 
+/* Paired rounds (ab --lockstep): one log(B/A) a round; a t interval on
+ * their mean with n - 1 degrees of freedom; the same calls as unpaired. */
+static void test_paired(void)
+{
+    sb_effect e;
+    const double slower[] = { 0.22, 0.21, 0.23, 0.22, 0.20 };          /* about 1.25x, tight */
+    sb_effect_judge_paired(slower, 5, 0.05, 0.0, SB_EVIDENCE_LEVEL, &e);
+    CHECKF(e.call == SB_CALL_SLOWER && e.na == 5 && e.nb == 5 && fabs(log(e.ratio) - 0.216) < 1e-9 && e.lo < e.ratio &&
+               e.hi > e.ratio && e.p < 0.01,
+           "%s %g [%g, %g] p %g", sb_call_name(e.call), e.ratio, e.lo, e.hi, e.p);
+    /* the half-width is t(0.975, 4) * sd / sqrt(5) */
+    double sd = sqrt((0.004 * 0.004 + 0.006 * 0.006 + 0.014 * 0.014 + 0.004 * 0.004 + 0.016 * 0.016) / 4);
+    CHECKF(fabs(log(e.hi) - 0.216 - 2.7764451 * sd / sqrt(5.0)) < 1e-6, "hi %g", e.hi);
+    const double same[] = { 0.004, -0.003, 0.001, 0.0, -0.002, 0.002 };
+    sb_effect_judge_paired(same, 6, 0.05, 0.0, SB_EVIDENCE_LEVEL, &e);
+    CHECKF(e.call == SB_CALL_SAME, "%s", sb_call_name(e.call));
+    sb_effect_judge_paired(slower, 1, 0.05, 0.0, SB_EVIDENCE_LEVEL, &e);   /* one round reaches no level */
+    CHECK(e.call == SB_CALL_UNDETERMINED && e.rounds_needed == 3 && e.lo == 0.0);
+    const double wide[] = { 0.3, -0.1, 0.25, -0.05 };                    /* straddles: how many rounds */
+    sb_effect_judge_paired(wide, 4, 0.02, 0.0, SB_EVIDENCE_LEVEL, &e);
+    CHECKF(e.call == SB_CALL_UNDETERMINED && e.rounds_needed > 4, "%s %d", sb_call_name(e.call), e.rounds_needed);
+    const double broken[] = { 0.1, NAN, 0.1 };
+    sb_effect_judge_paired(broken, 3, 0.02, 0.0, SB_EVIDENCE_LEVEL, &e);
+    CHECK(e.call == SB_CALL_UNDETERMINED && e.ratio == 0.0);
+}
+
 const sb_test tests_evidence[] = {
     { "evidence: Student's t, its tail and its quantile", test_t_distribution },
     { "evidence: one round against one, and times that are not times, are undetermined", test_too_little_is_undetermined },
@@ -142,5 +168,6 @@ const sb_test tests_evidence[] = {
       test_calls },
     { "evidence: A/A of 2,000 rows held to the false-discovery rate; a 1.10x change found 19 times in 20", test_aa_and_power },
     { "evidence: the floor is the 99th percentile of |log ratio| over A/A pairs", test_floor },
+    { "evidence: paired rounds (lockstep): a t interval on the mean log ratio, the same calls", test_paired },
 };
 const int tests_evidence_count = sizeof tests_evidence / sizeof tests_evidence[0];

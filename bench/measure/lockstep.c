@@ -1,0 +1,116 @@
+/* lockstep.c - two bench processes that take their samples in turns
+ * (lockstep.h). */
+#include "measure/lockstep.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* What one side tells the other as it hands the token on. */
+typedef struct token {
+    uint64_t key;                 /* the row it just timed a sample of (0: none yet) */
+    int32_t index;                /* which sample of that row */
+    int32_t pad;
+} token;
+
+static int send_token(sb_lockstep *ls, uint64_t key, int index)
+{
+    token t = { key, index, 0 };
+    ssize_t n;
+    while ((n = send(ls->fd, &t, sizeof t, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+        ;
+    return n == (ssize_t)sizeof t;
+}
+
+/* Wait for the partner's token; 0 when it has gone (the socket closed). */
+static int recv_token(sb_lockstep *ls, token *t)
+{
+    size_t got = 0;
+    while (got < sizeof *t) {
+        ssize_t n = recv(ls->fd, (char *)t + got, sizeof *t - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        got += (size_t)n;
+    }
+    return 1;
+}
+
+/* The partner has gone: this side runs on alone, unpaired. */
+static void partner_gone(sb_lockstep *ls)
+{
+    close(ls->fd);
+    ls->fd = -1;
+}
+
+sb_status sb_lockstep_begin(sb_lockstep *ls, sb_error *err)
+{
+    memset(ls, 0, sizeof *ls);
+    ls->fd = -1;
+    const char *env = getenv(SB_LOCKSTEP_ENV);
+    if (!env || !*env)
+        return SB_OK;
+    int fd, reps, used = 0;
+    char part[8];
+    if (sscanf(env, "%d,%7[a-z],%d%n", &fd, part, &reps, &used) != 3 || env[used] || fd < 0 || reps < 1 ||
+        (strcmp(part, "first") && strcmp(part, "second")))
+        return sb_fail(err, SB_ERR_USAGE, "%s=%s: expected FD,first|second,REPS (set by segbench ab --lockstep)",
+                       SB_LOCKSTEP_ENV, env);
+    int type;
+    socklen_t len = sizeof type;
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0)
+        return sb_fail(err, SB_ERR_USAGE, "%s=%s: descriptor %d is not a socket (%s)", SB_LOCKSTEP_ENV, env, fd,
+                       strerror(errno));
+    ls->fd = fd;
+    ls->on = 1;
+    ls->reps = reps;
+    ls->second = part[0] == 's';
+    if (ls->second) {
+        token t;
+        if (!recv_token(ls, &t))
+            partner_gone(ls);
+        else {
+            ls->partner_key = t.key;
+            ls->partner_index = t.index;
+        }
+    }
+    return SB_OK;
+}
+
+int sb_lockstep_turn(sb_lockstep *ls, uint64_t key, int index)
+{
+    if (ls->fd < 0)
+        return 0;
+    /* the second side's partner timed this sample just before it; the
+     * first side's times it next */
+    int paired = ls->second && ls->partner_key == key && ls->partner_index == index;
+    token t;
+    if (!send_token(ls, key, index) || !recv_token(ls, &t)) {
+        partner_gone(ls);             /* the first side's last sample is still this one's pair */
+        return paired;
+    }
+    if (!ls->second)
+        paired = t.key == key && t.index == index;
+    ls->partner_key = t.key;
+    ls->partner_index = t.index;
+    return paired;
+}
+
+void sb_lockstep_end(sb_lockstep *ls)
+{
+    if (ls->fd >= 0)
+        close(ls->fd);
+    ls->fd = -1;
+}
+
+uint64_t sb_lockstep_key(const char *label)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (const unsigned char *p = (const unsigned char *)label; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return h ? h : 1;
+}
