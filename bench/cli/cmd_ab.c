@@ -15,8 +15,8 @@
 enum {
     /* ab's and noise's own */
     OPT_BASELINE_BUILD, OPT_ROUNDS, OPT_WORK, OPT_FLOOR, OPT_OUT, OPT_MIN_DIFF, OPT_FDR, OPT_FAIL_ON_SLOWER,
-    OPT_EXPORT_CSV, OPT_EXPORT_JSON, OPT_QUIET, OPT_RESUME, OPT_SPELL_ROUNDS, OPT_KEEP_SPELLS, OPT_LOCKSTEP,
-    OPT_LOCKSTEP_SAMPLES,
+    OPT_EXPORT_CSV, OPT_EXPORT_JSON, OPT_QUIET, OPT_RESUME, OPT_SPELL_ROUNDS, OPT_KEEP_SPELLS, OPT_PAIRED,
+    OPT_PAIRED_SAMPLES,
     /* given to every bench as they are */
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_THREADS, OPT_SWEEP, OPT_BUDGET,
     OPT_MIN_REPS, OPT_MAX_REPS, OPT_NO_FLUSH, OPT_PIN, OPT_HOST_LIMIT, OPT_NO_SIZE_CAPS, OPT_MAX_MEMORY,
@@ -47,11 +47,11 @@ enum { FIRST_BENCH_OPTION = OPT_SET };
                            "more rounds a side at most, while a CPU row has fewer than --rounds outside "     \
                            "a busy host's spells (its cache probe slow; 0: none)" },                        \
     [OPT_KEEP_SPELLS] = { "keep-spells", NULL, NULL, "every round is evidence, a CPU row's in a spell too" },  \
-    [OPT_LOCKSTEP] = { "lockstep", NULL, NULL,                                                                \
+    [OPT_PAIRED] = { "paired", NULL, NULL,                                                                \
                        "both sides at once, a sample each in turns: a CPU row judged by its pairs of "       \
-                       "samples (floors: noise --lockstep)" },                                              \
-    [OPT_LOCKSTEP_SAMPLES] = { "lockstep-samples", "N", SB_STR(SB_AB_LOCKSTEP_SAMPLES),                      \
-                               "in lockstep, a CPU row's samples a round (2 to 2000)" }
+                       "samples (floors: noise --paired)" },                                              \
+    [OPT_PAIRED_SAMPLES] = { "paired-samples", "N", SB_STR(SB_AB_PAIRED_SAMPLES),                      \
+                               "paired, a CPU row's samples a round (2 to 2000)" }
 
 static const sb_option AB_OPTIONS[OPT_COUNT] = {
     [OPT_BASELINE_BUILD] = { "baseline-build", "DIR", NULL,
@@ -73,7 +73,7 @@ static const sb_option AB_OPTIONS[OPT_COUNT] = {
 static const sb_option NOISE_OPTIONS[OPT_COUNT] = {
     [OPT_ROUNDS] = { "rounds", "N", SB_STR(SB_AB_ROUNDS), "rounds a side, each a fresh process (2 to 100)" },
     [OPT_WORK] = { "work", "DIR", "results/aa", "where each round's result set and log go (emptied of an earlier one's)" },
-    [OPT_OUT] = { "out", "FILE", "results/<machine>/noise.csv (noise-lockstep.csv)", "where the floors go" },
+    [OPT_OUT] = { "out", "FILE", "results/<machine>/noise.csv (noise-paired.csv)", "where the floors go" },
     [OPT_QUIET] = { "quiet", NULL, NULL, "no progress line" },
     [OPT_RESUME] = { "resume", NULL, NULL, "keep --work's finished rounds (begun with these options) and run the rest" },
     SPELL_OPTION,
@@ -135,9 +135,9 @@ static sb_status ab_parse(const sb_command *cmd, int argc, char **argv, ab_opts 
         case OPT_QUIET: o->quiet = 1; break;
         case OPT_RESUME: o->resume = 1; break;
         case OPT_KEEP_SPELLS: o->keep_spells = 1; break;
-        case OPT_LOCKSTEP: o->lockstep = 1; break;
-        case OPT_LOCKSTEP_SAMPLES:
-            st = sb_parse_int(v, 2, 2000, "--lockstep-samples", &o->lockstep_samples, err);
+        case OPT_PAIRED: o->paired = 1; break;
+        case OPT_PAIRED_SAMPLES:
+            st = sb_parse_int(v, 2, 2000, "--paired-samples", &o->paired_samples, err);
             break;
         case OPT_SPELL_ROUNDS: st = sb_parse_int(v, 0, SB_AB_ROUNDS_MAX, "--spell-rounds", &o->spell_rounds, err); break;
         case SB_OPT_ARG: return sb_fail(err, SB_ERR_USAGE, "%s takes no arguments, only options ('%s')", cmd->name, v);
@@ -152,7 +152,7 @@ static void ab_defaults(ab_opts *o)
     memset(o, 0, sizeof *o);
     o->rounds = SB_AB_ROUNDS;
     o->spell_rounds = -1;
-    o->lockstep_samples = SB_AB_LOCKSTEP_SAMPLES;
+    o->paired_samples = SB_AB_PAIRED_SAMPLES;
     o->fdr = SB_EVIDENCE_FDR;
 }
 

@@ -12,7 +12,7 @@
 #include "io/rows.h"
 #include "io/stage_view.h"
 #include "measure/evidence.h"
-#include "measure/lockstep.h"
+#include "measure/paired.h"
 #include "variants/outputs.h"
 #include "variants/registry.h"
 
@@ -91,8 +91,8 @@ static int ours(const char *name)
 static void args_line(const ab_opts *o, char *out, size_t size)
 {
     size_t n = (size_t)snprintf(out, size, "%s", o->noise ? "noise" : "ab");
-    if (o->lockstep)
-        n += (size_t)snprintf(out + n, size - n, " --lockstep --lockstep-samples %d", o->lockstep_samples);
+    if (o->paired)
+        n += (size_t)snprintf(out + n, size - n, " --paired --paired-samples %d", o->paired_samples);
     for (int i = 0; i < o->nbench_args && n < size; i++)
         n += (size_t)snprintf(out + n, size - n, " %s", o->bench_args[i]);
 }
@@ -166,10 +166,10 @@ static void log_tail(const char *log, char *out, size_t size)
 }
 
 /* exe bench --results dir --rounds 1 ... : one process, one round, begun.
- * Its output goes to dir.log.  In lockstep (lockstep >= 0: its end of the
+ * Its output goes to dir.log.  Paired (pair >= 0: its end of the
  * socket, kept open in it; other: the partner's end, closed in it) it
- * takes its samples in turns with the partner's (measure/lockstep.h). */
-static sb_status bench_start(const ab_opts *o, const char *exe, const char *dir, int lockstep, int other, int first,
+ * takes its samples in turns with the partner's (measure/paired.h). */
+static sb_status bench_start(const ab_opts *o, const char *exe, const char *dir, int pair, int other, int first,
                              pid_t *pid, sb_error *err)
 {
     const char *argv[SB_AB_ARGS_MAX + 16];
@@ -198,12 +198,12 @@ static sb_status bench_start(const ab_opts *o, const char *exe, const char *dir,
     char **env = calloc((size_t)nenv + 2, sizeof *env);
     if (!env)
         return sb_fail(err, SB_ERR_NOMEM, "out of memory");
-    for (int i = 0, k = 0; i < nenv; i++)         /* an SB_LOCKSTEP of ab's own is not passed on */
-        if (strncmp(environ[i], SB_LOCKSTEP_ENV "=", strlen(SB_LOCKSTEP_ENV) + 1) != 0)
+    for (int i = 0, k = 0; i < nenv; i++)         /* an SB_PAIRED of ab's own is not passed on */
+        if (strncmp(environ[i], SB_PAIRED_ENV "=", strlen(SB_PAIRED_ENV) + 1) != 0)
             env[k++] = environ[i];
-    if (lockstep >= 0) {
-        snprintf(part, sizeof part, "%s=%d,%s,%d", SB_LOCKSTEP_ENV, lockstep, first ? "first" : "second",
-                 o->lockstep_samples);
+    if (pair >= 0) {
+        snprintf(part, sizeof part, "%s=%d,%s,%d", SB_PAIRED_ENV, pair, first ? "first" : "second",
+                 o->paired_samples);
         int k = 0;
         while (env[k])
             k++;
@@ -248,13 +248,13 @@ static sb_status bench_once(const ab_opts *o, const char *exe, const char *dir, 
     return st ? st : bench_wait(exe, dir, pid, err);
 }
 
-/* Both sides' round at once, in lockstep: first's process holds the token
+/* Both sides' round at once, in turns: first's process holds the token
  * first.  Neither side always goes first (the caller alternates). */
 static sb_status bench_pair(const ab_opts *o, const char *exe[2], const char *dir[2], int first, sb_error *err)
 {
     int fd[2];
     if (socketpair(AF_UNIX, SOCK_STREAM, 0, fd) != 0)
-        return sb_fail(err, SB_ERR_IO, "--lockstep: cannot make a socket pair (%s)", strerror(errno));
+        return sb_fail(err, SB_ERR_IO, "--paired: cannot make a socket pair (%s)", strerror(errno));
     pid_t pid[2] = { -1, -1 };
     sb_status st = SB_OK;
     for (int side = 0; side < 2 && !st; side++)
@@ -290,18 +290,18 @@ static sb_status run_rounds(const ab_opts *o, const char *exe[2], int first, int
     sb_status st = SB_OK;
     double started = sb_clock_ms();
     int total = 2 * (last - first);
-    for (int r = first; r < last && !st && o->lockstep; r++) {
+    for (int r = first; r < last && !st && o->paired; r++) {
         char dir[2][SB_PATH_MAX], what[160];
         if ((st = sb_path(dir[0], err, "%s/r%02d-a", o->work, r)) || (st = sb_path(dir[1], err, "%s/r%02d-b", o->work, r)))
             break;
         if (o->resume && round_done(o->work, r, 0) && round_done(o->work, r, 1))
             continue;
-        snprintf(what, sizeof what, "round %d of %d, A and B in lockstep", r + 1, o->rounds);
+        snprintf(what, sizeof what, "round %d of %d, A and B in turns", r + 1, o->rounds);
         progress(o, 2 * (r - first), total, started, what);
         const char *dirs[2] = { dir[0], dir[1] };
         st = bench_pair(o, exe, dirs, r & 1, err);
     }
-    for (int r = first; r < last && !st && !o->lockstep; r++)
+    for (int r = first; r < last && !st && !o->paired; r++)
         for (int j = 0; j < 2 && !st; j++) {
             int side = (r & 1) ? 1 - j : j;
             char dir[SB_PATH_MAX], what[160];
@@ -332,9 +332,9 @@ typedef struct ab_row {
     char metric[240];
     char work[2][64];             /* each side's work in its first round (io/rows.h) */
     int work_varies[2];           /* it varied within a round, or between rounds */
-    double *pair;                 /* lockstep: each round's median log(B/A) over its pairs of samples */
+    double *pair;                 /* paired: each round's median log(B/A) over its pairs of samples */
     int npair;
-    int unpaired;                 /* lockstep: some round's samples did not pair (lockstep.h) */
+    int unpaired;                 /* paired: some round's samples did not pair (paired.h) */
 } ab_row;
 
 typedef struct ab_rows {
@@ -435,7 +435,7 @@ static int by_value(const void *x, const void *y)
 }
 
 /* A round's median log(B/A) over its pairs of samples (sample k of each
- * side, timed next to each other in lockstep); NAN when they do not pair. */
+ * side, timed next to each other in turns); NAN when they do not pair. */
 static double pair_ratio(const sb_row *a, const sb_row *b)
 {
     int n = a->kernel.n;
@@ -478,7 +478,7 @@ static const sb_row *has_row(const sb_rows *rows, const sb_row *key)
     return NULL;
 }
 
-/* Lockstep: a round's pair of a host row, or the row marked unpaired. */
+/* Paired: a round's pair of a host row, or the row marked unpaired. */
 static void take_pair(ab_rows *t, const sb_rows *other, const sb_row *row)
 {
     ab_row *a = find_or_add(t, row);
@@ -493,7 +493,7 @@ static void take_pair(ab_rows *t, const sb_rows *other, const sb_row *row)
 }
 
 /* Every algorithm's rows of the result sets of rounds 0..rounds-1, each
- * side's rounds up to `most`; in lockstep each host row's pairs too. */
+ * side's rounds up to `most`; paired, each host row's pairs too. */
 static sb_status gather(const ab_opts *o, int rounds, int most, ab_rows *t, sb_error *err)
 {
     t->rounds = most;
@@ -510,9 +510,9 @@ static sb_status gather(const ab_opts *o, int rounds, int most, ab_rows *t, sb_e
             for (int side = 0; side < 2; side++)
                 for (int k = 0; k < rows[side].count && !st; k++)
                     st = take_row(t, side, most, &rows[side].row[k], err);
-            for (int k = 0; o->lockstep && k < rows[1].count; k++)
+            for (int k = 0; o->paired && k < rows[1].count; k++)
                 take_pair(t, &rows[0], &rows[1].row[k]);
-            for (int k = 0; o->lockstep && k < rows[0].count; k++)
+            for (int k = 0; o->paired && k < rows[0].count; k++)
                 if (!has_row(&rows[1], &rows[0].row[k]))
                     take_pair(t, &rows[1], &rows[0].row[k]);   /* only A has it: unpaired */
             sb_rows_free(&rows[0]);
@@ -577,18 +577,18 @@ static void spells_line(const ab_rows *t, FILE *fp)
     fputs("\n", fp);
 }
 
-/* ---- lockstep: pairs of samples ---- */
+/* ---- paired samples ---- */
 
-/* Is a row judged by its paired rounds (lockstep, a host row whose every
+/* Is a row judged by its paired rounds (--paired, a host row whose every
  * round paired)? */
 static int paired_row(const ab_opts *o, const ab_row *row)
 {
-    return o->lockstep && view_is_cpu_backend(row->key.backend) && !row->unpaired && row->npair == row->n[0] &&
+    return o->paired && view_is_cpu_backend(row->key.backend) && !row->unpaired && row->npair == row->n[0] &&
            row->npair == row->n[1] && row->npair > 0;
 }
 
 /* A row's pairs of rounds as two sides' times: round r of A against round
- * r of B, or in lockstep 1 against its paired ratio.  Returns how many. */
+ * r of B, or paired, 1 against its paired ratio.  Returns how many. */
 static int row_pairs(const ab_opts *o, const ab_row *row, double *a, double *b)
 {
     if (paired_row(o, row)) {
@@ -638,7 +638,7 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
                                                   err);
             else
                 st = sb_compare_line_judge(line, a->ms[0], a->n[0], a->ms[1], a->n[1], floor, o->min_diff, err);
-            if (!st && o->lockstep && !device && !paired)
+            if (!st && o->paired && !device && !paired)
                 snprintf(line->note, sizeof line->note, "its samples did not pair: judged by its rounds");
             if (!st)
                 sb_compare_line_work(line, a->work[0], a->work_varies[0], a->work[1], a->work_varies[1]);
@@ -652,8 +652,24 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
     return st;
 }
 
+/* CPU rows left undetermined by rounds of whole processes: say what
+ * would likely settle them. */
+static void paired_hint(const ab_opts *o, const sb_compare_table *tab)
+{
+    int cpu = 0, open = 0;
+    for (int i = 0; !o->paired && i < tab->count; i++)
+        if (tab->line[i].kind == SB_LINE_JUDGED && tab->line[i].kind_of_row == SB_ROW_CPU) {
+            cpu++;
+            open += tab->line[i].eff.call == SB_CALL_UNDETERMINED;
+        }
+    if (open)
+        printf("hint: %d of %d CPU rows undetermined: --paired runs A and B at once, a sample each in turns, so "
+               "that a busy host slows both samples of a pair alike (docs/measuring.md, \"Paired samples\")\n",
+               open, cpu);
+}
+
 /* The floors' file: an A/A of paired rounds gives floors of its own. */
-static const char *floor_name(const ab_opts *o) { return o->lockstep ? "noise-lockstep.csv" : "noise.csv"; }
+static const char *floor_name(const ab_opts *o) { return o->paired ? "noise-paired.csv" : "noise.csv"; }
 
 static sb_status ab_verdict(const ab_opts *o, const char *exe[2], const ab_rows *t, sb_error *err)
 {
@@ -665,10 +681,10 @@ static sb_status ab_verdict(const ab_opts *o, const char *exe[2], const ab_rows 
     if ((st = sb_compare_table_open(&tab, "ab", exe[0], exe[1], o->fdr, o->export_json, o->export_csv, err)))
         return st;
     sb_floor_describe(&floors, tab.floor_source, sizeof tab.floor_source);
-    if (o->lockstep)
-        printf("ab: %d rounds, each A and B at once in lockstep, %d samples a CPU row in turns (A B A B ...), "
+    if (o->paired)
+        printf("ab: %d rounds, each A and B at once, %d samples a CPU row in turns (A B A B ...), "
                "each CPU row judged by its rounds' paired ratios\nA = %s\nB = %s\n", o->rounds,
-               o->lockstep_samples, exe[0], exe[1]);
+               o->paired_samples, exe[0], exe[1]);
     else
         printf("ab: %d rounds a side, each a fresh process, interleaved (A B, B A, ...)\nA = %s\nB = %s\n",
                o->rounds, exe[0], exe[1]);
@@ -678,6 +694,7 @@ static sb_status ab_verdict(const ab_opts *o, const char *exe[2], const ab_rows 
     if (!st) {
         sb_compare_table_finish(&tab, stdout);
         sb_compare_table_print_verdict(&tab, stdout);
+        paired_hint(o, &tab);
     }
     st = sb_compare_table_close(&tab, st, err);
     sb_floor_free(&floors);
@@ -770,7 +787,7 @@ static sb_status noise_floors(const ab_opts *o, const ab_rows *t, sb_error *err)
     if (st)
         return st;
     printf("noise: this build against itself, %d rounds a side, %s, on %s\n", o->rounds,
-           o->lockstep ? "each both sides at once in lockstep (a CPU row's pairs of samples)" : "each a fresh process",
+           o->paired ? "each both sides at once in turns (a CPU row's pairs of samples)" : "each a fresh process",
            f.machine);
     spells_line(t, stdout);
     printf("%-10s %6s %6s  %s\n", "class", "rows", "pairs", "floor (99th percentile of |log B/A| between rounds)");
@@ -803,11 +820,11 @@ sb_status sb_ab_run(const ab_opts *o, sb_error *err)
         rows_free(&t);
         if ((st = gather(o, rounds, most, &t, err)))
             break;
-        if (!o->keep_spells && !o->lockstep && (st = spell_gate(&t, err)))
+        if (!o->keep_spells && !o->paired && (st = spell_gate(&t, err)))
             break;
         t.again = rounds - o->rounds;
-        /* in lockstep a spell slows both samples of a pair alike: no round is left out */
-        if (rounds >= most || o->keep_spells || o->lockstep || !spells_short(&t, o->rounds))
+        /* paired, a spell slows both samples of a pair alike: no round is left out */
+        if (rounds >= most || o->keep_spells || o->paired || !spells_short(&t, o->rounds))
             break;
         st = run_rounds(o, exe, rounds, rounds + 1, err);
     }

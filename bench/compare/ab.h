@@ -11,12 +11,12 @@
  * cache_probe.h) well above the fastest of the comparison -- is left out
  * of the evidence and run again, up to --spell-rounds more a side.
  *
- * ab --lockstep: each round runs both sides at once, one sample at a time
- * in turns (measure/lockstep.h), so A's sample k of a CPU row and B's run
+ * ab --paired: each round runs both sides at once, one sample at a time
+ * in turns (measure/paired.h), so A's sample k of a CPU row and B's run
  * side by side in time and share the host's state; a CPU row's evidence
  * is then each round's median log(B/A) over its pairs of samples (a paired
  * t interval over the rounds), judged against the floors of an A/A run the
- * same way (noise --lockstep: results/<machine>/noise-lockstep.csv).  Device
+ * same way (noise --paired: results/<machine>/noise-paired.csv).  Device
  * rows and rows whose samples did not pair are judged by their rounds.
  *
  * noise: ab of this build against itself (an A/A); its rounds give each
@@ -29,7 +29,7 @@
 #include "segbench/error.h"
 
 #define SB_AB_ROUNDS 10          /* rounds a side */
-#define SB_AB_LOCKSTEP_SAMPLES 30  /* a CPU row's samples a round in lockstep: pairs enough for a
+#define SB_AB_PAIRED_SAMPLES 30  /* --paired: a CPU row's samples a round, enough pairs for a
                                      median that a spell's edge does not move */
 enum { SB_AB_ROUNDS_MAX = 100 }; /* rounds a side at most, those run again for spells too */
 enum { SB_AB_ARGS_MAX = 48 };
@@ -40,10 +40,10 @@ typedef struct ab_opts {
     int spell_rounds;             /* at most this many more a side, run again while a host row has
                                      fewer than `rounds` outside spells (compare/ab.c); -1: rounds */
     int keep_spells;              /* every round is evidence, in a spell or not (spells.h) */
-    int lockstep;                 /* a round is both sides at once, their samples in turns
-                                     (measure/lockstep.h): a CPU row's evidence is each round's
+    int paired;                   /* a round is both sides at once, their samples in turns
+                                     (measure/paired.h): a CPU row's evidence is each round's
                                      median log(B/A) over its pairs of samples */
-    int lockstep_samples;         /* in lockstep: kernel samples a CPU row takes a round */
+    int paired_samples;           /* paired: kernel samples a CPU row takes a round */
     const char *work;             /* the rounds' result sets go to <work>/<round>-<a|b>/ */
     const char *bench_args[SB_AB_ARGS_MAX];   /* given to every bench (the rows: --set, --algo, ...) */
     int nbench_args;

@@ -38,8 +38,8 @@ sb_status sb_compare_run(const compare_opts *o, sb_error *err);
 struct sb_noise_floor;
 sb_status sb_compare_floors(const char *file, const char *const *dirs, int ndirs, struct sb_noise_floor *f,
                             sb_error *err);
-/* The same with another file name than noise.csv (ab --lockstep's
- * noise-lockstep.csv: floors of paired rounds). */
+/* The same with another file name than noise.csv (ab --paired's
+ * noise-paired.csv: floors of paired rounds). */
 sb_status sb_compare_floors_named(const char *file, const char *name, const char *const *dirs, int ndirs,
                                   struct sb_noise_floor *f, sb_error *err);
 /* results/<this machine>/<name>, where noise writes its floors (out:

@@ -95,7 +95,7 @@ sb_compare_line *sb_compare_table_add(sb_compare_table *t, const char *algo, con
  * matters (sb_effect_judge_min). */
 sb_status sb_compare_line_judge(sb_compare_line *line, const double *a, int na, const double *b, int nb,
                                 double floor, double min_diff, sb_error *err);
-/* The same from paired rounds (ab --lockstep): a and b each round's
+/* The same from paired rounds (ab --paired): a and b each round's
  * median a side, log_ratio each round's median log(B/A) over its pairs of
  * samples, the evidence (evidence.h, sb_effect_judge_paired). */
 sb_status sb_compare_line_judge_paired(sb_compare_line *line, const double *a, const double *b, const double *log_ratio,

@@ -58,7 +58,7 @@ enum {
     SB_NOISE_FLAG_UNSTABLE = 64,
     SB_NOISE_FLAG_SLOWER_THAN_SERIAL = 128,
     SB_NOISE_FLAG_CACHE_RESIDENT = 256,   /* above the DRAM copy peak, as a working set in cache runs */
-    SB_NOISE_FLAG_UNPAIRED = 512          /* in lockstep, its samples did not pair with the partner's */
+    SB_NOISE_FLAG_UNPAIRED = 512          /* paired, its samples did not pair with the partner's */
 };
 
 /* The flags of one sample set: spread only (as compare sees it). */

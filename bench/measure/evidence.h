@@ -79,7 +79,7 @@ void sb_effect_judge_min(const double *a, int na, const double *b, int nb, doubl
 void sb_effect_judge_at(const double *a, int na, const double *b, int nb, double floor, double min_diff,
                         double level, sb_effect *e);
 
-/* The same from paired rounds (ab --lockstep: measure/lockstep.h): one
+/* The same from paired rounds (ab --paired: measure/paired.h): one
  * log(B/A) a round, the median over the round's pairs of samples, each
  * pair's two samples taken next to each other.  The interval is Student's
  * t on their mean with n - 1 degrees of freedom; na = nb = n. */

@@ -91,8 +91,8 @@ typedef struct sb_timing_opts {
     sb_host_probes *probes;    /* host rows: the caller's CPU and memory speed probes
                                   (host_noise.h), which flag a row run on a slow host;
                                   NULL: not probed */
-    struct sb_lockstep *lockstep;   /* host rows: the partner process they take turns with, sample
-                                  by sample (lockstep.h; ab --lockstep); NULL or off: none */
+    struct sb_paired *pairing;    /* host rows: the partner process they take turns with, sample
+                                  by sample (paired.h; ab --paired); NULL or off: none */
     int rounds;                /* device rows: the kernel budget in this many rounds, each
                                   after the first on a fresh session (fresh allocations, a
                                   short warm-up); 0 or 1: one (host rows take theirs from
@@ -217,7 +217,7 @@ typedef struct sb_measurement {
     double round_probe[SB_ROUNDS_CAP];  /* host rows: each round's (a slow row: each run's) cache
                                   probe, the slower of its reads just before and after, ms
                                   (machine/cache_probe.h); round_ms's count */
-    int unpaired;              /* host rows in lockstep (lockstep.h): some sample's neighbour
+    int unpaired;              /* host rows paired (paired.h): some sample's neighbour
                                   was not the partner's same sample, so the row's samples do
                                   not pair with the partner's */
 } sb_measurement;
@@ -268,8 +268,8 @@ typedef struct sb_rounds_row {
     double part_ms[SB_ROUNDS_CAP];   /* each round's median; a slow row's runs each */
     double part_probe[SB_ROUNDS_CAP];   /* the cache probe around each part (cache_probe.h) */
     sb_stop stopped;           /* the worst reason a round stopped */
-    struct sb_lockstep *lockstep;   /* on: its samples taken in turns with the partner's */
-    uint64_t key;              /* the row, as the lockstep token names it */
+    struct sb_paired *pairing;    /* on: its samples taken in turns with the partner's */
+    uint64_t key;              /* the row, as the pairing token names it */
     int unpaired;              /* a sample's neighbour was not the partner's same sample */
 } sb_rounds_row;
 

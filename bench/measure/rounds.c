@@ -3,7 +3,7 @@
 #include "measure/measure.h"
 
 #include "machine/host_noise.h"
-#include "measure/lockstep.h"
+#include "measure/paired.h"
 #include "measure/protocol.h"
 
 #include "segbench/clock.h"
@@ -104,13 +104,13 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
     rr->probes = o->probes;
     rr->rounds = rounds < 1 ? 1 : rounds > SB_ROUNDS_MAX ? SB_ROUNDS_MAX : rounds;
     int most = o->max_reps;
-    if (o->lockstep && o->lockstep->on) {      /* samples in turns with the partner's: lockstep.h */
+    if (o->pairing && o->pairing->on) {      /* samples in turns with the partner's: paired.h */
         char label[400];
         snprintf(label, sizeof label, "%s/%s@%d/%s/%s", c->algo->name, v->name, threads, c->algo->stages[c->stage],
                  c->image ? c->image : "image");
-        rr->lockstep = o->lockstep;
-        rr->key = sb_lockstep_key(label);
-        most = most > o->lockstep->reps * rr->rounds ? most : o->lockstep->reps * rr->rounds;
+        rr->pairing = o->pairing;
+        rr->key = sb_paired_key(label);
+        most = most > o->pairing->reps * rr->rounds ? most : o->pairing->reps * rr->rounds;
     }
     sb_status st = sb_samples_alloc(m, most, err);
     if (st)
@@ -119,8 +119,8 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
     trace_begin(rr, "start");
     sb_phase(&k, SB_STEP_CHECK);
     hold_quiet(rr);
-    /* in lockstep no row is slow: every row takes the same samples on both sides */
-    if (!rr->lockstep && v == c->reference_variant && threads == 1 && c->ref_times.run_ms >= o->budget_ms) {
+    /* paired: no row is slow, every row takes the same samples on both sides */
+    if (!rr->pairing && v == c->reference_variant && threads == 1 && c->ref_times.run_ms >= o->budget_ms) {
         /* the run that made the case's reference is the first sample */
         rr->reference = rr->slow = 1;
         rr->first_ms = c->ref_times.run_ms;
@@ -137,7 +137,7 @@ sb_status sb_rounds_open(sb_rounds_row *rr, const sb_case *c, const sb_variant *
         rr->open = st == SB_OK;
         if (!st && !(st = sb_session_sample(&rr->s, 0, &rr->first_ms, err)))
             st = sb_session_check(&rr->s, &m->agreement, err);
-        rr->slow = !rr->lockstep && rr->first_ms >= o->budget_ms;
+        rr->slow = !rr->pairing && rr->first_ms >= o->budget_ms;
         if (!st && rr->slow)                       /* a sample: the memory's speed after it */
             rr->mem_slowdown = sb_host_memory_slowdown(rr->probes);
     }
@@ -200,7 +200,7 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
     sb_timing_opts share = *o;
     share.min_reps = (o->min_reps + rr->rounds - 1) / rr->rounds;
     share.max_reps = (o->max_reps - rr->n) / left;
-    if (share.max_reps < 1 && !rr->lockstep)
+    if (share.max_reps < 1 && !rr->pairing)
         return SB_OK;
     double *ms = rr->m->kernel_ms + rr->n;
     int n = 0;
@@ -210,13 +210,13 @@ static sb_status round_timed(sb_rounds_row *rr, int round, const sb_timing_opts 
         sb_status st = sb_session_sample(&rr->s, 0, &ms[n], err);
         if (st)
             return st;
-        if (rr->lockstep) {           /* the partner times its sample n now (lockstep.h), once this
+        if (rr->pairing) {           /* the partner times its sample n now (paired.h), once this
                                          sample's threads stop spinning on the CPUs it will use */
             sb_host_wait_quiet(SB_QUIET_MAX_MS);
-            rr->unpaired |= !sb_lockstep_turn(rr->lockstep, rr->key, rr->n + n);
+            rr->unpaired |= !sb_paired_turn(rr->pairing, rr->key, rr->n + n);
         }
         n++;
-    } while (!(why = rr->lockstep ? (n >= rr->lockstep->reps ? SB_STOP_MAX : SB_STOP_NONE)
+    } while (!(why = rr->pairing ? (n >= rr->pairing->reps ? SB_STOP_MAX : SB_STOP_NONE)
                                   : sb_enough_samples(ms, n, t0, &share, o->budget_ms / rr->rounds, 1)));
     if (why > rr->stopped)
         rr->stopped = why;
@@ -321,7 +321,7 @@ sb_status sb_rounds_close(sb_rounds_row *rr, sb_error *err)
         m->round_spread = parts_spread(rr, m->kernel.median);
         m->slowdown = rr->slowdown;
         m->mem_slowdown = rr->mem_slowdown;
-        m->unpaired = rr->lockstep && (rr->unpaired || rr->n == 0);
+        m->unpaired = rr->pairing && (rr->unpaired || rr->n == 0);
     }
     trace_end();
     sb_rounds_release(rr);

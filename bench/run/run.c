@@ -44,7 +44,7 @@ static sb_status run_begin(bench_run *r, sb_error *err)
     }
     r->timing = o->timing;
     r->timing.probes = r->pipe->times ? r->probes : NULL;   /* check times nothing: nothing to flag */
-    r->timing.lockstep = r->pipe->times && r->lockstep.on ? &r->lockstep : NULL;
+    r->timing.pairing = r->pipe->times && r->pairing.on ? &r->pairing : NULL;
     r->timing.rounds = o->rounds;          /* a device row's rounds, as the host rows' interleaving */
     snprintf(r->timing.gpu_uuid, sizeof r->timing.gpu_uuid, "%s", r->env.device.uuid);
     snprintf(r->row_commit, sizeof r->row_commit, "%s%s", r->env.commit, r->env.dirty == 1 ? "-dirty" : "");
@@ -279,8 +279,8 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     r->tty = isatty(2);
     r->begun_ms = sb_clock_ms();
     run_hold_no_folder(r);                   /* start.c takes the folder's lock */
-    /* in lockstep the second side waits here, doing nothing, for the first's first sample */
-    sb_status st = sb_lockstep_begin(&r->lockstep, err);
+    /* paired, the second side waits here, doing nothing, for the first's first sample */
+    sb_status st = sb_paired_begin(&r->pairing, err);
     if (st) {
         free(r);
         return st;
@@ -288,7 +288,7 @@ sb_status sb_bench_run(const sb_bench_opts *o, sb_error *err)
     r->probes = sb_host_probes_new();
     r->memo = r->probes ? sb_case_memo_new(r->pipe->times ? r->probes : NULL) : NULL;
     st = r->memo ? bench_run_all(r, err) : sb_fail(err, SB_ERR_NOMEM, "out of memory");
-    sb_lockstep_end(&r->lockstep);           /* the partner runs on alone */
+    sb_paired_end(&r->pairing);           /* the partner runs on alone */
     sb_case_memo_free(r->memo);              /* after every case: run_close closed them */
     sb_host_probes_free(r->probes);
     free(r);

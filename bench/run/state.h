@@ -11,7 +11,7 @@
 #include "cases/frames.h"
 #include "io/dir_lock.h"
 #include "machine/env.h"
-#include "measure/lockstep.h"
+#include "measure/paired.h"
 #include "io/gallery_index.h"
 #include "io/rows.h"
 #include "reporters/reporters.h"
@@ -113,7 +113,7 @@ typedef struct bench_run {
     double device_row_ended;      /* host clock ms when the last GPU row ended (row.c) */
     sb_case_memo *memo;           /* the pipeline steps' references, kept for every case of the run */
     sb_host_probes *probes;       /* the host's CPU and memory speed bests (host_noise.h), the run's own */
-    sb_lockstep lockstep;         /* ab --lockstep's partner process (measure/lockstep.h); off: alone */
+    sb_paired pairing;          /* ab --paired's partner process (measure/paired.h); off: alone */
     time_account spent;
     /* the serial reference's runs of the algorithm being measured, by
      * stage: --host-limit predicts a stream row's frames from them */

@@ -126,20 +126,20 @@ static void test_small_aa(void)
            "ab of one build: exit %d, %d of %d rows called: %s%s", r->code, faster + slower, rows, r->out, r->err);
 }
 
-/* The small A/A in lockstep: noise --lockstep writes the floors of
- * paired rounds (to --out, or noise-lockstep.csv), then ab --lockstep of
+/* The small A/A paired: noise --paired writes the floors of
+ * paired rounds (to --out, or noise-paired.csv), then ab --paired of
  * this build against a copy of itself pairs every CPU row's samples (no
  * row says they did not pair) and calls none faster or slower. */
-static void test_lockstep_aa(void)
+static void test_paired_aa(void)
 {
     const char *png = test_grey_png("ls.png", 96, 64, 5);
     char floors[600], work[600], copy[600];
     snprintf(floors, sizeof floors, "%s", test_path("ls-noise.csv"));
     snprintf(work, sizeof work, "%s", test_path("ls-aa"));
-    const char *rows = "--algo integral,kmeans --variant cpu,openmp --threads 1,2 --lockstep --lockstep-samples 8";
+    const char *rows = "--algo integral,kmeans --variant cpu,openmp --threads 1,2 --paired --paired-samples 8";
     cli_result *r = cli("noise --image %s %s --rounds 3 --work %s --out %s --quiet", png, rows, test_shq(work),
                         test_shq(floors));
-    CHECKF(r->code == 0 && strstr(r->out, "in lockstep") && strstr(r->out, "cpu@2") && test_exists(floors),
+    CHECKF(r->code == 0 && strstr(r->out, "in turns") && strstr(r->out, "cpu@2") && test_exists(floors),
            "noise: exit %d: %s%s", r->code, r->out, r->err);
     static char csv[1 << 14];
     test_slurp(test_pathf("ls-aa/r00-a/kmeans.csv"), csv, sizeof csv);
@@ -156,8 +156,8 @@ static void test_lockstep_aa(void)
         sscanf(tally, "B against A: faster on %d, slower on %d, same on %d, undetermined on %d", &faster, &slower,
                &same, &undetermined);
     CHECKF(r->code == 0 && faster + slower == 0 && faster + slower + same + undetermined >= 8 &&
-               strstr(r->out, "in lockstep") && !strstr(r->out, "did not pair"),
-           "ab --lockstep of one build: exit %d: %s%s", r->code, r->out, r->err);
+               strstr(r->out, "in turns") && !strstr(r->out, "did not pair"),
+           "ab --paired of one build: exit %d: %s%s", r->code, r->out, r->err);
 }
 
 /* What ab and noise refuse, in one line: a baseline build that is not
@@ -254,7 +254,7 @@ const sb_test tests_ab[] = {
      * ran under another, and was called) */
     { "ab: the small A/A -- noise's floors from fresh processes, then ab of one build calls no row", test_small_aa,
       SB_TEST_ALONE },
-    { "ab --lockstep: the small A/A with samples in turns -- every CPU row paired, no row called", test_lockstep_aa,
+    { "ab --paired: the small A/A with samples in turns -- every CPU row paired, no row called", test_paired_aa,
       SB_TEST_ALONE },
     { "ab: a missing baseline build, a work folder of someone else's files, stray arguments: one line, exit 2",
       test_refusals },

@@ -135,7 +135,7 @@ static void test_floor(void)
     CHECK(sb_floor_from_pairs(a, b, 0, 0.99) == 0.0);
 }
 
-/* Paired rounds (ab --lockstep): one log(B/A) a round; a t interval on
+/* Paired rounds (ab --paired): one log(B/A) a round; a t interval on
  * their mean with n - 1 degrees of freedom; the same calls as unpaired. */
 static void test_paired(void)
 {
@@ -168,6 +168,6 @@ const sb_test tests_evidence[] = {
       test_calls },
     { "evidence: A/A of 2,000 rows held to the false-discovery rate; a 1.10x change found 19 times in 20", test_aa_and_power },
     { "evidence: the floor is the 99th percentile of |log ratio| over A/A pairs", test_floor },
-    { "evidence: paired rounds (lockstep): a t interval on the mean log ratio, the same calls", test_paired },
+    { "evidence: paired rounds (ab --paired): a t interval on the mean log ratio, the same calls", test_paired },
 };
 const int tests_evidence_count = sizeof tests_evidence / sizeof tests_evidence[0];

@@ -1,11 +1,11 @@
-/* lockstep.c - two processes that take their samples in turns
- * (measure/lockstep.h): the token alternates, each side knows when its
+/* paired.c - two processes that take their samples in turns
+ * (measure/paired.h): the token alternates, each side knows when its
  * partner's neighbouring sample was the same row's same one, a partner
  * that has gone leaves the other running alone, and a malformed
- * SB_LOCKSTEP is refused. */
+ * SB_PAIRED is refused. */
 #include "test.h"
 
-#include "measure/lockstep.h"
+#include "measure/paired.h"
 #include "segbench/clock.h"
 
 #include <stdio.h>
@@ -23,19 +23,19 @@ static void side(int fd, int first, const uint64_t *keys, int per, int *paired, 
 {
     char env[64];
     snprintf(env, sizeof env, "%d,%s,%d", fd, first ? "first" : "second", per);
-    setenv(SB_LOCKSTEP_ENV, env, 1);
-    sb_lockstep ls;
+    setenv(SB_PAIRED_ENV, env, 1);
+    sb_paired pair;
     sb_error err;
-    if (sb_lockstep_begin(&ls, &err) != SB_OK)
+    if (sb_paired_begin(&pair, &err) != SB_OK)
         _exit(9);
     for (int t = 0; t < TURNS; t++) {
         char mark = first ? 'A' : 'B';
         if (write(log_fd, &mark, 1) != 1)              /* "my sample t now" */
             _exit(8);
-        paired[t] = sb_lockstep_turn(&ls, keys[t], t % per);
+        paired[t] = sb_paired_turn(&pair, keys[t], t % per);
     }
-    sb_lockstep_end(&ls);
-    unsetenv(SB_LOCKSTEP_ENV);
+    sb_paired_end(&pair);
+    unsetenv(SB_PAIRED_ENV);
 }
 
 /* A and B in two processes over keys_a and keys_b; the order their
@@ -72,8 +72,8 @@ static void run_pair(const uint64_t *keys_a, const uint64_t *keys_b, int per, ch
 
 static void test_turns(void)
 {
-    uint64_t row = sb_lockstep_key("kmeans/cpu@1/fixed10/a"), other = sb_lockstep_key("kmeans/cpu@1/fixed10/b");
-    CHECK(row != other && row == sb_lockstep_key("kmeans/cpu@1/fixed10/a"));
+    uint64_t row = sb_paired_key("kmeans/cpu@1/fixed10/a"), other = sb_paired_key("kmeans/cpu@1/fixed10/b");
+    CHECK(row != other && row == sb_paired_key("kmeans/cpu@1/fixed10/a"));
     uint64_t same[TURNS], b_differs[TURNS];
     for (int t = 0; t < TURNS; t++)
         same[t] = b_differs[t] = t < 3 ? row : other;
@@ -99,29 +99,29 @@ static void test_alone_and_refused(void)
     close(sv[1]);
     char env[32];
     snprintf(env, sizeof env, "%d,first,5", sv[0]);
-    setenv(SB_LOCKSTEP_ENV, env, 1);
-    sb_lockstep ls;
+    setenv(SB_PAIRED_ENV, env, 1);
+    sb_paired pair;
     sb_error err;
-    CHECK(sb_lockstep_begin(&ls, &err) == SB_OK && ls.on && ls.reps == 5 && !ls.second);
+    CHECK(sb_paired_begin(&pair, &err) == SB_OK && pair.on && pair.reps == 5 && !pair.second);
     double t0 = sb_clock_ms();
-    CHECK(sb_lockstep_turn(&ls, 1, 0) == 0 && ls.fd == -1 && sb_lockstep_turn(&ls, 1, 1) == 0);
+    CHECK(sb_paired_turn(&pair, 1, 0) == 0 && pair.fd == -1 && sb_paired_turn(&pair, 1, 1) == 0);
     CHECK(sb_clock_ms() - t0 < 1000.0);
-    sb_lockstep_end(&ls);
-    unsetenv(SB_LOCKSTEP_ENV);
-    CHECK(sb_lockstep_begin(&ls, &err) == SB_OK && !ls.on && sb_lockstep_turn(&ls, 1, 0) == 0);
+    sb_paired_end(&pair);
+    unsetenv(SB_PAIRED_ENV);
+    CHECK(sb_paired_begin(&pair, &err) == SB_OK && !pair.on && sb_paired_turn(&pair, 1, 0) == 0);
     const char *bad[] = { "x", "3,third,5", "3,first,0", "3,first,5,6", "99999,first,5" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        setenv(SB_LOCKSTEP_ENV, bad[i], 1);
-        CHECKF(sb_lockstep_begin(&ls, &err) == SB_ERR_USAGE && strstr(err.msg, SB_LOCKSTEP_ENV), "%s: %s", bad[i],
+        setenv(SB_PAIRED_ENV, bad[i], 1);
+        CHECKF(sb_paired_begin(&pair, &err) == SB_ERR_USAGE && strstr(err.msg, SB_PAIRED_ENV), "%s: %s", bad[i],
                err.msg);
     }
-    unsetenv(SB_LOCKSTEP_ENV);
+    unsetenv(SB_PAIRED_ENV);
 }
 
-const sb_test tests_lockstep[] = {
-    { "lockstep: two processes' samples alternate, A B A B; a turn whose neighbour was another row's is unpaired",
+const sb_test tests_paired[] = {
+    { "paired: two processes' samples alternate, A B A B; a turn whose neighbour was another row's is unpaired",
       test_turns },
-    { "lockstep: a partner gone leaves the other alone at once; no SB_LOCKSTEP is off; a malformed one refused",
+    { "paired: a partner gone leaves the other alone at once; no SB_PAIRED is off; a malformed one refused",
       test_alone_and_refused },
 };
-const int tests_lockstep_count = sizeof tests_lockstep / sizeof tests_lockstep[0];
+const int tests_paired_count = sizeof tests_paired / sizeof tests_paired[0];

@@ -1,6 +1,6 @@
-/* lockstep.h - two bench processes that take their samples in turns.
+/* paired.h - two bench processes that take their samples in turns.
  *
- * `segbench ab --lockstep` starts the baseline's bench and this build's at
+ * `segbench ab --paired` starts the baseline's bench and this build's at
  * once, joined by a socket, and they hand one token back and forth: a
  * process runs only while it holds the token, and passes it on after each
  * timed sample of a CPU row.  So A's sample k of a row and B's sample k
@@ -24,41 +24,41 @@
  * judges it by its rounds alone.
  *
  * The process learns its part from the environment, set by ab:
- *   SB_LOCKSTEP=FD,first|second,REPS
+ *   SB_PAIRED=FD,first|second,REPS
  * FD is its end of the socket, `first` holds the token from the start,
  * REPS is the kernel samples every CPU row takes (the same on both sides,
  * or the samples would not pair).  The state is the caller's (no
  * statics). */
-#ifndef SEGBENCH_LOCKSTEP_H
-#define SEGBENCH_LOCKSTEP_H
+#ifndef SEGBENCH_PAIRED_H
+#define SEGBENCH_PAIRED_H
 
 #include "segbench/error.h"
 
 #include <stdint.h>
 
-#define SB_LOCKSTEP_ENV "SB_LOCKSTEP"
+#define SB_PAIRED_ENV "SB_PAIRED"
 
-typedef struct sb_lockstep {
+typedef struct sb_paired {
     int fd;                       /* the socket to the partner; -1: off, or the partner has gone */
-    int on;                       /* begun in lockstep (the partner may since have gone) */
+    int on;                       /* begun paired (the partner may since have gone) */
     int second;                   /* this side times the second sample of each pair */
     int reps;                     /* kernel samples a CPU row takes, on both sides */
     uint64_t partner_key;         /* second side: the sample the partner timed just before */
     int partner_index;
-} sb_lockstep;
+} sb_paired;
 
-/* From SB_LOCKSTEP: off (ls->on = 0) when it is not set; a malformed value
+/* From SB_PAIRED: off (pair->on = 0) when it is not set; a malformed value
  * is a usage error.  The second side waits here for the first's first
  * sample. */
-sb_status sb_lockstep_begin(sb_lockstep *ls, sb_error *err);
+sb_status sb_paired_begin(sb_paired *pair, sb_error *err);
 /* After this process timed sample `index` of the row `key`: the partner
  * times its own, then this process goes on.  Returns 1 when the partner's
  * sample next to this one was the same row's same sample, 0 when not (or
- * lockstep is off, or the partner has gone). */
-int sb_lockstep_turn(sb_lockstep *ls, uint64_t key, int index);
+ * pairing is off, or the partner has gone). */
+int sb_paired_turn(sb_paired *pair, uint64_t key, int index);
 /* The token let go: the partner runs on alone. */
-void sb_lockstep_end(sb_lockstep *ls);
+void sb_paired_end(sb_paired *pair);
 /* A row's key from its label (FNV-1a). */
-uint64_t sb_lockstep_key(const char *label);
+uint64_t sb_paired_key(const char *label);
 
 #endif
