@@ -16,7 +16,7 @@
  * slower).  The results are the same integers.
  *
  */
-#include "1_global.cuh"
+#include "../grabcut/1_global.cuh"
 
 /* ---- the k-means and GMM sums, every pixel straight to global memory ---- */
 

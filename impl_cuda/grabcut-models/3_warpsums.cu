@@ -1,4 +1,4 @@
-/* 2_warpsums.cu - GrabCut's k-means and GMM learning with the sums
+/* 3_warpsums.cu - GrabCut's k-means and GMM learning with the sums
  * gathered a warp at a time (variant "cuda-warpsums" of the
  * grabcut-kmeans and grabcut-gmm steps).
  *
@@ -18,11 +18,11 @@
  * so the totals, centres and mixtures are equal to the bit.  The cut is
  * cuda-global's (gc_rounds_cut, unused by these two steps); the
  * pipeline's cuda-warpsums (13_warpsums.cu) takes these sums
- * (gc_warp_sums, 2_warpsums.cuh).
+ * (gc_warp_sums, 3_warpsums.cuh).
  *
  */
-#include "1_global.cuh"
-#include "2_warpsums.cuh"
+#include "../grabcut/1_global.cuh"
+#include "3_warpsums.cuh"
 #include "../warp.cuh"
 
 /* ---- the k-means and GMM sums, a warp at a time ---- */

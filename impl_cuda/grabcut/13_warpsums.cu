@@ -1,6 +1,6 @@
 /* 13_warpsums.cu - GrabCut with its k-means and GMM sums gathered a warp
  * at a time (variant "cuda-warpsums" of the pipeline: the steps' own
- * sums, 2_warpsums.cu's gc_warp_sums, in the pipeline), and of
+ * sums, grabcut-models/3_warpsums.cu's gc_warp_sums, in the pipeline), and of
  * grabcut-maxflow.  In grabcut-maxflow it is
  * A branch of cuda-longer that changes nothing: a single cut runs no
  * k-means or GMM sums, so it is cuda-longer's cut, carried so that the
@@ -26,7 +26,7 @@
  * centres and mixtures are equal to the bit.
  *
  */
-#include "2_warpsums.cuh"
+#include "../grabcut-models/3_warpsums.cuh"
 #include "5_graph.cuh"
 #include "12_longer.cuh"
 

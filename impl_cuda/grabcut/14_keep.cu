@@ -25,7 +25,7 @@
  * sweeps became 10, 9, 9 and 9; the pipeline 11 % slower).
  *
  */
-#include "2_warpsums.cuh"
+#include "../grabcut-models/3_warpsums.cuh"
 #include "5_graph.cuh"
 #include "10_settled.cuh"
 #include "11_tally.cuh"

@@ -16,7 +16,7 @@
  * waits for; its sweeps are.
  *
  */
-#include "2_warpsums.cuh"
+#include "../grabcut-models/3_warpsums.cuh"
 #include "5_graph.cuh"
 #include "10_settled.cuh"
 #include "11_tally.cuh"

@@ -1,10 +1,11 @@
-/* 1_global.cu - GrabCut with global memory (variant "cuda-global" of every
- * GrabCut step and the pipeline): thread-a-pixel steps (gc_device.cu's,
- * with its k-means and GMM sums, a block's totals gathered in shared
- * memory first: gc_block_sums), and a cut of synchronous push-relabel rounds over
- * all nodes in one cooperative kernel.
- *
- * The root of its trees.  Unlike the source, the whole solve is one
+/* 1_global.cu - GrabCut with global memory (variant "cuda-global" of
+ * grabcut-maxflow and the pipeline, the root of the ladder this folder
+ * holds): thread-a-pixel steps (gc_device.cu's, with its k-means and GMM
+ * sums, a block's totals gathered in shared memory first: gc_block_sums),
+ * and a cut of synchronous push-relabel rounds over all nodes in one
+ * cooperative kernel, which it lends the steps' roots
+ * (../grabcut-models/, ../grabcut-graph/: 1_global.cuh).
+ * Unlike the source, the whole solve is one
  * cooperative kernel.  Every
  * thread owns the same nodes all along (a grid-stride loop) and the grid
  * synchronises between phases with cooperative groups' grid.sync(), so
@@ -207,30 +208,15 @@ const gc_cut gc_rounds_cut = { rounds_prepare, rounds_solve, rounds_release, 0 }
 
 /* ---- the variants ---- */
 
-GC_CUDA_OPS(kmeans_global, GC_KMEANS, gc_rounds_cut, gc_block_sums)
-GC_CUDA_OPS(gmm_global, GC_GMM, gc_rounds_cut, gc_block_sums)
-GC_CUDA_OPS(graph_global, GC_GRAPH, gc_rounds_cut, gc_block_sums)
 GC_CUDA_OPS(maxflow_global, GC_MAXFLOW, gc_rounds_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline_global, GC_PIPELINE, gc_rounds_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "thread a pixel, per-block shared sums then global atomics, 10 passes ending on a device flag",
-           kmeans_global_prepare, kmeans_global_upload, kmeans_global_run, kmeans_global_fetch, kmeans_global_release)
-SB_VARIANT("grabcut-gmm", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "thread a pixel, per-block shared moment sums, mixtures in one block (the host's function)",
-           gmm_global_prepare, gmm_global_upload, gmm_global_run, gmm_global_fetch, gmm_global_release)
-SB_VARIANT("grabcut-graph", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "thread a pixel: warp-summed beta, then n-links and t-links",
-           graph_global_prepare, graph_global_upload, graph_global_run, graph_global_fetch, graph_global_release)
 SB_VARIANT("grabcut-maxflow", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "one cooperative kernel: BFS relabel and push-relabel rounds over all nodes, grid.sync between phases",
            maxflow_global_prepare, maxflow_global_upload, maxflow_global_run, maxflow_global_fetch, maxflow_global_release)
 SB_VARIANT("grabcut", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global steps and cut, everything resident, one read-back at the end",
            pipeline_global_prepare, pipeline_global_upload, pipeline_global_run, pipeline_global_fetch, pipeline_global_release)
-SB_RUNG("grabcut-kmeans", "cuda-global", NULL, "the root: a thread a pixel, per-block shared sums, the loop ending on a device flag")
-SB_RUNG("grabcut-gmm", "cuda-global", NULL, "the root: a thread a pixel, per-block moment sums, mixtures by the host's function in one block")
-SB_RUNG("grabcut-graph", "cuda-global", NULL, "the root: a thread a pixel, a warp-summed beta, then n-links and t-links")
 SB_RUNG("grabcut-maxflow", "cuda-global", NULL,
         "the root: push-relabel as one cooperative kernel, grid.sync between phases, BFS global relabel")
 SB_RUNG("grabcut", "cuda-global", NULL, "the root: the cuda-global steps and cut, resident, one read-back at the end")

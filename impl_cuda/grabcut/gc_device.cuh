@@ -21,7 +21,8 @@ struct gc_dev;
 /* A rung's k-means pass and GMM moment sums, each enqueued on d->stream:
  * a block's totals gathered in shared memory first (gc_block_sums, the
  * root's), every pixel adding straight to the global totals
- * (2_atomics.cu), or a warp's first (gc_warp_sums, 2_warpsums.cuh). */
+ * (grabcut-models/2_atomics.cu), or a warp's first (gc_warp_sums,
+ * grabcut-models/3_warpsums.cuh). */
 struct gc_sums {
     void (*kmeans_pass)(gc_dev *d);
     void (*learn_sums)(gc_dev *d);

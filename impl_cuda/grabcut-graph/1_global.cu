@@ -1,0 +1,18 @@
+/* 1_global.cu - GrabCut's graph build with global memory (variant
+ * "cuda-global" of the grabcut-graph step): its ladder's root, and so far
+ * its only rung.
+ *
+ * Thread a pixel, gc_device.cu's step: beta (from the mean squared colour
+ * difference of neighbours) summed a warp at a time, then each pixel's
+ * n-link and t-link capacities, integers, from beta and the mixtures.  The step
+ * carries the pipeline's cut (gc_rounds_cut, ../grabcut/1_global.cu)
+ * unused: it runs no max-flow.
+ */
+#include "../grabcut/1_global.cuh"
+
+GC_CUDA_OPS(graph_global, GC_GRAPH, gc_rounds_cut, gc_block_sums)
+
+SB_VARIANT("grabcut-graph", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
+           "thread a pixel: warp-summed beta, then n-links and t-links",
+           graph_global_prepare, graph_global_upload, graph_global_run, graph_global_fetch, graph_global_release)
+SB_RUNG("grabcut-graph", "cuda-global", NULL, "the root: a thread a pixel, a warp-summed beta, then n-links and t-links")
