@@ -1,20 +1,12 @@
-/* 2_atomics.cu - GrabCut's k-means and GMM learning with every pixel's
- * sums added straight to global memory (variant "cuda-atomics" of the
- * grabcut-kmeans and grabcut-gmm steps).
+/* 2_atomics.cu - GrabCut's k-means and GMM sums added by every pixel
+ * straight to global memory (variant "cuda-atomics" of grabcut-kmeans
+ * and grabcut-gmm).
  *
- * A branch of cuda-global, and its lesson.  Both steps add integer
- * totals -- k-means 4 per centre (R, G, B, count), GMM 10 moments per
- * component -- over 10 targets (5 components on each side of the mask).
- * cuda-global gathers each block's totals in shared memory and adds them
- * to global memory once a block (gc_device.cu's block_kmeans_pass and
- * block_learn_sums).
- * Here each pixel adds its values to the global totals itself: 4 or 10
- * 64-bit atomics a pixel, all landing on 40 or 100 addresses, which the
- * L2 serialises.  Nothing else differs (the cut is cuda-global's,
- * gc_rounds_cut, unused by these two steps), so the two rungs'
- * times are the price of contended global atomics (below: many times
- * slower).  The results are the same integers.
- *
+ * A branch of cuda-global, whose blocks gather their totals in shared
+ * memory and add them once.  Here each pixel adds its 4 (k-means) or 10
+ * (GMM) values to the global totals: 64-bit atomics on 40 or 100
+ * addresses, which the L2 serialises.  Nothing else differs, so the edge
+ * prices contended global atomics (NOTES.md: 7.5-15x slower).
  */
 #include "../grabcut/1_global.cuh"
 
@@ -79,15 +71,15 @@ static const gc_sums direct_sums = { direct_kmeans, direct_learn };
 
 /* ---- the variants ---- */
 
-GC_CUDA_OPS(kmeans_atomics, GC_KMEANS, gc_rounds_cut, direct_sums)
-GC_CUDA_OPS(gmm_atomics, GC_GMM, gc_rounds_cut, direct_sums)
+GC_CUDA_OPS(kmeans, GC_KMEANS, gc_rounds_cut, direct_sums)
+GC_CUDA_OPS(gmm, GC_GMM, gc_rounds_cut, direct_sums)
 
 SB_VARIANT("grabcut-kmeans", "cuda-atomics", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-global with every pixel's sums added straight to the global totals (4 atomics a pixel)",
-           kmeans_atomics_prepare, kmeans_atomics_upload, kmeans_atomics_run, kmeans_atomics_fetch, kmeans_atomics_release)
+           kmeans_prepare, kmeans_upload, kmeans_run, kmeans_fetch, kmeans_release)
 SB_VARIANT("grabcut-gmm", "cuda-atomics", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-global with every pixel's moments added straight to the global totals (10 atomics a pixel)",
-           gmm_atomics_prepare, gmm_atomics_upload, gmm_atomics_run, gmm_atomics_fetch, gmm_atomics_release)
+           gmm_prepare, gmm_upload, gmm_run, gmm_fetch, gmm_release)
 SB_RUNG("grabcut-kmeans", "cuda-atomics", "cuda-global",
         "every pixel adds its sums straight to the global totals: the branch that shows why blocks sum first")
 SB_RUNG("grabcut-gmm", "cuda-atomics", "cuda-global",

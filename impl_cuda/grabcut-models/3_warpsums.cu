@@ -1,25 +1,14 @@
-/* 3_warpsums.cu - GrabCut's k-means and GMM learning with the sums
- * gathered a warp at a time (variant "cuda-warpsums" of the
- * grabcut-kmeans and grabcut-gmm steps).
+/* 3_warpsums.cu - GrabCut's k-means and GMM sums gathered a warp at a
+ * time (variant "cuda-warpsums" of grabcut-kmeans and grabcut-gmm).
  *
- * Grows from cuda-global.  The idea: aggregate in the warp before
- * touching shared memory.  cuda-global's block_kmeans_pass has every
- * thread add 4 values, block_learn_sums 10, each a 64-bit atomic on the
- * block's shared totals, and a block's 256 pixels fall on a handful of
- * the 10 (side, component) totals, so the atomics on one address queue
- * up.  Neighbouring pixels mostly share their component: here each warp
- * takes its lanes one distinct component at a time (the lowest waiting
- * lane's, __shfl_sync; the lanes that share it, __ballot_sync), sums
- * each value over those lanes (sb_warp_sum, one instruction from sm_80:
- * a pixel's moments are below 2^16, so 32 of them fit in 32 bits), and
- * the lowest of them adds the group's totals to shared memory: one
- * atomic per distinct component and value a warp, instead of one per
- * pixel.  The changed-label count is a ballot.  The sums are integers,
- * so the totals, centres and mixtures are equal to the bit.  The cut is
- * cuda-global's (gc_rounds_cut, unused by these two steps); the
- * pipeline's cuda-warpsums (13_warpsums.cu) takes these sums
- * (gc_warp_sums, 3_warpsums.cuh).
- *
+ * Grows from cuda-global, whose every pixel adds its 4 or 10 values to
+ * the block's shared totals, 64-bit atomics queueing on a handful of
+ * (side, component) addresses.  Here a warp takes its lanes one distinct
+ * component at a time (__shfl_sync, __ballot_sync), sums each value over
+ * them (sb_warp_sum: a pixel's moments are below 2^16, so 32 fit in 32
+ * bits) and one lane adds the group's totals: an atomic per component
+ * and value a warp.  Integer sums, so equal to the bit.  The pipeline's
+ * cuda-warpsums (../grabcut/13_warpsums.cu) takes them (3_warpsums.cuh).
  */
 #include "../grabcut/1_global.cuh"
 #include "3_warpsums.cuh"
@@ -130,15 +119,15 @@ const gc_sums gc_warp_sums = { warp_kmeans, warp_learn };
 
 /* ---- the variants ---- */
 
-GC_CUDA_OPS(kmeans_warpsums, GC_KMEANS, gc_rounds_cut, gc_warp_sums)
-GC_CUDA_OPS(gmm_warpsums, GC_GMM, gc_rounds_cut, gc_warp_sums)
+GC_CUDA_OPS(kmeans, GC_KMEANS, gc_rounds_cut, gc_warp_sums)
+GC_CUDA_OPS(gmm, GC_GMM, gc_rounds_cut, gc_warp_sums)
 
 SB_VARIANT("grabcut-kmeans", "cuda-warpsums", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
            "cuda-global with the sums gathered a warp at a time: one shared atomic per distinct cluster and value",
-           kmeans_warpsums_prepare, kmeans_warpsums_upload, kmeans_warpsums_run, kmeans_warpsums_fetch, kmeans_warpsums_release)
+           kmeans_prepare, kmeans_upload, kmeans_run, kmeans_fetch, kmeans_release)
 SB_VARIANT("grabcut-gmm", "cuda-warpsums", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
            "cuda-global with the moments gathered a warp at a time: one shared atomic per distinct component and moment",
-           gmm_warpsums_prepare, gmm_warpsums_upload, gmm_warpsums_run, gmm_warpsums_fetch, gmm_warpsums_release)
+           gmm_prepare, gmm_upload, gmm_run, gmm_fetch, gmm_release)
 SB_RUNG("grabcut-kmeans", "cuda-warpsums", "cuda-global",
         "the sums gathered a warp at a time: one shared atomic per distinct cluster")
 SB_RUNG("grabcut-gmm", "cuda-warpsums", "cuda-global",
