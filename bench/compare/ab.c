@@ -18,6 +18,7 @@
 
 #include "segbench/atomic_file.h"
 #include "segbench/clock.h"
+#include "segbench/stats.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -428,14 +429,9 @@ static sb_status read_round(const ab_opts *o, int r, int side, const char *algo,
     return st;
 }
 
-static int by_value(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* A round's median log(B/A) over its pairs of samples (sample k of each
- * side, timed next to each other in turns); NAN when they do not pair. */
+ * side, timed next to each other in turns); NAN when they do not pair, or
+ * a sample is not a time. */
 static double pair_ratio(const sb_row *a, const sb_row *b)
 {
     int n = a->kernel.n;
@@ -445,12 +441,15 @@ static double pair_ratio(const sb_row *a, const sb_row *b)
     double *lr = malloc((size_t)n * sizeof *lr);
     if (!lr)
         return NAN;
-    for (int k = 0; k < n; k++)
-        lr[k] = a->kernel_ms[k] > 0 && b->kernel_ms[k] > 0 ? log(b->kernel_ms[k] / a->kernel_ms[k]) : NAN;
-    qsort(lr, (size_t)n, sizeof *lr, by_value);
-    double m = n % 2 ? lr[n / 2] : 0.5 * (lr[n / 2 - 1] + lr[n / 2]);
+    int timed = 1;
+    for (int k = 0; k < n && timed; k++) {
+        timed = a->kernel_ms[k] > 0 && b->kernel_ms[k] > 0 && isfinite(a->kernel_ms[k]) && isfinite(b->kernel_ms[k]);
+        lr[k] = timed ? log(b->kernel_ms[k] / a->kernel_ms[k]) : 0.0;
+    }
+    sb_summary s;
+    sb_summarize(lr, n, &s);
     free(lr);
-    return m;
+    return timed ? s.median : NAN;
 }
 
 /* One side's row of one round into the table. */
