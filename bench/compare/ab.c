@@ -641,9 +641,18 @@ static sb_status judge(const ab_opts *o, const ab_rows *t, const sb_noise_floor 
                 snprintf(line->note, sizeof line->note, "its samples did not pair: judged by its rounds");
             if (!st)
                 sb_compare_line_work(line, a->work[0], a->work_varies[0], a->work[1], a->work_varies[1]);
-            if (!st && (a->n[0] < 2 || a->n[1] < 2) && (a->spelled[0] || a->spelled[1]))
+            /* spells left fewer quiet rounds than asked for, the extra
+             * rounds run out: the rest are a chosen few of a busy host's
+             * rounds (a state the probe missed may hold all of one side's),
+             * so they settle nothing */
+            if (!st && !paired && (a->spelled[0] || a->spelled[1]) &&
+                (a->n[0] < o->rounds || a->n[1] < o->rounds)) {
+                line->eff.call = line->first_call = SB_CALL_UNDETERMINED;
+                line->eff.p = 1.0;
+                line->eff.rounds_needed = o->rounds;
                 snprintf(line->note, sizeof line->note, "A %d, B %d of its rounds in spells",
                          a->spelled[0], a->spelled[1]);
+            }
             line->kind_of_row = device ? SB_ROW_GPU : SB_ROW_CPU;
         }
         sb_compare_table_print_line(tab, line, stdout);

@@ -210,6 +210,50 @@ static void test_resume(void)
     CHECKF(r->code == 2 && strstr(r->err, "was not begun with these options"), "%s", r->err);
 }
 
+/* Spells that leave a row fewer quiet rounds than asked for, once the
+ * extra rounds run out, settle nothing: the few left may all be one side's
+ * share of a state the probe missed.  Seen on CI: 3 quiet rounds of A
+ * against 2 of B, each side alike within 1 %, called "faster by 32.1 %" in
+ * an A/A.  Rounds here are written by hand: A's 3 quiet ones 5.68 ms, B's 2
+ * quiet ones 3.87 ms, the rest in spells. */
+static void test_spells_short(void)
+{
+    const char *png = test_grey_png("short.png", 48, 32, 3);
+    char work[600], copy[600];
+    snprintf(work, sizeof work, "%s", test_path("short-work"));
+    snprintf(copy, sizeof copy, "%s", test_path("short-baseline"));
+    test_sh("rm -rf %s && mkdir -p %s && cp %s %s/segbench", test_shq(copy), test_shq(copy),
+            test_shq(test_segbench_path()), test_shq(copy));
+    const char *opts = "--algo integral --variant cpu --budget 2 --rounds 3 --quiet";
+    cli_result *r = cli("ab --baseline-build %s --image %s %s --work %s", test_shq(copy), png, opts, test_shq(work));
+    CHECKF(r->code == 0, "%s%s", r->out, r->err);
+    /* six rounds a side (3 asked for, 3 more for spells), each rewritten */
+    static const double a_ms[6] = { 5.68, 9.1, 5.69, 9.3, 5.67, 9.2 }, b_ms[6] = { 9.0, 3.87, 9.4, 3.88, 9.1, 9.3 };
+    for (int round = 0; round < 6; round++)
+        for (int side = 0; side < 2; side++) {
+            double ms = side ? b_ms[round] : a_ms[round];
+            double probe = ms > 9.0 - 0.01 ? 0.40 : 0.20;
+            char dir[700];
+            snprintf(dir, sizeof dir, "%s/r%02d-%c", work, round, "ab"[side]);
+            if (round >= 3)
+                test_sh("rm -rf %s && cp -r %s/r00-%c %s && cp %s/r00-%c.log %s.log", test_shq(dir), test_shq(work),
+                        "ab"[side], test_shq(dir), test_shq(work), "ab"[side], test_shq(dir));
+            test_sh("cd %s && awk -F, -v OFS=, 'NR > 1 { $10 = %.4f } 1' integral.csv > t && mv t integral.csv && "
+                    "awk -F, -v OFS=, '$6 == \"kernel\" { $7 = \"%.4f\" } $6 == \"probe\" { $7 = \"%.2f\" } 1' "
+                    "integral.samples.csv > t && mv t integral.samples.csv",
+                    test_shq(dir), ms, ms, probe);
+        }
+    r = cli("ab --baseline-build %s --image %s %s --work %s --resume", test_shq(copy), png, opts, test_shq(work));
+    const char *tally = strstr(r->out, "B against A: ");
+    int faster = -1, slower = -1, same = -1, undetermined = -1;
+    if (tally)
+        sscanf(tally, "B against A: faster on %d, slower on %d, same on %d, undetermined on %d", &faster, &slower,
+               &same, &undetermined);
+    CHECKF(r->code == 0 && faster == 0 && slower == 0 && undetermined == 2 &&
+               strstr(r->out, "~3 rounds a side would settle it (A 3, B 4 of its rounds in spells)"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+}
+
 /* A host round whose cache probe read over SB_SPELL_MARGIN above the
  * comparison's fastest ran in a spell and is left out; an unprobed round
  * (0: a reference's run, a device row) is kept. */
@@ -259,6 +303,8 @@ const sb_test tests_ab[] = {
     { "ab: a missing baseline build, a work folder of someone else's files, stray arguments: one line, exit 2",
       test_refusals },
     { "ab: --resume keeps the finished rounds and runs the rest, with the options it began with", test_resume },
+    { "ab: spells that leave a row fewer quiet rounds than asked for settle nothing (undetermined, never called)",
+      test_spells_short },
     { "grow: an array's room doubled from 64 as needed, kept when enough", test_grow },
     { "spells: a CPU round whose cache probe read over 12 % above the quiet host's is left out, in order",
       test_spells },
