@@ -1,16 +1,13 @@
 /* code_ids.c - a row's code identity, recorded or from git (code_ids.h). */
-#define _GNU_SOURCE            /* mkstemp */
 #include "io/code_ids.h"
 
 #include "base/files.h"
+#include "io/git.h"
 #include "variants/registry.h"
-
-#include "segbench/spawn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* What git gave, kept by its owner: the same commits and files come back
  * for every row of a comparison. */
@@ -63,21 +60,6 @@ static kept *add_kept(sb_code_ids *ids, const char *commit, const char *path, in
     return k;
 }
 
-/* `git show COMMIT:PATH` (no shell: the path goes as one argument). */
-static char *git_text(const char *commit, const char *path)
-{
-    char spec[SB_PATH_MAX + 80], log[] = "/tmp/segbench-git-XXXXXX";
-    snprintf(spec, sizeof spec, "%s:%s", commit, path);
-    int fd = mkstemp(log);
-    if (fd < 0)
-        return NULL;
-    close(fd);
-    char *argv[] = { "git", "show", spec, NULL };
-    char *text = sb_spawn(argv, NULL, log) == 0 ? sb_read_text(log) : NULL;
-    unlink(log);
-    return text;
-}
-
 /* The reader for sb_code_id: a file's text at the commit ctx names. */
 typedef struct at_commit {
     sb_code_ids *ids;
@@ -89,7 +71,7 @@ static char *text_at_commit(const char *path, void *ctx)
     const at_commit *at = ctx;
     kept *k = find_kept(at->ids, at->commit, path, 0);
     if (!k) {
-        char *text = git_text(at->commit, path);
+        char *text = sb_git_show(at->commit, path);
         k = add_kept(at->ids, at->commit, path, 0);
         k->text = text;
     }

@@ -63,8 +63,7 @@ static int tally(run_tally *runs, int *nruns, const sb_row *r, const char *algo)
     return 1;
 }
 
-/* The n-th machine id of published.txt (comments and blank lines skipped). */
-static int published_at(const char *root, int n, char *out, size_t size)
+int sb_published_at(const char *root, int n, char *out, size_t size)
 {
     char path[SB_PATH_MAX];
     snprintf(path, sizeof path, "%s/published.txt", root);
@@ -88,7 +87,7 @@ static int published_at(const char *root, int n, char *out, size_t size)
 int sb_published_index(const char *results_root, const char *machine)
 {
     char id[128];
-    for (int n = 0; published_at(results_root, n, id, sizeof id); n++)
+    for (int n = 0; sb_published_at(results_root, n, id, sizeof id); n++)
         if (strcmp(id, machine) == 0)
             return n;
     return -1;
@@ -96,7 +95,7 @@ int sb_published_index(const char *results_root, const char *machine)
 
 void sb_published_reference(const char *results_root, char *out, size_t size)
 {
-    if (!published_at(results_root, 0, out, size))
+    if (!sb_published_at(results_root, 0, out, size))
         out[0] = '\0';
 }
 

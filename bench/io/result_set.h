@@ -25,6 +25,9 @@ typedef struct sb_result_set {
  * a line, the reference machine first).  sb_published_index gives the
  * line of `machine` (0 for the reference), or -1 when it is not listed;
  * sb_published_reference copies the reference's id ("" when none). */
+/* The n-th machine id of published.txt (comments and blank lines
+ * skipped) into out; 0 when there are not that many. */
+int sb_published_at(const char *results_root, int n, char *out, size_t size);
 int sb_published_index(const char *results_root, const char *machine);
 void sb_published_reference(const char *results_root, char *out, size_t size);
 /* results_root/<the reference machine>: the set whose numbers lessons and

@@ -7,6 +7,7 @@
 #include "variants/algo.h"
 #include "io/rows.h"
 #include "base/files.h"
+#include "compare/history.h"
 
 #include <stdio.h>
 
@@ -34,4 +35,11 @@ sb_status sb_report_all(const char *root, const char *out, const char *baseline,
  * with `seed` in the class CSV, each student's last, best first. */
 sb_status report_leaderboard(const char *csv, const char *variant, unsigned long long seed, const char *md_path,
                              sb_error *err);
+/* out_dir/history.md (and its plots in out_dir/plots/): each stage and
+ * image's fastest variant over the history h, its steps and their causes
+ * (report_history.c); title names the set ("results/h200/"), source where
+ * the history came from ("git"), floors the noise floors it was judged by. */
+sb_status sb_report_history(const sb_history *h, const char *title, const char *source, const char *floors,
+                            const char *out_dir, sb_error *err);
+
 #endif

@@ -1,0 +1,9 @@
+set terminal pngcairo size 960,540 noenhanced font ',10'
+set key outside right top
+set grid ytics
+set output 'history-meanshift-filter-r8.png'
+set title 'meanshift-filter r8: the fastest variant at each run of record (median and quartiles, log scale)'
+set logscale y
+set ylabel 'kernel time (ms)'
+set xtics rotate by -60 ('11-22 f691528' 0, '11-29 4fff157' 1, '11-29 0f21aff' 2)
+plot 'history-meanshift-filter-r8.dat' index 0 using 1:2:3:4 with yerrorlines title 'synth-640x480', 'history-meanshift-filter-r8.dat' index 1 using 1:2:3:4 with yerrorlines title 'synth-1280x720', 'history-meanshift-filter-r8.dat' index 2 using 1:2:3:4 with yerrorlines title 'synth-1920x1080', 'history-meanshift-filter-r8.dat' index 3 using 1:2:3:4 with yerrorlines title 'fruits', 'history-meanshift-filter-r8.dat' index 4 using 1:2:3:4 with yerrorlines title 'messi5', 'history-meanshift-filter-r8.dat' index 5 using 1:2:3:4 with yerrorlines title 'butterfly', 'history-meanshift-filter-r8.dat' index 6 using 1:2:3:4 with yerrorlines title 'home', 'history-meanshift-filter-r8.dat' index 7 using 1:2:3:4 with yerrorlines title 'smarties', 'history-meanshift-filter-r8.dat' index 8 using 1:2:3:4 with yerrorlines title 'building', 'history-meanshift-filter-r8.dat' index 9 using 1:2:3:4 with yerrorlines title 'board', 'history-meanshift-filter-r8.dat' index 10 using 1:2:3:4 with yerrorlines title 'rubberwhale1'

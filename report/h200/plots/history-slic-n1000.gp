@@ -1,0 +1,9 @@
+set terminal pngcairo size 960,540 noenhanced font ',10'
+set key outside right top
+set grid ytics
+set output 'history-slic-n1000.png'
+set title 'slic n1000: the fastest variant at each run of record (median and quartiles, log scale)'
+set logscale y
+set ylabel 'kernel time (ms)'
+set xtics rotate by -60 ('11-22 f691528' 0, '11-29 4fff157' 1, '11-29 0f21aff' 2, '11-29 b65c5c0' 3)
+plot 'history-slic-n1000.dat' index 0 using 1:2:3:4 with yerrorlines title 'synth-640x480', 'history-slic-n1000.dat' index 1 using 1:2:3:4 with yerrorlines title 'synth-1280x720', 'history-slic-n1000.dat' index 2 using 1:2:3:4 with yerrorlines title 'synth-1920x1080', 'history-slic-n1000.dat' index 3 using 1:2:3:4 with yerrorlines title 'synth-3840x2160', 'history-slic-n1000.dat' index 4 using 1:2:3:4 with yerrorlines title 'fruits', 'history-slic-n1000.dat' index 5 using 1:2:3:4 with yerrorlines title 'messi5', 'history-slic-n1000.dat' index 6 using 1:2:3:4 with yerrorlines title 'butterfly', 'history-slic-n1000.dat' index 7 using 1:2:3:4 with yerrorlines title 'home', 'history-slic-n1000.dat' index 8 using 1:2:3:4 with yerrorlines title 'smarties', 'history-slic-n1000.dat' index 9 using 1:2:3:4 with yerrorlines title 'building', 'history-slic-n1000.dat' index 10 using 1:2:3:4 with yerrorlines title 'board', 'history-slic-n1000.dat' index 11 using 1:2:3:4 with yerrorlines title 'rubberwhale1'

@@ -1,0 +1,142 @@
+/* tests/compare/history.c - segbench history: runs of record read back
+ * from git commits and from folders, steps beyond the floor put down to
+ * the code or the machine, a run that strays and comes back no step, two
+ * machines never judged against each other. */
+#include "test_groups.h"
+#include "../cli_util.h"
+
+#include "compare/history.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One run of record of a made-up integral ladder: each variant's time and
+ * code identity, the GPU it ran on. */
+typedef struct run {
+    double naive, blocked, pdl, copy;   /* ms (0: no row) */
+    const char *blocked_id, *gpu;
+} run;
+
+static const run RUNS[] = {
+    { 1.00, 0.500, 0, 0.010, "b10c6000a0000001", "GPU-a" },
+    { 1.30, 0.505, 0, 0.010, "b10c6000a0000001", "GPU-a" },   /* naive strays, and comes back */
+    { 1.00, 0.300, 0, 0.010, "b10c6000a0000002", "GPU-a" },   /* blocked6's code changed: a code step */
+    { 1.01, 0.301, 0, 0.010, "b10c6000a0000002", "GPU-a" },
+    { 1.00, 0.200, 0, 0.010, "b10c6000a0000002", "GPU-b" },   /* the same code on another GPU: the machine */
+    { 1.00, 0.201, 0.100, 0.010, "b10c6000a0000002", "GPU-b" }, /* a new rung is fastest: code */
+};
+enum { NRUNS = sizeof RUNS / sizeof RUNS[0] };
+
+static void add(sb_rows *rows, const char *variant, double ms, const char *id, int k)
+{
+    if (ms <= 0)
+        return;
+    sb_row *r = test_row_add(rows, "integral", "sum", variant, "cuda", 1, "synth-640x480", 640, 480);
+    r->kernel = (sb_summary){ 15, ms * 0.98, ms * 0.99, ms, ms * 1.01, ms * 1.02 };
+    snprintf(r->agreement, sizeof r->agreement, "exact");
+    snprintf(r->run_id, sizeof r->run_id, "run-%d", k);
+    snprintf(r->commit, sizeof r->commit, "unknown");
+    snprintf(r->code_id, sizeof r->code_id, "%s", id);
+}
+
+/* RUNS[k] as the result set dir (env.json and integral.csv). */
+static void write_run(const char *dir, int k, const char *machine)
+{
+    const run *u = &RUNS[k];
+    sb_rows rows = { 0 };
+    add(&rows, "cuda-naive", u->naive, "0a1e000000000001", k);
+    add(&rows, "cuda-blocked6", u->blocked, u->blocked_id, k);
+    add(&rows, "cuda-pdl", u->pdl, "0d10000000000001", k);
+    add(&rows, "cuda-copy", u->copy, "c0b1000000000001", k);   /* a floor: never the fastest */
+    test_sh("mkdir -p %s", test_shq(dir));
+    char path[700];
+    snprintf(path, sizeof path, "%s/integral.csv", dir);
+    sb_error err = { SB_OK, "" };
+    CHECKF(sb_rows_write_csv(&rows, path, &err) == SB_OK, "%s", err.msg);
+    sb_rows_free(&rows);
+    snprintf(path, sizeof path, "%s/env.json", dir);
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fprintf(fp, "{\"machine_id\": \"%s\", \"date\": \"2026-11-%02dT10:00:00Z\", \"run_id\": \"run-%d\", "
+                    "\"gpu_name\": \"NVIDIA H200\", \"gpu_uuid\": \"%s\", \"cuda_driver_version\": 13000}\n",
+                machine, 10 + k, k, u->gpu);
+        fclose(fp);
+    }
+}
+
+/* Each run a commit of results/m/ in a repository of its own; history
+ * reads them back: the code step, the machine step, the new rung, and no
+ * step where a run strayed and came back. */
+static void test_git(void)
+{
+    const char *repo = test_path("hist-repo");
+    char dir[700], exe[1600];
+    snprintf(dir, sizeof dir, "%s/results/m", repo);
+    test_sh("rm -rf %s && mkdir -p %s && cd %s && git init -q . && echo m > results/published.txt", test_shq(repo),
+            test_shq(dir), test_shq(repo));
+    for (int k = 0; k < NRUNS; k++) {
+        write_run(dir, k, "m");
+        test_sh("cd %s && git add -A && git -c user.name=t -c user.email=t@t commit -q -m 'run %d' >/dev/null",
+                test_shq(repo), k);
+    }
+    snprintf(exe, sizeof exe, "cd %s && %s", test_shq(repo), test_shq(test_segbench_path()));
+    cli_result *r = cli_exe(exe, "history --machine m --variant cuda-naive");
+    CHECKF(r->code == 0 && strstr(r->out, "steps: 0 in 0 of 1 series"), "a run that strayed: %s%s", r->out, r->err);
+    r = cli_exe(exe, "history --machine m --out hist");
+    CHECKF(r->code == 0 && strstr(r->out, "6 commits") && strstr(r->out, "steps: 3 in 1 of 1 series (code 2, machine 1"),
+           "%s%s", r->out, r->err);
+    CHECKF(strstr(r->out, "code: cuda-blocked6: its code changed (id b10c6000a0000001 -> b10c6000a0000002)") &&
+               strstr(r->out, "machine: cuda-blocked6: the same code (id b10c6000a0000002), another GPU") &&
+               strstr(r->out, "code: the fastest is now cuda-pdl (was cuda-blocked6)"),
+           "%s", r->out);
+    static char md[1 << 15];
+    test_slurp(test_pathf("hist-repo/hist/history.md"), md, sizeof md);
+    CHECKF(strstr(md, "# History: results/m/") && strstr(md, "**Steps:** 3 in 1 of 1 series") &&
+               strstr(md, "**machine**: cuda-blocked6") && test_exists(test_pathf("hist-repo/hist/plots/history-integral-sum.gp")),
+           "%.1500s", md);
+    /* the last 2 commits: one step, the new rung */
+    r = cli_exe(exe, "history --machine m --last 2");
+    CHECKF(r->code == 0 && strstr(r->out, "2 commits") && strstr(r->out, "steps: 1 in 1 of 1 series (code 1"),
+           "%s%s", r->out, r->err);
+    /* a run not yet committed: the last snapshot, "working tree" */
+    write_run(dir, 2, "m");
+    r = cli_exe(exe, "history --machine m --last 3");
+    CHECKF(r->code == 0 && strstr(r->out, "2 commits and the working tree") &&
+               strstr(r->out, "the fastest is now cuda-blocked6 (was cuda-pdl)"),
+           "%s%s", r->out, r->err);
+    r = cli_exe(exe, "history --machine nothing-here");
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "no commit changed it"), "%s", r->err);
+    r = cli_exe(exe, "history --machine ../m");
+    CHECKF(r->code == 2 && strstr(r->err, "not a machine id"), "%s", r->err);
+}
+
+/* Folders of result sets: the same history without git; runs of two
+ * machines are never judged against each other, and the line says so. */
+static void test_sets(void)
+{
+    char dirs[NRUNS][700], list[6000] = "";
+    size_t n = 0;
+    for (int k = 0; k < NRUNS; k++) {
+        snprintf(dirs[k], sizeof dirs[k], "%s", test_pathf("hist-sets/run%d", k));
+        write_run(dirs[k], k, k < 4 ? "m" : "other");
+        n += (size_t)snprintf(list + n, sizeof list - n, " %s", test_shq(dirs[k]));
+    }
+    cli_result *r = cli("history%s", list);
+    CHECKF(r->code == 0 && strstr(r->out, "6 result sets") &&
+               strstr(r->out, "4 moves between two machines' runs not judged") &&
+               strstr(r->out, "code: cuda-blocked6: its code changed") && strstr(r->out, "the fastest is now cuda-pdl") &&
+               !strstr(r->out, ")  machine: "),
+           "%s%s", r->out, r->err);
+    r = cli("history --machine m %s", test_shq(dirs[0]));
+    CHECKF(r->code == 2 && strstr(r->err, "one or the other"), "%s", r->err);
+    r = cli("history %s", test_shq(test_path("hist-sets")));
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "not a result set"), "%s", r->err);
+}
+
+const sb_test tests_history[] = {
+    { "history: runs of record from git commits -- a code step, a machine step, a new rung; a stray run no step",
+      test_git },
+    { "history: folders of result sets, two machines' runs never judged against each other", test_sets },
+};
+const int tests_history_count = sizeof tests_history / sizeof tests_history[0];
