@@ -475,7 +475,9 @@ profile: all datasets
 peers: all datasets
 	@command -v python3 >/dev/null 2>&1 || { echo "make peers: python3 not found: peers skipped"; exit 0; }; \
 	machine=$$(./$(BUILD)/segbench env --no-measure | sed -n 's/^ *"machine_id": "\(.*\)",$$/\1/p'); \
-	mkdir -p results/$$machine && python3 scripts/peers/peers.py --dataset datasets/build/$(SET) --out results/$$machine/peers.csv
+	commit=$$(git rev-parse HEAD 2>/dev/null || echo unknown)$$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo -dirty); \
+	mkdir -p results/$$machine && python3 scripts/peers/peers.py --dataset datasets/build/$(SET) --out results/$$machine/peers.csv \
+	  --machine "$$machine" --commit "$$commit"
 
 # Many machines behind Slurm: one job per partition or GRES, then one report
 # job (scripts/slurm/).  PARTITIONS=a100,h100 or GRES=gpu:a100:1,gpu:h100:1;

@@ -16,7 +16,7 @@
 #include <string.h>
 
 static const char REPEAT_CSV_HEADER[] = "algo,stage,variant,threads,image,first_median_ms,first_n,again_median_ms,"
-                                        "again_n,ratio,within_10pct,first_flags\n";
+                                        "again_n,ratio,within_10pct,first_flags,run_id,commit,machine,date\n";
 
 static sb_status repeat_begin(sb_reporter *self, const char *kept, sb_error *err)
 {
@@ -46,6 +46,9 @@ static sb_status repeat_row(sb_reporter *self, const sb_repeat_report *rr, sb_er
     fprintf(s->fp, ",%.6f,%d,%.6f,%d,%.4f,%s,", first->kernel.median, first->kernel.n, rr->again_median_ms,
             rr->again_n, rr->ratio, rr->within ? "yes" : "no");
     sb_csv_put_field(s->fp, first->flags);
+    fputc(',', s->fp);
+    sb_csv_put_fields(s->fp, (const char *const[]){ first->run_id, first->commit, rr->machine ? rr->machine : "",
+                                                    first->date }, 4);
     fputc('\n', s->fp);
     return SB_OK;
 }

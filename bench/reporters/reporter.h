@@ -80,6 +80,8 @@ typedef struct sb_repeat_report {
     int again_n;
     double ratio;                 /* again over first */
     int within;                   /* within 10 % */
+    const char *machine;          /* the machine id of the run (the row's own provenance: its run id,
+                                     commit and date) */
 } sb_repeat_report;
 
 /* A case's gallery pictures, made as it opened: "file<TAB>caption" lines. */

@@ -30,10 +30,15 @@
 #define SB_REPEAT_WITHIN 0.10
 #define REPEAT_SHARE 0.05
 
+/* repeat.csv's columns (reporters/repeat.c): the row, both medians, and
+ * where it came from (run id, commit, machine, date). */
+enum { REPEAT_FIELDS = 16 };
+
 typedef struct repeat_tally {
     int cpu, cpu_within, gpu, gpu_within, left_out;
     double allowance_ms, began_ms, estimate_ms;
     sb_reporters *out;            /* where each row measured again goes (reporters/repeat.c) */
+    const char *machine;          /* the run's machine id, for each line's provenance */
     sb_status wrote;              /* the first failure to report one */
     sb_error wrote_err;
 } repeat_tally;
@@ -67,7 +72,7 @@ static void tally_row(repeat_tally *t, const sb_row *first, const sb_variant *v,
         t->cpu_within += within;
     }
     sb_repeat_report rr = { .first = first, .again_median_ms = m->kernel.median, .again_n = m->kernel.n,
-                            .ratio = ratio, .within = within };
+                            .ratio = ratio, .within = within, .machine = t->machine };
     if (!t->wrote)
         t->wrote = sb_reporters_repeat_row(t->out, &rr, &t->wrote_err);
 }
@@ -186,8 +191,10 @@ static int keep_others(const char *old, const char *algos, repeat_tally *t, char
     const char *line = old ? strchr(old, '\n') : NULL;            /* past the header */
     for (line = line ? line + 1 : NULL; line && *line;) {
         size_t len = strcspn(line, "\n");
-        char *copy = strndup(line, len), *f[13];
-        if (copy && sb_csv_split(copy, f, 13) == 12 && !sb_pattern_match(algos, f[0])) {
+        char *copy = strndup(line, len), *f[REPEAT_FIELDS + 1];
+        int nf = copy ? sb_csv_split(copy, f, REPEAT_FIELDS + 1) : 0;
+        /* a line of before the provenance columns: kept with them empty (not known) */
+        if ((nf == REPEAT_FIELDS || nf == REPEAT_FIELDS - 4) && !sb_pattern_match(algos, f[0])) {
             const sb_variant *v = sb_variant_find(f[0], f[2]);
             int within = strcmp(f[10], "yes") == 0;
             if (v && is_device(v)) {
@@ -197,7 +204,7 @@ static int keep_others(const char *old, const char *algos, repeat_tally *t, char
                 t->cpu++;
                 t->cpu_within += within;
             }
-            fprintf(out, "%.*s\n", (int)len, line);
+            fprintf(out, "%.*s%s\n", (int)len, line, nf == REPEAT_FIELDS ? "" : ",,,,");
             kept++;
         }
         free(copy);
@@ -216,6 +223,7 @@ sb_status run_repeat(bench_run *r, sb_error *err)
     t.began_ms = sb_clock_ms();
     t.allowance_ms = REPEAT_SHARE * (t.began_ms - r->begun_ms + 1000.0 * r->seconds_before);
     t.out = &r->out;
+    t.machine = r->env.machine_id;
     char path[SB_PATH_MAX], *kept_text = NULL;
     sb_status st = sb_path(path, err, "%s/repeat.csv", r->results_dir);
     char *old = st ? NULL : sb_read_text(path);

@@ -6,10 +6,12 @@ grabCut), scikit-image (slic), CuPy and PyTorch (the integral image on the
 GPU).  Optional: a missing Python or package is skipped with a note; the C
 core never depends on this.
 
-    peers.py --dataset DIR --out FILE [--budget S]
+    peers.py --dataset DIR --out FILE [--budget S] [--machine ID] [--commit SHA]
 
 Writes FILE (CSV, written whole then renamed): algo, stage, peer, device,
-image, width, height, n, median_ms, p25_ms, p75_ms, note.  Each peer runs
+image, width, height, n, median_ms, p25_ms, p75_ms, note, and where each
+row came from: run_id (peers-<UTC time>), commit (segbench's, --commit),
+machine (--machine: segbench's machine id) and date (UTC).  Each peer runs
 once to warm up, then again until it has 3 runs and has spent the budget
 (or 25 runs).  GPU peers are timed with device synchronisation around each
 call, input already on the GPU, so the time is the computation alone, as
@@ -19,6 +21,7 @@ says so.
 """
 import argparse
 import csv
+import datetime
 import importlib
 import os
 import statistics
@@ -70,7 +73,11 @@ def main():
     ap.add_argument("--dataset", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget", type=float, default=2.0, help="seconds per peer (default 2)")
+    ap.add_argument("--machine", default="?", help="segbench's machine id, recorded in each row")
+    ap.add_argument("--commit", default="unknown", help="the commit of the tree, recorded in each row")
     a = ap.parse_args()
+    began = datetime.datetime.now(datetime.timezone.utc)
+    run_id, date = "peers-" + began.strftime("%Y%m%dT%H%M%SZ"), began.strftime("%Y-%m-%dT%H:%M:%SZ")
     images = load_manifest(a.dataset)
     cv2, np = optional("cv2"), optional("numpy")
     if cv2 is None or np is None:
@@ -83,7 +90,7 @@ def main():
         n, med, p25, p75 = stats
         im = images[name]
         rows.append([algo, stage, peer, device, name, im["w"], im["h"], n, f"{med:.4f}", f"{p25:.4f}",
-                     f"{p75:.4f}", note])
+                     f"{p75:.4f}", note, run_id, a.commit, a.machine, date])
         print(f"peers: {algo}/{stage} {peer} on {name}: {med:.3f} ms (n={n})")
 
     def pick(names):
@@ -144,7 +151,7 @@ def main():
     with os.fdopen(fd, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["algo", "stage", "peer", "device", "image", "width", "height", "n", "median_ms", "p25_ms",
-                    "p75_ms", "note"])
+                    "p75_ms", "note", "run_id", "commit", "machine", "date"])
         w.writerows(rows)
     os.replace(tmp, a.out)
     print(f"peers: wrote {a.out} ({len(rows)} rows)")

@@ -145,6 +145,8 @@ static void test_partial_run_keeps_repeatability(void)
     cli_result *r = cli("bench --image %s --algo integral --variant cpu,openmp --threads 1,2 --budget 3 --quiet "
                         "--repeat on --results %s", repeat_png(), dir);
     CHECKF(r->code == 0 && strstr(r->err, "% of 5 CPU rows within 10 %"), "exit %d: %s", r->code, r->err);
+    /* the lines as they were before their provenance was written: kept, with it empty */
+    test_sh("cd %s && cut -d, -f1-12 repeat.csv > t && mv t repeat.csv", test_shq(dir));
     r = cli("bench --image %s --algo kmeans --variant cpu --threads 1 --budget 3 --quiet --repeat on --results %s",
             repeat_png(), dir);
     CHECKF(r->code == 0 && strstr(r->err, "of 7 CPU rows within 10 %") &&
@@ -153,6 +155,17 @@ static void test_partial_run_keeps_repeatability(void)
     static char text[1 << 16];
     test_slurp(test_pathf("repeat-partial/repeat.csv"), text, sizeof text);
     CHECKF(strstr(text, "\nintegral,sum,openmp,2,") && strstr(text, "\nkmeans,converge,cpu,1,") && test_lines(text) == 8,
+           "%s", text);
+    /* each line says where it came from: run id, commit, machine, date (an older line: empty) */
+    char kmeans[400] = "", integral[400] = "";
+    const char *k = strstr(text, "\nkmeans,converge,cpu,1,"), *i = strstr(text, "\nintegral,sum,openmp,2,");
+    if (k)
+        snprintf(kmeans, sizeof kmeans, "%.*s", (int)strcspn(k + 1, "\n"), k + 1);
+    if (i)
+        snprintf(integral, sizeof integral, "%.*s", (int)strcspn(i + 1, "\n"), i + 1);
+    size_t kl = strlen(kmeans), il = strlen(integral);
+    CHECKF(strstr(text, ",first_flags,run_id,commit,machine,date\n") && kl > 20 && kmeans[kl - 1] == 'Z' &&
+               strstr(kmeans, ",20") && il > 4 && !strcmp(integral + il - 4, ",,,,"),
            "%s", text);
 }
 
