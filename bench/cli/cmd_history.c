@@ -80,14 +80,16 @@ static sb_status show(const history_opts *o, sb_history *h, const char *title, c
     char said[600];
     sb_status st = floors_for(o, set_dir, &floors, said, sizeof said, err);
     sb_code_ids *ids = st ? NULL : sb_code_ids_new();
-    if (!st)
-        st = sb_history_find_steps(h, &floors, ids, err);
+    /* the page follows each stage's fastest variant; the terminal, --variant's rows where named */
+    if (!st && out && !(st = sb_history_find_steps(h, NULL, &floors, ids, err)) &&
+        !(st = sb_report_history(h, title, source, said, out, err)))
+        printf("written: %s/history.md\n", out);
+    if (!st && !o->quiet && (!out || o->variant))
+        st = sb_history_find_steps(h, o->variant, &floors, ids, err);
     if (!st && !o->quiet) {
         printf("history of %s (%s)\nnoise floor: %s\n", title, source, said);
         sb_history_print(h, o->variant, stdout);
     }
-    if (!st && out && !(st = sb_report_history(h, title, source, said, out, err)))
-        printf("written: %s/history.md\n", out);
     sb_code_ids_free(ids);
     sb_floor_free(&floors);
     return st;

@@ -172,6 +172,13 @@ sb_status sb_history_from_sets(sb_history *h, const char *const *dirs, int n, sb
 
 /* ---- steps ---- */
 
+/* Is series s one of those judged and shown: the fastest variant's, or
+ * the named variant's rows? */
+static int shown(const sb_history_series *s, const char *variant)
+{
+    return variant ? !s->best && !strcmp(s->variant, variant) : s->best;
+}
+
 /* Why the code of a step changed, or did not: into st->why. */
 static void cause_of(const sb_history *h, const sb_history_series *s, const sb_history_point *a,
                      const sb_history_point *b, sb_code_ids *ids, sb_history_step *st)
@@ -184,6 +191,11 @@ static void cause_of(const sb_history *h, const sb_history_series *s, const sb_h
     char ida[SB_CODE_ID_LEN + 1], idb[SB_CODE_ID_LEN + 1];
     snprintf(ida, sizeof ida, "%.*s", SB_CODE_ID_LEN, a->code_id);
     snprintf(idb, sizeof idb, "%.*s", SB_CODE_ID_LEN, b->code_id);
+    if ((!ida[0] || !idb[0]) && !strcmp(a->commit, b->commit) && !strstr(a->commit, "-dirty") &&
+        strcmp(a->commit, "unknown") != 0) {
+        snprintf(ida, sizeof ida, "%s", ida[0] ? ida : idb[0] ? idb : "same-commit");   /* one commit: one code */
+        snprintf(idb, sizeof idb, "%s", ida);
+    }
     if (!ida[0] && ids)
         sb_code_id_at(ids, s->algo, a->variant, a->commit, ida);
     if (!idb[0] && ids)
@@ -345,12 +357,15 @@ static int is_step(const sb_history *h, const sb_history_series *s, int k, doubl
     return lo_after > hi_before * f || hi_after * f < lo_before;
 }
 
-sb_status sb_history_find_steps(sb_history *h, const sb_noise_floor *floors, sb_code_ids *ids, sb_error *err)
+sb_status sb_history_find_steps(sb_history *h, const char *variant, const sb_noise_floor *floors, sb_code_ids *ids,
+                                sb_error *err)
 {
     h->nstep = h->unjudged = 0;
     sb_status st = own_floors(h, err);
     for (int i = 0; i < h->ns && !st; i++) {
         const sb_history_series *s = &h->s[i];
+        if (!shown(s, variant))
+            continue;
         for (int k = 1; k < s->n && !st; k++) {
             const sb_history_point *a = &s->pt[k - 1], *b = &s->pt[k];
             if (!same_machine(h, a, b)) {
@@ -410,11 +425,6 @@ static const char *cause_name(sb_step_cause c)
     return c == SB_STEP_CODE ? "code" : c == SB_STEP_MACHINE ? "machine" : "unknown";
 }
 
-/* Is series s one the print shows: the fastest variant's, or the named variant's? */
-static int shown(const sb_history_series *s, const char *variant)
-{
-    return variant ? !s->best && !strcmp(s->variant, variant) : s->best;
-}
 
 static void print_series(const sb_history *h, int i, FILE *fp)
 {
@@ -494,7 +504,7 @@ void sb_history_print(const sb_history *h, const char *variant, FILE *fp)
             c[SB_STEP_CODE] + c[SB_STEP_MACHINE] + c[SB_STEP_UNKNOWN], c[4], c[3], c[SB_STEP_CODE],
             c[SB_STEP_MACHINE], c[SB_STEP_UNKNOWN]);
     if (h->unjudged)
-        fprintf(fp, "; %d moves between two machines' runs not judged (a verdict across machines is not one)",
-                h->unjudged);
+        fprintf(fp, "; %d move%s between two machines' runs not judged (a verdict across machines is not one)",
+                h->unjudged, h->unjudged == 1 ? "" : "s");
     fputs("\n", fp);
 }

@@ -77,9 +77,11 @@ sb_status sb_history_from_git(sb_history *h, const char *results_root, const cha
                               sb_error *err);
 sb_status sb_history_from_sets(sb_history *h, const char *const *dirs, int n, sb_error *err);
 
-/* Find the steps against the floors; ids (may be NULL) finds the code
- * identities of rows older than the column, from git. */
-sb_status sb_history_find_steps(sb_history *h, const sb_noise_floor *floors, sb_code_ids *ids, sb_error *err);
+/* Find the steps of the fastest-variant series (variant NULL) or of the
+ * named variant's rows, against the floors; ids (may be NULL) finds the
+ * code identities of rows older than the column, from git. */
+sb_status sb_history_find_steps(sb_history *h, const char *variant, const sb_noise_floor *floors, sb_code_ids *ids,
+                                sb_error *err);
 
 /* The step at point `at` of series i, or NULL. */
 const sb_history_step *sb_history_step_at(const sb_history *h, int series, int at);

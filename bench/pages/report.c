@@ -326,7 +326,7 @@ static void report_sets_free(report_sets *rs)
 /* How far this run's numbers can be trusted to repeat: what the run
  * measured of itself at its end (run/repeat.c), and how many rows it
  * flagged unstable (their rounds disagreed, or steal). */
-static void report_repeatability(FILE *md, const report_env *e, const report_sets *rs)
+static void report_repeatability(FILE *md, const char *results_dir, const report_env *e, const report_sets *rs)
 {
     char repeat[400];
     sb_json_get(e->text, "repeatability", repeat, sizeof repeat);
@@ -339,7 +339,9 @@ static void report_repeatability(FILE *md, const report_env *e, const report_set
             unstable[gpu] += sb_row_unstable(r);
             in_rounds += !gpu && r->rounds > 0;
         }
-    if (strcmp(repeat, "?") != 0)
+    if (report_repeat_csv(md, results_dir))
+        ;                                     /* every run's re-measures the set keeps, and of which algorithms */
+    else if (strcmp(repeat, "?") != 0)
         fprintf(md, "**Repeatability on this machine:** %s.", repeat);
     else
         fprintf(md, "**Repeatability on this machine:** not measured by this run (`segbench bench --repeat on` "
@@ -423,7 +425,7 @@ static void report_first_screen(FILE *md, const char *results_dir, const report_
             fprintf(stderr, "segbench report: %s: %s\n", results_dir, survey.notes[i]);
     }
     report_noise_floor(md, results_dir);
-    report_repeatability(md, e, rs);
+    report_repeatability(md, results_dir, e, rs);
     const char *limit = strstr(e->options, "host_limit=");
     if (limit && atof(limit + 11) > 0)
         fprintf(md, "**CPU rows left out.** This run left to the run of record (`make bench RECORD=1`) every "

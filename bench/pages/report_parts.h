@@ -94,6 +94,12 @@ double report_speedup_spread(const sb_row *slow, const sb_row *fast);
  * rounds, when the medians are equal. */
 int report_ties_best(const sb_row *best, const sb_row *r);
 
+/* ---- repeatability (report_repeat.c) ---- */
+/* "**Repeatability on this machine:** ..." from results_dir/repeat.csv:
+ * the share within 10 %, of which algorithms and runs; 0 (nothing
+ * written) when there is no such file or it holds no line. */
+int report_repeat_csv(FILE *md, const char *results_dir);
+
 /* ---- the first screen ---- */
 void report_summary_header(FILE *fp);
 /* What the summary's columns and marks mean, below it. */

@@ -76,6 +76,9 @@ static void test_run_states_its_repeatability(void)
     const char *said = strstr(text, "**Repeatability on this machine:** ");
     const char *line_end = said ? strchr(said, '\n') : NULL;
     const char *gpu = said ? strstr(said, "GPU rows") : NULL;
+    /* of which algorithms the share is, and from how many runs (repeat.csv's own lines, not the last run's) */
+    CHECKF(said && strstr(said, "-- of 1 of 12 algorithms (integral); the others' runs did not measure it; from 1 run."),
+           "%.1500s", said ? said : text);
     CHECKF(said && strstr(said, "of 5 CPU rows within") &&
                strstr(said, "Flagged unstable (\xc2\xa7): 1 of 5 CPU rows (") && (!gpu || (line_end && gpu > line_end)),
            "%.1500s", text);

@@ -138,18 +138,18 @@ static void test_repeat_written_whole(void)
     sb_repeat_report rr = { .first = &first, .again_median_ms = 1.05, .again_n = 12, .ratio = 1.05, .within = 1 };
     sb_error err = { SB_OK, "" };
     static char text[4096];
-    CHECK(sb_reporters_repeat_begin(&rs, "integral,sum,cpu,1,x,1,1,1,1,1,yes,\n", &err) == SB_OK);
+    CHECK(sb_reporters_repeat_begin(&rs, "integral,sum,cpu,1,x,1,1,1,1,1,yes,,,,,\n", &err) == SB_OK);
     CHECK(sb_reporters_repeat_row(&rs, &rr, &err) == SB_OK);
     CHECK(sb_reporters_repeat_end(&rs, 0, &err) == SB_OK);              /* stopped: nothing written */
     test_slurp(test_pathf("reporters-repeat/repeat.csv"), text, sizeof text);
     CHECKF(strcmp(text, "old\n") == 0, "%s", text);
-    CHECK(sb_reporters_repeat_begin(&rs, "integral,sum,cpu,1,x,1,1,1,1,1,yes,\n", &err) == SB_OK);
+    CHECK(sb_reporters_repeat_begin(&rs, "integral,sum,cpu,1,x,1,1,1,1,1,yes,,,,,\n", &err) == SB_OK);
     CHECK(sb_reporters_repeat_row(&rs, &rr, &err) == SB_OK);
     CHECK(sb_reporters_repeat_end(&rs, 1, &err) == SB_OK);
     test_slurp(test_pathf("reporters-repeat/repeat.csv"), text, sizeof text);
     CHECKF(test_lines(text) == 3 && !strncmp(text, "algo,stage,variant,threads,image,", 33) &&
                strstr(text, "\nintegral,sum,cpu,1,x,") && strstr(text, "\nkmeans,fixed10,openmp,2,\"a,b\",1.000000,10,"
-                                                                      "1.050000,12,1.0500,yes,\n"),
+                                                                      "1.050000,12,1.0500,yes,,,,,\n"),
            "%s", text);
 }
 
