@@ -82,7 +82,7 @@ void report_largest_table(FILE *fp, const stage_view *sv)
     const char *image = sv->img[sv->largest];
     const sb_row *ref_row = view_baseline_row(sv, image, 0);
     double ref = ref_row ? ref_row->kernel.median : 0.0;
-    int bw = sv->memory_bound, few = 0, unstable = 0;
+    int bw = sv->memory_bound, few = 0, unstable = 0, noisy = 0;
     fprintf(fp, "| variant | backend | threads | kernel ms (median) | p25-p75 | n | per frame ms | setup ms | "
                 "e2e ms | %s | vs cpu | agreement |\n|---|---|---:|---:|---:|---:|---:|---:|---:|%s---:|---|\n",
             bw ? "GB/s | % of peak" : "Mpx/s", bw ? "---:|---:|" : "---:|");
@@ -96,7 +96,7 @@ void report_largest_table(FILE *fp, const stage_view *sv)
         int floor = view_is_floor(sv->var[v]);
         char spread[64], rate[64], speed[32];
         if (r->kernel.n < 3) {
-            snprintf(spread, sizeof spread, "n < 3 †");
+            snprintf(spread, sizeof spread, "n < 3");
             few = 1;
         } else {
             snprintf(spread, sizeof spread, "%.4f-%.4f", r->kernel.p25, r->kernel.p75);
@@ -109,19 +109,23 @@ void report_largest_table(FILE *fp, const stage_view *sv)
         snprintf(speed, sizeof speed, "%.2fx%s", ref > 0 && r->kernel.median > 0 ? ref / r->kernel.median : 0.0,
                  sb_ratio_mark(ref_row, r));
         unstable |= sb_row_unstable(r);
+        noisy |= strstr(sb_row_marks(r), "\xe2\x80\xa1") != NULL;
         char frame[32] = "-", setup[32] = "-";
         if (r->frame.n > 0) {
             snprintf(frame, sizeof frame, "%.3f", r->frame.median);
             snprintf(setup, sizeof setup, "%.3f", r->setup.median);
         }
         fprintf(fp, "| %s%s | %s | %d | %.4f%s | %s | %d | %s | %s | %.3f | %s | %s | %s |\n", r->variant,
-                floor ? " (floor: speed of light)" : "", r->backend, r->threads, r->kernel.median,
-                sb_row_unstable(r) ? " \xc2\xa7" : "", spread,
+                floor ? " (floor: speed of light)" : "", r->backend, r->threads, r->kernel.median, sb_row_marks(r),
+                spread,
                 r->kernel.n, frame, setup, r->e2e.median, rate, floor ? "-" : speed, r->agreement);
     }
     if (few)
         fprintf(fp, "\n† measured once or twice: each run took at least the time budget, so there is no spread "
                     "to show.\n");
+    if (noisy)
+        fprintf(fp, "\n\xe2\x80\xa1 flagged noisy (its flags column: spread, over the host peak, or a whole cold "
+                    "run below a frame).\n");
     if (unstable)
         fprintf(fp, "\n\xc2\xa7 unstable: the row's interleaved rounds disagreed by more than 10 %%, or other "
                     "tenants took its CPUs (steal), or its CPUs or (a slow row) the host's memory ran slower than "

@@ -14,7 +14,7 @@ static const char *repeat_png(void) { return test_grey_png("synth-48x32.png", 48
 
 /* What the test makes of a set's rows, as a disturbed or older run would
  * have left them. */
-enum edit { ONLY_SERIAL_SUM_UNSTABLE, NO_ROUNDS, SERIAL_SUM_UNSTABLE, SERIAL_SUM_OTHER_CODE };
+enum edit { ONLY_SERIAL_SUM_UNSTABLE, NO_ROUNDS, SERIAL_SUM_UNSTABLE, SERIAL_SUM_OTHER_CODE, OPENMP_SUM_NOISY };
 
 static int serial_sum(const sb_row *r) { return !strcmp(r->stage, "sum") && !strcmp(r->variant, "cpu"); }
 
@@ -40,6 +40,8 @@ static void edit_rows(const char *dir, enum edit e)
             snprintf(r->flags, sizeof r->flags, "unstable");
         else if (e == SERIAL_SUM_OTHER_CODE && serial_sum(r))
             snprintf(r->code_id, sizeof r->code_id, "ffffffffffffffff");
+        else if (e == OPENMP_SUM_NOISY && !strcmp(r->stage, "sum") && !strcmp(r->variant, "openmp"))
+            snprintf(r->flags, sizeof r->flags, "spread");
     }
     CHECKF(sb_rows_write_csv(&rows, path, &err) == SB_OK, "%s", err.msg);
     sb_rows_free(&rows);
@@ -89,6 +91,19 @@ static void test_run_states_its_repeatability(void)
            "REPORT.md points elsewhere for the method");
     test_slurp(test_pathf("repeat/out/integral.md"), text, sizeof text);
     CHECKF(strstr(text, "x \xc2\xa7") != NULL, "no speed-up over the unstable serial row is marked: %.2000s", text);
+    /* a noisy row keeps its mark in the every-variant table too (it was dropped there: only \xc2\xa7 was shown) */
+    edit_rows(test_pathf("repeat/R"), OPENMP_SUM_NOISY);
+    r = cli("report --results %s/R --out %s/out", dir, dir);
+    test_slurp(test_pathf("repeat/out/integral.md"), text, sizeof text);
+    const char *every = strstr(text, "#### Every variant at the largest image");
+    const char *openmp = every ? strstr(every, "\n| openmp | ") : NULL;
+    const char *cell_end = openmp ? strstr(openmp + 1, " | ") : NULL;
+    cell_end = cell_end ? strstr(cell_end + 3, " | ") : NULL;
+    cell_end = cell_end ? strstr(cell_end + 3, " | ") : NULL;   /* past variant, backend, threads: the kernel cell */
+    CHECKF(r->code == 0 && cell_end && strstr(cell_end, " \xe2\x80\xa1 | ") &&
+               strstr(cell_end, " \xe2\x80\xa1 | ") < strchr(openmp + 1, '\n') &&
+               strstr(every, "\xe2\x80\xa1 flagged noisy (its flags column"),
+           "%.2500s", every ? every : text);
 
     /* a set from before the rounds (no CPU row has any): the first screen
      * says its CPU rows could not be flagged, rather than "0 flagged" */
