@@ -18,7 +18,8 @@
 #   make bench      build, generate the dataset, check and time every variant,
 #                   write results/<machine>/ and report/<machine>/REPORT.md;
 #                   RECORD=1: the run of record's protocol (longer: docs/measuring.md)
-#   make report     regenerate report/<machine>/ from results/<machine>/
+#   make report     regenerate report/<machine>/ from results/<machine>/ (history.md from git), and make docs
+#   make docs       the figures of README.md and docs/ written from the results (segbench docs)
 #   make compare A=integral/cuda-pdl B=integral/cuda-texture
 #   make bench-cli  whole `segbench run` processes under hyperfine (results/<machine>/cli.json)
 #   make profile    ncu over every CUDA rung after make bench (results/<machine>/<algo>.profile.csv);
@@ -152,7 +153,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(if $(wildcard tests/test_main.c),$(BUILD)/test_cpu \
                $(if $(CUDA_BUILD),$(BUILD)/test_gpu))
 
-.PHONY: all check-layers check-size check-statics check-copies exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
+.PHONY: all check-layers check-size check-statics check-copies exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report docs datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -437,6 +438,11 @@ bench:
 report: $(BUILD)/segbench $(BUILD)/tools.ok
 	@./$(BUILD)/segbench history --quiet || echo "make report: no history pages (segbench history reads the runs of record from git)"
 	./$(BUILD)/segbench report
+	./$(BUILD)/segbench docs
+
+# The figures of README.md and docs/ from the results (make report runs it too).
+docs: $(BUILD)/segbench
+	./$(BUILD)/segbench docs
 
 compare: all datasets
 	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=algo/variant B=algo/variant [SET=...]"; exit 2; }

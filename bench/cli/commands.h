@@ -7,7 +7,7 @@
 /* The commands, each with its option table (defined beside its code). */
 extern const sb_command sb_cmd_list, sb_cmd_run, sb_cmd_bench, sb_cmd_check, sb_cmd_compare, sb_cmd_env,
     sb_cmd_report, sb_cmd_profile, sb_cmd_stream, sb_cmd_lesson, sb_cmd_exercise, sb_cmd_grade, sb_cmd_ab,
-    sb_cmd_noise, sb_cmd_history;
+    sb_cmd_noise, sb_cmd_history, sb_cmd_docs;
 
 /* Every command, in the order `segbench help` lists them (cmd_common.c):
  * main dispatches from it and the tests check every entry's help. */
@@ -23,6 +23,7 @@ sb_status cmd_compare(int argc, char **argv, sb_error *err);
 sb_status cmd_ab(int argc, char **argv, sb_error *err);
 sb_status cmd_noise(int argc, char **argv, sb_error *err);
 sb_status cmd_history(int argc, char **argv, sb_error *err);
+sb_status cmd_docs(int argc, char **argv, sb_error *err);
 sb_status cmd_env(int argc, char **argv, sb_error *err);
 sb_status cmd_report(int argc, char **argv, sb_error *err);
 sb_status cmd_profile(int argc, char **argv, sb_error *err);

@@ -1,0 +1,9 @@
+set terminal pngcairo size 960,540 noenhanced font ',10'
+set key outside right top
+set grid ytics
+set output 'history-integral-sum.png'
+set title 'integral sum: the fastest variant at each run of record (median and quartiles, log scale)'
+set logscale y
+set ylabel 'kernel time (ms)'
+set xtics rotate by -60 ('11-21 9abab18' 0, '11-21 e6eee8e' 1, '11-21 198e93d' 2, '11-22 f691528' 3, '11-22 c6f97d0' 4, '11-22 6c0adbd' 5, '11-23 62924a8' 6, '11-23 501c9e0' 7, '11-23 b02f8f3' 8, '11-23 4e97209' 9, '11-23 9ea2792' 10, '11-23 4465bf2' 11, '11-23 d51fbf1' 12, '11-23 0197977' 13, '11-23 d8117d4' 14, '11-23 cf5a67e' 15, '11-23 458109a' 16, '11-25 ca72cd4' 17, '11-25 1c287f3' 18, '11-25 e091dfd' 19, '11-25 048a344' 20, '11-25 2d3c0c8' 21, '11-26 b61ee6c' 22, '11-26 db307ba' 23, '11-26 cd24a78' 24, '11-26 80bb5fc' 25, '11-26 36768c4' 26, '11-26 9f232f5' 27, '11-27 e056bd9' 28, '11-27 9ca0ce4' 29, '11-27 5137f98' 30)
+plot 'history-integral-sum.dat' index 0 using 1:2:3:4 with yerrorlines title 'synth-640x480', 'history-integral-sum.dat' index 1 using 1:2:3:4 with yerrorlines title 'synth-1280x720', 'history-integral-sum.dat' index 2 using 1:2:3:4 with yerrorlines title 'synth-1920x1080', 'history-integral-sum.dat' index 3 using 1:2:3:4 with yerrorlines title 'synth-3840x2160', 'history-integral-sum.dat' index 4 using 1:2:3:4 with yerrorlines title 'fruits', 'history-integral-sum.dat' index 5 using 1:2:3:4 with yerrorlines title 'messi5', 'history-integral-sum.dat' index 6 using 1:2:3:4 with yerrorlines title 'butterfly', 'history-integral-sum.dat' index 7 using 1:2:3:4 with yerrorlines title 'home', 'history-integral-sum.dat' index 8 using 1:2:3:4 with yerrorlines title 'smarties', 'history-integral-sum.dat' index 9 using 1:2:3:4 with yerrorlines title 'building', 'history-integral-sum.dat' index 10 using 1:2:3:4 with yerrorlines title 'board', 'history-integral-sum.dat' index 11 using 1:2:3:4 with yerrorlines title 'rubberwhale1'

@@ -1,0 +1,9 @@
+set terminal pngcairo size 960,540 noenhanced font ',10'
+set key outside right top
+set grid ytics
+set output 'history-slic-n1000.png'
+set title 'slic n1000: the fastest variant at each run of record (median and quartiles, log scale)'
+set logscale y
+set ylabel 'kernel time (ms)'
+set xtics rotate by -60 ('11-21 eb23c38' 0, '11-21 681dd68' 1, '11-22 f691528' 2, '11-22 c6f97d0' 3, '11-22 6c0adbd' 4, '11-23 62924a8' 5, '11-23 501c9e0' 6, '11-23 b02f8f3' 7, '11-23 4e97209' 8, '11-23 9ea2792' 9, '11-23 4465bf2' 10, '11-23 d51fbf1' 11, '11-23 0197977' 12, '11-23 d8117d4' 13, '11-23 cf5a67e' 14, '11-23 458109a' 15, '11-25 ca72cd4' 16, '11-25 1c287f3' 17, '11-25 e091dfd' 18, '11-25 048a344' 19, '11-25 2d3c0c8' 20, '11-26 b61ee6c' 21, '11-27 daff45f' 22, '11-27 e056bd9' 23, '11-27 8b36682' 24, '11-27 9ca0ce4' 25, '11-27 c3eee84' 26, '11-27 5137f98' 27)
+plot 'history-slic-n1000.dat' index 0 using 1:2:3:4 with yerrorlines title 'synth-640x480', 'history-slic-n1000.dat' index 1 using 1:2:3:4 with yerrorlines title 'synth-1280x720', 'history-slic-n1000.dat' index 2 using 1:2:3:4 with yerrorlines title 'synth-1920x1080', 'history-slic-n1000.dat' index 3 using 1:2:3:4 with yerrorlines title 'synth-3840x2160', 'history-slic-n1000.dat' index 4 using 1:2:3:4 with yerrorlines title 'fruits', 'history-slic-n1000.dat' index 5 using 1:2:3:4 with yerrorlines title 'messi5', 'history-slic-n1000.dat' index 6 using 1:2:3:4 with yerrorlines title 'butterfly', 'history-slic-n1000.dat' index 7 using 1:2:3:4 with yerrorlines title 'home', 'history-slic-n1000.dat' index 8 using 1:2:3:4 with yerrorlines title 'smarties', 'history-slic-n1000.dat' index 9 using 1:2:3:4 with yerrorlines title 'building', 'history-slic-n1000.dat' index 10 using 1:2:3:4 with yerrorlines title 'board', 'history-slic-n1000.dat' index 11 using 1:2:3:4 with yerrorlines title 'rubberwhale1'

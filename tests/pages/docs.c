@@ -1,0 +1,185 @@
+/* tests/pages/docs.c - numbers in prose come from a run: the figures of
+ * README.md and docs/ are what the results say (segbench docs), and the
+ * committed report pages are what segbench report and segbench history
+ * write now from the committed results. */
+#define _DEFAULT_SOURCE
+#include "cli_util.h"
+#include "test_groups.h"
+
+#include "io/result_set.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A results root of one machine, m, with its A/A of record: 3 rows, one
+ * called. */
+static void aa_results(const char *root)
+{
+    test_sh("mkdir -p %s/m", test_shq(root));
+    char path[800];
+    snprintf(path, sizeof path, "%s/m/aa-ab.csv", root);
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs("algo,stage,row,verdict\nintegral,sum,a,same\nintegral,sum,b,slower\nkmeans,fixed10,c,undetermined\n",
+              fp);
+        fclose(fp);
+    }
+    snprintf(path, sizeof path, "%s/m/noise.csv", root);
+    fp = fopen(path, "w");
+    if (fp) {
+        fputs("class,algo,stage,variant,threads,image,rows,pairs,floor,quantile,machine,commit,date,aa_dir\n"
+              "gpu,,,,,,3,18,0.05,0.99,m,0123456789abcdef,2026-11-20T10:00:00Z,aa\n",
+              fp);
+        fclose(fp);
+    }
+}
+
+/* A figure the results no longer say: --check names it and exits 1;
+ * docs writes it; then --check passes.  Unknown kinds and arguments are
+ * errors naming the line. */
+static void test_figures(void)
+{
+    char root[700], page[700];
+    snprintf(root, sizeof root, "%s", test_path("docs-results"));
+    snprintf(page, sizeof page, "%s", test_path("docs-page.md"));
+    aa_results(root);
+    test_sh("printf '# A page\\n\\nAn A/A of <!-- sb:aa m -->9 rows calls none of them<!-- /sb -->, said.\\n"
+            "Shown in code, no figure: `<!-- sb:KIND ARGS -->`, `<!-- /sb -->`.\\n' > %s",
+            test_shq(page));
+    cli_result *r = cli("docs --check --results-root %s %s", test_shq(root), test_shq(page));
+    CHECKF(r->code == 1 && strstr(r->out, "docs-page.md:3: sb:aa m : the page says '9 rows calls none of them', the "
+                                          "results '3 rows calls 1 of them (the A/A of 2026-11-20 at 0123456789ab)'") &&
+               strstr(r->err, "1 of 1 figures in 1 files differ"),
+           "exit %d: %s%s", r->code, r->out, r->err);
+    r = cli("docs --results-root %s %s", test_shq(root), test_shq(page));
+    static char text[4096];
+    test_slurp(page, text, sizeof text);
+    CHECKF(r->code == 0 && strstr(text, "An A/A of <!-- sb:aa m -->3 rows calls 1 of them (the A/A of 2026-11-20 at "
+                                        "0123456789ab)<!-- /sb -->, said.\n"),
+           "%s%s", r->err, text);
+    r = cli("docs --check --results-root %s %s", test_shq(root), test_shq(page));
+    CHECKF(r->code == 0 && strstr(r->out, "1 figures in 1 files checked"), "%s%s", r->out, r->err);
+    test_sh("printf 'x\\n<!-- sb:median m -->1<!-- /sb -->\\n<!-- sb:aa -->2<!-- /sb -->\\n' > %s", test_shq(page));
+    r = cli("docs --check --results-root %s %s", test_shq(root), test_shq(page));
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "docs-page.md:2: no figure of kind 'median'"),
+           "%s", r->err);
+    test_sh("printf '<!-- sb:aa -->2<!-- /sb -->\\n' > %s", test_shq(page));
+    r = cli("docs --check --results-root %s %s", test_shq(root), test_shq(page));
+    CHECKF(r->code == 2 && strstr(r->err, "docs-page.md:1: sb:aa takes MACHINE"), "%s", r->err);
+}
+
+/* Text of a report page with what depends on the plots left out: a
+ * report drawn without gnuplot lists its plots as missing, one drawn
+ * with it does not. */
+static void without_plot_notes(char *text)
+{
+    static const char *const NOTES[] = { "\n## Missing plots", "\n## Plots not redrawn", "\nplots not drawn" };
+    for (size_t i = 0; i < sizeof NOTES / sizeof NOTES[0]; i++) {
+        char *at = strstr(text, NOTES[i]);
+        if (!at)
+            continue;
+        char *next = strstr(at + 1, "\n## ");    /* the section, to the next or the end; the line end before it kept */
+        memmove(at + 1, next ? next + 1 : at + strlen(at), strlen(next ? next + 1 : at + strlen(at)) + 1);
+    }
+    for (char *at = strstr(text, " plots not drawn (gnuplot "); at;) {   /* history.md's line */
+        char *line = at;
+        while (line > text && line[-1] != '\n')
+            line--;
+        char *end = strchr(at, '\n');
+        memmove(line, end ? end + 1 : at + strlen(at), strlen(end ? end + 1 : at + strlen(at)) + 1);
+        at = strstr(line, " plots not drawn (gnuplot ");
+    }
+}
+
+/* Does the committed page equal the one written now (both without their
+ * plot notes)?  Counts it; says the first line that differs. */
+static void same_page(const char *committed, const char *now, int *pages)
+{
+    /* history.md, and REPORT.md's line on a peers.csv of before its
+     * provenance, read git's history: a shallow clone has little of it */
+    static int shallow = -1;
+    if (shallow < 0) {
+        cli_result *g = cli_exe("git", "rev-parse --is-shallow-repository");
+        shallow = g->code == 0 && strstr(g->out, "true") != NULL;
+        if (shallow)
+            printf("    (a shallow clone: history.md and REPORT.md, which read git's history, not compared)\n");
+    }
+    if (shallow && (strstr(committed, "history.md") || strstr(committed, "REPORT.md")))
+        return;
+    char *a = test_read_all(committed), *b = test_read_all(now);
+    CHECKF(a && b, "%s or %s cannot be read", committed, now);
+    if (a && b) {
+        without_plot_notes(a);
+        without_plot_notes(b);
+        (*pages)++;
+        size_t k = 0;
+        while (a[k] && a[k] == b[k])
+            k++;
+        size_t line = 1;
+        for (size_t i = 0; i < k; i++)
+            line += a[i] == '\n';
+        CHECKF(!a[k] && !b[k], "%s differs from what the generator writes now, at line %zu: '%.160s' against '%.160s' "
+               "(make report, make docs)", committed, line, a + k, b + k);
+    }
+    free(a);
+    free(b);
+}
+
+/* The committed pages are what the generators write now: README.md's and
+ * docs/'s figures (docs --check), and every report page of every
+ * published machine (report and history into a scratch folder). */
+static void test_committed_pages(void)
+{
+    cli_result *r = cli("docs --check");
+    CHECKF(r->code == 0 && strstr(r->out, " figures in ") && strstr(r->out, "checked, each as the results say"),
+           "docs --check: exit %d: %s%s", r->code, r->out, r->err);
+    char out[700];
+    snprintf(out, sizeof out, "%s", test_path("docs-report"));
+    /* as make report: each machine's history first (REPORT.md links it where it is), then the reports */
+    char machine[128];
+    for (int i = 0; sb_published_at("results", i, machine, sizeof machine); i++) {
+        r = cli("history --machine %s --quiet --out %s/%s", test_shq(machine), test_shq(out), test_shq(machine));
+        CHECKF(r->code == 0, "history of %s: %s", machine, r->err);
+    }
+    r = cli("report --out %s", test_shq(out));
+    CHECKF(r->code == 0, "report: %s", r->err);
+    int pages = 0;
+    DIR *top = opendir("report");
+    for (struct dirent *m; top && (m = readdir(top));) {
+        if (m->d_name[0] == '.')
+            continue;
+        char dir[600], committed[900], now[1500];
+        snprintf(dir, sizeof dir, "report/%s", m->d_name);
+        DIR *d = opendir(dir);
+        if (!d) {                                     /* MACHINES.md */
+            snprintf(now, sizeof now, "%s/%s", out, m->d_name);
+            same_page(dir, now, &pages);
+            continue;
+        }
+        for (struct dirent *f; (f = readdir(d));) {
+            size_t len = strlen(f->d_name);
+            if (len < 4 || strcmp(f->d_name + len - 3, ".md"))
+                continue;
+            snprintf(committed, sizeof committed, "%s/%s", dir, f->d_name);
+            snprintf(now, sizeof now, "%s/%s/%s", out, m->d_name, f->d_name);
+            same_page(committed, now, &pages);
+        }
+        closedir(d);
+    }
+    if (top)
+        closedir(top);
+    CHECKF(pages > 20, "only %d report pages compared", pages);
+    printf("    (%d report pages as written now)\n", pages);
+}
+
+const sb_test tests_docs[] = {
+    { "docs: a figure the results no longer say is named by --check (exit 1) and written by docs; kinds and "
+      "arguments checked",
+      test_figures },
+    { "docs: the committed pages are what the generators write now -- README.md's and docs/'s figures, every "
+      "report page, history.md",
+      test_committed_pages },
+};
+const int tests_docs_count = sizeof tests_docs / sizeof tests_docs[0];
