@@ -21,10 +21,11 @@ static const sb_option DOCS_OPTIONS[OPT_COUNT] = {
 const sb_command sb_cmd_docs = {
     "docs", "[options] [FILE...]",
     "Write the figures of README.md and docs/*.md from the results (each with its run and date).",
-    "A figure stands between <!-- sb:KIND ARGS --> and <!-- /sb --> on one line; its kinds:\n"
+    "A figure stands between <!-- sb:KIND ARGS --> and <!-- /sb --> (a table may span lines); its kinds:\n"
     "  aa MACHINE                     the A/A of record: its rows, how many it called (aa-ab.csv, noise.csv)\n"
     "  steal MACHINE                  the set's rows that saw steal, and the most\n"
     "  best MACHINE ALGO STAGE IMAGE  the fastest variant's kernel median, its run and date\n"
+    "  aa-table MACHINE               the A/A of record's table: floors, calls (docs/measuring.md)\n"
     "'make docs' rewrites them; 'make test' fails where a committed page differs (docs --check).\n",
     DOCS_OPTIONS, OPT_COUNT, 0,
     "0 success; 1 --check found a figure the results no longer say; 2 usage or input error", cmd_docs,

@@ -11,11 +11,12 @@
 
 #include "segbench/atomic_file.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { ARGS_MAX = 6, FIGURE_MAX = 600 };
+enum { ARGS_MAX = 6, FIGURE_MAX = 4096 };
 static const char OPEN[] = "<!-- sb:", CLOSE[] = "<!-- /sb -->";
 
 /* ---- the kinds ---- */
@@ -172,6 +173,169 @@ static sb_status fig_best(const char *root, char **arg, char *out, size_t size, 
     return st;
 }
 
+/* ---- aa-table: the A/A of record as docs/measuring.md shows it ---- */
+
+/* A percentage as the prose writes it: "8.5 %", "101 %", "3,650 %". */
+static const char *pct(double fraction, char *out, size_t size)
+{
+    double p = 100.0 * fraction;
+    if (p < 100.0)
+        snprintf(out, size, "%.1f %%", p);
+    else if (p < 1000.0)
+        snprintf(out, size, "%.0f %%", p);
+    else
+        snprintf(out, size, "%d,%03d %%", (int)(p + 0.5) / 1000, (int)(p + 0.5) % 1000);
+    return out;
+}
+
+/* The q-quantile of the own floors of rows whose class starts with
+ * `cls` (a whole class, or "gpu" for both GPU classes), by nearest rank
+ * as noise_floor.c takes it; *n gets how many, *under how many below 5 %. */
+static double own_quantile(const sb_noise_floor *f, const char *cls, int whole, double q, int *n, int *under)
+{
+    double *v = malloc((size_t)(f->nrows + 1) * sizeof *v);
+    *n = *under = 0;
+    for (int i = 0; v && i < f->nrows; i++)
+        if (whole ? !strcmp(f->row[i].cls, cls) : !strncmp(f->row[i].cls, cls, strlen(cls))) {
+            v[(*n)++] = f->row[i].floor;
+            *under += f->row[i].floor < 0.05;
+        }
+    double at = 0.0;
+    if (v && *n) {
+        for (int i = 1; i < *n; i++)            /* insertion sort: a few hundred values */
+            for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+                double x = v[j];
+                v[j] = v[j - 1];
+                v[j - 1] = x;
+            }
+        int k = (int)ceil(q * *n) - 1;
+        at = v[k < 0 ? 0 : k >= *n ? *n - 1 : k];
+    }
+    free(v);
+    return at;
+}
+
+static double class_floor(const sb_noise_floor *f, const char *cls, int *rows)
+{
+    for (int i = 0; i < f->n; i++)
+        if (!strcmp(f->cls[i].name, cls)) {
+            *rows = f->cls[i].rows;
+            return f->cls[i].floor;
+        }
+    *rows = 0;
+    return 0.0;
+}
+
+typedef struct aa_calls {
+    int rows[2], called[2], same[2], undetermined[2], far[2], far_called[2];   /* CPU, GPU */
+} aa_calls;
+
+/* aa-ab.csv's rows by side (a row "cuda-naive t1 image": its variant
+ * decides), and what ab called them. */
+static sb_status read_calls(const char *path, aa_calls *c, sb_error *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot open", path);
+    memset(c, 0, sizeof *c);
+    char *line = NULL;
+    size_t cap = 0;
+    int col[3] = { -1, -1, -1 };                 /* row, ratio, verdict */
+    static const char *const NAMES[3] = { "row", "ratio", "verdict" };
+    for (int k = 0; sb_csv_read_record(fp, &line, &cap) > 0; k++) {
+        char *f[24];
+        int n = sb_csv_split(line, f, 24);
+        for (int i = 0; k == 0 && i < n; i++)
+            for (int j = 0; j < 3; j++)
+                col[j] = !strcmp(f[i], NAMES[j]) ? i : col[j];
+        if (k == 0 || n <= col[2] || n <= col[1] || n <= col[0] || col[0] < 0 || col[1] < 0 || col[2] < 0)
+            continue;
+        char variant[64];
+        snprintf(variant, sizeof variant, "%.*s", (int)strcspn(f[col[0]], " "), f[col[0]]);
+        const sb_variant *v = sb_variant_find(f[0], variant);
+        int gpu = v ? (v->flags & SB_DEVICE) != 0 : !strncmp(variant, "cuda", 4);
+        const char *verdict = f[col[2]];
+        double ratio = atof(f[col[1]]);
+        int far = ratio > 1.25 || (ratio > 0 && ratio < 1.0 / 1.25);
+        c->rows[gpu]++;
+        c->called[gpu] += !strcmp(verdict, "faster") || !strcmp(verdict, "slower");
+        c->same[gpu] += !strcmp(verdict, "same");
+        c->undetermined[gpu] += !strcmp(verdict, "undetermined");
+        c->far[gpu] += far;
+        c->far_called[gpu] += far && strcmp(verdict, "undetermined") != 0;
+    }
+    free(line);
+    fclose(fp);
+    if (col[2] < 0)
+        return sb_fail(err, SB_ERR_FORMAT, "%s: no row, ratio and verdict columns", path);
+    return SB_OK;
+}
+
+/* The CPU classes' cell: "101 % at 1 thread, 3,650 % at 16" (class) or
+ * "57.2 % (98.6 %) at 1 thread, ..." (own, median and 90th percentile). */
+static void cpu_cells(const sb_noise_floor *f, int own, char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < f->n && len < size; i++) {
+        if (strncmp(f->cls[i].name, "cpu@", 4))
+            continue;
+        int threads = atoi(f->cls[i].name + 4), n, under;
+        char a[32], b[32];
+        if (own)
+            len += (size_t)snprintf(out + len, size - len, "%s%s (%s) at %d%s", len ? ", " : "",
+                                    pct(own_quantile(f, f->cls[i].name, 1, 0.5, &n, &under), a, sizeof a),
+                                    pct(own_quantile(f, f->cls[i].name, 1, 0.9, &n, &under), b, sizeof b), threads,
+                                    len ? "" : threads == 1 ? " thread" : " threads");
+        else
+            len += (size_t)snprintf(out + len, size - len, "%s%s at %d%s", len ? ", " : "",
+                                    pct(f->cls[i].floor, a, sizeof a), threads,
+                                    len ? "" : threads == 1 ? " thread" : " threads");
+    }
+}
+
+/* aa-table MACHINE: the table of the A/A of record, from noise.csv's
+ * floors and aa-ab.csv's calls. */
+static sb_status fig_aa_table(const char *root, char **arg, char *out, size_t size, sb_error *err)
+{
+    char path[SB_PATH_MAX];
+    sb_noise_floor f;
+    memset(&f, 0, sizeof f);
+    aa_calls c;
+    sb_status st = sb_path(path, err, "%s/%s/noise.csv", root, arg[0]);
+    if (!st)
+        st = sb_floor_read(path, &f, err);
+    if (!st && !(st = sb_path(path, err, "%s/%s/aa-ab.csv", root, arg[0])))
+        st = read_calls(path, &c, err);
+    if (st) {
+        sb_floor_free(&f);
+        return st;
+    }
+    int gpu_rows, host_rows, n, under, cpu_n, cpu_under;
+    char a[32], b[32], g[32], h[32], cls_cpu[300], own_cpu[300];
+    double gpu = class_floor(&f, "gpu", &gpu_rows), host = class_floor(&f, "gpu-host", &host_rows);
+    double med = own_quantile(&f, "gpu", 0, 0.5, &n, &under), p90 = own_quantile(&f, "gpu", 0, 0.9, &n, &under);
+    own_quantile(&f, "cpu@", 0, 0.5, &cpu_n, &cpu_under);
+    cpu_cells(&f, 0, cls_cpu, sizeof cls_cpu);
+    cpu_cells(&f, 1, own_cpu, sizeof own_cpu);
+    snprintf(out, size,
+             "\n| | GPU rows | CPU rows |\n|---|---:|---:|\n"
+             "| class floor (99th percentile of the A/A's round pairs) | %s (`gpu`, %d rows); %s (`gpu-host`, %d "
+             "rows) | %s |\n"
+             "| a row's own floor: median (90th percentile) | %s (%s) | %s |\n"
+             "| rows under a 5 %% floor | %d of %d | %d of %d |\n"
+             "| ab of one build: faster or slower | %d of %d | %d of %d |\n"
+             "| same / undetermined | %d / %d | %d / %d |\n"
+             "| rows beyond 1.25x called anything but undetermined | %d of %d | %d of %d |\n\n"
+             "(the A/A of %.10s at %.12s: `results/%s/noise.csv`, `results/%s/aa-ab.csv`)\n",
+             pct(gpu, g, sizeof g), gpu_rows, pct(host, h, sizeof h), host_rows, cls_cpu, pct(med, a, sizeof a),
+             pct(p90, b, sizeof b), own_cpu, under, n, cpu_under, cpu_n, c.called[1], c.rows[1], c.called[0],
+             c.rows[0], c.same[1], c.undetermined[1], c.same[0], c.undetermined[0], c.far_called[1], c.far[1],
+             c.far_called[0], c.far[0], f.date, f.commit, arg[0], arg[0]);
+    sb_floor_free(&f);
+    return SB_OK;
+}
+
 typedef struct figure_kind {
     const char *name;
     int nargs;
@@ -183,6 +347,7 @@ static const figure_kind KINDS[] = {
     { "aa", 1, "MACHINE", fig_aa },
     { "steal", 1, "MACHINE", fig_steal },
     { "best", 4, "MACHINE ALGO STAGE IMAGE", fig_best },
+    { "aa-table", 1, "MACHINE", fig_aa_table },
 };
 
 /* ---- the pages ---- */
@@ -195,8 +360,9 @@ static sb_status one_figure(const char *file, int line, const char *at, const ch
     const char *spec = at + strlen(OPEN), *spec_end = strstr(spec, "-->");
     const char *close = spec_end ? strstr(spec_end, CLOSE) : NULL;
     const char *nl = strchr(spec, '\n');
-    if (!spec_end || !close || (nl && nl < close))
-        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: a figure's comments must open and close on one line", file, line);
+    if (!spec_end || !close || (nl && nl < spec_end))
+        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: a figure's opening comment has no end, or no <!-- /sb --> "
+                       "follows it", file, line);
     char words[400];
     snprintf(words, sizeof words, "%.*s", (int)(spec_end - spec), spec);
     char *arg[ARGS_MAX + 2], *save = NULL;
@@ -207,7 +373,7 @@ static sb_status one_figure(const char *file, int line, const char *at, const ch
     for (size_t i = 0; n && i < sizeof KINDS / sizeof KINDS[0]; i++)
         k = !strcmp(KINDS[i].name, arg[0]) ? &KINDS[i] : k;
     if (!k)
-        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, steal, best)", file, line,
+        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best)", file, line,
                        n ? arg[0] : "");
     if (n - 1 != k->nargs)
         return sb_fail(err, SB_ERR_FORMAT, "%s:%d: sb:%s takes %s", file, line, k->name, k->args);
@@ -255,6 +421,8 @@ static sb_status one_file(const char *file, const char *root, int check, FILE *o
         t->differ += !same;
         changed |= !same;
         fprintf(w, "%.*s%s%s", (int)(said - p), p, made, CLOSE);
+        for (const char *q = at; q < end; q++)   /* a figure of several lines: the next one's line right */
+            line += *q == '\n';
         p = end;
     }
     if (w) {
