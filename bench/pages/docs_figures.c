@@ -5,6 +5,7 @@
 
 #include "base/csv.h"
 #include "base/files.h"
+#include "io/git.h"
 #include "io/noise_floor.h"
 #include "io/rows.h"
 #include "variants/registry.h"
@@ -171,6 +172,45 @@ static sb_status fig_best(const char *root, char **arg, char *out, size_t size, 
         snprintf(out, size, "%.3f ms (`%s`, run %s, %.10s)", b.best.kernel.median, b.best.variant, b.best.run_id,
                  b.best.date);
     return st;
+}
+
+/* power MACHINE FILE: a trials file of results/M/ (each line "trial NN
+ * rc=0 ...: B against A: faster on F, slower on S, same on ..., ..."):
+ * in how many trials ab called rows slower and none faster, and the rows
+ * it called in all. */
+static sb_status fig_power(const char *root, char **arg, char *out, size_t size, sb_error *err)
+{
+    char path[SB_PATH_MAX], rel[SB_PATH_MAX];
+    sb_status st = sb_path(path, err, "%s/%s/%s", root, arg[0], arg[1]);
+    if (st || (st = sb_path(rel, err, "./%s", path)))
+        return st;
+    if (strstr(arg[1], "..") || strchr(arg[1], '/'))
+        return sb_fail(err, SB_ERR_USAGE, "%s: a file of the set's folder, by its name", arg[1]);
+    char *text = sb_read_text(path);
+    if (!text)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot read", path);
+    int trials = 0, slower_only = 0, rows_slower = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        const char *tally = strstr(line, "B against A: ");
+        int faster, slower;
+        if (strncmp(line, "trial ", 6) || !tally ||
+            sscanf(tally, "B against A: faster on %d, slower on %d", &faster, &slower) != 2)
+            continue;
+        trials++;
+        slower_only += slower > 0 && faster == 0;
+        rows_slower += slower;
+    }
+    free(text);
+    if (!trials)
+        return sb_fail(err, SB_ERR_FORMAT, "%s: no trial lines", path);
+    char *argv[] = { "git", "log", "-1", "--format=%cs", "--", rel, NULL };
+    char *date = sb_git_output(argv);
+    if (date)
+        date[strcspn(date, "\n")] = '\0';
+    snprintf(out, size, "%d times in %d (%d rows called slower, none faster: `results/%s/%s`%s%s)", slower_only,
+             trials, rows_slower, arg[0], arg[1], date && date[0] ? ", committed " : "", date ? date : "");
+    free(date);
+    return SB_OK;
 }
 
 /* ---- aa-table: the A/A of record as docs/measuring.md shows it ---- */
@@ -348,6 +388,7 @@ static const figure_kind KINDS[] = {
     { "steal", 1, "MACHINE", fig_steal },
     { "best", 4, "MACHINE ALGO STAGE IMAGE", fig_best },
     { "aa-table", 1, "MACHINE", fig_aa_table },
+    { "power", 2, "MACHINE FILE", fig_power },
 };
 
 /* ---- the pages ---- */
@@ -373,7 +414,7 @@ static sb_status one_figure(const char *file, int line, const char *at, const ch
     for (size_t i = 0; n && i < sizeof KINDS / sizeof KINDS[0]; i++)
         k = !strcmp(KINDS[i].name, arg[0]) ? &KINDS[i] : k;
     if (!k)
-        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best)", file, line,
+        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best, power)", file, line,
                        n ? arg[0] : "");
     if (n - 1 != k->nargs)
         return sb_fail(err, SB_ERR_FORMAT, "%s:%d: sb:%s takes %s", file, line, k->name, k->args);
