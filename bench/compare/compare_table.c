@@ -1,10 +1,12 @@
 /* compare_table.c - compare's lines, verdict and exports (see compare_table.h). */
 #include "compare/compare_table.h"
 
+#include "base/csv.h"
 #include "base/grow.h"
 #include "base/json_out.h"
 #include "compare/noise.h"
 #include "io/rows.h"
+#include "machine/env.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -15,6 +17,11 @@ sb_status sb_compare_table_open(sb_compare_table *t, const char *mode, const cha
                                 const char *json_path, const char *csv_path, sb_error *err)
 {
     memset(t, 0, sizeof *t);
+    sb_env env;                                /* the exports say where they came from */
+    sb_env_collect(&env, 0, NULL, 0);
+    snprintf(t->machine, sizeof t->machine, "%s", env.machine_id);
+    snprintf(t->date, sizeof t->date, "%s", env.date);
+    snprintf(t->commit, sizeof t->commit, "%s%s", env.commit, env.dirty == 1 ? "-dirty" : "");
     t->mode = mode;
     t->a = a;
     t->b = b;
@@ -310,6 +317,12 @@ static void write_json(const sb_compare_table *t, FILE *fp)
     sb_json_str(fp, t->a);
     fprintf(fp, ",\n  \"b\": ");
     sb_json_str(fp, t->b);
+    fprintf(fp, ",\n  \"machine\": ");
+    sb_json_str(fp, t->machine);
+    fprintf(fp, ",\n  \"date\": ");
+    sb_json_str(fp, t->date);
+    fprintf(fp, ",\n  \"commit\": ");
+    sb_json_str(fp, t->commit);
     fprintf(fp, ",\n  \"false_discovery_rate\": %g,\n  \"noise_floor\": ", t->fdr);
     sb_json_str(fp, t->floor_source);
     fprintf(fp, ",\n  \"warnings\": [");
@@ -371,7 +384,7 @@ static void csv_num(FILE *fp, double v, int have)
 static void write_csv(const sb_compare_table *t, FILE *fp)
 {
     fprintf(fp, "algo,stage,row,a,b,a_median_ms,b_median_ms,ratio,ratio_ci_low,ratio_ci_high,floor,p,verdict,"
-                "a_noisy,b_noisy,a_rounds_ms,b_rounds_ms\n");
+                "a_noisy,b_noisy,a_rounds_ms,b_rounds_ms,machine,date,commit\n");
     for (int i = 0; i < t->count; i++) {
         const sb_compare_line *l = &t->line[i];
         int judged = l->kind == SB_LINE_JUDGED;
@@ -402,6 +415,8 @@ static void write_csv(const sb_compare_table *t, FILE *fp)
         csv_samples(fp, l->a_ms, judged ? l->a.n : 0);
         fputc(',', fp);
         csv_samples(fp, l->b_ms, judged ? l->b.n : 0);
+        fputc(',', fp);
+        sb_csv_put_fields(fp, (const char *const[]){ t->machine, t->date, t->commit }, 3);
         fputc('\n', fp);
     }
 }

@@ -73,6 +73,8 @@ typedef struct sb_compare_table {
     const char *mode, *a, *b;
     double fdr;               /* the false-discovery rate of the calls */
     char floor_source[600];   /* where the floors came from (io/noise_floor.h) */
+    char machine[96], date[40], commit[56];   /* where the comparison was made: this machine, when,
+                                                  and the commit of the binary that made it */
     char warning[SB_COMPARE_MAX_WARNINGS][400];
     int nwarnings;
     sb_atomic_file json, csv;

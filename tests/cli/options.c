@@ -364,7 +364,8 @@ static void test_compare_exports_and_warnings(void)
     const char *fields[] = { "\"mode\": \"results\"", "\"verdict\": \"slower\"", "\"verdict\": \"only_in_baseline\"",
                              "\"ratio\": ", "\"ratio_ci_low\": ", "\"ratio_ci_high\": ", "\"floor\": ", "\"p\": ",
                              "\"a_rounds_ms\": [", "\"b_rounds_ms\": [", "\"summary\": {\"faster\": 0, \"slower\": 3",
-                             "different datasets", "\"noise_floor\": \"the defaults" };
+                             "different datasets", "\"noise_floor\": \"the defaults",
+                             "\"machine\": \"", "\"date\": \"20", "\"commit\": \"" };   /* where it came from */
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         CHECKF(strstr(text, fields[i]) != NULL, "export-json lacks %s", fields[i]);
     /* 3 rounds a side (bench's default): count them in the first result */
@@ -376,7 +377,8 @@ static void test_compare_exports_and_warnings(void)
 
     test_slurp(csv, text, sizeof text);
     CHECKF(strncmp(text, "algo,stage,row,a,b,a_median_ms,b_median_ms,ratio,ratio_ci_low,ratio_ci_high,floor,p,verdict,",
-                   92) == 0 && test_lines(text) == 5 && strstr(text, ",slower,"),
+                   92) == 0 && test_lines(text) == 5 && strstr(text, ",slower,") &&
+               strstr(text, ",b_rounds_ms,machine,date,commit\n"),
            "export-csv: %.500s", text);
 
     /* an export to a directory that does not exist fails before any work */
