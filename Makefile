@@ -436,7 +436,7 @@ bench:
 	  "(its account above)$(if $(filter 1,$(RECORD)),; the run of record's protocol (RECORD=1))"; exit $$rc
 
 report: $(BUILD)/segbench $(BUILD)/tools.ok
-	@./$(BUILD)/segbench history --quiet || echo "make report: no history pages (segbench history reads the runs of record from git)"
+	@./$(BUILD)/segbench history --quiet --out report || echo "make report: no history pages (segbench history reads the runs of record from git)"
 	./$(BUILD)/segbench report
 	./$(BUILD)/segbench docs
 

@@ -25,8 +25,9 @@ static const sb_option HISTORY_OPTIONS[OPT_COUNT] = {
                       "on the terminal, this variant's rows (each thread count and image) instead" },
     [OPT_FLOOR] = { "floor", "FILE", "results/ID/noise.csv, else the defaults",
                     "the noise floors a step must clear (a noise.csv: segbench noise)" },
-    [OPT_OUT] = { "out", "DIR", "report/ID (git); none for result sets",
-                  "write DIR/history.md and its plots in DIR/plots/" },
+    [OPT_OUT] = { "out", "DIR", "none: the table only",
+                  "write the page: DIR/ID/history.md for each machine (make report: --out report), or "
+                  "DIR/history.md for result sets; its plots in plots/ beside it" },
     [OPT_RESULTS_ROOT] = { "results-root", "DIR", "results", "where the machines' result sets are" },
     [OPT_QUIET] = { "quiet", NULL, NULL, "print no table, only where the page went" },
 };
@@ -38,7 +39,8 @@ const sb_command sb_cmd_history = {
     "sets SET_DIR... in the order given, and follows each stage and image's fastest variant over\n"
     "them.  A step is a move beyond the machine's noise floor; it is put down to the code when the\n"
     "fastest variant or its code identity changed, else to the machine, driver or protocol.  Runs\n"
-    "of two machines are never judged against each other.  'make report' writes every machine's.\n"
+    "of two machines are never judged against each other.  'make report' writes every machine's page\n"
+    "(--out report: report/ID/history.md).\n"
     "  segbench history --machine h200 --last 5\n"
     "  segbench history --variant cuda-lastblock --machine h200\n"
     "  segbench history --out /tmp/hist runs/monday runs/tuesday runs/wednesday\n",
@@ -100,15 +102,15 @@ static sb_status one_machine(const history_opts *o, const char *machine, sb_erro
     char title[300], dir[SB_PATH_MAX], out[SB_PATH_MAX];
     snprintf(title, sizeof title, "%s/%s/", o->root, machine);
     sb_status st = sb_path(dir, err, "%s/%s", o->root, machine);
-    if (!st)
-        st = o->out ? sb_path(out, err, "%s", o->out) : sb_path(out, err, "report/%s", machine);
+    if (!st && o->out)
+        st = sb_path(out, err, "%s/%s", o->out, machine);
     if (!o->quiet && !st && isatty(STDERR_FILENO))
         fprintf(stderr, "history: reading %s from git ...\n", title);
     sb_history h;
     if (!st)
         st = sb_history_from_git(&h, o->root, machine, o->last, err);
     if (!st)
-        st = show(o, &h, title, "git", dir, out, err);
+        st = show(o, &h, title, "git", dir, o->out ? out : NULL, err);
     sb_history_free(&h);
     return st;
 }

@@ -91,9 +91,10 @@ static void test_git(void)
                strstr(r->out, "code: the fastest is now cuda-pdl (was cuda-blocked6)"),
            "%s", r->out);
     static char md[1 << 15];
-    test_slurp(test_pathf("hist-repo/hist/history.md"), md, sizeof md);
+    test_slurp(test_pathf("hist-repo/hist/m/history.md"), md, sizeof md);
     CHECKF(strstr(md, "# History: results/m/") && strstr(md, "**Steps:** 3 in 1 of 1 series") &&
-               strstr(md, "**machine**: cuda-blocked6") && test_exists(test_pathf("hist-repo/hist/plots/history-integral-sum.gp")),
+               strstr(md, "**machine**: cuda-blocked6") && test_exists(test_pathf("hist-repo/hist/m/plots/history-integral-sum.gp")) &&
+               !test_exists(test_pathf("hist-repo/report")),
            "%.1500s", md);
     /* the last 2 commits: one step, the new rung */
     r = cli_exe(exe, "history --machine m --last 2");

@@ -140,7 +140,7 @@ static void test_committed_pages(void)
     /* as make report: each machine's history first (REPORT.md links it where it is), then the reports */
     char machine[128];
     for (int i = 0; sb_published_at("results", i, machine, sizeof machine); i++) {
-        r = cli("history --machine %s --quiet --out %s/%s", test_shq(machine), test_shq(out), test_shq(machine));
+        r = cli("history --machine %s --quiet --out %s", test_shq(machine), test_shq(out));
         CHECKF(r->code == 0, "history of %s: %s", machine, r->err);
     }
     r = cli("report --out %s", test_shq(out));
