@@ -228,6 +228,12 @@ static const char *pct(double fraction, char *out, size_t size)
     return out;
 }
 
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
 /* The q-quantile of the own floors of rows whose class starts with
  * `cls` (a whole class, or "gpu" for both GPU classes), by nearest rank
  * as noise_floor.c takes it; *n gets how many, *under how many below 5 %. */
@@ -242,12 +248,7 @@ static double own_quantile(const sb_noise_floor *f, const char *cls, int whole, 
         }
     double at = 0.0;
     if (v && *n) {
-        for (int i = 1; i < *n; i++)            /* insertion sort: a few hundred values */
-            for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-                double x = v[j];
-                v[j] = v[j - 1];
-                v[j - 1] = x;
-            }
+        qsort(v, (size_t)*n, sizeof *v, by_value);
         int k = (int)ceil(q * *n) - 1;
         at = v[k < 0 ? 0 : k >= *n ? *n - 1 : k];
     }
