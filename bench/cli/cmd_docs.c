@@ -27,6 +27,7 @@ const sb_command sb_cmd_docs = {
     "  best MACHINE ALGO STAGE IMAGE  the fastest variant's kernel median, its run and date\n"
     "  aa-table MACHINE               the A/A of record's table: floors, calls (docs/measuring.md)\n"
     "  power MACHINE FILE             a trials file of ab (results/MACHINE/FILE): trials that called slower\n"
+    "  warm-table MACHINE FILE        stream --warm's output (results/MACHINE/FILE): cold against warm\n"
     "'make docs' rewrites them; 'make test' fails where a committed page differs (docs --check).\n",
     DOCS_OPTIONS, OPT_COUNT, 0,
     "0 success; 1 --check found a figure the results no longer say; 2 usage or input error", cmd_docs,

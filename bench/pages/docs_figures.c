@@ -213,6 +213,53 @@ static sb_status fig_power(const char *root, char **arg, char *out, size_t size,
     return SB_OK;
 }
 
+/* warm-table MACHINE FILE: a file of `segbench stream --warm` output in
+ * results/M/ as docs/video.md shows it: each scene and K, the passes a
+ * frame and frames/s cold and warm, and the gain. */
+static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t size, sb_error *err)
+{
+    char path[SB_PATH_MAX];
+    sb_status st = sb_path(path, err, "%s/%s/%s", root, arg[0], arg[1]);
+    if (st)
+        return st;
+    if (strstr(arg[1], "..") || strchr(arg[1], '/'))
+        return sb_fail(err, SB_ERR_USAGE, "%s: a file of the set's folder, by its name", arg[1]);
+    char *text = sb_read_text(path);
+    if (!text)
+        return sb_fail(err, SB_ERR_IO, "%s: cannot read", path);
+    size_t len = (size_t)snprintf(out, size, "\n| scene | K | passes a frame, cold / warm | frames/s, cold / warm | "
+                                             "gain |\n|---|---:|---:|---:|---:|\n");
+    char scene[64] = "", fps_text[2][32];
+    int k = 0, rows = 0, side = -1;
+    double fps[2] = { 0, 0 }, passes[2] = { 0, 0 }, last_fps = 0;
+    for (char *line = strtok(text, "\n"); line && len < size; line = strtok(NULL, "\n")) {
+        const char *at;
+        double gain, x;
+        if ((at = strstr(line, " (")) && strstr(line, " in flight:") && strncmp(line, "  ", 2) != 0) {
+            sscanf(at + 2, "%63[^,]", scene);          /* "...scene-640x480 (640x480, 4 distinct frames), K in flight:" */
+            const char *kin = strstr(line, "), ");
+            k = kin ? atoi(kin + 3) : 0;
+            side = -1;
+        } else if (sscanf(line, " %lf frames/s", &x) == 1 && !strstr(line, "bound")) {
+            last_fps = x;                          /* the block's rate: its cold or warm line follows */
+        } else if ((at = strstr(line, "passes a frame ")) && (!strncmp(line, "  cold:", 7) || !strncmp(line, "  warm:", 7))) {
+            side = line[2] == 'w';
+            passes[side] = atof(at + strlen("passes a frame "));
+            fps[side] = last_fps;
+        } else if (sscanf(line, "  warm against cold, %*d in flight: %lfx", &gain) == 1) {
+            len += (size_t)snprintf(out + len, size - len, "| %s | %d | %.2f / %.2f | %s / %s | %.2fx |\n", scene, k,
+                                    passes[0], passes[1], thousands((int)(fps[0] + 0.5), fps_text[0], 32),
+                                    thousands((int)(fps[1] + 0.5), fps_text[1], 32), gain);
+            rows++;
+        }
+    }
+    free(text);
+    if (!rows)
+        return sb_fail(err, SB_ERR_FORMAT, "%s: no 'warm against cold' lines", path);
+    snprintf(out + len, len < size ? size - len : 0, "\n(`results/%s/%s`)\n", arg[0], arg[1]);
+    return SB_OK;
+}
+
 /* ---- aa-table: the A/A of record as docs/measuring.md shows it ---- */
 
 /* A percentage as the prose writes it: "8.5 %", "101 %", "3,650 %". */
@@ -390,6 +437,7 @@ static const figure_kind KINDS[] = {
     { "best", 4, "MACHINE ALGO STAGE IMAGE", fig_best },
     { "aa-table", 1, "MACHINE", fig_aa_table },
     { "power", 2, "MACHINE FILE", fig_power },
+    { "warm-table", 2, "MACHINE FILE", fig_warm_table },
 };
 
 /* ---- the pages ---- */
@@ -415,7 +463,7 @@ static sb_status one_figure(const char *file, int line, const char *at, const ch
     for (size_t i = 0; n && i < sizeof KINDS / sizeof KINDS[0]; i++)
         k = !strcmp(KINDS[i].name, arg[0]) ? &KINDS[i] : k;
     if (!k)
-        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best, power)", file, line,
+        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best, power, warm-table)", file, line,
                        n ? arg[0] : "");
     if (n - 1 != k->nargs)
         return sb_fail(err, SB_ERR_FORMAT, "%s:%d: sb:%s takes %s", file, line, k->name, k->args);
