@@ -28,6 +28,7 @@ const sb_command sb_cmd_docs = {
     "  aa-table MACHINE               the A/A of record's table: floors, calls (docs/measuring.md)\n"
     "  power MACHINE FILE             a trials file of ab (results/MACHINE/FILE): trials that called slower\n"
     "  warm-table MACHINE FILE        stream --warm's output (results/MACHINE/FILE): cold against warm\n"
+    "  history MACHINE                segbench history's count: its commits and steps by cause\n"
     "'make docs' rewrites them; 'make test' fails where a committed page differs (docs --check).\n",
     DOCS_OPTIONS, OPT_COUNT, 0,
     "0 success; 1 --check found a figure the results no longer say; 2 usage or input error", cmd_docs,

@@ -387,6 +387,15 @@ sb_status sb_history_find_steps(sb_history *h, const char *variant, const sb_noi
     return st;
 }
 
+/* Has series i a step? */
+static int has_step(const sb_history *h, int series)
+{
+    for (int i = 0; i < h->nstep; i++)
+        if (h->step[i].series == series)
+            return 1;
+    return 0;
+}
+
 const sb_history_step *sb_history_step_at(const sb_history *h, int series, int at)
 {
     for (int i = 0; i < h->nstep; i++)
@@ -456,25 +465,42 @@ static void own_floors_line(const sb_history *h, FILE *fp)
     fprintf(fp, "%s\n", h->nclass ? "" : "too few moves to tell");
 }
 
-/* The series of one (algorithm, stage) that print shows; counts into c. */
-static void print_stage(const sb_history *h, const char *variant, int first, FILE *fp, int c[5])
+void sb_history_count(const sb_history *h, const char *variant, sb_history_tally *t)
+{
+    memset(t, 0, sizeof *t);
+    for (int i = 0; i < h->ns; i++) {
+        if (!shown(&h->s[i], variant))
+            continue;
+        t->series++;
+        int mine = 0;
+        for (int k = 0; k < h->nstep; k++)
+            if (h->step[k].series == i) {
+                mine++;
+                t->cause[h->step[k].cause]++;
+            }
+        t->steps += mine;
+        t->stepped += mine > 0;
+    }
+}
+
+const char *sb_history_tally_words(const sb_history_tally *t, char *out, size_t size)
+{
+    snprintf(out, size, "%d step%s in %d of %d series (code %d, machine %d, unknown %d)", t->steps,
+             t->steps == 1 ? "" : "s", t->stepped, t->series, t->cause[SB_STEP_CODE], t->cause[SB_STEP_MACHINE],
+             t->cause[SB_STEP_UNKNOWN]);
+    return out;
+}
+
+/* The series of one (algorithm, stage) that print shows, those with a step. */
+static void print_stage(const sb_history *h, const char *variant, int first, FILE *fp)
 {
     const sb_history_series *f = &h->s[first];
     int header = 0;
     for (int i = first; i < h->ns; i++) {
         const sb_history_series *s = &h->s[i];
-        if (!shown(s, variant) || strcmp(s->algo, f->algo) || strcmp(s->stage, f->stage))
+        if (!shown(s, variant) || strcmp(s->algo, f->algo) || strcmp(s->stage, f->stage) ||
+            !has_step(h, i))
             continue;
-        c[3]++;
-        int mine = 0;
-        for (int k = 0; k < h->nstep; k++)
-            if (h->step[k].series == i) {
-                mine++;
-                c[h->step[k].cause]++;
-            }
-        if (!mine)
-            continue;
-        c[4]++;
         if (!header++)
             fprintf(fp, "%s, stage %s\n", s->algo, s->stage);
         print_series(h, i, fp);
@@ -491,18 +517,18 @@ void sb_history_print(const sb_history *h, const char *variant, FILE *fp)
             h->snap[0].date, h->snap[h->nsnap - 1].date,
             variant ? "row of that variant" : "stage and image's fastest variant");
     fprintf(fp, "%-44s %5s %10s %10s %8s\n", "", "runs", "first ms", "last ms", "last/1st");
-    int c[5] = { 0 };            /* steps by cause (3), series shown, series with a step */
     for (int i = 0; i < h->ns; i++) {
         int first = shown(&h->s[i], variant);
         for (int j = 0; j < i && first; j++)
             first = !(shown(&h->s[j], variant) && !strcmp(h->s[j].algo, h->s[i].algo) &&
                       !strcmp(h->s[j].stage, h->s[i].stage));
         if (first)
-            print_stage(h, variant, i, fp, c);
+            print_stage(h, variant, i, fp);
     }
-    fprintf(fp, "\nsteps: %d in %d of %d series (code %d, machine %d, unknown %d)",
-            c[SB_STEP_CODE] + c[SB_STEP_MACHINE] + c[SB_STEP_UNKNOWN], c[4], c[3], c[SB_STEP_CODE],
-            c[SB_STEP_MACHINE], c[SB_STEP_UNKNOWN]);
+    sb_history_tally t;
+    char words[160];
+    sb_history_count(h, variant, &t);
+    fprintf(fp, "\n%s", sb_history_tally_words(&t, words, sizeof words));
     if (h->unjudged)
         fprintf(fp, "; %d move%s between two machines' runs not judged (a verdict across machines is not one)",
                 h->unjudged, h->unjudged == 1 ? "" : "s");

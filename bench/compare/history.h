@@ -90,6 +90,16 @@ const sb_history_step *sb_history_step_at(const sb_history *h, int series, int a
  * named, that variant's) that has a step, its steps, and a count. */
 void sb_history_print(const sb_history *h, const char *variant, FILE *fp);
 
+/* The steps of the series shown (each stage and image's fastest variant,
+ * or the named variant's rows), counted. */
+typedef struct sb_history_tally {
+    int series, stepped;             /* shown; with a step */
+    int steps, cause[3];             /* all; by sb_step_cause */
+} sb_history_tally;
+void sb_history_count(const sb_history *h, const char *variant, sb_history_tally *t);
+/* The tally in words: "122 steps in 119 of 191 series (code 122, machine 0, unknown 0)". */
+const char *sb_history_tally_words(const sb_history_tally *t, char *out, size_t size);
+
 /* "15 commits", "15 commits and the working tree", "6 result sets". */
 const char *sb_history_span(const sb_history *h, char *out, size_t size);
 

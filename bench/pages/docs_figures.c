@@ -5,6 +5,7 @@
 
 #include "base/csv.h"
 #include "base/files.h"
+#include "compare/history.h"
 #include "io/git.h"
 #include "io/noise_floor.h"
 #include "io/rows.h"
@@ -260,6 +261,36 @@ static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t 
     return SB_OK;
 }
 
+/* history MACHINE: the machine's runs of record over git (segbench
+ * history): how many, and the steps of each stage's fastest variant. */
+static sb_status fig_history(const char *root, char **arg, char *out, size_t size, sb_error *err)
+{
+    sb_history h;
+    memset(&h, 0, sizeof h);
+    sb_noise_floor floors;
+    memset(&floors, 0, sizeof floors);
+    char path[SB_PATH_MAX];
+    sb_status st = sb_path(path, err, "%s/%s/noise.csv", root, arg[0]);
+    if (!st && access(path, F_OK) == 0)
+        st = sb_floor_read(path, &floors, err);
+    else if (!st)
+        sb_floor_defaults(&floors);
+    sb_code_ids *ids = sb_code_ids_new();
+    if (!st)
+        st = sb_history_from_git(&h, root, arg[0], 0, err);
+    if (!st && !(st = sb_history_find_steps(&h, NULL, &floors, ids, err))) {
+        sb_history_tally t;
+        char span[120], words[160];
+        sb_history_count(&h, NULL, &t);
+        snprintf(out, size, "%s, %.10s to %.10s: %s", sb_history_span(&h, span, sizeof span), h.snap[0].date,
+                 h.snap[h.nsnap - 1].date, sb_history_tally_words(&t, words, sizeof words));
+    }
+    sb_history_free(&h);
+    sb_code_ids_free(ids);
+    sb_floor_free(&floors);
+    return st;
+}
+
 /* ---- aa-table: the A/A of record as docs/measuring.md shows it ---- */
 
 /* A percentage as the prose writes it: "8.5 %", "101 %", "3,650 %". */
@@ -438,6 +469,7 @@ static const figure_kind KINDS[] = {
     { "aa-table", 1, "MACHINE", fig_aa_table },
     { "power", 2, "MACHINE FILE", fig_power },
     { "warm-table", 2, "MACHINE FILE", fig_warm_table },
+    { "history", 1, "MACHINE", fig_history },
 };
 
 /* ---- the pages ---- */
@@ -463,7 +495,7 @@ static sb_status one_figure(const char *file, int line, const char *at, const ch
     for (size_t i = 0; n && i < sizeof KINDS / sizeof KINDS[0]; i++)
         k = !strcmp(KINDS[i].name, arg[0]) ? &KINDS[i] : k;
     if (!k)
-        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best, power, warm-table)", file, line,
+        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best, power, warm-table, history)", file, line,
                        n ? arg[0] : "");
     if (n - 1 != k->nargs)
         return sb_fail(err, SB_ERR_FORMAT, "%s:%d: sb:%s takes %s", file, line, k->name, k->args);

@@ -134,17 +134,9 @@ static sb_status stage_part(const sb_history *h, const char *algo, const char *s
 
 static void page_head(const sb_history *h, const char *title, const char *source, const char *floors, FILE *md)
 {
-    int series = 0, stepped = 0, n[3] = { 0 }, steps = 0;
-    for (int i = 0; i < h->ns; i++)
-        if (h->s[i].best) {
-            int c[3];
-            int all = steps_of(h, i, c);
-            series++;
-            stepped += all > 0;
-            steps += all;
-            for (int k = 0; k < 3; k++)
-                n[k] += c[k];
-        }
+    sb_history_tally t;
+    char words[160];
+    sb_history_count(h, NULL, &t);
     fprintf(md, "# History: %s\n\n[Back to the report](REPORT.md).\n\n", title);
     char span[120];
     fprintf(md, "Written by `segbench history` (`make report`) from %s: %s, %.10s (`%.12s`) to %.10s (`%.12s`). "
@@ -159,8 +151,7 @@ static void page_head(const sb_history *h, const char *title, const char *source
             floors);
     if (h->unjudged)
         fprintf(md, " (%d such moves here)", h->unjudged);
-    fprintf(md, ".\n\n**Steps:** %d in %d of %d series (code %d, machine %d, unknown %d).\n\n", steps, stepped,
-            series, n[SB_STEP_CODE], n[SB_STEP_MACHINE], n[SB_STEP_UNKNOWN]);
+    fprintf(md, ".\n\n**Found:** %s.\n\n", sb_history_tally_words(&t, words, sizeof words));
 }
 
 /* Each (algorithm, stage) of the fastest-variant series, once, in order. */

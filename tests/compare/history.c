@@ -82,9 +82,9 @@ static void test_git(void)
     }
     snprintf(exe, sizeof exe, "cd %s && %s", test_shq(repo), test_shq(test_segbench_path()));
     cli_result *r = cli_exe(exe, "history --machine m --variant cuda-naive");
-    CHECKF(r->code == 0 && strstr(r->out, "steps: 0 in 0 of 1 series"), "a run that strayed: %s%s", r->out, r->err);
+    CHECKF(r->code == 0 && strstr(r->out, "\n0 steps in 0 of 1 series"), "a run that strayed: %s%s", r->out, r->err);
     r = cli_exe(exe, "history --machine m --out hist");
-    CHECKF(r->code == 0 && strstr(r->out, "6 commits") && strstr(r->out, "steps: 3 in 1 of 1 series (code 2, machine 1"),
+    CHECKF(r->code == 0 && strstr(r->out, "6 commits") && strstr(r->out, "\n3 steps in 1 of 1 series (code 2, machine 1"),
            "%s%s", r->out, r->err);
     CHECKF(strstr(r->out, "code: cuda-blocked6: its code changed (id b10c6000a0000001 -> b10c6000a0000002)") &&
                strstr(r->out, "machine: cuda-blocked6: the same code (id b10c6000a0000002), another GPU") &&
@@ -92,13 +92,13 @@ static void test_git(void)
            "%s", r->out);
     static char md[1 << 15];
     test_slurp(test_pathf("hist-repo/hist/m/history.md"), md, sizeof md);
-    CHECKF(strstr(md, "# History: results/m/") && strstr(md, "**Steps:** 3 in 1 of 1 series") &&
+    CHECKF(strstr(md, "# History: results/m/") && strstr(md, "**Found:** 3 steps in 1 of 1 series") &&
                strstr(md, "**machine**: cuda-blocked6") && test_exists(test_pathf("hist-repo/hist/m/plots/history-integral-sum.gp")) &&
                !test_exists(test_pathf("hist-repo/report")),
            "%.1500s", md);
     /* the last 2 commits: one step, the new rung */
     r = cli_exe(exe, "history --machine m --last 2");
-    CHECKF(r->code == 0 && strstr(r->out, "2 commits") && strstr(r->out, "steps: 1 in 1 of 1 series (code 1"),
+    CHECKF(r->code == 0 && strstr(r->out, "2 commits") && strstr(r->out, "\n1 step in 1 of 1 series (code 1"),
            "%s%s", r->out, r->err);
     /* a run not yet committed: the last snapshot, "working tree" */
     write_run(dir, 2, "m");

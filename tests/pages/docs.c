@@ -95,18 +95,25 @@ static void without_plot_notes(char *text)
 
 /* Does the committed page equal the one written now (both without their
  * plot notes)?  Counts it; says the first line that differs. */
-static void same_page(const char *committed, const char *now, int *pages)
+/* history.md, REPORT.md's line on a peers.csv of before its provenance,
+ * and the history figures of docs/ read git's history: a shallow clone
+ * has little of it, and they are not compared there (said). */
+static int shallow_clone(void)
 {
-    /* history.md, and REPORT.md's line on a peers.csv of before its
-     * provenance, read git's history: a shallow clone has little of it */
     static int shallow = -1;
     if (shallow < 0) {
         cli_result *g = cli_exe("git", "rev-parse --is-shallow-repository");
         shallow = g->code == 0 && strstr(g->out, "true") != NULL;
         if (shallow)
-            printf("    (a shallow clone: history.md and REPORT.md, which read git's history, not compared)\n");
+            printf("    (a shallow clone: docs/' figures, history.md and REPORT.md, which read git's history, not "
+                   "compared)\n");
     }
-    if (shallow && (strstr(committed, "history.md") || strstr(committed, "REPORT.md")))
+    return shallow;
+}
+
+static void same_page(const char *committed, const char *now, int *pages)
+{
+    if (shallow_clone() && (strstr(committed, "history.md") || strstr(committed, "REPORT.md")))
         return;
     char *a = test_read_all(committed), *b = test_read_all(now);
     CHECKF(a && b, "%s or %s cannot be read", committed, now);
@@ -132,9 +139,9 @@ static void same_page(const char *committed, const char *now, int *pages)
  * published machine (report and history into a scratch folder). */
 static void test_committed_pages(void)
 {
-    cli_result *r = cli("docs --check");
-    CHECKF(r->code == 0 && strstr(r->out, " figures in ") && strstr(r->out, "checked, each as the results say"),
-           "docs --check: exit %d: %s%s", r->code, r->out, r->err);
+    cli_result *r = shallow_clone() ? NULL : cli("docs --check");
+    CHECKF(!r || (r->code == 0 && strstr(r->out, " figures in ") && strstr(r->out, "checked, each as the results say")),
+           "docs --check: exit %d: %s%s", r ? r->code : 0, r ? r->out : "", r ? r->err : "");
     char out[700];
     snprintf(out, sizeof out, "%s", test_path("docs-report"));
     /* as make report: each machine's history first (REPORT.md links it where it is), then the reports */
