@@ -29,6 +29,7 @@ const sb_command sb_cmd_docs = {
     "  power MACHINE FILE             a trials file of ab (results/MACHINE/FILE): trials that called slower\n"
     "  warm-table MACHINE FILE        stream --warm's output (results/MACHINE/FILE): cold against warm\n"
     "  history MACHINE                segbench history's count: its commits and steps by cause\n"
+    "  run MACHINE RUN_ID             a run's time in bench and its rows (env.json as git holds it)\n"
     "'make docs' rewrites them; 'make test' fails where a committed page differs (docs --check).\n",
     DOCS_OPTIONS, OPT_COUNT, 0,
     "0 success; 1 --check found a figure the results no longer say; 2 usage or input error", cmd_docs,

@@ -6,6 +6,7 @@
 #include "base/csv.h"
 #include "base/files.h"
 #include "compare/history.h"
+#include "io/env_json.h"
 #include "io/git.h"
 #include "io/noise_floor.h"
 #include "io/rows.h"
@@ -261,6 +262,39 @@ static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t 
     return SB_OK;
 }
 
+/* run MACHINE RUN_ID: a run of record's time in bench and its rows, from
+ * env.json as git holds it at the commit that recorded that run. */
+static sb_status fig_run(const char *root, char **arg, char *out, size_t size, sb_error *err)
+{
+    char path[SB_PATH_MAX];
+    sb_status st = sb_path(path, err, "./%s/%s/env.json", root, arg[0]);
+    if (st)
+        return st;
+    char *argv[] = { "git", "log", "--format=%H", "--", path, NULL };
+    char *commits = sb_git_output(argv);
+    if (!commits)
+        return sb_fail(err, SB_ERR_IO, "%s: git has no history of it", path + 2);
+    int found = 0;
+    for (char *c = strtok(commits, "\n"); c && !found; c = strtok(NULL, "\n")) {
+        char *env = sb_git_show(c, path);
+        char run[64], seconds[32], rows[32], commit[64], date[40];
+        sb_json_get(env ? env : "", "run_id", run, sizeof run);
+        if (env && !strcmp(run, arg[1])) {
+            sb_json_get(env, "run_seconds", seconds, sizeof seconds);
+            sb_json_get(env, "rows_measured", rows, sizeof rows);
+            sb_json_get(env, "commit", commit, sizeof commit);
+            sb_json_get(env, "date", date, sizeof date);
+            char n[32];
+            snprintf(out, size, "%s s of `bench`, %s rows (run %s at %.7s, %.10s)", seconds,
+                     thousands(atoi(rows), n, sizeof n), run, commit, date);
+            found = 1;
+        }
+        free(env);
+    }
+    free(commits);
+    return found ? SB_OK : sb_fail(err, SB_ERR_USAGE, "no commit of %s records run %s", path + 2, arg[1]);
+}
+
 /* history MACHINE: the machine's runs of record over git (segbench
  * history): how many, and the steps of each stage's fastest variant. */
 static sb_status fig_history(const char *root, char **arg, char *out, size_t size, sb_error *err)
@@ -470,6 +504,7 @@ static const figure_kind KINDS[] = {
     { "power", 2, "MACHINE FILE", fig_power },
     { "warm-table", 2, "MACHINE FILE", fig_warm_table },
     { "history", 1, "MACHINE", fig_history },
+    { "run", 2, "MACHINE RUN_ID", fig_run },
 };
 
 /* ---- the pages ---- */
@@ -495,7 +530,7 @@ static sb_status one_figure(const char *file, int line, const char *at, const ch
     for (size_t i = 0; n && i < sizeof KINDS / sizeof KINDS[0]; i++)
         k = !strcmp(KINDS[i].name, arg[0]) ? &KINDS[i] : k;
     if (!k)
-        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best, power, warm-table, history)", file, line,
+        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best, power, warm-table, history, run)", file, line,
                        n ? arg[0] : "");
     if (n - 1 != k->nargs)
         return sb_fail(err, SB_ERR_FORMAT, "%s:%d: sb:%s takes %s", file, line, k->name, k->args);
