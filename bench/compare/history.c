@@ -191,28 +191,32 @@ static void cause_of(const sb_history *h, const sb_history_series *s, const sb_h
     char ida[SB_CODE_ID_LEN + 1], idb[SB_CODE_ID_LEN + 1];
     snprintf(ida, sizeof ida, "%.*s", SB_CODE_ID_LEN, a->code_id);
     snprintf(idb, sizeof idb, "%.*s", SB_CODE_ID_LEN, b->code_id);
-    if ((!ida[0] || !idb[0]) && !strcmp(a->commit, b->commit) && !strstr(a->commit, "-dirty") &&
-        strcmp(a->commit, "unknown") != 0) {
-        snprintf(ida, sizeof ida, "%s", ida[0] ? ida : idb[0] ? idb : "same-commit");   /* one commit: one code */
+    /* two rows of one clean commit are one code, whatever ids they lack */
+    int one_commit = (!ida[0] || !idb[0]) && !strcmp(a->commit, b->commit) && !strstr(a->commit, "-dirty") &&
+                     strcmp(a->commit, "unknown") != 0;
+    if (one_commit && ida[0])
         snprintf(idb, sizeof idb, "%s", ida);
-    }
+    else if (one_commit)
+        snprintf(ida, sizeof ida, "%s", idb);
     if (!ida[0] && ids)
         sb_code_id_at(ids, s->algo, a->variant, a->commit, ida);
     if (!idb[0] && ids)
         sb_code_id_at(ids, s->algo, b->variant, b->commit, idb);
     const sb_history_snap *sa = &h->snap[a->snap], *sb = &h->snap[b->snap];
-    if (!ida[0] || !idb[0]) {
+    if (!one_commit && (!ida[0] || !idb[0])) {
         st->cause = SB_STEP_UNKNOWN;
         snprintf(st->why, sizeof st->why, "%s: its code's identity is not known at %.12s (a row older than code "
                  "ids whose file git no longer has there, or a tree with changes)", b->variant,
                  ida[0] ? b->commit : a->commit);
-    } else if (strcmp(ida, idb) != 0) {
+    } else if (!one_commit && strcmp(ida, idb) != 0) {
         st->cause = SB_STEP_CODE;
         snprintf(st->why, sizeof st->why, "%s: its code changed (id %s -> %s)", b->variant, ida, idb);
     } else {
         st->cause = SB_STEP_MACHINE;
         int gpu = strcmp(sa->run.gpu_uuid, sb->run.gpu_uuid) != 0, driver = strcmp(sa->driver, sb->driver) != 0;
-        snprintf(st->why, sizeof st->why, "%s: the same code (id %s), %s", b->variant, idb,
+        char same[64];
+        snprintf(same, sizeof same, idb[0] ? "id %s" : "commit %.12s", idb[0] ? idb : b->commit);
+        snprintf(st->why, sizeof st->why, "%s: the same code (%s), %s", b->variant, same,
                  gpu && driver ? "another GPU and driver" : gpu ? "another GPU of the machine's kind"
                  : driver ? "another driver" : "the same GPU and driver: the protocol or the machine's state");
     }

@@ -204,12 +204,12 @@ static int by_floor(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-double sb_floor_rows_quantile(const sb_noise_floor *f, int device, double q, int *rows)
+double sb_floor_class_quantile(const sb_noise_floor *f, const char *cls, int prefix, double q, int *rows)
 {
     double *v = malloc((size_t)(f->nrows > 0 ? f->nrows : 1) * sizeof *v);
     int n = 0;
     for (int i = 0; v && i < f->nrows; i++)
-        if (device ? !strncmp(f->row[i].cls, "gpu", 3) : !strncmp(f->row[i].cls, "cpu@", 4))
+        if (prefix ? !strncmp(f->row[i].cls, cls, strlen(cls)) : !strcmp(f->row[i].cls, cls))
             v[n++] = f->row[i].floor;
     double at = -1.0;
     if (n > 0) {
@@ -220,6 +220,11 @@ double sb_floor_rows_quantile(const sb_noise_floor *f, int device, double q, int
     free(v);
     *rows = n;
     return at;
+}
+
+double sb_floor_rows_quantile(const sb_noise_floor *f, int device, double q, int *rows)
+{
+    return sb_floor_class_quantile(f, device ? "gpu" : "cpu@", 1, q, rows);
 }
 
 void sb_floor_describe(const sb_noise_floor *f, char *out, size_t size)

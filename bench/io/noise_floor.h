@@ -98,6 +98,9 @@ double sb_floor_for_row(const sb_noise_floor *f, const sb_row *key);
  * A/A measured none.
  * *rows gets how many it measured. */
 double sb_floor_rows_quantile(const sb_noise_floor *f, int device, double q, int *rows);
+/* The same of the rows of one class ("cpu@16"), or with prefix, of every
+ * class that begins so ("gpu": gpu and gpu-host). */
+double sb_floor_class_quantile(const sb_noise_floor *f, const char *cls, int prefix, double q, int *rows);
 /* One line for a reader: "the A/A of 2026-11-29 on h200 (commit abc1234,
  * runs in results/h200/aa)" or "defaults (no A/A on this machine: segbench
  * noise)". */

@@ -14,7 +14,6 @@
 
 #include "segbench/atomic_file.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -176,21 +175,29 @@ static sb_status fig_best(const char *root, char **arg, char *out, size_t size, 
     return st;
 }
 
+/* The text of FILE, a file of results/MACHINE/ named alone (no folder, no
+ * ".."), into *text (the caller frees); its path into path. */
+static sb_status set_file(const char *root, char **arg, char *path, char **text, sb_error *err)
+{
+    if (strstr(arg[1], "..") || strchr(arg[1], '/'))
+        return sb_fail(err, SB_ERR_USAGE, "%s: a file of the set's folder, by its name", arg[1]);
+    sb_status st = sb_path(path, err, "%s/%s/%s", root, arg[0], arg[1]);
+    if (!st && !(*text = sb_read_text(path)))
+        st = sb_fail(err, SB_ERR_IO, "%s: cannot read", path);
+    return st;
+}
+
 /* power MACHINE FILE: a trials file of results/M/ (each line "trial NN
  * rc=0 ...: B against A: faster on F, slower on S, same on ..., ..."):
  * in how many trials ab called rows slower and none faster, and the rows
  * it called in all. */
 static sb_status fig_power(const char *root, char **arg, char *out, size_t size, sb_error *err)
 {
-    char path[SB_PATH_MAX], rel[SB_PATH_MAX];
-    sb_status st = sb_path(path, err, "%s/%s/%s", root, arg[0], arg[1]);
-    if (st || (st = sb_path(rel, err, "./%s", path)))
+    char path[SB_PATH_MAX], rel[SB_PATH_MAX + 4], *text = NULL;
+    sb_status st = set_file(root, arg, path, &text, err);
+    if (st)
         return st;
-    if (strstr(arg[1], "..") || strchr(arg[1], '/'))
-        return sb_fail(err, SB_ERR_USAGE, "%s: a file of the set's folder, by its name", arg[1]);
-    char *text = sb_read_text(path);
-    if (!text)
-        return sb_fail(err, SB_ERR_IO, "%s: cannot read", path);
+    snprintf(rel, sizeof rel, "./%s", path);
     int trials = 0, slower_only = 0, rows_slower = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         const char *tally = strstr(line, "B against A: ");
@@ -220,15 +227,10 @@ static sb_status fig_power(const char *root, char **arg, char *out, size_t size,
  * frame and frames/s cold and warm, and the gain. */
 static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t size, sb_error *err)
 {
-    char path[SB_PATH_MAX];
-    sb_status st = sb_path(path, err, "%s/%s/%s", root, arg[0], arg[1]);
+    char path[SB_PATH_MAX], *text = NULL;
+    sb_status st = set_file(root, arg, path, &text, err);
     if (st)
         return st;
-    if (strstr(arg[1], "..") || strchr(arg[1], '/'))
-        return sb_fail(err, SB_ERR_USAGE, "%s: a file of the set's folder, by its name", arg[1]);
-    char *text = sb_read_text(path);
-    if (!text)
-        return sb_fail(err, SB_ERR_IO, "%s: cannot read", path);
     size_t len = (size_t)snprintf(out, size, "\n| scene | K | passes a frame, cold / warm | frames/s, cold / warm | "
                                              "gain |\n|---|---:|---:|---:|---:|\n");
     char scene[64] = "", fps_text[2][32];
@@ -340,32 +342,13 @@ static const char *pct(double fraction, char *out, size_t size)
     return out;
 }
 
-static int by_value(const void *x, const void *y)
+/* How many rows of the classes beginning with `cls` have an own floor below `below`. */
+static int rows_under(const sb_noise_floor *f, const char *cls, double below)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-/* The q-quantile of the own floors of rows whose class starts with
- * `cls` (a whole class, or "gpu" for both GPU classes), by nearest rank
- * as noise_floor.c takes it; *n gets how many, *under how many below 5 %. */
-static double own_quantile(const sb_noise_floor *f, const char *cls, int whole, double q, int *n, int *under)
-{
-    double *v = malloc((size_t)(f->nrows + 1) * sizeof *v);
-    *n = *under = 0;
-    for (int i = 0; v && i < f->nrows; i++)
-        if (whole ? !strcmp(f->row[i].cls, cls) : !strncmp(f->row[i].cls, cls, strlen(cls))) {
-            v[(*n)++] = f->row[i].floor;
-            *under += f->row[i].floor < 0.05;
-        }
-    double at = 0.0;
-    if (v && *n) {
-        qsort(v, (size_t)*n, sizeof *v, by_value);
-        int k = (int)ceil(q * *n) - 1;
-        at = v[k < 0 ? 0 : k >= *n ? *n - 1 : k];
-    }
-    free(v);
-    return at;
+    int n = 0;
+    for (int i = 0; i < f->nrows; i++)
+        n += !strncmp(f->row[i].cls, cls, strlen(cls)) && f->row[i].floor < below;
+    return n;
 }
 
 static double class_floor(const sb_noise_floor *f, const char *cls, int *rows)
@@ -433,12 +416,12 @@ static void cpu_cells(const sb_noise_floor *f, int own, char *out, size_t size)
     for (int i = 0; i < f->n && len < size; i++) {
         if (strncmp(f->cls[i].name, "cpu@", 4))
             continue;
-        int threads = atoi(f->cls[i].name + 4), n, under;
+        int threads = atoi(f->cls[i].name + 4), n;
         char a[32], b[32];
         if (own)
             len += (size_t)snprintf(out + len, size - len, "%s%s (%s) at %d%s", len ? ", " : "",
-                                    pct(own_quantile(f, f->cls[i].name, 1, 0.5, &n, &under), a, sizeof a),
-                                    pct(own_quantile(f, f->cls[i].name, 1, 0.9, &n, &under), b, sizeof b), threads,
+                                    pct(sb_floor_class_quantile(f, f->cls[i].name, 0, 0.5, &n), a, sizeof a),
+                                    pct(sb_floor_class_quantile(f, f->cls[i].name, 0, 0.9, &n), b, sizeof b), threads,
                                     len ? "" : threads == 1 ? " thread" : " threads");
         else
             len += (size_t)snprintf(out + len, size - len, "%s%s at %d%s", len ? ", " : "",
@@ -467,8 +450,10 @@ static sb_status fig_aa_table(const char *root, char **arg, char *out, size_t si
     int gpu_rows, host_rows, n, under, cpu_n, cpu_under;
     char a[32], b[32], g[32], h[32], cls_cpu[300], own_cpu[300];
     double gpu = class_floor(&f, "gpu", &gpu_rows), host = class_floor(&f, "gpu-host", &host_rows);
-    double med = own_quantile(&f, "gpu", 0, 0.5, &n, &under), p90 = own_quantile(&f, "gpu", 0, 0.9, &n, &under);
-    own_quantile(&f, "cpu@", 0, 0.5, &cpu_n, &cpu_under);
+    double med = sb_floor_class_quantile(&f, "gpu", 1, 0.5, &n), p90 = sb_floor_class_quantile(&f, "gpu", 1, 0.9, &n);
+    sb_floor_class_quantile(&f, "cpu@", 1, 0.5, &cpu_n);
+    under = rows_under(&f, "gpu", 0.05);
+    cpu_under = rows_under(&f, "cpu@", 0.05);
     cpu_cells(&f, 0, cls_cpu, sizeof cls_cpu);
     cpu_cells(&f, 1, own_cpu, sizeof own_cpu);
     snprintf(out, size,
