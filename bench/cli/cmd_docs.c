@@ -30,6 +30,8 @@ const sb_command sb_cmd_docs = {
     "  warm-table MACHINE FILE        stream --warm's output (results/MACHINE/FILE): cold against warm\n"
     "  history MACHINE                segbench history's count: its commits and steps by cause\n"
     "  run MACHINE RUN_ID             a run's time in bench and its rows (env.json as git holds it)\n"
+    "  bounds MACHINE                 the GPU stream rows against their bound: within it, or beating it\n"
+    "  bound-share MACHINE ALGO       ALGO's GPU stream rows' shares of their bound, and what bounds them\n"
     "'make docs' rewrites them; 'make test' fails where a committed page differs (docs --check).\n",
     DOCS_OPTIONS, OPT_COUNT, 0,
     "0 success; 1 --check found a figure the results no longer say; 2 usage or input error", cmd_docs,

@@ -5,7 +5,7 @@
  * of a Xeon that other guests use too) a CPU row's loop runs 1.5-1.8x
  * slower in spells of 10 ms to several seconds, while a chain of
  * arithmetic in registers moves a few per cent and a read of DRAM little
- * more: the spells are in the caches (docs/measuring.md).  A spell
+ * more: the spells are in the caches (bench/NOTES.md, "The 2-core box").  A spell
  * outlasts a round of a row and often a process, so a row's own samples
  * cannot show it, nor a probe compared with the process's best.
  *

@@ -60,7 +60,7 @@ double sb_host_slowdown(sb_host_probes *p, const int *cpus, int n);
  *   (AMD EPYC, one L3 shared with other tenants) it stayed within 3 % for
  *   minutes while a serial SLIC-like loop over a 1080p image slowed by up
  *   to 1.5x for a minute at a time, and a read of a buffer larger than the
- *   L3 slowed with it (docs/measuring.md, cause 7).
+ *   L3 slowed with it (bench/NOTES.md, "CPU rows").
  *   sb_host_memory_slowdown() reads a 64 MB buffer on the calling thread
  *   and compares the read with the fastest this process ever made; a slow
  *   row (whose runs

@@ -10,6 +10,7 @@
 #include "io/git.h"
 #include "io/noise_floor.h"
 #include "io/rows.h"
+#include "io/stream_rows.h"
 #include "variants/registry.h"
 
 #include "segbench/atomic_file.h"
@@ -474,6 +475,131 @@ static sb_status fig_aa_table(const char *root, char **arg, char *out, size_t si
     return SB_OK;
 }
 
+/* What the GPU stream rows of results/M/ (every <algo>.stream.csv, or
+ * ALGO's alone) say of their bound: how many, how many at or under it,
+ * the highest share, and the runs and dates they come from. */
+typedef struct bound_tally {
+    int rows, under, beat;
+    double lo, hi;                /* the shares' range */
+    char hi_by[16];               /* the engine of the highest share */
+    char by[4][16];               /* the engines that bound them */
+    int nby;
+    char run[4][48];
+    int nrun, more_runs;
+    char first[32], last[32];
+} bound_tally;
+
+static void bound_row(bound_tally *t, const sb_stream_row *r)
+{
+    if (strncmp(r->backend, "cuda", 4) || r->bound_fraction <= 0)
+        return;                   /* a CPU row has a model, not a bound */
+    double f = r->bound_fraction;
+    if (!t->rows || f < t->lo)
+        t->lo = f;
+    if (!t->rows || f > t->hi) {
+        t->hi = f;
+        snprintf(t->hi_by, sizeof t->hi_by, "%s", r->bound_by);
+    }
+    t->rows++;
+    t->under += f <= 1.0;
+    t->beat += f > 1.0;
+    int i = 0;
+    while (i < t->nby && strcmp(t->by[i], r->bound_by))
+        i++;
+    if (i == t->nby && t->nby < 4)
+        snprintf(t->by[t->nby++], sizeof t->by[0], "%s", r->bound_by);
+    for (i = 0; i < t->nrun && strcmp(t->run[i], r->run_id); i++)
+        ;
+    if (i == t->nrun) {
+        if (t->nrun < 4)
+            snprintf(t->run[t->nrun++], sizeof t->run[0], "%s", r->run_id);
+        else
+            t->more_runs++;
+    }
+    if (r->date[0] && (!t->first[0] || strcmp(r->date, t->first) < 0))
+        snprintf(t->first, sizeof t->first, "%s", r->date);
+    if (r->date[0] && strcmp(r->date, t->last) > 0)
+        snprintf(t->last, sizeof t->last, "%s", r->date);
+}
+
+static sb_status bound_scan(const char *root, const char *machine, const char *algo, bound_tally *t, sb_error *err)
+{
+    memset(t, 0, sizeof *t);
+    sb_status st = SB_OK;
+    for (int i = 0; i < sb_algo_count() && !st; i++) {
+        char path[SB_PATH_MAX];
+        sb_stream_row *rows = NULL;
+        int n = 0;
+        if (algo && strcmp(algo, sb_algo_at(i)->name))
+            continue;
+        if ((st = sb_path(path, err, "%s/%s/%s.stream.csv", root, machine, sb_algo_at(i)->name)) ||
+            access(path, F_OK) != 0)
+            continue;
+        if (!(st = sb_stream_rows_read(path, &rows, &n, err)))
+            for (int k = 0; k < n; k++)
+                bound_row(t, &rows[k]);
+        free(rows);
+    }
+    if (!st && !t->rows)
+        st = sb_fail(err, SB_ERR_IO, "results/%s/: no GPU stream row%s%s", machine, algo ? " of " : "",
+                     algo ? algo : "");
+    return st;
+}
+
+/* " (results/M/..., runs A and B, DATE to DATE)": where a bound figure
+ * comes from. */
+static void bound_source(const bound_tally *t, const char *machine, const char *algo, char *out, size_t size)
+{
+    size_t len = (size_t)snprintf(out, size, " (`results/%s/%s.stream.csv`, run%s ", machine, algo ? algo : "*",
+                                  t->nrun + t->more_runs > 1 ? "s" : "");
+    for (int i = 0; i < t->nrun && len < size; i++)
+        len += (size_t)snprintf(out + len, size - len, "%s%s", i == 0 ? "" : i == t->nrun - 1 && !t->more_runs ?
+                                " and " : ", ", t->run[i]);
+    if (t->more_runs && len < size)
+        len += (size_t)snprintf(out + len, size - len, " and %d more", t->more_runs);
+    if (len < size && strncmp(t->first, t->last, 10))
+        snprintf(out + len, size - len, ", %.10s to %.10s)", t->first, t->last);
+    else if (len < size)
+        snprintf(out + len, size - len, ", %.10s)", t->first);
+}
+
+/* bounds MACHINE: how the set's GPU stream rows stand against their
+ * bound -- at or under it, or beating it, and by how much at most. */
+static sb_status fig_bounds(const char *root, char **arg, char *out, size_t size, sb_error *err)
+{
+    bound_tally t;
+    sb_status st = bound_scan(root, arg[0], NULL, &t, err);
+    if (st)
+        return st;
+    char src[512];
+    bound_source(&t, arg[0], NULL, src, sizeof src);
+    if (!t.beat)
+        snprintf(out, size, "every one of the %d GPU rows lies within its bound, the highest at %.1f %%%s", t.rows,
+                 100.0 * t.hi, src);
+    else
+        snprintf(out, size, "%d of the %d GPU rows lie within their bound and %d beat it, by at most %.1f %% "
+                 "(a row bound by its %s)%s", t.under, t.rows, t.beat, 100.0 * (t.hi - 1.0), t.hi_by, src);
+    return SB_OK;
+}
+
+/* bound-share MACHINE ALGO: the range of ALGO's GPU stream rows' shares
+ * of their bound, and the engines that bound them. */
+static sb_status fig_bound_share(const char *root, char **arg, char *out, size_t size, sb_error *err)
+{
+    bound_tally t;
+    sb_status st = bound_scan(root, arg[0], arg[1], &t, err);
+    if (st)
+        return st;
+    char by[80] = "", src[512];
+    for (int i = 0; i < t.nby; i++)
+        snprintf(by + strlen(by), sizeof by - strlen(by), "%s*%s*", i == 0 ? "" : i == t.nby - 1 ? " or " : ", ",
+                 t.by[i]);
+    bound_source(&t, arg[0], arg[1], src, sizeof src);
+    snprintf(out, size, "%.0f-%.0f %% of their bound over %d rows, bound by %s%s", 100.0 * t.lo, 100.0 * t.hi,
+             t.rows, by, src);
+    return SB_OK;
+}
+
 typedef struct figure_kind {
     const char *name;
     int nargs;
@@ -490,6 +616,8 @@ static const figure_kind KINDS[] = {
     { "warm-table", 2, "MACHINE FILE", fig_warm_table },
     { "history", 1, "MACHINE", fig_history },
     { "run", 2, "MACHINE RUN_ID", fig_run },
+    { "bounds", 1, "MACHINE", fig_bounds },
+    { "bound-share", 2, "MACHINE ALGO", fig_bound_share },
 };
 
 /* ---- the pages ---- */
@@ -515,7 +643,7 @@ static sb_status one_figure(const char *file, int line, const char *at, const ch
     for (size_t i = 0; n && i < sizeof KINDS / sizeof KINDS[0]; i++)
         k = !strcmp(KINDS[i].name, arg[0]) ? &KINDS[i] : k;
     if (!k)
-        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best, power, warm-table, history, run)", file, line,
+        return sb_fail(err, SB_ERR_FORMAT, "%s:%d: no figure of kind '%s' (aa, aa-table, steal, best, power, warm-table, history, run, bounds, bound-share)", file, line,
                        n ? arg[0] : "");
     if (n - 1 != k->nargs)
         return sb_fail(err, SB_ERR_FORMAT, "%s:%d: sb:%s takes %s", file, line, k->name, k->args);

@@ -7,6 +7,7 @@
 #include "test_groups.h"
 
 #include "io/result_set.h"
+#include "io/stream_rows.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -68,6 +69,66 @@ static void test_figures(void)
     test_sh("printf '<!-- sb:aa -->2<!-- /sb -->\\n' > %s", test_shq(page));
     r = cli("docs --check --results-root %s %s", test_shq(root), test_shq(page));
     CHECKF(r->code == 2 && strstr(r->err, "docs-page.md:1: sb:aa takes MACHINE"), "%s", r->err);
+}
+
+/* A stream row of kmeans on results root/m: a GPU row at `share` of its
+ * bound (bound by `by`), or a CPU row (share 0: its model). */
+static sb_stream_row stream_row(const char *backend, double share, const char *by, const char *run)
+{
+    sb_stream_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.algo, sizeof r.algo, "kmeans");
+    snprintf(r.stage, sizeof r.stage, "fixed10");
+    snprintf(r.variant, sizeof r.variant, "%s", strcmp(backend, "cpu") ? "cuda-lastblock" : "cpu");
+    snprintf(r.backend, sizeof r.backend, "%s", backend);
+    snprintf(r.sequence, sizeof r.sequence, "scene-64x48");
+    snprintf(r.agreement, sizeof r.agreement, "exact");
+    snprintf(r.run_id, sizeof r.run_id, "%s", run);
+    snprintf(r.date, sizeof r.date, "2026-11-20T10:00:00Z");
+    snprintf(r.bound_by, sizeof r.bound_by, "%s", by);
+    r.threads = r.in_flight = 1;
+    r.width = 64, r.height = 48;
+    r.frames = r.distinct = r.checked = 4;
+    r.fps = 1000, r.seconds = 1;
+    r.bound_fps = share > 0 ? 1000 / share : 1000;
+    r.bound_fraction = share > 0 ? share : 0.5;
+    r.gpu_j = r.gpu_idle_w = r.cpu_j = r.cpu_idle_w = -1;
+    return r;
+}
+
+/* The stream rows' bound as the prose gives it (bounds, bound-share): a
+ * row that beats its bound is said to, by how much and bound by what; a
+ * CPU row's model is no bound; all within theirs reads "every one". */
+static void test_stream_bounds(void)
+{
+    char root[700], path[800], page[700];
+    snprintf(root, sizeof root, "%s", test_path("docs-bounds"));
+    snprintf(page, sizeof page, "%s", test_path("docs-bounds.md"));
+    test_sh("mkdir -p %s/m", test_shq(root));
+    snprintf(path, sizeof path, "%s/m/kmeans.stream.csv", root);
+    sb_stream_row rows[3] = { stream_row("cuda-shared", 0.95, "kernels", "r1"),
+                              stream_row("cuda-shared", 1.05, "host", "r1"), stream_row("cpu", 0, "cpus", "r1") };
+    sb_error err;
+    CHECKF(sb_stream_rows_write(path, rows, 3, &err) == SB_OK, "%s", err.msg);
+    test_sh("printf '<!-- sb:bounds m -->x<!-- /sb -->\\n<!-- sb:bound-share m kmeans -->x<!-- /sb -->\\n' > %s",
+            test_shq(page));
+    cli_result *r = cli("docs --results-root %s %s", test_shq(root), test_shq(page));
+    static char text[4096];
+    test_slurp(page, text, sizeof text);
+    CHECKF(r->code == 0 && strstr(text, "1 of the 2 GPU rows lie within their bound and 1 beat it, by at most 5.0 % "
+                                        "(a row bound by its host) (`results/m/*.stream.csv`, run r1, 2026-11-20)") &&
+               strstr(text, "95-105 % of their bound over 2 rows, bound by *kernels* or *host*"),
+           "exit %d: %s%s", r->code, r->err, text);
+    rows[1].bound_fraction = 0.999;
+    CHECKF(sb_stream_rows_write(path, rows, 3, &err) == SB_OK, "%s", err.msg);
+    r = cli("docs --check --results-root %s %s", test_shq(root), test_shq(page));
+    CHECKF(r->code == 1, "a bound no longer beaten passed the check: %s%s", r->out, r->err);
+    r = cli("docs --results-root %s %s", test_shq(root), test_shq(page));
+    test_slurp(page, text, sizeof text);
+    CHECKF(strstr(text, "every one of the 2 GPU rows lies within its bound, the highest at 99.9 %"), "%s", text);
+    test_sh("printf '<!-- sb:bound-share m slic -->x<!-- /sb -->\\n' > %s", test_shq(page));
+    r = cli("docs --check --results-root %s %s", test_shq(root), test_shq(page));
+    CHECKF(r->code == 2 && strstr(r->err, "no GPU stream row of slic"), "exit %d: %s", r->code, r->err);
 }
 
 /* Text of a report page with what depends on the plots left out: a
@@ -185,6 +246,9 @@ const sb_test tests_docs[] = {
     { "docs: a figure the results no longer say is named by --check (exit 1) and written by docs; kinds and "
       "arguments checked",
       test_figures },
+    { "docs: stream rows against their bound as the prose says it -- a bound beaten is said beaten, by how much "
+      "and bound by what; a CPU row's model is no bound",
+      test_stream_bounds },
     { "docs: the committed pages are what the generators write now -- README.md's and docs/'s figures, every "
       "report page, history.md",
       test_committed_pages },
