@@ -8,7 +8,7 @@ set logscale y
 set key inside top left
 set ylabel 'GB/s'
 set xtics rotate by -30
-base = 10
+base = 1
 set yrange [base:*]
 set offsets 0.3, 0.3, 0, 0
-plot 'integral-sum-bandwidth.dat' using 0:2:($0-0.35):($0+0.35):(base):2:3:xtic(1) with boxxyerror lc rgb variable notitle, 4127.2 with lines dt 1 lw 2 lc rgb '#d62728' title 'device copy peak (4127 GB/s)', 79.5 with lines dt 1 lw 2 lc rgb '#1f77b4' title 'host memcpy peak, 16 threads (80 GB/s)', 3437.67 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
+plot 'integral-sum-bandwidth.dat' using 0:2:($0-0.35):($0+0.35):(base):2:3:xtic(1) with boxxyerror lc rgb variable notitle, 4140 with lines dt 1 lw 2 lc rgb '#d62728' title 'device copy peak (4140 GB/s)', 72.2 with lines dt 1 lw 2 lc rgb '#1f77b4' title 'host memcpy peak, 16 threads (72 GB/s)', 3392.67 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
