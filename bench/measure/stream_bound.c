@@ -27,7 +27,10 @@ enum { BOUND_MIN_SAMPLES = 3, BOUND_SAMPLES = 256 };
  * its fastest grey, as an engine's rate is its best: at least
  * BOUND_MIN_SAMPLES and up to HOST_SAMPLES of them, for about
  * HOST_BUDGET_MS.  (A median of three, the first on a frame not yet in
- * the caches, was beaten by streams by 5-9 % at 3840x2160 on the H200.)
+ * the caches, was beaten by streams by 5-9 % at 3840x2160 on the H200;
+ * the fastest still was, by 7 % with 2 in flight, 2026-11-30: it is timed
+ * on the caller's core, and the instances' cores make greys at their own
+ * speeds.  Timing it on each instance's own thread is what is left.)
  * The frame is then in the instance's input. */
 enum { HOST_SAMPLES = 16 };
 #define HOST_BUDGET_MS 20.0
