@@ -14,7 +14,7 @@
 enum {
     OPT_SET, OPT_IMAGE, OPT_RECT, OPT_ALGO, OPT_VARIANT, OPT_STAGE, OPT_ROUNDS, OPT_SAMPLES, OPT_MIN_DIFF, OPT_FDR,
     OPT_FLOOR, OPT_NO_FLUSH, OPT_MAX_PIXELS, OPT_MAX_MEMORY, OPT_BASELINE, OPT_CURRENT, OPT_FAIL_ON_SLOWER, OPT_STRICT,
-    OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_COUNT
+    OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_RUNS_FLOOR, OPT_RESULTS_ROOT, OPT_COUNT
 };
 
 static const sb_option COMPARE_OPTIONS[OPT_COUNT] = {
@@ -39,6 +39,11 @@ static const sb_option COMPARE_OPTIONS[OPT_COUNT] = {
     [OPT_STRICT] = { "strict", NULL, NULL, "the old name of --fail-on-slower" },
     [OPT_EXPORT_JSON] = { "export-json", "FILE", NULL, "every row with its samples, ratio, interval, p, verdict" },
     [OPT_EXPORT_CSV] = { "export-csv", "FILE", NULL, "the same as CSV (samples space-separated)" },
+    [OPT_RUNS_FLOOR] = { "runs-floor", "auto|off", "auto",
+                         "--baseline: a row of two runs is also held to what the same code moved by between this "
+                         "machine's committed runs (segbench history's own floors, by class and decade of time); off: "
+                         "the A/A's floors alone, for two sets of one session" },
+    [OPT_RESULTS_ROOT] = { "results-root", "DIR", "results", "--baseline: where the machine's runs are committed (git)" },
 };
 
 const sb_command sb_cmd_compare = {
@@ -67,6 +72,8 @@ static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error 
     o->min_diff = COMPARE_MIN_DIFF;
     o->fdr = SB_EVIDENCE_FDR;
     o->flush_l2 = 1;
+    o->runs_floor = 1;
+    o->results_root = "results";
     int nspec = 0;
     sb_optparse p;
     sb_optparse_begin(&p, &sb_cmd_compare, argc, argv, err);
@@ -89,6 +96,12 @@ static sb_status compare_parse(int argc, char **argv, compare_opts *o, sb_error 
         case OPT_STRICT: o->fail_on_slower = 1; break;
         case OPT_EXPORT_JSON: o->export_json = v; break;
         case OPT_EXPORT_CSV: o->export_csv = v; break;
+        case OPT_RUNS_FLOOR:
+            if (strcmp(v, "auto") && strcmp(v, "off"))
+                return sb_fail(err, SB_ERR_USAGE, "--runs-floor takes auto or off, not '%s'", v);
+            o->runs_floor = !strcmp(v, "auto");
+            break;
+        case OPT_RESULTS_ROOT: o->results_root = v; break;
         case SB_OPT_ARG:
             if (nspec == 2)
                 return sb_fail(err, SB_ERR_USAGE, "compare takes two variants (A B)");

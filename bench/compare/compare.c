@@ -30,6 +30,7 @@
 #include "machine/host_noise.h"
 #include "io/code_ids.h"
 #include "io/env_json.h"
+#include "compare/history.h"
 #include "io/noise_floor.h"
 #include "machine/env.h"
 #include "variants/names.h"
@@ -339,9 +340,13 @@ static int row_selected(const compare_opts *o, const sb_row *r)
 /* Judge a row of each set by their rounds' medians; a set from before
  * rounds were kept has its median as one round (undetermined, saying so). */
 static sb_status judge_rows(const compare_opts *o, const sb_row *rb, const sb_row *rc, const sb_noise_floor *floors,
-                            sb_compare_line *line, sb_error *err)
+                            const sb_history *runs, sb_compare_line *line, sb_error *err)
 {
     double floor = sb_floor_for_row(floors, rb);
+    /* two runs: also what the same code moved by between the machine's runs (an A/A of one session cannot see
+       another lease's GPU or another day's host); one run's row against itself needs no more */
+    if (runs && strcmp(rb->run_id, rc->run_id) != 0)
+        floor = fmax(floor, sb_history_floor_for(runs, rb, rb->kernel.median));
     const double *a = rb->round_ms, *b = rc->round_ms;
     int na = rb->nround, nb = rc->nround;
     if (!a || !b) {
@@ -358,7 +363,8 @@ static sb_status judge_rows(const compare_opts *o, const sb_row *rb, const sb_ro
 }
 
 static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const sb_rows *cur,
-                              const sb_noise_floor *floors, sb_compare_table *t, sb_code_ids *ids, sb_error *err)
+                              const sb_noise_floor *floors, const sb_history *runs, sb_compare_table *t,
+                              sb_code_ids *ids, sb_error *err)
 {
     sb_status st = SB_OK;
     for (int b = 0; b < base->count && !st; b++) {
@@ -385,7 +391,7 @@ static sb_status compare_algo(const compare_opts *o, const sb_rows *base, const 
             snprintf(line->note, sizeof line->note, "no time to compare (a median of %g against %g ms)",
                      rb->kernel.median, rc->kernel.median);
         } else {
-            st = judge_rows(o, rb, rc, floors, line, err);
+            st = judge_rows(o, rb, rc, floors, runs, line, err);
             line->kind_of_row = view_is_cpu_backend(rb->backend) ? SB_ROW_CPU : SB_ROW_GPU;
             line->unstable_a = sb_row_unstable(rb);
             line->unstable_b = sb_row_unstable(rc);
@@ -440,6 +446,40 @@ static sb_status check_sets(const compare_opts *o, sb_error *err)
     return SB_OK;
 }
 
+/* The floors between runs (compare --baseline, --runs-floor auto): the
+ * own floors of the current set's machine's history in git (segbench
+ * history's), said after the A/A's in the floor line; 0 where there is
+ * none to be had (no machine id, no commit of its results, too few
+ * moves), and the line says so. */
+static int runs_floors(const compare_opts *o, sb_history *runs, sb_compare_table *t)
+{
+    sb_run_info cur;
+    size_t len = strlen(t->floor_source);
+    char *at = t->floor_source + len;
+    size_t room = sizeof t->floor_source - len;
+    if (!sb_run_info_read(o->current, &cur) || !cur.machine_id[0]) {
+        snprintf(at, room, "; no floor between runs (the current set names no machine)");
+        return 0;
+    }
+    sb_error ignored;
+    if (sb_history_from_git(runs, o->results_root, cur.machine_id, 0, &ignored) != SB_OK) {
+        snprintf(at, room, "; no floor between runs (%s/%s/ has no history in git)", o->results_root, cur.machine_id);
+        sb_history_free(runs);
+        return 0;
+    }
+    if (sb_history_own_floors(runs, &ignored) != SB_OK || runs->nclass == 0) {
+        snprintf(at, room, "; no floor between runs (%s/%s/'s history holds too few moves of one code)",
+                 o->results_root, cur.machine_id);
+        sb_history_free(runs);
+        return 0;
+    }
+    char words[1024], span[64];
+    snprintf(at, room, "; and, two runs, between runs of one code on %s (%s/%s/, %s): %s -- each row the larger",
+             cur.machine_id, o->results_root, cur.machine_id, sb_history_span(runs, span, sizeof span),
+             sb_history_floors_words(runs, words, sizeof words));
+    return 1;
+}
+
 static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_error *err)
 {
     const char *names[64];
@@ -452,6 +492,8 @@ static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_
     if ((st = sb_compare_floors(o->floor_file, dirs, 2, &floors, err)))
         return st;
     sb_floor_describe(&floors, t->floor_source, sizeof t->floor_source);
+    sb_history runs;
+    int have_runs = o->runs_floor && runs_floors(o, &runs, t);
     warn_result_sets(o, t);
     sb_compare_table_print_warnings(t, stderr);
     printf("compare: current against baseline, kernel time, row by row, each row's rounds its evidence\n"
@@ -474,13 +516,15 @@ static sb_status compare_results(const compare_opts *o, sb_compare_table *t, sb_
                 fprintf(stderr, "warning: %s\n", t->warning[w]);
             if (!header++)
                 sb_compare_table_print_header(t, stdout);
-            st = compare_algo(o, &base, &cur, &floors, t, ids, err);
+            st = compare_algo(o, &base, &cur, &floors, have_runs ? &runs : NULL, t, ids, err);
         }
         sb_rows_free(&base);
         sb_rows_free(&cur);
     }
     sb_code_ids_free(ids);
     sb_floor_free(&floors);
+    if (have_runs)
+        sb_history_free(&runs);
     if (!st && !rows_base)
         st = sb_fail(err, SB_ERR_USAGE, "--baseline %s holds no rows of the selected algorithms (no <algo>.csv, or "
                                         "only its header)", o->baseline);

@@ -20,6 +20,9 @@ typedef struct compare_opts {
     int rounds, samples;
     double min_diff, fdr;
     const char *floor_file;        /* --floor FILE: a noise.csv; NULL: the current set's, else this machine's */
+    int runs_floor;                /* --baseline: hold rows of two runs to what the same code moved by between
+                                      the machine's committed runs too (--runs-floor auto; 0: off) */
+    const char *results_root;      /* where the machine's runs of record are (git history): "results" */
     int flush_l2;
     const char *baseline, *current;
     int fail_on_slower;

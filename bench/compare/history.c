@@ -317,6 +317,12 @@ static sb_status own_floors(sb_history *h, sb_error *err)
     return n && !v ? sb_fail(err, SB_ERR_NOMEM, "out of memory") : SB_OK;
 }
 
+static double own_floor(const sb_history *h, const sb_row *key, double ms);
+
+sb_status sb_history_own_floors(sb_history *h, sb_error *err) { return own_floors(h, err); }
+
+double sb_history_floor_for(const sb_history *h, const sb_row *row, double ms) { return own_floor(h, row, ms); }
+
 static double own_floor(const sb_history *h, const sb_row *key, double ms)
 {
     char cls[48];
@@ -459,14 +465,23 @@ static void print_series(const sb_history *h, int i, FILE *fp)
     }
 }
 
-/* Its own floors in words: "gpu 9.1 % (812 moves), cpu@1 ...". */
+const char *sb_history_floors_words(const sb_history *h, char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int j = 0; j < h->nclass && len < size; j++)
+        len += (size_t)snprintf(out + len, size - len, "%s%s %.1f %% (%d moves)", j ? ", " : "", h->cls[j].name,
+                                100.0 * h->cls[j].floor, h->cls[j].moves);
+    if (!h->nclass)
+        snprintf(out, size, "too few moves to tell");
+    return out;
+}
+
+/* Its own floors in words, on the terminal. */
 static void own_floors_line(const sb_history *h, FILE *fp)
 {
-    fprintf(fp, "between runs of the same code here (99th percentile): ");
-    for (int j = 0; j < h->nclass; j++)
-        fprintf(fp, "%s%s %.1f %% (%d moves)", j ? ", " : "", h->cls[j].name, 100.0 * h->cls[j].floor,
-                h->cls[j].moves);
-    fprintf(fp, "%s\n", h->nclass ? "" : "too few moves to tell");
+    char words[1024];
+    fprintf(fp, "between runs of the same code here (99th percentile): %s\n", sb_history_floors_words(h, words, sizeof words));
 }
 
 void sb_history_count(const sb_history *h, const char *variant, sb_history_tally *t)

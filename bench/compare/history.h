@@ -86,6 +86,19 @@ sb_status sb_history_find_steps(sb_history *h, const char *variant, const sb_noi
 /* The step at point `at` of series i, or NULL. */
 const sb_history_step *sb_history_step_at(const sb_history *h, int series, int at);
 
+/* The history's own floors (h->cls) from its runs, without judging a
+ * step: what the same code moved by between runs of one machine, by row
+ * class (compare --baseline holds two sets of two runs to them too). */
+sb_status sb_history_own_floors(sb_history *h, sb_error *err);
+
+/* The own floor of a row whose time is ms (its class's), 0 where its
+ * class has too few moves to tell. */
+double sb_history_floor_for(const sb_history *h, const sb_row *row, double ms);
+
+/* The own floors in words: "gpu 0.1-1 ms 16.4 % (1268 moves), ...", or
+ * "too few moves to tell". */
+const char *sb_history_floors_words(const sb_history *h, char *out, size_t size);
+
 /* On the terminal: each fastest-variant series (or, with a variant
  * named, that variant's) that has a step, its steps, and a count. */
 void sb_history_print(const sb_history *h, const char *variant, FILE *fp);

@@ -7,6 +7,7 @@
 
 #include "compare/history.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,9 +136,85 @@ static void test_sets(void)
     CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "not a result set"), "%s", r->err);
 }
 
+/* A run of one made-up variant on 25 images, the same code each time, its
+ * time on image i moved by up to 8 % either way from run to run (another
+ * lease's GPU), each row's rounds within 0.1 % of each other: as
+ * results/m/ (integral.csv, integral.samples.csv, env.json) in dir. */
+static void write_lease(const char *dir, int k, double phase)
+{
+    sb_rows rows = { 0 };
+    for (int i = 0; i < 25; i++) {
+        char image[32];
+        snprintf(image, sizeof image, "img-%02d", i);
+        sb_row *r = test_row_add(&rows, "integral", "sum", "cuda-blocked6", "cuda", 1, image, 640, 480);
+        double ms = 0.5 * (1.0 + 0.08 * sin(1.7 * i + phase));
+        r->kernel = (sb_summary){ 15, ms * 0.998, ms * 0.999, ms, ms * 1.001, ms * 1.002 };
+        if (!(r->round_ms = malloc(3 * sizeof *r->round_ms)))
+            return;
+        r->round_ms[0] = ms * 0.999, r->round_ms[1] = ms, r->round_ms[2] = ms * 1.001;
+        r->nround = 3;
+        snprintf(r->agreement, sizeof r->agreement, "exact");
+        snprintf(r->run_id, sizeof r->run_id, "lease-%d", k);
+        snprintf(r->commit, sizeof r->commit, "unknown");
+        snprintf(r->code_id, sizeof r->code_id, "b10c6000a0000001");
+    }
+    test_sh("mkdir -p %s", test_shq(dir));
+    char path[700];
+    sb_error err = { SB_OK, "" };
+    snprintf(path, sizeof path, "%s/integral.csv", dir);
+    CHECKF(sb_rows_write_csv(&rows, path, &err) == SB_OK, "%s", err.msg);
+    snprintf(path, sizeof path, "%s/integral.samples.csv", dir);
+    CHECKF(sb_rows_write_samples(&rows, path, &err) == SB_OK, "%s", err.msg);
+    sb_rows_free(&rows);
+    snprintf(path, sizeof path, "%s/env.json", dir);
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fprintf(fp, "{\"machine_id\": \"m\", \"date\": \"2026-11-%02dT10:00:00Z\", \"run_id\": \"lease-%d\"}\n", 10 + k, k);
+        fclose(fp);
+    }
+}
+
+/* compare --baseline of two runs of one code on two leases: the A/A's
+ * floor (one session's) called rows that only the lease moved; held also
+ * to what the same code moved by between the machine's committed runs
+ * (the history's own floor), it calls none, and its floor line says so;
+ * --runs-floor off judges by the A/A's alone. */
+static void test_runs_floor(void)
+{
+    const char *repo = test_path("leases-repo");
+    char dir[700], base[700], exe[1600];
+    snprintf(dir, sizeof dir, "%s/results/m", repo);
+    snprintf(base, sizeof base, "%s/base", repo);
+    test_sh("rm -rf %s && mkdir -p %s && cd %s && git init -q .", test_shq(repo), test_shq(dir), test_shq(repo));
+    for (int k = 0; k < 3; k++) {
+        write_lease(dir, k, 2.3 * k);
+        test_sh("cd %s && git add -A && git -c user.name=t -c user.email=t@t commit -q -m 'lease %d' >/dev/null",
+                test_shq(repo), k);
+    }
+    write_lease(base, 0, 0.0);
+    write_lease(dir, 3, 1.3);                    /* a fourth lease, not yet committed */
+    snprintf(exe, sizeof exe, "cd %s && %s", test_shq(repo), test_shq(test_segbench_path()));
+    cli_result *r = cli_exe(exe, "compare --baseline base --current results/m --runs-floor off");
+    CHECKF(r->code == 0 && !strstr(r->out, "faster on 0, slower on 0,") && !strstr(r->out, "between runs of one code"),
+           "the A/A's floor alone should call rows the lease moved: %s%s", r->out, r->err);
+    r = cli_exe(exe, "compare --baseline base --current results/m");
+    CHECKF(r->code == 0 && strstr(r->out, "faster on 0, slower on 0,") &&
+               strstr(r->out, "and, two runs, between runs of one code on m (results/m/, 3 commits and the working "
+                              "tree): gpu 0.1-1 ms "),
+           "%s%s", r->out, r->err);
+    r = cli_exe(exe, "compare --baseline base --current results/m --runs-floor sometimes");
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "--runs-floor takes auto or off"), "%s", r->err);
+    r = cli_exe(exe, "compare --baseline base --current results/m --results-root nowhere");
+    CHECKF(r->code == 0 && strstr(r->out, "no floor between runs (nowhere/m/ has no history in git)"), "%s%s", r->out,
+           r->err);
+}
+
 const sb_test tests_history[] = {
     { "history: runs of record from git commits -- a code step, a machine step, a new rung; a stray run no step",
       test_git },
     { "history: folders of result sets, two machines' runs never judged against each other", test_sets },
+    { "compare --baseline: two runs of one code on two leases held to what the code moved by between the "
+      "machine's runs too, not the one session's A/A alone (no call where there were 8 on the H200)",
+      test_runs_floor },
 };
 const int tests_history_count = sizeof tests_history / sizeof tests_history[0];
