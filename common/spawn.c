@@ -62,7 +62,8 @@ static void child_limits(void)
 /* fork, then exec argv in dir with its output to log; the child leads a
  * process group of its own when `group` (so that a time limit can stop
  * whatever it started); a contained one's child gets child_limits. */
-static pid_t start(char *const argv[], const char *dir, const char *log, int group, int out_fd, const sb_cgroup *cg)
+static pid_t start(char *const argv[], const char *dir, const char *input, const char *log, int group, int out_fd,
+                   const sb_cgroup *cg)
 {
     fflush(stdout);
     fflush(stderr);
@@ -75,6 +76,11 @@ static pid_t start(char *const argv[], const char *dir, const char *log, int gro
         child_limits();
     if (cg && cg->version && sb_cgroup_enter(cg) != 0)
         _exit(127);                          /* never run a contained program outside its group */
+    if (input) {
+        int fd = open(input, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 || dup2(fd, 0) < 0)
+            _exit(127);
+    }
     if (out_fd >= 0) {
         if (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
             _exit(127);
@@ -92,9 +98,11 @@ static pid_t start(char *const argv[], const char *dir, const char *log, int gro
     _exit(127);
 }
 
-int sb_spawn(char *const argv[], const char *dir, const char *log)
+int sb_spawn(char *const argv[], const char *dir, const char *log) { return sb_spawn_input(argv, dir, NULL, log); }
+
+int sb_spawn_input(char *const argv[], const char *dir, const char *input, const char *log)
 {
-    pid_t pid = start(argv, dir, log, 0, -1, NULL);
+    pid_t pid = start(argv, dir, input, log, 0, -1, NULL);
     if (pid < 0)
         return -1;
     int status;
@@ -337,7 +345,7 @@ int sb_spawn_limited(char *const argv[], const char *dir, const char *log, doubl
     if (contained >= 0 && grouped)
         sb_cgroup_create(&cg, name, limits.processes, limits.memory_bytes, why, sizeof why);
     over_memory = 0;
-    pid_t pid = start(argv, dir, log, 1, pipe_fd[1], &cg);
+    pid_t pid = start(argv, dir, NULL, log, 1, pipe_fd[1], &cg);
     if (pipe_fd[1] >= 0)
         close(pipe_fd[1]);                   /* the child's now: the pipe ends when it and its own do */
     if (pid < 0) {

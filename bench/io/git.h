@@ -14,4 +14,10 @@ char *sb_git_output(char *const argv[]);
 /* `git show COMMIT:PATH`: the file's text at that commit, or NULL. */
 char *sb_git_show(const char *commit, const char *path);
 
+/* Many files at once, one git process (`git cat-file --batch`): texts[i]
+ * the text of specs[i] ("COMMIT:PATH"), NUL-terminated, for the caller to
+ * free, or NULL where git has no such file.  0, or -1 (every texts[i]
+ * NULL) when git cannot be run or answers what it should not. */
+int sb_git_show_many(const char *const *specs, int n, char **texts);
+
 #endif

@@ -128,26 +128,43 @@ static sb_status git_snapshot(const char *folder, const commit_files *c, int eve
     snprintf(snap.commit, sizeof snap.commit, "%s", c->commit);
     snprintf(snap.label, sizeof snap.label, "%.12s", c->commit);
     snprintf(snap.date, sizeof snap.date, "%s", c->date);
-    char path[SB_PATH_MAX + 64];
-    snprintf(path, sizeof path, "./%s/env.json", folder);
-    char *env = sb_git_show(c->commit, path);
-    env_of(env, &snap);
-    free(env);
+    /* its env.json and rows files, asked of one git process */
+    const char *algo[64];
+    int want = every ? sb_algo_count() : c->nalgo;
+    want = want < 64 ? want : 64;
+    enum { SPEC = SB_PATH_MAX + 96 };
+    char *spec = malloc((size_t)(want + 1) * SPEC);
+    const char *specs[65];
+    if (!spec)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory");
+    snprintf(spec, SPEC, "%s:./%s/env.json", c->commit, folder);
+    for (int i = 0; i < want; i++) {
+        algo[i] = every ? sb_algo_at(i)->name : c->algo[i];
+        snprintf(spec + (size_t)(i + 1) * SPEC, SPEC, "%s:./%s/%s.csv", c->commit, folder, algo[i]);
+    }
+    for (int i = 0; i <= want; i++)
+        specs[i] = spec + (size_t)i * SPEC;
+    char *text[65];
+    int asked = sb_git_show_many(specs, want + 1, text);
+    free(spec);
+    if (asked != 0)
+        return sb_fail(err, SB_ERR_IO, "%s at %.12s: git cat-file could not read it", folder, c->commit);
+    env_of(text[0], &snap);
+    free(text[0]);
     sb_history_csv csv[64];
-    int n = 0, want = every ? sb_algo_count() : c->nalgo;
+    int n = 0;
     sb_status st = SB_OK;
-    for (int i = 0; i < want && n < 64 && !st; i++) {
-        const char *algo = every ? sb_algo_at(i)->name : c->algo[i];
-        snprintf(path, sizeof path, "./%s/%s.csv", folder, algo);
-        char *text = sb_git_show(c->commit, path);
-        if (!text)
+    for (int i = 0; i < want; i++) {
+        if (!text[i + 1] || st) {
+            free(text[i + 1]);
             continue;                          /* deleted there, or not yet benched */
+        }
         char what[SB_PATH_MAX + 96];
-        snprintf(what, sizeof what, "%s at %.12s", path + 2, c->commit);
-        csv[n].algo = algo;
-        if (!(st = rows_from_text(text, what, &csv[n].rows, err)))
+        snprintf(what, sizeof what, "%s/%s.csv at %.12s", folder, algo[i], c->commit);
+        csv[n].algo = algo[i];
+        if (!(st = rows_from_text(text[i + 1], what, &csv[n].rows, err)))
             n++;
-        free(text);
+        free(text[i + 1]);
     }
     if (!st)
         st = visit(ctx, &snap, csv, n, err);

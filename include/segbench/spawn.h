@@ -21,6 +21,10 @@ extern "C" {
  * -1 when it could not be forked, waited for, or ended by a signal. */
 int sb_spawn(char *const argv[], const char *dir, const char *log);
 
+/* sb_spawn with its standard input read from the file `input` (NULL: this
+ * process's): a program that takes its requests a line each. */
+int sb_spawn_input(char *const argv[], const char *dir, const char *input, const char *log);
+
 /* sb_spawn with a time limit (seconds <= 0: none), for work that may not
  * end (a student's code): past the limit the program and every process it
  * started (its process group) are killed, and SB_SPAWN_TIMED_OUT is
