@@ -40,6 +40,8 @@ sb_status sb_slic_check_params(const sb_slic_params *p, sb_error *err)
     if (p->connectivity != SB_SLIC_CONNECT_FULL && p->connectivity != SB_SLIC_CONNECT_MAJORITY &&
         p->connectivity != SB_SLIC_CONNECT_NONE)
         return sb_fail(err, SB_ERR_USAGE, "slic: unknown connectivity mode %d", p->connectivity);
+    if (p->converge != 0 && p->converge != 1)
+        return sb_fail(err, SB_ERR_USAGE, "slic: converge is 0 or 1, not %d", p->converge);
     return SB_OK;
 }
 
@@ -125,6 +127,11 @@ static void phase_convert(void *ctx, int band, int bands)
 static void initial_centres(sb_slic_host *h)
 {
     const sb_slic_geometry *g = &h->geo;
+    const sb_slic_start *warm = h->params.start;
+    if (warm && warm->given) {              /* sb_slic_host_open checked its count */
+        memcpy(h->out->centres, warm->centres, (size_t)g->centres * sizeof *warm->centres);
+        return;
+    }
     for (int gy = 0; gy < g->grid_h; gy++)
         for (int gx = 0; gx < g->grid_w; gx++) {
             sb_slic_centre *c = &h->out->centres[gy * g->grid_w + gx];
@@ -200,6 +207,7 @@ static void phase_update(void *ctx, int band, int bands)
     sb_slic_host *h = ctx;
     const sb_slic_geometry *g = &h->geo;
     int c0 = (int)((long long)g->centres * band / bands), c1 = (int)((long long)g->centres * (band + 1) / bands);
+    int unsettled = 0;
     for (int c = c0; c < c1; c++) {
         int row = c / g->grid_w;
         uint64_t total[6] = { 0 };
@@ -207,8 +215,11 @@ static void phase_update(void *ctx, int band, int bands)
             if (row >= h->band_lo[b] && row <= h->band_hi[b])
                 for (int k = 0; k < 6; k++)
                     total[k] += h->band_sums[(size_t)b * g->centres + c][k];
+        sb_slic_centre was = h->out->centres[c];
         sb_slic_update_centre(&h->out->centres[c], total);
+        unsettled += sb_slic_unsettled(&was, &h->out->centres[c]);
     }
+    h->band_unsettled[band] = unsettled;
 }
 
 /* One majority filter pass, filter_from -> filter_to. */
@@ -254,9 +265,14 @@ sb_status sb_slic_host_open(sb_slic_host *h, const char *who, const sb_image *in
     h->band_lo = malloc((size_t)bands * sizeof *h->band_lo);
     h->band_hi = malloc((size_t)bands * sizeof *h->band_hi);
     h->used = malloc((size_t)h->geo.centres);
+    h->band_unsettled = calloc((size_t)bands, sizeof *h->band_unsettled);
     if (h->params.connectivity == SB_SLIC_CONNECT_MAJORITY)
         h->spare = malloc(n * sizeof *h->spare);
-    if (!h->colour || !h->band_sums || !h->band_lo || !h->band_hi || !h->used ||
+    const sb_slic_start *warm = h->params.start;
+    if (warm && warm->given && (warm->count != h->geo.centres || !warm->centres))
+        return sb_fail(err, SB_ERR_USAGE, "%s: a warm start of %d centres for a grid of %d", who, warm->count,
+                       h->geo.centres);
+    if (!h->colour || !h->band_sums || !h->band_lo || !h->band_hi || !h->used || !h->band_unsettled ||
         (h->params.connectivity == SB_SLIC_CONNECT_MAJORITY && !h->spare))
         return sb_fail(err, SB_ERR_NOMEM, "%s: out of memory for a %dx%d image", who, in->width, in->height);
     if (h->params.connectivity == SB_SLIC_CONNECT_FULL)
@@ -270,11 +286,18 @@ sb_status sb_slic_host_run(sb_slic_host *h, sb_error *err)
     const sb_band_runner *run = &h->runner;
     sb_band_run(run, phase_convert, h);
     initial_centres(h);
+    sb_slic_out *o = h->out;
+    o->iterations = 0;
     for (int it = 0; it < h->params.iterations; it++) {
         sb_band_run(run, phase_assign, h);
         sb_band_run(run, phase_update, h);
+        o->iterations++;
+        long unsettled = 0;
+        for (int b = 0; b < run->bands; b++)
+            unsettled += h->band_unsettled[b];
+        if (h->params.converge && sb_slic_settled(unsettled, h->geo.centres))
+            break;
     }
-    sb_slic_out *o = h->out;
     if (h->params.connectivity == SB_SLIC_CONNECT_FULL) {
         o->superpixels = sb_regions_enforce(&h->regions, run, o->labels, h->geo.min_piece);
         return SB_OK;
@@ -303,6 +326,7 @@ void sb_slic_host_close(sb_slic_host *h)
     free(h->band_hi);
     free(h->spare);
     free(h->used);
+    free(h->band_unsettled);
     sb_regions_free(&h->regions);
 }
 

@@ -31,6 +31,7 @@ typedef struct sb_slic_host {
     const int32_t *filter_from;    /* the filter pass under way */
     int32_t *filter_to;
     uint8_t *used;                 /* by centre: some pixel carries it */
+    int *band_unsettled;           /* by band: the centres the last update left unsettled (converge mode) */
     sb_regions regions;
 } sb_slic_host;
 

@@ -652,43 +652,47 @@ static int32_t *stale_terms(const sb_gc_graph *g, unsigned long long seed)
     return term;
 }
 
-/* Warm frames (frames.h): every CUDA k-means variant streams a panning
- * clip warm, each frame from the result of the frame K before it, exact
- * on every frame, with 1 and 3 in flight. */
+/* Warm frames (frames.h): every CUDA variant of an algorithm with warm
+ * starts (k-means, SLIC) streams a panning clip warm, each frame from the
+ * result of the frame K before it, exact on every frame (the pass count
+ * too), with 1 and 3 in flight. */
 static void test_gpu_stream_warm(void)
 {
-    sb_sequence seq;
-    void *params;
-    if (!test_kmeans_warm_clip(6, &seq, &params))
-        return;
-    const sb_algo *kmeans = sb_algo_find("kmeans");
-    for (int k = 1; k <= 3; k += 2) {
-        sb_frames fr;
-        sb_error err = { SB_OK, "" };
-        if (sb_frames_open_warm(&fr, kmeans, kmeans->warm_stage, params, &seq, k, NULL, &err) != SB_OK) {
-            CHECKF(0, "warm frames, %d in flight: %s", k, err.msg);
-            break;
+    const char *algos[] = { "kmeans", "slic" };
+    for (int a = 0; a < 2; a++) {
+        sb_sequence seq;
+        void *params;
+        if (!test_warm_clip(algos[a], 6, &seq, &params))
+            return;
+        const sb_algo *algo = sb_algo_find(algos[a]);
+        for (int k = 1; k <= 3; k += 2) {
+            sb_frames fr;
+            sb_error err = { SB_OK, "" };
+            if (sb_frames_open_warm(&fr, algo, algo->warm_stage, params, &seq, k, NULL, &err) != SB_OK) {
+                CHECKF(0, "%s warm frames, %d in flight: %s", algos[a], k, err.msg);
+                break;
+            }
+            for (int i = 0; i < sb_variant_count(); i++) {
+                const sb_variant *v = sb_variant_at(i);
+                if (strcmp(v->algo, algos[a]) || !(v->flags & SB_DEVICE) || !v->ops || gpu_excluded(v) ||
+                    !(v->stages & (1u << algo->warm_stage)) || (k > 1 && (v->flags & SB_ONE_AT_A_TIME)))
+                    continue;
+                sb_stream_opts o;
+                sb_stream_defaults(&o);
+                o.in_flight = k;
+                o.frames = 12;
+                o.warmup_ms = 1;
+                o.warm = 1;
+                sb_stream_result r;
+                sb_status rs = sb_stream_measure(fr.c, fr.count, v, &o, &r, &err);
+                CHECKF(rs == SB_OK && r.agreement.ok && r.warm && r.checked >= 6, "%s warm, %d in flight: %s %s",
+                       v->who, k, rs ? err.msg : "", r.agreement.metric);
+            }
+            sb_frames_close(&fr);
         }
-        for (int i = 0; i < sb_variant_count(); i++) {
-            const sb_variant *v = sb_variant_at(i);
-            if (strcmp(v->algo, "kmeans") || !(v->flags & SB_DEVICE) || !v->ops || gpu_excluded(v) ||
-                !(v->stages & (1u << kmeans->warm_stage)) || (k > 1 && (v->flags & SB_ONE_AT_A_TIME)))
-                continue;
-            sb_stream_opts o;
-            sb_stream_defaults(&o);
-            o.in_flight = k;
-            o.frames = 12;
-            o.warmup_ms = 1;
-            o.warm = 1;
-            sb_stream_result r;
-            sb_status rs = sb_stream_measure(fr.c, fr.count, v, &o, &r, &err);
-            CHECKF(rs == SB_OK && r.agreement.ok && r.warm && r.checked >= 6, "%s warm, %d in flight: %s %s",
-                   v->who, k, rs ? err.msg : "", r.agreement.metric);
-        }
-        sb_frames_close(&fr);
+        free(params);
+        sb_sequence_free(&seq);
     }
-    free(params);
-    sb_sequence_free(&seq);
 }
 
 /* Max-flow on random grid graphs (test_grabcut.c's), every device solver
@@ -837,7 +841,7 @@ int main(int argc, char **argv)
         { "gpu: stream: every CUDA variant, 1 and 3 frames in flight and 2 in turn, each frame agrees with its own "
           "reference",
           test_gpu_stream_in_flight },
-        { "gpu: stream: every CUDA k-means variant exact on warm frames, 1 and 3 in flight", test_gpu_stream_warm },
+        { "gpu: stream: every CUDA k-means and SLIC variant exact on warm frames, 1 and 3 in flight", test_gpu_stream_warm },
         { "gpu: bench makes a scene's frames' references beside the GPU rows where its CPU stream row is left out",
           test_gpu_bench_frames_ahead },
     };

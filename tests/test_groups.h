@@ -37,6 +37,8 @@ int test_panning_clip(int n, struct sb_sequence *seq);
 /* That clip and k-means' parameters for its warm stage (*params malloc'd);
  * 0, a failed check, when either cannot be made. */
 int test_kmeans_warm_clip(int n, struct sb_sequence *seq, void **params);
+/* The panning clip with `algo`'s warm stage's parameters, in its warm mode. */
+int test_warm_clip(const char *algo, int n, struct sb_sequence *seq, void **params);
 void test_fill(sb_image *img, int width, int height, int channels, unsigned char value);
 /* Every CPU variant of c's algorithm, at 1, 2, 3 and 7 threads where
  * threaded, through the harness's check against c's reference. */

@@ -35,6 +35,8 @@ static void slic_params_default(void *params, int stage)
     p->weight = 0.6f;
     p->space = SB_SLIC_LAB;
     p->connectivity = stage == SB_SLIC_STAGE_N1000_MAJORITY ? SB_SLIC_CONNECT_MAJORITY : SB_SLIC_CONNECT_FULL;
+    p->converge = 0;
+    p->start = NULL;
 }
 
 static sb_status pick(const char *value, const char *what, const char *const *names, int count, int *out,
@@ -69,6 +71,10 @@ static sb_status slic_params_option(void *params, const char *key, const char *v
         static const char *const spaces[] = { "lab", "xyz", "rgb" };
         return pick(value, "--space (lab, xyz or rgb)", spaces, 3, &p->space, err);
     }
+    if (strcmp(key, "converge") == 0) {
+        static const char *const modes[] = { "off", "on" };
+        return pick(value, "--converge (on or off)", modes, 2, &p->converge, err);
+    }
     if (strcmp(key, "connectivity") == 0) {
         static const char *const modes[] = { "full", "majority", "none" };
         return pick(value, "--connectivity (full, majority or none)", modes, 3, &p->connectivity, err);
@@ -95,6 +101,8 @@ static sb_status slic_layout(void *out, const sb_image *in, const void *params, 
         SB_OUT_PLANE(l, sb_slic_out, labels, "labels", SB_ELEM_INT, n, in->width);
     SB_OUT_PLANE(l, sb_slic_out, centres, "centres", SB_ELEM_RECORD, (size_t)g.centres, 0);
     SB_OUT_FIELD(l, sb_slic_out, superpixels, "the superpixel count", SB_ELEM_INT);
+    SB_OUT_FIELD(l, sb_slic_out, iterations, "the pass count", SB_ELEM_INT);
+    sb_out_work(l, "passes");
     return SB_OK;
 }
 
@@ -121,8 +129,9 @@ static int32_t label_at(const sb_slic_out *o, size_t i) { return o->labels ? o->
 static double slic_bytes(const sb_image *in, const void *params, const void *ref_out)
 {
     const sb_slic_params *p = params;
-    (void)ref_out;
-    return (double)in->width * (double)in->height * (3.0 * p->iterations + 4.0);
+    int passes = ref_out && ((const sb_slic_out *)ref_out)->iterations > 0 ? ((const sb_slic_out *)ref_out)->iterations
+                                                                          : p->iterations;
+    return (double)in->width * (double)in->height * (3.0 * passes + 4.0);
 }
 
 static int on_boundary(const sb_slic_out *o, int x, int y)
@@ -196,8 +205,15 @@ static void slic_describe(FILE *fp, const void *params, const void *out)
     sb_error err;
     if (sb_slic_geometry_init(&g, o->width, o->height, p, &err))
         return;
-    fprintf(fp, "S %d, grid %dx%d (%d centres), %d iterations, weight %g, %s; %s: %d superpixels\n", g.S, g.grid_w,
-            g.grid_h, g.centres, p->iterations, (double)p->weight,
+    char passes[80];
+    if (p->converge)
+        snprintf(passes, sizeof passes, "%d passes (%s, at most %d)", o->iterations,
+                 o->iterations < p->iterations ? "converged: at most 1 % of the centres unsettled" : "not settled",
+                 p->iterations);
+    else
+        snprintf(passes, sizeof passes, "%d iterations", o->iterations);
+    fprintf(fp, "S %d, grid %dx%d (%d centres), %s, weight %g, %s; %s: %d superpixels\n", g.S, g.grid_w,
+            g.grid_h, g.centres, passes, (double)p->weight,
             p->space == SB_SLIC_LAB ? "Lab" : p->space == SB_SLIC_XYZ ? "XYZ" : "RGB", connectivity_name(p->connectivity),
             o->superpixels);
 }
@@ -294,16 +310,37 @@ static sb_status slic_gallery(sb_gallery_album *album, const sb_image *in, const
     return st;
 }
 
+/* A warm frame begins from the centres of the frame before's result. */
+static void slic_warm_from(void *start, const void *out)
+{
+    sb_slic_start *s = start;
+    const sb_slic_out *o = out;
+    memset(s, 0, sizeof *s);
+    if (!o)
+        return;
+    s->given = 1;
+    s->count = o->centre_count;
+    s->centres = o->centres;
+}
+
+static void slic_warm_attach(void *params, const void *start) { ((sb_slic_params *)params)->start = start; }
+
+/* A warm stream's rows, cold and warm alike, stop on SLIC's own criterion
+ * (converge mode, slic.h), within the stage's passes. */
+static void slic_warm_mode(void *params) { ((sb_slic_params *)params)->converge = 1; }
+
 static const sb_algo sb_algo_slic = {
     .name = "slic",
     .summary = "SLIC superpixels (gSLICr style): exact Lab, integer centre sums, full connectivity",
-    .contract = "bit-exact: every label, every centre and the superpixel count equal the serial reference's",
+    .contract = "bit-exact: every label, every centre, the superpixel count and the pass count equal the serial "
+                "reference's",
     .stage_count = 3,
     .stages = slic_stages,
     .load_mode = SB_LOAD_RGB,
     .params_size = sizeof(sb_slic_params),
     .options_help = "--size S (16) | --segments N  --iterations N (10)  --weight W (0.6)  --space lab|xyz|rgb (lab)  "
-                    "--connectivity full|majority|none (full)",
+                    "--connectivity full|majority|none (full)  --converge on|off (off; on: stop after an update that "
+                    "left at most 1 % of the centres unsettled, --iterations at most)",
     .params_default = slic_params_default,
     .params_option = slic_params_option,
     .output_size = sizeof(sb_slic_out),
@@ -317,5 +354,10 @@ static const sb_algo sb_algo_slic = {
     .describe = slic_describe,
     .quality = slic_quality,
     .gallery = slic_gallery,
+    .warm_size = sizeof(sb_slic_start),
+    .warm_from = slic_warm_from,
+    .warm_attach = slic_warm_attach,
+    .warm_mode = slic_warm_mode,
+    .warm_stage = SB_SLIC_STAGE_S16,
 };
 SB_ALGO(sb_algo_slic, 30)

@@ -327,7 +327,7 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
         return st;
     if (q->warm && !algo->warm_size)
         return sb_fail(err, SB_ERR_USAGE, "--warm: %s has no warm start yet (a frame beginning from an earlier "
-                       "frame's result); k-means has", algo->name);
+                       "frame's result); k-means and SLIC have", algo->name);
     int stage = q->warm ? algo->warm_stage : algo->stream_stage;
     if (q->stage && (stage = sb_stage_find(algo, q->stage)) < 0)
         return sb_fail(err, SB_ERR_USAGE, "%s has no stage '%s' (see 'segbench list --algo %s')", algo->name, q->stage,
@@ -365,6 +365,8 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
     st = sb_case_params(algo, stage, q->has_rect ? q->rect : seq->rect, &params, &usable, reason, sizeof reason, err);
     if (!st && !usable)
         st = sb_fail(err, SB_ERR_USAGE, "%s cannot take %s: %s", algo->name, seq->name, reason);
+    if (!st && q->warm && algo->warm_mode)
+        algo->warm_mode(params);         /* cold and warm rows alike stop on the algorithm's own criterion */
     sb_frames fr = { 0 };
     if (!st) {
         if (!q->quiet)

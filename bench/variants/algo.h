@@ -195,6 +195,11 @@ typedef struct sb_algo {
     void (*warm_from)(void *start, const void *out);
     void (*warm_attach)(void *params, const void *start);
     int warm_stage;
+    /* What a warm stream's rows, cold and warm alike, run (NULL: the warm
+     * stage as it is): the stage's parameters set to stop on the
+     * algorithm's own criterion, where the stage itself makes a fixed
+     * number of passes (SLIC: converge mode within s16's passes). */
+    void (*warm_mode)(void *params);
 
     /* Stages that sweep one parameter, named by a letter and its value
      * ("r16", "r8", ...): the parameter's name ("radius"), so the report

@@ -58,6 +58,17 @@ __global__ void slic_update(int count, sb_slic_centre *centres, unsigned long lo
     centres[c] = centre;
 }
 
+/* Converge mode: how many centres did the update leave unsettled? */
+__global__ void slic_count_unsettled(int count, const sb_slic_centre *before, const sb_slic_centre *after,
+                                     int *unsettled)
+{
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    int mine = c < count && sb_slic_unsettled(&before[c], &after[c]);
+    mine = __syncthreads_count(mine);
+    if (threadIdx.x == 0 && mine)
+        atomicAdd(unsettled, mine);
+}
+
 __global__ void slic_majority(int width, int height, const int32_t *from, int32_t *to)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -126,6 +137,12 @@ sb_status slic_device_open(void **state, size_t state_size, const sb_image *in, 
     SB_CUDA_TRY(cudaMalloc(&d->superpixels, sizeof(int)), err, who);
     if (d->params.connectivity == SB_SLIC_CONNECT_MAJORITY)
         SB_CUDA_TRY(cudaMalloc(&d->spare, n * sizeof(int32_t)), err, who);
+    if (d->params.start)
+        SB_CUDA_TRY(cudaMalloc(&d->start_centres, centres * sizeof(sb_slic_centre)), err, who);
+    if (d->params.converge) {
+        SB_CUDA_TRY(cudaMalloc(&d->before, centres * sizeof(sb_slic_centre)), err, who);
+        SB_CUDA_TRY(cudaMalloc(&d->unsettled, sizeof(int)), err, who);
+    }
     if (d->params.connectivity == SB_SLIC_CONNECT_FULL && (st = rg_device_alloc(&d->regions, in->width, in->height,
                                                                                  who, err)))
         return st;
@@ -149,6 +166,15 @@ sb_status slic_cuda_upload(void *state, sb_error *err)
     SB_CUDA_TRY(cudaMemcpy2DAsync(d->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
                                   (size_t)in->height, cudaMemcpyHostToDevice, d->stream),
                 err, d->who);
+    const sb_slic_start *warm = d->params.start;
+    d->warm = warm && warm->given;
+    if (d->warm && (warm->count != d->geo.centres || !warm->centres))
+        return sb_fail(err, SB_ERR_USAGE, "%s: a warm start of %d centres for a grid of %d", d->who, warm->count,
+                       d->geo.centres);
+    if (d->warm)
+        SB_CUDA_TRY(cudaMemcpyAsync(d->start_centres, warm->centres, (size_t)warm->count * sizeof(sb_slic_centre),
+                                    cudaMemcpyHostToDevice, d->stream),
+                    err, d->who);
     return SB_OK;
 }
 
@@ -157,9 +183,40 @@ sb_status slic_start(slic_device *d, sb_error *err)
     const sb_slic_geometry *g = &d->geo;
     slic_convert<<<sb_div_up(d->n, SLIC_THREADS), SLIC_THREADS, 0, d->stream>>>(d->n, d->rgb, d->linear,
                                                                                d->params.space, d->colour);
-    slic_place_centres<<<sb_div_up(g->centres, SLIC_THREADS), SLIC_THREADS, 0, d->stream>>>(*g, d->colour,
-                                                                                             d->centres);
+    if (d->warm)
+        SB_CUDA_TRY(cudaMemcpyAsync(d->centres, d->start_centres, (size_t)g->centres * sizeof(sb_slic_centre),
+                                    cudaMemcpyDeviceToDevice, d->stream),
+                    err, d->who);
+    else
+        slic_place_centres<<<sb_div_up(g->centres, SLIC_THREADS), SLIC_THREADS, 0, d->stream>>>(*g, d->colour,
+                                                                                                 d->centres);
     SB_CUDA_LAUNCHED(err, d->who);
+    return SB_OK;
+}
+
+sb_status slic_pass_begin(slic_device *d, sb_error *err)
+{
+    if (d->params.converge)
+        SB_CUDA_TRY(cudaMemcpyAsync(d->before, d->centres, (size_t)d->geo.centres * sizeof(sb_slic_centre),
+                                    cudaMemcpyDeviceToDevice, d->stream),
+                    err, d->who);
+    return SB_OK;
+}
+
+sb_status slic_pass_end(slic_device *d, int *settled, sb_error *err)
+{
+    *settled = 0;
+    if (!d->params.converge)
+        return SB_OK;
+    int count = d->geo.centres, unsettled = 0;
+    SB_CUDA_TRY(cudaMemsetAsync(d->unsettled, 0, sizeof(int), d->stream), err, d->who);
+    slic_count_unsettled<<<sb_div_up(count, SLIC_THREADS), SLIC_THREADS, 0, d->stream>>>(count, d->before,
+                                                                                       d->centres, d->unsettled);
+    SB_CUDA_LAUNCHED(err, d->who);
+    SB_CUDA_TRY(cudaMemcpyAsync(&unsettled, d->unsettled, sizeof(int), cudaMemcpyDeviceToHost, d->stream), err,
+                d->who);
+    SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);   /* the host decides whether to go on */
+    *settled = sb_slic_settled(unsettled, count);
     return SB_OK;
 }
 
@@ -190,6 +247,7 @@ sb_status slic_fetch_centres(slic_device *d, sb_error *err)
                 err, d->who);
     SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
     out->centre_count = d->geo.centres;
+    out->iterations = d->iterations;
     return SB_OK;
 }
 
@@ -216,6 +274,9 @@ void slic_device_close(void *state)
     cudaFree(d->sums);
     cudaFree(d->used);
     cudaFree(d->superpixels);
+    cudaFree(d->start_centres);
+    cudaFree(d->before);
+    cudaFree(d->unsettled);
     rg_device_free(&d->regions);
     free(d);
 }

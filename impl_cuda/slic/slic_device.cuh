@@ -48,6 +48,11 @@ struct slic_device {
     uint8_t *used;                   /* by centre, for the count without full connectivity */
     int *superpixels;
     rg_device regions;
+    sb_slic_centre *start_centres;   /* a warm frame's first centres (params.start), uploaded with it */
+    int warm;                        /* this frame begins from start_centres */
+    sb_slic_centre *before;          /* converge mode: the centres before the pass */
+    int *unsettled;                  /* converge mode: the centres the pass's update left unsettled */
+    int iterations;                  /* the passes the last run made */
 };
 
 /* The start of every rung's prepare: a zeroed state of `state_size` bytes
@@ -72,12 +77,23 @@ sb_status slic_finish(slic_device *d, sb_error *err);
 
 /* slic.h's algorithm, all on the device, the same for every rung:
  * `iterate(err)` enqueues one assignment and one update. */
+/* Around each pass, converge mode's test (slic.h): the centres kept
+ * before it, then whether its update left them settled enough to stop
+ * (the host waits for the answer); outside converge mode neither does
+ * anything, and *settled is 0. */
+sb_status slic_pass_begin(slic_device *d, sb_error *err);
+sb_status slic_pass_end(slic_device *d, int *settled, sb_error *err);
 template <class Iterate>
 sb_status slic_run(slic_device *d, const Iterate &iterate, sb_error *err)
 {
     sb_status st = slic_start(d, err);
-    for (int it = 0; !st && it < d->params.iterations; it++)
-        st = iterate(err);
+    int settled = 0;
+    for (d->iterations = 0; !st && !settled && d->iterations < d->params.iterations;) {
+        if (!(st = slic_pass_begin(d, err)) && !(st = iterate(err))) {
+            d->iterations++;
+            st = slic_pass_end(d, &settled, err);
+        }
+    }
     return st ? st : slic_finish(d, err);
 }
 

@@ -15,6 +15,10 @@
  *         label every pixel with the nearest of the 9 centres of the 3x3
  *             cells around its own cell (x / S, y / S)     (assignment)
  *         every centre with pixels = the mean of its pixels  (update)
+ *         converge mode: stop after an update that left at most 1 % of
+ *             the centres unsettled (moved by more than a pixel in x or y
+ *             or one colour unit in a channel: SB_SLIC_SETTLED_*; a few
+ *             centres in noise never settle, so not every one is asked)
  *     connectivity: full (regions.h: every label one connected piece),
  *         majority (the source's 5x5 filter, twice), or none
  *
@@ -29,6 +33,11 @@
  *     Lab (or RGB) unit, a and b offset by 128; 16384 units per XYZ unit.
  *     Each channel is a uint16.
  *   - Positions: a centre's x, y are in 1/16 pixel (SB_SLIC_XY_UNIT).
+ *   - A warm start (params.start given: a video's frame beginning from
+ *     the result of a frame before it, measure/stream.h) replaces the
+ *     initial centres: the centres are the start's, as they are (their
+ *     count must be the grid's).  The passes made are out.iterations:
+ *     `iterations` unless converge mode stopped sooner.
  *   - Update: integer sums of x, y, the three channels and the count;
  *     the mean is (unit * sum + count / 2) / count (rounded, halves up).
  *     A centre with no pixels keeps its place and colour (the source reset
@@ -52,6 +61,7 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "segbench/bands.h"
@@ -76,6 +86,26 @@ typedef enum sb_slic_connect {
 #define SB_SLIC_XY_UNIT        16      /* centre positions in 1/16 pixel */
 #define SB_SLIC_MAX_ITER       1000
 #define SB_SLIC_MERGE_DIVISOR  4       /* full connectivity: pieces under S^2/4 pixels merge (Achanta's) */
+#define SB_SLIC_SETTLED_XY     SB_SLIC_XY_UNIT   /* converge mode: a centre has settled when it moved at most */
+#define SB_SLIC_SETTLED_COLOUR 64                /* a pixel in x and y and one unit (64) in each channel; */
+#define SB_SLIC_UNSETTLED_PCT  1                 /* the run stops when at most 1 % of the centres have not */
+
+/* A centre: 16 bytes, read as one int4 on the GPU. */
+typedef struct sb_slic_centre {
+    int32_t x, y;          /* 1/16 pixel */
+    uint16_t colour[3];    /* fixed point, as the pixels */
+    uint16_t pad;          /* zero */
+} sb_slic_centre;
+
+/* Where a warm frame begins: a result's centres (given), or, not given,
+ * the grid's initial centres -- one record a frame in flight, read at
+ * each frame.  The centres are the earlier result's own (the harness
+ * keeps it while the frame runs). */
+typedef struct sb_slic_start {
+    int given;
+    int count;                      /* the centres' number: the grid's */
+    const sb_slic_centre *centres;
+} sb_slic_start;
 
 typedef struct sb_slic_params {
     int segments;          /* wanted superpixels (no_segs); 0: use `size` */
@@ -84,14 +114,10 @@ typedef struct sb_slic_params {
     float weight;          /* compactness weight (0.6) */
     int space;             /* sb_slic_space */
     int connectivity;      /* sb_slic_connect */
+    int converge;          /* 1: stop after an update that left at most 1 % of the centres unsettled,
+                              `iterations` at most */
+    const sb_slic_start *start;   /* a warm start, or NULL: the grid's initial centres (cold) */
 } sb_slic_params;
-
-/* A centre: 16 bytes, read as one int4 on the GPU. */
-typedef struct sb_slic_centre {
-    int32_t x, y;          /* 1/16 pixel */
-    uint16_t colour[3];    /* fixed point, as the pixels */
-    uint16_t pad;          /* zero */
-} sb_slic_centre;
 
 typedef struct sb_slic_out {
     int width, height;
@@ -102,6 +128,7 @@ typedef struct sb_slic_out {
     int centre_count;          /* grid_w * grid_h */
     sb_slic_centre *centres;   /* after the last update */
     int superpixels;           /* distinct labels (full: labels are 0..superpixels-1) */
+    int iterations;            /* the passes made (assignment + update) */
 } sb_slic_out;
 
 /* Everything derived from the parameters and the image size. */
@@ -196,6 +223,21 @@ SB_HD uint32_t sb_slic_mean(uint64_t sum, uint64_t count, uint32_t unit)
 {
     return (uint32_t)((unit * sum + count / 2) / count);
 }
+
+/* Converge mode: has the centre moved by more than it may and still be
+ * settled?  Integers, so every variant answers alike. */
+SB_HD int sb_slic_unsettled(const sb_slic_centre *was, const sb_slic_centre *now)
+{
+    int d = 0;
+    d |= abs(now->x - was->x) > SB_SLIC_SETTLED_XY || abs(now->y - was->y) > SB_SLIC_SETTLED_XY;
+    for (int ch = 0; ch < 3; ch++)
+        d |= abs((int)now->colour[ch] - (int)was->colour[ch]) > SB_SLIC_SETTLED_COLOUR;
+    return d;
+}
+
+/* Converge mode: does the run stop after an update that left `unsettled`
+ * of `centres` unsettled? */
+SB_HD int sb_slic_settled(long unsettled, long centres) { return unsettled * 100 <= centres * SB_SLIC_UNSETTLED_PCT; }
 
 /* The update of one centre from its sums (kept when empty). */
 SB_HD void sb_slic_update_centre(sb_slic_centre *c, const uint64_t sums[6])

@@ -411,11 +411,60 @@ static void test_metrics_known_answers(void)
     CHECK(sb_boundary_radius(640, 480) == 2 && sb_boundary_radius(1920, 1080) == 6 && sb_boundary_radius(10, 10) == 1);
 }
 
+/* Converge mode: the run stops after the first update that left at most
+ * 1 % of the centres unsettled (fewer passes than its cap), and is then
+ * exactly the fixed run of that many passes; a warm start from its own
+ * result settles sooner; a start of the wrong size is refused. */
+static void test_converge_mode(void)
+{
+    sb_image rgb;
+    test_patchy_rgb(&rgb, 160, 96, 5);
+    sb_slic_params p = slic_params(0, 8, SB_SLIC_CONNECT_FULL);
+    p.iterations = 40;
+    p.converge = 1;
+    sb_error err;
+    const sb_algo *algo = sb_algo_find("slic");
+    void *conv = NULL, *fixed = NULL, *warm = NULL;
+    if (sb_output_alloc(algo, &conv, &rgb, &p, &err) || sb_output_alloc(algo, &fixed, &rgb, &p, &err) ||
+        sb_output_alloc(algo, &warm, &rgb, &p, &err)) {
+        CHECKF(0, "%s", err.msg);
+        goto done;
+    }
+    CHECKF(sb_slic_serial(&rgb, &p, conv, &err) == SB_OK, "%s", err.msg);
+    sb_slic_out *c = conv, *f = fixed, *w = warm;
+    CHECKF(c->iterations >= 1 && c->iterations < 40, "converge mode made %d passes of 40", c->iterations);
+    sb_slic_params q = p;
+    q.converge = 0;
+    q.iterations = c->iterations;
+    CHECKF(sb_slic_serial(&rgb, &q, fixed, &err) == SB_OK, "%s", err.msg);
+    size_t n = (size_t)rgb.width * rgb.height;
+    CHECKF(f->iterations == c->iterations && !memcmp(f->labels, c->labels, n * sizeof *c->labels) &&
+               !memcmp(f->centres, c->centres, (size_t)c->centre_count * sizeof *c->centres),
+           "converge mode's %d passes differ from the fixed run of as many", c->iterations);
+    sb_slic_start start = { 1, c->centre_count, c->centres };
+    q = p;
+    q.start = &start;
+    CHECKF(sb_slic_serial(&rgb, &q, warm, &err) == SB_OK && w->iterations < c->iterations,
+           "from its own result: %d passes, cold %d (%s)", w->iterations, c->iterations, err.msg);
+    start.count--;
+    CHECKF(sb_slic_serial(&rgb, &q, warm, &err) == SB_ERR_USAGE && strstr(err.msg, "a warm start of"), "%s",
+           err.msg);
+done:
+    sb_output_free(conv);
+    sb_output_free(fixed);
+    sb_output_free(warm);
+    sb_image_free(&rgb);
+}
+
+
 const sb_test tests_slic[] = {
     { "slic: the cube root from correctly rounded steps is accurate to float", test_cbrt_accuracy },
     { "slic: Lab / XYZ / RGB conversion (black, white, red, channel order)", test_colour_conversion },
     { "slic: S, grid and constants; too many or too few superpixels refused", test_geometry },
     { "slic: update rule (rounding, empty centre kept)", test_update_rule },
+    { "slic: converge mode stops once 1 % or fewer of the centres are unsettled, exactly the fixed run of as many "
+      "passes; a warm start settles sooner; one of the wrong size refused",
+      test_converge_mode },
     { "slic: host algorithm = plain re-implementation, 1, 3 and 5 bands", test_host_matches_naive },
     { "slic: every CPU variant exact on awkward sizes, connected labels", test_cpu_variants_exact, SB_TEST_LONG },
     { "slic: connectivity enforcement = breadth-first reference, any bands", test_regions_match_bfs },

@@ -522,6 +522,7 @@ static void test_narrow_outputs(void)
         g->labels16[i] = (uint16_t)r->labels[i];
     memcpy(g->centres, r->centres, (size_t)r->centre_count * sizeof *r->centres);
     g->superpixels = r->superpixels;
+    g->iterations = r->iterations;
 
     sb_agreement ag;
     sb_output_check(slic, &rgb, &p, ref, got, SB_NARROW, &ag);

@@ -16,6 +16,7 @@
 
 #include "segbench/image_io.h"
 #include "segbench/kmeans.h"
+#include "segbench/slic.h"
 #include "segbench/video_io.h"
 
 #include <math.h>
@@ -777,20 +778,94 @@ int test_panning_clip(int n, sb_sequence *seq)
     return ok;
 }
 
-int test_kmeans_warm_clip(int n, sb_sequence *seq, void **params)
+int test_warm_clip(const char *name, int n, sb_sequence *seq, void **params)
 {
     *params = NULL;
     if (!test_panning_clip(n, seq))
         return 0;
-    const sb_algo *algo = sb_algo_find("kmeans");
+    const sb_algo *algo = sb_algo_find(name);
     int usable = 0;
     char why[200];
     sb_error err = { SB_OK, "" };
     sb_status st = sb_case_params(algo, algo->warm_stage, NULL, params, &usable, why, sizeof why, &err);
-    CHECKF(st == SB_OK && usable, "k-means' parameters: %s", err.msg);
+    CHECKF(st == SB_OK && usable, "%s's parameters: %s", name, err.msg);
+    if (st == SB_OK && algo->warm_mode)
+        algo->warm_mode(*params);
     if (st)
         sb_sequence_free(seq);
     return st == SB_OK;
+}
+
+int test_kmeans_warm_clip(int n, sb_sequence *seq, void **params) { return test_warm_clip("kmeans", n, seq, params); }
+
+/* A SLIC variant that drops the warm start it is given. */
+static sb_status slic_coldonly_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                       const sb_exec *exec, sb_error *err)
+{
+    sb_slic_params p = *(const sb_slic_params *)params;
+    p.start = NULL;
+    return sb_variant_find("slic", "cpu")->ops->prepare(state, in, &p, output, exec, err);
+}
+
+/* SLIC's warm frames: converge mode (slic.h) in cold and warm rows alike;
+ * frame d begins from the centres of frame d - k's result; every host
+ * variant exact frame by frame, warm in fewer passes than cold, and a
+ * variant that ignores the start fails its check. */
+static void test_slic_warm_frames(void)
+{
+    sb_sequence seq;
+    void *params;
+    if (!test_warm_clip("slic", 6, &seq, &params))
+        return;
+    const sb_algo *algo = sb_algo_find("slic");
+    CHECKF(((sb_slic_params *)params)->converge == 1, "a warm stream's SLIC does not stop on its own criterion");
+    sb_error err = { SB_OK, "" };
+    sb_frames cold, warm;
+    for (int k = 1; k <= 2; k++) {
+        sb_status st = sb_frames_open(&cold, algo, algo->warm_stage, params, &seq, 2, &err) ||
+                       sb_frames_open_warm(&warm, algo, algo->warm_stage, params, &seq, k, NULL, &err);
+        CHECKF(st == SB_OK, "%s", err.msg);
+        if (st)
+            break;
+        for (int d = k; d < 6; d++) {
+            const sb_slic_start *start = warm.c[d]->start;
+            const sb_slic_out *before = warm.c[d - k]->reference;
+            CHECKF(start && start->given && start->count == before->centre_count && start->centres == before->centres,
+                   "k %d, frame %d: its start is not frame %d's result", k, d, d - k);
+        }
+        const char *names[] = { "cpu", "openmp", "pthread" };
+        for (int i = 0; i < 3; i++) {
+            sb_stream_opts o = quick_opts(k);
+            o.frames = 12;
+            o.threads = i ? 2 : 1;
+            sb_stream_result r, c;
+            o.warm = 1;
+            st = sb_stream_measure(warm.c, 6, sb_variant_find("slic", names[i]), &o, &r, &err);
+            o.warm = 0;
+            st = st ? st : sb_stream_measure(cold.c, 6, sb_variant_find("slic", names[i]), &o, &c, &err);
+            CHECKF(st == SB_OK && r.agreement.ok && r.warm && c.agreement.ok && !c.warm, "k %d, %s: %s %s %s", k,
+                   names[i], err.msg, r.agreement.metric, c.agreement.metric);
+            CHECKF(st || (r.work_per_frame > 0 && r.work_per_frame < c.work_per_frame &&
+                          !strcmp(r.work_key, "passes")),
+                   "k %d: %.2f passes a frame warm, %.2f cold", k, r.work_per_frame, c.work_per_frame);
+        }
+        sb_variant_ops mixed = *sb_variant_find("slic", "cpu")->ops;
+        mixed.prepare = slic_coldonly_prepare;
+        sb_variant coldonly = *sb_variant_find("slic", "cpu");
+        coldonly.name = "test-coldonly";
+        coldonly.ops = &mixed;
+        sb_stream_opts o = quick_opts(k);
+        o.frames = 12;
+        o.warm = 1;
+        sb_stream_result r;
+        st = sb_stream_measure(warm.c, 6, &coldonly, &o, &r, &err);
+        CHECKF(st == SB_OK && !r.agreement.ok, "k %d: a variant ignoring the warm start passed: %s", k,
+               r.agreement.metric);
+        sb_frames_close(&cold);
+        sb_frames_close(&warm);
+    }
+    free(params);
+    sb_sequence_free(&seq);
 }
 
 /* A variant that drops the warm start it is given: the init rule on every
@@ -908,6 +983,9 @@ static void test_warm_frames(void)
 }
 
 const sb_test tests_stream[] = {
+    { "stream: SLIC's warm frames -- converge mode cold and warm alike, each frame from the centres of the one K "
+      "before; every host variant exact, in fewer passes; one that drops the start fails",
+      test_slic_warm_frames },
     { "stream: warm frames begin from the result of the frame K before; every host variant exact on them, in "
       "fewer passes; one that drops the start fails, and --write-frames writes none of its pictures (PNGs or a "
       "y4m clip)",
