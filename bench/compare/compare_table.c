@@ -311,18 +311,12 @@ static void json_key_num(FILE *fp, const char *key, double v, int have)
 
 static void write_json(const sb_compare_table *t, FILE *fp)
 {
-    fprintf(fp, "{\n  \"mode\": ");
-    sb_json_str(fp, t->mode);
-    fprintf(fp, ",\n  \"a\": ");
-    sb_json_str(fp, t->a);
-    fprintf(fp, ",\n  \"b\": ");
-    sb_json_str(fp, t->b);
-    fprintf(fp, ",\n  \"machine\": ");
-    sb_json_str(fp, t->machine);
-    fprintf(fp, ",\n  \"date\": ");
-    sb_json_str(fp, t->date);
-    fprintf(fp, ",\n  \"commit\": ");
-    sb_json_str(fp, t->commit);
+    const char *const head[][2] = { { "mode", t->mode }, { "a", t->a }, { "b", t->b },
+                                    { "machine", t->machine }, { "date", t->date }, { "commit", t->commit } };
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++) {
+        fprintf(fp, "%s\"%s\": ", i ? ",\n  " : "{\n  ", head[i][0]);
+        sb_json_str(fp, head[i][1]);
+    }
     fprintf(fp, ",\n  \"false_discovery_rate\": %g,\n  \"noise_floor\": ", t->fdr);
     sb_json_str(fp, t->floor_source);
     fprintf(fp, ",\n  \"warnings\": [");

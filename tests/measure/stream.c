@@ -798,6 +798,47 @@ int test_warm_clip(const char *name, int n, sb_sequence *seq, void **params)
 
 int test_kmeans_warm_clip(int n, sb_sequence *seq, void **params) { return test_warm_clip("kmeans", n, seq, params); }
 
+/* The host variants of `name` streaming a clip's warm and cold frames, k in
+ * flight: each exact on every frame, warm in fewer passes a frame than
+ * cold.  Then the serial variant with `drop` as its prepare (one that
+ * drops the warm start) into *coldonly (its ops in *ops): it must fail
+ * its check on the warm frames. */
+static void host_warm_rows(const char *name, sb_frames *warm, sb_frames *cold, int k,
+                           sb_status (*drop)(void **, const sb_image *, const void *, void *, const sb_exec *,
+                                             sb_error *),
+                           sb_variant *coldonly, sb_variant_ops *ops)
+{
+    sb_error err = { SB_OK, "" };
+    const char *names[] = { "cpu", "openmp", "pthread" };
+    for (int i = 0; i < 3; i++) {
+        sb_stream_opts o = quick_opts(k);
+        o.frames = 12;
+        o.warm = 1;
+        o.threads = i ? 2 : 1;
+        sb_stream_result r, c;
+        sb_status st = sb_stream_measure(warm->c, 6, sb_variant_find(name, names[i]), &o, &r, &err);
+        o.warm = 0;
+        st = st ? st : sb_stream_measure(cold->c, 6, sb_variant_find(name, names[i]), &o, &c, &err);
+        CHECKF(st == SB_OK && r.agreement.ok && r.warm && r.checked >= 6 && c.agreement.ok && !c.warm,
+               "%s, k %d, %s warm: %s %s %s", name, k, names[i], err.msg, r.agreement.metric, c.agreement.metric);
+        CHECKF(st || (r.work_per_frame > 0 && r.work_per_frame < c.work_per_frame && !strcmp(r.work_key, "passes")),
+               "%s, k %d: %.2f passes a frame warm, %.2f cold", name, k, r.work_per_frame, c.work_per_frame);
+    }
+    const sb_variant *cpu = sb_variant_find(name, "cpu");
+    *ops = *cpu->ops;
+    ops->prepare = drop;
+    *coldonly = *cpu;
+    coldonly->name = "test-coldonly";
+    coldonly->ops = ops;
+    sb_stream_opts o = quick_opts(k);
+    o.frames = 12;
+    o.warm = 1;
+    sb_stream_result r;
+    sb_status st = sb_stream_measure(warm->c, 6, coldonly, &o, &r, &err);
+    CHECKF(st == SB_OK && !r.agreement.ok, "%s, k %d: a variant ignoring the warm start passed: %s", name, k,
+           r.agreement.metric);
+}
+
 /* A SLIC variant that drops the warm start it is given. */
 static sb_status slic_coldonly_prepare(void **state, const sb_image *in, const void *params, void *output,
                                        const sb_exec *exec, sb_error *err)
@@ -833,34 +874,9 @@ static void test_slic_warm_frames(void)
             CHECKF(start && start->given && start->count == before->centre_count && start->centres == before->centres,
                    "k %d, frame %d: its start is not frame %d's result", k, d, d - k);
         }
-        const char *names[] = { "cpu", "openmp", "pthread" };
-        for (int i = 0; i < 3; i++) {
-            sb_stream_opts o = quick_opts(k);
-            o.frames = 12;
-            o.threads = i ? 2 : 1;
-            sb_stream_result r, c;
-            o.warm = 1;
-            st = sb_stream_measure(warm.c, 6, sb_variant_find("slic", names[i]), &o, &r, &err);
-            o.warm = 0;
-            st = st ? st : sb_stream_measure(cold.c, 6, sb_variant_find("slic", names[i]), &o, &c, &err);
-            CHECKF(st == SB_OK && r.agreement.ok && r.warm && c.agreement.ok && !c.warm, "k %d, %s: %s %s %s", k,
-                   names[i], err.msg, r.agreement.metric, c.agreement.metric);
-            CHECKF(st || (r.work_per_frame > 0 && r.work_per_frame < c.work_per_frame &&
-                          !strcmp(r.work_key, "passes")),
-                   "k %d: %.2f passes a frame warm, %.2f cold", k, r.work_per_frame, c.work_per_frame);
-        }
-        sb_variant_ops mixed = *sb_variant_find("slic", "cpu")->ops;
-        mixed.prepare = slic_coldonly_prepare;
-        sb_variant coldonly = *sb_variant_find("slic", "cpu");
-        coldonly.name = "test-coldonly";
-        coldonly.ops = &mixed;
-        sb_stream_opts o = quick_opts(k);
-        o.frames = 12;
-        o.warm = 1;
-        sb_stream_result r;
-        st = sb_stream_measure(warm.c, 6, &coldonly, &o, &r, &err);
-        CHECKF(st == SB_OK && !r.agreement.ok, "k %d: a variant ignoring the warm start passed: %s", k,
-               r.agreement.metric);
+        sb_variant coldonly;
+        sb_variant_ops ops;
+        host_warm_rows("slic", &warm, &cold, k, slic_coldonly_prepare, &coldonly, &ops);
         sb_frames_close(&cold);
         sb_frames_close(&warm);
     }
@@ -906,36 +922,10 @@ static void test_warm_frames(void)
                                !memcmp(start->centres, before->centres, (size_t)before->k * sizeof before->centres[0]),
                    "k %d, frame %d: its start is not frame %d's result", k, d, d - k);
         }
-        const char *names[] = { "cpu", "openmp", "pthread" };
-        for (int i = 0; i < 3; i++) {
-            sb_stream_opts o = quick_opts(k);
-            o.frames = 12;
-            o.warm = 1;
-            o.threads = i ? 2 : 1;
-            sb_stream_result r, c;
-            st = sb_stream_measure(warm.c, 6, sb_variant_find("kmeans", names[i]), &o, &r, &err);
-            o.warm = 0;
-            st = st ? st : sb_stream_measure(cold.c, 6, sb_variant_find("kmeans", names[i]), &o, &c, &err);
-            CHECKF(st == SB_OK && r.agreement.ok && r.warm && r.checked >= 6 && c.agreement.ok && !c.warm,
-                   "k %d, %s warm: %s %s", k, names[i], err.msg, r.agreement.metric);
-            CHECKF(st || (r.work_per_frame > 0 && r.work_per_frame < c.work_per_frame &&
-                          !strcmp(r.work_key, "passes")),
-                   "k %d: %.2f passes a frame warm, %.2f cold", k, r.work_per_frame, c.work_per_frame);
-        }
-        static const sb_variant_ops ops = { coldonly_prepare, NULL, NULL, NULL, NULL };
+        sb_variant coldonly;
+        sb_variant_ops ops;
+        host_warm_rows("kmeans", &warm, &cold, k, coldonly_prepare, &coldonly, &ops);
         const sb_variant *cpu = sb_variant_find("kmeans", "cpu");
-        sb_variant_ops mixed = *cpu->ops;
-        mixed.prepare = ops.prepare;
-        sb_variant coldonly = *cpu;
-        coldonly.name = "test-coldonly";
-        coldonly.ops = &mixed;
-        sb_stream_opts o = quick_opts(k);
-        o.frames = 12;
-        o.warm = 1;
-        sb_stream_result r;
-        st = sb_stream_measure(warm.c, 6, &coldonly, &o, &r, &err);
-        CHECKF(st == SB_OK && !r.agreement.ok, "k %d: a variant ignoring the warm start passed: %s", k,
-               r.agreement.metric);
         /* --write-frames: every frame's picture, or none where one disagrees */
         test_sh("rm -rf %s && mkdir -p %s", test_path("pan-out"), test_path("pan-out"));
         sb_error werr = { SB_OK, "" };
