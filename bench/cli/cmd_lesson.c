@@ -34,7 +34,7 @@ const sb_command sb_cmd_lesson = {
     "  segbench lesson slic                   the tree: every rung under the rung it grows from\n"
     "Gains are kernel (and per-frame) medians at each stage's summary image in --results;\n"
     "census: the most registers and shared memory of the rung's kernels, the lowest occupancy.\n"
-    "  segbench lesson --share [ALGO]         each edge's changed lines and the idea's share of them\n"
+    "  segbench lesson --share [ALGO]         each edge's changed lines, the idea's share, the rest by kind\n"
     "  segbench lesson --check-headers        every rung file's opening comment names its file and parent;\n"
     "                                         what an edge bought is in report/<machine>/lessons-<algo>.md\n",
     LESSON_OPTIONS, OPT_COUNT, 0, NULL, cmd_lesson,

@@ -62,6 +62,9 @@ static void count(lesson_share *s, enum lesson_line_kind k)
         return;
     s->changed++;
     s->idea += k == LESSON_IDEA;
+    s->header += k == LESSON_HEADER;
+    s->boilerplate += k == LESSON_BOILERPLATE;
+    s->registration += k == LESSON_REGISTRATION;
 }
 
 void lesson_share_of_diff(const char *diff, const enum lesson_line_kind *old_kinds, int old_lines,
@@ -135,7 +138,7 @@ static sb_status share_of_files(const char *old_path, const char *new_path, less
 
 int lesson_edge_share(const sb_variant *v, lesson_share *s, sb_error *err)
 {
-    *s = (lesson_share){ 0, 0 };
+    *s = (lesson_share){ 0, 0, 0, 0, 0 };
     const sb_variant *parent = v->parent ? sb_variant_find(v->algo, v->parent) : NULL;
     char a[PATH_MAX], b[PATH_MAX];
     if (!parent || !lesson_source_path(parent->file, a, sizeof a) || !lesson_source_path(v->file, b, sizeof b))
@@ -151,7 +154,7 @@ int lesson_edge_share(const sb_variant *v, lesson_share *s, sb_error *err)
 sb_status lesson_share_report(const char *algo, int goal, FILE *fp, sb_error *err)
 {
     int edges = 0, reached = 0;
-    lesson_share all = { 0, 0 };
+    lesson_share all = { 0, 0, 0, 0, 0 };
     for (int i = 0; i < sb_variant_count(); i++) {
         const sb_variant *v = sb_variant_at(i);
         if (strncmp(v->backend, "cuda", 4) != 0 || (algo && strcmp(v->algo, algo) != 0))
@@ -163,17 +166,23 @@ sb_status lesson_share_report(const char *algo, int goal, FILE *fp, sb_error *er
         if (!got)
             continue;
         int share = s.changed ? (int)(100.0 * s.idea / s.changed + 0.5) : 100;
-        fprintf(fp, "%-32s %5d changed %5d idea %4d %%%s\n", v->who, s.changed, s.idea, share,
+        fprintf(fp, "%-32s %5d changed %5d idea %4d %%   header %3d, registration %3d, includes %2d%s\n", v->who,
+                s.changed, s.idea, share, s.header, s.registration, s.boilerplate,
                 share >= goal ? "" : "  (below the goal)");
         edges++;
         reached += share >= goal;
         all.changed += s.changed;
         all.idea += s.idea;
+        all.header += s.header;
+        all.registration += s.registration;
+        all.boilerplate += s.boilerplate;
     }
     if (!edges)
         return sb_fail(err, SB_ERR_USAGE, "no CUDA lesson%s%s with its source here", algo ? " of " : "",
                        algo ? algo : "");
-    fprintf(fp, "%d of %d edges at %d %% or more of idea; all edges: %d of %d changed lines (%.0f %%)\n", reached,
-            edges, goal, all.idea, all.changed, all.changed ? 100.0 * all.idea / all.changed : 100.0);
+    fprintf(fp, "%d of %d edges at %d %% or more of idea; all edges: %d of %d changed lines (%.0f %%); the rest: "
+                "header %d, registration %d, includes %d\n",
+            reached, edges, goal, all.idea, all.changed, all.changed ? 100.0 * all.idea / all.changed : 100.0, all.header,
+            all.registration, all.boilerplate);
     return SB_OK;
 }

@@ -21,6 +21,7 @@ enum lesson_line_kind { LESSON_BLANK, LESSON_HEADER, LESSON_BOILERPLATE, LESSON_
 typedef struct lesson_share {
     int changed;   /* lines added or removed, blank ones left out */
     int idea;      /* of them, the idea's */
+    int header, boilerplate, registration;   /* and the others, by kind */
 } lesson_share;
 
 /* The kind of each line of a source text: kinds[i] for line i + 1, at most
@@ -38,7 +39,8 @@ void lesson_share_of_diff(const char *diff, const enum lesson_line_kind *old_kin
 int lesson_edge_share(const sb_variant *v, lesson_share *s, sb_error *err);
 
 /* Every CUDA edge of `algo` (NULL: of every algorithm): a line each,
- * "ALGO/RUNG  changed  idea  share", then how many reach `goal` percent.
+ * "ALGO/RUNG  changed  idea  share" and the others by kind, then how
+ * many reach `goal` percent and which kind the rest of their lines are.
  * Runs diff from the repository's folder. */
 sb_status lesson_share_report(const char *algo, int goal, FILE *fp, sb_error *err);
 

@@ -75,14 +75,16 @@ sb_status slic_start(slic_device *d, sb_error *err);
 /* After them: connectivity (as the parameters ask) and the count. */
 sb_status slic_finish(slic_device *d, sb_error *err);
 
-/* slic.h's algorithm, all on the device, the same for every rung:
- * `iterate(err)` enqueues one assignment and one update. */
 /* Around each pass, converge mode's test (slic.h): the centres kept
  * before it, then whether its update left them settled enough to stop
  * (the host waits for the answer); outside converge mode neither does
  * anything, and *settled is 0. */
 sb_status slic_pass_begin(slic_device *d, sb_error *err);
 sb_status slic_pass_end(slic_device *d, int *settled, sb_error *err);
+
+/* slic.h's algorithm, all on the device, the same for every rung:
+ * `iterate(err)` enqueues one assignment and one update; the passes made
+ * go to d->iterations. */
 template <class Iterate>
 sb_status slic_run(slic_device *d, const Iterate &iterate, sb_error *err)
 {

@@ -549,9 +549,11 @@ static void test_idea_share(void)
                        "-SB_VARIANT(\"a\", \"b\",\n-           \"c\")\n+SB_VARIANT(\"a\", \"d\",\n+           \"e\")\n";
     lesson_share s = { 0, 0 };
     lesson_share_of_diff(diff, ok, on, nk, nn, &s);
-    CHECKF(s.changed == 10 && s.idea == 2, "%d changed, %d idea (want 10 and 2)", s.changed, s.idea);
+    CHECKF(s.changed == 10 && s.idea == 2 && s.header == 2 && s.boilerplate == 2 && s.registration == 4,
+           "%d changed, %d idea, %d header, %d includes, %d registration (want 10, 2, 2, 2, 4)", s.changed, s.idea,
+           s.header, s.boilerplate, s.registration);
     cli_result *r = cli("lesson --share integral");
-    CHECKF(r->code == 0 && strstr(r->out, "integral/cuda-pdl") && strstr(r->out, "edges at 70 % or more of idea") &&
+    CHECKF(r->code == 0 && strstr(r->out, "integral/cuda-pdl") && strstr(r->out, "edges at 70 % or more of idea") && strstr(r->out, "the rest: header ") &&
                !strstr(r->out, "kmeans/"),
            "exit %d: %s%s", r->code, r->out, r->err);
     r = cli("lesson --share nope");
