@@ -137,14 +137,24 @@ static sb_status host_cut(sb_gc_host *h, const sb_gc_graph *g, sb_gc_cut_out *cu
     }
 }
 
+/* The loop (grabcut.h): a cold start's k-means and learn, or a warm
+ * start's mask and mixtures; then the iterations, all of them or, in
+ * converge mode, until a cut settles. */
 static sb_status run_pipeline(sb_gc_host *h, sb_error *err)
 {
     sb_gc_out *out = h->out;
-    sb_gc_mask_init(&h->p, h->width, h->height, h->mask);
-    sb_gc_host_kmeans(h);
-    sb_gc_host_learn(h);
+    const sb_gc_start *start = h->p.start && h->p.start->given ? h->p.start : NULL;
+    sb_gc_mask_first(&h->p, h->width, h->height, h->mask);
+    if (start) {
+        memcpy(h->gmm, start->gmm, sizeof h->gmm);
+    } else {
+        sb_gc_host_kmeans(h);
+        sb_gc_host_learn(h);
+    }
     sb_gc_host_nlinks(h, &h->graph);
-    for (int it = 0; it < h->p.iterations; it++) {
+    long long rect_pixels = sb_gc_rect_pixels(&h->p, h->width, h->height);
+    int it = 0, settled = 0;
+    for (; it < h->p.iterations && !settled; it++) {
         sb_gc_host_assign(h);
         sb_gc_host_learn(h);
         sb_gc_host_tlinks(h, &h->graph);
@@ -157,12 +167,16 @@ static sb_status run_pipeline(sb_gc_host *h, sb_error *err)
             return st;
         if (h->last_term)
             memcpy(h->last_term, h->graph.term, sizeof(int32_t) * (size_t)h->n);
-        sb_gc_host_update_mask(h, h->cut.fg);
+        long long moved = sb_gc_host_update_mask(h, h->cut.fg);
+        settled = h->p.converge && sb_gc_settled(moved, rect_pixels);
         out->flow[it] = h->cut.flow;
         out->rounds[it] = h->cut.rounds;
         out->relabels[it] = h->cut.relabels;
     }
-    out->iterations = h->p.iterations;
+    out->iterations = it;
+    for (int i = it; i < SB_GC_MAX_ITER; i++)
+        out->flow[i] = out->rounds[i] = out->relabels[i] = 0;
+    memcpy(out->gmm, h->gmm, sizeof out->gmm);
     memcpy(out->mask, h->mask, (size_t)h->n);
     return SB_OK;
 }

@@ -24,6 +24,12 @@ typedef enum sb_gc_step {
 
 typedef enum sb_mf_solver { SB_MF_BK, SB_MF_FIFO, SB_MF_ROUNDS, SB_MF_BK_BANDS } sb_mf_solver;
 
+/* The pipeline's first mask: sb_gc_mask_init's, or a warm start's
+ * (grabcut.h's sb_gc_warm_mask) where params carry one. */
+void sb_gc_mask_first(const sb_grabcut_params *p, int width, int height, uint8_t *mask);
+/* The clipped rectangle's pixel count (converge mode's denominator). */
+long long sb_gc_rect_pixels(const sb_grabcut_params *p, int width, int height);
+
 /* The initial k-means centres (the spread init), both sides. */
 void sb_gc_kmeans_initial(int32_t centres[2][SB_GC_K][3]);
 
@@ -70,6 +76,6 @@ void sb_gc_host_learn(sb_gc_host *h);                     /* gmm from mask and c
 void sb_gc_host_assign(sb_gc_host *h);                    /* comp from gmm */
 void sb_gc_host_nlinks(sb_gc_host *h, sb_gc_graph *g);    /* beta and n-links */
 void sb_gc_host_tlinks(sb_gc_host *h, sb_gc_graph *g);    /* term from mask and gmm */
-void sb_gc_host_update_mask(sb_gc_host *h, const uint8_t *fg);
+long long sb_gc_host_update_mask(sb_gc_host *h, const uint8_t *fg);   /* returns the pixels moved */
 
 #endif

@@ -30,6 +30,10 @@ sb_status sb_gc_check_params(const sb_grabcut_params *p, int width, int height, 
     if (p->rect[2] <= 0 || p->rect[3] <= 0)
         return sb_fail(err, SB_ERR_USAGE, "grabcut: the rectangle %dx%d is empty (give --rect X,Y,W,H)", p->rect[2],
                        p->rect[3]);
+    if (p->converge != 0 && p->converge != 1)
+        return sb_fail(err, SB_ERR_USAGE, "grabcut: converge is %d (0 or 1)", p->converge);
+    if (p->start && p->start->given && !p->start->mask)
+        return sb_fail(err, SB_ERR_USAGE, "grabcut: a warm start without its mask");
     int r[4];
     sb_gc_rect_clip(p, width, height, r);
     if (r[2] <= r[0] || r[3] <= r[1])
@@ -45,6 +49,29 @@ void sb_gc_mask_init(const sb_grabcut_params *p, int width, int height, uint8_t 
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++)
             mask[(size_t)y * width + x] = x >= r[0] && x < r[2] && y >= r[1] && y < r[3] ? SB_GC_PR_FGD : SB_GC_BGD;
+}
+
+void sb_gc_mask_first(const sb_grabcut_params *p, int width, int height, uint8_t *mask)
+{
+    const sb_gc_start *start = p->start;
+    if (!start || !start->given) {
+        sb_gc_mask_init(p, width, height, mask);
+        return;
+    }
+    int r[4];
+    sb_gc_rect_clip(p, width, height, r);
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) {
+            size_t i = (size_t)y * width + x;
+            mask[i] = sb_gc_warm_mask(x >= r[0] && x < r[2] && y >= r[1] && y < r[3], start->mask[i]);
+        }
+}
+
+long long sb_gc_rect_pixels(const sb_grabcut_params *p, int width, int height)
+{
+    int r[4];
+    sb_gc_rect_clip(p, width, height, r);
+    return (long long)(r[2] - r[0]) * (r[3] - r[1]);
 }
 
 void sb_gc_kmeans_initial(int32_t centres[2][SB_GC_K][3])
@@ -300,13 +327,22 @@ static void update_band(void *ctx, int band, int bands)
     sb_gc_host *h = c->h;
     int y0, y1;
     sb_band_rows(h->height, band, bands, &y0, &y1);
+    long moved = 0;
     for (size_t i = (size_t)y0 * h->width; i < (size_t)y1 * h->width; i++)
-        if (h->mask[i] == SB_GC_PR_BGD || h->mask[i] == SB_GC_PR_FGD)
-            h->mask[i] = c->fg[i] ? SB_GC_PR_FGD : SB_GC_PR_BGD;
+        if (h->mask[i] == SB_GC_PR_BGD || h->mask[i] == SB_GC_PR_FGD) {
+            uint8_t m = c->fg[i] ? SB_GC_PR_FGD : SB_GC_PR_BGD;
+            moved += m != h->mask[i];
+            h->mask[i] = m;
+        }
+    h->changed[band] = moved;
 }
 
-void sb_gc_host_update_mask(sb_gc_host *h, const uint8_t *fg)
+long long sb_gc_host_update_mask(sb_gc_host *h, const uint8_t *fg)
 {
     update_ctx c = { h, fg };
     sb_band_run(&h->runner, update_band, &c);
+    long long moved = 0;
+    for (int b = 0; b < h->runner.bands; b++)
+        moved += h->changed[b];
+    return moved;
 }

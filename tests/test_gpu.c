@@ -653,13 +653,13 @@ static int32_t *stale_terms(const sb_gc_graph *g, unsigned long long seed)
 }
 
 /* Warm frames (frames.h): every CUDA variant of an algorithm with warm
- * starts (k-means, SLIC) streams a panning clip warm, each frame from the
- * result of the frame K before it, exact on every frame (the pass count
- * too), with 1 and 3 in flight. */
+ * starts (k-means, SLIC, GrabCut) streams a panning clip warm, each frame
+ * from the result of the frame K before it, exact on every frame (the
+ * pass or iteration count too), with 1 and 3 in flight. */
 static void test_gpu_stream_warm(void)
 {
-    const char *algos[] = { "kmeans", "slic" };
-    for (int a = 0; a < 2; a++) {
+    const char *algos[] = { "kmeans", "slic", "grabcut" };
+    for (int a = 0; a < 3; a++) {
         sb_sequence seq;
         void *params;
         if (!test_warm_clip(algos[a], 6, &seq, &params))
@@ -841,7 +841,8 @@ int main(int argc, char **argv)
         { "gpu: stream: every CUDA variant, 1 and 3 frames in flight and 2 in turn, each frame agrees with its own "
           "reference",
           test_gpu_stream_in_flight },
-        { "gpu: stream: every CUDA k-means and SLIC variant exact on warm frames, 1 and 3 in flight", test_gpu_stream_warm },
+        { "gpu: stream: every CUDA k-means, SLIC and GrabCut variant exact on warm frames, 1 and 3 in flight",
+          test_gpu_stream_warm },
         { "gpu: bench makes a scene's frames' references beside the GPU rows where its CPU stream row is left out",
           test_gpu_bench_frames_ahead },
     };

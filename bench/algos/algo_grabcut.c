@@ -63,6 +63,10 @@ static sb_status gc_params_option(void *params, const char *key, const char *val
         return sb_parse_double(value, 1e-6, 1e6, "--gamma", &p->gamma, err);
     if (strcmp(key, "lambda") == 0)
         return sb_parse_double(value, 0.0, SB_GC_ENERGY_MAX, "--lambda", &p->lambda, err);
+    if (strcmp(key, "converge") == 0) {
+        static const char *const modes[] = { "off", "on", NULL };
+        return sb_parse_choice(value, "--converge (on or off)", modes, &p->converge, err);
+    }
     return sb_fail(err, SB_ERR_USAGE, "grabcut: unknown option --%s (see 'segbench run --help')", key);
 }
 
@@ -165,6 +169,9 @@ static sb_status pipeline_layout(void *out, const sb_image *in, const void *para
     SB_OUT_PLANE(l, sb_gc_out, mask, "mask pixels", SB_ELEM_UINT, px(in), in->width);
     SB_OUT_ARRAY(l, sb_gc_out, flow, "flows", SB_ELEM_INT, (size_t)((const sb_grabcut_params *)params)->iterations);
     SB_OUT_FIELD(l, sb_gc_out, iterations, "the iteration count", SB_ELEM_INT);
+    sb_out_work(l, "iterations");
+    /* a warm start's mixtures (sb_gc_start): every variant's, to the bit */
+    SB_OUT_ARRAY(l, sb_gc_out, gmm, "mixtures", SB_ELEM_RECORD, 2);
     return SB_OK;
 }
 
@@ -480,7 +487,9 @@ static sb_status pipeline_gallery(sb_gallery_album *album, const sb_image *in, c
     return st;
 }
 
-#define GC_OPTIONS "--rect X,Y,W,H (default: inset by a tenth of each side)  --iterations N (5)  --gamma G (50)  --lambda L (450)"
+#define GC_OPTIONS "--rect X,Y,W,H (default: inset by a tenth of each side)  --iterations N (5)  --gamma G (50)  --lambda L (450)  " \
+                   "--converge on|off (off; grabcut, on: stop after an iteration whose cut moved at most 0.1 % of the " \
+                   "rectangle's pixels)"
 #define GC_COMMON                                                                                 \
     .stage_count = 1, .stages = rect_stage, .load_mode = SB_LOAD_RGB,                             \
     .params_size = sizeof(sb_grabcut_params), .options_help = GC_OPTIONS,                          \
@@ -557,10 +566,31 @@ static const sb_algo sb_algo_grabcut_maxflow = {
 };
 SB_ALGO(sb_algo_grabcut_maxflow, 53)
 
+/* A warm frame begins from the mask and mixtures of the frame before's
+ * result (the stream's rectangle is one for every frame). */
+static void gc_warm_from(void *start, const void *out)
+{
+    sb_gc_start *s = start;
+    const sb_gc_out *o = out;
+    memset(s, 0, sizeof *s);
+    if (!o)
+        return;
+    s->given = 1;
+    s->mask = o->mask;
+    memcpy(s->gmm, o->gmm, sizeof s->gmm);
+}
+
+static void gc_warm_attach(void *params, const void *start) { ((sb_grabcut_params *)params)->start = start; }
+
+/* A warm stream's rows, cold and warm alike, stop once a cut settles
+ * (converge mode, grabcut.h), within the stage's iterations. */
+static void gc_warm_mode(void *params) { ((sb_grabcut_params *)params)->converge = 1; }
+
 static const sb_algo sb_algo_grabcut = {
     .name = "grabcut",
     .summary = "GrabCut, the whole loop: k-means, then 5 x (assign, learn, graph, max-flow)",
-    .contract = "exact: the final mask and every iteration's flow equal the serial reference's (mask agreement 100%)",
+    .contract = "exact: the final mask, every iteration's flow, the iteration count and the last mixtures equal the "
+                "serial reference's (mask agreement 100%)",
     GC_COMMON,
     .output_size = sizeof(sb_gc_out),
     .output_layout = pipeline_layout,
@@ -571,6 +601,11 @@ static const sb_algo sb_algo_grabcut = {
     .write_labels = pipeline_write_labels,
     .describe = pipeline_describe,
     .quality = pipeline_quality,
+    .warm_size = sizeof(sb_gc_start),
+    .warm_from = gc_warm_from,
+    .warm_attach = gc_warm_attach,
+    .warm_stage = 0,
+    .warm_mode = gc_warm_mode,
     .quality_note = "Error rate: pixels on the other side of the synthetic object's true mask, in per cent; IoU: "
                     "the foreground's intersection over union with it. Every variant's mask equals the reference's, "
                     "so every variant's error is the reference's. Photos have no mask: only the foreground fraction.",

@@ -224,20 +224,22 @@ static sb_status fig_power(const char *root, char **arg, char *out, size_t size,
 }
 
 /* warm-table MACHINE FILE: a file of `segbench stream --warm` output in
- * results/M/ as docs/video.md shows it: each scene and K, the passes a
- * frame and frames/s cold and warm, and the gain. */
+ * results/M/ as docs/video.md shows it: each scene and K, the work a frame
+ * (the algorithm's own count: passes, iterations) and frames/s cold and
+ * warm, and the gain. */
 static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t size, sb_error *err)
 {
     char path[SB_PATH_MAX], *text = NULL;
     sb_status st = set_file(root, arg, path, &text, err);
     if (st)
         return st;
-    size_t len = (size_t)snprintf(out, size, "\n| scene | K | passes a frame, cold / warm | frames/s, cold / warm | "
-                                             "gain |\n|---|---:|---:|---:|---:|\n");
+    char body[8192], unit[32] = "passes";
+    size_t len = 0;
+    body[0] = '\0';
     char scene[64] = "", fps_text[2][32];
     int k = 0, rows = 0, side = -1;
-    double fps[2] = { 0, 0 }, passes[2] = { 0, 0 }, last_fps = 0;
-    for (char *line = strtok(text, "\n"); line && len < size; line = strtok(NULL, "\n")) {
+    double fps[2] = { 0, 0 }, work[2] = { 0, 0 }, last_fps = 0;
+    for (char *line = strtok(text, "\n"); line && len < sizeof body; line = strtok(NULL, "\n")) {
         const char *at;
         double gain, x;
         if ((at = strstr(line, " (")) && strstr(line, " in flight:") && strncmp(line, "  ", 2) != 0) {
@@ -247,17 +249,23 @@ static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t 
             side = -1;
         } else if (sscanf(line, " %lf frames/s", &x) == 1 && !strstr(line, "bound")) {
             last_fps = x;                          /* the block's rate: its cold or warm line follows */
-        } else if ((at = strstr(line, "passes a frame ")) && (!strncmp(line, "  cold:", 7) || !strncmp(line, "  warm:", 7))) {
+        } else if ((at = strstr(line, " a frame ")) && (!strncmp(line, "  cold:", 7) || !strncmp(line, "  warm:", 7))) {
+            const char *word = at;                 /* "...; passes a frame 5.50": the word before " a frame" */
+            while (word > line && word[-1] != ' ')
+                word--;
+            snprintf(unit, sizeof unit, "%.*s", (int)(at - word), word);
             side = line[2] == 'w';
-            passes[side] = atof(at + strlen("passes a frame "));
+            work[side] = atof(at + strlen(" a frame "));
             fps[side] = last_fps;
         } else if (sscanf(line, "  warm against cold, %*d in flight: %lfx", &gain) == 1) {
-            len += (size_t)snprintf(out + len, size - len, "| %s | %d | %.2f / %.2f | %s / %s | %.2fx |\n", scene, k,
-                                    passes[0], passes[1], thousands((int)(fps[0] + 0.5), fps_text[0], 32),
+            len += (size_t)snprintf(body + len, sizeof body - len, "| %s | %d | %.2f / %.2f | %s / %s | %.2fx |\n",
+                                    scene, k, work[0], work[1], thousands((int)(fps[0] + 0.5), fps_text[0], 32),
                                     thousands((int)(fps[1] + 0.5), fps_text[1], 32), gain);
             rows++;
         }
     }
+    len = (size_t)snprintf(out, size, "\n| scene | K | %s a frame, cold / warm | frames/s, cold / warm | gain |\n"
+                                      "|---|---:|---:|---:|---:|\n%s", unit, body);
     free(text);
     if (!rows)
         return sb_fail(err, SB_ERR_FORMAT, "%s: no 'warm against cold' lines", path);

@@ -21,13 +21,16 @@
 
 /* ---- the steps' kernels ---- */
 
-__global__ void gc_mask_init(int width, int height, int4 rect, uint8_t *mask)
+/* The first mask: PR_FGD inside the rectangle, BGD outside -- or, given
+ * a warm start's mask (before), grabcut.h's warm rule. */
+__global__ void gc_mask_init(int width, int height, int4 rect, const uint8_t *before, uint8_t *mask)
 {
     long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= (long)width * height)
         return;
     int x = (int)(i % width), y = (int)(i / width);
-    mask[i] = x >= rect.x && x < rect.z && y >= rect.y && y < rect.w ? SB_GC_PR_FGD : SB_GC_BGD;
+    int inside = x >= rect.x && x < rect.z && y >= rect.y && y < rect.w;
+    mask[i] = before ? sb_gc_warm_mask(inside, before[i]) : inside ? SB_GC_PR_FGD : SB_GC_BGD;
 }
 
 /* After a pass: the update rule (kmeans.h), the pass count, convergence. */
@@ -138,20 +141,33 @@ __global__ void gc_tlinks(long n, const uint8_t *rgb, const uint8_t *mask, doubl
     term[i] = sb_gc_term(m, e_bg, e_fg, lambda);
 }
 
-__global__ void gc_update_mask(long n, const uint8_t *fg, uint8_t *mask)
+/* The cut's side into the probable pixels' mask; given `moved` (converge
+ * mode), the pixels that changed side are counted there, a warp's at once. */
+__global__ void gc_update_mask(long n, const uint8_t *fg, uint8_t *mask, unsigned long long *moved)
 {
     long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n && (mask[i] == SB_GC_PR_BGD || mask[i] == SB_GC_PR_FGD))
-        mask[i] = fg[i] ? SB_GC_PR_FGD : SB_GC_PR_BGD;
+    int changed = 0;
+    if (i < n && (mask[i] == SB_GC_PR_BGD || mask[i] == SB_GC_PR_FGD)) {
+        uint8_t m = fg[i] ? SB_GC_PR_FGD : SB_GC_PR_BGD;
+        changed = m != mask[i];
+        mask[i] = m;
+    }
+    if (moved) {
+        unsigned count = __popc(__ballot_sync(0xffffffffu, changed));
+        if ((threadIdx.x & 31) == 0 && count)
+            atomicAdd(moved, (unsigned long long)count);
+    }
 }
 
 /* ---- enqueuing the steps ---- */
+
+static int gc_dev_warm(const gc_dev *d) { return d->step == GC_PIPELINE && d->p.start && d->p.start->given; }
 
 static sb_status step_mask_init(gc_dev *d, sb_error *err)
 {
     gc_mask_init<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->width, d->height,
                                                        make_int4(d->rect[0], d->rect[1], d->rect[2], d->rect[3]),
-                                                       d->mask);
+                                                       gc_dev_warm(d) ? d->before : NULL, d->mask);
     SB_CUDA_LAUNCHED(err, d->who);
     return SB_OK;
 }
@@ -216,10 +232,22 @@ static sb_status step_tlinks(gc_dev *d, sb_error *err)
     return SB_OK;
 }
 
-static sb_status step_update_mask(gc_dev *d, sb_error *err)
+/* The mask from the cut; in converge mode, whether the cut settled the
+ * run (grabcut.h's rule: the host waits for the count). */
+static sb_status step_update_mask(gc_dev *d, int *settled, sb_error *err)
 {
-    gc_update_mask<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->fg, d->mask);
+    unsigned long long *moved = d->p.converge ? &d->s->moved : NULL;
+    if (moved)
+        SB_CUDA_TRY(cudaMemsetAsync(moved, 0, sizeof *moved, d->stream), err, d->who);
+    gc_update_mask<<<gc_blocks(d), GC_BLOCK, 0, d->stream>>>(d->n, d->fg, d->mask, moved);
     SB_CUDA_LAUNCHED(err, d->who);
+    *settled = 0;
+    if (moved) {
+        unsigned long long count = 0;
+        SB_CUDA_TRY(cudaMemcpyAsync(&count, moved, sizeof count, cudaMemcpyDeviceToHost, d->stream), err, d->who);
+        SB_CUDA_TRY(cudaStreamSynchronize(d->stream), err, d->who);
+        *settled = sb_gc_settled((long long)count, d->rect_pixels);
+    }
     return SB_OK;
 }
 
@@ -233,6 +261,7 @@ void gc_dev_close(gc_dev *d)
         cudaStreamSynchronize(d->stream);
     cudaFree(d->rgb);
     cudaFree(d->mask);
+    cudaFree(d->before);
     cudaFree(d->comp);
     cudaFree(d->comp0);
     cudaFree(d->fg);
@@ -270,6 +299,8 @@ static sb_status allocate(gc_dev *d, sb_error *err)
         e = dev_alloc((void **)&d->rgb, 3 * n, e);
         e = dev_alloc((void **)&d->mask, n, e);
     }
+    if (d->step == GC_PIPELINE)
+        e = dev_alloc((void **)&d->before, n, e);      /* a warm start's mask */
     if (d->step != GC_GRAPH && d->step != GC_MAXFLOW)
         e = dev_alloc((void **)&d->comp, n, e);
     if (d->step == GC_GMM)
@@ -320,6 +351,12 @@ sb_status gc_dev_upload(gc_dev *d, sb_error *err)
         SB_CUDA_TRY(cudaMemcpyAsync(d->s->gmm, g->gmm, sizeof g->gmm, cudaMemcpyHostToDevice, d->stream), err,
                     d->who);
     }
+    if (gc_dev_warm(d)) {
+        const sb_gc_start *start = d->p.start;
+        SB_CUDA_TRY(cudaMemcpyAsync(d->before, start->mask, n, cudaMemcpyHostToDevice, d->stream), err, d->who);
+        SB_CUDA_TRY(cudaMemcpyAsync(d->s->gmm, start->gmm, sizeof start->gmm, cudaMemcpyHostToDevice, d->stream), err,
+                    d->who);
+    }
     if (d->step == GC_MAXFLOW) {
         const sb_gc_graph *g = (const sb_gc_graph *)d->p.upstream;
         SB_CUDA_TRY(cudaMemcpyAsync(d->term, g->term, 4 * n, cudaMemcpyHostToDevice, d->stream), err, d->who);
@@ -364,6 +401,7 @@ sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const gc_sums *
     d->host_in = in;
     d->out = output;
     sb_gc_rect_clip(p, in->width, in->height, d->rect);
+    d->rect_pixels = (long long)(d->rect[2] - d->rect[0]) * (d->rect[3] - d->rect[1]);
     if ((st = allocate(d, err)) ||
         ((step == GC_MAXFLOW || step == GC_PIPELINE) && (st = cut->prepare(d, err)))) {
         gc_dev_close(d);
@@ -382,22 +420,28 @@ sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const gc_sums *
     return SB_OK;
 }
 
+/* The loop (grabcut.h): a cold start's k-means and learn, or a warm
+ * start's mask and mixtures (uploaded with the frame); then the
+ * iterations, all of them or, in converge mode, until a cut settles. */
 static sb_status run_pipeline(gc_dev *d, sb_error *err)
 {
     /* each step a range on the profiler's timeline (trace.h) */
     sb_status st;
-    sb_trace_push("start: k-means, mixtures, n-links");
-    if (!(st = step_mask_init(d, err)) && !(st = step_kmeans(d, err)) && !(st = step_learn(d, err)))
+    int warm = gc_dev_warm(d);
+    sb_trace_push(warm ? "start: the earlier frame's mask and mixtures, n-links" : "start: k-means, mixtures, n-links");
+    if (!(st = step_mask_init(d, err)) && (warm || (!(st = step_kmeans(d, err)) && !(st = step_learn(d, err)))))
         st = step_nlinks(d, err);
     sb_trace_pop();
-    for (int it = 0; it < d->p.iterations && !st; it++) {
+    int settled = 0;
+    for (d->iterations = 0; d->iterations < d->p.iterations && !settled && !st;) {
+        int it = d->iterations++;
         sb_trace_push("iteration %d: assign, learn, t-links", it + 1);
         if (!(st = step_assign(d, err)) && !(st = step_learn(d, err)))
             st = step_tlinks(d, err);
         sb_trace_pop();
         sb_trace_push("iteration %d: cut", it + 1);
         if (!st && !(st = d->cut->solve(d, it, err)))
-            st = step_update_mask(d, err);
+            st = step_update_mask(d, &settled, err);
         sb_trace_pop();
     }
     return st;
@@ -486,6 +530,7 @@ sb_status gc_dev_fetch(gc_dev *d, sb_error *err)
     default: {
         sb_gc_out *o = (sb_gc_out *)d->out;
         SB_CUDA_TRY(cudaMemcpyAsync(o->mask, d->mask, n, cudaMemcpyDeviceToHost, st), err, d->who);
+        SB_CUDA_TRY(cudaMemcpyAsync(o->gmm, d->s->gmm, sizeof o->gmm, cudaMemcpyDeviceToHost, st), err, d->who);
     }
     }
     SB_CUDA_TRY(cudaStreamSynchronize(st), err, d->who);
@@ -512,11 +557,12 @@ sb_status gc_dev_fetch(gc_dev *d, sb_error *err)
     }
     case GC_PIPELINE: {
         sb_gc_out *o = (sb_gc_out *)d->out;
-        o->iterations = d->p.iterations;
-        for (int i = 0; i < d->p.iterations; i++) {
-            o->flow[i] = s->flow[i];
-            o->rounds[i] = s->rounds[i];
-            o->relabels[i] = s->relabels[i];
+        o->iterations = d->iterations;
+        for (int i = 0; i < SB_GC_MAX_ITER; i++) {      /* 0 past the iterations made (an earlier frame's left) */
+            int made = i < d->iterations;
+            o->flow[i] = made ? s->flow[i] : 0;
+            o->rounds[i] = made ? s->rounds[i] : 0;
+            o->relabels[i] = made ? s->relabels[i] : 0;
         }
         break;
     }

@@ -52,6 +52,7 @@ struct gc_dev_scratch {
     unsigned long long gsums[2][SB_GC_K][10];     /* GMM moments */
     unsigned long long dsum;                      /* beta: squared differences */
     unsigned long long changed;                   /* k-means: labels changed this pass */
+    unsigned long long moved;                     /* converge mode: pixels the last cut moved */
     int kdone;                                    /* k-means converged */
     int32_t centres[2][SB_GC_K][3];
     sb_gc_gmm gmm[2];
@@ -73,6 +74,7 @@ struct gc_dev {
     void *out;                         /* the harness's output */
     /* device buffers */
     uint8_t *rgb, *mask, *comp, *comp0, *fg;   /* comp0: grabcut-gmm's input clusters */
+    uint8_t *before;                   /* the pipeline's: a warm start's mask (sb_gc_start) */
     int32_t *term, *nlink[SB_GC_NLINKS];
     int32_t *r, *sink, *excess, *h[2], *inflow;
     int32_t *test_term[2];             /* grabcut-maxflow given stale_term: the stale and the true t-links */
@@ -80,6 +82,8 @@ struct gc_dev {
     gc_dev_stats *stats;               /* device */
     gc_dev_stats *stats_host;          /* pinned */
     void *cut_state;                   /* the solver's own, from its prepare() */
+    long long rect_pixels;             /* converge mode's denominator (sb_gc_settled) */
+    int iterations;                    /* the pipeline's last run: the iterations made */
 };
 
 /* Launch geometry of the per-pixel kernels: a thread a pixel. */
@@ -108,7 +112,7 @@ __device__ __forceinline__ int gc_kmeans_nearest(const sb_kmeans_prepped *c, con
 extern const gc_sums gc_block_sums;
 
 /* gc_device.cu */
-int gc_dev_cuts(const gc_dev *d);      /* how many cuts a run makes */
+int gc_dev_cuts(const gc_dev *d);      /* how many cuts a run makes (at most, in converge mode) */
 sb_status gc_dev_open(gc_dev **out, int step, const gc_cut *cut, const gc_sums *sums, const sb_image *in,
                       const void *params, void *output, const sb_exec *exec, sb_error *err);
 void gc_dev_close(gc_dev *d);

@@ -445,7 +445,7 @@ static void test_grabcut_degenerate(void)
     sb_grabcut_params p;
     sb_algo_find("grabcut")->params_default(&p, 0);
     memcpy(p.rect, whole, sizeof whole);
-    sb_gc_out out = { 40, 30, malloc(1200), 0, { 0 }, { 0 }, { 0 } };
+    sb_gc_out out = { .width = 40, .height = 30, .mask = malloc(1200) };
     sb_error err;
     CHECKF(sb_gc_serial(&img, &p, &out, &err) == SB_OK, "%s", err.msg);
     int fg = 0;
@@ -517,7 +517,7 @@ static void test_grabcut_finds_object(void)
     sb_algo_find("grabcut")->params_default(&p, 0);
     int rect[4] = { 30, 20, 60, 50 };
     memcpy(p.rect, rect, sizeof rect);
-    sb_gc_out out = { 120, 90, malloc(120 * 90), 0, { 0 }, { 0 }, { 0 } };
+    sb_gc_out out = { .width = 120, .height = 90, .mask = malloc(120 * 90) };
     sb_error err;
     CHECKF(sb_gc_serial(&img, &p, &out, &err) == SB_OK, "%s", err.msg);
     int wrong = 0;
@@ -529,7 +529,60 @@ static void test_grabcut_finds_object(void)
     sb_image_free(&img);
 }
 
+/* Converge mode (grabcut.h) stops once a cut moves at most 0.1 % of the
+ * rectangle, and is exactly the fixed run of as many iterations (flows
+ * past them 0); a warm start from its own result settles in one; a
+ * start without its mask and a converge flag of 2 are refused. */
+static void test_grabcut_converge_mode(void)
+{
+    sb_image img;
+    test_patchy_rgb(&img, 127, 131, 701);
+    sb_grabcut_params p;
+    sb_algo_find("grabcut")->params_default(&p, 0);
+    int rect[4] = { 25, 21, 63, 65 };
+    memcpy(p.rect, rect, sizeof rect);
+    p.iterations = 20;
+    p.converge = 1;
+    size_t n = (size_t)img.width * img.height;
+    sb_gc_out conv = { .width = img.width, .height = img.height, .mask = malloc(n) };
+    sb_gc_out fixed = conv, warm = conv;
+    fixed.mask = malloc(n);
+    warm.mask = malloc(n);
+    sb_error err;
+    CHECKF(sb_gc_serial(&img, &p, &conv, &err) == SB_OK, "%s", err.msg);
+    CHECKF(conv.iterations >= 1 && conv.iterations < 20 && conv.flow[conv.iterations] == 0,
+           "converge mode made %d iterations of 20", conv.iterations);
+    sb_grabcut_params q = p;
+    q.converge = 0;
+    q.iterations = conv.iterations;
+    CHECKF(sb_gc_serial(&img, &q, &fixed, &err) == SB_OK, "%s", err.msg);
+    CHECKF(fixed.iterations == conv.iterations && !memcmp(fixed.mask, conv.mask, n) &&
+               !memcmp(fixed.flow, conv.flow, sizeof conv.flow) && !memcmp(fixed.gmm, conv.gmm, sizeof conv.gmm),
+           "converge mode's %d iterations differ from the fixed run of as many", conv.iterations);
+    sb_gc_start start = { .given = 1, .mask = conv.mask };
+    memcpy(start.gmm, conv.gmm, sizeof start.gmm);
+    q = p;
+    q.start = &start;
+    CHECKF(sb_gc_serial(&img, &q, &warm, &err) == SB_OK && warm.iterations == 1,
+           "from its own result: %d iterations, cold %d (%s)", warm.iterations, conv.iterations, err.msg);
+    start.mask = NULL;
+    CHECKF(sb_gc_serial(&img, &q, &warm, &err) == SB_ERR_USAGE && strstr(err.msg, "without its mask"), "%s",
+           err.msg);
+    q.start = NULL;
+    q.converge = 2;
+    CHECK(sb_gc_check_params(&q, img.width, img.height, &err) == SB_ERR_USAGE);
+    CHECK(sb_algo_find("grabcut")->params_option(&q, "converge", "maybe", &err) == SB_ERR_USAGE);
+    CHECK(sb_algo_find("grabcut")->params_option(&q, "converge", "on", &err) == SB_OK && q.converge == 1);
+    free(conv.mask);
+    free(fixed.mask);
+    free(warm.mask);
+    sb_image_free(&img);
+}
+
 const sb_test tests_grabcut[] = {
+    { "grabcut: converge mode stops once a cut moves at most 0.1 % of the rectangle, exactly the fixed run of as "
+      "many iterations; a warm start from its own result settles in one; a start without its mask refused",
+      test_grabcut_converge_mode },
     { "grabcut: every max-flow solver = brute force (flow and canonical cut), tiny random grids", test_maxflow_brute_force,
       SB_TEST_LONG },
     { "grabcut: every max-flow solver = Edmonds-Karp on awkward grids", test_maxflow_edmonds_karp },
