@@ -258,14 +258,19 @@ static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t 
             work[side] = atof(at + strlen(" a frame "));
             fps[side] = last_fps;
         } else if (sscanf(line, "  warm against cold, %*d in flight: %lfx", &gain) == 1) {
-            len += (size_t)snprintf(body + len, sizeof body - len, "| %s | %d | %.2f / %.2f | %s / %s | %.2fx |\n",
-                                    scene, k, work[0], work[1], thousands((int)(fps[0] + 0.5), fps_text[0], 32),
-                                    thousands((int)(fps[1] + 0.5), fps_text[1], 32), gain);
+            double p99[2] = { 0, 0 };      /* "..., p99 WARM against COLD ms, ..." */
+            if ((at = strstr(line, ", p99 ")))
+                sscanf(at, ", p99 %lf against %lf", &p99[1], &p99[0]);
+            len += (size_t)snprintf(body + len, sizeof body - len,
+                                    "| %s | %d | %.2f / %.2f | %s / %s | %.1f / %.1f | %.2fx |\n", scene, k, work[0],
+                                    work[1], thousands((int)(fps[0] + 0.5), fps_text[0], 32),
+                                    thousands((int)(fps[1] + 0.5), fps_text[1], 32), p99[0], p99[1], gain);
             rows++;
         }
     }
-    len = (size_t)snprintf(out, size, "\n| scene | K | %s a frame, cold / warm | frames/s, cold / warm | gain |\n"
-                                      "|---|---:|---:|---:|---:|\n%s", unit, body);
+    len = (size_t)snprintf(out, size, "\n| scene | K | %s a frame, cold / warm | frames/s, cold / warm | "
+                                      "p99 ms, cold / warm | gain |\n|---|---:|---:|---:|---:|---:|\n%s",
+                           unit, body);
     free(text);
     if (!rows)
         return sb_fail(err, SB_ERR_FORMAT, "%s: no 'warm against cold' lines", path);

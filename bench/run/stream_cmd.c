@@ -327,7 +327,7 @@ sb_status sb_run_stream(const sb_stream_request *q, sb_error *err)
         return st;
     if (q->warm && !algo->warm_size)
         return sb_fail(err, SB_ERR_USAGE, "--warm: %s has no warm start yet (a frame beginning from an earlier "
-                       "frame's result); k-means and SLIC have", algo->name);
+                       "frame's result); k-means, SLIC and GrabCut have", algo->name);
     int stage = q->warm ? algo->warm_stage : algo->stream_stage;
     if (q->stage && (stage = sb_stage_find(algo, q->stage)) < 0)
         return sb_fail(err, SB_ERR_USAGE, "%s has no stage '%s' (see 'segbench list --algo %s')", algo->name, q->stage,

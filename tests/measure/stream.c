@@ -507,6 +507,10 @@ static void test_sequence_glob(void)
     r = cli("stream integral/cpu --frames %s --runs sideways", test_shq(test_path("seq/clip-f*.png")));
     CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "--runs"), "--runs sideways: exit %d: %s",
            r->code, r->err);
+    r = cli("stream integral/cpu --frames %s --warm", test_shq(test_path("seq/clip-f*.png")));
+    CHECKF(r->code == 2 && test_lines(r->err) == 1 && strstr(r->err, "no warm start") &&
+               strstr(r->err, "k-means, SLIC and GrabCut have"),
+           "--warm on the integral image: exit %d: %s", r->code, r->err);
 }
 
 /* A YUV4MPEG2 file as --frames: its frames are the sequence (named after

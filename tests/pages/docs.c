@@ -131,6 +131,35 @@ static void test_stream_bounds(void)
     CHECKF(r->code == 2 && strstr(r->err, "no GPU stream row of slic"), "exit %d: %s", r->code, r->err);
 }
 
+/* The warm table (warm-table): each K's cold and warm blocks of `stream
+ * --warm` output give a row -- the algorithm's own work count (GrabCut's
+ * iterations, not passes), frames/s, p99 and the gain. */
+static void test_warm_table(void)
+{
+    char root[700], page[700];
+    snprintf(root, sizeof root, "%s", test_path("docs-warm"));
+    snprintf(page, sizeof page, "%s", test_path("docs-warm.md"));
+    test_sh("mkdir -p %s/m && printf '%%s\\n' "
+            "'grabcut/cuda-x rect, scene-64x40 (64x40, 12 distinct frames), 3 in flight:' "
+            "'        94.3 frames/s   (97 frames in 1.03 s)   latency p50 28.566 ms, p99 48.188 ms' "
+            "'  bound   94.1 frames/s   (kernels: ...): 100 %% (kernels)' "
+            "'  cold: each frame from the algorithm own init; iterations a frame 3.00' "
+            "'grabcut/cuda-x rect, scene-64x40 (64x40, 12 distinct frames), 3 in flight:' "
+            "'      1177.5 frames/s   (179 frames in 1.01 s)   latency p50 15.141 ms, p99 24.899 ms' "
+            "'  warm: each frame from the result of the frame 3 before it; iterations a frame 2.25' "
+            "'  warm against cold, 3 in flight: 12.49x the frames/s, p99 24.899 against 48.188 ms, iterations a frame "
+            "2.25 against 3.00' > %s/m/warm-x.txt",
+            test_shq(root), test_shq(root));
+    test_sh("printf '<!-- sb:warm-table m warm-x.txt -->x<!-- /sb -->\n' > %s", test_shq(page));
+    cli_result *r = cli("docs --results-root %s %s", test_shq(root), test_shq(page));
+    static char text[4096];
+    test_slurp(page, text, sizeof text);
+    CHECKF(r->code == 0 && strstr(text, "| scene | K | iterations a frame, cold / warm | frames/s, cold / warm | "
+                                        "p99 ms, cold / warm | gain |") &&
+               strstr(text, "| 64x40 | 3 | 3.00 / 2.25 | 94 / 1,178 | 48.2 / 24.9 | 12.49x |"),
+           "exit %d: %s%s", r->code, r->err, text);
+}
+
 /* Text of a report page with what depends on the plots left out: a
  * report drawn without gnuplot lists its plots as missing, one drawn
  * with it does not. */
@@ -249,6 +278,8 @@ const sb_test tests_docs[] = {
     { "docs: stream rows against their bound as the prose says it -- a bound beaten is said beaten, by how much "
       "and bound by what; a CPU row's model is no bound",
       test_stream_bounds },
+    { "docs: the warm table gives each K's work a frame in the algorithm's own unit, frames/s, p99 and the gain",
+      test_warm_table },
     { "docs: the committed pages are what the generators write now -- README.md's and docs/'s figures, every "
       "report page, history.md",
       test_committed_pages },
