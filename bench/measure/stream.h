@@ -44,8 +44,8 @@
  *      apart (medians on each distinct frame, their mean over the frames,
  *      whose work may differ), a host variant's whole frame.  Then a
  *      device variant's engines alone through the same instances and
- *      threads: the copies (the host's part, upload and fetch: both copy
- *      directions at once) and the kernels (each instance's run on a
+ *      threads: the copies (upload and fetch: both copy directions at
+ *      once; no grey made) and the kernels (each instance's run on a
  *      frame it holds, free or in turn as the row's, on each distinct
  *      frame in turn, the clip's rate its frames over the sum of their
  *      times), each with 1..K in flight after as long again untimed, its

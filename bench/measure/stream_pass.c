@@ -39,12 +39,14 @@ static sb_status instance_run(const sb_variant *v, stream_instance *in, stream_t
 
 /* Hand a frame to an instance: point its input at the frame's pixels
  * (same size, stride and channels: one sequence), or, where its host
- * makes the grey of a colour frame, make it into the instance's own. */
-void stream_frame_in(const sb_variant *v, stream_instance *in, const sb_case *frame)
+ * makes the grey of a colour frame, make it into the instance's own --
+ * unless `grey` is 0 (the copies pass: the copy engines alone, the
+ * instance's last grey uploaded again). */
+static void frame_in(const sb_variant *v, stream_instance *in, const sb_case *frame, int grey)
 {
-    if (in->host_luma)
+    if (in->host_luma && grey)
         sb_case_luma(frame->colour, &in->img);
-    else
+    else if (!in->host_luma)
         in->img.data = sb_case_input(frame, v)->data;
     in->c.reference = frame->reference;
     if (in->start) {                   /* warm: the frame's own start, which its reference began from */
@@ -55,13 +57,15 @@ void stream_frame_in(const sb_variant *v, stream_instance *in, const sb_case *fr
     }
 }
 
+void stream_frame_in(const sb_variant *v, stream_instance *in, const sb_case *frame) { frame_in(v, in, frame, 1); }
+
 static sb_status instance_frame(const sb_variant *v, stream_instance *in, const sb_case *frame, stream_turn *t,
                                 stream_part part, sb_error *err)
 {
     const sb_variant_ops *ops = v->ops;
     sb_status st = SB_OK;
     if (part != STREAM_PART_KERNELS) {
-        stream_frame_in(v, in, frame);
+        frame_in(v, in, frame, part != STREAM_PART_COPIES);
         st = ops->upload ? ops->upload(in->s.state, err) : SB_OK;
     }
     if (!st && part != STREAM_PART_COPIES)

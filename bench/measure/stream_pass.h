@@ -41,7 +41,8 @@ typedef struct stream_turn {
  * alone (the bound, step 3). */
 typedef enum stream_part {
     STREAM_PART_FRAME,         /* upload, run, fetch */
-    STREAM_PART_COPIES,        /* the host's part, upload and fetch: the copy engines both ways at once */
+    STREAM_PART_COPIES,        /* upload and fetch: the copy engines both ways at once (no grey made: the
+                                  host's part is bounded apart, K per host_ms) */
     STREAM_PART_KERNELS        /* the run alone, on the frame the instance holds */
 } stream_part;
 
