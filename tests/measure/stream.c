@@ -857,18 +857,28 @@ static sb_status slic_coldonly_prepare(void **state, const sb_image *in, const v
     return sb_variant_find("slic", "cpu")->ops->prepare(state, in, &p, output, exec, err);
 }
 
-/* SLIC's warm frames: converge mode (slic.h) in cold and warm rows alike;
- * frame d begins from the centres of frame d - k's result; every host
- * variant exact frame by frame, warm in fewer passes than cold, and a
- * variant that ignores the start fails its check. */
-static void test_slic_warm_frames(void)
+/* What a warm-frames test of an algorithm that stops on its own criterion
+ * needs: whether its params converge, whether a start is an earlier
+ * result's, its work's unit (fewer a frame warm where `fewer`), and a
+ * serial variant that drops the start. */
+typedef struct warm_case {
+    const char *algo, *work;
+    int fewer;
+    int (*converges)(const void *params);
+    int (*starts_from)(const void *start, const void *before);
+    sb_status (*drop)(void **, const sb_image *, const void *, void *, const sb_exec *, sb_error *);
+} warm_case;
+
+/* Converge mode in cold and warm rows alike; frame d begins from frame
+ * d - k's result, the first k cold; then host_warm_rows. */
+static void warm_frames_of(const warm_case *w)
 {
     sb_sequence seq;
     void *params;
-    if (!test_warm_clip("slic", 6, &seq, &params))
+    if (!test_warm_clip(w->algo, 6, &seq, &params))
         return;
-    const sb_algo *algo = sb_algo_find("slic");
-    CHECKF(((sb_slic_params *)params)->converge == 1, "a warm stream's SLIC does not stop on its own criterion");
+    const sb_algo *algo = sb_algo_find(w->algo);
+    CHECKF(w->converges(params), "a warm stream's %s does not stop on its own criterion", w->algo);
     sb_error err = { SB_OK, "" };
     sb_frames cold, warm;
     for (int k = 1; k <= 2; k++) {
@@ -877,20 +887,34 @@ static void test_slic_warm_frames(void)
         CHECKF(st == SB_OK, "%s", err.msg);
         if (st)
             break;
-        for (int d = k; d < 6; d++) {
-            const sb_slic_start *start = warm.c[d]->start;
-            const sb_slic_out *before = warm.c[d - k]->reference;
-            CHECKF(start && start->given && start->count == before->centre_count && start->centres == before->centres,
-                   "k %d, frame %d: its start is not frame %d's result", k, d, d - k);
-        }
+        for (int d = k; d < 6; d++)
+            CHECKF(warm.c[d]->start && w->starts_from(warm.c[d]->start, warm.c[d - k]->reference),
+                   "%s, k %d, frame %d: its start is not frame %d's result", w->algo, k, d, d - k);
         sb_variant coldonly;
         sb_variant_ops ops;
-        host_warm_rows("slic", &warm, &cold, k, "passes", 1, slic_coldonly_prepare, &coldonly, &ops);
+        host_warm_rows(w->algo, &warm, &cold, k, w->work, w->fewer, w->drop, &coldonly, &ops);
         sb_frames_close(&cold);
         sb_frames_close(&warm);
     }
     free(params);
     sb_sequence_free(&seq);
+}
+
+static int slic_converges(const void *params) { return ((const sb_slic_params *)params)->converge == 1; }
+static int slic_starts_from(const void *start, const void *before)
+{
+    const sb_slic_start *s = start;
+    const sb_slic_out *o = before;
+    return s->given && s->count == o->centre_count && s->centres == o->centres;
+}
+
+/* SLIC's warm frames: each from the centres of frame d - k's result;
+ * every host variant exact frame by frame, warm in fewer passes than
+ * cold, and a variant that ignores the start fails its check. */
+static void test_slic_warm_frames(void)
+{
+    static const warm_case slic = { "slic", "passes", 1, slic_converges, slic_starts_from, slic_coldonly_prepare };
+    warm_frames_of(&slic);
 }
 
 /* A GrabCut variant that drops the warm start it is given. */
@@ -902,42 +926,24 @@ static sb_status grabcut_coldonly_prepare(void **state, const sb_image *in, cons
     return sb_variant_find("grabcut", "cpu")->ops->prepare(state, in, &p, output, exec, err);
 }
 
-/* GrabCut's warm frames: frame d begins from the mask and mixtures of the
- * reference's result of frame d - k; every host variant exact on every
- * frame (the iteration count and mixtures too), one that drops the start
- * caught.  (Fewer iterations are not required: on a 64x40 clip a warm cut
- * still moves the object's rim and takes its confirming iteration.) */
+static int grabcut_converges(const void *params) { return ((const sb_grabcut_params *)params)->converge == 1; }
+static int grabcut_starts_from(const void *start, const void *before)
+{
+    const sb_gc_start *s = start;
+    const sb_gc_out *o = before;
+    return s->given && s->mask == o->mask && !memcmp(s->gmm, o->gmm, sizeof s->gmm);
+}
+
+/* GrabCut's warm frames: each from the mask and mixtures of frame d - k's
+ * result; every host variant exact on every frame (the iteration count
+ * and mixtures too), one that drops the start caught.  (Fewer iterations
+ * are not required: on a 64x40 clip a warm cut still moves the object's
+ * rim and takes its confirming iteration.) */
 static void test_grabcut_warm_frames(void)
 {
-    sb_sequence seq;
-    void *params;
-    if (!test_warm_clip("grabcut", 6, &seq, &params))
-        return;
-    const sb_algo *algo = sb_algo_find("grabcut");
-    CHECKF(((sb_grabcut_params *)params)->converge == 1, "a warm stream's GrabCut does not stop on its own criterion");
-    sb_error err = { SB_OK, "" };
-    sb_frames cold, warm;
-    for (int k = 1; k <= 2; k++) {
-        sb_status st = sb_frames_open(&cold, algo, algo->warm_stage, params, &seq, 2, &err) ||
-                       sb_frames_open_warm(&warm, algo, algo->warm_stage, params, &seq, k, NULL, &err);
-        CHECKF(st == SB_OK, "%s", err.msg);
-        if (st)
-            break;
-        for (int d = k; d < 6; d++) {
-            const sb_gc_start *start = warm.c[d]->start;
-            const sb_gc_out *before = warm.c[d - k]->reference;
-            CHECKF(start && start->given && start->mask == before->mask &&
-                       !memcmp(start->gmm, before->gmm, sizeof start->gmm),
-                   "k %d, frame %d: its start is not frame %d's result", k, d, d - k);
-        }
-        sb_variant coldonly;
-        sb_variant_ops ops;
-        host_warm_rows("grabcut", &warm, &cold, k, "iterations", 0, grabcut_coldonly_prepare, &coldonly, &ops);
-        sb_frames_close(&cold);
-        sb_frames_close(&warm);
-    }
-    free(params);
-    sb_sequence_free(&seq);
+    static const warm_case grabcut = { "grabcut", "iterations", 0, grabcut_converges, grabcut_starts_from,
+                                       grabcut_coldonly_prepare };
+    warm_frames_of(&grabcut);
 }
 
 /* A variant that drops the warm start it is given: the init rule on every

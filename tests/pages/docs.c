@@ -96,6 +96,20 @@ static sb_stream_row stream_row(const char *backend, double share, const char *b
     return r;
 }
 
+/* A page of `figures` made by `segbench docs` from root's results; its
+ * text after, in text. */
+static cli_result *docs_page(const char *root, const char *page, const char *figures, char *text, size_t size)
+{
+    FILE *fp = fopen(page, "w");
+    if (fp) {
+        fputs(figures, fp);
+        fclose(fp);
+    }
+    cli_result *r = cli("docs --results-root %s %s", test_shq(root), test_shq(page));
+    test_slurp(page, text, size);
+    return r;
+}
+
 /* The stream rows' bound as the prose gives it (bounds, bound-share): a
  * row that beats its bound is said to, by how much and bound by what; a
  * CPU row's model is no bound; all within theirs reads "every one". */
@@ -110,11 +124,10 @@ static void test_stream_bounds(void)
                               stream_row("cuda-shared", 1.05, "host", "r1"), stream_row("cpu", 0, "cpus", "r1") };
     sb_error err;
     CHECKF(sb_stream_rows_write(path, rows, 3, &err) == SB_OK, "%s", err.msg);
-    test_sh("printf '<!-- sb:bounds m -->x<!-- /sb -->\\n<!-- sb:bound-share m kmeans -->x<!-- /sb -->\\n' > %s",
-            test_shq(page));
-    cli_result *r = cli("docs --results-root %s %s", test_shq(root), test_shq(page));
     static char text[4096];
-    test_slurp(page, text, sizeof text);
+    cli_result *r = docs_page(root, page,
+                              "<!-- sb:bounds m -->x<!-- /sb -->\n<!-- sb:bound-share m kmeans -->x<!-- /sb -->\n", text,
+                              sizeof text);
     CHECKF(r->code == 0 && strstr(text, "1 of the 2 GPU rows lie within their bound and 1 beat it, by at most 5.0 % "
                                         "(a row bound by its host) (`results/m/*.stream.csv`, run r1, 2026-11-20)") &&
                strstr(text, "95-105 % of their bound over 2 rows, bound by *kernels* or *host*"),
@@ -150,10 +163,8 @@ static void test_warm_table(void)
             "'  warm against cold, 3 in flight: 12.49x the frames/s, p99 24.899 against 48.188 ms, iterations a frame "
             "2.25 against 3.00' > %s/m/warm-x.txt",
             test_shq(root), test_shq(root));
-    test_sh("printf '<!-- sb:warm-table m warm-x.txt -->x<!-- /sb -->\n' > %s", test_shq(page));
-    cli_result *r = cli("docs --results-root %s %s", test_shq(root), test_shq(page));
     static char text[4096];
-    test_slurp(page, text, sizeof text);
+    cli_result *r = docs_page(root, page, "<!-- sb:warm-table m warm-x.txt -->x<!-- /sb -->\n", text, sizeof text);
     CHECKF(r->code == 0 && strstr(text, "| scene | K | iterations a frame, cold / warm | frames/s, cold / warm | "
                                         "p99 ms, cold / warm | gain |") &&
                strstr(text, "| 64x40 | 3 | 3.00 / 2.25 | 94 / 1,178 | 48.2 / 24.9 | 12.49x |"),
