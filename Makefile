@@ -153,7 +153,7 @@ LIB_OBJ     := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(CPU_SRC:%.c=$(BUILD)/%.o) $(OMP_
 PROGRAMS    := $(BUILD)/segbench $(BUILD)/sbgen $(if $(wildcard tests/test_main.c),$(BUILD)/test_cpu \
                $(if $(CUDA_BUILD),$(BUILD)/test_gpu))
 
-.PHONY: all check-layers check-size check-statics check-copies exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report docs datasets compare bench-cli profile peers bench-slurm test-slurm test-slurm-gpus clean
+.PHONY: all check-layers check-size check-statics check-copies exercise grade test test-asan fuzz test-gpu test-course-gpu $(addprefix test-gpu-,$(GPU_STEPS)) bench report docs datasets compare bench-cli profile warm peers bench-slurm test-slurm test-slurm-gpus clean
 all: $(PROGRAMS)
 
 # ---- dependencies: libpng is required; gnuplot and hyperfine are optional ----
@@ -475,6 +475,12 @@ bench-cli: all datasets
 # left alone).
 profile: all datasets
 	bash scripts/profile.sh --set $(SET) $(if $(RUNG),--edge "$(ALGO)/$(RUNG)")
+
+# Warm against cold (docs/video.md): each algorithm with warm starts through
+# the GPU rung bench streams, each scene cold then warm, 1 and 3 in flight ->
+# results/<machine>/warm-<algo>.txt (after make bench; a GPU machine).
+warm: all datasets
+	bash scripts/warm.sh --set $(SET)
 
 # Peers (optional; python3 with OpenCV, scikit-image, CuPy, PyTorch where
 # installed): the same images on the same machine -> results/<machine>/peers.csv.
