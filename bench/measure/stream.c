@@ -254,6 +254,8 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     }
     if (!st) {
         tell_step(o, 5);
+        if (sb_is_device(v))
+            stream_bound_greys(inst, k, o, r);
         r->bound_fraction = r->bound_fps > 0 ? r->fps / r->bound_fps : 0;
         check_last(frames, inst, k, v, r);         /* 5. */
     }

@@ -30,7 +30,8 @@ enum { BOUND_MIN_SAMPLES = 3, BOUND_SAMPLES = 256 };
  * the caches, was beaten by streams by 5-9 % at 3840x2160 on the H200;
  * the fastest still was, by 7 % with 2 in flight, 2026-11-30: it is timed
  * on the caller's core, and the instances' cores make greys at their own
- * speeds.  Timing it on each instance's own thread is what is left.)
+ * speeds -- so after the timed pass the instances' own fastest greys
+ * lower it where they were faster: stream_bound_greys.)
  * The frame is then in the instance's input. */
 enum { HOST_SAMPLES = 16 };
 #define HOST_BUDGET_MS 20.0
@@ -228,6 +229,26 @@ static sb_status kernels_fps(const sb_variant *v, stream_pass *p, const sb_case 
     return st;
 }
 
+/* A device row's bound from its engines' rates: the slower one's, or,
+ * where the host makes each frame's grey, K per its fastest grey if that
+ * is slower still. */
+static void device_bound(const sb_stream_opts *o, sb_stream_result *r)
+{
+    if (r->copies_fps <= 0 || r->kernels_fps <= 0)
+        return;                    /* an engine too quick to time: no bound */
+    int copies = r->copies_fps <= r->kernels_fps;
+    r->bound_fps = copies ? r->copies_fps : r->kernels_fps;
+    snprintf(r->bound_by, sizeof r->bound_by, "%s", copies ? "copies" : "kernels");
+    /* K threads making greys, each at most at the fastest grey's rate: the host's own bound.  (The copies
+       pass once made the greys too, and a stream beat it by up to 18 % at 1920x1080 with 2 in flight on the
+       H200, 2026-11-30: greys made at once on every instance contend for the host's cores and memory, and
+       a stream's staggered ones do not.) */
+    if (r->host_ms > 0 && o->in_flight * 1000.0 / r->host_ms < r->bound_fps) {
+        r->bound_fps = o->in_flight * 1000.0 / r->host_ms;
+        snprintf(r->bound_by, sizeof r->bound_by, "host");
+    }
+}
+
 /* Protocol step 3: the bound.  A device variant's is its slowest engine's
  * rate with K in flight: a stream does at least each engine's share of
  * every frame, with no more in flight, so it cannot beat that engine
@@ -245,18 +266,21 @@ sb_status stream_measure_bound(const sb_variant *v, stream_pass *p, const sb_cas
                          &r->copies_fps, err)) ||
         (st = kernels_fps(v, p, frames, nframes, o->max_frames, r->run_ms, &r->kernels_fps, err)))
         return st;
-    if (r->copies_fps <= 0 || r->kernels_fps <= 0)
-        return SB_OK;              /* an engine too quick to time: no bound */
-    int copies = r->copies_fps <= r->kernels_fps;
-    r->bound_fps = copies ? r->copies_fps : r->kernels_fps;
-    snprintf(r->bound_by, sizeof r->bound_by, "%s", copies ? "copies" : "kernels");
-    /* K threads making greys, each at most at the fastest grey's rate: the host's own bound.  (The copies
-       pass once made the greys too, and a stream beat it by up to 18 % at 1920x1080 with 2 in flight on the
-       H200, 2026-11-30: greys made at once on every instance contend for the host's cores and memory, and
-       a stream's staggered ones do not.) */
-    if (r->host_ms > 0 && o->in_flight * 1000.0 / r->host_ms < r->bound_fps) {
-        r->bound_fps = o->in_flight * 1000.0 / r->host_ms;
-        snprintf(r->bound_by, sizeof r->bound_by, "host");
-    }
+    device_bound(o, r);
     return SB_OK;
+}
+
+/* The instances' own greys (stream_pass.h): every grey of the timed pass
+ * took at least the fastest any instance made, so K per it still bounds
+ * the row, where the caller's core was slower. */
+void stream_bound_greys(const stream_instance *inst, int k, const sb_stream_opts *o, sb_stream_result *r)
+{
+    double fastest = INFINITY;
+    for (int i = 0; i < k; i++)
+        if (inst[i].host_luma)
+            fastest = fmin(fastest, inst[i].grey_min_ms);
+    if (fastest < r->host_ms) {
+        r->host_ms = fastest;
+        device_bound(o, r);
+    }
 }

@@ -44,8 +44,11 @@ static sb_status instance_run(const sb_variant *v, stream_instance *in, stream_t
  * instance's last grey uploaded again). */
 static void frame_in(const sb_variant *v, stream_instance *in, const sb_case *frame, int grey)
 {
-    if (in->host_luma && grey)
+    if (in->host_luma && grey) {
+        double t0 = sb_clock_ms();
         sb_case_luma(frame->colour, &in->img);
+        in->grey_min_ms = fmin(in->grey_min_ms, sb_clock_ms() - t0);
+    }
     else if (!in->host_luma)
         in->img.data = sb_case_input(frame, v)->data;
     in->c.reference = frame->reference;
@@ -295,6 +298,7 @@ sb_status stream_instances_open(const sb_case *const *frames, int n, const sb_va
         if (o->warm && (st = instance_warm(in, first, err)))
             break;
         in->host_luma = o->colour_frames && !(v->flags & SB_COLOUR_IN);
+        in->grey_min_ms = INFINITY;
         if (in->host_luma && !(in->img.data = sb_host_alloc(in->img.stride * (size_t)in->img.height))) {
             in->host_luma = 0;
             st = sb_fail(err, SB_ERR_NOMEM, "out of memory for a %dx%d frame", in->img.width, in->img.height);

@@ -21,6 +21,7 @@ typedef struct stream_instance {
     sb_image img;              /* the frame in flight: a frame's header, its pixels */
     int host_luma;             /* colour frames, a grey variant: img holds its own pinned
                                   pixels, the host's grey of each frame */
+    double grey_min_ms;        /* host_luma: the fastest grey it has made (INFINITY: none yet) */
     sb_session s;
     void *stream;
     int last;                  /* the distinct frame it ran last, -1: none */
@@ -103,5 +104,9 @@ void stream_instances_close(stream_instance *inst, int k);
  * bound, into r; p's instances are the row's. */
 sb_status stream_measure_bound(const sb_variant *v, stream_pass *p, const sb_case *const *frames, int nframes,
                                const sb_stream_opts *o, sb_stream_result *r, sb_error *err);
+/* After the timed pass, where the host makes each frame's grey: its part
+ * is the fastest grey any of the k instances made on its own thread, where
+ * that beat the caller's, and the bound follows it. */
+void stream_bound_greys(const stream_instance *inst, int k, const sb_stream_opts *o, sb_stream_result *r);
 
 #endif

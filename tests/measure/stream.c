@@ -10,6 +10,7 @@
 #include "cases/frames.h"
 #include "variants/registry.h"
 #include "measure/stream.h"
+#include "measure/stream_pass.h"
 #include "run/stream.h"
 #include "io/stream_rows.h"
 #include "machine/env.h"
@@ -1034,7 +1035,40 @@ static void test_warm_frames(void)
     sb_sequence_free(&seq);
 }
 
+/* A colour row's host bound (stream_bound.c): K frames per the fastest
+ * grey; after the timed pass the instances' own fastest grey lowers the
+ * caller's where faster (a stream on faster cores beat the caller's by 3-7 %
+ * at 3840x2160 on the H200), and the bound follows it; a slower one, or
+ * an instance that made none, changes nothing. */
+static void test_grey_bound(void)
+{
+    sb_stream_opts o = quick_opts(2);
+    sb_stream_result r;
+    memset(&r, 0, sizeof r);
+    r.copies_fps = 6000;
+    r.kernels_fps = 80000;
+    r.host_ms = 4.0;                 /* the caller's fastest grey */
+    stream_instance inst[2];
+    memset(inst, 0, sizeof inst);
+    inst[0].host_luma = inst[1].host_luma = 1;
+    inst[0].grey_min_ms = 4.5;
+    inst[1].grey_min_ms = INFINITY;  /* made none */
+    r.bound_fps = 500;
+    stream_bound_greys(inst, 2, &o, &r);
+    CHECKF(r.host_ms == 4.0 && r.bound_fps == 500, "a slower instance grey moved the bound: %g ms, %g frames/s",
+           r.host_ms, r.bound_fps);
+    inst[1].grey_min_ms = 2.5;
+    stream_bound_greys(inst, 2, &o, &r);
+    CHECKF(r.host_ms == 2.5 && fabs(r.bound_fps - 800) < 1e-9 && !strcmp(r.bound_by, "host"),
+           "an instance's faster grey: %g ms, bound %g frames/s by %s", r.host_ms, r.bound_fps, r.bound_by);
+    inst[0].grey_min_ms = 0.2;       /* greys faster than the copies: the copies bound it */
+    stream_bound_greys(inst, 2, &o, &r);
+    CHECKF(r.bound_fps == 6000 && !strcmp(r.bound_by, "copies"), "bound %g frames/s by %s", r.bound_fps, r.bound_by);
+}
+
 const sb_test tests_stream[] = {
+    { "stream: a colour row's host bound takes the instances' own fastest grey where it beat the caller's",
+      test_grey_bound },
     { "stream: GrabCut's warm frames -- converge mode, each frame from the mask and mixtures of the one K before; "
       "every host variant exact; one that drops the start fails",
       test_grabcut_warm_frames },
