@@ -34,6 +34,9 @@ sb_status sb_gc_check_params(const sb_grabcut_params *p, int width, int height, 
         return sb_fail(err, SB_ERR_USAGE, "grabcut: converge is %d (0 or 1)", p->converge);
     if (p->start && p->start->given && !p->start->mask)
         return sb_fail(err, SB_ERR_USAGE, "grabcut: a warm start without its mask");
+    if (p->start && p->start->given && (p->start->width != width || p->start->height != height))
+        return sb_fail(err, SB_ERR_USAGE, "grabcut: a warm start of a %dx%d frame for a %dx%d one",
+                       p->start->width, p->start->height, width, height);
     int r[4];
     sb_gc_rect_clip(p, width, height, r);
     if (r[2] <= r[0] || r[3] <= r[1])

@@ -576,6 +576,8 @@ static void gc_warm_from(void *start, const void *out)
     if (!o)
         return;
     s->given = 1;
+    s->width = o->width;
+    s->height = o->height;
     s->mask = o->mask;
     memcpy(s->gmm, o->gmm, sizeof s->gmm);
 }

@@ -90,6 +90,7 @@ typedef struct sb_gc_gmm {
  * own (the harness keeps it while the frame runs). */
 typedef struct sb_gc_start {
     int given;
+    int width, height;                /* the earlier frame's: this frame's too, or refused */
     const uint8_t *mask;              /* width * height, the earlier frame's */
     sb_gc_gmm gmm[2];
 } sb_gc_start;

@@ -559,12 +559,16 @@ static void test_grabcut_converge_mode(void)
     CHECKF(fixed.iterations == conv.iterations && !memcmp(fixed.mask, conv.mask, n) &&
                !memcmp(fixed.flow, conv.flow, sizeof conv.flow) && !memcmp(fixed.gmm, conv.gmm, sizeof conv.gmm),
            "converge mode's %d iterations differ from the fixed run of as many", conv.iterations);
-    sb_gc_start start = { .given = 1, .mask = conv.mask };
+    sb_gc_start start = { .given = 1, .width = img.width, .height = img.height, .mask = conv.mask };
     memcpy(start.gmm, conv.gmm, sizeof start.gmm);
     q = p;
     q.start = &start;
     CHECKF(sb_gc_serial(&img, &q, &warm, &err) == SB_OK && warm.iterations == 1,
            "from its own result: %d iterations, cold %d (%s)", warm.iterations, conv.iterations, err.msg);
+    start.width--;                   /* another frame's size: refused before its mask is read */
+    CHECKF(sb_gc_serial(&img, &q, &warm, &err) == SB_ERR_USAGE && strstr(err.msg, "a warm start of a 126x131"),
+           "%s", err.msg);
+    start.width++;
     start.mask = NULL;
     CHECKF(sb_gc_serial(&img, &q, &warm, &err) == SB_ERR_USAGE && strstr(err.msg, "without its mask"), "%s",
            err.msg);
@@ -581,7 +585,8 @@ static void test_grabcut_converge_mode(void)
 
 const sb_test tests_grabcut[] = {
     { "grabcut: converge mode stops once a cut moves at most 0.1 % of the rectangle, exactly the fixed run of as "
-      "many iterations; a warm start from its own result settles in one; a start without its mask refused",
+      "many iterations; a warm start from its own result settles in one; a start without its mask or of another "
+      "size refused",
       test_grabcut_converge_mode },
     { "grabcut: every max-flow solver = brute force (flow and canonical cut), tiny random grids", test_maxflow_brute_force,
       SB_TEST_LONG },
