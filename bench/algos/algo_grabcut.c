@@ -365,7 +365,15 @@ static void pipeline_describe(FILE *fp, const void *params, const void *out)
     size_t fg = 0, n = (size_t)o->width * o->height;
     for (size_t i = 0; i < n; i++)
         fg += SB_GC_SIDE(o->mask[i]);
-    fprintf(fp, ", %d iterations: %zu of %zu pixels foreground\n", o->iterations, fg, n);
+    const sb_grabcut_params *p = params;
+    if (p->converge)
+        fprintf(fp, ", %d iterations (%s, at most %d)", o->iterations,
+                o->iterations < p->iterations ? "converged: the last cut moved at most 0.1 % of the rectangle"
+                                              : "the cap reached",
+                p->iterations);
+    else
+        fprintf(fp, ", %d iterations", o->iterations);
+    fprintf(fp, ": %zu of %zu pixels foreground\n", fg, n);
     fprintf(fp, "iteration  flow          rounds  relabels\n");
     for (int i = 0; i < o->iterations; i++)
         fprintf(fp, "%9d  %12lld  %6d  %8d\n", i + 1, (long long)o->flow[i], o->rounds[i], o->relabels[i]);

@@ -552,6 +552,14 @@ static void test_grabcut_converge_mode(void)
     CHECKF(sb_gc_serial(&img, &p, &conv, &err) == SB_OK, "%s", err.msg);
     CHECKF(conv.iterations >= 1 && conv.iterations < 20 && conv.flow[conv.iterations] == 0,
            "converge mode made %d iterations of 20", conv.iterations);
+    char said[2048] = "";
+    FILE *fp = fmemopen(said, sizeof said - 1, "w");
+    if (fp) {
+        sb_algo_find("grabcut")->describe(fp, &p, &conv);
+        fclose(fp);
+    }
+    CHECKF(strstr(said, "iterations (converged: the last cut moved at most 0.1 % of the rectangle, at most 20)"),
+           "segbench run's description: %s", said);
     sb_grabcut_params q = p;
     q.converge = 0;
     q.iterations = conv.iterations;
