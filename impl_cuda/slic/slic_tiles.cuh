@@ -59,10 +59,11 @@ struct TileShared {
     int cx0, cy0, span, slots;
 };
 
-/* Copy the centres tile (blockIdx.x, blockIdx.y) can need into shared
- * memory as floats and zero its sums.  A cell outside the grid gets a centre at infinity:
+/* Copy the centres tile (bx, by) can need into shared memory as floats
+ * and zero its sums.  A cell outside the grid gets a centre at infinity:
  * its distance is never < another's. */
-__device__ __forceinline__ TileShared slic_tile_stage(const sb_slic_geometry &g, const sb_slic_centre *centres)
+__device__ __forceinline__ TileShared slic_tile_stage(const sb_slic_geometry &g, const sb_slic_centre *centres,
+                                                      unsigned bx, unsigned by)
 {
     extern __shared__ float4 tile_shared[];
     TileShared t;
@@ -71,8 +72,8 @@ __device__ __forceinline__ TileShared slic_tile_stage(const sb_slic_geometry &g,
     t.xyc = tile_shared;
     t.c2 = reinterpret_cast<float *>(t.xyc + t.slots);
     t.acc = reinterpret_cast<unsigned *>(t.c2 + t.slots);
-    t.cx0 = blockIdx.x * TILE / g.S - 1;
-    t.cy0 = blockIdx.y * TILE / g.S - 1;
+    t.cx0 = bx * TILE / g.S - 1;
+    t.cy0 = by * TILE / g.S - 1;
     const int4 *all = reinterpret_cast<const int4 *>(centres);
     for (int k = threadIdx.y * TILE + threadIdx.x; k < t.slots; k += TILE_THREADS) {
         int cx = t.cx0 + k % t.span, cy = t.cy0 + k / t.span;
@@ -89,6 +90,12 @@ __device__ __forceinline__ TileShared slic_tile_stage(const sb_slic_geometry &g,
     }
     __syncthreads();
     return t;
+}
+
+/* The same for the block's own tile, one tile a block. */
+__device__ __forceinline__ TileShared slic_tile_stage(const sb_slic_geometry &g, const sb_slic_centre *centres)
+{
+    return slic_tile_stage(g, centres, blockIdx.x, blockIdx.y);
 }
 
 /* Add the tile's non-empty slots to the global sums, once each. */

@@ -1,0 +1,150 @@
+/* 10_onelaunch.cu - SLIC with every iteration in one cooperative launch
+ * (variant "cuda-onelaunch").
+ *
+ * A branch of cuda-rows.  The idea: cuda-rows launches two kernels an
+ * iteration -- the pass over the tiles, then the centres' update -- and
+ * in converge mode the host also waits after each update to read how
+ * many centres moved.  Here one kernel makes every iteration, its blocks
+ * all resident (cudaLaunchCooperativeKernel): each block takes tiles in
+ * turn and runs cuda-rows' pass on each (slic_rows_tile, 8_rows.cuh),
+ * the grid waits (grid.sync), the blocks update the centres, a thread a
+ * centre, and count the ones left unsettled, the grid waits again, and
+ * every block reads the same count and stops at the same iteration.  The
+ * host sees nothing until the connectivity.
+ * What it should buy: the launch gaps and the tail of each pass (a
+ * 1920x1080 frame is 2,040 tiles, about four rounds of resident blocks,
+ * the last one part full), and in converge mode the host's round trip a
+ * pass; it costs two waits of the whole grid an iteration.
+ *
+ */
+#include "8_rows.cuh"
+#include "../coop.cuh"
+
+#include <cooperative_groups.h>
+
+namespace cg = cooperative_groups;
+
+/* slic.h's update of every centre from its sums, the sums zeroed, a
+ * thread a centre; in converge mode (*unsettled not null) the centres it
+ * left unsettled are added to *unsettled.  Every block calls it. */
+static __device__ __forceinline__ void slic_update_all(int count, sb_slic_centre *centres, unsigned long long *sums,
+                                                       int *unsettled)
+{
+    int lane = threadIdx.x, step = gridDim.x * TILE_THREADS;
+    for (int first = blockIdx.x * TILE_THREADS; first < count; first += step) {   /* whole warps */
+        int c = first + threadIdx.y * TILE + lane;
+        bool moved = false;
+        if (c < count) {
+            uint64_t s[6];
+            for (int k = 0; k < 6; k++) {
+                s[k] = __ldcg(&sums[6 * c + k]);   /* added by other blocks: past L1 */
+                sums[6 * c + k] = 0;
+            }
+            sb_slic_centre was = centres[c], now = was;
+            sb_slic_update_centre(&now, s);
+            centres[c] = now;
+            moved = sb_slic_unsettled(&was, &now);
+        }
+        if (unsettled) {
+            unsigned warp_moved = __ballot_sync(SLIC_FULL_MASK, moved);
+            if (lane == 0 && warp_moved)
+                atomicAdd(unsettled, __popc(warp_moved));
+        }
+    }
+}
+
+/* Every iteration: the tiles' passes, a wait, the update, a wait.
+ * unsettled: converge mode's counts, one an iteration, zeroed (null
+ * outside converge mode); *made gets the iterations made. */
+static __global__ void __launch_bounds__(TILE_THREADS)
+    slic_all_passes(GlobalColour load, sb_slic_geometry g, sb_slic_centre *centres, int32_t *labels,
+                    unsigned long long *sums, int iterations, int *unsettled, int *made)
+{
+    cg::grid_group grid = cg::this_grid();
+    unsigned tiles_x = (g.width + TILE - 1) / TILE, tiles = tiles_x * ((g.height + TILE - 1) / TILE);
+    int it = 0;
+    while (it < iterations) {
+        for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            __syncthreads();   /* the last tile's flush has read the shared sums */
+            slic_rows_tile(load, g, centres, labels, sums, tile % tiles_x, tile / tiles_x);
+        }
+        grid.sync();
+        slic_update_all(g.centres, centres, sums, unsettled ? &unsettled[it] : nullptr);
+        grid.sync();
+        it++;
+        if (unsettled && sb_slic_settled(__ldcg(&unsettled[it - 1]), g.centres))
+            break;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0)
+        *made = it;
+}
+
+struct onelaunch_device {
+    slic_device d;         /* first: the shared state */
+    int *unsettled;        /* converge mode: a count an iteration */
+    int *made;             /* the iterations the kernel made */
+    int blocks;            /* resident blocks of the cooperative kernel */
+};
+
+static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
+                              const sb_exec *exec, sb_error *err)
+{
+    sb_status st = slic_device_open(state, sizeof(onelaunch_device), in, params, output, exec, err);
+    if (st)
+        return st;
+    onelaunch_device *s = (onelaunch_device *)*state;
+    slic_device *d = &s->d;
+    size_t smem = slic_tile_shared_bytes(d->geo.S);
+    long tiles = (long)sb_div_up(d->geo.width, TILE) * sb_div_up(d->geo.height, TILE);
+    if ((st = slic_allow_shared(slic_all_passes, smem, d, err)) ||
+        (st = sb_coop_blocks(slic_all_passes, TILE_THREADS, smem, tiles, &s->blocks, d->who, err)))
+        return st;
+    SB_CUDA_TRY(cudaMalloc(&s->made, sizeof(int)), err, d->who);
+    if (d->params.converge)
+        SB_CUDA_TRY(cudaMalloc(&s->unsettled, (size_t)(d->params.iterations + 1) * sizeof(int)), err, d->who);
+    return SB_OK;
+}
+
+static sb_status rung_run(void *state, sb_error *err)
+{
+    onelaunch_device *s = (onelaunch_device *)state;
+    slic_device *d = &s->d;
+    sb_status st = slic_start(d, err);
+    if (st)
+        return st;
+    if (s->unsettled)
+        SB_CUDA_TRY(cudaMemsetAsync(s->unsettled, 0, (size_t)(d->params.iterations + 1) * sizeof(int), d->stream),
+                    err, d->who);
+    GlobalColour load = { d->colour };
+    void *args[] = { &load, &d->geo, &d->centres, &d->labels, &d->sums, &d->params.iterations, &s->unsettled,
+                     &s->made };
+    SB_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)slic_all_passes, dim3(s->blocks), dim3(TILE, TILE_ROWS),
+                                            args, slic_tile_shared_bytes(d->geo.S), d->stream),
+                err, d->who);
+    return slic_finish(d, err);
+}
+
+/* The iterations the kernel made, then the shared fetch (which waits). */
+static sb_status rung_fetch(void *state, sb_error *err)
+{
+    onelaunch_device *s = (onelaunch_device *)state;
+    SB_CUDA_TRY(cudaMemcpyAsync(&s->d.iterations, s->made, sizeof(int), cudaMemcpyDeviceToHost, s->d.stream), err,
+                s->d.who);
+    return slic_cuda_fetch(state, err);
+}
+
+static void rung_release(void *state)
+{
+    onelaunch_device *s = (onelaunch_device *)state;
+    if (s) {
+        cudaFree(s->unsettled);
+        cudaFree(s->made);
+    }
+    slic_device_close(state);
+}
+
+SB_VARIANT("slic", "cuda-onelaunch", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
+           "cuda-rows with every iteration in one cooperative launch: two grid.syncs an iteration, no host round trip",
+           rung_prepare, slic_cuda_upload, rung_run, rung_fetch, rung_release)
+SB_RUNG("slic", "cuda-onelaunch", "cuda-rows",
+        "every iteration in one cooperative launch: the tiles' passes, a grid.sync, the update, a grid.sync")
