@@ -53,10 +53,15 @@ static __device__ __forceinline__ void slic_update_all(int count, sb_slic_centre
     }
 }
 
+/* As many blocks an SM as cuda-rows' pass kernel gets (40 registers):
+ * left to itself the compiler gives this kernel 48, 5 blocks an SM, and
+ * the pass, bound by latency, runs a sixth slower. */
+enum { ONELAUNCH_BLOCKS_PER_SM = 6 };
+
 /* Every iteration: the tiles' passes, a wait, the update, a wait.
  * unsettled: converge mode's counts, one an iteration, zeroed (null
  * outside converge mode); *made gets the iterations made. */
-static __global__ void __launch_bounds__(TILE_THREADS)
+static __global__ void __launch_bounds__(TILE_THREADS, ONELAUNCH_BLOCKS_PER_SM)
     slic_all_passes(GlobalColour load, sb_slic_geometry g, sb_slic_centre *centres, int32_t *labels,
                     unsigned long long *sums, int iterations, int *unsettled, int *made)
 {
