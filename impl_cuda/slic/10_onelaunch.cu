@@ -5,16 +5,19 @@
  * iteration -- the pass over the tiles, then the centres' update -- and
  * in converge mode the host also waits after each update to read how
  * many centres moved.  Here one kernel makes every iteration, its blocks
- * all resident (cudaLaunchCooperativeKernel): each block takes tiles in
- * turn and runs cuda-rows' pass on each (slic_rows_tile, 8_rows.cuh),
- * the grid waits (grid.sync), the blocks update the centres, a thread a
- * centre, and count the ones left unsettled, the grid waits again, and
- * every block reads the same count and stops at the same iteration.  The
- * host sees nothing until the connectivity.
- * What it should buy: the launch gaps and the tail of each pass (a
- * 1920x1080 frame is 2,040 tiles, about four rounds of resident blocks,
- * the last one part full), and in converge mode the host's round trip a
- * pass; it costs two waits of the whole grid an iteration.
+ * all resident (cudaLaunchCooperativeKernel):
+ *   - each block takes the next tile as it is done with one and runs
+ *     cuda-rows' pass on it (slic_rows_tile, 8_rows.cuh);
+ *   - the grid waits (grid.sync);
+ *   - the blocks update the centres, a thread a centre, and count the
+ *     ones the update left unsettled;
+ *   - the grid waits again, and every block reads the same count, so
+ *     all stop after the same iteration.
+ * The host sees nothing until the connectivity.
+ * What it should buy: the launch gaps between the passes and updates,
+ * and in converge mode the host's round trip a pass.  What it costs: two
+ * waits of the whole grid an iteration, and a pass that no longer starts
+ * until the slowest block of the update before it is done.
  *
  */
 #include "8_rows.cuh"
@@ -59,18 +62,30 @@ static __device__ __forceinline__ void slic_update_all(int count, sb_slic_centre
 enum { ONELAUNCH_BLOCKS_PER_SM = 6 };
 
 /* Every iteration: the tiles' passes, a wait, the update, a wait.
- * unsettled: converge mode's counts, one an iteration, zeroed (null
- * outside converge mode); *made gets the iterations made. */
+ * taken: the tiles handed out, a count an iteration, zeroed; unsettled:
+ * converge mode's counts, the same (null outside converge mode); *made
+ * gets the iterations made. */
 static __global__ void __launch_bounds__(TILE_THREADS, ONELAUNCH_BLOCKS_PER_SM)
     slic_all_passes(GlobalColour load, sb_slic_geometry g, sb_slic_centre *centres, int32_t *labels,
-                    unsigned long long *sums, int iterations, int *unsettled, int *made)
+                    unsigned long long *sums, int iterations, unsigned *taken, int *unsettled, int *made)
 {
     cg::grid_group grid = cg::this_grid();
+    __shared__ unsigned next_tile;
     unsigned tiles_x = (g.width + TILE - 1) / TILE, tiles = tiles_x * ((g.height + TILE - 1) / TILE);
     int it = 0;
     while (it < iterations) {
-        for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            __syncthreads();   /* the last tile's flush has read the shared sums */
+        /* A block takes the next tile when it is done with one, as the
+         * hardware hands out a launch's blocks: dealt out in turn, 2,040
+         * tiles over 792 blocks would be three tiles for some blocks and
+         * two for the rest. */
+        for (;;) {
+            __syncthreads();   /* the last tile's flush has read the shared sums, every thread next_tile */
+            if (threadIdx.x == 0 && threadIdx.y == 0)
+                next_tile = atomicAdd(&taken[it], 1u);
+            __syncthreads();
+            unsigned tile = next_tile;
+            if (tile >= tiles)
+                break;
             slic_rows_tile(load, g, centres, labels, sums, tile % tiles_x, tile / tiles_x);
         }
         grid.sync();
@@ -86,6 +101,7 @@ static __global__ void __launch_bounds__(TILE_THREADS, ONELAUNCH_BLOCKS_PER_SM)
 
 struct onelaunch_device {
     slic_device d;         /* first: the shared state */
+    unsigned *taken;       /* the tiles handed out, a count an iteration */
     int *unsettled;        /* converge mode: a count an iteration */
     int *made;             /* the iterations the kernel made */
     int blocks;            /* resident blocks of the cooperative kernel */
@@ -104,9 +120,11 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     if ((st = slic_allow_shared(slic_all_passes, smem, d, err)) ||
         (st = sb_coop_blocks(slic_all_passes, TILE_THREADS, smem, tiles, &s->blocks, d->who, err)))
         return st;
+    size_t counts = (size_t)d->params.iterations + 1;
     SB_CUDA_TRY(cudaMalloc(&s->made, sizeof(int)), err, d->who);
+    SB_CUDA_TRY(cudaMalloc(&s->taken, counts * sizeof(unsigned)), err, d->who);
     if (d->params.converge)
-        SB_CUDA_TRY(cudaMalloc(&s->unsettled, (size_t)(d->params.iterations + 1) * sizeof(int)), err, d->who);
+        SB_CUDA_TRY(cudaMalloc(&s->unsettled, counts * sizeof(int)), err, d->who);
     return SB_OK;
 }
 
@@ -117,12 +135,13 @@ static sb_status rung_run(void *state, sb_error *err)
     sb_status st = slic_start(d, err);
     if (st)
         return st;
+    size_t counts = (size_t)d->params.iterations + 1;
+    SB_CUDA_TRY(cudaMemsetAsync(s->taken, 0, counts * sizeof(unsigned), d->stream), err, d->who);
     if (s->unsettled)
-        SB_CUDA_TRY(cudaMemsetAsync(s->unsettled, 0, (size_t)(d->params.iterations + 1) * sizeof(int), d->stream),
-                    err, d->who);
+        SB_CUDA_TRY(cudaMemsetAsync(s->unsettled, 0, counts * sizeof(int), d->stream), err, d->who);
     GlobalColour load = { d->colour };
-    void *args[] = { &load, &d->geo, &d->centres, &d->labels, &d->sums, &d->params.iterations, &s->unsettled,
-                     &s->made };
+    void *args[] = { &load, &d->geo, &d->centres, &d->labels, &d->sums, &d->params.iterations, &s->taken,
+                     &s->unsettled, &s->made };
     SB_CUDA_TRY(cudaLaunchCooperativeKernel((const void *)slic_all_passes, dim3(s->blocks), dim3(TILE, TILE_ROWS),
                                             args, slic_tile_shared_bytes(d->geo.S), d->stream),
                 err, d->who);
@@ -142,6 +161,7 @@ static void rung_release(void *state)
 {
     onelaunch_device *s = (onelaunch_device *)state;
     if (s) {
+        cudaFree(s->taken);
         cudaFree(s->unsettled);
         cudaFree(s->made);
     }
