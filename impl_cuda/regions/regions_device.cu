@@ -78,17 +78,32 @@ __global__ void rg_seams(int width, int height, const int32_t *labels, int32_t *
     }
 }
 
-/* Each pixel's root, and the sizes: lanes with the same root add once. */
-__global__ void rg_flatten_count(unsigned n, const int32_t *parent, int32_t *comp, int32_t *size)
+/* Each pixel's root, and the sizes: lanes with the same root add once.
+ * The roots also go on a list, in no order (a warp's roots take one
+ * atomic): the steps after the sizes visit the components, not the
+ * pixels. */
+__global__ void rg_flatten_count(unsigned n, const int32_t *parent, int32_t *comp, int32_t *size, int32_t *roots,
+                                 unsigned *root_count)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
     int32_t root = rg_find(parent, (int32_t)i);
     comp[i] = root;
-    unsigned peers = __match_any_sync(__activemask(), root);
-    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1))
+    unsigned lanes = __activemask(), lane = threadIdx.x & 31;
+    unsigned peers = __match_any_sync(lanes, root);
+    if (lane == (unsigned)(__ffs(peers) - 1))
         atomicAdd(&size[root], __popc(peers));
+    unsigned mine = __ballot_sync(lanes, root == (int32_t)i);
+    if (mine) {
+        int leader = __ffs(mine) - 1;
+        unsigned base = 0;
+        if (lane == (unsigned)leader)
+            base = atomicAdd(root_count, __popc(mine));
+        base = __shfl_sync(lanes, base, leader);
+        if (root == (int32_t)i)
+            roots[base + __popc(mine & ((1u << lane) - 1))] = (int32_t)i;
+    }
 }
 
 __device__ __forceinline__ void rg_note(unsigned long long *best, const int32_t *size, int32_t small, int32_t other,
@@ -114,19 +129,17 @@ __global__ void rg_best(int width, unsigned n, const int32_t *comp, const int32_
         }
 }
 
-/* Steps 2 and 3 for each root: follow the pointers -- a small component
- * points to its largest neighbour if that one is larger than itself --
- * to their end (they climb in key order, so they end); flag the kept
- * roots for the numbering. */
-__global__ void rg_final(unsigned n, const int32_t *comp, const int32_t *size, const unsigned long long *best,
-                         int32_t *final_root, int32_t *kept, int min_piece)
+/* Steps 2 and 3 for each root on the list: follow the pointers -- a
+ * small component points to its largest neighbour if that one is larger
+ * than itself -- to their end (they climb in key order, so they end);
+ * mark the kept roots in a bitmap, a bit a pixel index, for the
+ * numbering. */
+__global__ void rg_final(const int32_t *roots, const unsigned *root_count, const int32_t *size,
+                         const unsigned long long *best, int32_t *final_root, unsigned *kept, int min_piece)
 {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    int flag = 0;
-    if (comp[i] == (int32_t)i) {
-        uint32_t f = i;
+    unsigned count = *root_count;
+    for (unsigned r = blockIdx.x * blockDim.x + threadIdx.x; r < count; r += gridDim.x * blockDim.x) {
+        uint32_t i = (uint32_t)roots[r], f = i;
         for (;;) {
             uint64_t own = sb_regions_key((uint32_t)size[f], f);
             if (size[f] >= min_piece || best[f] <= own)
@@ -134,21 +147,39 @@ __global__ void rg_final(unsigned n, const int32_t *comp, const int32_t *size, c
             f = sb_regions_key_root(best[f]);
         }
         final_root[i] = (int32_t)f;
-        flag = f == i;
+        if (f == i)
+            atomicOr(&kept[i / 32], 1u << (i % 32));
     }
-    kept[i] = flag;
 }
 
-__global__ void rg_label(unsigned n, const int32_t *comp, const int32_t *final_root, const int32_t *number,
-                         const int32_t *kept, int32_t *labels, int *count)
+/* The kept roots of each word of the bitmap, for the scan. */
+__global__ void rg_count_kept(unsigned words, const unsigned *kept, int32_t *kept_in_word)
+{
+    unsigned w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w < words)
+        kept_in_word[w] = __popc(kept[w]);
+}
+
+/* A kept root's number: the kept roots before it in index order. */
+__device__ __forceinline__ int32_t rg_number(const unsigned *kept, const int32_t *before_word, uint32_t f)
+{
+    return before_word[f / 32] + __popc(kept[f / 32] & ((1u << (f % 32)) - 1));
+}
+
+__global__ void rg_label(unsigned n, const int32_t *comp, const int32_t *final_root, const unsigned *kept,
+                         const int32_t *before_word, int32_t *labels, int *count)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    labels[i] = number[final_root[comp[i]]];
-    if (i == n - 1)
-        *count = number[i] + kept[i];
+    labels[i] = rg_number(kept, before_word, (uint32_t)final_root[comp[i]]);
+    if (i == n - 1) {
+        unsigned last = (n - 1) / 32;
+        *count = before_word[last] + __popc(kept[last]);
+    }
 }
+
+enum { RG_FINAL_BLOCKS = 256 };   /* rg_final's grid: its roots are few, and it strides over as many as come */
 
 sb_status rg_device_alloc(rg_device *r, int width, int height, const char *who, sb_error *err)
 {
@@ -156,14 +187,19 @@ sb_status rg_device_alloc(rg_device *r, int width, int height, const char *who, 
     r->width = width;
     r->height = height;
     r->n = (unsigned)width * (unsigned)height;
-    size_t n = r->n;
+    r->words = sb_div_up(r->n, 32);
+    size_t n = r->n, words = r->words;
     SB_CUDA_TRY(cudaMalloc(&r->parent, n * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->comp, n * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->size, n * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->final_root, n * sizeof(int32_t)), err, who);
-    SB_CUDA_TRY(cudaMalloc(&r->number, n * sizeof(int32_t)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->roots, n * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->best, n * sizeof(unsigned long long)), err, who);
-    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, r->scan_bytes, r->size, r->number, (int)r->n), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->kept, (words + 1) * sizeof(unsigned)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->kept_in_word, words * sizeof(int32_t)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->before_word, words * sizeof(int32_t)), err, who);
+    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, r->scan_bytes, r->kept_in_word, r->before_word, (int)words),
+                err, who);
     SB_CUDA_TRY(cudaMalloc(&r->scan_temp, r->scan_bytes), err, who);
     return SB_OK;
 }
@@ -174,8 +210,11 @@ void rg_device_free(rg_device *r)
     cudaFree(r->comp);
     cudaFree(r->size);
     cudaFree(r->final_root);
-    cudaFree(r->number);
+    cudaFree(r->roots);
     cudaFree(r->best);
+    cudaFree(r->kept);
+    cudaFree(r->kept_in_word);
+    cudaFree(r->before_word);
     cudaFree(r->scan_temp);
     memset(r, 0, sizeof *r);
 }
@@ -183,22 +222,27 @@ void rg_device_free(rg_device *r)
 sb_status rg_device_enforce(rg_device *r, int32_t *labels, int min_piece, int *count, cudaStream_t stream,
                             const char *who, sb_error *err)
 {
-    unsigned n = r->n, blocks = sb_div_up(n, RG_THREADS);
+    unsigned n = r->n, blocks = sb_div_up(n, RG_THREADS), words = r->words;
+    unsigned *root_count = r->kept + words;
     dim3 tile(RG_TILE, RG_TILE), tiles(sb_div_up(r->width, RG_TILE), sb_div_up(r->height, RG_TILE));
+    SB_CUDA_TRY(cudaMemsetAsync(r->kept, 0, (words + 1) * sizeof(unsigned), stream), err, who);
     rg_tile<<<tiles, tile, 0, stream>>>(r->width, r->height, labels, r->parent, r->size, r->best);
     unsigned seam_pixels = (unsigned)((r->width - 1) / RG_TILE) * r->height +
                            (unsigned)((r->height - 1) / RG_TILE) * r->width;
     if (seam_pixels)
         rg_seams<<<sb_div_up(seam_pixels, RG_THREADS), RG_THREADS, 0, stream>>>(r->width, r->height, labels,
                                                                                 r->parent);
-    rg_flatten_count<<<blocks, RG_THREADS, 0, stream>>>(n, r->parent, r->comp, r->size);
+    rg_flatten_count<<<blocks, RG_THREADS, 0, stream>>>(n, r->parent, r->comp, r->size, r->roots, root_count);
     rg_best<<<blocks, RG_THREADS, 0, stream>>>(r->width, n, r->comp, r->size, r->best, min_piece);
-    int32_t *kept = r->parent;    /* the links are not needed after rg_flatten_count */
-    rg_final<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->size, r->best, r->final_root, kept, min_piece);
+    unsigned final_blocks = blocks < (unsigned)RG_FINAL_BLOCKS ? blocks : (unsigned)RG_FINAL_BLOCKS;
+    rg_final<<<final_blocks, RG_THREADS, 0, stream>>>(r->roots, root_count, r->size, r->best, r->final_root,
+                                                       r->kept, min_piece);
+    rg_count_kept<<<sb_div_up(words, RG_THREADS), RG_THREADS, 0, stream>>>(words, r->kept, r->kept_in_word);
     SB_CUDA_LAUNCHED(err, who);
-    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(r->scan_temp, r->scan_bytes, kept, r->number, (int)n, stream), err,
-                who);
-    rg_label<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->final_root, r->number, kept, labels, count);
+    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(r->scan_temp, r->scan_bytes, r->kept_in_word, r->before_word,
+                                              (int)words, stream),
+                err, who);
+    rg_label<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->final_root, r->kept, r->before_word, labels, count);
     SB_CUDA_LAUNCHED(err, who);
     return SB_OK;
 }
