@@ -79,11 +79,11 @@ __global__ void rg_seams(int width, int height, const int32_t *labels, int32_t *
 }
 
 /* Each pixel's root, and the sizes: lanes with the same root add once.
- * The roots also go on a list, in no order (a warp's roots take one
- * atomic): the steps after the sizes visit the components, not the
- * pixels. */
-__global__ void rg_flatten_count(unsigned n, const int32_t *parent, int32_t *comp, int32_t *size, int32_t *roots,
-                                 unsigned *root_count)
+ * The roots are also marked, a bit a pixel: a warp is 32 consecutive
+ * pixels from a multiple of 32, so its ballot is one word of the bitmap,
+ * and a plain store writes it. */
+__global__ void rg_flatten_count(unsigned n, const int32_t *parent, int32_t *comp, int32_t *size,
+                                 unsigned *is_root)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -94,16 +94,9 @@ __global__ void rg_flatten_count(unsigned n, const int32_t *parent, int32_t *com
     unsigned peers = __match_any_sync(lanes, root);
     if (lane == (unsigned)(__ffs(peers) - 1))
         atomicAdd(&size[root], __popc(peers));
-    unsigned mine = __ballot_sync(lanes, root == (int32_t)i);
-    if (mine) {
-        int leader = __ffs(mine) - 1;
-        unsigned base = 0;
-        if (lane == (unsigned)leader)
-            base = atomicAdd(root_count, __popc(mine));
-        base = __shfl_sync(lanes, base, leader);
-        if (root == (int32_t)i)
-            roots[base + __popc(mine & ((1u << lane) - 1))] = (int32_t)i;
-    }
+    unsigned roots = __ballot_sync(lanes, root == (int32_t)i);
+    if (lane == 0)
+        is_root[i / 32] = roots;
 }
 
 __device__ __forceinline__ void rg_note(unsigned long long *best, const int32_t *size, int32_t small, int32_t other,
@@ -129,17 +122,24 @@ __global__ void rg_best(int width, unsigned n, const int32_t *comp, const int32_
         }
 }
 
-/* Steps 2 and 3 for each root on the list: follow the pointers -- a
- * small component points to its largest neighbour if that one is larger
- * than itself -- to their end (they climb in key order, so they end);
- * mark the kept roots in a bitmap, a bit a pixel index, for the
- * numbering. */
-__global__ void rg_final(const int32_t *roots, const unsigned *root_count, const int32_t *size,
-                         const unsigned long long *best, int32_t *final_root, unsigned *kept, int min_piece)
+/* Steps 2 and 3, a thread a word of the roots' bitmap, for each root in
+ * it: follow the pointers -- a small component points to its largest
+ * neighbour if that one is larger than itself -- to their end (they
+ * climb in key order, so they end).  The kept roots -- those whose
+ * pointers end at themselves -- are the word's bits in `kept`, counted
+ * for the numbering's scan. */
+__global__ void rg_final(unsigned words, const unsigned *is_root, const int32_t *size,
+                         const unsigned long long *best, int32_t *final_root, unsigned *kept, int32_t *kept_in_word,
+                         int min_piece)
 {
-    unsigned count = *root_count;
-    for (unsigned r = blockIdx.x * blockDim.x + threadIdx.x; r < count; r += gridDim.x * blockDim.x) {
-        uint32_t i = (uint32_t)roots[r], f = i;
+    unsigned w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= words)
+        return;
+    unsigned left = is_root[w], keep = 0;
+    while (left) {
+        int b = __ffs(left) - 1;
+        left &= left - 1;
+        uint32_t i = 32 * w + b, f = i;
         for (;;) {
             uint64_t own = sb_regions_key((uint32_t)size[f], f);
             if (size[f] >= min_piece || best[f] <= own)
@@ -148,16 +148,10 @@ __global__ void rg_final(const int32_t *roots, const unsigned *root_count, const
         }
         final_root[i] = (int32_t)f;
         if (f == i)
-            atomicOr(&kept[i / 32], 1u << (i % 32));
+            keep |= 1u << b;
     }
-}
-
-/* The kept roots of each word of the bitmap, for the scan. */
-__global__ void rg_count_kept(unsigned words, const unsigned *kept, int32_t *kept_in_word)
-{
-    unsigned w = blockIdx.x * blockDim.x + threadIdx.x;
-    if (w < words)
-        kept_in_word[w] = __popc(kept[w]);
+    kept[w] = keep;
+    kept_in_word[w] = __popc(keep);
 }
 
 /* A kept root's number: the kept roots before it in index order. */
@@ -179,8 +173,6 @@ __global__ void rg_label(unsigned n, const int32_t *comp, const int32_t *final_r
     }
 }
 
-enum { RG_FINAL_BLOCKS = 256 };   /* rg_final's grid: its roots are few, and it strides over as many as come */
-
 sb_status rg_device_alloc(rg_device *r, int width, int height, const char *who, sb_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -193,9 +185,9 @@ sb_status rg_device_alloc(rg_device *r, int width, int height, const char *who, 
     SB_CUDA_TRY(cudaMalloc(&r->comp, n * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->size, n * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->final_root, n * sizeof(int32_t)), err, who);
-    SB_CUDA_TRY(cudaMalloc(&r->roots, n * sizeof(int32_t)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->is_root, words * sizeof(unsigned)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->best, n * sizeof(unsigned long long)), err, who);
-    SB_CUDA_TRY(cudaMalloc(&r->kept, (words + 1) * sizeof(unsigned)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->kept, words * sizeof(unsigned)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->kept_in_word, words * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->before_word, words * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, r->scan_bytes, r->kept_in_word, r->before_word, (int)words),
@@ -210,7 +202,7 @@ void rg_device_free(rg_device *r)
     cudaFree(r->comp);
     cudaFree(r->size);
     cudaFree(r->final_root);
-    cudaFree(r->roots);
+    cudaFree(r->is_root);
     cudaFree(r->best);
     cudaFree(r->kept);
     cudaFree(r->kept_in_word);
@@ -223,21 +215,18 @@ sb_status rg_device_enforce(rg_device *r, int32_t *labels, int min_piece, int *c
                             const char *who, sb_error *err)
 {
     unsigned n = r->n, blocks = sb_div_up(n, RG_THREADS), words = r->words;
-    unsigned *root_count = r->kept + words;
     dim3 tile(RG_TILE, RG_TILE), tiles(sb_div_up(r->width, RG_TILE), sb_div_up(r->height, RG_TILE));
-    SB_CUDA_TRY(cudaMemsetAsync(r->kept, 0, (words + 1) * sizeof(unsigned), stream), err, who);
     rg_tile<<<tiles, tile, 0, stream>>>(r->width, r->height, labels, r->parent, r->size, r->best);
     unsigned seam_pixels = (unsigned)((r->width - 1) / RG_TILE) * r->height +
                            (unsigned)((r->height - 1) / RG_TILE) * r->width;
     if (seam_pixels)
         rg_seams<<<sb_div_up(seam_pixels, RG_THREADS), RG_THREADS, 0, stream>>>(r->width, r->height, labels,
                                                                                 r->parent);
-    rg_flatten_count<<<blocks, RG_THREADS, 0, stream>>>(n, r->parent, r->comp, r->size, r->roots, root_count);
+    rg_flatten_count<<<blocks, RG_THREADS, 0, stream>>>(n, r->parent, r->comp, r->size, r->is_root);
     rg_best<<<blocks, RG_THREADS, 0, stream>>>(r->width, n, r->comp, r->size, r->best, min_piece);
-    unsigned final_blocks = blocks < (unsigned)RG_FINAL_BLOCKS ? blocks : (unsigned)RG_FINAL_BLOCKS;
-    rg_final<<<final_blocks, RG_THREADS, 0, stream>>>(r->roots, root_count, r->size, r->best, r->final_root,
-                                                       r->kept, min_piece);
-    rg_count_kept<<<sb_div_up(words, RG_THREADS), RG_THREADS, 0, stream>>>(words, r->kept, r->kept_in_word);
+    rg_final<<<sb_div_up(words, RG_THREADS), RG_THREADS, 0, stream>>>(words, r->is_root, r->size, r->best,
+                                                                      r->final_root, r->kept, r->kept_in_word,
+                                                                      min_piece);
     SB_CUDA_LAUNCHED(err, who);
     SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(r->scan_temp, r->scan_bytes, r->kept_in_word, r->before_word,
                                               (int)words, stream),
