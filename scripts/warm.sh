@@ -3,7 +3,10 @@
 # each algorithm with warm starts, the GPU rung bench streams (the first
 # GPU row of <results>/<algo>.stream.csv, so run it after `make bench`)
 # streams each of those rows' scenes cold and then warm, 1 and 3 in
-# flight (segbench stream --warm), into <results>/warm-<algo>.txt, which
+# flight (segbench stream --warm), and, where the rung takes its start on
+# the device (segbench list --json: warm_chain), 2 and 3 in flight with
+# runs in turn, each warm frame from the one before it; into
+# <results>/warm-<algo>.txt, which
 # `segbench docs` reads (its warm-table figure).  A file is replaced only
 # when its streams all ran; a variant that breaks its contract on a frame
 # fails the target.
@@ -18,7 +21,7 @@ while [ $# -gt 0 ]; do
     --results) results=$2; shift 2 ;;
     --set) set=$2; shift 2 ;;
     --algos) algos=$2; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "warm.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -47,10 +50,16 @@ for algo in ${algos//,/ }; do
     tmp=$out.part
     : > "$tmp"
     ok=1
+    chained=0
+    "$segbench" list --json --algo "$algo" --variant "$variant" | grep -q '"warm_chain": true' && chained=1
     for size in $sizes; do
         echo "make warm: $algo/$variant at $size, cold then warm, 1 and 3 in flight" >&2
         "$segbench" stream "$algo/$variant" --warm --set "$set" --size "$size" --in-flight 1,3 --quiet >> "$tmp" ||
             { ok=0; break; }
+        [ $chained = 1 ] || continue
+        echo "make warm: $algo/$variant at $size, runs in turn, each warm frame from the one before on the GPU" >&2
+        "$segbench" stream "$algo/$variant" --warm --set "$set" --size "$size" --in-flight 2,3 --runs in-turn \
+            --quiet >> "$tmp" || { ok=0; break; }
     done
     if [ $ok = 1 ]; then
         mv "$tmp" "$out"

@@ -696,6 +696,53 @@ static void test_gpu_stream_warm(void)
     }
 }
 
+/* Chained warm frames (segbench/warm_chain.h): every CUDA variant with a
+ * chain op streams the panning clip in turn, each frame from the run of
+ * the one just before it, taken on the device, exact on every frame (its
+ * upload given a cold record), with 1 and 3 in flight. */
+static void test_gpu_stream_chained(void)
+{
+    const char *algos[] = { "kmeans", "slic" };
+    for (int a = 0; a < 2; a++) {
+        sb_sequence seq;
+        void *params;
+        if (!test_warm_clip(algos[a], 6, &seq, &params))
+            return;
+        const sb_algo *algo = sb_algo_find(algos[a]);
+        sb_frames fr;
+        sb_error err = { SB_OK, "" };
+        int chained = 0;
+        if (sb_frames_open_warm(&fr, algo, algo->warm_stage, params, &seq, 1, NULL, &err) != SB_OK)
+            CHECKF(0, "%s warm frames: %s", algos[a], err.msg);
+        else {
+            for (int i = 0; i < sb_variant_count(); i++) {
+                const sb_variant *v = sb_variant_at(i);
+                if (strcmp(v->algo, algos[a]) || !v->ops || gpu_excluded(v) || !sb_variant_warm_chain(v))
+                    continue;
+                chained++;
+                for (int k = 1; k <= 3; k += 2) {
+                    sb_stream_opts o;
+                    sb_stream_defaults(&o);
+                    o.in_flight = k;
+                    o.frames = 12;
+                    o.warmup_ms = 1;
+                    o.warm = 1;
+                    o.runs_in_turn = 1;
+                    o.chain = sb_variant_warm_chain(v);
+                    sb_stream_result r;
+                    sb_status rs = sb_stream_measure(fr.c, fr.count, v, &o, &r, &err);
+                    CHECKF(rs == SB_OK && r.agreement.ok && r.chained && r.checked >= 6,
+                           "%s chained, %d in flight: %s %s", v->who, k, rs ? err.msg : "", r.agreement.metric);
+                }
+            }
+            sb_frames_close(&fr);
+        }
+        CHECKF(chained > 0, "no %s variant takes its start on the device", algos[a]);
+        free(params);
+        sb_sequence_free(&seq);
+    }
+}
+
 /* Max-flow on random grid graphs (test_grabcut.c's), every device solver
  * against Boykov-Kolmogorov, from zero flow and (the warm solvers) from a
  * stale flow: the cut of other t-links first.  From zero flow, cuda-global
@@ -845,6 +892,9 @@ int main(int argc, char **argv)
           test_gpu_stream_in_flight },
         { "gpu: stream: every CUDA k-means, SLIC and GrabCut variant exact on warm frames, 1 and 3 in flight",
           test_gpu_stream_warm },
+        { "gpu: stream: every CUDA k-means and SLIC variant with a chain op exact on chained warm frames, each from "
+          "the run before it on the device, 1 and 3 in flight",
+          test_gpu_stream_chained },
         { "gpu: bench makes a scene's frames' references beside the GPU rows where its CPU stream row is left out",
           test_gpu_bench_frames_ahead },
     };

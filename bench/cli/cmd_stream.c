@@ -28,8 +28,10 @@ static const sb_option STREAM_OPTIONS[OPT_COUNT] = {
                           "its frame (a colour-taking variant, cuda-colour, always streams them so)" },
     [OPT_WARM] = { "warm", NULL, "off",
                    "each K's row again with warm frames: each from the result of the frame K before it (the "
-                   "clip's first K cold), checked against a serial reference run so; the stage then defaults to "
-                   "one that stops on its own criterion (k-means: converge; SLIC and GrabCut: converge mode)" },
+                   "clip's first K cold), checked against a serial reference run so; with --runs in-turn, from "
+                   "the frame just before it, taken on the device (the k-means and SLIC rungs); the stage then "
+                   "defaults to one that stops on its own criterion (k-means: converge; SLIC and GrabCut: "
+                   "converge mode)" },
     [OPT_WRITE_FRAMES] = { "write-frames", "DIR|FILE.y4m", "none",
                            "after the rows, each distinct frame's result from the variant, checked, as the picture "
                            "'segbench run' writes: DIR/<sequence>-fNNNN.png, or one y4m clip (4:4:4 or mono, full "
@@ -50,7 +52,8 @@ const sb_command sb_cmd_stream = {
     "  segbench stream integral/cuda-fused --size 3840x2160 --in-flight 1,2,3\n"
     "  segbench stream integral/cuda-fused --from-colour    (against integral/cuda-colour)\n"
     "  segbench stream kmeans/cpu --frames 'clip/*.png'\n"
-    "  segbench stream kmeans/cuda-lastblock --warm --in-flight 1,3    (warm against cold; also slic/, grabcut/)\n",
+    "  segbench stream kmeans/cuda-lastblock --warm --in-flight 1,3    (warm against cold; also slic/, grabcut/)\n"
+    "  segbench stream kmeans/cuda-lastblock --warm --runs in-turn      (each frame from the one before, on the GPU)\n",
     STREAM_OPTIONS, OPT_COUNT, 0, SB_EXIT_AGREEMENT, cmd_stream,
 };
 

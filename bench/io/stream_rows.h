@@ -47,8 +47,10 @@ typedef struct sb_stream_row {
     char source[12];         /* "colour": colour frames to a grey algorithm; "": its own format */
     double host_ms;          /* colour frames: the host's part of a frame alone (its grey) */
     double copies_fps, kernels_fps;   /* a GPU row's engines alone, K in flight; 0: not measured */
-    char start[8];           /* "warm": each frame from the result of the frame K before it; "cold"
-                                (or "", files before the column): each from the algorithm's init */
+    char start[8];           /* "warm": each frame from the result of the frame K before it;
+                                "chained": from the frame just before it, taken on the device (runs
+                                in turn); "cold" (or "", files before the column): each from the
+                                algorithm's init */
     char work_key[16];       /* what work_per_frame counts ("passes"), "" where nothing */
     double work_per_frame;   /* the distinct frames' mean work, from their references */
 } sb_stream_row;

@@ -117,7 +117,7 @@ static int takes_reference_pass(const sb_case *const *frames, int n, const sb_va
 
 /* What a stream cannot run, said (SB_OK: it can): no frame, too many in
  * flight, a variant that takes one at a time, frames of two sizes or two
- * layouts, colour frames for an algorithm that takes its frames as they
+ * layouts, a chained start without warm frames in turn, colour frames for an algorithm that takes its frames as they
  * are.  r->colour_frames: whether it streams colour frames. */
 static sb_status stream_refused(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
                                 sb_stream_result *r, sb_error *err)
@@ -136,6 +136,9 @@ static sb_status stream_refused(const sb_case *const *frames, int n, const sb_va
             return sb_fail(err, SB_ERR_USAGE, "frame %d of the sequence is %dx%d, frame 1 %dx%d: a stream's frames "
                            "are of one size", i + 1, frames[i]->input->width, frames[i]->input->height,
                            frames[0]->input->width, frames[0]->input->height);
+    if (o->chain && (!o->warm || !o->runs_in_turn))
+        return sb_fail(err, SB_ERR_USAGE, "%s: a start taken on the device from the frame before needs warm frames "
+                       "and runs in turn", v->who);
     r->colour_frames = o->colour_frames || (v->flags & SB_COLOUR_IN);
     if (r->colour_frames && !frames[0]->colour)
         return sb_fail(err, SB_ERR_USAGE, "%s takes its frames as they are: colour frames are for an algorithm that "
@@ -184,8 +187,11 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     stream_pass p = { .inst = inst, .k = k, .frames = frames, .n = n };
     stream_turn t = { .last = NULL };
     pthread_mutex_init(&t.lock, NULL);
+    pthread_cond_init(&t.moved, NULL);
     r->runs_in_turn = o->runs_in_turn && sb_is_device(v);
-    p.turn = r->runs_in_turn ? &t : NULL;
+    r->chained = o->chain != NULL;      /* (stream_refused: warm and in turn) */
+    t.chain = o->chain;
+    p.turn = r->runs_in_turn || r->chained ? &t : NULL;
 
     /* 1. check pass: the references' own (reference_pass), or one of its own */
     tell_step(o, 1);
@@ -219,6 +225,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     }
     if (failed) {                                        /* nothing is timed after a broken contract */
         stream_instances_close(inst, k);
+        pthread_cond_destroy(&t.moved);
         pthread_mutex_destroy(&t.lock);
         return SB_OK;
     }
@@ -260,6 +267,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         check_last(frames, inst, k, v, r);         /* 5. */
     }
     stream_instances_close(inst, k);
+    pthread_cond_destroy(&t.moved);
     pthread_mutex_destroy(&t.lock);
     return st;
 }

@@ -20,6 +20,17 @@
  * in the instance's own thread and pinned buffer (sb_case_luma), inside
  * the frame's latency -- the host's part of the frame (host_ms).
  *
+ * Warm frames (warm) begin from an earlier frame's result: from a start
+ * record the harness hands each frame with its pixels (the result of the
+ * frame K before, opened so: frames.h), or, chained (chain: runs in turn
+ * and a variant whose result stays on the device), from the run of the
+ * frame just before it, which the frame's run waits for anyway: the runs
+ * are enqueued in frame order and the variant's chain op copies the
+ * start on the GPU (segbench/warm_chain.h).  A chained frame's upload is
+ * given a cold record, so its exact check fails if the chain does not
+ * take the start.  The bound's parts (step 3), which run one frame apart
+ * from the others, take the record: the same centres.
+ *
  * Runs in turn (runs_in_turn).  Frames' runs may overlap freely, or each
  * frame's run may wait on an event recorded after the run enqueued before
  * it, so the GPU runs one frame's kernels at a time while the others copy.
@@ -86,6 +97,7 @@
 
 #include "machine/energy.h"
 #include "measure/measure.h"
+#include "segbench/warm_chain.h"
 
 #include <stdatomic.h>
 
@@ -133,6 +145,10 @@ typedef struct sb_stream_opts {
     int colour_frames;        /* frames arrive in colour (above); implied for SB_COLOUR_IN */
     int warm;                 /* the frames are warm (frames.h, sb_frames_open_warm): each instance
                                  takes each frame's start record with the frame */
+    sb_warm_chain chain;      /* warm, runs in turn: each warm frame's start taken on the device from
+                                 the run of the frame just before it (segbench/warm_chain.h; the
+                                 frames opened warm with 1 in flight, its upload given a cold
+                                 record); NULL: from its start record */
     const struct sb_stream_result *parts_of;   /* a row of this variant, frames and source
                                   measured before (another K): the bound's one-instance parts
                                   (step 3) are its, not measured again; NULL: measured */
@@ -151,6 +167,7 @@ typedef struct sb_stream_result {
     int runs_in_turn;         /* the runs were in turn (sb_stream_opts) */
     int colour_frames;        /* the frames came in colour (sb_stream_opts) */
     int warm;                 /* the frames were warm (sb_stream_opts) */
+    int chained;              /* their starts were taken on the device (sb_stream_opts.chain) */
     double work_per_frame;    /* the distinct frames' mean first work count (outputs.h: k-means'
                                  passes), from their references, which every frame matched; 0: none */
     char work_key[16];        /* what it counts ("passes"), "" where none */

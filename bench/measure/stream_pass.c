@@ -20,29 +20,70 @@ typedef struct worker {
 } worker;
 
 /* The run of a frame; in turn, after the run enqueued before it (the
- * lock also orders the enqueueing, so turns follow the host's order). */
-static sb_status instance_run(const sb_variant *v, stream_instance *in, stream_turn *t, sb_error *err)
+ * lock also orders the enqueueing, so turns follow the host's order).
+ * Chained (t->chain), in a pass of whole frames (f >= 0): frame f's run
+ * is enqueued after frame f - 1's, and a warm frame (frame->start) takes
+ * its start from that run.  `skip`: the frame failed before its run; it
+ * still takes its turn, so the frames after it are not left waiting.
+ * *dropped: the pass stopped (stream_turn_abandon) before this frame's
+ * turn came, and it was not run. */
+static sb_status instance_run(const sb_variant *v, stream_instance *in, stream_turn *t, int f, const sb_case *frame,
+                              int skip, int *dropped, sb_error *err)
 {
     if (!t)
-        return v->ops->run(in->s.state, err);
+        return skip ? SB_OK : v->ops->run(in->s.state, err);
+    int device = sb_is_device(v), ordered = t->chain && f >= 0;
     pthread_mutex_lock(&t->lock);
-    sb_status st = t->last ? sb_device_stream_wait(in->stream, t->last, err) : SB_OK;
-    if (!st)
-        st = v->ops->run(in->s.state, err);
-    if (!st)
-        st = sb_device_event_record(in->ran, in->stream, err);
-    if (!st)
-        t->last = in->ran;
+    while (ordered && t->next_frame != f && !t->abandoned)
+        pthread_cond_wait(&t->moved, &t->lock);
+    if (ordered && t->next_frame != f) {
+        pthread_mutex_unlock(&t->lock);
+        *dropped = 1;
+        return SB_OK;
+    }
+    sb_status st = SB_OK;
+    if (!skip) {
+        if (device && t->last)
+            st = sb_device_stream_wait(in->stream, t->last, err);
+        if (!st && ordered && frame->start && t->last_by)
+            st = t->chain(in->s.state, t->last_by->s.state, err);
+        if (!st)
+            st = v->ops->run(in->s.state, err);
+        if (!st && device)
+            st = sb_device_event_record(in->ran, in->stream, err);
+        if (!st && device)
+            t->last = in->ran;
+    }
+    if (ordered) {
+        t->last_by = skip || st ? NULL : in;       /* no chain from a run that did not happen */
+        t->next_frame = f + 1;
+        pthread_cond_broadcast(&t->moved);
+    }
     pthread_mutex_unlock(&t->lock);
     return st;
+}
+
+/* A pass stopped (an error, a failed check): the frames still waiting for
+ * their turn are dropped -- the check pass deals its frames in advance,
+ * and an instance that stops leaves its next frame's turn never taken. */
+static void stream_turn_abandon(stream_turn *t)
+{
+    if (!t)
+        return;
+    pthread_mutex_lock(&t->lock);
+    t->abandoned = 1;
+    pthread_cond_broadcast(&t->moved);
+    pthread_mutex_unlock(&t->lock);
 }
 
 /* Hand a frame to an instance: point its input at the frame's pixels
  * (same size, stride and channels: one sequence), or, where its host
  * makes the grey of a colour frame, make it into the instance's own --
  * unless `grey` is 0 (the copies pass: the copy engines alone, the
- * instance's last grey uploaded again). */
-static void frame_in(const sb_variant *v, stream_instance *in, const sb_case *frame, int grey)
+ * instance's last grey uploaded again).  A warm frame's start record
+ * into the instance's, or, `chained`, a cold one: its run takes the start
+ * on the device. */
+static void frame_in(const sb_variant *v, stream_instance *in, const sb_case *frame, int grey, int chained)
 {
     if (in->host_luma && grey) {
         double t0 = sb_clock_ms();
@@ -53,26 +94,33 @@ static void frame_in(const sb_variant *v, stream_instance *in, const sb_case *fr
         in->img.data = sb_case_input(frame, v)->data;
     in->c.reference = frame->reference;
     if (in->start) {                   /* warm: the frame's own start, which its reference began from */
-        if (frame->start)
+        if (frame->start && !chained)
             memcpy(in->start, frame->start, frame->algo->warm_size);
         else
             frame->algo->warm_from(in->start, NULL);
     }
 }
 
-void stream_frame_in(const sb_variant *v, stream_instance *in, const sb_case *frame) { frame_in(v, in, frame, 1); }
+void stream_frame_in(const sb_variant *v, stream_instance *in, const sb_case *frame) { frame_in(v, in, frame, 1, 0); }
 
-static sb_status instance_frame(const sb_variant *v, stream_instance *in, const sb_case *frame, stream_turn *t,
-                                stream_part part, sb_error *err)
+/* Frame f of the pass through an instance: the pass's part of it
+ * (*dropped: not run, instance_run). */
+static sb_status instance_frame(const sb_variant *v, stream_instance *in, int f, const sb_case *frame, stream_turn *t,
+                                stream_part part, int *dropped, sb_error *err)
 {
     const sb_variant_ops *ops = v->ops;
     sb_status st = SB_OK;
+    int whole = part == STREAM_PART_FRAME;
     if (part != STREAM_PART_KERNELS) {
-        frame_in(v, in, frame, part != STREAM_PART_COPIES);
+        frame_in(v, in, frame, part != STREAM_PART_COPIES, whole && t && t->chain);
         st = ops->upload ? ops->upload(in->s.state, err) : SB_OK;
     }
-    if (!st && part != STREAM_PART_COPIES)
-        st = instance_run(v, in, t, err);
+    if (part != STREAM_PART_COPIES) {
+        sb_status ran = instance_run(v, in, t, whole ? f : -1, frame, st != SB_OK, dropped, err);
+        st = st ? st : ran;
+        if (*dropped)
+            return st;
+    }
     if (!st && part == STREAM_PART_KERNELS)
         st = sb_device_sync(in->stream, err);
     if (!st && part != STREAM_PART_KERNELS)
@@ -106,7 +154,10 @@ static void *worker_main(void *arg)
         sb_error err = { SB_OK, "" };
         p->submit_ms[f] = sb_clock_ms();
         p->by[f] = (short)mine;
-        sb_status st = instance_frame(v, in, frame, p->turn, p->part, &err);
+        int dropped = 0;
+        sb_status st = instance_frame(v, in, f, frame, p->turn, p->part, &dropped, &err);
+        if (dropped)
+            break;                 /* the pass stopped before its turn */
         p->done_ms[f] = sb_clock_ms();
         if (p->part == STREAM_PART_FRAME)
             in->last = d;          /* an engine pass leaves its output another frame's, or none */
@@ -129,8 +180,10 @@ static void *worker_main(void *arg)
             }
         }
         pthread_mutex_unlock(&p->lock);
-        if (st || (p->check && !ag.ok))
+        if (st || (p->check && !ag.ok)) {
             atomic_store(&p->stop, 1);
+            stream_turn_abandon(p->turn);
+        }
     }
     return NULL;
 }
@@ -169,6 +222,11 @@ sb_status stream_run_pass(stream_pass *p, sb_energy_mark *before, sb_energy_mark
     p->failed = p->checked = 0;
     if (before)
         sb_energy_mark_now(before);
+    if (p->turn) {                             /* chained: the pass's frames from its first */
+        p->turn->next_frame = 0;
+        p->turn->last_by = NULL;
+        p->turn->abandoned = 0;
+    }
     p->deadline_ms = p->seconds > 0 ? sb_clock_ms() + p->seconds * 1000.0 : 0;
     int started = 0;
     sb_status st = SB_OK;

@@ -6,6 +6,7 @@
 #define SEGBENCH_STREAM_PASS_H
 
 #include "measure/stream.h"
+#include "segbench/warm_chain.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -32,10 +33,19 @@ typedef struct stream_instance {
 } stream_instance;
 
 /* Runs in turn (sb_stream_opts.runs_in_turn): each frame's run starts on
- * the GPU once the run enqueued before it has ended. */
+ * the GPU once the run enqueued before it has ended.  Chained (a warm
+ * start taken on the device, sb_stream_opts.chain): in a pass of whole
+ * frames the runs are enqueued in frame order, frame f's after frame
+ * f - 1's, and a warm frame's chain op takes its start from that run. */
 typedef struct stream_turn {
     pthread_mutex_t lock;
+    pthread_cond_t moved;      /* chained: next_frame moved on */
     void *last;                /* the event after the last run enqueued; NULL: none yet */
+    sb_warm_chain chain;       /* the variant's chain op where the row is chained, else NULL */
+    int next_frame;            /* chained: the frame of the pass whose run is enqueued next */
+    const struct stream_instance *last_by;   /* chained: the instance of that run before it, NULL:
+                                                none this pass (or it failed) */
+    int abandoned;             /* chained: the pass stopped; frames waiting for a turn are dropped */
 } stream_turn;
 
 /* What a pass does with each frame: all of it, or one engine's share

@@ -224,9 +224,11 @@ static sb_status fig_power(const char *root, char **arg, char *out, size_t size,
 }
 
 /* warm-table MACHINE FILE: a file of `segbench stream --warm` output in
- * results/M/ as docs/video.md shows it: each scene and K, the work a frame
- * (the algorithm's own count: passes, iterations) and frames/s cold and
- * warm, and the gain. */
+ * results/M/ as docs/video.md shows it: each scene, K and way of running
+ * (runs overlapping, or in turn), where a warm frame began (the frame K
+ * before, or the one before, taken on the device), the work a frame (the
+ * algorithm's own count: passes, iterations) and frames/s cold and warm,
+ * and the gain. */
 static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t size, sb_error *err)
 {
     char path[SB_PATH_MAX], *text = NULL;
@@ -237,15 +239,18 @@ static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t 
     size_t len = 0;
     body[0] = '\0';
     char scene[64] = "", fps_text[2][32];
-    int k = 0, rows = 0, side = -1;
+    int k = 0, rows = 0, side = -1, in_turn = 0, chained = 0;
     double fps[2] = { 0, 0 }, work[2] = { 0, 0 }, last_fps = 0;
     for (char *line = strtok(text, "\n"); line && len < sizeof body; line = strtok(NULL, "\n")) {
         const char *at;
         double gain, x;
-        if ((at = strstr(line, " (")) && strstr(line, " in flight:") && strncmp(line, "  ", 2) != 0) {
+        size_t n = strlen(line);
+        if ((at = strstr(line, " (")) && strstr(line, " in flight") && n && line[n - 1] == ':' &&
+            strncmp(line, "  ", 2) != 0) {
             sscanf(at + 2, "%63[^,]", scene);          /* "...scene-640x480 (640x480, 4 distinct frames), K in flight:" */
             const char *kin = strstr(line, "), ");
             k = kin ? atoi(kin + 3) : 0;
+            in_turn = strstr(line, ", runs in turn") != NULL;
             side = -1;
         } else if (sscanf(line, " %lf frames/s", &x) == 1 && !strstr(line, "bound")) {
             last_fps = x;                          /* the block's rate: its cold or warm line follows */
@@ -255,21 +260,30 @@ static sb_status fig_warm_table(const char *root, char **arg, char *out, size_t 
                 word--;
             snprintf(unit, sizeof unit, "%.*s", (int)(at - word), word);
             side = line[2] == 'w';
+            if (side)
+                chained = strstr(line, "taken on the device") != NULL;
             work[side] = atof(at + strlen(" a frame "));
             fps[side] = last_fps;
         } else if (sscanf(line, "  warm against cold, %*d in flight: %lfx", &gain) == 1) {
             double p99[2] = { 0, 0 };      /* "..., p99 WARM against COLD ms, ..." */
             if ((at = strstr(line, ", p99 ")))
                 sscanf(at, ", p99 %lf against %lf", &p99[1], &p99[0]);
+            char from[48];
+            if (chained)
+                snprintf(from, sizeof from, "the frame before, on the GPU");
+            else
+                snprintf(from, sizeof from, "the frame %d before", k);
             len += (size_t)snprintf(body + len, sizeof body - len,
-                                    "| %s | %d | %.2f / %.2f | %s / %s | %.1f / %.1f | %.2fx |\n", scene, k, work[0],
+                                    "| %s | %d | %s | %s | %.2f / %.2f | %s / %s | %.1f / %.1f | %.2fx |\n", scene, k,
+                                    in_turn ? "in turn" : "overlap", from, work[0],
                                     work[1], thousands((int)(fps[0] + 0.5), fps_text[0], 32),
                                     thousands((int)(fps[1] + 0.5), fps_text[1], 32), p99[0], p99[1], gain);
             rows++;
         }
     }
-    len = (size_t)snprintf(out, size, "\n| scene | K | %s a frame, cold / warm | frames/s, cold / warm | "
-                                      "p99 ms, cold / warm | gain |\n|---|---:|---:|---:|---:|---:|\n%s",
+    len = (size_t)snprintf(out, size, "\n| scene | K | runs | a warm frame begins from | %s a frame, cold / warm | "
+                                      "frames/s, cold / warm | p99 ms, cold / warm | gain |\n"
+                                      "|---|---:|---|---|---:|---:|---:|---:|\n%s",
                            unit, body);
     free(text);
     if (!rows)

@@ -52,7 +52,7 @@ void sb_stream_row_fill(sb_stream_row *row, const sb_algo *algo, int stage, cons
     snprintf(row->bound_by, sizeof row->bound_by, "%s", res->bound_by);
     row->copies_fps = res->copies_fps;
     row->kernels_fps = res->kernels_fps;
-    snprintf(row->start, sizeof row->start, "%s", res->warm ? "warm" : "cold");
+    snprintf(row->start, sizeof row->start, "%s", res->chained ? "chained" : res->warm ? "warm" : "cold");
     snprintf(row->work_key, sizeof row->work_key, "%s", res->work_key);
     row->work_per_frame = res->work_per_frame;
     const sb_energy *e = &res->energy;
@@ -120,6 +120,9 @@ void sb_stream_row_print(FILE *fp, const sb_stream_row *r)
     if (!strcmp(r->start, "warm"))
         fprintf(fp, "  warm: each frame from the result of the frame %d before it (the clip's first %d cold); %s a "
                     "frame %.2f\n", r->in_flight, r->in_flight, r->work_key, r->work_per_frame);
+    else if (!strcmp(r->start, "chained"))
+        fprintf(fp, "  warm: each frame from the result of the frame 1 before it, taken on the device after its "
+                    "run (the clip's first cold); %s a frame %.2f\n", r->work_key, r->work_per_frame);
     else if (r->work_key[0])
         fprintf(fp, "  cold: each frame from the algorithm's own init; %s a frame %.2f\n", r->work_key,
                 r->work_per_frame);
@@ -279,7 +282,9 @@ static sb_status stream_row(stream_ctx *sc, const sb_frames *fr, sb_stream_opts 
 }
 
 /* The rows at one K: cold, then (--warm) the same frames warm, each from
- * the result of the frame K before it, and what the start gained. */
+ * the result of the frame K before it -- or, runs in turn and a variant
+ * with a chain op, from the frame just before it, taken on the device --
+ * and what the start gained. */
 static sb_status stream_at_k(stream_ctx *sc, sb_stream_opts *o, sb_error *err)
 {
     int k = o->in_flight;
@@ -292,18 +297,22 @@ static sb_status stream_at_k(stream_ctx *sc, sb_stream_opts *o, sb_error *err)
     sb_status st = stream_row(sc, sc->cold, o, &cold, err);
     if (st || !sc->q->warm)
         return st;
+    sb_warm_chain chain = o->runs_in_turn ? sb_variant_warm_chain(sc->v) : NULL;
+    int back = chain ? 1 : k;                /* the frame a warm frame begins from, that many before it */
     if (!sc->q->quiet)
         fprintf(stderr, "%s warm with %d in flight: the serial reference of each frame from the one %d before it...\n",
-                sc->seq->name, k, k);
+                sc->seq->name, k, back);
     char name[sizeof sc->seq->name];
     snprintf(name, sizeof name, "%s", sc->seq->name);
     sb_frames_progress progress = { tell_reference, name };
     sb_frames fr;
-    st = sb_frames_open_warm(&fr, sc->algo, sc->stage, sc->params, sc->seq, k,
+    st = sb_frames_open_warm(&fr, sc->algo, sc->stage, sc->params, sc->seq, back,
                              !sc->q->quiet && isatty(2) ? &progress : NULL, err);
     if (st)
         return st;
+    o->chain = chain;
     st = stream_row(sc, &fr, o, &warm, err);
+    o->chain = NULL;
     sb_frames_close(&fr);
     if (!st && cold.fps > 0 && cold.work_per_frame > 0)
         printf("  warm against cold, %d in flight: %.2fx the frames/s, p99 %.3f against %.3f ms, %s a frame %.2f "

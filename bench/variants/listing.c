@@ -71,6 +71,8 @@ static void list_json(const char *algos, const char *variants, const sb_device_i
             printf("\"threaded\": %s, \"device\": %s, \"floor\": %s, \"graph_loop\": %s, ",
                    (var->flags & SB_THREADED) ? "true" : "false", (var->flags & SB_DEVICE) ? "true" : "false",
                    (var->flags & SB_FLOOR) ? "true" : "false", (var->flags & SB_GRAPH_LOOP) ? "true" : "false");
+            /* a warm start taken on the device (segbench/warm_chain.h: stream --warm --runs in-turn) */
+            printf("\"warm_chain\": %s, ", sb_variant_warm_chain(var) ? "true" : "false");
             sb_json_key_str(stdout, "summary", var->summary);
             /* the ladder: the rung it grows from (null: a root), its source file, the edge's idea */
             printf(", ");

@@ -85,6 +85,29 @@ void sb_variant_register(const sb_registration *r)
 
 int sb_registry_strays(void) { return registry_strays; }
 
+/* The warm-chain ops (segbench/warm_chain.h), one slot a row: registered
+ * apart from the ops, by constructors that may run before or after them. */
+static sb_warm_chain registry_chains[REGISTRY_SIZE];
+
+void sb_warm_chain_register(const char *algo, const char *name, sb_warm_chain chain)
+{
+    for (int i = 0; i < REGISTRY_SIZE; i++)
+        if (strcmp(registry_variants[i].algo, algo) == 0 && strcmp(registry_variants[i].name, name) == 0) {
+            registry_chains[i] = chain;
+            return;
+        }
+    fprintf(stderr, "segbench: warning: a warm chain for %s/%s, which is not in the variant table\n", algo, name);
+    registry_strays++;
+}
+
+sb_warm_chain sb_variant_warm_chain(const sb_variant *v)
+{
+    for (int i = 0; v && i < REGISTRY_SIZE; i++)
+        if (&registry_variants[i] == v)
+            return registry_chains[i];
+    return NULL;
+}
+
 /* The algorithms, by their place (SB_ALGO in algo.h). */
 enum { ALGOS_MAX = 32 };
 static struct {

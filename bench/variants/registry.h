@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "variants/algo.h"
+#include "segbench/warm_chain.h"
 
 int sb_algo_count(void);
 const sb_algo *sb_algo_at(int i);
@@ -21,6 +22,10 @@ const sb_variant *sb_reference_variant(const sb_algo *algo);
 /* The code identity of the variant's source as this program was built
  * from it (base/code_id.h: 16 hex digits); "" when the build has none. */
 const char *sb_variant_code_id(const sb_variant *v);
+
+/* The variant's warm-chain op (segbench/warm_chain.h), or NULL: its warm
+ * frames take their start from a host record only. */
+sb_warm_chain sb_variant_warm_chain(const sb_variant *v);
 
 /* Registrations that matched no row of the table, or a row already
  * taken (each also warned about on stderr); 0 in a sound build. */
