@@ -653,6 +653,22 @@ static int32_t *stale_terms(const sb_gc_graph *g, unsigned long long seed)
     return term;
 }
 
+/* One warm row of frames through v, k in flight: each frame from its
+ * start record, or, given `chain`, chained in turn (warm_chain.h). */
+static sb_status warm_row(const sb_frames *fr, const sb_variant *v, int k, sb_warm_chain chain, sb_stream_result *r,
+                          sb_error *err)
+{
+    sb_stream_opts o;
+    sb_stream_defaults(&o);
+    o.in_flight = k;
+    o.frames = 12;
+    o.warmup_ms = 1;
+    o.warm = 1;
+    o.runs_in_turn = chain != NULL;
+    o.chain = chain;
+    return sb_stream_measure(fr->c, fr->count, v, &o, r, err);
+}
+
 /* Warm frames (frames.h): every CUDA variant of an algorithm with warm
  * starts (k-means, SLIC, GrabCut) streams a panning clip warm, each frame
  * from the result of the frame K before it, exact on every frame (the
@@ -678,14 +694,8 @@ static void test_gpu_stream_warm(void)
                 if (strcmp(v->algo, algos[a]) || !(v->flags & SB_DEVICE) || !v->ops || gpu_excluded(v) ||
                     !(v->stages & (1u << algo->warm_stage)) || (k > 1 && (v->flags & SB_ONE_AT_A_TIME)))
                     continue;
-                sb_stream_opts o;
-                sb_stream_defaults(&o);
-                o.in_flight = k;
-                o.frames = 12;
-                o.warmup_ms = 1;
-                o.warm = 1;
                 sb_stream_result r;
-                sb_status rs = sb_stream_measure(fr.c, fr.count, v, &o, &r, &err);
+                sb_status rs = warm_row(&fr, v, k, NULL, &r, &err);
                 CHECKF(rs == SB_OK && r.agreement.ok && r.warm && r.checked >= 6, "%s warm, %d in flight: %s %s",
                        v->who, k, rs ? err.msg : "", r.agreement.metric);
             }
@@ -721,16 +731,8 @@ static void test_gpu_stream_chained(void)
                     continue;
                 chained++;
                 for (int k = 1; k <= 3; k += 2) {
-                    sb_stream_opts o;
-                    sb_stream_defaults(&o);
-                    o.in_flight = k;
-                    o.frames = 12;
-                    o.warmup_ms = 1;
-                    o.warm = 1;
-                    o.runs_in_turn = 1;
-                    o.chain = sb_variant_warm_chain(v);
                     sb_stream_result r;
-                    sb_status rs = sb_stream_measure(fr.c, fr.count, v, &o, &r, &err);
+                    sb_status rs = warm_row(&fr, v, k, sb_variant_warm_chain(v), &r, &err);
                     CHECKF(rs == SB_OK && r.agreement.ok && r.chained && r.checked >= 6,
                            "%s chained, %d in flight: %s %s", v->who, k, rs ? err.msg : "", r.agreement.metric);
                 }
