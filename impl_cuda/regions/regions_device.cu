@@ -8,7 +8,8 @@
 
 #include <cub/device/device_scan.cuh>
 
-enum { RG_THREADS = 256, RG_TILE = 32 };
+enum { RG_THREADS = 256, RG_TILE = 32 };   /* RG_THREADS a multiple of 32: a warp is a word of the bitmaps */
+static const unsigned RG_FULL_MASK = 0xffffffffu;
 
 /* Step 1a, in 32x32 tiles, in shared memory (a warp is one row of a
  * tile; local indices run in the same order as global ones):
@@ -78,16 +79,26 @@ __global__ void rg_seams(int width, int height, const int32_t *labels, int32_t *
     }
 }
 
-/* Each pixel's root, and the sizes: lanes with the same root add once. */
-__global__ void rg_flatten_count(unsigned n, const int32_t *parent, int32_t *comp, int32_t *size)
+/* Each pixel's root, and the sizes: lanes with the same root add once.
+ * The roots are also marked, a bit a pixel: a warp is 32 consecutive
+ * pixels from a multiple of 32, so its ballot is one word of the bitmap,
+ * and a plain store writes it.  Every lane reaches the ballot (none
+ * returns early): after rg_find's loop, whose trips differ by lane,
+ * __activemask() would name only the lanes converged with the caller. */
+__global__ void rg_flatten_count(unsigned n, const int32_t *parent, int32_t *comp, int32_t *size,
+                                 unsigned *is_root)
 {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
+    bool in = i < n;
+    int32_t root = in ? rg_find(parent, (int32_t)i) : -1;
+    unsigned roots = __ballot_sync(RG_FULL_MASK, in && root == (int32_t)i);
+    if (!in)
         return;
-    int32_t root = rg_find(parent, (int32_t)i);
     comp[i] = root;
+    if (lane == 0)
+        is_root[i / 32] = roots;
     unsigned peers = __match_any_sync(__activemask(), root);
-    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1))
+    if (lane == (unsigned)(__ffs(peers) - 1))
         atomicAdd(&size[root], __popc(peers));
 }
 
@@ -114,19 +125,19 @@ __global__ void rg_best(int width, unsigned n, const int32_t *comp, const int32_
         }
 }
 
-/* Steps 2 and 3 for each root: follow the pointers -- a small component
- * points to its largest neighbour if that one is larger than itself --
- * to their end (they climb in key order, so they end); flag the kept
- * roots for the numbering. */
-__global__ void rg_final(unsigned n, const int32_t *comp, const int32_t *size, const unsigned long long *best,
-                         int32_t *final_root, int32_t *kept, int min_piece)
+/* Steps 2 and 3 for each root (its bit in is_root): follow the
+ * pointers -- a small component points to its largest neighbour if that
+ * one is larger than itself -- to their end (they climb in key order, so
+ * they end).  The kept roots -- those whose pointers end at themselves --
+ * are a warp's ballot, one word of `kept`, stored with its popcount for
+ * the numbering's scan. */
+__global__ void rg_final(unsigned n, const unsigned *is_root, const int32_t *size, const unsigned long long *best,
+                         int32_t *final_root, unsigned *kept, int32_t *kept_in_word, int min_piece)
 {
-    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    int flag = 0;
-    if (comp[i] == (int32_t)i) {
-        uint32_t f = i;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
+    bool root = i < n && (is_root[i / 32] >> lane & 1u);
+    uint32_t f = i;
+    if (root) {
         for (;;) {
             uint64_t own = sb_regions_key((uint32_t)size[f], f);
             if (size[f] >= min_piece || best[f] <= own)
@@ -134,20 +145,31 @@ __global__ void rg_final(unsigned n, const int32_t *comp, const int32_t *size, c
             f = sb_regions_key_root(best[f]);
         }
         final_root[i] = (int32_t)f;
-        flag = f == i;
     }
-    kept[i] = flag;
+    unsigned keep = __ballot_sync(RG_FULL_MASK, root && f == i);
+    if (lane == 0 && i < n) {
+        kept[i / 32] = keep;
+        kept_in_word[i / 32] = __popc(keep);
+    }
 }
 
-__global__ void rg_label(unsigned n, const int32_t *comp, const int32_t *final_root, const int32_t *number,
-                         const int32_t *kept, int32_t *labels, int *count)
+/* A kept root's number: the kept roots before it in index order. */
+__device__ __forceinline__ int32_t rg_number(const unsigned *kept, const int32_t *before_word, uint32_t f)
+{
+    return before_word[f / 32] + __popc(kept[f / 32] & ((1u << (f % 32)) - 1));
+}
+
+__global__ void rg_label(unsigned n, const int32_t *comp, const int32_t *final_root, const unsigned *kept,
+                         const int32_t *before_word, int32_t *labels, int *count)
 {
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    labels[i] = number[final_root[comp[i]]];
-    if (i == n - 1)
-        *count = number[i] + kept[i];
+    labels[i] = rg_number(kept, before_word, (uint32_t)final_root[comp[i]]);
+    if (i == n - 1) {
+        unsigned last = (n - 1) / 32;
+        *count = before_word[last] + __popc(kept[last]);
+    }
 }
 
 sb_status rg_device_alloc(rg_device *r, int width, int height, const char *who, sb_error *err)
@@ -156,14 +178,19 @@ sb_status rg_device_alloc(rg_device *r, int width, int height, const char *who, 
     r->width = width;
     r->height = height;
     r->n = (unsigned)width * (unsigned)height;
-    size_t n = r->n;
+    r->words = sb_div_up(r->n, 32);
+    size_t n = r->n, words = r->words;
     SB_CUDA_TRY(cudaMalloc(&r->parent, n * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->comp, n * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->size, n * sizeof(int32_t)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->final_root, n * sizeof(int32_t)), err, who);
-    SB_CUDA_TRY(cudaMalloc(&r->number, n * sizeof(int32_t)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->is_root, words * sizeof(unsigned)), err, who);
     SB_CUDA_TRY(cudaMalloc(&r->best, n * sizeof(unsigned long long)), err, who);
-    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, r->scan_bytes, r->size, r->number, (int)r->n), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->kept, words * sizeof(unsigned)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->kept_in_word, words * sizeof(int32_t)), err, who);
+    SB_CUDA_TRY(cudaMalloc(&r->before_word, words * sizeof(int32_t)), err, who);
+    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, r->scan_bytes, r->kept_in_word, r->before_word, (int)words),
+                err, who);
     SB_CUDA_TRY(cudaMalloc(&r->scan_temp, r->scan_bytes), err, who);
     return SB_OK;
 }
@@ -174,8 +201,11 @@ void rg_device_free(rg_device *r)
     cudaFree(r->comp);
     cudaFree(r->size);
     cudaFree(r->final_root);
-    cudaFree(r->number);
+    cudaFree(r->is_root);
     cudaFree(r->best);
+    cudaFree(r->kept);
+    cudaFree(r->kept_in_word);
+    cudaFree(r->before_word);
     cudaFree(r->scan_temp);
     memset(r, 0, sizeof *r);
 }
@@ -183,7 +213,7 @@ void rg_device_free(rg_device *r)
 sb_status rg_device_enforce(rg_device *r, int32_t *labels, int min_piece, int *count, cudaStream_t stream,
                             const char *who, sb_error *err)
 {
-    unsigned n = r->n, blocks = sb_div_up(n, RG_THREADS);
+    unsigned n = r->n, blocks = sb_div_up(n, RG_THREADS), words = r->words;
     dim3 tile(RG_TILE, RG_TILE), tiles(sb_div_up(r->width, RG_TILE), sb_div_up(r->height, RG_TILE));
     rg_tile<<<tiles, tile, 0, stream>>>(r->width, r->height, labels, r->parent, r->size, r->best);
     unsigned seam_pixels = (unsigned)((r->width - 1) / RG_TILE) * r->height +
@@ -191,14 +221,15 @@ sb_status rg_device_enforce(rg_device *r, int32_t *labels, int min_piece, int *c
     if (seam_pixels)
         rg_seams<<<sb_div_up(seam_pixels, RG_THREADS), RG_THREADS, 0, stream>>>(r->width, r->height, labels,
                                                                                 r->parent);
-    rg_flatten_count<<<blocks, RG_THREADS, 0, stream>>>(n, r->parent, r->comp, r->size);
+    rg_flatten_count<<<blocks, RG_THREADS, 0, stream>>>(n, r->parent, r->comp, r->size, r->is_root);
     rg_best<<<blocks, RG_THREADS, 0, stream>>>(r->width, n, r->comp, r->size, r->best, min_piece);
-    int32_t *kept = r->parent;    /* the links are not needed after rg_flatten_count */
-    rg_final<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->size, r->best, r->final_root, kept, min_piece);
+    rg_final<<<blocks, RG_THREADS, 0, stream>>>(n, r->is_root, r->size, r->best, r->final_root, r->kept,
+                                                r->kept_in_word, min_piece);
     SB_CUDA_LAUNCHED(err, who);
-    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(r->scan_temp, r->scan_bytes, kept, r->number, (int)n, stream), err,
-                who);
-    rg_label<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->final_root, r->number, kept, labels, count);
+    SB_CUDA_TRY(cub::DeviceScan::ExclusiveSum(r->scan_temp, r->scan_bytes, r->kept_in_word, r->before_word,
+                                              (int)words, stream),
+                err, who);
+    rg_label<<<blocks, RG_THREADS, 0, stream>>>(n, r->comp, r->final_root, r->kept, r->before_word, labels, count);
     SB_CUDA_LAUNCHED(err, who);
     return SB_OK;
 }

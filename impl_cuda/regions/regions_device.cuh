@@ -11,8 +11,11 @@
  * Hawick 2018).  Then the enforcement's steps, one kernel each: sizes,
  * the largest neighbour of each small component (a 64-bit atomicMax of
  * regions.h's key), the pointers, their ends, and a numbering of the kept
- * roots in index order (an exclusive scan from CUB, which ships with the
- * toolkit).
+ * roots in index order.  The roots and the kept roots are bits of two
+ * bitmaps: the pointers' ends are followed a word of roots a thread, not
+ * a pixel a thread, and a root's number is the kept roots in the words
+ * before its own (an exclusive scan of the words' popcounts, from CUB,
+ * which ships with the toolkit) and the kept bits below it in its word.
  */
 #ifndef SEGBENCH_REGIONS_DEVICE_CUH
 #define SEGBENCH_REGIONS_DEVICE_CUH
@@ -25,12 +28,16 @@
 
 struct rg_device {
     int width, height;
-    unsigned n;
+    unsigned n;                   /* pixels */
+    unsigned words;               /* of the kept bitmap: n / 32, rounded up */
     int32_t *parent;              /* links, then the pointers of step 2 */
     int32_t *comp;                /* each pixel's root */
-    int32_t *size;                /* sizes by root, then the kept flags */
+    int32_t *size;                /* sizes by root */
     int32_t *final_root;          /* step 3, by root */
-    int32_t *number;              /* step 4: exclusive scan of the kept flags */
+    unsigned *is_root;            /* a bit a pixel index, set for the roots */
+    unsigned *kept;               /* the same for the kept roots (step 4) */
+    int32_t *kept_in_word;        /* the kept roots in each word of the bitmap */
+    int32_t *before_word;         /* their exclusive scan: the kept roots before each word */
     unsigned long long *best;     /* step 2's largest neighbour key, by root */
     void *scan_temp;
     size_t scan_bytes;
