@@ -24,6 +24,7 @@ dir=${1:-bench}
 allowed='
 variants/registry.c:registry_variants
 variants/registry.c:registry_ops
+variants/registry.c:registry_chains
 variants/registry.c:registry_strays
 variants/registry.c:registry_algos
 variants/registry.c:registry_nalgos

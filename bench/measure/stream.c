@@ -167,6 +167,22 @@ static double work_per_frame(const sb_case *const *frames, int n, char *key, siz
     return n > 0 ? sum / n : 0;
 }
 
+/* The row's turn (stream_pass.h): used where its runs take turns, or are
+ * chained. */
+static void turn_open(stream_turn *t, const sb_stream_opts *o)
+{
+    memset(t, 0, sizeof *t);
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->moved, NULL);
+    t->chain = o->chain;
+}
+
+static void turn_close(stream_turn *t)
+{
+    pthread_cond_destroy(&t->moved);
+    pthread_mutex_destroy(&t->lock);
+}
+
 sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_variant *v, const sb_stream_opts *o,
                             sb_stream_result *r, sb_error *err)
 {
@@ -185,12 +201,10 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         return st;
     int k = o->in_flight;
     stream_pass p = { .inst = inst, .k = k, .frames = frames, .n = n };
-    stream_turn t = { .last = NULL };
-    pthread_mutex_init(&t.lock, NULL);
-    pthread_cond_init(&t.moved, NULL);
+    stream_turn t;
+    turn_open(&t, o);
     r->runs_in_turn = o->runs_in_turn && sb_is_device(v);
     r->chained = o->chain != NULL;      /* (stream_refused: warm and in turn) */
-    t.chain = o->chain;
     p.turn = r->runs_in_turn || r->chained ? &t : NULL;
 
     /* 1. check pass: the references' own (reference_pass), or one of its own */
@@ -225,8 +239,7 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
     }
     if (failed) {                                        /* nothing is timed after a broken contract */
         stream_instances_close(inst, k);
-        pthread_cond_destroy(&t.moved);
-        pthread_mutex_destroy(&t.lock);
+        turn_close(&t);
         return SB_OK;
     }
 
@@ -267,7 +280,6 @@ sb_status sb_stream_measure(const sb_case *const *frames, int n, const sb_varian
         check_last(frames, inst, k, v, r);         /* 5. */
     }
     stream_instances_close(inst, k);
-    pthread_cond_destroy(&t.moved);
-    pthread_mutex_destroy(&t.lock);
+    turn_close(&t);
     return st;
 }
