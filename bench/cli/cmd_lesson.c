@@ -52,11 +52,12 @@ static sb_status lesson_headers_command(const char *results, sb_error *err)
     sb_status st = lesson_headers(dir, &r, err);
     if (st)
         return st;
-    printf("%d rung files: %d with words to fix, %d holding numbers, %d without an opening comment\n", r.files,
-           r.wrong_words, r.numbers, r.no_comment);
-    if (r.numbers || r.wrong_words || r.no_comment)
-        return sb_fail(err, SB_ERR_AGREEMENT, "rung headers: %d with words to fix, %d holding numbers",
-                       r.wrong_words + r.no_comment, r.numbers);
+    printf("%d rung files: %d with words to fix, %d holding numbers, %d without an opening comment, %d headers over "
+           "%d lines, %d without their section in LESSONS.md\n", r.files, r.wrong_words, r.numbers, r.no_comment,
+           r.long_header, LESSON_HEADER_LINES, r.no_lesson);
+    if (r.numbers || r.wrong_words || r.no_comment || r.long_header || r.no_lesson)
+        return sb_fail(err, SB_ERR_AGREEMENT, "rung headers: %d with words to fix, %d holding numbers, %d too long, %d "
+                       "without a lesson", r.wrong_words + r.no_comment, r.numbers, r.long_header, r.no_lesson);
     return SB_OK;
 }
 

@@ -56,6 +56,33 @@ static void rows_cache_free(rows_cache *rc)
             sb_rows_free(&rc->rows[i]);
 }
 
+/* The comment's words with each line break, its " * " and any run of
+ * spaces as one space, so "Grows\n * from P" reads "Grows from P". */
+static char *flattened(const char *comment, size_t len)
+{
+    char *out = malloc(len + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < len; i++) {
+        char c = comment[i];
+        if (c == '\n') {                         /* the next line's indent and its '*' go with it */
+            while (i + 1 < len && (comment[i + 1] == ' ' || comment[i + 1] == '\t'))
+                i++;
+            if (i + 1 < len && comment[i + 1] == '*' && !(i + 2 < len && comment[i + 2] == '/'))
+                i++;
+            c = ' ';
+        }
+        if (c == ' ' || c == '\t') {
+            if (o > out && o[-1] != ' ')
+                *o++ = ' ';
+            continue;
+        }
+        *o++ = c;
+    }
+    *o = '\0';
+    return out;
+}
+
 /* The words: "Grows from P" on the main line, "A branch of P" off it, in
  * the opening comment (the text before its first "*\/"). */
 static void check_words(const char *file, const char *comment, size_t len, const char *dir, rows_cache *rc,
@@ -68,7 +95,7 @@ static void check_words(const char *file, const char *comment, size_t len, const
         char grows[120], branch[120];
         snprintf(grows, sizeof grows, "Grows from %s", v->parent);
         snprintf(branch, sizeof branch, "A branch of %s", v->parent);
-        char *text = strndup(comment, len);
+        char *text = flattened(comment, len);
         int says_grows = text && strstr(text, grows), says_branch = text && strstr(text, branch);
         int against = text && strstr(text, "\n * Against ");     /* the old words, "Against PARENT: ..." */
         free(text);
@@ -105,10 +132,35 @@ static int names_its_file(const char *text, const char *file)
     return strncmp(text, "/* ", 3) == 0 && strncmp(text + 3, base, n) == 0 && strncmp(text + 3 + n, " - ", 3) == 0;
 }
 
+/* The section "## NAME" of the LESSONS.md beside the rung file at path,
+ * malloc'd, up to the next "## " (NULL when there is none). */
+char *lesson_long_text(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char notes[SB_PATH_MAX], mark[SB_PATH_MAX + 8];
+    if (snprintf(notes, sizeof notes, "%.*sLESSONS.md", slash ? (int)(slash - path + 1) : 0, path) >= (int)sizeof notes ||
+        snprintf(mark, sizeof mark, "\n## %s\n", base) >= (int)sizeof mark)
+        return NULL;
+    char *text = sb_read_text(notes), *section = NULL;
+    const char *at = text ? strstr(text, mark) : NULL;
+    if (at) {
+        at += strlen(mark);
+        const char *next = strstr(at, "\n## ");
+        size_t n = next ? (size_t)(next - at) : strlen(at);
+        while (n && (at[n - 1] == '\n'))
+            n--;
+        section = strndup(at + strspn(at, "\n"), n - strspn(at, "\n"));
+    }
+    free(text);
+    return section;
+}
+
 /* One rung file's opening comment, checked. */
 static void check_file(const char *file, const char *text, const char *dir, rows_cache *rc, lesson_header_report *r)
 {
-    const char *end = strncmp(text, "/*", 2) == 0 ? strstr(text, "\n */") : NULL;
+    char path[SB_PATH_MAX];
+    const char *end = strncmp(text, "/*", 2) == 0 ? strstr(text, "*/") : NULL;
     r->files++;
     if (!end) {
         r->no_comment++;
@@ -122,6 +174,23 @@ static void check_file(const char *file, const char *text, const char *dir, rows
         if (r->fp)
             fprintf(r->fp, "%s: its opening comment's first line should name its file (\"/* NAME - ...\")\n", file);
     }
+    int lines = 1;
+    for (const char *c = text; c < end; c++)
+        lines += *c == '\n';
+    if (strncmp(file, "impl_cuda/", 10) == 0 && lines > LESSON_HEADER_LINES) {
+        r->long_header++;
+        if (r->fp)
+            fprintf(r->fp, "%s: its header is %d lines: it keeps the idea, the parent and why in %d at most, and the "
+                           "whole lesson goes in LESSONS.md beside it\n", file, lines, LESSON_HEADER_LINES);
+    }
+    char *lesson = strncmp(file, "impl_cuda/", 10) == 0 && lesson_source_path(file, path, sizeof path)
+                       ? lesson_long_text(path) : NULL;
+    if (strncmp(file, "impl_cuda/", 10) == 0 && !lesson) {
+        r->no_lesson++;
+        if (r->fp)
+            fprintf(r->fp, "%s: LESSONS.md beside it has no section \"## %s\"\n", file, strrchr(file, '/') + 1);
+    }
+    free(lesson);
     const char *numbers = strstr(text, "\n" MEASURED_MARK);
     if (numbers && numbers < end) {
         r->numbers++;

@@ -3,6 +3,7 @@
 #include "course/lesson_show.h"
 
 #include "base/files.h"
+#include "course/lesson_headers.h"
 #include "course/lessons.h"
 #include "variants/names.h"
 #include "variants/renames.h"
@@ -100,6 +101,27 @@ static void show_tree(const sb_algo *algo, const sb_rows *rows, const char *dir,
     printf("segbench lesson %s/RUNG prints one edge with its diff.\n", algo->name);
 }
 
+/* The rung's whole lesson, its section of the LESSONS.md beside its file
+ * (lesson_headers.h), indented under "the lesson:"; nothing when there is
+ * none (a pthread rung keeps its lesson in its header). */
+static void print_long_text(const sb_variant *v)
+{
+    char path[PATH_MAX];
+    char *text = lesson_source_path(v->file, path, sizeof path) ? lesson_long_text(path) : NULL;
+    if (!text)
+        return;
+    const char *slash = strrchr(v->file, '/');
+    int folder = slash ? (int)(slash - v->file + 1) : 0;
+    printf("the lesson (%.*sLESSONS.md, \"## %s\"):\n", folder, v->file, v->file + folder);
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        int n = end ? (int)(end - line) : (int)strlen(line);
+        printf(n ? "  %.*s\n" : "\n", n, line);
+        line = end ? end + 1 : NULL;
+    }
+    free(text);
+}
+
 /* One edge: the rung, its parent and idea, its gain at each stage, the
  * rungs that grow from it, then diff -u of the two files. */
 static sb_status show_edge(const sb_algo *algo, const sb_variant *v, const sb_rows *rows, const char *dir,
@@ -115,6 +137,7 @@ static sb_status show_edge(const sb_algo *algo, const sb_variant *v, const sb_ro
     else
         printf("a root: it grows from no rung\n");
     printf("idea: %s\n", v->idea);
+    print_long_text(v);
     printf("gain over the parent%s\n", have_rows ? ":" : " (no result set here)");   /* whose: printed above */
     for (int s = 0; s < algo->stage_count && have_rows; s++)
         if ((!stage_name || strcmp(stage_name, algo->stages[s]) == 0) && (v->stages & (1u << s)))

@@ -1,13 +1,6 @@
-/* 1_global.cu - GrabCut's graph build with global memory (variant
- * "cuda-global" of the grabcut-graph step): its ladder's root, and so far
- * its only rung.
- *
- * Thread a pixel, gc_device.cu's step: beta (from the mean squared colour
- * difference of neighbours) summed a warp at a time, then each pixel's
- * n-link and t-link capacities, integers, from beta and the mixtures.  The step
- * carries the pipeline's cut (gc_rounds_cut, ../grabcut/1_global.cu)
- * unused: it runs no max-flow.
- */
+/* 1_global.cu - GrabCut's graph build with global memory (cuda-global of
+ * grabcut-graph, its root): beta summed a warp at a time, then each pixel's
+ * integer n-links and t-links; the pipeline's cut rides along unused. */
 #include "../grabcut/1_global.cuh"
 
 GC_CUDA_OPS(graph_global, GC_GRAPH, gc_rounds_cut, gc_block_sums)

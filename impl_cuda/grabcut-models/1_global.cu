@@ -1,9 +1,6 @@
 /* 1_global.cu - GrabCut's k-means and GMM steps with global memory
- * (variant "cuda-global" of grabcut-kmeans and grabcut-gmm): the root of
- * this folder's ladder.  Thread a pixel, gc_device.cu's steps, a block's
- * totals gathered in shared memory (gc_block_sums); the pipeline's cut
- * (../grabcut/1_global.cu) rides along unused.
- */
+ * (cuda-global of grabcut-kmeans and grabcut-gmm, their root): thread a
+ * pixel, a block's totals gathered in shared memory (gc_block_sums). */
 #include "../grabcut/1_global.cuh"
 
 GC_CUDA_OPS(kmeans, GC_KMEANS, gc_rounds_cut, gc_block_sums)

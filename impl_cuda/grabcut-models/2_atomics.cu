@@ -1,13 +1,7 @@
-/* 2_atomics.cu - GrabCut's k-means and GMM sums added by every pixel
- * straight to global memory (variant "cuda-atomics" of grabcut-kmeans
- * and grabcut-gmm).
- *
- * A branch of cuda-global, whose blocks gather their totals in shared
- * memory and add them once.  Here each pixel adds its 4 (k-means) or 10
- * (GMM) values to the global totals: 64-bit atomics on 40 or 100
- * addresses, which the L2 serialises.  Nothing else differs, so the edge
- * prices contended global atomics (NOTES.md: 7.5-15x slower).
- */
+/* 2_atomics.cu - cuda-atomics of grabcut-kmeans and grabcut-gmm.  A branch of
+ * cuda-global.  The idea: no block totals, every pixel's values go straight
+ * to global 64-bit atomics on 40 or 100 addresses, which the L2 serialises:
+ * the edge prices contended global atomics. */
 #include "../grabcut/1_global.cuh"
 
 /* ---- the k-means and GMM sums, every pixel straight to global memory ---- */

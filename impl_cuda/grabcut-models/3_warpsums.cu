@@ -1,15 +1,7 @@
-/* 3_warpsums.cu - GrabCut's k-means and GMM sums gathered a warp at a
- * time (variant "cuda-warpsums" of grabcut-kmeans and grabcut-gmm).
- *
- * Grows from cuda-global, whose every pixel adds its 4 or 10 values to
- * the block's shared totals, 64-bit atomics queueing on a handful of
- * (side, component) addresses.  Here a warp takes its lanes one distinct
- * component at a time (__shfl_sync, __ballot_sync), sums each value over
- * them (sb_warp_sum: a pixel's moments are below 2^16, so 32 fit in 32
- * bits) and one lane adds the group's totals: an atomic per component
- * and value a warp.  Integer sums, so equal to the bit.  The pipeline's
- * cuda-warpsums (../grabcut/13_warpsums.cu) takes them (3_warpsums.cuh).
- */
+/* 3_warpsums.cu - cuda-warpsums of grabcut-kmeans and grabcut-gmm.  Grows
+ * from cuda-global.  The idea: a warp sums its lanes' values one distinct
+ * component at a time (match, then sb_warp_sum), so one lane per component
+ * and value adds to shared memory instead of every pixel. */
 #include "../grabcut/1_global.cuh"
 #include "3_warpsums.cuh"
 #include "../warp.cuh"

@@ -1,27 +1,6 @@
-/* 10_settled.cu - GrabCut's tiled cut whose global relabel skips the
- * tiles that have settled (variant "cuda-settled" of grabcut-maxflow and
- * the pipeline).
- *
- * Grows from cuda-inplace.  The idea: a launch of the global relabel
- * only where something can still change.  The relabel is launch after
- * launch of tile_bfs, each tile relaxing its heights against its halo
- * until they settle, until a launch changes nothing: 16 to 24 launches a
- * relabel, 7 to 17 relabels a cold cut.  Every launch loaded every tile,
- * its halo and its eight residual planes (32 bytes a node: 66 MB at
- * 1920x1080), though after the first few launches most tiles find
- * nothing to lower.  A tile's heights can only change if its halo did, that is if
- * it or a neighbour changed something in the launch before (a tile
- * settled against its halo when it last ran; had a neighbour changed
- * since, the tile would have run in the launch after).  So each tile
- * stamps the number of the launch in which it last changed a height, and
- * a launch runs a tile only when its stamp or a neighbour's is the last
- * launch's (or this one's: a neighbour may have stamped already); the
- * others leave after reading nine stamps.  Launches are numbered on from
- * a base that each batch moves on (graph_bfs_next), and the BFS's start
- * stamps every tile with the number before its first launch.  The same
- * heights, sweeps and cut.
- *
- */
+/* 10_settled.cu - cuda-settled of the pipeline and grabcut-maxflow.  Grows
+ * from cuda-inplace.  The idea: a global relabel launch runs only the tiles
+ * whose halo changed; a settled tile cannot change. */
 #include "5_graph.cuh"
 #include "9_inplace.cuh"
 #include "10_settled.cuh"
@@ -71,16 +50,14 @@ static const gc_tile_kernels settled_kernels = { gc_settled_bfs_start, gc_settle
 
 GC_GRAPH_CUT(graph_cut, settled_kernels)
 
-GC_CUDA_OPS(maxflow_settled, GC_MAXFLOW, graph_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_settled, GC_PIPELINE, graph_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-settled", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-inplace's cut whose global relabel runs a tile only when it or a neighbour changed in the last launch",
-           maxflow_settled_prepare, maxflow_settled_upload, maxflow_settled_run, maxflow_settled_fetch,
-           maxflow_settled_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-settled", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-inplace with a global relabel that skips settled tiles",
-           pipeline_settled_prepare, pipeline_settled_upload, pipeline_settled_run, pipeline_settled_fetch,
-           pipeline_settled_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-settled", "cuda-inplace", "the global relabel skips settled tiles: a tile runs when it or a neighbour changed")
 SB_RUNG("grabcut", "cuda-settled", "cuda-inplace", "the global relabel skips settled tiles: a tile runs when it or a neighbour changed")

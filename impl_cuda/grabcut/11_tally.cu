@@ -1,21 +1,7 @@
-/* 11_tally.cu - GrabCut's tiled cut whose tiles say whether work is left
- * (variant "cuda-tally" of grabcut-maxflow and the pipeline).
- *
- * Grows from cuda-settled.  The idea: the answer is already in the
- * tiles.  After each sweep cuda-settled launched tile_count, a pass over
- * every node (8 bytes a node) that counted the active ones, only to ask
- * "is any left?": a fifth launch a sweep.  But a node can only be active
- * after a sweep if its tile ended its launch with an active node, or if a
- * tile that ran after it pushed into it through the halo (an idle tile
- * gains nothing otherwise, and a busy one always runs).  So each launch
- * sets the sweep's flag when a tile ends busy or pushes into its halo:
- * never "none left" while some are; at worst "some left" when a later
- * colour's tile took in a push and passed all of it on, which costs one
- * more sweep before the loop notices (the sweeps tally may then exceed
- * cuda-settled's; the flow and cut cannot differ).  One launch a sweep
- * fewer, and no pass over the nodes.
- *
- */
+/* 11_tally.cu - cuda-tally of the pipeline and grabcut-maxflow.  Grows from
+ * cuda-settled.  The idea: the tiles say whether work is left, setting a flag
+ * when one ends busy or pushes into its halo, instead of a counting pass a
+ * sweep. */
 #include "5_graph.cuh"
 #include "10_settled.cuh"
 #include "11_tally.cuh"
@@ -74,14 +60,14 @@ static const gc_tile_kernels tally_kernels = { gc_settled_bfs_start, gc_settled_
 
 GC_GRAPH_CUT(graph_cut, tally_kernels)
 
-GC_CUDA_OPS(maxflow_tally, GC_MAXFLOW, graph_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_tally, GC_PIPELINE, graph_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-tally", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-settled's cut with no count pass: a tile that ends busy or pushes into its halo flags the sweep",
-           maxflow_tally_prepare, maxflow_tally_upload, maxflow_tally_run, maxflow_tally_fetch, maxflow_tally_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-tally", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-settled with no count pass: the tiles flag a sweep that left work",
-           pipeline_tally_prepare, pipeline_tally_upload, pipeline_tally_run, pipeline_tally_fetch, pipeline_tally_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-tally", "cuda-settled", "no count pass: a tile that ends busy or pushes into its halo flags the sweep")
 SB_RUNG("grabcut", "cuda-tally", "cuda-settled", "no count pass: a tile that ends busy or pushes into its halo flags the sweep")

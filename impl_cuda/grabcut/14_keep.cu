@@ -1,30 +1,6 @@
-/* 14_keep.cu - GrabCut whose warm cuts keep the heights the last cut
- * left (variant "cuda-keep" of the pipeline and of grabcut-maxflow).
- *
- * A branch of cuda-warpsums.  The idea: a warm cut's first global relabel
- * starts from the last cut's heights and runs only where they must come
- * down, instead of from nothing over every tile.  The last cut ended on
- * a global relabel, so its heights are the exact distances of its final
- * residual network; the repair (sb_mf_rewarm) then changes only t-links.
- * A node's distance rises where its sink residual went to zero -- its
- * old height is then too low, which push-relabel allows (a height is a
- * lower bound of the distance) -- and falls only through a node that
- * gained sink residual, as every other path is as it was.  So the init
- * sets those nodes to 1 and stamps their tiles changed; the relaxation
- * spreads from them alone (cuda-settled's stamps) and leaves valid
- * heights: none above its node's distance, SB_MF_INF only where the sink
- * cannot be reached.  The loop's later relabels start from nothing, as
- * before (a kept height never rises, so dead excess would not show), and
- * the cut still ends on one.  The sweeps may differ from cuda-warpsums'
- * (lower heights than exact ones take more relabels in the rounds); the
- * flow and the cut do not.  A cold cut is cuda-warpsums' own.
- *
- * It saves nothing (NOTES.md, "Issue 49: the last ideas"): the warm cuts
- * take as many relabels as before, the kept one is one of 2 to 9, and on
- * butterfly the lower heights cost sweeps (warm cuts of 12, 9, 5 and 9
- * sweeps became 10, 9, 9 and 9; the pipeline 11 % slower).
- *
- */
+/* 14_keep.cu - cuda-keep of the pipeline and grabcut-maxflow.  A branch of
+ * cuda-warpsums.  The idea: a warm cut's first global relabel starts from the
+ * heights the last cut left and runs only where they must come down. */
 #include "../grabcut-models/3_warpsums.cuh"
 #include "5_graph.cuh"
 #include "10_settled.cuh"
@@ -127,15 +103,15 @@ static const gc_tile_kernels keep_kernels = { keep_bfs_start, gc_settled_bfs, gc
 
 GC_GRAPH_CUT(graph_cut, keep_kernels)
 
-GC_CUDA_OPS(maxflow_keep, GC_MAXFLOW, graph_cut, gc_warp_sums)
-GC_CUDA_OPS(pipeline_keep, GC_PIPELINE, graph_cut, gc_warp_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_warp_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_warp_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-keep", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-warpsums' cut, its warm cuts' first relabel from the heights kept",
-           maxflow_keep_prepare, maxflow_keep_upload, maxflow_keep_run, maxflow_keep_fetch, maxflow_keep_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-keep", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-warpsums with the warm cuts' first relabel from the heights kept",
-           pipeline_keep_prepare, pipeline_keep_upload, pipeline_keep_run, pipeline_keep_fetch, pipeline_keep_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-keep", "cuda-warpsums",
         "a warm cut keeps the heights: its first relabel runs only from nodes that gained sink residual (a step for the pipeline)")
 SB_RUNG("grabcut", "cuda-keep", "cuda-warpsums",

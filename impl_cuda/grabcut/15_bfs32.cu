@@ -1,21 +1,7 @@
-/* 15_bfs32.cu - GrabCut whose global relabel runs in 32x32 tiles
- * (variant "cuda-bfs32" of the pipeline and of grabcut-maxflow).
- *
- * A branch of cuda-warpsums.  The idea: a relabel launch carries
- * distances as far as its tile is wide, so a tile four times the area
- * (1024 threads, a node each) needs about half the launches to reach the
- * same depth, and a relabel's batches of launches end sooner.  The rounds
- * keep their 16x16 tiles: their barriers are many and their shared state
- * is ten planes, where the relaxation's is one.  The distances are exact
- * whatever the tiling, so the sweeps, relabels, flow and cut are
- * cuda-warpsums' own.
- *
- * It saves nothing (NOTES.md, "Issue 49: the last ideas"): one cut is
- * the same within 3 % on every image and the pipeline within 2 % but on
- * fruits (4 % slower), so the relabels' launches are not what a cut
- * waits for; its sweeps are.
- *
- */
+/* 15_bfs32.cu - cuda-bfs32 of the pipeline and grabcut-maxflow.  A branch of
+ * cuda-warpsums.  The idea: the global relabel in 32x32 tiles, which carry
+ * distances twice as far a launch, so a relabel needs about half the
+ * launches. */
 #include "../grabcut-models/3_warpsums.cuh"
 #include "5_graph.cuh"
 #include "10_settled.cuh"
@@ -48,15 +34,15 @@ static const gc_tile_kernels bfs32_kernels = { gc_settled_bfs_start, bfs32, gc_t
 
 GC_GRAPH_CUT(graph_cut, bfs32_kernels)
 
-GC_CUDA_OPS(maxflow_bfs32, GC_MAXFLOW, graph_cut, gc_warp_sums)
-GC_CUDA_OPS(pipeline_bfs32, GC_PIPELINE, graph_cut, gc_warp_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_warp_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_warp_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-bfs32", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-warpsums' cut with the global relabel in 32x32 tiles",
-           maxflow_bfs32_prepare, maxflow_bfs32_upload, maxflow_bfs32_run, maxflow_bfs32_fetch, maxflow_bfs32_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-bfs32", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-warpsums with the global relabel in 32x32 tiles",
-           pipeline_bfs32_prepare, pipeline_bfs32_upload, pipeline_bfs32_run, pipeline_bfs32_fetch, pipeline_bfs32_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-bfs32", "cuda-warpsums",
         "the global relabel in 32x32 tiles: distances carried twice as far a launch, half the launches")
 SB_RUNG("grabcut", "cuda-bfs32", "cuda-warpsums",

@@ -1,27 +1,7 @@
-/* 1_global.cu - GrabCut with global memory (variant "cuda-global" of
- * grabcut-maxflow and the pipeline, the root of the ladder this folder
- * holds): thread-a-pixel steps (gc_device.cu's, with its k-means and GMM
- * sums, a block's totals gathered in shared memory first: gc_block_sums),
- * and a cut of synchronous push-relabel rounds over all nodes in one
- * cooperative kernel, which it lends the steps' roots
- * (../grabcut-models/, ../grabcut-graph/: 1_global.cuh).
- * Unlike the source, the whole solve is one
- * cooperative kernel.  Every
- * thread owns the same nodes all along (a grid-stride loop) and the grid
- * synchronises between phases with cooperative groups' grid.sync(), so
- * there is no launch and no host round trip per round -- the source
- * launched kernels per round and read a flag back.  Phases:
- *   - the global relabel: heights = exact BFS distances to the sink, by
- *     Bellman-Ford sweeps (sb_mf_relax) in place until none changes;
- *   - then up to SB_MF_RELABEL_EVERY rounds of push (phase A) and
- *     gather-relabel (phase B), node functions shared with the host;
- *   - the last BFS gives the canonical cut: h = INF is foreground.
- * Decisions that every thread must share (stop? sweep again?) come from a
- * grid-wide count: each block adds __syncthreads_count to one of three
- * rotating counters, the grid syncs, everyone reads it.  Rounds are the
- * host's rounds exactly (same heights, same pushes), so pthread, OpenMP,
- * cpu-rounds and cuda-global report the same round counts.
- */
+/* 1_global.cu - GrabCut with global memory (cuda-global of the pipeline and
+ * grabcut-maxflow, their root): thread-a-pixel steps, and a cut of
+ * synchronous push-relabel rounds over every node in one cooperative kernel,
+ * phases parted by grid.sync(), rounds equal to the host's. */
 #include "1_global.cuh"
 
 #include <cooperative_groups.h>
@@ -208,15 +188,15 @@ const gc_cut gc_rounds_cut = { rounds_prepare, rounds_solve, rounds_release, 0 }
 
 /* ---- the variants ---- */
 
-GC_CUDA_OPS(maxflow_global, GC_MAXFLOW, gc_rounds_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_global, GC_PIPELINE, gc_rounds_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, gc_rounds_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, gc_rounds_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "one cooperative kernel: BFS relabel and push-relabel rounds over all nodes, grid.sync between phases",
-           maxflow_global_prepare, maxflow_global_upload, maxflow_global_run, maxflow_global_fetch, maxflow_global_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global steps and cut, everything resident, one read-back at the end",
-           pipeline_global_prepare, pipeline_global_upload, pipeline_global_run, pipeline_global_fetch, pipeline_global_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-global", NULL,
         "the root: push-relabel as one cooperative kernel, grid.sync between phases, BFS global relabel")
 SB_RUNG("grabcut", "cuda-global", NULL, "the root: the cuda-global steps and cut, resident, one read-back at the end")

@@ -1,25 +1,7 @@
-/* 2_launches.cu - GrabCut's cut as launches the host enqueues (variant
- * "cuda-launches" of grabcut-maxflow and the pipeline).
- *
- * Grows from cuda-global.  The idea: a cut made of ordinary launches, not
- * one cooperative kernel.  Each phase of cuda-global's loop becomes a
- * kernel of a thread a node -- a BFS sweep, a push, a gather-relabel --
- * and the kernel boundary is the grid barrier.  The decisions every
- * thread shared through grid.sync (sweep again? any node active?) become
- * flags on the device: a BFS sweep returns at once when the sweep before
- * it changed nothing, and a round's kernels return at once once a phase
- * found no active node (a one-thread kernel after each phase decides, and
- * counts the round).  So the host enqueues BFS_PER_CHECK sweeps, or a
- * period of SB_MF_RELABEL_EVERY rounds, and reads the flags back once.
- * The rounds are cuda-global's (the same synchronous algorithm, the same
- * node functions), so its round and relabel counts are the host's.
- * What it should buy: nothing yet, and it may lose (a launch a phase, and
- * a grid no longer limited to the resident blocks); what it opens: a
- * launch can now hold what a block keeps on chip (cuda-tiles).  What it
- * bought on the H100: a loss, 0.84x for one cut at 1080p: two launches a
- * phase (the phase, then its decision) cost more than a grid barrier.
- *
- */
+/* 2_launches.cu - cuda-launches of the pipeline and grabcut-maxflow.  Grows
+ * from cuda-global.  The idea: the cut as ordinary launches the host
+ * enqueues, a kernel a phase, with the decisions the grid shared kept as
+ * flags on the device. */
 #include "gc_tiles.cuh"
 
 #define NODE_BLOCK 256
@@ -247,17 +229,15 @@ static const gc_cut launches_cut = { launches_prepare, launches_solve, launches_
 
 /* ---- the variants ---- */
 
-GC_CUDA_OPS(maxflow_launches, GC_MAXFLOW, launches_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_launches, GC_PIPELINE, launches_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, launches_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, launches_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-launches", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-global's rounds as launches: a kernel a phase, decisions on device flags, one read-back a period",
-           maxflow_launches_prepare, maxflow_launches_upload, maxflow_launches_run, maxflow_launches_fetch,
-           maxflow_launches_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-launches", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global steps with the cut as launches the host enqueues",
-           pipeline_launches_prepare, pipeline_launches_upload, pipeline_launches_run, pipeline_launches_fetch,
-           pipeline_launches_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-launches", "cuda-global",
         "the cut as ordinary launches: a kernel a phase, the grid barrier a kernel boundary, flags decide on the device")
 SB_RUNG("grabcut", "cuda-launches", "cuda-global",

@@ -1,28 +1,7 @@
-/* 3_tiles.cu - GrabCut's max-flow in shared-memory tiles (variant
- * "cuda-tiles" of grabcut-maxflow and the pipeline; it was "cuda-shared").
- *
- * Grows from cuda-launches.  The idea: tiles.  cuda-launches runs one
- * phase of one round a launch over every node, each node's data in
- * global memory.  Here a block loads a 16x16 tile -- its nodes'
- * residuals, excess and heights, and its neighbours' heights (the halo)
- * -- and runs up to TILE_ROUNDS push/relabel rounds in shared memory,
- * with __syncthreads() between phases, before writing back.  Excess
- * travels up to TILE_ROUNDS steps a launch.
- *
- * Why it stays correct: tiles run in four colours by (tile x % 2, tile y
- * % 2), one colour a launch, so no two running tiles touch: a halo node
- * belongs to a tile that is idle now, its height is constant for the
- * launch (relabels inside the tile read it safely), and pushes into it
- * only add to its excess and to its one reverse residual, each written by
- * exactly one node of exactly one running tile.
- *
- * The global relabel is tiled too: a block relaxes distances inside its
- * tile until they settle (Bellman-Ford in shared memory), in the batches
- * of launches cuda-launches enqueues.  "Rounds" for this variant count
- * sweeps (four colour launches each), read back once SWEEPS_PER_CHECK
- * sweeps, which is not comparable to cuda-global's rounds.
- *
- */
+/* 3_tiles.cu - cuda-tiles of the pipeline and grabcut-maxflow (formerly
+ * cuda-shared).  Grows from cuda-launches.  The idea: a block runs many
+ * push-relabel rounds on a 16x16 tile and its halo in shared memory before
+ * writing back, tiles of four colours in turn. */
 #include "3_tiles.cuh"
 #include "gc_rounds.cuh"
 
@@ -225,15 +204,15 @@ static sb_status tiles_solve(gc_dev *d, int it, sb_error *err)
 
 static const gc_cut tiles_cut = { tiles_prepare, tiles_solve, gc_host_loop_release, 0 };
 
-GC_CUDA_OPS(maxflow_shared, GC_MAXFLOW, tiles_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_shared, GC_PIPELINE, tiles_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, tiles_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, tiles_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "16x16 tiles in four colours, 8 push/relabel rounds a launch in shared memory; tiled BFS relabel",
-           maxflow_shared_prepare, maxflow_shared_upload, maxflow_shared_run, maxflow_shared_fetch, maxflow_shared_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "the cuda-global steps with the tiled cut",
-           pipeline_shared_prepare, pipeline_shared_upload, pipeline_shared_run, pipeline_shared_fetch, pipeline_shared_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-tiles", "cuda-launches",
         "16x16 tiles in four colours: push/relabel rounds in shared memory between block barriers, not grid barriers")
 SB_RUNG("grabcut", "cuda-tiles", "cuda-launches", "the tiled cut (grabcut-maxflow's cuda-tiles) in the pipeline")

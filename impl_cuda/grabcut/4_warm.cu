@@ -1,31 +1,6 @@
-/* 4_warm.cu - GrabCut's tiled cut, warm-started (variant "cuda-warm" of
- * the pipeline).
- *
- * Grows from cuda-tiles.  The idea: where a cut starts.  GrabCut's iterations
- * change the t-links a little and the n-links not at all (they depend on
- * the image and beta only), so the flow the last cut found is most of the
- * next one.  The first cut starts from zero flow, as before; every later
- * one keeps the residual network the cut before left -- the flow on every
- * n-link, the excess stuck on the source side -- and repairs it node by
- * node where the t-link changed (gc_warm_start's tile_rewarm: maxflow.h's
- * sb_mf_rewarm, Kohli and Torr's repair for dynamic graph cuts).  The heights are not
- * kept: the loop's first global relabel sets them from the repaired
- * network, as it does for a cold start.
- *
- * Why the answer is still exact: the repaired network is a valid preflow
- * of the new graph with some d >= 0 added to both terminal capacities of
- * a node, which adds d to every cut; so the maximum preflow found from it
- * has the new graph's minimum cuts and canonical cut, and its flow less
- * the d's is the new graph's flow, which sb_mf_sink_flow's sum counts.
- * tests/test_grabcut.c runs the host's rounds from stale flows against
- * brute force and Edmonds-Karp; test_gpu checks every iteration's flow
- * and the final mask of this rung against the serial reference.
- *
- * The grabcut-maxflow step is one cut from zero flow, so there this rung
- * is cuda-tiles with the repair carried along, never run (its times are
- * cuda-tiles'): the step its ladder takes to cuda-graph, which keeps the
- * repair.
- *
+/* 4_warm.cu - cuda-warm of the pipeline.  Grows from cuda-tiles.  The idea: a
+ * later cut starts from the residual network the cut before left, repaired
+ * where the t-links changed, since GrabCut's iterations change them a little.
  */
 #include "3_tiles.cuh"
 #include "4_warm.cuh"
@@ -70,15 +45,15 @@ static sb_status warm_solve(gc_dev *d, int it, sb_error *err)
 
 static const gc_cut warm_cut = { warm_prepare, warm_solve, gc_host_loop_release, 1 };
 
-GC_CUDA_OPS(maxflow_warm, GC_MAXFLOW, warm_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_warm, GC_PIPELINE, warm_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, warm_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, warm_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-warm", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-tiles carrying the warm start along: a single cut starts from zero flow, so it never runs",
-           maxflow_warm_prepare, maxflow_warm_upload, maxflow_warm_run, maxflow_warm_fetch, maxflow_warm_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-warm", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
            "cuda-tiles with cuts 2-5 warm-started: the last cut's flow kept, t-link residuals repaired",
-           pipeline_warm_prepare, pipeline_warm_upload, pipeline_warm_run, pipeline_warm_fetch, pipeline_warm_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-warm", "cuda-tiles",
         "the warm start carried along: a single cut starts from zero flow, as in cuda-tiles (a step for cuda-graph)")
 SB_RUNG("grabcut", "cuda-warm", "cuda-tiles", "cuts 2-5 warm-started: the last cut's flow kept, only t-link residuals repaired")

@@ -1,30 +1,7 @@
-/* 5_graph.cu - GrabCut's warm-started tiled cut with its loop on the
- * device (variant "cuda-graph" of grabcut-maxflow and the pipeline).
- *
- * Grows from cuda-warm.  The idea: who drives the loop.  cuda-warm's host
- * enqueues a batch of BFS launches, copies a flag back and waits for it,
- * again until the BFS settles; then a batch of sweeps, copies the counts
- * back and waits; and so on: a dozen or more waits a cut, each an idle GPU
- * while the host wakes up.  Here the loop is recorded once, at prepare, as
- * one CUDA graph with nested conditional WHILE nodes (CUDA 12.4+):
- *
- *     while (a node is active) {
- *         BFS start; while (a tile changed) { 8 BFS launches; bfs_next }
- *         8 sweeps of 4 colours; sweeps_next
- *     }
- *     BFS start; while (a tile changed) { ... }; the cut
- *
- * bfs_next and sweeps_next are one-thread kernels that read the flags the
- * host read and set the loops' conditions on the device
- * (cudaGraphSetConditional), tallying sweeps and relabels as gc_host_loop_run
- * does, so this rung takes cuda-warm's sweeps exactly.  A cut is one
- * cudaGraphLaunch; the pipeline's host never waits before fetch.
- *
- * A loop nested in another's body is entered many times a launch, but a
- * handle's default value is applied once a launch; so each loop is
- * entered through graph_enter, which sets its condition to 1.
- *
- */
+/* 5_graph.cu - cuda-graph of the pipeline and grabcut-maxflow.  Grows from
+ * cuda-warm.  The idea: the cut's loop is one CUDA graph with conditional
+ * WHILE nodes, recorded once, so the host no longer waits for a flag a dozen
+ * times a cut. */
 #include "3_tiles.cuh"
 #include "4_warm.cuh"
 #include "5_graph.cuh"
@@ -190,14 +167,14 @@ static const gc_tile_kernels graph_kernels = { gc_tiles_bfs_start, gc_tiles_bfs,
 
 GC_GRAPH_CUT(graph_cut, graph_kernels)
 
-GC_CUDA_OPS(maxflow_graph, GC_MAXFLOW, graph_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_graph, GC_PIPELINE, graph_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-warm's tiled cut with its loop on the device: one CUDA graph, nested WHILE nodes, no host wait",
-           maxflow_graph_prepare, maxflow_graph_upload, maxflow_graph_run, maxflow_graph_fetch, maxflow_graph_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-warm with each cut's loop on the device: one CUDA graph a cut, no host wait before fetch",
-           pipeline_graph_prepare, pipeline_graph_upload, pipeline_graph_run, pipeline_graph_fetch, pipeline_graph_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-graph", "cuda-warm", "the cut's loop on the device: one CUDA graph, nested WHILE nodes, no host wait")
 SB_RUNG("grabcut", "cuda-graph", "cuda-warm", "each cut's loop on the device: one CUDA graph a cut, no host wait before fetch")

@@ -1,39 +1,7 @@
-/* 6_waves.cu - GrabCut's cut in waves: tiles run when they hold work,
- * not when their colour comes round (variant "cuda-waves" of
- * grabcut-maxflow and the pipeline).
- *
- * A branch of cuda-graph.  The idea: who runs in a launch.  cuda-graph's
- * sweep is four launches, one colour each; late in a cut a few dozen of
- * thousands of tiles still hold an active node, so each launch spends
- * its time on one or two busy tiles, and a busy tile runs in one launch
- * of four.  Here each tile keeps a flag, "holds an active node", and a
- * launch (a wave) covers every tile:
- *
- *   - an idle tile reads its flag and leaves;
- *   - a busy tile runs unless a busy neighbour comes first, by the
- *     colours turned into ranks that rotate each wave: colour w % 4 first,
- *     then the next, and so on.
- *
- * Two running tiles are never neighbours: each tile's eight neighbours
- * have colours other than its own, so of two busy neighbours exactly one
- * comes first.  That is the colouring's guarantee (a halo node belongs to
- * an idle tile, its height constant, its excess and reverse residual
- * written by one node of one running tile), so the cut is as exact as
- * before.  When every tile is busy a wave runs one colour, as a launch of
- * cuda-graph did; when few are, a wave runs nearly all of them, and a
- * busy tile is never kept waiting more than three waves.
- *
- * The flags are read from a copy taken before the wave, since a running
- * tile changes its own flag and its neighbours' (pushing into the halo
- * makes that tile busy): wave w reads flag[w % 3], writes flag[(w + 1) %
- * 3], and clears flag[(w + 2) % 3] for wave w + 1.  After each global
- * relabel (which may leave nodes unable to reach the sink, so idle)
- * tile_wave_start sets every flag from the nodes.  The waves write
- * whether any tile is busy after them, so the count of active nodes after
- * each sweep (tile_count, a pass over every node) is gone.  "Rounds" for
- * this variant count waves.
- *
- */
+/* 6_waves.cu - cuda-waves of the pipeline and grabcut-maxflow.  A branch of
+ * cuda-graph.  The idea: a tile runs when it holds work, not when its colour
+ * comes round: each launch (a wave) covers every tile, and an idle one leaves
+ * at once. */
 #include "3_tiles.cuh"
 #include "5_graph.cuh"
 #include "gc_rounds.cuh"
@@ -148,14 +116,14 @@ static const gc_tile_kernels waves_kernels = { gc_tiles_bfs_start, gc_tiles_bfs,
 
 GC_GRAPH_CUT(graph_cut, waves_kernels)
 
-GC_CUDA_OPS(maxflow_waves, GC_MAXFLOW, graph_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_waves, GC_PIPELINE, graph_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-waves", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-graph's cut in waves: a launch runs every tile that holds work and no busy neighbour ranks before",
-           maxflow_waves_prepare, maxflow_waves_upload, maxflow_waves_run, maxflow_waves_fetch, maxflow_waves_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-waves", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-graph with the cut in waves: busy tiles run, idle ones leave after one byte, no count pass",
-           pipeline_waves_prepare, pipeline_waves_upload, pipeline_waves_run, pipeline_waves_fetch, pipeline_waves_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-waves", "cuda-graph", "tiles run in waves when they hold work: ranks that rotate instead of fixed colour launches")
 SB_RUNG("grabcut", "cuda-waves", "cuda-graph", "the cut in waves: busy tiles run when no busy neighbour ranks before them")

@@ -1,23 +1,7 @@
-/* 7_ilp.cu - GrabCut's tiled cut with each round's loads issued
- * together (variant "cuda-ilp" of grabcut-maxflow and the pipeline).
- *
- * Grows from cuda-graph.  The idea: latency, hidden inside one thread.
- * Late in a cut a launch's time is the few tiles that still hold work,
- * each a handful of active nodes: nothing else runs, so a round takes as
- * long as the longest chain of waits of one thread.  cuda-graph's push
- * loop reads a neighbour's height, then (if it is one lower) the residual
- * toward it, then goes on to the next direction: up to sixteen shared
- * loads, each waited for before the next is issued, and the relabel as
- * many again.  Here a node reads its eight neighbours' heights into
- * registers when the round starts (they stay put until it ends) and its
- * eight residuals before each phase, every load unrolled and issued at
- * once, so each phase waits about one load's latency; the decisions that
- * follow are on registers.  An edge out of the image has no capacity
- * (maxflow.h: 0 at the border), so the loops need no bounds test.  The
- * pushes, their order and the relabels are cuda-graph's: the same sweeps,
- * the same cut.
- *
- */
+/* 7_ilp.cu - cuda-ilp of the pipeline and grabcut-maxflow.  Grows from
+ * cuda-graph.  The idea: a node reads its neighbours' heights and residuals
+ * into registers when a round starts, so its loads are in flight together,
+ * not one wait after another. */
 #include "3_tiles.cuh"
 #include "5_graph.cuh"
 #include "gc_rounds.cuh"
@@ -88,14 +72,14 @@ static const gc_tile_kernels ilp_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, g
 
 GC_GRAPH_CUT(graph_cut, ilp_kernels)
 
-GC_CUDA_OPS(maxflow_ilp, GC_MAXFLOW, graph_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_ilp, GC_PIPELINE, graph_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-ilp", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-graph's cut with each round's loads issued together: heights and residuals in registers",
-           maxflow_ilp_prepare, maxflow_ilp_upload, maxflow_ilp_run, maxflow_ilp_fetch, maxflow_ilp_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-ilp", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-graph with each round's loads issued together: one wait a phase, decisions on registers",
-           pipeline_ilp_prepare, pipeline_ilp_upload, pipeline_ilp_run, pipeline_ilp_fetch, pipeline_ilp_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-ilp", "cuda-graph", "a round's loads issued together: neighbours' heights and residuals in registers")
 SB_RUNG("grabcut", "cuda-ilp", "cuda-graph", "a round's loads issued together: neighbours' heights and residuals in registers")

@@ -1,19 +1,6 @@
-/* 8_halo.cu - GrabCut's tiled cut with the halo settled once a launch
- * (variant "cuda-halo" of grabcut-maxflow and the pipeline).
- *
- * Grows from cuda-ilp.  The idea: no global memory inside the rounds.  A
- * push from a border node into the halo adds to the halo node's reverse
- * residual, which lives in global memory (the halo node is another
- * tile's); cuda-ilp does that read-modify-write in the round, and the
- * round's barrier waits for it: a trip to L2 in every round in which a
- * border node pushes out.  But a halo node pushes nothing back during the
- * launch (its tile is idle), so what went out along a border node's edge
- * is exactly what that edge's residual lost between the load and the
- * write-back.  Here the rounds only touch the shared copies, and the
- * write-back settles each halo node's reverse residual once, from the
- * residual's old value still in global memory: one trip a launch instead
- * of one a round.  The same pushes, the same sweeps, the same cut.
- *
+/* 8_halo.cu - cuda-halo of the pipeline and grabcut-maxflow.  Grows from
+ * cuda-ilp.  The idea: no global memory inside the rounds: the pushes into
+ * the halo are settled once, at write-back, from what the border edges lost.
  */
 #include "3_tiles.cuh"
 #include "5_graph.cuh"
@@ -57,14 +44,14 @@ static const gc_tile_kernels halo_kernels = { gc_tiles_bfs_start, gc_tiles_bfs, 
 
 GC_GRAPH_CUT(graph_cut, halo_kernels)
 
-GC_CUDA_OPS(maxflow_halo, GC_MAXFLOW, graph_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_halo, GC_PIPELINE, graph_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-halo", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-ilp's cut with no global memory in the rounds: the halo's residuals settled once a launch",
-           maxflow_halo_prepare, maxflow_halo_upload, maxflow_halo_run, maxflow_halo_fetch, maxflow_halo_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-halo", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-ilp with the halo's residuals settled once a launch, not in every round",
-           pipeline_halo_prepare, pipeline_halo_upload, pipeline_halo_run, pipeline_halo_fetch, pipeline_halo_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-halo", "cuda-ilp", "no global memory in the rounds: the halo's residuals settled once a launch")
 SB_RUNG("grabcut", "cuda-halo", "cuda-ilp", "no global memory in the rounds: the halo's residuals settled once a launch")

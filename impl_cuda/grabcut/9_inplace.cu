@@ -1,18 +1,7 @@
-/* 9_inplace.cu - GrabCut's tiled cut with two barriers a round (variant
- * "cuda-inplace" of grabcut-maxflow and the pipeline).
- *
- * Grows from cuda-halo.  The idea: a barrier is a wait for the slowest
- * warp, and a round of cuda-halo has three: after the pushes, after the
- * new heights are staged in hn[], and after they are copied into hs[].
- * The staging was there because the relabel read its neighbours' heights
- * from hs[] while others were writing theirs.  Since cuda-ilp a round
- * reads every height it needs into registers when it starts, before the
- * first barrier; so a node writes its new height straight into hs[], and
- * the barrier that ends the round (the one that asks "is any node still
- * active?") is all the next round needs.  Two barriers a round, one
- * shared array fewer; the same pushes, sweeps and cut.
- *
- */
+/* 9_inplace.cu - cuda-inplace of the pipeline and grabcut-maxflow.  Grows
+ * from cuda-halo.  The idea: two barriers a round, not three: a node writes
+ * its new height straight into the shared heights, as the round read its
+ * neighbours' before the first barrier. */
 #include "3_tiles.cuh"
 #include "5_graph.cuh"
 #include "9_inplace.cuh"
@@ -56,14 +45,14 @@ static const gc_tile_kernels inplace_kernels = { gc_tiles_bfs_start, gc_tiles_bf
 
 GC_GRAPH_CUT(graph_cut, inplace_kernels)
 
-GC_CUDA_OPS(maxflow_inplace, GC_MAXFLOW, graph_cut, gc_block_sums)
-GC_CUDA_OPS(pipeline_inplace, GC_PIPELINE, graph_cut, gc_block_sums)
+GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
+GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
 SB_VARIANT("grabcut-maxflow", "cuda-inplace", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-halo's cut with two barriers a round: new heights written in place",
-           maxflow_inplace_prepare, maxflow_inplace_upload, maxflow_inplace_run, maxflow_inplace_fetch, maxflow_inplace_release)
+           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
 SB_VARIANT("grabcut", "cuda-inplace", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
            "cuda-halo with two barriers a round: new heights written in place",
-           pipeline_inplace_prepare, pipeline_inplace_upload, pipeline_inplace_run, pipeline_inplace_fetch, pipeline_inplace_release)
+           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
 SB_RUNG("grabcut-maxflow", "cuda-inplace", "cuda-halo", "two barriers a round: new heights written in place, no staging array")
 SB_RUNG("grabcut", "cuda-inplace", "cuda-halo", "two barriers a round: new heights written in place, no staging array")

@@ -1,27 +1,6 @@
-/* 10_wide.cu - integral image by full-width strips, 16 pixels a thread
- * (variant "cuda-wide").
- *
- * Grows from cuda-strips.  The idea: more bytes in flight and fewer
- * instructions a byte in strip_sat.  A thread takes 16 pixels of a row
- * (one 16-byte load) where cuda-strips takes 4, so a block of 256 threads
- * spans 4096 pixels and a 4K row is one segment; the warp scan and the
- * block scan, paid once a thread and row, cover four times the pixels, and
- * a row's total over a thread's 16 pixels takes four byte dot products
- * (dp4a) instead of 16 unpacked adds.  The sums go out with streaming
- * stores (st.global.cs): they are not read again.
- *
- * The catch, and the lesson: a thread's 16 sums are 64 contiguous bytes,
- * written as four 16-byte stores, so one store instruction of a warp
- * touches 32 pieces 64 bytes apart -- every 32-byte sector half written
- * by one instruction and half by the next.  The memory system pays for
- * that: this rung is much slower than its parent (segbench lesson
- * integral/cuda-wide).  cuda-staged keeps the wide threads and fixes the
- * stores.
- *
- * The strips, the carries and the scans are cuda-strips' (9_strips.cu
- * explains them).
- *
- */
+/* 10_wide.cu - cuda-wide.  Grows from cuda-strips.  The idea: 16 pixels a
+ * thread (one 16-byte load, dp4a totals), so more bytes in flight and fewer
+ * instructions a byte. */
 #include "9_strips.cuh"
 #include "10_wide.cuh"
 

@@ -1,19 +1,6 @@
-/* 11_staged.cu - cuda-wide whose sums leave through shared memory
- * (variant "cuda-staged").
- *
- * Grows from cuda-wide.  The idea: coalesce the stores through shared
- * memory.  A warp's row of sums (32 lanes x 16) goes into a per-warp stage
- * as 16-byte chunks, each lane its own 16 sums, and comes out chunk lane,
- * lane + 32, ..., so every store instruction writes 512 contiguous bytes,
- * as cuda-strips' 4-pixel threads did, while the loads and scans stay
- * cuda-wide's.  The chunks sit at swizzled places in the stage (chunk c
- * at c ^ ((c / 8) % 8)) so that neither the writes (a lane's chunks are
- * neighbours) nor the reads (the lanes' chunks are) fall on one bank.
- *
- * The strips, the carries and the scans are cuda-strips' (9_strips.cu
- * explains them).
- *
- */
+/* 11_staged.cu - cuda-staged.  Grows from cuda-wide.  The idea: a warp's sums
+ * leave through a swizzled shared-memory stage, so every store writes 512
+ * contiguous bytes. */
 #include "9_strips.cuh"
 #include "11_staged.cuh"
 

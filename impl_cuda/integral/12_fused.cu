@@ -1,19 +1,6 @@
-/* 12_fused.cu - both tables of the "sqsum" stage in one pass over the
- * strips (variant "cuda-fused").
- *
- * Grows from cuda-staged.  The idea: the "sqsum" stage wants the sums and
- * the squared sums of the same pixels, and every rung so far runs its
- * whole pipeline once per table, so the pixels are read four times and
- * six kernels wait on each other.  Here each kernel does both tables:
- * strip_totals sums values and squares from one load of its pixels, one
- * launch of carry_scans scans both carry arrays (a row of blocks each),
- * and strip_sat scans each row twice, once per table, from the pixels in
- * its registers.  The "sum" stage runs exactly cuda-staged's kernels.
- *
- * The strips, the carries and the scans are cuda-strips' (9_strips.cu
- * explains them), the stores cuda-staged's.
- *
- */
+/* 12_fused.cu - cuda-fused.  Grows from cuda-staged.  The idea: both tables
+ * of the "sqsum" stage from one pass over the strips, not one pipeline a
+ * table. */
 #include "11_staged.cuh"
 #include "12_fused.cuh"
 

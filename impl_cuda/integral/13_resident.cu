@@ -1,40 +1,6 @@
-/* 13_resident.cu - integral image in one kernel: each pixel read once,
- * kept in shared memory across two grid-wide barriers (variant
- * "cuda-resident").
- *
- * A branch of cuda-staged.  The idea: cuda-staged's three kernels are
- * three phases of one cooperative kernel, whose blocks are all resident at
- * once, so a grid-wide barrier (cooperative_groups' grid.sync) can stand
- * where a kernel boundary stood.  What that buys: the pixels a block reads
- * in the first phase stay in its shared memory until the third, so the
- * image is read once, not twice, and no kernel waits for another to drain
- * and the next to launch.
- *
- *   phase 1: each block reads its strips (STRIP_ROWS whole rows each),
- *            keeps their pixels and writes their column sums;
- *   grid.sync
- *   phase 2: the column sums scanned down the strips, 32 columns a block;
- *   grid.sync
- *   phase 3: each block scans its strips' rows and writes every sum once
- *            (cuda-staged's strip_sat, its pixels from shared memory).
- *
- * A block takes strips blockIdx.x, blockIdx.x + gridDim.x, ...; the grid
- * is as large as the GPU holds at once (the occupancy calculator decides),
- * and as many strips a block as the image needs.  When a block's strips do
- * not fit in shared memory (images of more than about 30 Mpixels on an
- * H100), phase 3 rereads them instead.
- *
- * What it bought: a loss (segbench lesson integral/cuda-resident).  The
- * barriers are not free, and every phase now runs on only the blocks that
- * fit at once (at 4K, one block of 8 warps an SM), where each kernel of
- * cuda-staged had its own shape and programmatic dependent launch let
- * each start while the one before drained: reading the pixels once does
- * not pay for the waits.
- *
- * The strips, the carries and the scans are cuda-strips' (9_strips.cu
- * explains them), the stores cuda-staged's.
- *
- */
+/* 13_resident.cu - cuda-resident.  A branch of cuda-staged.  The idea: the
+ * three kernels as three phases of one cooperative kernel, so each pixel is
+ * read once and kept in shared memory across the grid barriers. */
 #include "11_staged.cuh"
 
 #include <cooperative_groups.h>

@@ -1,41 +1,6 @@
-/* 14_ticket.cu - cuda-staged in one pass: strips taken by ticket, each
- * learning the column sums above it by decoupled look-back over the strips
- * before it (variant "cuda-ticket").
- *
- * A branch of cuda-staged.  The idea: cuda-staged reads the image twice
- * (strip_totals, then strip_sat) and waits between them for a grid-wide
- * carry scan.  Here one kernel does all three: a block takes a strip from
- * an atomic ticket, loads its pixels, sums each column of the strip, and
- * posts those sums (an "aggregate"); then it learns U, the column sums
- * above the strip, from the strips before it, posts U plus its own sums
- * (an "inclusive"), and scans and writes its rows as cuda-staged's
- * strip_sat does.  Each pixel is read once.
- *
- * The look-back (Merrill and Garland 2016, "Single-pass parallel prefix
- * scan with decoupled look-back") here carries a vector, not a number: a
- * strip's carry is one sum per column.  Each warp looks back along its own
- * slice of 512 columns (its lanes' 16 columns each), with a flag per strip
- * and slice: its lanes watch the LOOKBACK strips before it at once, and
- * it adds their column sums until it meets an inclusive.
- *
- * Tickets, not blockIdx, give a block its strip, so a block waits only on
- * strips taken before it, whose blocks are running: the spin cannot
- * deadlock whatever order the GPU starts blocks in.  Flags carry the
- * launch's epoch, so nothing is cleared between launches (cuda-lookback,
- * 8_lookback.cu, does the same).
- *
- * What it bought on the H100: a loss, 2.4x at 4K (NOTES.md, "A single pass
- * by ticket", has the measurements).  Every strip's inclusive waits on the
- * inclusive of a strip before it, so the strips post their inclusives one
- * after another, each a round of flag, loads, fence and flag through L2:
- * about 0.2 us a strip, 270 strips at 4K.  Three kernels do that carry
- * scan in parallel, in about 5 us.  A wider window lets a strip skip
- * ahead but adds more strips' sums, which are vectors: 2 KB a warp each.
- *
- * The strips and the scans are cuda-strips' (9_strips.cu explains them),
- * the loads and stores cuda-staged's.
- *
- */
+/* 14_ticket.cu - cuda-ticket.  A branch of cuda-staged.  The idea: one pass,
+ * strips taken by ticket, each learning the column sums above it by decoupled
+ * look-back. */
 #include "11_staged.cuh"
 
 #include <cuda/atomic>

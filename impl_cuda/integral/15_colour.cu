@@ -1,22 +1,6 @@
-/* 15_colour.cu - the integral image of a colour frame, its grey made on
- * the GPU (variant "cuda-colour").
- *
- * A branch of cuda-fused.  A lesson of the frame: the kernels are
- * cuda-fused's own; what changes is where the grey is made.  A camera
- * gives colour, and the integral image is of the grey (sb_luma_u8:
- * (77 R + 150 G + 29 B + 128) >> 8).  Every other rung takes the grey, so
- * a program streaming a camera's frames through them makes it on the
- * host: 13.1 ms a 4K frame on one core of the H100's host
- * (scripts/host_costs.c), twenty times the frame's whole GPU time.  This
- * rung takes the colour frame (SB_COLOUR_IN): three bytes a pixel cross
- * the bus instead of one, and one more pass, luma_rows, makes the grey on
- * the device, exactly as sb_luma_u8 does, so the sums are bit-exact.
- * What it should buy: in a stream from colour frames (bench's rows "from
- * colour"), frames/s near the fetch bound where the host-made grey holds
- * cuda-fused to K frames per host conversion; alone, it costs the bigger
- * upload (25 MB, not 8.3 MB, at 4K) and the pass.
- *
- */
+/* 15_colour.cu - cuda-colour.  A branch of cuda-fused.  The idea:
+ * cuda-fused's kernels on a colour frame, its grey made on the device by one
+ * more pass, so the host never converts. */
 #include "12_fused.cuh"
 
 /* 0. The grey of the colour frame, exactly as sb_luma_u8 makes it: a

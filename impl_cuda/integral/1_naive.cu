@@ -1,17 +1,5 @@
-/* 1_naive.cu - integral image, one thread per row, then one per column
- * (variant "cuda-naive", backend cuda-global).
- *
- * The first thing anyone writes, kept as the baseline every other CUDA
- * variant improves on.  Two kernels, each a serial loop per thread:
- *   rows:    thread y walks row y left to right.  Neighbouring threads
- *            touch addresses a whole row apart, so every load and store of
- *            a warp is 32 separate memory transactions (uncoalesced);
- *   columns: thread x walks column x top to bottom.  Now a warp's accesses
- *            are adjacent (coalesced), but there are only W threads.
- * Either way there are only W or H threads in flight -- a few thousand on a
- * GPU that wants hundreds of thousands -- so latency, not bandwidth, sets
- * the time.
- */
+/* 1_naive.cu - integral image, one thread a row, then one a column
+ * (cuda-naive, the root). */
 #include "integral_device.cuh"
 
 template <class Op>

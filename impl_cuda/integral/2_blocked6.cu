@@ -1,25 +1,6 @@
-/* 2_blocked6.cu - the source's blocked six-kernel scan, kept faithfully
- * (variant "cuda-blocked6", backend cuda-global).
- *
- * Grows from cuda-naive: every thread has a few pixels of work instead of a
- * whole row or column, so the GPU is full.  The seed design scans in
- * blocks of four pixels, then fixes up the blocks
- * with the running totals of the blocks before them, first along rows and
- * then down columns -- six kernels, all in global memory:
- *   1. row_blocks:   each thread scans 4 pixels of a row, stores them and
- *                    the block's total;
- *   2. row_ends:     one thread per row scans that row's block totals;
- *   3. row_carry:    each thread adds the total of the blocks to its left;
- *   4-6. the same three steps down the columns, on the row-scanned table.
- * The image is padded to a multiple of 4 in both directions.  Every kernel
- * after the first reads and rewrites the whole table, so it moves about
- * 1 + 4x7 = 29 bytes a pixel for the u32 sums where 5 suffice, and step 2
- * has one thread per row walking W/4 totals whose addresses are a row
- * apart (uncoalesced).  Kept so the report shows what each later design
- * bought.  What it bought itself: segbench lesson integral/cuda-blocked6
- * (the run of record's numbers).
- *
- */
+/* 2_blocked6.cu - cuda-blocked6, the source's blocked six-kernel scan, kept
+ * faithfully.  Grows from cuda-naive.  The idea: every thread a few pixels of
+ * work, not a whole row or column, so the GPU is full. */
 #include "integral_device.cuh"
 
 enum { BLOCK_LEN = 4, THREADS = 128 };

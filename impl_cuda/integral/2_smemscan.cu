@@ -1,46 +1,6 @@
-/* 2_smemscan.cu - tiled integral image: 128 x 32 tiles, every sum written
- * once, a warp's sums and scans through shared memory (variant
- * "cuda-smemscan").
- *
- * Grows from cuda-blocked6.  The idea: tiles instead of whole-table
- * passes.  The integral image needs each output once (4 bytes) and each
- * pixel once (1 byte): 5 bytes a pixel.  Scanning rows and then columns
- * through global memory rewrites the whole table (blocked6: ~29 bytes a
- * pixel).  Instead (after Nehab et al. 2011, "GPU-efficient recursive
- * filtering and summed-area tables", Algorithm SAT), cut the image into
- * tiles, and
- *   1. tile_totals: read the image once and keep only each tile's column
- *      totals, row totals and grand total -- about 1/32 of the output;
- *   2. carry_scan:  prefix-sum those totals across tiles (small);
- *   3. tile_sat:    read the image again (mostly from L2: it is 1/4 of the
- *      output's size) and write each tile's final sums once, starting from
- *      the carries.
- * Traffic: 2 bytes read + 4 written a pixel, plus ~3 % for the totals.
- *
- * One warp owns one tile of 128 x 32 pixels: lane i holds columns
- * 4i..4i+3 and the warp walks the 32 rows.  For a pixel (x, y) in the
- * tile whose top-left is (x0, y0):
- *
- *   S(x, y) = S(x, y0-1) + sum over rows y0..y of [ L(y') + rowprefix(x, y') ]
- *   S(x, y0-1) = corner + sum over x0..x of U(x')
- *
- * where L(y') is row y' summed left of the tile, U(x') column x' summed
- * above the tile, and corner = S(x0-1, y0-1) = the sum of the tile totals
- * above-left.  carry_scan turns the totals into exactly these: per row,
- * the exclusive prefix over tiles to the left (L); per column, over tiles
- * above (U); per tile, the tile totals above (V, summed along the row of
- * tiles for the corner).
- *
- * Every horizontal sum, scan and broadcast across a warp's lanes goes
- * through a row of shared memory that belongs to the warp (smem_sum,
- * smem_scan, smem_broadcast below): each lane writes its value, the warp
- * waits (__syncwarp), each lane reads what it needs.  The next rung,
- * cuda-tilescan, does the same steps with warp shuffles.
- *
- * The three kernels run one after another, each waiting for the one
- * before to finish.
- *
- */
+/* 2_smemscan.cu - cuda-smemscan.  Grows from cuda-blocked6.  The idea: 128 x
+ * 32 tiles instead of whole-table passes, every sum written once, a warp's
+ * scans through shared memory. */
 #include "2_smemscan.cuh"
 
 /* ---- a warp's sums through shared memory ------------------------------------------ */

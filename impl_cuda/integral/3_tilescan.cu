@@ -1,25 +1,5 @@
-/* 3_tilescan.cu - tiled integral image: warp-shuffle scans over 128 x 32
- * tiles, every sum written once (variant "cuda-tilescan").
- *
- * Grows from cuda-smemscan.  The idea: warp shuffles.  cuda-smemscan
- * (2_smemscan.cu explains the tiles, the carries and the three kernels)
- * passes a warp's values between its lanes through a row of shared
- * memory: each lane stores, the warp waits at __syncwarp, each lane loads.
- * A shuffle (__shfl_xor_sync, __shfl_up_sync, __shfl_sync) moves a value
- * from one lane's register to another's in one instruction: no store, no
- * load, no wait.  So every row total is a warp_sum, every row prefix a
- * warp_inclusive_scan (warp.cuh), and the row carries a __shfl_sync from
- * the lane that holds them -- no shared memory and no __syncthreads in the
- * two big kernels.
- *
- * Each kernel is still written the plain way: a row total is one warp sum
- * (5 shuffles a row), the carry scan and tile_sat load a row and use it
- * before loading the next.  The next rungs change those one at a time
- * (4_transposed.cu: the row totals; 5_inflight.cu: the loads).  The scan
- * down the carries is in 3_tilescan.cuh and tile_sat in
- * 3_tilescan_sat.cuh, because the rungs after this one keep them.
- *
- */
+/* 3_tilescan.cu - cuda-tilescan.  Grows from cuda-smemscan.  The idea: the
+ * tiles' scans with warp shuffles instead of shared memory. */
 #include "2_smemscan.cuh"
 
 enum { SCAN_ROUND = 32 };   /* rows a round of the carries' scan (3_tilescan.cuh) */

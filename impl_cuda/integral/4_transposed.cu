@@ -1,19 +1,6 @@
-/* 4_transposed.cu - tiled integral image whose row totals are one
- * transposed warp reduction (variant "cuda-transposed").
- *
- * Grows from cuda-tilescan.  The idea: tile_totals needs 32 separate
- * sums over the warp, one a row.  Done one at a time they cost 5
- * shuffles each, 160 a tile, and the shuffles, not the bytes, bound the
- * kernel.  Kept as an array of 32 partial sums a lane and reduced all at
- * once, each shuffle halves the array still to be summed: 16 + 8 + 4 + 2
- * + 1 = 31 shuffles, and lane r ends holding row r's total, just where it
- * is stored from.  What it bought on the H100 is in the report's lessons
- * page (segbench lesson integral/cuda-transposed).
- *
- * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
- * explains them).
- *
- */
+/* 4_transposed.cu - cuda-transposed.  Grows from cuda-tilescan.  The idea: a
+ * tile's 32 row totals as one transposed warp reduction, not 32 separate
+ * ones. */
 #include "2_smemscan.cuh"
 
 enum { SCAN_ROUND = 32 };   /* rows a round of the carries' scan (3_tilescan.cuh) */

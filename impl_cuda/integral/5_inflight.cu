@@ -1,21 +1,6 @@
-/* 5_inflight.cu - tiled integral image with every load in flight before
- * its first use (variant "cuda-inflight"; it was "cuda-tiles").
- *
- * Grows from cuda-transposed.  The idea: memory-level parallelism.  A
- * load from DRAM takes around a microsecond to come back; a warp that
- * loads a row and adds it before loading the next has one load in
- * flight and waits that long once a row.  Issue the loads first, into
- * registers (tile_sat: all 32 rows of its tile) or into shared memory
- * (the carry scan: 128 rows a round, four loads a thread, not 32), and
- * the waits overlap.  The price is registers and shared memory.  What it
- * bought on the H100 is in the report's lessons page (segbench lesson
- * integral/cuda-inflight).
- *
- * The tiles, the carries and the scans are cuda-tilescan's (3_tilescan.cu
- * explains them).  The three kernels run one after another (next rung:
- * 6_pdl.cu lets them overlap).
- *
- */
+/* 5_inflight.cu - cuda-inflight (formerly cuda-tiles).  Grows from
+ * cuda-transposed.  The idea: memory-level parallelism: every load of a tile
+ * issued before its first use. */
 #include "2_smemscan.cuh"
 
 /* rows a round of the carries' scan (3_tilescan.cuh): 128, all loaded at once, four loads in

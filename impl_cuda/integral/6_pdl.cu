@@ -1,21 +1,6 @@
-/* 6_pdl.cu - tiled integral image whose kernels overlap by programmatic
- * dependent launch (variant "cuda-pdl"; it was "cuda-shared").
- *
- * Grows from cuda-inflight.  The idea: a kernel launched with programmatic
- * stream serialization (Hopper, sm_90+) may start while the one before it
- * is still running; it must wait (griddepcontrol.wait) before touching
- * what that kernel writes, and the kernel before lets it start early
- * (griddepcontrol.launch_dependents).  Here it hides two launch gaps and
- * lets tile_sat fetch its pixels while carry_scan is still running.  On
- * older GPUs the launches fall back to plain stream order.  What it
- * bought: segbench lesson integral/cuda-pdl, and the A/B of NOTES.md.
- *
- * The tiles, the carries and the scans are cuda-inflight's (5_inflight.cu
- * explains them).  The kernels are in 6_pdl_tiles.cuh, because
- * cuda-texture runs them with another loader; the two halves of the
- * launch are in 6_pdl.cuh, because every rung after this one uses them.
- *
- */
+/* 6_pdl.cu - cuda-pdl (formerly cuda-shared).  Grows from cuda-inflight.  The
+ * idea: programmatic dependent launch (sm_90+) lets a kernel start while the
+ * one before it drains. */
 #include "6_pdl_tiles.cuh"
 
 /* ---- the variant ------------------------------------------------------------------- */

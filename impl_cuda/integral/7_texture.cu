@@ -1,16 +1,5 @@
-/* 7_texture.cu - tiled integral image, pixels read through a texture object
- * (variant "cuda-texture").
- *
- * A branch of cuda-pdl.  The idea: each lane's four pixels are one tex2D
- * fetch of a uchar4 texel from a pitched 2-D texture over the padded
- * input.  Textures give 2-D-local caching and free border handling, which
- * help stencils that reread neighbours; this scan reads each pixel once
- * per pass in perfectly coalesced rows, so expect no gain -- the row is
- * here to show that, measured (segbench lesson integral/cuda-texture).
- *
- * Everything else is cuda-pdl's (3_tilescan.cu and 6_pdl.cu explain it).
- *
- */
+/* 7_texture.cu - cuda-texture.  A branch of cuda-pdl.  The idea: a lane's
+ * four pixels come as one tex2D fetch of a uchar4 texel. */
 #include "6_pdl_tiles.cuh"
 
 /* Pixels through the texture path: pixel x is in texel x / 4. */

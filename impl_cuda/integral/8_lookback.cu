@@ -1,47 +1,6 @@
-/* 8_lookback.cu - single-pass integral image with decoupled look-back
- * (variant "cuda-lookback").
- *
- * A branch of cuda-pdl: one kernel instead of three.  cuda-pdl reads
- * the image twice (tile_totals, then tile_sat) and waits between them for
- * a grid-wide carry scan.  Here each block reads its pixels once, keeps
- * them in registers, learns its carries from the blocks before it, and
- * writes its sums: 1 byte read and 4 written a pixel, the copy's traffic.
- * The lesson is how a block learns what lies before it without waiting
- * for all of it: decoupled look-back (Merrill and Garland 2016, "Single-
- * pass parallel prefix scan with decoupled look-back"), here in two
- * directions.
- *
- * The pieces.  A warp owns a 128 x 32 tile (lane i: columns 4i..4i+3),
- * as in cuda-tilescan; a block stacks LB_WARPS warps, so its block tile is
- * 128 x 256.  For a pixel (x, y) of a warp tile with top row y0,
- *
- *   S(x, y) = P(x) + sum over rows y' = y0..y of [ A(y') + rowprefix(x, y') ]
- *
- * A(y') is row y' summed left of the tile, P(x) = S(x, y0 - 1) the table's
- * row just above.  Each comes from a chain of predecessors:
- *
- *   along the row of tiles (per warp): each tile posts its 32 row totals
- *     as soon as its pixels are in ("aggregate"), and A + its row totals
- *     once it knows A ("inclusive").  A tile walks left, adding aggregates,
- *     until it meets an inclusive -- 32 predecessors a step, one per lane.
- *   down the column of block tiles (per block): a block posts the sums its
- *     rows add to the bottom row, D(x) = sum over its rows of
- *     [A(y') + rowprefix(x, y')], then S(x, its bottom row) once it knows
- *     its own P.  A block walks up the same way.
- *
- * Blocks take their tile from an atomic ticket, in row-major order, not
- * from blockIdx: a block then waits only on blocks that took a ticket
- * before it, which are already running, so the spin cannot deadlock
- * whatever order the GPU starts blocks in.  Flags carry the launch's
- * epoch, so the scratch needs no clearing between launches.
- *
- * What it bought on the H100: nothing yet -- a loss against cuda-pdl,
- * though it moves the fewest bytes.  Nsight Compute shows low occupancy
- * and DRAM mostly idle: the blocks spend their time waiting on flags, not
- * moving bytes (segbench lesson integral/cuda-lookback has the times,
- * NOTES.md the profile and what was tried).
- *
- */
+/* 8_lookback.cu - cuda-lookback.  A branch of cuda-pdl.  The idea: one kernel
+ * instead of three, each tile learning its carries from the tiles before it
+ * by decoupled look-back. */
 #include "4_transposed.cuh"
 
 #include <cuda/atomic>

@@ -1,40 +1,6 @@
-/* 9_strips.cu - integral image by full-width strips: reduce, then scan
- * (variant "cuda-strips").
- *
- * Grows from cuda-pdl.  The idea: cut the image into strips of STRIP_ROWS
- * whole rows instead of 128 x 32 tiles.  A tile needs two carries, the
- * sums to its left and the sums above it, and cuda-pdl pays for both: its
- * first kernel writes every tile's row totals too, and its carry scan walks
- * three arrays.  A strip spans the whole width, so a block scans its rows
- * to the end and needs only the carry from above: the column sums of the
- * strips before it.  The three kernels become
- *
- *   1. strip_totals: each strip's column sums (one value per column and
- *      strip: W H / STRIP_ROWS values, no row totals);
- *   2. carry_scan: those sums scanned down the strips, in place: entry
- *      [s][x] becomes the sum of column x above strip s.  A strip is short
- *      (8 rows, so that a 4K image has 270 strips to spread over the SMs),
- *      so this array is 4 times the tiles' column totals: the scan loads
- *      all of a block's rows at once instead of walking down them;
- *   3. strip_sat: a block rereads its strip (from L2: the input is still
- *      resident), scans each row across the block, and adds it to a
- *      running column sum that starts from the row of carries above the
- *      strip, itself scanned across first ("row -1").  Each sum is
- *      written once, with 16-byte stores.
- *
- * For a pixel (x, y) of a strip whose first row is y0,
- *
- *   S(x, y) = rowprefix(U, x) + sum over rows y' = y0..y of rowprefix(y', x)
- *
- * where U is the strip's row of carries.  No block waits on another but
- * through kernel order, kept short by programmatic dependent launch as in
- * cuda-pdl.  A block scans a row segment of STRIP_THREADS x 4 pixels at a
- * time, left to right, carrying each row's total across segments, so any
- * width works.  What should it buy: fewer carry kernels' bytes and a
- * cheaper carry scan for the 64-bit squares; at 4K a block walks four
- * segments of a row one after another, which the next rung removes.
- *
- */
+/* 9_strips.cu - cuda-strips.  Grows from cuda-pdl.  The idea: strips of whole
+ * rows instead of 128 x 32 tiles: reduce, scan the carries, then scan each
+ * row. */
 #include "9_strips.cuh"
 
 enum { STRIP_SEGMENT = STRIP_THREADS * 4 };   /* pixels of a row scanned at once: 4 a thread */

@@ -1,23 +1,6 @@
-/* 10_colours.cu - k-means over the image's distinct colours (variant
- * "cuda-colours").
- *
- * A branch of cuda-lastblock.  The idea: a pass visits each distinct colour
- * once, weighted by its pixels, instead of every pixel: the same integer
- * sums, so the same result bit for bit.  A run first builds the colours'
- * exact histogram; the passes are then cuda-lastblock's (one launch a
- * pass, the update in the block that finishes last) over the list; at the
- * end every pixel is labelled with the centres of the last pass.  The
- * histogram, the work of a pass and the final labels live in colours.cu,
- * which this rung's descendants share; this file holds the pass kernel.
- *
- * What it should buy: a pass over D colours instead of n pixels -- the
- * 1080p synthetic image has 333,428 colours in 2,073,600 pixels, the 4K
- * one 483,018 in 8,294,400 -- for the price of the histogram (two passes
- * over the pixels with an atomic each, two over the 4 MB of bits and
- * counts) and one pass to label the pixels, however many passes follow.
- * Few pixels, many colours and few passes gain least.
- *
- */
+/* 10_colours.cu - cuda-colours.  A branch of cuda-lastblock.  The idea: a
+ * pass visits each distinct colour once, weighted by its pixels, instead of
+ * every pixel. */
 #include "colours.cuh"
 #include "km_quads.cuh"          /* km_last_block, cuda-lastblock's */
 

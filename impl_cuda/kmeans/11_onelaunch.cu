@@ -1,21 +1,6 @@
-/* 11_onelaunch.cu - k-means over colours, every pass in one cooperative
- * launch (variant "cuda-onelaunch").
- *
- * A branch of cuda-colours.  The idea: once a pass is a few microseconds of
- * work, the launch a pass costs is the pass.  Here one kernel makes all of
- * them, its blocks all resident (cudaLaunchCooperativeKernel), with one
- * grid.sync() a pass: each block adds its colours into the pass's sums,
- * waits for the grid, then computes the new centres itself from those
- * sums (k x 4 numbers: cheaper than a second wait for one block to do it).
- *
- * Why one wait is enough: the sums rotate through three buffers.  Pass p
- * adds into buffer p mod 3 and, before its wait, zeroes buffer p+1 mod 3,
- * which no block reads any more (all of them read it after the wait of
- * pass p-2 and have since passed the wait of pass p-1) and none adds into
- * before the wait of pass p.  Every block reads the same sums after a
- * wait, so all compute the same centres and stop at the same pass.
- *
- */
+/* 11_onelaunch.cu - cuda-onelaunch.  A branch of cuda-colours.  The idea:
+ * once a pass is a few microseconds, its launch is the pass: every pass in
+ * one cooperative launch. */
 #include "colours.cuh"
 
 #include <cooperative_groups.h>

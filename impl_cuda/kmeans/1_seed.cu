@@ -1,20 +1,5 @@
-/* 1_seed.cu - the source's k-means scheme, kept faithfully (variant
- * "cuda-seed").
- *
- * Each pass: copy the whole image to the device, copy the centres into
- * __constant__ memory, run one thread per pixel to find its nearest
- * centre and flag a change, copy the labels and the flag back, wait, and
- * recompute the centres on the host (a serial pass over every pixel).
- * The loop itself is the host loop every CPU variant uses
- * (sb_kmeans_host_loop), so the result is exact by construction; what
- * this row measures is the round trip: two full-image copies, a
- * synchronisation and a host pass per pass.  Compare with cuda-global,
- * which keeps the loop on the device.
- *
- * Constant memory suits the centres here: every thread of a warp reads
- * the same centre at the same time, which the constant cache serves as
- * one broadcast.
- */
+/* 1_seed.cu - k-means with the source's scheme, kept faithfully (cuda-seed,
+ * the root). */
 #include "1_seed.cuh"
 
 #include <cstdlib>

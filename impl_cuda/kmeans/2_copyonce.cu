@@ -1,20 +1,5 @@
-/* 2_copyonce.cu - the source's k-means scheme with the image copied to
- * the device once (variant "cuda-copyonce").
- *
- * Grows from cuda-seed.  The idea: the pixels do not change between
- * passes, so they cross the bus once, in upload, not in every pass.  A
- * pass still copies the centres into __constant__ memory, runs a thread a
- * pixel, copies the labels and the change flag back, waits, and
- * recomputes the centres on the host (the host loop every CPU variant
- * uses, sb_kmeans_host_loop), so the result is exact by construction.
- * What it should buy: of the seed's round trip, the image's 3 bytes a
- * pixel up; the labels' byte a pixel down, the wait and the host's pass
- * over every pixel remain.  What it bought on the H100: little (the run
- * of record's rows: 1.0x to 1.5x, most near 1.0x and within the host's
- * noise), because the host's pass over every pixel, not the copy, is most
- * of a pass: measure before moving bytes.
- *
- */
+/* 2_copyonce.cu - cuda-copyonce.  Grows from cuda-seed.  The idea: the pixels
+ * do not change between passes, so they cross the bus once, in upload. */
 #include "1_seed.cuh"
 
 #include <cstdlib>

@@ -1,19 +1,5 @@
-/* 2_devsums.cu - the source's k-means scheme with the sums made on the
- * device (variant "cuda-devsums").
- *
- * Grows from cuda-copyonce.  The idea: the host needs each centre's sums,
- * not every pixel's label, so the device makes them.  Each pixel adds its
- * colour and a count into its block's slice of a global array of partial
- * sums (4 global atomics; the grid is sized to fill the GPU and strides
- * over the image, so the slices stay few), and one block adds the slices
- * up (km_reduce).  A pass copies back 4k sums and the change flag, not n
- * labels, and the host's pass over every pixel is gone; the host still
- * applies the update and decides whether to go on (sb_kmeans_host_loop),
- * so it waits once a pass.  The labels come back once, in fetch.
- * What it should buy: the labels' byte a pixel down and the host's pass
- * over the image, every pass.
- *
- */
+/* 2_devsums.cu - cuda-devsums.  Grows from cuda-copyonce.  The idea: the host
+ * needs each centre's sums, not every label, so the device makes them. */
 #include "1_seed.cuh"
 
 #include <cstdlib>

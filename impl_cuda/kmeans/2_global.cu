@@ -1,30 +1,5 @@
-/* 2_global.cu - k-means with the whole loop on the device, global memory
- * only (variant "cuda-global").
- *
- * Grows from cuda-devsums: the loop moves onto the device.  cuda-devsums
- * already makes the sums there, but the host applies the update and
- * decides whether to go on, so every pass copies the sums back and waits.
- * Here the reduce kernel also applies the update rule (km_finish_pass),
- * counts the pass and raises km_control::done when nothing changed; the
- * centres, written by the device, live in global memory (not
- * __constant__, which only the host writes) and the pass kernel reads
- * them from there.  The host enqueues KM_BATCH passes at a time and reads
- * one km_control back after each batch (none in fixed mode); passes after
- * convergence return at once (the shared loop, km_run_passes).  What it
- * bought on the H100: the host's wait a pass, some 10 us, so 1.05x to
- * 1.2x on images up to 1080p and the photos, and nothing at 4K, where a
- * pass takes a millisecond (the run of record's rows).
- *
- * Kept simple on purpose, as the baseline for cuda-blocksums:
- *   - one thread per pixel (grid-stride), three byte loads each;
- *   - the centres are read from global memory (through L1) every time;
- *   - every pixel adds its colour and count into its block's slice of a
- *     global array of partial sums with 4 global atomics -- neighbouring
- *     pixels share a label, so these contend for the same few addresses;
- *   - a second kernel (one block) adds the slices, applies the update
- *     rule and zeroes them: two launches a pass.
- *
- */
+/* 2_global.cu - cuda-global.  Grows from cuda-devsums.  The idea: the whole
+ * loop on the device, global memory only. */
 #include "kmeans_device.cuh"
 
 enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };

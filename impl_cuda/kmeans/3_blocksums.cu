@@ -1,21 +1,5 @@
-/* 3_blocksums.cu - k-means with each block's sums and the centres in shared
- * memory (variant "cuda-blocksums").
- *
- * Grows from cuda-global: the block's working set moves on chip.  Each block
- * copies the k centres into shared memory once, and its threads add every
- * pixel's colour and count into the block's sums in shared memory
- * (shared atomics) instead of a slice of global memory; at the end the
- * block adds its 4k sums into the global ones with 4k global atomics.  So
- * the per-pixel traffic of cuda-global -- 4 global atomics and k centre
- * reads through L1 -- stays inside the SM, and the second kernel no longer
- * adds up one slice per block: it only applies the update.
- * What it should buy: the global atomics contend for a few addresses
- * (neighbouring pixels share a label); shared atomics on the same
- * addresses still serialise, but at on-chip latency.
- * What it bought: segbench lesson kmeans/cuda-blocksums (the run of
- * record's numbers).
- *
- */
+/* 3_blocksums.cu - cuda-blocksums.  Grows from cuda-global.  The idea: a
+ * block's sums and the centres in shared memory. */
 #include "kmeans_device.cuh"
 
 enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };

@@ -1,18 +1,5 @@
-/* 4_warpsums.cu - k-means with warp-aggregated sums (variant
- * "cuda-warpsums").
- *
- * Grows from cuda-blocksums.  The idea: the lanes of a warp that hold the same label add
- * their colours and counts together first (a match on the leader's label,
- * then __reduce_add_sync), and one lane adds each total into the block's
- * shared sums (km_warp_add).  The whole warp walks the pixels together so
- * that every lane reaches the shuffles.
- * What it should buy: neighbouring pixels mostly share a label, so a warp
- * holds one or two labels and its 128 shared atomics on the same few
- * addresses become 4 or 8.
- * What it bought: segbench lesson kmeans/cuda-warpsums (the run of
- * record's numbers).
- *
- */
+/* 4_warpsums.cu - cuda-warpsums.  Grows from cuda-blocksums.  The idea: the
+ * lanes that hold one label add first, and one lane adds their total. */
 #include "km_quads.cuh"
 
 enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };

@@ -1,19 +1,5 @@
-/* 5_fourpixels.cu - k-means with 4 pixels a thread, read as 3 words (variant
- * "cuda-fourpixels").
- *
- * Grows from cuda-warpsums.  The idea: each thread takes a quad of 4
- * pixels -- 3 aligned words of the packed image in, where cuda-warpsums
- * loads 3 single bytes a pixel -- and one read of each centre from
- * shared memory serves the 4 pixels (km_nearest4).  The labels still go
- * out byte by byte, each compared with its old value as in
- * cuda-warpsums, and the sums still go in pixel by pixel.  A thread now
- * holds 4 pixels' colours and scores, so the grid is sized by the
- * occupancy calculator rather than a fixed 4 blocks an SM.
- * What it should buy: a third of the load instructions and a quarter of
- * the centre reads: the kernel is bound by instruction issue once the
- * atomics are aggregated.
- *
- */
+/* 5_fourpixels.cu - cuda-fourpixels.  Grows from cuda-warpsums.  The idea: a
+ * quad of 4 pixels a thread, read as 3 words. */
 #include "km_quads.cuh"
 
 enum { BLOCK_THREADS = 256 };

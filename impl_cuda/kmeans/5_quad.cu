@@ -1,17 +1,5 @@
-/* 5_quad.cu - k-means with a word of 4 labels a thread (variant
- * "cuda-quad").
- *
- * Grows from cuda-fourpixels.  The idea: a quad's 4 labels go out as one
- * word, where cuda-fourpixels stores 4 bytes one by one, and which of them
- * changed is found 4 at a time: __vcmpne4 compares the old word with the
- * new one byte by byte (0xff in each byte that differs), and a population
- * count of the bytes inside the image gives the quad's changed count.  The
- * sums still go in pixel by pixel, as in cuda-warpsums, and the update is
- * still a second launch.
- * What it should buy: one load and one store of labels a thread instead
- * of four of each, and no loop with a branch per pixel.
- *
- */
+/* 5_quad.cu - cuda-quad.  Grows from cuda-fourpixels.  The idea: a quad's 4
+ * labels stored as one word. */
 #include "km_quads.cuh"
 
 enum { BLOCK_THREADS = 256 };

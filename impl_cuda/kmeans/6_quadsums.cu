@@ -1,14 +1,5 @@
-/* 6_quadsums.cu - k-means adding a quad of one label as one value
- * (variant "cuda-quadsums").
- *
- * Grows from cuda-quad.  The idea: when every lane's 4 pixels share one
- * label -- most of an image -- the 4 are added first and the warp
- * aggregates once (one km_warp_add), not 4 times; a warp with a mixed
- * quad falls back to pixel by pixel.
- * What it should buy: a quarter of the aggregation shuffles and shared
- * atomics on the common path.
- *
- */
+/* 6_quadsums.cu - cuda-quadsums.  Grows from cuda-quad.  The idea: a quad of
+ * one label adds as one value. */
 #include "km_quads.cuh"
 
 enum { BLOCK_THREADS = 256 };

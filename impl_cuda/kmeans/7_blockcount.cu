@@ -1,17 +1,5 @@
-/* 7_blockcount.cu - k-means counting changed labels per warp and block
- * (variant "cuda-blockcount").
- *
- * Grows from cuda-quadsums.  The idea: the changed labels are summed in
- * a register, then over the warp (km_warp_sum), then in the block's
- * shared counter, and one global atomic a block adds them -- where
- * cuda-quadsums made one global atomic per quad that changed, all on one
- * address.
- * What it should buy: little once labels settle (few quads change), but
- * the first passes change nearly every quad.  The pass itself is in
- * 7_blockcount.cuh (km_block_pass), because cuda-lastblock and
- * cuda-texture run it too.
- *
- */
+/* 7_blockcount.cu - cuda-blockcount.  Grows from cuda-quadsums.  The idea:
+ * changed labels counted per warp and block, one global atomic a block. */
 #include "7_blockcount.cuh"
 
 static __global__ void __launch_bounds__(BLOCK_THREADS)

@@ -1,14 +1,6 @@
-/* 8_lastblock.cu - k-means, one kernel a pass (variant "cuda-lastblock";
- * it was "cuda-shared").
- *
- * Grows from cuda-blockcount.  The idea: the update of the centres runs
- * in the block that finishes last (km_last_block: a fence, then a
- * ticket), so a pass is one launch instead of two.  What it should buy:
- * one launch gap and one kernel's ramp-up and tail a pass -- a few
- * microseconds each, against a pass of tens.  What it bought on the H100:
- * a few per cent (segbench lesson kmeans/cuda-lastblock).
- *
- */
+/* 8_lastblock.cu - cuda-lastblock (formerly cuda-shared).  Grows from
+ * cuda-blockcount.  The idea: the update runs in the block that finishes
+ * last: one launch a pass. */
 #include "7_blockcount.cuh"
 
 static __global__ void __launch_bounds__(BLOCK_THREADS)

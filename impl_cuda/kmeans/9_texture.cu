@@ -1,16 +1,5 @@
-/* 9_texture.cu - k-means with the pixels read through a texture object
- * (variant "cuda-texture").
- *
- * A branch of cuda-lastblock.  The idea: the three words of each quad
- * come from tex1Dfetch on a 1-D texture over the packed image instead of
- * __ldg.  Both go through the same unified L1/texture cache on Hopper,
- * and the access is a plain stream read once per pass, so expect the
- * same speed: the row shows that a texture buys nothing without 2-D
- * locality or filtering to exploit.  A 1-D linear texture holds at most
- * cudaDevAttrMaxTexture1DLinearWidth elements; larger images are refused
- * with that message.
- *
- */
+/* 9_texture.cu - cuda-texture.  A branch of cuda-lastblock.  The idea: the
+ * quads' words come through a 1-D texture, not __ldg. */
 #include "7_blockcount.cuh"
 
 /* Quad q's three words through the texture path: tex1Dfetch on a 1-D

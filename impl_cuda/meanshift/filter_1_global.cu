@@ -1,13 +1,5 @@
 /* filter_1_global.cu - the mean-shift filter with global memory only
- * (variant "cuda-global" of the filter step; the root of its tree).
- *
- * One thread a pixel; every window pixel is read from global memory
- * through the L1 cache (__ldg).  Neighbouring threads' windows overlap
- * almost completely, so most reads hit in L1, but every one is a load
- * instruction through the memory pipeline.  It stays the fastest filter
- * at every radius on the H100 (NOTES.md), so the whole pipeline's rungs
- * (regions_*.cu) run it: ms_filter_global.
- */
+ * (cuda-global of meanshift-filter, the root). */
 #include "filter_1_global.cuh"
 
 struct GlobalSums {

@@ -1,17 +1,6 @@
-/* filter_2_shared.cu - the mean-shift filter with its window staged in
- * shared memory (variant "cuda-shared" of the filter step).
- *
- * A branch of cuda-global: each 32x8 block first stages its tile and a halo
- * of the radius on every side in shared memory, all threads loading
- * several pixels each; the windows are then read from there.  The window
- * moves with the mean, so it can leave the staged area (the source's
- * kernel never moved it, which is what made a fixed halo enough there);
- * such a window is read from global memory instead -- the same sums, so
- * the same result.  What it bought: a loss at every radius (below, and
- * NOTES.md) -- L1 already serves the overlapping windows.  A branch: the
- * pipeline runs cuda-global's filter.
- *
- */
+/* filter_2_shared.cu - cuda-shared of meanshift-filter.  A branch of
+ * cuda-global.  The idea: a block stages its tile and the window's halo in
+ * shared memory, and the windows read from there. */
 #include "ms_device.cuh"
 
 struct SharedSums {

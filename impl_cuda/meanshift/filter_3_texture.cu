@@ -1,16 +1,6 @@
-/* filter_3_texture.cu - the mean-shift filter with its window read
- * through a texture (variant "cuda-texture" of the filter step).
- *
- * A branch of cuda-global: every window pixel comes from a 2D texture object
- * over the converted image (point sampling, integer coordinates: the
- * window is clipped, so no border mode is ever used), and the texture
- * cache -- organised for 2D locality, which suits windows that span many
- * rows -- takes the place of L1.  The kernel is cuda-global's with the
- * loads swapped.  What it bought: a loss from r4 up, a tie at r2 (below,
- * and the radius sweep of NOTES.md): one tex2D a window pixel runs below
- * the rate of 4-byte loads that hit in L1.  A branch: the pipeline runs cuda-global's filter.
- *
- */
+/* filter_3_texture.cu - cuda-texture of meanshift-filter.  A branch of
+ * cuda-global.  The idea: the window's pixels come through a 2-D texture,
+ * whose cache suits windows spanning many rows. */
 #include "ms_device.cuh"
 
 #include <cstring>

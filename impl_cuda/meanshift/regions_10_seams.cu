@@ -1,17 +1,6 @@
-/* regions_10_seams.cu - mean-shift's flood with the seams' repeated joins
- * left out (variant "cuda-seams" of the flood and pipeline steps).
- *
- * Grows from cuda-fused: the seams.  Along a tile's edge, a region that
- * crosses it joins the two tiles at every pixel of the crossing, and each
- * of those unions walks both trees and contends for the same two roots.
- * Here a seam pixel leaves its join out when the pixel before it on the
- * same seam joined across too and both pairs are joined along the seam
- * inside their own tiles: the tile kernel has already made those two
- * paths, so the union would find one set.  Only the first pixel of a
- * tile's stretch of the seam always joins, so no skip ever rests on
- * another seam's.
- *
- */
+/* regions_10_seams.cu - cuda-seams of meanshift-flood and the pipeline.
+ * Grows from cuda-fused.  The idea: a seam pixel leaves out a join the tile
+ * kernel has already made. */
 #include "regions_2_tiles.cuh"
 #include "regions_7_rag.cuh"
 #include "regions_8_coop.cuh"

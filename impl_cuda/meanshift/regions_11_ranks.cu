@@ -1,24 +1,6 @@
-/* regions_11_ranks.cu - mean-shift's regions numbered inside the
- * cooperative kernel (variant "cuda-ranks" of the merge and pipeline
- * steps).
- *
- * A branch of cuda-coop for the merge.
- * A branch of cuda-seams for the pipeline.
- * It wins on the photos of many regions and loses a little on the
- * synthetic images of few, whose regions one block numbered in one chunk:
- * there the two grid barriers cost more than they save.
- * The one idea is in the numbering.  There one block of 1024 threads
- * walked the whole list of flood regions a chunk at a time, three
- * barriers a chunk: on `board`, a photo of many small regions, Nsight
- * Compute timed it at 92 us of a 257 us merge.  Here the rounds' kernel,
- * still resident when its loop ends, numbers them itself: each block
- * counts the regions that remain in its own stretch of the list, block 0
- * turns the counts into offsets, and each block numbers its stretch in
- * order -- two grid barriers instead of a launch of one block.  For the
- * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
- * cuda-seams' flood, which the merge step never runs.
- *
- */
+/* regions_11_ranks.cu - cuda-ranks.  A branch of cuda-coop for the merge; A
+ * branch of cuda-seams for the pipeline.  The idea: the rounds' resident
+ * kernel numbers the regions itself, each block its stretch of the list. */
 #include "regions_7_rag.cuh"
 #include "regions_8_coop.cuh"
 #include "regions_10_seams.cuh"

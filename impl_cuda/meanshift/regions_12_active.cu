@@ -1,26 +1,6 @@
-/* regions_12_active.cu - mean-shift's pruning rounds over the regions
- * and edges still live (variant "cuda-active" of the merge and pipeline
- * steps).
- *
- * A branch of cuda-coop for the merge.
- * A branch of cuda-seams for the pipeline.
- * The one idea is in the rounds.  There every phase of every round walked
- * the whole list of flood regions (or of their edges): a region merged
- * into another in round 1 was looked at, and its sums added again, in
- * every round after, and an edge inside one region was read in every
- * round.  Here each round walks only what is still live: the regions that
- * no round has merged away, and the edges between two of them.  A round
- * writes the next round's lists as it goes (a warp's survivors appended
- * with one atomicAdd): the best-neighbour phase keeps each edge whose two
- * ends are still apart, renamed to their regions of now, and the last
- * phase keeps each region that merged into nobody, while one that merged
- * adds its sums into its target's once and leaves a pointer to it.  The
- * flood regions follow those pointers to their final region once, after
- * the last round, instead of being relabelled in every round.  For the
- * merge, a diff against regions_8_coop.cu also shows cuda-fused's and
- * cuda-seams' flood, which the merge step never runs.
- *
- */
+/* regions_12_active.cu - cuda-active.  A branch of cuda-coop for the merge; A
+ * branch of cuda-seams for the pipeline.  The idea: each round walks only the
+ * regions and edges still live. */
 #include "regions_7_rag.cuh"
 #include "regions_8_coop.cuh"
 #include "regions_10_seams.cuh"

@@ -1,21 +1,6 @@
-/* regions_13_warproots.cu - mean-shift's flood with each warp's roots
- * found once (variant "cuda-warproots" of the flood and pipeline steps).
- *
- * A branch of cuda-seams that does not win: the last pass.  There every
- * pixel walked from itself to its region's root: a load of its own link
- * (its tile's root), then that root's chain across the tiles the seams
- * joined -- 32 lanes of a warp walking the same chain one dependent load
- * after another.  Here each lane loads its own link, the lanes that found
- * the same tile root agree on it (__match_any_sync), the first of them
- * walks the chain alone, and the warp hears the root from it
- * (__shfl_sync): one walk for each distinct tile root in the warp, most
- * often one.  The labels are the same: a pixel's link is one of its
- * ancestors, so its root is that link's.  It saves nothing: the lanes of
- * a warp waited on one chain's latency together before, and still do,
- * and the pass is as long as its loads and stores of every pixel's link
- * and label (NOTES.md).
- *
- */
+/* regions_13_warproots.cu - cuda-warproots of meanshift-flood and the
+ * pipeline.  A branch of cuda-seams that does not win.  The idea: a warp's
+ * lanes that share a tile root walk its chain once. */
 #include "regions_7_rag.cuh"
 #include "regions_8_coop.cuh"
 #include "regions_9_fused.cuh"

@@ -1,22 +1,5 @@
-/* regions_1_global.cu - mean-shift's flood and merge with global memory
- * only (variant "cuda-global" of the flood, merge and pipeline steps;
- * the root of their trees).
- *
- * Both steps find components from join bits (a pixel joins its left and
- * upper neighbours when their colours -- or, in merge, their regions'
- * means -- are close) and merge adds every region's pixel count and
- * colour sums.  Here both run straight in global memory, a thread a
- * pixel:
- *   components:  every pixel its own set, then each unions with its
- *                joined neighbours by atomicMin (union_find.cuh), then
- *                every pixel follows its links to the root;
- *   region sums: the lanes of a warp with the same label add once (a
- *                leader per label, sums reduced over its peers), into the
- *                region's four totals in global memory.
- * The pruning rounds are driven by the host: a 4-byte flag read back
- * each round (ms_device.cu).  The pipeline runs the fastest filter,
- * cuda-global's (filter_1_global.cu), then flood and merge.
- */
+/* regions_1_global.cu - mean-shift's flood and merge with global memory only
+ * (cuda-global of meanshift-flood, -merge and the pipeline, their root). */
 #include "regions_1_global.cuh"
 
 #include "segbench/ccl.h"

@@ -1,19 +1,6 @@
-/* regions_2_tiles.cu - mean-shift's flood and merge with the union-find
- * in shared-memory tiles first (variant "cuda-tiles" of the flood, merge
- * and pipeline steps).
- *
- * Grows from cuda-global: the components, in the source's three steps.
- *   1. tile_unions: union-find inside each 32x32 tile in shared memory --
- *      runs of a row from one ballot, unions with the row above, pointer
- *      jumping until every link is the tile-local root -- written to
- *      global memory as global indices;
- *   2. seam_unions: unions across the tiles' edges only, in global memory;
- *   3. every pixel follows its links to the root.
- * The global trees are then a tile-local root or two deep, and most
- * unions never touch global memory.  Region sums are cuda-global's.  What
- * it bought: segbench lesson meanshift-flood/cuda-tiles.
- *
- */
+/* regions_2_tiles.cu - cuda-tiles of meanshift-flood, -merge and the
+ * pipeline.  Grows from cuda-global.  The idea: union-find inside 32x32 tiles
+ * in shared memory first, then unions across the seams only. */
 #include "regions_1_global.cuh"
 #include "regions_2_tiles.cuh"
 

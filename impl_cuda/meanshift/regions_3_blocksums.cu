@@ -1,16 +1,6 @@
-/* regions_3_blocksums.cu - mean-shift's merge with each block's region
- * sums gathered in shared memory first (variant "cuda-blocksums" of the
- * merge and pipeline steps).
- *
- * Grows from cuda-tiles: the region sums.  cuda-tiles' warp leaders add to
- * the regions' totals in global memory, and on a large region every warp
- * hits the same four addresses, which serialise in L2.  Here each block
- * of 1024 pixels keeps a small table of its regions' partial sums in
- * shared memory and adds each entry to global memory once: 32 times
- * fewer global atomics on a large region.  The components are
- * cuda-tiles'.  Flood adds no sums: its rung stays cuda-tiles.
- *
- */
+/* regions_3_blocksums.cu - cuda-blocksums of meanshift-merge and the
+ * pipeline.  Grows from cuda-tiles.  The idea: a block's region sums gathered
+ * in shared memory and added to global memory once. */
 #include "regions_1_global.cuh"
 #include "regions_2_tiles.cuh"
 #include "regions_3_blocksums.cuh"

@@ -1,21 +1,6 @@
-/* regions_4_graph.cu - mean-shift's region merge as one CUDA graph
- * (variant "cuda-graph" of the merge and pipeline steps).
- *
- * Grows from cuda-blocksums: the same kernels, but the host no longer
- * drives them.  cuda-blocksums' merge (ms_host_merge) launches some 25
- * kernels one by one and, in every pruning round, copies a 4-byte "did
- * anything merge?" flag back and waits for it, because the number of
- * rounds depends on the image.  Here the whole merge is recorded once,
- * at prepare, as a graph whose rounds sit in a conditional WHILE node
- * (CUDA 12.4+): a one-thread kernel at the end of each round sets the
- * loop's condition from the flag on the device
- * (cudaGraphSetConditional).  A run is one cudaGraphLaunch, and the host
- * waits once, in fetch.  The price: the last round's relabel runs
- * although nothing moves (it leaves every label as it is).  What it
- * bought is on the lessons page (segbench lesson meanshift-merge/cuda-graph):
- * more on the photos, which take more rounds.
- *
- */
+/* regions_4_graph.cu - cuda-graph of meanshift-merge and the pipeline.  Grows
+ * from cuda-blocksums.  The idea: the whole merge as one CUDA graph with a
+ * conditional WHILE node, so the host waits once. */
 #include "regions_2_tiles.cuh"
 #include "regions_3_blocksums.cuh"
 #include "regions_4_graph.cuh"

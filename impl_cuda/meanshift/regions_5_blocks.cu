@@ -1,25 +1,7 @@
-/* regions_5_blocks.cu - mean-shift's components over 2x2 blocks of pixels
- * (variant "cuda-blocks" of the flood, merge and pipeline steps).
- *
- * Grows from cuda-graph for the merge and the pipeline.
- * Grows from cuda-tiles for the flood, whose components cuda-graph still
- * runs.  The one idea is in the tile kernel of the union-find.  There a
- * thread held a pixel and every pixel was a node of the tile's
- * union-find.  Here a thread holds a 2x2 block: the joins inside the
- * block are settled in registers, once, from its join bits, and only the
- * smallest pixel of each of the block's components (its representative)
- * joins the tile's union-find -- the idea of block-based labelling
- * (Allegretti, Bolelli and Grana, IEEE TPDS 2020), kept exact for a colour
- * predicate, under which the four pixels of a block need not be one
- * component.  Its finds halve their paths as they go.  The seams and the
- * roots are cuda-tiles'; the region sums and the merge graph are
- * cuda-graph's.  For the flood, a diff against regions_2_tiles.cu also
- * shows cuda-blocksums' sums and cuda-graph's graph, which the flood
- * never runs.  Nsight Compute at 1080p: the tile kernel 38.6 -> 22.6 us.
- * On the photos, an eighth of the pixels, it loses (the lessons page);
- * why is not profiled yet.
- *
- */
+/* regions_5_blocks.cu - cuda-blocks.  Grows from cuda-graph for the merge and
+ * the pipeline; Grows from cuda-tiles for the flood.  The idea: a thread
+ * holds a 2x2 block, settles its joins in registers, and only its components'
+ * representatives join the tile's union-find. */
 #include "regions_3_blocksums.cuh"
 #include "regions_4_graph.cuh"
 #include "regions_5_blocks.cuh"

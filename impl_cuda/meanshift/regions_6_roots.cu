@@ -1,19 +1,6 @@
-/* regions_6_roots.cu - mean-shift's components with each tree resolved
- * once (variant "cuda-roots" of the flood, merge and pipeline steps).
- *
- * A branch of cuda-blocks, which loses (below): the last step, from the
- * forest to every pixel's root.  There every pixel walked its own way up the global forest, and
- * after the seams a large region's tile roots form chains across the
- * image: two million walks down the same chains.  Here the tile kernel
- * lists its tile-local roots (a few thousand in a segmentation), one
- * thread a listed root walks its chain once and links the root straight
- * to the end, and every pixel then needs two loads: its tile-local root,
- * then that root's root.  Path compression, done once where the paths
- * are.  Nsight Compute at 1080p says why it loses: the pixels' own walks
- * cost little (cuda-blocks' ccl_flatten 14.2 us against 5.2 + 9.7 here),
- * and listing the roots costs the tile kernel 8 us (22.6 -> 30.7 us).
- *
- */
+/* regions_6_roots.cu - cuda-roots of meanshift-flood, -merge and the
+ * pipeline.  A branch of cuda-blocks, which loses.  The idea: the tile roots'
+ * chains resolved once, so each pixel needs two loads. */
 #include "regions_3_blocksums.cuh"
 #include "regions_4_graph.cuh"
 #include "regions_5_blocks.cuh"

@@ -1,29 +1,6 @@
-/* regions_7_rag.cu - mean-shift's merge on the graph of the flood's
- * regions instead of the pixels (variant "cuda-rag" of the merge and
- * pipeline steps).
- *
- * Grows from cuda-blocks: the merge.  There every step of the merge was
- * a pass over all W x H pixels: the fusion's join bits and a pixel-level
- * component labelling, and in each pruning round the region sums, the
- * best neighbours, the targets, the pointer ends and the relabelling --
- * some fifteen passes of 8 MB at 1080p to move a few thousand regions.
- * Here one pass over the pixels gathers what the merge needs of them:
- * each flood region's sums (cuda-blocksums' shared-memory table), the
- * list of the flood regions in pixel order, and the edges of the region
- * adjacency graph (each pair of touching regions, a warp's repeats sent
- * once).  Everything after works on that list and those edges:
- *   fusion  a union-find over the regions, joined along the edges whose
- *           two means lie within the join range (a flood region is
- *           connected, so this is the pixel labelling's partition);
- *   rounds  a region's sums are its flood regions' sums added up, its
- *           best neighbour the least key over its edges;
- *   finish  the regions numbered along the ordered list, and one last
- *           pass writes every pixel's number.
- * Every integer is the pixel version's, so the labels are too.  The
- * components (flood, in the pipeline) are cuda-blocks'; the graph with
- * its WHILE loop is cuda-graph's, recorded around these kernels.
- *
- */
+/* regions_7_rag.cu - cuda-rag of meanshift-merge and the pipeline.  Grows
+ * from cuda-blocks.  The idea: one pass over the pixels gathers the regions'
+ * sums and adjacency graph, and the merge works on that graph. */
 #include "regions_4_graph.cuh"
 #include "regions_5_blocks.cuh"
 #include "regions_7_rag.cuh"

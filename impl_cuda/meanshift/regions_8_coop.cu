@@ -1,19 +1,6 @@
-/* regions_8_coop.cu - mean-shift's pruning rounds in one cooperative
- * kernel (variant "cuda-coop" of the merge and pipeline steps).
- *
- * Grows from cuda-rag: how the rounds are driven.  There each round was
- * five kernels and a one-thread kernel that set the graph's WHILE
- * condition -- six graph nodes a round, a few microseconds each, around
- * work of a few thousand regions: on the photos, which take four rounds
- * or more, the launches were most of the merge.  Here the rounds are one
- * kernel that stays resident (a cooperative launch: every block on the
- * GPU at once), its phases parted by grid-wide barriers
- * (cooperative_groups' grid.sync) instead of kernel boundaries, and the
- * loop is an ordinary loop on the device: the flag that says whether a
- * region merged is read by every thread after a barrier.  The merge is
- * then one plain graph, with no conditional node.
- *
- */
+/* regions_8_coop.cu - cuda-coop of meanshift-merge and the pipeline.  Grows
+ * from cuda-rag.  The idea: the pruning rounds in one cooperative kernel,
+ * grid barriers where kernel boundaries stood. */
 #include "regions_5_blocks.cuh"
 #include "regions_7_rag.cuh"
 #include "regions_8_coop.cuh"

@@ -1,19 +1,6 @@
-/* regions_9_fused.cu - mean-shift's flood in three kernels (variant
- * "cuda-fused" of the flood and pipeline steps).
- *
- * Grows from cuda-blocks for the flood.
- * Grows from cuda-coop for the pipeline, whose flood is cuda-blocks'.
- * The one idea: fewer passes over the pixels.  cuda-blocks' flood is six
- * launches -- the join bits (a pass that reads 8 MB of colours to write
- * 2 MB of bits), the tile kernel, the seams, the roots, a memset and a
- * pass that counts the roots (8 MB more).  Here the tile kernel stages
- * its tile's colours in shared memory and decides the joins itself, the
- * seams decide theirs from the colours, and each pixel's root is counted
- * where it is found: three launches, and no join bits in memory.  The
- * rest -- 2x2 blocks, the tiles, the seams, the region graph's merge with
- * its cooperative rounds -- is cuda-coop's.  The merge step alone has no
- * flood, so it stays cuda-coop.
- *
+/* regions_9_fused.cu - cuda-fused.  Grows from cuda-blocks for the flood;
+ * Grows from cuda-coop for the pipeline.  The idea: the flood in three
+ * kernels: the tile kernel and the seams decide their joins from the colours.
  */
 #include "regions_5_blocks.cuh"
 #include "regions_7_rag.cuh"

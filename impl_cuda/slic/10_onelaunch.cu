@@ -1,25 +1,5 @@
-/* 10_onelaunch.cu - SLIC with every iteration in one cooperative launch
- * (variant "cuda-onelaunch").
- *
- * A branch of cuda-rows.  The idea: cuda-rows launches two kernels an
- * iteration -- the pass over the tiles, then the centres' update -- and
- * in converge mode the host also waits after each update to read how
- * many centres moved.  Here one kernel makes every iteration, its blocks
- * all resident (cudaLaunchCooperativeKernel):
- *   - each block takes the next tile as it is done with one and runs
- *     cuda-rows' pass on it (slic_rows_tile, 8_rows.cuh);
- *   - the grid waits (grid.sync);
- *   - the blocks update the centres, a thread a centre, and count the
- *     ones the update left unsettled;
- *   - the grid waits again, and every block reads the same count, so
- *     all stop after the same iteration.
- * The host sees nothing until the connectivity.
- * What it should buy: the launch gaps between the passes and updates,
- * and in converge mode the host's round trip a pass.  What it costs: two
- * waits of the whole grid an iteration, and a pass that no longer starts
- * until the slowest block of the update before it is done.
- *
- */
+/* 10_onelaunch.cu - cuda-onelaunch.  A branch of cuda-rows.  The idea: every
+ * iteration in one cooperative launch, with no host wait. */
 #include "8_rows.cuh"
 #include "../coop.cuh"
 

@@ -1,31 +1,5 @@
-/* 1_seed.cu - SLIC with the source's kernel structure (variant "cuda-seed"),
- * its three defects fixed.
- *
- * As gSLICr does it:
- *   - assignment: 16x16 blocks (BLOCK_DIM), a thread per pixel, the 9
- *     candidate centres read from global memory;
- *   - update: a grid of (centre, window block); the 3S x 3S window around
- *     each centre's cell is covered by 16x16 blocks, each thread looks at
- *     one pixel and keeps it if it carries that centre's label; a tree
- *     reduction in shared memory sums the block's pixels; a second kernel
- *     adds each centre's block partials and divides.
- * So every pixel is read 9 times per update (once by each centre whose
- * window holds it) -- the cost the later variants remove.
- *
- * The defects, and what is done here instead:
- *   1. The source's last warp (tid < 32) adds shared-memory values with
- *      neither `volatile` nor __syncwarp, so the compiler keeps them in
- *      registers and the lanes never see each other's partial sums: a
- *      race.  Here the tree goes on with __syncthreads down to one value.
- *      (window_sums<true> keeps the source's loop, for the regression
- *      test that the agreement check catches it: sb_slic_cuda_seed_race_ops.)
- *   2. The source used 3S / 16 blocks per window side, rounded down, so a
- *      window was covered only when 3S was a multiple of 16; here it is
- *      rounded up.
- *   3. A centre with no pixels was reset to (0,0); here it keeps its place
- *      (slic.h's update rule).
- * Sums are integers (slic.h), not the source's floats.
- */
+/* 1_seed.cu - SLIC with the source's kernel structure, its three defects
+ * fixed (cuda-seed, the root). */
 #include "slic_device.cuh"
 
 enum { BLOCK_DIM = 16, WINDOW_THREADS = BLOCK_DIM * BLOCK_DIM };

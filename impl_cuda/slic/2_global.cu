@@ -1,18 +1,6 @@
-/* 2_global.cu - SLIC with the update fused into the assignment, global
- * memory only (variant "cuda-global").
- *
- * Grows from cuda-seed: the window reduction is gone.  Each thread, having
- * chosen its pixel's centre, adds the pixel's x, y, colour and 1 straight
- * into that centre's sums with 64-bit global atomics; a small kernel then
- * applies the update rule (slic_enqueue_update).  Every pixel is read
- * once per iteration instead of 10 times (once to assign, 9 times by the
- * windows), and two of the three kernels go.  The price: 6 atomics a
- * pixel, and neighbouring pixels share a centre, so the atomics of a warp
- * pile onto the same few addresses -- which the tile rungs remove.
- * What it bought on the H100: a loss -- the atomics' contention costs
- * more than the reads it saves (segbench lesson slic/cuda-global).
- *
- */
+/* 2_global.cu - cuda-global.  Grows from cuda-seed.  The idea: the update
+ * fused into the assignment, global memory only: the window reduction is
+ * gone. */
 #include "slic_device.cuh"
 
 enum { BLOCK_DIM = 16 };

@@ -1,14 +1,6 @@
-/* 3_tiles.cu - SLIC over 32x32-pixel tiles (variant "cuda-tiles").
- *
- * Grows from cuda-global.  The idea: a block takes a 32x32 tile, 32 x 8
- * threads, each thread every 8th row of its column, so a thread's column
- * -- and its pixels' cell column x / S -- is fixed: the division is made
- * once a thread, not once a pixel.  The centres are still read from global
- * memory (converted at every read) and the sums are still 6 global
- * atomics a pixel: the tile is the frame the next rungs fill.
- * What it should buy: little on its own -- a few instructions a pixel.
- *
- */
+/* 3_tiles.cu - cuda-tiles.  Grows from cuda-global.  The idea: a block takes
+ * a 32x32 tile, a thread every 8th row of its column, so its cell column is
+ * fixed. */
 #include "slic_device.cuh"
 
 enum { TILE = 32, TILE_ROWS = 8, TILE_THREADS = TILE * TILE_ROWS };

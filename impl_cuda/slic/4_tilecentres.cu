@@ -1,16 +1,5 @@
-/* 4_tilecentres.cu - SLIC with the centres a tile needs staged in shared
- * memory (variant "cuda-tilecentres").
- *
- * Grows from cuda-tiles.  The idea: a block first copies the centres its
- * tile can need -- 25 for S = 16 -- into shared memory as the floats the
- * distance reads, so the 9 candidate reads of a pixel come from shared
- * memory with no int-to-float conversion (a quarter-rate instruction).
- * The sums are unchanged: 6 global atomics a pixel.  What it should buy:
- * the assignment's issue slots; the atomics stay the bound.  What it
- * bought on the H100: nothing the atomics let through -- a tie at S = 16,
- * a loss for 1000 superpixels (segbench lesson slic/cuda-tilecentres).
- *
- */
+/* 4_tilecentres.cu - cuda-tilecentres.  Grows from cuda-tiles.  The idea: the
+ * centres a tile can need staged in shared memory as floats. */
 #include "slic_device.cuh"
 
 enum { TILE = 32, TILE_ROWS = 8, TILE_THREADS = TILE * TILE_ROWS };

@@ -1,16 +1,5 @@
-/* 5_tilesums.cu - SLIC with each tile's sums in shared memory (variant
- * "cuda-tilesums").
- *
- * Grows from cuda-tilecentres.  The idea: the sums go to shared memory
- * first, one slot per candidate centre, with 6 shared 32-bit atomics a
- * pixel; each tile then adds its non-empty slots to the global sums once
- * (slic_tile_flush): about 150 global atomics per 1024 pixels instead of
- * 6144.  What it should buy: the global atomic traffic and its
- * serialisation on the few addresses a warp shares.  What it bought on
- * the H100: the ladder's largest step, several times at S = 16 and more
- * for 1000 superpixels (segbench lesson slic/cuda-tilesums).
- *
- */
+/* 5_tilesums.cu - cuda-tilesums.  Grows from cuda-tilecentres.  The idea: a
+ * tile's sums in shared memory first, a slot per candidate centre. */
 #include "slic_tiles.cuh"
 
 static __global__ void __launch_bounds__(TILE_THREADS)

@@ -1,16 +1,5 @@
-/* 6_warpagg.cu - SLIC with warp-aggregated sums (variant "cuda-warpagg";
- * it was "cuda-shared").
- *
- * A branch of cuda-tilesums.  The idea: the lanes of a warp -- 32 pixels of
- * one row, which carry only a few labels -- add their values together
- * first, and one lane per label adds the totals: 6 shared atomics per
- * label per warp instead of per pixel (slic_warp_add).  What it should
- * buy: the shared atomics' serialisation on a tile's few slots.  What it
- * bought on the H100: a loss where superpixels are small -- at S = 16 a
- * warp's row carries 2-3 labels -- and a small gain where they are large,
- * for 1000 superpixels (segbench lesson slic/cuda-warpagg).
- *
- */
+/* 6_warpagg.cu - cuda-warpagg (formerly cuda-shared).  A branch of
+ * cuda-tilesums.  The idea: the lanes of a label add first. */
 #include "slic_tiles.cuh"
 
 static __global__ void __launch_bounds__(TILE_THREADS)

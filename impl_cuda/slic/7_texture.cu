@@ -1,15 +1,5 @@
-/* 7_texture.cu - SLIC with the colour read through a texture object
- * (variant "cuda-texture").
- *
- * A branch of cuda-warpagg.  The idea: only the loads of the converted
- * colour change, to tex1Dfetch on a 1-D linear texture of ushort4.  Each
- * pixel is read once per iteration, in rows, so the texture path's
- * caching and addressing have little to offer over __ldg; expect the two
- * to tie.  (The source read the image through a texture; this row shows
- * what that buys here.)  What it bought on the H100: a tie (segbench
- * lesson slic/cuda-texture).
- *
- */
+/* 7_texture.cu - cuda-texture.  A branch of cuda-warpagg.  The idea: the
+ * colour read through a texture. */
 #include "slic_tiles.cuh"
 
 /* The converted colour through the texture path: tex1Dfetch on a 1-D

@@ -1,15 +1,6 @@
-/* 8_rows.cu - SLIC with a thread's 4 rows consecutive (variant
- * "cuda-rows").
- *
- * Grows from cuda-tilesums.  The idea: a thread takes 4 consecutive rows
- * of its column instead of every 8th row, so its 4 pixels nearly always
- * share one cell, and so the same 9 candidates -- which the next rung
- * (cuda-registers) then holds in registers.  A warp is still 32 columns
- * of one row, so loads and label stores stay coalesced.
- * What it should buy: on its own, little (the candidates are still read
- * per pixel); it is the layout cuda-registers needs.
- *
- */
+/* 8_rows.cu - cuda-rows.  Grows from cuda-tilesums.  The idea: a thread's 4
+ * rows consecutive, so its pixels nearly always share one cell and its 9
+ * candidates. */
 #include "8_rows.cuh"
 
 static __global__ void __launch_bounds__(TILE_THREADS)

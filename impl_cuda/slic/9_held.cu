@@ -1,21 +1,5 @@
-/* 9_held.cu - SLIC with each thread's 9 candidate centres held in
- * registers down its rows (variant "cuda-held").
- *
- * A branch of cuda-rows.  The idea: a thread's 4 consecutive rows nearly
- * always share one cell, so the same 9 candidates: it copies them from
- * shared memory into registers (9 x 5 floats) once per cell row, not
- * once per pixel, and scans them there.  What holding them needs: cells
- * outside the grid are already staged at infinity (slic_tile_stage), so
- * the scan has no bounds tests (such a centre is never nearer than
- * another, and slic.h skips it), and the nearest is kept as an index
- * 0..8.  A warp's pixels change cell row together: the reload is a
- * uniform branch.
- * What it should buy: 9 shared-memory reads of 5 floats a pixel become 9
- * a cell row.  What it costs: the held centres take some 80 registers,
- * so fewer blocks fit on an SM (capping the registers for more blocks
- * spills and loses, measured on cuda-registers).
- *
- */
+/* 9_held.cu - cuda-held.  A branch of cuda-rows.  The idea: a thread's 9
+ * candidate centres held in registers down its rows. */
 #include "slic_tiles.cuh"
 
 enum { ROWS_PER_THREAD = TILE / TILE_ROWS };

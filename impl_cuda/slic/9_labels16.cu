@@ -1,22 +1,6 @@
-/* 9_labels16.cu - SLIC with its labels fetched in 16 bits (variant
- * "cuda-labels16").
- *
- * A branch of cuda-rows.  A lesson of the frame: the kernels are
- * cuda-rows' own; what changes is what crosses the bus.  A label is a
- * superpixel's number, and a 4K frame at S = 16 has 32,400 of them, so 16
- * bits hold every one: one more pass narrows the int32 labels on the
- * device, and the fetch copies half the bytes (16.6 MB, not 33 MB, at
- * 4K).  The output is SLIC's narrow layout (SB_NARROW: labels16), checked
- * against the reference's labels by value.  A case with more than 65,536
- * centres is refused before anything is allocated, and one whose
- * connectivity left more than 65,536 superpixels when it is fetched (each
- * with SB_ERR_LIMIT: bench skips the row, saying so).
- * What it should buy: at 4K about 0.3 ms of a 3.1 ms frame taken one at
- * a time; in a stream, nothing where the run is the bound (SLIC's run is
- * 2.0 ms a 4K frame, its 32-bit fetch 0.6 ms), more where copies and
- * runs share the frame's time.
- *
- */
+/* 9_labels16.cu - cuda-labels16.  A branch of cuda-rows.  The idea:
+ * cuda-rows' kernels, with the labels narrowed to 16 bits on the device so
+ * the fetch moves half the bytes. */
 #include "8_rows.cuh"
 
 enum { LABELS16_MAX = 65536, NARROW_THREADS = 256 };

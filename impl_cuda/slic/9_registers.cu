@@ -1,20 +1,5 @@
-/* 9_registers.cu - SLIC with what does not change down a column computed
- * once a thread (variant "cuda-registers").
- *
- * A branch of cuda-held.  The idea: hoist out of the row loop what a
- * thread's column fixes.  x is the same down the column, so each held
- * candidate keeps dx^2 instead of its x, squared once a cell row, not
- * once a pixel (sb_slic_distance_dx2 makes the same operations as
- * sb_slic_distance, so the same value); and the cell row is tracked down
- * the rows, so a thread divides by S once, not once a row.
- * What it bought on the H100: a third fewer warp instructions (Nsight
- * Compute, one 1920x1080 pass, against cuda-rows), but no faster stage,
- * because the 9 held centres take 80 registers: fewer blocks an SM, and
- * fewer issue slots in use (segbench lesson slic/cuda-registers has the
- * run of record's times, NOTES.md the profile).  Prefetching the next
- * row's colour did not help.
- *
- */
+/* 9_registers.cu - cuda-registers.  A branch of cuda-held.  The idea: what a
+ * thread's column fixes, computed once. */
 #include "slic_tiles.cuh"
 
 enum { ROWS_PER_THREAD = TILE / TILE_ROWS };

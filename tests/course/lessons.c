@@ -338,8 +338,9 @@ static void test_rung_headers(void)
     sb_status st = lesson_headers(dir, &r, &err);
     fclose(r.fp);
     CHECKF(st == SB_OK, "%s", err.msg);
-    CHECKF(r.files >= 30 && !r.numbers && !r.wrong_words && !r.no_comment,
-           "%d files, %d holding numbers, %d words:\n%.3000s", r.files, r.numbers, r.wrong_words,
+    CHECKF(r.files >= 30 && !r.numbers && !r.wrong_words && !r.no_comment && !r.long_header && !r.no_lesson,
+           "%d files, %d holding numbers, %d words, %d long, %d without a lesson:\n%.3000s", r.files, r.numbers,
+           r.wrong_words, r.long_header, r.no_lesson,
            problems ? problems : "");
     free(problems);
     /* and the check can fail: numbers, a header naming another file, no comment */
@@ -349,12 +350,26 @@ static void test_rung_headers(void)
     lesson_header_report clean = { 0 }, numbers = { 0 }, named = { 0 }, none = { 0 };
     CHECK(lesson_header_check(file, text, dir, &clean, &err) == SB_OK && clean.files == 1 && !clean.numbers &&
           !clean.wrong_words && strstr(text, "Grows from cuda-blocksums"));
-    const char *end = strstr(text, "\n */");
+    const char *end = strstr(text, " */");
+    CHECK(end != NULL);
     if (end) {
         snprintf(changed, sizeof changed, "%.*s\n * Measured (the run of record: h200, run x, commit y;\n"
                  " *   kmeans converge: kernel 1.38 ms%s", (int)(end - text), text, end);
         CHECK(lesson_header_check(file, changed, dir, &numbers, &err) == SB_OK && numbers.numbers == 1);
+        /* a header grown past its few lines: the lesson belongs in LESSONS.md */
+        lesson_header_report longer = { 0 };
+        snprintf(changed, sizeof changed, "%.*s\n * one\n * two\n * three\n * four\n * five\n * six%s",
+                 (int)(end - text), text, end);
+        CHECK(lesson_header_check(file, changed, dir, &longer, &err) == SB_OK && longer.long_header == 1 &&
+              !clean.long_header);
     }
+    /* a rung whose LESSONS.md has no section for it */
+    lesson_header_report unlessoned = { 0 };
+    CHECK(lesson_header_check("impl_cuda/kmeans/99_unlessoned.cu", text, dir, &unlessoned, &err) == SB_OK &&
+          unlessoned.no_lesson == 1 && !clean.no_lesson);
+    char *section = lesson_long_text("impl_cuda/kmeans/4_warpsums.cu");
+    CHECK(section && strncmp(section, "4_warpsums.cu - ", 16) == 0 && !strstr(section, "\n## "));
+    free(section);
     snprintf(changed, sizeof changed, "/* 3_blocksums.cu - %s", text + strlen("/* 4_warpsums.cu - "));
     CHECK(lesson_header_check(file, changed, dir, &named, &err) == SB_OK && named.wrong_words == 1);
     CHECK(lesson_header_check(file, "#include <x.h>\n", dir, &none, &err) == SB_OK && none.no_comment == 1);
@@ -569,7 +584,8 @@ const sb_test tests_lessons[] = {
     { "lessons: an edge is judged from its rounds: ties are 'same', never lost; one round calls nothing",
       test_gain_judged },
     { "lessons: every tree of rungs declares its main line's top once (SB_LADDER_TOP)", test_declared_main_line },
-    { "lessons: every rung file's header names its file and its parent as its place says, and holds no numbers",
+    { "lessons: every rung file's header names its file and parent as its place says, holds no numbers, keeps to a "
+      "few lines, and its whole lesson is in LESSONS.md beside it",
       test_rung_headers },
     { "lessons: every CUDA variant declares its parent and idea; list --json gives parent and source",
       test_ladders_declared },
