@@ -553,14 +553,19 @@ static void test_check_takes_every_image(void)
     CHECKF(r->code == 0 && strstr(r->out, "exact"), "%s%s", r->out, r->err);
 }
 
-/* GrabCut compared on an --image of no rectangle of its own.  Alone: a
- * variant against itself is "same" only on an idle machine (in CI's
- * test-asan, beside another test, a round read 1.4x its twin). */
+/* GrabCut compared on an --image of no rectangle of its own: the row is
+ * judged, and a variant against itself is never called faster or slower.
+ * "same" needs an idle machine: on a 2-core box beside other tests its
+ * rounds spread 30-50 % and the interval straddles the floor, which is
+ * "undetermined", as it should be (in CI's test-asan a round read 1.4x
+ * its twin; on 2026-11-30 `make test` read 1.21x [0.895, 1.635]). */
 static void test_compare_grabcut_on_image(void)
 {
     cli_result *r = cli("compare grabcut-kmeans/cpu grabcut-kmeans/cpu --samples 9 --min-diff 0.5 --image %s",
                         small_rgb());
-    CHECKF(r->code == 0 && strstr(r->out, "same on 1") && !strstr(r->out, "no rectangle"), "%s%s", r->out, r->err);
+    CHECKF(r->code == 0 && (strstr(r->out, "same on 1") || strstr(r->out, "undetermined on 1")) &&
+               strstr(r->out, "faster on 0, slower on 0") && !strstr(r->out, "no rectangle"),
+           "%s%s", r->out, r->err);
     r = cli("compare grabcut-kmeans/cpu grabcut-kmeans/cpu --samples 9 --min-diff 0.5 --rect 100,1,5,5 --image %s",
             small_rgb());
     CHECKF(r->code == 0 && strstr(r->out, "skipped"), "a rectangle outside the image: %s%s", r->out, r->err);
@@ -689,7 +694,8 @@ const sb_test tests_hardening[] = {
     { "hardening: the commit is the binary's, wherever it runs", test_commit_from_binary },
     { "hardening: SIGXFSZ, SIGKILL's temp files, rows_measured after a kill", test_no_leftovers },
     { "hardening: check takes every image at every stage; size caps are bench's; GrabCut on --image", test_check_takes_every_image },
-    { "hardening: compare of GrabCut with itself on an --image says same; a rectangle outside it is skipped",
+    { "hardening: compare of GrabCut with itself on an --image is judged, never faster or slower; a rectangle "
+      "outside it is skipped",
       test_compare_grabcut_on_image, SB_TEST_ALONE },
     { "hardening: .ppm of grey, long names, Netpbm comments, pipes, trailing data, list items, empty env.json",
       test_smaller_findings },
