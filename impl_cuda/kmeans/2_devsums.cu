@@ -1,13 +1,10 @@
 /* 2_devsums.cu - cuda-devsums.  Grows from cuda-copyonce.  The idea: the host
  * needs each centre's sums, not every label, so the device makes them. */
-#include "1_seed.cuh"
+#include "2_copyonce.cuh"
 
-#include <cstdlib>
 #include <cstring>
 
 enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };
-
-static __constant__ float4 seed_centres[SB_KMEANS_MAX_K];
 
 static __global__ void km_pass(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k, int first_pass,
                                unsigned *partial, int *changed)
@@ -40,32 +37,23 @@ static __global__ void km_reduce(unsigned blocks, int k, unsigned *partial, unsi
     }
 }
 
-struct seed_state {
-    const sb_image *in;
-    sb_kmeans_params params;
-    sb_kmeans_out *out;
-    cudaStream_t stream;
-    const char *who;       /* for messages */
-    long n;
-    int32_t initial[SB_KMEANS_MAX_K][3];
-    uint8_t *rgb;          /* device, packed */
-    uint8_t *labels;       /* device */
+/* cuda-copyonce's state, and the sums' buffers. */
+struct devsums_state : seed_state {
     unsigned blocks;
-    unsigned *partial;     /* device: blocks x k x 4 */
+    unsigned *partial;               /* device: blocks x k x 4 */
     unsigned long long *sums;        /* device: k x 4 */
     unsigned long long *host_sums;   /* pinned */
-    int *changed;          /* device flag */
-    int *host_changed;     /* pinned */
 };
 
-static sb_status seed_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
-                           long *changed, sb_error *err)
+/* A pass: the labels and each block's slice of the sums, reduced on the
+ * device; 4k sums and the flag come back, not the labels. */
+static sb_status devsums_pass(void *ctx, const sb_kmeans_prepped *centres, int first_pass, sb_kmeans_sums *sums,
+                              long *changed, sb_error *err)
 {
-    seed_state *s = (seed_state *)ctx;
-    SB_CUDA_TRY(cudaMemcpyToSymbolAsync(seed_centres, centres, (size_t)s->params.k * sizeof(float4), 0,
-                                        cudaMemcpyHostToDevice, s->stream),
-                err, s->who);
-    SB_CUDA_TRY(cudaMemsetAsync(s->changed, 0, sizeof(int), s->stream), err, s->who);
+    devsums_state *s = (devsums_state *)ctx;
+    sb_status st = seed_pass_start(s, centres, err);
+    if (st)
+        return st;
     km_pass<<<s->blocks, BLOCK_THREADS, 0, s->stream>>>(s->rgb, (unsigned long long)s->n, s->labels, s->params.k,
                                                         first_pass, s->partial, s->changed);
     SB_CUDA_LAUNCHED(err, s->who);
@@ -81,25 +69,22 @@ static sb_status seed_pass(void *ctx, const sb_kmeans_prepped *centres, int firs
     return SB_OK;
 }
 
-static void seed_release(void *state)
+static void devsums_release(void *state)
 {
-    seed_state *s = (seed_state *)state;
+    devsums_state *s = (devsums_state *)state;
     if (!s)
         return;
-    cudaFree(s->rgb);
-    cudaFree(s->labels);
     cudaFree(s->partial);
     cudaFree(s->sums);
     cudaFreeHost(s->host_sums);
-    cudaFree(s->changed);
-    cudaFreeHost(s->host_changed);
-    free(s);
+    seed_release(s);
 }
 
-static sb_status seed_open(seed_state *s, const sb_exec *exec, sb_error *err)
+static sb_status devsums_open(devsums_state *s, const sb_exec *exec, sb_error *err)
 {
-    SB_CUDA_TRY(cudaMalloc(&s->rgb, (size_t)s->n * 3), err, s->who);
-    SB_CUDA_TRY(cudaMalloc(&s->labels, (size_t)s->n), err, s->who);
+    sb_status st = seed_open(s, exec, err);
+    if (st)
+        return st;
     int dev, sm_count;
     SB_CUDA_TRY(cudaGetDevice(&dev), err, s->who);
     SB_CUDA_TRY(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev), err, s->who);
@@ -109,40 +94,23 @@ static sb_status seed_open(seed_state *s, const sb_exec *exec, sb_error *err)
     SB_CUDA_TRY(cudaMemsetAsync(s->partial, 0, partial_bytes, s->stream), err, s->who);
     SB_CUDA_TRY(cudaMalloc(&s->sums, (size_t)s->params.k * 4 * sizeof(unsigned long long)), err, s->who);
     SB_CUDA_TRY(cudaMallocHost(&s->host_sums, (size_t)s->params.k * 4 * sizeof(unsigned long long)), err, s->who);
-    SB_CUDA_TRY(cudaMalloc(&s->changed, sizeof(int)), err, s->who);
-    SB_CUDA_TRY(cudaMallocHost(&s->host_changed, sizeof(int)), err, s->who);
-    if (exec->poison)
-        SB_CUDA_TRY(cudaMemsetAsync(s->labels, 0xA5, (size_t)s->n, s->stream), err, s->who);
     return SB_OK;
 }
 
-/* A frame: its initial centres, on the host, and its pixels onto the
- * device, once for every pass of every run. */
-static sb_status seed_upload(void *state, sb_error *err)
+static sb_status devsums_prepare(void **state, const sb_image *in, const void *params, void *output,
+                                 const sb_exec *exec, sb_error *err)
 {
-    seed_state *s = (seed_state *)state;
-    const sb_image *in = s->in;
-    SB_CUDA_TRY(cudaMemcpy2DAsync(s->rgb, (size_t)in->width * 3, in->data, in->stride, (size_t)in->width * 3,
-                                  (size_t)in->height, cudaMemcpyHostToDevice, s->stream),
-                err, s->who);
-    return sb_kmeans_initial(s->in, &s->params, s->initial, err);
+    return seed_prepare_as<devsums_state>(state, in, params, output, exec, devsums_open, devsums_release, err);
 }
 
-static sb_status seed_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
+static sb_status devsums_run(void *state, sb_error *err)
 {
-    return seed_prepare_as<seed_state>(state, in, params, output, exec, err);
-}
-
-static sb_status seed_run(void *state, sb_error *err)
-{
-    seed_state *s = (seed_state *)state;
-    return sb_kmeans_host_loop(&s->params, (const int32_t(*)[3])s->initial, seed_pass, s, s->out, err);
+    return seed_run_with(state, devsums_pass, err);
 }
 
 /* The labels, once a run; the centres and the pass count were made on
  * the host. */
-static sb_status seed_fetch(void *state, sb_error *err)
+static sb_status devsums_fetch(void *state, sb_error *err)
 {
     seed_state *s = (seed_state *)state;
     SB_CUDA_TRY(cudaMemcpyAsync(s->out->labels, s->labels, (size_t)s->n, cudaMemcpyDeviceToHost, s->stream), err,
@@ -153,6 +121,6 @@ static sb_status seed_fetch(void *state, sb_error *err)
 
 SB_VARIANT("kmeans", "cuda-devsums", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME | SB_HOST_BOUND, ALL_STAGES,
            "cuda-copyonce with the sums made on the device: per-block slices, a reduce kernel, 4k sums back a pass",
-           seed_prepare, seed_upload, seed_run, seed_fetch, seed_release)
+           devsums_prepare, copyonce_upload, devsums_run, devsums_fetch, devsums_release)
 SB_RUNG("kmeans", "cuda-devsums", "cuda-copyonce",
         "the sums made on the device (a slice per block, one reduce block): 4k sums come back a pass, not the labels")
