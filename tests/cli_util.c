@@ -20,6 +20,41 @@ void test_slurp(const char *path, char *buf, size_t size)
         fclose(fp);
 }
 
+/* Append path's text, then that of each header it includes with quotes
+ * that sits beside it (or a folder up, "../x.cuh"), each file once. */
+static void slurp_with_includes(const char *path, char *buf, size_t size, char seen[][256], int *nseen)
+{
+    for (int i = 0; i < *nseen; i++)
+        if (strcmp(seen[i], path) == 0)
+            return;
+    if (*nseen == 32 || strlen(path) >= 256)
+        return;
+    snprintf(seen[(*nseen)++], 256, "%s", path);
+    size_t at = strlen(buf);
+    if (at + 1 >= size)
+        return;
+    test_slurp(path, buf + at, size - at);
+    const char *slash = strrchr(path, '/');
+    int folder = slash ? (int)(slash - path + 1) : 0;
+    char *own = strdup(buf + at);
+    for (const char *p = own; p && (p = strstr(p, "#include \"")); p++) {
+        const char *name = p + 10, *end = strchr(name, '"');
+        char header[512];
+        if (end && snprintf(header, sizeof header, "%.*s%.*s", folder, path, (int)(end - name), name) <
+                       (int)sizeof header && test_exists(header))
+            slurp_with_includes(header, buf, size, seen, nseen);
+    }
+    free(own);
+}
+
+void test_slurp_rung(const char *path, char *buf, size_t size)
+{
+    char seen[32][256];
+    int nseen = 0;
+    buf[0] = '\0';
+    slurp_with_includes(path, buf, size, seen, &nseen);
+}
+
 char *test_read_all(const char *path)
 {
     FILE *fp = fopen(path, "rb");

@@ -27,6 +27,10 @@ cli_result *cli_exe(const char *exe, const char *fmt, ...)
 const char *test_segbench_path(void);
 /* A file's text (truncated to size - 1), "" when it cannot be read. */
 void test_slurp(const char *path, char *buf, size_t size);
+/* A rung file's text followed by that of every header it reaches through
+ * quoted includes beside it or a folder up (what it keeps from its parent
+ * and its ladder), each once; truncated to size - 1. */
+void test_slurp_rung(const char *path, char *buf, size_t size);
 /* A file's whole text, however long (free it); NULL when it cannot be read.
  * For files whose size the machine decides, such as a bench's samples. */
 char *test_read_all(const char *path);

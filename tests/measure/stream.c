@@ -682,7 +682,7 @@ static void test_scene_and_bench_streams(void)
 }
 
 /* A CUDA rung that keeps a file-scope __constant__ or __device__ array
- * (static or not) shares it with every instance in the process: it says so
+ * (static or not; in its file or a header it includes) shares it with every instance in the process: it says so
  * (SB_ONE_AT_A_TIME), and a stream refuses it two frames in flight.  (On the
  * H100, kmeans/cuda-seed with 3 in flight broke its contract: one
  * instance's kernels read another's centres.) */
@@ -706,7 +706,7 @@ static void test_one_at_a_time(void)
         if (strncmp(v->backend, "cuda-", 5) != 0 || strncmp(v->file, "impl_cuda/", 10) != 0)
             continue;
         static char text[1 << 18];
-        test_slurp(v->file, text, sizeof text);
+        test_slurp_rung(v->file, text, sizeof text);
         int shared = file_scope_array(text, "\n__constant__ ") || file_scope_array(text, "\n__device__ ") ||
                      file_scope_array(text, "\nstatic __constant__ ") || file_scope_array(text, "\nstatic __device__ ");
         CHECKF(shared == !!(v->flags & SB_ONE_AT_A_TIME), "%s (%s): %s file-scope device array but is %sflagged "
