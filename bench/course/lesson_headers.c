@@ -133,7 +133,8 @@ static int names_its_file(const char *text, const char *file)
 }
 
 /* The section "## NAME" of the LESSONS.md beside the rung file at path,
- * malloc'd, up to the next "## " (NULL when there is none). */
+ * malloc'd, up to the next "## " (NULL when there is none, or only blank
+ * lines under its heading). */
 char *lesson_long_text(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -146,20 +147,43 @@ char *lesson_long_text(const char *path)
     const char *at = text ? strstr(text, mark) : NULL;
     if (at) {
         at += strlen(mark);
-        const char *next = strstr(at, "\n## ");
-        size_t n = next ? (size_t)(next - at) : strlen(at);
-        while (n && (at[n - 1] == '\n'))
+        at += strspn(at, "\n");                  /* the blank lines under its heading */
+        const char *next = at[0] == '#' && at[1] == '#' && at[2] == ' ' ? at - 1 : strstr(at, "\n## ");
+        size_t n = next ? (size_t)(next - at + 1) : strlen(at);
+        while (n && at[n - 1] == '\n')
             n--;
-        section = strndup(at + strspn(at, "\n"), n - strspn(at, "\n"));
+        section = n ? strndup(at, n) : NULL;   /* a heading with nothing under it is no lesson */
     }
     free(text);
     return section;
 }
 
+/* A CUDA rung's header keeps to LESSON_HEADER_LINES lines, and its whole
+ * lesson is its section of the LESSONS.md beside it. */
+static void check_cuda_lesson(const char *file, const char *text, const char *end, lesson_header_report *r)
+{
+    int lines = 1;
+    for (const char *c = text; c < end; c++)
+        lines += *c == '\n';
+    if (lines > LESSON_HEADER_LINES) {
+        r->long_header++;
+        if (r->fp)
+            fprintf(r->fp, "%s: its header is %d lines: it keeps the idea, the parent and why in %d at most, and the "
+                           "whole lesson goes in LESSONS.md beside it\n", file, lines, LESSON_HEADER_LINES);
+    }
+    char path[SB_PATH_MAX];
+    char *lesson = lesson_source_path(file, path, sizeof path) ? lesson_long_text(path) : NULL;
+    if (!lesson) {
+        r->no_lesson++;
+        if (r->fp)
+            fprintf(r->fp, "%s: LESSONS.md beside it has no section \"## %s\"\n", file, strrchr(file, '/') + 1);
+    }
+    free(lesson);
+}
+
 /* One rung file's opening comment, checked. */
 static void check_file(const char *file, const char *text, const char *dir, rows_cache *rc, lesson_header_report *r)
 {
-    char path[SB_PATH_MAX];
     const char *end = strncmp(text, "/*", 2) == 0 ? strstr(text, "*/") : NULL;
     r->files++;
     if (!end) {
@@ -174,23 +198,8 @@ static void check_file(const char *file, const char *text, const char *dir, rows
         if (r->fp)
             fprintf(r->fp, "%s: its opening comment's first line should name its file (\"/* NAME - ...\")\n", file);
     }
-    int lines = 1;
-    for (const char *c = text; c < end; c++)
-        lines += *c == '\n';
-    if (strncmp(file, "impl_cuda/", 10) == 0 && lines > LESSON_HEADER_LINES) {
-        r->long_header++;
-        if (r->fp)
-            fprintf(r->fp, "%s: its header is %d lines: it keeps the idea, the parent and why in %d at most, and the "
-                           "whole lesson goes in LESSONS.md beside it\n", file, lines, LESSON_HEADER_LINES);
-    }
-    char *lesson = strncmp(file, "impl_cuda/", 10) == 0 && lesson_source_path(file, path, sizeof path)
-                       ? lesson_long_text(path) : NULL;
-    if (strncmp(file, "impl_cuda/", 10) == 0 && !lesson) {
-        r->no_lesson++;
-        if (r->fp)
-            fprintf(r->fp, "%s: LESSONS.md beside it has no section \"## %s\"\n", file, strrchr(file, '/') + 1);
-    }
-    free(lesson);
+    if (strncmp(file, "impl_cuda/", 10) == 0)
+        check_cuda_lesson(file, text, end, r);
     const char *numbers = strstr(text, "\n" MEASURED_MARK);
     if (numbers && numbers < end) {
         r->numbers++;

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The table is sound and every CUDA (or library) variant is in a tree. */
 static void test_ladders_declared(void)
@@ -370,6 +371,24 @@ static void test_rung_headers(void)
     char *section = lesson_long_text("impl_cuda/kmeans/4_warpsums.cu");
     CHECK(section && strncmp(section, "4_warpsums.cu - ", 16) == 0 && !strstr(section, "\n## "));
     free(section);
+    /* a heading with nothing under it is no lesson, not the next one's
+     * (it was read as the next section: "## b.cu ...") */
+    char dir_lessons[1024], notes[1100], a[1100], b[1100];
+    snprintf(dir_lessons, sizeof dir_lessons, "%s", test_pathf("lessons-md"));
+    mkdir(dir_lessons, 0755);
+    snprintf(notes, sizeof notes, "%s/LESSONS.md", dir_lessons);
+    FILE *fp = fopen(notes, "w");
+    if (fp) {
+        fputs("# t\n\n## a.cu\n\n\n## b.cu\n\ntext b\n\n", fp);
+        fclose(fp);
+    }
+    snprintf(a, sizeof a, "%s/a.cu", dir_lessons);
+    snprintf(b, sizeof b, "%s/b.cu", dir_lessons);
+    char *empty = lesson_long_text(a), *text_b = lesson_long_text(b);
+    CHECKF(!empty && text_b && strcmp(text_b, "text b") == 0, "a.cu: '%s', b.cu: '%s'", empty ? empty : "(none)",
+           text_b ? text_b : "(none)");
+    free(empty);
+    free(text_b);
     snprintf(changed, sizeof changed, "/* 3_blocksums.cu - %s", text + strlen("/* 4_warpsums.cu - "));
     CHECK(lesson_header_check(file, changed, dir, &named, &err) == SB_OK && named.wrong_words == 1);
     CHECK(lesson_header_check(file, "#include <x.h>\n", dir, &none, &err) == SB_OK && none.no_comment == 1);
