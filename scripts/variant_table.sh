@@ -1,6 +1,7 @@
 #!/bin/sh
-# variant_table.sh - print every SB_VARIANT(...) registration and SB_RUNG(...)
-# ladder line found in the variants' source files, in the registry's order, for registry.c to
+# variant_table.sh - print every SB_VARIANT(...) registration, SB_RUNG(...)
+# ladder line and SB_CUDA_RUNG(...) (both at once) found in the variants'
+# source files, in the registry's order, for registry.c to
 # include (the Makefile writes it to build/gen/variants.inc).
 #
 # The order is the files' order: impl_cpu/, then impl_pthread/'s pthread
@@ -32,16 +33,16 @@ for dir in exercises/*/; do
 done
 if [ "$only_files" = 1 ]; then
     for file in $files; do
-        grep -q '^SB_VARIANT(' "$file" && echo "$file"
+        grep -Eq '^SB_(VARIANT|CUDA_RUNG)\(' "$file" && echo "$file"
     done
     exit 0
 fi
 for file in $files; do
-    # From a line that opens with SB_VARIANT( to the line that closes its
+    # From a line that opens with SB_VARIANT(, SB_RUNG( or SB_CUDA_RUNG( to the line that closes its
     # parentheses, counting none inside string literals; #line points
     # compiler messages at the source file.
     awk -v file="$file" '
-        !on && /^SB_(VARIANT|RUNG)\(/ { on = 1; depth = 0; printf "#line %d \"%s\"\n", FNR, file }
+        !on && /^SB_(VARIANT|RUNG|CUDA_RUNG)\(/ { on = 1; depth = 0; printf "#line %d \"%s\"\n", FNR, file }
         on {
             print
             instr = 0
@@ -54,6 +55,6 @@ for file in $files; do
             }
             if (depth == 0) on = 0
         }
-        END { if (on) { printf "variant_table.sh: %s: SB_VARIANT( or SB_RUNG( is never closed\n", file > "/dev/stderr"; exit 1 } }
+        END { if (on) { printf "variant_table.sh: %s: an SB_VARIANT(, SB_RUNG( or SB_CUDA_RUNG( is never closed\n", file > "/dev/stderr"; exit 1 } }
     ' "$file"
 done

@@ -80,8 +80,21 @@ typedef struct text {
     char *line[MAX_LINES];
     int n;
     unsigned char comment[MAX_LINES];   /* no code outside comments (or blank) */
-    unsigned char reg[MAX_LINES];       /* part of an SB_VARIANT / SB_RUNG statement */
+    unsigned char reg[MAX_LINES];       /* part of an SB_VARIANT / SB_RUNG / SB_CUDA_RUNG statement */
 } text;
+
+/* What a line opening a registration statement opens (variant.h). */
+enum statement_kind { NOT_A_STATEMENT, VARIANT_STATEMENT, RUNG_STATEMENT, CUDA_RUNG_STATEMENT };
+static enum statement_kind statement_kind(const char *line)
+{
+    if (strncmp(line, "SB_VARIANT(", 11) == 0)
+        return VARIANT_STATEMENT;
+    if (strncmp(line, "SB_RUNG(", 8) == 0)
+        return RUNG_STATEMENT;
+    if (strncmp(line, "SB_CUDA_RUNG(", 13) == 0)
+        return CUDA_RUNG_STATEMENT;
+    return NOT_A_STATEMENT;
+}
 
 /* One step of a scan over C code: past an escape inside a string literal,
  * *p moves on; returns the character at *p when it is code outside every
@@ -142,10 +155,10 @@ static sb_status text_read(const char *file, text *t, sb_error *err)
         }
         t->comment[i] = !code;
     }
-    /* registration statements: from a line opening with SB_VARIANT( or
-     * SB_RUNG( to the line that closes its parentheses */
+    /* registration statements: from a line opening with SB_VARIANT(,
+     * SB_RUNG( or SB_CUDA_RUNG( to the line that closes its parentheses */
     for (int i = 0; i < t->n; i++) {
-        if (strncmp(t->line[i], "SB_VARIANT(", 11) != 0 && strncmp(t->line[i], "SB_RUNG(", 8) != 0)
+        if (statement_kind(t->line[i]) == NOT_A_STATEMENT)
             continue;
         int depth = 0, instr = 0;
         for (; i < t->n; i++) {
@@ -214,11 +227,11 @@ static void put_line(out *o, const char *line, const char *src_dir)
     put(o, "%s\n", line);
 }
 
-/* The registration statements: SB_VARIANT and SB_RUNG from a line that
- * opens with one to the line that closes its parentheses. */
+/* The registration statements: SB_VARIANT, SB_RUNG and SB_CUDA_RUNG
+ * from a line that opens with one to the line that closes its parentheses. */
 typedef struct statement {
     int first, last;            /* lines */
-    int rung;                   /* SB_RUNG, else SB_VARIANT */
+    enum statement_kind kind;
     char algo[64], name[64];    /* its first two string literals */
 } statement;
 
@@ -255,7 +268,7 @@ static int statements(const text *t, statement *out, int max)
             continue;
         statement *st = &out[n];
         st->first = i;
-        st->rung = strncmp(t->line[i], "SB_RUNG(", 8) == 0;
+        st->kind = statement_kind(t->line[i]);
         while (i + 1 < t->n && t->reg[i + 1] && strncmp(t->line[i + 1], "SB_", 3) != 0)
             i++;
         st->last = i;
@@ -285,7 +298,7 @@ static void put_statement(out *o, const text *t, const statement *st, const char
 
 /* A statement's arguments, split at the commas outside parentheses and
  * string literals, each trimmed; returns how many (at most max). */
-enum { STATEMENT_CHARS = 2048, VARIANT_ARGS = 12 };
+enum { STATEMENT_CHARS = 2048, VARIANT_ARGS = 12, CUDA_RUNG_ARGS = 11 };
 static int statement_args(const text *t, const statement *st, char *buf, char *args[], int max)
 {
     size_t len = 0;
@@ -317,32 +330,49 @@ static int statement_args(const text *t, const statement *st, char *buf, char *a
     return n;
 }
 
-/* A stub's SB_VARIANT: the student's rung is the rung -- its backend,
- * needs, flags and summary, so that a pthread lesson grown from a serial
- * parent is timed at every thread count -- run by the parent's code: the
- * parent's stages and functions.  Falls back to the parent's statement
- * when either does not parse. */
+/* How many arguments a statement that registers ops takes (variant.h):
+ * its ops are the last five. */
+static int statement_arity(enum statement_kind kind)
+{
+    return kind == VARIANT_STATEMENT ? VARIANT_ARGS : kind == CUDA_RUNG_STATEMENT ? CUDA_RUNG_ARGS : 0;
+}
+
+/* A stub's registration: the student's rung is the rung -- its backend,
+ * needs, flags and summary (an SB_CUDA_RUNG's parent and idea too), so
+ * that a pthread lesson grown from a serial parent is timed at every
+ * thread count -- run by the parent's code: the parent's stages and
+ * functions.  Falls back to the parent's statement when either does not
+ * parse. */
 static void put_stub_variant(out *o, const text *a, const statement *sa, const text *b, const statement *sb,
                              const char *name)
 {
     char abuf[STATEMENT_CHARS], bbuf[STATEMENT_CHARS];     /* 2 x 2 KB: the stack */
     char *aa[VARIANT_ARGS], *ba[VARIANT_ARGS];
-    if (statement_args(a, sa, abuf, aa, VARIANT_ARGS) != VARIANT_ARGS ||
-        statement_args(b, sb, bbuf, ba, VARIANT_ARGS) != VARIANT_ARGS) {
+    int na = statement_arity(sa->kind), nb = statement_arity(sb->kind);
+    if (!na || !nb || statement_args(a, sa, abuf, aa, VARIANT_ARGS) != na ||
+        statement_args(b, sb, bbuf, ba, VARIANT_ARGS) != nb) {
         put_statement(o, a, sa, name);
         return;
     }
+    char **ops = aa + na - 5;
+    if (sb->kind == CUDA_RUNG_STATEMENT) {
+        put(o, "SB_CUDA_RUNG(%s, \"%s\", %s, %s, %s,\n             %s,\n             %s, %s, %s, %s, %s)\n", ba[0],
+            name, ba[2], ba[3], ba[4], ba[5], ops[0], ops[1], ops[2], ops[3], ops[4]);
+        return;
+    }
     put(o, "SB_VARIANT(%s, \"%s\", %s, %s, %s, %s,\n           %s,\n           %s, %s, %s, %s, %s)\n", ba[0], name,
-        ba[2], ba[3], ba[4], aa[5], ba[6], aa[7], aa[8], aa[9], aa[10], aa[11]);
+        ba[2], ba[3], ba[4], sa->kind == VARIANT_STATEMENT ? aa[5] : "ALL_STAGES", ba[6], ops[0], ops[1], ops[2], ops[3],
+        ops[4]);
 }
 
 /* The copy's registration: the rung's variant, named student-<name>, for
  * the rung's algorithm only -- a file that registers the rung for several
  * algorithms (a stage and its pipeline) is copied once per exercise, and
  * each copy must own its one student rung, or the grader could time
- * another copy.  A stub holds the parent's code, so its SB_VARIANT names
- * the parent's functions (put_stub_variant); its SB_RUNG line is the
- * rung's (the student's rung grows from the rung's parent). */
+ * another copy.  A stub holds the parent's code, so its SB_VARIANT or
+ * SB_CUDA_RUNG names the parent's functions (put_stub_variant); its
+ * ladder line is the rung's (the student's rung grows from the rung's
+ * parent). */
 static void put_registrations(out *o, const text *a, const text *b, int stub, const char *algo)
 {
     statement sa[32], sb[32];
@@ -352,12 +382,12 @@ static void put_registrations(out *o, const text *a, const text *b, int stub, co
         if (strcmp(sb[j].algo, algo) != 0)
             continue;
         snprintf(name, sizeof name, "%s%s", SB_STUDENT_PREFIX, sb[j].name);
-        if (!stub || sb[j].rung) {
+        if (!stub || sb[j].kind == RUNG_STATEMENT) {
             put_statement(o, b, &sb[j], name);
             continue;
         }
         for (int i = 0; i < na; i++)
-            if (!sa[i].rung && strcmp(sa[i].algo, sb[j].algo) == 0) {
+            if (sa[i].kind != RUNG_STATEMENT && strcmp(sa[i].algo, sb[j].algo) == 0) {
                 put_stub_variant(o, a, &sa[i], b, &sb[j], name);
                 break;
             }

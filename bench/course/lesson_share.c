@@ -20,8 +20,8 @@ static int starts(const char *line, const char *word) { return strncmp(line, wor
 
 int lesson_line_kinds(const char *text, enum lesson_line_kind *kinds, int max)
 {
-    static const char *const registering[] = { "SB_VARIANT(", "SB_RUNG(", "MS_STEP_PREPARE(", "GC_CUDA_OPS(",
-                                                "SLIC_STEP_PREPARE(" };
+    static const char *const registering[] = { "SB_VARIANT(",      "SB_RUNG(",     "SB_CUDA_RUNG(",
+                                                "MS_STEP_PREPARE(", "GC_CUDA_OPS(", "SLIC_STEP_PREPARE(" };
     int n = 0, seen_code = 0, depth = 0;          /* depth > 0: inside a registration's parentheses */
     for (const char *line = text; line && *line && n < max; n++) {
         const char *end = strchr(line, '\n');

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The table, from every SB_VARIANT(...) line of the variants' files
+/* The table, from every SB_VARIANT(...) and SB_CUDA_RUNG(...) line of the variants' files
  * (gen/variants.inc, scripts/variant_table.sh, whose #line directives make
  * __FILE__ the variant's own file), with no ops yet: a variant
  * whose file was compiled into this program fills them in when it starts
@@ -17,28 +17,35 @@
 #define ALL_STAGES 0xffffu
 #undef SB_VARIANT              /* variant.h's registers ops; this one makes a row */
 #undef SB_RUNG
+#undef SB_CUDA_RUNG
 #define SB_RUNG(algo, name, parent, idea)
 #define SB_VARIANT(algo, name, backend, needs, flags, stages, summary, prepare, upload, run, fetch, release) \
     { algo, name, backend, #needs, flags, stages, NULL, summary, algo "/" name, __FILE__, NULL, "", NULL },
+#define SB_CUDA_RUNG(algo, name, parent, backend, flags, idea, prepare, upload, run, fetch, release) \
+    SB_VARIANT(algo, name, backend, CUDA, SB_DEVICE | (flags), ALL_STAGES, idea, prepare, upload, run, fetch, release)
 static sb_variant registry_variants[] = {
 #include "variants.inc"
 };
 #undef SB_VARIANT
 #undef SB_RUNG
+#undef SB_CUDA_RUNG
 enum { REGISTRY_SIZE = sizeof registry_variants / sizeof registry_variants[0] };
 
-/* The ladders: every SB_RUNG(...) line of the same files (variant.h). */
+/* The ladders: every SB_RUNG(...) and SB_CUDA_RUNG(...) line of the same files (variant.h). */
 typedef struct registry_rung {
     const char *algo, *name, *parent, *idea, *file;
     int line;
 } registry_rung;
 #define SB_VARIANT(algo, name, backend, needs, flags, stages, summary, prepare, upload, run, fetch, release)
 #define SB_RUNG(algo, name, parent, idea) { algo, name, parent, idea, __FILE__, __LINE__ },
+#define SB_CUDA_RUNG(algo, name, parent, backend, flags, idea, prepare, upload, run, fetch, release) \
+    SB_RUNG(algo, name, parent, idea)
 static const registry_rung registry_rungs[] = {
 #include "variants.inc"
 };
 #undef SB_VARIANT
 #undef SB_RUNG
+#undef SB_CUDA_RUNG
 enum { RUNG_COUNT = sizeof registry_rungs / sizeof registry_rungs[0] };
 
 /* Each variant file's code identity (base/code_id.h), hashed by the

@@ -5,7 +5,6 @@
 
 GC_CUDA_OPS(graph_global, GC_GRAPH, gc_rounds_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-graph", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "thread a pixel: warp-summed beta, then n-links and t-links",
-           graph_global_prepare, graph_global_upload, graph_global_run, graph_global_fetch, graph_global_release)
-SB_RUNG("grabcut-graph", "cuda-global", NULL, "the root: a thread a pixel, a warp-summed beta, then n-links and t-links")
+SB_CUDA_RUNG("grabcut-graph", "cuda-global", NULL, "cuda-global", SB_LADDER_TOP,
+             "the root: a thread a pixel, a warp-summed beta, then n-links and t-links",
+             graph_global_prepare, graph_global_upload, graph_global_run, graph_global_fetch, graph_global_release)

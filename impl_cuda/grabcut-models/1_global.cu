@@ -6,11 +6,9 @@
 GC_CUDA_OPS(kmeans, GC_KMEANS, gc_rounds_cut, gc_block_sums)
 GC_CUDA_OPS(gmm, GC_GMM, gc_rounds_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "thread a pixel, per-block shared sums then global atomics, 10 passes ending on a device flag",
-           kmeans_prepare, kmeans_upload, kmeans_run, kmeans_fetch, kmeans_release)
-SB_VARIANT("grabcut-gmm", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "thread a pixel, per-block shared moment sums, mixtures in one block (the host's function)",
-           gmm_prepare, gmm_upload, gmm_run, gmm_fetch, gmm_release)
-SB_RUNG("grabcut-kmeans", "cuda-global", NULL, "the root: a thread a pixel, per-block shared sums, the loop ending on a device flag")
-SB_RUNG("grabcut-gmm", "cuda-global", NULL, "the root: a thread a pixel, per-block moment sums, mixtures by the host's function in one block")
+SB_CUDA_RUNG("grabcut-kmeans", "cuda-global", NULL, "cuda-global", 0,
+             "the root: a thread a pixel, per-block shared sums, the loop ending on a device flag",
+             kmeans_prepare, kmeans_upload, kmeans_run, kmeans_fetch, kmeans_release)
+SB_CUDA_RUNG("grabcut-gmm", "cuda-global", NULL, "cuda-global", 0,
+             "the root: a thread a pixel, per-block moment sums, mixtures by the host's function in one block",
+             gmm_prepare, gmm_upload, gmm_run, gmm_fetch, gmm_release)

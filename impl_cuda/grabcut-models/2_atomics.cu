@@ -68,13 +68,9 @@ static const gc_sums direct_sums = { direct_kmeans, direct_learn };
 GC_CUDA_OPS(kmeans, GC_KMEANS, gc_rounds_cut, direct_sums)
 GC_CUDA_OPS(gmm, GC_GMM, gc_rounds_cut, direct_sums)
 
-SB_VARIANT("grabcut-kmeans", "cuda-atomics", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-global with every pixel's sums added straight to the global totals (4 atomics a pixel)",
-           kmeans_prepare, kmeans_upload, kmeans_run, kmeans_fetch, kmeans_release)
-SB_VARIANT("grabcut-gmm", "cuda-atomics", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-global with every pixel's moments added straight to the global totals (10 atomics a pixel)",
-           gmm_prepare, gmm_upload, gmm_run, gmm_fetch, gmm_release)
-SB_RUNG("grabcut-kmeans", "cuda-atomics", "cuda-global",
-        "every pixel adds its sums straight to the global totals: the branch that shows why blocks sum first")
-SB_RUNG("grabcut-gmm", "cuda-atomics", "cuda-global",
-        "every pixel adds its moments straight to the global totals: the branch that shows why blocks sum first")
+SB_CUDA_RUNG("grabcut-kmeans", "cuda-atomics", "cuda-global", "cuda-global", 0,
+             "every pixel adds its sums straight to the global totals: the branch that shows why blocks sum first",
+             kmeans_prepare, kmeans_upload, kmeans_run, kmeans_fetch, kmeans_release)
+SB_CUDA_RUNG("grabcut-gmm", "cuda-atomics", "cuda-global", "cuda-global", 0,
+             "every pixel adds its moments straight to the global totals: the branch that shows why blocks sum first",
+             gmm_prepare, gmm_upload, gmm_run, gmm_fetch, gmm_release)

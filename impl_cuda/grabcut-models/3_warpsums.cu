@@ -114,13 +114,9 @@ const gc_sums gc_warp_sums = { warp_kmeans, warp_learn };
 GC_CUDA_OPS(kmeans, GC_KMEANS, gc_rounds_cut, gc_warp_sums)
 GC_CUDA_OPS(gmm, GC_GMM, gc_rounds_cut, gc_warp_sums)
 
-SB_VARIANT("grabcut-kmeans", "cuda-warpsums", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-global with the sums gathered a warp at a time: one shared atomic per distinct cluster and value",
-           kmeans_prepare, kmeans_upload, kmeans_run, kmeans_fetch, kmeans_release)
-SB_VARIANT("grabcut-gmm", "cuda-warpsums", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-global with the moments gathered a warp at a time: one shared atomic per distinct component and moment",
-           gmm_prepare, gmm_upload, gmm_run, gmm_fetch, gmm_release)
-SB_RUNG("grabcut-kmeans", "cuda-warpsums", "cuda-global",
-        "the sums gathered a warp at a time: one shared atomic per distinct cluster")
-SB_RUNG("grabcut-gmm", "cuda-warpsums", "cuda-global",
-        "the moments gathered a warp at a time: one shared atomic per distinct component")
+SB_CUDA_RUNG("grabcut-kmeans", "cuda-warpsums", "cuda-global", "cuda-global", SB_LADDER_TOP,
+             "the sums gathered a warp at a time: one shared atomic per distinct cluster",
+             kmeans_prepare, kmeans_upload, kmeans_run, kmeans_fetch, kmeans_release)
+SB_CUDA_RUNG("grabcut-gmm", "cuda-warpsums", "cuda-global", "cuda-global", SB_LADDER_TOP,
+             "the moments gathered a warp at a time: one shared atomic per distinct component",
+             gmm_prepare, gmm_upload, gmm_run, gmm_fetch, gmm_release)

@@ -53,11 +53,9 @@ GC_GRAPH_CUT(graph_cut, settled_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-settled", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-inplace's cut whose global relabel runs a tile only when it or a neighbour changed in the last launch",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-settled", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-inplace with a global relabel that skips settled tiles",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-settled", "cuda-inplace", "the global relabel skips settled tiles: a tile runs when it or a neighbour changed")
-SB_RUNG("grabcut", "cuda-settled", "cuda-inplace", "the global relabel skips settled tiles: a tile runs when it or a neighbour changed")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-settled", "cuda-inplace", "cuda-shared", SB_GRAPH_LOOP,
+             "the global relabel skips settled tiles: a tile runs when it or a neighbour changed",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-settled", "cuda-inplace", "cuda-shared", SB_GRAPH_LOOP,
+             "the global relabel skips settled tiles: a tile runs when it or a neighbour changed",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

@@ -63,11 +63,9 @@ GC_GRAPH_CUT(graph_cut, tally_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-tally", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-settled's cut with no count pass: a tile that ends busy or pushes into its halo flags the sweep",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-tally", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-settled with no count pass: the tiles flag a sweep that left work",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-tally", "cuda-settled", "no count pass: a tile that ends busy or pushes into its halo flags the sweep")
-SB_RUNG("grabcut", "cuda-tally", "cuda-settled", "no count pass: a tile that ends busy or pushes into its halo flags the sweep")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-tally", "cuda-settled", "cuda-shared", SB_GRAPH_LOOP,
+             "no count pass: a tile that ends busy or pushes into its halo flags the sweep",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-tally", "cuda-settled", "cuda-shared", SB_GRAPH_LOOP,
+             "no count pass: a tile that ends busy or pushes into its halo flags the sweep",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

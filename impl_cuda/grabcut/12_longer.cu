@@ -15,11 +15,9 @@ GC_GRAPH_CUT(graph_cut, gc_longer_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-longer", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-tally's cut with 16 rounds a launch and a global relabel every 4 sweeps",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-longer", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-tally with 16 rounds a launch and a global relabel every 4 sweeps",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-longer", "cuda-tally", "longer launches: 16 rounds inside a tile before its borders are exchanged")
-SB_RUNG("grabcut", "cuda-longer", "cuda-tally", "longer launches: 16 rounds inside a tile before its borders are exchanged")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-longer", "cuda-tally", "cuda-shared", SB_GRAPH_LOOP | SB_LADDER_TOP,
+             "longer launches: 16 rounds inside a tile before its borders are exchanged",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-longer", "cuda-tally", "cuda-shared", SB_GRAPH_LOOP,
+             "longer launches: 16 rounds inside a tile before its borders are exchanged",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

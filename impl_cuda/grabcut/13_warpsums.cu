@@ -11,12 +11,9 @@ GC_GRAPH_CUT(graph_cut, gc_longer_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_warp_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_warp_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-warpsums", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-longer's cut, carrying the pipeline's warp sums (a single cut runs none)",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-warpsums", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-longer with the k-means and GMM sums gathered a warp at a time",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-warpsums", "cuda-longer",
-        "the pipeline's warp sums carried along: a single cut runs no k-means or GMM step (a step for cuda-keep)")
-SB_RUNG("grabcut", "cuda-warpsums", "cuda-longer", "the k-means and GMM sums gathered a warp at a time: one shared atomic per distinct component")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-warpsums", "cuda-longer", "cuda-shared", SB_GRAPH_LOOP,
+             "the pipeline's warp sums carried along: a single cut runs no k-means or GMM step (a step for cuda-keep)",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-warpsums", "cuda-longer", "cuda-shared", SB_GRAPH_LOOP | SB_LADDER_TOP,
+             "the k-means and GMM sums gathered a warp at a time: one shared atomic per distinct component",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

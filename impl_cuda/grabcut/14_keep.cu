@@ -106,13 +106,9 @@ GC_GRAPH_CUT(graph_cut, keep_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_warp_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_warp_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-keep", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-warpsums' cut, its warm cuts' first relabel from the heights kept",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-keep", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-warpsums with the warm cuts' first relabel from the heights kept",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-keep", "cuda-warpsums",
-        "a warm cut keeps the heights: its first relabel runs only from nodes that gained sink residual (a step for the pipeline)")
-SB_RUNG("grabcut", "cuda-keep", "cuda-warpsums",
-        "warm cuts keep the heights: the first relabel runs only from nodes that gained sink residual")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-keep", "cuda-warpsums", "cuda-shared", SB_GRAPH_LOOP,
+             "a warm cut keeps the heights: its first relabel runs only from nodes that gained sink residual (a step for the pipeline)",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-keep", "cuda-warpsums", "cuda-shared", SB_GRAPH_LOOP,
+             "warm cuts keep the heights: the first relabel runs only from nodes that gained sink residual",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

@@ -37,13 +37,9 @@ GC_GRAPH_CUT(graph_cut, bfs32_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_warp_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_warp_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-bfs32", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-warpsums' cut with the global relabel in 32x32 tiles",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-bfs32", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-warpsums with the global relabel in 32x32 tiles",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-bfs32", "cuda-warpsums",
-        "the global relabel in 32x32 tiles: distances carried twice as far a launch, half the launches")
-SB_RUNG("grabcut", "cuda-bfs32", "cuda-warpsums",
-        "the global relabel in 32x32 tiles: distances carried twice as far a launch, half the launches")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-bfs32", "cuda-warpsums", "cuda-shared", SB_GRAPH_LOOP,
+             "the global relabel in 32x32 tiles: distances carried twice as far a launch, half the launches",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-bfs32", "cuda-warpsums", "cuda-shared", SB_GRAPH_LOOP,
+             "the global relabel in 32x32 tiles: distances carried twice as far a launch, half the launches",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

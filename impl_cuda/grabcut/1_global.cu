@@ -191,12 +191,9 @@ const gc_cut gc_rounds_cut = { rounds_prepare, rounds_solve, rounds_release, 0 }
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, gc_rounds_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, gc_rounds_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "one cooperative kernel: BFS relabel and push-relabel rounds over all nodes, grid.sync between phases",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-global steps and cut, everything resident, one read-back at the end",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-global", NULL,
-        "the root: push-relabel as one cooperative kernel, grid.sync between phases, BFS global relabel")
-SB_RUNG("grabcut", "cuda-global", NULL, "the root: the cuda-global steps and cut, resident, one read-back at the end")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-global", NULL, "cuda-global", 0,
+             "the root: push-relabel as one cooperative kernel, grid.sync between phases, BFS global relabel",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-global", NULL, "cuda-global", 0,
+             "the root: the cuda-global steps and cut, resident, one read-back at the end",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

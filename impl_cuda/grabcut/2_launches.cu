@@ -232,13 +232,9 @@ static const gc_cut launches_cut = { launches_prepare, launches_solve, launches_
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, launches_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, launches_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-launches", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-global's rounds as launches: a kernel a phase, decisions on device flags, one read-back a period",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-launches", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-global steps with the cut as launches the host enqueues",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-launches", "cuda-global",
-        "the cut as ordinary launches: a kernel a phase, the grid barrier a kernel boundary, flags decide on the device")
-SB_RUNG("grabcut", "cuda-launches", "cuda-global",
-        "the cut as ordinary launches: a kernel a phase, the grid barrier a kernel boundary, flags decide on the device")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-launches", "cuda-global", "cuda-global", 0,
+             "the cut as ordinary launches: a kernel a phase, the grid barrier a kernel boundary, flags decide on the device",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-launches", "cuda-global", "cuda-global", 0,
+             "the cut as ordinary launches: a kernel a phase, the grid barrier a kernel boundary, flags decide on the device",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

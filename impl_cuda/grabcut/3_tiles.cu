@@ -207,12 +207,9 @@ static const gc_cut tiles_cut = { tiles_prepare, tiles_solve, gc_host_loop_relea
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, tiles_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, tiles_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "16x16 tiles in four colours, 8 push/relabel rounds a launch in shared memory; tiled BFS relabel",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-global steps with the tiled cut",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-tiles", "cuda-launches",
-        "16x16 tiles in four colours: push/relabel rounds in shared memory between block barriers, not grid barriers")
-SB_RUNG("grabcut", "cuda-tiles", "cuda-launches", "the tiled cut (grabcut-maxflow's cuda-tiles) in the pipeline")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-tiles", "cuda-launches", "cuda-shared", 0,
+             "16x16 tiles in four colours: push/relabel rounds in shared memory between block barriers, not grid barriers",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-tiles", "cuda-launches", "cuda-shared", 0,
+             "the tiled cut (grabcut-maxflow's cuda-tiles) in the pipeline",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

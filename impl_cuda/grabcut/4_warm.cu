@@ -48,12 +48,9 @@ static const gc_cut warm_cut = { warm_prepare, warm_solve, gc_host_loop_release,
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, warm_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, warm_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-warm", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-tiles carrying the warm start along: a single cut starts from zero flow, so it never runs",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-warm", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-tiles with cuts 2-5 warm-started: the last cut's flow kept, t-link residuals repaired",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-warm", "cuda-tiles",
-        "the warm start carried along: a single cut starts from zero flow, as in cuda-tiles (a step for cuda-graph)")
-SB_RUNG("grabcut", "cuda-warm", "cuda-tiles", "cuts 2-5 warm-started: the last cut's flow kept, only t-link residuals repaired")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-warm", "cuda-tiles", "cuda-shared", 0,
+             "the warm start carried along: a single cut starts from zero flow, as in cuda-tiles (a step for cuda-graph)",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-warm", "cuda-tiles", "cuda-shared", 0,
+             "cuts 2-5 warm-started: the last cut's flow kept, only t-link residuals repaired",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

@@ -170,11 +170,9 @@ GC_GRAPH_CUT(graph_cut, graph_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-warm's tiled cut with its loop on the device: one CUDA graph, nested WHILE nodes, no host wait",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-warm with each cut's loop on the device: one CUDA graph a cut, no host wait before fetch",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-graph", "cuda-warm", "the cut's loop on the device: one CUDA graph, nested WHILE nodes, no host wait")
-SB_RUNG("grabcut", "cuda-graph", "cuda-warm", "each cut's loop on the device: one CUDA graph a cut, no host wait before fetch")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-graph", "cuda-warm", "cuda-shared", SB_GRAPH_LOOP,
+             "the cut's loop on the device: one CUDA graph, nested WHILE nodes, no host wait",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-graph", "cuda-warm", "cuda-shared", SB_GRAPH_LOOP,
+             "each cut's loop on the device: one CUDA graph a cut, no host wait before fetch",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

@@ -119,11 +119,9 @@ GC_GRAPH_CUT(graph_cut, waves_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-waves", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-graph's cut in waves: a launch runs every tile that holds work and no busy neighbour ranks before",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-waves", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-graph with the cut in waves: busy tiles run, idle ones leave after one byte, no count pass",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-waves", "cuda-graph", "tiles run in waves when they hold work: ranks that rotate instead of fixed colour launches")
-SB_RUNG("grabcut", "cuda-waves", "cuda-graph", "the cut in waves: busy tiles run when no busy neighbour ranks before them")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-waves", "cuda-graph", "cuda-shared", SB_GRAPH_LOOP,
+             "tiles run in waves when they hold work: ranks that rotate instead of fixed colour launches",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-waves", "cuda-graph", "cuda-shared", SB_GRAPH_LOOP,
+             "the cut in waves: busy tiles run when no busy neighbour ranks before them",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

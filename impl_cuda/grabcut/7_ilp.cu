@@ -75,11 +75,9 @@ GC_GRAPH_CUT(graph_cut, ilp_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-ilp", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-graph's cut with each round's loads issued together: heights and residuals in registers",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-ilp", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-graph with each round's loads issued together: one wait a phase, decisions on registers",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-ilp", "cuda-graph", "a round's loads issued together: neighbours' heights and residuals in registers")
-SB_RUNG("grabcut", "cuda-ilp", "cuda-graph", "a round's loads issued together: neighbours' heights and residuals in registers")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-ilp", "cuda-graph", "cuda-shared", SB_GRAPH_LOOP,
+             "a round's loads issued together: neighbours' heights and residuals in registers",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-ilp", "cuda-graph", "cuda-shared", SB_GRAPH_LOOP,
+             "a round's loads issued together: neighbours' heights and residuals in registers",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

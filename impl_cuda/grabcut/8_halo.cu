@@ -47,11 +47,9 @@ GC_GRAPH_CUT(graph_cut, halo_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-halo", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-ilp's cut with no global memory in the rounds: the halo's residuals settled once a launch",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-halo", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-ilp with the halo's residuals settled once a launch, not in every round",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-halo", "cuda-ilp", "no global memory in the rounds: the halo's residuals settled once a launch")
-SB_RUNG("grabcut", "cuda-halo", "cuda-ilp", "no global memory in the rounds: the halo's residuals settled once a launch")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-halo", "cuda-ilp", "cuda-shared", SB_GRAPH_LOOP,
+             "no global memory in the rounds: the halo's residuals settled once a launch",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-halo", "cuda-ilp", "cuda-shared", SB_GRAPH_LOOP,
+             "no global memory in the rounds: the halo's residuals settled once a launch",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

@@ -48,11 +48,9 @@ GC_GRAPH_CUT(graph_cut, inplace_kernels)
 GC_CUDA_OPS(maxflow, GC_MAXFLOW, graph_cut, gc_block_sums)
 GC_CUDA_OPS(pipeline, GC_PIPELINE, graph_cut, gc_block_sums)
 
-SB_VARIANT("grabcut-maxflow", "cuda-inplace", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-halo's cut with two barriers a round: new heights written in place",
-           maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
-SB_VARIANT("grabcut", "cuda-inplace", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-halo with two barriers a round: new heights written in place",
-           pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)
-SB_RUNG("grabcut-maxflow", "cuda-inplace", "cuda-halo", "two barriers a round: new heights written in place, no staging array")
-SB_RUNG("grabcut", "cuda-inplace", "cuda-halo", "two barriers a round: new heights written in place, no staging array")
+SB_CUDA_RUNG("grabcut-maxflow", "cuda-inplace", "cuda-halo", "cuda-shared", SB_GRAPH_LOOP,
+             "two barriers a round: new heights written in place, no staging array",
+             maxflow_prepare, maxflow_upload, maxflow_run, maxflow_fetch, maxflow_release)
+SB_CUDA_RUNG("grabcut", "cuda-inplace", "cuda-halo", "cuda-shared", SB_GRAPH_LOOP,
+             "two barriers a round: new heights written in place, no staging array",
+             pipeline_prepare, pipeline_upload, pipeline_run, pipeline_fetch, pipeline_release)

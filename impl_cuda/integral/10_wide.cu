@@ -92,8 +92,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return st;
 }
 
-SB_VARIANT("integral", "cuda-wide", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-strips with 16 pixels a thread (16-byte loads) and streaming stores",
-           strip_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, strip_release)
-SB_RUNG("integral", "cuda-wide", "cuda-strips",
-        "16 pixels a thread: one 16-byte load, a quarter of the scans, streaming stores")
+SB_CUDA_RUNG("integral", "cuda-wide", "cuda-strips", "cuda-shared", 0,
+             "16 pixels a thread: one 16-byte load, a quarter of the scans, streaming stores",
+             strip_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, strip_release)

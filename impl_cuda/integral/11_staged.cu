@@ -79,8 +79,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return st;
 }
 
-SB_VARIANT("integral", "cuda-staged", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-wide with its stores staged in shared memory",
-           strip_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, strip_release)
-SB_RUNG("integral", "cuda-staged", "cuda-wide",
-        "each warp's row of sums through shared memory: 512 contiguous bytes a store")
+SB_CUDA_RUNG("integral", "cuda-staged", "cuda-wide", "cuda-shared", 0,
+             "each warp's row of sums through shared memory: 512 contiguous bytes a store",
+             strip_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, strip_release)

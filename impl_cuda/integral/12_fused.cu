@@ -211,8 +211,6 @@ sb_status fused_run(void *state, sb_error *err)
     return strip_tables<false>(d, load, s->carries.sum, s->carries.sq, s->overlap, err);
 }
 
-SB_VARIANT("integral", "cuda-fused", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-staged with both tables of sqsum from one pass over the strips",
-           strip_prepare, integral_cuda_upload, fused_run, integral_cuda_fetch, strip_release)
-SB_RUNG("integral", "cuda-fused", "cuda-staged",
-        "both tables from one load of each pixel: one pipeline for sqsum, not two")
+SB_CUDA_RUNG("integral", "cuda-fused", "cuda-staged", "cuda-shared", SB_LADDER_TOP,
+             "both tables from one load of each pixel: one pipeline for sqsum, not two",
+             strip_prepare, integral_cuda_upload, fused_run, integral_cuda_fetch, strip_release)

@@ -241,8 +241,6 @@ static void rung_release(void *state)
     integral_device_close(s);
 }
 
-SB_VARIANT("integral", "cuda-resident", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-staged as one cooperative kernel: pixels read once, kept in shared memory across grid barriers",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-resident", "cuda-staged",
-        "one kernel, grid-wide barriers for kernel boundaries: each pixel read once, kept in shared memory")
+SB_CUDA_RUNG("integral", "cuda-resident", "cuda-staged", "cuda-shared", 0,
+             "one kernel, grid-wide barriers for kernel boundaries: each pixel read once, kept in shared memory",
+             rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)

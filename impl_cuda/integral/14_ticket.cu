@@ -291,8 +291,6 @@ static void rung_release(void *state)
     integral_device_close(s);
 }
 
-SB_VARIANT("integral", "cuda-ticket", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-staged in one pass: strips by ticket, column carries by decoupled look-back",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-ticket", "cuda-staged",
-        "one pass: each strip's column carries by vector look-back over the strips before it")
+SB_CUDA_RUNG("integral", "cuda-ticket", "cuda-staged", "cuda-shared", 0,
+             "one pass: each strip's column carries by vector look-back over the strips before it",
+             rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)

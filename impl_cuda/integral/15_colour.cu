@@ -92,8 +92,6 @@ static void rung_release(void *state)
     strip_release(state);
 }
 
-SB_VARIANT("integral", "cuda-colour", "cuda-shared", CUDA, SB_DEVICE | SB_COLOUR_IN, ALL_STAGES,
-           "cuda-fused from the colour frame: its grey made on the GPU, not the host",
-           rung_prepare, rung_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-colour", "cuda-fused",
-        "the frame crosses the bus in colour and its grey is made on the GPU: the host converts nothing")
+SB_CUDA_RUNG("integral", "cuda-colour", "cuda-fused", "cuda-shared", SB_COLOUR_IN,
+             "the frame crosses the bus in colour and its grey is made on the GPU: the host converts nothing",
+             rung_prepare, rung_upload, rung_run, integral_cuda_fetch, rung_release)

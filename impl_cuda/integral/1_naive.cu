@@ -57,8 +57,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return st;
 }
 
-SB_VARIANT("integral", "cuda-naive", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "one thread per row, then one per column",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, integral_device_close)
-SB_RUNG("integral", "cuda-naive", NULL,
-        "the root: one thread a row, then one thread a column, straight through global memory")
+SB_CUDA_RUNG("integral", "cuda-naive", NULL, "cuda-global", 0,
+             "the root: one thread a row, then one thread a column, straight through global memory",
+             rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, integral_device_close)

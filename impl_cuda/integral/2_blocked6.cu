@@ -148,8 +148,6 @@ static void rung_release(void *state)
     integral_device_close(s);
 }
 
-SB_VARIANT("integral", "cuda-blocked6", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "the source's six-kernel blocked scan (blocks of 4)",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-blocked6", "cuda-naive",
-        "blocks of rows and columns, each block's ends scanned apart: the source's six kernels, coalesced")
+SB_CUDA_RUNG("integral", "cuda-blocked6", "cuda-naive", "cuda-global", 0,
+             "blocks of rows and columns, each block's ends scanned apart: the source's six kernels, coalesced",
+             rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)

@@ -167,8 +167,6 @@ static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typ
 
 /* ---- the variant ------------------------------------------------------------------- */
 
-SB_VARIANT("integral", "cuda-smemscan", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "128x32 tiles, a warp's sums and scans through shared memory: totals, carry scan, one write per sum",
-           tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)
-SB_RUNG("integral", "cuda-smemscan", "cuda-blocked6",
-        "tiles instead of whole-table passes: the image read twice, one carry scan, every sum written once")
+SB_CUDA_RUNG("integral", "cuda-smemscan", "cuda-blocked6", "cuda-shared", 0,
+             "tiles instead of whole-table passes: the image read twice, one carry scan, every sum written once",
+             tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)

@@ -43,8 +43,6 @@ static __global__ void tile_totals(Loader load, tile_carries<typename Op::T> c)
 
 /* ---- the variant ------------------------------------------------------------------- */
 
-SB_VARIANT("integral", "cuda-tilescan", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "128x32 tiles scanned by warp shuffles: totals, carry scan, one write per sum",
-           tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)
-SB_RUNG("integral", "cuda-tilescan", "cuda-smemscan",
-        "warp shuffles instead of shared memory for a warp's sums, scans and broadcasts: register to register")
+SB_CUDA_RUNG("integral", "cuda-tilescan", "cuda-smemscan", "cuda-shared", 0,
+             "warp shuffles instead of shared memory for a warp's sums, scans and broadcasts: register to register",
+             tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)

@@ -11,8 +11,6 @@ enum { SCAN_ROUND = 32 };   /* rows a round of the carries' scan (3_tilescan.cuh
 
 /* ---- the variant ------------------------------------------------------------------- */
 
-SB_VARIANT("integral", "cuda-transposed", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-tilescan with each tile's 32 row totals in one transposed warp reduction",
-           tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)
-SB_RUNG("integral", "cuda-transposed", "cuda-tilescan",
-        "a tile's 32 row totals in one transposed warp reduction: 31 shuffles instead of 160")
+SB_CUDA_RUNG("integral", "cuda-transposed", "cuda-tilescan", "cuda-shared", 0,
+             "a tile's 32 row totals in one transposed warp reduction: 31 shuffles instead of 160",
+             tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)

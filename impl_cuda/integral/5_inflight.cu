@@ -52,8 +52,6 @@ static __global__ void tile_sat(Loader load, tile_carries<typename Op::T> c, typ
 
 /* ---- the variant ------------------------------------------------------------------- */
 
-SB_VARIANT("integral", "cuda-inflight", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-transposed with every load issued before its first use",
-           tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)
-SB_RUNG("integral", "cuda-inflight", "cuda-transposed",
-        "every load in flight before its first use: 128 rows a carry-scan round, a tile's 32 rows in registers")
+SB_CUDA_RUNG("integral", "cuda-inflight", "cuda-transposed", "cuda-shared", 0,
+             "every load in flight before its first use: 128 rows a carry-scan round, a tile's 32 rows in registers",
+             tile_prepare, integral_cuda_upload, tile_run, integral_cuda_fetch, tile_release)

@@ -45,8 +45,6 @@ static void rung_release(void *state)
     integral_device_close(s);
 }
 
-SB_VARIANT("integral", "cuda-pdl", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-inflight with its three kernels overlapped by programmatic dependent launch",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-pdl", "cuda-inflight",
-        "programmatic dependent launch: each kernel starts while the one before drains")
+SB_CUDA_RUNG("integral", "cuda-pdl", "cuda-inflight", "cuda-shared", 0,
+             "programmatic dependent launch: each kernel starts while the one before drains",
+             rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)

@@ -74,8 +74,6 @@ static void rung_release(void *state)
     integral_device_close(s);
 }
 
-SB_VARIANT("integral", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-pdl with the pixels read through a texture object",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-texture", "cuda-pdl",
-        "the pixels through a texture object (tex2D) instead of __ldg: a branch that loses")
+SB_CUDA_RUNG("integral", "cuda-texture", "cuda-pdl", "cuda-texture", 0,
+             "the pixels through a texture object (tex2D) instead of __ldg: a branch that loses",
+             rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)

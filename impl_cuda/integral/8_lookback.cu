@@ -325,8 +325,6 @@ static void rung_release(void *state)
     integral_device_close(s);
 }
 
-SB_VARIANT("integral", "cuda-lookback", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "one pass: 128x256 block tiles, carries by decoupled look-back along rows and columns",
-           rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)
-SB_RUNG("integral", "cuda-lookback", "cuda-pdl",
-        "one pass: carries by decoupled look-back instead of a grid-wide carry scan (a branch that loses)")
+SB_CUDA_RUNG("integral", "cuda-lookback", "cuda-pdl", "cuda-shared", 0,
+             "one pass: carries by decoupled look-back instead of a grid-wide carry scan (a branch that loses)",
+             rung_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, rung_release)

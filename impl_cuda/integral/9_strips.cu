@@ -230,8 +230,6 @@ void strip_release(void *state)
     integral_device_close(s);
 }
 
-SB_VARIANT("integral", "cuda-strips", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "full-width strips: each strip's column sums, scanned down, then each strip's rows scanned across",
-           strip_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, strip_release)
-SB_RUNG("integral", "cuda-strips", "cuda-pdl",
-        "full-width strips instead of tiles: only the carry from above, no row carries")
+SB_CUDA_RUNG("integral", "cuda-strips", "cuda-pdl", "cuda-shared", 0,
+             "full-width strips instead of tiles: only the carry from above, no row carries",
+             strip_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, strip_release)

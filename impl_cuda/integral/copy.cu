@@ -71,7 +71,6 @@ static sb_status copy_run(void *state, sb_error *err)
     return SB_OK;
 }
 
-SB_VARIANT("integral", "cuda-copy", "cuda-global", CUDA, SB_DEVICE | SB_FLOOR, ALL_STAGES,
-           "speed of light: read each pixel, write it widened",
-           copy_prepare, integral_cuda_upload, copy_run, integral_cuda_fetch, integral_device_close)
-SB_RUNG("integral", "cuda-copy", NULL, "a root outside the ladder: the floor, one read and one write of the bytes")
+SB_CUDA_RUNG("integral", "cuda-copy", NULL, "cuda-global", SB_FLOOR,
+             "a root outside the ladder: the floor, one read and one write of the bytes",
+             copy_prepare, integral_cuda_upload, copy_run, integral_cuda_fetch, integral_device_close)

@@ -89,8 +89,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return st;
 }
 
-SB_VARIANT("kmeans", "cuda-colours", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-lastblock over the image's distinct colours: an exact histogram, then passes weighted by count",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)
-SB_RUNG("kmeans", "cuda-colours", "cuda-lastblock",
-        "the passes over the image's distinct colours, each weighted by its pixels (an exact histogram first)")
+SB_CUDA_RUNG("kmeans", "cuda-colours", "cuda-lastblock", "cuda-shared", 0,
+             "the passes over the image's distinct colours, each weighted by its pixels (an exact histogram first)",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)

@@ -136,8 +136,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return km_colours_label_pixels(&s->colours, d, err);
 }
 
-SB_VARIANT("kmeans", "cuda-onelaunch", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-colours with every pass in one cooperative launch: one grid.sync a pass, sums in three rotating buffers",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)
-SB_RUNG("kmeans", "cuda-onelaunch", "cuda-colours",
-        "every pass in one cooperative launch: one grid.sync a pass, each block updating the centres itself")
+SB_CUDA_RUNG("kmeans", "cuda-onelaunch", "cuda-colours", "cuda-shared", 0,
+             "every pass in one cooperative launch: one grid.sync a pass, each block updating the centres itself",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)

@@ -23,8 +23,6 @@ static sb_status seed_run(void *state, sb_error *err)
     return seed_run_with(state, seed_pass, err);
 }
 
-SB_VARIANT("kmeans", "cuda-seed", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME | SB_HOST_BOUND, ALL_STAGES,
-           "the source's scheme: centres in __constant__, update on the host, image copied every pass",
-           seed_prepare, seed_upload, seed_run, seed_fetch_nothing, seed_release)
-SB_RUNG("kmeans", "cuda-seed", NULL,
-        "the root: the source's scheme, centres in __constant__, the update on the host, the image copied every pass")
+SB_CUDA_RUNG("kmeans", "cuda-seed", NULL, "cuda-global", SB_ONE_AT_A_TIME | SB_HOST_BOUND,
+             "the root: the source's scheme, centres in __constant__, the update on the host, the image copied every pass",
+             seed_prepare, seed_upload, seed_run, seed_fetch_nothing, seed_release)

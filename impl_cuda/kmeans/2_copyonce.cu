@@ -7,8 +7,6 @@ static sb_status copyonce_run(void *state, sb_error *err)
     return seed_run_with(state, seed_labels_pass, err);
 }
 
-SB_VARIANT("kmeans", "cuda-copyonce", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME | SB_HOST_BOUND, ALL_STAGES,
-           "cuda-seed with the image copied to the device once, in upload, not in every pass",
-           seed_prepare, copyonce_upload, copyonce_run, seed_fetch_nothing, seed_release)
-SB_RUNG("kmeans", "cuda-copyonce", "cuda-seed",
-        "the image copied to the device once, in upload: a pass moves the centres up and the labels down")
+SB_CUDA_RUNG("kmeans", "cuda-copyonce", "cuda-seed", "cuda-global", SB_ONE_AT_A_TIME | SB_HOST_BOUND,
+             "the image copied to the device once, in upload: a pass moves the centres up and the labels down",
+             seed_prepare, copyonce_upload, copyonce_run, seed_fetch_nothing, seed_release)

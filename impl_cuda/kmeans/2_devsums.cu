@@ -119,8 +119,6 @@ static sb_status devsums_fetch(void *state, sb_error *err)
     return SB_OK;
 }
 
-SB_VARIANT("kmeans", "cuda-devsums", "cuda-global", CUDA, SB_DEVICE | SB_ONE_AT_A_TIME | SB_HOST_BOUND, ALL_STAGES,
-           "cuda-copyonce with the sums made on the device: per-block slices, a reduce kernel, 4k sums back a pass",
-           devsums_prepare, copyonce_upload, devsums_run, devsums_fetch, devsums_release)
-SB_RUNG("kmeans", "cuda-devsums", "cuda-copyonce",
-        "the sums made on the device (a slice per block, one reduce block): 4k sums come back a pass, not the labels")
+SB_CUDA_RUNG("kmeans", "cuda-devsums", "cuda-copyonce", "cuda-global", SB_ONE_AT_A_TIME | SB_HOST_BOUND,
+             "the sums made on the device (a slice per block, one reduce block): 4k sums come back a pass, not the labels",
+             devsums_prepare, copyonce_upload, devsums_run, devsums_fetch, devsums_release)

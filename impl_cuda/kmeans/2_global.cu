@@ -92,8 +92,6 @@ static void rung_release(void *state)
     km_device_close(s);
 }
 
-SB_VARIANT("kmeans", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "loop on the device: thread per pixel, global atomics into per-block sums, reduce kernel",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)
-SB_RUNG("kmeans", "cuda-global", "cuda-devsums",
-        "the loop on the device: the reduce kernel applies the update, the host reads a flag once a batch of passes")
+SB_CUDA_RUNG("kmeans", "cuda-global", "cuda-devsums", "cuda-global", 0,
+             "the loop on the device: the reduce kernel applies the update, the host reads a flag once a batch of passes",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)

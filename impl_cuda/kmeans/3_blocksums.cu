@@ -70,8 +70,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
 }
 
-SB_VARIANT("kmeans", "cuda-blocksums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-global with each block's sums and the centres in shared memory",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
-SB_RUNG("kmeans", "cuda-blocksums", "cuda-global",
-        "each block's sums and the centres in shared memory: shared atomics a pixel, one flush a block")
+SB_CUDA_RUNG("kmeans", "cuda-blocksums", "cuda-global", "cuda-shared", 0,
+             "each block's sums and the centres in shared memory: shared atomics a pixel, one flush a block",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

@@ -74,8 +74,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
 }
 
-SB_VARIANT("kmeans", "cuda-warpsums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-blocksums with the lanes of one label adding together first (warp aggregation)",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
-SB_RUNG("kmeans", "cuda-warpsums", "cuda-blocksums",
-        "warp aggregation: the lanes of one label add together first, one shared atomic per label per warp")
+SB_CUDA_RUNG("kmeans", "cuda-warpsums", "cuda-blocksums", "cuda-shared", 0,
+             "warp aggregation: the lanes of one label add together first, one shared atomic per label per warp",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

@@ -100,8 +100,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
 }
 
-SB_VARIANT("kmeans", "cuda-fourpixels", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-warpsums with 4 pixels a thread: 3 words in, one centre read for 4 pixels, labels still bytes",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
-SB_RUNG("kmeans", "cuda-fourpixels", "cuda-warpsums",
-        "4 pixels a thread: 3 words in, one centre read for 4 pixels; the labels still go out byte by byte")
+SB_CUDA_RUNG("kmeans", "cuda-fourpixels", "cuda-warpsums", "cuda-shared", 0,
+             "4 pixels a thread: 3 words in, one centre read for 4 pixels; the labels still go out byte by byte",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

@@ -60,8 +60,6 @@ static sb_status rung_run(void *state, sb_error *err)
     }, err);
 }
 
-SB_VARIANT("kmeans", "cuda-quad", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-fourpixels with a word of 4 labels a thread, the changed ones found by __vcmpne4",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
-SB_RUNG("kmeans", "cuda-quad", "cuda-fourpixels",
-        "a word of 4 labels out a thread, the changed ones counted 4 at a time with __vcmpne4")
+SB_CUDA_RUNG("kmeans", "cuda-quad", "cuda-fourpixels", "cuda-shared", 0,
+             "a word of 4 labels out a thread, the changed ones counted 4 at a time with __vcmpne4",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

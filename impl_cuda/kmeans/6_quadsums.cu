@@ -68,8 +68,6 @@ static sb_status rung_run(void *state, sb_error *err)
     }, err);
 }
 
-SB_VARIANT("kmeans", "cuda-quadsums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-quad with a quad of one label added to the sums as one value",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
-SB_RUNG("kmeans", "cuda-quadsums", "cuda-quad",
-        "a quad of one label joins the sums as one value: one warp aggregation for 4 pixels")
+SB_CUDA_RUNG("kmeans", "cuda-quadsums", "cuda-quad", "cuda-shared", 0,
+             "a quad of one label joins the sums as one value: one warp aggregation for 4 pixels",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

@@ -26,8 +26,6 @@ static sb_status rung_run(void *state, sb_error *err)
     }, err);
 }
 
-SB_VARIANT("kmeans", "cuda-blockcount", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-quadsums with the changed labels counted per warp and block: one global atomic a block",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
-SB_RUNG("kmeans", "cuda-blockcount", "cuda-quadsums",
-        "changed labels counted per warp, then per block: one global atomic a block, not one a quad")
+SB_CUDA_RUNG("kmeans", "cuda-blockcount", "cuda-quadsums", "cuda-shared", 0,
+             "changed labels counted per warp, then per block: one global atomic a block, not one a quad",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

@@ -29,8 +29,6 @@ static sb_status rung_run(void *state, sb_error *err)
     }, err);
 }
 
-SB_VARIANT("kmeans", "cuda-lastblock", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-blockcount with the update in the block that finishes last: one launch a pass",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
-SB_RUNG("kmeans", "cuda-lastblock", "cuda-blockcount",
-        "the update in the block that finishes last (a fence, then a ticket): one launch a pass")
+SB_CUDA_RUNG("kmeans", "cuda-lastblock", "cuda-blockcount", "cuda-shared", SB_LADDER_TOP,
+             "the update in the block that finishes last (a fence, then a ticket): one launch a pass",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

@@ -74,8 +74,6 @@ static void rung_release(void *state)
     km_device_close(s);
 }
 
-SB_VARIANT("kmeans", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-lastblock with the pixels read through a texture object",
-           rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)
-SB_RUNG("kmeans", "cuda-texture", "cuda-lastblock",
-        "the pixels through a texture object instead of __ldg (a branch)")
+SB_CUDA_RUNG("kmeans", "cuda-texture", "cuda-lastblock", "cuda-texture", 0,
+             "the pixels through a texture object instead of __ldg (a branch)",
+             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, rung_release)

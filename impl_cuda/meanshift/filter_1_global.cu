@@ -49,7 +49,6 @@ sb_status ms_filter_global(ms_device *d, sb_error *err) { return rung_filter_lau
 
 MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
 
-SB_VARIANT("meanshift-filter", "cuda-global", "cuda-global", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "thread per pixel, window read from global memory (L1), SIMD byte distance",
-           filter_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_RUNG("meanshift-filter", "cuda-global", NULL, "the root: a thread a pixel, its moving window read from global memory through L1")
+SB_CUDA_RUNG("meanshift-filter", "cuda-global", NULL, "cuda-global", SB_LADDER_TOP,
+             "the root: a thread a pixel, its moving window read from global memory through L1",
+             filter_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)

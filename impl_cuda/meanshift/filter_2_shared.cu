@@ -75,8 +75,6 @@ static sb_status rung_run(void *state, sb_error *err)
 
 MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
 
-SB_VARIANT("meanshift-filter", "cuda-shared", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "32x8 tile + radius halo staged in shared memory; moved windows fall back to global",
-           filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)
-SB_RUNG("meanshift-filter", "cuda-shared", "cuda-global",
-        "the tile and a radius halo staged in shared memory (a branch that loses: L1 already serves the windows)")
+SB_CUDA_RUNG("meanshift-filter", "cuda-shared", "cuda-global", "cuda-shared", 0,
+             "the tile and a radius halo staged in shared memory (a branch that loses: L1 already serves the windows)",
+             filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, ms_device_close)

@@ -81,7 +81,6 @@ static void rung_release(void *state)
 
 MS_STEP_PREPARE(filter_prepare, rung_prepare, SB_MS_FILTER)
 
-SB_VARIANT("meanshift-filter", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-global with the window read through a 2D texture",
-           filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)
-SB_RUNG("meanshift-filter", "cuda-texture", "cuda-global", "the window read through a 2D texture (a branch that loses at large radii)")
+SB_CUDA_RUNG("meanshift-filter", "cuda-texture", "cuda-global", "cuda-texture", 0,
+             "the window read through a 2D texture (a branch that loses at large radii)",
+             filter_prepare, ms_cuda_upload, rung_run, ms_cuda_fetch, rung_release)

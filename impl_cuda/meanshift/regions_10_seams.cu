@@ -71,12 +71,9 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
 MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-seams", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-fused with each seam join left out where the seam's previous pixel already made it",
-           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_VARIANT("meanshift", "cuda-seams", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "the cuda-fused pipeline with the seams' repeated joins left out",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_RUNG("meanshift-flood", "cuda-seams", "cuda-fused",
-        "the seams' repeated joins left out: a seam pixel joins only where the one before it did not already")
-SB_RUNG("meanshift", "cuda-seams", "cuda-fused", "the flood's seams without repeated joins")
+SB_CUDA_RUNG("meanshift-flood", "cuda-seams", "cuda-fused", "cuda-shared", SB_LADDER_TOP,
+             "the seams' repeated joins left out: a seam pixel joins only where the one before it did not already",
+             flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
+SB_CUDA_RUNG("meanshift", "cuda-seams", "cuda-fused", "cuda-shared", SB_LADDER_TOP,
+             "the flood's seams without repeated joins",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)

@@ -159,12 +159,9 @@ static void rung_release(void *state)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-merge", "cuda-ranks", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-coop with the regions numbered inside the cooperative kernel, each block a stretch of the list",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
-SB_VARIANT("meanshift", "cuda-ranks", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-seams pipeline with the regions numbered inside the cooperative kernel",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
-SB_RUNG("meanshift-merge", "cuda-ranks", "cuda-coop",
-        "the regions numbered inside the cooperative kernel: each block a stretch of the list, two grid barriers")
-SB_RUNG("meanshift", "cuda-ranks", "cuda-seams", "the merge's regions numbered inside the cooperative kernel")
+SB_CUDA_RUNG("meanshift-merge", "cuda-ranks", "cuda-coop", "cuda-shared", 0,
+             "the regions numbered inside the cooperative kernel: each block a stretch of the list, two grid barriers",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
+SB_CUDA_RUNG("meanshift", "cuda-ranks", "cuda-seams", "cuda-shared", 0,
+             "the merge's regions numbered inside the cooperative kernel",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)

@@ -266,12 +266,9 @@ static void rung_release(void *state)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-merge", "cuda-active", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-coop with each round over the regions and edges still live, compacted as they merge",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
-SB_VARIANT("meanshift", "cuda-active", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-seams pipeline with each pruning round over the regions and edges still live",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
-SB_RUNG("meanshift-merge", "cuda-active", "cuda-coop",
-        "each round over the regions and edges still live: the lists compacted as regions merge")
-SB_RUNG("meanshift", "cuda-active", "cuda-seams", "the merge's rounds over the regions and edges still live")
+SB_CUDA_RUNG("meanshift-merge", "cuda-active", "cuda-coop", "cuda-shared", 0,
+             "each round over the regions and edges still live: the lists compacted as regions merge",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
+SB_CUDA_RUNG("meanshift", "cuda-active", "cuda-seams", "cuda-shared", 0,
+             "the merge's rounds over the regions and edges still live",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)

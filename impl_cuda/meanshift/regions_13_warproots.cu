@@ -58,12 +58,9 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
 MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-warproots", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-seams with each warp's distinct links walked to their root once, the root shared by shuffle",
-           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_VARIANT("meanshift", "cuda-warproots", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-seams pipeline with the flood's roots walked once a warp",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_RUNG("meanshift-flood", "cuda-warproots", "cuda-seams",
-        "each warp's distinct links walked to their root once: __match_any_sync, one walk, __shfl_sync")
-SB_RUNG("meanshift", "cuda-warproots", "cuda-seams", "the flood's roots walked once a warp")
+SB_CUDA_RUNG("meanshift-flood", "cuda-warproots", "cuda-seams", "cuda-shared", 0,
+             "each warp's distinct links walked to their root once: __match_any_sync, one walk, __shfl_sync",
+             flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
+SB_CUDA_RUNG("meanshift", "cuda-warproots", "cuda-seams", "cuda-shared", 0,
+             "the flood's roots walked once a warp",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)

@@ -101,16 +101,12 @@ MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "join bits, then union-find with atomicMin in global memory, a thread a pixel",
-           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift-merge", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "warp-aggregated region sums, fusion union-find in global memory, pruning rounds, CUB scan",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-global filter, flood and merge in turn, data resident on the device",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_RUNG("meanshift-flood", "cuda-global", NULL, "the root: join bits, then union-find by atomicMin in global memory")
-SB_RUNG("meanshift-merge", "cuda-global", NULL,
-        "the root: warp-aggregated region sums and fusion union-find in global memory, pruning rounds driven by the host")
-SB_RUNG("meanshift", "cuda-global", NULL, "the root: the cuda-global filter, flood and merge in turn, data resident")
+SB_CUDA_RUNG("meanshift-flood", "cuda-global", NULL, "cuda-global", 0,
+             "the root: join bits, then union-find by atomicMin in global memory",
+             flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
+SB_CUDA_RUNG("meanshift-merge", "cuda-global", NULL, "cuda-global", 0,
+             "the root: warp-aggregated region sums and fusion union-find in global memory, pruning rounds driven by the host",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
+SB_CUDA_RUNG("meanshift", "cuda-global", NULL, "cuda-global", 0,
+             "the root: the cuda-global filter, flood and merge in turn, data resident",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)

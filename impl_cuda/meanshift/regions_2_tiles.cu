@@ -99,15 +99,12 @@ MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "join bits, union-find in 32x32 shared tiles, then the tiles' seams, then roots",
-           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift-merge", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "as cuda-global with the fusion union-find in 32x32 shared tiles",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift", "cuda-tiles", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-global filter, then flood and merge with the tiled union-find",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_RUNG("meanshift-flood", "cuda-tiles", "cuda-global", "union-find in 32x32 shared-memory tiles first, then only the seams in global memory")
-SB_RUNG("meanshift-merge", "cuda-tiles", "cuda-global", "the fusion union-find in 32x32 shared-memory tiles first, then only the seams")
-SB_RUNG("meanshift", "cuda-tiles", "cuda-global", "flood and merge with the union-find in shared-memory tiles first")
+SB_CUDA_RUNG("meanshift-flood", "cuda-tiles", "cuda-global", "cuda-shared", 0,
+             "union-find in 32x32 shared-memory tiles first, then only the seams in global memory",
+             flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
+SB_CUDA_RUNG("meanshift-merge", "cuda-tiles", "cuda-global", "cuda-shared", 0,
+             "the fusion union-find in 32x32 shared-memory tiles first, then only the seams",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
+SB_CUDA_RUNG("meanshift", "cuda-tiles", "cuda-global", "cuda-shared", 0,
+             "flood and merge with the union-find in shared-memory tiles first",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)

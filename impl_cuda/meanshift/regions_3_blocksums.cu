@@ -79,12 +79,9 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-merge", "cuda-blocksums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "as cuda-tiles with each block's region sums gathered in a shared-memory table first",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift", "cuda-blocksums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-global filter, the tiled flood, the merge with block-summed region sums",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_RUNG("meanshift-merge", "cuda-blocksums", "cuda-tiles",
-        "region sums gathered per block in a shared-memory table, one global atomic a region and block")
-SB_RUNG("meanshift", "cuda-blocksums", "cuda-tiles", "the merge's region sums gathered per block in shared memory first")
+SB_CUDA_RUNG("meanshift-merge", "cuda-blocksums", "cuda-tiles", "cuda-shared", 0,
+             "region sums gathered per block in a shared-memory table, one global atomic a region and block",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
+SB_CUDA_RUNG("meanshift", "cuda-blocksums", "cuda-tiles", "cuda-shared", 0,
+             "the merge's region sums gathered per block in shared memory first",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)

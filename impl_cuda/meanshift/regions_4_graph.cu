@@ -57,12 +57,9 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-merge", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-blocksums' merge recorded as one CUDA graph: the pruning rounds in a device-side WHILE loop",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift", "cuda-graph", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "the cuda-blocksums pipeline with its merge as one CUDA graph",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_RUNG("meanshift-merge", "cuda-graph", "cuda-blocksums",
-        "the merge recorded as one CUDA graph: pruning rounds in a device-side WHILE loop, no host wait")
-SB_RUNG("meanshift", "cuda-graph", "cuda-blocksums", "the merge as one CUDA graph: no host wait between its rounds")
+SB_CUDA_RUNG("meanshift-merge", "cuda-graph", "cuda-blocksums", "cuda-shared", SB_GRAPH_LOOP,
+             "the merge recorded as one CUDA graph: pruning rounds in a device-side WHILE loop, no host wait",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
+SB_CUDA_RUNG("meanshift", "cuda-graph", "cuda-blocksums", "cuda-shared", SB_GRAPH_LOOP,
+             "the merge as one CUDA graph: no host wait between its rounds",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)

@@ -75,16 +75,12 @@ MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-blocks", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-tiles' components with a thread a 2x2 block: only each block component's first pixel in the union-find",
-           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift-merge", "cuda-blocks", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-graph with the fusion components over 2x2 blocks",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_VARIANT("meanshift", "cuda-blocks", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "the cuda-graph pipeline with flood and fusion components over 2x2 blocks",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
-SB_RUNG("meanshift-flood", "cuda-blocks", "cuda-tiles",
-        "a thread a 2x2 block: the joins inside it settled in registers, a quarter of the union-find's nodes")
-SB_RUNG("meanshift-merge", "cuda-blocks", "cuda-graph", "the fusion components over 2x2 blocks of pixels")
-SB_RUNG("meanshift", "cuda-blocks", "cuda-graph", "flood and fusion components over 2x2 blocks of pixels")
+SB_CUDA_RUNG("meanshift-flood", "cuda-blocks", "cuda-tiles", "cuda-shared", 0,
+             "a thread a 2x2 block: the joins inside it settled in registers, a quarter of the union-find's nodes",
+             flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
+SB_CUDA_RUNG("meanshift-merge", "cuda-blocks", "cuda-graph", "cuda-shared", SB_GRAPH_LOOP,
+             "the fusion components over 2x2 blocks of pixels",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)
+SB_CUDA_RUNG("meanshift", "cuda-blocks", "cuda-graph", "cuda-shared", SB_GRAPH_LOOP,
+             "flood and fusion components over 2x2 blocks of pixels",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, ms_device_close)

@@ -131,16 +131,12 @@ MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-roots", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-blocks with the tile roots listed and each resolved once; every pixel two loads from its root",
-           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
-SB_VARIANT("meanshift-merge", "cuda-roots", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "cuda-blocks with the fusion's roots resolved once per tile root",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
-SB_VARIANT("meanshift", "cuda-roots", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "the cuda-blocks pipeline with each component tree resolved once per tile root",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
-SB_RUNG("meanshift-flood", "cuda-roots", "cuda-blocks",
-        "the tile roots listed, each resolved once down its chain; every pixel then two loads")
-SB_RUNG("meanshift-merge", "cuda-roots", "cuda-blocks", "the fusion's trees resolved once per tile root")
-SB_RUNG("meanshift", "cuda-roots", "cuda-blocks", "component trees resolved once per tile root")
+SB_CUDA_RUNG("meanshift-flood", "cuda-roots", "cuda-blocks", "cuda-shared", 0,
+             "the tile roots listed, each resolved once down its chain; every pixel then two loads",
+             flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
+SB_CUDA_RUNG("meanshift-merge", "cuda-roots", "cuda-blocks", "cuda-shared", SB_GRAPH_LOOP,
+             "the fusion's trees resolved once per tile root",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)
+SB_CUDA_RUNG("meanshift", "cuda-roots", "cuda-blocks", "cuda-shared", SB_GRAPH_LOOP,
+             "component trees resolved once per tile root",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rung_release)

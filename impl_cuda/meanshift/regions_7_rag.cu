@@ -401,12 +401,9 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-merge", "cuda-rag", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "one pass over the pixels, then fusion and pruning on the flood regions' adjacency graph",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_VARIANT("meanshift", "cuda-rag", "cuda-shared", CUDA, SB_DEVICE | SB_GRAPH_LOOP, ALL_STAGES,
-           "the cuda-blocks pipeline with the merge on the region adjacency graph",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_RUNG("meanshift-merge", "cuda-rag", "cuda-blocks",
-        "fusion and pruning on the flood regions' adjacency graph: one pass over the pixels, then regions and edges")
-SB_RUNG("meanshift", "cuda-rag", "cuda-blocks", "the merge on the region adjacency graph instead of the pixels")
+SB_CUDA_RUNG("meanshift-merge", "cuda-rag", "cuda-blocks", "cuda-shared", SB_GRAPH_LOOP,
+             "fusion and pruning on the flood regions' adjacency graph: one pass over the pixels, then regions and edges",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
+SB_CUDA_RUNG("meanshift", "cuda-rag", "cuda-blocks", "cuda-shared", SB_GRAPH_LOOP,
+             "the merge on the region adjacency graph instead of the pixels",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)

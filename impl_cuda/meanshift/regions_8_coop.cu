@@ -100,12 +100,9 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
 MS_STEP_PREPARE(merge_prepare, rung_prepare, SB_MS_MERGE)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-merge", "cuda-coop", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-rag with the pruning rounds in one cooperative kernel, grid barriers between their phases",
-           merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_VARIANT("meanshift", "cuda-coop", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-rag pipeline with the pruning rounds in one cooperative kernel",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_RUNG("meanshift-merge", "cuda-coop", "cuda-rag",
-        "the pruning rounds in one cooperative kernel: grid barriers instead of kernel boundaries and a graph loop")
-SB_RUNG("meanshift", "cuda-coop", "cuda-rag", "the merge's rounds in one cooperative kernel")
+SB_CUDA_RUNG("meanshift-merge", "cuda-coop", "cuda-rag", "cuda-shared", SB_LADDER_TOP,
+             "the pruning rounds in one cooperative kernel: grid barriers instead of kernel boundaries and a graph loop",
+             merge_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
+SB_CUDA_RUNG("meanshift", "cuda-coop", "cuda-rag", "cuda-shared", 0,
+             "the merge's rounds in one cooperative kernel",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)

@@ -141,12 +141,9 @@ static sb_status rung_prepare(int step, void **state, const sb_image *in, const 
 MS_STEP_PREPARE(flood_prepare, rung_prepare, SB_MS_FLOOD)
 MS_STEP_PREPARE(pipeline_prepare, rung_prepare, SB_MS_PIPELINE)
 
-SB_VARIANT("meanshift-flood", "cuda-fused", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-blocks in three launches: joins decided in the tile kernel from staged colours, roots counted as found",
-           flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_VARIANT("meanshift", "cuda-fused", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "the cuda-coop pipeline with its flood in three launches",
-           pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
-SB_RUNG("meanshift-flood", "cuda-fused", "cuda-blocks",
-        "fewer passes: the joins decided in the tile kernel, the roots counted where they are found")
-SB_RUNG("meanshift", "cuda-fused", "cuda-coop", "the flood in three launches instead of six")
+SB_CUDA_RUNG("meanshift-flood", "cuda-fused", "cuda-blocks", "cuda-shared", 0,
+             "fewer passes: the joins decided in the tile kernel, the roots counted where they are found",
+             flood_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)
+SB_CUDA_RUNG("meanshift", "cuda-fused", "cuda-coop", "cuda-shared", 0,
+             "the flood in three launches instead of six",
+             pipeline_prepare, ms_cuda_upload, ms_run_global, ms_cuda_fetch, rag_release)

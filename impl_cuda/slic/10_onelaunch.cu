@@ -148,8 +148,6 @@ static void rung_release(void *state)
     slic_device_close(state);
 }
 
-SB_VARIANT("slic", "cuda-onelaunch", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-rows with every iteration in one cooperative launch: two grid.syncs an iteration, no host round trip",
-           rung_prepare, slic_cuda_upload, rung_run, rung_fetch, rung_release)
-SB_RUNG("slic", "cuda-onelaunch", "cuda-rows",
-        "every iteration in one cooperative launch: the tiles' passes, a grid.sync, the update, a grid.sync")
+SB_CUDA_RUNG("slic", "cuda-onelaunch", "cuda-rows", "cuda-shared", 0,
+             "every iteration in one cooperative launch: the tiles' passes, a grid.sync, the update, a grid.sync",
+             rung_prepare, slic_cuda_upload, rung_run, rung_fetch, rung_release)

@@ -137,12 +137,10 @@ static void rung_release(void *state)
     slic_device_close(s);
 }
 
-SB_VARIANT("slic", "cuda-seed", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "the source's kernels (window reduction per centre), its 3 defects fixed",
-           rung_prepare, slic_cuda_upload, rung_run<false>, slic_cuda_fetch, rung_release)
+SB_CUDA_RUNG("slic", "cuda-seed", NULL, "cuda-global", 0,
+             "the root: the source's kernels, a window reduction per centre (its 3 defects fixed)",
+             rung_prepare, slic_cuda_upload, rung_run<false>, slic_cuda_fetch, rung_release)
 /* Not registered: the source's racy reduction, for tests/test_gpu.c only. */
 extern "C" const sb_variant_ops sb_slic_cuda_seed_race_ops = {
     rung_prepare, slic_cuda_upload, rung_run<true>, slic_cuda_fetch, rung_release
 };
-SB_RUNG("slic", "cuda-seed", NULL,
-        "the root: the source's kernels, a window reduction per centre (its 3 defects fixed)")

@@ -47,8 +47,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return slic_run(d, [d](sb_error *e) { return rung_iterate(d, e); }, err);
 }
 
-SB_VARIANT("slic", "cuda-global", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "assignment fused with the sums: 6 global atomics a pixel, then the update",
-           rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
-SB_RUNG("slic", "cuda-global", "cuda-seed",
-        "assignment fused with the sums: a thread a pixel adds its values by 6 global atomics")
+SB_CUDA_RUNG("slic", "cuda-global", "cuda-seed", "cuda-global", 0,
+             "assignment fused with the sums: a thread a pixel adds its values by 6 global atomics",
+             rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)

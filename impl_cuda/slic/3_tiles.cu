@@ -60,8 +60,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return slic_run(d, [&](sb_error *e) { return rung_iterate(d, load, e); }, err);
 }
 
-SB_VARIANT("slic", "cuda-tiles", "cuda-global", CUDA, SB_DEVICE, ALL_STAGES,
-           "32x32 tiles of 32x8 threads, a thread's column and cell fixed; centres and sums still in global memory",
-           rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
-SB_RUNG("slic", "cuda-tiles", "cuda-global",
-        "32x32 tiles: a thread keeps one column, so its cell column is divided out once")
+SB_CUDA_RUNG("slic", "cuda-tiles", "cuda-global", "cuda-global", 0,
+             "32x32 tiles: a thread keeps one column, so its cell column is divided out once",
+             rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)

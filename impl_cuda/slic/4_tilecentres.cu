@@ -122,8 +122,6 @@ static sb_status rung_run(void *state, sb_error *err)
     return slic_run(d, [&](sb_error *e) { return rung_iterate(d, load, e); }, err);
 }
 
-SB_VARIANT("slic", "cuda-tilecentres", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-tiles with the tile's candidate centres staged in shared memory as floats",
-           rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
-SB_RUNG("slic", "cuda-tilecentres", "cuda-tiles",
-        "the tile's candidate centres staged once in shared memory, as the floats the distance reads")
+SB_CUDA_RUNG("slic", "cuda-tilecentres", "cuda-tiles", "cuda-shared", 0,
+             "the tile's candidate centres staged once in shared memory, as the floats the distance reads",
+             rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)

@@ -33,8 +33,6 @@ static __global__ void __launch_bounds__(TILE_THREADS)
 
 SLIC_TILE_OPS(slic_tile_pass)
 
-SB_VARIANT("slic", "cuda-tilesums", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-tilecentres with each tile's sums in shared memory: shared atomics a pixel, one flush a tile",
-           rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
-SB_RUNG("slic", "cuda-tilesums", "cuda-tilecentres",
-        "the sums in shared memory too: shared atomics a pixel, one flush a tile")
+SB_CUDA_RUNG("slic", "cuda-tilesums", "cuda-tilecentres", "cuda-shared", 0,
+             "the sums in shared memory too: shared atomics a pixel, one flush a tile",
+             rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)

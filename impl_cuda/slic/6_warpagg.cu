@@ -32,8 +32,6 @@ static __global__ void __launch_bounds__(TILE_THREADS)
 
 SLIC_TILE_OPS(slic_tile_pass)
 
-SB_VARIANT("slic", "cuda-warpagg", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-tilesums with warp-aggregated sums: the lanes of one label add first",
-           rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
-SB_RUNG("slic", "cuda-warpagg", "cuda-tilesums",
-        "warp aggregation: the lanes of one label add first, one shared atomic per label per warp")
+SB_CUDA_RUNG("slic", "cuda-warpagg", "cuda-tilesums", "cuda-shared", 0,
+             "warp aggregation: the lanes of one label add first, one shared atomic per label per warp",
+             rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)

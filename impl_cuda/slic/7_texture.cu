@@ -77,8 +77,6 @@ static void rung_release(void *state)
     slic_device_close(s);
 }
 
-SB_VARIANT("slic", "cuda-texture", "cuda-texture", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-warpagg with the colour read through a texture object",
-           rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, rung_release)
-SB_RUNG("slic", "cuda-texture", "cuda-warpagg",
-        "the converted colour through a texture object (a branch)")
+SB_CUDA_RUNG("slic", "cuda-texture", "cuda-warpagg", "cuda-texture", 0,
+             "the converted colour through a texture object (a branch)",
+             rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, rung_release)

@@ -23,8 +23,6 @@ sb_status slic_rows_allow_shared(const slic_device *d, sb_error *err)
     return slic_allow_shared(slic_tile_pass, slic_tile_shared_bytes(d->geo.S), d, err);
 }
 
-SB_VARIANT("slic", "cuda-rows", "cuda-shared", CUDA, SB_DEVICE | SB_LADDER_TOP, ALL_STAGES,
-           "cuda-tilesums with each thread's 4 rows consecutive, so they share one cell",
-           rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
-SB_RUNG("slic", "cuda-rows", "cuda-tilesums",
-        "a thread takes 4 consecutive rows, not every 8th: its pixels share one cell's candidates")
+SB_CUDA_RUNG("slic", "cuda-rows", "cuda-tilesums", "cuda-shared", SB_LADDER_TOP,
+             "a thread takes 4 consecutive rows, not every 8th: its pixels share one cell's candidates",
+             rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)

@@ -61,8 +61,6 @@ static __global__ void __launch_bounds__(TILE_THREADS, 3)
 
 SLIC_TILE_OPS(slic_tile_pass)
 
-SB_VARIANT("slic", "cuda-held", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-rows with a thread's 9 candidates held in registers down its 4 rows",
-           rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
-SB_RUNG("slic", "cuda-held", "cuda-rows",
-        "the 9 candidates held in registers down a thread's 4 rows, read from shared memory once a cell row")
+SB_CUDA_RUNG("slic", "cuda-held", "cuda-rows", "cuda-shared", 0,
+             "the 9 candidates held in registers down a thread's 4 rows, read from shared memory once a cell row",
+             rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)

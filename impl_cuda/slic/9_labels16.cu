@@ -79,8 +79,6 @@ static void rung_release(void *state)
     slic_device_close(state);
 }
 
-SB_VARIANT("slic", "cuda-labels16", "cuda-shared", CUDA, SB_DEVICE | SB_NARROW, ALL_STAGES,
-           "cuda-rows with its labels narrowed to 16 bits on the GPU: half the labels' bytes on the bus",
-           rung_prepare, slic_cuda_upload, rung_run, rung_fetch, rung_release)
-SB_RUNG("slic", "cuda-labels16", "cuda-rows",
-        "the labels cross the bus in 16 bits, the smallest type that holds them: half the fetch")
+SB_CUDA_RUNG("slic", "cuda-labels16", "cuda-rows", "cuda-shared", SB_NARROW,
+             "the labels cross the bus in 16 bits, the smallest type that holds them: half the fetch",
+             rung_prepare, slic_cuda_upload, rung_run, rung_fetch, rung_release)

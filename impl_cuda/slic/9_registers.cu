@@ -72,8 +72,6 @@ static __global__ void __launch_bounds__(TILE_THREADS, 3)
 
 SLIC_TILE_OPS(slic_tile_pass)
 
-SB_VARIANT("slic", "cuda-registers", "cuda-shared", CUDA, SB_DEVICE, ALL_STAGES,
-           "cuda-held with dx^2 held instead of x, and the cell row tracked, not divided, down the rows",
-           rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)
-SB_RUNG("slic", "cuda-registers", "cuda-held",
-        "what a column fixes computed once a thread: dx^2 held with each candidate, the cell row tracked, not divided")
+SB_CUDA_RUNG("slic", "cuda-registers", "cuda-held", "cuda-shared", 0,
+             "what a column fixes computed once a thread: dx^2 held with each candidate, the cell row tracked, not divided",
+             rung_prepare, slic_cuda_upload, rung_run, slic_cuda_fetch, slic_device_close)

@@ -153,6 +153,18 @@ typedef struct sb_variant {
  *            branch of the rung it varies.
  *   idea     that one idea, in one line (a root: what it starts from)
  *
+ * A CUDA rung -- every variant under impl_cuda/ but a library's -- says
+ * both in one statement, since the facts they share (algorithm, name,
+ * and what the edge teaches) are then written once:
+ *
+ *   SB_CUDA_RUNG("kmeans", "cuda-lastblock", "cuda-blockcount", "cuda-shared", SB_LADDER_TOP,
+ *                "the update in the block that finishes last (a fence, then a ticket): one launch a pass",
+ *                rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
+ *
+ * is SB_VARIANT(algo, name, backend, CUDA, SB_DEVICE | flags, ALL_STAGES,
+ * idea, the ops) with SB_RUNG(algo, name, parent, idea): flags 0 when it
+ * has none beyond SB_DEVICE, and the idea is its summary in `segbench list`.
+ *
  * The ladders are trees: `segbench list --json` gives each variant's
  * parent and source, `segbench lesson ALGO/RUNG` prints an edge, and the
  * report draws each algorithm's tree.  A renamed variant keeps its old
@@ -169,6 +181,10 @@ void sb_variant_register(const sb_registration *r);
 
 /* In a variant's own file an SB_RUNG line is only read (registry.c builds the tree from it). */
 #define SB_RUNG(algo, name, parent, idea)
+
+/* A CUDA rung's variant and ladder line at once (above). */
+#define SB_CUDA_RUNG(algo, name, parent, backend, flags, idea, prepare, upload, run, fetch, release) \
+    SB_REGISTER_AT_(__COUNTER__, algo, name, prepare, upload, run, fetch, release)
 
 #define SB_CAT_(a, b) a##b
 #define SB_CAT(a, b) SB_CAT_(a, b)

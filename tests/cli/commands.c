@@ -699,7 +699,7 @@ static void test_throwaway_rung(void)
     snprintf(tree, sizeof tree, "%s/tree-copy", sb_test_dir());
     snprintf(cmd, sizeof cmd,
              "rm -rf %s && mkdir -p %s && cp -a Makefile include common bench scripts impl_cpu impl_pthread impl_cuda build %s/ "
-             "&& sed 's/^SB_VARIANT(\"integral\", \"cuda-naive\"/SB_VARIANT(\"integral\", \"cuda-throwaway\"/' "
+             "&& sed 's/^SB_CUDA_RUNG(\"integral\", \"cuda-naive\"/SB_CUDA_RUNG(\"integral\", \"cuda-throwaway\"/' "
              "impl_cuda/integral/1_naive.cu > %s/impl_cuda/integral/9_throwaway.cu "
              "&& grep -q cuda-throwaway %s/impl_cuda/integral/9_throwaway.cu "
              "&& make -C %s build/segbench >%s/make.log 2>&1",

@@ -45,8 +45,8 @@ static void test_cuda_stub(void)
     CHECKF(strstr(text, "// TODO(exercise part 1 of 1)") && strstr(text, "// END TODO(exercise part 1)") &&
                strstr(text, "T row_total = warp_sum(a + b + d + e);") &&          /* the parent's way */
                !strstr(text, "warp_sums_transposed(row, lane)") &&                /* not the lesson's */
-               strstr(text, "SB_VARIANT(\"integral\", \"student-cuda-transposed\", \"cuda-shared\"") &&
-               strstr(text, "SB_RUNG(\"integral\", \"student-cuda-transposed\", \"cuda-tilescan\"") &&
+               strstr(text, "SB_CUDA_RUNG(\"integral\", \"student-cuda-transposed\", \"cuda-tilescan\", \"cuda-shared\"") &&
+               strstr(text, "tile_prepare, integral_cuda_upload, tile_run") &&        /* the parent's ops */
                strstr(text, "#include \"../../impl_cuda/integral/2_smemscan.cuh\""),
            "%.4000s", text);
     /* a second time: the student's work is not overwritten */
@@ -276,13 +276,12 @@ static void test_stubs_side_by_side(void)
                !strstr(shared, "sb_status student_ms_filter_global(") && !strstr(shared, "\nsb_status ms_filter_global("),
            "the parent's exported function, renamed apart in each stub:\n%.3000s", shared);
     int variants = 0;
-    for (const char *p = strstr(merge, "\nSB_VARIANT("); p; p = strstr(p + 1, "\nSB_VARIANT("))
+    for (const char *p = strstr(merge, "\nSB_CUDA_RUNG("); p; p = strstr(p + 1, "\nSB_CUDA_RUNG("))
         variants++;
-    CHECKF(variants == 1 && strstr(merge, "\nSB_VARIANT(\"meanshift-merge\", \"student-cuda-tiles\"") &&
-               strstr(merge, "\nSB_RUNG(\"meanshift-merge\", \"student-cuda-tiles\"") &&
-               !strstr(merge, "SB_RUNG(\"meanshift-flood\"") && !strstr(merge, "SB_RUNG(\"meanshift\"") &&
+    CHECKF(variants == 1 && strstr(merge, "\nSB_CUDA_RUNG(\"meanshift-merge\", \"student-cuda-tiles\", \"cuda-global\"") &&
+               !strstr(merge, "(\"meanshift-flood\"") && !strstr(merge, "(\"meanshift\"") &&
                strstr(merge, "#pragma nv_diag_suppress 177"),
-           "%d SB_VARIANT lines; the copy:\n%.2000s", variants, merge);
+           "%d SB_CUDA_RUNG lines; the copy:\n%.2000s", variants, merge);
     /* a table the ladder's header declares extern, defined on a line that
      * starts "const ": renamed too, or the copy defines it a second time
      * (GrabCut's gc_longer_kernels and gc_rounds_cut: the CUDA build of
@@ -342,7 +341,7 @@ static void test_graph_loop_flag(void)
 }
 
 /* The lines of a file that hold code (not blank, not a comment line of
- * this project's style, not an SB_VARIANT or SB_RUNG statement, not the
+ * this project's style, not an SB_VARIANT, SB_RUNG or SB_CUDA_RUNG statement, not the
  * warning switches a stub of a file with several algorithms starts with):
  * a stub's must be its parent's, however its parts are cut. */
 static int code_lines(const char *text)
@@ -351,7 +350,7 @@ static int code_lines(const char *text)
     for (const char *p = text; *p;) {
         const char *end = strchr(p, '\n'), *q = p + strspn(p, " \t");
         size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (depth > 0 || !strncmp(p, "SB_VARIANT(", 11) || !strncmp(p, "SB_RUNG(", 8)) {
+        if (depth > 0 || !strncmp(p, "SB_VARIANT(", 11) || !strncmp(p, "SB_RUNG(", 8) || !strncmp(p, "SB_CUDA_RUNG(", 13)) {
             for (size_t k = 0, quoted = 0; k < len; k++)
                 if (p[k] == '"' && (k == 0 || p[k - 1] != '\\'))
                     quoted = !quoted;

@@ -64,7 +64,8 @@ static void test_ladders_declared(void)
 }
 
 /* variant_table.sh reads an SB_RUNG line out of a file as it reads
- * SB_VARIANT, across lines and with parentheses inside its strings. */
+ * SB_VARIANT, across lines and with parentheses inside its strings; an
+ * SB_CUDA_RUNG too, and --files lists the file that holds one. */
 static void test_rung_lines_read(void)
 {
     const char *root = test_pathf("vt");
@@ -79,6 +80,14 @@ static void test_rung_lines_read(void)
     fputs("static int a;\nSB_RUNG(\"x\", \"cuda-b\", \"cuda-a\",\n        \"an idea (with parentheses)\")\n"
           "  SB_RUNG(\"x\", \"indented\", NULL, \"not at a line's start: not read\")\n", fp);
     fclose(fp);
+    snprintf(path, sizeof path, "%s/impl_cuda/x/3_c.cu", root);
+    fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("SB_CUDA_RUNG(\"x\", \"cuda-c\", \"cuda-b\", \"cuda-shared\", 0,\n             \"an idea (f(x))\",\n"
+          "             p, u, r, f, c)\nstatic int after;\n", fp);
+    fclose(fp);
     test_sh("touch %s/impl_cpu/x.c %s/impl_pthread/x_pthread.c %s/impl_pthread/x_openmp.c", test_shq(root),
             test_shq(root), test_shq(root));
     char out[1200];
@@ -87,8 +96,13 @@ static void test_rung_lines_read(void)
     static char text[4096];
     test_slurp(out, text, sizeof text);
     CHECKF(strstr(text, "#line 2 \"impl_cuda/x/2_b.cu\"\nSB_RUNG(\"x\", \"cuda-b\", \"cuda-a\",\n"
-                        "        \"an idea (with parentheses)\")\n") && !strstr(text, "indented"),
+                        "        \"an idea (with parentheses)\")\n") && !strstr(text, "indented") &&
+               strstr(text, "#line 1 \"impl_cuda/x/3_c.cu\"\nSB_CUDA_RUNG(\"x\", \"cuda-c\", \"cuda-b\", \"cuda-shared\", 0,\n"
+                            "             \"an idea (f(x))\",\n             p, u, r, f, c)\n") && !strstr(text, "after"),
            "%s", text);
+    test_sh("sh scripts/variant_table.sh --files %s > %s", test_shq(root), test_shq(out));
+    test_slurp(out, text, sizeof text);
+    CHECKF(!strcmp(text, "impl_cuda/x/3_c.cu\n"), "--files: %s", text);
 }
 
 /* Renamed variants: the old name still chooses them and older results
