@@ -7,7 +7,9 @@
 # Each file is compiled twice with nvcc -ptx for sm_90 (NVCC_ARCH to change
 # it): at REV, in a scratch worktree, and as it is now.  Every kernel's body
 # is compared by its mangled name, registers, labels, local depots and
-# mangled symbols renamed, source-line directives left out.  A file that is
+# mangled symbols renamed, source-line directives left out; a kernel whose
+# name is gone but whose body a new kernel of the file has (it became a
+# template's instance) counts as renamed, not gone.  A file that is
 # new since REV is compared with REV's file of the same name only if there is
 # one.  Prints a line a kernel that differs or is gone (a kernel a rung now
 # takes from the file that lends it is gone from the borrower: compare that
@@ -68,12 +70,22 @@ for f in "$@"; do
     fi
     kernels "$scratch/$id.$side.ptx" "$scratch/$id.$side"
   done
-  same=0 differs=0
+  same=0 differs=0 renamed=0
   for k in "$scratch/$id.old"/*; do
     [ -e "$k" ] || continue
     name=$(basename "$k")
     if [ ! -f "$scratch/$id.new/$name" ]; then
-      echo "$f: $name is gone (moved to a file this one borrows from?)"
+      # a kernel that became a template instance (or was renamed) keeps its body
+      twin=""
+      for n in "$scratch/$id.new"/*; do
+        [ -e "$n" ] && [ ! -f "$scratch/$id.old/$(basename "$n")" ] && cmp -s "$k" "$n" && { twin=$(basename "$n"); break; }
+      done
+      if [ -n "$twin" ]; then
+        echo "$f: $name is the same as $twin (renamed)"
+        renamed=$((renamed + 1))
+      else
+        echo "$f: $name is gone (moved to a file this one borrows from?)"
+      fi
     elif cmp -s "$k" "$scratch/$id.new/$name"; then
       same=$((same + 1))
     else
@@ -86,6 +98,6 @@ for f in "$@"; do
   for k in "$scratch/$id.new"/*; do
     [ -e "$k" ] && [ ! -f "$scratch/$id.old/$(basename "$k")" ] && new=$((new + 1))
   done
-  echo "$f: $same kernels the same, $differs different, $new new"
+  echo "$f: $same kernels the same, $renamed renamed, $differs different, $((new - renamed)) new"
 done
 exit $status

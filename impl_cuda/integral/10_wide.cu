@@ -1,8 +1,7 @@
 /* 10_wide.cu - cuda-wide.  Grows from cuda-strips.  The idea: 16 pixels a
  * thread (one 16-byte load, dp4a totals), so more bytes in flight and fewer
  * instructions a byte. */
-#include "9_strips.cuh"
-#include "10_wide.cuh"
+#include "10_wide_sat.cuh"
 
 /* Four sums out past the caches' keeping (streaming: evict first). */
 __device__ __forceinline__ void store4_streaming(uint32_t *p, const uint32_t v[4])
@@ -15,83 +14,19 @@ __device__ __forceinline__ void store4_streaming(uint64_t *p, const uint64_t v[4
     __stcs(reinterpret_cast<ulonglong2 *>(p) + 1, make_ulonglong2(v[2], v[3]));
 }
 
-/* 3. A block per strip: row -1 (the carries U) and the strip's rows, one
- * segment of the row at a time. */
-template <class Op>
-static __global__ void __launch_bounds__(STRIP_THREADS) strip_sat(const uint8_t *in, strip_carries<typename Op::T> c,
-                                                                   typename Op::T *out)
-{
-    typedef typename Op::T T;
-    enum { ROWS = STRIP_ROWS + 1 };               /* row 0 here is U, row r + 1 the strip's row r */
-    __shared__ T part[ROWS][STRIP_WARPS], segment[ROWS];
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    int s = blockIdx.x, y0 = s * STRIP_ROWS;
-    const T *above = c.column + (size_t)s * c.pw;
-
-    T carry[ROWS];                                /* each row's sum left of the segment */
+/* A thread's 16 sums of a row, straight out, 16 bytes a store. */
+struct StreamingRows {
+    template <class T>
+    static __device__ __forceinline__ void store(const T (&acc)[PIXELS], T *row, int, int x, bool inside, int, int,
+                                                 int)
+    {
+        if (inside)
 #pragma unroll
-    for (int r = 0; r < ROWS; r++)
-        carry[r] = 0;
-
-    for (int x0 = 0; x0 < c.pw; x0 += STRIP_SEGMENT) {
-        int x = x0 + threadIdx.x * PIXELS;
-        bool inside = x < c.pw;                   /* pw is a multiple of 16: all 16 or none */
-
-        uint4 pixels[STRIP_ROWS];                 /* all loads in flight before the first use */
-#pragma unroll
-        for (int r = 0; r < STRIP_ROWS; r++)
-            pixels[r] = inside ? load16(in, c.pw, x, y0 + r) : make_uint4(0, 0, 0, 0);
-        if (x0 == 0)
-            wait_for_previous_kernel();           /* the carries are ready */
-        T u[PIXELS];
-        strip_row_above(above, x, inside, u);
-        T before[STRIP_ROWS + 1], acc[PIXELS];
-        strip_prefixes<Op>(pixels, u, carry, part, segment, lane, warp, before, acc);
-#pragma unroll
-        for (int r = 0; r < STRIP_ROWS; r++) {
-            T run = carry[r + 1] + part[r + 1][warp] + before[r + 1];   /* the row left of pixel 0 */
-#pragma unroll
-            for (int i = 0; i < PIXELS; i++) {
-                run += Op::of(pixel(pixels[r], i));
-                acc[i] += run;
-            }
-            if (inside)
-#pragma unroll
-                for (int i = 0; i < PIXELS; i += 4)
-                    store4_streaming(out + (size_t)(y0 + r) * c.pw + x + i, acc + i);
-            carry[r + 1] += segment[r + 1];
-        }
-        __syncthreads();                          /* part and segment are rewritten next segment */
+            for (int i = 0; i < PIXELS; i += 4)
+                store4_streaming(row + x + i, acc + i);
     }
-}
-
-/* cuda-strips' first two launches, then this strip_sat, which may overlap
- * the scan where the GPU supports it (overlap). */
-template <class Op>
-static sb_status strip_table(integral_device *d, strip_carries<typename Op::T> c, typename Op::T *out, int overlap,
-                             sb_error *err)
-{
-    sb_status st = strip_carries_scan<Op>(d, c, overlap, err);
-    if (st)
-        return st;
-    pdl_launch l;
-    pdl_launch_init(&l, d->stream, overlap, dim3(c.strips), dim3(STRIP_THREADS));
-    SB_CUDA_TRY(cudaLaunchKernelEx(&l.cfg, strip_sat<Op>, (const uint8_t *)d->in, c, out), err, d->who);
-    return SB_OK;
-}
-
-/* ---- the variant ------------------------------------------------------------------- */
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    strip_state *s = (strip_state *)state;
-    integral_device *d = &s->dev;
-    sb_status st = strip_table<SumOp>(d, s->carries.sum, d->sum, s->overlap, err);
-    if (!st && d->squares)
-        st = strip_table<SquareOp>(d, s->carries.sq, d->sq, s->overlap, err);
-    return st;
-}
+};
 
 SB_CUDA_RUNG("integral", "cuda-wide", "cuda-strips", "cuda-shared", 0,
              "16 pixels a thread: one 16-byte load, a quarter of the scans, streaming stores",
-             strip_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, strip_release)
+             strip_prepare, integral_cuda_upload, strip_rows_run<StreamingRows>, integral_cuda_fetch, strip_release)

@@ -1,84 +1,20 @@
 /* 11_staged.cu - cuda-staged.  Grows from cuda-wide.  The idea: a warp's sums
  * leave through a swizzled shared-memory stage, so every store writes 512
  * contiguous bytes. */
-#include "9_strips.cuh"
+#include "10_wide_sat.cuh"
 #include "11_staged.cuh"
 
-/* 3. A block per strip: row -1 (the carries U) and the strip's rows, one
- * segment of the row at a time. */
-template <class Op>
-static __global__ void __launch_bounds__(STRIP_THREADS) strip_sat(const uint8_t *in, strip_carries<typename Op::T> c,
-                                                                   typename Op::T *out)
-{
-    typedef typename Op::T T;
-    enum { ROWS = STRIP_ROWS + 1 };               /* row 0 here is U, row r + 1 the strip's row r */
-    __shared__ T part[ROWS][STRIP_WARPS], segment[ROWS];
-    __shared__ row_stage<T> stage[STRIP_WARPS];
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    int s = blockIdx.x, y0 = s * STRIP_ROWS;
-    const T *above = c.column + (size_t)s * c.pw;
-
-    T carry[ROWS];                                /* each row's sum left of the segment */
-#pragma unroll
-    for (int r = 0; r < ROWS; r++)
-        carry[r] = 0;
-
-    for (int x0 = 0; x0 < c.pw; x0 += STRIP_SEGMENT) {
-        int x = x0 + threadIdx.x * PIXELS;
-        bool inside = x < c.pw;                   /* pw is a multiple of 16: all 16 or none */
-
-        uint4 pixels[STRIP_ROWS];                 /* all loads in flight before the first use */
-#pragma unroll
-        for (int r = 0; r < STRIP_ROWS; r++)
-            pixels[r] = inside ? load16(in, c.pw, x, y0 + r) : make_uint4(0, 0, 0, 0);
-        if (x0 == 0)
-            wait_for_previous_kernel();           /* the carries are ready */
-        T u[PIXELS];
-        strip_row_above(above, x, inside, u);
-        T before[STRIP_ROWS + 1], acc[PIXELS];
-        strip_prefixes<Op>(pixels, u, carry, part, segment, lane, warp, before, acc);
-#pragma unroll
-        for (int r = 0; r < STRIP_ROWS; r++) {
-            T run = carry[r + 1] + part[r + 1][warp] + before[r + 1];   /* the row left of pixel 0 */
-#pragma unroll
-            for (int i = 0; i < PIXELS; i++) {
-                run += Op::of(pixel(pixels[r], i));
-                acc[i] += run;
-            }
-            store_row_staged(stage[warp], acc, out + (size_t)(y0 + r) * c.pw, x0 + warp * 32 * PIXELS, c.pw, lane);
-            carry[r + 1] += segment[r + 1];
-        }
-        __syncthreads();                          /* part and segment are rewritten next segment */
+/* A warp's row of sums through the stage (store_row_staged). */
+struct StagedRows {
+    template <class T>
+    static __device__ __forceinline__ void store(const T (&acc)[PIXELS], T *row, int x0, int, bool, int pw, int lane,
+                                                 int warp)
+    {
+        __shared__ row_stage<T> stage[STRIP_WARPS];
+        store_row_staged(stage[warp], acc, row, x0 + warp * 32 * PIXELS, pw, lane);
     }
-}
-
-/* cuda-strips' first two launches, then this strip_sat, which may overlap
- * the scan where the GPU supports it (overlap). */
-template <class Op>
-static sb_status strip_table(integral_device *d, strip_carries<typename Op::T> c, typename Op::T *out, int overlap,
-                             sb_error *err)
-{
-    sb_status st = strip_carries_scan<Op>(d, c, overlap, err);
-    if (st)
-        return st;
-    pdl_launch l;
-    pdl_launch_init(&l, d->stream, overlap, dim3(c.strips), dim3(STRIP_THREADS));
-    SB_CUDA_TRY(cudaLaunchKernelEx(&l.cfg, strip_sat<Op>, (const uint8_t *)d->in, c, out), err, d->who);
-    return SB_OK;
-}
-
-/* ---- the variant ------------------------------------------------------------------- */
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    strip_state *s = (strip_state *)state;
-    integral_device *d = &s->dev;
-    sb_status st = strip_table<SumOp>(d, s->carries.sum, d->sum, s->overlap, err);
-    if (!st && d->squares)
-        st = strip_table<SquareOp>(d, s->carries.sq, d->sq, s->overlap, err);
-    return st;
-}
+};
 
 SB_CUDA_RUNG("integral", "cuda-staged", "cuda-wide", "cuda-shared", 0,
              "each warp's row of sums through shared memory: 512 contiguous bytes a store",
-             strip_prepare, integral_cuda_upload, rung_run, integral_cuda_fetch, strip_release)
+             strip_prepare, integral_cuda_upload, strip_rows_run<StagedRows>, integral_cuda_fetch, strip_release)

@@ -29,58 +29,14 @@ static __global__ void strip_totals(Loader load, strip_carries<typename Op::T> c
     store4(c.column + (size_t)s * c.pw + x, col);
 }
 
-/* 2. In place, for every column j of an [n][len] array m: m[i][j] becomes
- * the sum of m[0..i-1][j].  A block takes 32 columns (a lane each) and
- * its SCAN_WARPS warps split the rows into runs of up to SCAN_RUN rows, so
- * all of a round's loads are in flight at once: each warp sums its run,
- * the run totals of each column are scanned across the warps through
- * shared memory (a transposed read), and each warp writes its run's
- * prefixes.  A round covers SCAN_WARPS x SCAN_RUN rows; taller arrays take
- * more. */
-enum { SCAN_WARPS = 16, SCAN_RUN = 24 };
-
+/* 2. The carries: each strip's column totals scanned down the strips
+ * (scan_down, 9_strips.cuh). */
 template <class T>
 static __global__ void __launch_bounds__(SCAN_WARPS * 32) carry_scan(strip_carries<T> c)
 {
-    __shared__ T run_total[SCAN_WARPS][33];       /* [run][column]; +1: no bank conflicts on the transpose */
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    int col = blockIdx.x * 32 + lane, n = c.strips, len = c.pw;
-    int run = min((int)SCAN_RUN, (n + SCAN_WARPS - 1) / SCAN_WARPS);   /* rows a warp */
-    T *m = c.column;
     let_next_kernel_start();                      /* strip_sat may start fetching pixels */
     wait_for_previous_kernel();                   /* strip_totals' sums are all written */
-    T carry[32 / SCAN_WARPS] = {};                /* column warp + j SCAN_WARPS summed above the round */
-    for (int base = 0; base < n; base += SCAN_WARPS * run) {
-        int first = base + warp * run;
-        T v[SCAN_RUN], sum = 0;
-#pragma unroll
-        for (int k = 0; k < SCAN_RUN; k++) {
-            int i = first + k;
-            v[k] = (k < run && i < n && col < len) ? m[(size_t)i * len + col] : 0;
-            sum += v[k];
-        }
-        run_total[warp][lane] = sum;
-        __syncthreads();
-#pragma unroll
-        for (int j = 0; j < 32 / SCAN_WARPS; j++) {   /* each warp scans the runs of its columns */
-            int column = warp + j * SCAN_WARPS;
-            T t = lane < SCAN_WARPS ? run_total[lane][column] : T(0);
-            T inclusive = warp_inclusive_scan(t, lane);
-            if (lane < SCAN_WARPS)
-                run_total[lane][column] = carry[j] + inclusive - t;
-            carry[j] += __shfl_sync(LANES_ALL, inclusive, 31);
-        }
-        __syncthreads();
-        T above = run_total[warp][lane];          /* column col summed over the runs before this one */
-#pragma unroll
-        for (int k = 0; k < SCAN_RUN; k++) {
-            int i = first + k;
-            if (k < run && i < n && col < len)
-                m[(size_t)i * len + col] = above;
-            above += v[k];
-        }
-        __syncthreads();                          /* run_total is rewritten next round */
-    }
+    scan_down(c);
 }
 
 /* 3. A block per strip: row -1 (the carries U) and the strip's rows, one

@@ -1,13 +1,6 @@
 /* 3_blocksums.cu - cuda-blocksums.  Grows from cuda-global.  The idea: a
  * block's sums and the centres in shared memory. */
-#include "kmeans_device.cuh"
-
-enum { BLOCK_THREADS = 256, BLOCKS_PER_SM = 4 };
-
-struct rung_state {
-    km_device dev;          /* first: the shared upload and fetch read it */
-    unsigned blocks;
-};
+#include "3_blocksums.cuh"
 
 static __global__ void km_pass(const uint8_t *rgb, unsigned long long n, uint8_t *labels, int k,
                                int first_pass, const float4 *prepped, unsigned long long *sums,
@@ -15,61 +8,24 @@ static __global__ void km_pass(const uint8_t *rgb, unsigned long long n, uint8_t
 {
     if (__ldcg(&control->done))
         return;
-    __shared__ float4 centre[SB_KMEANS_MAX_K];
-    __shared__ unsigned acc[4 * SB_KMEANS_MAX_K];   /* < 2^24 pixels a block: no overflow */
-    for (int c = threadIdx.x; c < k; c += blockDim.x) {
-        centre[c] = prepped[c];
-        acc[4 * c] = acc[4 * c + 1] = acc[4 * c + 2] = acc[4 * c + 3] = 0;
-    }
-    __syncthreads();
-    for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-         i += (unsigned long long)gridDim.x * blockDim.x) {
-        unsigned r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
-        unsigned label = km_nearest(centre, k, r, g, b);
-        if (first_pass || labels[i] != label)
-            atomicAdd(&control->changed, 1u);
-        labels[i] = (uint8_t)label;
-        atomicAdd(&acc[4 * label], r);
-        atomicAdd(&acc[4 * label + 1], g);
-        atomicAdd(&acc[4 * label + 2], b);
-        atomicAdd(&acc[4 * label + 3], 1u);
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < 4 * k; i += blockDim.x)
-        if (acc[i])
-            atomicAdd(&sums[i], (unsigned long long)acc[i]);
+    km_shared_sums(prepped, k, sums, [&](const float4 *centre, unsigned *acc) {
+        for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+             i += (unsigned long long)gridDim.x * blockDim.x) {
+            unsigned r = rgb[3 * i], g = rgb[3 * i + 1], b = rgb[3 * i + 2];
+            unsigned label = km_nearest(centre, k, r, g, b);
+            if (first_pass || labels[i] != label)
+                atomicAdd(&control->changed, 1u);
+            labels[i] = (uint8_t)label;
+            atomicAdd(&acc[4 * label], r);
+            atomicAdd(&acc[4 * label + 1], g);
+            atomicAdd(&acc[4 * label + 2], b);
+            atomicAdd(&acc[4 * label + 3], 1u);
+        }
+    });
 }
 
-static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
-{
-    sb_status st = km_device_open(state, sizeof(rung_state), in, params, output, exec, err);
-    if (st)
-        return st;
-    rung_state *s = (rung_state *)*state;
-    s->blocks = km_grid_blocks(&s->dev, (unsigned long long)s->dev.n, BLOCK_THREADS, BLOCKS_PER_SM);
-    return SB_OK;
-}
-
-static sb_status rung_pass(rung_state *s, int first_pass, sb_error *err)
-{
-    km_device *d = &s->dev;
-    km_pass<<<s->blocks, BLOCK_THREADS, 0, d->stream>>>(
-        (const uint8_t *)d->rgb, (unsigned long long)d->n, (uint8_t *)d->labels, d->params.k, first_pass,
-        d->prepped, d->sums, d->control);
-    SB_CUDA_LAUNCHED(err, d->who);
-    km_finish_kernel<<<1, 1024, 0, d->stream>>>(d->params.k, !d->params.fixed, d->sums, d->centres, d->prepped,
-                                               d->control);
-    SB_CUDA_LAUNCHED(err, d->who);
-    return SB_OK;
-}
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    rung_state *s = (rung_state *)state;
-    return km_run_passes(&s->dev, [s](int first_pass, sb_error *e) { return rung_pass(s, first_pass, e); }, err);
-}
+static sb_status rung_run(void *state, sb_error *err) { return blocksums_run(state, km_pass, err); }
 
 SB_CUDA_RUNG("kmeans", "cuda-blocksums", "cuda-global", "cuda-shared", 0,
              "each block's sums and the centres in shared memory: shared atomics a pixel, one flush a block",
-             rung_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)
+             blocksums_prepare, km_cuda_upload, rung_run, km_cuda_fetch, km_device_close)

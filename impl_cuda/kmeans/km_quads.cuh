@@ -1,14 +1,15 @@
 /* km_quads.cuh - what k-means' rungs from cuda-warpsums (4_warpsums.cu) on
  * keep from the rungs that brought it: a warp's values added once per
  * distinct label (km_warp_add, cuda-warpsums'), the pixels read four at
- * a time as three words (GlobalLoader) and the nearest centre to each of
- * four pixels (km_nearest4, cuda-fourpixels'), and the block that
+ * a time as three words (GlobalLoader), the nearest centre to each of
+ * four pixels and their sums pixel by pixel (km_nearest4, km_add_pixels:
+ * cuda-fourpixels'), and the block that
  * finishes last (km_last_block, cuda-lastblock's).  Each rung's pass
  * kernel is its own: that is what the rungs change. */
 #ifndef SEGBENCH_KM_QUADS_CUH
 #define SEGBENCH_KM_QUADS_CUH
 
-#include "kmeans_device.cuh"
+#include "3_blocksums.cuh"
 
 /* Add one value per lane into the block's sums, one shared atomic per
  * distinct label in the warp.  Every lane of the warp must call it; lanes
@@ -73,6 +74,19 @@ __device__ __forceinline__ void km_nearest4(const float4 *centre, int k, const u
         }
     }
 }
+
+/* A quad's pixels into the block's sums one by one, each as cuda-warpsums
+ * adds one (cuda-fourpixels' and cuda-quad's sums); pixels past `inside`
+ * add nothing.  Every lane of the warp calls it. */
+struct km_add_pixels {
+    __device__ __forceinline__ void operator()(unsigned *acc, bool, unsigned inside, const unsigned (&lab)[4],
+                                               const unsigned (&rgb)[4][3]) const
+    {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+            km_warp_add(acc, (unsigned)j < inside, lab[j], rgb[j][0], rgb[j][1], rgb[j][2], 1u);
+    }
+};
 
 /* Has every other block of this grid finished its atomics?  (The classic
  * "last block" pattern: fence, then take a ticket.) */

@@ -1,6 +1,6 @@
 /* 7_texture.cu - cuda-texture.  A branch of cuda-warpagg.  The idea: the
  * colour read through a texture. */
-#include "slic_tiles.cuh"
+#include "6_warpagg.cuh"
 
 /* The converted colour through the texture path: tex1Dfetch on a 1-D
  * linear texture of ushort4. */
@@ -8,34 +8,6 @@ struct TextureColour {
     cudaTextureObject_t tex;
     __device__ __forceinline__ ushort4 operator()(size_t i) const { return tex1Dfetch<ushort4>(tex, (int)i); }
 };
-
-static __global__ void __launch_bounds__(TILE_THREADS)
-    slic_tile_pass(TextureColour load, sb_slic_geometry g, const sb_slic_centre *centres, int32_t *labels,
-                   unsigned long long *sums)
-{
-    TileShared t = slic_tile_stage(g, centres);
-    TileCentres at = { t.xyc, t.c2, t.cx0, t.cy0, t.span };
-    int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;
-    int x = x0 + threadIdx.x, gx = x / g.S;       /* the pixel's cell column: once a thread */
-    for (int r = 0; r < TILE / TILE_ROWS; r++) {
-        int y = y0 + threadIdx.y + r * TILE_ROWS;
-        int local = -1;
-        unsigned v[6] = { 0, 0, 0, 0, 0, 0 };
-        if (x < g.width && y < g.height) {         /* whole warps reach slic_warp_add below */
-            size_t i = (size_t)y * g.width + x;
-            ushort4 c = load(i);
-            const float pc[3] = { (float)c.x, (float)c.y, (float)c.z };
-            int cx, cy;
-            int32_t label = slic_nearest(at, g, gx, y / g.S, (float)(SB_SLIC_XY_UNIT * x),
-                                         (float)(SB_SLIC_XY_UNIT * y), pc, &cx, &cy);
-            labels[i] = label;
-            local = (cy - t.cy0) * t.span + (cx - t.cx0);
-            slic_sum_values(v, x, y, c);
-        }
-        slic_warp_add(t.acc, local, v);
-    }
-    slic_tile_flush(t, g, sums);
-}
 
 struct rung_state {
     slic_device dev;       /* first: the shared upload and fetch read it */
@@ -58,7 +30,7 @@ static sb_status rung_prepare(void **state, const sb_image *in, const void *para
     cudaTextureDesc desc = {};
     desc.readMode = cudaReadModeElementType;
     SB_CUDA_TRY(cudaCreateTextureObject(&s->tex, &res, &desc, NULL), err, d->who);
-    return slic_allow_shared(slic_tile_pass, slic_tile_shared_bytes(d->geo.S), d, err);
+    return slic_allow_shared(slic_tile_pass<TextureColour>, slic_tile_shared_bytes(d->geo.S), d, err);
 }
 
 static sb_status rung_run(void *state, sb_error *err)
@@ -66,7 +38,7 @@ static sb_status rung_run(void *state, sb_error *err)
     rung_state *s = (rung_state *)state;
     slic_device *d = &s->dev;
     TextureColour load = { s->tex };
-    return slic_run(d, [&](sb_error *e) { return slic_tile_iterate(d, slic_tile_pass, load, e); }, err);
+    return slic_run(d, [&](sb_error *e) { return slic_tile_iterate(d, slic_tile_pass<TextureColour>, load, e); }, err);
 }
 
 static void rung_release(void *state)

@@ -547,8 +547,9 @@ static void test_copies_ratchet(void)
 
 /* scripts/ptx_same.sh, the check of a refactor that moves kernels between
  * rung files and headers: the same kernel written another way (a stage
- * moved into a device function, a local renamed) reads "the same"; a
- * changed constant reads "differs" and exits 1.  In a git repository of
+ * moved into a device function, a local renamed) reads "the same", and
+ * made a template's instance "renamed"; a changed constant reads
+ * "differs" and exits 1.  In a git repository of
  * its own; needs nvcc (CI has it). */
 static void test_ptx_same(void)
 {
@@ -569,11 +570,21 @@ static void test_ptx_same(void)
     char cmd[SB_PATH_MAX * 2 + 64];
     snprintf(cmd, sizeof cmd, "cd %s && %s HEAD k/k.cu", test_shq(dir), test_shq(tool));
     cli_result *r = cli_exe("sh", "-c %s", test_shq(cmd));
-    CHECKF(r->code == 0 && strstr(r->out, "k/k.cu: 1 kernels the same, 0 different"), "rewritten: exit %d: %s%s",
-           r->code, r->out, r->err);
+    CHECKF(r->code == 0 && strstr(r->out, "k/k.cu: 1 kernels the same, 0 renamed, 0 different"),
+           "rewritten: exit %d: %s%s", r->code, r->out, r->err);
+    /* the kernel made a template's instance: the same body under a new name */
+    test_sh("cd %s && printf 'template <int M> __global__ void k(int *o, int n) "
+            "{ int i = threadIdx.x; if (i < n) o[i] = M * i; }\ntemplate __global__ void k<3>(int *, int);\n' > k/k.cu",
+            test_shq(dir));
+    r = cli_exe("sh", "-c %s", test_shq(cmd));
+    CHECKF(r->code == 0 && strstr(r->out, "(renamed)") && strstr(r->out, "0 kernels the same, 1 renamed, 0 different, 0 new"),
+           "a template's instance: exit %d: %s%s", r->code, r->out, r->err);
+    test_sh("cd %s && printf '__device__ int three(int x) { return 3 * x; }\n"
+            "__global__ void k(int *o, int n) { int t = threadIdx.x; if (t < n) o[t] = three(t); }\n' > k/k.cu",
+            test_shq(dir));
     test_sh("cd %s && sed -i 's/3 \\* x/4 * x/' k/k.cu", test_shq(dir));
     r = cli_exe("sh", "-c %s", test_shq(cmd));
-    CHECKF(r->code == 1 && strstr(r->out, "differs") && strstr(r->out, "0 kernels the same, 1 different"),
+    CHECKF(r->code == 1 && strstr(r->out, "differs") && strstr(r->out, "0 kernels the same, 0 renamed, 1 different"),
            "changed: exit %d: %s%s", r->code, r->out, r->err);
 }
 
