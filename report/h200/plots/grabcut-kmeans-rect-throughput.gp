@@ -8,7 +8,7 @@ set logscale y
 set key off
 set ylabel 'Mpx/s'
 set xtics rotate by -30
-base = 1
+base = 10
 set yrange [base:*]
 set offsets 0.3, 0.3, 0, 0
 plot 'grabcut-kmeans-rect-throughput.dat' using 0:2:($0-0.35):($0+0.35):(base):2:3:xtic(1) with boxxyerror lc rgb variable notitle

@@ -11,4 +11,4 @@ set xtics rotate by -30
 base = 0.01
 set yrange [base:*]
 set offsets 0.3, 0.3, 0, 0
-plot 'integral-sqsum-ladder.dat' using 1:3:($1-0.35):($1+0.35):(base):3:4:xtic(2) with boxxyerror lc rgb variable notitle, 0.029616 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
+plot 'integral-sqsum-ladder.dat' using 1:3:($1-0.35):($1+0.35):(base):3:4:xtic(2) with boxxyerror lc rgb variable notitle, 0.029456 with lines dt 2 lw 2 lc rgb '#000000' title 'floor: cuda-copy'
