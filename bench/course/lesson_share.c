@@ -91,48 +91,139 @@ void lesson_share_of_diff(const char *diff, const enum lesson_line_kind *old_kin
     }
 }
 
-/* The kinds of a file's lines (0 lines when it cannot be read). */
-static int kinds_of_file(const char *path, enum lesson_line_kind *kinds)
+/* One side of an edge: the texts of its files one after another, and the
+ * kind of each line, each file's read on its own (so each opening comment
+ * is a header). */
+typedef struct edge_side {
+    char *text;
+    size_t len;
+    enum lesson_line_kind kinds[MAX_LINES];
+    int lines;
+} edge_side;
+
+static int side_add(edge_side *side, const char *path)
 {
     char *text = sb_read_text(path);
-    int n = text ? lesson_line_kinds(text, kinds, MAX_LINES) : 0;
+    if (!text)
+        return 0;
+    size_t n = strlen(text);
+    int newline = n > 0 && text[n - 1] != '\n';
+    char *grown = realloc(side->text, side->len + n + 2);
+    if (grown) {
+        side->text = grown;
+        memcpy(side->text + side->len, text, n);
+        side->len += n;
+        if (newline)
+            side->text[side->len++] = '\n';
+        side->text[side->len] = '\0';
+        side->lines += lesson_line_kinds(text, side->kinds + side->lines, MAX_LINES - side->lines);
+    }
     free(text);
-    return n;
+    return grown != NULL;
 }
 
-/* One file's changes against another (old NULL: the file whole, as new). */
-static sb_status share_of_files(const char *old_path, const char *new_path, lesson_share *s, sb_error *err)
+/* Whether the text of a side includes the header at `path` ("#include
+ * \"NAME\"" for its file name). */
+static int side_includes(const edge_side *side, const char *path)
 {
-    enum lesson_line_kind *old_kinds = malloc(2 * MAX_LINES * sizeof *old_kinds), *new_kinds = old_kinds + MAX_LINES;
-    if (!old_kinds)
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory reading %s", new_path);
-    int old_lines = old_path ? kinds_of_file(old_path, old_kinds) : 0, new_lines = kinds_of_file(new_path, new_kinds);
-    if (!old_path) {
-        for (int i = 0; i < new_lines; i++)
-            count(s, new_kinds[i]);
-        free(old_kinds);
-        return SB_OK;
+    const char *slash = strrchr(path, '/');
+    char needle[PATH_MAX];
+    snprintf(needle, sizeof needle, "#include \"%s\"", slash ? slash + 1 : path);
+    return side->text && strstr(side->text, needle) != NULL;
+}
+
+static sb_status side_write(const edge_side *side, char *path, sb_error *err)
+{
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return sb_fail(err, SB_ERR_IO, "a scratch file for diff: %s", strerror(errno));
+    size_t left = side->len;
+    for (const char *p = side->text; left > 0;) {
+        ssize_t w = write(fd, p, left);
+        if (w <= 0) {
+            close(fd);
+            unlink(path);
+            return sb_fail(err, SB_ERR_IO, "a scratch file for diff: %s", strerror(errno));
+        }
+        p += w, left -= (size_t)w;
     }
-    char out[] = "/tmp/segbench-share-XXXXXX";
+    close(fd);
+    return SB_OK;
+}
+
+/* The counts of `diff -u` of one side against the other. */
+static sb_status share_of_sides(const edge_side *old, const edge_side *new, lesson_share *s, sb_error *err)
+{
+    char a[] = "/tmp/segbench-share-XXXXXX", b[] = "/tmp/segbench-share-XXXXXX", out[] = "/tmp/segbench-share-XXXXXX";
+    sb_status st = side_write(old, a, err);
+    if (!st && (st = side_write(new, b, err)) != SB_OK)
+        unlink(a);
+    if (st)
+        return st;
     int fd = mkstemp(out), code = -1;
     char *diff = NULL;
     if (fd >= 0) {
         close(fd);
-        char *const argv[] = { "diff", "-u", (char *)old_path, (char *)new_path, NULL };
+        char *const argv[] = { "diff", "-u", a, b, NULL };
         code = sb_spawn(argv, NULL, out);
         diff = code == 0 || code == 1 ? sb_read_text(out) : NULL;
         unlink(out);
     }
-    sb_status st = SB_OK;
+    unlink(a);
+    unlink(b);
     if (diff)
-        lesson_share_of_diff(diff, old_kinds, old_lines, new_kinds, new_lines, s);
+        lesson_share_of_diff(diff, old->kinds, old->lines, new->kinds, new->lines, s);
     else if (fd < 0)
         st = sb_fail(err, SB_ERR_IO, "a scratch file for diff: %s", strerror(errno));
     else
-        st = sb_fail(err, SB_ERR_IO, "diff -u %s %s failed%s", old_path, new_path,
-                     code == 127 ? " (is diff installed?)" : "");
+        st = sb_fail(err, SB_ERR_IO, "diff -u failed%s", code == 127 ? " (is diff installed?)" : "");
     free(diff);
-    free(old_kinds);
+    return st;
+}
+
+/* The rung's file and its own headers, after the parent's headers it
+ * includes (each listed in lent[0..nl), kept at `include`). */
+static int rung_side(edge_side *side, const char *file, char (*own)[PATH_MAX], int no, char (*lent)[PATH_MAX], int nl)
+{
+    edge_side *probe = calloc(1, sizeof *probe);
+    int ok = probe && side_add(probe, file);
+    for (int h = 0; h < no && ok; h++)
+        ok = side_add(probe, own[h]);
+    for (int h = 0; h < nl && ok; h++)
+        if (side_includes(probe, lent[h]))
+            ok = side_add(side, lent[h]);
+    ok = ok && side_add(side, file);
+    for (int h = 0; h < no && ok; h++)
+        ok = side_add(side, own[h]);
+    if (probe)
+        free(probe->text);
+    free(probe);
+    return ok;
+}
+
+sb_status lesson_files_share(const char *parent_file, const char *rung_file, lesson_share *s, sb_error *err)
+{
+    *s = (lesson_share){ 0, 0, 0, 0, 0 };
+    if (strcmp(parent_file, rung_file) == 0)
+        return SB_OK;                             /* a file that registers both: no diff */
+    edge_side *old = calloc(2, sizeof *old), *new = old + 1;
+    if (!old)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory for the edge %s", rung_file);
+    /* The parent's side: the headers it lends, then its file.  The rung's:
+     * those of them it includes, then its file and the headers it lends.
+     * So a kernel moved into a header, or a header both sides include,
+     * is not counted as changed; only what differs is. */
+    char lent[8][PATH_MAX], own[8][PATH_MAX];
+    int nl = lesson_own_headers(parent_file, lent, 8), no = lesson_own_headers(rung_file, own, 8);
+    int ok = 1;
+    for (int h = 0; h < nl && ok; h++)
+        ok = side_add(old, lent[h]);
+    ok = ok && side_add(old, parent_file) && rung_side(new, rung_file, own, no, lent, nl);
+    sb_status st = ok ? share_of_sides(old, new, s, err)
+                      : sb_fail(err, SB_ERR_IO, "the sources of %s and %s could not be read", parent_file, rung_file);
+    free(old->text);
+    free(new->text);
+    free(old);
     return st;
 }
 
@@ -143,12 +234,7 @@ int lesson_edge_share(const sb_variant *v, lesson_share *s, sb_error *err)
     char a[PATH_MAX], b[PATH_MAX];
     if (!parent || !lesson_source_path(parent->file, a, sizeof a) || !lesson_source_path(v->file, b, sizeof b))
         return 0;                                 /* a root, a student's rung, or no source here */
-    sb_status st = strcmp(a, b) == 0 ? SB_OK : share_of_files(a, b, s, err);
-    char headers[8][PATH_MAX];
-    int n = st ? 0 : lesson_own_headers(b, headers, 8);
-    for (int h = 0; h < n && !st; h++)
-        st = share_of_files(NULL, headers[h], s, err);
-    return st ? -1 : 1;
+    return lesson_files_share(a, b, s, err) ? -1 : 1;
 }
 
 sb_status lesson_share_report(const char *algo, int goal, FILE *fp, sb_error *err)

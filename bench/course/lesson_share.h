@@ -1,10 +1,12 @@
 /* lesson_share.h - how much of a lesson's diff is its idea (issue 78):
- * for each CUDA edge, the lines `segbench lesson` shows changed -- the
- * diff of the parent's file against the rung's, and the headers the
- * rung's file lends, whole -- sorted into
- *   header        the file's opening comment (before its first #include),
+ * for each CUDA edge, the lines that differ between the parent's code and
+ * the rung's -- each side its file and the headers it lends, the rung's
+ * with the parent's headers it includes (lesson_files_share) -- sorted
+ * into
+ *   header        a file's opening comment (before its first #include),
  *   boilerplate   #include lines and a header's include guard,
- *   registration  SB_VARIANT, SB_RUNG and the step macros that register it,
+ *   registration  SB_VARIANT, SB_RUNG, SB_CUDA_RUNG and the step macros
+ *                 that register it,
  *   idea          everything else: kernels, launches, their comments;
  * and the idea's share of them.  Blank lines count for nothing.  A rename
  * inside code counts as idea (it cannot be told apart by lines). */
@@ -33,9 +35,16 @@ int lesson_line_kinds(const char *text, enum lesson_line_kind *kinds, int max);
 void lesson_share_of_diff(const char *diff, const enum lesson_line_kind *old_kinds, int old_lines,
                           const enum lesson_line_kind *new_kinds, int new_lines, lesson_share *s);
 
-/* One edge's counts: the diff of its parent's file against its own, and
- * the headers its file lends.  Returns 1, or 0 where the rung has no
- * parent or its sources are not here (s left zero), or -1 on an error. */
+/* One edge's counts, from its files: the diff of the parent's side -- the
+ * headers its file lends (lesson_own_headers), then the file -- against
+ * the rung's -- those of the parent's headers it includes, then its file
+ * and the headers it lends.  Code moved into a header, or a header both
+ * sides include, counts only where it differs. */
+sb_status lesson_files_share(const char *parent_file, const char *rung_file, lesson_share *s, sb_error *err);
+
+/* One edge's counts (lesson_files_share of the two rungs' files).
+ * Returns 1, or 0 where the rung has no parent or its sources are not
+ * here (s left zero), or -1 on an error. */
 int lesson_edge_share(const sb_variant *v, lesson_share *s, sb_error *err);
 
 /* Every CUDA edge of `algo` (NULL: of every algorithm): a line each,

@@ -611,6 +611,37 @@ static void test_idea_share(void)
     CHECKF(s.changed == 10 && s.idea == 2 && s.header == 2 && s.boilerplate == 2 && s.registration == 4,
            "%d changed, %d idea, %d header, %d includes, %d registration (want 10, 2, 2, 2, 4)", s.changed, s.idea,
            s.header, s.boilerplate, s.registration);
+    /* a kernel the rung moved into the header it lends, one line changed:
+     * two lines of idea, not the kernel twice (removed from the parent's
+     * file, added in the header) as the first measure counted it */
+    const char *dir = test_path("share");
+    test_sh("rm -rf %s && mkdir -p %s", test_shq(dir), test_shq(dir));
+    const char *files[][2] = {
+        { "3_a.cu", "/* 3_a.cu - the parent */\n#include \"x.cuh\"\nint k(int v)\n{\n    int w = v + 1;\n"
+                    "    return w * 2;\n}\nSB_CUDA_RUNG(\"x\", \"a\", NULL, \"cuda-shared\", 0,\n             \"the parent\",\n"
+                    "             p, u, r, f, c)\n" },
+        { "4_b.cu", "/* 4_b.cu - the rung */\n#include \"4_b.cuh\"\nSB_CUDA_RUNG(\"x\", \"b\", \"a\", \"cuda-shared\", 0,\n"
+                    "             \"the idea\",\n             p, u, r, f, c)\n" },
+        { "4_b.cuh", "/* 4_b.cuh - what 4_b.cu lends */\n#include \"x.cuh\"\nint k(int v)\n{\n    int w = v + 2;\n"
+                     "    return w * 2;\n}\n" },
+    };
+    char a[1200], b[1200];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(a, sizeof a, "%s/%s", dir, files[i][0]);
+        FILE *fp = fopen(a, "w");
+        CHECK(fp != NULL);
+        if (fp) {
+            fputs(files[i][1], fp);
+            fclose(fp);
+        }
+    }
+    snprintf(a, sizeof a, "%s/3_a.cu", dir);
+    snprintf(b, sizeof b, "%s/4_b.cu", dir);
+    sb_error err = { 0 };
+    s = (lesson_share){ 0, 0, 0, 0, 0 };
+    CHECKF(lesson_files_share(a, b, &s, &err) == SB_OK && s.idea == 2 && s.header == 3,
+           "%s: %d changed, %d idea, %d header, %d includes, %d registration (want 2 idea, 3 header)",
+           err.msg, s.changed, s.idea, s.header, s.boilerplate, s.registration);
     cli_result *r = cli("lesson --share integral");
     CHECKF(r->code == 0 && strstr(r->out, "integral/cuda-pdl") && strstr(r->out, "edges at 70 % or more of idea") && strstr(r->out, "the rest: header ") &&
                !strstr(r->out, "kmeans/"),
@@ -621,7 +652,7 @@ static void test_idea_share(void)
 }
 
 const sb_test tests_lessons[] = {
-    { "lessons: the idea's share of an edge's diff: header, includes and registration apart", test_idea_share },
+    { "lessons: the idea's share of an edge's diff: header, includes and registration apart; code moved into a lent header counts where it differs", test_idea_share },
     { "lessons: scripts/ptx_same.sh tells a kernel written another way from a changed one", test_ptx_same },
     { "lessons: make check-copies fails a new copy between ladder files, a grown one and a stale entry",
       test_copies_ratchet },
