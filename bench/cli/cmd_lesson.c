@@ -17,20 +17,21 @@ enum { OPT_RESULTS, OPT_STAGE, OPT_NO_DIFF, OPT_CHECK_HEADERS, OPT_SHARE, OPT_CO
 static const sb_option LESSON_OPTIONS[OPT_COUNT] = {
     [OPT_RESULTS] = { "results", "DIR", "results/<reference machine>", "the result set whose numbers it quotes" },
     [OPT_STAGE] = { "stage", "NAME", "every stage", "quote the gain at this stage only" },
-    [OPT_NO_DIFF] = { "no-diff", NULL, NULL, "leave out the diff against the parent's file" },
+    [OPT_NO_DIFF] = { "no-diff", NULL, NULL, "leave out the diff against the parent's code" },
     [OPT_CHECK_HEADERS] = { "check-headers", NULL, NULL,
                             "say which rung files' headers do not name their file and parent as their place "
                             "says, or hold numbers (exit 1)" },
     [OPT_SHARE] = { "share", NULL, NULL,
-                    "each CUDA edge's changed lines (its diff and the headers it lends) and the idea's share of "
+                    "each CUDA edge's changed lines (the diff the lesson shows) and the idea's share of "
                     "them, against the goal of 70 % (issue 78); with ALGO, its edges only" },
 };
 
 const sb_command sb_cmd_lesson = {
     "lesson", "ALGO/RUNG | ALGO [options]",
     "One lesson of a ladder: its parent, idea, gain and diff; or an algorithm's whole tree.",
-    "  segbench lesson integral/cuda-pdl      the edge cuda-inflight -> cuda-pdl, then diff -u of the two files\n"
-    "                                         and the headers 6_pdl.cu lends (6_pdl.cuh, 6_pdl_tiles.cuh), whole\n"
+    "  segbench lesson integral/cuda-pdl      the edge cuda-inflight -> cuda-pdl, then one diff -u of the two\n"
+    "                                         sides: each file with the headers it lends (6_pdl.cuh, ...), the\n"
+    "                                         rung's with the parent's it includes; each hunk names its file\n"
     "  segbench lesson slic                   the tree: every rung under the rung it grows from\n"
     "Gains are kernel (and per-frame) medians at each stage's summary image in --results;\n"
     "census: the most registers and shared memory of the rung's kernels, the lowest occupancy.\n"

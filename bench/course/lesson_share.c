@@ -95,6 +95,7 @@ void lesson_share_of_diff(const char *diff, const enum lesson_line_kind *old_kin
  * kind of each line, each file's read on its own (so each opening comment
  * is a header). */
 typedef struct edge_side {
+    int marked;            /* each file after a line "// ==== NAME" (a reader's diff), its kind blank */
     char *text;
     size_t len;
     enum lesson_line_kind kinds[MAX_LINES];
@@ -106,10 +107,18 @@ static int side_add(edge_side *side, const char *path)
     char *text = sb_read_text(path);
     if (!text)
         return 0;
-    size_t n = strlen(text);
+    const char *slash = strrchr(path, '/');
+    char mark[NAME_MAX + 16] = "";
+    if (side->marked && side->lines < MAX_LINES) {
+        snprintf(mark, sizeof mark, "%s %s\n", LESSON_FILE_MARK, slash ? slash + 1 : path);
+        side->kinds[side->lines++] = LESSON_BLANK;
+    }
+    size_t n = strlen(text), m = strlen(mark);
     int newline = n > 0 && text[n - 1] != '\n';
-    char *grown = realloc(side->text, side->len + n + 2);
+    char *grown = realloc(side->text, side->len + m + n + 2);
     if (grown) {
+        memcpy(grown + side->len, mark, m);
+        side->len += m;
         side->text = grown;
         memcpy(side->text + side->len, text, n);
         side->len += n;
@@ -201,14 +210,10 @@ static int rung_side(edge_side *side, const char *file, char (*own)[PATH_MAX], i
     return ok;
 }
 
-sb_status lesson_files_share(const char *parent_file, const char *rung_file, lesson_share *s, sb_error *err)
+/* The two sides of an edge (lesson_files_share), marked or not. */
+static sb_status edge_sides(const char *parent_file, const char *rung_file, edge_side *old, edge_side *new,
+                            sb_error *err)
 {
-    *s = (lesson_share){ 0, 0, 0, 0, 0 };
-    if (strcmp(parent_file, rung_file) == 0)
-        return SB_OK;                             /* a file that registers both: no diff */
-    edge_side *old = calloc(2, sizeof *old), *new = old + 1;
-    if (!old)
-        return sb_fail(err, SB_ERR_NOMEM, "out of memory for the edge %s", rung_file);
     /* The parent's side: the headers it lends, then its file.  The rung's:
      * those of them it includes, then its file and the headers it lends.
      * So a kernel moved into a header, or a header both sides include,
@@ -219,8 +224,37 @@ sb_status lesson_files_share(const char *parent_file, const char *rung_file, les
     for (int h = 0; h < nl && ok; h++)
         ok = side_add(old, lent[h]);
     ok = ok && side_add(old, parent_file) && rung_side(new, rung_file, own, no, lent, nl);
-    sb_status st = ok ? share_of_sides(old, new, s, err)
-                      : sb_fail(err, SB_ERR_IO, "the sources of %s and %s could not be read", parent_file, rung_file);
+    return ok ? SB_OK
+              : sb_fail(err, SB_ERR_IO, "the sources of %s and %s could not be read", parent_file, rung_file);
+}
+
+sb_status lesson_files_share(const char *parent_file, const char *rung_file, lesson_share *s, sb_error *err)
+{
+    *s = (lesson_share){ 0, 0, 0, 0, 0 };
+    if (strcmp(parent_file, rung_file) == 0)
+        return SB_OK;                             /* a file that registers both: no diff */
+    edge_side *old = calloc(2, sizeof *old), *new = old + 1;
+    if (!old)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory for the edge %s", rung_file);
+    sb_status st = edge_sides(parent_file, rung_file, old, new, err);
+    if (!st)
+        st = share_of_sides(old, new, s, err);
+    free(old->text);
+    free(new->text);
+    free(old);
+    return st;
+}
+
+sb_status lesson_sides_write(const char *parent_file, const char *rung_file, char *old_path, char *new_path,
+                             sb_error *err)
+{
+    edge_side *old = calloc(2, sizeof *old), *new = old + 1;
+    if (!old)
+        return sb_fail(err, SB_ERR_NOMEM, "out of memory for the edge %s", rung_file);
+    old->marked = new->marked = 1;
+    sb_status st = edge_sides(parent_file, rung_file, old, new, err);
+    if (!st && (st = side_write(old, old_path, err)) == SB_OK && (st = side_write(new, new_path, err)) != SB_OK)
+        unlink(old_path);
     free(old->text);
     free(new->text);
     free(old);

@@ -42,6 +42,14 @@ void lesson_share_of_diff(const char *diff, const enum lesson_line_kind *old_kin
  * sides include, counts only where it differs. */
 sb_status lesson_files_share(const char *parent_file, const char *rung_file, lesson_share *s, sb_error *err);
 
+/* A reader's view of the same two sides: each written to a scratch file
+ * (old_path and new_path: mkstemp templates, filled in), every file of a
+ * side after a line LESSON_FILE_MARK NAME, for `diff -u -F`.  On an error
+ * neither file is left. */
+#define LESSON_FILE_MARK "// ===="
+sb_status lesson_sides_write(const char *parent_file, const char *rung_file, char *old_path, char *new_path,
+                             sb_error *err);
+
 /* One edge's counts (lesson_files_share of the two rungs' files).
  * Returns 1, or 0 where the rung has no parent or its sources are not
  * here (s left zero), or -1 on an error. */

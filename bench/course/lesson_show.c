@@ -4,6 +4,7 @@
 
 #include "base/files.h"
 #include "course/lesson_headers.h"
+#include "course/lesson_share.h"
 #include "course/lessons.h"
 #include "variants/names.h"
 #include "variants/renames.h"
@@ -19,33 +20,33 @@
 #include <string.h>
 #include <unistd.h>
 
-/* diff -u a b on stdout, run directly (no shell: the names are never parsed). */
-static sb_status run_diff(const char *a, const char *b, sb_error *err)
+/* The edge as one diff on stdout: the parent's code against the rung's,
+ * each side its file and the headers it lends, the rung's with those of
+ * the parent's it includes (lesson_sides_write), so a kernel moved into a
+ * header shows only where it changed; each hunk names the file it is in
+ * (diff -F on the sides' file marks).  diff runs directly (no shell: the
+ * names are never parsed). */
+static sb_status show_sides(const sb_variant *parent, const sb_variant *v, const char *a, const char *b,
+                            sb_error *err)
 {
-    char *const argv[] = { "diff", "-u", (char *)a, (char *)b, NULL };
+    char old_path[] = "/tmp/segbench-lesson-XXXXXX", new_path[] = "/tmp/segbench-lesson-XXXXXX";
+    sb_status st = lesson_sides_write(a, b, old_path, new_path, err);
+    if (st)
+        return st;
+    char old_label[PATH_MAX + 64], new_label[PATH_MAX + 64];
+    snprintf(old_label, sizeof old_label, "%s (%s, with the headers it lends)", parent->file, parent->name);
+    snprintf(new_label, sizeof new_label, "%s (%s, with the headers it lends and the parent's it includes)", v->file,
+             v->name);
+    fflush(stdout);
+    char *const argv[] = { "diff", "-u", "-F", "^" LESSON_FILE_MARK, "--label", old_label, "--label", new_label,
+                           old_path, new_path, NULL };
     int code = sb_spawn(argv, NULL, NULL);
+    unlink(old_path);
+    unlink(new_path);
     if (code < 0 || code > 1)                     /* diff: 0 same, 1 different, 2 trouble */
-        return sb_fail(err, SB_ERR_IO, "diff -u %s %s failed%s", a, b, code == 127 ? " (is diff installed?)" : "");
+        return sb_fail(err, SB_ERR_IO, "diff -u of %s against %s failed%s", parent->file, v->file,
+                       code == 127 ? " (is diff installed?)" : "");
     return SB_OK;
-}
-
-/* The headers a rung's file lends (lesson_own_headers), each shown whole
- * as a diff from nothing: a rung whose kernels a later rung keeps holds
- * them there (issue 78), so its lesson is its file and these.  Returns
- * how many were shown, -1 when diff failed. */
-static int show_own_headers(const char *rung_path, sb_error *err)
-{
-    char paths[8][PATH_MAX];
-    int n = lesson_own_headers(rung_path, paths, 8);
-    const char *slash = strrchr(rung_path, '/');
-    for (int i = 0; i < n; i++) {
-        printf("\n(what %s lends the rungs after it, in %s)\n", slash ? slash + 1 : rung_path,
-               strrchr(paths[i], '/') + 1);
-        fflush(stdout);
-        if (run_diff("/dev/null", paths[i], err))
-            return -1;
-    }
-    return n;
 }
 
 static void print_edge(const sb_variant *v, const sb_rows *rows, const char *dir, const char *stage)
@@ -161,10 +162,7 @@ static sb_status show_edge(const sb_algo *algo, const sb_variant *v, const sb_ro
         printf("(the same file: %s registers both; the edge is in its code, not in a diff)\n", v->file);
         return SB_OK;
     }
-    sb_status st = run_diff(a, b, err);
-    if (!st && show_own_headers(b, err) < 0)
-        st = SB_ERR_IO;
-    return st;
+    return show_sides(parent, v, a, b, err);
 }
 
 sb_status sb_lesson_show(const char *spec, const char *results, const char *stage_name, int no_diff, sb_error *err)

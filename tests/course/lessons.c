@@ -180,6 +180,16 @@ static void test_lesson_command(void)
                strstr(r->out, "next: cuda-texture, cuda-lookback") &&
                strstr(r->out, "+++ ") && strstr(r->out, "+    asm volatile(\"griddepcontrol.wait;\""),
            "%.3000s", r->out);
+    /* a kernel the rung moved into a header it lends (slic's cuda-warpagg:
+     * 6_warpagg.cuh) shows only where it changed, each hunk naming its
+     * file; before, the parent's kernel read as removed and the header's
+     * as added, whole */
+    r = cli("lesson slic/cuda-warpagg");
+    CHECKF(r->code == 0 && strstr(r->out, "+// ==== 6_warpagg.cuh") &&
+               strstr(r->out, "+        slic_warp_add(t.acc, local, v);") &&
+               strstr(r->out, "\n     TileShared t = slic_tile_stage(g, centres);") &&
+               !strstr(r->out, "-    TileShared t = slic_tile_stage(g, centres);"),
+           "exit %d: %.4000s%s", r->code, r->out, r->err);
     r = cli("lesson integral --results %s --stage sum", dir);
     CHECKF(r->code == 0 && strstr(r->out, "cuda-naive") && strstr(r->out, "└─ cuda-pdl") &&
                strstr(r->out, "├─ cuda-texture") && strstr(r->out, "[branch] "),
@@ -618,9 +628,11 @@ static void test_idea_share(void)
     test_sh("rm -rf %s && mkdir -p %s", test_shq(dir), test_shq(dir));
     const char *files[][2] = {
         { "3_a.cu", "/* 3_a.cu - the parent */\n#include \"x.cuh\"\nint k(int v)\n{\n    int w = v + 1;\n"
-                    "    return w * 2;\n}\nSB_CUDA_RUNG(\"x\", \"a\", NULL, \"cuda-shared\", 0,\n             \"the parent\",\n"
+                    "    return w * 2;\n}\nSB_CUDA_RUNG(\"x\", \"a\", NULL, \"cuda-shared\", 0,\n"
+                    "             \"the parent\",\n"
                     "             p, u, r, f, c)\n" },
-        { "4_b.cu", "/* 4_b.cu - the rung */\n#include \"4_b.cuh\"\nSB_CUDA_RUNG(\"x\", \"b\", \"a\", \"cuda-shared\", 0,\n"
+        { "4_b.cu", "/* 4_b.cu - the rung */\n#include \"4_b.cuh\"\n"
+                    "SB_CUDA_RUNG(\"x\", \"b\", \"a\", \"cuda-shared\", 0,\n"
                     "             \"the idea\",\n             p, u, r, f, c)\n" },
         { "4_b.cuh", "/* 4_b.cuh - what 4_b.cu lends */\n#include \"x.cuh\"\nint k(int v)\n{\n    int w = v + 2;\n"
                      "    return w * 2;\n}\n" },
@@ -652,7 +664,9 @@ static void test_idea_share(void)
 }
 
 const sb_test tests_lessons[] = {
-    { "lessons: the idea's share of an edge's diff: header, includes and registration apart; code moved into a lent header counts where it differs", test_idea_share },
+    { "lessons: the idea's share of an edge's diff: header, includes and registration apart; "
+      "code moved into a lent header counts where it differs",
+      test_idea_share },
     { "lessons: scripts/ptx_same.sh tells a kernel written another way from a changed one", test_ptx_same },
     { "lessons: make check-copies fails a new copy between ladder files, a grown one and a stale entry",
       test_copies_ratchet },
