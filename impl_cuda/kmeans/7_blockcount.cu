@@ -11,20 +11,7 @@ static __global__ void __launch_bounds__(BLOCK_THREADS)
     km_block_pass(load, quads, n, labels, k, first_pass, sums, prepped, control);
 }
 
-static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
-{
-    return km_grid_open(state, sizeof(km_grid_state), km_pass, BLOCK_THREADS, in, params, output, exec, err);
-}
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    km_grid_state *s = (km_grid_state *)state;
-    GlobalLoader load = { s->dev.rgb };
-    return km_run_passes(&s->dev, [s, load](int first_pass, sb_error *e) {
-        return km_grid_pass(s, km_pass, BLOCK_THREADS, load, first_pass, true, e);
-    }, err);
-}
+KM_GRID_OPS(km_pass, true)
 
 SB_CUDA_RUNG("kmeans", "cuda-blockcount", "cuda-quadsums", "cuda-shared", 0,
              "changed labels counted per warp, then per block: one global atomic a block, not one a quad",

@@ -14,20 +14,7 @@ static __global__ void __launch_bounds__(BLOCK_THREADS)
         km_finish_pass(k, converge, sums, centres, prepped, control);
 }
 
-static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,
-                              const sb_exec *exec, sb_error *err)
-{
-    return km_grid_open(state, sizeof(km_grid_state), km_pass, BLOCK_THREADS, in, params, output, exec, err);
-}
-
-static sb_status rung_run(void *state, sb_error *err)
-{
-    km_grid_state *s = (km_grid_state *)state;
-    GlobalLoader load = { s->dev.rgb };
-    return km_run_passes(&s->dev, [s, load](int first_pass, sb_error *e) {
-        return km_grid_pass(s, km_pass, BLOCK_THREADS, load, first_pass, false, e);
-    }, err);
-}
+KM_GRID_OPS(km_pass, false)
 
 SB_CUDA_RUNG("kmeans", "cuda-lastblock", "cuda-blockcount", "cuda-shared", SB_LADDER_TOP,
              "the update in the block that finishes last (a fence, then a ticket): one launch a pass",

@@ -174,4 +174,23 @@ static sb_status km_grid_pass(km_grid_state *s, Kernel pass, int threads, const 
     return SB_OK;
 }
 
+/* A quad rung's prepare and run, rung_prepare and rung_run, over its pass
+ * kernel `pass` (BLOCK_THREADS a block) reading the pixels through
+ * GlobalLoader; own_update: the update is a launch of its own, as before
+ * cuda-lastblock.  Each of those rungs names only its kernel and that. */
+#define KM_GRID_OPS(pass, own_update)                                                                              \
+    static sb_status rung_prepare(void **state, const sb_image *in, const void *params, void *output,              \
+                                  const sb_exec *exec, sb_error *err)                                              \
+    {                                                                                                              \
+        return km_grid_open(state, sizeof(km_grid_state), pass, BLOCK_THREADS, in, params, output, exec, err);     \
+    }                                                                                                              \
+    static sb_status rung_run(void *state, sb_error *err)                                                          \
+    {                                                                                                              \
+        km_grid_state *s = (km_grid_state *)state;                                                                 \
+        GlobalLoader load = { s->dev.rgb };                                                                        \
+        return km_run_passes(&s->dev, [s, load](int first_pass, sb_error *e) {                                     \
+            return km_grid_pass(s, pass, BLOCK_THREADS, load, first_pass, own_update, e);                          \
+        }, err);                                                                                                   \
+    }
+
 #endif
