@@ -6,8 +6,8 @@ set title 'grabcut-gmm: instruction roofline (counts: Nsight Compute; time: the 
 set logscale xy
 set xlabel 'warp instructions per DRAM byte'
 set ylabel 'G warp instructions per second'
-set xrange [0.0632763:68.9405]
+set xrange [0.0632533:68.9405]
 set yrange [*:3131.57]
 set key inside top left
 set grid
-plot (x*4124.2 < 1043.86 ? x*4124.2 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 4124 GB/s', (x*4124.2 >= 1043.86 ? 1043.86 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1977 MHz', 'grabcut-gmm-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'grabcut-gmm-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
+plot (x*4125.7 < 1043.86 ? x*4125.7 : 1/0) with lines dt 2 lw 2 lc rgb '#000000' title 'memory roof: copy, 4126 GB/s', (x*4125.7 >= 1043.86 ? 1043.86 : 1/0) with lines lw 2 lc rgb '#000000' title 'issue roof: 4/cycle x 132 SMs at 1977 MHz', 'grabcut-gmm-roofline.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#c0392b' notitle, 'grabcut-gmm-roofline.dat' using 1:2:3 with labels offset 1,0.6 left font ',9' notitle
