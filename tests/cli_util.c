@@ -20,6 +20,15 @@ void test_slurp(const char *path, char *buf, size_t size)
         fclose(fp);
 }
 
+int test_write_text(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return 0;
+    int ok = fputs(text, fp) >= 0;
+    return fclose(fp) == 0 && ok;
+}
+
 /* Append path's text, then that of each header it includes with quotes
  * that sits beside it (or a folder up, "../x.cuh"), each file once. */
 static void slurp_with_includes(const char *path, char *buf, size_t size, char seen[][256], int *nseen)

@@ -27,6 +27,8 @@ cli_result *cli_exe(const char *exe, const char *fmt, ...)
 const char *test_segbench_path(void);
 /* A file's text (truncated to size - 1), "" when it cannot be read. */
 void test_slurp(const char *path, char *buf, size_t size);
+/* Write text to path, whole; 0 when it could not be written. */
+int test_write_text(const char *path, const char *text);
 /* A rung file's text followed by that of every header it reaches through
  * quoted includes beside it or a folder up (what it keeps from its parent
  * and its ladder), each once; truncated to size - 1. */

@@ -73,21 +73,12 @@ static void test_rung_lines_read(void)
             test_shq(root), test_shq(root));
     char path[1200];
     snprintf(path, sizeof path, "%s/impl_cuda/x/2_b.cu", root);
-    FILE *fp = fopen(path, "w");
-    CHECK(fp != NULL);
-    if (!fp)
-        return;
-    fputs("static int a;\nSB_RUNG(\"x\", \"cuda-b\", \"cuda-a\",\n        \"an idea (with parentheses)\")\n"
-          "  SB_RUNG(\"x\", \"indented\", NULL, \"not at a line's start: not read\")\n", fp);
-    fclose(fp);
+    CHECK(test_write_text(path, "static int a;\nSB_RUNG(\"x\", \"cuda-b\", \"cuda-a\",\n"
+                                "        \"an idea (with parentheses)\")\n"
+                                "  SB_RUNG(\"x\", \"indented\", NULL, \"not at a line's start: not read\")\n"));
     snprintf(path, sizeof path, "%s/impl_cuda/x/3_c.cu", root);
-    fp = fopen(path, "w");
-    CHECK(fp != NULL);
-    if (!fp)
-        return;
-    fputs("SB_CUDA_RUNG(\"x\", \"cuda-c\", \"cuda-b\", \"cuda-shared\", 0,\n             \"an idea (f(x))\",\n"
-          "             p, u, r, f, c)\nstatic int after;\n", fp);
-    fclose(fp);
+    CHECK(test_write_text(path, "SB_CUDA_RUNG(\"x\", \"cuda-c\", \"cuda-b\", \"cuda-shared\", 0,\n"
+                                "             \"an idea (f(x))\",\n             p, u, r, f, c)\nstatic int after;\n"));
     test_sh("touch %s/impl_cpu/x.c %s/impl_pthread/x_pthread.c %s/impl_pthread/x_openmp.c", test_shq(root),
             test_shq(root), test_shq(root));
     char out[1200];
@@ -97,8 +88,10 @@ static void test_rung_lines_read(void)
     test_slurp(out, text, sizeof text);
     CHECKF(strstr(text, "#line 2 \"impl_cuda/x/2_b.cu\"\nSB_RUNG(\"x\", \"cuda-b\", \"cuda-a\",\n"
                         "        \"an idea (with parentheses)\")\n") && !strstr(text, "indented") &&
-               strstr(text, "#line 1 \"impl_cuda/x/3_c.cu\"\nSB_CUDA_RUNG(\"x\", \"cuda-c\", \"cuda-b\", \"cuda-shared\", 0,\n"
-                            "             \"an idea (f(x))\",\n             p, u, r, f, c)\n") && !strstr(text, "after"),
+               strstr(text, "#line 1 \"impl_cuda/x/3_c.cu\"\n"
+                            "SB_CUDA_RUNG(\"x\", \"cuda-c\", \"cuda-b\", \"cuda-shared\", 0,\n"
+                            "             \"an idea (f(x))\",\n             p, u, r, f, c)\n") &&
+               !strstr(text, "after"),
            "%s", text);
     test_sh("sh scripts/variant_table.sh --files %s > %s", test_shq(root), test_shq(out));
     test_slurp(out, text, sizeof text);
@@ -640,12 +633,7 @@ static void test_idea_share(void)
     char a[1200], b[1200];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(a, sizeof a, "%s/%s", dir, files[i][0]);
-        FILE *fp = fopen(a, "w");
-        CHECK(fp != NULL);
-        if (fp) {
-            fputs(files[i][1], fp);
-            fclose(fp);
-        }
+        CHECK(test_write_text(a, files[i][1]));
     }
     snprintf(a, sizeof a, "%s/3_a.cu", dir);
     snprintf(b, sizeof b, "%s/4_b.cu", dir);
