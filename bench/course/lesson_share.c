@@ -109,17 +109,17 @@ static int side_add(edge_side *side, const char *path)
         return 0;
     const char *slash = strrchr(path, '/');
     char mark[NAME_MAX + 16] = "";
-    if (side->marked && side->lines < MAX_LINES) {
+    if (side->marked)
         snprintf(mark, sizeof mark, "%s %s\n", LESSON_FILE_MARK, slash ? slash + 1 : path);
-        side->kinds[side->lines++] = LESSON_BLANK;
-    }
     size_t n = strlen(text), m = strlen(mark);
     int newline = n > 0 && text[n - 1] != '\n';
     char *grown = realloc(side->text, side->len + m + n + 2);
     if (grown) {
-        memcpy(grown + side->len, mark, m);
-        side->len += m;
         side->text = grown;
+        memcpy(side->text + side->len, mark, m);
+        side->len += m;
+        if (m && side->lines < MAX_LINES)
+            side->kinds[side->lines++] = LESSON_BLANK;   /* the mark counts for nothing */
         memcpy(side->text + side->len, text, n);
         side->len += n;
         if (newline)
@@ -190,8 +190,9 @@ static sb_status share_of_sides(const edge_side *old, const edge_side *new, less
     return st;
 }
 
-/* The rung's file and its own headers, after the parent's headers it
- * includes (each listed in lent[0..nl), kept at `include`). */
+/* The rung's side: those of the parent's headers lent[0..nl) that its
+ * file or its own headers own[0..no) include, then its file, then its
+ * own headers. */
 static int rung_side(edge_side *side, const char *file, char (*own)[PATH_MAX], int no, char (*lent)[PATH_MAX], int nl)
 {
     edge_side *probe = calloc(1, sizeof *probe);
